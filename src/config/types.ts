@@ -1,0 +1,79 @@
+import type { GateSpec, Threshold } from '../types.ts';
+
+/** A 1-based position in the config file. */
+export interface Loc {
+  line: number;
+  col: number;
+}
+
+/** A config path as segments, e.g. `['suites', 0, 'evaluators', 1, 'use']`. */
+export type ConfigPath = (string | number)[];
+
+/** A validated `evals.yaml`: every value checked, env substituted, durations in milliseconds. */
+export interface LoadedConfig {
+  /** The config path for messages, as the user gave it (e.g. `examples/quickstart/evals.yaml`). */
+  file: string;
+  absPath: string;
+  /** Absolute folder of the config: testset and module paths are relative to it. */
+  dir: string;
+  /** sha256 (hex) of the config file's bytes. */
+  hash: string;
+  version: 1;
+  defaults: { concurrency: number; timeoutMs: number | null };
+  suites: SuiteConfig[];
+  /** Position of a config path (the closest existing ancestor), for errors found after loading. */
+  locate(path: ConfigPath): Loc;
+}
+
+export interface SuiteConfig {
+  /** Index in `suites:`, for config paths in messages. */
+  index: number;
+  id: string;
+  testset: TestsetConfig;
+  /** Fields that identify a case; absent: dedup id, else contentId. */
+  hash?: string[];
+  /** Module spec as written (`./app/answer.ts#answer`); absent: the output is the row's `output` field. */
+  function?: string;
+  /** Grid parameters in the order written; `{}` when there is no grid. */
+  grid: Record<string, unknown[]>;
+  concurrency: number;
+  timeoutMs: number | null;
+  evaluators: EvaluatorConfig[];
+  /** `all`, `any`, or a module spec. */
+  pass: string;
+  gate: GateSpec;
+}
+
+export type TestsetConfig =
+  | {
+      kind: 'file';
+      /** As written, relative to the config folder. */
+      path: string;
+      ref?: string;
+      revision?: string;
+      tags?: string[];
+      /** Testset id for contentIds; default: the file's base name without extension. */
+      id?: string;
+    }
+  | {
+      kind: 'inline';
+      /** The `cases:` items with their YAML node lines. */
+      records: { value: Record<string, unknown>; line: number }[];
+      revision?: string;
+      tags?: string[];
+      /** Testset id for contentIds; default: the suite id. */
+      id?: string;
+    };
+
+export interface EvaluatorConfig {
+  index: number;
+  id: string;
+  /** A built-in name or a module spec, as written. */
+  use: string;
+  kind: 'builtin' | 'module';
+  /** Options: for built-ins, raw (templates resolved per case); for modules, given to the constructor/factory. */
+  with: Record<string, unknown>;
+  threshold?: Threshold;
+  concurrency?: number;
+  timeoutMs?: number;
+}

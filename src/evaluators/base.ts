@@ -1,0 +1,18 @@
+import type { EngineEvaluator, Evaluation, EvaluatorArgs, Threshold } from '../types.ts';
+
+/**
+ * Base class for class-style evaluators, with the Autoblocks SDK's shape: set `id`, optionally
+ * `maxConcurrency`, and implement `evaluateTestCase` (sync or async).
+ *
+ * In `evals.yaml`, a module export that extends this class is constructed with the evaluator's
+ * `with:` options as its only argument.
+ */
+export abstract class BaseTestEvaluator<TCase = Record<string, unknown>, TOutput = unknown>
+  implements EngineEvaluator<TCase, TOutput>
+{
+  abstract id: string;
+  maxConcurrency?: number;
+  threshold?: Threshold;
+  timeoutMs?: number;
+  abstract evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Evaluation | Promise<Evaluation>;
+}

@@ -1,0 +1,56 @@
+import type {
+  CaseResult,
+  EngineEvaluator,
+  GateSpec,
+  Params,
+  PassCondition,
+  PreparedCase,
+  RunResult,
+  TestFn,
+  TestsetInfo,
+} from '../types.ts';
+
+/**
+ * One suite, fully resolved: everything the engine needs is here as values and functions.
+ * Both the YAML path and `runTestSuite` compile into this.
+ */
+export interface SuiteSpec<TCase = Record<string, unknown>, TOutput = unknown> {
+  id: string;
+  cases: PreparedCase<TCase>[];
+  fn: TestFn<TCase, TOutput>;
+  evaluators: EngineEvaluator<TCase, TOutput>[];
+  /** Expanded grid points in run order; `[{}]` when the suite has no grid. */
+  grid: Params[];
+  /** Max cases of this suite in flight (function + its evaluators), across all grid points. */
+  concurrency: number;
+  /** Per function call; `null` for no limit. */
+  timeoutMs: number | null;
+  pass: PassCondition<TCase, TOutput>;
+  gate: GateSpec;
+  /** Copied into each run's `testset` field (`cases` is filled by the engine). */
+  testset: Omit<TestsetInfo, 'cases'>;
+}
+
+/** Progress events, for reporters. Called synchronously; must not throw. */
+export interface EngineObserver {
+  /** Once, before any case starts: the total number of case executions (cases × grid points). */
+  onStart?(info: { total: number; runs: { suite: string; params: Params; cases: number }[] }): void;
+  onCaseDone?(info: { suite: string; params: Params; result: CaseResult }): void;
+}
+
+export interface EngineOptions {
+  /** Caps cases in flight across the whole process (`--concurrency N`). */
+  globalConcurrency?: number;
+  /** Interrupt: stop starting new cases, abort in-flight calls, return what finished. */
+  signal?: AbortSignal;
+  observer?: EngineObserver;
+  /** Monotonic milliseconds; injectable for tests. Defaults to performance.now(). */
+  now?: () => number;
+}
+
+export interface EngineResult {
+  /** One per suite × grid point, in suite order then grid order. */
+  runs: RunResult[];
+  /** True when `signal` fired before every case finished. */
+  interrupted: boolean;
+}

@@ -1,0 +1,218 @@
+/**
+ * The domain types shared by every layer: what a user's code receives and returns, what the
+ * engine consumes, and the shape of the results artifact (`schemas/results.schema.json`).
+ *
+ * This file holds types only, so any layer may import it without pulling in behaviour.
+ */
+
+/** A range the score must fall in to pass. Any combination of bounds; all must hold. */
+export interface Threshold {
+  lt?: number;
+  lte?: number;
+  gt?: number;
+  gte?: number;
+}
+
+/** What an evaluator returns for one case: a score in [0, 1], optionally a threshold and context. */
+export interface Evaluation {
+  score: number;
+  threshold?: Threshold;
+  metadata?: Record<string, unknown>;
+}
+
+/** Grid-search parameters of one run (one point of the grid). `{}` when the suite has no grid. */
+export type Params = Record<string, unknown>;
+
+/** The argument handed to the function under test. */
+export interface FnArgs<TCase = Record<string, unknown>, TParams extends Params = Params> {
+  testCase: TCase;
+  params: TParams;
+  /** Aborted when the call times out or the run is interrupted. */
+  signal: AbortSignal;
+}
+
+/** The function under test: sync or async, any return type. */
+export type TestFn<TCase = Record<string, unknown>, TOutput = unknown> = (
+  args: FnArgs<TCase>,
+) => TOutput | Promise<TOutput>;
+
+/** The argument handed to an evaluator. `testCase` and `output` match the Autoblocks SDK. */
+export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknown> {
+  testCase: TCase;
+  output: TOutput;
+  params: Params;
+  /** Wall time of the function call that produced `output`, in milliseconds. */
+  durationMs: number;
+  /** Aborted when the evaluator times out or the run is interrupted. */
+  signal: AbortSignal;
+}
+
+/** A plain-function evaluator, the alternative to a `BaseTestEvaluator` subclass. */
+export type EvaluatorFn<TCase = Record<string, unknown>, TOutput = unknown> = (
+  args: EvaluatorArgs<TCase, TOutput>,
+) => Evaluation | Promise<Evaluation>;
+
+/**
+ * What the engine runs as an evaluator. `BaseTestEvaluator` subclasses satisfy it as they are;
+ * YAML built-ins and plain functions are adapted into it.
+ */
+export interface EngineEvaluator<TCase = Record<string, unknown>, TOutput = unknown> {
+  id: string;
+  /** Max concurrent `evaluateTestCase` calls of this evaluator, across every grid point. */
+  maxConcurrency?: number;
+  /** When set, replaces the threshold the evaluation itself carries (a config `threshold:`). */
+  threshold?: Threshold;
+  /** Per-call time limit; when absent the suite's timeout applies. */
+  timeoutMs?: number;
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Evaluation | Promise<Evaluation>;
+}
+
+/** Where a case came from, for annotations and error messages. `file` is relative to the config. */
+export interface TestCaseSource {
+  file: string;
+  line: number;
+}
+
+/** Metadata columns of a testset row (`__id__`, `__dedup_id__`, `__flags__`, `__tags__`, `__meta__`). */
+export interface RowMeta {
+  /** `__id__`: kept for round trips; identity never trusts it. */
+  id?: string;
+  /** `__dedup_id__` or `data.testcase_dedup_id`: "the same row" across edits. */
+  dedupId?: string;
+  flags?: unknown;
+  tags?: string[];
+  meta?: unknown;
+}
+
+/** A testset row as read from its file, before identities are computed. */
+export interface TestsetRow {
+  /** The row's data, metadata columns and `testcase_dedup_id` removed. */
+  data: Record<string, unknown>;
+  /** 1-based line in the source file (CSV physical line, JSONL line, JSON/YAML node line). */
+  line: number;
+  meta: RowMeta;
+}
+
+/** A case ready to run: data plus its identities. */
+export interface PreparedCase<TCase = Record<string, unknown>> {
+  /** Identity used to match cases across runs: dedup id, else hash of `hash:` fields, else contentId. */
+  id: string;
+  /** sha256 of canonical JSON of `{ testset, data }`. */
+  contentId: string;
+  source: TestCaseSource | null;
+  data: TCase;
+  meta: RowMeta;
+}
+
+/** How a case's pass/fail is decided from its evaluations. */
+export type PassCondition<TCase = Record<string, unknown>, TOutput = unknown> =
+  | 'all'
+  | 'any'
+  | ((args: PassConditionArgs<TCase, TOutput>) => boolean | Promise<boolean>);
+
+export interface PassConditionArgs<TCase = Record<string, unknown>, TOutput = unknown> {
+  testCase: TCase;
+  output: TOutput;
+  params: Params;
+  evaluations: EvaluationResult[];
+}
+
+/** A suite's verdict rule. With no `minPassRate`, every case must pass. */
+export interface GateSpec {
+  minPassRate?: number;
+  evaluators?: Record<string, { mean?: Threshold; passRate?: Threshold }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results artifact, schemaVersion 1
+// ---------------------------------------------------------------------------------------------
+
+export type Verdict = 'pass' | 'fail';
+
+export interface EvaluationResult {
+  evaluator: string;
+  /** `null` when the evaluator errored. */
+  score: number | null;
+  threshold: Threshold | null;
+  /** `null` when there is no threshold: reported, never counted as pass or fail. */
+  passed: boolean | null;
+  metadata: Record<string, unknown> | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface CaseResult {
+  id: string;
+  contentId: string;
+  source: TestCaseSource | null;
+  data: unknown;
+  /** `null` when the function errored (or returned nothing). */
+  output: unknown;
+  /** The function's error message (thrown, rejected or timed out), else `null`. */
+  error: string | null;
+  durationMs: number;
+  /** `false` for errored cases. */
+  passed: boolean;
+  evaluations: EvaluationResult[];
+}
+
+export interface EvaluatorSummary {
+  /** Evaluations recorded (including errored ones). */
+  count: number;
+  /** Mean score over evaluations that produced a score; `null` when none did. */
+  mean: number | null;
+  passed: number;
+  failed: number;
+  errors: number;
+  /** passed / (passed + failed); `null` when no evaluation had a threshold. */
+  passRate: number | null;
+}
+
+export interface RunSummary {
+  cases: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  /** passed / cases; 1 when there are no cases. */
+  passRate: number;
+  evaluators: Record<string, EvaluatorSummary>;
+}
+
+/** One condition of a gate, with what it needed and what the run measured. */
+export interface GateCondition {
+  /** e.g. `all cases pass`, `minPassRate`, `evaluators.tone.mean` */
+  name: string;
+  expected: string;
+  actual: string;
+  passed: boolean;
+}
+
+export interface TestsetInfo {
+  path: string | null;
+  ref: string | null;
+  revision: string;
+  cases: number;
+}
+
+export interface RunResult {
+  suite: string;
+  params: Params;
+  testset: TestsetInfo;
+  verdict: Verdict;
+  gate: { conditions: GateCondition[] };
+  summary: RunSummary;
+  cases: CaseResult[];
+}
+
+export interface ResultsArtifact {
+  schemaVersion: 1;
+  tool: { name: 'evalgate'; version: string };
+  config: string;
+  configHash: string;
+  git: { sha: string | null; ref: string | null } | null;
+  startedAt: string;
+  durationMs: number;
+  interrupted: boolean;
+  verdict: Verdict;
+  runs: RunResult[];
+}
