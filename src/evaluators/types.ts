@@ -18,5 +18,10 @@ export interface BuiltinDefinition {
   optionsSchema: Record<string, unknown>;
   /** Used when the config gives no `threshold:`. Absent: scores are reported, pass is null. */
   defaultThreshold?: Threshold;
+  /**
+   * Load-time checks beyond the schema (an invalid regex, min > max). Options holding templates
+   * are passed as written; skip checks on those. Each problem names its option path (`pattern`).
+   */
+  validate?(options: Record<string, unknown>): { path: string; message: string }[];
   create(options: Record<string, unknown>, context: BuiltinContext): EngineEvaluator;
 }
