@@ -1,4 +1,4 @@
-import type { EngineEvaluator, Evaluation, EvaluatorArgs, Threshold } from '../types.ts';
+import type { EngineEvaluator, Evaluation, EvaluatorArgs } from '../types.ts';
 
 /**
  * Base class for class-style evaluators, with the Autoblocks SDK's shape: set `id`, optionally
@@ -11,8 +11,8 @@ export abstract class BaseTestEvaluator<TCase = Record<string, unknown>, TOutput
   implements EngineEvaluator<TCase, TOutput>
 {
   abstract id: string;
-  maxConcurrency?: number;
-  threshold?: Threshold;
-  timeoutMs?: number;
+  // maxConcurrency, threshold and timeoutMs (see EngineEvaluator) are not declared here on
+  // purpose: a subclass then sets them as plain fields (`maxConcurrency = 5`), as Autoblocks
+  // suites do, without needing `override` under noImplicitOverride.
   abstract evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Evaluation | Promise<Evaluation>;
 }

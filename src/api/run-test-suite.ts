@@ -1,0 +1,129 @@
+import { resolve } from 'node:path';
+import { UsageError, formatIssue } from '../errors.ts';
+import { executeSuites } from '../pipeline/execute.ts';
+import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
+import { expandGrid } from '../plan/grid.ts';
+import { buildArtifact, serializeArtifact } from '../report/artifact.ts';
+import type { SuiteSpec } from '../run/types.ts';
+import { prepareCases } from '../testsets/identity.ts';
+import type {
+  EngineEvaluator,
+  FnArgs,
+  GateSpec,
+  PassCondition,
+  PreparedCase,
+  RunResult,
+  Verdict,
+} from '../types.ts';
+import { toolVersion } from '../version.ts';
+
+/** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
+export interface RunTestSuiteArgs<TCase, TOutput> {
+  /** Stable id of the suite across runs. */
+  id: string;
+  testCases: TCase[];
+  /** Fields that identify a case, or a function returning its identity. */
+  testCaseHash: (keyof TCase & string)[] | ((testCase: TCase) => string);
+  fn: (args: FnArgs<TCase>) => TOutput | Promise<TOutput>;
+  evaluators?: EngineEvaluator<TCase, TOutput>[];
+  /** Cases in flight through `fn` and their evaluators (default 10, the SDK's usual setting). */
+  maxTestCaseConcurrency?: number;
+  /** Each combination is one run; the current point reaches `fn` as `params`. */
+  gridSearchParams?: Record<string, readonly unknown[]>;
+  /** Per `fn` call, in milliseconds (default: none). */
+  timeoutMs?: number;
+  /** Per-case pass rule (default `all`). */
+  pass?: PassCondition<TCase, TOutput>;
+  /** Suite verdict rule (default: every case passes). */
+  gate?: GateSpec;
+  /** Also write the JSON results artifact here. */
+  output?: string;
+  /** Print nothing (default: progress on stderr, summary on stdout, like `evals run`). */
+  quiet?: boolean;
+  /** Set `process.exitCode = 1` when the verdict is fail (default true, as a test runner does). */
+  setExitCode?: boolean;
+  /** Stop early: in-flight cases finish, the result is marked interrupted. */
+  signal?: AbortSignal;
+}
+
+export interface RunTestSuiteResult {
+  verdict: Verdict;
+  interrupted: boolean;
+  /** One per grid point. */
+  runs: RunResult[];
+}
+
+/**
+ * Runs one suite from code on the same engine as `evals run`, with the same progress and
+ * summary. Invalid arguments (duplicate case identities, evaluators without ids) throw.
+ */
+export async function runTestSuite<TCase, TOutput>(
+  args: RunTestSuiteArgs<TCase, TOutput>,
+): Promise<RunTestSuiteResult> {
+  const spec = buildSpec(args);
+  const execution = await executeSuites([spec as unknown as SuiteSpec], {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    errIsTTY: Boolean(process.stderr.isTTY),
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+    githubActions: process.env.GITHUB_ACTIONS === 'true',
+    quiet: args.quiet ?? false,
+    ...(args.signal ? { signal: args.signal } : {}),
+  });
+  const artifact = buildArtifact({
+    toolVersion,
+    config: `runTestSuite:${args.id}`,
+    configHash: '',
+    git: null,
+    startedAt: execution.startedAt,
+    durationMs: execution.durationMs,
+    interrupted: execution.interrupted,
+    runs: execution.runs,
+  });
+  if (args.output !== undefined) {
+    await writeFileAtomic(resolve(args.output), serializeArtifact(artifact));
+  }
+  if (artifact.verdict === 'fail' && (args.setExitCode ?? true)) process.exitCode = 1;
+  return { verdict: artifact.verdict, interrupted: artifact.interrupted, runs: artifact.runs };
+}
+
+function buildSpec<TCase, TOutput>(args: RunTestSuiteArgs<TCase, TOutput>): SuiteSpec<TCase, TOutput> {
+  const problems: string[] = [];
+  const evaluators = args.evaluators ?? [];
+  const seen = new Set<string>();
+  for (const [i, e] of evaluators.entries()) {
+    if (typeof e.id !== 'string' || e.id === '') problems.push(`evaluators[${i}] has no id`);
+    else if (seen.has(e.id)) problems.push(`evaluators[${i}]: duplicate evaluator id "${e.id}"`);
+    else seen.add(e.id);
+    if (typeof e.evaluateTestCase !== 'function') problems.push(`evaluators[${i}] has no evaluateTestCase method`);
+  }
+  const hash = args.testCaseHash;
+  const prepared = prepareCases(
+    args.testCases.map((tc, i) => ({ data: tc as Record<string, unknown>, line: i + 1, meta: {} })),
+    {
+      testsetId: args.id,
+      file: null,
+      hash: typeof hash === 'function' ? (data) => hash(data as TCase) : hash,
+    },
+  );
+  if (!prepared.ok) problems.push(...prepared.issues.map((i) => formatIssue({ ...i, file: `testCases of ${args.id}` })));
+  if (problems.length > 0 || !prepared.ok) {
+    throw new UsageError([], `runTestSuite(${args.id}): ${problems.join('; ')}`);
+  }
+  return {
+    id: args.id,
+    cases: prepared.cases as unknown as PreparedCase<TCase>[],
+    fn: args.fn,
+    evaluators,
+    grid: expandGrid(mutableGrid(args.gridSearchParams)),
+    concurrency: args.maxTestCaseConcurrency ?? 10,
+    timeoutMs: args.timeoutMs ?? null,
+    pass: args.pass ?? 'all',
+    gate: args.gate ?? {},
+    testset: { path: null, ref: null, revision: prepared.revision },
+  };
+}
+
+function mutableGrid(grid: Record<string, readonly unknown[]> | undefined): Record<string, unknown[]> {
+  return Object.fromEntries(Object.entries(grid ?? {}).map(([k, v]) => [k, [...v]]));
+}

@@ -1,0 +1,197 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { initCommand } from './commands/init.ts';
+import type { CommandContext } from './commands/io.ts';
+import { EXIT, runCommand } from './commands/run.ts';
+import { validateCommand } from './commands/validate.ts';
+import { UsageError, formatIssue, usageError } from './errors.ts';
+import { toolVersion } from './version.ts';
+
+const MAIN_HELP = `evals ${toolVersion} — declarative evaluations for LLM applications
+
+Usage: evals <command> [options]
+
+Commands:
+  run [config]       Run the suites of a config and write the results artifact
+  validate [config]  Check a config, its testsets and modules without running anything
+  init [dir]         Write a working example project (evals.yaml, testset, function, evaluator)
+
+Options:
+  -h, --help         Show help (also after a command: evals run --help)
+  -v, --version      Print the version
+
+The config defaults to ./evals.yaml (or ./evals.yml).
+Exit codes: 0 pass · 1 fail · 2 bad usage or config · 130 interrupted.
+`;
+
+const RUN_HELP = `Usage: evals run [config] [options]
+
+Runs every suite of the config (default ./evals.yaml) and writes the JSON results artifact.
+
+Options:
+  -o, --output FILE     Results artifact path (default: evals-results.json)
+      --suite ID        Run only this suite (repeatable)
+      --grid KEY=VALUE  Run only grid points where KEY has VALUE (repeatable; values of one key are OR-ed)
+      --tag TAG         Run only cases whose __tags__ include TAG (repeatable)
+      --concurrency N   Cap cases in flight across the whole process
+      --junit FILE      Also write a JUnit XML report (one <testsuite> per suite and grid point)
+  -h, --help            Show this help
+
+Exit codes: 0 verdict pass · 1 verdict fail · 2 bad usage or config (nothing ran) ·
+130 interrupted (the partial artifact is written first, with interrupted: true).
+`;
+
+const VALIDATE_HELP = `Usage: evals validate [config]
+
+Checks the config (default ./evals.yaml) against the schema and the semantic rules, reads every
+testset, checks revision pins and loads every module, without running any case.
+Exit codes: 0 valid · 2 problems found (each printed as file:line:col).
+`;
+
+const INIT_HELP = `Usage: evals init [dir]
+
+Writes a small working project into dir (default: the current folder): evals.yaml, a CSV testset,
+a TypeScript function under test and a custom evaluator. Existing files are never overwritten.
+`;
+
+type Command = 'run' | 'validate' | 'init';
+
+const OPTIONS = {
+  run: {
+    output: { type: 'string', short: 'o', default: 'evals-results.json' },
+    suite: { type: 'string', multiple: true },
+    grid: { type: 'string', multiple: true },
+    tag: { type: 'string', multiple: true },
+    concurrency: { type: 'string' },
+    junit: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  validate: { help: { type: 'boolean', short: 'h' } },
+  init: { help: { type: 'boolean', short: 'h' } },
+} satisfies Record<Command, ParseArgsConfig['options']>;
+
+const HELP: Record<Command, string> = { run: RUN_HELP, validate: VALIDATE_HELP, init: INIT_HELP };
+
+/** Process-level wiring: real streams, environment and signals. Returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const ctx: CommandContext = {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
+  const interrupt = new AbortController();
+  let signals = 0;
+  const onSignal = (): void => {
+    signals += 1;
+    if (signals === 1) {
+      ctx.stderr.write('\nstopping: finishing in-flight cases and writing the partial artifact (press Ctrl-C again to quit now)\n');
+      interrupt.abort();
+    } else {
+      process.exit(EXIT.interrupted);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await cli(argv, ctx, interrupt.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/**
+ * Parses argv and dispatches. The one place where user mistakes become exit code 2 with a
+ * plain message; anything else is a bug and keeps its stack trace.
+ */
+export async function cli(argv: string[], ctx: CommandContext, signal?: AbortSignal): Promise<number> {
+  try {
+    return await dispatch(argv, ctx, signal);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const lines = error.issues.length > 0 ? error.issues.map(formatIssue) : [error.message];
+      ctx.stderr.write(`${lines.map((l) => `error: ${l}`).join('\n')}\n`);
+      if (error.issues.length > 1) ctx.stderr.write(`${error.issues.length} problems found\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+async function dispatch(argv: string[], ctx: CommandContext, signal?: AbortSignal): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    ctx.stdout.write(MAIN_HELP);
+    return first === undefined ? EXIT.usage : 0;
+  }
+  if (first === '-v' || first === '--version') {
+    ctx.stdout.write(`${toolVersion}\n`);
+    return 0;
+  }
+  if (!(first in OPTIONS)) {
+    throw usageError('cli.unknown-command', `unknown command "${first}" (commands: run, validate, init; see evals --help)`);
+  }
+  const command = first as Command;
+  const { values, positionals } = parse(command, rest);
+  if (values.help === true) {
+    ctx.stdout.write(HELP[command]);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    throw usageError('cli.extra-argument', `evals ${command} takes at most one argument, found: ${positionals.join(' ')}`);
+  }
+  const target = positionals[0];
+  switch (command) {
+    case 'validate':
+      return validateCommand(target, ctx);
+    case 'init':
+      return initCommand(target, ctx);
+    case 'run': {
+      const v = values as { output: string; suite?: string[]; grid?: string[]; tag?: string[]; concurrency?: string; junit?: string };
+      return runCommand(
+        {
+          ...(target !== undefined ? { config: target } : {}),
+          output: v.output,
+          ...(v.junit !== undefined ? { junit: v.junit } : {}),
+          ...(v.concurrency !== undefined ? { concurrency: positiveInt('--concurrency', v.concurrency) } : {}),
+          filters: {
+            ...(v.suite ? { suites: v.suite } : {}),
+            ...(v.tag ? { tags: v.tag } : {}),
+            ...(v.grid ? { grid: parseGridFilters(v.grid) } : {}),
+          },
+          ...(signal ? { signal } : {}),
+        },
+        ctx,
+      );
+    }
+  }
+}
+
+function parse(command: Command, args: string[]): { values: Record<string, unknown>; positionals: string[] } {
+  try {
+    return parseArgs({ args, options: OPTIONS[command], allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs reports unknown or malformed flags with a stable code and a readable message.
+    const message = error instanceof Error ? error.message : String(error);
+    throw usageError('cli.bad-option', `${message} (see evals ${command} --help)`);
+  }
+}
+
+function positiveInt(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    throw usageError('cli.bad-option', `${flag}: expected a whole number of at least 1, found "${text}"`);
+  }
+  return n;
+}
+
+/** `['model=large', 'model=small', 't=0']` → `{ model: ['large', 'small'], t: ['0'] }` */
+export function parseGridFilters(items: string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw usageError('cli.bad-option', `--grid: expected KEY=VALUE, found "${item}"`);
+    (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadConfigFile } from '../config/load.ts';
+import type { LoadedConfig } from '../config/types.ts';
+import { UsageError, usageError } from '../errors.ts';
+import { builtinEvaluators } from '../evaluators/registry.ts';
+import { createModuleLoader } from '../modules/loader.ts';
+import { prepareSuites, type RunFilters } from '../pipeline/prepare.ts';
+import type { SuiteSpec } from '../run/types.ts';
+import type { CommandContext } from './io.ts';
+
+const DEFAULT_CONFIGS = ['evals.yaml', 'evals.yml'];
+
+/** The config the user named, else `evals.yaml` / `evals.yml` in the current folder. */
+export function resolveConfigArg(arg: string | undefined, ctx: CommandContext): string {
+  if (arg !== undefined) return arg;
+  const found = DEFAULT_CONFIGS.find((name) => existsSync(resolve(ctx.cwd, name)));
+  if (found) return found;
+  throw usageError(
+    'config.not-found',
+    `no config given and no ${DEFAULT_CONFIGS.join(' or ')} in ${ctx.cwd} (run \`evals init\` to create one)`,
+  );
+}
+
+/** Loads and validates the config, then prepares every selected suite; any problem is a UsageError. */
+export async function loadAndPrepare(
+  configArg: string | undefined,
+  ctx: CommandContext,
+  filters: RunFilters = {},
+): Promise<{ config: LoadedConfig; suites: SuiteSpec[] }> {
+  const file = resolveConfigArg(configArg, ctx);
+  const loaded = await loadConfigFile(file, { cwd: ctx.cwd, env: ctx.env, builtins: builtinEvaluators });
+  if (!loaded.ok) throw new UsageError(loaded.issues);
+  const prepared = await prepareSuites(loaded.config, {
+    cwd: ctx.cwd,
+    loader: createModuleLoader(),
+    filters,
+  });
+  if (!prepared.ok) throw new UsageError(prepared.issues);
+  return { config: loaded.config, suites: prepared.suites };
+}

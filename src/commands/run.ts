@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import { buildArtifact, serializeArtifact } from '../report/artifact.ts';
+import { renderJUnit } from '../report/junit.ts';
+import { executeSuites } from '../pipeline/execute.ts';
+import type { RunFilters } from '../pipeline/prepare.ts';
+import { toolVersion } from '../version.ts';
+import { readGitInfo } from './git-info.ts';
+import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
+import { useColor, type CommandContext } from './io.ts';
+import { loadAndPrepare } from './load.ts';
+
+export interface RunArgs {
+  config?: string;
+  output: string;
+  junit?: string;
+  concurrency?: number;
+  filters: RunFilters;
+  /** Interrupt (SIGINT/SIGTERM, wired by the CLI). */
+  signal?: AbortSignal;
+}
+
+/** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
+export const EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 } as const;
+
+/**
+ * `evals run`: load → prepare → execute → write the artifact (and JUnit) → exit code.
+ * An interrupted run still writes its partial artifact, marked `interrupted: true`.
+ */
+export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<number> {
+  const { config, suites } = await loadAndPrepare(args.config, ctx, args.filters);
+  const git = readGitInfo(config.dir, ctx.env);
+  const execution = await executeSuites(suites, {
+    out: (t) => ctx.stdout.write(t),
+    err: (t) => ctx.stderr.write(t),
+    errIsTTY: Boolean(ctx.stderr.isTTY),
+    color: useColor(ctx),
+    ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+    githubActions: ctx.env.GITHUB_ACTIONS === 'true',
+    ...(args.signal ? { signal: args.signal } : {}),
+    ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
+  });
+  const artifact = buildArtifact({
+    toolVersion,
+    config: config.file,
+    configHash: config.hash,
+    git: await git,
+    startedAt: execution.startedAt,
+    durationMs: execution.durationMs,
+    interrupted: execution.interrupted,
+    runs: execution.runs,
+  });
+  const output = resolve(ctx.cwd, args.output);
+  await writeFileAtomic(output, serializeArtifact(artifact));
+  ctx.stderr.write(`results written to ${args.output}\n`);
+  if (args.junit !== undefined) {
+    await writeFileAtomic(resolve(ctx.cwd, args.junit), renderJUnit(artifact));
+    ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
+  }
+  if (execution.interrupted) {
+    ctx.stderr.write('interrupted: the artifact holds the cases that finished (interrupted: true)\n');
+    return EXIT.interrupted;
+  }
+  return artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail;
+}

@@ -1,0 +1,124 @@
+/**
+ * The typed `LoadedConfig` from data that passed the schema and the rules: defaults filled in,
+ * durations in milliseconds, evaluator ids settled, inline cases given their lines.
+ */
+import { isModuleSpec } from '../modules/spec.ts';
+import type { GateSpec, Threshold } from '../types.ts';
+import { parseDuration } from '../duration.ts';
+import { defaultEvaluatorId } from './rules.ts';
+import type { ConfigPath, EvaluatorConfig, Loc, SuiteConfig, TestsetConfig } from './types.ts';
+
+/** Max cases in flight through a suite's function when neither the suite nor `defaults` says. */
+export const DEFAULT_CONCURRENCY = 8;
+/** Time limit of one function call when neither the suite nor `defaults` says. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** What the schema guarantees about a config that passed it. */
+interface RawConfig {
+  defaults?: { concurrency?: number; timeout?: string };
+  suites: RawSuite[];
+}
+
+interface RawSuite {
+  id: string;
+  testset: {
+    path?: string;
+    cases?: Record<string, unknown>[];
+    ref?: string;
+    revision?: string;
+    tags?: string[];
+    id?: string;
+  };
+  hash?: string[];
+  function?: string;
+  grid?: Record<string, unknown[]>;
+  concurrency?: number;
+  timeout?: string;
+  evaluators?: RawEvaluator[];
+  pass?: string;
+  gate?: GateSpec;
+}
+
+interface RawEvaluator {
+  id?: string;
+  use: string;
+  with?: Record<string, unknown>;
+  threshold?: Threshold;
+  concurrency?: number;
+  timeout?: string;
+}
+
+/** Builds the typed parts of the config; `data` must have passed the schema and the rules. */
+export function buildConfig(
+  data: unknown,
+  options: { locate: (path: ConfigPath) => Loc },
+): { defaults: { concurrency: number; timeoutMs: number | null }; suites: SuiteConfig[] } {
+  const raw = data as RawConfig;
+  const defaults = {
+    concurrency: raw.defaults?.concurrency ?? DEFAULT_CONCURRENCY,
+    timeoutMs:
+      raw.defaults?.timeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout),
+  };
+  const suites = raw.suites.map((suite, index): SuiteConfig => {
+    const built: SuiteConfig = {
+      index,
+      id: suite.id,
+      testset: buildTestset(suite.testset, ['suites', index, 'testset'], options.locate),
+      grid: suite.grid ?? {},
+      concurrency: suite.concurrency ?? defaults.concurrency,
+      timeoutMs: suite.timeout === undefined ? defaults.timeoutMs : timeoutMs(suite.timeout),
+      evaluators: (suite.evaluators ?? []).map(buildEvaluator),
+      pass: suite.pass ?? 'all',
+      gate: suite.gate ?? {},
+    };
+    if (suite.hash) built.hash = suite.hash;
+    if (suite.function !== undefined) built.function = suite.function;
+    return built;
+  });
+  return { defaults, suites };
+}
+
+function buildTestset(
+  testset: RawSuite['testset'],
+  path: ConfigPath,
+  locate: (path: ConfigPath) => Loc,
+): TestsetConfig {
+  const common = {
+    ...(testset.revision !== undefined ? { revision: testset.revision } : {}),
+    ...(testset.tags !== undefined ? { tags: testset.tags } : {}),
+    ...(testset.id !== undefined ? { id: testset.id } : {}),
+  };
+  if (testset.cases) {
+    const records = testset.cases.map((value, i) => ({
+      value,
+      line: locate([...path, 'cases', i]).line,
+    }));
+    return { kind: 'inline', records, ...common };
+  }
+  return {
+    kind: 'file',
+    path: testset.path ?? '',
+    ...(testset.ref !== undefined ? { ref: testset.ref } : {}),
+    ...common,
+  };
+}
+
+function buildEvaluator(evaluator: RawEvaluator, index: number): EvaluatorConfig {
+  const built: EvaluatorConfig = {
+    index,
+    id: evaluator.id ?? defaultEvaluatorId(evaluator.use),
+    use: evaluator.use,
+    kind: isModuleSpec(evaluator.use) ? 'module' : 'builtin',
+    with: evaluator.with ?? {},
+  };
+  if (evaluator.threshold) built.threshold = evaluator.threshold;
+  if (evaluator.concurrency !== undefined) built.concurrency = evaluator.concurrency;
+  if (evaluator.timeout !== undefined)
+    built.timeoutMs = parseDuration(evaluator.timeout) ?? undefined;
+  return built;
+}
+
+/** `none` → no limit; otherwise a duration the schema already checked. */
+function timeoutMs(text: string): number | null {
+  return text === 'none' ? null : parseDuration(text);
+}

@@ -1,0 +1,111 @@
+/**
+ * `${VAR}` and `${VAR:-default}` in string values, replaced from the environment at load time.
+ * `$${` writes a literal `${`. A variable that is not set and has no default is a problem at
+ * that value, never a silent empty string.
+ */
+import { isMap, isScalar, isSeq, parse, Scalar, type Node } from 'yaml';
+import type { ConfigPath } from './types.ts';
+import { keyText } from './yaml-source.ts';
+
+/** One problem with an environment reference. */
+export interface EnvProblem {
+  code: 'env.missing' | 'env.malformed';
+  message: string;
+}
+
+const REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
+
+/**
+ * Replaces every reference in `text`. `${VAR:-default}` uses the default when VAR is unset or
+ * empty, as a shell does. Missing and malformed references are returned as problems (and
+ * replaced by an empty string so the rest of the text can still be checked).
+ */
+export function substituteEnv(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { value: string; problems: EnvProblem[] } {
+  if (!text.includes('$')) return { value: text, problems: [] };
+  const problems: EnvProblem[] = [];
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith('$${', i)) {
+      out += '${';
+      i += 3;
+      continue;
+    }
+    if (!text.startsWith('${', i)) {
+      out += text[i];
+      i += 1;
+      continue;
+    }
+    const end = text.indexOf('}', i + 2);
+    if (end === -1) {
+      problems.push({
+        code: 'env.malformed',
+        message: `unclosed environment reference in ${JSON.stringify(text)}: write \${NAME} or \${NAME:-default}, or $\${ for a literal \${`,
+      });
+      out += text.slice(i);
+      break;
+    }
+    const inner = text.slice(i + 2, end);
+    i = end + 1;
+    const match = REFERENCE.exec(inner);
+    if (!match) {
+      problems.push({
+        code: 'env.malformed',
+        message: `malformed environment reference \${${inner}}: write \${NAME} or \${NAME:-default}, or $\${ for a literal \${`,
+      });
+      continue;
+    }
+    const name = match[1] ?? '';
+    const fallback = match[2];
+    const value = env[name];
+    if (fallback !== undefined && (value === undefined || value === '')) out += fallback;
+    else if (value !== undefined) out += value;
+    else {
+      problems.push({
+        code: 'env.missing',
+        message: `environment variable ${name} is not set (write \${${name}:-default} to give a default)`,
+      });
+    }
+  }
+  return { value: out, problems };
+}
+
+/**
+ * Substitutes references in every string value of the document, in place (keys are left
+ * alone). A plain (unquoted) scalar whose substituted text reads as a number or boolean
+ * becomes one, as if the text had been substituted before parsing, so
+ * `concurrency: ${CONCURRENCY:-4}` is the number 4; quote the value to keep a string.
+ */
+export function substituteEnvInDocument(
+  root: Node | null,
+  env: Readonly<Record<string, string | undefined>>,
+  report: (node: Scalar, path: ConfigPath, problem: EnvProblem) => void,
+): void {
+  const visit = (node: unknown, path: ConfigPath): void => {
+    if (isScalar(node)) {
+      if (typeof node.value !== 'string' || !node.value.includes('$')) return;
+      const original = node.value;
+      const { value, problems } = substituteEnv(original, env);
+      for (const problem of problems) report(node, path, problem);
+      node.value = node.type === Scalar.PLAIN && value !== original ? retype(value) : value;
+    } else if (isMap(node)) {
+      for (const pair of node.items) visit(pair.value, [...path, keyText(pair.key)]);
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => visit(item, [...path, index]));
+    }
+    // Aliases are skipped: the anchored node is visited where it is written.
+  };
+  visit(root, []);
+}
+
+function retype(text: string): unknown {
+  try {
+    const value: unknown = parse(text);
+    return typeof value === 'number' || typeof value === 'boolean' ? value : text;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Loading `evals.yaml`: YAML with positions → `${VAR}` substitution → JSON Schema → semantic
+ * rules → the typed `LoadedConfig`. Every problem is collected and returned with its
+ * `file:line:col` and config path; only malformed YAML stops early, because nothing after it
+ * can be trusted.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Issue } from '../errors.ts';
+import type { BuiltinDefinition } from '../evaluators/types.ts';
+import { buildConfig } from './build.ts';
+import { formatConfigPath } from './config-path.ts';
+import { substituteEnvInDocument } from './env.ts';
+import { checkConfigSchema } from './schema-check.ts';
+import { schemaProblems } from './schema-errors.ts';
+import { checkRules } from './rules.ts';
+import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
+import { parseYaml } from './yaml-source.ts';
+
+export { parseDuration } from '../duration.ts';
+
+/** The outcome of loading a config: the typed config, or every problem found. */
+export type LoadResult = { ok: true; config: LoadedConfig } | { ok: false; issues: Issue[] };
+
+/** What `parseConfig` needs besides the text. */
+export interface ParseConfigOptions {
+  /** The config path as the user gave it, for messages. */
+  file: string;
+  absPath: string;
+  /** Source of `${VAR}` values. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The built-in evaluators `use:` may name, with their option schemas. */
+  builtins: Readonly<Record<string, BuiltinDefinition>>;
+}
+
+/** What `loadConfigFile` needs besides the path. */
+export interface LoadConfigOptions {
+  /** Folder a relative config path is resolved against. */
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  builtins: Readonly<Record<string, BuiltinDefinition>>;
+}
+
+/** A problem before it gets its file position. */
+interface Located {
+  code: string;
+  path: ConfigPath;
+  /** Point at this key of the mapping at `path` instead of at the value. */
+  key?: string;
+  message: string;
+}
+
+/** Validates config text and builds the typed config. Pure: no I/O, `env` is only read. */
+export function parseConfig(text: string, options: ParseConfigOptions): LoadResult {
+  const { file } = options;
+  const parsed = parseYaml(text);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      issues: sortIssues(
+        parsed.problems.map((p) => ({
+          code: p.code,
+          file,
+          ...p.loc,
+          path: '',
+          message: p.message,
+        })),
+      ),
+    };
+  }
+  const source = parsed.source;
+  const issues: Issue[] = [];
+  const issueAt = (problem: Located): Issue => {
+    const loc =
+      problem.key === undefined
+        ? source.locate(problem.path)
+        : source.locateKey([...problem.path, problem.key]);
+    return {
+      code: problem.code,
+      file,
+      ...loc,
+      path: formatConfigPath(problem.path),
+      message: problem.message,
+    };
+  };
+
+  if (source.doc.contents === null) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: 'config.empty',
+          file,
+          line: 1,
+          col: 1,
+          path: '',
+          message: 'the config is empty: expected version: 1 and suites:',
+        },
+      ],
+    };
+  }
+
+  // Values with a broken ${VAR} are reported once, as that; what the schema or the rules would
+  // say about the half-substituted text would only repeat it.
+  const envBroken = new Set<string>();
+  substituteEnvInDocument(source.doc.contents, options.env, (node, path, problem) => {
+    envBroken.add(formatConfigPath(path));
+    const loc = source.position(node.range?.[0] ?? 0);
+    issues.push({
+      code: problem.code,
+      file,
+      ...loc,
+      path: formatConfigPath(path),
+      message: problem.message,
+    });
+  });
+  let data: unknown;
+  try {
+    data = source.doc.toJS({ maxAliasCount: 1000 });
+  } catch (error) {
+    // yaml refuses documents whose aliases expand without bound (a "billion laughs" file).
+    const message = `cannot expand the YAML aliases: ${(error as Error).message}`;
+    return {
+      ok: false,
+      issues: [{ code: 'yaml.aliases', file, line: 1, col: 1, path: '', message }],
+    };
+  }
+  const report = (problem: Located): void => {
+    if (!envBroken.has(formatConfigPath(problem.path))) issues.push(issueAt(problem));
+  };
+
+  for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
+  const locate = (path: ConfigPath): Loc => source.locate(path);
+  for (const problem of checkRules(data, { builtins: options.builtins, locate })) report(problem);
+
+  if (issues.length > 0) return { ok: false, issues: sortIssues(issues) };
+
+  const built = buildConfig(data, { locate });
+  return {
+    ok: true,
+    config: {
+      file,
+      absPath: options.absPath,
+      dir: dirname(options.absPath),
+      hash: createHash('sha256').update(text).digest('hex'),
+      version: 1,
+      defaults: built.defaults,
+      suites: built.suites,
+      locate,
+    },
+  };
+}
+
+/**
+ * Reads and validates a config file. `path` is as the user gave it (relative to `cwd` or
+ * absolute) and is the `file` of every issue; a missing file is one `config.not-found` issue.
+ */
+export async function loadConfigFile(
+  path: string,
+  options: LoadConfigOptions,
+): Promise<LoadResult> {
+  const absPath = resolve(options.cwd, path);
+  let text: string;
+  try {
+    text = await readFile(absPath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const issue: Issue =
+      code === 'ENOENT'
+        ? {
+            code: 'config.not-found',
+            file: path,
+            line: 0,
+            col: 0,
+            path: '',
+            message: `config file not found (looked for ${absPath})`,
+          }
+        : {
+            code: 'config.unreadable',
+            file: path,
+            line: 0,
+            col: 0,
+            path: '',
+            message:
+              code === 'EISDIR'
+                ? 'expected a config file, found a directory'
+                : `cannot read the config: ${(error as Error).message}`,
+          };
+    return { ok: false, issues: [issue] };
+  }
+  return parseConfig(text, { file: path, absPath, env: options.env, builtins: options.builtins });
+}
+
+function sortIssues(issues: Issue[]): Issue[] {
+  // Stable: problems at one place keep the order they were found in.
+  return issues
+    .map((issue, order) => ({ issue, order }))
+    .sort((a, b) => a.issue.line - b.issue.line || a.issue.col - b.issue.col || a.order - b.order)
+    .map(({ issue }) => issue);
+}

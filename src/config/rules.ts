@@ -1,0 +1,336 @@
+/**
+ * The rules of `evals.yaml` a JSON Schema cannot express: unique ids, known built-ins and their
+ * options, templates, sensible thresholds, references between sections. They run on the raw
+ * (env-substituted) data even when the schema found problems, so one pass reports everything;
+ * each rule therefore checks the shape of what it reads and skips what the schema reports.
+ */
+import type { BuiltinDefinition } from '../evaluators/types.ts';
+import { isModuleSpec, parseModuleSpec } from '../modules/spec.ts';
+import { checkTemplateExpression, templateExpressions } from '../templates.ts';
+import { formatConfigPath, parseDottedPath } from './config-path.ts';
+import { closestMatch } from './did-you-mean.ts';
+import { parseDuration } from '../duration.ts';
+import { PASS_CONDITION_EVALUATOR } from '../run/engine.ts';
+import { checkOptionsSchema } from './schema-check.ts';
+import { orList, schemaProblems } from './schema-errors.ts';
+import { impossibleThreshold } from './threshold.ts';
+import type { ConfigPath, Loc } from './types.ts';
+
+/** A broken rule, located by config path (and key, for problems with a mapping key). */
+export interface RuleProblem {
+  code: string;
+  path: ConfigPath;
+  key?: string;
+  message: string;
+}
+
+export interface RuleContext {
+  builtins: Readonly<Record<string, BuiltinDefinition>>;
+  /** Position of a config path, to point from one problem at the other place involved. */
+  locate(path: ConfigPath): Loc;
+}
+
+/**
+ * The id of an evaluator written without `id:`: a built-in's name, a module's export name
+ * (`./tone.ts#Tone` → `Tone`), or for a default export the file's base name (`./tone.ts` → `tone`).
+ */
+export function defaultEvaluatorId(use: string): string {
+  if (!isModuleSpec(use)) return use;
+  const ref = parseModuleSpec(use, '/');
+  if (ref.exportName !== 'default') return ref.exportName;
+  const base = ref.file.split(/[\\/]/).pop() ?? ref.file;
+  return base.replace(/\.[^.]+$/, '') || base;
+}
+
+/** Every rule broken by `data` (the whole config as parsed). */
+export function checkRules(data: unknown, context: RuleContext): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  const add = (code: string, path: ConfigPath, message: string, key?: string): void => {
+    problems.push(key === undefined ? { code, path, message } : { code, path, key, message });
+  };
+  if (!isRecord(data)) return problems;
+
+  if (isRecord(data.defaults)) checkTimeout(data.defaults.timeout, ['defaults', 'timeout'], add);
+
+  const suites = Array.isArray(data.suites) ? (data.suites as unknown[]) : [];
+  const suiteIds = new Map<string, number>();
+  suites.forEach((suite, index) => {
+    if (!isRecord(suite)) return;
+    const path: ConfigPath = ['suites', index];
+    if (typeof suite.id === 'string') {
+      const first = suiteIds.get(suite.id);
+      if (first === undefined) suiteIds.set(suite.id, index);
+      else {
+        const where = describePlace(['suites', first], context);
+        add(
+          'suite.duplicate-id',
+          [...path, 'id'],
+          `duplicate suite id ${JSON.stringify(suite.id)} (${where} has the same id)`,
+        );
+      }
+    }
+    checkSuite(suite, path, context, add);
+  });
+  return problems;
+}
+
+type Add = (code: string, path: ConfigPath, message: string, key?: string) => void;
+
+interface EvaluatorFacts {
+  id: string;
+  builtin: BuiltinDefinition | undefined;
+  hasThreshold: boolean;
+}
+
+function checkSuite(
+  suite: Record<string, unknown>,
+  path: ConfigPath,
+  context: RuleContext,
+  add: Add,
+): void {
+  checkTimeout(suite.timeout, [...path, 'timeout'], add);
+
+  if (
+    typeof suite.function === 'string' &&
+    suite.function !== '' &&
+    !isModuleSpec(suite.function)
+  ) {
+    add(
+      'suite.function',
+      [...path, 'function'],
+      `expected a module spec such as ./app/answer.ts#answer, found ${JSON.stringify(suite.function)}`,
+    );
+  }
+  if (
+    typeof suite.pass === 'string' &&
+    suite.pass !== '' &&
+    !['all', 'any'].includes(suite.pass) &&
+    !isModuleSpec(suite.pass)
+  ) {
+    add(
+      'suite.pass',
+      [...path, 'pass'],
+      `expected all, any or a module spec such as ./pass.ts#passes, found ${JSON.stringify(suite.pass)}`,
+    );
+  }
+
+  const testset = suite.testset;
+  if (
+    isRecord(testset) &&
+    testset.cases !== undefined &&
+    testset.ref !== undefined &&
+    testset.path === undefined
+  ) {
+    add(
+      'testset.ref',
+      [...path, 'testset', 'ref'],
+      'ref reads a testset file as of a git revision: it needs path:, not inline cases:',
+    );
+  }
+
+  if (isRecord(suite.grid)) {
+    for (const key of Object.keys(suite.grid)) {
+      if (key.trim() === '')
+        add(
+          'grid.empty-key',
+          [...path, 'grid'],
+          'expected a parameter name, found an empty key',
+          key,
+        );
+    }
+  }
+
+  const evaluators = Array.isArray(suite.evaluators) ? (suite.evaluators as unknown[]) : [];
+  const facts: EvaluatorFacts[] = [];
+  const ids = new Map<string, number>();
+  evaluators.forEach((evaluator, index) => {
+    if (!isRecord(evaluator)) return;
+    const evPath: ConfigPath = [...path, 'evaluators', index];
+    const fact = checkEvaluator(evaluator, evPath, context, add);
+    if (!fact) return;
+    facts.push(fact);
+    if (fact.id === PASS_CONDITION_EVALUATOR) {
+      // The engine records a failing pass-condition function under this id.
+      add(
+        'evaluator.reserved-id',
+        [...evPath, typeof evaluator.id === 'string' ? 'id' : 'use'],
+        `evaluator id "${PASS_CONDITION_EVALUATOR}" is reserved for the pass condition's own errors: choose another id:`,
+      );
+    }
+    const first = ids.get(fact.id);
+    if (first === undefined) {
+      ids.set(fact.id, index);
+      return;
+    }
+    const where = describePlace([...path, 'evaluators', first], context);
+    if (typeof evaluator.id === 'string') {
+      add(
+        'evaluator.duplicate-id',
+        [...evPath, 'id'],
+        `duplicate evaluator id ${JSON.stringify(fact.id)} (${where} has the same id)`,
+      );
+    } else {
+      add(
+        'evaluator.duplicate-id',
+        [...evPath, 'use'],
+        `evaluator id ${JSON.stringify(fact.id)} (taken from use:) is already used by ${where}: give one of them an id:`,
+      );
+    }
+  });
+
+  if (isRecord(suite.gate)) checkGate(suite.gate, [...path, 'gate'], facts, add);
+}
+
+function checkEvaluator(
+  evaluator: Record<string, unknown>,
+  path: ConfigPath,
+  context: RuleContext,
+  add: Add,
+): EvaluatorFacts | undefined {
+  checkTimeout(evaluator.timeout, [...path, 'timeout'], add);
+  const threshold = evaluator.threshold;
+  if (isRecord(threshold)) checkThreshold(threshold, [...path, 'threshold'], add);
+
+  const use = evaluator.use;
+  if (typeof use !== 'string' || use === '') return undefined;
+  const id = typeof evaluator.id === 'string' ? evaluator.id : defaultEvaluatorId(use);
+  const options = evaluator.with;
+  const withPath: ConfigPath = [...path, 'with'];
+  const hasThreshold = isRecord(threshold);
+
+  if (isModuleSpec(use)) {
+    // Templates are resolved per case for built-ins only; a module gets its options once.
+    for (const [valuePath, text] of strings(options, withPath)) {
+      if (text.includes('{{')) {
+        add(
+          'evaluator.module-template',
+          valuePath,
+          'templates are resolved per case only for built-in evaluators; a custom evaluator receives with: once, as written (read case fields in evaluateTestCase instead)',
+        );
+      }
+    }
+    return { id, builtin: undefined, hasThreshold };
+  }
+
+  const builtin = Object.hasOwn(context.builtins, use) ? context.builtins[use] : undefined;
+  if (!builtin) {
+    const names = Object.keys(context.builtins);
+    const near = closestMatch(use, names);
+    const message = near
+      ? `unknown evaluator ${JSON.stringify(use)} (did you mean ${JSON.stringify(near)}?)`
+      : `unknown evaluator ${JSON.stringify(use)}: expected a built-in (${names.join(', ')}) or a module spec such as ./evaluators/tone.ts#Tone`;
+    add('evaluator.unknown', [...path, 'use'], message);
+    return { id, builtin: undefined, hasThreshold };
+  }
+
+  let templatesOk = true;
+  for (const [valuePath, text] of strings(options, withPath)) {
+    for (const message of templateProblems(text)) {
+      templatesOk = false;
+      add('template.invalid', valuePath, message);
+    }
+  }
+  if (options === undefined || isRecord(options)) {
+    const given = options ?? {};
+    const optionProblems = schemaProblems(checkOptionsSchema(builtin.optionsSchema, given), given, {
+      templatesAllowed: true,
+    });
+    for (const problem of optionProblems) {
+      const code = problem.code.replace(/^schema\./, 'options.');
+      add(code, [...withPath, ...problem.path], problem.message, problem.key);
+    }
+    // validate() assumes options that fit the schema and well-formed templates.
+    if (optionProblems.length === 0 && templatesOk && builtin.validate) {
+      for (const problem of builtin.validate(given)) {
+        add('options.invalid', [...withPath, ...parseDottedPath(problem.path)], problem.message);
+      }
+    }
+  }
+  return { id, builtin, hasThreshold: hasThreshold || builtin.defaultThreshold !== undefined };
+}
+
+function checkGate(
+  gate: Record<string, unknown>,
+  path: ConfigPath,
+  facts: EvaluatorFacts[],
+  add: Add,
+): void {
+  if (!isRecord(gate.evaluators)) return;
+  const byId = new Map(facts.map((fact) => [fact.id, fact]));
+  for (const [id, bounds] of Object.entries(gate.evaluators)) {
+    const entryPath: ConfigPath = [...path, 'evaluators', id];
+    const fact = byId.get(id);
+    if (!fact) {
+      const known = facts.map((f) => f.id);
+      const near = closestMatch(id, known);
+      const hint = near
+        ? `did you mean ${JSON.stringify(near)}?`
+        : known.length > 0
+          ? `the suite's evaluators are ${orList(known)}`
+          : 'the suite has no evaluators';
+      add(
+        'gate.unknown-evaluator',
+        [...path, 'evaluators'],
+        `no evaluator ${JSON.stringify(id)} in this suite (${hint})`,
+        id,
+      );
+    }
+    if (!isRecord(bounds)) continue;
+    for (const key of ['mean', 'passRate'] as const) {
+      const threshold = bounds[key];
+      if (isRecord(threshold)) checkThreshold(threshold, [...entryPath, key], add);
+    }
+    if (isRecord(bounds.passRate) && fact?.builtin && !fact.hasThreshold) {
+      add(
+        'gate.pass-rate-without-threshold',
+        [...entryPath, 'passRate'],
+        `evaluator ${JSON.stringify(id)} has no threshold, so its evaluations never pass or fail: give it a threshold: or gate on mean`,
+      );
+    }
+  }
+}
+
+function checkThreshold(threshold: Record<string, unknown>, path: ConfigPath, add: Add): void {
+  const message = impossibleThreshold(threshold);
+  if (message) add('threshold.impossible', path, message);
+}
+
+function checkTimeout(value: unknown, path: ConfigPath, add: Add): void {
+  if (typeof value === 'string' && parseDuration(value) === 0) {
+    add('duration.zero', path, `expected a duration above zero, found ${JSON.stringify(value)}`);
+  }
+}
+
+/**
+ * Problems with the `{{ … }}` templates in one string: malformed or unknown-root expressions,
+ * and a `{{` left unclosed (it would otherwise be compared as literal text).
+ */
+export function templateProblems(text: string): string[] {
+  if (!text.includes('{{')) return [];
+  const problems = templateExpressions(text)
+    .map((expression) => checkTemplateExpression(expression))
+    .filter((message): message is string => message !== null);
+  if (text.replace(/\{\{\s*[^{}]*?\s*\}\}/g, '').includes('{{')) {
+    problems.push(
+      `unclosed template in ${JSON.stringify(text)}: write {{ case.field }}, {{ output.field }} or {{ params.name }}`,
+    );
+  }
+  return problems;
+}
+
+/** Every string inside `value`, with its config path. */
+function strings(value: unknown, path: ConfigPath): [ConfigPath, string][] {
+  if (typeof value === 'string') return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => strings(item, [...path, index]));
+  if (isRecord(value))
+    return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
+  return [];
+}
+
+function describePlace(path: ConfigPath, context: RuleContext): string {
+  return `${formatConfigPath(path)} at line ${context.locate(path).line}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,65 @@
+import { describeValue } from '../errors.ts';
+import { hasTemplates } from '../templates.ts';
+import type { Evaluation } from '../types.ts';
+import { durationMs } from './duration.ts';
+import { WHOLE_TEMPLATE_SCHEMA } from './option-schemas.ts';
+import { OptionError, optionResolver } from './options.ts';
+import type { BuiltinDefinition } from './types.ts';
+
+const DURATION_EXPECTED = 'a duration such as "500ms", "2s", "1m" or a number of milliseconds';
+
+/**
+ * `latency`: the function call that produced the output took at most `max`. Uses the engine's
+ * measured wall time of the call (`durationMs`), so it needs no option for the value under test.
+ */
+export const latency: BuiltinDefinition = {
+  summary: 'The function call took at most `max` (e.g. 500ms, 2s).',
+  optionsSchema: {
+    type: 'object',
+    properties: {
+      max: {
+        description:
+          'Longest call allowed (inclusive): "500ms", "2s", "1.5s", "1m", "1h", or a number of milliseconds.',
+        anyOf: [
+          { type: 'number', minimum: 0 },
+          {
+            type: 'string',
+            pattern: '^\\s*(\\d+(\\.\\d+)?|\\.\\d+)\\s*(ms|s|m|h)?\\s*$',
+            patternErrorMessage: `expected ${DURATION_EXPECTED}`,
+          },
+          WHOLE_TEMPLATE_SCHEMA,
+        ],
+      },
+    },
+    required: ['max'],
+    additionalProperties: false,
+  },
+  defaultThreshold: { gte: 1 },
+  validate(options) {
+    const { max } = options;
+    if (max === undefined || hasTemplates(max) || durationMs(max) !== null) return [];
+    return [{ path: 'max', message: `expected ${DURATION_EXPECTED}, found ${describeValue(max)}` }];
+  },
+  create(options, { id }) {
+    const resolve = optionResolver(options);
+    return {
+      id,
+      threshold: { gte: 1 },
+      evaluateTestCase(args): Evaluation {
+        const max = resolve(args).max;
+        const maxMs = durationMs(max);
+        if (maxMs === null) {
+          throw new OptionError(
+            'evaluator.option',
+            `option "max" must be ${DURATION_EXPECTED}, found ${describeValue(max)}`,
+          );
+        }
+        return {
+          score: args.durationMs <= maxMs ? 1 : 0,
+          // Sub-millisecond noise says nothing about latency and bloats the artifact.
+          metadata: { durationMs: Math.round(args.durationMs * 100) / 100, maxMs },
+        };
+      },
+    };
+  },
+};

@@ -1,0 +1,52 @@
+/**
+ * Keeping evaluation metadata small: it lands in the results artifact, the PR comment and the
+ * terminal for every failing case, so a 50 kB model output must not be copied into it whole.
+ */
+import { unencodableText } from './options.ts';
+
+/** Longest string kept in metadata, in UTF-16 code units. */
+export const METADATA_STRING_LIMIT = 500;
+
+/** Most list items kept in metadata (missing substrings, schema errors, …). */
+export const METADATA_LIST_LIMIT = 20;
+
+/** `text` cut to `limit` code units, with a note of how much was dropped. */
+export function truncateText(text: string, limit = METADATA_STRING_LIMIT): string {
+  if (text.length <= limit) return text;
+  // Do not split a surrogate pair: a lone surrogate would be mangled by JSON consumers.
+  let end = limit;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
+}
+
+/**
+ * A value fit for metadata: short strings and small values as they are, long strings cut, and a
+ * large object or array replaced by its cut JSON text (a string) so the size stays bounded.
+ */
+export function compactValue(value: unknown): unknown {
+  if (typeof value === 'string') return truncateText(value);
+  // JSON has no undefined, NaN or BigInt: show them as text rather than lose them.
+  if (value === undefined || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  if (typeof value === 'symbol' || typeof value === 'function') return unencodableText(value);
+  if (value === null || typeof value !== 'object') return value;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) return unencodableText(value);
+  return json.length <= METADATA_STRING_LIMIT ? value : truncateText(json);
+}
+
+/**
+ * The first `limit` items of `items`, each compacted; when some are left out, a last string item
+ * says how many (`"… 3 more"`), so the list keeps its shape for readers.
+ */
+export function compactList(items: readonly unknown[], limit = METADATA_LIST_LIMIT): unknown[] {
+  const kept = items.slice(0, limit).map(compactValue);
+  if (items.length > limit) kept.push(`… ${items.length - limit} more`);
+  return kept;
+}

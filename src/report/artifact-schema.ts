@@ -1,0 +1,63 @@
+/**
+ * Validation of a results artifact against `schemas/results.schema.json`, the contract that
+ * `evals compare`, `evals merge`, `evals report` and the Action read back.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+// A static JSON import (not a read at run time) so the schema travels with a bundled dist/ and,
+// from lib/report/, still resolves to <pkg>/schemas/ where the published package keeps it.
+import schema from '../../schemas/results.schema.json' with { type: 'json' };
+
+/** The `schemaVersion` this build writes and reads. */
+export const ARTIFACT_SCHEMA_VERSION = 1;
+
+/** RFC 3339 date-time as written by `Date.prototype.toISOString` (and any offset form). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+let compiled: ValidateFunction | undefined;
+
+// Compiled on first use: most commands never validate, and compiling costs a few milliseconds.
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
+    // ajv-formats is not a dependency; this is the only format the schema uses.
+    ajv.addFormat('date-time', (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)));
+    compiled = ajv.compile(schema);
+  }
+  return compiled;
+}
+
+/**
+ * Checks a parsed results file. Returns one readable problem per violation, each starting with
+ * the JSON pointer of the offending value (`/runs/0/verdict: …`); `[]` when the value is valid.
+ * An artifact of another `schemaVersion` yields a single problem instead of a cascade.
+ */
+export function validateArtifact(value: unknown): string[] {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const version = (value as { schemaVersion?: unknown }).schemaVersion;
+    if (version !== undefined && version !== ARTIFACT_SCHEMA_VERSION) {
+      return [
+        `/schemaVersion: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`,
+      ];
+    }
+  }
+  const validate = validator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError);
+}
+
+function describeError(error: ErrorObject): string {
+  const where = error.instancePath === '' ? '/' : error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${where}: unexpected property ${JSON.stringify(params.additionalProperty)}`;
+    case 'required':
+      return `${where}: missing property ${JSON.stringify(params.missingProperty)}`;
+    case 'enum':
+      return `${where}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${where}: must be ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return `${where}: ${error.message ?? error.keyword}`;
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * JUnit XML (`--junit FILE`) for CI systems that show test reports: one `<testsuite>` per run,
+ * one `<testcase>` per case. Pure: artifact in, XML string out.
+ */
+import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import {
+  describeCaseFailure,
+  describeFailedEvaluation,
+  firstLine,
+  formatParams,
+  shortId,
+} from './labels.ts';
+
+/** Renders the artifact as a JUnit XML document (UTF-8, ends with a newline). */
+export function renderJUnit(artifact: ResultsArtifact): string {
+  const totals = { tests: 0, failures: 0, errors: 0 };
+  const suites: string[] = [];
+  for (const run of artifact.runs) {
+    const rendered = renderRun(run);
+    totals.tests += rendered.tests;
+    totals.failures += rendered.failures;
+    totals.errors += rendered.errors;
+    suites.push(rendered.xml);
+  }
+  const attributes = attrs({
+    name: 'evalgate',
+    tests: totals.tests,
+    failures: totals.failures,
+    errors: totals.errors,
+    time: seconds(artifact.durationMs),
+    timestamp: artifact.startedAt,
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes}>`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** `capitals` or `capitals [model=large, temperature=0]`: unique per grid point. */
+export function junitSuiteName(run: Pick<RunResult, 'suite' | 'params'>): string {
+  const params = formatParams(run.params, ', ');
+  return params ? `${run.suite} [${params}]` : run.suite;
+}
+
+function renderRun(run: RunResult): {
+  xml: string;
+  tests: number;
+  failures: number;
+  errors: number;
+} {
+  const name = junitSuiteName(run);
+  const testcases: string[] = [];
+  let failures = 0;
+  let errors = 0;
+  let time = 0;
+  for (const result of run.cases) {
+    if (result.error !== null) errors++;
+    else if (!result.passed) failures++;
+    time += result.durationMs;
+    testcases.push(renderCase(result, name));
+  }
+  // A gate can fail while every case passed (an evaluator mean below its bound). Without a
+  // testcase for it, the report would be all green for a run whose verdict is fail.
+  if (run.verdict === 'fail' && failures === 0 && errors === 0) {
+    failures++;
+    testcases.push(renderGate(run, name));
+  }
+  const properties = [
+    property('revision', run.testset.revision),
+    run.testset.path === null ? null : property('testset', run.testset.path),
+    run.testset.ref === null ? null : property('ref', run.testset.ref),
+    ...Object.entries(run.params).map(([key, value]) =>
+      property(`param.${key}`, typeof value === 'string' ? value : JSON.stringify(value)),
+    ),
+  ].filter((line) => line !== null);
+  const attributes = attrs({
+    name,
+    tests: testcases.length,
+    failures,
+    errors,
+    skipped: 0,
+    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
+    time: seconds(time),
+  });
+  const xml = [
+    `  <testsuite${attributes}>`,
+    '    <properties>',
+    ...properties,
+    '    </properties>',
+    ...testcases,
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, tests: testcases.length, failures, errors };
+}
+
+function renderCase(result: CaseResult, classname: string): string {
+  const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
+  // The classname carries the grid point: consumers key tests by classname + name, so two grid
+  // points of one suite must not collide.
+  const open = `    <testcase${attrs({ name: `${source} ${shortId(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  if (result.error !== null) {
+    return `${open}>\n      <error${attrs({ message: firstLine(result.error), type: 'error' })}>${escapeXmlText(result.error)}</error>\n    </testcase>`;
+  }
+  if (!result.passed) {
+    const message = describeCaseFailure(result).join('; ');
+    return `${open}>\n      <failure${attrs({ message, type: 'evaluation' })}>${escapeXmlText(failureBody(result))}</failure>\n    </testcase>`;
+  }
+  return `${open}/>`;
+}
+
+/**
+ * Per failing evaluation: its reason (with the evaluator's whole error) and, when it returned
+ * any, its metadata as JSON. When no evaluation failed (an `any` or custom pass condition said
+ * no), every evaluation is listed so the reader sees what the condition was given.
+ */
+function failureBody(result: CaseResult): string {
+  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  return (failed.length > 0 ? failed : result.evaluations)
+    .map((evaluation) => {
+      const head =
+        evaluation.error === null
+          ? describeFailedEvaluation(evaluation)
+          : `${evaluation.evaluator}: error: ${evaluation.error}`;
+      return evaluation.metadata === null ? head : `${head}\n${safeJson(evaluation.metadata)}`;
+    })
+    .join('\n\n');
+}
+
+function renderGate(run: RunResult, classname: string): string {
+  const failed = run.gate.conditions.filter((condition) => !condition.passed);
+  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
+  const message = reasons.length > 0 ? reasons.join('; ') : 'gate failed';
+  return [
+    `    <testcase${attrs({ name: 'gate', classname, time: seconds(0) })}>`,
+    `      <failure${attrs({ message, type: 'gate' })}>${escapeXmlText(reasons.join('\n'))}</failure>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+function property(name: string, value: string): string {
+  return `      <property${attrs({ name, value })}/>`;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(
+      value,
+      (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item),
+      2,
+    );
+  } catch {
+    return String(value);
+  }
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+/** ` a="1" b="x"`, escaped for an attribute value. */
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`)
+    .join('');
+}
+
+/**
+ * Characters XML 1.0 cannot hold at all, not even as references: most C0 controls, lone
+ * surrogates, U+FFFE and U+FFFF. Model output contains such things; they are dropped.
+ */
+const INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Escapes element text; a carriage return becomes a reference so parsers keep it. */
+export function escapeXmlText(value: string): string {
+  return value.replace(INVALID_XML, '').replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
+}
+
+/**
+ * Escapes an attribute value. Tab, newline and carriage return become character references,
+ * because a parser would otherwise normalise them to spaces.
+ */
+export function escapeXmlAttribute(value: string): string {
+  return value
+    .replace(INVALID_XML, '')
+    .replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
+}
+
+const TEXT_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '\r': '&#13;',
+};
+const ATTRIBUTE_ENTITIES: Record<string, string> = {
+  ...TEXT_ENTITIES,
+  '"': '&quot;',
+  "'": '&apos;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+};

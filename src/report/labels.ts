@@ -1,0 +1,63 @@
+/**
+ * Short text forms of results shared by the terminal summary and the JUnit report: grid params,
+ * thresholds, scores, case ids and why a case did not pass. Plain text, no color.
+ */
+import { describeThreshold } from '../run/threshold.ts';
+import type { CaseResult, EvaluationResult, Params, Threshold } from '../types.ts';
+
+/** Case ids are sha256 hex or user dedup ids; 12 characters tell them apart in a listing. */
+export const SHORT_ID_LENGTH = 12;
+
+/** The first `SHORT_ID_LENGTH` characters of a case id. */
+export function shortId(id: string): string {
+  return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;
+}
+
+
+/**
+ * A score with up to 3 decimals (`0.667`, `1`). When rounding would make a failing score print
+ * as one of its threshold's bounds (0.79996 against `≥ 0.8`), the full value is shown instead.
+ */
+export function formatScore(score: number, threshold?: Threshold | null): string {
+  const rounded = Number(score.toFixed(3));
+  if (rounded !== score && threshold) {
+    const bounds = [threshold.gt, threshold.gte, threshold.lt, threshold.lte];
+    if (bounds.includes(rounded)) return String(score);
+  }
+  return String(rounded);
+}
+
+/** `model=large temperature=0` (separator `' '`) or `model=large, temperature=0` (`', '`). */
+export function formatParams(params: Params, separator: string): string {
+  return Object.entries(params)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(separator);
+}
+
+/** The first line of a message, for one-line listings. */
+export function firstLine(text: string): string {
+  const end = text.search(/\r?\n/);
+  return end === -1 ? text : `${text.slice(0, end)} …`;
+}
+
+/** Why one evaluation did not pass: `exact 0 (needs ≥ 1)` or `tone: error: timed out`. */
+export function describeFailedEvaluation(evaluation: EvaluationResult): string {
+  if (evaluation.error !== null)
+    return `${evaluation.evaluator}: error: ${firstLine(evaluation.error)}`;
+  if (evaluation.score === null) return `${evaluation.evaluator}: no score`;
+  const score = formatScore(evaluation.score, evaluation.threshold);
+  if (evaluation.threshold === null) return `${evaluation.evaluator} ${score}`;
+  return `${evaluation.evaluator} ${score} (needs ${describeThreshold(evaluation.threshold)})`;
+}
+
+/**
+ * Why a case did not pass, one entry per reason: the function's error, else each evaluation that
+ * failed, else (a custom or `any` pass condition said no) a generic reason. `[]` for a passed case.
+ */
+export function describeCaseFailure(result: CaseResult): string[] {
+  if (result.passed) return [];
+  if (result.error !== null) return [`error: ${firstLine(result.error)}`];
+  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  if (failed.length === 0) return ['did not meet the pass condition'];
+  return failed.map(describeFailedEvaluation);
+}

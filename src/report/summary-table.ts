@@ -1,0 +1,229 @@
+/**
+ * The summary printed on the terminal at the end of `evals run`: per run a header, a counts
+ * table, an evaluator table, the gate conditions that failed and the first failing cases; then
+ * one verdict line. Pure: data in, string out.
+ */
+import type { CaseResult, RunResult } from '../types.ts';
+import { describeCaseFailure, formatParams, shortId } from './labels.ts';
+
+
+
+/** How `renderSummary` lays out its text. */
+export interface SummaryOptions {
+  /** Emit ANSI colors (green PASS, red FAIL). The caller decides from the stream and NO_COLOR. */
+  color: boolean;
+  /** Terminal columns; failing-case lines are cut to fit. Defaults to 100. */
+  width?: number;
+  /** The run was cut short: the overall verdict is FAIL whatever the runs say. */
+  interrupted?: boolean;
+}
+
+/** How many failing or errored cases are listed per run; the rest are counted. */
+export const MAX_LISTED_CASES = 5;
+
+const DEFAULT_WIDTH = 100;
+const INDENT = '  ';
+
+/** Renders the end-of-run summary. Ends with a newline. */
+export function renderSummary(runs: readonly RunResult[], options: SummaryOptions): string {
+  const paint = painter(options.color);
+  const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
+  const blocks = runs.map((run) => renderRun(run, paint, width));
+  blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint));
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function renderRun(run: RunResult, paint: Painter, width: number): string {
+  const lines: string[] = [];
+  const params = formatParams(run.params, ' ');
+  lines.push(
+    [paint.bold(clean(run.suite)), params ? clean(params) : null, verdictWord(run.verdict, paint)]
+      .filter((part) => part !== null)
+      .join('  '),
+  );
+
+  const { summary } = run;
+  lines.push(
+    ...renderTable(
+      [
+        ['cases', 'passed', 'failed', 'errored', 'pass rate'],
+        [
+          formatCount(summary.cases),
+          formatCount(summary.passed),
+          formatCount(summary.failed),
+          formatCount(summary.errored),
+          formatPercent(summary.passRate),
+        ],
+      ],
+      ['right', 'right', 'right', 'right', 'right'],
+    ),
+  );
+
+  const evaluators = Object.entries(summary.evaluators);
+  if (evaluators.length > 0) {
+    lines.push('');
+    lines.push(
+      ...renderTable(
+        [
+          ['evaluator', 'mean', 'pass rate', 'passed', 'failed', 'errors'],
+          ...evaluators.map(([id, stats]) => [
+            clean(id),
+            stats.mean === null ? '—' : stats.mean.toFixed(3),
+            stats.passRate === null ? '—' : formatPercent(stats.passRate),
+            formatCount(stats.passed),
+            formatCount(stats.failed),
+            formatCount(stats.errors),
+          ]),
+        ],
+        ['left', 'right', 'right', 'right', 'right', 'right'],
+      ),
+    );
+  }
+
+  const failedConditions = run.gate.conditions.filter((condition) => !condition.passed);
+  if (failedConditions.length > 0) {
+    lines.push('');
+    for (const condition of failedConditions) {
+      const text = `${clean(condition.name)}: expected ${clean(condition.expected)}, got ${clean(condition.actual)}`;
+      lines.push(`${INDENT}${paint.red('✗')} ${text}`);
+    }
+  }
+
+  const notPassed = run.cases.filter((result) => !result.passed);
+  if (notPassed.length > 0) {
+    lines.push('');
+    const listed = notPassed.slice(0, MAX_LISTED_CASES);
+    lines.push(
+      notPassed.length > listed.length
+        ? `${INDENT}${formatCount(notPassed.length)} cases did not pass, first ${listed.length}:`
+        : `${INDENT}cases that did not pass:`,
+    );
+    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+  }
+  return lines.join('\n');
+}
+
+function renderCaseLine(result: CaseResult, paint: Painter, width: number): string {
+  const errored = result.error !== null;
+  const mark = errored ? paint.yellow('!') : paint.red('✗');
+  const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
+  const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(describeCaseFailure(result).join('; '))}`;
+  // The mark and its indent take 6 visible columns; the text is cut, never the mark.
+  return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
+}
+
+function renderVerdictLine(
+  runs: readonly RunResult[],
+  interrupted: boolean,
+  paint: Painter,
+): string {
+  if (runs.length === 0) {
+    return `${verdictWord(interrupted ? 'fail' : 'pass', paint)}  no runs${interrupted ? ' (interrupted)' : ''}`;
+  }
+  const failedRuns = runs.filter((run) => run.verdict === 'fail').length;
+  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
+  for (const run of runs) {
+    total.cases += run.summary.cases;
+    total.passed += run.summary.passed;
+    total.failed += run.summary.failed;
+    total.errored += run.summary.errored;
+  }
+  const verdict = !interrupted && failedRuns === 0 ? 'pass' : 'fail';
+  const runText =
+    failedRuns === 0
+      ? `${plural(runs.length, 'run')} passed`
+      : `${formatCount(failedRuns)} of ${plural(runs.length, 'run')} failed`;
+  const parts = [
+    verdictWord(verdict, paint),
+    interrupted ? 'interrupted' : null,
+    `${runText} · ${plural(total.cases, 'case')}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`,
+  ];
+  return parts.filter((part) => part !== null).join('  ');
+}
+
+function verdictWord(verdict: 'pass' | 'fail', paint: Painter): string {
+  return verdict === 'pass' ? paint.bold(paint.green('PASS')) : paint.bold(paint.red('FAIL'));
+}
+
+/**
+ * Columns padded to their widest cell, measured by visible width so colored cells line up.
+ * Every row is indented; cells are separated by two spaces.
+ */
+function renderTable(rows: string[][], align: ('left' | 'right')[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, column) => {
+      widths[column] = Math.max(widths[column] ?? 0, visibleWidth(cell));
+    });
+  }
+  return rows.map((row) => {
+    const cells = row.map((cell, column) => {
+      const gap = ' '.repeat((widths[column] ?? 0) - visibleWidth(cell));
+      return align[column] === 'right' ? gap + cell : cell + gap;
+    });
+    return INDENT + cells.join('  ').trimEnd();
+  });
+}
+
+// Only the color codes `painter` emits; user text has its escapes neutralised by `clean`.
+// eslint-disable-next-line no-control-regex
+const ANSI_SGR = /\x1b\[[0-9;]*m/g;
+
+/** Columns a string takes on a terminal: ANSI colors stripped, one column per code point. */
+export function visibleWidth(text: string): number {
+  let width = 0;
+  // Iterating the string counts code points, so an astral character is one column, not two.
+  for (const _char of text.replace(ANSI_SGR, '')) width++;
+  return width;
+}
+
+/** Cuts plain text to `max` columns, marking the cut with `…`. */
+function truncate(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/**
+ * Makes user-controlled text (ids, error messages, params) safe to print: control characters,
+ * escape sequences included, are shown as `\uXXXX` instead of acting on the terminal.
+ */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
+    char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** `1,234`: grouping makes large counts readable; fixed locale keeps output stable. */
+function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+/**
+ * `91.7%`, rounded to one decimal — except that a rate below 1 never shows as `100.0%` (0.9996
+ * prints `99.9%`), so a run with a failure never looks all green.
+ */
+function formatPercent(rate: number): string {
+  const percent = Math.round(rate * 1000) / 10;
+  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+interface Painter {
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+}
+
+// Close codes reset only the attribute that was set (22 bold, 39 color), so nesting works.
+function painter(color: boolean): Painter {
+  const wrap =
+    (open: number, close: number) =>
+    (text: string): string =>
+      color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  return { bold: wrap(1, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39) };
+}

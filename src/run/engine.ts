@@ -1,0 +1,373 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import { describeValue } from '../errors.ts';
+import type { CaseResult, EngineEvaluator, EvaluationResult, Params, RunResult } from '../types.ts';
+import {
+  CallScope,
+  EvaluatorCallArgs,
+  FnCallArgs,
+  PendingCalls,
+  describeError,
+  isThenable,
+} from './call.ts';
+import { erroredEvaluation, toEvaluationResult } from './evaluation.ts';
+import { evaluateGate, summarizeRun } from './summary.ts';
+import type { EngineObserver, EngineOptions, EngineResult, SuiteSpec } from './types.ts';
+
+/**
+ * The `evaluator` name of the synthetic evaluation recorded when a pass-condition function
+ * throws, times out or returns a non-boolean. The case is then failed, not errored: `errored`
+ * is reserved for the function under test, and the evaluation list is where a report already
+ * looks for why a case failed. Config validation should reserve this id.
+ */
+export const PASS_CONDITION_EVALUATOR = 'pass';
+
+interface Engine {
+  now: () => number;
+  calls: PendingCalls;
+  /** `globalConcurrency`: cases in flight across every suite. */
+  global: LimitFunction | null;
+  observer: EngineObserver | undefined;
+  completed: number;
+  /** An observer must not throw; if one does, the run still settles and then rethrows it. */
+  observerError: { error: unknown } | null;
+}
+
+interface SuiteState {
+  spec: SuiteSpec;
+  /** The suite's grid points, fed to its workers in order. */
+  runs: RunState[];
+  /** Cursor of the next case to start: `runs[nextRun].results[nextCase]`. */
+  nextRun: number;
+  nextCase: number;
+  /** Per evaluator (same index), shared by all grid points; null without `maxConcurrency`. */
+  evaluatorLimits: (LimitFunction | null)[];
+  evaluatorIds: string[];
+}
+
+interface RunState {
+  suite: SuiteState;
+  params: Params;
+  /** Indexed like the testset, so results keep its order whatever order cases finish in. */
+  results: (CaseResult | undefined)[];
+}
+
+/**
+ * Runs every suite × grid point and returns one `RunResult` each, in suite then grid order.
+ *
+ * All suites run at once. A case (function call, then its evaluators concurrently, then the
+ * pass condition) holds one of its suite's `concurrency` slots, shared by all its grid points,
+ * and, with `globalConcurrency`, one slot of the global limiter, taken in that order so they
+ * cannot deadlock. Each evaluator with `maxConcurrency` has one limiter per suite.
+ *
+ * The suite slots are a pool of `concurrency` workers pulling cases in testset order, grid
+ * point after grid point, rather than a p-limit queue holding every case: queueing 10,000
+ * cases up front cost ~50 ms and 10,000 pending promises, the pool ~1 ms. The global and
+ * evaluator limits are p-limit, paid per call only when set. Failures of user code are
+ * recorded in the results and the run goes on; this only rejects on engine bugs, invalid
+ * concurrency settings, or an observer that throws (after every case has settled).
+ *
+ * On interrupt (`options.signal`), no new case starts, every pending call's signal is aborted
+ * and the engine stops waiting for it at once (calls that ignore their signal are abandoned,
+ * not awaited), and each run keeps only the cases that finished before the interrupt.
+ */
+export async function runSuites(
+  suites: SuiteSpec[],
+  options: EngineOptions = {},
+): Promise<EngineResult> {
+  const engine: Engine = {
+    now: options.now ?? (() => performance.now()),
+    calls: new PendingCalls(),
+    global:
+      options.globalConcurrency === undefined
+        ? null
+        : createLimit(options.globalConcurrency, 'globalConcurrency'),
+    observer: options.observer,
+    completed: 0,
+    observerError: null,
+  };
+
+  const suiteStates: SuiteState[] = [];
+  const runs: RunState[] = [];
+  for (const spec of suites) {
+    checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
+    const suite: SuiteState = {
+      spec,
+      runs: [],
+      nextRun: 0,
+      nextCase: 0,
+      evaluatorLimits: spec.evaluators.map((evaluator) =>
+        evaluator.maxConcurrency === undefined || evaluator.maxConcurrency === Infinity
+          ? null
+          : createLimit(
+              evaluator.maxConcurrency,
+              `suite "${spec.id}": evaluator "${evaluator.id}": maxConcurrency`,
+            ),
+      ),
+      evaluatorIds: spec.evaluators.map((evaluator) => evaluator.id),
+    };
+    for (const params of spec.grid) {
+      suite.runs.push({
+        suite,
+        params,
+        results: new Array<CaseResult | undefined>(spec.cases.length),
+      });
+    }
+    suiteStates.push(suite);
+    runs.push(...suite.runs);
+  }
+
+  const total = runs.reduce((sum, run) => sum + run.results.length, 0);
+  engine.observer?.onStart?.({
+    total,
+    runs: runs.map((run) => ({
+      suite: run.suite.spec.id,
+      params: run.params,
+      cases: run.results.length,
+    })),
+  });
+
+  const { signal } = options;
+  const onAbort = (): void => engine.calls.interrupt(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const workers: Promise<void>[] = [];
+    for (const suite of suiteStates) {
+      const cases = suite.spec.cases.length * suite.runs.length;
+      const count = Math.min(suite.spec.concurrency, cases);
+      for (let i = 0; i < count; i++) workers.push(suiteWorker(engine, suite));
+    }
+    await Promise.all(workers);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+
+  if (engine.observerError !== null) throw engine.observerError.error;
+  return {
+    runs: runs.map(toRunResult),
+    interrupted: engine.calls.interrupted && engine.completed < total,
+  };
+}
+
+function checkConcurrency(concurrency: number, label: string): void {
+  if (!(Number.isInteger(concurrency) && concurrency >= 1) && concurrency !== Infinity) {
+    throw new RangeError(`${label} must be a positive integer, got ${describeValue(concurrency)}`);
+  }
+}
+
+function createLimit(concurrency: number, label: string): LimitFunction {
+  checkConcurrency(concurrency, label);
+  return pLimit(concurrency);
+}
+
+/** One suite slot: runs the suite's next case until none is left or the run is interrupted. */
+async function suiteWorker(engine: Engine, suite: SuiteState): Promise<void> {
+  for (;;) {
+    if (engine.calls.interrupted) return;
+    let run = suite.runs[suite.nextRun];
+    while (run !== undefined && suite.nextCase >= run.results.length) {
+      suite.nextRun++;
+      suite.nextCase = 0;
+      run = suite.runs[suite.nextRun];
+    }
+    if (run === undefined) return;
+    const index = suite.nextCase++;
+    await (engine.global === null
+      ? runCase(engine, run, index)
+      : engine.global(runCase, engine, run, index));
+  }
+}
+
+/**
+ * One case: function, evaluators, pass condition. Sync user code is never awaited, so a
+ * trivial sync suite costs no timers, signals or extra promise ticks per call. After every
+ * await, an interrupt drops the case: it did not finish, so it is not recorded.
+ */
+async function runCase(engine: Engine, run: RunState, index: number): Promise<void> {
+  const { calls, now } = engine;
+  if (calls.interrupted) return;
+  const spec = run.suite.spec;
+  const prepared = spec.cases[index]!;
+  const testCase = prepared.data;
+  const { params } = run;
+
+  const args = new FnCallArgs(testCase, params);
+  const started = now();
+  let output: unknown;
+  let error: string | null = null;
+  try {
+    const value = spec.fn(args);
+    if (isThenable(value)) {
+      const outcome = await calls.settle(value, args, spec.timeoutMs);
+      if (calls.interrupted) return;
+      if (outcome.ok) output = outcome.value;
+      else error = outcome.error;
+    } else {
+      output = value;
+    }
+  } catch (thrown) {
+    error = describeError(thrown);
+  }
+  const durationMs = now() - started;
+
+  let evaluations: EvaluationResult[] = [];
+  let passed = false;
+  if (error === null) {
+    const evaluated = runEvaluators(engine, run, testCase, output, durationMs);
+    evaluations = evaluated instanceof Promise ? await evaluated : evaluated;
+    if (calls.interrupted) return;
+    const decided = decidePass(engine, run, testCase, output, evaluations);
+    passed = decided instanceof Promise ? await decided : decided;
+    if (calls.interrupted) return;
+  }
+
+  const result: CaseResult = {
+    id: prepared.id,
+    contentId: prepared.contentId,
+    source: prepared.source,
+    data: testCase,
+    output: error === null && output !== undefined ? output : null,
+    error,
+    durationMs,
+    passed,
+    evaluations,
+  };
+  run.results[index] = result;
+  engine.completed++;
+  try {
+    engine.observer?.onCaseDone?.({ suite: spec.id, params, result });
+  } catch (observerError) {
+    engine.observerError ??= { error: observerError };
+  }
+}
+
+/** Every evaluator of a case at once; a plain array when all of them answered synchronously. */
+function runEvaluators(
+  engine: Engine,
+  run: RunState,
+  testCase: Record<string, unknown>,
+  output: unknown,
+  fnDurationMs: number,
+): EvaluationResult[] | Promise<EvaluationResult[]> {
+  const { evaluators } = run.suite.spec;
+  const limits = run.suite.evaluatorLimits;
+  const results = new Array<EvaluationResult>(evaluators.length);
+  let pending: Promise<void>[] | undefined;
+  for (let i = 0; i < evaluators.length; i++) {
+    const evaluator = evaluators[i]!;
+    const limit = limits[i];
+    const value = limit
+      ? limit(evaluate, engine, run, evaluator, testCase, output, fnDurationMs)
+      : evaluate(engine, run, evaluator, testCase, output, fnDurationMs);
+    if (value instanceof Promise) {
+      (pending ??= []).push(
+        value.then((evaluation) => {
+          results[i] = evaluation;
+        }),
+      );
+    } else {
+      results[i] = value;
+    }
+  }
+  return pending === undefined ? results : Promise.all(pending).then(() => results);
+}
+
+/** One evaluator call, timed from its start (not from when it queued for its limiter). */
+function evaluate(
+  engine: Engine,
+  run: RunState,
+  evaluator: EngineEvaluator,
+  testCase: Record<string, unknown>,
+  output: unknown,
+  fnDurationMs: number,
+): EvaluationResult | Promise<EvaluationResult> {
+  const { calls, now } = engine;
+  // The case is dropped after an interrupt; do not start user code whose result is discarded.
+  if (calls.interrupted) return erroredEvaluation(evaluator, 'interrupted', 0);
+  const args = new EvaluatorCallArgs(testCase, output, run.params, fnDurationMs);
+  const started = now();
+  let value: unknown;
+  try {
+    value = evaluator.evaluateTestCase(args);
+  } catch (thrown) {
+    return erroredEvaluation(evaluator, describeError(thrown), now() - started);
+  }
+  if (!isThenable(value)) return toEvaluationResult(evaluator, value, now() - started);
+  return calls
+    .settle(value, args, evaluator.timeoutMs ?? run.suite.spec.timeoutMs)
+    .then((outcome) =>
+      outcome.ok
+        ? toEvaluationResult(evaluator, outcome.value, now() - started)
+        : erroredEvaluation(evaluator, outcome.error, now() - started),
+    );
+}
+
+/**
+ * The case's pass condition. `all`: no evaluation failed. `any`: some evaluation passed, or
+ * none has a pass status at all (nothing was judged, so nothing failed). A function decides
+ * itself, within the suite's time limit; if it throws, times out or returns a non-boolean, the
+ * case fails and a synthetic `pass` evaluation carries the error.
+ */
+function decidePass(
+  engine: Engine,
+  run: RunState,
+  testCase: Record<string, unknown>,
+  output: unknown,
+  evaluations: EvaluationResult[],
+): boolean | Promise<boolean> {
+  const { pass } = run.suite.spec;
+  if (pass === 'all') return evaluations.every((evaluation) => evaluation.passed !== false);
+  if (pass === 'any') {
+    let judged = false;
+    for (const evaluation of evaluations) {
+      if (evaluation.passed === true) return true;
+      if (evaluation.passed === false) judged = true;
+    }
+    return !judged;
+  }
+
+  const { calls, now } = engine;
+  const started = now();
+  const fail = (error: string): false => {
+    evaluations.push({
+      evaluator: PASS_CONDITION_EVALUATOR,
+      score: null,
+      threshold: null,
+      passed: false,
+      metadata: null,
+      error,
+      durationMs: now() - started,
+    });
+    return false;
+  };
+  const check = (value: unknown): boolean =>
+    typeof value === 'boolean'
+      ? value
+      : fail(`the pass condition returned ${describeValue(value)}; expected true or false`);
+  try {
+    const value: unknown = pass({ testCase, output, params: run.params, evaluations });
+    if (!isThenable(value)) return check(value);
+    return calls
+      .settle(value, new CallScope(), run.suite.spec.timeoutMs)
+      .then((outcome) => (outcome.ok ? check(outcome.value) : fail(outcome.error)));
+  } catch (thrown) {
+    return fail(describeError(thrown));
+  }
+}
+
+function toRunResult(run: RunState): RunResult {
+  const { spec, evaluatorIds } = run.suite;
+  // `filter` skips the holes left by cases an interrupt dropped, keeping testset order.
+  const cases = run.results.filter((result): result is CaseResult => result !== undefined);
+  const summary = summarizeRun(cases, evaluatorIds);
+  const { verdict, conditions } = evaluateGate(summary, spec.gate);
+  return {
+    suite: spec.id,
+    params: run.params,
+    testset: { ...spec.testset, cases: spec.cases.length },
+    verdict,
+    gate: { conditions },
+    summary,
+    cases,
+  };
+}

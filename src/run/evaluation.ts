@@ -1,0 +1,101 @@
+import { describeValue } from '../errors.ts';
+import type { EngineEvaluator, EvaluationResult, Threshold } from '../types.ts';
+import { meetsThreshold } from './threshold.ts';
+
+/** The parts of an evaluator its results record. */
+export type EvaluatorIdentity = Pick<EngineEvaluator, 'id' | 'threshold'>;
+
+/**
+ * Turns what an evaluator returned into the recorded `EvaluationResult`, checking it on the
+ * way: user evaluators are plain JavaScript at run time, so the `Evaluation` type promises
+ * nothing. A bad return is that evaluation's error (`passed: false`), never an exception.
+ */
+export function toEvaluationResult(
+  evaluator: EvaluatorIdentity,
+  raw: unknown,
+  durationMs: number,
+): EvaluationResult {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return erroredEvaluation(
+      evaluator,
+      `expected an evaluation object { score }, got ${describeValue(raw)}`,
+      durationMs,
+    );
+  }
+  const { score, threshold: ownThreshold, metadata } = raw as Record<string, unknown>;
+
+  let threshold: Threshold | null = evaluator.threshold ?? null;
+  let thresholdError: string | null = null;
+  if (threshold === null && ownThreshold != null) {
+    if (isThreshold(ownThreshold)) threshold = ownThreshold;
+    else {
+      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
+    }
+  }
+
+  let error: string | null = null;
+  let recordedScore: number | null = null;
+  if (score === undefined) error = 'the evaluation has no score';
+  else if (typeof score !== 'number') error = `score must be a number, got ${describeValue(score)}`;
+  else if (Number.isNaN(score)) error = 'score is NaN';
+  // Infinity would turn into null in the JSON artifact anyway, so it is not kept.
+  else if (!Number.isFinite(score)) error = `score ${score} is outside [0, 1]`;
+  else {
+    // An out-of-range score is kept so the user sees what the evaluator produced.
+    recordedScore = score;
+    if (score < 0 || score > 1) error = `score ${score} is outside [0, 1]`;
+  }
+  error ??= thresholdError;
+
+  return {
+    evaluator: evaluator.id,
+    score: recordedScore,
+    threshold,
+    passed:
+      error !== null
+        ? false
+        : threshold === null
+          ? null
+          : meetsThreshold(recordedScore!, threshold),
+    metadata: toMetadata(metadata),
+    error,
+    durationMs,
+  };
+}
+
+/** The result of an evaluator that threw, rejected or timed out. */
+export function erroredEvaluation(
+  evaluator: EvaluatorIdentity,
+  error: string,
+  durationMs: number,
+): EvaluationResult {
+  return {
+    evaluator: evaluator.id,
+    score: null,
+    threshold: evaluator.threshold ?? null,
+    passed: false,
+    metadata: null,
+    error,
+    durationMs,
+  };
+}
+
+function isThreshold(value: unknown): value is Threshold {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const bounds = value as Record<string, unknown>;
+  return (['lt', 'lte', 'gt', 'gte'] as const).every(
+    (key) => bounds[key] == null || typeof bounds[key] === 'number',
+  );
+}
+
+/**
+ * The artifact holds metadata as an object; a scalar or array an evaluator returns is kept
+ * under `value` rather than dropped or turned into an error — metadata only explains a score.
+ */
+function toMetadata(metadata: unknown): Record<string, unknown> | null {
+  if (metadata === undefined || metadata === null) return null;
+  if (typeof metadata === 'object' && !Array.isArray(metadata)) {
+    return metadata as Record<string, unknown>;
+  }
+  return { value: metadata };
+}

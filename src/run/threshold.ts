@@ -1,0 +1,26 @@
+import type { Threshold } from '../types.ts';
+
+/**
+ * Whether a score meets every bound of a threshold. A threshold with no bounds accepts every
+ * score; NaN meets no bound. `null` bounds count as absent, as they do in the YAML.
+ */
+export function meetsThreshold(score: number, t: Threshold): boolean {
+  if (t.gt != null && !(score > t.gt)) return false;
+  if (t.gte != null && !(score >= t.gte)) return false;
+  if (t.lt != null && !(score < t.lt)) return false;
+  if (t.lte != null && !(score <= t.lte)) return false;
+  return true;
+}
+
+/**
+ * Human text for a threshold, lower bounds first: `≥ 0.8`, `> 0.5, < 0.9`; `any score` when
+ * it has no bounds. Shared by reports and gate messages so they read the same everywhere.
+ */
+export function describeThreshold(t: Threshold): string {
+  const parts: string[] = [];
+  if (t.gt != null) parts.push(`> ${t.gt}`);
+  if (t.gte != null) parts.push(`≥ ${t.gte}`);
+  if (t.lt != null) parts.push(`< ${t.lt}`);
+  if (t.lte != null) parts.push(`≤ ${t.lte}`);
+  return parts.length > 0 ? parts.join(', ') : 'any score';
+}

@@ -1,0 +1,197 @@
+/** Where JSON text first goes wrong, as a string offset, and what was expected there. */
+export interface JsonSyntaxError {
+  offset: number;
+  message: string;
+}
+
+/**
+ * Finds the first syntax error in text that `JSON.parse` rejected.
+ *
+ * `JSON.parse` messages are not a usable source of positions: for some mistakes V8 gives none
+ * (a trailing comma is `Unexpected token ']', "[1,]" is not valid JSON` on Node 20 and 24), and
+ * the wording differs between V8 versions. This small checker of the JSON grammar runs only on
+ * the failure path, so its speed does not matter, and it gives the same position and message on
+ * every Node version. Returns `null` when it finds nothing wrong (the caller then falls back to
+ * whatever the engine's message says).
+ */
+export function locateJsonError(text: string): JsonSyntaxError | null {
+  const n = text.length;
+  /** Open containers, innermost last: `[` or `{`. */
+  const stack: string[] = [];
+  /** What may come next: a value, a property name, or a separator after a complete value. */
+  let state: 'value' | 'first-value' | 'key' | 'first-key' | 'after' = 'value';
+  let lastComma = -1;
+  let i = 0;
+
+  for (;;) {
+    i = skipWhitespace(text, i);
+    const top = stack[stack.length - 1];
+    if (i >= n) {
+      if (state === 'after' && top === undefined) return null;
+      const what =
+        top === undefined ? 'a JSON value' : top === '[' ? "the closing ']'" : "the closing '}'";
+      return { offset: n, message: `unexpected end of file: expected ${what}` };
+    }
+    const c = text.charAt(i);
+
+    if (state === 'after') {
+      if (top === undefined) {
+        return { offset: i, message: `unexpected ${found(text, i)} after the JSON value` };
+      }
+      const close = top === '[' ? ']' : '}';
+      if (c === ',') {
+        lastComma = i;
+        state = top === '[' ? 'value' : 'key';
+        i++;
+      } else if (c === close) {
+        stack.pop();
+        i++;
+      } else {
+        const after = top === '[' ? 'an array element' : 'a property value';
+        return {
+          offset: i,
+          message: `expected ',' or '${close}' after ${after}, found ${found(text, i)}`,
+        };
+      }
+      continue;
+    }
+
+    if (state === 'key' || state === 'first-key') {
+      if (c === '}') {
+        if (state === 'first-key') {
+          stack.pop();
+          state = 'after';
+          i++;
+          continue;
+        }
+        return { offset: lastComma, message: "trailing comma: JSON allows no ',' before '}'" };
+      }
+      if (c !== '"') {
+        return {
+          offset: i,
+          message: `expected a property name in double quotes, found ${found(text, i)}`,
+        };
+      }
+      const end = scanString(text, i);
+      if (typeof end !== 'number') return end;
+      i = skipWhitespace(text, end);
+      if (text.charAt(i) !== ':') {
+        return {
+          offset: i,
+          message: `expected ':' after the property name, found ${found(text, i)}`,
+        };
+      }
+      state = 'value';
+      i++;
+      continue;
+    }
+
+    // state is 'value' or 'first-value'
+    if (c === ']' && top === '[') {
+      if (state === 'first-value') {
+        stack.pop();
+        state = 'after';
+        i++;
+        continue;
+      }
+      return { offset: lastComma, message: "trailing comma: JSON allows no ',' before ']'" };
+    }
+    if (c === '[' || c === '{') {
+      stack.push(c);
+      state = c === '[' ? 'first-value' : 'first-key';
+      i++;
+      continue;
+    }
+    const end = scanScalar(text, i);
+    if (typeof end !== 'number') return end;
+    i = end;
+    state = 'after';
+  }
+}
+
+function skipWhitespace(text: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+    else return i;
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const NUMBER_CONTINUES = /[0-9.eE+-]/;
+const LITERALS = ['true', 'false', 'null'];
+
+/** Scans a string, number or literal starting at `i`; returns the offset after it, or the error. */
+function scanScalar(text: string, i: number): number | JsonSyntaxError {
+  const c = text.charAt(i);
+  if (c === '"') return scanString(text, i);
+  if (c === '-' || (c >= '0' && c <= '9')) {
+    NUMBER.lastIndex = i;
+    const match = NUMBER.exec(text);
+    const end = match && match[0] !== '-' ? i + match[0].length : i;
+    if (end === i || NUMBER_CONTINUES.test(text.charAt(end))) {
+      return { offset: i, message: `invalid number ${found(text, i)}` };
+    }
+    return end;
+  }
+  for (const literal of LITERALS) {
+    if (text.startsWith(literal, i)) return i + literal.length;
+  }
+  const hint = c === "'" ? ' (JSON strings use double quotes)' : '';
+  return { offset: i, message: `expected a value, found ${found(text, i)}${hint}` };
+}
+
+const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** Scans the string whose opening quote is at `start`; returns the offset after its closing quote. */
+function scanString(text: string, start: number): number | JsonSyntaxError {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '"') return i + 1;
+    if (c === '\\') {
+      const next = text.charAt(i + 1);
+      if (next === 'u') {
+        if (!HEX4.test(text.slice(i + 2, i + 6))) {
+          return { offset: i, message: 'invalid \\u escape: expected four hex digits' };
+        }
+        i += 5;
+      } else if (ESCAPES.has(next)) {
+        i++;
+      } else {
+        return { offset: i, message: `invalid escape ${JSON.stringify(`\\${next}`)} in a string` };
+      }
+    } else if (c.charCodeAt(0) < 0x20) {
+      const what = c === '\n' || c === '\r' ? 'a line break' : 'a control character';
+      return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
+    }
+  }
+  return { offset: start, message: 'a string that starts here is never closed' };
+}
+
+/** `'}'`, `"undefined"`, or `end of file`, for "found …" in messages. */
+function found(text: string, i: number): string {
+  if (i >= text.length) return 'end of file';
+  const word = /[A-Za-z0-9_$.+-]+/y;
+  word.lastIndex = i;
+  const match = word.exec(text);
+  if (match) return JSON.stringify(match[0].slice(0, 20));
+  const c = text.charAt(i);
+  if (c === "'") return `"'"`;
+  // JSON.stringify shows control characters and quotes as escapes rather than raw.
+  return `'${JSON.stringify(c).slice(1, -1)}'`;
+}
+
+/**
+ * The position and message to report for text that `JSON.parse` rejected with `error`: the
+ * checker's finding, else the engine's own `at position N` (the only structured detail its
+ * messages carry), else the start of the text with the engine's message.
+ */
+export function explainJsonError(text: string, error: unknown): JsonSyntaxError {
+  const located = locateJsonError(text);
+  if (located) return located;
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /at position (\d+)/.exec(message);
+  return { offset: position ? Number(position[1]) : 0, message };
+}

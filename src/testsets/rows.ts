@@ -1,0 +1,246 @@
+import { describeValue } from '../errors.ts';
+import type { RowMeta, TestsetRow } from '../types.ts';
+import { IssueList, type TestsetParseResult } from './issues.ts';
+
+/**
+ * Agenta's import/export metadata columns and the `RowMeta` field each one fills. They never
+ * reach a row's data, so they never change its contentId.
+ */
+export const META_COLUMNS = {
+  __id__: 'id',
+  __dedup_id__: 'dedupId',
+  __flags__: 'flags',
+  __tags__: 'tags',
+  __meta__: 'meta',
+} as const satisfies Record<string, keyof RowMeta>;
+
+/** A metadata column name. */
+export type MetaColumn = keyof typeof META_COLUMNS;
+
+/** The dedup id's JSON-payload form, kept inside `data` by Agenta; moved to `meta.dedupId` here. */
+export const DATA_DEDUP_KEY = 'testcase_dedup_id';
+
+/** True for a key that is moved out of a row's data: a metadata column or `testcase_dedup_id`. */
+export function isReservedKey(key: string): key is MetaColumn | typeof DATA_DEDUP_KEY {
+  return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
+}
+
+/** Metadata values as found in a record, before normalisation; `undefined` when absent. */
+export interface RawMeta {
+  id?: unknown;
+  dedupId?: unknown;
+  /** `testcase_dedup_id` from the data. */
+  dataDedupId?: unknown;
+  flags?: unknown;
+  tags?: unknown;
+  meta?: unknown;
+}
+
+/**
+ * Normalises a record's metadata: ids become strings, `__tags__` a string list, text holding a
+ * JSON object or array is decoded for `__flags__`/`__meta__`. Empty values (`''`, `null`) are
+ * absent, as Agenta drops empty metadata columns. Returns `null` after reporting a problem.
+ */
+export function normalizeMeta(raw: RawMeta, line: number, issues: IssueList): RowMeta | null {
+  const meta: RowMeta = {};
+  let ok = true;
+  const report = (message: string): void => {
+    issues.add('testset.meta', line, 0, message);
+    ok = false;
+  };
+
+  const id = idText(raw.id, '__id__', report);
+  if (id !== undefined) meta.id = id;
+
+  const dedupId = idText(raw.dedupId, '__dedup_id__', report);
+  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, report);
+  if (dedupId !== undefined && dataDedupId !== undefined && dedupId !== dataDedupId) {
+    // Agenta treats the two as one field in two spellings; two different values have no meaning.
+    issues.add(
+      'testset.dedup-conflict',
+      line,
+      0,
+      `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`,
+    );
+    ok = false;
+  }
+  const dedup = dedupId ?? dataDedupId;
+  if (dedup !== undefined) meta.dedupId = dedup;
+
+  const tags = tagList(raw.tags, report);
+  if (tags !== undefined) meta.tags = tags;
+
+  const flags = structured(raw.flags);
+  if (flags !== undefined) meta.flags = flags;
+  const extra = structured(raw.meta);
+  if (extra !== undefined) meta.meta = extra;
+
+  return ok ? meta : null;
+}
+
+function isAbsent(value: unknown): boolean {
+  return (
+    value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+  );
+}
+
+/** Ids are compared as text, so a JSON `7` and a CSV `7` are the same dedup id. */
+function idText(
+  value: unknown,
+  name: string,
+  report: (message: string) => void,
+): string | undefined {
+  if (isAbsent(value)) return undefined;
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  report(`${name}: expected a string or a number, found ${describeValue(value)}`);
+  return undefined;
+}
+
+const TAG_SEPARATORS = /[,;]/;
+
+function tagList(value: unknown, report: (message: string) => void): string[] | undefined {
+  if (isAbsent(value)) return undefined;
+  // A CSV cell `["smoke","slow"]` arrives as text: decode it before splitting on commas.
+  const decoded = typeof value === 'string' ? decodeJsonText(value) : value;
+  let tags: string[];
+  if (typeof decoded === 'string') {
+    tags = decoded.split(TAG_SEPARATORS);
+  } else if (Array.isArray(decoded) && decoded.every((tag) => typeof tag === 'string')) {
+    tags = decoded;
+  } else {
+    report(
+      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value)}`,
+    );
+    return undefined;
+  }
+  const kept = tags.map((tag) => tag.trim()).filter((tag) => tag !== '');
+  return kept.length > 0 ? kept : undefined;
+}
+
+/** `__flags__` / `__meta__`: JSON text is decoded, anything else is kept as given. */
+function structured(value: unknown): unknown {
+  if (isAbsent(value)) return undefined;
+  return typeof value === 'string' ? decodeJsonText(value) : value;
+}
+
+/**
+ * Decodes text that holds a JSON array or object (`[…]`, `{…}` once trimmed); any other text,
+ * and text that only looks like JSON, is returned unchanged. Numbers are never coerced, so a
+ * cell `42` stays the string `"42"`.
+ */
+export function decodeJsonText(text: string): unknown {
+  // Most cells start with a letter or digit: answer those without trimming (one call per cell).
+  const lead = text.charCodeAt(0);
+  if (lead !== 0x5b && lead !== 0x7b && !isSpace(lead)) return text;
+  const trimmed = text.trim();
+  if (trimmed.length < 2) return text;
+  const first = trimmed.charCodeAt(0);
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  const looksLikeJson =
+    (first === 0x5b && last === 0x5d) /* [ ] */ || (first === 0x7b && last === 0x7d); /* { } */
+  if (!looksLikeJson) return text;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * True for every character `String.prototype.trim` removes (and for control characters, which
+ * only costs the caller a trim): a cheap test before trimming.
+ */
+export function isSpace(code: number): boolean {
+  return (
+    code <= 0x20 ||
+    code === 0xa0 ||
+    code === 0xfeff ||
+    (code >= 0x1680 && /\s/.test(String.fromCharCode(code)))
+  );
+}
+
+/** True for a value usable as row data: a plain JSON-like object, not an array or null. */
+export function isRecordObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Builds a row from one object (a JSON element, a JSONL line, an inline YAML case): reserved
+ * keys move into `meta`, the rest is the data. `fallbackId` fills `__id__` when the object has
+ * none (the `id` of an Agenta testcase). Returns `null` after reporting a problem.
+ */
+export function rowFromObject(
+  value: unknown,
+  line: number,
+  col: number,
+  issues: IssueList,
+  fallbackId?: unknown,
+): TestsetRow | null {
+  if (!isRecordObject(value)) {
+    issues.add('testset.row-type', line, col, `expected an object, found ${describeValue(value)}`);
+    return null;
+  }
+  const hasReserved =
+    Object.hasOwn(value, '__id__') ||
+    Object.hasOwn(value, '__dedup_id__') ||
+    Object.hasOwn(value, '__flags__') ||
+    Object.hasOwn(value, '__tags__') ||
+    Object.hasOwn(value, '__meta__') ||
+    Object.hasOwn(value, DATA_DEDUP_KEY);
+  if (!hasReserved) {
+    // The common case: no copy, the parsed object is the data.
+    if (isAbsent(fallbackId)) return { data: value, line, meta: {} };
+    const meta = normalizeMeta({ id: fallbackId }, line, issues);
+    return meta && { data: value, line, meta };
+  }
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (!isReservedKey(key)) setDataKey(data, key, value[key]);
+  }
+  const raw: RawMeta = {
+    id: isAbsent(value.__id__) ? fallbackId : value.__id__,
+    dedupId: value.__dedup_id__,
+    dataDedupId: value[DATA_DEDUP_KEY],
+    flags: value.__flags__,
+    tags: value.__tags__,
+    meta: value.__meta__,
+  };
+  const meta = normalizeMeta(raw, line, issues);
+  return meta && { data, line, meta };
+}
+
+/**
+ * Sets a data key. A key named `__proto__` (possible in JSON and CSV headers) must stay a plain
+ * data key: assignment would replace the object's prototype instead.
+ */
+export function setDataKey(data: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(data, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    data[key] = value;
+  }
+}
+
+/**
+ * Rows from already-parsed objects, each with the line it starts on: JSON array elements and the
+ * inline `cases:` of a config (whose lines point into the config file). Metadata is handled
+ * exactly as for CSV columns.
+ */
+export function rowsFromRecords(
+  records: { value: Record<string, unknown>; line: number }[],
+  file: string,
+): TestsetParseResult {
+  const issues = new IssueList(file);
+  const rows: TestsetRow[] = [];
+  for (const record of records) {
+    const row = rowFromObject(record.value, record.line, 0, issues);
+    if (row) rows.push(row);
+  }
+  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+}

@@ -1,0 +1,383 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { validateArtifact } from '../src/report/artifact-schema.ts';
+import type { ResultsArtifact } from '../src/types.ts';
+import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
+
+function readArtifact(path: string): ResultsArtifact {
+  const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  assert.deepEqual(validateArtifact(value), [], 'the artifact matches schemas/results.schema.json');
+  return value as ResultsArtifact;
+}
+
+describe('evals run: the quickstart', () => {
+  it('runs offline, prints a summary, writes a schema-valid artifact and exits 0', async () => {
+    const dir = scratch();
+    const r = await runCli(
+      ['run', join(repoRoot, 'examples/quickstart/evals.yaml'), '-o', 'r.json'],
+      {
+        cwd: dir,
+      },
+    );
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const artifact = readArtifact(join(dir, 'r.json'));
+    assert.equal(artifact.verdict, 'pass');
+    assert.equal(artifact.interrupted, false);
+    // 2 models × 2 styles, in grid order (last key fastest)
+    assert.deepEqual(
+      artifact.runs.map((run) => run.params),
+      [
+        { model: 'small', style: 'terse' },
+        { model: 'small', style: 'chatty' },
+        { model: 'large', style: 'terse' },
+        { model: 'large', style: 'chatty' },
+      ],
+    );
+    for (const run of artifact.runs) assert.equal(run.summary.cases, 10);
+    const small = artifact.runs[0];
+    const australia = small?.cases.find(
+      (c) => (c.data as { country: string }).country === 'Australia',
+    );
+    assert.equal(australia?.passed, false, 'the small model misses Canberra');
+    assert.deepEqual(australia?.source, { file: 'testsets/capitals.csv', line: 5 });
+    assert.equal(australia?.id, 'au', 'the dedup id is the identity');
+    assert.match(r.stdout, /capitals/);
+    assert.match(r.stdout, /exact/);
+    assert.match(r.stdout, /concise/);
+    assert.match(r.stderr, /done 40\/40|40\/40/);
+  });
+
+  it('filters with --suite, --grid and --tag, and writes JUnit', async () => {
+    const dir = scratch();
+    const config = join(repoRoot, 'examples/quickstart/evals.yaml');
+    const r = await runCli(
+      [
+        'run',
+        config,
+        '-o',
+        'r.json',
+        '--suite',
+        'capitals',
+        '--grid',
+        'model=large',
+        '--tag',
+        'smoke',
+        '--junit',
+        'junit.xml',
+      ],
+      { cwd: dir },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const artifact = readArtifact(join(dir, 'r.json'));
+    assert.deepEqual(
+      artifact.runs.map((run) => [run.params.model, run.summary.cases]),
+      [
+        ['large', 2],
+        ['large', 2],
+      ],
+    );
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    assert.equal(junit.match(/<testsuite /g)?.length, 2, 'one <testsuite> per suite × grid point');
+  });
+
+  it('rejects a --grid value that matches no grid point, with exit 2', async () => {
+    const r = await runCli(
+      ['run', join(repoRoot, 'examples/quickstart/evals.yaml'), '--grid', 'model=huge'],
+      { cwd: scratch() },
+    );
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no grid point matches --grid model=huge/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  });
+});
+
+describe('evals run: failing cases are results, not crashes', () => {
+  it('marks a throwing row errored with its message, scores the rest and exits 1', async () => {
+    const dir = scratch('throws');
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    const artifact = readArtifact(join(dir, 'out.json'));
+    const cases = artifact.runs[0]?.cases ?? [];
+    assert.equal(cases.length, 4);
+    const boom = cases.find((c) => (c.data as { word: string }).word === 'boom');
+    assert.equal(boom?.error, 'the model refused this row');
+    assert.equal(boom?.passed, false);
+    assert.deepEqual(boom?.source, { file: 'rows.jsonl', line: 2 });
+    const others = cases.filter((c) => c !== boom);
+    assert.ok(others.every((c) => c.passed && c.evaluations[0]?.score === 1));
+    assert.equal(artifact.runs[0]?.summary.errored, 1);
+    assert.equal(artifact.verdict, 'fail');
+  });
+});
+
+describe('evals run: concurrency limits hold exactly', () => {
+  it('peaks at the suite concurrency (5) and the evaluator concurrency (2)', async () => {
+    const dir = scratch('concurrency');
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const cases = readArtifact(join(dir, 'out.json')).runs[0]?.cases ?? [];
+    const fnPeak = Math.max(...cases.map((c) => (c.output as { fnPeak: number }).fnPeak));
+    const evPeak = Math.max(...cases.map((c) => Number(c.evaluations[0]?.metadata?.evPeak)));
+    assert.equal(fnPeak, 5);
+    assert.equal(evPeak, 2);
+  });
+
+  it('--concurrency caps the whole process', async () => {
+    const dir = scratch('concurrency');
+    const r = await runCli(['run', '-o', 'out.json', '--concurrency', '3'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const cases = readArtifact(join(dir, 'out.json')).runs[0]?.cases ?? [];
+    assert.equal(Math.max(...cases.map((c) => (c.output as { fnPeak: number }).fnPeak)), 3);
+  });
+});
+
+describe('evals run: modules in a CommonJS-scope package', () => {
+  it('loads a .ts function importing a sibling by its .js specifier', async () => {
+    const dir = scratch('cjs-scope');
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const artifact = readArtifact(join(dir, 'out.json'));
+    assert.deepEqual(
+      artifact.runs[0]?.cases.map((c) => c.output),
+      ['5', '6'],
+    );
+    assert.deepEqual(artifact.runs[0]?.cases[1]?.source, { file: 'evals.yaml', line: 7 });
+  });
+});
+
+describe('evals run: interruption', () => {
+  it('on SIGINT writes the partial artifact with interrupted: true and exits 130', async () => {
+    const dir = scratch('slow');
+    const r = await runCli(['run', '-o', 'out.json'], {
+      cwd: dir,
+      onSpawn: (child) => {
+        // Interrupt once the run is under way (the first progress output), bounded by a fallback.
+        let sent = false;
+        const send = (): void => {
+          if (!sent) {
+            sent = true;
+            child.kill('SIGINT');
+          }
+        };
+        setTimeout(send, 1500);
+      },
+    });
+    assert.equal(r.code, 130, r.stderr);
+    const artifact = readArtifact(join(dir, 'out.json'));
+    assert.equal(artifact.interrupted, true);
+    assert.equal(artifact.verdict, 'fail');
+    const done = artifact.runs[0]?.cases.length ?? 0;
+    assert.ok(done > 0 && done < 200, `some but not all cases finished (${done})`);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  });
+});
+
+/** Bad inputs: each exits 2 with file:line and no stack trace, and nothing runs. */
+const BAD_CONFIGS: {
+  name: string;
+  files: Record<string, string>;
+  env?: Record<string, string>;
+  expect: RegExp;
+}[] = [
+  {
+    name: 'malformed YAML',
+    files: { 'evals.yaml': 'version: 1\nsuites:\n  - id: a\n    testset: { path: x.csv\n' },
+    expect: /^error: evals\.yaml:\d+:\d+ /m,
+  },
+  {
+    name: 'an unknown key',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n    evaluater: []\n',
+    },
+    expect: /^error: evals\.yaml:5:5 +suites\[0\]: unknown key "evaluater"/m,
+  },
+  {
+    name: 'a wrong type',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n    evaluators:\n      - { id: e, use: is-valid-json, threshold: { gte: high } }\n',
+    },
+    expect:
+      /^error: evals\.yaml:6:\d+ +suites\[0\]\.evaluators\[0\]\.threshold\.gte: expected number, found "high"/m,
+  },
+  {
+    name: 'an unknown evaluator',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n    evaluators:\n      - { id: e, use: is-equal, with: { expected: 1 } }\n',
+    },
+    expect: /^error: evals\.yaml:6:\d+ .*unknown evaluator "is-equal".*did you mean "is-equals"/m,
+  },
+  {
+    name: 'a missing module',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n    function: ./app/nope.ts#run\n',
+    },
+    expect: /^error: evals\.yaml:5:\d+ +suites\[0\]\.function: .*not found/m,
+  },
+  {
+    name: 'a missing export',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n    function: ./app.ts#answr\n',
+      'app.ts': 'export function answer() { return 1; }\nexport const other = 2;\n',
+    },
+    expect: /^error: evals\.yaml:5:\d+ +suites\[0\]\.function: .*"answr".*answer, other/m,
+  },
+  {
+    name: 'a TypeScript syntax error',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n    function: ./app.ts#answer\n',
+      'app.ts': 'export function answer() {\n  return 1 +;\n}\n',
+    },
+    expect: /^error: .*app\.ts:2:\d+ /m,
+  },
+  {
+    name: 'duplicate suite ids',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n  - id: a\n    testset: { cases: [{ q: 2 }] }\n',
+    },
+    expect: /^error: evals\.yaml:5:\d+ .*duplicate suite id "a"/m,
+  },
+  {
+    name: 'duplicate case identities',
+    files: {
+      'evals.yaml': 'version: 1\nsuites:\n  - id: a\n    testset: { path: rows.csv }\n',
+      'rows.csv': '__dedup_id__,q\nx,1\ny,2\nx,3\n',
+    },
+    expect: /^error: rows\.csv:4:\d+ .*"x".*lines 2 and 4/m,
+  },
+  {
+    name: 'a revision pin mismatch',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { path: rows.csv, revision: 0123456789ab }\n',
+      'rows.csv': 'q\n1\n',
+    },
+    expect: /^error: evals\.yaml:4:\d+ .*pinned 0123456789ab, current [0-9a-f]{64}/m,
+  },
+  {
+    name: 'a missing environment variable',
+    files: {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: ${SUITE_NAME_FOR_TEST}\n    testset: { cases: [{ q: 1 }] }\n',
+    },
+    expect: /^error: evals\.yaml:3:\d+ .*SUITE_NAME_FOR_TEST is not set/m,
+  },
+  {
+    name: 'a missing testset file',
+    files: { 'evals.yaml': 'version: 1\nsuites:\n  - id: a\n    testset: { path: nope.csv }\n' },
+    expect: /^error: evals\.yaml:4:\d+ .*nope\.csv/m,
+  },
+];
+
+describe('bad input exits 2 with file:line:col and no stack trace', () => {
+  for (const bad of BAD_CONFIGS) {
+    for (const command of ['run', 'validate']) {
+      it(`${command}: ${bad.name}`, async () => {
+        const dir = scratch();
+        writeFiles(dir, bad.files);
+        const r = await runCli([command, '-o', 'out.json'].slice(0, command === 'run' ? 3 : 1), {
+          cwd: dir,
+          env: bad.env ?? {},
+        });
+        assert.equal(r.code, 2, `exit code\n${r.stderr}${r.stdout}`);
+        assert.match(r.stderr, bad.expect);
+        assert.doesNotMatch(r.stderr, /\n\s+at .*:\d+:\d+/, 'no stack trace');
+        assert.equal(existsSync(join(dir, 'out.json')), false, 'nothing ran, no artifact');
+      });
+    }
+  }
+
+  it('reports every problem of a config at once', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml':
+        'version: 1\nsuites:\n  - id: a\n    testset: { cases: [{ q: 1 }] }\n    concurrency: lots\n    evaluators:\n      - { id: e, use: regexx }\n',
+    });
+    const r = await runCli(['validate'], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /evals\.yaml:5:\d+ +suites\[0\]\.concurrency/);
+    assert.match(r.stderr, /evals\.yaml:7:\d+ .*unknown evaluator "regexx"/);
+  });
+
+  it('an unknown flag or command is a usage error', async () => {
+    const dir = scratch();
+    const flag = await runCli(['run', '--frobnicate'], { cwd: dir });
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /frobnicate/);
+    const command = await runCli(['explode'], { cwd: dir });
+    assert.equal(command.code, 2);
+    assert.match(command.stderr, /unknown command "explode"/);
+    const noConfig = await runCli(['run'], { cwd: dir });
+    assert.equal(noConfig.code, 2);
+    assert.match(noConfig.stderr, /evals init/);
+  });
+});
+
+describe('help, version, validate, init', () => {
+  it('prints --help for every command and --version', async () => {
+    const dir = scratch();
+    for (const args of [
+      ['--help'],
+      ['run', '--help'],
+      ['validate', '--help'],
+      ['init', '--help'],
+    ]) {
+      const r = await runCli(args, { cwd: dir });
+      assert.equal(r.code, 0, args.join(' '));
+      assert.match(r.stdout, /Usage: evals/);
+    }
+    const version = await runCli(['--version'], { cwd: dir });
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    assert.equal(version.stdout.trim(), pkg.version);
+  });
+
+  it('validate checks the quickstart without running it', async () => {
+    const dir = scratch();
+    const r = await runCli(['validate', join(repoRoot, 'examples/quickstart/evals.yaml')], {
+      cwd: dir,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /is valid: 1 suite, 4 runs, 40 case executions/);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('init writes a project that runs, and never overwrites', async () => {
+    const dir = scratch();
+    const init = await runCli(['init'], { cwd: dir });
+    assert.equal(init.code, 0, init.stderr);
+    const run = await runCli(['run'], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.equal(readArtifact(join(dir, 'evals-results.json')).verdict, 'pass');
+    const again = await runCli(['init'], { cwd: dir });
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /already has: evals\.yaml/);
+  });
+});
+
+describe('every example validates and runs', () => {
+  const examples = readdirSync(join(repoRoot, 'examples')).filter((name) =>
+    existsSync(join(repoRoot, 'examples', name, 'evals.yaml')),
+  );
+  it('has examples', () => assert.ok(examples.length > 0));
+  for (const name of examples) {
+    it(name, async () => {
+      const dir = scratch();
+      const config = join(repoRoot, 'examples', name, 'evals.yaml');
+      const validate = await runCli(['validate', config], { cwd: dir });
+      assert.equal(validate.code, 0, validate.stderr);
+      const run = await runCli(['run', config, '-o', 'out.json'], { cwd: dir });
+      assert.equal(run.code, 0, run.stderr);
+      readArtifact(join(dir, 'out.json'));
+    });
+  }
+});

@@ -1,0 +1,716 @@
+/**
+ * Invalid configs next to the exact lines a user sees (`file:line:col  path: message`).
+ * Each case shows one rule; the last cases show that every problem is reported at once.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { issueLines, yaml } from './fixtures/config/check.ts';
+
+interface Case {
+  name: string;
+  text: string;
+  env?: Record<string, string>;
+  issues: string[];
+}
+
+const yamlErrors: Case[] = [
+  {
+    name: 'malformed YAML stops with its own position',
+    text: yaml`
+      version: 1
+      suites: [
+        - id: x
+    `,
+    issues: [
+      'evals.yaml:3:3  malformed YAML: Block collections are not allowed within flow collections',
+      'evals.yaml:4:1  malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
+  },
+  {
+    name: 'a duplicate key is an error at the second occurrence',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          id: b
+          testset: { path: a.csv }
+    `,
+    issues: ['evals.yaml:4:5  duplicate key "id": each key may appear once in a mapping'],
+  },
+  {
+    name: 'an empty file',
+    text: '# nothing yet\n',
+    issues: ['evals.yaml:1:1  the config is empty: expected version: 1 and suites:'],
+  },
+];
+
+const schemaErrors: Case[] = [
+  {
+    name: 'top level: version and suites are required',
+    text: yaml`
+      defaults: { concurrency: 2 }
+    `,
+    issues: [
+      'evals.yaml:1:1  missing required key "version"',
+      'evals.yaml:1:1  missing required key "suites"',
+    ],
+  },
+  {
+    name: 'a version other than 1',
+    text: yaml`
+      version: 2
+      suites: [{ id: a, testset: { path: a.csv } }]
+    `,
+    issues: ['evals.yaml:1:10  version: expected 1, found 2'],
+  },
+  {
+    name: 'the top level must be a mapping',
+    text: '- version: 1\n',
+    issues: ['evals.yaml:1:1  expected object, found an array [{"version":1}]'],
+  },
+  {
+    name: 'suites must not be empty',
+    text: yaml`
+      version: 1
+      suites: []
+    `,
+    issues: ['evals.yaml:2:9  suites: expected at least 1 item, found an array []'],
+  },
+  {
+    name: 'unknown top-level key close to a known one',
+    text: yaml`
+      version: 1
+      suite: []
+      suites: [{ id: a, testset: { path: a.csv } }]
+    `,
+    issues: ['evals.yaml:2:1  unknown key "suite" (did you mean "suites"?)'],
+  },
+  {
+    name: 'unknown evaluator key lists the known ones',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+              evaluater: x
+    `,
+    issues: [
+      'evals.yaml:8:9  suites[0].evaluators[0]: unknown key "evaluater" (expected one of: id, use, with, threshold, concurrency, timeout)',
+    ],
+  },
+  {
+    name: 'misspelt evaluator key gets a suggestion',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+              treshold: { gte: 1 }
+    `,
+    issues: [
+      'evals.yaml:8:9  suites[0].evaluators[0]: unknown key "treshold" (did you mean "threshold"?)',
+    ],
+  },
+  {
+    name: 'wrong type in a threshold, at the value',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+            - use: has-all-substrings
+              with: { substrings: [a] }
+              threshold: { gte: high }
+    `,
+    issues: [
+      'evals.yaml:10:27  suites[0].evaluators[1].threshold.gte: expected number, found "high"',
+    ],
+  },
+  {
+    name: 'threshold bounds lie in [0, 1]',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+              threshold: { gte: 1.5, lt: -1 }
+    `,
+    issues: [
+      'evals.yaml:8:27  suites[0].evaluators[0].threshold.gte: expected a number from 0 to 1, found 1.5',
+      'evals.yaml:8:36  suites[0].evaluators[0].threshold.lt: expected a number from 0 to 1, found -1',
+    ],
+  },
+  {
+    name: 'a threshold needs at least one bound',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+              threshold: {}
+    `,
+    issues: [
+      'evals.yaml:8:20  suites[0].evaluators[0].threshold: expected at least one of: lt, lte, gt, gte, found an object {}',
+    ],
+  },
+  {
+    name: 'an empty value points at its key',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+              threshold:
+    `,
+    issues: ['evals.yaml:8:9  suites[0].evaluators[0].threshold: expected object, found null'],
+  },
+  {
+    name: 'a bare number as a duration shows the accepted forms',
+    text: yaml`
+      version: 1
+      defaults: { timeout: 30 }
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          timeout: 2 minutes
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+              timeout: none
+    `,
+    issues: [
+      'evals.yaml:2:22  defaults.timeout: expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none, found 30 (a number needs a unit, e.g. "30s")',
+      'evals.yaml:6:14  suites[0].timeout: expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none, found "2 minutes"',
+      'evals.yaml:10:18  suites[0].evaluators[0].timeout: expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, found "none"',
+    ],
+  },
+  {
+    name: 'concurrency is an integer of at least 1',
+    text: yaml`
+      version: 1
+      defaults: { concurrency: 0 }
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          concurrency: 2.5
+    `,
+    issues: [
+      'evals.yaml:2:26  defaults.concurrency: expected an integer >= 1, found 0',
+      'evals.yaml:6:18  suites[0].concurrency: expected integer, found 2.5',
+    ],
+  },
+  {
+    name: 'suite id pattern',
+    text: yaml`
+      version: 1
+      suites:
+        - id: -bad id
+          testset: { path: a.csv }
+    `,
+    issues: [
+      'evals.yaml:3:9  suites[0].id: expected an id of letters, digits, _, . and - that starts with a letter or digit, found "-bad id"',
+    ],
+  },
+  {
+    name: 'testset needs path or cases',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { tags: [smoke] }
+    `,
+    issues: ['evals.yaml:4:14  suites[0].testset: missing required key "path" or "cases"'],
+  },
+  {
+    name: 'testset takes path or cases, not both',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset:
+            path: a.csv
+            cases: [{ q: 1 }]
+    `,
+    issues: [
+      'evals.yaml:5:7  suites[0].testset: expected only one of "path" or "cases", found more than one',
+    ],
+  },
+  {
+    name: 'a testset that is not a mapping reports the type only',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: testsets/a.csv
+    `,
+    issues: ['evals.yaml:4:14  suites[0].testset: expected object, found "testsets/a.csv"'],
+  },
+  {
+    name: 'revision pins are hex',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv, revision: main }
+    `,
+    issues: [
+      'evals.yaml:4:39  suites[0].testset.revision: expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`), found "main"',
+    ],
+  },
+  {
+    name: 'inline cases are objects',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset:
+            cases:
+              - { q: 1 }
+              - just text
+    `,
+    issues: ['evals.yaml:7:11  suites[0].testset.cases[1]: expected object, found "just text"'],
+  },
+  {
+    name: 'hash fields are unique non-empty strings',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          hash: [country, "", country, 3]
+    `,
+    issues: [
+      'evals.yaml:5:11  suites[0].hash: expected unique items, found "country" twice (items 0 and 2)',
+      'evals.yaml:5:21  suites[0].hash[1]: expected a non-empty string, found ""',
+      'evals.yaml:5:34  suites[0].hash[3]: expected string, found 3',
+    ],
+  },
+  {
+    name: 'grid values are non-empty lists',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          grid:
+            model: small
+            temperature: []
+    `,
+    issues: [
+      'evals.yaml:6:14  suites[0].grid.model: expected array, found "small"',
+      'evals.yaml:7:20  suites[0].grid.temperature: expected at least 1 item, found an array []',
+    ],
+  },
+  {
+    name: 'gate minPassRate in [0, 1] and unknown gate keys',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          gate: { minPassRate: 95, minPassrate: 0.9 }
+    `,
+    issues: [
+      'evals.yaml:5:26  suites[0].gate.minPassRate: expected a number from 0 to 1, found 95',
+      'evals.yaml:5:30  suites[0].gate: unknown key "minPassrate" (did you mean "minPassRate"?)',
+    ],
+  },
+];
+
+const ruleErrors: Case[] = [
+  {
+    name: 'suite ids are unique',
+    text: yaml`
+      version: 1
+      suites:
+        - id: capitals
+          testset: { path: a.csv }
+        - id: capitals
+          testset: { path: b.csv }
+    `,
+    issues: [
+      'evals.yaml:5:9  suites[1].id: duplicate suite id "capitals" (suites[0] at line 3 has the same id)',
+    ],
+  },
+  {
+    name: 'evaluator ids are unique in a suite, explicit or taken from use',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+            - use: is-equals
+              with: { expected: 2 }
+            - id: is-equals
+              use: regex
+              with: { pattern: x }
+    `,
+    issues: [
+      'evals.yaml:8:14  suites[0].evaluators[1].use: evaluator id "is-equals" (taken from use:) is already used by suites[0].evaluators[0] at line 6: give one of them an id:',
+      'evals.yaml:10:13  suites[0].evaluators[2].id: duplicate evaluator id "is-equals" (suites[0].evaluators[0] at line 6 has the same id)',
+    ],
+  },
+  {
+    name: 'the evaluator id "pass" is reserved for the pass condition',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - id: pass
+              use: is-equals
+              with: { expected: 2 }
+    `,
+    issues: [
+      'evals.yaml:6:13  suites[0].evaluators[0].id: evaluator id "pass" is reserved for the pass condition\'s own errors: choose another id:',
+    ],
+  },
+  {
+    name: 'the same evaluator id in two suites is fine',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators: [{ id: exact, use: is-equals, with: { expected: 1 } }]
+        - id: b
+          testset: { path: b.csv }
+          evaluators: [{ id: exact, use: is-equals, with: { expected: 1 } }]
+    `,
+    issues: [],
+  },
+  {
+    name: 'unknown built-in with a near name',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equal
+              with: { expected: 1 }
+    `,
+    issues: [
+      'evals.yaml:6:14  suites[0].evaluators[0].use: unknown evaluator "is-equal" (did you mean "is-equals"?)',
+    ],
+  },
+  {
+    name: 'unknown built-in with nothing close lists the built-ins',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: semantic-similarity
+    `,
+    issues: [
+      'evals.yaml:6:14  suites[0].evaluators[0].use: unknown evaluator "semantic-similarity": expected a built-in (is-equals, has-all-substrings, regex, score-range) or a module spec such as ./evaluators/tone.ts#Tone',
+    ],
+  },
+  {
+    name: 'built-in options: missing, unknown and mistyped',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+            - use: has-all-substrings
+              with: { substrings: [a, 2], casesensitive: true }
+    `,
+    issues: [
+      'evals.yaml:6:9  suites[0].evaluators[0].with: missing required key "expected"',
+      'evals.yaml:8:33  suites[0].evaluators[1].with.substrings[1]: expected string, found 2',
+      'evals.yaml:8:37  suites[0].evaluators[1].with: unknown key "casesensitive" (did you mean "caseSensitive"?)',
+    ],
+  },
+  {
+    name: 'a whole-value template is accepted where the option wants another type',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: has-all-substrings
+              with: { substrings: "{{case.keywords}}", caseSensitive: "{{ params.strict }}" }
+            - use: score-range
+              with: { value: "{{output.score}}", range: "{{params.range}}" }
+    `,
+    issues: [],
+  },
+  {
+    name: 'templates inside lists and alternatives are accepted too',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: score-range
+              with: { value: 1, range: ["{{params.low}}", 1] }
+    `,
+    issues: [],
+  },
+  {
+    name: 'option alternatives: one message for the branch the user meant',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - id: list
+              use: score-range
+              with: { value: 1, range: [0, high] }
+            - id: object
+              use: score-range
+              with: { value: 1, range: { min: 0 } }
+            - id: neither
+              use: score-range
+              with: { value: 1, range: 10 }
+    `,
+    issues: [
+      'evals.yaml:8:38  suites[0].evaluators[0].with.range[1]: expected number, found "high"',
+      'evals.yaml:11:34  suites[0].evaluators[1].with.range: missing required key "max"',
+      'evals.yaml:14:34  suites[0].evaluators[2].with.range: expected array or object, found 10',
+    ],
+  },
+  {
+    name: "a built-in's validate() is located inside with",
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: regex
+              with:
+                pattern: "(unclosed"
+    `,
+    issues: [
+      'evals.yaml:8:20  suites[0].evaluators[0].with.pattern: Invalid regular expression: /(unclosed/: Unterminated group',
+    ],
+  },
+  {
+    name: 'malformed and unknown-root templates',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with:
+                expected: "{{ case.capital }} and {{ row.capital }}"
+                actual: "{{output..answer}}"
+            - id: open
+              use: is-equals
+              with: { expected: "{{case.capital" }
+    `,
+    issues: [
+      'evals.yaml:8:21  suites[0].evaluators[0].with.expected: template {{ row.capital }} starts with "row": expected one of case, output, params',
+      'evals.yaml:9:19  suites[0].evaluators[0].with.actual: malformed template {{ output..answer }}: expected a path such as case.question or output.answer',
+      'evals.yaml:12:27  suites[0].evaluators[1].with.expected: unclosed template in "{{case.capital": write {{ case.field }}, {{ output.field }} or {{ params.name }}',
+    ],
+  },
+  {
+    name: 'a custom evaluator takes no templates',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: ./evaluators/tone.ts#Tone
+              with: { strict: true, target: "{{case.tone}}" }
+    `,
+    issues: [
+      'evals.yaml:7:39  suites[0].evaluators[0].with.target: templates are resolved per case only for built-in evaluators; a custom evaluator receives with: once, as written (read case fields in evaluateTestCase instead)',
+    ],
+  },
+  {
+    name: 'impossible thresholds',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - { id: e1, use: is-equals, with: { expected: 1 }, threshold: { gt: 0.8, lt: 0.5 } }
+            - { id: e2, use: is-equals, with: { expected: 1 }, threshold: { gte: 0.6, lte: 0.4 } }
+            - { id: e3, use: is-equals, with: { expected: 1 }, threshold: { gt: 0.5, lt: 0.5 } }
+            - { id: e4, use: is-equals, with: { expected: 1 }, threshold: { gt: 1 } }
+            - { id: e5, use: is-equals, with: { expected: 1 }, threshold: { gte: 0.5, lte: 0.5 } }
+    `,
+    issues: [
+      'evals.yaml:6:69  suites[0].evaluators[0].threshold: impossible threshold: no score in [0, 1] is > 0.8 and < 0.5',
+      'evals.yaml:7:69  suites[0].evaluators[1].threshold: impossible threshold: no score in [0, 1] is >= 0.6 and <= 0.4',
+      'evals.yaml:8:69  suites[0].evaluators[2].threshold: impossible threshold: no score in [0, 1] is > 0.5 and < 0.5',
+      'evals.yaml:9:69  suites[0].evaluators[3].threshold: impossible threshold: no score in [0, 1] is > 1',
+    ],
+  },
+  {
+    name: 'gate: unknown evaluators, impossible bounds, passRate without a threshold',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - { id: exact, use: is-equals, with: { expected: 1 } }
+            - { id: range, use: score-range, with: { value: 1 } }
+          gate:
+            evaluators:
+              exakt: { mean: { gte: 0.5 } }
+              tone: { mean: { gte: 0.5 } }
+              exact: { mean: { gt: 0.9, lte: 0.2 } }
+              range: { passRate: { gte: 0.5 }, mean: { gte: 0.5 } }
+    `,
+    issues: [
+      'evals.yaml:10:9  suites[0].gate.evaluators: no evaluator "exakt" in this suite (did you mean "exact"?)',
+      'evals.yaml:11:9  suites[0].gate.evaluators: no evaluator "tone" in this suite (the suite\'s evaluators are exact or range)',
+      'evals.yaml:12:24  suites[0].gate.evaluators.exact.mean: impossible threshold: no score in [0, 1] is > 0.9 and <= 0.2',
+      'evals.yaml:13:28  suites[0].gate.evaluators.range.passRate: evaluator "range" has no threshold, so its evaluations never pass or fail: give it a threshold: or gate on mean',
+    ],
+  },
+  {
+    name: 'gate bounds need mean or passRate',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators: [{ id: exact, use: is-equals, with: { expected: 1 } }]
+          gate: { evaluators: { exact: {} } }
+    `,
+    issues: [
+      'evals.yaml:6:34  suites[0].gate.evaluators.exact: expected at least one of: mean, passRate, found an object {}',
+    ],
+  },
+  {
+    name: 'pass and function are module specs',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          function: answer
+          pass: most
+    `,
+    issues: [
+      'evals.yaml:5:15  suites[0].function: expected a module spec such as ./app/answer.ts#answer, found "answer"',
+      'evals.yaml:6:11  suites[0].pass: expected all, any or a module spec such as ./pass.ts#passes, found "most"',
+    ],
+  },
+  {
+    name: 'grid keys are non-empty',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          grid: { "": [1], " ": [2], model: [a] }
+    `,
+    issues: [
+      'evals.yaml:5:13  suites[0].grid: expected a parameter name, found an empty key',
+      'evals.yaml:5:22  suites[0].grid: expected a parameter name, found an empty key',
+    ],
+  },
+  {
+    name: 'ref needs a testset file',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { cases: [{ q: 1 }], ref: main }
+    `,
+    issues: [
+      'evals.yaml:4:40  suites[0].testset.ref: ref reads a testset file as of a git revision: it needs path:, not inline cases:',
+    ],
+  },
+  {
+    name: 'a zero duration',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          timeout: 0s
+    `,
+    issues: ['evals.yaml:5:14  suites[0].timeout: expected a duration above zero, found "0s"'],
+  },
+];
+
+const together: Case[] = [
+  {
+    name: 'schema, rule and env problems are all reported, in file order',
+    text: yaml`
+      version: 1
+      defaults:
+        concurrency: many
+      suites:
+        - id: capitals
+          testset: { path: "\${DATA_DIR}/capitals.csv" }
+          evaluators:
+            - id: exact
+              use: is-equal
+            - id: exact
+              use: regex
+              with: { pattern: "[" }
+              threshold: { gte: high }
+        - id: capitals
+          testset: { path: b.csv }
+          gate: { evaluators: { tone: { mean: { gte: 0.5 } } } }
+    `,
+    issues: [
+      'evals.yaml:3:16  defaults.concurrency: expected integer, found "many"',
+      'evals.yaml:6:22  suites[0].testset.path: environment variable DATA_DIR is not set (write ${DATA_DIR:-default} to give a default)',
+      'evals.yaml:9:14  suites[0].evaluators[0].use: unknown evaluator "is-equal" (did you mean "is-equals"?)',
+      'evals.yaml:10:13  suites[0].evaluators[1].id: duplicate evaluator id "exact" (suites[0].evaluators[0] at line 8 has the same id)',
+      'evals.yaml:12:26  suites[0].evaluators[1].with.pattern: Invalid regular expression: /[/: Unterminated character class',
+      'evals.yaml:13:27  suites[0].evaluators[1].threshold.gte: expected number, found "high"',
+      'evals.yaml:14:9  suites[1].id: duplicate suite id "capitals" (suites[0] at line 5 has the same id)',
+      'evals.yaml:16:27  suites[1].gate.evaluators: no evaluator "tone" in this suite (the suite has no evaluators)',
+    ],
+  },
+];
+
+function table(title: string, cases: Case[]): void {
+  describe(title, () => {
+    for (const c of cases) {
+      it(c.name, () => {
+        assert.deepEqual(issueLines(c.text, c.env), c.issues);
+      });
+    }
+  });
+}
+
+table('YAML problems', yamlErrors);
+table('schema problems', schemaErrors);
+table('rules beyond the schema', ruleErrors);
+table('several problems at once', together);

@@ -1,0 +1,373 @@
+/**
+ * Valid configs and what they load into: defaults, inheritance, evaluator ids, inline cases,
+ * `locate()`, and reading from disk.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { loadConfigFile } from '../src/config/load.ts';
+import type { LoadedConfig } from '../src/config/types.ts';
+import { formatIssue } from '../src/errors.ts';
+import { fakeBuiltins } from './fixtures/config/fake-builtins.ts';
+import { loaded, parse, yaml } from './fixtures/config/check.ts';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'config');
+
+/** The brief's sketch, as a user would commit it. */
+const sketch = yaml`
+  # yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
+  version: 1
+  defaults:
+    concurrency: 8
+    timeout: 30s
+  suites:
+    - id: capitals
+      testset:
+        path: testsets/capitals.csv
+        ref: main
+        revision: 3f9a1c2b7d4e
+        tags: [smoke]
+      hash: [country]
+      function: ./app/answer.ts#answer
+      grid:
+        model: [small, large]
+        temperature: [0, 0.7]
+      concurrency: 10
+      timeout: 20s
+      evaluators:
+        - id: exact
+          use: is-equals
+          with: { expected: "{{case.capital}}", actual: "{{output.answer}}" }
+          threshold: { gte: 1 }
+        - id: mentions
+          use: has-all-substrings
+          with: { substrings: "{{case.keywords}}" }
+        - id: tone
+          use: ./evaluators/tone.ts#Tone
+          with: { strict: true }
+          threshold: { gte: 0.5 }
+          concurrency: 2
+      pass: all
+      gate:
+        minPassRate: 0.95
+        evaluators: { tone: { mean: { gte: 0.7 } } }
+`;
+
+/** The config without its `locate` function, for deepEqual. */
+function plain(config: LoadedConfig): Omit<LoadedConfig, 'locate'> {
+  const copy: Partial<LoadedConfig> = { ...config };
+  delete copy.locate;
+  return copy as Omit<LoadedConfig, 'locate'>;
+}
+
+describe('a valid config', () => {
+  it("loads the brief's sketch into the typed config", () => {
+    assert.deepEqual(plain(loaded(sketch)), {
+      file: 'evals.yaml',
+      absPath: '/project/evals.yaml',
+      dir: '/project',
+      hash: createHash('sha256').update(sketch).digest('hex'),
+      version: 1,
+      defaults: { concurrency: 8, timeoutMs: 30_000 },
+      suites: [
+        {
+          index: 0,
+          id: 'capitals',
+          testset: {
+            kind: 'file',
+            path: 'testsets/capitals.csv',
+            ref: 'main',
+            revision: '3f9a1c2b7d4e',
+            tags: ['smoke'],
+          },
+          hash: ['country'],
+          function: './app/answer.ts#answer',
+          grid: { model: ['small', 'large'], temperature: [0, 0.7] },
+          concurrency: 10,
+          timeoutMs: 20_000,
+          evaluators: [
+            {
+              index: 0,
+              id: 'exact',
+              use: 'is-equals',
+              kind: 'builtin',
+              with: { expected: '{{case.capital}}', actual: '{{output.answer}}' },
+              threshold: { gte: 1 },
+            },
+            {
+              index: 1,
+              id: 'mentions',
+              use: 'has-all-substrings',
+              kind: 'builtin',
+              with: { substrings: '{{case.keywords}}' },
+            },
+            {
+              index: 2,
+              id: 'tone',
+              use: './evaluators/tone.ts#Tone',
+              kind: 'module',
+              with: { strict: true },
+              threshold: { gte: 0.5 },
+              concurrency: 2,
+            },
+          ],
+          pass: 'all',
+          gate: { minPassRate: 0.95, evaluators: { tone: { mean: { gte: 0.7 } } } },
+        },
+      ],
+    });
+  });
+
+  it('fills defaults: concurrency 8, timeout 30s, pass all, no grid, no gate, no options', () => {
+    const config = loaded(yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: regex
+              with: { pattern: "^ok" }
+    `);
+    assert.deepEqual(config.defaults, { concurrency: 8, timeoutMs: 30_000 });
+    const suite = config.suites[0];
+    assert.equal(suite?.concurrency, 8);
+    assert.equal(suite?.timeoutMs, 30_000);
+    assert.equal(suite?.pass, 'all');
+    assert.deepEqual(suite?.grid, {});
+    assert.deepEqual(suite?.gate, {});
+    assert.equal(suite?.function, undefined);
+    assert.equal(suite?.hash, undefined);
+    assert.deepEqual(suite?.evaluators[0], {
+      index: 0,
+      id: 'regex',
+      use: 'regex',
+      kind: 'builtin',
+      with: { pattern: '^ok' },
+    });
+  });
+
+  it('suites inherit defaults unless they set their own; timeout none means no limit', () => {
+    const config = loaded(yaml`
+      version: 1
+      defaults: { concurrency: 3, timeout: 2m }
+      suites:
+        - id: inherits
+          testset: { path: a.csv }
+        - id: overrides
+          testset: { path: a.csv }
+          concurrency: 1
+          timeout: 500ms
+        - id: unlimited
+          testset: { path: a.csv }
+          timeout: none
+    `);
+    assert.deepEqual(
+      config.suites.map((s) => [s.id, s.concurrency, s.timeoutMs]),
+      [
+        ['inherits', 3, 120_000],
+        ['overrides', 1, 500],
+        ['unlimited', 3, null],
+      ],
+    );
+  });
+
+  it('gives evaluators without id: the built-in name, the export name, or the file name', () => {
+    const config = loaded(yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+            - use: ./evaluators/tone.ts#Tone
+            - use: ./evaluators/short-answer.ts
+            - use: ./evaluators/length.js#default
+            - id: custom
+              use: ./evaluators/tone.ts#Tone
+              timeout: 1.5s
+    `);
+    assert.deepEqual(
+      config.suites[0]?.evaluators.map((e) => [e.id, e.kind, e.timeoutMs]),
+      [
+        ['is-equals', 'builtin', undefined],
+        ['Tone', 'module', undefined],
+        ['short-answer', 'module', undefined],
+        ['length', 'module', undefined],
+        ['custom', 'module', 1_500],
+      ],
+    );
+  });
+
+  it('keeps inline cases with the line of each item', () => {
+    const config = loaded(yaml`
+      version: 1
+      suites:
+        - id: inline
+          testset:
+            id: capitals-v2
+            cases:
+              - { country: France, capital: Paris }
+              - country: Spain
+                capital: Madrid
+                keywords: [Madrid]
+    `);
+    assert.deepEqual(config.suites[0]?.testset, {
+      kind: 'inline',
+      id: 'capitals-v2',
+      records: [
+        { value: { country: 'France', capital: 'Paris' }, line: 7 },
+        { value: { country: 'Spain', capital: 'Madrid', keywords: ['Madrid'] }, line: 8 },
+      ],
+    });
+  });
+
+  it('keeps grid keys in the order written', () => {
+    const config = loaded(yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          grid: { zeta: [1], alpha: [true, false], mid: [{ a: 1 }, null] }
+    `);
+    assert.deepEqual(Object.keys(config.suites[0]?.grid ?? {}), ['zeta', 'alpha', 'mid']);
+    assert.deepEqual(config.suites[0]?.grid.mid, [{ a: 1 }, null]);
+  });
+
+  it('resolves anchors, aliases and merge keys', () => {
+    const config = loaded(yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - &exact
+              id: first
+              use: is-equals
+              with: { expected: "{{case.answer}}" }
+            - <<: *exact
+              id: second
+              threshold: { gte: 0.5 }
+    `);
+    assert.deepEqual(
+      config.suites[0]?.evaluators.map((e) => [e.id, e.use, e.with, e.threshold]),
+      [
+        ['first', 'is-equals', { expected: '{{case.answer}}' }, undefined],
+        ['second', 'is-equals', { expected: '{{case.answer}}' }, { gte: 0.5 }],
+      ],
+    );
+  });
+
+  it('hashes the exact text', () => {
+    const text = `${sketch}\n# a comment changes the hash\n`;
+    assert.equal(loaded(text).hash, createHash('sha256').update(text).digest('hex'));
+    assert.notEqual(loaded(text).hash, loaded(sketch).hash);
+  });
+});
+
+describe('locate()', () => {
+  const config = loaded(sketch);
+  const cases: [path: (string | number)[], line: number, col: number][] = [
+    [[], 2, 1],
+    [['suites', 0], 7, 5],
+    [['suites', 0, 'id'], 7, 9],
+    [['suites', 0, 'function'], 14, 15],
+    [['suites', 0, 'grid', 'model', 1], 16, 22],
+    [['suites', 0, 'evaluators', 2, 'use'], 29, 14],
+    [['suites', 0, 'evaluators', 2, 'with', 'strict'], 30, 25],
+    // Paths that do not exist point at the deepest part that does.
+    [['suites', 0, 'evaluators', 1, 'threshold'], 25, 9],
+    [['suites', 0, 'evaluators', 7, 'use'], 21, 7],
+    [['suites', 3], 7, 3],
+    [['nothing', 'here'], 2, 1],
+  ];
+  for (const [path, line, col] of cases) {
+    it(`${JSON.stringify(path)} → ${line}:${col}`, () => {
+      assert.deepEqual(config.locate(path), { line, col });
+    });
+  }
+});
+
+describe('loadConfigFile', () => {
+  const options = { env: {}, builtins: fakeBuiltins };
+
+  it('reads the file and reports paths as the user gave them', async () => {
+    const result = await loadConfigFile('basic/evals.yaml', { ...options, cwd: fixtures });
+    assert.ok(result.ok, result.ok ? '' : result.issues.map(formatIssue).join('\n'));
+    assert.equal(result.config.file, 'basic/evals.yaml');
+    assert.equal(result.config.absPath, join(fixtures, 'basic', 'evals.yaml'));
+    assert.equal(result.config.dir, join(fixtures, 'basic'));
+    assert.equal(result.config.suites[0]?.evaluators[0]?.id, 'is-equals');
+  });
+
+  it('puts the given path in every issue', async () => {
+    const result = await loadConfigFile(join(fixtures, 'basic', 'evals.yaml'), {
+      ...options,
+      cwd: '/',
+      builtins: {},
+    });
+    assert.ok(!result.ok);
+    assert.deepEqual(result.issues.map(formatIssue), [
+      `${join(fixtures, 'basic', 'evals.yaml')}:7:14  suites[0].evaluators[0].use: unknown evaluator "is-equals": expected a built-in () or a module spec such as ./evaluators/tone.ts#Tone`,
+    ]);
+  });
+
+  it('reports a missing file as one config.not-found issue', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'evalgate-config-'));
+    const result = await loadConfigFile('evals.yaml', { ...options, cwd });
+    assert.deepEqual(result, {
+      ok: false,
+      issues: [
+        {
+          code: 'config.not-found',
+          file: 'evals.yaml',
+          line: 0,
+          col: 0,
+          path: '',
+          message: `config file not found (looked for ${join(cwd, 'evals.yaml')})`,
+        },
+      ],
+    });
+  });
+
+  it('reports a folder given as the config', async () => {
+    const result = await loadConfigFile('basic', { ...options, cwd: fixtures });
+    assert.ok(!result.ok);
+    assert.deepEqual(result.issues.map(formatIssue), [
+      'basic  expected a config file, found a directory',
+    ]);
+    assert.equal(result.issues[0]?.code, 'config.unreadable');
+  });
+});
+
+describe('issue codes', () => {
+  const cases: [text: string, codes: string[]][] = [
+    ['version: 1\nsuites: [\n', ['yaml.syntax']],
+    ['version: 1\nversion: 1\n', ['yaml.duplicate-key']],
+    ['', ['config.empty']],
+    ['version: 1\nsuites: 3\nextra: 1\n', ['schema.type', 'schema.unknown-key']],
+    ['version: 1\nsuites: [{ id: a, testset: {} }]\n', ['schema.required']],
+    [
+      'version: 1\nsuites: [{ id: a, testset: { path: "${X}" }, evaluators: [{ use: nope }] }]\n',
+      ['env.missing', 'evaluator.unknown'],
+    ],
+    [
+      'version: 1\nsuites: [{ id: a, testset: { path: a }, evaluators: [{ use: is-equals, with: { expected: "{{x}}", other: 1 } }] }]\n',
+      ['template.invalid', 'options.unknown-key'],
+    ],
+  ];
+  for (const [text, codes] of cases) {
+    it(JSON.stringify(text), () => {
+      const result = parse(text);
+      assert.ok(!result.ok);
+      assert.deepEqual(
+        result.issues.map((issue) => issue.code),
+        codes,
+      );
+    });
+  }
+});

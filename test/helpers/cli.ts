@@ -1,0 +1,70 @@
+/**
+ * End-to-end helpers: run the real `bin/evals.js` (the compiled CLI) as a child process in a
+ * scratch copy of a fixture project.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const evalsBin = join(repoRoot, 'bin', 'evals.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A fresh temp folder holding a copy of `test/fixtures/e2e/<name>` (or nothing). */
+export function scratch(fixture?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'evalgate-e2e-'));
+  if (fixture) cpSync(join(repoRoot, 'test', 'fixtures', 'e2e', fixture), dir, { recursive: true });
+  return dir;
+}
+
+/** Writes `files` (relative path → text) under `dir`. */
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+}
+
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  /** Called once with the child, e.g. to send a signal. */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  /** Kill the child after this long (default 60 s) so a hung run fails the test instead of CI. */
+  timeoutMs?: number;
+}
+
+/** Runs `node bin/evals.js ...args` and collects its output. */
+export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
+  return runNode([evalsBin, ...args], options);
+}
+
+/** Runs `node ...args` and collects its output. */
+export function runNode(args: string[], options: RunOptions): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    options.onSpawn?.(child);
+  });
+}
