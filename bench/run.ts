@@ -35,7 +35,8 @@ function measure(args: string[], cwd: string, expectExit: number[] = [0]): Sampl
 }
 
 function median(samples: Sample[]): Sample {
-  const by = <K extends keyof Sample>(k: K) => samples.map((s) => s[k]).sort((a, b) => a - b)[samples.length >> 1] ?? 0;
+  const by = <K extends keyof Sample>(k: K) =>
+    samples.map((s) => s[k]).sort((a, b) => a - b)[samples.length >> 1] ?? 0;
   return { wallMs: by('wallMs'), rssBytes: by('rssBytes') };
 }
 
@@ -81,7 +82,9 @@ const nodeStart = repeat(5, () => measure(['-e', '0'], work));
 const big = join(work, 'big');
 writeSuite(big, 10_000, 'answer.ts');
 const bigRun = repeat(3, () => measure([bin, 'run', 'evals.yaml', '-o', 'out.json'], big));
-const floor = repeat(3, () => measure([join(root, 'bench', 'floor.mjs'), 'cases.csv', 'floor.json'], big));
+const floor = repeat(3, () =>
+  measure([join(root, 'bench', 'floor.mjs'), 'cases.csv', 'floor.json'], big),
+);
 rows.push([
   '10k cases × 3 evaluators (TS fn), wall',
   ms(bigRun.wallMs),
@@ -115,5 +118,7 @@ const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r));
-console.log(`\nnode ${process.version}, ${process.platform}/${process.arch}; medians of 3–5 runs after one warm-up`);
+console.log(
+  `\nnode ${process.version}, ${process.platform}/${process.arch}; medians of 3–5 runs after one warm-up`,
+);
 rmSync(work, { recursive: true, force: true });

@@ -84,7 +84,9 @@ export async function main(argv: string[]): Promise<number> {
   const onSignal = (): void => {
     signals += 1;
     if (signals === 1) {
-      ctx.stderr.write('\nstopping: finishing in-flight cases and writing the partial artifact (press Ctrl-C again to quit now)\n');
+      ctx.stderr.write(
+        '\nstopping: finishing in-flight cases and writing the partial artifact (press Ctrl-C again to quit now)\n',
+      );
       interrupt.abort();
     } else {
       process.exit(EXIT.interrupted);
@@ -104,7 +106,11 @@ export async function main(argv: string[]): Promise<number> {
  * Parses argv and dispatches. The one place where user mistakes become exit code 2 with a
  * plain message; anything else is a bug and keeps its stack trace.
  */
-export async function cli(argv: string[], ctx: CommandContext, signal?: AbortSignal): Promise<number> {
+export async function cli(
+  argv: string[],
+  ctx: CommandContext,
+  signal?: AbortSignal,
+): Promise<number> {
   try {
     return await dispatch(argv, ctx, signal);
   } catch (error) {
@@ -118,7 +124,11 @@ export async function cli(argv: string[], ctx: CommandContext, signal?: AbortSig
   }
 }
 
-async function dispatch(argv: string[], ctx: CommandContext, signal?: AbortSignal): Promise<number> {
+async function dispatch(
+  argv: string[],
+  ctx: CommandContext,
+  signal?: AbortSignal,
+): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     ctx.stdout.write(MAIN_HELP);
@@ -129,7 +139,10 @@ async function dispatch(argv: string[], ctx: CommandContext, signal?: AbortSigna
     return 0;
   }
   if (!(first in OPTIONS)) {
-    throw usageError('cli.unknown-command', `unknown command "${first}" (commands: run, validate, init; see evals --help)`);
+    throw usageError(
+      'cli.unknown-command',
+      `unknown command "${first}" (commands: run, validate, init; see evals --help)`,
+    );
   }
   const command = first as Command;
   const { values, positionals } = parse(command, rest);
@@ -138,7 +151,10 @@ async function dispatch(argv: string[], ctx: CommandContext, signal?: AbortSigna
     return 0;
   }
   if (positionals.length > 1) {
-    throw usageError('cli.extra-argument', `evals ${command} takes at most one argument, found: ${positionals.join(' ')}`);
+    throw usageError(
+      'cli.extra-argument',
+      `evals ${command} takes at most one argument, found: ${positionals.join(' ')}`,
+    );
   }
   const target = positionals[0];
   switch (command) {
@@ -147,13 +163,22 @@ async function dispatch(argv: string[], ctx: CommandContext, signal?: AbortSigna
     case 'init':
       return initCommand(target, ctx);
     case 'run': {
-      const v = values as { output: string; suite?: string[]; grid?: string[]; tag?: string[]; concurrency?: string; junit?: string };
+      const v = values as {
+        output: string;
+        suite?: string[];
+        grid?: string[];
+        tag?: string[];
+        concurrency?: string;
+        junit?: string;
+      };
       return runCommand(
         {
           ...(target !== undefined ? { config: target } : {}),
           output: v.output,
           ...(v.junit !== undefined ? { junit: v.junit } : {}),
-          ...(v.concurrency !== undefined ? { concurrency: positiveInt('--concurrency', v.concurrency) } : {}),
+          ...(v.concurrency !== undefined
+            ? { concurrency: positiveInt('--concurrency', v.concurrency) }
+            : {}),
           filters: {
             ...(v.suite ? { suites: v.suite } : {}),
             ...(v.tag ? { tags: v.tag } : {}),
@@ -167,7 +192,10 @@ async function dispatch(argv: string[], ctx: CommandContext, signal?: AbortSigna
   }
 }
 
-function parse(command: Command, args: string[]): { values: Record<string, unknown>; positionals: string[] } {
+function parse(
+  command: Command,
+  args: string[],
+): { values: Record<string, unknown>; positionals: string[] } {
   try {
     return parseArgs({ args, options: OPTIONS[command], allowPositionals: true, strict: true });
   } catch (error) {
@@ -180,7 +208,10 @@ function parse(command: Command, args: string[]): { values: Record<string, unkno
 function positiveInt(flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) {
-    throw usageError('cli.bad-option', `${flag}: expected a whole number of at least 1, found "${text}"`);
+    throw usageError(
+      'cli.bad-option',
+      `${flag}: expected a whole number of at least 1, found "${text}"`,
+    );
   }
   return n;
 }

@@ -50,7 +50,9 @@ export function describeValue(value: unknown): string {
   else if (typeof value === 'string') text = JSON.stringify(value);
   else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
   else if (value !== null && typeof value === 'object') text = `an object ${safeJson(value)}`;
-  else text = String(value);
+  else if (typeof value === 'bigint') text = `${value}n`;
+  else if (typeof value === 'symbol' || typeof value === 'function') text = `a ${typeof value}`;
+  else text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

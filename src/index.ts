@@ -2,7 +2,11 @@
  * evalgate's public API: the engine behind `evals run`, usable from code, and the types a user's
  * function under test and evaluators are written against.
  */
-export { runTestSuite, type RunTestSuiteArgs, type RunTestSuiteResult } from './api/run-test-suite.ts';
+export {
+  runTestSuite,
+  type RunTestSuiteArgs,
+  type RunTestSuiteResult,
+} from './api/run-test-suite.ts';
 export { BaseTestEvaluator } from './evaluators/base.ts';
 export { builtinEvaluators, type BuiltinEvaluatorName } from './evaluators/registry.ts';
 export type {

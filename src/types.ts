@@ -106,9 +106,7 @@ export interface PreparedCase<TCase = Record<string, unknown>> {
 
 /** How a case's pass/fail is decided from its evaluations. */
 export type PassCondition<TCase = Record<string, unknown>, TOutput = unknown> =
-  | 'all'
-  | 'any'
-  | ((args: PassConditionArgs<TCase, TOutput>) => boolean | Promise<boolean>);
+  'all' | 'any' | ((args: PassConditionArgs<TCase, TOutput>) => boolean | Promise<boolean>);
 
 export interface PassConditionArgs<TCase = Record<string, unknown>, TOutput = unknown> {
   testCase: TCase;

@@ -9,7 +9,7 @@ describe('the npm package', () => {
   it(
     'installs from its tarball into a fresh project where npx evals run works',
     { timeout: 240_000 },
-    async () => {
+    () => {
       const packDir = scratch();
       // --ignore-scripts: lib/ is already built by `npm test`; rebuilding it here would pull it
       // from under the other test files running in parallel.

@@ -107,6 +107,57 @@ describe('canonicalJson', () => {
     it(name, () => assert.equal(canonicalJson(value), expected));
   }
 
+  it('writes class instances and sparse arrays like JSON.stringify, keys sorted', () => {
+    class Point {
+      y = 2;
+      x = 1;
+      get sum(): number {
+        return this.x + this.y;
+      }
+    }
+    const sparse: unknown[] = [1];
+    sparse[2] = 3;
+    assert.equal(
+      canonicalJson({ p: new Point(), s: sparse }),
+      '{"p":{"x":1,"y":2},"s":[1,null,3]}',
+    );
+  });
+
+  it('matches a plain recursive reference on random nested data', () => {
+    // The fast path (sorted copies, cached key orders per depth) must never differ from the
+    // obvious definition, whatever mix of shapes, index-like keys and nesting it meets.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (typeof value === 'object' && value !== null) {
+        const record = value as Record<string, unknown>;
+        const keys = Object.keys(record).sort();
+        return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(',')}}`;
+      }
+      return JSON.stringify(value);
+    };
+    let seed = 11;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const keyPool = ['b', 'a', 'c', '10', '9', 'Z', 'é', 'aa', ''];
+    const make = (depth: number): unknown => {
+      const kind = depth > 3 ? random(3) : random(6);
+      if (kind === 0) return random(100);
+      if (kind === 1) return `s${random(10)}`;
+      if (kind === 2) return random(2) === 0 ? null : true;
+      if (kind === 3) return Array.from({ length: random(4) }, () => make(depth + 1));
+      const record: Record<string, unknown> = {};
+      for (let i = random(5); i > 0; i--)
+        record[keyPool[random(keyPool.length)] ?? 'x'] = make(depth + 1);
+      return record;
+    };
+    for (let i = 0; i < 500; i++) {
+      const value = make(0);
+      assert.equal(canonicalJson(value), reference(value), JSON.stringify(value));
+    }
+  });
+
   it('is the same whatever order keys were written in', () => {
     assert.equal(
       canonicalJson({ a: 1, b: { c: 2, d: 3 } }),

@@ -24,7 +24,9 @@ class HasAllSubstrings extends BaseTestEvaluator<MyTestCase, string> {
   id = 'has-all-substrings';
 
   evaluateTestCase(args: { testCase: MyTestCase; output: string }): Evaluation {
-    const missingSubstrings = args.testCase.expectedSubstrings.filter((s) => !args.output.includes(s));
+    const missingSubstrings = args.testCase.expectedSubstrings.filter(
+      (s) => !args.output.includes(s),
+    );
     return {
       score: missingSubstrings.length ? 0 : 1,
       threshold: { gte: 1 },

@@ -87,7 +87,9 @@ export async function runTestSuite<TCase, TOutput>(
   return { verdict: artifact.verdict, interrupted: artifact.interrupted, runs: artifact.runs };
 }
 
-function buildSpec<TCase, TOutput>(args: RunTestSuiteArgs<TCase, TOutput>): SuiteSpec<TCase, TOutput> {
+function buildSpec<TCase, TOutput>(
+  args: RunTestSuiteArgs<TCase, TOutput>,
+): SuiteSpec<TCase, TOutput> {
   const problems: string[] = [];
   const evaluators = args.evaluators ?? [];
   const seen = new Set<string>();
@@ -95,7 +97,8 @@ function buildSpec<TCase, TOutput>(args: RunTestSuiteArgs<TCase, TOutput>): Suit
     if (typeof e.id !== 'string' || e.id === '') problems.push(`evaluators[${i}] has no id`);
     else if (seen.has(e.id)) problems.push(`evaluators[${i}]: duplicate evaluator id "${e.id}"`);
     else seen.add(e.id);
-    if (typeof e.evaluateTestCase !== 'function') problems.push(`evaluators[${i}] has no evaluateTestCase method`);
+    if (typeof e.evaluateTestCase !== 'function')
+      problems.push(`evaluators[${i}] has no evaluateTestCase method`);
   }
   const hash = args.testCaseHash;
   const prepared = prepareCases(
@@ -106,7 +109,10 @@ function buildSpec<TCase, TOutput>(args: RunTestSuiteArgs<TCase, TOutput>): Suit
       hash: typeof hash === 'function' ? (data) => hash(data as TCase) : hash,
     },
   );
-  if (!prepared.ok) problems.push(...prepared.issues.map((i) => formatIssue({ ...i, file: `testCases of ${args.id}` })));
+  if (!prepared.ok)
+    problems.push(
+      ...prepared.issues.map((i) => formatIssue({ ...i, file: `testCases of ${args.id}` })),
+    );
   if (problems.length > 0 || !prepared.ok) {
     throw new UsageError([], `runTestSuite(${args.id}): ${problems.join('; ')}`);
   }
@@ -124,6 +130,8 @@ function buildSpec<TCase, TOutput>(args: RunTestSuiteArgs<TCase, TOutput>): Suit
   };
 }
 
-function mutableGrid(grid: Record<string, readonly unknown[]> | undefined): Record<string, unknown[]> {
+function mutableGrid(
+  grid: Record<string, readonly unknown[]> | undefined,
+): Record<string, unknown[]> {
   return Object.fromEntries(Object.entries(grid ?? {}).map(([k, v]) => [k, [...v]]));
 }

@@ -8,7 +8,8 @@ export async function readGitInfo(
   dir: string,
   env: Record<string, string | undefined>,
 ): Promise<{ sha: string | null; ref: string | null } | null> {
-  if (env.GITHUB_SHA) return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
+  if (env.GITHUB_SHA)
+    return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
   const [sha, ref] = await Promise.all([
     git(dir, ['rev-parse', 'HEAD']),
     git(dir, ['rev-parse', '--abbrev-ref', 'HEAD']),

@@ -74,7 +74,10 @@ export const polite: EvaluatorFn<Record<string, unknown>, string> = ({ output })
 };
 
 /** `evals init [dir]`: writes the starter project, never overwriting a file. */
-export async function initCommand(dirArg: string | undefined, ctx: CommandContext): Promise<number> {
+export async function initCommand(
+  dirArg: string | undefined,
+  ctx: CommandContext,
+): Promise<number> {
   const dir = resolve(ctx.cwd, dirArg ?? '.');
   const clashes = Object.keys(FILES).filter((name) => existsSync(join(dir, name)));
   if (clashes.length > 0) {
@@ -92,7 +95,9 @@ export async function initCommand(dirArg: string | undefined, ctx: CommandContex
   ctx.stdout.write(
     `Created ${Object.keys(FILES).length} files in ${where}:\n${Object.keys(FILES)
       .map((f) => `  ${f}\n`)
-      .join('')}\nNext:\n  npm i -D evalgate   # if it is not installed yet\n  npx evals run ${where === '.' ? '' : `${where}/`}evals.yaml\n`,
+      .join(
+        '',
+      )}\nNext:\n  npm i -D evalgate   # if it is not installed yet\n  npx evals run ${where === '.' ? '' : `${where}/`}evals.yaml\n`,
   );
   return 0;
 }

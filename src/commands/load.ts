@@ -29,7 +29,11 @@ export async function loadAndPrepare(
   filters: RunFilters = {},
 ): Promise<{ config: LoadedConfig; suites: SuiteSpec[] }> {
   const file = resolveConfigArg(configArg, ctx);
-  const loaded = await loadConfigFile(file, { cwd: ctx.cwd, env: ctx.env, builtins: builtinEvaluators });
+  const loaded = await loadConfigFile(file, {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    builtins: builtinEvaluators,
+  });
   if (!loaded.ok) throw new UsageError(loaded.issues);
   const prepared = await prepareSuites(loaded.config, {
     cwd: ctx.cwd,

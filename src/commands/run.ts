@@ -57,7 +57,9 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
     ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
   }
   if (execution.interrupted) {
-    ctx.stderr.write('interrupted: the artifact holds the cases that finished (interrupted: true)\n');
+    ctx.stderr.write(
+      'interrupted: the artifact holds the cases that finished (interrupted: true)\n',
+    );
     return EXIT.interrupted;
   }
   return artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail;

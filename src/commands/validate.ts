@@ -5,7 +5,10 @@ import { loadAndPrepare } from './load.ts';
  * `evals validate`: everything `run` checks before the first case (schema, semantic rules,
  * testsets, pins, modules), and nothing runs. Problems are thrown as a UsageError (exit 2).
  */
-export async function validateCommand(configArg: string | undefined, ctx: CommandContext): Promise<number> {
+export async function validateCommand(
+  configArg: string | undefined,
+  ctx: CommandContext,
+): Promise<number> {
   const { config, suites } = await loadAndPrepare(configArg, ctx);
   const runs = suites.reduce((n, s) => n + s.grid.length, 0);
   const cases = suites.reduce((n, s) => n + s.cases.length * s.grid.length, 0);

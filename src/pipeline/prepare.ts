@@ -8,7 +8,12 @@ import { asEvaluator, asPassCondition, asTestFn } from '../modules/shapes.ts';
 import { parseModuleSpec, type ModuleRef } from '../modules/spec.ts';
 import { expandGrid } from '../plan/grid.ts';
 import type { SuiteSpec } from '../run/types.ts';
-import { defaultTestsetId, filterByTags, prepareCases, revisionMatches } from '../testsets/identity.ts';
+import {
+  defaultTestsetId,
+  filterByTags,
+  prepareCases,
+  revisionMatches,
+} from '../testsets/identity.ts';
 import { readTestsetFile } from '../testsets/read-file.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
 import type { EngineEvaluator, Params, PassCondition, TestFn, TestsetRow } from '../types.ts';
@@ -43,7 +48,9 @@ export async function prepareSuites(
   const filterIssues = checkFilters(config, filters);
   if (filterIssues.length > 0) return { ok: false, issues: filterIssues };
 
-  const selected = config.suites.filter((s) => !filters.suites?.length || filters.suites.includes(s.id));
+  const selected = config.suites.filter(
+    (s) => !filters.suites?.length || filters.suites.includes(s.id),
+  );
   const results = await Promise.all(selected.map((suite) => prepareSuite(config, suite, options)));
   const issues = results.flatMap((r) => (r.ok ? [] : r.issues));
   if (issues.length > 0) return { ok: false, issues };
@@ -59,7 +66,14 @@ async function prepareSuite(
 ): Promise<SuiteResult> {
   const at = (...path: ConfigPath): Issue => {
     const loc = config.locate(['suites', suite.index, ...path]);
-    return { code: '', file: config.file, line: loc.line, col: loc.col, path: formatConfigPath(['suites', suite.index, ...path]), message: '' };
+    return {
+      code: '',
+      file: config.file,
+      line: loc.line,
+      col: loc.col,
+      path: formatConfigPath(['suites', suite.index, ...path]),
+      message: '',
+    };
   };
   const issues: Issue[] = [];
 
@@ -77,7 +91,8 @@ async function prepareSuite(
   const grid = selectGrid(suite, options.filters?.grid, at);
   if (!grid.ok) issues.push(grid.issue);
 
-  if (!testset.ok || !fn.ok || !pass.ok || !grid.ok || issues.length > 0) return { ok: false, issues };
+  if (!testset.ok || !fn.ok || !pass.ok || !grid.ok || issues.length > 0)
+    return { ok: false, issues };
   return {
     ok: true,
     suite: {
@@ -193,7 +208,14 @@ async function loadModule(
   if (e.file !== undefined && e.line !== undefined) {
     return {
       ok: false,
-      issue: { code: e.code, file: e.file, line: e.line, col: e.col ?? 1, path: '', message: `${e.message} (loading ${spec} for ${issueAt.path})` },
+      issue: {
+        code: e.code,
+        file: e.file,
+        line: e.line,
+        col: e.col ?? 1,
+        path: '',
+        message: `${e.message} (loading ${spec} for ${issueAt.path})`,
+      },
     };
   }
   return { ok: false, issue: { ...issueAt, code: e.code, message: e.message } };
@@ -209,7 +231,12 @@ async function loadFunction(
   const loaded = await loadModule(loader, config, suite.function, at('function'));
   if (!loaded.ok) return loaded;
   const shaped = asTestFn(loaded.value, loaded.ref);
-  return shaped.ok ? { ok: true, value: shaped.value } : { ok: false, issue: { ...at('function'), code: shaped.error.code, message: shaped.error.message } };
+  return shaped.ok
+    ? { ok: true, value: shaped.value }
+    : {
+        ok: false,
+        issue: { ...at('function'), code: shaped.error.code, message: shaped.error.message },
+      };
 }
 
 /** Without `function:`, a suite scores outputs stored in the testset's `output` column. */
@@ -238,7 +265,11 @@ async function loadEvaluator(
     const loaded = await loadModule(loader, config, ev.use, where);
     if (!loaded.ok) return loaded;
     const shaped = asEvaluator(loaded.value, loaded.ref, ev.with, ev.id);
-    if (!shaped.ok) return { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
+    if (!shaped.ok)
+      return {
+        ok: false,
+        issue: { ...where, code: shaped.error.code, message: shaped.error.message },
+      };
     inner = shaped.value;
   }
   // The config's id, limits and threshold win over what the evaluator object declares.
@@ -267,7 +298,12 @@ async function loadPass(
   const loaded = await loadModule(loader, config, suite.pass, at('pass'));
   if (!loaded.ok) return loaded;
   const shaped = asPassCondition(loaded.value, loaded.ref);
-  return shaped.ok ? { ok: true, value: shaped.value } : { ok: false, issue: { ...at('pass'), code: shaped.error.code, message: shaped.error.message } };
+  return shaped.ok
+    ? { ok: true, value: shaped.value }
+    : {
+        ok: false,
+        issue: { ...at('pass'), code: shaped.error.code, message: shaped.error.message },
+      };
 }
 
 function selectGrid(
@@ -281,10 +317,16 @@ function selectGrid(
   const kept = points.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText(p[k]))));
   if (kept.length > 0) return { ok: true, value: kept };
   const wanted = keys.map((k) => `${k}=${filter[k]?.join('|')}`).join(' ');
-  const offered = keys.map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText).join(', ')}`).join('; ');
+  const offered = keys
+    .map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText).join(', ')}`)
+    .join('; ');
   return {
     ok: false,
-    issue: { ...at('grid'), code: 'cli.grid-no-match', message: `no grid point matches --grid ${wanted} (the grid has ${offered})` },
+    issue: {
+      ...at('grid'),
+      code: 'cli.grid-no-match',
+      message: `no grid point matches --grid ${wanted} (the grid has ${offered})`,
+    },
   };
 }
 
@@ -298,12 +340,19 @@ function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[] {
   const ids = config.suites.map((s) => s.id);
   for (const id of filters.suites ?? []) {
     if (!ids.includes(id)) {
-      issues.push(cliIssue('cli.unknown-suite', `--suite ${id}: no such suite in ${config.file} (suites: ${ids.join(', ')})`));
+      issues.push(
+        cliIssue(
+          'cli.unknown-suite',
+          `--suite ${id}: no such suite in ${config.file} (suites: ${ids.join(', ')})`,
+        ),
+      );
     }
   }
   for (const key of Object.keys(filters.grid ?? {})) {
     if (!config.suites.some((s) => key in s.grid)) {
-      issues.push(cliIssue('cli.unknown-grid-key', `--grid ${key}=…: no suite has a grid parameter "${key}"`));
+      issues.push(
+        cliIssue('cli.unknown-grid-key', `--grid ${key}=…: no suite has a grid parameter "${key}"`),
+      );
     }
   }
   return issues;

@@ -13,7 +13,6 @@ export function shortId(id: string): string {
   return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;
 }
 
-
 /**
  * A score with up to 3 decimals (`0.667`, `1`). When rounding would make a failing score print
  * as one of its threshold's bounds (0.79996 against `≥ 0.8`), the full value is shown instead.

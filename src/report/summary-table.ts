@@ -6,8 +6,6 @@
 import type { CaseResult, RunResult } from '../types.ts';
 import { describeCaseFailure, formatParams, shortId } from './labels.ts';
 
-
-
 /** How `renderSummary` lays out its text. */
 export interface SummaryOptions {
   /** Emit ANSI colors (green PASS, red FAIL). The caller decides from the stream and NO_COLOR. */

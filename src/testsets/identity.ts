@@ -1,132 +1,11 @@
 import { hash as digest } from 'node:crypto';
 import { describeValue, type Issue } from '../errors.ts';
 import type { PreparedCase, RowMeta, TestsetRow } from '../types.ts';
+import { canonicalJson } from './canonical-json.ts';
 import { IssueList } from './issues.ts';
-import { setDataKey } from './rows.ts';
 
-/**
- * JSON with every object's keys sorted (recursively; arrays keep their order), so equal data
- * always gives the same text whatever order its keys were written in. Keys sort by UTF-16 code
- * units (`Array.prototype.sort`'s order). Follows `JSON.stringify` for the rest: `undefined`,
- * functions and symbols are dropped from objects (`null` in arrays), non-finite numbers are
- * `null`, `toJSON()` is honoured (dates become ISO strings).
- *
- * @throws TypeError for a bigint, a cycle or absurd nesting: such values cannot be testset data.
- */
-export function canonicalJson(value: unknown): string {
-  // The fast path hands a key-sorted view of the value to the native JSON.stringify (several
-  // times faster than writing JSON in JS, which matters at one call per row). Engines always
-  // enumerate array-index keys ("0", "42") first, in numeric order, whatever the insertion
-  // order, so a value with such a key is written by hand instead.
-  const sorted = sortKeys(value, 0);
-  const text = sorted === INDEX_KEYS ? write(value, 0) : JSON.stringify(sorted);
-  if (text === undefined) throw new TypeError(`cannot write ${typeof value} as JSON`);
-  return text;
-}
-
-/** Deeper than this is a cycle, or data no testset has; fail clearly before the stack does. */
-const MAX_DEPTH = 1000;
-
-/** Returned by {@link sortKeys} for values whose key order native JSON.stringify cannot honour. */
-const INDEX_KEYS = Symbol('index keys');
-
-function isIndexLike(key: string): boolean {
-  const c = key.charCodeAt(0);
-  return c >= 0x30 && c <= 0x39 && /^(?:0|[1-9][0-9]*)$/.test(key);
-}
-
-/** `value` with object keys in sorted order: the value itself when already so, else a copy. */
-function sortKeys(value: unknown, depth: number): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) {
-    const toJson = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJson === 'function') return sortKeys(toJson.call(value) as unknown, depth + 1);
-  }
-  if (Array.isArray(value)) {
-    let copy: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      const sorted = sortKeys(item, depth + 1);
-      if (sorted === INDEX_KEYS) return INDEX_KEYS;
-      if (sorted !== item) {
-        copy ??= value.slice();
-        copy[i] = sorted;
-      }
-    }
-    return copy ?? value;
-  }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let inOrder = true;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] ?? '';
-    if (isIndexLike(key)) return INDEX_KEYS;
-    if (i > 0 && (keys[i - 1] ?? '') > key) inOrder = false;
-  }
-  if (!inOrder) {
-    keys.sort();
-    const copy: Record<string, unknown> = {};
-    for (const key of keys) {
-      const sorted = sortKeys(record[key], depth + 1);
-      if (sorted === INDEX_KEYS) return INDEX_KEYS;
-      setDataKey(copy, key, sorted);
-    }
-    return copy;
-  }
-  // Keys already in order (JSON written by a canonical writer): copy only if a child changes.
-  let copy: Record<string, unknown> | null = null;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] ?? '';
-    const child = record[key];
-    const sorted = sortKeys(child, depth + 1);
-    if (sorted === INDEX_KEYS) return INDEX_KEYS;
-    if (sorted !== child && copy === null) {
-      copy = {};
-      for (let j = 0; j < i; j++) setDataKey(copy, keys[j] ?? '', record[keys[j] ?? '']);
-    }
-    if (copy !== null) setDataKey(copy, key, sorted);
-  }
-  return copy ?? value;
-}
-
-/** The exact (slow) writer, for values with array-index keys. */
-function write(value: unknown, depth: number): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      throw new TypeError('cannot write a bigint as JSON');
-    case 'object':
-      break;
-    default:
-      return undefined; // undefined, function, symbol
-  }
-  if (value === null) return 'null';
-  if (depth > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  const toJson = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJson === 'function') return write(toJson.call(value) as unknown, depth + 1);
-  if (Array.isArray(value)) {
-    const items = value.map((item: unknown) => write(item, depth + 1) ?? 'null');
-    return `[${items.join(',')}]`;
-  }
-  const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const member = write(record[key], depth + 1);
-    if (member !== undefined) members.push(`${JSON.stringify(key)}:${member}`);
-  }
-  return `{${members.join(',')}}`;
-}
+/** Canonical JSON, the text every id here is a hash of (defined in canonical-json.ts). */
+export { canonicalJson };
 
 function sha256(text: string): string {
   return digest('sha256', text, 'hex');
@@ -137,8 +16,13 @@ function sha256(text: string): string {
  * structured JSON, never concatenated values, keeps `{a:1,b:23}` and `{a:12,b:3}` apart.
  */
 export function contentId(testsetId: string, data: Record<string, unknown>): string {
-  // Written out rather than canonicalJson({ testset, data }) to skip sorting the wrapper per row.
-  return sha256(`{"data":${canonicalJson(data)},"testset":${JSON.stringify(testsetId)}}`);
+  return contentIdWith(JSON.stringify(testsetId), data);
+}
+
+/** {@link contentId} with the testset id already written as JSON, once per testset. */
+function contentIdWith(testsetJson: string, data: Record<string, unknown>): string {
+  // canonicalJson({ testset, data }) written out: "data" sorts before "testset".
+  return sha256(`{"data":${canonicalJson(data)},"testset":${testsetJson}}`);
 }
 
 /** A testset revision: sha256 (hex) of the canonical JSON of its ordered contentIds. */
@@ -204,8 +88,9 @@ export function prepareCases(rows: TestsetRow[], options: PrepareCasesOptions): 
   const contentIds: string[] = [];
   const firstLine = new Map<string, number>();
 
+  const testsetJson = JSON.stringify(testsetId);
   for (const row of rows) {
-    const cid = contentId(testsetId, row.data);
+    const cid = contentIdWith(testsetJson, row.data);
     contentIds.push(cid);
     const id = identityOf(row, cid, hash, issues);
     if (id === null) continue;

@@ -43,21 +43,13 @@ export class LineCursor {
   }
 }
 
-/**
- * Number of line breaks in `text` (`\r\n`, `\n`, lone `\r`). With `ignoreTrailingCr`, a `\r` that
- * ends the text is not counted: it is the first half of a `\r\n` whose `\n` belongs to the caller.
- */
-export function countLineBreaks(text: string, ignoreTrailingCr = false): number {
+/** Number of line breaks in `text`: `\r\n`, `\n` and a lone `\r` each count once. */
+export function countLineBreaks(text: string): number {
   let count = 0;
-  let i = text.indexOf('\n');
-  while (i !== -1) {
-    count++;
-    i = text.indexOf('\n', i + 1);
-  }
-  // Lone CRs are rare (old Mac files, CRLF split by a parser); look only when there is one.
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  // Lone CRs are rare (old Mac files); look only when there is a CR at all.
   if (text.includes('\r')) {
-    const end = ignoreTrailingCr && text.endsWith('\r') ? text.length - 1 : text.length;
-    for (let j = text.indexOf('\r'); j !== -1 && j < end; j = text.indexOf('\r', j + 1)) {
+    for (let j = text.indexOf('\r'); j !== -1; j = text.indexOf('\r', j + 1)) {
       if (text.charCodeAt(j + 1) !== LF) count++;
     }
   }

@@ -44,17 +44,16 @@ export interface RawMeta {
 export function normalizeMeta(raw: RawMeta, line: number, issues: IssueList): RowMeta | null {
   const meta: RowMeta = {};
   let ok = true;
-  const report = (message: string): void => {
-    issues.add('testset.meta', line, 0, message);
+
+  const id = idText(raw.id, '__id__', line, issues);
+  if (id === INVALID) ok = false;
+  else if (id !== undefined) meta.id = id;
+
+  const dedupId = idText(raw.dedupId, '__dedup_id__', line, issues);
+  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, line, issues);
+  if (dedupId === INVALID || dataDedupId === INVALID) {
     ok = false;
-  };
-
-  const id = idText(raw.id, '__id__', report);
-  if (id !== undefined) meta.id = id;
-
-  const dedupId = idText(raw.dedupId, '__dedup_id__', report);
-  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, report);
-  if (dedupId !== undefined && dataDedupId !== undefined && dedupId !== dataDedupId) {
+  } else if (dedupId !== undefined && dataDedupId !== undefined && dedupId !== dataDedupId) {
     // Agenta treats the two as one field in two spellings; two different values have no meaning.
     issues.add(
       'testset.dedup-conflict',
@@ -63,12 +62,14 @@ export function normalizeMeta(raw: RawMeta, line: number, issues: IssueList): Ro
       `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`,
     );
     ok = false;
+  } else {
+    const dedup = dedupId ?? dataDedupId;
+    if (dedup !== undefined) meta.dedupId = dedup;
   }
-  const dedup = dedupId ?? dataDedupId;
-  if (dedup !== undefined) meta.dedupId = dedup;
 
-  const tags = tagList(raw.tags, report);
-  if (tags !== undefined) meta.tags = tags;
+  const tags = tagList(raw.tags, line, issues);
+  if (tags === INVALID) ok = false;
+  else if (tags !== undefined) meta.tags = tags;
 
   const flags = structured(raw.flags);
   if (flags !== undefined) meta.flags = flags;
@@ -77,6 +78,9 @@ export function normalizeMeta(raw: RawMeta, line: number, issues: IssueList): Ro
 
   return ok ? meta : null;
 }
+
+/** Returned by the normalisers below after they reported a problem. */
+const INVALID = Symbol('invalid');
 
 function isAbsent(value: unknown): boolean {
   return (
@@ -88,33 +92,52 @@ function isAbsent(value: unknown): boolean {
 function idText(
   value: unknown,
   name: string,
-  report: (message: string) => void,
-): string | undefined {
+  line: number,
+  issues: IssueList,
+): string | undefined | typeof INVALID {
   if (isAbsent(value)) return undefined;
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  report(`${name}: expected a string or a number, found ${describeValue(value)}`);
-  return undefined;
+  issues.add(
+    'testset.meta',
+    line,
+    0,
+    `${name}: expected a string or a number, found ${describeValue(value)}`,
+  );
+  return INVALID;
 }
 
 const TAG_SEPARATORS = /[,;]/;
 
-function tagList(value: unknown, report: (message: string) => void): string[] | undefined {
+function tagList(
+  value: unknown,
+  line: number,
+  issues: IssueList,
+): string[] | undefined | typeof INVALID {
   if (isAbsent(value)) return undefined;
   // A CSV cell `["smoke","slow"]` arrives as text: decode it before splitting on commas.
   const decoded = typeof value === 'string' ? decodeJsonText(value) : value;
   let tags: string[];
   if (typeof decoded === 'string') {
+    // The common cell holds one tag: skip splitting it.
+    if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
     tags = decoded.split(TAG_SEPARATORS);
   } else if (Array.isArray(decoded) && decoded.every((tag) => typeof tag === 'string')) {
     tags = decoded;
   } else {
-    report(
+    issues.add(
+      'testset.meta',
+      line,
+      0,
       `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value)}`,
     );
-    return undefined;
+    return INVALID;
   }
-  const kept = tags.map((tag) => tag.trim()).filter((tag) => tag !== '');
+  const kept: string[] = [];
+  for (const tag of tags) {
+    const trimmed = tag.trim();
+    if (trimmed !== '') kept.push(trimmed);
+  }
   return kept.length > 0 ? kept : undefined;
 }
 
