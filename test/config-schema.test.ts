@@ -3,6 +3,12 @@
  * property is described, and its shape is pinned so a change to it is a deliberate one.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  OUTPUTS,
+  generateConfigValidator,
+  generateOptionValidators,
+} from '../scripts/gen-validators.ts';
 import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { evalsSchema } from '../src/config/schema-check.ts';
@@ -57,6 +63,19 @@ describe('evals.schema.json', () => {
     const ajv = new Ajv({ strict: true, strictTypes: false, strictRequired: false });
     ajv.addVocabulary(['patternErrorMessage']);
     assert.doesNotThrow(() => ajv.compile(evalsSchema));
+  });
+
+  it('has its precompiled validators up to date (npm run gen)', () => {
+    assert.equal(
+      readFileSync(OUTPUTS.config, 'utf8'),
+      generateConfigValidator(),
+      'src/config/evals-schema-validator.generated.ts is stale: run npm run gen',
+    );
+    assert.equal(
+      readFileSync(OUTPUTS.options, 'utf8'),
+      generateOptionValidators(),
+      'src/config/builtin-options-validators.generated.ts is stale: run npm run gen',
+    );
   });
 
   it('closes every object to unknown keys', () => {

@@ -2,8 +2,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { buildArtifact, overallVerdict, serializeArtifact } from '../src/report/artifact.ts';
-import { formatScore } from '../src/report/labels.ts';
+import {
+  buildArtifact,
+  overallVerdict,
+  serializeArtifact,
+  serializeArtifactChunks,
+} from '../src/report/artifact.ts';
+import { formatCount, formatScore } from '../src/report/labels.ts';
 import { describeThreshold } from '../src/run/threshold.ts';
 import { renderSummary, visibleWidth } from '../src/report/summary-table.ts';
 import type { RunResult } from '../src/types.ts';
@@ -186,6 +191,22 @@ describe('serializeArtifact', () => {
     assert.deepEqual(JSON.parse(text), artifact);
   });
 
+  it('is exactly JSON.stringify with a 2-space indent, chunk by chunk, for any shape of runs', () => {
+    const noCases = structuredClone(artifact);
+    for (const run of noCases.runs) run.cases = [];
+    const tricky = structuredClone(artifact);
+    const first = tricky.runs[0];
+    assert.ok(first);
+    // A grid value that looks like the internal split marker must not confuse the writer.
+    first.params = { note: '\u0000evalgate-split\u0000', nested: { a: [1, { b: 'x\ny' }] } };
+    for (const variant of [artifact, noCases, tricky, { ...artifact, runs: [] }]) {
+      const expected = `${JSON.stringify(variant, null, 2)}\n`;
+      assert.equal(serializeArtifact(variant), expected);
+      assert.equal([...serializeArtifactChunks(variant)].join(''), expected);
+    }
+    assert.ok([...serializeArtifactChunks(artifact)].length > artifact.runs.length);
+  });
+
   it('survives outputs JSON cannot hold: BigInt and cycles', () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
@@ -201,5 +222,19 @@ describe('serializeArtifact', () => {
       a: { n: 1 },
       b: { n: 1 },
     });
+  });
+});
+
+describe('formatCount', () => {
+  it('groups thousands with commas', () => {
+    const table: [number, string][] = [
+      [0, '0'],
+      [999, '999'],
+      [1000, '1,000'],
+      [10000, '10,000'],
+      [200000, '200,000'],
+      [1234567, '1,234,567'],
+    ];
+    for (const [n, text] of table) assert.equal(formatCount(n), text);
   });
 });

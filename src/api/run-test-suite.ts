@@ -3,7 +3,7 @@ import { UsageError, formatIssue } from '../errors.ts';
 import { executeSuites } from '../pipeline/execute.ts';
 import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
 import { expandGrid } from '../plan/grid.ts';
-import { buildArtifact, serializeArtifact } from '../report/artifact.ts';
+import { buildArtifact, serializeArtifactChunks } from '../report/artifact.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import { prepareCases } from '../testsets/identity.ts';
 import type {
@@ -81,7 +81,7 @@ export async function runTestSuite<TCase, TOutput>(
     runs: execution.runs,
   });
   if (args.output !== undefined) {
-    await writeFileAtomic(resolve(args.output), serializeArtifact(artifact));
+    await writeFileAtomic(resolve(args.output), serializeArtifactChunks(artifact));
   }
   if (artifact.verdict === 'fail' && (args.setExitCode ?? true)) process.exitCode = 1;
   return { verdict: artifact.verdict, interrupted: artifact.interrupted, runs: artifact.runs };

@@ -1,27 +1,67 @@
-import { execFile } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 
 /**
  * The commit and branch a run scored, for the artifact. GitHub's variables win (in a PR the
- * checkout is a detached merge commit); otherwise git is asked. Never fails: `null` when unknown.
+ * checkout is a detached merge commit); otherwise `.git` is read directly: spawning `git` costs
+ * ~20 ms of main-thread time, a tenth of a small suite's cold start. Never fails: `null` when
+ * unknown.
  */
 export async function readGitInfo(
   dir: string,
   env: Record<string, string | undefined>,
 ): Promise<{ sha: string | null; ref: string | null } | null> {
-  if (env.GITHUB_SHA)
+  if (env.GITHUB_SHA) {
     return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
-  const [sha, ref] = await Promise.all([
-    git(dir, ['rev-parse', 'HEAD']),
-    git(dir, ['rev-parse', '--abbrev-ref', 'HEAD']),
-  ]);
-  if (sha === null) return null;
-  return { sha, ref: ref === 'HEAD' ? null : ref };
+  }
+  try {
+    const gitDir = await findGitDir(resolve(dir));
+    if (gitDir === null) return null;
+    const commonDir = await readCommonDir(gitDir);
+    const head = (await readFile(join(gitDir, 'HEAD'), 'utf8')).trim();
+    if (!head.startsWith('ref: ')) return { sha: isSha(head) ? head : null, ref: null };
+    const ref = head.slice('ref: '.length);
+    const sha = await resolveRef(commonDir, gitDir, ref);
+    return { sha, ref: ref.replace(/^refs\/heads\//, '') };
+  } catch {
+    return null;
+  }
 }
 
-function git(dir: string, args: string[]): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd: dir, timeout: 5000 }, (error, stdout) => {
-      resolve(error ? null : stdout.trim() || null);
-    });
-  });
+/** The `.git` folder above `dir`, following a `.git` file (`gitdir: …`) of worktrees and submodules. */
+async function findGitDir(dir: string): Promise<string | null> {
+  for (let current = dir; ; current = dirname(current)) {
+    const candidate = join(current, '.git');
+    const info = await stat(candidate).catch(() => null);
+    if (info?.isDirectory()) return candidate;
+    if (info?.isFile()) {
+      const text = await readFile(candidate, 'utf8');
+      const match = /^gitdir:\s*(.+)$/m.exec(text);
+      return match?.[1] ? resolve(current, match[1].trim()) : null;
+    }
+    if (dirname(current) === current) return null;
+  }
+}
+
+/** Worktrees keep shared refs in the folder named by their `commondir` file. */
+async function readCommonDir(gitDir: string): Promise<string> {
+  const text = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => null);
+  return text === null ? gitDir : resolve(gitDir, text.trim());
+}
+
+async function resolveRef(commonDir: string, gitDir: string, ref: string): Promise<string | null> {
+  for (const base of [gitDir, commonDir]) {
+    const loose = await readFile(join(base, ref), 'utf8').catch(() => null);
+    if (loose !== null && isSha(loose.trim())) return loose.trim();
+  }
+  const packed = await readFile(join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    const [sha, name] = line.split(' ');
+    if (name === ref && sha !== undefined && isSha(sha)) return sha;
+  }
+  return null; // a branch with no commits yet
+}
+
+function isSha(text: string): boolean {
+  return /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(text);
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { buildArtifact, serializeArtifact } from '../report/artifact.ts';
+import { buildArtifact, serializeArtifactChunks } from '../report/artifact.ts';
 import { renderJUnit } from '../report/junit.ts';
 import { executeSuites } from '../pipeline/execute.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
@@ -50,7 +50,7 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
     runs: execution.runs,
   });
   const output = resolve(ctx.cwd, args.output);
-  await writeFileAtomic(output, serializeArtifact(artifact));
+  await writeFileAtomic(output, serializeArtifactChunks(artifact));
   ctx.stderr.write(`results written to ${args.output}\n`);
   if (args.junit !== undefined) {
     await writeFileAtomic(resolve(ctx.cwd, args.junit), renderJUnit(artifact));

@@ -24,7 +24,7 @@ export const latency: BuiltinDefinition = {
           { type: 'number', minimum: 0 },
           {
             type: 'string',
-            pattern: '^\\s*(\\d+(\\.\\d+)?|\\.\\d+)\\s*(ms|s|m|h)?\\s*$',
+            pattern: '^\\s*\\d+(\\.\\d+)?(ms|s|m|h)?\\s*$',
             patternErrorMessage: `expected ${DURATION_EXPECTED}`,
           },
           WHOLE_TEMPLATE_SCHEMA,

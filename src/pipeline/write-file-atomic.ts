@@ -1,13 +1,36 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+
+/** Chunks are gathered up to this size before each write: few syscalls, bounded memory. */
+const BATCH_CHARS = 1 << 20;
 
 /**
  * Writes through a temporary file and a rename, so an interrupted write never leaves a truncated
- * artifact where a complete one is expected. Creates the parent folder.
+ * artifact where a complete one is expected. Creates the parent folder. Accepts the text whole
+ * or as chunks (a large artifact is serialized case by case).
  */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  text: string | Iterable<string>,
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
+  const file = await open(tmp, 'w');
+  try {
+    let batch = '';
+    for (const chunk of typeof text === 'string' ? [text] : text) {
+      batch += chunk;
+      if (batch.length >= BATCH_CHARS) {
+        await file.write(batch);
+        batch = '';
+      }
+    }
+    if (batch) await file.write(batch);
+  } catch (error) {
+    await file.close();
+    await rm(tmp, { force: true });
+    throw error;
+  }
+  await file.close();
   await rename(tmp, path);
 }

@@ -47,14 +47,64 @@ export function overallVerdict(runs: readonly RunResult[], interrupted: boolean)
  * small next to any run that size.
  *
  * `output` and `data` come from user code and may hold values JSON cannot represent. Rather than
- * lose a long run at the last step, a failed fast pass is retried with a replacer that writes
- * BigInts as strings and cycles as `"[Circular]"`.
+ * lose a long run at the last step, a value that fails the fast pass is retried with a replacer
+ * that writes BigInts as strings and cycles as `"[Circular]"`.
  */
 export function serializeArtifact(artifact: ResultsArtifact): string {
+  return [...serializeArtifactChunks(artifact)].join('');
+}
+
+/**
+ * The same text as `serializeArtifact`, one case at a time, so writing a large artifact never
+ * holds the whole 10+ MB string (nor JSON.stringify's intermediate copies) in memory at once.
+ */
+export function* serializeArtifactChunks(artifact: ResultsArtifact): Generator<string> {
+  const [beforeRuns, afterRuns] = splitAround(artifact, 'runs', 0);
+  yield beforeRuns;
+  if (artifact.runs.length === 0) yield '[]';
+  else {
+    yield '[\n';
+    for (const [r, run] of artifact.runs.entries()) {
+      const [beforeCases, afterCases] = splitAround(run, 'cases', 4);
+      yield `    ${beforeCases}`;
+      if (run.cases.length === 0) yield '[]';
+      else {
+        yield '[\n';
+        for (const [c, testCase] of run.cases.entries()) {
+          const comma = c < run.cases.length - 1 ? ',' : '';
+          yield `        ${indent(stringify(testCase), 8)}${comma}\n`;
+        }
+        yield '      ]';
+      }
+      yield `${afterCases}${r < artifact.runs.length - 1 ? ',' : ''}\n`;
+    }
+    yield '  ]';
+  }
+  yield `${afterRuns}\n`;
+}
+
+/**
+ * `value` pretty-printed at `depth` spaces with its array member `key` cut out: the text before
+ * the array and the text after it, so the caller can write the array's items one by one.
+ */
+function splitAround<T extends object>(value: T, key: keyof T, depth: number): [string, string] {
+  const marker = '\u0000evalgate-split\u0000';
+  const text = indent(stringify({ ...value, [key]: marker }), depth);
+  const quoted = JSON.stringify(marker);
+  // The array is the last member, so its marker is the last occurrence (params may hold anything).
+  const at = text.lastIndexOf(quoted);
+  return [text.slice(0, at), text.slice(at + quoted.length)];
+}
+
+function indent(text: string, depth: number): string {
+  return depth === 0 ? text : text.replaceAll('\n', `\n${' '.repeat(depth)}`);
+}
+
+function stringify(value: unknown): string {
   try {
-    return `${JSON.stringify(artifact, null, 2)}\n`;
+    return JSON.stringify(value, null, 2);
   } catch {
-    return `${JSON.stringify(artifact, safeReplacer(), 2)}\n`;
+    return JSON.stringify(value, safeReplacer(), 2);
   }
 }
 

@@ -5,6 +5,7 @@
  * the injected `now`, so this module touches no stream and tests need no real clock.
  */
 import type { EngineObserver } from '../run/types.ts';
+import { formatCount } from './labels.ts';
 
 /** What the progress reporter writes to and reads time from. */
 export interface ProgressOptions {
@@ -154,10 +155,6 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       );
     },
   };
-}
-
-function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
 }
 
 /**

@@ -4,7 +4,7 @@
  * one verdict line. Pure: data in, string out.
  */
 import type { CaseResult, RunResult } from '../types.ts';
-import { describeCaseFailure, formatParams, shortId } from './labels.ts';
+import { describeCaseFailure, formatCount, formatParams, shortId } from './labels.ts';
 
 /** How `renderSummary` lays out its text. */
 export interface SummaryOptions {
@@ -190,11 +190,6 @@ function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
     char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/** `1,234`: grouping makes large counts readable; fixed locale keeps output stable. */
-function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
 }
 
 /**

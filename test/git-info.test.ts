@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { readGitInfo } from '../src/commands/git-info.ts';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    },
+  }).trim();
+}
+
+function repo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'evalgate-git-'));
+  git(dir, 'init', '-q', '-b', 'main');
+  writeFileSync(join(dir, 'a.txt'), 'a\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'first');
+  return dir;
+}
+
+describe('readGitInfo', () => {
+  it('reads the branch and commit from a subfolder, as git rev-parse does', async () => {
+    const dir = repo();
+    mkdirSync(join(dir, 'evals'));
+    assert.deepEqual(await readGitInfo(join(dir, 'evals'), {}), {
+      sha: git(dir, 'rev-parse', 'HEAD'),
+      ref: 'main',
+    });
+  });
+
+  it('follows packed refs and detached heads', async () => {
+    const dir = repo();
+    git(dir, 'pack-refs', '--all');
+    assert.equal((await readGitInfo(dir, {}))?.sha, git(dir, 'rev-parse', 'HEAD'));
+    git(dir, 'checkout', '-q', '--detach');
+    assert.deepEqual(await readGitInfo(dir, {}), { sha: git(dir, 'rev-parse', 'HEAD'), ref: null });
+  });
+
+  it('follows a worktree to the shared refs', async () => {
+    const dir = repo();
+    const tree = join(mkdtempSync(join(tmpdir(), 'evalgate-wt-')), 'wt');
+    git(dir, 'worktree', 'add', '-q', '-b', 'feature', tree);
+    assert.deepEqual(await readGitInfo(tree, {}), {
+      sha: git(dir, 'rev-parse', 'HEAD'),
+      ref: 'feature',
+    });
+  });
+
+  it('prefers GitHub variables and gives null outside a repository', async () => {
+    assert.deepEqual(
+      await readGitInfo(tmpdir(), { GITHUB_SHA: 'abc', GITHUB_HEAD_REF: 'feature/x' }),
+      { sha: 'abc', ref: 'feature/x' },
+    );
+    const outside = mkdtempSync(join('/', 'tmp', 'evalgate-nogit-'));
+    assert.equal(await readGitInfo(outside, {}), null);
+  });
+});
