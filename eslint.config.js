@@ -12,6 +12,8 @@ export default tseslint.config(
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',
+      // ajv's precompiled validators (scripts/gen-validators.ts)
+      '**/*.generated.ts',
     ],
   },
   js.configs.recommended,
