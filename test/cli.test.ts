@@ -153,15 +153,17 @@ describe('evals run: interruption', () => {
     const r = await runCli(['run', '-o', 'out.json'], {
       cwd: dir,
       onSpawn: (child) => {
-        // Interrupt once the run is under way (the first progress output), bounded by a fallback.
-        let sent = false;
-        const send = (): void => {
-          if (!sent) {
-            sent = true;
-            child.kill('SIGINT');
+        // Interrupt once the run is under way (the fixture writes `started` on its first case);
+        // polling is bounded, and the run lasts ~10 s, so the signal always lands mid-run.
+        let polls = 0;
+        const poll = setInterval(() => {
+          polls += 1;
+          if (existsSync(join(dir, 'started')) || polls > 400) {
+            clearInterval(poll);
+            // Let a few 100 ms cases finish first, so the artifact holds some but not all.
+            setTimeout(() => child.kill('SIGINT'), 600);
           }
-        };
-        setTimeout(send, 1500);
+        }, 25);
       },
     });
     assert.equal(r.code, 130, r.stderr);

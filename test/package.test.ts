@@ -16,10 +16,8 @@ describe('the npm package', () => {
       const packed = execFileSync(
         'npm',
         ['pack', '--ignore-scripts', '--pack-destination', packDir],
-        {
-          cwd: repoRoot,
-          encoding: 'utf8',
-        },
+        // npm pack lists every file on stderr; keep the test output readable.
+        { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
       );
       const tarball = join(packDir, packed.trim().split('\n').pop() ?? '');
       assert.ok(existsSync(tarball), tarball);

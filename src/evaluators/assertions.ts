@@ -2,8 +2,8 @@ import { describeValue } from '../errors.ts';
 import type { Evaluation } from '../types.ts';
 import { compactList, truncateText } from './metadata.ts';
 import { orTemplate } from './option-schemas.ts';
-import { OptionError, optionResolver } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { OptionError } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 /** Rubric items listed in metadata; a longer rubric ends with a "… N more" note. */
 const RUBRIC_SHOWN = 50;
@@ -21,7 +21,7 @@ interface Assertion {
  * The rubric is the output itself by default, or wherever `assertions` points; a string is
  * parsed as JSON, since LLM judges often answer with JSON text.
  */
-export const assertions: BuiltinDefinition = {
+export const assertions = defineBuiltin({
   summary:
     'Every required criterion of a graded rubric ({ criterion, passed, required? }[]) passed.',
   optionsSchema: {
@@ -46,30 +46,22 @@ export const assertions: BuiltinDefinition = {
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
+  score(values, args): Evaluation {
+    const rubric = readRubric(
+      Object.hasOwn(values, 'assertions') ? values.assertions : args.output,
+    );
+    const failedRequired = rubric
+      .filter((item) => item.required && !item.passed)
+      .map((item) => item.criterion);
     return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const rubric = readRubric(
-          Object.hasOwn(values, 'assertions') ? values.assertions : args.output,
-        );
-        const failedRequired = rubric
-          .filter((item) => item.required && !item.passed)
-          .map((item) => item.criterion);
-        return {
-          score: failedRequired.length === 0 ? 1 : 0,
-          metadata: {
-            assertions: compactList(rubric, RUBRIC_SHOWN),
-            failedRequired: compactList(failedRequired, RUBRIC_SHOWN),
-          },
-        };
+      score: failedRequired.length === 0 ? 1 : 0,
+      metadata: {
+        assertions: compactList(rubric, RUBRIC_SHOWN),
+        failedRequired: compactList(failedRequired, RUBRIC_SHOWN),
       },
     };
   },
-};
+});
 
 function rubricError(message: string): OptionError {
   return new OptionError('evaluator.option', `option "assertions"${message}`);

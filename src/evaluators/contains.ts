@@ -1,17 +1,11 @@
 import type { Evaluation } from '../types.ts';
 import { compactList, truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
-import {
-  actualOf,
-  optionalBoolean,
-  optionResolver,
-  requiredStringArray,
-  textOf,
-} from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { actualOf, optionalBoolean, requiredStringArray, textOf } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 /** `contains`: at least one of `values` occurs in the text under test. */
-export const contains: BuiltinDefinition = {
+export const contains = defineBuiltin({
   summary: 'The text under test contains at least one of `values`.',
   optionsSchema: {
     type: 'object',
@@ -27,24 +21,15 @@ export const contains: BuiltinDefinition = {
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
-    return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const candidates = requiredStringArray(values, 'values');
-        const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
-        const text = textOf(actualOf(values, args));
-        const haystack = ignoreCase ? text.toLowerCase() : text;
-        const matched = candidates.find((value) =>
-          haystack.includes(ignoreCase ? value.toLowerCase() : value),
-        );
-        if (matched !== undefined)
-          return { score: 1, metadata: { matched: truncateText(matched) } };
-        return { score: 0, metadata: { expectedAnyOf: compactList(candidates) } };
-      },
-    };
+  score(values, args): Evaluation {
+    const candidates = requiredStringArray(values, 'values');
+    const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
+    const text = textOf(actualOf(values, args));
+    const haystack = ignoreCase ? text.toLowerCase() : text;
+    const matched = candidates.find((value) =>
+      haystack.includes(ignoreCase ? value.toLowerCase() : value),
+    );
+    if (matched !== undefined) return { score: 1, metadata: { matched: truncateText(matched) } };
+    return { score: 0, metadata: { expectedAnyOf: compactList(candidates) } };
   },
-};
+});

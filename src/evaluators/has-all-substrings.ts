@@ -1,17 +1,11 @@
 import type { Evaluation } from '../types.ts';
 import { compactList } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
-import {
-  actualOf,
-  optionalBoolean,
-  optionResolver,
-  requiredStringArray,
-  textOf,
-} from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { actualOf, optionalBoolean, requiredStringArray, textOf } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 /** `has-all-substrings`: every one of `substrings` occurs in the text under test. */
-export const hasAllSubstrings: BuiltinDefinition = {
+export const hasAllSubstrings = defineBuiltin({
   summary: 'The text under test contains every one of `substrings`.',
   optionsSchema: {
     type: 'object',
@@ -27,23 +21,15 @@ export const hasAllSubstrings: BuiltinDefinition = {
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
-    return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const substrings = requiredStringArray(values, 'substrings');
-        const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
-        const text = textOf(actualOf(values, args));
-        const haystack = ignoreCase ? text.toLowerCase() : text;
-        const missing = substrings.filter(
-          (needle) => !haystack.includes(ignoreCase ? needle.toLowerCase() : needle),
-        );
-        if (missing.length === 0) return { score: 1 };
-        return { score: 0, metadata: { missingSubstrings: compactList(missing) } };
-      },
-    };
+  score(values, args): Evaluation {
+    const substrings = requiredStringArray(values, 'substrings');
+    const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
+    const text = textOf(actualOf(values, args));
+    const haystack = ignoreCase ? text.toLowerCase() : text;
+    const missing = substrings.filter(
+      (needle) => !haystack.includes(ignoreCase ? needle.toLowerCase() : needle),
+    );
+    if (missing.length === 0) return { score: 1 };
+    return { score: 0, metadata: { missingSubstrings: compactList(missing) } };
   },
-};
+});

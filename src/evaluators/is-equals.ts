@@ -1,8 +1,8 @@
 import type { Evaluation } from '../types.ts';
 import { compactValue } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
-import { actualOf, optionalBoolean, optionResolver, textOf } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { actualOf, optionalBoolean, textOf } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 interface StringRules {
   ignoreCase: boolean;
@@ -15,7 +15,7 @@ interface StringRules {
  * compared, nested ones included. When exactly one side is a string, the other side is compared
  * as its JSON text, so a CSV cell `"42"` equals the number `42`.
  */
-export const isEquals: BuiltinDefinition = {
+export const isEquals = defineBuiltin({
   summary: 'The value under test equals `expected` (deep equality for objects and arrays).',
   optionsSchema: {
     type: 'object',
@@ -35,34 +35,26 @@ export const isEquals: BuiltinDefinition = {
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
+  score(values, args): Evaluation {
+    const rules: StringRules = {
+      ignoreCase: optionalBoolean(values, 'ignoreCase', false),
+      trim: optionalBoolean(values, 'trim', false),
+    };
+    const expected = values.expected;
+    const actual = actualOf(values, args);
+    const difference = firstDifference(expected, actual, rules, '$');
+    if (difference === null) return { score: 1 };
     return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const rules: StringRules = {
-          ignoreCase: optionalBoolean(values, 'ignoreCase', false),
-          trim: optionalBoolean(values, 'trim', false),
-        };
-        const expected = values.expected;
-        const actual = actualOf(values, args);
-        const difference = firstDifference(expected, actual, rules, '$');
-        if (difference === null) return { score: 1 };
-        return {
-          score: 0,
-          metadata: {
-            expected: compactValue(expected),
-            actual: compactValue(actual),
-            // For big structures the two values above are cut: point at where they part.
-            ...(difference !== '$' && { differsAt: difference }),
-          },
-        };
+      score: 0,
+      metadata: {
+        expected: compactValue(expected),
+        actual: compactValue(actual),
+        // For big structures the two values above are cut: point at where they part.
+        ...(difference !== '$' && { differsAt: difference }),
       },
     };
   },
-};
+});
 
 function normalize(text: string, rules: StringRules): string {
   const trimmed = rules.trim ? text.trim() : text;

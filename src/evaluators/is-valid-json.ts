@@ -1,14 +1,14 @@
 import type { Evaluation } from '../types.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION } from './option-schemas.ts';
-import { actualOf, optionResolver } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { actualOf } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 /**
  * `is-valid-json`: a string must parse with `JSON.parse`; any other value must survive a JSON
  * round trip unchanged (no `undefined`, `NaN`, functions, class instances, cycles).
  */
-export const isValidJson: BuiltinDefinition = {
+export const isValidJson = defineBuiltin({
   summary: 'The value under test is valid JSON (a string that parses, or a JSON-safe value).',
   optionsSchema: {
     type: 'object',
@@ -16,19 +16,12 @@ export const isValidJson: BuiltinDefinition = {
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
-    return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const actual = actualOf(resolve(args), args);
-        const error = typeof actual === 'string' ? parseError(actual) : jsonSafetyError(actual);
-        return error === null ? { score: 1 } : { score: 0, metadata: { error } };
-      },
-    };
+  score(values, args): Evaluation {
+    const actual = actualOf(values, args);
+    const error = typeof actual === 'string' ? parseError(actual) : jsonSafetyError(actual);
+    return error === null ? { score: 1 } : { score: 0, metadata: { error } };
   },
-};
+});
 
 function parseError(text: string): string | null {
   try {

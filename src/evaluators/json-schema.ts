@@ -7,8 +7,8 @@ import { hasTemplates } from '../templates.ts';
 import type { Evaluation } from '../types.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
-import { actualOf, OptionError, optionResolver } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { actualOf, OptionError } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 /** Validation errors listed in metadata; the total is reported alongside. */
 const ERRORS_SHOWN = 5;
@@ -43,7 +43,7 @@ type AnyAjv = Ajv | Ajv2019 | Ajv2020;
  * (a parse failure scores 0). The dialect follows the schema's `$schema` (2020-12, 2019-09,
  * else draft-07). The schema is compiled once when it holds no template.
  */
-export const jsonSchema: BuiltinDefinition = {
+export const jsonSchema = defineBuiltin({
   summary: 'The value under test (a string is parsed as JSON) conforms to a JSON Schema.',
   optionsSchema: {
     type: 'object',
@@ -68,39 +68,31 @@ export const jsonSchema: BuiltinDefinition = {
       return [{ path: 'schema', message: `invalid JSON Schema: ${messageOf(error)}` }];
     }
   },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
-    const compile = schemaCompiler(hasTemplates(options.schema));
-    return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const validateValue = compile(values.schema);
-        let actual = actualOf(values, args);
-        if (typeof actual === 'string') {
-          try {
-            actual = JSON.parse(actual) as unknown;
-          } catch (error) {
-            return {
-              score: 0,
-              metadata: { error: truncateText(`not valid JSON: ${messageOf(error)}`) },
-            };
-          }
-        }
-        if (validateValue(actual)) return { score: 1 };
-        const errors = validateValue.errors ?? [];
+  prepare: (options) => schemaCompiler(hasTemplates(options.schema)),
+  score(values, args, compile): Evaluation {
+    const validateValue = compile(values.schema);
+    let actual = actualOf(values, args);
+    if (typeof actual === 'string') {
+      try {
+        actual = JSON.parse(actual) as unknown;
+      } catch (error) {
         return {
           score: 0,
-          metadata: {
-            errors: errors.slice(0, ERRORS_SHOWN).map(formatError),
-            errorCount: errors.length,
-          },
+          metadata: { error: truncateText(`not valid JSON: ${messageOf(error)}`) },
         };
+      }
+    }
+    if (validateValue(actual)) return { score: 1 };
+    const errors = validateValue.errors ?? [];
+    return {
+      score: 0,
+      metadata: {
+        errors: errors.slice(0, ERRORS_SHOWN).map(formatError),
+        errorCount: errors.length,
       },
     };
   },
-};
+});
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

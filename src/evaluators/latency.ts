@@ -3,8 +3,8 @@ import { hasTemplates } from '../templates.ts';
 import type { Evaluation } from '../types.ts';
 import { durationMs } from './duration.ts';
 import { WHOLE_TEMPLATE_SCHEMA } from './option-schemas.ts';
-import { OptionError, optionResolver } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { OptionError } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 const DURATION_EXPECTED = 'a duration such as "500ms", "2s", "1m" or a number of milliseconds';
 
@@ -12,7 +12,7 @@ const DURATION_EXPECTED = 'a duration such as "500ms", "2s", "1m" or a number of
  * `latency`: the function call that produced the output took at most `max`. Uses the engine's
  * measured wall time of the call (`durationMs`), so it needs no option for the value under test.
  */
-export const latency: BuiltinDefinition = {
+export const latency = defineBuiltin({
   summary: 'The function call took at most `max` (e.g. 500ms, 2s).',
   optionsSchema: {
     type: 'object',
@@ -40,26 +40,19 @@ export const latency: BuiltinDefinition = {
     if (max === undefined || hasTemplates(max) || durationMs(max) !== null) return [];
     return [{ path: 'max', message: `expected ${DURATION_EXPECTED}, found ${describeValue(max)}` }];
   },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
+  score(values, args): Evaluation {
+    const max = values.max;
+    const maxMs = durationMs(max);
+    if (maxMs === null) {
+      throw new OptionError(
+        'evaluator.option',
+        `option "max" must be ${DURATION_EXPECTED}, found ${describeValue(max)}`,
+      );
+    }
     return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const max = resolve(args).max;
-        const maxMs = durationMs(max);
-        if (maxMs === null) {
-          throw new OptionError(
-            'evaluator.option',
-            `option "max" must be ${DURATION_EXPECTED}, found ${describeValue(max)}`,
-          );
-        }
-        return {
-          score: args.durationMs <= maxMs ? 1 : 0,
-          // Sub-millisecond noise says nothing about latency and bloats the artifact.
-          metadata: { durationMs: Math.round(args.durationMs * 100) / 100, maxMs },
-        };
-      },
+      score: args.durationMs <= maxMs ? 1 : 0,
+      // Sub-millisecond noise says nothing about latency and bloats the artifact.
+      metadata: { durationMs: Math.round(args.durationMs * 100) / 100, maxMs },
     };
   },
-};
+});

@@ -1,14 +1,7 @@
 import type { Evaluation } from '../types.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
-import {
-  actualOf,
-  OptionError,
-  optionalChoice,
-  optionalCount,
-  optionResolver,
-  textOf,
-} from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { actualOf, OptionError, optionalChoice, optionalCount, textOf } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 const UNITS = ['chars', 'words'] as const;
 
@@ -16,7 +9,7 @@ const UNITS = ['chars', 'words'] as const;
  * `length`: the text under test is between `min` and `max` (inclusive) characters or words.
  * Characters are Unicode code points (an emoji is 1, not 2); words are runs of non-whitespace.
  */
-export const length: BuiltinDefinition = {
+export const length = defineBuiltin({
   summary: 'The length of the text under test (characters or words) is within `min`..`max`.',
   optionsSchema: {
     type: 'object',
@@ -43,36 +36,28 @@ export const length: BuiltinDefinition = {
     }
     return [];
   },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
+  score(values, args): Evaluation {
+    const min = optionalCount(values, 'min');
+    const max = optionalCount(values, 'max');
+    const unit = optionalChoice(values, 'unit', UNITS, 'chars');
+    if (min === undefined && max === undefined) {
+      throw new OptionError('evaluator.option', 'give option "min", "max" or both');
+    }
+    if (min !== undefined && max !== undefined && min > max) {
+      throw new OptionError(
+        'evaluator.option',
+        `option "min" (${min}) is greater than option "max" (${max})`,
+      );
+    }
+    const text = textOf(actualOf(values, args));
+    const size = unit === 'words' ? countWords(text) : countCodePoints(text);
+    const within = (min === undefined || size >= min) && (max === undefined || size <= max);
     return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const min = optionalCount(values, 'min');
-        const max = optionalCount(values, 'max');
-        const unit = optionalChoice(values, 'unit', UNITS, 'chars');
-        if (min === undefined && max === undefined) {
-          throw new OptionError('evaluator.option', 'give option "min", "max" or both');
-        }
-        if (min !== undefined && max !== undefined && min > max) {
-          throw new OptionError(
-            'evaluator.option',
-            `option "min" (${min}) is greater than option "max" (${max})`,
-          );
-        }
-        const text = textOf(actualOf(values, args));
-        const size = unit === 'words' ? countWords(text) : countCodePoints(text);
-        const within = (min === undefined || size >= min) && (max === undefined || size <= max);
-        return {
-          score: within ? 1 : 0,
-          metadata: { length: size, unit, min: min ?? null, max: max ?? null },
-        };
-      },
+      score: within ? 1 : 0,
+      metadata: { length: size, unit, min: min ?? null, max: max ?? null },
     };
   },
-};
+});
 
 /** Unicode code points: `'😀'.length` is 2 but it is one character to a reader. */
 function countCodePoints(text: string): number {

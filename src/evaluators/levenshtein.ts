@@ -1,8 +1,8 @@
 import type { Evaluation } from '../types.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION } from './option-schemas.ts';
-import { actualOf, optionalBoolean, optionResolver, requiredString, textOf } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { actualOf, optionalBoolean, requiredString, textOf } from './options.ts';
+import { defineBuiltin } from './define.ts';
 
 /**
  * Most dynamic-programming cells computed for one comparison (about 20–40 ms). Beyond it the
@@ -14,7 +14,7 @@ export const LEVENSHTEIN_CELL_BUDGET = 20_000_000;
  * `levenshtein`: similarity to `expected` as `1 − distance / longer length`, counting Unicode
  * code points (1 for two empty strings). No default threshold: the score is a gradient.
  */
-export const levenshtein: BuiltinDefinition = {
+export const levenshtein = defineBuiltin({
   summary: 'Similarity to `expected`: 1 − edit distance / length of the longer text.',
   optionsSchema: {
     type: 'object',
@@ -26,37 +26,30 @@ export const levenshtein: BuiltinDefinition = {
     required: ['expected'],
     additionalProperties: false,
   },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
+  score(values, args): Evaluation {
+    const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
+    const expected = requiredString(values, 'expected');
+    const actual = textOf(actualOf(values, args));
+    // Compared lowercased when asked; the metadata still shows the texts as they were.
+    const left = ignoreCase ? expected.toLowerCase() : expected;
+    const right = ignoreCase ? actual.toLowerCase() : actual;
+    if (left === right) return { score: 1, metadata: { distance: 0 } };
+    const a = Array.from(left, (char) => char.codePointAt(0) ?? 0);
+    const b = Array.from(right, (char) => char.codePointAt(0) ?? 0);
+    const { distance, exact } = editDistance(a, b);
+    const maxLength = Math.max(a.length, b.length);
     return {
-      id,
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
-        const expected = requiredString(values, 'expected');
-        const actual = textOf(actualOf(values, args));
-        // Compared lowercased when asked; the metadata still shows the texts as they were.
-        const left = ignoreCase ? expected.toLowerCase() : expected;
-        const right = ignoreCase ? actual.toLowerCase() : actual;
-        if (left === right) return { score: 1, metadata: { distance: 0 } };
-        const a = Array.from(left, (char) => char.codePointAt(0) ?? 0);
-        const b = Array.from(right, (char) => char.codePointAt(0) ?? 0);
-        const { distance, exact } = editDistance(a, b);
-        const maxLength = Math.max(a.length, b.length);
-        return {
-          score: 1 - distance / maxLength,
-          metadata: {
-            distance,
-            maxLength,
-            ...(!exact && { approximate: true }),
-            expected: truncateText(expected),
-            actual: truncateText(actual),
-          },
-        };
+      score: 1 - distance / maxLength,
+      metadata: {
+        distance,
+        maxLength,
+        ...(!exact && { approximate: true }),
+        expected: truncateText(expected),
+        actual: truncateText(actual),
       },
     };
   },
-};
+});
 
 /**
  * Levenshtein distance between two code point sequences. Common prefix and suffix are dropped

@@ -7,11 +7,10 @@ import {
   OptionError,
   optionalChoice,
   optionalString,
-  optionResolver,
   requiredString,
   textOf,
 } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import { defineBuiltin } from './define.ts';
 
 const MATCH_MODES = ['any', 'none'] as const;
 
@@ -23,7 +22,7 @@ const PATTERN_CACHE_LIMIT = 256;
  * (`match: none`, for "must not contain"). The pattern is compiled once when it holds no
  * template. The `g` flag is accepted but changes nothing: one match decides.
  */
-export const regex: BuiltinDefinition = {
+export const regex = defineBuiltin({
   summary: 'The text under test matches `pattern` (or, with `match: none`, does not).',
   optionsSchema: {
     type: 'object',
@@ -54,38 +53,31 @@ export const regex: BuiltinDefinition = {
     const problem = compileProblem(pattern, flags);
     return problem === null ? [] : [problem];
   },
-  create(options, { id }) {
-    const resolve = optionResolver(options);
-    const compile = patternCompiler(hasTemplates(options.pattern) || hasTemplates(options.flags));
-    return {
-      id,
-      threshold: { gte: 1 },
-      evaluateTestCase(args): Evaluation {
-        const values = resolve(args);
-        const pattern = requiredString(values, 'pattern');
-        const re = compile(pattern, optionalString(values, 'flags'));
-        const mode = optionalChoice(values, 'match', MATCH_MODES, 'any');
-        const text = textOf(actualOf(values, args));
-        // A `g` or `y` regex carries lastIndex between calls; start every test from the top.
-        re.lastIndex = 0;
-        const found = re.exec(text);
-        if (!found) {
-          if (mode === 'none') return { score: 1 };
-          const metadata = {
-            pattern: truncateText(pattern),
-            flags: re.flags,
-            actual: truncateText(text),
-          };
-          return { score: 0, metadata };
-        }
-        const where = { match: truncateText(found[0]), index: found.index };
-        return mode === 'any'
-          ? { score: 1, metadata: where }
-          : { score: 0, metadata: { forbiddenMatch: where } };
-      },
-    };
+  prepare: (options) =>
+    patternCompiler(hasTemplates(options.pattern) || hasTemplates(options.flags)),
+  score(values, args, compile): Evaluation {
+    const pattern = requiredString(values, 'pattern');
+    const re = compile(pattern, optionalString(values, 'flags'));
+    const mode = optionalChoice(values, 'match', MATCH_MODES, 'any');
+    const text = textOf(actualOf(values, args));
+    // A `g` or `y` regex carries lastIndex between calls; start every test from the top.
+    re.lastIndex = 0;
+    const found = re.exec(text);
+    if (!found) {
+      if (mode === 'none') return { score: 1 };
+      const metadata = {
+        pattern: truncateText(pattern),
+        flags: re.flags,
+        actual: truncateText(text),
+      };
+      return { score: 0, metadata };
+    }
+    const where = { match: truncateText(found[0]), index: found.index };
+    return mode === 'any'
+      ? { score: 1, metadata: where }
+      : { score: 0, metadata: { forbiddenMatch: where } };
   },
-};
+});
 
 /** Which option is at fault when `pattern`/`flags` do not compile, or null when they do. */
 function compileProblem(
