@@ -85,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
     signals += 1;
     if (signals === 1) {
       ctx.stderr.write(
-        '\nstopping: finishing in-flight cases and writing the partial artifact (press Ctrl-C again to quit now)\n',
+        '\nstopping: no new cases start; writing the partial artifact with the cases that finished (press Ctrl-C again to quit now)\n',
       );
       interrupt.abort();
     } else {

@@ -556,6 +556,14 @@ void test('interrupt: no new cases, in-flight calls aborted and dropped, partial
   );
   assert.equal(run.summary.cases, 2);
   assert.equal(run.testset.cases, 10, 'the testset size, not the cases that ran');
+  // Both finished cases passed, but a run cut short never passes.
+  assert.equal(run.verdict, 'fail');
+  assert.deepEqual(run.gate.conditions.at(-1), {
+    name: 'complete',
+    expected: '10 cases',
+    actual: '2 finished (interrupted)',
+    passed: false,
+  });
 });
 
 void test('interrupt during evaluation drops the case; evaluators not yet started never run', async () => {

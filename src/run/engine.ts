@@ -360,13 +360,23 @@ function toRunResult(run: RunState): RunResult {
   // `filter` skips the holes left by cases an interrupt dropped, keeping testset order.
   const cases = run.results.filter((result): result is CaseResult => result !== undefined);
   const summary = summarizeRun(cases, evaluatorIds);
-  const { verdict, conditions } = evaluateGate(summary, spec.gate);
+  const gate = evaluateGate(summary, spec.gate);
+  // A run cut short by an interrupt never passes, whatever its finished cases looked like.
+  if (cases.length < spec.cases.length) {
+    gate.conditions.push({
+      name: 'complete',
+      expected: `${spec.cases.length} cases`,
+      actual: `${cases.length} finished (interrupted)`,
+      passed: false,
+    });
+    gate.verdict = 'fail';
+  }
   return {
     suite: spec.id,
     params: run.params,
     testset: { ...spec.testset, cases: spec.cases.length },
-    verdict,
-    gate: { conditions },
+    verdict: gate.verdict,
+    gate: { conditions: gate.conditions },
     summary,
     cases,
   };
