@@ -86,15 +86,27 @@ function resolveString(text: string, scope: TemplateScope): TemplateResult {
   return error === null ? { ok: true, value: out } : { ok: false, error };
 }
 
+/** Parsed template paths: the same few expressions resolve once per case, thousands of times. */
+const parsedPaths = new Map<string, string[] | { error: string }>();
+
+function parsePath(expr: string): string[] | { error: string } {
+  let parsed = parsedPaths.get(expr);
+  if (parsed === undefined) {
+    const bad = checkTemplateExpression(expr);
+    parsed = bad ? { error: bad } : (expr.match(/[^.[\]]+/g) ?? []);
+    // Bounded, in case templates are generated per case.
+    if (parsedPaths.size < 10_000) parsedPaths.set(expr, parsed);
+  }
+  return parsed;
+}
+
 function lookup(expr: string, scope: TemplateScope): TemplateResult {
-  const bad = checkTemplateExpression(expr);
-  if (bad) return { ok: false, error: bad };
-  const parts = expr.match(/[^.[\]]+/g) ?? [];
+  const parts = parsePath(expr);
+  if (!Array.isArray(parts)) return { ok: false, error: parts.error };
   let current: unknown = scope;
-  let walked = '';
-  for (const part of parts) {
-    walked = walked ? `${walked}.${part}` : part;
+  for (const [i, part] of parts.entries()) {
     if (current === null || typeof current !== 'object' || !(part in current)) {
+      const walked = parts.slice(0, i + 1).join('.');
       return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
     }
     current = (current as Record<string, unknown>)[part];
