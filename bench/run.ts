@@ -76,7 +76,7 @@ const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (t: number) => `${t.toFixed(0)} ms`;
 
 // Node's own start-up: the baseline for cold start.
-const nodeStart = repeat(5, () => measure(['-e', '0'], work));
+const nodeStart = repeat(9, () => measure(['-e', '0'], work));
 
 // (1) 10,000 cases × 3 deterministic evaluators, trivial synchronous TypeScript function.
 const big = join(work, 'big');
@@ -103,7 +103,7 @@ rows.push([
 // (2) Cold start of a 1-case TypeScript suite.
 const one = join(work, 'one');
 writeSuite(one, 1, 'answer.ts');
-const oneRun = repeat(5, () => measure([bin, 'run', 'evals.yaml', '-o', 'out.json'], one));
+const oneRun = repeat(9, () => measure([bin, 'run', 'evals.yaml', '-o', 'out.json'], one));
 rows.push([
   '1-case TS suite, cold start',
   ms(oneRun.wallMs),
@@ -119,6 +119,6 @@ console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of rows) console.log(line(r));
 console.log(
-  `\nnode ${process.version}, ${process.platform}/${process.arch}; medians of 3–5 runs after one warm-up`,
+  `\nnode ${process.version}, ${process.platform}/${process.arch}; medians of 3 (10k) and 9 (start-up) runs after one warm-up`,
 );
 rmSync(work, { recursive: true, force: true });
