@@ -112,6 +112,83 @@ describe('evals run: failing cases are results, not crashes', () => {
   });
 });
 
+describe('evals run: stored outputs, pass modules and gates', () => {
+  it('scores the output column when a suite has no function, and errors rows without one', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': `version: 1
+suites:
+  - id: stored
+    testset: { path: outputs.csv }
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
+`,
+      'outputs.csv': 'expected,output\nParis,Paris\nRome,Milan\n',
+      'no-output.csv': 'expected\nParis\n',
+    });
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    const cases = readArtifact(join(dir, 'out.json')).runs[0]?.cases ?? [];
+    assert.deepEqual(
+      cases.map((c) => [c.output, c.passed]),
+      [
+        ['Paris', true],
+        ['Milan', false],
+      ],
+    );
+    writeFiles(dir, {
+      'evals.yaml': readFileSync(join(dir, 'evals.yaml'), 'utf8').replace(
+        'outputs.csv',
+        'no-output.csv',
+      ),
+    });
+    const missing = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(missing.code, 1);
+    assert.match(
+      readArtifact(join(dir, 'out.json')).runs[0]?.cases[0]?.error ?? '',
+      /no function: and this row has no "output" field/,
+    );
+  });
+
+  it('applies a pass-condition module and an evaluator mean gate', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': `version: 1
+suites:
+  - id: graded
+    testset:
+      cases:
+        - { text: "short" }
+        - { text: "a much longer answer" }
+    function: ./fn.ts#echo
+    pass: ./pass.ts#lenient
+    evaluators:
+      - { id: brief, use: length, with: { max: 10 } }
+      - { id: similar, use: levenshtein, with: { expected: "short" } }
+    gate:
+      evaluators: { similar: { mean: { gte: 0.9 } } }
+`,
+      'fn.ts':
+        'export const echo = ({ testCase }: { testCase: { text: string } }) => testCase.text;\n',
+      // Passes every case whose output is under 30 characters, whatever the evaluators say.
+      'pass.ts':
+        'export function lenient({ output }: { output: string }): boolean {\n  return output.length < 30;\n}\n',
+    });
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    const run = readArtifact(join(dir, 'out.json')).runs[0];
+    assert.deepEqual(
+      run?.cases.map((c) => c.passed),
+      [true, true],
+      'the pass module overrides the failing length check',
+    );
+    const gate = run?.gate.conditions.find((c) => c.name === 'evaluators.similar.mean');
+    assert.equal(gate?.passed, false, 'the mean similarity is far below 0.9');
+    assert.equal(run?.verdict, 'fail');
+    assert.match(r.stdout, /evaluators\.similar\.mean/);
+  });
+});
+
 describe('evals run: concurrency limits hold exactly', () => {
   it('peaks at the suite concurrency (5) and the evaluator concurrency (2)', async () => {
     const dir = scratch('concurrency');

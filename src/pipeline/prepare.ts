@@ -256,11 +256,9 @@ async function loadEvaluator(
 ): Promise<Located<EngineEvaluator>> {
   const where = at('evaluators', ev.index, 'use');
   let inner: EngineEvaluator;
-  let defaultThreshold = undefined as EngineEvaluator['threshold'];
   if (ev.kind === 'builtin') {
-    const def = builtinEvaluators[ev.use as BuiltinEvaluatorName];
-    inner = def.create(ev.with, { id: ev.id });
-    defaultThreshold = def.defaultThreshold;
+    // A built-in carries its default threshold itself (see defineBuiltin).
+    inner = builtinEvaluators[ev.use as BuiltinEvaluatorName].create(ev.with, { id: ev.id });
   } else {
     const loaded = await loadModule(loader, config, ev.use, where);
     if (!loaded.ok) return loaded;
@@ -273,7 +271,7 @@ async function loadEvaluator(
     inner = shaped.value;
   }
   // The config's id, limits and threshold win over what the evaluator object declares.
-  const threshold = ev.threshold ?? inner.threshold ?? defaultThreshold;
+  const threshold = ev.threshold ?? inner.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
   const timeoutMs = ev.timeoutMs ?? inner.timeoutMs;
   return {
