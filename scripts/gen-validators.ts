@@ -5,8 +5,9 @@
  * The ajv options must match what src/config/schema-errors.ts reads (verbose errors).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { OPTION_SCHEMA_AJV } from '../src/config/option-schema-ajv.ts';
 import { builtinEvaluators } from '../src/evaluators/registry.ts';
 
 // ajv's CommonJS entry exposes the function as `default` when imported from ESM.
@@ -14,15 +15,6 @@ type StandaloneCode = (ajv: Ajv, refsOrFunc?: Record<string, string> | ValidateF
 const standaloneCode = (standaloneCodeModule as unknown as { default: StandaloneCode }).default;
 
 const CODE = { source: true, esm: true, lines: true } as const;
-
-/** The same options as src/config/schema-check.ts's run-time fallback for option schemas. */
-const OPTION_SCHEMA_AJV: Options = {
-  allErrors: true,
-  verbose: true,
-  strict: false,
-  validateFormats: false,
-  logger: false,
-};
 
 export const OUTPUTS = {
   config: new URL('../src/config/evals-schema-validator.generated.ts', import.meta.url),

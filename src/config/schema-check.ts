@@ -2,7 +2,8 @@
  * The ajv validators: one for `evals.yaml` itself (`schemas/evals.schema.json`, compiled at build
  * time) and one per built-in's option schema (compiled on first use, kept for the process).
  */
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { OPTION_SCHEMA_AJV } from './option-schema-ajv.ts';
 // A static JSON import (not a read at run time) so the schema travels with a bundled dist/ and,
 // from lib/config/, still resolves to <pkg>/schemas/ where the published package keeps it.
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
@@ -16,18 +17,6 @@ const validateConfig = validateConfigUntyped as unknown as ValidateFunction;
 
 let optionsAjv: Ajv | undefined;
 const optionValidators = new WeakMap<object, ValidateFunction>();
-
-// `verbose` puts the failing value and its schema on each error: messages quote the value and
-// read hints (`patternErrorMessage`, the allowed keys) from the schema. The same options as the
-// build-time compilation (scripts/gen-validators.ts); `validateSchema: false` skips compiling the
-// meta-schema (~70 ms), as a test compiles every built-in's schema strictly instead.
-const OPTION_SCHEMA_AJV: Options = {
-  allErrors: true,
-  verbose: true,
-  strict: false,
-  validateFormats: false,
-  logger: false,
-};
 
 /**
  * Every way `data` breaks the config schema (`[]` when it fits). The validator is compiled ahead
