@@ -27,7 +27,11 @@ export type Params = Record<string, unknown>;
 export interface FnArgs<TCase = Record<string, unknown>, TParams extends Params = Params> {
   testCase: TCase;
   params: TParams;
-  /** Aborted when the call times out or the run is interrupted. */
+  /**
+   * Aborted when the call times out or the run is interrupted. Created on first read (most
+   * functions never look), so read it from the argument (`{ signal }` or `args.signal`): a copy
+   * made with `{ ...args }` does not carry it.
+   */
   signal: AbortSignal;
 }
 
@@ -43,7 +47,7 @@ export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknow
   params: Params;
   /** Wall time of the function call that produced `output`, in milliseconds. */
   durationMs: number;
-  /** Aborted when the evaluator times out or the run is interrupted. */
+  /** Aborted when the evaluator times out or the run is interrupted. Read it from the argument (see FnArgs). */
   signal: AbortSignal;
 }
 
