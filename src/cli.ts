@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { initCommand } from './commands/init.ts';
 import type { CommandContext } from './commands/io.ts';
 import { EXIT, runCommand } from './commands/run.ts';
+import { testsetCommand } from './commands/testset.ts';
 import { validateCommand } from './commands/validate.ts';
 import { UsageError, formatIssue, usageError } from './errors.ts';
 import { toolVersion } from './version.ts';
@@ -14,6 +15,7 @@ Commands:
   run [config]       Run the suites of a config and write the results artifact
   validate [config]  Check a config, its testsets and modules without running anything
   init [dir]         Write a working example project (evals.yaml, testset, function, evaluator)
+  testset <command>  Versioned testsets: revision, show, diff, log, convert, pin (see evals testset --help)
 
 Options:
   -h, --help         Show help (also after a command: evals run --help)
@@ -138,10 +140,11 @@ async function dispatch(
     ctx.stdout.write(`${toolVersion}\n`);
     return 0;
   }
+  if (first === 'testset') return testsetCommand(rest, ctx);
   if (!(first in OPTIONS)) {
     throw usageError(
       'cli.unknown-command',
-      `unknown command "${first}" (commands: run, validate, init; see evals --help)`,
+      `unknown command "${first}" (commands: run, validate, init, testset; see evals --help)`,
     );
   }
   const command = first as Command;

@@ -190,8 +190,12 @@ export interface GateCondition {
 }
 
 export interface TestsetInfo {
+  /** The file relative to the config; `null` for inline cases. */
   path: string | null;
+  /** The git revision the file was read at, as written in the config; `null`: the working tree. */
   ref: string | null;
+  /** The full commit sha `ref` resolved to; `null` when read from the working tree. */
+  commit: string | null;
   revision: string;
   cases: number;
 }

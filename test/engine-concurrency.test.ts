@@ -61,7 +61,7 @@ function countedSuite(
     timeoutMs: 10_000,
     pass: 'all',
     gate: {},
-    testset: { path: null, ref: null, revision: 'rev' },
+    testset: { path: null, ref: null, commit: null, revision: 'rev' },
     ...overrides,
   };
 }

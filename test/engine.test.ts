@@ -36,7 +36,7 @@ function makeSuite(overrides: Partial<SuiteSpec> & { rows?: Row[] } = {}): Suite
     timeoutMs: null,
     pass: 'all',
     gate: {},
-    testset: { path: 'cases.jsonl', ref: null, revision: 'rev' },
+    testset: { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev' },
     ...rest,
   };
 }
@@ -85,7 +85,7 @@ void test('a case records its identity, data, output and evaluations', async () 
   const run = runs[0]!;
   assert.equal(run.suite, 'suite');
   assert.deepEqual(run.params, {});
-  assert.deepEqual(run.testset, { path: 'cases.jsonl', ref: null, revision: 'rev', cases: 1 });
+  assert.deepEqual(run.testset, { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev', cases: 1 });
   assert.equal(run.verdict, 'pass');
   assert.deepEqual(run.cases, [
     {

@@ -51,7 +51,7 @@ export function fixtureRuns(): RunResult[] {
   const passing: RunResult = {
     suite: 'capitals',
     params: { model: 'large', temperature: 0 },
-    testset: { path: 'testsets/capitals.csv', ref: null, revision: 'rev1', cases: 2 },
+    testset: { path: 'testsets/capitals.csv', ref: null, commit: null, revision: 'rev1', cases: 2 },
     verdict: 'pass',
     gate: { conditions: [{ name: 'minPassRate', expected: '≥ 0.5', actual: '1', passed: true }] },
     summary: {
@@ -70,7 +70,13 @@ export function fixtureRuns(): RunResult[] {
   const failing: RunResult = {
     suite: 'capitals',
     params: { model: 'small', temperature: 0 },
-    testset: { path: 'testsets/capitals.csv', ref: 'main', revision: 'rev1', cases: 6 },
+    testset: {
+      path: 'testsets/capitals.csv',
+      ref: 'main',
+      commit: 'a'.repeat(40),
+      revision: 'rev1',
+      cases: 6,
+    },
     verdict: 'fail',
     gate: {
       conditions: [

@@ -26,7 +26,13 @@ function fullArtifact(): ResultsArtifact {
       {
         suite: 'capitals',
         params: { model: 'large', temperature: 0.7, nested: { any: ['thing'] } },
-        testset: { path: 'testsets/capitals.csv', ref: 'main', revision: 'rev', cases: 2 },
+        testset: {
+          path: 'testsets/capitals.csv',
+          ref: 'main',
+          commit: '0123abcd'.repeat(5),
+          revision: 'rev',
+          cases: 2,
+        },
         verdict: 'fail',
         gate: {
           conditions: [{ name: 'minPassRate', expected: '≥ 0.95', actual: '0.5', passed: false }],
@@ -89,7 +95,7 @@ function fullArtifact(): ResultsArtifact {
       {
         suite: 'inline',
         params: {},
-        testset: { path: null, ref: null, revision: 'rev2', cases: 0 },
+        testset: { path: null, ref: null, commit: null, revision: 'rev2', cases: 0 },
         verdict: 'pass',
         gate: { conditions: [] },
         summary: { cases: 0, passed: 0, failed: 0, errored: 0, passRate: 1, evaluators: {} },

@@ -126,7 +126,7 @@ function buildSpec<TCase, TOutput>(
     timeoutMs: args.timeoutMs ?? null,
     pass: args.pass ?? 'all',
     gate: args.gate ?? {},
-    testset: { path: null, ref: null, revision: prepared.revision },
+    testset: { path: null, ref: null, commit: null, revision: prepared.revision },
   };
 }
 

@@ -14,7 +14,8 @@ import {
   prepareCases,
   revisionMatches,
 } from '../testsets/identity.ts';
-import { readTestsetFile } from '../testsets/read-file.ts';
+import { findPinOrigin, type IdentityOptions } from '../testsets/history.ts';
+import { readTestset } from '../testsets/read-file.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
 import type { EngineEvaluator, Params, PassCondition, TestFn, TestsetRow } from '../types.ts';
 
@@ -64,17 +65,7 @@ async function prepareSuite(
   suite: SuiteConfig,
   options: PrepareOptions,
 ): Promise<SuiteResult> {
-  const at = (...path: ConfigPath): Issue => {
-    const loc = config.locate(['suites', suite.index, ...path]);
-    return {
-      code: '',
-      file: config.file,
-      line: loc.line,
-      col: loc.col,
-      path: formatConfigPath(['suites', suite.index, ...path]),
-      message: '',
-    };
-  };
+  const at = issueAt(config, suite);
   const issues: Issue[] = [];
 
   const [testset, fn, evaluators, pass] = await Promise.all([
@@ -112,6 +103,108 @@ async function prepareSuite(
 
 type Located<T> = { ok: true; value: T } | { ok: false; issue: Issue };
 
+/** An issue located at a config path inside `suite` (message and code filled in by the caller). */
+function issueAt(config: LoadedConfig, suite: SuiteConfig): (...path: ConfigPath) => Issue {
+  return (...path) => {
+    const loc = config.locate(['suites', suite.index, ...path]);
+    return {
+      code: '',
+      file: config.file,
+      line: loc.line,
+      col: loc.col,
+      path: formatConfigPath(['suites', suite.index, ...path]),
+      message: '',
+    };
+  };
+}
+
+/** A suite's testset read and identified, before its pin is checked or its tags applied. */
+export interface SuiteTestset {
+  cases: SuiteSpec['cases'];
+  revision: string;
+  info: SuiteSpec['testset'];
+  identity: IdentityOptions;
+  /** The file, for history look-ups; null for inline cases. */
+  location: { absPath: string; displayPath: string } | null;
+}
+
+/**
+ * Reads a suite's testset (from the working tree, or at its `ref:`) and computes identities and
+ * the revision. Shared by runs and by `evals testset pin`, which needs no modules loaded.
+ */
+export async function readSuiteTestset(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  cwd: string,
+): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
+  const at = issueAt(config, suite);
+
+  const ts = suite.testset;
+  let rows: TestsetRow[];
+  let sourceFile: string;
+  let testsetId: string;
+  let path: string | null = null;
+  let commit: string | null = null;
+  let location: SuiteTestset['location'] | undefined;
+  // Where problems in the rows are shown: relative to the user's folder, with the ref if any.
+  let issueFile: string;
+  if (ts.kind === 'file') {
+    const abs = resolve(config.dir, ts.path);
+    const display = displayPath(cwd, abs);
+    location = { absPath: abs, displayPath: display };
+    const read = await readTestset({
+      absPath: abs,
+      displayPath: display,
+      ...(ts.ref !== undefined ? { ref: ts.ref } : {}),
+    });
+    if (!read.ok) {
+      // A missing file or a git failure is reported where the config names the file or ref.
+      const where =
+        ts.ref !== undefined && read.issues[0]?.code.startsWith('git.') ? 'ref' : 'path';
+      return {
+        ok: false,
+        issues: read.issues.map((i) =>
+          i.line === 0 ? { ...at('testset', where), code: i.code, message: i.message } : i,
+        ),
+      };
+    }
+    rows = read.rows;
+    commit = read.commit;
+    sourceFile = toPosix(ts.path);
+    testsetId = ts.id ?? defaultTestsetId(ts.path);
+    path = sourceFile;
+    issueFile = ts.ref !== undefined ? `${display}@${ts.ref}` : display;
+  } else {
+    const converted = rowsFromRecords(ts.records, config.file);
+    if (!converted.ok) return { ok: false, issues: converted.issues };
+    rows = converted.rows;
+    sourceFile = displayPath(config.dir, config.absPath);
+    testsetId = ts.id ?? suite.id;
+    issueFile = config.file;
+  }
+
+  const identity: IdentityOptions = { testsetId, ...(suite.hash ? { hash: suite.hash } : {}) };
+  const prepared = prepareCases(rows, { ...identity, file: sourceFile });
+  if (!prepared.ok) {
+    return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
+  }
+  return {
+    ok: true,
+    testset: {
+      cases: prepared.cases,
+      revision: prepared.revision,
+      info: {
+        path,
+        ref: ts.kind === 'file' ? (ts.ref ?? null) : null,
+        commit,
+        revision: prepared.revision,
+      },
+      identity,
+      location: location ?? null,
+    },
+  };
+}
+
 async function prepareTestset(
   config: LoadedConfig,
   suite: SuiteConfig,
@@ -121,77 +214,45 @@ async function prepareTestset(
   | { ok: true; cases: SuiteSpec['cases']; info: SuiteSpec['testset'] }
   | { ok: false; issues: Issue[] }
 > {
+  const read = await readSuiteTestset(config, suite, options.cwd);
+  if (!read.ok) return read;
+  const { testset } = read;
   const ts = suite.testset;
-  let rows: TestsetRow[];
-  let sourceFile: string;
-  let testsetId: string;
-  let path: string | null;
-  if (ts.kind === 'file') {
-    if (ts.ref !== undefined) {
-      return {
-        ok: false,
-        issues: [
-          {
-            ...at('testset', 'ref'),
-            code: 'testset.ref-unsupported',
-            message: `reading a testset at a git revision (ref: ${ts.ref}) is not available in this version; remove ref: to read the working tree`,
-          },
-        ],
-      };
-    }
-    const abs = resolve(config.dir, ts.path);
-    const read = await readTestsetFile(abs, displayPath(options.cwd, abs));
-    if (!read.ok) {
-      // A missing file is reported where the config names it, so the user sees both places.
-      return {
-        ok: false,
-        issues: read.issues.map((i) =>
-          i.line === 0 ? { ...at('testset', 'path'), code: i.code, message: i.message } : i,
-        ),
-      };
-    }
-    rows = read.rows;
-    sourceFile = toPosix(ts.path);
-    testsetId = ts.id ?? defaultTestsetId(ts.path);
-    path = sourceFile;
-  } else {
-    const converted = rowsFromRecords(ts.records, config.file);
-    if (!converted.ok) return { ok: false, issues: converted.issues };
-    rows = converted.rows;
-    sourceFile = displayPath(config.dir, config.absPath);
-    testsetId = ts.id ?? suite.id;
-    path = null;
-  }
 
-  const prepared = prepareCases(rows, {
-    testsetId,
-    file: sourceFile,
-    ...(suite.hash ? { hash: suite.hash } : {}),
-  });
-  if (!prepared.ok) return { ok: false, issues: prepared.issues };
-
-  if (ts.revision !== undefined && !revisionMatches(ts.revision, prepared.revision)) {
+  if (ts.revision !== undefined && !revisionMatches(ts.revision, testset.revision)) {
+    const message = testset.location
+      ? await explainPinMismatch(ts.revision, testset, testset.location, testset.identity)
+      : `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
     return {
       ok: false,
-      issues: [
-        {
-          ...at('testset', 'revision'),
-          code: 'testset.revision-mismatch',
-          message: `the testset does not match its pinned revision: pinned ${ts.revision}, current ${prepared.revision} (the rows changed since the pin; update revision: to pin the current rows)`,
-        },
-      ],
+      issues: [{ ...at('testset', 'revision'), code: 'testset.revision-mismatch', message }],
     };
   }
 
   const tags = [...(ts.tags ?? [])];
-  let cases = filterByTags(prepared.cases, tags);
+  let cases = filterByTags(testset.cases, tags);
   const cliTags = options.filters?.tags ?? [];
   if (cliTags.length > 0) cases = filterByTags(cases, cliTags);
-  return {
-    ok: true,
-    cases,
-    info: { path, ref: null, revision: prepared.revision },
-  };
+  return { ok: true, cases, info: testset.info };
+}
+
+/**
+ * A pin mismatch says what changed: the pinned revision is looked up in the file's git history
+ * and diffed against the current rows, with the command that shows the rows themselves.
+ */
+async function explainPinMismatch(
+  pin: string,
+  current: { cases: SuiteSpec['cases']; revision: string },
+  location: { absPath: string; displayPath: string },
+  identity: IdentityOptions,
+): Promise<string> {
+  const head = `the testset does not match its pinned revision: pinned ${pin}, current ${current.revision}`;
+  const origin = await findPinOrigin(location, identity, pin, current.cases);
+  if (origin === null) {
+    return `${head}; no commit of ${location.displayPath} has the pinned revision, so the changes cannot be counted (see the rows: evals testset show ${location.displayPath}; pin them: evals testset pin)`;
+  }
+  const short = origin.commit.slice(0, 10);
+  return `${head}: since the pin (commit ${short}, ${origin.date.slice(0, 10)}) ${origin.added} added, ${origin.removed} removed, ${origin.changed} changed (see them: evals testset diff ${location.displayPath}@${short} ${location.displayPath}; pin the current rows: evals testset pin)`;
 }
 
 async function loadModule(

@@ -1,7 +1,60 @@
 import { readFile } from 'node:fs/promises';
 import type { Issue } from '../errors.ts';
+import type { TestsetRow } from '../types.ts';
 import { formatFromPath, parseTestset, TESTSET_EXTENSIONS } from './formats.ts';
+import { readFileAtRef } from './git.ts';
 import type { TestsetIssueCode, TestsetParseResult } from './issues.ts';
+
+/** Where a testset is: a file, optionally as of a git revision. */
+export interface TestsetLocation {
+  absPath: string;
+  /** The path as shown to the user (relative to where they stand, or to the config). */
+  displayPath: string;
+  /** A branch, tag or sha to read the file at instead of the working tree. */
+  ref?: string;
+}
+
+export type TestsetSourceResult =
+  | {
+      ok: true;
+      rows: TestsetRow[];
+      /** The sha `ref` resolved to; null for the working tree. */ commit: string | null;
+    }
+  | { ok: false; issues: Issue[] };
+
+/**
+ * Reads a testset from the working tree, or as of `ref` through git (never touching the working
+ * tree). Issues in a file read at a ref are shown as `path@ref:line:col`, so the user knows
+ * which version is at fault; git failures (unknown ref, shallow clone, …) carry their fix.
+ */
+export async function readTestset(location: TestsetLocation): Promise<TestsetSourceResult> {
+  const { absPath, displayPath, ref } = location;
+  if (ref === undefined) {
+    const read = await readTestsetFile(absPath, displayPath);
+    return read.ok ? { ok: true, rows: read.rows, commit: null } : read;
+  }
+  const shown = `${displayPath}@${ref}`;
+  const format = formatFromPath(absPath);
+  if (format === null) return unsupported(displayPath);
+  const got = await readFileAtRef(absPath, ref);
+  if (!got.ok) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: got.error.code,
+          file: shown,
+          line: 0,
+          col: 0,
+          path: '',
+          message: got.error.message,
+        },
+      ],
+    };
+  }
+  const parsed = parseTestset(got.value.text, format, shown);
+  return parsed.ok ? { ok: true, rows: parsed.rows, commit: got.value.commit } : parsed;
+}
 
 /**
  * Reads and parses a testset file; the one place in `testsets/` that touches the file system.
@@ -13,14 +66,7 @@ export async function readTestsetFile(
   displayPath: string,
 ): Promise<TestsetParseResult> {
   const format = formatFromPath(absPath);
-  if (format === null) {
-    const supported = Object.keys(TESTSET_EXTENSIONS).join(', ');
-    return fail(
-      'testset.format',
-      displayPath,
-      `unsupported testset file type ${JSON.stringify(displayPath)}: expected one of ${supported}`,
-    );
-  }
+  if (format === null) return unsupported(displayPath);
   let text: string;
   try {
     text = await readFile(absPath, 'utf8');
@@ -33,6 +79,15 @@ export async function readTestsetFile(
     return fail('testset.read', displayPath, `cannot read testset ${displayPath}: ${reason}`);
   }
   return parseTestset(text, format, displayPath);
+}
+
+function unsupported(displayPath: string): { ok: false; issues: Issue[] } {
+  const supported = Object.keys(TESTSET_EXTENSIONS).join(', ');
+  return fail(
+    'testset.format',
+    displayPath,
+    `unsupported testset file type ${JSON.stringify(displayPath)}: expected one of ${supported}`,
+  );
 }
 
 function fail(

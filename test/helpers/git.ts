@@ -1,0 +1,36 @@
+/** Real temporary git repositories for tests, with a fixed identity so no global config is needed. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'evalgate test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'evalgate test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+};
+
+/** Runs git in `cwd` and returns its trimmed stdout. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...IDENTITY },
+  }).trim();
+}
+
+/** A new repository on branch main, in a real (symlink-free) temp path. */
+export function newRepo(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'evalgate-repo-')));
+  git(dir, 'init', '-q', '-b', 'main');
+  return dir;
+}
+
+/** Stages everything and commits; returns the new commit's sha. */
+export function commitAll(dir: string, message: string): string {
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD');
+}
