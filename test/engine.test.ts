@@ -85,7 +85,13 @@ void test('a case records its identity, data, output and evaluations', async () 
   const run = runs[0]!;
   assert.equal(run.suite, 'suite');
   assert.deepEqual(run.params, {});
-  assert.deepEqual(run.testset, { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev', cases: 1 });
+  assert.deepEqual(run.testset, {
+    path: 'cases.jsonl',
+    ref: null,
+    commit: null,
+    revision: 'rev',
+    cases: 1,
+  });
   assert.equal(run.verdict, 'pass');
   assert.deepEqual(run.cases, [
     {

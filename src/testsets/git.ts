@@ -82,7 +82,12 @@ export async function resolveCommit(repo: string, ref: string): Promise<GitResul
   }
   // A pull-request checkout in CI has origin/main but no local main: `ref: main` should still
   // mean the base branch there, as it does on a laptop. The artifact records the commit used.
-  const remote = await git(repo, ['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${ref}^{commit}`]);
+  const remote = await git(repo, [
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    `refs/remotes/origin/${ref}^{commit}`,
+  ]);
   const remoteSha = remote.kind === 'broken' ? '' : remote.stdout.toString('utf8').trim();
   if (remote.kind !== 'broken' && remote.exitCode === 0 && remoteSha !== '') {
     return { ok: true, value: remoteSha };
