@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readGitInfo } from '../src/commands/git-info.ts';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-    },
-  }).trim();
-}
+import { commitAll, git, newRepo } from './helpers/git.ts';
 
 function repo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'evalgate-git-'));
-  git(dir, 'init', '-q', '-b', 'main');
+  const dir = newRepo();
   writeFileSync(join(dir, 'a.txt'), 'a\n');
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-qm', 'first');
+  commitAll(dir, 'first');
   return dir;
 }
 

@@ -22,12 +22,11 @@ export function resolveConfigArg(arg: string | undefined, ctx: CommandContext): 
   );
 }
 
-/** Loads and validates the config, then prepares every selected suite; any problem is a UsageError. */
-export async function loadAndPrepare(
+/** Loads and validates the config the user named (or the default one); problems are a UsageError. */
+export async function loadConfig(
   configArg: string | undefined,
   ctx: CommandContext,
-  filters: RunFilters = {},
-): Promise<{ config: LoadedConfig; suites: SuiteSpec[] }> {
+): Promise<LoadedConfig> {
   const file = resolveConfigArg(configArg, ctx);
   const loaded = await loadConfigFile(file, {
     cwd: ctx.cwd,
@@ -35,11 +34,21 @@ export async function loadAndPrepare(
     builtins: builtinEvaluators,
   });
   if (!loaded.ok) throw new UsageError(loaded.issues);
-  const prepared = await prepareSuites(loaded.config, {
+  return loaded.config;
+}
+
+/** Loads and validates the config, then prepares every selected suite; any problem is a UsageError. */
+export async function loadAndPrepare(
+  configArg: string | undefined,
+  ctx: CommandContext,
+  filters: RunFilters = {},
+): Promise<{ config: LoadedConfig; suites: SuiteSpec[] }> {
+  const config = await loadConfig(configArg, ctx);
+  const prepared = await prepareSuites(config, {
     cwd: ctx.cwd,
     loader: createModuleLoader(),
     filters,
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);
-  return { config: loaded.config, suites: prepared.suites };
+  return { config, suites: prepared.suites };
 }

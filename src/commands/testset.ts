@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { applyPins } from '../config/pin.ts';
 import { loadConfigFile } from '../config/load.ts';
-import type { LoadedConfig } from '../config/types.ts';
 import { UsageError, usageError, type Issue } from '../errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
 import { readSuiteTestset } from '../pipeline/prepare.ts';
@@ -24,7 +23,7 @@ import {
 import { serializeTestset } from '../testsets/write.ts';
 import type { PreparedCase, TestsetRow } from '../types.ts';
 import { useColor, type CommandContext } from './io.ts';
-import { resolveConfigArg } from './load.ts';
+import { loadConfig, resolveConfigArg } from './load.ts';
 
 export const TESTSET_HELP = `Usage: evals testset <command> [options]
 
@@ -578,14 +577,7 @@ async function pinCommand(
   flags: Flags,
   ctx: CommandContext,
 ): Promise<number> {
-  const file = resolveConfigArg(configArg, ctx);
-  const loaded = await loadConfigFile(file, {
-    cwd: ctx.cwd,
-    env: ctx.env,
-    builtins: builtinEvaluators,
-  });
-  if (!loaded.ok) throw new UsageError(loaded.issues);
-  const config: LoadedConfig = loaded.config;
+  const config = await loadConfig(configArg, ctx);
   const results = await Promise.all(
     config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd)),
   );
@@ -622,7 +614,7 @@ async function pinCommand(
     }
     ctx.stdout.write(
       stale > 0
-        ? `${stale} stale pin${stale === 1 ? '' : 's'}: run evals testset pin ${file} to update\n`
+        ? `${stale} stale pin${stale === 1 ? '' : 's'}: run evals testset pin ${config.file} to update\n`
         : 'every pin is current\n',
     );
     return stale > 0 ? 1 : 0;

@@ -16,6 +16,11 @@ export function formatCount(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** `1 row`, `2,000 rows`. */
+export function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** The first `SHORT_ID_LENGTH` characters of a case id. */
 export function shortId(id: string): string {
   return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;

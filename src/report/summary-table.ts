@@ -4,7 +4,8 @@
  * one verdict line. Pure: data in, string out.
  */
 import type { CaseResult, RunResult } from '../types.ts';
-import { describeCaseFailure, formatCount, formatParams, shortId } from './labels.ts';
+import { painter, type Painter } from './ansi.ts';
+import { describeCaseFailure, formatCount, formatParams, plural, shortId } from './labels.ts';
 
 /** How `renderSummary` lays out its text. */
 export interface SummaryOptions {
@@ -199,24 +200,4 @@ function clean(text: string): string {
 function formatPercent(rate: number): string {
   const percent = Math.round(rate * 1000) / 10;
   return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-interface Painter {
-  bold(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-}
-
-// Close codes reset only the attribute that was set (22 bold, 39 color), so nesting works.
-function painter(color: boolean): Painter {
-  const wrap =
-    (open: number, close: number) =>
-    (text: string): string =>
-      color ? `\x1b[${open}m${text}\x1b[${close}m` : text;
-  return { bold: wrap(1, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39) };
 }

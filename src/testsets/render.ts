@@ -3,7 +3,8 @@
  * `git diff --stat` with the fields that changed) and a testset as a table that fits the
  * terminal. Pure: data in, string out; the caller prints, and decides color and width.
  */
-import { formatCount } from '../report/labels.ts';
+import { painter, type Painter } from '../report/ansi.ts';
+import { formatCount, plural } from '../report/labels.ts';
 import type { PreparedCase } from '../types.ts';
 import { isMetadataField, type FieldChange, type RowChange, type TestsetDiff } from './diff.ts';
 
@@ -583,31 +584,4 @@ function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
     char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-function plural(count: number, noun: string): string {
-  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-interface Painter {
-  bold(text: string): string;
-  dim(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-}
-
-// Close codes reset only the attribute that was set (22 bold/dim, 39 color), so nesting works.
-function painter(color: boolean): Painter {
-  const wrap =
-    (open: number, close: number) =>
-    (text: string): string =>
-      color && text !== '' ? `\x1b[${open}m${text}\x1b[${close}m` : text;
-  return {
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39),
-  };
 }
