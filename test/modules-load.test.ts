@@ -347,6 +347,16 @@ void describe('modules that throw while loading', () => {
     });
   });
 
+  void it('says how to install a package the module imports but cannot find', async () => {
+    const error = await failure(
+      createModuleLoader(),
+      './esm-scope/imports-missing-package.ts#answer',
+    );
+    assert.equal(error.code, 'module.load-failed');
+    assert.match(error.message, /evalgate-test-package-that-is-not-installed/);
+    assert.match(error.message, /npm i -D evalgate-test-package-that-is-not-installed\)$/);
+  });
+
   void it('names the error type when it is not a plain Error', async () => {
     const error = await failure(createModuleLoader(), './esm-scope/plain-throws.mjs#answer');
     assert.deepEqual(error, {

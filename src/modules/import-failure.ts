@@ -44,10 +44,24 @@ export function describeImportFailure(error: unknown, ref: ModuleRef): ModuleErr
   const at = stackFrameIn(error, ref.file);
   return {
     code: 'module.load-failed',
-    message: `${specPath(ref)} failed to load: ${errorText(error)}`,
+    message: `${specPath(ref)} failed to load: ${errorText(error)}${missingPackageHint(error)}`,
     file: ref.file,
     ...(at ? { line: at.line, col: at.col } : {}),
   };
+}
+
+/**
+ * A bare package the module imports is not installed: say how to add it. `evalgate` itself is the
+ * usual case, imported for `BaseTestEvaluator` from a folder outside the project that has it.
+ */
+function missingPackageHint(error: unknown): string {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return '';
+  const name = /Cannot find (?:package|module) '((?:@[^/']+\/)?[^/.'][^/']*)/.exec(
+    errorText(error),
+  )?.[1];
+  return name ? ` (is ${name} installed where the module can see it? npm i -D ${name})` : '';
 }
 
 /** `TypeError: x is not a function`; plain `Error`s without the name; non-errors as text. */

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { PreparedCase } from '../types.ts';
 import { diffTestsets } from './diff.ts';
 import { fileHistory, type GitError } from './git.ts';
@@ -45,6 +46,9 @@ export interface LogEntry {
 /** Walking history is one git call per commit; a bound keeps a long history from stalling a run. */
 export const HISTORY_LIMIT = 500;
 
+/** Versions read at once while walking history. */
+const GIT_CONCURRENCY = 4;
+
 /**
  * The file's history, newest first: for each commit that changed it, the revision, row count
  * and the rows added, removed and changed since the commit before.
@@ -57,8 +61,11 @@ export async function testsetLog(
   const history = await fileHistory(location.absPath);
   if (!history.ok) return history;
   const commits = history.value.slice(0, limit);
+  // Each version costs a few git processes; a handful at a time keeps a long history from
+  // spawning thousands at once.
+  const gitSlots = pLimit(GIT_CONCURRENCY);
   const versions = await Promise.all(
-    commits.map((c) => loadVersion({ ...location, ref: c.commit }, identity)),
+    commits.map((c) => gitSlots(() => loadVersion({ ...location, ref: c.commit }, identity))),
   );
   const entries = commits.map((c, i): LogEntry => {
     const version = versions[i];
