@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { initCommand } from './commands/init.ts';
 import type { CommandContext } from './commands/io.ts';
-import { EXIT, runCommand } from './commands/run.ts';
+import { EXIT, runCommand, type RunArgs } from './commands/run.ts';
 import { testsetCommand } from './commands/testset.ts';
 import { validateCommand } from './commands/validate.ts';
 import { UsageError, formatIssue, usageError } from './errors.ts';
@@ -165,34 +165,48 @@ async function dispatch(
       return validateCommand(target, ctx);
     case 'init':
       return initCommand(target, ctx);
-    case 'run': {
-      const v = values as {
-        output: string;
-        suite?: string[];
-        grid?: string[];
-        tag?: string[];
-        concurrency?: string;
-        junit?: string;
-      };
-      return runCommand(
-        {
-          ...(target !== undefined ? { config: target } : {}),
-          output: v.output,
-          ...(v.junit !== undefined ? { junit: v.junit } : {}),
-          ...(v.concurrency !== undefined
-            ? { concurrency: positiveInt('--concurrency', v.concurrency) }
-            : {}),
-          filters: {
-            ...(v.suite ? { suites: v.suite } : {}),
-            ...(v.tag ? { tags: v.tag } : {}),
-            ...(v.grid ? { grid: parseGridFilters(v.grid) } : {}),
-          },
-          ...(signal ? { signal } : {}),
-        },
-        ctx,
-      );
-    }
+    case 'run':
+      return runCommand({ ...runArgs(values, target), ...(signal ? { signal } : {}) }, ctx);
   }
+}
+
+/**
+ * `evals run` arguments (everything after `run`) as RunArgs; the Action passes its `args` input
+ * through here so it accepts exactly what the CLI does.
+ */
+export function parseRunArgs(argv: string[]): RunArgs {
+  const { values, positionals } = parse('run', argv);
+  if (positionals.length > 1) {
+    throw usageError(
+      'cli.extra-argument',
+      `evals run takes at most one argument, found: ${positionals.join(' ')}`,
+    );
+  }
+  return runArgs(values, positionals[0]);
+}
+
+function runArgs(values: Record<string, unknown>, target: string | undefined): RunArgs {
+  const v = values as {
+    output: string;
+    suite?: string[];
+    grid?: string[];
+    tag?: string[];
+    concurrency?: string;
+    junit?: string;
+  };
+  return {
+    ...(target !== undefined ? { config: target } : {}),
+    output: v.output,
+    ...(v.junit !== undefined ? { junit: v.junit } : {}),
+    ...(v.concurrency !== undefined
+      ? { concurrency: positiveInt('--concurrency', v.concurrency) }
+      : {}),
+    filters: {
+      ...(v.suite ? { suites: v.suite } : {}),
+      ...(v.tag ? { tags: v.tag } : {}),
+      ...(v.grid ? { grid: parseGridFilters(v.grid) } : {}),
+    },
+  };
 }
 
 function parse(

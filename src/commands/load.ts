@@ -4,7 +4,7 @@ import { loadConfigFile } from '../config/load.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import { UsageError, usageError } from '../errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
-import { createModuleLoader } from '../modules/loader.ts';
+import { createModuleLoader, type ModuleLoaderOptions } from '../modules/loader.ts';
 import { prepareSuites, type RunFilters } from '../pipeline/prepare.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import type { CommandContext } from './io.ts';
@@ -42,11 +42,12 @@ export async function loadAndPrepare(
   configArg: string | undefined,
   ctx: CommandContext,
   filters: RunFilters = {},
+  loaderOptions: ModuleLoaderOptions = {},
 ): Promise<{ config: LoadedConfig; suites: SuiteSpec[] }> {
   const config = await loadConfig(configArg, ctx);
   const prepared = await prepareSuites(config, {
     cwd: ctx.cwd,
-    loader: createModuleLoader(),
+    loader: createModuleLoader(loaderOptions),
     filters,
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);

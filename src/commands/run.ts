@@ -1,4 +1,7 @@
 import { resolve } from 'node:path';
+import type { LoadedConfig } from '../config/types.ts';
+import type { ModuleLoaderOptions } from '../modules/loader.ts';
+import type { ResultsArtifact } from '../types.ts';
 import { buildArtifact, serializeArtifactChunks } from '../report/artifact.ts';
 import { renderJUnit } from '../report/junit.ts';
 import { executeSuites } from '../pipeline/execute.ts';
@@ -17,17 +20,31 @@ export interface RunArgs {
   filters: RunFilters;
   /** Interrupt (SIGINT/SIGTERM, wired by the CLI). */
   signal?: AbortSignal;
+  /** How user modules are loaded (the Action finds tsx in the user's workspace). */
+  loader?: ModuleLoaderOptions;
 }
 
 /** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
 export const EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 } as const;
+
+/** What a finished (or interrupted) run produced, for callers that report it further (the Action). */
+export interface RunOutcome {
+  artifact: ResultsArtifact;
+  config: LoadedConfig;
+  exitCode: number;
+}
 
 /**
  * `evals run`: load → prepare → execute → write the artifact (and JUnit) → exit code.
  * An interrupted run still writes its partial artifact, marked `interrupted: true`.
  */
 export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<number> {
-  const { config, suites } = await loadAndPrepare(args.config, ctx, args.filters);
+  return (await executeRun(args, ctx)).exitCode;
+}
+
+/** The whole of `evals run`, returning the artifact and config as well as the exit code. */
+export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<RunOutcome> {
+  const { config, suites } = await loadAndPrepare(args.config, ctx, args.filters, args.loader);
   const git = readGitInfo(config.dir, ctx.env);
   const execution = await executeSuites(suites, {
     out: (t) => ctx.stdout.write(t),
@@ -60,7 +77,7 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
     ctx.stderr.write(
       'interrupted: the artifact holds the cases that finished (interrupted: true)\n',
     );
-    return EXIT.interrupted;
+    return { artifact, config, exitCode: EXIT.interrupted };
   }
-  return artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail;
+  return { artifact, config, exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail };
 }

@@ -6,7 +6,11 @@ import { describeImportFailure } from './import-failure.ts';
 import { specPath, type ModuleError, type ModuleResult } from './module-error.ts';
 import { suggestIndexFile, suggestSibling } from './nearby-file.ts';
 import type { ModuleRef } from './spec.ts';
-import { startTypeScriptLoader, type TypeScriptLoader } from './typescript-loader.ts';
+import {
+  startTypeScriptLoader,
+  TsxMissingError,
+  type TypeScriptLoader,
+} from './typescript-loader.ts';
 
 /** The error and result types of loading, re-exported so callers need only this module. */
 export type { ModuleError, ModuleErrorCode, ModuleResult } from './module-error.ts';
@@ -25,6 +29,14 @@ export interface ModuleLoader {
   typescriptStartupMs(): number | null;
 }
 
+export interface ModuleLoaderOptions {
+  /**
+   * Folders whose node_modules are searched for tsx before evalgate's own dependency (the
+   * bundled Action passes the config's folder and the workspace).
+   */
+  tsxSearchFrom?: readonly string[];
+}
+
 /** Extensions that go through tsx; everything else is imported natively. */
 const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx', '.jsx']);
 
@@ -40,13 +52,13 @@ type FileOutcome =
  * (`.ts .mts .cts .tsx`, and `.jsx`) load through tsx, started on the first one; JavaScript
  * loads with Node's own `import()`.
  */
-export function createModuleLoader(): ModuleLoader {
+export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoader {
   const files = new Map<string, Promise<FileOutcome>>();
   let typescript: Promise<TypeScriptLoader> | undefined;
   let startupMs: number | null = null;
 
   const importTypeScript = async (url: string): Promise<Record<string, unknown>> => {
-    typescript ??= startTypeScriptLoader().then((started) => {
+    typescript ??= startTypeScriptLoader(options.tsxSearchFrom).then((started) => {
       startupMs = started.startupMs;
       return started;
     });
@@ -94,6 +106,15 @@ function phrase(outcome: FileOutcome, ref: ModuleRef): ModuleResult<unknown> {
     case 'missing':
       return { ok: false, error: notFound(ref, outcome.isDirectory, outcome.suggestion) };
     case 'threw':
+      if (outcome.error instanceof TsxMissingError) {
+        return {
+          ok: false,
+          error: {
+            code: 'module.tsx-missing',
+            message: `${specPath(ref)}: ${outcome.error.message}`,
+          },
+        };
+      }
       return { ok: false, error: describeImportFailure(outcome.error, ref) };
     case 'loaded': {
       const found = findExport(outcome.module, ref.exportName);

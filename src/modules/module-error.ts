@@ -7,7 +7,8 @@ export type ModuleErrorCode =
   | 'module.export-missing'
   | 'module.syntax'
   | 'module.load-failed'
-  | 'module.wrong-shape';
+  | 'module.wrong-shape'
+  | 'module.tsx-missing';
 
 /**
  * A problem with a user module, as data. `file` is absolute; `line` and `col` are 1-based and

@@ -16,6 +16,15 @@ export function formatCount(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/**
+ * `91.7%`, rounded to one decimal — except that a rate below 1 never shows as `100.0%` (0.9996
+ * prints `99.9%`), so a run with a failure never looks all green.
+ */
+export function formatPercent(rate: number): string {
+  const percent = Math.round(rate * 1000) / 10;
+  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
+}
+
 /** `1 row`, `2,000 rows`. */
 export function plural(count: number, noun: string): string {
   return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;

@@ -5,7 +5,14 @@
  */
 import type { CaseResult, RunResult } from '../types.ts';
 import { painter, type Painter } from './ansi.ts';
-import { describeCaseFailure, formatCount, formatParams, plural, shortId } from './labels.ts';
+import {
+  describeCaseFailure,
+  formatCount,
+  formatParams,
+  formatPercent,
+  plural,
+  shortId,
+} from './labels.ts';
 
 /** How `renderSummary` lays out its text. */
 export interface SummaryOptions {
@@ -191,13 +198,4 @@ function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
     char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/**
- * `91.7%`, rounded to one decimal — except that a rate below 1 never shows as `100.0%` (0.9996
- * prints `99.9%`), so a run with a failure never looks all green.
- */
-function formatPercent(rate: number): string {
-  const percent = Math.round(rate * 1000) / 10;
-  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
 }

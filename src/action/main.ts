@@ -1,0 +1,315 @@
+/**
+ * The GitHub Action: inputs once at the edge → the same `evals run` pipeline, in-process →
+ * publish (job summary, sticky PR comment, check run with annotations) → outputs and verdict.
+ *
+ * Reporting never changes the verdict: a 403 from a fork's read-only token, a 404 or a 5xx turns
+ * into a warning plus workflow-command annotations, and the step still ends on the eval verdict.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { parseRunArgs } from '../cli.ts';
+import type { CommandContext } from '../commands/io.ts';
+import { executeRun, type RunArgs } from '../commands/run.ts';
+import { UsageError, formatIssue } from '../errors.ts';
+import { publishCheckRun } from '../github/check-run.ts';
+import { upsertStickyComment } from '../github/comment.ts';
+import type { ReportingFailure } from '../github/errors.ts';
+import { buildAnnotations, toWorkflowCommands } from '../report/annotations.ts';
+import { validateArtifact } from '../report/artifact-schema.ts';
+import { renderMarkdownReport } from '../report/markdown.ts';
+import type { ResultsArtifact } from '../types.ts';
+import { readSettings, type ActionSettings } from './settings.ts';
+
+/** GitHub's limits, held in UTF-8 bytes: a comment body, a check-run summary, the job summary. */
+const COMMENT_LIMIT = 65_536;
+const CHECK_SUMMARY_LIMIT = 65_535;
+const JOB_SUMMARY_LIMIT = 1024 * 1024 - 1024;
+
+/** The Action's entry: never throws for user mistakes; sets outputs and the step's outcome. */
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  const read = readSettings((name) => core.getInput(name), workspace);
+  if (!read.ok) {
+    for (const error of read.errors) core.error(error);
+    core.setFailed(
+      `evalgate: ${read.errors.length} invalid input${read.errors.length === 1 ? '' : 's'}`,
+    );
+    return;
+  }
+  const settings = read.settings;
+  if (settings.token) core.setSecret(settings.token);
+  await maskReferencedSecrets(resolve(settings.workingDirectory, settings.config), env);
+
+  const obtained =
+    settings.mode === 'report'
+      ? await readResults(settings)
+      : await runEvals(settings, workspace, env);
+  if (obtained === null) return;
+  const { artifact, configFile } = obtained;
+  const configPath = toRepoPath(workspace, configFile);
+  const sourceRoot = toRepoPath(workspace, dirname(configFile));
+  const title = `evals: ${configPath}`;
+  const baseline = settings.baseline ? await readBaseline(settings.baseline) : null;
+  const links = runLinks(env);
+  const render = (marker: string, maxBytes: number): string =>
+    withinBytes(
+      (maxChars) =>
+        renderMarkdownReport(artifact, {
+          title,
+          marker,
+          maxChars,
+          sourceRoot: sourceRoot === '.' ? '' : sourceRoot,
+          baseline,
+          links,
+        }),
+      maxBytes,
+    );
+  const annotations = buildAnnotations(artifact, {
+    sourceRoot: sourceRoot === '.' ? '' : sourceRoot,
+    configPath,
+  });
+
+  const failures: ReportingFailure[] = [];
+  try {
+    await core.summary.addRaw(render('', JOB_SUMMARY_LIMIT)).write();
+  } catch (error) {
+    core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
+  }
+
+  const context = github.context;
+  const { owner, repo } = context.repo;
+  const octokit = settings.token ? github.getOctokit(settings.token) : null;
+  const pullRequest = context.payload.pull_request;
+  const prNumber = settings.prNumber ?? pullRequest?.number ?? null;
+  let commentUrl = '';
+  if (octokit === null && (settings.comment || settings.checkRun)) {
+    failures.push({
+      code: 'github.forbidden',
+      message: 'no github-token was given, so nothing could be posted to GitHub',
+    });
+  }
+  if (octokit && settings.comment && prNumber !== null) {
+    // One comment per config and job; the marker must stay one HTML comment whatever the names.
+    const markerText = (text: string): string => text.replace(/[^\w./@ -]/g, '_');
+    const marker = `<!-- evalgate-report config="${markerText(configPath)}" job="${markerText(env.GITHUB_JOB ?? '')}" -->`;
+    const posted = await upsertStickyComment(
+      octokit,
+      { owner, repo, issueNumber: prNumber },
+      marker,
+      render(marker, COMMENT_LIMIT),
+    );
+    if (posted.ok) {
+      commentUrl = posted.url;
+      core.info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
+    } else failures.push(posted.failure);
+  }
+  if (octokit && settings.checkRun) {
+    // On a pull request the check belongs to the PR's head commit, not the merge commit.
+    const headSha =
+      settings.headSha ?? (pullRequest?.head as { sha?: string } | undefined)?.sha ?? context.sha;
+    const published = await publishCheckRun(
+      octokit,
+      { owner, repo },
+      {
+        name: title,
+        headSha,
+        conclusion: artifact.verdict === 'pass' ? 'success' : 'failure',
+        title: headline(artifact),
+        summary: render('', CHECK_SUMMARY_LIMIT),
+        annotations,
+        ...(links.run ? { detailsUrl: links.run } : {}),
+      },
+    );
+    if (published.ok)
+      core.info(`evalgate: check run ${published.url} with ${published.annotations} annotations`);
+    else failures.push(published.failure);
+  }
+  if (failures.length > 0) {
+    for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
+    // Without the API, the failing rows still show up on the diff through workflow commands.
+    for (const a of toWorkflowCommands(annotations)) {
+      core.error(a.message, { file: a.file, startLine: a.line, title: a.title });
+    }
+  }
+
+  const counts = totals(artifact);
+  core.setOutput('verdict', artifact.verdict);
+  core.setOutput('results', settings.results);
+  core.setOutput('passed', counts.passed);
+  core.setOutput('failed', counts.failed);
+  core.setOutput('errored', counts.errored);
+  core.setOutput('comment-url', commentUrl);
+  if (artifact.verdict === 'fail' && settings.failOn === 'gate') {
+    core.setFailed(`evals: ${headline(artifact)}`);
+  }
+}
+
+/** Runs the evals in-process; null (after failing the step) when the config or inputs are bad. */
+async function runEvals(
+  settings: ActionSettings,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ artifact: ResultsArtifact; configFile: string } | null> {
+  const interrupt = new AbortController();
+  const onSignal = (): void => interrupt.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const ctx: CommandContext = {
+      cwd: settings.workingDirectory,
+      env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    };
+    const outcome = await executeRun(runArgs(settings, workspace, interrupt.signal), ctx);
+    return { artifact: outcome.artifact, configFile: outcome.config.absPath };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    reportUsageError(error, settings, workspace);
+    return null;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */
+async function readResults(
+  settings: ActionSettings,
+): Promise<{ artifact: ResultsArtifact; configFile: string } | null> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(settings.results, 'utf8'));
+  } catch (error) {
+    core.setOutput('verdict', 'error');
+    core.setFailed(
+      `evalgate (mode: report): cannot read the results ${settings.results}: ${(error as Error).message}`,
+    );
+    return null;
+  }
+  const problems = validateArtifact(value);
+  if (problems.length > 0) {
+    core.setOutput('verdict', 'error');
+    core.setFailed(
+      `evalgate (mode: report): ${settings.results} is not a results artifact: ${problems.slice(0, 3).join('; ')}`,
+    );
+    return null;
+  }
+  return {
+    artifact: value as ResultsArtifact,
+    configFile: resolve(settings.workingDirectory, settings.config),
+  };
+}
+
+/** `evals run` arguments: the `args` input through the CLI's own parser, then the inputs. */
+function runArgs(settings: ActionSettings, workspace: string, signal: AbortSignal): RunArgs {
+  const parsed = parseRunArgs(settings.args);
+  return {
+    ...parsed,
+    config: parsed.config ?? settings.config,
+    output: settings.results,
+    signal,
+    loader: {
+      tsxSearchFrom: [
+        dirname(resolve(settings.workingDirectory, parsed.config ?? settings.config)),
+        settings.workingDirectory,
+        workspace,
+      ],
+    },
+  };
+}
+
+/** Config problems: annotations at the config's lines, and a failed step. */
+function reportUsageError(error: UsageError, settings: ActionSettings, workspace: string): void {
+  for (const issue of error.issues) {
+    const file = issue.file
+      ? toRepoPath(workspace, resolve(settings.workingDirectory, issue.file))
+      : undefined;
+    core.error(issue.path ? `${issue.path}: ${issue.message}` : issue.message, {
+      ...(file ? { file } : {}),
+      ...(issue.line > 0 ? { startLine: issue.line, startColumn: issue.col || 1 } : {}),
+      title: 'evalgate: invalid input',
+    });
+  }
+  const lines = error.issues.length > 0 ? error.issues.map(formatIssue) : [error.message];
+  core.setOutput('verdict', 'error');
+  core.setFailed(`evalgate could not run:\n${lines.join('\n')}`);
+}
+
+/**
+ * Values of the environment variables the config reads (`${OPENAI_API_KEY}`) are masked in the
+ * log, so a key echoed by user code or an error message never shows.
+ */
+async function maskReferencedSecrets(configPath: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const text = await readFile(configPath, 'utf8').catch(() => '');
+  for (const match of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
+    const value = env[match[1] ?? ''];
+    if (value) core.setSecret(value);
+  }
+}
+
+async function readBaseline(path: string): Promise<ResultsArtifact | null> {
+  try {
+    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
+    const problems = validateArtifact(value);
+    if (problems.length === 0) return value as ResultsArtifact;
+    core.warning(
+      `evalgate: the baseline ${path} is not a results artifact (${problems[0]}); comparing against nothing`,
+    );
+  } catch (error) {
+    core.warning(
+      `evalgate: could not read the baseline ${path} (${(error as Error).message}); comparing against nothing`,
+    );
+  }
+  return null;
+}
+
+function runLinks(env: NodeJS.ProcessEnv): { run?: string } {
+  const server = env.GITHUB_SERVER_URL;
+  const repo = env.GITHUB_REPOSITORY;
+  const id = env.GITHUB_RUN_ID;
+  return server && repo && id ? { run: `${server}/${repo}/actions/runs/${id}` } : {};
+}
+
+/** `fail: 1 of 4 runs failed · 38 passed, 2 failed, 0 errored` */
+function headline(artifact: ResultsArtifact): string {
+  const failedRuns = artifact.runs.filter((r) => r.verdict === 'fail').length;
+  const t = totals(artifact);
+  const state = artifact.interrupted ? 'interrupted' : artifact.verdict;
+  return `${state}: ${failedRuns} of ${artifact.runs.length} runs failed · ${t.passed} passed, ${t.failed} failed, ${t.errored} errored`;
+}
+
+/**
+ * The renderer budgets characters; GitHub counts bytes, and user text (CJK, emoji) can take up
+ * to four bytes a character. Shrink the budget until the bytes fit (bounded tries).
+ */
+function withinBytes(render: (maxChars: number) => string, maxBytes: number): string {
+  let budget = maxBytes;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const text = render(budget);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes <= maxBytes) return text;
+    budget = Math.floor((budget * maxBytes * 0.97) / bytes);
+  }
+  return render(Math.floor(maxBytes / 4));
+}
+
+/** Cases passed, failed and errored over every run. */
+function totals(artifact: ResultsArtifact): { passed: number; failed: number; errored: number } {
+  const t = { passed: 0, failed: 0, errored: 0 };
+  for (const r of artifact.runs) {
+    t.passed += r.summary.passed;
+    t.failed += r.summary.failed;
+    t.errored += r.summary.errored;
+  }
+  return t;
+}
+
+/** A repository-relative POSIX path for annotations; absolute when outside the workspace. */
+function toRepoPath(workspace: string, path: string): string {
+  const rel = relative(workspace, path);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
+}

@@ -1,0 +1,129 @@
+/**
+ * The Action's inputs, read once, here, into a typed settings object: nothing below `action/`
+ * calls `core.getInput`. Each input is documented in action.yml.
+ */
+import { isAbsolute, resolve } from 'node:path';
+
+/** Reads one input as the runner passes it (`INPUT_<NAME>`); '' when unset. */
+export type InputReader = (name: string) => string;
+
+export interface ActionSettings {
+  /** Config path, relative to `workingDirectory`. */
+  config: string;
+  /** Absolute folder the run happens in. */
+  workingDirectory: string;
+  /** Absolute path of the results artifact to write. */
+  results: string;
+  /** Absolute path of an earlier results artifact to compare against, or null. */
+  baseline: string | null;
+  token: string;
+  comment: boolean;
+  checkRun: boolean;
+  /** `gate`: the step fails when the verdict is fail; `never`: the step never fails on the verdict. */
+  failOn: 'gate' | 'never';
+  /** Extra `evals run` arguments (`--suite a --grid model=large`), split like a shell would. */
+  args: string[];
+  /**
+   * `run`: run the evals, then report. `report`: only report an existing `results` artifact (the
+   * privileged half of the fork-safe two-workflow pattern: it never runs the PR's code).
+   */
+  mode: 'run' | 'report';
+  /** The pull request to comment on when the event has none (a `workflow_run`). */
+  prNumber: number | null;
+  /** The commit the check run belongs to when the event does not say (a `workflow_run`). */
+  headSha: string | null;
+}
+
+export type SettingsResult =
+  { ok: true; settings: ActionSettings } | { ok: false; errors: string[] };
+
+/** Builds the settings from the inputs; every bad input is reported, quoting the value. */
+export function readSettings(input: InputReader, workspace: string): SettingsResult {
+  const errors: string[] = [];
+  const workingDirectory = resolve(workspace, input('working-directory') || '.');
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = input(name).trim().toLowerCase();
+    if (raw === '') return fallback;
+    if (['true', 'yes', '1', 'on'].includes(raw)) return true;
+    if (['false', 'no', '0', 'off'].includes(raw)) return false;
+    errors.push(`input ${name}: expected true or false, found ${JSON.stringify(input(name))}`);
+    return fallback;
+  };
+  const failOnRaw = input('fail-on').trim() || 'gate';
+  if (failOnRaw !== 'gate' && failOnRaw !== 'never') {
+    errors.push(`input fail-on: expected gate or never, found ${JSON.stringify(failOnRaw)}`);
+  }
+  const modeRaw = input('mode').trim() || 'run';
+  if (modeRaw !== 'run' && modeRaw !== 'report') {
+    errors.push(`input mode: expected run or report, found ${JSON.stringify(modeRaw)}`);
+  }
+  const prRaw = input('pr-number').trim();
+  const prNumber = prRaw === '' ? null : Number(prRaw);
+  if (prNumber !== null && !(Number.isInteger(prNumber) && prNumber > 0)) {
+    errors.push(`input pr-number: expected a pull request number, found ${JSON.stringify(prRaw)}`);
+  }
+  const headSha = input('head-sha').trim();
+  if (headSha !== '' && !/^[0-9a-f]{40}$/i.test(headSha)) {
+    errors.push(
+      `input head-sha: expected a full 40-character commit sha, found ${JSON.stringify(headSha)}`,
+    );
+  }
+  const args = splitArgs(input('args'));
+  if (!args.ok) errors.push(`input args: ${args.error}`);
+  const path = (value: string): string =>
+    isAbsolute(value) ? value : resolve(workingDirectory, value);
+  const baseline = input('baseline').trim();
+  const settings: ActionSettings = {
+    config: input('config').trim() || 'evals.yaml',
+    workingDirectory,
+    results: path(input('results').trim() || 'evals-results.json'),
+    baseline: baseline === '' ? null : path(baseline),
+    token: input('github-token'),
+    comment: bool('comment', true),
+    checkRun: bool('check-run', true),
+    failOn: failOnRaw === 'never' ? 'never' : 'gate',
+    args: args.ok ? args.value : [],
+    mode: modeRaw === 'report' ? 'report' : 'run',
+    prNumber: prNumber !== null && Number.isInteger(prNumber) && prNumber > 0 ? prNumber : null,
+    headSha: headSha === '' ? null : headSha,
+  };
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
+}
+
+/**
+ * Splits `--suite "my suite" --grid model=large` into words: whitespace separates, single and
+ * double quotes group, a backslash escapes the next character. No expansion of any kind.
+ */
+export function splitArgs(
+  text: string,
+): { ok: true; value: string[] } | { ok: false; error: string } {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? '';
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+      else if (ch === '\\' && quote === '"' && i + 1 < text.length) word += text[++i];
+      else word += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (ch === '\\' && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += ch;
+      inWord = true;
+    }
+  }
+  if (quote !== null)
+    return { ok: false, error: `unclosed ${quote} quote in ${JSON.stringify(text)}` };
+  if (inWord) words.push(word);
+  return { ok: true, value: words };
+}

@@ -1,0 +1,104 @@
+/**
+ * The check run: the verdict as a completed check with annotations on the failing testset rows
+ * and evaluator lines. GitHub takes at most 50 annotations per request and appends those of
+ * every update, so the first 50 go with the create and the rest follow in updates of 50.
+ */
+import { toReportingFailure } from './errors.ts';
+import type { ReportingFailure } from './errors.ts';
+import type { Annotation } from '../report/annotations.ts';
+import type { Octokit } from './octokit.ts';
+
+/** GitHub's limit of annotations per create or update request. */
+export const ANNOTATIONS_PER_REQUEST = 50;
+
+/** The repository the check run belongs to. */
+export interface CheckRunTarget {
+  owner: string;
+  repo: string;
+}
+
+/** The check run to publish; `summary` and `text` must each fit GitHub's 65,535 characters. */
+export interface CheckRunReport {
+  name: string;
+  /** The commit the check belongs to: the pull request's head, not the merge commit. */
+  headSha: string;
+  conclusion: 'success' | 'failure' | 'neutral';
+  title: string;
+  summary: string;
+  text?: string;
+  annotations: readonly Annotation[];
+  detailsUrl?: string;
+}
+
+/**
+ * What {@link publishCheckRun} did, or why it could not. `partial` says the run exists and how
+ * many annotations it got before a later update failed.
+ */
+export type CheckRunResult =
+  | { ok: true; id: number; url: string; annotations: number }
+  | { ok: false; failure: ReportingFailure; partial?: { id: number; annotations: number } };
+
+/** Workflow permission needed to create and update check runs. */
+const PERMISSION = 'checks: write';
+
+/**
+ * Creates a completed check run with the first 50 annotations, then sends the rest in updates
+ * of 50. Each update repeats the title, summary and text, since GitHub requires `title` and
+ * `summary` whenever `output` is sent.
+ */
+export async function publishCheckRun(
+  octokit: Octokit,
+  target: CheckRunTarget,
+  run: CheckRunReport,
+): Promise<CheckRunResult> {
+  const { owner, repo } = target;
+  const total = run.annotations.length;
+  const batches: Annotation[][] = [];
+  for (let start = 0; start < total; start += ANNOTATIONS_PER_REQUEST) {
+    batches.push(run.annotations.slice(start, start + ANNOTATIONS_PER_REQUEST));
+  }
+  const output = (batch: Annotation[] | undefined) => ({
+    title: run.title,
+    summary: run.summary,
+    ...(run.text !== undefined && { text: run.text }),
+    ...(batch !== undefined && batch.length > 0 && { annotations: batch }),
+  });
+
+  let id: number;
+  let url: string;
+  try {
+    const { data } = await octokit.rest.checks.create({
+      owner,
+      repo,
+      name: run.name,
+      head_sha: run.headSha,
+      status: 'completed',
+      conclusion: run.conclusion,
+      ...(run.detailsUrl !== undefined && { details_url: run.detailsUrl }),
+      output: output(batches[0]),
+    });
+    id = data.id;
+    url = data.html_url ?? '';
+  } catch (error) {
+    return {
+      ok: false,
+      failure: toReportingFailure(error, `create the check run "${run.name}"`, PERMISSION),
+    };
+  }
+
+  let sent = batches[0]?.length ?? 0;
+  for (const batch of batches.slice(1)) {
+    try {
+      await octokit.rest.checks.update({ owner, repo, check_run_id: id, output: output(batch) });
+    } catch (error) {
+      const what = `add annotations ${sent + 1}-${sent + batch.length} of ${total} to the check run "${run.name}"`;
+      return {
+        ok: false,
+        failure: toReportingFailure(error, what, PERMISSION),
+        partial: { id, annotations: sent },
+      };
+    }
+    sent += batch.length;
+  }
+  return { ok: true, id, url, annotations: sent };
+}

@@ -1,0 +1,168 @@
+/**
+ * Why a call to the GitHub API failed, as data. Reporting problems never change the verdict:
+ * the Action turns a {@link ReportingFailure} into a warning and falls back to the job summary
+ * and workflow-command annotations. Classification uses the HTTP status (and rate-limit
+ * headers), never GitHub's message text.
+ */
+
+/** Stable kinds of reporting failure; branch on these. */
+export type ReportingFailureCode =
+  | 'github.forbidden'
+  | 'github.not-found'
+  | 'github.unavailable'
+  | 'github.invalid'
+  | 'github.failed';
+
+/** A failed GitHub call: what failed, why, and what to do about it, in `message`. */
+export interface ReportingFailure {
+  code: ReportingFailureCode;
+  /** The HTTP status GitHub answered with; absent when no answer came (network error). */
+  status?: number;
+  /** One line, e.g. `could not create the PR comment: 403 Resource not accessible by integration (…)`. */
+  message: string;
+}
+
+/** Where the README explains tokens, permissions and forks. */
+const README_SECTION = "see README 'Use it in GitHub Actions'";
+
+/**
+ * The HTTP status GitHub answered a failed octokit call with, or undefined when GitHub did not
+ * answer (network error, abort) or `error` did not come from octokit.
+ */
+export function httpStatus(error: unknown): number | undefined {
+  const http = asHttpError(error);
+  return http?.response ? http.status : undefined;
+}
+
+/**
+ * Turns what an octokit call threw into a {@link ReportingFailure}.
+ *
+ * @param what the failed step, completing "could not …", e.g. `create the PR comment`.
+ * @param permission the workflow permission the step needs, e.g. `pull-requests: write`; named
+ *   in the hint for 401/403 so the user knows which line to add to the workflow.
+ */
+export function toReportingFailure(
+  error: unknown,
+  what: string,
+  permission?: string,
+): ReportingFailure {
+  const http = asHttpError(error);
+  if (!http) {
+    return { code: 'github.failed', message: `could not ${what}: ${describeThrown(error)}` };
+  }
+  const response = http.response;
+  if (!response) {
+    // @octokit/request rethrows a failed fetch (refused, reset, DNS, abort) as status 500
+    // without a response; that is no answer from GitHub, not a GitHub 500.
+    return {
+      code: 'github.unavailable',
+      message: `could not ${what}: no answer from the GitHub API (${oneLine(http.message)})`,
+    };
+  }
+  const status = http.status;
+  const { code, hint } = classify(status, response.headers ?? {}, permission);
+  const said = githubMessage(response.data);
+  const reason = said === '' ? String(status) : `${status} ${said}`;
+  return {
+    code,
+    status,
+    message: `could not ${what}: ${reason}${hint === '' ? '' : ` (${hint})`}`,
+  };
+}
+
+function classify(
+  status: number,
+  headers: Record<string, unknown>,
+  permission: string | undefined,
+): { code: ReportingFailureCode; hint: string } {
+  // GitHub answers an exhausted rate limit with 403 or 429 and says so in the headers.
+  const rateLimited =
+    status === 429 ||
+    (status === 403 &&
+      (headers['x-ratelimit-remaining'] === '0' || headers['retry-after'] !== undefined));
+  if (rateLimited) {
+    return { code: 'github.unavailable', hint: 'rate limited by GitHub; the next run tries again' };
+  }
+  if (status === 401) {
+    return {
+      code: 'github.forbidden',
+      hint: `the token was rejected; check the action's github-token input; ${README_SECTION}`,
+    };
+  }
+  if (status === 403) {
+    const needs = permission ? `, otherwise the workflow needs \`permissions: ${permission}\`` : '';
+    // Only a write is refused to a fork's read-only token; a refused read has another cause.
+    const fork =
+      permission === undefined || permission.endsWith(': write')
+        ? `a pull request from a fork gets a read-only token${needs}`
+        : `the token lacks \`permissions: ${permission}\``;
+    return { code: 'github.forbidden', hint: `${fork}; ${README_SECTION}` };
+  }
+  if (status === 404) {
+    return {
+      code: 'github.not-found',
+      hint: 'the repository, pull request or check run does not exist or the token cannot see it',
+    };
+  }
+  if (status === 422) return { code: 'github.invalid', hint: '' };
+  if (status >= 500)
+    return { code: 'github.unavailable', hint: 'GitHub had a problem; the next run tries again' };
+  return { code: 'github.failed', hint: '' };
+}
+
+/** GitHub's own words from an error body, on one line, with any `errors[]` details. */
+function githubMessage(data: unknown): string {
+  if (typeof data === 'string') {
+    // A proxy's or load balancer's HTML page says nothing useful; a short text might.
+    const text = oneLine(data);
+    return text.startsWith('<') ? '' : shorten(text);
+  }
+  if (!isRecord(data) || typeof data['message'] !== 'string') return '';
+  const message = oneLine(data['message']);
+  const errors = Array.isArray(data['errors']) ? (data['errors'] as unknown[]) : [];
+  const details = errors.map(describeDetail).filter((detail) => detail !== '');
+  return shorten(details.length > 0 ? `${message}: ${details.join('; ')}` : message);
+}
+
+function describeDetail(detail: unknown): string {
+  if (typeof detail === 'string') return oneLine(detail);
+  if (!isRecord(detail)) return '';
+  if (typeof detail['message'] === 'string') return oneLine(detail['message']);
+  return [detail['field'], detail['code']].filter((part) => typeof part === 'string').join(' ');
+}
+
+interface HttpErrorLike {
+  status: number;
+  message: string;
+  response?: { data?: unknown; headers?: Record<string, unknown> };
+}
+
+/** octokit's RequestError, recognised by shape: @octokit/request-error is not our dependency. */
+function asHttpError(error: unknown): HttpErrorLike | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status !== 'number') return undefined;
+  const response = (error as { response?: unknown }).response;
+  return {
+    status,
+    message: error.message,
+    response: isRecord(response) ? response : undefined,
+  };
+}
+
+function describeThrown(error: unknown): string {
+  if (error instanceof Error) return oneLine(error.message) || error.name;
+  return oneLine(String(error));
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function shorten(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,115 @@
+/**
+ * What the GitHub reports (PR comment, check-run annotations) say about a case that did not
+ * pass, before any escaping: where its row lives in the repository, why each evaluation failed
+ * and a bounded view of the output. Plain text in, plain text out.
+ */
+import { posix } from 'node:path';
+
+import type { CaseResult, EvaluationResult } from '../types.ts';
+import { plural } from './labels.ts';
+
+/**
+ * The repository path of a file named relative to the config: `evals` + `testsets/qa.csv` →
+ * `evals/testsets/qa.csv`. POSIX separators whatever the platform the run happened on, because
+ * GitHub matches annotation paths and blob links against the tree, which only knows `/`.
+ * `sourceRoot` is the config's folder relative to the repository root, `''` at the root.
+ */
+export function repoPath(sourceRoot: string, file: string): string {
+  const joined = posix.normalize(posix.join(toPosix(sourceRoot), toPosix(file)));
+  return joined.startsWith('./') ? joined.slice(2) : joined;
+}
+
+function toPosix(path: string): string {
+  return path.replace(/\\/g, '/');
+}
+
+/** The evaluations that count against a case: thresholded ones that failed, errored ones. */
+export function failedEvaluations(result: CaseResult): EvaluationResult[] {
+  return result.evaluations.filter((evaluation) => evaluation.passed === false);
+}
+
+/**
+ * The evaluator's own explanation: `metadata.reason` when it is a string, else the first string
+ * metadata value as `key: value` (built-ins record `expected`/`actual` and the like), else null.
+ * Errored evaluations have none; their error says it all.
+ */
+export function evaluationReason(evaluation: EvaluationResult): string | null {
+  if (evaluation.error !== null || evaluation.metadata === null) return null;
+  const reason = evaluation.metadata.reason;
+  if (typeof reason === 'string' && reason.trim() !== '') return reason;
+  for (const [key, value] of Object.entries(evaluation.metadata)) {
+    if (typeof value === 'string' && value.trim() !== '') return `${key}: ${value}`;
+  }
+  return null;
+}
+
+/**
+ * The function's output as text: strings as they are (so a model's answer reads naturally),
+ * anything else as compact JSON. Never throws, whatever the output holds.
+ */
+export function outputText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  try {
+    const json = JSON.stringify(output, (_key, item: unknown) =>
+      typeof item === 'bigint' ? item.toString() : item,
+    );
+    return json ?? String(output);
+  } catch {
+    return String(output);
+  }
+}
+
+/**
+ * Cuts text to `maxChars` code points and `maxLines` lines, saying how much was left out
+ * (`… (1,234 more characters)`). Counting code points keeps surrogate pairs whole, so the cut
+ * never leaves half an emoji that GitHub would reject as invalid UTF-8.
+ */
+export function shortenText(text: string, maxChars: number, maxLines = Infinity): string {
+  const chars = Array.from(text);
+  let end = Math.min(chars.length, maxChars);
+  let lines = 1;
+  for (let i = 0; i < end; i++) {
+    if (chars[i] === '\n' && ++lines > maxLines) {
+      end = i;
+      break;
+    }
+  }
+  if (end >= chars.length) return text;
+  return `${chars.slice(0, end).join('')} … (${plural(chars.length - end, 'more character')})`;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text that encodes as valid UTF-8: a lone surrogate (half an emoji from a cut made elsewhere)
+ * becomes U+FFFD, as GitHub would otherwise reject the request or mangle the body.
+ */
+function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/**
+ * Characters that act instead of showing: C0/C1 controls other than tab, newline and carriage
+ * return (callers decide about line breaks), and the bidirectional overrides that can make text
+ * read differently from what it is (CVE-2021-42574).
+ */
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Well-formed text with every invisible acting character written out as `\u202e`, so a reviewer
+ * sees that something is there, a terminal escape does nothing and a NUL never reaches an API.
+ */
+export function showInvisible(text: string): string {
+  return wellFormed(text).replace(
+    INVISIBLE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Cuts text to `maxChars` code points, ending with `…` when anything was cut. For titles. */
+export function clipText(text: string, maxChars: number): string {
+  const chars = Array.from(text);
+  return chars.length <= maxChars ? text : `${chars.slice(0, Math.max(0, maxChars - 1)).join('')}…`;
+}

@@ -1,0 +1,402 @@
+/**
+ * The GitHub Action end to end: the committed dist/index.js, copied where a runner would check
+ * the action out (no node_modules beside it), run as a child process with the runner's
+ * environment against a GitHub REST API server on 127.0.0.1.
+ */
+import assert from 'node:assert/strict';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
+import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+
+/** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
+function actionCheckout(): string {
+  const dir = scratch();
+  mkdirSync(join(dir, 'dist'));
+  copyFileSync(join(repoRoot, 'dist', 'index.js'), join(dir, 'dist', 'index.js'));
+  copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
+  copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
+  return dir;
+}
+
+const HEAD_SHA = 'a'.repeat(40);
+const MERGE_SHA = 'b'.repeat(40);
+
+interface Workspace {
+  dir: string;
+  event: string;
+}
+
+/** A repository checkout with a config and a testset; `rows` failing rows after two passing ones. */
+function workspace(
+  files: Record<string, string>,
+  event: 'pull_request' | 'push' = 'pull_request',
+): Workspace {
+  const dir = scratch();
+  writeFiles(dir, files);
+  const payload =
+    event === 'pull_request'
+      ? {
+          action: 'synchronize',
+          number: 7,
+          pull_request: {
+            number: 7,
+            head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'octo/repo' } },
+            base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
+          },
+          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
+        }
+      : {
+          ref: 'refs/heads/main',
+          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
+        };
+  const eventPath = join(dir, '..', `${dir.split('/').pop()}-event.json`);
+  writeFileSync(eventPath, JSON.stringify(payload));
+  return { dir, event: eventPath };
+}
+
+interface ActionRun extends CliResult {
+  summary: string;
+  outputs: Record<string, string>;
+}
+
+async function runAction(
+  action: string,
+  ws: Workspace,
+  server: GitHubServer,
+  inputs: Record<string, string> = {},
+  extraEnv: Record<string, string> = {},
+): Promise<ActionRun> {
+  const summary = join(ws.dir, '..', `${ws.dir.split('/').pop()}-summary.md`);
+  const output = join(ws.dir, '..', `${ws.dir.split('/').pop()}-output.txt`);
+  writeFileSync(summary, '');
+  writeFileSync(output, '');
+  const event = JSON.parse(readFileSync(ws.event, 'utf8')) as { pull_request?: unknown };
+  const env: Record<string, string> = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: event.pull_request ? 'pull_request' : 'push',
+    GITHUB_EVENT_PATH: ws.event,
+    GITHUB_REPOSITORY: 'octo/repo',
+    GITHUB_SHA: MERGE_SHA,
+    GITHUB_REF: 'refs/pull/7/merge',
+    GITHUB_API_URL: server.url,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '42',
+    GITHUB_JOB: 'evals',
+    GITHUB_WORKSPACE: ws.dir,
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_OUTPUT: output,
+    'INPUT_GITHUB-TOKEN': 'test-token',
+    INPUT_CONFIG: 'evals.yaml',
+    'INPUT_WORKING-DIRECTORY': '.',
+    INPUT_RESULTS: 'evals-results.json',
+    INPUT_COMMENT: 'true',
+    'INPUT_CHECK-RUN': 'true',
+    'INPUT_FAIL-ON': 'gate',
+    INPUT_ARGS: '',
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...extraEnv,
+  };
+  const result = await runNode([join(action, 'dist', 'index.js')], {
+    cwd: ws.dir,
+    env,
+    timeoutMs: 120_000,
+  });
+  return {
+    ...result,
+    summary: readFileSync(summary, 'utf8'),
+    outputs: parseOutputs(readFileSync(output, 'utf8')),
+  };
+}
+
+/**
+ * The markdown outside fenced code blocks and code spans (where GitHub renders nothing as markup),
+ * and whether every fence was closed: a fence closes on a line of at least as many backticks.
+ */
+function outsideCode(markdown: string): { text: string; fencesClosed: boolean } {
+  const kept: string[] = [];
+  let fence = 0;
+  for (const line of markdown.split('\n')) {
+    const ticks = /^\s*(`{3,})\s*\S*\s*$/.exec(line)?.[1]?.length ?? 0;
+    if (fence === 0 && ticks >= 3) fence = ticks;
+    else if (fence > 0 && ticks >= fence && /^\s*`+\s*$/.test(line)) fence = 0;
+    else if (fence === 0) kept.push(line);
+  }
+  return { text: kept.join('\n').replace(/(`+)[\s\S]*?\1/g, ''), fencesClosed: fence === 0 };
+}
+
+/** `name<<delimiter\nvalue\ndelimiter` blocks, as @actions/core writes GITHUB_OUTPUT. */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const m of text.matchAll(re)) out[m[1] ?? ''] = m[3] ?? '';
+  return out;
+}
+
+/** A suite whose JS function echoes `answer`; rows with answer != expected fail `exact`. */
+function suiteFiles(
+  rows: { expected: string; answer: string }[],
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    'evals.yaml': `version: 1
+suites:
+  - id: qa
+    testset: { path: testsets/qa.csv }
+    function: ./app/answer.mjs
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
+`,
+    'testsets/qa.csv': `expected,answer\n${rows.map((r) => `${csvCell(r.expected)},${csvCell(r.answer)}`).join('\n')}\n`,
+    'app/answer.mjs': 'export default ({ testCase }) => testCase.answer;\n',
+    ...extra,
+  };
+}
+
+function csvCell(text: string): string {
+  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const ONE_FAILING = [
+  { expected: 'Paris', answer: 'Paris' },
+  { expected: 'Berlin', answer: 'Berlin' },
+  { expected: 'Rome', answer: 'Milan' },
+];
+
+describe('the Action on a pull request', () => {
+  let server: GitHubServer;
+  let action: string;
+  before(async () => {
+    server = await startGitHubServer();
+    action = actionCheckout();
+  });
+  after(() => server.close());
+
+  it('first run: one comment, one check run on the head commit with row annotations, a summary, outputs', async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING));
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 1, `the verdict is fail, so the step fails\n${r.stdout}${r.stderr}`);
+    const comments = server.state.comments.get(7) ?? [];
+    assert.equal(comments.length, 1);
+    assert.match(
+      comments[0]?.body ?? '',
+      /<!-- evalgate-report config="evals.yaml" job="evals" -->/,
+    );
+    assert.match(comments[0]?.body ?? '', /fail/i);
+    const runs = [...server.state.checkRuns.values()];
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0]?.name, 'evals: evals.yaml');
+    assert.equal(runs[0]?.head_sha, HEAD_SHA, 'the PR head, not the merge commit');
+    assert.equal(runs[0]?.conclusion, 'failure');
+    assert.deepEqual(
+      runs[0]?.annotations.map((a) => [a.path, a.start_line, a.annotation_level]),
+      [['testsets/qa.csv', 4, 'failure']],
+    );
+    assert.match(r.summary, /evals: evals\.yaml/);
+    assert.deepEqual(
+      {
+        verdict: r.outputs.verdict,
+        passed: r.outputs.passed,
+        failed: r.outputs.failed,
+        errored: r.outputs.errored,
+      },
+      { verdict: 'fail', passed: '2', failed: '1', errored: '0' },
+    );
+    assert.equal(r.outputs['comment-url'], comments[0]?.html_url);
+    assert.ok(existsSync(join(ws.dir, 'evals-results.json')), 'the results artifact is written');
+
+    // Second run on the same PR: the comment is updated, not duplicated.
+    const again = await runAction(action, ws, server);
+    assert.equal(again.code, 1);
+    const after2 = server.state.comments.get(7) ?? [];
+    assert.equal(after2.length, 1, 'still one comment');
+    assert.ok(
+      server.requests.some((q) => q.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(q.path)),
+    );
+  });
+
+  it('sends more than 50 annotations across the create and the updates', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      expected: `e${i}`,
+      answer: i < 7 ? `e${i}` : `x${i}`,
+    }));
+    const ws = workspace(suiteFiles(rows));
+    const before = server.state.checkRuns.size;
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 1, r.stderr);
+    const run = [...server.state.checkRuns.values()][before];
+    assert.equal(run?.annotations.length, 113);
+    assert.ok(run?.batches.every((b) => b.length <= 50));
+    assert.equal(run?.batches.length, 3);
+    assert.deepEqual(
+      run?.annotations.map((a) => a.start_line).slice(0, 3),
+      [9, 10, 11],
+      'failing rows start at line 9 (header + 7 passing rows)',
+    );
+  });
+
+  it('a 403 on the comment: a warning, and the step still ends with the eval verdict', async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING.slice(0, 2)), 'pull_request');
+    server.state.comments.delete(7);
+    server.failNext('POST', /\/issues\/7\/comments$/, 403, 1, {
+      message: 'Resource not accessible by integration',
+    });
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 0, `the verdict is pass, so the step passes\n${r.stdout}`);
+    assert.match(r.stdout, /::warning::evalgate: could not create the PR comment: 403/);
+    assert.equal(r.outputs.verdict, 'pass');
+    assert.match(r.summary, /pass/i, 'the summary still comes out');
+  });
+
+  it('a 500 on the check run degrades to workflow-command annotations (at most 10)', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({ expected: `e${i}`, answer: `x${i}` }));
+    const ws = workspace(suiteFiles(rows));
+    server.failNext('POST', /\/check-runs$/, 500, 1);
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /::warning::evalgate: .*500/);
+    assert.equal(
+      r.stdout.match(/^::error title=[^,]*,file=testsets\/qa\.csv,line=\d+/gm)?.length,
+      10,
+    );
+  });
+
+  it('escapes outputs so the comment keeps its structure and mentions nobody', async () => {
+    const nasty =
+      'bad </details> ```js\n@octocat and @org/team see #12 <img src=x onerror=alert(1)>';
+    const ws = workspace(suiteFiles([{ expected: 'good', answer: nasty }]));
+    server.state.comments.delete(7);
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 1, r.stderr);
+    const body = server.state.comments.get(7)?.[0]?.body ?? '';
+    assert.match(body, /octocat/, 'the output is shown');
+    // What GitHub renders as markup: everything outside code blocks and code spans.
+    const markup = outsideCode(body);
+    assert.ok(markup.fencesClosed, 'every code fence is closed');
+    assert.equal(
+      (markup.text.match(/<details>/g) ?? []).length,
+      (markup.text.match(/<\/details>/g) ?? []).length,
+      '<details> balanced outside code',
+    );
+    assert.doesNotMatch(markup.text, /(^|[^\w])@octocat\b/, 'no live mention');
+    assert.doesNotMatch(markup.text, /(^|[^\w])@org\/team\b/, 'no team mention');
+    assert.doesNotMatch(markup.text, /<img/);
+  });
+
+  it('keeps a 5,000-case failing comment under 65,536 characters and says what it cut', async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      expected: `expected ${i}`,
+      answer: `a long wrong answer ${'x'.repeat(80)} ${i}`,
+    }));
+    const ws = workspace(suiteFiles(rows));
+    server.state.comments.delete(7);
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 1, r.stderr);
+    const body = server.state.comments.get(7)?.[0]?.body ?? '';
+    assert.ok(body.length > 1000 && body.length <= 65_536, `comment length ${body.length}`);
+    assert.match(body, /more failing cases not shown|not shown/);
+    const run = [...server.state.checkRuns.values()].at(-1);
+    assert.equal(run?.annotations.length, 5000, 'every failing row is annotated');
+  });
+});
+
+describe('the Action elsewhere', () => {
+  let server: GitHubServer;
+  let action: string;
+  before(async () => {
+    server = await startGitHubServer();
+    action = actionCheckout();
+  });
+  after(() => server.close());
+
+  it('on push: no comment, but a check run on GITHUB_SHA and the summary', async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING.slice(0, 2)), 'push');
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.state.comments.size, 0);
+    assert.equal([...server.state.checkRuns.values()].at(-1)?.head_sha, MERGE_SHA);
+    assert.match(r.summary, /evals: evals\.yaml/);
+  });
+
+  it("mode: report publishes an earlier job's artifact on a workflow_run, running nothing", async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING), 'push');
+    const produced = await runAction(action, ws, server, {
+      comment: 'false',
+      'check-run': 'false',
+      'fail-on': 'never',
+    });
+    assert.equal(produced.code, 0, produced.stderr);
+    // The privileged job: the function file is gone, so anything that ran it would fail.
+    writeFiles(ws.dir, { 'app/answer.mjs': 'throw new Error("must not run");\n' });
+    const before = server.requests.length;
+    const reported = await runAction(action, ws, server, {
+      mode: 'report',
+      'pr-number': '9',
+      'head-sha': 'd'.repeat(40),
+    });
+    assert.equal(reported.code, 1, `the reported verdict is fail\n${reported.stdout}`);
+    assert.equal(server.state.comments.get(9)?.length, 1);
+    assert.equal([...server.state.checkRuns.values()].at(-1)?.head_sha, 'd'.repeat(40));
+    assert.ok(server.requests.length > before);
+    assert.equal(reported.outputs.verdict, 'fail');
+  });
+
+  it('fail-on: never keeps the step green on a failing verdict', async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING), 'push');
+    const r = await runAction(action, ws, server, { 'fail-on': 'never' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.outputs.verdict, 'fail');
+  });
+
+  it('masks the environment variables the config reads', async () => {
+    const files = suiteFiles(ONE_FAILING.slice(0, 2));
+    files['evals.yaml'] =
+      files['evals.yaml']?.replace('- id: qa', '- id: ${SUITE_PREFIX:-qa}') ?? '';
+    const ws = workspace(files, 'push');
+    const r = await runAction(action, ws, server, {}, { SUITE_PREFIX: 'sk-secret-value-123' });
+    assert.match(r.stdout, /^::add-mask::sk-secret-value-123$/m);
+  });
+
+  it('a bad config fails the step with an annotation at its line, and nothing runs', async () => {
+    const files = suiteFiles(ONE_FAILING);
+    files['evals.yaml'] =
+      'version: 1\nsuites:\n  - id: qa\n    testset: { path: testsets/qa.csv }\n    evaluators:\n      - { id: e, use: is-equal }\n';
+    const ws = workspace(files, 'push');
+    const r = await runAction(action, ws, server);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stdout,
+      /^::error title=evalgate%3A invalid input,file=evals\.yaml,line=6,col=\d+::.*unknown evaluator "is-equal"/m,
+    );
+    assert.equal(r.outputs.verdict, 'error');
+    assert.equal(existsSync(join(ws.dir, 'evals-results.json')), false);
+  });
+
+  it('loads TypeScript with the tsx of the workspace, and says what to install when there is none', async () => {
+    const ts: Record<string, string> = {
+      ...suiteFiles(ONE_FAILING.slice(0, 2)),
+      'app/answer.ts':
+        'export default ({ testCase }: { testCase: { answer: string } }): string => testCase.answer;\n',
+    };
+    ts['evals.yaml'] = ts['evals.yaml']?.replace('./app/answer.mjs', './app/answer.ts') ?? '';
+    const missing = workspace(ts, 'push');
+    const noTsx = await runAction(action, missing, server);
+    assert.equal(noTsx.code, 1);
+    assert.match(noTsx.stdout, /needs tsx.*npm i -D evalgate/);
+
+    const withTsx = workspace(ts, 'push');
+    // As after `npm ci` in a project that has evalgate as a devDependency.
+    symlinkSync(join(repoRoot, 'node_modules'), join(withTsx.dir, 'node_modules'), 'dir');
+    const r = await runAction(action, withTsx, server);
+    assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
+    assert.equal(r.outputs.passed, '2');
+  });
+});
