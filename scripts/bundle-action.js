@@ -32,7 +32,9 @@ if (process.argv.includes('--check')) {
     // missing: stale
   }
   if (committed !== text) {
-    console.error('dist/index.js is stale: run `npm run bundle` and commit dist/ (the Action runs dist/, not src/)');
+    console.error(
+      'dist/index.js is stale: run `npm run bundle` and commit dist/ (the Action runs dist/, not src/)',
+    );
     process.exit(1);
   }
   console.log('dist/index.js is up to date');
