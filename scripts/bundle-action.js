@@ -1,27 +1,14 @@
 // Bundles the Action into dist/index.js (committed: the Action runs it without installing
-// anything). @actions/* and every other dependency go inside; tsx and esbuild stay external
-// because tsx registers loader files relative to its own location and esbuild needs its native
-// binary: at run time they are found in the user's workspace (src/modules/typescript-loader.ts).
+// anything). @actions/* and every other dependency go inside; tsx is found at run time in the
+// user's workspace (src/modules/typescript-loader.ts).
 // `--check` rebuilds in memory and fails when the committed dist/ differs (run by `npm test`).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { buildSync } from 'esbuild';
+import { bundleOptions } from './esbuild-options.js';
 
-const outfile = new URL('../dist/index.js', import.meta.url).pathname;
-const result = buildSync({
-  entryPoints: [new URL('../src/action/index.ts', import.meta.url).pathname],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['tsx', 'tsx/*', 'esbuild'],
-  banner: {
-    js: "import { createRequire as __evalgateRequire } from 'node:module'; const require = __evalgateRequire(import.meta.url);",
-  },
-  legalComments: 'eof',
-  write: false,
-  logLevel: 'warning',
-});
+const options = bundleOptions('src/action/index.ts', 'dist/index.js');
+const outfile = options.outfile;
+const result = buildSync({ ...options, legalComments: 'eof', write: false });
 const text = result.outputFiles[0].text;
 
 if (process.argv.includes('--check')) {
