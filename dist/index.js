@@ -2160,9 +2160,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve10, reject) => {
+          return new Promise((resolve11, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve10(data);
+              return err ? reject(err) : resolve11(data);
             });
           });
         }
@@ -2200,12 +2200,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve10, reject) => {
+          return new Promise((resolve11, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve10(data);
+              ) : resolve11(data);
             });
           });
         }
@@ -4472,8 +4472,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve10, reject) => {
-        res = resolve10;
+      const promise = new Promise((resolve11, reject) => {
+        res = resolve11;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6724,12 +6724,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve10, reject) => {
+      const waitForDrain = () => new Promise((resolve11, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve10;
+          callback = resolve11;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7399,12 +7399,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve10, reject) => {
+      const waitForDrain = () => new Promise((resolve11, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve10;
+          callback = resolve11;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7883,16 +7883,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve10) => {
+        return new Promise((resolve11) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve10;
+            this[kClosedResolve] = resolve11;
           } else {
-            resolve10(null);
+            resolve11(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve10) => {
+        return new Promise((resolve11) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7903,7 +7903,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve10(null);
+            resolve11(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7954,7 +7954,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve10, reject) => {
+        const socket = await new Promise((resolve11, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve10(socket2);
+              resolve11(socket2);
             }
           });
         });
@@ -8302,8 +8302,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve10) => {
-            this[kClosedResolve] = resolve10;
+          await new Promise((resolve11) => {
+            this[kClosedResolve] = resolve11;
           });
         }
       }
@@ -9572,7 +9572,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve10, reject) => {
+        return await new Promise((resolve11, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9585,7 +9585,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve10(null);
+              resolve11(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9604,7 +9604,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve10, reject) => {
+      return new Promise((resolve11, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9621,7 +9621,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve10,
+              resolve: resolve11,
               reject,
               length: 0,
               body: []
@@ -9691,18 +9691,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve10, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve11, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve10(chunksDecode(body, length2));
+          resolve11(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve10(JSON.parse(chunksDecode(body, length2)));
+          resolve11(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve10(chunksConcat(body, length2).buffer);
+          resolve11(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve10(new Blob(body, { type: stream[kContentType] }));
+          resolve11(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve10(chunksConcat(body, length2));
+          resolve11(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9959,9 +9959,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject) => {
+        return new Promise((resolve11, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve10(data);
+            return err ? reject(err) : resolve11(data);
           });
         });
       }
@@ -10184,9 +10184,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject) => {
+        return new Promise((resolve11, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve10(data);
+            return err ? reject(err) : resolve11(data);
           });
         });
       }
@@ -10471,9 +10471,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject) => {
+        return new Promise((resolve11, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve10(data);
+            return err ? reject(err) : resolve11(data);
           });
         });
       }
@@ -10565,9 +10565,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve10, reject) => {
+        return new Promise((resolve11, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve10(data);
+            return err ? reject(err) : resolve11(data);
           });
         });
       }
@@ -14430,7 +14430,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve10, reject) => agent.dispatch(
+        return new Promise((resolve11, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14506,7 +14506,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve10({
+              resolve11({
                 status,
                 statusText,
                 headersList,
@@ -14549,7 +14549,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve10({
+              resolve11({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18290,8 +18290,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve10) => {
-        setTimeout(resolve10, ms).unref();
+      return new Promise((resolve11) => {
+        setTimeout(resolve11, ms).unref();
       });
     }
     module.exports = {
@@ -19273,11 +19273,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve10) {
-          resolve10(value);
+        return value instanceof P ? value : new P(function(resolve11) {
+          resolve11(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve10, reject) {
+      return new (P || (P = Promise))(function(resolve11, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19293,7 +19293,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve10(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19380,26 +19380,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve10) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve11) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve10(output.toString());
+              resolve11(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve10) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve11) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve10(Buffer.concat(chunks));
+              resolve11(Buffer.concat(chunks));
             });
           }));
         });
@@ -19607,14 +19607,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve10, reject) => {
+          return new Promise((resolve11, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve10(res);
+                resolve11(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19858,12 +19858,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve10) => setTimeout(() => resolve10(), ms));
+          return new Promise((resolve11) => setTimeout(() => resolve11(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve10, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve11, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19871,7 +19871,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve10(response);
+              resolve11(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19910,7 +19910,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve10(response);
+              resolve11(response);
             }
           }));
         });
@@ -22872,7 +22872,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve10.call(this, root, ref);
+      let _sch = resolve11.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -22899,7 +22899,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve10(root, ref) {
+    function resolve11(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -23271,9 +23271,9 @@ var require_utils2 = __commonJS({
       let output = "";
       for (let i = 0; i < input.length; i++) {
         if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            const normalizedHex = hex2.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (decodeUnreserved && isUnreserved(decoded)) {
               output += decoded;
@@ -23293,9 +23293,9 @@ var require_utils2 = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            const normalizedHex = hex2.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (decoded !== "." && isUnreserved(decoded)) {
               output += decoded;
@@ -23335,9 +23335,9 @@ var require_utils2 = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            output += "%" + hex2.toUpperCase();
             i += 2;
             continue;
           }
@@ -23373,9 +23373,9 @@ var require_utils2 = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            output += "%" + hex2.toUpperCase();
             i += 2;
             continue;
           }
@@ -23420,9 +23420,9 @@ var require_utils2 = __commonJS({
       for (let i = 0; i < input.length; i++) {
         const ch = input[i];
         if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            const normalizedHex = hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            const normalizedHex = hex2.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
             if (isUnreserved(decoded)) {
               output += decoded;
@@ -23460,9 +23460,9 @@ var require_utils2 = __commonJS({
       let output = "";
       for (let i = 0; i < input.length; i++) {
         if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
-          if (isHexPair(hex)) {
-            output += "%" + hex.toUpperCase();
+          const hex2 = input.slice(i + 1, i + 3);
+          if (isHexPair(hex2)) {
+            output += "%" + hex2.toUpperCase();
             i += 2;
             continue;
           }
@@ -23763,7 +23763,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve10(baseURI, relativeURI, options) {
+    function resolve11(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -24154,7 +24154,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve10,
+      resolve: resolve11,
       resolveComponent,
       equal,
       serialize,
@@ -26403,11 +26403,11 @@ var require_format = __commonJS({
           }
           function getFormat(fmtDef) {
             const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code });
+            const fmt2 = gen.scopeValue("formats", { key: schema, ref: fmtDef, code });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
-              return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
+              return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt2}.validate`];
             }
-            return ["string", fmtDef, fmt];
+            return ["string", fmtDef, fmt2];
           }
           function validCondition() {
             if (typeof formatDef == "object" && !(formatDef instanceof RegExp) && formatDef.async) {
@@ -35598,11 +35598,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve10) {
-      resolve10(value);
+    return value instanceof P ? value : new P(function(resolve11) {
+      resolve11(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve10, reject) {
+  return new (P || (P = Promise))(function(resolve11, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -35618,7 +35618,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve10(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -35936,8 +35936,10 @@ function info(message) {
 }
 
 // src/action/main.ts
-import { readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname8, isAbsolute as isAbsolute5, relative as relative5, resolve as resolve9, sep as sep5 } from "node:path";
+import { existsSync as existsSync5 } from "node:fs";
+import { mkdtemp, readFile as readFile6, writeFile as writeFile2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname as dirname8, isAbsolute as isAbsolute5, join as join6, relative as relative5, resolve as resolve10, sep as sep5 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -35995,11 +35997,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve10) {
-      resolve10(value);
+    return value instanceof P ? value : new P(function(resolve11) {
+      resolve11(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve10, reject) {
+  return new (P || (P = Promise))(function(resolve11, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -36015,7 +36017,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve10(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -40108,9 +40110,9 @@ function getOctokit(token, options, ...additionalPlugins) {
 import { parseArgs } from "node:util";
 
 // src/errors.ts
-function formatIssue(issue2) {
-  const where = issue2.line > 0 ? `${issue2.file}:${issue2.line}:${issue2.col || 1}` : issue2.file;
-  const what = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
+function formatIssue(issue3) {
+  const where = issue3.line > 0 ? `${issue3.file}:${issue3.line}:${issue3.col || 1}` : issue3.file;
+  const what = issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message;
   return `${where}  ${what}`;
 }
 var UsageError = class extends Error {
@@ -40144,83 +40146,1000 @@ function safeJson(value) {
   }
 }
 
-// src/commands/run.ts
-import { resolve as resolve7 } from "node:path";
+// src/commands/compare.ts
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 
-// src/report/artifact.ts
-function buildArtifact(input) {
-  return {
-    schemaVersion: 1,
-    tool: { name: "evalgate", version: input.toolVersion },
-    config: input.config,
-    configHash: input.configHash,
-    git: input.git,
-    startedAt: input.startedAt.toISOString(),
-    durationMs: input.durationMs,
-    interrupted: input.interrupted,
-    verdict: overallVerdict(input.runs, input.interrupted),
-    runs: input.runs
-  };
-}
-function overallVerdict(runs, interrupted) {
-  return !interrupted && runs.every((run2) => run2.verdict === "pass") ? "pass" : "fail";
-}
-function* serializeArtifactChunks(artifact) {
-  const [beforeRuns, afterRuns] = splitAround(artifact, "runs", 0);
-  yield beforeRuns;
-  if (artifact.runs.length === 0) yield "[]";
-  else {
-    yield "[\n";
-    for (const [r, run2] of artifact.runs.entries()) {
-      const [beforeCases, afterCases] = splitAround(run2, "cases", 4);
-      yield `    ${beforeCases}`;
-      if (run2.cases.length === 0) yield "[]";
-      else {
-        yield "[\n";
-        for (const [c, testCase] of run2.cases.entries()) {
-          const comma = c < run2.cases.length - 1 ? "," : "";
-          yield `        ${stringify(testCase, 0)}${comma}
-`;
+// src/report/artifact-schema.ts
+var import_ajv = __toESM(require_ajv(), 1);
+
+// schemas/results.schema.json
+var results_schema_default = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "evalgate results artifact, schemaVersion 1",
+  description: "What `evals run` writes with -o: every run (suite \xD7 grid point) with its verdict, summary and per-case results. Kept in step with the ResultsArtifact type in src/types.ts by test/report-schema.test.ts.",
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "schemaVersion",
+    "tool",
+    "config",
+    "configHash",
+    "git",
+    "startedAt",
+    "durationMs",
+    "interrupted",
+    "verdict",
+    "runs"
+  ],
+  properties: {
+    schemaVersion: {
+      description: "Version of this artifact format. Readers refuse versions they do not know.",
+      const: 1
+    },
+    tool: {
+      description: "The program that wrote the artifact.",
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "version"],
+      properties: {
+        name: {
+          description: "Always `evalgate`.",
+          const: "evalgate"
+        },
+        version: {
+          description: "The evalgate package version.",
+          type: "string"
         }
-        yield "      ]";
       }
-      yield `${afterCases}${r < artifact.runs.length - 1 ? "," : ""}
-`;
+    },
+    config: {
+      description: "Path of the evals.yaml that was run, as given on the command line.",
+      type: "string"
+    },
+    configHash: {
+      description: "Hash of the config file's content, to tell whether two artifacts ran the same config.",
+      type: "string"
+    },
+    git: {
+      description: "The commit the run happened on; null when not in a git work tree.",
+      type: ["object", "null"],
+      additionalProperties: false,
+      required: ["sha", "ref"],
+      properties: {
+        sha: {
+          description: "Full commit sha of HEAD, or null when unknown.",
+          type: ["string", "null"]
+        },
+        ref: {
+          description: "Branch or ref name, or null when detached or unknown.",
+          type: ["string", "null"]
+        }
+      }
+    },
+    startedAt: {
+      description: "When the run started, ISO-8601 UTC (Date.prototype.toISOString).",
+      type: "string",
+      format: "date-time"
+    },
+    durationMs: {
+      description: "Wall time of the whole run in milliseconds.",
+      type: "number",
+      minimum: 0
+    },
+    interrupted: {
+      description: "True when the run was cut short (SIGINT/SIGTERM); runs then hold only the cases that finished.",
+      type: "boolean"
+    },
+    verdict: {
+      description: "pass only when every run passed its gate and the run was not interrupted.",
+      $ref: "#/definitions/verdict"
+    },
+    runs: {
+      description: "One entry per suite \xD7 grid point, in suite order then grid order.",
+      type: "array",
+      items: {
+        $ref: "#/definitions/run"
+      }
+    },
+    comparison: {
+      description: "Present when the run was given a baseline (evals run --baseline, the Action's baseline:): the paired comparison against it, as evals compare --format json prints it.",
+      type: "object"
     }
-    yield "  ]";
+  },
+  definitions: {
+    verdict: {
+      description: "Outcome of a gate.",
+      type: "string",
+      enum: ["pass", "fail"]
+    },
+    count: {
+      description: "A non-negative whole number.",
+      type: "integer",
+      minimum: 0
+    },
+    run: {
+      description: "One suite at one grid point.",
+      type: "object",
+      additionalProperties: false,
+      required: ["suite", "params", "testset", "verdict", "gate", "summary", "cases"],
+      properties: {
+        suite: {
+          description: "The suite's id from the config.",
+          type: "string"
+        },
+        params: {
+          description: "The grid point of this run; {} when the suite has no grid.",
+          type: "object"
+        },
+        testset: {
+          description: "The testset this run read.",
+          type: "object",
+          additionalProperties: false,
+          required: ["path", "ref", "commit", "revision", "cases"],
+          properties: {
+            path: {
+              description: "Testset file relative to the config; null for inline cases.",
+              type: ["string", "null"]
+            },
+            ref: {
+              description: "Git revision the file was read at, as the config gives it (a branch, tag or sha); null when read from the working tree.",
+              type: ["string", "null"]
+            },
+            commit: {
+              description: "Full sha of the commit `ref` resolved to when the run read the file; null when read from the working tree.",
+              type: ["string", "null"]
+            },
+            revision: {
+              description: "Content-addressed revision id: sha256 over the ordered case contentIds.",
+              type: "string"
+            },
+            cases: {
+              description: "Number of cases this run was planned with (after tag and shard filters).",
+              $ref: "#/definitions/count"
+            }
+          }
+        },
+        verdict: {
+          description: "This run's gate outcome.",
+          $ref: "#/definitions/verdict"
+        },
+        gate: {
+          description: "How the verdict was reached.",
+          type: "object",
+          additionalProperties: false,
+          required: ["conditions"],
+          properties: {
+            conditions: {
+              description: "Every condition of the gate with what it needed and what the run measured.",
+              type: "array",
+              items: {
+                $ref: "#/definitions/gateCondition"
+              }
+            }
+          }
+        },
+        summary: {
+          description: "Counts and means over this run's cases.",
+          $ref: "#/definitions/summary"
+        },
+        cases: {
+          description: "Per-case results, in testset order.",
+          type: "array",
+          items: {
+            $ref: "#/definitions/case"
+          }
+        }
+      }
+    },
+    gateCondition: {
+      description: "One condition of a gate.",
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "expected", "actual", "passed"],
+      properties: {
+        name: {
+          description: "What is checked, e.g. `all cases pass`, `minPassRate`, `evaluators.tone.mean`.",
+          type: "string"
+        },
+        expected: {
+          description: "What the condition needs, as text (e.g. `\u2265 0.95`).",
+          type: "string"
+        },
+        actual: {
+          description: "What the run measured, as text.",
+          type: "string"
+        },
+        passed: {
+          description: "Whether the condition holds.",
+          type: "boolean"
+        }
+      }
+    },
+    summary: {
+      description: "Counts and means over one run's cases.",
+      type: "object",
+      additionalProperties: false,
+      required: ["cases", "passed", "failed", "errored", "passRate", "evaluators"],
+      properties: {
+        cases: {
+          description: "Cases that finished.",
+          $ref: "#/definitions/count"
+        },
+        passed: {
+          description: "Cases that met the pass condition.",
+          $ref: "#/definitions/count"
+        },
+        failed: {
+          description: "Cases whose function ran but that did not meet the pass condition.",
+          $ref: "#/definitions/count"
+        },
+        errored: {
+          description: "Cases whose function threw, rejected or timed out.",
+          $ref: "#/definitions/count"
+        },
+        passRate: {
+          description: "passed / cases; 1 when there are no cases.",
+          type: "number",
+          minimum: 0,
+          maximum: 1
+        },
+        flaky: {
+          description: "Cases that passed some of their trials and failed others. Present only when the suite ran more than one trial per case.",
+          $ref: "#/definitions/count"
+        },
+        evaluators: {
+          description: "Per-evaluator summary, keyed by evaluator id.",
+          type: "object",
+          additionalProperties: {
+            $ref: "#/definitions/evaluatorSummary"
+          }
+        }
+      }
+    },
+    evaluatorSummary: {
+      description: "One evaluator's results over a run.",
+      type: "object",
+      additionalProperties: false,
+      required: ["count", "mean", "passed", "failed", "errors", "passRate"],
+      properties: {
+        count: {
+          description: "Evaluations recorded, including errored ones.",
+          $ref: "#/definitions/count"
+        },
+        mean: {
+          description: "Mean score over evaluations that produced a score; null when none did.",
+          type: ["number", "null"]
+        },
+        passed: {
+          description: "Evaluations that met their threshold.",
+          $ref: "#/definitions/count"
+        },
+        failed: {
+          description: "Evaluations that missed their threshold or errored.",
+          $ref: "#/definitions/count"
+        },
+        errors: {
+          description: "Evaluations where the evaluator errored.",
+          $ref: "#/definitions/count"
+        },
+        passRate: {
+          description: "passed / (passed + failed); null when no evaluation had a threshold.",
+          type: ["number", "null"],
+          minimum: 0,
+          maximum: 1
+        }
+      }
+    },
+    case: {
+      description: "One case's result in one run.",
+      type: "object",
+      additionalProperties: false,
+      required: [
+        "id",
+        "contentId",
+        "source",
+        "data",
+        "output",
+        "error",
+        "durationMs",
+        "passed",
+        "evaluations"
+      ],
+      properties: {
+        id: {
+          description: "Identity used to match cases across runs: dedup id, else hash of the `hash:` fields, else contentId.",
+          type: "string"
+        },
+        contentId: {
+          description: "sha256 of the canonical JSON of the testset id and the row's data.",
+          type: "string"
+        },
+        source: {
+          description: "Where the case came from; null when unknown.",
+          type: ["object", "null"],
+          additionalProperties: false,
+          required: ["file", "line"],
+          properties: {
+            file: {
+              description: "File relative to the config.",
+              type: "string"
+            },
+            line: {
+              description: "1-based line in that file.",
+              type: "integer",
+              minimum: 1
+            }
+          }
+        },
+        data: {
+          description: "The case's data as handed to the function (any JSON value)."
+        },
+        output: {
+          description: "What the function returned (any JSON value); null when it errored or returned nothing."
+        },
+        error: {
+          description: "The function's error message (thrown, rejected or timed out), else null.",
+          type: ["string", "null"]
+        },
+        durationMs: {
+          description: "Wall time of the function call in milliseconds; with trials, the mean over the trials.",
+          type: "number",
+          minimum: 0
+        },
+        passed: {
+          description: "Whether the case met the pass condition; false for errored cases. With trials: more than half of the trials passed.",
+          type: "boolean"
+        },
+        evaluations: {
+          description: "One entry per evaluator that ran on this case. With trials, one per evaluator over all trials: score is the mean of the trials' scores, error is set only when every trial's evaluation errored, passed says whether the mean meets the threshold, and metadata is { trials, scored }.",
+          type: "array",
+          items: {
+            $ref: "#/definitions/evaluation"
+          }
+        },
+        trials: {
+          description: "Every trial of the case, in order, when the suite ran more than one per case; absent for a single trial. output and error above come from the first trial whose verdict is the case's.",
+          type: "array",
+          minItems: 2,
+          items: {
+            $ref: "#/definitions/trial"
+          }
+        },
+        trialPassRate: {
+          description: "Share of the trials that passed (an errored trial did not); absent for a single trial.",
+          type: "number",
+          minimum: 0,
+          maximum: 1
+        },
+        flaky: {
+          description: "True when the case passed some trials and failed others; absent for a single trial.",
+          type: "boolean"
+        }
+      }
+    },
+    trial: {
+      description: "One run of a case when its suite runs several (`trials: N`).",
+      type: "object",
+      additionalProperties: false,
+      required: ["output", "error", "durationMs", "passed", "evaluations"],
+      properties: {
+        output: {
+          description: "What the function returned in this trial (any JSON value); null when it errored or returned nothing."
+        },
+        error: {
+          description: "The function's error message in this trial, else null.",
+          type: ["string", "null"]
+        },
+        durationMs: {
+          description: "Wall time of this trial's function call in milliseconds.",
+          type: "number",
+          minimum: 0
+        },
+        passed: {
+          description: "Whether this trial met the pass condition; false when its function errored.",
+          type: "boolean"
+        },
+        evaluations: {
+          description: "This trial's own evaluations, one per evaluator that ran.",
+          type: "array",
+          items: {
+            $ref: "#/definitions/evaluation"
+          }
+        }
+      }
+    },
+    evaluation: {
+      description: "One evaluator's result on one case.",
+      type: "object",
+      additionalProperties: false,
+      required: ["evaluator", "score", "threshold", "passed", "metadata", "error", "durationMs"],
+      properties: {
+        evaluator: {
+          description: "The evaluator's id.",
+          type: "string"
+        },
+        score: {
+          description: "The score (0..1 when valid); null when the evaluator errored.",
+          type: ["number", "null"]
+        },
+        threshold: {
+          description: "The threshold applied; null when there was none.",
+          type: ["object", "null"],
+          additionalProperties: false,
+          properties: {
+            lt: {
+              description: "Score must be less than this.",
+              type: "number"
+            },
+            lte: {
+              description: "Score must be less than or equal to this.",
+              type: "number"
+            },
+            gt: {
+              description: "Score must be greater than this.",
+              type: "number"
+            },
+            gte: {
+              description: "Score must be greater than or equal to this.",
+              type: "number"
+            }
+          }
+        },
+        passed: {
+          description: "Whether the score met the threshold; null when there was no threshold (reported, never counted).",
+          type: ["boolean", "null"]
+        },
+        metadata: {
+          description: "Context the evaluator returned; null when none.",
+          type: ["object", "null"]
+        },
+        error: {
+          description: "Why the evaluator failed (threw, timed out, invalid score), else null.",
+          type: ["string", "null"]
+        },
+        durationMs: {
+          description: "Wall time of the evaluator call in milliseconds.",
+          type: "number",
+          minimum: 0
+        }
+      }
+    }
   }
-  yield `${afterRuns}
-`;
+};
+
+// src/report/artifact-schema.ts
+var ARTIFACT_SCHEMA_VERSION = 1;
+var DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+var compiled;
+function validator() {
+  if (!compiled) {
+    const ajv = new import_ajv.Ajv({ allErrors: true, strict: true, strictTypes: false });
+    ajv.addFormat("date-time", (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)));
+    compiled = ajv.compile(results_schema_default);
+  }
+  return compiled;
 }
-function splitAround(value, key, depth2) {
-  const marker = "\0evalgate-split\0";
-  const text = indent(stringify({ ...value, [key]: marker }), depth2);
-  const quoted = JSON.stringify(marker);
-  const at = text.lastIndexOf(quoted);
-  return [text.slice(0, at), text.slice(at + quoted.length)];
+function validateArtifact(value) {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const version = value.schemaVersion;
+    if (version !== void 0 && version !== ARTIFACT_SCHEMA_VERSION) {
+      return [
+        `/schemaVersion: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`
+      ];
+    }
+  }
+  const validate = validator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError);
 }
-function indent(text, depth2) {
-  return depth2 === 0 ? text : text.replaceAll("\n", `
-${" ".repeat(depth2)}`);
-}
-function stringify(value, space = 2) {
-  try {
-    return JSON.stringify(value, null, space);
-  } catch {
-    return JSON.stringify(value, safeReplacer(), space);
+function describeError(error2) {
+  const where = error2.instancePath === "" ? "/" : error2.instancePath;
+  const params = error2.params;
+  switch (error2.keyword) {
+    case "additionalProperties":
+      return `${where}: unexpected property ${JSON.stringify(params.additionalProperty)}`;
+    case "required":
+      return `${where}: missing property ${JSON.stringify(params.missingProperty)}`;
+    case "enum":
+      return `${where}: must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "const":
+      return `${where}: must be ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return `${where}: ${error2.message ?? error2.keyword}`;
   }
 }
-function safeReplacer() {
-  const ancestors = [];
-  return function(_key, value) {
-    if (typeof value === "bigint") return value.toString();
-    if (value === null || typeof value !== "object") return value;
-    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
-    if (ancestors.includes(value)) return "[Circular]";
-    ancestors.push(value);
-    return value;
+
+// src/compare/stats.ts
+var DEFAULT_BOOTSTRAP_ITERATIONS = 2e3;
+var DEFAULT_BOOTSTRAP_SEED = 24301;
+function pairedBootstrap(diffs, options = {}) {
+  const iterations = options.iterations ?? DEFAULT_BOOTSTRAP_ITERATIONS;
+  const confidence = options.confidence ?? 0.95;
+  const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
+  if (!Number.isInteger(iterations) || iterations < 1) {
+    throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
+  }
+  if (!(confidence > 0 && confidence < 1)) {
+    throw new RangeError(`confidence must be between 0 and 1, got ${confidence}`);
+  }
+  const n = diffs.length;
+  if (n === 0) return { mean: 0, low: 0, high: 0, pValue: 1 };
+  const data = Float64Array.from(diffs);
+  let sum = 0;
+  let allZero = true;
+  for (let i = 0; i < n; i++) {
+    const value = data[i] ?? 0;
+    if (!Number.isFinite(value)) throw new RangeError(`diffs[${i}] is not a finite number`);
+    sum += value;
+    if (value !== 0) allZero = false;
+  }
+  const mean = sum / n;
+  if (allZero) return { mean: 0, low: 0, high: 0, pValue: 1 };
+  if (n === 1) return { mean, low: Math.min(0, mean), high: Math.max(0, mean), pValue: 1 };
+  const means = resampleMeans(data, iterations, seed);
+  means.sort();
+  const alpha = 1 - confidence;
+  const df = n - 1;
+  const shrink = Math.sqrt(df / n);
+  const lowerTail = normalUpperTail(studentQuantileUpper(alpha / 2, df) / shrink);
+  const lowIndex = Math.min(iterations - 1, Math.floor(lowerTail * iterations));
+  const low = means[lowIndex] ?? 0;
+  const high = means[iterations - 1 - lowIndex] ?? 0;
+  let atOrBelow = 0;
+  let atOrAbove = 0;
+  for (let i = 0; i < iterations; i++) {
+    const value = means[i] ?? 0;
+    if (value <= 0) atOrBelow++;
+    if (value >= 0) atOrAbove++;
+  }
+  const farSide = Math.max(0.5, Math.min(atOrBelow, atOrAbove)) / iterations;
+  const pValue = farSide >= 0.5 ? 1 : Math.min(1, 2 * studentUpperTail(normalQuantileUpper(farSide) * shrink, df));
+  return { mean, low, high, pValue };
+}
+function resampleMeans(data, iterations, seed) {
+  const n = data.length;
+  const means = new Float64Array(iterations);
+  let state = seed >>> 0;
+  for (let b = 0; b < iterations; b++) {
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      state = state + 1831565813 >>> 0;
+      let t = Math.imul(state ^ state >>> 15, state | 1);
+      t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+      const u = ((t ^ t >>> 14) >>> 0) / 4294967296;
+      total += data[u * n | 0] ?? 0;
+    }
+    means[b] = total / n;
+  }
+  return means;
+}
+function mcnemarExact(b, c) {
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) {
+    throw new RangeError(`discordant counts must be non-negative integers, got ${b} and ${c}`);
+  }
+  const n = b + c;
+  const k = Math.min(b, c);
+  if (n === 0 || 2 * k >= n) return 1;
+  const logTop = logChoose(n, k) - n * Math.LN2;
+  let ratio = 1;
+  let total = 1;
+  for (let j = k; j > 0; j--) {
+    ratio *= j / (n - j + 1);
+    total += ratio;
+    if (ratio < total * 1e-17) break;
+  }
+  return Math.min(1, 2 * Math.exp(logTop + Math.log(total)));
+}
+function logChoose(n, k) {
+  let total = 0;
+  for (let i = 1; i <= k; i++) total += Math.log((n - k + i) / i);
+  return total;
+}
+var EPSILON = 1e-15;
+var TINY = 1e-300;
+var MAX_STEPS = 1e4;
+function normalUpperTail(x) {
+  if (x === Infinity) return 0;
+  if (x === -Infinity) return 1;
+  const half = 0.5 * gammaUpperRegularized(0.5, x * x / 2);
+  return x >= 0 ? half : 1 - half;
+}
+function studentUpperTail(t, df) {
+  if (t === Infinity) return 0;
+  if (t === -Infinity) return 1;
+  const half = 0.5 * betaRegularized(df / (df + t * t), df / 2, 0.5);
+  return t >= 0 ? half : 1 - half;
+}
+function normalQuantileUpper(p) {
+  return invertDecreasing((x) => normalUpperTail(x), p);
+}
+function studentQuantileUpper(p, df) {
+  return invertDecreasing((t) => studentUpperTail(t, df), p);
+}
+function invertDecreasing(f, target) {
+  let low = -1;
+  let high = 1;
+  while (f(low) < target) low *= 2;
+  while (f(high) > target) high *= 2;
+  for (let step = 0; step < 200; step++) {
+    const mid = (low + high) / 2;
+    if (mid === low || mid === high) break;
+    if (f(mid) > target) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
+function logGamma(x) {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let series = LANCZOS[0] ?? 0;
+  for (let i = 1; i < LANCZOS.length; i++) series += (LANCZOS[i] ?? 0) / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(series);
+}
+var LANCZOS = [
+  0.9999999999998099,
+  676.5203681218851,
+  -1259.1392167224028,
+  771.3234287776531,
+  -176.6150291621406,
+  12.507343278686905,
+  -0.13857109526572012,
+  9984369578019572e-21,
+  15056327351493116e-23
+];
+function gammaUpperRegularized(a, x) {
+  if (x <= 0) return 1;
+  const logPrefix = -x + a * Math.log(x) - logGamma(a);
+  if (x < a + 1) {
+    let term = 1 / a;
+    let total = term;
+    for (let n = 1; n < MAX_STEPS; n++) {
+      term *= x / (a + n);
+      total += term;
+      if (Math.abs(term) < Math.abs(total) * EPSILON) break;
+    }
+    return 1 - total * Math.exp(logPrefix);
+  }
+  let b = x + 1 - a;
+  let c = 1 / TINY;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < MAX_STEPS; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < TINY) d = TINY;
+    c = b + an / c;
+    if (Math.abs(c) < TINY) c = TINY;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < EPSILON) break;
+  }
+  return Math.exp(logPrefix) * h;
+}
+function betaRegularized(x, a, b) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const logPrefix = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
+  if (x < (a + 1) / (a + b + 2)) return Math.exp(logPrefix) * betaFraction(x, a, b) / a;
+  return 1 - Math.exp(logPrefix) * betaFraction(1 - x, b, a) / b;
+}
+function betaFraction(x, a, b) {
+  const qab = a + b;
+  const qap = a + 1;
+  const qam = a - 1;
+  let c = 1;
+  let d = 1 - qab * x / qap;
+  if (Math.abs(d) < TINY) d = TINY;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m < MAX_STEPS; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < TINY) d = TINY;
+    c = 1 + aa / c;
+    if (Math.abs(c) < TINY) c = TINY;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < TINY) d = TINY;
+    c = 1 + aa / c;
+    if (Math.abs(c) < TINY) c = TINY;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < EPSILON) break;
+  }
+  return h;
+}
+
+// src/compare/compare.ts
+var DEFAULT_MIN_PAIRED = 10;
+var COMPARISON_CONFIDENCE = 0.95;
+function compareArtifacts(base, head, options = {}) {
+  const settings = {
+    confidence: COMPARISON_CONFIDENCE,
+    iterations: options.iterations ?? DEFAULT_BOOTSTRAP_ITERATIONS,
+    seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
+    minPaired: options.minPaired ?? DEFAULT_MIN_PAIRED
+  };
+  const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
+  const runs = pairs.map(([baseRun, headRun]) => compareRuns(baseRun, headRun, settings));
+  const counts = { improved: 0, regressed: 0, unchanged: 0, tooFewCases: 0 };
+  for (const run2 of runs) {
+    for (const label of [run2.passRate.label, ...run2.evaluators.map((row) => row.label)]) {
+      if (label === "too few cases") counts.tooFewCases++;
+      else counts[label]++;
+    }
+  }
+  return {
+    settings,
+    base: artifactInfo(base),
+    head: artifactInfo(head),
+    counts,
+    hasRegression: counts.regressed > 0,
+    runs,
+    onlyInBase: onlyInBase.map(runRef),
+    onlyInHead: onlyInHead.map(runRef)
   };
 }
+function validateComparable(base, head, names) {
+  const issues = [...artifactIssues(base, names.base), ...artifactIssues(head, names.head)];
+  if (issues.length > 0) throw new UsageError(issues);
+  const valid = { base, head };
+  const { pairs } = matchRuns(valid.base.runs, valid.head.runs);
+  const shared = pairs.some(([baseRun, headRun]) => {
+    const ids = new Set(baseRun.cases.map((result) => result.id));
+    return headRun.cases.some((result) => ids.has(result.id));
+  });
+  if (!shared) {
+    const why = pairs.length === 0 ? `no run of ${names.head} (${describeRuns(valid.head.runs)}) has the suite and params of a run of ${names.base} (${describeRuns(valid.base.runs)})` : `${pairs.length === 1 ? "the matching run shares" : `the ${pairs.length} matching runs share`} no case id`;
+    const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why}`;
+    throw new UsageError([issue2("compare.no-common-cases", "", message)], message);
+  }
+  return valid;
+}
+var LISTED_PROBLEMS = 3;
+function artifactIssues(value, file) {
+  const problems = validateArtifact(value);
+  if (problems.length === 0) return [];
+  const record = value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
+  const version = record?.schemaVersion;
+  if (version !== void 0 && version !== ARTIFACT_SCHEMA_VERSION) {
+    return [
+      issue2(
+        "compare.schema-version",
+        file,
+        `results of schemaVersion ${JSON.stringify(version)}: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION} (compare results written by the same major version)`
+      )
+    ];
+  }
+  if (record === null || version === void 0 && !("runs" in record)) {
+    return [
+      issue2(
+        "compare.not-results",
+        file,
+        `not an evalgate results artifact: expected the JSON object \`evals run -o FILE\` writes (schemaVersion ${ARTIFACT_SCHEMA_VERSION}, runs, \u2026), found ${describeKind(value)}`
+      )
+    ];
+  }
+  const listed = problems.slice(0, LISTED_PROBLEMS).join("; ");
+  const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : "";
+  return [issue2("compare.invalid-results", file, `not a valid results artifact: ${listed}${more}`)];
+}
+function describeKind(value) {
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const keys = Object.keys(value).slice(0, 5);
+  return keys.length === 0 ? "an empty object" : `an object with ${keys.map((key) => JSON.stringify(key)).join(", ")}${Object.keys(value).length > keys.length ? ", \u2026" : ""}`;
+}
+function issue2(code, file, message) {
+  return { code, file, line: 0, col: 0, path: "", message };
+}
+function describeRuns(runs) {
+  if (runs.length === 0) return "no runs";
+  const shown = runs.slice(0, 3).map((run2) => {
+    const params = Object.entries(run2.params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
+    return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
+  });
+  return `${shown.join(", ")}${runs.length > shown.length ? `, \u2026 ${runs.length - shown.length} more` : ""}`;
+}
+function matchRuns(baseRuns, headRuns) {
+  const waiting = /* @__PURE__ */ new Map();
+  for (const run2 of baseRuns) {
+    const key = runKey(run2);
+    const list = waiting.get(key);
+    if (list) list.push(run2);
+    else waiting.set(key, [run2]);
+  }
+  const pairs = [];
+  const onlyInHead = [];
+  const paired = /* @__PURE__ */ new Set();
+  for (const run2 of headRuns) {
+    const match = waiting.get(runKey(run2))?.shift();
+    if (match) {
+      pairs.push([match, run2]);
+      paired.add(match);
+    } else {
+      onlyInHead.push(run2);
+    }
+  }
+  return { pairs, onlyInBase: baseRuns.filter((run2) => !paired.has(run2)), onlyInHead };
+}
+function runKey(run2) {
+  return JSON.stringify([run2.suite, sortKeys(run2.params)]);
+}
+function sortKeys(value) {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value).sort().map((key) => [key, sortKeys(value[key])])
+  );
+}
+function runRef(run2) {
+  return { suite: run2.suite, params: run2.params };
+}
+function artifactInfo(artifact) {
+  return {
+    config: artifact.config,
+    git: artifact.git === null ? null : { sha: artifact.git.sha, ref: artifact.git.ref },
+    startedAt: artifact.startedAt
+  };
+}
+function compareRuns(baseRun, headRun, settings) {
+  const baseById = firstById(baseRun.cases);
+  const headById = firstById(headRun.cases);
+  const paired = [];
+  const cases = {
+    newlyFailing: [],
+    fixed: [],
+    added: [],
+    removed: [],
+    contentChanged: [],
+    flaky: []
+  };
+  for (const head of headById.values()) {
+    const base = baseById.get(head.id);
+    if (base === void 0) cases.added.push(caseRef(head));
+    else if (base.contentId !== head.contentId) cases.contentChanged.push(caseRef(head));
+    else {
+      paired.push([base, head]);
+      if (base.passed && !head.passed) cases.newlyFailing.push(caseRef(head));
+      if (!base.passed && head.passed) cases.fixed.push(caseRef(head));
+    }
+    if (head.flaky === true) {
+      cases.flaky.push({ ...caseRef(head), trialPassRate: head.trialPassRate ?? null });
+    }
+  }
+  for (const base of baseById.values()) {
+    if (!headById.has(base.id)) cases.removed.push(caseRef(base));
+  }
+  const baseEvaluators = evaluatorIds(baseRun);
+  const headEvaluators = evaluatorIds(headRun);
+  const evaluators = headEvaluators.filter((id) => baseEvaluators.includes(id)).map((id) => compareEvaluator(id, paired, settings));
+  return {
+    suite: headRun.suite,
+    params: headRun.params,
+    passRate: comparePassRate(paired, cases, settings),
+    evaluators,
+    evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
+    evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
+    cases
+  };
+}
+function firstById(cases) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const result of cases) if (!byId.has(result.id)) byId.set(result.id, result);
+  return byId;
+}
+function caseRef(result) {
+  return {
+    id: result.id,
+    source: result.source === null ? null : { file: result.source.file, line: result.source.line }
+  };
+}
+function evaluatorIds(run2) {
+  const ids = new Set(Object.keys(run2.summary.evaluators));
+  for (const result of run2.cases) {
+    for (const evaluation of result.evaluations) ids.add(evaluation.evaluator);
+  }
+  return [...ids];
+}
+function comparePassRate(paired, cases, settings) {
+  const n = paired.length;
+  const passToFail = cases.newlyFailing.length;
+  const failToPass = cases.fixed.length;
+  let basePassed = 0;
+  for (const [base] of paired) if (base.passed) basePassed++;
+  const headPassed = basePassed - passToFail + failToPass;
+  const pValue = mcnemarExact(passToFail, failToPass);
+  const alpha = 1 - settings.confidence;
+  let label = "unchanged";
+  if (n < settings.minPaired) label = "too few cases";
+  else if (pValue < alpha) label = failToPass > passToFail ? "improved" : "regressed";
+  return {
+    paired: n,
+    baseRate: n === 0 ? null : basePassed / n,
+    headRate: n === 0 ? null : headPassed / n,
+    delta: n === 0 ? null : (headPassed - basePassed) / n,
+    passToFail,
+    failToPass,
+    pValue,
+    label
+  };
+}
+function compareEvaluator(evaluator, paired, settings) {
+  const diffs = [];
+  let baseTotal = 0;
+  let headTotal = 0;
+  for (const [base, head] of paired) {
+    const before = scoreOf(base, evaluator);
+    const after = scoreOf(head, evaluator);
+    if (before === null || after === null) continue;
+    diffs.push(after - before);
+    baseTotal += before;
+    headTotal += after;
+  }
+  const n = diffs.length;
+  if (n === 0) {
+    return {
+      evaluator,
+      paired: 0,
+      baseMean: null,
+      headMean: null,
+      delta: null,
+      ci: null,
+      pValue: null,
+      label: "too few cases"
+    };
+  }
+  const result = pairedBootstrap(diffs, settings);
+  return {
+    evaluator,
+    paired: n,
+    baseMean: baseTotal / n,
+    headMean: headTotal / n,
+    delta: result.mean,
+    ci: { low: result.low, high: result.high },
+    pValue: result.pValue,
+    label: labelFromInterval(n, result.low, result.high, settings.minPaired)
+  };
+}
+function labelFromInterval(n, low, high, minPaired) {
+  if (n < minPaired) return "too few cases";
+  if (low > 0) return "improved";
+  if (high < 0) return "regressed";
+  return "unchanged";
+}
+function scoreOf(result, evaluator) {
+  for (const evaluation of result.evaluations) {
+    if (evaluation.evaluator !== evaluator) continue;
+    if (evaluation.error !== null || evaluation.score === null) return null;
+    return Number.isFinite(evaluation.score) ? evaluation.score : null;
+  }
+  return null;
+}
+
+// src/report/ansi.ts
+function painter(color) {
+  const wrap = (open3, close) => (text) => color && text !== "" ? `\x1B[${open3}m${text}\x1B[${close}m` : text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39)
+  };
+}
+
+// src/report/failure-details.ts
+import { posix } from "node:path";
 
 // src/run/threshold.ts
 function meetsThreshold(score, t) {
@@ -40277,6 +41196,11 @@ function describeFailedEvaluation(evaluation) {
   if (evaluation.threshold === null) return `${evaluation.evaluator} ${score}`;
   return `${evaluation.evaluator} ${score} (needs ${describeThreshold(evaluation.threshold)})`;
 }
+function flakyLabel(result) {
+  if (result.flaky !== true || result.trials === void 0) return null;
+  const passed = result.trials.filter((trial) => trial.passed).length;
+  return `flaky ${formatCount(passed)}/${formatCount(result.trials.length)}`;
+}
 function describeCaseFailure(result) {
   if (result.passed) return [];
   if (result.error !== null) return [`error: ${firstLine(result.error)}`];
@@ -40285,301 +41209,68 @@ function describeCaseFailure(result) {
   return failed.map(describeFailedEvaluation);
 }
 
-// src/report/junit.ts
-function renderJUnit(artifact) {
-  const totals2 = { tests: 0, failures: 0, errors: 0 };
-  const suites = [];
-  for (const run2 of artifact.runs) {
-    const rendered = renderRun(run2);
-    totals2.tests += rendered.tests;
-    totals2.failures += rendered.failures;
-    totals2.errors += rendered.errors;
-    suites.push(rendered.xml);
+// src/report/failure-details.ts
+function repoPath(sourceRoot, file) {
+  const joined = posix.normalize(posix.join(toPosix(sourceRoot), toPosix(file)));
+  return joined.startsWith("./") ? joined.slice(2) : joined;
+}
+function toPosix(path) {
+  return path.replace(/\\/g, "/");
+}
+function failedEvaluations(result) {
+  return result.evaluations.filter((evaluation) => evaluation.passed === false);
+}
+function evaluationReason(evaluation) {
+  if (evaluation.error !== null || evaluation.metadata === null) return null;
+  const reason = evaluation.metadata.reason;
+  if (typeof reason === "string" && reason.trim() !== "") return reason;
+  for (const [key, value] of Object.entries(evaluation.metadata)) {
+    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
   }
-  const attributes = attrs({
-    name: "evalgate",
-    tests: totals2.tests,
-    failures: totals2.failures,
-    errors: totals2.errors,
-    time: seconds(artifact.durationMs),
-    timestamp: artifact.startedAt
-  });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes}>`,
-    ...suites,
-    "</testsuites>",
-    ""
-  ].join("\n");
+  return null;
 }
-function junitSuiteName(run2) {
-  const params = formatParams(run2.params, ", ");
-  return params ? `${run2.suite} [${params}]` : run2.suite;
-}
-function renderRun(run2) {
-  const name = junitSuiteName(run2);
-  const testcases = [];
-  let failures = 0;
-  let errors = 0;
-  let time = 0;
-  for (const result of run2.cases) {
-    if (result.error !== null) errors++;
-    else if (!result.passed) failures++;
-    time += result.durationMs;
-    testcases.push(renderCase(result, name));
-  }
-  if (run2.verdict === "fail" && failures === 0 && errors === 0) {
-    failures++;
-    testcases.push(renderGate(run2, name));
-  }
-  const properties = [
-    property("revision", run2.testset.revision),
-    run2.testset.path === null ? null : property("testset", run2.testset.path),
-    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
-    ...Object.entries(run2.params).map(
-      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
-    )
-  ].filter((line) => line !== null);
-  const attributes = attrs({
-    name,
-    tests: testcases.length,
-    failures,
-    errors,
-    skipped: 0,
-    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
-    time: seconds(time)
-  });
-  const xml = [
-    `  <testsuite${attributes}>`,
-    "    <properties>",
-    ...properties,
-    "    </properties>",
-    ...testcases,
-    "  </testsuite>"
-  ].join("\n");
-  return { xml, tests: testcases.length, failures, errors };
-}
-function renderCase(result, classname) {
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open3 = `    <testcase${attrs({ name: `${source} ${shortId(result.id)}`, classname, time: seconds(result.durationMs) })}`;
-  if (result.error !== null) {
-    return `${open3}>
-      <error${attrs({ message: firstLine(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
-    </testcase>`;
-  }
-  if (!result.passed) {
-    const message = describeCaseFailure(result).join("; ");
-    return `${open3}>
-      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
-    </testcase>`;
-  }
-  return `${open3}/>`;
-}
-function failureBody(result) {
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
-    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
-    return evaluation.metadata === null ? head : `${head}
-${safeJson2(evaluation.metadata)}`;
-  }).join("\n\n");
-}
-function renderGate(run2, classname) {
-  const failed = run2.gate.conditions.filter((condition) => !condition.passed);
-  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
-  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
-  return [
-    `    <testcase${attrs({ name: "gate", classname, time: seconds(0) })}>`,
-    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
-    "    </testcase>"
-  ].join("\n");
-}
-function property(name, value) {
-  return `      <property${attrs({ name, value })}/>`;
-}
-function safeJson2(value) {
+function outputText(output) {
+  if (typeof output === "string") return output;
   try {
-    return JSON.stringify(
-      value,
-      (_key, item) => typeof item === "bigint" ? item.toString() : item,
-      2
+    const json = JSON.stringify(
+      output,
+      (_key, item) => typeof item === "bigint" ? item.toString() : item
     );
+    return json ?? String(output);
   } catch {
-    return String(value);
+    return String(output);
   }
 }
-function seconds(ms) {
-  return (ms / 1e3).toFixed(3);
-}
-function attrs(values) {
-  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
-}
-var INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-function escapeXmlText(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
-}
-function escapeXmlAttribute(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
-}
-var TEXT_ENTITIES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "\r": "&#13;"
-};
-var ATTRIBUTE_ENTITIES = {
-  ...TEXT_ENTITIES,
-  '"': "&quot;",
-  "'": "&apos;",
-  "	": "&#9;",
-  "\n": "&#10;"
-};
-
-// src/report/ansi.ts
-function painter(color) {
-  const wrap = (open3, close) => (text) => color && text !== "" ? `\x1B[${open3}m${text}\x1B[${close}m` : text;
-  return {
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39)
-  };
-}
-
-// src/report/summary-table.ts
-var MAX_LISTED_CASES = 5;
-var DEFAULT_WIDTH = 100;
-var INDENT = "  ";
-function renderSummary(runs, options) {
-  const paint = painter(options.color);
-  const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
-  const blocks = runs.map((run2) => renderRun2(run2, paint, width));
-  blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint));
-  return `${blocks.join("\n\n")}
-`;
-}
-function renderRun2(run2, paint, width) {
-  const lines = [];
-  const params = formatParams(run2.params, " ");
-  lines.push(
-    [paint.bold(clean(run2.suite)), params ? clean(params) : null, verdictWord(run2.verdict, paint)].filter((part) => part !== null).join("  ")
-  );
-  const { summary: summary2 } = run2;
-  lines.push(
-    ...renderTable(
-      [
-        ["cases", "passed", "failed", "errored", "pass rate"],
-        [
-          formatCount(summary2.cases),
-          formatCount(summary2.passed),
-          formatCount(summary2.failed),
-          formatCount(summary2.errored),
-          formatPercent(summary2.passRate)
-        ]
-      ],
-      ["right", "right", "right", "right", "right"]
-    )
-  );
-  const evaluators = Object.entries(summary2.evaluators);
-  if (evaluators.length > 0) {
-    lines.push("");
-    lines.push(
-      ...renderTable(
-        [
-          ["evaluator", "mean", "pass rate", "passed", "failed", "errors"],
-          ...evaluators.map(([id, stats]) => [
-            clean(id),
-            stats.mean === null ? "\u2014" : stats.mean.toFixed(3),
-            stats.passRate === null ? "\u2014" : formatPercent(stats.passRate),
-            formatCount(stats.passed),
-            formatCount(stats.failed),
-            formatCount(stats.errors)
-          ])
-        ],
-        ["left", "right", "right", "right", "right", "right"]
-      )
-    );
-  }
-  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
-  if (failedConditions.length > 0) {
-    lines.push("");
-    for (const condition of failedConditions) {
-      const text = `${clean(condition.name)}: expected ${clean(condition.expected)}, got ${clean(condition.actual)}`;
-      lines.push(`${INDENT}${paint.red("\u2717")} ${text}`);
+function shortenText(text, maxChars, maxLines = Infinity) {
+  const chars = Array.from(text);
+  let end = Math.min(chars.length, maxChars);
+  let lines = 1;
+  for (let i = 0; i < end; i++) {
+    if (chars[i] === "\n" && ++lines > maxLines) {
+      end = i;
+      break;
     }
   }
-  const notPassed = run2.cases.filter((result) => !result.passed);
-  if (notPassed.length > 0) {
-    lines.push("");
-    const listed = notPassed.slice(0, MAX_LISTED_CASES);
-    lines.push(
-      notPassed.length > listed.length ? `${INDENT}${formatCount(notPassed.length)} cases did not pass, first ${listed.length}:` : `${INDENT}cases that did not pass:`
-    );
-    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
-  }
-  return lines.join("\n");
+  if (end >= chars.length) return text;
+  return `${chars.slice(0, end).join("")} \u2026 (${plural(chars.length - end, "more character")})`;
 }
-function renderCaseLine(result, paint, width) {
-  const errored = result.error !== null;
-  const mark = errored ? paint.yellow("!") : paint.red("\u2717");
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(describeCaseFailure(result).join("; "))}`;
-  return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
+var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+function wellFormed(text) {
+  return text.replace(LONE_SURROGATE, "\uFFFD");
 }
-function renderVerdictLine(runs, interrupted, paint) {
-  if (runs.length === 0) {
-    return `${verdictWord(interrupted ? "fail" : "pass", paint)}  no runs${interrupted ? " (interrupted)" : ""}`;
-  }
-  const failedRuns = runs.filter((run2) => run2.verdict === "fail").length;
-  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
-  for (const run2 of runs) {
-    total.cases += run2.summary.cases;
-    total.passed += run2.summary.passed;
-    total.failed += run2.summary.failed;
-    total.errored += run2.summary.errored;
-  }
-  const verdict = !interrupted && failedRuns === 0 ? "pass" : "fail";
-  const runText = failedRuns === 0 ? `${plural(runs.length, "run")} passed` : `${formatCount(failedRuns)} of ${plural(runs.length, "run")} failed`;
-  const parts = [
-    verdictWord(verdict, paint),
-    interrupted ? "interrupted" : null,
-    `${runText} \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`
-  ];
-  return parts.filter((part) => part !== null).join("  ");
-}
-function verdictWord(verdict, paint) {
-  return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
-}
-function renderTable(rows, align) {
-  const widths = [];
-  for (const row of rows) {
-    row.forEach((cell, column) => {
-      widths[column] = Math.max(widths[column] ?? 0, visibleWidth(cell));
-    });
-  }
-  return rows.map((row) => {
-    const cells = row.map((cell, column) => {
-      const gap = " ".repeat((widths[column] ?? 0) - visibleWidth(cell));
-      return align[column] === "right" ? gap + cell : cell + gap;
-    });
-    return INDENT + cells.join("  ").trimEnd();
-  });
-}
-var ANSI_SGR = /\x1b\[[0-9;]*m/g;
-function visibleWidth(text) {
-  let width = 0;
-  for (const _char of text.replace(ANSI_SGR, "")) width++;
-  return width;
-}
-function truncate(text, max) {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join("")}\u2026`;
-}
-function clean(text) {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (char) => char === "	" ? " " : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+var INVISIBLE = (
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+);
+function showInvisible(text) {
+  return wellFormed(text).replace(
+    INVISIBLE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
+}
+function clipText(text, maxChars) {
+  const chars = Array.from(text);
+  return chars.length <= maxChars ? text : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}\u2026`;
 }
 
 // src/report/progress.ts
@@ -40698,6 +41389,1428 @@ function formatDuration(ms, precise) {
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 
+// src/report/markdown.ts
+var OUTPUT_MAX_CHARS = 300;
+var OUTPUT_MAX_LINES = 12;
+var ERROR_MAX_CHARS = 600;
+var ERROR_MAX_LINES = 8;
+var REASON_MAX_CHARS = 200;
+var EVALUATIONS_PER_CASE = 5;
+var TITLE_MAX_CHARS = 200;
+var LABEL_MAX_CHARS = 200;
+var PRIORITY_CASES = 5;
+var LISTED_GONE_RUNS = 10;
+var LISTED_FLAKY_CASES = 10;
+var SEE_ARTIFACT = "(see the results artifact)";
+function renderMarkdownReport(artifact, options) {
+  const model = buildModel(artifact, options);
+  return fitToBudget(model, Math.max(0, Math.floor(options.maxChars)));
+}
+function buildModel(artifact, options) {
+  const baselineRuns = /* @__PURE__ */ new Map();
+  for (const run2 of options.baseline?.runs ?? []) baselineRuns.set(runKey2(run2), run2);
+  const matched = /* @__PURE__ */ new Set();
+  const views = artifact.runs.map((run2) => {
+    let comparison = null;
+    if (options.baseline !== null) {
+      const key = runKey2(run2);
+      const baseline = baselineRuns.get(key) ?? null;
+      if (baseline !== null) matched.add(key);
+      comparison = compareRuns2(run2, baseline);
+    }
+    const failing = run2.cases.filter((result) => !result.passed);
+    return { run: run2, label: runLabel(run2), comparison, failing, entries: [] };
+  });
+  const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run2]) => run2);
+  return {
+    marker: options.marker,
+    heading: `## ${verdictBadge(artifact)} \xB7 ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS))}`,
+    intro: renderIntro(artifact, options, views, gone.length),
+    views,
+    goneRuns: renderGoneRuns(gone),
+    sourceRoot: options.sourceRoot
+  };
+}
+function compareRuns2(run2, baseline) {
+  const before = /* @__PURE__ */ new Map();
+  for (const result of baseline?.cases ?? []) before.set(result.id, result.passed);
+  let newlyFailing = 0;
+  let fixed = 0;
+  for (const result of run2.cases) {
+    const passedBefore = before.get(result.id);
+    if (passedBefore === true && !result.passed) newlyFailing++;
+    if (passedBefore === false && result.passed) fixed++;
+  }
+  return { baseline, before, newlyFailing, fixed };
+}
+function runKey2(run2) {
+  return JSON.stringify([run2.suite, sortKeys2(run2.params)]);
+}
+function sortKeys2(value) {
+  if (Array.isArray(value)) return value.map(sortKeys2);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value).sort().map((key) => [key, sortKeys2(value[key])])
+  );
+}
+function runLabel(run2) {
+  const params = formatParams(run2.params, " ");
+  return escapeMarkdownText(
+    clipText(params ? `${run2.suite} \xB7 ${params}` : run2.suite, LABEL_MAX_CHARS)
+  );
+}
+function verdictBadge(artifact) {
+  if (artifact.interrupted) return "\u26A0\uFE0F interrupted";
+  return artifact.verdict === "pass" ? "\u2705 pass" : "\u274C fail";
+}
+function renderIntro(artifact, options, views, goneCount) {
+  const lines = [];
+  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
+  for (const run2 of artifact.runs) {
+    total.cases += run2.summary.cases;
+    total.passed += run2.summary.passed;
+    total.failed += run2.summary.failed;
+    total.errored += run2.summary.errored;
+  }
+  const failedRuns = artifact.runs.filter((run2) => run2.verdict === "fail").length;
+  const runs = `${plural(artifact.runs.length, "run")}${failedRuns > 0 ? ` (${formatCount(failedRuns)} failed)` : ""}`;
+  lines.push(
+    `**${runs}** \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored \xB7 ` + formatDuration(artifact.durationMs, true)
+  );
+  if (artifact.interrupted) {
+    lines.push("The run was interrupted before every case finished, so the verdict is **fail**.");
+  }
+  const links = [
+    options.links?.run ? `[workflow run](${safeUrl(options.links.run)})` : null,
+    options.links?.checkRun ? `[check run](${safeUrl(options.links.checkRun)})` : null
+  ].filter((link) => link !== null);
+  if (links.length > 0) lines.push(links.join(" \xB7 "));
+  if (options.baseline !== null) lines.push(renderBaselineLine(options.baseline, views, goneCount));
+  if (options.preamble) lines.push(options.preamble.trim());
+  return lines;
+}
+function renderBaselineLine(baseline, views, goneCount) {
+  let newlyFailing = 0;
+  let fixed = 0;
+  let newRuns = 0;
+  for (const view of views) {
+    if (!view.comparison) continue;
+    if (view.comparison.baseline === null) newRuns++;
+    newlyFailing += view.comparison.newlyFailing;
+    fixed += view.comparison.fixed;
+  }
+  const sha = baseline.git?.sha ? ` at ${codeSpan(baseline.git.sha.slice(0, 7))}` : "";
+  const ref = baseline.git?.ref ? ` on ${codeSpan(baseline.git.ref)}` : "";
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(baseline.startedAt)?.[0];
+  const parts = [
+    newlyFailing > 0 ? `**${formatCount(newlyFailing)} newly failing**` : `${formatCount(newlyFailing)} newly failing`,
+    `${formatCount(fixed)} fixed`,
+    newRuns > 0 ? plural(newRuns, "new run") : null,
+    goneCount > 0 ? `${formatCount(goneCount)} no longer run` : null
+  ].filter((part) => part !== null);
+  return `Compared with the baseline${sha}${ref}${date ? ` (${date})` : ""}: ${parts.join(" \xB7 ")}`;
+}
+function renderGoneRuns(gone) {
+  if (gone.length === 0) return "";
+  const listed = gone.slice(0, LISTED_GONE_RUNS).map((run2) => `- ${runLabel(run2)}`);
+  if (gone.length > listed.length) {
+    listed.push(`- \u2026 ${formatCount(gone.length - listed.length)} more`);
+  }
+  return [`**No longer run** (in the baseline only):`, "", ...listed].join("\n");
+}
+function safeUrl(url) {
+  return url.replace(
+    /[\s()<>[\]`"']/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`
+  );
+}
+function fitToBudget(model, maxChars) {
+  const indexes = model.views.map((_view, index) => index);
+  const isFailing = (index) => model.views[index]?.run.verdict === "fail";
+  const fits = (plan2) => renderDocument(model, plan2).length <= maxChars;
+  let plan = { runs: /* @__PURE__ */ new Set(), evaluatorRows: /* @__PURE__ */ new Set(), cases: indexes.map(() => 0) };
+  if (!fits(plan)) return renderMinimal(model, maxChars);
+  const runOrder = [...indexes.filter(isFailing), ...indexes.filter((i) => !isFailing(i))];
+  plan = grow(plan, runOrder.length, fits, (count) => ({
+    ...plan,
+    runs: new Set(runOrder.slice(0, count))
+  }));
+  const shown = indexes.filter((index) => plan.runs.has(index));
+  const addEvaluatorRows = (order) => {
+    const base = plan;
+    plan = grow(base, order.length, fits, (count) => ({
+      ...base,
+      evaluatorRows: /* @__PURE__ */ new Set([...base.evaluatorRows, ...order.slice(0, count)])
+    }));
+  };
+  const caseOrder = roundRobin(model.views, shown);
+  const addCasesUpTo = (total) => {
+    const base = plan;
+    const from = base.cases.reduce((sum, count) => sum + count, 0);
+    plan = grow(base, Math.max(0, total - from), fits, (count) => ({
+      ...base,
+      cases: countCases(indexes.length, caseOrder, from + count)
+    }));
+  };
+  addEvaluatorRows(shown.filter(isFailing));
+  addCasesUpTo(Math.min(PRIORITY_CASES, caseOrder.length));
+  addEvaluatorRows(shown.filter((index) => !isFailing(index)));
+  addCasesUpTo(caseOrder.length);
+  return renderDocument(model, plan);
+}
+function grow(current, max, fits, planFor) {
+  let best = current;
+  let low = 0;
+  let high = max;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    const candidate = planFor(mid);
+    if (fits(candidate)) {
+      best = candidate;
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
+}
+function roundRobin(views, runs) {
+  const order = [];
+  const longest = Math.max(0, ...runs.map((index) => views[index]?.failing.length ?? 0));
+  for (let round = 0; round < longest; round++) {
+    for (const index of runs) {
+      if ((views[index]?.failing.length ?? 0) > round) order.push(index);
+    }
+  }
+  return order;
+}
+function countCases(runCount, order, total) {
+  const counts = new Array(runCount).fill(0);
+  for (const index of order.slice(0, total)) counts[index] = (counts[index] ?? 0) + 1;
+  return counts;
+}
+function renderMinimal(model, maxChars) {
+  const candidates = [
+    [model.marker, model.heading, "", model.intro[0] ?? ""],
+    [model.marker, model.heading],
+    [model.heading]
+  ].map((lines) => `${lines.filter((line, i) => i > 0 || line !== "").join("\n")}
+`);
+  return candidates.find((text) => text.length <= maxChars) ?? "";
+}
+function renderDocument(model, plan) {
+  const blocks = [];
+  blocks.push(model.marker ? `${model.marker}
+${model.heading}` : model.heading);
+  blocks.push(model.intro.join("\n\n"));
+  model.views.forEach((view, index) => {
+    if (!plan.runs.has(index)) return;
+    blocks.push(renderRun(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
+  });
+  const hidden = model.views.length - plan.runs.size;
+  if (hidden > 0) {
+    const failing = model.views.filter(
+      (view, index) => !plan.runs.has(index) && view.run.verdict === "fail"
+    ).length;
+    const runs = plan.runs.size > 0 ? plural(hidden, "more run") : plural(hidden, "run");
+    const ofThem = failing > 0 ? `, ${formatCount(failing)} of them failing` : "";
+    blocks.push(`\u2026 ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
+  }
+  if (model.goneRuns) blocks.push(model.goneRuns);
+  const cutInRuns = model.views.some(
+    (view, index) => plan.runs.has(index) && (!plan.evaluatorRows.has(index) && Object.keys(view.run.summary.evaluators).length > 0 || view.failing.length > 0 && (plan.cases[index] ?? 0) === 0)
+  );
+  if (cutInRuns) blocks.push(`_What is not shown here is in the results artifact._`);
+  return `${blocks.join("\n\n")}
+`;
+}
+function renderRun(view, withEvaluators, shownCases, model) {
+  const { run: run2, comparison } = view;
+  const before = comparison?.baseline ?? null;
+  const blocks = [];
+  const icon = run2.verdict === "pass" ? "\u2705" : "\u274C";
+  const isNew = comparison !== null && before === null;
+  blocks.push(`### ${icon} ${view.label}${isNew ? " \xB7 new run" : ""}`);
+  const { summary: summary2 } = run2;
+  const rows = [
+    "| | mean | pass rate | passed | failed | errored |",
+    "| :-- | --: | --: | --: | --: | --: |",
+    tableRow([
+      `**${plural(summary2.cases, "case")}**`,
+      "",
+      compareRate(summary2.passRate, before ? before.summary.passRate : void 0),
+      formatCount(summary2.passed),
+      formatCount(summary2.failed),
+      formatCount(summary2.errored)
+    ])
+  ];
+  const evaluators = Object.entries(summary2.evaluators);
+  if (withEvaluators) {
+    for (const [id, stats] of evaluators) {
+      rows.push(evaluatorRow(id, stats, before, comparison !== null));
+    }
+  }
+  blocks.push(rows.join("\n"));
+  if (!withEvaluators && evaluators.length > 0) {
+    blocks.push(`_${plural(evaluators.length, "evaluator row")} not shown_`);
+  }
+  if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {
+    const newly = `${formatCount(comparison.newlyFailing)} newly failing`;
+    blocks.push(
+      `vs baseline: ${comparison.newlyFailing > 0 ? `**${newly}**` : newly} \xB7 ${formatCount(comparison.fixed)} fixed`
+    );
+  }
+  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
+  if (failedConditions.length > 0) {
+    blocks.push(
+      failedConditions.map(
+        (condition) => `- \u2717 ${escapeMarkdownText(condition.name)}: expected ${escapeMarkdownText(condition.expected)}, got ${escapeMarkdownText(condition.actual)}`
+      ).join("\n")
+    );
+  }
+  const flakyLine = renderFlakyLine(run2);
+  if (flakyLine) blocks.push(flakyLine);
+  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
+  if (failingBlock) blocks.push(failingBlock);
+  return blocks.join("\n\n");
+}
+function evaluatorRow(id, stats, before, compared) {
+  const previous = before ? before.summary.evaluators[id] ?? null : void 0;
+  const isNew = compared && before !== null && previous === null;
+  return tableRow([
+    `${escapeMarkdownText(id)}${isNew ? " (new)" : ""}`,
+    compareMean(stats.mean, previous ? previous.mean : void 0),
+    compareRate(stats.passRate, previous ? previous.passRate : void 0),
+    formatCount(stats.passed),
+    formatCount(stats.failed),
+    formatCount(stats.errors)
+  ]);
+}
+function tableRow(cells) {
+  return `| ${cells.join(" | ")} |`;
+}
+function compareMean(value, previous) {
+  return compare(
+    value,
+    previous,
+    (v) => v.toFixed(3),
+    (delta) => signed(delta, 3)
+  );
+}
+function compareRate(value, previous) {
+  return compare(value, previous, formatPercent, (delta) => `${signed(delta * 100, 1)} pp`);
+}
+function compare(value, previous, format, formatDelta) {
+  const now = value === null ? "\u2014" : format(value);
+  if (previous === void 0 || previous === null && value === null) return now;
+  if (previous === null || value === null) {
+    return `${previous === null ? "\u2014" : format(previous)} \u2192 ${now}`;
+  }
+  const delta = formatDelta(value - previous);
+  return format(previous) === now && delta.startsWith("\xB1") ? `${now} (${delta})` : `${format(previous)} \u2192 ${now} (${delta})`;
+}
+function signed(delta, digits) {
+  const text = Math.abs(delta).toFixed(digits);
+  if (Number(text) === 0) return `\xB1${text}`;
+  return `${delta > 0 ? "+" : "-"}${text}`;
+}
+function renderFlakyLine(run2) {
+  const flaky = run2.cases.filter((result) => result.flaky === true);
+  if (flaky.length === 0) return "";
+  const listed = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
+    const rate = (flakyLabel(result) ?? "").replace(/^flaky /, "");
+    return `${codeSpan(shortId(result.id))} ${rate}`;
+  });
+  if (flaky.length > listed.length)
+    listed.push(`\u2026 ${formatCount(flaky.length - listed.length)} more`);
+  return `**${plural(flaky.length, "flaky case")}** (passed some trials, failed others; trials passed): ${listed.join(" \xB7 ")}`;
+}
+function renderFailingCases(view, shown, sourceRoot) {
+  const total = view.failing.length;
+  if (total === 0) return "";
+  if (shown === 0) return `_${plural(total, "failing case")} not shown_`;
+  const errored = view.failing.filter((result) => result.error !== null).length;
+  const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
+  const entries = [];
+  for (let i = 0; i < Math.min(shown, total); i++) {
+    entries.push(caseEntry(view, i, sourceRoot));
+  }
+  const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
+  if (shown < total) {
+    blocks.push(`\u2026 ${plural(total - shown, "more failing case")} not shown ${SEE_ARTIFACT}`);
+  }
+  blocks.push("</details>");
+  return blocks.join("\n\n");
+}
+function caseEntry(view, index, sourceRoot) {
+  const cached = view.entries[index];
+  if (cached !== void 0) return cached;
+  const result = view.failing[index];
+  const entry = result === void 0 ? "" : renderCase(result, view.comparison, sourceRoot);
+  view.entries[index] = entry;
+  return entry;
+}
+function renderCase(result, comparison, sourceRoot) {
+  const errored = result.error !== null;
+  const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
+  const head = [codeSpan(shortId(result.id)), source, errored ? "**errored**" : "**failed**"];
+  const flaky = flakyLabel(result);
+  if (flaky !== null) head.push(flaky);
+  if (comparison?.baseline) {
+    const before = comparison.before.get(result.id);
+    if (before === true) head.push("newly failing");
+    else if (before === void 0) head.push("new case");
+  }
+  const lines = [`- ${head.join(" \xB7 ")}`];
+  if (errored) {
+    lines.push(
+      "",
+      codeBlock(shortenText(result.error ?? "", ERROR_MAX_CHARS, ERROR_MAX_LINES), "  ")
+    );
+    return lines.join("\n");
+  }
+  const failed = failedEvaluations(result);
+  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
+    const reason = evaluationReason(evaluation);
+    const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
+    return reason === null ? text : `${text} \u2014 ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS))}`;
+  });
+  if (failed.length > EVALUATIONS_PER_CASE) {
+    reasons.push(`\u2026 ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
+  }
+  lines.push(...reasons.map((reason) => `  - ${reason}`));
+  lines.push(
+    "",
+    codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES), "  ")
+  );
+  return lines.join("\n");
+}
+var LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
+var MARKDOWN_SPECIAL = /[\\`*_[\]|~$!#<>&]/g;
+var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+var ZWJ = "\u200D";
+var ZWSP = "\u200B";
+function escapeMarkdownText(text) {
+  return showInvisible(text.replace(LINE_BREAKS, " ").replace(/\t/g, " ")).replace(MARKDOWN_SPECIAL, (char) => ENTITIES[char] ?? `\\${char}`).replace(/^(\s*)([-+=])/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2").replace(/@/g, `@${ZWJ}`).replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\bwww\./gi, `www${ZWSP}.`);
+}
+function codeSpan(text) {
+  const flat = showInvisible(text.replace(LINE_BREAKS, " "));
+  if (flat === "") return "` `";
+  const fence = "`".repeat(longestRun(flat, "`") + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") && flat.endsWith(" ") && flat.trim() !== "" ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+function codeBlock(text, indent2 = "") {
+  const body = showInvisible(text.replace(/\r\n?/g, "\n"));
+  const fence = "`".repeat(Math.max(3, longestRun(body, "`") + 1));
+  const lines = body.split("\n").map((line) => line === "" ? "" : `${indent2}${line}`);
+  return [`${indent2}${fence}`, ...lines, `${indent2}${fence}`].join("\n");
+}
+function longestRun(text, char) {
+  let longest = 0;
+  let current = 0;
+  for (const c of text) {
+    current = c === char ? current + 1 : 0;
+    if (current > longest) longest = current;
+  }
+  return longest;
+}
+
+// src/compare/render.ts
+var MAX_LISTED_COMPARE_CASES = 10;
+var MAX_LISTED_RUNS = 10;
+function renderComparisonText(comparison, options) {
+  const paint = painter(options.color);
+  const blocks = [];
+  blocks.push(
+    [
+      `${paint.bold("BASE")} ${clean(describeArtifact(comparison.base))}`,
+      `${paint.bold("HEAD")} ${clean(describeArtifact(comparison.head))}`,
+      countsLine(comparison.counts, (text) => paint.bold(paint.red(text)))
+    ].join("\n")
+  );
+  for (const run2 of orderRuns(comparison.runs)) {
+    blocks.push(textRun(run2, comparison.settings.confidence, paint));
+  }
+  for (const [title, runs] of oneSidedRuns(comparison)) {
+    blocks.push([title, ...listRuns(runs).map((line) => `  ${clean(line)}`)].join("\n"));
+  }
+  blocks.push(paint.dim(footnote(comparison)));
+  return `${blocks.join("\n\n")}
+`;
+}
+function renderComparisonMarkdown(comparison, options = {}) {
+  const maxListed = options.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
+  const blocks = [];
+  blocks.push(
+    `Compared with ${describeArtifactMarkdown(comparison.base)}: ${countsLine(comparison.counts, (text) => `**${text}**`)}`
+  );
+  for (const run2 of orderRuns(comparison.runs)) {
+    blocks.push(markdownRun(run2, comparison.settings.confidence, maxListed));
+  }
+  for (const [title, runs] of oneSidedRuns(comparison)) {
+    blocks.push(
+      [`**${title}**`, "", ...listRuns(runs).map((line) => `- ${escapeMarkdownText(line)}`)].join(
+        "\n"
+      )
+    );
+  }
+  blocks.push(`_${escapeMarkdownText(footnote(comparison))}_`);
+  return `${blocks.join("\n\n")}
+`;
+}
+function countsLine(counts, emphasize) {
+  const regressions = plural(counts.regressed, "regression");
+  return [
+    counts.regressed > 0 ? emphasize(regressions) : regressions,
+    plural(counts.improved, "improvement"),
+    `${formatCount(counts.unchanged)} unchanged`,
+    `${formatCount(counts.tooFewCases)} with too few cases`
+  ].join(" \xB7 ");
+}
+function footnote(comparison) {
+  const { settings } = comparison;
+  const percent = Math.round(settings.confidence * 100);
+  return `Scores: ${percent}% CI of the paired mean difference (bootstrap, ${formatCount(settings.iterations)} resamples, seed ${settings.seed}); pass rate: exact McNemar test. Unchanged means no significant change either way, not proof of equality; rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
+}
+function describeArtifact(info2) {
+  const parts = [info2.config];
+  const sha = info2.git?.sha ? info2.git.sha.slice(0, 7) : null;
+  const ref = info2.git?.ref ?? null;
+  if (sha !== null || ref !== null) {
+    parts.push(
+      [sha, ref === null ? null : sha === null ? ref : `(${ref})`].filter(Boolean).join(" ")
+    );
+  }
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(info2.startedAt)?.[0];
+  if (date) parts.push(date);
+  return parts.join(" \xB7 ");
+}
+function describeArtifactMarkdown(info2) {
+  const sha = info2.git?.sha ? ` at ${codeSpan(info2.git.sha.slice(0, 7))}` : "";
+  const ref = info2.git?.ref ? ` on ${codeSpan(info2.git.ref)}` : "";
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(info2.startedAt)?.[0];
+  return `${codeSpan(info2.config)}${sha}${ref}${date ? ` (${date})` : ""}`;
+}
+function runTitle(run2) {
+  const params = formatParams(run2.params, " ");
+  return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
+}
+function oneSidedRuns(comparison) {
+  const lists = [
+    ["Runs only in BASE (not run in HEAD):", comparison.onlyInBase],
+    ["Runs only in HEAD (new, nothing to compare with):", comparison.onlyInHead]
+  ];
+  return lists.filter(([, runs]) => runs.length > 0);
+}
+function listRuns(runs) {
+  const lines = runs.slice(0, MAX_LISTED_RUNS).map(runTitle);
+  if (runs.length > lines.length) lines.push(`\u2026 ${formatCount(runs.length - lines.length)} more`);
+  return lines;
+}
+var LABEL_ORDER = {
+  regressed: 0,
+  improved: 1,
+  unchanged: 2,
+  "too few cases": 3
+};
+function orderRuns(runs) {
+  const regressed = (run2) => run2.passRate.label === "regressed" || run2.evaluators.some((row) => row.label === "regressed") ? 0 : 1;
+  return [...runs].sort((a, b) => regressed(a) - regressed(b));
+}
+function orderRows(run2) {
+  const rows = [
+    { kind: "pass rate", change: run2.passRate },
+    ...run2.evaluators.map((change) => ({ kind: "evaluator", change }))
+  ];
+  return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
+}
+function rowText(row, confidence) {
+  if (row.kind === "pass rate") {
+    const c2 = row.change;
+    const change2 = c2.baseRate === null || c2.headRate === null || c2.delta === null ? "no case in both runs" : `${formatPercent(c2.baseRate)} \u2192 ${formatPercent(c2.headRate)} (${signed2(c2.delta * 100, 1)} pp; ${formatCount(c2.passToFail)} pass\u2192fail, ${formatCount(c2.failToPass)} fail\u2192pass)`;
+    return {
+      name: "pass rate",
+      change: change2,
+      test: c2.paired === 0 ? "" : `McNemar ${formatP(c2.pValue)}`,
+      label: c2.label,
+      note: c2.label === "too few cases" ? `(${formatCount(c2.paired)} paired)` : ""
+    };
+  }
+  const c = row.change;
+  const change = c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null ? "no case scored in both runs" : `${c.baseMean.toFixed(2)} \u2192 ${c.headMean.toFixed(2)} (${signed2(c.delta, 2)}, ${Math.round(confidence * 100)}% CI ${signed2(c.ci.low, 2)}\u2026${signed2(c.ci.high, 2)})`;
+  return {
+    name: c.evaluator,
+    change,
+    test: c.pValue === null ? "" : formatP(c.pValue),
+    label: c.label,
+    note: c.label === "too few cases" ? `(${formatCount(c.paired)} paired)` : ""
+  };
+}
+function signed2(value, digits) {
+  const text = Math.abs(value).toFixed(digits);
+  if (value === 0) return text;
+  return `${value > 0 ? "+" : "-"}${text}`;
+}
+function formatP(p) {
+  if (p < 1e-3) return "p < 0.001";
+  if (p >= 0.9995) return "p = 1";
+  const text = p.toFixed(3);
+  return `p = ${p < 0.05 && text === "0.050" ? p.toFixed(4) : text}`;
+}
+function caseLists(run2) {
+  const { cases } = run2;
+  const lists = [
+    { title: "newly failing", cases: cases.newlyFailing, alarm: true },
+    { title: "fixed", cases: cases.fixed },
+    { title: "added", cases: cases.added },
+    { title: "removed", cases: cases.removed },
+    {
+      title: "testset row changed",
+      note: "not a behaviour change, left out of the statistics",
+      cases: cases.contentChanged
+    },
+    { title: "flaky in HEAD", note: "trials disagreed", cases: cases.flaky }
+  ];
+  return lists.filter((list) => list.cases.length > 0);
+}
+function caseText(ref) {
+  return {
+    id: shortId(ref.id),
+    source: ref.source === null ? null : `${ref.source.file}:${ref.source.line}`,
+    detail: ref.trialPassRate === void 0 || ref.trialPassRate === null ? null : `${formatPercent(ref.trialPassRate)} of trials passed`
+  };
+}
+function textRun(run2, confidence, paint) {
+  const lines = [
+    `${paint.bold(clean(runTitle(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
+  ];
+  const rows = orderRows(run2).map((row) => rowText(row, confidence));
+  const nameWidth = Math.max(...rows.map((row) => clean(row.name).length));
+  const changeWidth = Math.max(...rows.map((row) => row.change.length));
+  const testWidth = Math.max(...rows.map((row) => row.test.length));
+  for (const row of rows) {
+    const label = paintLabel(row.label, paint);
+    const cells = [
+      clean(row.name).padEnd(nameWidth),
+      row.change.padEnd(changeWidth),
+      row.test.padEnd(testWidth),
+      row.note ? `${label} ${paint.dim(row.note)}` : label
+    ];
+    lines.push(`  ${cells.join("  ")}`.trimEnd());
+  }
+  for (const list of caseLists(run2)) {
+    const title = `${list.title} (${formatCount(list.cases.length)})`;
+    const note = list.note ? paint.dim(`: ${list.note}`) : "";
+    lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
+    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
+    const idWidth = Math.max(...shown.map((entry) => clean(entry.id).length));
+    const sourceWidth = Math.max(...shown.map((entry) => clean(entry.source ?? "").length));
+    for (const entry of shown) {
+      const cells = [clean(entry.id).padEnd(idWidth)];
+      if (sourceWidth > 0) cells.push(paint.dim(clean(entry.source ?? "").padEnd(sourceWidth)));
+      if (entry.detail !== null) cells.push(entry.detail);
+      lines.push(`    ${cells.join("  ")}`.trimEnd());
+    }
+    if (list.cases.length > shown.length) {
+      lines.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
+    }
+  }
+  const oneSided = evaluatorsOnOneSide(run2);
+  if (oneSided) lines.push(`  ${clean(oneSided)}`);
+  return lines.join("\n");
+}
+function paintLabel(label, paint) {
+  switch (label) {
+    case "regressed":
+      return paint.bold(paint.red(label));
+    case "improved":
+      return paint.green(label);
+    case "too few cases":
+      return paint.yellow(label);
+    case "unchanged":
+      return label;
+  }
+}
+function evaluatorsOnOneSide(run2) {
+  const parts = [];
+  if (run2.evaluatorsOnlyInBase.length > 0) {
+    parts.push(`evaluators only in BASE: ${run2.evaluatorsOnlyInBase.join(", ")}`);
+  }
+  if (run2.evaluatorsOnlyInHead.length > 0) {
+    parts.push(`evaluators only in HEAD: ${run2.evaluatorsOnlyInHead.join(", ")}`);
+  }
+  return parts.join(" \xB7 ");
+}
+function clean(text) {
+  return showInvisible(text.replace(/\r\n?|[\n\t\u2028\u2029]/g, " "));
+}
+var LABEL_ICONS = {
+  regressed: "\u{1F534}",
+  improved: "\u{1F7E2}",
+  unchanged: "\u26AA",
+  "too few cases": "\u2796"
+};
+function markdownRun(run2, confidence, maxListed) {
+  const blocks = [
+    `#### ${escapeMarkdownText(runTitle(run2))} \xB7 ${plural(run2.passRate.paired, "case")} compared`
+  ];
+  const rows = orderRows(run2).map((row) => {
+    const text = rowText(row, confidence);
+    const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
+    const label = text.label === "regressed" ? "**regressed**" : text.label;
+    const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
+    return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
+  });
+  blocks.push(rows.join("\n"));
+  for (const list of caseLists(run2)) {
+    const count = `${list.title[0]?.toUpperCase() ?? ""}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
+    const title = `${count}${list.note ? `, ${list.note}` : ""}:`;
+    const shown = list.cases.slice(0, maxListed).map((ref) => {
+      const { id, source, detail } = caseText(ref);
+      const where = [source === null ? null : codeSpan(source), detail].filter(Boolean).join(", ");
+      return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
+    });
+    if (list.cases.length > shown.length) {
+      shown.push(`\u2026 ${formatCount(list.cases.length - shown.length)} more`);
+    }
+    blocks.push(`${list.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
+  }
+  const parts = [];
+  if (run2.evaluatorsOnlyInBase.length > 0) {
+    parts.push(
+      `Evaluators only in BASE: ${run2.evaluatorsOnlyInBase.map((id) => codeSpan(id)).join(", ")}`
+    );
+  }
+  if (run2.evaluatorsOnlyInHead.length > 0) {
+    parts.push(
+      `Evaluators only in HEAD: ${run2.evaluatorsOnlyInHead.map((id) => codeSpan(id)).join(", ")}`
+    );
+  }
+  if (parts.length > 0) blocks.push(parts.join(" \xB7 "));
+  return blocks.join("\n\n");
+}
+
+// src/commands/io.ts
+function useColor(ctx) {
+  return Boolean(ctx.stdout.isTTY) && !ctx.env.NO_COLOR && ctx.env.TERM !== "dumb";
+}
+
+// src/commands/compare.ts
+function compareResults(base, head, names) {
+  validateComparable(base, head, names);
+  return compareArtifacts(base, head);
+}
+async function readJson(path, ctx) {
+  let text;
+  try {
+    text = await readFile(resolve(ctx.cwd, path), "utf8");
+  } catch (error2) {
+    const code = error2.code;
+    throw usageError(
+      "compare.unreadable",
+      code === "ENOENT" ? `${path}: no such results file` : `${path}: cannot read it (${code ?? String(error2)})`,
+      path
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error2) {
+    throw usageError("compare.not-json", `${path} is not JSON: ${error2.message}`, path);
+  }
+}
+
+// src/commands/run.ts
+import { resolve as resolve8 } from "node:path";
+
+// src/compare/gate.ts
+function significantRegressions(run2, alpha = 0.05) {
+  const rows = [];
+  for (const e of run2.evaluators) {
+    if (e.label === "too few cases" || e.pValue === null) continue;
+    rows.push({
+      row: e.evaluator,
+      text: `${e.evaluator} ${fmt(e.baseMean)} \u2192 ${fmt(e.headMean)} (${signed3(e.delta)}, p = ${e.pValue.toPrecision(2)})`,
+      pValue: e.pValue,
+      regressed: e.label === "regressed"
+    });
+  }
+  if (run2.passRate.label !== "too few cases") {
+    rows.push({
+      row: "pass rate",
+      text: `pass rate ${pct(run2.passRate.baseRate)} \u2192 ${pct(run2.passRate.headRate)} (McNemar p = ${run2.passRate.pValue.toPrecision(2)})`,
+      pValue: run2.passRate.pValue,
+      regressed: run2.passRate.label === "regressed"
+    });
+  }
+  const sorted = [...rows].sort((a, b) => a.pValue - b.pValue);
+  const rejected = /* @__PURE__ */ new Set();
+  for (const [i, row] of sorted.entries()) {
+    if (row.pValue > alpha / (sorted.length - i)) break;
+    rejected.add(row);
+  }
+  return rows.filter((r) => r.regressed && rejected.has(r)).map(({ row, text, pValue }) => ({ row, text, pValue }));
+}
+function regressionCondition(run2) {
+  const blocking = significantRegressions(run2);
+  return {
+    name: "regressions",
+    expected: "no significant regression against the baseline",
+    actual: blocking.length === 0 ? "none" : blocking.map((b) => b.text).join("; "),
+    passed: blocking.length === 0
+  };
+}
+function fmt(value) {
+  return value === null ? "\u2014" : value.toFixed(3);
+}
+function signed3(value) {
+  return value === null ? "\u2014" : `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
+}
+function pct(rate) {
+  return rate === null ? "\u2014" : `${(rate * 100).toFixed(1)}%`;
+}
+
+// src/testsets/identity.ts
+import { hash as digest } from "node:crypto";
+
+// src/testsets/canonical-json.ts
+function canonicalJson(value) {
+  const sorted = sortedCopy(value, 0);
+  const text = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
+  if (text === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  return text;
+}
+var SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
+var MAX_DEPTH = 1e3;
+var lastKeys = [];
+var lastOrder = [];
+var CACHED_DEPTHS = 8;
+function sortedOrder(keys, depth2) {
+  const cached = depth2 < CACHED_DEPTHS ? lastKeys[depth2] : void 0;
+  if (cached !== void 0 && cached.length === keys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== cached[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return lastOrder[depth2] ?? null;
+  }
+  let order = [...keys].sort();
+  for (const key of keys) {
+    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
+      order = null;
+      break;
+    }
+  }
+  if (depth2 < CACHED_DEPTHS) {
+    lastKeys[depth2] = keys;
+    lastOrder[depth2] = order;
+  }
+  return order;
+}
+function isIndexLike(key) {
+  const c = key.charCodeAt(0);
+  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
+}
+function sortedCopy(value, depth2) {
+  if (typeof value !== "object" || value === null) return value;
+  if (depth2 > MAX_DEPTH) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
+  }
+  if (Array.isArray(value)) {
+    let copy2 = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (typeof item !== "object" || item === null) continue;
+      const sorted = sortedCopy(item, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy2 ??= value.slice();
+      copy2[i] = sorted;
+    }
+    return copy2 ?? value;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    return value instanceof Date ? value : SLOW_PATH;
+  }
+  const record = value;
+  const order = sortedOrder(Object.keys(record), depth2);
+  if (order === null) return SLOW_PATH;
+  const copy = {};
+  for (const key of order) {
+    const child = record[key];
+    if (typeof child === "object" && child !== null) {
+      const sorted = sortedCopy(child, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy[key] = sorted;
+    } else {
+      copy[key] = child;
+    }
+  }
+  return copy;
+}
+function write(value, depth2) {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      throw new TypeError("cannot write a bigint as JSON");
+    case "object":
+      break;
+    default:
+      return void 0;
+  }
+  if (value === null) return "null";
+  if (depth2 > MAX_DEPTH) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
+  }
+  const toJson = value.toJSON;
+  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
+  if (Array.isArray(value)) {
+    const items = [];
+    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
+    return `[${items.join(",")}]`;
+  }
+  const record = value;
+  const members = [];
+  for (const key of Object.keys(record).sort()) {
+    const member = write(record[key], depth2 + 1);
+    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
+  }
+  return `{${members.join(",")}}`;
+}
+
+// src/testsets/issues.ts
+var MAX_ISSUES = 50;
+var IssueList = class {
+  constructor(file) {
+    this.file = file;
+  }
+  file;
+  #issues = [];
+  #dropped = 0;
+  /** Records a problem; `col` 0 means the column is unknown. */
+  add(code, line, col, message) {
+    if (this.#issues.length >= MAX_ISSUES) {
+      this.#dropped++;
+      return;
+    }
+    this.#issues.push({ code, file: this.file, line, col, path: "", message });
+  }
+  /** True when nothing has been reported. */
+  get empty() {
+    return this.#issues.length === 0;
+  }
+  /** The problems, plus one summary issue when some were left out. */
+  toArray() {
+    if (this.#dropped === 0) return [...this.#issues];
+    const more = {
+      code: "testset.too-many-issues",
+      file: this.file,
+      line: 0,
+      col: 0,
+      path: "",
+      message: `${this.#dropped} more problem${this.#dropped === 1 ? "" : "s"} in this file not shown`
+    };
+    return [...this.#issues, more];
+  }
+};
+
+// src/testsets/identity.ts
+function sha256(text) {
+  return digest("sha256", text, "hex");
+}
+function contentIdWith(testsetJson, data) {
+  return sha256(`{"data":${canonicalJson(data)},"testset":${testsetJson}}`);
+}
+function computeRevision(contentIds) {
+  return sha256(canonicalJson(contentIds));
+}
+var MIN_PIN_LENGTH = 6;
+var PIN = /^[0-9a-f]+$/i;
+function isRevisionPin(pin) {
+  return pin.length >= MIN_PIN_LENGTH && pin.length <= 64 && PIN.test(pin);
+}
+function revisionMatches(pin, revision) {
+  return isRevisionPin(pin) && revision.toLowerCase().startsWith(pin.toLowerCase());
+}
+function defaultTestsetId(path) {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  const stem = base.replace(/\.[^.]*$/, "");
+  return stem === "" ? base : stem;
+}
+function prepareCases(rows, options) {
+  const { testsetId, file } = options;
+  const hash = Array.isArray(options.hash) && options.hash.length === 0 ? void 0 : options.hash;
+  const issues = new IssueList(file ?? "");
+  const cases = [];
+  const contentIds = [];
+  const firstLine3 = /* @__PURE__ */ new Map();
+  const testsetJson = JSON.stringify(testsetId);
+  for (const row of rows) {
+    const cid = contentIdWith(testsetJson, row.data);
+    contentIds.push(cid);
+    const id = identityOf(row, cid, hash, issues);
+    if (id === null) continue;
+    const first = firstLine3.get(id);
+    if (first !== void 0) {
+      issues.add("testset.duplicate-id", row.line, 0, duplicateMessage(id, first, row.line, file));
+      continue;
+    }
+    firstLine3.set(id, row.line);
+    cases.push({
+      id,
+      contentId: cid,
+      source: file === null ? null : { file, line: row.line },
+      data: row.data,
+      meta: row.meta
+    });
+  }
+  if (!issues.empty) return { ok: false, issues: issues.toArray() };
+  return { ok: true, cases, revision: computeRevision(contentIds) };
+}
+function identityOf(row, cid, hash, issues) {
+  if (row.meta.dedupId !== void 0) return row.meta.dedupId;
+  if (hash === void 0) return cid;
+  if (typeof hash === "function") return hashFunctionId(row, hash, issues);
+  const picked = {};
+  let complete = true;
+  for (const field of hash) {
+    if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
+      issues.add(
+        "testset.hash-field-missing",
+        row.line,
+        0,
+        `hash field ${JSON.stringify(field)} is missing from this row (hash: needs every listed field in every row)`
+      );
+      complete = false;
+    } else {
+      Object.defineProperty(picked, field, { value: row.data[field], enumerable: true });
+    }
+  }
+  return complete ? sha256(canonicalJson(picked)) : null;
+}
+function hashFunctionId(row, hash, issues) {
+  let result;
+  try {
+    result = hash(row.data);
+  } catch (error2) {
+    const reason = error2 instanceof Error ? error2.message : String(error2);
+    issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
+    return null;
+  }
+  const id = typeof result === "string" ? result : typeof result === "number" ? String(result) : null;
+  if (id === null || id === "") {
+    issues.add(
+      "testset.hash-invalid",
+      row.line,
+      0,
+      `the case hash function returned ${describeValue(result)}: it must return a non-empty string`
+    );
+    return null;
+  }
+  return id;
+}
+function shortId2(id) {
+  return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
+}
+function duplicateMessage(id, first, line, file) {
+  const shown = JSON.stringify(shortId2(id));
+  return file === null ? `duplicate case identity ${shown}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
+}
+function filterByTags(cases, tags) {
+  if (tags.length === 0) return [...cases];
+  const wanted = new Set(tags);
+  return cases.filter((c) => c.meta.tags?.some((tag) => wanted.has(tag)) ?? false);
+}
+
+// src/report/artifact.ts
+function buildArtifact(input) {
+  return {
+    schemaVersion: 1,
+    tool: { name: "evalgate", version: input.toolVersion },
+    config: input.config,
+    configHash: input.configHash,
+    git: input.git,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: input.durationMs,
+    interrupted: input.interrupted,
+    verdict: overallVerdict(input.runs, input.interrupted),
+    runs: input.runs
+  };
+}
+function overallVerdict(runs, interrupted) {
+  return !interrupted && runs.every((run2) => run2.verdict === "pass") ? "pass" : "fail";
+}
+function* serializeArtifactChunks(artifact) {
+  const [beforeRuns, afterRuns] = splitAround(artifact, "runs", 0);
+  yield beforeRuns;
+  if (artifact.runs.length === 0) yield "[]";
+  else {
+    yield "[\n";
+    for (const [r, run2] of artifact.runs.entries()) {
+      const [beforeCases, afterCases] = splitAround(run2, "cases", 4);
+      yield `    ${beforeCases}`;
+      if (run2.cases.length === 0) yield "[]";
+      else {
+        yield "[\n";
+        for (const [c, testCase] of run2.cases.entries()) {
+          const comma = c < run2.cases.length - 1 ? "," : "";
+          yield `        ${stringify(testCase, 0)}${comma}
+`;
+        }
+        yield "      ]";
+      }
+      yield `${afterCases}${r < artifact.runs.length - 1 ? "," : ""}
+`;
+    }
+    yield "  ]";
+  }
+  yield `${afterRuns}
+`;
+}
+function splitAround(value, key, depth2) {
+  const marker = "\0evalgate-split\0";
+  const text = indent(stringify({ ...value, [key]: marker }), depth2);
+  const quoted = JSON.stringify(marker);
+  const at = text.lastIndexOf(quoted);
+  return [text.slice(0, at), text.slice(at + quoted.length)];
+}
+function indent(text, depth2) {
+  return depth2 === 0 ? text : text.replaceAll("\n", `
+${" ".repeat(depth2)}`);
+}
+function stringify(value, space = 2) {
+  try {
+    return JSON.stringify(value, null, space);
+  } catch {
+    return JSON.stringify(value, safeReplacer(), space);
+  }
+}
+function safeReplacer() {
+  const ancestors = [];
+  return function(_key, value) {
+    if (typeof value === "bigint") return value.toString();
+    if (value === null || typeof value !== "object") return value;
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+    if (ancestors.includes(value)) return "[Circular]";
+    ancestors.push(value);
+    return value;
+  };
+}
+
+// src/report/junit.ts
+function renderJUnit(artifact) {
+  const totals2 = { tests: 0, failures: 0, errors: 0 };
+  const suites = [];
+  for (const run2 of artifact.runs) {
+    const rendered = renderRun2(run2);
+    totals2.tests += rendered.tests;
+    totals2.failures += rendered.failures;
+    totals2.errors += rendered.errors;
+    suites.push(rendered.xml);
+  }
+  const attributes = attrs({
+    name: "evalgate",
+    tests: totals2.tests,
+    failures: totals2.failures,
+    errors: totals2.errors,
+    time: seconds(artifact.durationMs),
+    timestamp: artifact.startedAt
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes}>`,
+    ...suites,
+    "</testsuites>",
+    ""
+  ].join("\n");
+}
+function junitSuiteName(run2) {
+  const params = formatParams(run2.params, ", ");
+  return params ? `${run2.suite} [${params}]` : run2.suite;
+}
+function renderRun2(run2) {
+  const name = junitSuiteName(run2);
+  const testcases = [];
+  let failures = 0;
+  let errors = 0;
+  let time = 0;
+  for (const result of run2.cases) {
+    if (result.error !== null) errors++;
+    else if (!result.passed) failures++;
+    time += result.durationMs;
+    testcases.push(renderCase2(result, name));
+  }
+  if (run2.verdict === "fail" && failures === 0 && errors === 0) {
+    failures++;
+    testcases.push(renderGate(run2, name));
+  }
+  const properties = [
+    property("revision", run2.testset.revision),
+    run2.testset.path === null ? null : property("testset", run2.testset.path),
+    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
+    ...Object.entries(run2.params).map(
+      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
+    )
+  ].filter((line) => line !== null);
+  const attributes = attrs({
+    name,
+    tests: testcases.length,
+    failures,
+    errors,
+    skipped: 0,
+    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
+    time: seconds(time)
+  });
+  const xml = [
+    `  <testsuite${attributes}>`,
+    "    <properties>",
+    ...properties,
+    "    </properties>",
+    ...testcases,
+    "  </testsuite>"
+  ].join("\n");
+  return { xml, tests: testcases.length, failures, errors };
+}
+function renderCase2(result, classname) {
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const open3 = `    <testcase${attrs({ name: `${source} ${shortId(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const flaky = flakyLabel(result);
+  const prefix = flaky === null ? "" : `${flaky}; `;
+  if (result.error !== null) {
+    return `${open3}>
+      <error${attrs({ message: prefix + firstLine(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
+    </testcase>`;
+  }
+  if (!result.passed) {
+    const message = prefix + describeCaseFailure(result).join("; ");
+    return `${open3}>
+      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
+    </testcase>`;
+  }
+  if (flaky !== null) {
+    return `${open3}>
+      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
+    </testcase>`;
+  }
+  return `${open3}/>`;
+}
+function failureBody(result) {
+  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
+    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
+    return evaluation.metadata === null ? head : `${head}
+${safeJson2(evaluation.metadata)}`;
+  }).join("\n\n");
+}
+function renderGate(run2, classname) {
+  const failed = run2.gate.conditions.filter((condition) => !condition.passed);
+  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
+  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
+  return [
+    `    <testcase${attrs({ name: "gate", classname, time: seconds(0) })}>`,
+    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
+    "    </testcase>"
+  ].join("\n");
+}
+function property(name, value) {
+  return `      <property${attrs({ name, value })}/>`;
+}
+function safeJson2(value) {
+  try {
+    return JSON.stringify(
+      value,
+      (_key, item) => typeof item === "bigint" ? item.toString() : item,
+      2
+    );
+  } catch {
+    return String(value);
+  }
+}
+function seconds(ms) {
+  return (ms / 1e3).toFixed(3);
+}
+function attrs(values) {
+  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
+}
+var INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+function escapeXmlText(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
+}
+function escapeXmlAttribute(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
+}
+var TEXT_ENTITIES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\r": "&#13;"
+};
+var ATTRIBUTE_ENTITIES = {
+  ...TEXT_ENTITIES,
+  '"': "&quot;",
+  "'": "&apos;",
+  "	": "&#9;",
+  "\n": "&#10;"
+};
+
+// src/report/summary-table.ts
+var MAX_LISTED_CASES = 5;
+var DEFAULT_WIDTH = 100;
+var INDENT = "  ";
+function renderSummary(runs, options) {
+  const paint = painter(options.color);
+  const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
+  const blocks = runs.map((run2) => renderRun3(run2, paint, width));
+  blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint));
+  return `${blocks.join("\n\n")}
+`;
+}
+function renderRun3(run2, paint, width) {
+  const lines = [];
+  const params = formatParams(run2.params, " ");
+  lines.push(
+    [paint.bold(clean2(run2.suite)), params ? clean2(params) : null, verdictWord(run2.verdict, paint)].filter((part) => part !== null).join("  ")
+  );
+  const { summary: summary2 } = run2;
+  const flaky = summary2.flaky === void 0 ? [] : [formatCount(summary2.flaky)];
+  lines.push(
+    ...renderTable(
+      [
+        ["cases", "passed", "failed", "errored", "pass rate", ...flaky.length ? ["flaky"] : []],
+        [
+          formatCount(summary2.cases),
+          formatCount(summary2.passed),
+          formatCount(summary2.failed),
+          formatCount(summary2.errored),
+          formatPercent(summary2.passRate),
+          ...flaky
+        ]
+      ],
+      ["right", "right", "right", "right", "right", "right"]
+    )
+  );
+  const evaluators = Object.entries(summary2.evaluators);
+  if (evaluators.length > 0) {
+    lines.push("");
+    lines.push(
+      ...renderTable(
+        [
+          ["evaluator", "mean", "pass rate", "passed", "failed", "errors"],
+          ...evaluators.map(([id, stats]) => [
+            clean2(id),
+            stats.mean === null ? "\u2014" : stats.mean.toFixed(3),
+            stats.passRate === null ? "\u2014" : formatPercent(stats.passRate),
+            formatCount(stats.passed),
+            formatCount(stats.failed),
+            formatCount(stats.errors)
+          ])
+        ],
+        ["left", "right", "right", "right", "right", "right"]
+      )
+    );
+  }
+  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
+  if (failedConditions.length > 0) {
+    lines.push("");
+    for (const condition of failedConditions) {
+      const text = `${clean2(condition.name)}: expected ${clean2(condition.expected)}, got ${clean2(condition.actual)}`;
+      lines.push(`${INDENT}${paint.red("\u2717")} ${text}`);
+    }
+  }
+  const notPassed = run2.cases.filter((result) => !result.passed);
+  if (notPassed.length > 0) {
+    lines.push("");
+    const listed = notPassed.slice(0, MAX_LISTED_CASES);
+    lines.push(
+      notPassed.length > listed.length ? `${INDENT}${formatCount(notPassed.length)} cases did not pass, first ${listed.length}:` : `${INDENT}cases that did not pass:`
+    );
+    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+  }
+  const flakyPassed = run2.cases.filter((result) => result.passed && result.flaky === true);
+  if (flakyPassed.length > 0) {
+    lines.push("");
+    const listed = flakyPassed.slice(0, MAX_LISTED_CASES);
+    lines.push(
+      flakyPassed.length > listed.length ? `${INDENT}${formatCount(flakyPassed.length)} cases passed but are flaky, first ${listed.length}:` : `${INDENT}cases that passed but are flaky:`
+    );
+    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+  }
+  return lines.join("\n");
+}
+function renderCaseLine(result, paint, width) {
+  const errored = result.error !== null;
+  const mark = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const flaky = flakyLabel(result);
+  const reasons = describeCaseFailure(result).join("; ");
+  const detail = [flaky, reasons].filter((part) => part !== null && part !== "").join("  ");
+  const text = `${clean2(shortId(result.id))}  ${clean2(source)}  ${clean2(detail)}`;
+  return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
+}
+function renderVerdictLine(runs, interrupted, paint) {
+  if (runs.length === 0) {
+    return `${verdictWord(interrupted ? "fail" : "pass", paint)}  no runs${interrupted ? " (interrupted)" : ""}`;
+  }
+  const failedRuns = runs.filter((run2) => run2.verdict === "fail").length;
+  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
+  for (const run2 of runs) {
+    total.cases += run2.summary.cases;
+    total.passed += run2.summary.passed;
+    total.failed += run2.summary.failed;
+    total.errored += run2.summary.errored;
+  }
+  const verdict = !interrupted && failedRuns === 0 ? "pass" : "fail";
+  const runText = failedRuns === 0 ? `${plural(runs.length, "run")} passed` : `${formatCount(failedRuns)} of ${plural(runs.length, "run")} failed`;
+  const parts = [
+    verdictWord(verdict, paint),
+    interrupted ? "interrupted" : null,
+    `${runText} \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`
+  ];
+  return parts.filter((part) => part !== null).join("  ");
+}
+function verdictWord(verdict, paint) {
+  return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
+}
+function renderTable(rows, align) {
+  const widths = [];
+  for (const row of rows) {
+    row.forEach((cell, column) => {
+      widths[column] = Math.max(widths[column] ?? 0, visibleWidth(cell));
+    });
+  }
+  return rows.map((row) => {
+    const cells = row.map((cell, column) => {
+      const gap = " ".repeat((widths[column] ?? 0) - visibleWidth(cell));
+      return align[column] === "right" ? gap + cell : cell + gap;
+    });
+    return INDENT + cells.join("  ").trimEnd();
+  });
+}
+var ANSI_SGR = /\x1b\[[0-9;]*m/g;
+function visibleWidth(text) {
+  let width = 0;
+  for (const _char of text.replace(ANSI_SGR, "")) width++;
+  return width;
+}
+function truncate(text, max) {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join("")}\u2026`;
+}
+function clean2(text) {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (char) => char === "	" ? " " : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+
 // node_modules/yocto-queue/index.js
 var Node = class {
   value;
@@ -40786,27 +42899,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve10, arguments_) => {
+  const run2 = async (function_, resolve11, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve10(result);
+    resolve11(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve10, reject, arguments_) => {
+  const enqueue = (function_, resolve11, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve10, arguments_));
+    }).then(run2.bind(void 0, function_, resolve11, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve10, reject) => {
-    enqueue(function_, resolve10, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve11, reject) => {
+    enqueue(function_, resolve11, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -40925,7 +43038,7 @@ function isThenable(value) {
     return false;
   }
 }
-function describeError(error2) {
+function describeError2(error2) {
   if (error2 instanceof Error) return error2.message || error2.name;
   if (typeof error2 === "string") return error2;
   if (typeof error2 === "object" && error2 !== null && typeof error2.message === "string") {
@@ -40967,7 +43080,7 @@ var PendingCalls = class {
       CallScope.abort(scope, this.#reason);
       return Promise.resolve(INTERRUPTED);
     }
-    return new Promise((resolve10) => {
+    return new Promise((resolve11) => {
       let timer;
       let done = false;
       const finish = (outcome) => {
@@ -40975,7 +43088,7 @@ var PendingCalls = class {
         done = true;
         if (timer !== void 0) clearTimeout(timer);
         this.#pending.delete(call);
-        resolve10(outcome);
+        resolve11(outcome);
       };
       const call = {
         abandon: (reason) => {
@@ -40993,7 +43106,7 @@ var PendingCalls = class {
       }
       Promise.resolve(value).then(
         (result) => finish({ ok: true, value: result }),
-        (error2) => finish({ ok: false, error: describeError(error2) })
+        (error2) => finish({ ok: false, error: describeError2(error2) })
       );
     });
   }
@@ -41065,9 +43178,9 @@ function toMetadata(metadata) {
 }
 
 // src/run/summary.ts
-function summarizeRun(cases, evaluatorIds) {
+function summarizeRun(cases, evaluatorIds2, options = {}) {
   const totals2 = /* @__PURE__ */ new Map();
-  for (const id of evaluatorIds) {
+  for (const id of evaluatorIds2) {
     totals2.set(id, {
       summary: { count: 0, mean: null, passed: 0, failed: 0, errors: 0, passRate: null },
       sum: 0,
@@ -41076,9 +43189,11 @@ function summarizeRun(cases, evaluatorIds) {
   }
   let passed = 0;
   let errored = 0;
+  let flaky = 0;
   for (const result of cases) {
     if (result.error !== null) errored++;
     else if (result.passed) passed++;
+    if (result.flaky === true) flaky++;
     for (const evaluation of result.evaluations) {
       const total = totals2.get(evaluation.evaluator);
       if (total === void 0) continue;
@@ -41106,6 +43221,7 @@ function summarizeRun(cases, evaluatorIds) {
     failed: cases.length - passed - errored,
     errored,
     passRate: cases.length > 0 ? passed / cases.length : 1,
+    ...(options.trials ?? 1) > 1 ? { flaky } : {},
     evaluators
   };
 }
@@ -41159,6 +43275,72 @@ function formatNumber(value) {
   return String(Number(value.toFixed(4)));
 }
 
+// src/run/trials.ts
+function aggregateTrials(prepared, trials) {
+  let passedTrials = 0;
+  let durationSum = 0;
+  for (const trial of trials) {
+    if (trial.passed) passedTrials++;
+    durationSum += trial.durationMs;
+  }
+  const count = trials.length;
+  const passed = passedTrials * 2 > count;
+  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  return {
+    id: prepared.id,
+    contentId: prepared.contentId,
+    source: prepared.source,
+    data: prepared.data,
+    output: shown?.output ?? null,
+    error: shown?.error ?? null,
+    durationMs: count > 0 ? durationSum / count : 0,
+    passed,
+    evaluations: aggregateEvaluations(trials),
+    trials,
+    trialPassRate: count > 0 ? passedTrials / count : 0,
+    flaky: passedTrials > 0 && passedTrials < count
+  };
+}
+function aggregateEvaluations(trials) {
+  const byEvaluator = /* @__PURE__ */ new Map();
+  for (const trial of trials) {
+    for (const evaluation of trial.evaluations) {
+      const list = byEvaluator.get(evaluation.evaluator);
+      if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
+      else list.push(evaluation);
+    }
+  }
+  const aggregated = [];
+  for (const [evaluator, evaluations] of byEvaluator) {
+    let sum = 0;
+    let scored = 0;
+    let durationSum = 0;
+    let firstError = null;
+    let threshold = null;
+    for (const evaluation of evaluations) {
+      durationSum += evaluation.durationMs;
+      threshold ??= evaluation.threshold;
+      if (evaluation.error !== null) firstError ??= evaluation.error;
+      else if (evaluation.score !== null) {
+        sum += evaluation.score;
+        scored++;
+      }
+    }
+    const score = scored > 0 ? sum / scored : null;
+    const error2 = scored === 0 ? firstError : null;
+    aggregated.push({
+      evaluator,
+      score,
+      threshold,
+      passed: error2 !== null ? false : threshold === null ? null : score !== null && meetsThreshold(score, threshold),
+      metadata: { trials: trials.length, scored },
+      error: error2,
+      durationMs: durationSum / evaluations.length
+    });
+  }
+  return aggregated;
+}
+
 // src/run/engine.ts
 var PASS_CONDITION_EVALUATOR = "pass";
 async function runSuites(suites, options = {}) {
@@ -41174,11 +43356,19 @@ async function runSuites(suites, options = {}) {
   const runs = [];
   for (const spec of suites) {
     checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
+    const trials = spec.trials ?? 1;
+    if (!(Number.isInteger(trials) && trials >= 1)) {
+      throw new RangeError(
+        `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`
+      );
+    }
     const suite = {
       spec,
       runs: [],
+      trials,
       nextRun: 0,
       nextCase: 0,
+      nextTrial: 0,
       evaluatorLimits: spec.evaluators.map(
         (evaluator) => evaluator.maxConcurrency === void 0 || evaluator.maxConcurrency === Infinity ? null : createLimit(
           evaluator.maxConcurrency,
@@ -41191,7 +43381,8 @@ async function runSuites(suites, options = {}) {
       suite.runs.push({
         suite,
         params,
-        results: new Array(spec.cases.length)
+        results: new Array(spec.cases.length),
+        pendingTrials: trials > 1 ? new Array(spec.cases.length) : []
       });
     }
     suiteStates.push(suite);
@@ -41213,8 +43404,8 @@ async function runSuites(suites, options = {}) {
   try {
     const workers = [];
     for (const suite of suiteStates) {
-      const cases = suite.spec.cases.length * suite.runs.length;
-      const count = Math.min(suite.spec.concurrency, cases);
+      const units = suite.spec.cases.length * suite.runs.length * suite.trials;
+      const count = Math.min(suite.spec.concurrency, units);
       for (let i = 0; i < count; i++) workers.push(suiteWorker(engine, suite));
     }
     await Promise.all(workers);
@@ -41246,11 +43437,16 @@ async function suiteWorker(engine, suite) {
       run2 = suite.runs[suite.nextRun];
     }
     if (run2 === void 0) return;
-    const index = suite.nextCase++;
-    await (engine.global === null ? runCase(engine, run2, index) : engine.global(runCase, engine, run2, index));
+    const index = suite.nextCase;
+    const trial = suite.nextTrial++;
+    if (suite.nextTrial >= suite.trials) {
+      suite.nextTrial = 0;
+      suite.nextCase++;
+    }
+    await (engine.global === null ? runCase(engine, run2, index, trial) : engine.global(runCase, engine, run2, index, trial));
   }
 }
-async function runCase(engine, run2, index) {
+async function runCase(engine, run2, index, trial) {
   const { calls, now } = engine;
   if (calls.interrupted) return;
   const spec = run2.suite.spec;
@@ -41272,7 +43468,7 @@ async function runCase(engine, run2, index) {
       output = value;
     }
   } catch (thrown) {
-    error2 = describeError(thrown);
+    error2 = describeError2(thrown);
   }
   const durationMs2 = now() - started;
   let evaluations = [];
@@ -41285,17 +43481,30 @@ async function runCase(engine, run2, index) {
     passed = decided instanceof Promise ? await decided : decided;
     if (calls.interrupted) return;
   }
-  const result = {
-    id: prepared.id,
-    contentId: prepared.contentId,
-    source: prepared.source,
-    data: testCase,
-    output: error2 === null && output !== void 0 ? output : null,
-    error: error2,
-    durationMs: durationMs2,
-    passed,
-    evaluations
-  };
+  const recordedOutput = error2 === null && output !== void 0 ? output : null;
+  let result;
+  if (run2.suite.trials === 1) {
+    result = {
+      id: prepared.id,
+      contentId: prepared.contentId,
+      source: prepared.source,
+      data: testCase,
+      output: recordedOutput,
+      error: error2,
+      durationMs: durationMs2,
+      passed,
+      evaluations
+    };
+  } else {
+    const pending = run2.pendingTrials[index] ??= {
+      trials: new Array(run2.suite.trials),
+      done: 0
+    };
+    pending.trials[trial] = { output: recordedOutput, error: error2, durationMs: durationMs2, passed, evaluations };
+    if (++pending.done < run2.suite.trials) return;
+    run2.pendingTrials[index] = void 0;
+    result = aggregateTrials(prepared, pending.trials);
+  }
   run2.results[index] = result;
   engine.completed++;
   try {
@@ -41334,7 +43543,7 @@ function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
   try {
     value = evaluator.evaluateTestCase(args);
   } catch (thrown) {
-    return erroredEvaluation(evaluator, describeError(thrown), now() - started);
+    return erroredEvaluation(evaluator, describeError2(thrown), now() - started);
   }
   if (!isThenable(value)) return toEvaluationResult(evaluator, value, now() - started);
   return calls.settle(value, args, evaluator.timeoutMs ?? run2.suite.spec.timeoutMs).then(
@@ -41372,13 +43581,13 @@ function decidePass(engine, run2, testCase, output, evaluations) {
     if (!isThenable(value)) return check(value);
     return calls.settle(value, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check(outcome.value) : fail3(outcome.error));
   } catch (thrown) {
-    return fail3(describeError(thrown));
+    return fail3(describeError2(thrown));
   }
 }
 function toRunResult(run2) {
-  const { spec, evaluatorIds } = run2.suite;
+  const { spec, evaluatorIds: evaluatorIds2 } = run2.suite;
   const cases = run2.results.filter((result) => result !== void 0);
-  const summary2 = summarizeRun(cases, evaluatorIds);
+  const summary2 = summarizeRun(cases, evaluatorIds2, { trials: run2.suite.trials });
   const gate = evaluateGate(summary2, spec.gate);
   if (cases.length < spec.cases.length) {
     gate.conditions.push({
@@ -41438,17 +43647,17 @@ import { createRequire } from "node:module";
 var toolVersion = createRequire(import.meta.url)("../package.json").version;
 
 // src/commands/git-info.ts
-import { readFile, stat as stat2 } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
+import { dirname, join, resolve as resolve2 } from "node:path";
 async function readGitInfo(dir, env) {
   if (env.GITHUB_SHA) {
     return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
   }
   try {
-    const gitDir = await findGitDir(resolve(dir));
+    const gitDir = await findGitDir(resolve2(dir));
     if (gitDir === null) return null;
     const commonDir = await readCommonDir(gitDir);
-    const head = (await readFile(join(gitDir, "HEAD"), "utf8")).trim();
+    const head = (await readFile2(join(gitDir, "HEAD"), "utf8")).trim();
     if (!head.startsWith("ref: ")) return { sha: isSha(head) ? head : null, ref: null };
     const ref = head.slice("ref: ".length);
     const sha = await resolveRef(commonDir, gitDir, ref);
@@ -41463,23 +43672,23 @@ async function findGitDir(dir) {
     const info2 = await stat2(candidate).catch(() => null);
     if (info2?.isDirectory()) return candidate;
     if (info2?.isFile()) {
-      const text = await readFile(candidate, "utf8");
+      const text = await readFile2(candidate, "utf8");
       const match = /^gitdir:\s*(.+)$/m.exec(text);
-      return match?.[1] ? resolve(current, match[1].trim()) : null;
+      return match?.[1] ? resolve2(current, match[1].trim()) : null;
     }
     if (dirname(current) === current) return null;
   }
 }
 async function readCommonDir(gitDir) {
-  const text = await readFile(join(gitDir, "commondir"), "utf8").catch(() => null);
-  return text === null ? gitDir : resolve(gitDir, text.trim());
+  const text = await readFile2(join(gitDir, "commondir"), "utf8").catch(() => null);
+  return text === null ? gitDir : resolve2(gitDir, text.trim());
 }
 async function resolveRef(commonDir, gitDir, ref) {
   for (const base of [gitDir, commonDir]) {
-    const loose = await readFile(join(base, ref), "utf8").catch(() => null);
+    const loose = await readFile2(join(base, ref), "utf8").catch(() => null);
     if (loose !== null && isSha(loose.trim())) return loose.trim();
   }
-  const packed = await readFile(join(commonDir, "packed-refs"), "utf8").catch(() => "");
+  const packed = await readFile2(join(commonDir, "packed-refs"), "utf8").catch(() => "");
   for (const line of packed.split("\n")) {
     const [sha, name] = line.split(" ");
     if (name === ref && sha !== void 0 && isSha(sha)) return sha;
@@ -41517,22 +43726,17 @@ async function writeFileAtomic(path, text) {
   await rename2(tmp, path);
 }
 
-// src/commands/io.ts
-function useColor(ctx) {
-  return Boolean(ctx.stdout.isTTY) && !ctx.env.NO_COLOR && ctx.env.TERM !== "dumb";
-}
-
 // src/commands/load.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 
 // src/config/load.ts
 import { createHash } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
-import { dirname as dirname3, resolve as resolve3 } from "node:path";
+import { readFile as readFile3 } from "node:fs/promises";
+import { dirname as dirname3, resolve as resolve4 } from "node:path";
 
 // src/modules/spec.ts
-import { isAbsolute, resolve as resolve2 } from "node:path";
+import { isAbsolute, resolve as resolve3 } from "node:path";
 var MODULE_EXTENSIONS = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
 function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
@@ -41541,7 +43745,7 @@ function parseModuleSpec(spec, baseDir) {
   const hash = spec.lastIndexOf("#");
   const path = hash === -1 ? spec : spec.slice(0, hash);
   const exportName = hash === -1 ? "default" : spec.slice(hash + 1) || "default";
-  return { spec, file: resolve2(baseDir, path), exportName };
+  return { spec, file: resolve3(baseDir, path), exportName };
 }
 
 // src/duration.ts
@@ -41716,7 +43920,7 @@ function closestMatch(name, candidates) {
 }
 
 // src/config/schema-check.ts
-var import_ajv = __toESM(require_ajv(), 1);
+var import_ajv2 = __toESM(require_ajv(), 1);
 
 // src/config/option-schema-ajv.ts
 var OPTION_SCHEMA_AJV = {
@@ -43123,29 +45327,30 @@ var optionValidators = {
 // src/config/evals-schema-validator.generated.ts
 var import_ucs2length = __toESM(require_ucs2length(), 1);
 var evals_schema_validator_generated_default = validate102;
-var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" } } } } } } } };
+var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.", "enum": ["block", "warn", "off"] } } } } };
 var schema122 = { "type": "integer", "minimum": 1 };
 var schema132 = { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" };
+var schema142 = { "type": "integer", "minimum": 1 };
 var pattern02 = new RegExp("^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "u");
-var schema142 = { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } };
-var schema152 = { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" };
-var schema162 = { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } };
-var schema172 = { "type": "string", "minLength": 1 };
+var schema152 = { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } };
+var schema162 = { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" };
+var schema172 = { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } };
+var schema182 = { "type": "string", "minLength": 1 };
 var func2 = Object.prototype.hasOwnProperty;
 var func3 = import_ucs2length.default.default;
 var pattern1 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 var pattern2 = new RegExp("^[0-9a-f]{6,64}$", "u");
-var schema202 = { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" } } };
-var schema28 = { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" };
+var schema22 = { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" } } };
+var schema30 = { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" };
 var pattern5 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
-var schema22 = { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } };
-var schema23 = { "type": "number", "minimum": 0, "maximum": 1 };
+var schema24 = { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } };
+var schema25 = { "type": "number", "minimum": 0, "maximum": 1 };
 function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (Object.keys(data).length < 1) {
-      const err0 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema22, data };
+      const err0 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema24, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -43155,7 +45360,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
     }
     for (const key0 in data) {
       if (!(key0 === "lt" || key0 === "lte" || key0 === "gt" || key0 === "gte")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22, data };
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema24, data };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -43168,7 +45373,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.lt;
       if (typeof data0 == "number" && isFinite(data0)) {
         if (data0 > 1 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema23, data: data0 };
+          const err2 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema25, data: data0 };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -43177,7 +45382,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data0 < 0 || isNaN(data0)) {
-          const err3 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema23, data: data0 };
+          const err3 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema25, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -43186,7 +45391,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema23.type, parentSchema: schema23, data: data0 };
+        const err4 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema25.type, parentSchema: schema25, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -43199,7 +45404,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.lte;
       if (typeof data1 == "number" && isFinite(data1)) {
         if (data1 > 1 || isNaN(data1)) {
-          const err5 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema23, data: data1 };
+          const err5 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema25, data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -43208,7 +45413,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data1 < 0 || isNaN(data1)) {
-          const err6 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema23, data: data1 };
+          const err6 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema25, data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -43217,7 +45422,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema23.type, parentSchema: schema23, data: data1 };
+        const err7 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema25.type, parentSchema: schema25, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -43230,7 +45435,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data2 = data.gt;
       if (typeof data2 == "number" && isFinite(data2)) {
         if (data2 > 1 || isNaN(data2)) {
-          const err8 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema23, data: data2 };
+          const err8 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema25, data: data2 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -43239,7 +45444,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data2 < 0 || isNaN(data2)) {
-          const err9 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema23, data: data2 };
+          const err9 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema25, data: data2 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -43248,7 +45453,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema23.type, parentSchema: schema23, data: data2 };
+        const err10 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema25.type, parentSchema: schema25, data: data2 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -43261,7 +45466,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data3 = data.gte;
       if (typeof data3 == "number" && isFinite(data3)) {
         if (data3 > 1 || isNaN(data3)) {
-          const err11 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema23, data: data3 };
+          const err11 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema25, data: data3 };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -43270,7 +45475,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data3 < 0 || isNaN(data3)) {
-          const err12 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema23, data: data3 };
+          const err12 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema25, data: data3 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -43279,7 +45484,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema23.type, parentSchema: schema23, data: data3 };
+        const err13 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema25.type, parentSchema: schema25, data: data3 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -43289,7 +45494,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema24.type, parentSchema: schema24, data };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -43305,7 +45510,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.use === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "use" }, message: "must have required property 'use'", schema: schema202.required, parentSchema: schema202, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "use" }, message: "must have required property 'use'", schema: schema22.required, parentSchema: schema22, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -43315,7 +45520,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "use" || key0 === "with" || key0 === "threshold" || key0 === "concurrency" || key0 === "timeout")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema202, data };
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema22, data };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -43328,7 +45533,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern1.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema152, data: data0 };
+          const err2 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema162, data: data0 };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -43337,7 +45542,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data0 };
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.type, parentSchema: schema162, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -43350,7 +45555,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.use;
       if (typeof data1 === "string") {
         if (func3(data1) < 1) {
-          const err4 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema202.properties.use, data: data1 };
+          const err4 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema22.properties.use, data: data1 };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -43359,7 +45564,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.properties.use.type, parentSchema: schema202.properties.use, data: data1 };
+        const err5 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema22.properties.use.type, parentSchema: schema22.properties.use, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -43371,7 +45576,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.with !== void 0) {
       let data2 = data.with;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/with", schemaPath: "#/properties/with/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema202.properties.with.type, parentSchema: schema202.properties.with, data: data2 };
+        const err6 = { instancePath: instancePath + "/with", schemaPath: "#/properties/with/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.properties.with.type, parentSchema: schema22.properties.with, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -43413,7 +45618,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       let data5 = data.timeout;
       if (typeof data5 === "string") {
         if (!pattern5.test(data5)) {
-          const err9 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema28, data: data5 };
+          const err9 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema30, data: data5 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -43422,7 +45627,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema28.type, parentSchema: schema28, data: data5 };
+        const err10 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema30.type, parentSchema: schema30, data: data5 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -43432,7 +45637,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema202.type, parentSchema: schema202, data };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema22.type, parentSchema: schema22, data };
     if (vErrors === null) {
       vErrors = [err11];
     } else {
@@ -43443,14 +45648,14 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   validate122.errors = vErrors;
   return errors === 0;
 }
-var schema29 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" } } } } } };
+var schema31 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.", "enum": ["block", "warn", "off"] } } };
 function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "minPassRate" || key0 === "evaluators")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema29, data };
+      if (!(key0 === "minPassRate" || key0 === "evaluators" || key0 === "regressions")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -43463,7 +45668,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.minPassRate;
       if (typeof data0 == "number" && isFinite(data0)) {
         if (data0 > 1 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema23, data: data0 };
+          const err1 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema25, data: data0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -43472,7 +45677,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data0 < 0 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema23, data: data0 };
+          const err2 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema25, data: data0 };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -43481,7 +45686,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema23.type, parentSchema: schema23, data: data0 };
+        const err3 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema25.type, parentSchema: schema25, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -43497,7 +45702,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           let data2 = data1[key1];
           if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
             if (Object.keys(data2).length < 1) {
-              const err4 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema29.properties.evaluators.additionalProperties, data: data2 };
+              const err4 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema31.properties.evaluators.additionalProperties, data: data2 };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -43507,7 +45712,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
             }
             for (const key2 in data2) {
               if (!(key2 === "mean" || key2 === "passRate")) {
-                const err5 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema29.properties.evaluators.additionalProperties, data: data2 };
+                const err5 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.evaluators.additionalProperties, data: data2 };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -43529,7 +45734,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err6 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema29.properties.evaluators.additionalProperties.type, parentSchema: schema29.properties.evaluators.additionalProperties, data: data2 };
+            const err6 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.evaluators.additionalProperties.type, parentSchema: schema31.properties.evaluators.additionalProperties, data: data2 };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -43539,7 +45744,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema29.properties.evaluators.type, parentSchema: schema29.properties.evaluators, data: data1 };
+        const err7 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.evaluators.type, parentSchema: schema31.properties.evaluators, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -43548,12 +45753,24 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.regressions !== void 0) {
+      let data5 = data.regressions;
+      if (!(data5 === "block" || data5 === "warn" || data5 === "off")) {
+        const err8 = { instancePath: instancePath + "/regressions", schemaPath: "#/properties/regressions/enum", keyword: "enum", params: { allowedValues: schema31.properties.regressions.enum }, message: "must be equal to one of the allowed values", schema: schema31.properties.regressions.enum, parentSchema: schema31.properties.regressions, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema29.type, parentSchema: schema29, data };
+    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err9];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err9);
     }
     errors++;
   }
@@ -43565,7 +45782,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema142.required, parentSchema: schema142, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema152.required, parentSchema: schema152, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -43574,7 +45791,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.testset === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "testset" }, message: "must have required property 'testset'", schema: schema142.required, parentSchema: schema142, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "testset" }, message: "must have required property 'testset'", schema: schema152.required, parentSchema: schema152, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -43583,8 +45800,8 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func2.call(schema142.properties, key0)) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema142, data };
+      if (!func2.call(schema152.properties, key0)) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema152, data };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -43597,7 +45814,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern1.test(data0)) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema152, data: data0 };
+          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema162, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -43606,7 +45823,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data0 };
+        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.type, parentSchema: schema162, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -43623,7 +45840,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs9 = errors;
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         if (data1.path === void 0) {
-          const err5 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/0/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'", schema: schema162.oneOf[0].required, parentSchema: schema162.oneOf[0], data: data1 };
+          const err5 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/0/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'", schema: schema172.oneOf[0].required, parentSchema: schema172.oneOf[0], data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -43640,7 +45857,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs10 = errors;
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         if (data1.cases === void 0) {
-          const err6 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/1/required", keyword: "required", params: { missingProperty: "cases" }, message: "must have required property 'cases'", schema: schema162.oneOf[1].required, parentSchema: schema162.oneOf[1], data: data1 };
+          const err6 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/1/required", keyword: "required", params: { missingProperty: "cases" }, message: "must have required property 'cases'", schema: schema172.oneOf[1].required, parentSchema: schema172.oneOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -43660,7 +45877,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
       if (!valid3) {
-        const err7 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema162.oneOf, parentSchema: schema162, data: data1 };
+        const err7 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema172.oneOf, parentSchema: schema172, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -43680,7 +45897,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
           if (!(key1 === "path" || key1 === "ref" || key1 === "cases" || key1 === "revision" || key1 === "tags" || key1 === "id")) {
-            const err8 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema162, data: data1 };
+            const err8 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema172, data: data1 };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -43693,7 +45910,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data2 = data1.path;
           if (typeof data2 === "string") {
             if (func3(data2) < 1) {
-              const err9 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema162.properties.path, data: data2 };
+              const err9 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172.properties.path, data: data2 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -43702,7 +45919,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.properties.path.type, parentSchema: schema162.properties.path, data: data2 };
+            const err10 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.path.type, parentSchema: schema172.properties.path, data: data2 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -43715,7 +45932,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data3 = data1.ref;
           if (typeof data3 === "string") {
             if (func3(data3) < 1) {
-              const err11 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema162.properties.ref, data: data3 };
+              const err11 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172.properties.ref, data: data3 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -43724,7 +45941,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.properties.ref.type, parentSchema: schema162.properties.ref, data: data3 };
+            const err12 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.ref.type, parentSchema: schema172.properties.ref, data: data3 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -43737,7 +45954,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data4 = data1.cases;
           if (Array.isArray(data4)) {
             if (data4.length < 1) {
-              const err13 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema162.properties.cases, data: data4 };
+              const err13 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema172.properties.cases, data: data4 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -43749,7 +45966,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
             for (let i0 = 0; i0 < len0; i0++) {
               let data5 = data4[i0];
               if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                const err14 = { instancePath: instancePath + "/testset/cases/" + i0, schemaPath: "#/definitions/testset/properties/cases/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema162.properties.cases.items.type, parentSchema: schema162.properties.cases.items, data: data5 };
+                const err14 = { instancePath: instancePath + "/testset/cases/" + i0, schemaPath: "#/definitions/testset/properties/cases/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema172.properties.cases.items.type, parentSchema: schema172.properties.cases.items, data: data5 };
                 if (vErrors === null) {
                   vErrors = [err14];
                 } else {
@@ -43759,7 +45976,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err15 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema162.properties.cases.type, parentSchema: schema162.properties.cases, data: data4 };
+            const err15 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema172.properties.cases.type, parentSchema: schema172.properties.cases, data: data4 };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -43772,7 +45989,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data6 = data1.revision;
           if (typeof data6 === "string") {
             if (!pattern2.test(data6)) {
-              const err16 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{6,64}$" }, message: 'must match pattern "^[0-9a-f]{6,64}$"', schema: "^[0-9a-f]{6,64}$", parentSchema: schema162.properties.revision, data: data6 };
+              const err16 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{6,64}$" }, message: 'must match pattern "^[0-9a-f]{6,64}$"', schema: "^[0-9a-f]{6,64}$", parentSchema: schema172.properties.revision, data: data6 };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -43781,7 +45998,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err17 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.properties.revision.type, parentSchema: schema162.properties.revision, data: data6 };
+            const err17 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.revision.type, parentSchema: schema172.properties.revision, data: data6 };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -43794,7 +46011,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data7 = data1.tags;
           if (Array.isArray(data7)) {
             if (data7.length < 1) {
-              const err18 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema162.properties.tags, data: data7 };
+              const err18 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema172.properties.tags, data: data7 };
               if (vErrors === null) {
                 vErrors = [err18];
               } else {
@@ -43807,7 +46024,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               let data8 = data7[i1];
               if (typeof data8 === "string") {
                 if (func3(data8) < 1) {
-                  const err19 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema162.properties.tags.items, data: data8 };
+                  const err19 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172.properties.tags.items, data: data8 };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -43816,7 +46033,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err20 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.properties.tags.items.type, parentSchema: schema162.properties.tags.items, data: data8 };
+                const err20 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.tags.items.type, parentSchema: schema172.properties.tags.items, data: data8 };
                 if (vErrors === null) {
                   vErrors = [err20];
                 } else {
@@ -43826,7 +46043,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err21 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema162.properties.tags.type, parentSchema: schema162.properties.tags, data: data7 };
+            const err21 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema172.properties.tags.type, parentSchema: schema172.properties.tags, data: data7 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -43839,7 +46056,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data9 = data1.id;
           if (typeof data9 === "string") {
             if (func3(data9) < 1) {
-              const err22 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema162.properties.id, data: data9 };
+              const err22 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172.properties.id, data: data9 };
               if (vErrors === null) {
                 vErrors = [err22];
               } else {
@@ -43848,7 +46065,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err23 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.properties.id.type, parentSchema: schema162.properties.id, data: data9 };
+            const err23 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.id.type, parentSchema: schema172.properties.id, data: data9 };
             if (vErrors === null) {
               vErrors = [err23];
             } else {
@@ -43858,7 +46075,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err24 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema162.type, parentSchema: schema162, data: data1 };
+        const err24 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema172.type, parentSchema: schema172, data: data1 };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -43871,7 +46088,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       let data10 = data.hash;
       if (Array.isArray(data10)) {
         if (data10.length < 1) {
-          const err25 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema142.properties.hash, data: data10 };
+          const err25 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema152.properties.hash, data: data10 };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -43884,7 +46101,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data11 = data10[i2];
           if (typeof data11 === "string") {
             if (func3(data11) < 1) {
-              const err26 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema142.properties.hash.items, data: data11 };
+              const err26 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema152.properties.hash.items, data: data11 };
               if (vErrors === null) {
                 vErrors = [err26];
               } else {
@@ -43893,7 +46110,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err27 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema142.properties.hash.items.type, parentSchema: schema142.properties.hash.items, data: data11 };
+            const err27 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.properties.hash.items.type, parentSchema: schema152.properties.hash.items, data: data11 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -43913,7 +46130,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err28 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)", schema: true, parentSchema: schema142.properties.hash, data: data10 };
+              const err28 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)", schema: true, parentSchema: schema152.properties.hash, data: data10 };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -43926,7 +46143,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err29 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema142.properties.hash.type, parentSchema: schema142.properties.hash, data: data10 };
+        const err29 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema152.properties.hash.type, parentSchema: schema152.properties.hash, data: data10 };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -43939,7 +46156,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       let data12 = data.function;
       if (typeof data12 === "string") {
         if (func3(data12) < 1) {
-          const err30 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172, data: data12 };
+          const err30 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema182, data: data12 };
           if (vErrors === null) {
             vErrors = [err30];
           } else {
@@ -43948,7 +46165,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err31 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.type, parentSchema: schema172, data: data12 };
+        const err31 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema182.type, parentSchema: schema182, data: data12 };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -43964,7 +46181,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data14 = data13[key2];
           if (Array.isArray(data14)) {
             if (data14.length < 1) {
-              const err32 = { instancePath: instancePath + "/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema142.properties.grid.additionalProperties, data: data14 };
+              const err32 = { instancePath: instancePath + "/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema152.properties.grid.additionalProperties, data: data14 };
               if (vErrors === null) {
                 vErrors = [err32];
               } else {
@@ -43973,7 +46190,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err33 = { instancePath: instancePath + "/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema142.properties.grid.additionalProperties.type, parentSchema: schema142.properties.grid.additionalProperties, data: data14 };
+            const err33 = { instancePath: instancePath + "/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema152.properties.grid.additionalProperties.type, parentSchema: schema152.properties.grid.additionalProperties, data: data14 };
             if (vErrors === null) {
               vErrors = [err33];
             } else {
@@ -43983,7 +46200,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err34 = { instancePath: instancePath + "/grid", schemaPath: "#/properties/grid/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema142.properties.grid.type, parentSchema: schema142.properties.grid, data: data13 };
+        const err34 = { instancePath: instancePath + "/grid", schemaPath: "#/properties/grid/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema152.properties.grid.type, parentSchema: schema152.properties.grid, data: data13 };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
@@ -44037,18 +46254,10 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.evaluators !== void 0) {
-      let data17 = data.evaluators;
-      if (Array.isArray(data17)) {
-        const len3 = data17.length;
-        for (let i4 = 0; i4 < len3; i4++) {
-          if (!validate122(data17[i4], { instancePath: instancePath + "/evaluators/" + i4, parentData: data17, parentDataProperty: i4, rootData })) {
-            vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err39 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema142.properties.evaluators.type, parentSchema: schema142.properties.evaluators, data: data17 };
+    if (data.trials !== void 0) {
+      let data17 = data.trials;
+      if (!(typeof data17 == "number" && (!(data17 % 1) && !isNaN(data17)) && isFinite(data17))) {
+        const err39 = { instancePath: instancePath + "/trials", schemaPath: "#/definitions/trials/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema142.type, parentSchema: schema142, data: data17 };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -44056,12 +46265,9 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-    }
-    if (data.pass !== void 0) {
-      let data19 = data.pass;
-      if (typeof data19 === "string") {
-        if (func3(data19) < 1) {
-          const err40 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema142.properties.pass, data: data19 };
+      if (typeof data17 == "number" && isFinite(data17)) {
+        if (data17 < 1 || isNaN(data17)) {
+          const err40 = { instancePath: instancePath + "/trials", schemaPath: "#/definitions/trials/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema142, data: data17 };
           if (vErrors === null) {
             vErrors = [err40];
           } else {
@@ -44069,12 +46275,46 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+      }
+    }
+    if (data.evaluators !== void 0) {
+      let data18 = data.evaluators;
+      if (Array.isArray(data18)) {
+        const len3 = data18.length;
+        for (let i4 = 0; i4 < len3; i4++) {
+          if (!validate122(data18[i4], { instancePath: instancePath + "/evaluators/" + i4, parentData: data18, parentDataProperty: i4, rootData })) {
+            vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+            errors = vErrors.length;
+          }
+        }
       } else {
-        const err41 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema142.properties.pass.type, parentSchema: schema142.properties.pass, data: data19 };
+        const err41 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema152.properties.evaluators.type, parentSchema: schema152.properties.evaluators, data: data18 };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
           vErrors.push(err41);
+        }
+        errors++;
+      }
+    }
+    if (data.pass !== void 0) {
+      let data20 = data.pass;
+      if (typeof data20 === "string") {
+        if (func3(data20) < 1) {
+          const err42 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema152.properties.pass, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err42];
+          } else {
+            vErrors.push(err42);
+          }
+          errors++;
+        }
+      } else {
+        const err43 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.properties.pass.type, parentSchema: schema152.properties.pass, data: data20 };
+        if (vErrors === null) {
+          vErrors = [err43];
+        } else {
+          vErrors.push(err43);
         }
         errors++;
       }
@@ -44086,11 +46326,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err42 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema142.type, parentSchema: schema142, data };
+    const err44 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema152.type, parentSchema: schema152, data };
     if (vErrors === null) {
-      vErrors = [err42];
+      vErrors = [err44];
     } else {
-      vErrors.push(err42);
+      vErrors.push(err44);
     }
     errors++;
   }
@@ -44146,7 +46386,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.defaults;
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
-          if (!(key1 === "concurrency" || key1 === "timeout")) {
+          if (!(key1 === "concurrency" || key1 === "timeout" || key1 === "trials")) {
             const err4 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults, data: data1 };
             if (vErrors === null) {
               vErrors = [err4];
@@ -44201,37 +46441,31 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-      } else {
-        const err9 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.type, parentSchema: schema112.properties.defaults, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.suites !== void 0) {
-      let data4 = data.suites;
-      if (Array.isArray(data4)) {
-        if (data4.length < 1) {
-          const err10 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema112.properties.suites, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
+        if (data1.trials !== void 0) {
+          let data4 = data1.trials;
+          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+            const err9 = { instancePath: instancePath + "/defaults/trials", schemaPath: "#/definitions/trials/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema142.type, parentSchema: schema142, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
           }
-          errors++;
-        }
-        const len0 = data4.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate112(data4[i0], { instancePath: instancePath + "/suites/" + i0, parentData: data4, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-            errors = vErrors.length;
+          if (typeof data4 == "number" && isFinite(data4)) {
+            if (data4 < 1 || isNaN(data4)) {
+              const err10 = { instancePath: instancePath + "/defaults/trials", schemaPath: "#/definitions/trials/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema142, data: data4 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema112.properties.suites.type, parentSchema: schema112.properties.suites, data: data4 };
+        const err11 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.type, parentSchema: schema112.properties.defaults, data: data1 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -44240,12 +46474,41 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.suites !== void 0) {
+      let data5 = data.suites;
+      if (Array.isArray(data5)) {
+        if (data5.length < 1) {
+          const err12 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema112.properties.suites, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        const len0 = data5.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate112(data5[i0], { instancePath: instancePath + "/suites/" + i0, parentData: data5, parentDataProperty: i0, rootData })) {
+            vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema112.properties.suites.type, parentSchema: schema112.properties.suites, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err14];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err14);
     }
     errors++;
   }
@@ -44268,7 +46531,7 @@ function checkOptionsSchema(optionsSchema, options) {
     if (precompiled) {
       validate = precompiled.validate;
     } else {
-      optionsAjv ??= new import_ajv.Ajv({ ...OPTION_SCHEMA_AJV, validateSchema: false });
+      optionsAjv ??= new import_ajv2.Ajv({ ...OPTION_SCHEMA_AJV, validateSchema: false });
       validate = optionsAjv.compile(optionsSchema);
     }
     optionValidators2.set(optionsSchema, validate);
@@ -44785,11 +47048,13 @@ function isRecord2(value) {
 // src/config/build.ts
 var DEFAULT_CONCURRENCY = 8;
 var DEFAULT_TIMEOUT_MS = 3e4;
+var DEFAULT_TRIALS = 1;
 function buildConfig(data, options) {
   const raw = data;
   const defaults2 = {
     concurrency: raw.defaults?.concurrency ?? DEFAULT_CONCURRENCY,
-    timeoutMs: raw.defaults?.timeout === void 0 ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout)
+    timeoutMs: raw.defaults?.timeout === void 0 ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout),
+    trials: raw.defaults?.trials ?? DEFAULT_TRIALS
   };
   const suites = raw.suites.map((suite, index) => {
     const built = {
@@ -44799,6 +47064,7 @@ function buildConfig(data, options) {
       grid: suite.grid ?? {},
       concurrency: suite.concurrency ?? defaults2.concurrency,
       timeoutMs: suite.timeout === void 0 ? defaults2.timeoutMs : timeoutMs(suite.timeout),
+      trials: suite.trials ?? defaults2.trials,
       evaluators: (suite.evaluators ?? []).map(buildEvaluator),
       pass: suite.pass ?? "all",
       gate: suite.gate ?? {}
@@ -45129,13 +47395,13 @@ function parseConfig(text, options) {
   };
 }
 async function loadConfigFile(path, options) {
-  const absPath = resolve3(options.cwd, path);
+  const absPath = resolve4(options.cwd, path);
   let text;
   try {
-    text = await readFile2(absPath, "utf8");
+    text = await readFile3(absPath, "utf8");
   } catch (error2) {
     const code = error2.code;
-    const issue2 = code === "ENOENT" ? {
+    const issue3 = code === "ENOENT" ? {
       code: "config.not-found",
       file: path,
       line: 0,
@@ -45150,12 +47416,12 @@ async function loadConfigFile(path, options) {
       path: "",
       message: code === "EISDIR" ? "expected a config file, found a directory" : `cannot read the config: ${error2.message}`
     };
-    return { ok: false, issues: [issue2] };
+    return { ok: false, issues: [issue3] };
   }
   return parseConfig(text, { file: path, absPath, env: options.env, builtins: options.builtins });
 }
 function sortIssues(issues) {
-  return issues.map((issue2, order) => ({ issue: issue2, order })).sort((a, b) => a.issue.line - b.issue.line || a.issue.col - b.issue.col || a.order - b.order).map(({ issue: issue2 }) => issue2);
+  return issues.map((issue3, order) => ({ issue: issue3, order })).sort((a, b) => a.issue.line - b.issue.line || a.issue.col - b.issue.col || a.order - b.order).map(({ issue: issue3 }) => issue3);
 }
 
 // src/evaluators/options.ts
@@ -45294,11 +47560,11 @@ var WHOLE_TEMPLATE_SCHEMA = {
 function orTemplate(description, schema) {
   const template = {
     ...WHOLE_TEMPLATE_SCHEMA,
-    patternErrorMessage: `expected ${describeKind(schema)} or a whole-value {{ template }}`
+    patternErrorMessage: `expected ${describeKind2(schema)} or a whole-value {{ template }}`
   };
   return { description, anyOf: [schema, template] };
 }
-function describeKind(schema) {
+function describeKind2(schema) {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" or ");
   switch (schema.type) {
     case "array": {
@@ -45328,12 +47594,12 @@ function defineBuiltin(spec) {
   return {
     ...definition,
     create(options, { id }) {
-      const resolve10 = optionResolver(options);
+      const resolve11 = optionResolver(options);
       const prepared = prepare ? prepare(options) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score(resolve10(args), args, prepared)
+        evaluateTestCase: (args) => score(resolve11(args), args, prepared)
       };
     }
   };
@@ -45624,7 +47890,7 @@ function jsonSafetyError(value, path = "$", seen = /* @__PURE__ */ new Set()) {
 }
 
 // src/evaluators/json-schema.ts
-var import_ajv2 = __toESM(require_ajv(), 1);
+var import_ajv3 = __toESM(require_ajv(), 1);
 var import__ = __toESM(require__(), 1);
 var import__2 = __toESM(require__2(), 1);
 var ERRORS_SHOWN = 5;
@@ -45704,7 +47970,7 @@ function dialectOf(schema) {
   return "draft-07";
 }
 function newAjv(dialect) {
-  const ajv = dialect === "2020-12" ? new import__2.Ajv2020(AJV_OPTIONS) : dialect === "2019-09" ? new import__.Ajv2019(AJV_OPTIONS) : new import_ajv2.Ajv(AJV_OPTIONS);
+  const ajv = dialect === "2020-12" ? new import__2.Ajv2020(AJV_OPTIONS) : dialect === "2019-09" ? new import__.Ajv2019(AJV_OPTIONS) : new import_ajv3.Ajv(AJV_OPTIONS);
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword(keyword);
   return ajv;
 }
@@ -46070,7 +48336,7 @@ import { extname as extname3, relative as relative2, sep as sep3 } from "node:pa
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 
 // src/modules/exports.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { basename, dirname as dirname4, extname, join as join2 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
@@ -46115,7 +48381,7 @@ async function isCommonJsFile(file) {
 async function packageType(file) {
   let text;
   try {
-    text = await readFile3(file, "utf8");
+    text = await readFile4(file, "utf8");
   } catch {
     return void 0;
   }
@@ -46534,7 +48800,7 @@ function exportMissing(ref, module) {
 }
 
 // src/pipeline/prepare.ts
-import { relative as relative4, resolve as resolve5 } from "node:path";
+import { relative as relative4, resolve as resolve6 } from "node:path";
 
 // src/modules/shapes.ts
 function asTestFn(value, ref) {
@@ -46602,7 +48868,7 @@ function withId(evaluator, ref, fallbackId, ownership) {
       ok: false,
       error: {
         code: "module.wrong-shape",
-        message: `${refLabel(ref)}: the evaluator's id must be a string, found ${describeKind2(id)}`
+        message: `${refLabel(ref)}: the evaluator's id must be a string, found ${describeKind3(id)}`
       }
     };
   }
@@ -46620,11 +48886,11 @@ function wrongShape(ref, expected, found2) {
     ok: false,
     error: {
       code: "module.wrong-shape",
-      message: `${refLabel(ref)} must be ${expected}, found ${describeKind2(found2)}`
+      message: `${refLabel(ref)} must be ${expected}, found ${describeKind3(found2)}`
     }
   };
 }
-function describeKind2(value) {
+function describeKind3(value) {
   if (value === void 0) return "undefined";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -46666,266 +48932,6 @@ function expandGrid(grid) {
     points = next;
   }
   return points;
-}
-
-// src/testsets/identity.ts
-import { hash as digest } from "node:crypto";
-
-// src/testsets/canonical-json.ts
-function canonicalJson(value) {
-  const sorted = sortedCopy(value, 0);
-  const text = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
-  if (text === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
-  return text;
-}
-var SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
-var MAX_DEPTH = 1e3;
-var lastKeys = [];
-var lastOrder = [];
-var CACHED_DEPTHS = 8;
-function sortedOrder(keys, depth2) {
-  const cached = depth2 < CACHED_DEPTHS ? lastKeys[depth2] : void 0;
-  if (cached !== void 0 && cached.length === keys.length) {
-    let same = true;
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] !== cached[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return lastOrder[depth2] ?? null;
-  }
-  let order = [...keys].sort();
-  for (const key of keys) {
-    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
-      order = null;
-      break;
-    }
-  }
-  if (depth2 < CACHED_DEPTHS) {
-    lastKeys[depth2] = keys;
-    lastOrder[depth2] = order;
-  }
-  return order;
-}
-function isIndexLike(key) {
-  const c = key.charCodeAt(0);
-  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
-}
-function sortedCopy(value, depth2) {
-  if (typeof value !== "object" || value === null) return value;
-  if (depth2 > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  if (Array.isArray(value)) {
-    let copy2 = null;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      if (typeof item !== "object" || item === null) continue;
-      const sorted = sortedCopy(item, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy2 ??= value.slice();
-      copy2[i] = sorted;
-    }
-    return copy2 ?? value;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
-    return value instanceof Date ? value : SLOW_PATH;
-  }
-  const record = value;
-  const order = sortedOrder(Object.keys(record), depth2);
-  if (order === null) return SLOW_PATH;
-  const copy = {};
-  for (const key of order) {
-    const child = record[key];
-    if (typeof child === "object" && child !== null) {
-      const sorted = sortedCopy(child, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy[key] = sorted;
-    } else {
-      copy[key] = child;
-    }
-  }
-  return copy;
-}
-function write(value, depth2) {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      return Number.isFinite(value) ? JSON.stringify(value) : "null";
-    case "boolean":
-      return value ? "true" : "false";
-    case "bigint":
-      throw new TypeError("cannot write a bigint as JSON");
-    case "object":
-      break;
-    default:
-      return void 0;
-  }
-  if (value === null) return "null";
-  if (depth2 > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  const toJson = value.toJSON;
-  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
-  if (Array.isArray(value)) {
-    const items = [];
-    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
-    return `[${items.join(",")}]`;
-  }
-  const record = value;
-  const members = [];
-  for (const key of Object.keys(record).sort()) {
-    const member = write(record[key], depth2 + 1);
-    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
-  }
-  return `{${members.join(",")}}`;
-}
-
-// src/testsets/issues.ts
-var MAX_ISSUES = 50;
-var IssueList = class {
-  constructor(file) {
-    this.file = file;
-  }
-  file;
-  #issues = [];
-  #dropped = 0;
-  /** Records a problem; `col` 0 means the column is unknown. */
-  add(code, line, col, message) {
-    if (this.#issues.length >= MAX_ISSUES) {
-      this.#dropped++;
-      return;
-    }
-    this.#issues.push({ code, file: this.file, line, col, path: "", message });
-  }
-  /** True when nothing has been reported. */
-  get empty() {
-    return this.#issues.length === 0;
-  }
-  /** The problems, plus one summary issue when some were left out. */
-  toArray() {
-    if (this.#dropped === 0) return [...this.#issues];
-    const more = {
-      code: "testset.too-many-issues",
-      file: this.file,
-      line: 0,
-      col: 0,
-      path: "",
-      message: `${this.#dropped} more problem${this.#dropped === 1 ? "" : "s"} in this file not shown`
-    };
-    return [...this.#issues, more];
-  }
-};
-
-// src/testsets/identity.ts
-function sha256(text) {
-  return digest("sha256", text, "hex");
-}
-function contentIdWith(testsetJson, data) {
-  return sha256(`{"data":${canonicalJson(data)},"testset":${testsetJson}}`);
-}
-function computeRevision(contentIds) {
-  return sha256(canonicalJson(contentIds));
-}
-var MIN_PIN_LENGTH = 6;
-var PIN = /^[0-9a-f]+$/i;
-function isRevisionPin(pin) {
-  return pin.length >= MIN_PIN_LENGTH && pin.length <= 64 && PIN.test(pin);
-}
-function revisionMatches(pin, revision) {
-  return isRevisionPin(pin) && revision.toLowerCase().startsWith(pin.toLowerCase());
-}
-function defaultTestsetId(path) {
-  const base = path.split(/[\\/]/).pop() ?? path;
-  const stem = base.replace(/\.[^.]*$/, "");
-  return stem === "" ? base : stem;
-}
-function prepareCases(rows, options) {
-  const { testsetId, file } = options;
-  const hash = Array.isArray(options.hash) && options.hash.length === 0 ? void 0 : options.hash;
-  const issues = new IssueList(file ?? "");
-  const cases = [];
-  const contentIds = [];
-  const firstLine3 = /* @__PURE__ */ new Map();
-  const testsetJson = JSON.stringify(testsetId);
-  for (const row of rows) {
-    const cid = contentIdWith(testsetJson, row.data);
-    contentIds.push(cid);
-    const id = identityOf(row, cid, hash, issues);
-    if (id === null) continue;
-    const first = firstLine3.get(id);
-    if (first !== void 0) {
-      issues.add("testset.duplicate-id", row.line, 0, duplicateMessage(id, first, row.line, file));
-      continue;
-    }
-    firstLine3.set(id, row.line);
-    cases.push({
-      id,
-      contentId: cid,
-      source: file === null ? null : { file, line: row.line },
-      data: row.data,
-      meta: row.meta
-    });
-  }
-  if (!issues.empty) return { ok: false, issues: issues.toArray() };
-  return { ok: true, cases, revision: computeRevision(contentIds) };
-}
-function identityOf(row, cid, hash, issues) {
-  if (row.meta.dedupId !== void 0) return row.meta.dedupId;
-  if (hash === void 0) return cid;
-  if (typeof hash === "function") return hashFunctionId(row, hash, issues);
-  const picked = {};
-  let complete = true;
-  for (const field of hash) {
-    if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
-      issues.add(
-        "testset.hash-field-missing",
-        row.line,
-        0,
-        `hash field ${JSON.stringify(field)} is missing from this row (hash: needs every listed field in every row)`
-      );
-      complete = false;
-    } else {
-      Object.defineProperty(picked, field, { value: row.data[field], enumerable: true });
-    }
-  }
-  return complete ? sha256(canonicalJson(picked)) : null;
-}
-function hashFunctionId(row, hash, issues) {
-  let result;
-  try {
-    result = hash(row.data);
-  } catch (error2) {
-    const reason = error2 instanceof Error ? error2.message : String(error2);
-    issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
-    return null;
-  }
-  const id = typeof result === "string" ? result : typeof result === "number" ? String(result) : null;
-  if (id === null || id === "") {
-    issues.add(
-      "testset.hash-invalid",
-      row.line,
-      0,
-      `the case hash function returned ${describeValue(result)}: it must return a non-empty string`
-    );
-    return null;
-  }
-  return id;
-}
-function shortId2(id) {
-  return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
-}
-function duplicateMessage(id, first, line, file) {
-  const shown = JSON.stringify(shortId2(id));
-  return file === null ? `duplicate case identity ${shown}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
-}
-function filterByTags(cases, tags) {
-  if (tags.length === 0) return [...cases];
-  const wanted = new Set(tags);
-  return cases.filter((c) => c.meta.tags?.some((tag) => wanted.has(tag)) ?? false);
 }
 
 // src/testsets/diff.ts
@@ -47037,7 +49043,7 @@ function longestIncreasingRun(values) {
 // src/testsets/git.ts
 import { execFile } from "node:child_process";
 import { realpath, stat as stat4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, isAbsolute as isAbsolute3, join as join5, posix, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
+import { basename as basename3, dirname as dirname7, isAbsolute as isAbsolute3, join as join5, posix as posix2, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
 var TIMEOUT_MS = 6e4;
 var MAX_BUFFER = 256 * 1024 * 1024;
 var MAX_SYMLINK_HOPS = 8;
@@ -47104,8 +49110,8 @@ async function readFileAtRef(absPath, ref) {
       }
       return { ok: true, value: { text, commit: sha, repo, relPath: path } };
     }
-    const target = posix.normalize(posix.join(posix.dirname(path), text));
-    if (posix.isAbsolute(text) || target === ".." || target.startsWith("../")) {
+    const target = posix2.normalize(posix2.join(posix2.dirname(path), text));
+    if (posix2.isAbsolute(text) || target === ".." || target.startsWith("../")) {
       return fail(
         "git.failed",
         `${path} at ref ${JSON.stringify(ref)} is a symlink to ${JSON.stringify(text)}, outside the repository: point path: at the file itself`
@@ -47146,7 +49152,7 @@ async function fileHistory(absPath) {
   return { ok: true, value: commits };
 }
 async function locate(absPath, purpose) {
-  const full = resolve4(absPath);
+  const full = resolve5(absPath);
   const dir = dirname7(full);
   const existing = await nearestExisting(dir);
   const root = await findRoot(dir, purpose, existing);
@@ -47174,7 +49180,7 @@ async function findRoot(dir, purpose, existing) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve4(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve5(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir) };
 }
@@ -47366,7 +49372,7 @@ function fail(code, message) {
 }
 
 // src/testsets/read-file.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 
 // node_modules/csv-parse/lib/api/CsvError.js
 var CsvError = class _CsvError extends Error {
@@ -49800,7 +51806,7 @@ async function readTestsetFile(absPath, displayPath2) {
   if (format === null) return unsupported(displayPath2);
   let text;
   try {
-    text = await readFile4(absPath, "utf8");
+    text = await readFile5(absPath, "utf8");
   } catch (error2) {
     const code = error2.code;
     if (code === "ENOENT") {
@@ -49894,6 +51900,7 @@ async function prepareSuite(config, suite, options) {
       grid: grid.value,
       concurrency: suite.concurrency,
       timeoutMs: suite.timeoutMs,
+      trials: options.trials ?? suite.trials,
       pass: pass.value,
       gate: suite.gate,
       testset: testset.info
@@ -49924,7 +51931,7 @@ async function readSuiteTestset(config, suite, cwd) {
   let location;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve5(config.dir, ts.path);
+    const abs = resolve6(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     const read = await readTestset({
@@ -49943,7 +51950,7 @@ async function readSuiteTestset(config, suite, cwd) {
     }
     rows = read.rows;
     commit = read.commit;
-    sourceFile2 = toPosix(ts.path);
+    sourceFile2 = toPosix2(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
     path = sourceFile2;
     issueFile = ts.ref !== void 0 ? `${display}@${ts.ref}` : display;
@@ -50126,9 +52133,9 @@ function cliIssue(code, message) {
 }
 function displayPath(cwd, abs) {
   const rel = relative4(cwd, abs);
-  return rel && !rel.startsWith("..") ? toPosix(rel) : abs;
+  return rel && !rel.startsWith("..") ? toPosix2(rel) : abs;
 }
-function toPosix(path) {
+function toPosix2(path) {
   return path.replaceAll("\\", "/").replace(/^\.\//, "");
 }
 
@@ -50136,7 +52143,7 @@ function toPosix(path) {
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return arg;
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve6(ctx.cwd, name)));
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve7(ctx.cwd, name)));
   if (found2) return found2;
   throw usageError(
     "config.not-found",
@@ -50153,12 +52160,13 @@ async function loadConfig(configArg, ctx) {
   if (!loaded.ok) throw new UsageError(loaded.issues);
   return loaded.config;
 }
-async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}) {
+async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, overrides = {}) {
   const config = await loadConfig(configArg, ctx);
   const prepared = await prepareSuites(config, {
     cwd: ctx.cwd,
     loader: createModuleLoader(loaderOptions),
-    filters
+    filters,
+    ...overrides.trials !== void 0 ? { trials: overrides.trials } : {}
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);
   return { config, suites: prepared.suites };
@@ -50166,8 +52174,66 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}) 
 
 // src/commands/run.ts
 var EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 };
+async function readBaseline(path, ctx) {
+  const value = await readJson(path, ctx);
+  const problems = validateArtifact(value);
+  if (problems.length > 0) {
+    const version = value?.schemaVersion;
+    throw usageError(
+      "baseline.invalid",
+      version !== void 0 && version !== 1 ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)` : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join("; ")}`,
+      path
+    );
+  }
+  return value;
+}
+function withComparison(artifact, baseline, baselinePath, suites, ctx) {
+  let comparison;
+  try {
+    comparison = compareResults(baseline, artifact, { base: baselinePath, head: "this run" });
+  } catch (error2) {
+    if (!(error2 instanceof UsageError)) throw error2;
+    ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error2.message}
+`);
+    return artifact;
+  }
+  const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? "warn"]));
+  const runs = artifact.runs.map((run2) => {
+    const compared = comparison.runs.find(
+      (c) => c.suite === run2.suite && sameParams(c.params, run2.params)
+    );
+    const rule = policy.get(run2.suite) ?? "warn";
+    if (!compared || rule === "off") return run2;
+    const condition = regressionCondition(compared);
+    if (rule === "warn") {
+      if (!condition.passed)
+        ctx.stderr.write(`warning: ${run2.suite}: significant regression: ${condition.actual}
+`);
+      return run2;
+    }
+    const conditions = [...run2.gate.conditions, condition];
+    return {
+      ...run2,
+      gate: { conditions },
+      verdict: condition.passed ? run2.verdict : "fail"
+    };
+  });
+  ctx.stdout.write(`
+${renderComparisonText(comparison, { color: useColor(ctx) })}`);
+  return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+function sameParams(a, b) {
+  return canonicalJson(a) === canonicalJson(b);
+}
 async function executeRun(args, ctx) {
-  const { config, suites } = await loadAndPrepare(args.config, ctx, args.filters, args.loader);
+  const baseline = args.baseline === void 0 ? void 0 : await readBaseline(args.baseline, ctx);
+  const { config, suites } = await loadAndPrepare(
+    args.config,
+    ctx,
+    args.filters,
+    args.loader,
+    args.trials !== void 0 ? { trials: args.trials } : {}
+  );
   const git2 = readGitInfo(config.dir, ctx.env);
   const execution = await executeSuites(suites, {
     out: (t) => ctx.stdout.write(t),
@@ -50179,7 +52245,7 @@ async function executeRun(args, ctx) {
     ...args.signal ? { signal: args.signal } : {},
     ...args.concurrency !== void 0 ? { globalConcurrency: args.concurrency } : {}
   });
-  const artifact = buildArtifact({
+  let artifact = buildArtifact({
     toolVersion,
     config: config.file,
     configHash: config.hash,
@@ -50189,12 +52255,15 @@ async function executeRun(args, ctx) {
     interrupted: execution.interrupted,
     runs: execution.runs
   });
-  const output = resolve7(ctx.cwd, args.output);
+  if (baseline !== void 0 && args.baseline !== void 0) {
+    artifact = withComparison(artifact, baseline, args.baseline, suites, ctx);
+  }
+  const output = resolve8(ctx.cwd, args.output);
   await writeFileAtomic(output, serializeArtifactChunks(artifact));
   ctx.stderr.write(`results written to ${args.output}
 `);
   if (args.junit !== void 0) {
-    await writeFileAtomic(resolve7(ctx.cwd, args.junit), renderJUnit(artifact));
+    await writeFileAtomic(resolve8(ctx.cwd, args.junit), renderJUnit(artifact));
     ctx.stderr.write(`JUnit report written to ${args.junit}
 `);
   }
@@ -50215,7 +52284,7 @@ var ZERO_WIDTH = new RegExp("^(?:\\p{Mn}|\\p{Me}|[\\u200b-\\u200f\\u2060]|\\p{Va
 var WIDE = new RegExp("^(?:[\\u1100-\\u115f\\u2e80-\\u303e\\u3041-\\u33ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\ua000-\\ua4cf\\uac00-\\ud7a3\\uf900-\\ufaff\\ufe30-\\ufe4f\\uff00-\\uff60\\uffe0-\\uffe6\\u{20000}-\\u{3fffd}]|\\p{Emoji_Presentation})$", "u");
 
 // src/testsets/write.ts
-var LONE_SURROGATE = new RegExp("\\p{Cs}", "u");
+var LONE_SURROGATE2 = new RegExp("\\p{Cs}", "u");
 
 // src/commands/testset.ts
 var IDENTITY = {
@@ -50242,6 +52311,7 @@ Commands:
   run [config]       Run the suites of a config and write the results artifact
   validate [config]  Check a config, its testsets and modules without running anything
   init [dir]         Write a working example project (evals.yaml, testset, function, evaluator)
+  compare BASE HEAD  Compare two results artifacts: paired statistics per evaluator and pass rate
   testset <command>  Versioned testsets: revision, show, diff, log, convert, pin (see evals testset --help)
 
 Options:
@@ -50258,7 +52328,9 @@ var OPTIONS2 = {
     grid: { type: "string", multiple: true },
     tag: { type: "string", multiple: true },
     concurrency: { type: "string" },
+    trials: { type: "string" },
     junit: { type: "string" },
+    baseline: { type: "string" },
     help: { type: "boolean", short: "h" }
   },
   validate: { help: { type: "boolean", short: "h" } },
@@ -50280,7 +52352,9 @@ function runArgs(values, target) {
     ...target !== void 0 ? { config: target } : {},
     output: v.output,
     ...v.junit !== void 0 ? { junit: v.junit } : {},
+    ...v.baseline !== void 0 ? { baseline: v.baseline } : {},
     ...v.concurrency !== void 0 ? { concurrency: positiveInt("--concurrency", v.concurrency) } : {},
+    ...v.trials !== void 0 ? { trials: positiveInt("--trials", v.trials) } : {},
     filters: {
       ...v.suite ? { suites: v.suite } : {},
       ...v.tag ? { tags: v.tag } : {},
@@ -50413,9 +52487,518 @@ function isRecord3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+// src/github/zip.ts
+import { inflateRawSync } from "node:zlib";
+var ZipError = class extends Error {
+  /** Stable code to branch on. */
+  code = "zip.invalid";
+  constructor(message) {
+    super(message);
+    this.name = "ZipError";
+  }
+};
+var MAX_TOTAL_BYTES = 512 * 1024 * 1024;
+var MAX_RATIO = 1e3;
+var RATIO_FLOOR_BYTES = 1024 * 1024;
+var EOCD_SIGNATURE = 101010256;
+var ZIP64_LOCATOR_SIGNATURE = 117853008;
+var CENTRAL_SIGNATURE = 33639248;
+var LOCAL_SIGNATURE = 67324752;
+var EOCD_SIZE = 22;
+var CENTRAL_SIZE = 46;
+var LOCAL_SIZE = 30;
+var ZIP64_LOCATOR_SIZE = 20;
+var MAX_EOCD_SEARCH = EOCD_SIZE + 65535;
+var FLAG_ENCRYPTED = 1;
+var FLAG_STRONG_ENCRYPTION = 64;
+var FLAG_UTF8 = 2048;
+var METHOD_STORED = 0;
+var METHOD_DEFLATED = 8;
+function readZipEntries(buffer, limits = {}) {
+  const maxTotal = limits.maxTotalBytes ?? MAX_TOTAL_BYTES;
+  const maxRatio = limits.maxRatio ?? MAX_RATIO;
+  const records = readCentralDirectory(buffer);
+  let declaredTotal = 0;
+  for (const record of records) {
+    declaredTotal += record.size;
+    if (declaredTotal > maxTotal) {
+      throw new ZipError(
+        `the archive inflates to more than ${maxTotal} bytes (at entry "${record.name}"); refusing it`
+      );
+    }
+    if (record.size > RATIO_FLOOR_BYTES && record.size > maxRatio * Math.max(1, record.compressedSize)) {
+      throw new ZipError(
+        `entry "${record.name}" claims ${record.size} bytes from ${record.compressedSize} compressed (over ${maxRatio}:1); refusing a likely zip bomb`
+      );
+    }
+  }
+  const spans = records.map((record) => ({ record, ...locateData(buffer, record) })).sort((a, b) => a.record.localOffset - b.record.localOffset);
+  for (let index = 1; index < spans.length; index++) {
+    const previous = spans[index - 1];
+    const current = spans[index];
+    if (previous && current && current.record.localOffset < previous.end) {
+      throw new ZipError(
+        `entries "${previous.record.name}" and "${current.record.name}" overlap; the archive is malformed`
+      );
+    }
+  }
+  const spanOf = new Map(spans.map((span) => [span.record, span]));
+  const entries = [];
+  for (const record of records) {
+    if (record.name.endsWith("/")) continue;
+    const span = spanOf.get(record);
+    if (!span) throw new Error("readZipEntries: every record has a span");
+    const data = inflate(buffer.subarray(span.start, span.end), record);
+    const crc = crc32(data);
+    if (crc !== record.crc) {
+      throw new ZipError(
+        `entry "${record.name}" is corrupt: CRC-32 ${hex(crc)} does not match the declared ${hex(record.crc)}`
+      );
+    }
+    entries.push({ name: record.name, data });
+  }
+  return entries;
+}
+function readCentralDirectory(buffer) {
+  const eocd = findEndOfCentralDirectory(buffer);
+  const disk = buffer.readUInt16LE(eocd + 4);
+  const centralDisk = buffer.readUInt16LE(eocd + 6);
+  const entriesOnDisk = buffer.readUInt16LE(eocd + 8);
+  const entries = buffer.readUInt16LE(eocd + 10);
+  const centralSize = buffer.readUInt32LE(eocd + 12);
+  const centralOffset = buffer.readUInt32LE(eocd + 16);
+  const zip64 = entries === 65535 || entriesOnDisk === 65535 || centralSize === 4294967295 || centralOffset === 4294967295 || eocd >= ZIP64_LOCATOR_SIZE && buffer.readUInt32LE(eocd - ZIP64_LOCATOR_SIZE) === ZIP64_LOCATOR_SIGNATURE;
+  if (zip64) throw new ZipError("ZIP64 archives are not supported");
+  if (disk !== 0 || centralDisk !== 0 || entriesOnDisk !== entries) {
+    throw new ZipError("split (multi-disk) archives are not supported");
+  }
+  if (centralOffset + centralSize > eocd) {
+    throw new ZipError(
+      `the central directory (offset ${centralOffset}, ${centralSize} bytes) runs past the end of the archive; the file is truncated or corrupt`
+    );
+  }
+  const records = [];
+  const names = /* @__PURE__ */ new Set();
+  let at = centralOffset;
+  const end = centralOffset + centralSize;
+  for (let index = 0; index < entries; index++) {
+    if (at + CENTRAL_SIZE > end || buffer.readUInt32LE(at) !== CENTRAL_SIGNATURE) {
+      throw new ZipError(
+        `central directory entry ${index + 1} of ${entries} is missing or malformed`
+      );
+    }
+    const flags = buffer.readUInt16LE(at + 8);
+    const method = buffer.readUInt16LE(at + 10);
+    const crc = buffer.readUInt32LE(at + 16);
+    const compressedSize = buffer.readUInt32LE(at + 20);
+    const size = buffer.readUInt32LE(at + 24);
+    const nameLength = buffer.readUInt16LE(at + 28);
+    const extraLength = buffer.readUInt16LE(at + 30);
+    const commentLength = buffer.readUInt16LE(at + 32);
+    const startDisk = buffer.readUInt16LE(at + 34);
+    const localOffset = buffer.readUInt32LE(at + 42);
+    const next = at + CENTRAL_SIZE + nameLength + extraLength + commentLength;
+    if (next > end) {
+      throw new ZipError(`central directory entry ${index + 1} runs past the directory's end`);
+    }
+    const rawName = buffer.subarray(at + CENTRAL_SIZE, at + CENTRAL_SIZE + nameLength);
+    const name = decodeName(rawName, flags);
+    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) {
+      throw new ZipError(`entry "${name}" is encrypted; encrypted archives are not supported`);
+    }
+    if (compressedSize === 4294967295 || size === 4294967295 || localOffset === 4294967295 || startDisk === 65535) {
+      throw new ZipError(`entry "${name}" uses ZIP64 fields; ZIP64 archives are not supported`);
+    }
+    if (startDisk !== 0) {
+      throw new ZipError("split (multi-disk) archives are not supported");
+    }
+    if (method !== METHOD_STORED && method !== METHOD_DEFLATED) {
+      throw new ZipError(
+        `entry "${name}" uses compression method ${method}; only stored (0) and deflate (8) are supported`
+      );
+    }
+    if (method === METHOD_STORED && compressedSize !== size) {
+      throw new ZipError(
+        `entry "${name}" is stored but declares ${compressedSize} compressed and ${size} uncompressed bytes`
+      );
+    }
+    const problem = unsafeName(name);
+    if (problem)
+      throw new ZipError(`entry ${JSON.stringify(name)} ${problem}; refusing the archive`);
+    if (names.has(name)) throw new ZipError(`entry "${name}" appears twice in the archive`);
+    names.add(name);
+    records.push({ name, rawName, method, crc, compressedSize, size, localOffset });
+    at = next;
+  }
+  if (at !== end) {
+    throw new ZipError(
+      `the central directory holds ${end - at} bytes beyond its ${entries} entries; the archive is malformed`
+    );
+  }
+  return records;
+}
+function findEndOfCentralDirectory(buffer) {
+  if (buffer.length < EOCD_SIZE) {
+    throw new ZipError(
+      `not a ZIP archive: ${buffer.length} bytes is shorter than the smallest archive (22 bytes)`
+    );
+  }
+  const lowest = Math.max(0, buffer.length - MAX_EOCD_SEARCH);
+  for (let at = buffer.length - EOCD_SIZE; at >= lowest; at--) {
+    if (buffer.readUInt32LE(at) !== EOCD_SIGNATURE) continue;
+    if (at + EOCD_SIZE + buffer.readUInt16LE(at + 20) === buffer.length) return at;
+  }
+  throw new ZipError(
+    "not a ZIP archive, or a truncated one: no End of Central Directory record at its end"
+  );
+}
+function locateData(buffer, record) {
+  const at = record.localOffset;
+  if (at + LOCAL_SIZE > buffer.length || buffer.readUInt32LE(at) !== LOCAL_SIGNATURE) {
+    throw new ZipError(
+      `entry "${record.name}": no local file header at offset ${at}; the archive is truncated or corrupt`
+    );
+  }
+  const flags = buffer.readUInt16LE(at + 6);
+  const method = buffer.readUInt16LE(at + 8);
+  const nameLength = buffer.readUInt16LE(at + 26);
+  const extraLength = buffer.readUInt16LE(at + 28);
+  const nameStart = at + LOCAL_SIZE;
+  const localName = buffer.subarray(nameStart, nameStart + nameLength);
+  if (method !== record.method || !localName.equals(record.rawName)) {
+    throw new ZipError(
+      `entry "${record.name}": the local header disagrees with the central directory`
+    );
+  }
+  if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) {
+    throw new ZipError(`entry "${record.name}" is encrypted; encrypted archives are not supported`);
+  }
+  const start = nameStart + nameLength + extraLength;
+  const end = start + record.compressedSize;
+  if (end > buffer.length) {
+    throw new ZipError(
+      `entry "${record.name}" runs past the end of the archive; the file is truncated`
+    );
+  }
+  return { start, end };
+}
+function inflate(compressed, record) {
+  if (record.method === METHOD_STORED) return Buffer.from(compressed);
+  let data;
+  try {
+    data = inflateRawSync(compressed, { maxOutputLength: record.size + 1 });
+  } catch (cause) {
+    const code = cause.code;
+    if (code === "ERR_BUFFER_TOO_LARGE") {
+      throw new ZipError(
+        `entry "${record.name}" inflates to more than its declared ${record.size} bytes`
+      );
+    }
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new ZipError(`entry "${record.name}" is corrupt: ${reason}`);
+  }
+  if (data.length !== record.size) {
+    throw new ZipError(
+      `entry "${record.name}" inflates to ${data.length} bytes, not the declared ${record.size}`
+    );
+  }
+  return data;
+}
+function decodeName(raw, flags) {
+  if (!(flags & FLAG_UTF8)) {
+    return raw.toString("latin1");
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(raw);
+  } catch {
+    throw new ZipError("an entry name is not valid UTF-8 although the archive says it is");
+  }
+}
+function unsafeName(name) {
+  if (name === "") return "has an empty name";
+  if (name.includes("\0")) return "contains a NUL character";
+  if (/^[\\/]/.test(name) || /^[A-Za-z]:/.test(name)) return "is an absolute path";
+  if (name.split(/[\\/]/).includes("..")) return 'climbs out of the archive with ".."';
+  return void 0;
+}
+function crc32(data) {
+  const table = CRC_TABLE;
+  let crc = 4294967295;
+  for (let index = 0; index < data.length; index++) {
+    crc = (table[(crc ^ (data[index] ?? 0)) & 255] ?? 0) ^ crc >>> 8;
+  }
+  return (crc ^ 4294967295) >>> 0;
+}
+var CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 3988292384 ^ c >>> 1 : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+function hex(value) {
+  return `0x${value.toString(16).padStart(8, "0")}`;
+}
+
+// src/github/baseline.ts
+var DEFAULT_RESULTS_FILE = "evals-results.json";
+var PERMISSION = "actions: read";
+var DEFAULT_MAX_PAGES = 10;
+var DEFAULT_TIMEOUT_MS2 = 12e4;
+var DEFAULT_MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+var LISTED_ENTRIES = 20;
+async function findBaselineArtifact(octokit, target, options) {
+  const { owner, repo } = target;
+  const { name, branch } = options;
+  const maxPages = Math.max(1, options.maxPages ?? DEFAULT_MAX_PAGES);
+  let best;
+  let pages = 0;
+  try {
+    await octokit.paginate(
+      octokit.rest.actions.listArtifactsForRepo,
+      { owner, repo, name, per_page: 100 },
+      (response, done) => {
+        pages += 1;
+        for (const artifact2 of response.data) {
+          const time = Date.parse(artifact2.created_at ?? "");
+          const run2 = artifact2.workflow_run;
+          const candidate = artifact2.name === name && !artifact2.expired && run2?.head_branch === branch && !fromFork(run2) && !Number.isNaN(time);
+          if (candidate && (best === void 0 || isNewer({ artifact: artifact2, time }, best))) {
+            best = { artifact: artifact2, time };
+          }
+        }
+        const last = response.data.at(-1);
+        const restIsOlder = best !== void 0 && last !== void 0 && !(Date.parse(last.created_at ?? "") > best.time);
+        if (restIsOlder || pages >= maxPages) done();
+        return [];
+      }
+    );
+  } catch (error2) {
+    const config = options.configPath ? ` (the baseline for ${options.configPath})` : "";
+    return {
+      ok: false,
+      failure: toReportingFailure(error2, `list the artifacts named "${name}"${config}`, PERMISSION)
+    };
+  }
+  if (best === void 0) return { ok: true, found: null };
+  const { artifact } = best;
+  return {
+    ok: true,
+    found: {
+      id: artifact.id,
+      createdAt: artifact.created_at ?? "",
+      runId: artifact.workflow_run?.id ?? null,
+      headSha: artifact.workflow_run?.head_sha ?? null
+    }
+  };
+}
+async function downloadBaseline(octokit, target, artifactId, options = {}) {
+  const what = `download the baseline artifact ${artifactId}`;
+  let archive;
+  try {
+    const response = await octokit.rest.actions.downloadArtifact({
+      owner: target.owner,
+      repo: target.repo,
+      artifact_id: artifactId,
+      archive_format: "zip",
+      request: { redirect: "manual" }
+    });
+    const status = response.status;
+    const location = response.headers.location;
+    const data = response.data;
+    if (status >= 300 && status < 400 && typeof location === "string" && location !== "") {
+      const fetched = await fetchArchive(octokit, location, response.url, what, options);
+      if ("failure" in fetched) return { ok: false, failure: fetched.failure };
+      archive = fetched.archive;
+    } else if (status === 200 && data instanceof ArrayBuffer) {
+      archive = Buffer.from(data);
+    } else {
+      return {
+        ok: false,
+        failure: {
+          code: "github.failed",
+          status,
+          message: `could not ${what}: GitHub answered ${status} without a download location`
+        }
+      };
+    }
+  } catch (error2) {
+    return { ok: false, failure: downloadFailure(error2, what) };
+  }
+  let entries;
+  try {
+    entries = readZipEntries(archive);
+  } catch (error2) {
+    if (!(error2 instanceof ZipError)) throw error2;
+    return {
+      ok: false,
+      failure: {
+        code: "github.failed",
+        message: `could not read the baseline artifact ${artifactId}: ${error2.message}`
+      }
+    };
+  }
+  const picked = pickResultsEntry(entries, options.fileName);
+  if ("problem" in picked) {
+    return {
+      ok: false,
+      failure: {
+        code: "github.failed",
+        message: `the baseline artifact ${artifactId} ${picked.problem}`
+      }
+    };
+  }
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(picked.entry.data);
+  } catch {
+    return {
+      ok: false,
+      failure: {
+        code: "github.failed",
+        message: `the baseline artifact ${artifactId}: "${picked.entry.name}" is not UTF-8 text`
+      }
+    };
+  }
+  return { ok: true, text, entry: picked.entry.name };
+}
+async function fetchArchive(octokit, location, requestUrl, what, options) {
+  const maxBytes = options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES;
+  let url;
+  try {
+    url = new URL(location, requestUrl);
+  } catch {
+    return {
+      failure: {
+        code: "github.failed",
+        message: `could not ${what}: GitHub redirected to an invalid URL`
+      }
+    };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return {
+      failure: {
+        code: "github.failed",
+        message: `could not ${what}: GitHub redirected to a ${url.protocol} URL`
+      }
+    };
+  }
+  const where = `${url.origin}${url.pathname}`;
+  const fetchImpl = octokit.request.endpoint.DEFAULTS.request?.fetch ?? globalThis.fetch;
+  let response;
+  try {
+    response = await fetchImpl(url.href, {
+      method: "GET",
+      redirect: "follow",
+      signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS2)
+    });
+  } catch (error2) {
+    return {
+      failure: {
+        code: "github.unavailable",
+        message: `could not ${what}: no answer from the artifact storage ${where} (${describeError3(error2)})`
+      }
+    };
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel().catch(() => void 0);
+    return {
+      failure: {
+        code: response.status >= 500 ? "github.unavailable" : "github.failed",
+        status: response.status,
+        message: `could not ${what}: the artifact storage answered ${response.status} for ${where}${response.status === 403 ? " (the download link is only valid for a minute)" : ""}`
+      }
+    };
+  }
+  const tooLarge = {
+    code: "github.failed",
+    message: `could not ${what}: the archive is larger than ${maxBytes} bytes; refusing it`
+  };
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => void 0);
+    return { failure: tooLarge };
+  }
+  const chunks = [];
+  let total = 0;
+  try {
+    const body = response.body ?? [];
+    for await (const chunk of body) {
+      total += chunk.byteLength;
+      if (total > maxBytes) return { failure: tooLarge };
+      chunks.push(chunk);
+    }
+  } catch (error2) {
+    return {
+      failure: {
+        code: "github.unavailable",
+        message: `could not ${what}: the download from ${where} broke off (${describeError3(error2)})`
+      }
+    };
+  }
+  return { archive: Buffer.concat(chunks) };
+}
+function downloadFailure(error2, what) {
+  const status = httpStatus(error2);
+  if (status === 404 || status === 410) {
+    const said = githubSaid(error2);
+    const reason = said === "" ? String(status) : `${status} ${said}`;
+    const hint = status === 410 ? "the artifact has expired; the next run on the base branch uploads a new one" : "the artifact was deleted, or the token cannot see this repository";
+    return { code: "github.not-found", status, message: `could not ${what}: ${reason} (${hint})` };
+  }
+  return toReportingFailure(error2, what, PERMISSION);
+}
+function pickResultsEntry(entries, fileName) {
+  const listing = describeEntries(entries);
+  if (fileName !== void 0) {
+    const exact = entries.find((entry) => entry.name === fileName);
+    if (exact) return { entry: exact };
+    const byBase = entries.filter((entry) => baseName(entry.name) === baseName(fileName));
+    if (byBase.length === 1 && byBase[0]) return { entry: byBase[0] };
+    return byBase.length > 1 ? { problem: `holds several files named "${baseName(fileName)}": ${listing}` } : { problem: `holds no "${fileName}"; it holds ${listing}` };
+  }
+  const json = entries.filter((entry) => entry.name.toLowerCase().endsWith(".json"));
+  if (json.length === 1 && json[0]) return { entry: json[0] };
+  const named = json.filter((entry) => baseName(entry.name) === DEFAULT_RESULTS_FILE);
+  if (named.length === 1 && named[0]) return { entry: named[0] };
+  if (json.length === 0) return { problem: `holds no .json results file; it holds ${listing}` };
+  return {
+    problem: `holds several .json files and no single "${DEFAULT_RESULTS_FILE}" among them: ${listing}; name the file to use`
+  };
+}
+function describeEntries(entries) {
+  if (entries.length === 0) return "no files";
+  const shown = entries.slice(0, LISTED_ENTRIES).map((entry) => `"${entry.name}"`);
+  const more = entries.length - shown.length;
+  return more > 0 ? `${shown.join(", ")} and ${more} more` : shown.join(", ");
+}
+function baseName(path) {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+function fromFork(run2) {
+  return run2.head_repository_id !== void 0 && run2.repository_id !== void 0 && run2.head_repository_id !== run2.repository_id;
+}
+function isNewer(a, b) {
+  return a.time > b.time || a.time === b.time && a.artifact.id > b.artifact.id;
+}
+function githubSaid(error2) {
+  const data = error2.response?.data;
+  const message = typeof data === "object" && data !== null ? data.message : void 0;
+  return typeof message === "string" ? message.replace(/\s+/g, " ").trim().slice(0, 300) : "";
+}
+function describeError3(error2) {
+  if (error2 instanceof Error) {
+    const cause = error2.cause instanceof Error ? `: ${error2.cause.message}` : "";
+    return `${error2.name === "TimeoutError" ? "timed out" : error2.message}${cause}`;
+  }
+  return String(error2);
+}
+
 // src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
-var PERMISSION = "checks: write";
+var PERMISSION2 = "checks: write";
 async function publishCheckRun(octokit, target, run2) {
   const { owner, repo } = target;
   const total = run2.annotations.length;
@@ -50447,7 +53030,7 @@ async function publishCheckRun(octokit, target, run2) {
   } catch (error2) {
     return {
       ok: false,
-      failure: toReportingFailure(error2, `create the check run "${run2.name}"`, PERMISSION)
+      failure: toReportingFailure(error2, `create the check run "${run2.name}"`, PERMISSION2)
     };
   }
   let sent = batches[0]?.length ?? 0;
@@ -50458,7 +53041,7 @@ async function publishCheckRun(octokit, target, run2) {
       const what = `add annotations ${sent + 1}-${sent + batch.length} of ${total} to the check run "${run2.name}"`;
       return {
         ok: false,
-        failure: toReportingFailure(error2, what, PERMISSION),
+        failure: toReportingFailure(error2, what, PERMISSION2),
         partial: { id, annotations: sent }
       };
     }
@@ -50469,7 +53052,7 @@ async function publishCheckRun(octokit, target, run2) {
 
 // src/github/comment.ts
 var ACTIONS_BOT_LOGIN = "github-actions[bot]";
-var PERMISSION2 = "pull-requests: write";
+var PERMISSION3 = "pull-requests: write";
 async function upsertStickyComment(octokit, target, marker, body) {
   if (marker.trim() === "") throw new Error("upsertStickyComment: the marker must not be empty");
   const text = body.includes(marker) ? body : `${marker}
@@ -50509,7 +53092,7 @@ ${body}`;
       if (httpStatus(error2) !== 404) {
         return {
           ok: false,
-          failure: toReportingFailure(error2, "update the PR comment", PERMISSION2)
+          failure: toReportingFailure(error2, "update the PR comment", PERMISSION3)
         };
       }
     }
@@ -50523,7 +53106,7 @@ ${body}`;
     });
     return { ok: true, url: data.html_url, action: "created" };
   } catch (error2) {
-    return { ok: false, failure: toReportingFailure(error2, "create the PR comment", PERMISSION2) };
+    return { ok: false, failure: toReportingFailure(error2, "create the PR comment", PERMISSION3) };
   }
 }
 async function tokenAuthor(octokit) {
@@ -50540,78 +53123,13 @@ async function tokenAuthor(octokit) {
   }
 }
 
-// src/report/failure-details.ts
-import { posix as posix2 } from "node:path";
-function repoPath(sourceRoot, file) {
-  const joined = posix2.normalize(posix2.join(toPosix2(sourceRoot), toPosix2(file)));
-  return joined.startsWith("./") ? joined.slice(2) : joined;
-}
-function toPosix2(path) {
-  return path.replace(/\\/g, "/");
-}
-function failedEvaluations(result) {
-  return result.evaluations.filter((evaluation) => evaluation.passed === false);
-}
-function evaluationReason(evaluation) {
-  if (evaluation.error !== null || evaluation.metadata === null) return null;
-  const reason = evaluation.metadata.reason;
-  if (typeof reason === "string" && reason.trim() !== "") return reason;
-  for (const [key, value] of Object.entries(evaluation.metadata)) {
-    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
-  }
-  return null;
-}
-function outputText(output) {
-  if (typeof output === "string") return output;
-  try {
-    const json = JSON.stringify(
-      output,
-      (_key, item) => typeof item === "bigint" ? item.toString() : item
-    );
-    return json ?? String(output);
-  } catch {
-    return String(output);
-  }
-}
-function shortenText(text, maxChars, maxLines = Infinity) {
-  const chars = Array.from(text);
-  let end = Math.min(chars.length, maxChars);
-  let lines = 1;
-  for (let i = 0; i < end; i++) {
-    if (chars[i] === "\n" && ++lines > maxLines) {
-      end = i;
-      break;
-    }
-  }
-  if (end >= chars.length) return text;
-  return `${chars.slice(0, end).join("")} \u2026 (${plural(chars.length - end, "more character")})`;
-}
-var LONE_SURROGATE2 = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-function wellFormed(text) {
-  return text.replace(LONE_SURROGATE2, "\uFFFD");
-}
-var INVISIBLE = (
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
-);
-function showInvisible(text) {
-  return wellFormed(text).replace(
-    INVISIBLE,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function clipText(text, maxChars) {
-  const chars = Array.from(text);
-  return chars.length <= maxChars ? text : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}\u2026`;
-}
-
 // src/report/annotations.ts
 var MAX_WORKFLOW_COMMAND_ANNOTATIONS = 10;
-var TITLE_MAX_CHARS = 255;
+var TITLE_MAX_CHARS2 = 255;
 var TEXT_MAX_BYTES = 6e4;
-var ERROR_MAX_CHARS = 4e3;
-var REASON_MAX_CHARS = 1e3;
-var OUTPUT_MAX_CHARS = 2e3;
+var ERROR_MAX_CHARS2 = 4e3;
+var REASON_MAX_CHARS2 = 1e3;
+var OUTPUT_MAX_CHARS2 = 2e3;
 function buildAnnotations(artifact, options) {
   const groups = /* @__PURE__ */ new Map();
   for (const run2 of artifact.runs) {
@@ -50663,7 +53181,7 @@ function annotationTitle(failures) {
   const reasons = shown.result.error !== null ? [firstLine(shown.result.error)] : describeCaseFailure(shown.result);
   const reason = reasons.length > 1 ? `${reasons[0] ?? ""} (+${reasons.length - 1} more)` : reasons[0] ?? "";
   const title = `${suites}: case ${shortId(first.result.id)} ${allErrored ? "errored" : "failed"}${runs}${reason ? `: ${reason}` : ""}`;
-  return clipText(showInvisible(oneLine2(title)), TITLE_MAX_CHARS);
+  return clipText(showInvisible(oneLine2(title)), TITLE_MAX_CHARS2);
 }
 function annotationMessage(failures) {
   const labelled = failures.length > 1 || failures.some(({ run: run2 }) => hasParams(run2));
@@ -50682,13 +53200,13 @@ ${failureLines(result).join("\n")}`;
   }).join("\n\n");
 }
 function failureLines(result) {
-  if (result.error !== null) return [shortenText(result.error, ERROR_MAX_CHARS)];
+  if (result.error !== null) return [shortenText(result.error, ERROR_MAX_CHARS2)];
   const failed = failedEvaluations(result);
   if (failed.length === 0) return describeCaseFailure(result);
   return failed.map((evaluation) => {
     const reason = evaluationReason(evaluation);
-    const head = evaluation.error !== null ? `${evaluation.evaluator}: error: ${shortenText(evaluation.error, ERROR_MAX_CHARS)}` : describeFailedEvaluation(evaluation);
-    return reason === null ? head : `${head} \u2014 ${shortenText(reason, REASON_MAX_CHARS)}`;
+    const head = evaluation.error !== null ? `${evaluation.evaluator}: error: ${shortenText(evaluation.error, ERROR_MAX_CHARS2)}` : describeFailedEvaluation(evaluation);
+    return reason === null ? head : `${head} \u2014 ${shortenText(reason, REASON_MAX_CHARS2)}`;
   });
 }
 function rawDetails(failures) {
@@ -50698,7 +53216,7 @@ function rawDetails(failures) {
   if (withOutput.length === 0) return null;
   const outputs = groupBy(
     withOutput,
-    ({ result }) => shortenText(outputText(result.output), OUTPUT_MAX_CHARS)
+    ({ result }) => shortenText(outputText(result.output), OUTPUT_MAX_CHARS2)
   );
   const [only] = outputs.keys();
   if (failures.length === 1 && only !== void 0) return only;
@@ -50761,864 +53279,11 @@ function utf8Length(codePoint) {
   return 4;
 }
 
-// src/report/artifact-schema.ts
-var import_ajv3 = __toESM(require_ajv(), 1);
-
-// schemas/results.schema.json
-var results_schema_default = {
-  $schema: "http://json-schema.org/draft-07/schema#",
-  title: "evalgate results artifact, schemaVersion 1",
-  description: "What `evals run` writes with -o: every run (suite \xD7 grid point) with its verdict, summary and per-case results. Kept in step with the ResultsArtifact type in src/types.ts by test/report-schema.test.ts.",
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "schemaVersion",
-    "tool",
-    "config",
-    "configHash",
-    "git",
-    "startedAt",
-    "durationMs",
-    "interrupted",
-    "verdict",
-    "runs"
-  ],
-  properties: {
-    schemaVersion: {
-      description: "Version of this artifact format. Readers refuse versions they do not know.",
-      const: 1
-    },
-    tool: {
-      description: "The program that wrote the artifact.",
-      type: "object",
-      additionalProperties: false,
-      required: ["name", "version"],
-      properties: {
-        name: {
-          description: "Always `evalgate`.",
-          const: "evalgate"
-        },
-        version: {
-          description: "The evalgate package version.",
-          type: "string"
-        }
-      }
-    },
-    config: {
-      description: "Path of the evals.yaml that was run, as given on the command line.",
-      type: "string"
-    },
-    configHash: {
-      description: "Hash of the config file's content, to tell whether two artifacts ran the same config.",
-      type: "string"
-    },
-    git: {
-      description: "The commit the run happened on; null when not in a git work tree.",
-      type: ["object", "null"],
-      additionalProperties: false,
-      required: ["sha", "ref"],
-      properties: {
-        sha: {
-          description: "Full commit sha of HEAD, or null when unknown.",
-          type: ["string", "null"]
-        },
-        ref: {
-          description: "Branch or ref name, or null when detached or unknown.",
-          type: ["string", "null"]
-        }
-      }
-    },
-    startedAt: {
-      description: "When the run started, ISO-8601 UTC (Date.prototype.toISOString).",
-      type: "string",
-      format: "date-time"
-    },
-    durationMs: {
-      description: "Wall time of the whole run in milliseconds.",
-      type: "number",
-      minimum: 0
-    },
-    interrupted: {
-      description: "True when the run was cut short (SIGINT/SIGTERM); runs then hold only the cases that finished.",
-      type: "boolean"
-    },
-    verdict: {
-      description: "pass only when every run passed its gate and the run was not interrupted.",
-      $ref: "#/definitions/verdict"
-    },
-    runs: {
-      description: "One entry per suite \xD7 grid point, in suite order then grid order.",
-      type: "array",
-      items: {
-        $ref: "#/definitions/run"
-      }
-    }
-  },
-  definitions: {
-    verdict: {
-      description: "Outcome of a gate.",
-      type: "string",
-      enum: ["pass", "fail"]
-    },
-    count: {
-      description: "A non-negative whole number.",
-      type: "integer",
-      minimum: 0
-    },
-    run: {
-      description: "One suite at one grid point.",
-      type: "object",
-      additionalProperties: false,
-      required: ["suite", "params", "testset", "verdict", "gate", "summary", "cases"],
-      properties: {
-        suite: {
-          description: "The suite's id from the config.",
-          type: "string"
-        },
-        params: {
-          description: "The grid point of this run; {} when the suite has no grid.",
-          type: "object"
-        },
-        testset: {
-          description: "The testset this run read.",
-          type: "object",
-          additionalProperties: false,
-          required: ["path", "ref", "commit", "revision", "cases"],
-          properties: {
-            path: {
-              description: "Testset file relative to the config; null for inline cases.",
-              type: ["string", "null"]
-            },
-            ref: {
-              description: "Git revision the file was read at, as the config gives it (a branch, tag or sha); null when read from the working tree.",
-              type: ["string", "null"]
-            },
-            commit: {
-              description: "Full sha of the commit `ref` resolved to when the run read the file; null when read from the working tree.",
-              type: ["string", "null"]
-            },
-            revision: {
-              description: "Content-addressed revision id: sha256 over the ordered case contentIds.",
-              type: "string"
-            },
-            cases: {
-              description: "Number of cases this run was planned with (after tag and shard filters).",
-              $ref: "#/definitions/count"
-            }
-          }
-        },
-        verdict: {
-          description: "This run's gate outcome.",
-          $ref: "#/definitions/verdict"
-        },
-        gate: {
-          description: "How the verdict was reached.",
-          type: "object",
-          additionalProperties: false,
-          required: ["conditions"],
-          properties: {
-            conditions: {
-              description: "Every condition of the gate with what it needed and what the run measured.",
-              type: "array",
-              items: {
-                $ref: "#/definitions/gateCondition"
-              }
-            }
-          }
-        },
-        summary: {
-          description: "Counts and means over this run's cases.",
-          $ref: "#/definitions/summary"
-        },
-        cases: {
-          description: "Per-case results, in testset order.",
-          type: "array",
-          items: {
-            $ref: "#/definitions/case"
-          }
-        }
-      }
-    },
-    gateCondition: {
-      description: "One condition of a gate.",
-      type: "object",
-      additionalProperties: false,
-      required: ["name", "expected", "actual", "passed"],
-      properties: {
-        name: {
-          description: "What is checked, e.g. `all cases pass`, `minPassRate`, `evaluators.tone.mean`.",
-          type: "string"
-        },
-        expected: {
-          description: "What the condition needs, as text (e.g. `\u2265 0.95`).",
-          type: "string"
-        },
-        actual: {
-          description: "What the run measured, as text.",
-          type: "string"
-        },
-        passed: {
-          description: "Whether the condition holds.",
-          type: "boolean"
-        }
-      }
-    },
-    summary: {
-      description: "Counts and means over one run's cases.",
-      type: "object",
-      additionalProperties: false,
-      required: ["cases", "passed", "failed", "errored", "passRate", "evaluators"],
-      properties: {
-        cases: {
-          description: "Cases that finished.",
-          $ref: "#/definitions/count"
-        },
-        passed: {
-          description: "Cases that met the pass condition.",
-          $ref: "#/definitions/count"
-        },
-        failed: {
-          description: "Cases whose function ran but that did not meet the pass condition.",
-          $ref: "#/definitions/count"
-        },
-        errored: {
-          description: "Cases whose function threw, rejected or timed out.",
-          $ref: "#/definitions/count"
-        },
-        passRate: {
-          description: "passed / cases; 1 when there are no cases.",
-          type: "number",
-          minimum: 0,
-          maximum: 1
-        },
-        evaluators: {
-          description: "Per-evaluator summary, keyed by evaluator id.",
-          type: "object",
-          additionalProperties: {
-            $ref: "#/definitions/evaluatorSummary"
-          }
-        }
-      }
-    },
-    evaluatorSummary: {
-      description: "One evaluator's results over a run.",
-      type: "object",
-      additionalProperties: false,
-      required: ["count", "mean", "passed", "failed", "errors", "passRate"],
-      properties: {
-        count: {
-          description: "Evaluations recorded, including errored ones.",
-          $ref: "#/definitions/count"
-        },
-        mean: {
-          description: "Mean score over evaluations that produced a score; null when none did.",
-          type: ["number", "null"]
-        },
-        passed: {
-          description: "Evaluations that met their threshold.",
-          $ref: "#/definitions/count"
-        },
-        failed: {
-          description: "Evaluations that missed their threshold or errored.",
-          $ref: "#/definitions/count"
-        },
-        errors: {
-          description: "Evaluations where the evaluator errored.",
-          $ref: "#/definitions/count"
-        },
-        passRate: {
-          description: "passed / (passed + failed); null when no evaluation had a threshold.",
-          type: ["number", "null"],
-          minimum: 0,
-          maximum: 1
-        }
-      }
-    },
-    case: {
-      description: "One case's result in one run.",
-      type: "object",
-      additionalProperties: false,
-      required: [
-        "id",
-        "contentId",
-        "source",
-        "data",
-        "output",
-        "error",
-        "durationMs",
-        "passed",
-        "evaluations"
-      ],
-      properties: {
-        id: {
-          description: "Identity used to match cases across runs: dedup id, else hash of the `hash:` fields, else contentId.",
-          type: "string"
-        },
-        contentId: {
-          description: "sha256 of the canonical JSON of the testset id and the row's data.",
-          type: "string"
-        },
-        source: {
-          description: "Where the case came from; null when unknown.",
-          type: ["object", "null"],
-          additionalProperties: false,
-          required: ["file", "line"],
-          properties: {
-            file: {
-              description: "File relative to the config.",
-              type: "string"
-            },
-            line: {
-              description: "1-based line in that file.",
-              type: "integer",
-              minimum: 1
-            }
-          }
-        },
-        data: {
-          description: "The case's data as handed to the function (any JSON value)."
-        },
-        output: {
-          description: "What the function returned (any JSON value); null when it errored or returned nothing."
-        },
-        error: {
-          description: "The function's error message (thrown, rejected or timed out), else null.",
-          type: ["string", "null"]
-        },
-        durationMs: {
-          description: "Wall time of the function call in milliseconds.",
-          type: "number",
-          minimum: 0
-        },
-        passed: {
-          description: "Whether the case met the pass condition; false for errored cases.",
-          type: "boolean"
-        },
-        evaluations: {
-          description: "One entry per evaluator that ran on this case.",
-          type: "array",
-          items: {
-            $ref: "#/definitions/evaluation"
-          }
-        }
-      }
-    },
-    evaluation: {
-      description: "One evaluator's result on one case.",
-      type: "object",
-      additionalProperties: false,
-      required: ["evaluator", "score", "threshold", "passed", "metadata", "error", "durationMs"],
-      properties: {
-        evaluator: {
-          description: "The evaluator's id.",
-          type: "string"
-        },
-        score: {
-          description: "The score (0..1 when valid); null when the evaluator errored.",
-          type: ["number", "null"]
-        },
-        threshold: {
-          description: "The threshold applied; null when there was none.",
-          type: ["object", "null"],
-          additionalProperties: false,
-          properties: {
-            lt: {
-              description: "Score must be less than this.",
-              type: "number"
-            },
-            lte: {
-              description: "Score must be less than or equal to this.",
-              type: "number"
-            },
-            gt: {
-              description: "Score must be greater than this.",
-              type: "number"
-            },
-            gte: {
-              description: "Score must be greater than or equal to this.",
-              type: "number"
-            }
-          }
-        },
-        passed: {
-          description: "Whether the score met the threshold; null when there was no threshold (reported, never counted).",
-          type: ["boolean", "null"]
-        },
-        metadata: {
-          description: "Context the evaluator returned; null when none.",
-          type: ["object", "null"]
-        },
-        error: {
-          description: "Why the evaluator failed (threw, timed out, invalid score), else null.",
-          type: ["string", "null"]
-        },
-        durationMs: {
-          description: "Wall time of the evaluator call in milliseconds.",
-          type: "number",
-          minimum: 0
-        }
-      }
-    }
-  }
-};
-
-// src/report/artifact-schema.ts
-var ARTIFACT_SCHEMA_VERSION = 1;
-var DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
-var compiled;
-function validator() {
-  if (!compiled) {
-    const ajv = new import_ajv3.Ajv({ allErrors: true, strict: true, strictTypes: false });
-    ajv.addFormat("date-time", (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)));
-    compiled = ajv.compile(results_schema_default);
-  }
-  return compiled;
-}
-function validateArtifact(value) {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const version = value.schemaVersion;
-    if (version !== void 0 && version !== ARTIFACT_SCHEMA_VERSION) {
-      return [
-        `/schemaVersion: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`
-      ];
-    }
-  }
-  const validate = validator();
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError2);
-}
-function describeError2(error2) {
-  const where = error2.instancePath === "" ? "/" : error2.instancePath;
-  const params = error2.params;
-  switch (error2.keyword) {
-    case "additionalProperties":
-      return `${where}: unexpected property ${JSON.stringify(params.additionalProperty)}`;
-    case "required":
-      return `${where}: missing property ${JSON.stringify(params.missingProperty)}`;
-    case "enum":
-      return `${where}: must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
-    case "const":
-      return `${where}: must be ${JSON.stringify(params.allowedValue)}`;
-    default:
-      return `${where}: ${error2.message ?? error2.keyword}`;
-  }
-}
-
-// src/report/markdown.ts
-var OUTPUT_MAX_CHARS2 = 300;
-var OUTPUT_MAX_LINES = 12;
-var ERROR_MAX_CHARS2 = 600;
-var ERROR_MAX_LINES = 8;
-var REASON_MAX_CHARS2 = 200;
-var EVALUATIONS_PER_CASE = 5;
-var TITLE_MAX_CHARS2 = 200;
-var LABEL_MAX_CHARS = 200;
-var PRIORITY_CASES = 5;
-var LISTED_GONE_RUNS = 10;
-var SEE_ARTIFACT = "(see the results artifact)";
-function renderMarkdownReport(artifact, options) {
-  const model = buildModel(artifact, options);
-  return fitToBudget(model, Math.max(0, Math.floor(options.maxChars)));
-}
-function buildModel(artifact, options) {
-  const baselineRuns = /* @__PURE__ */ new Map();
-  for (const run2 of options.baseline?.runs ?? []) baselineRuns.set(runKey(run2), run2);
-  const matched = /* @__PURE__ */ new Set();
-  const views = artifact.runs.map((run2) => {
-    let comparison = null;
-    if (options.baseline !== null) {
-      const key = runKey(run2);
-      const baseline = baselineRuns.get(key) ?? null;
-      if (baseline !== null) matched.add(key);
-      comparison = compareRuns(run2, baseline);
-    }
-    const failing = run2.cases.filter((result) => !result.passed);
-    return { run: run2, label: runLabel(run2), comparison, failing, entries: [] };
-  });
-  const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run2]) => run2);
-  return {
-    marker: options.marker,
-    heading: `## ${verdictBadge(artifact)} \xB7 ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS2))}`,
-    intro: renderIntro(artifact, options, views, gone.length),
-    views,
-    goneRuns: renderGoneRuns(gone),
-    sourceRoot: options.sourceRoot
-  };
-}
-function compareRuns(run2, baseline) {
-  const before = /* @__PURE__ */ new Map();
-  for (const result of baseline?.cases ?? []) before.set(result.id, result.passed);
-  let newlyFailing = 0;
-  let fixed = 0;
-  for (const result of run2.cases) {
-    const passedBefore = before.get(result.id);
-    if (passedBefore === true && !result.passed) newlyFailing++;
-    if (passedBefore === false && result.passed) fixed++;
-  }
-  return { baseline, before, newlyFailing, fixed };
-}
-function runKey(run2) {
-  return JSON.stringify([run2.suite, sortKeys(run2.params)]);
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value).sort().map((key) => [key, sortKeys(value[key])])
-  );
-}
-function runLabel(run2) {
-  const params = formatParams(run2.params, " ");
-  return escapeMarkdownText(
-    clipText(params ? `${run2.suite} \xB7 ${params}` : run2.suite, LABEL_MAX_CHARS)
-  );
-}
-function verdictBadge(artifact) {
-  if (artifact.interrupted) return "\u26A0\uFE0F interrupted";
-  return artifact.verdict === "pass" ? "\u2705 pass" : "\u274C fail";
-}
-function renderIntro(artifact, options, views, goneCount) {
-  const lines = [];
-  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
-  for (const run2 of artifact.runs) {
-    total.cases += run2.summary.cases;
-    total.passed += run2.summary.passed;
-    total.failed += run2.summary.failed;
-    total.errored += run2.summary.errored;
-  }
-  const failedRuns = artifact.runs.filter((run2) => run2.verdict === "fail").length;
-  const runs = `${plural(artifact.runs.length, "run")}${failedRuns > 0 ? ` (${formatCount(failedRuns)} failed)` : ""}`;
-  lines.push(
-    `**${runs}** \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored \xB7 ` + formatDuration(artifact.durationMs, true)
-  );
-  if (artifact.interrupted) {
-    lines.push("The run was interrupted before every case finished, so the verdict is **fail**.");
-  }
-  const links = [
-    options.links?.run ? `[workflow run](${safeUrl(options.links.run)})` : null,
-    options.links?.checkRun ? `[check run](${safeUrl(options.links.checkRun)})` : null
-  ].filter((link) => link !== null);
-  if (links.length > 0) lines.push(links.join(" \xB7 "));
-  if (options.baseline !== null) lines.push(renderBaselineLine(options.baseline, views, goneCount));
-  return lines;
-}
-function renderBaselineLine(baseline, views, goneCount) {
-  let newlyFailing = 0;
-  let fixed = 0;
-  let newRuns = 0;
-  for (const view of views) {
-    if (!view.comparison) continue;
-    if (view.comparison.baseline === null) newRuns++;
-    newlyFailing += view.comparison.newlyFailing;
-    fixed += view.comparison.fixed;
-  }
-  const sha = baseline.git?.sha ? ` at ${codeSpan(baseline.git.sha.slice(0, 7))}` : "";
-  const ref = baseline.git?.ref ? ` on ${codeSpan(baseline.git.ref)}` : "";
-  const date = /^\d{4}-\d{2}-\d{2}/.exec(baseline.startedAt)?.[0];
-  const parts = [
-    newlyFailing > 0 ? `**${formatCount(newlyFailing)} newly failing**` : `${formatCount(newlyFailing)} newly failing`,
-    `${formatCount(fixed)} fixed`,
-    newRuns > 0 ? plural(newRuns, "new run") : null,
-    goneCount > 0 ? `${formatCount(goneCount)} no longer run` : null
-  ].filter((part) => part !== null);
-  return `Compared with the baseline${sha}${ref}${date ? ` (${date})` : ""}: ${parts.join(" \xB7 ")}`;
-}
-function renderGoneRuns(gone) {
-  if (gone.length === 0) return "";
-  const listed = gone.slice(0, LISTED_GONE_RUNS).map((run2) => `- ${runLabel(run2)}`);
-  if (gone.length > listed.length) {
-    listed.push(`- \u2026 ${formatCount(gone.length - listed.length)} more`);
-  }
-  return [`**No longer run** (in the baseline only):`, "", ...listed].join("\n");
-}
-function safeUrl(url) {
-  return url.replace(
-    /[\s()<>[\]`"']/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`
-  );
-}
-function fitToBudget(model, maxChars) {
-  const indexes = model.views.map((_view, index) => index);
-  const isFailing = (index) => model.views[index]?.run.verdict === "fail";
-  const fits = (plan2) => renderDocument(model, plan2).length <= maxChars;
-  let plan = { runs: /* @__PURE__ */ new Set(), evaluatorRows: /* @__PURE__ */ new Set(), cases: indexes.map(() => 0) };
-  if (!fits(plan)) return renderMinimal(model, maxChars);
-  const runOrder = [...indexes.filter(isFailing), ...indexes.filter((i) => !isFailing(i))];
-  plan = grow(plan, runOrder.length, fits, (count) => ({
-    ...plan,
-    runs: new Set(runOrder.slice(0, count))
-  }));
-  const shown = indexes.filter((index) => plan.runs.has(index));
-  const addEvaluatorRows = (order) => {
-    const base = plan;
-    plan = grow(base, order.length, fits, (count) => ({
-      ...base,
-      evaluatorRows: /* @__PURE__ */ new Set([...base.evaluatorRows, ...order.slice(0, count)])
-    }));
-  };
-  const caseOrder = roundRobin(model.views, shown);
-  const addCasesUpTo = (total) => {
-    const base = plan;
-    const from = base.cases.reduce((sum, count) => sum + count, 0);
-    plan = grow(base, Math.max(0, total - from), fits, (count) => ({
-      ...base,
-      cases: countCases(indexes.length, caseOrder, from + count)
-    }));
-  };
-  addEvaluatorRows(shown.filter(isFailing));
-  addCasesUpTo(Math.min(PRIORITY_CASES, caseOrder.length));
-  addEvaluatorRows(shown.filter((index) => !isFailing(index)));
-  addCasesUpTo(caseOrder.length);
-  return renderDocument(model, plan);
-}
-function grow(current, max, fits, planFor) {
-  let best = current;
-  let low = 0;
-  let high = max;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    const candidate = planFor(mid);
-    if (fits(candidate)) {
-      best = candidate;
-      low = mid;
-    } else {
-      high = mid - 1;
-    }
-  }
-  return best;
-}
-function roundRobin(views, runs) {
-  const order = [];
-  const longest = Math.max(0, ...runs.map((index) => views[index]?.failing.length ?? 0));
-  for (let round = 0; round < longest; round++) {
-    for (const index of runs) {
-      if ((views[index]?.failing.length ?? 0) > round) order.push(index);
-    }
-  }
-  return order;
-}
-function countCases(runCount, order, total) {
-  const counts = new Array(runCount).fill(0);
-  for (const index of order.slice(0, total)) counts[index] = (counts[index] ?? 0) + 1;
-  return counts;
-}
-function renderMinimal(model, maxChars) {
-  const candidates = [
-    [model.marker, model.heading, "", model.intro[0] ?? ""],
-    [model.marker, model.heading],
-    [model.heading]
-  ].map((lines) => `${lines.filter((line, i) => i > 0 || line !== "").join("\n")}
-`);
-  return candidates.find((text) => text.length <= maxChars) ?? "";
-}
-function renderDocument(model, plan) {
-  const blocks = [];
-  blocks.push(model.marker ? `${model.marker}
-${model.heading}` : model.heading);
-  blocks.push(model.intro.join("\n\n"));
-  model.views.forEach((view, index) => {
-    if (!plan.runs.has(index)) return;
-    blocks.push(renderRun3(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
-  });
-  const hidden = model.views.length - plan.runs.size;
-  if (hidden > 0) {
-    const failing = model.views.filter(
-      (view, index) => !plan.runs.has(index) && view.run.verdict === "fail"
-    ).length;
-    const runs = plan.runs.size > 0 ? plural(hidden, "more run") : plural(hidden, "run");
-    const ofThem = failing > 0 ? `, ${formatCount(failing)} of them failing` : "";
-    blocks.push(`\u2026 ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
-  }
-  if (model.goneRuns) blocks.push(model.goneRuns);
-  const cutInRuns = model.views.some(
-    (view, index) => plan.runs.has(index) && (!plan.evaluatorRows.has(index) && Object.keys(view.run.summary.evaluators).length > 0 || view.failing.length > 0 && (plan.cases[index] ?? 0) === 0)
-  );
-  if (cutInRuns) blocks.push(`_What is not shown here is in the results artifact._`);
-  return `${blocks.join("\n\n")}
-`;
-}
-function renderRun3(view, withEvaluators, shownCases, model) {
-  const { run: run2, comparison } = view;
-  const before = comparison?.baseline ?? null;
-  const blocks = [];
-  const icon = run2.verdict === "pass" ? "\u2705" : "\u274C";
-  const isNew = comparison !== null && before === null;
-  blocks.push(`### ${icon} ${view.label}${isNew ? " \xB7 new run" : ""}`);
-  const { summary: summary2 } = run2;
-  const rows = [
-    "| | mean | pass rate | passed | failed | errored |",
-    "| :-- | --: | --: | --: | --: | --: |",
-    tableRow([
-      `**${plural(summary2.cases, "case")}**`,
-      "",
-      compareRate(summary2.passRate, before ? before.summary.passRate : void 0),
-      formatCount(summary2.passed),
-      formatCount(summary2.failed),
-      formatCount(summary2.errored)
-    ])
-  ];
-  const evaluators = Object.entries(summary2.evaluators);
-  if (withEvaluators) {
-    for (const [id, stats] of evaluators) {
-      rows.push(evaluatorRow(id, stats, before, comparison !== null));
-    }
-  }
-  blocks.push(rows.join("\n"));
-  if (!withEvaluators && evaluators.length > 0) {
-    blocks.push(`_${plural(evaluators.length, "evaluator row")} not shown_`);
-  }
-  if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {
-    const newly = `${formatCount(comparison.newlyFailing)} newly failing`;
-    blocks.push(
-      `vs baseline: ${comparison.newlyFailing > 0 ? `**${newly}**` : newly} \xB7 ${formatCount(comparison.fixed)} fixed`
-    );
-  }
-  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
-  if (failedConditions.length > 0) {
-    blocks.push(
-      failedConditions.map(
-        (condition) => `- \u2717 ${escapeMarkdownText(condition.name)}: expected ${escapeMarkdownText(condition.expected)}, got ${escapeMarkdownText(condition.actual)}`
-      ).join("\n")
-    );
-  }
-  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
-  if (failingBlock) blocks.push(failingBlock);
-  return blocks.join("\n\n");
-}
-function evaluatorRow(id, stats, before, compared) {
-  const previous = before ? before.summary.evaluators[id] ?? null : void 0;
-  const isNew = compared && before !== null && previous === null;
-  return tableRow([
-    `${escapeMarkdownText(id)}${isNew ? " (new)" : ""}`,
-    compareMean(stats.mean, previous ? previous.mean : void 0),
-    compareRate(stats.passRate, previous ? previous.passRate : void 0),
-    formatCount(stats.passed),
-    formatCount(stats.failed),
-    formatCount(stats.errors)
-  ]);
-}
-function tableRow(cells) {
-  return `| ${cells.join(" | ")} |`;
-}
-function compareMean(value, previous) {
-  return compare(
-    value,
-    previous,
-    (v) => v.toFixed(3),
-    (delta) => signed(delta, 3)
-  );
-}
-function compareRate(value, previous) {
-  return compare(value, previous, formatPercent, (delta) => `${signed(delta * 100, 1)} pp`);
-}
-function compare(value, previous, format, formatDelta) {
-  const now = value === null ? "\u2014" : format(value);
-  if (previous === void 0 || previous === null && value === null) return now;
-  if (previous === null || value === null) {
-    return `${previous === null ? "\u2014" : format(previous)} \u2192 ${now}`;
-  }
-  const delta = formatDelta(value - previous);
-  return format(previous) === now && delta.startsWith("\xB1") ? `${now} (${delta})` : `${format(previous)} \u2192 ${now} (${delta})`;
-}
-function signed(delta, digits) {
-  const text = Math.abs(delta).toFixed(digits);
-  if (Number(text) === 0) return `\xB1${text}`;
-  return `${delta > 0 ? "+" : "-"}${text}`;
-}
-function renderFailingCases(view, shown, sourceRoot) {
-  const total = view.failing.length;
-  if (total === 0) return "";
-  if (shown === 0) return `_${plural(total, "failing case")} not shown_`;
-  const errored = view.failing.filter((result) => result.error !== null).length;
-  const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
-  const entries = [];
-  for (let i = 0; i < Math.min(shown, total); i++) {
-    entries.push(caseEntry(view, i, sourceRoot));
-  }
-  const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
-  if (shown < total) {
-    blocks.push(`\u2026 ${plural(total - shown, "more failing case")} not shown ${SEE_ARTIFACT}`);
-  }
-  blocks.push("</details>");
-  return blocks.join("\n\n");
-}
-function caseEntry(view, index, sourceRoot) {
-  const cached = view.entries[index];
-  if (cached !== void 0) return cached;
-  const result = view.failing[index];
-  const entry = result === void 0 ? "" : renderCase2(result, view.comparison, sourceRoot);
-  view.entries[index] = entry;
-  return entry;
-}
-function renderCase2(result, comparison, sourceRoot) {
-  const errored = result.error !== null;
-  const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
-  const head = [codeSpan(shortId(result.id)), source, errored ? "**errored**" : "**failed**"];
-  if (comparison?.baseline) {
-    const before = comparison.before.get(result.id);
-    if (before === true) head.push("newly failing");
-    else if (before === void 0) head.push("new case");
-  }
-  const lines = [`- ${head.join(" \xB7 ")}`];
-  if (errored) {
-    lines.push(
-      "",
-      codeBlock(shortenText(result.error ?? "", ERROR_MAX_CHARS2, ERROR_MAX_LINES), "  ")
-    );
-    return lines.join("\n");
-  }
-  const failed = failedEvaluations(result);
-  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
-    const reason = evaluationReason(evaluation);
-    const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
-    return reason === null ? text : `${text} \u2014 ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS2))}`;
-  });
-  if (failed.length > EVALUATIONS_PER_CASE) {
-    reasons.push(`\u2026 ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
-  }
-  lines.push(...reasons.map((reason) => `  - ${reason}`));
-  lines.push(
-    "",
-    codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS2, OUTPUT_MAX_LINES), "  ")
-  );
-  return lines.join("\n");
-}
-var LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
-var MARKDOWN_SPECIAL = /[\\`*_[\]|~$!#<>&]/g;
-var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
-var ZWJ = "\u200D";
-var ZWSP = "\u200B";
-function escapeMarkdownText(text) {
-  return showInvisible(text.replace(LINE_BREAKS, " ").replace(/\t/g, " ")).replace(MARKDOWN_SPECIAL, (char) => ENTITIES[char] ?? `\\${char}`).replace(/^(\s*)([-+=])/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2").replace(/@/g, `@${ZWJ}`).replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\bwww\./gi, `www${ZWSP}.`);
-}
-function codeSpan(text) {
-  const flat = showInvisible(text.replace(LINE_BREAKS, " "));
-  if (flat === "") return "` `";
-  const fence = "`".repeat(longestRun(flat, "`") + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") && flat.endsWith(" ") && flat.trim() !== "" ? " " : "";
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
-function codeBlock(text, indent2 = "") {
-  const body = showInvisible(text.replace(/\r\n?/g, "\n"));
-  const fence = "`".repeat(Math.max(3, longestRun(body, "`") + 1));
-  const lines = body.split("\n").map((line) => line === "" ? "" : `${indent2}${line}`);
-  return [`${indent2}${fence}`, ...lines, `${indent2}${fence}`].join("\n");
-}
-function longestRun(text, char) {
-  let longest = 0;
-  let current = 0;
-  for (const c of text) {
-    current = c === char ? current + 1 : 0;
-    if (current > longest) longest = current;
-  }
-  return longest;
-}
-
 // src/action/settings.ts
-import { isAbsolute as isAbsolute4, resolve as resolve8 } from "node:path";
+import { isAbsolute as isAbsolute4, resolve as resolve9 } from "node:path";
 function readSettings(input, workspace) {
   const errors = [];
-  const workingDirectory = resolve8(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve9(workspace, input("working-directory") || ".");
   const bool = (name, fallback) => {
     const raw = input(name).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -51648,13 +53313,14 @@ function readSettings(input, workspace) {
   }
   const args = splitArgs(input("args"));
   if (!args.ok) errors.push(`input args: ${args.error}`);
-  const path = (value) => isAbsolute4(value) ? value : resolve8(workingDirectory, value);
+  const path = (value) => isAbsolute4(value) ? value : resolve9(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    baseline: baseline === "" ? null : path(baseline),
+    baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
+    artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
     comment: bool("comment", true),
     checkRun: bool("check-run", true),
@@ -51714,14 +53380,17 @@ async function run(env = process.env) {
   }
   const settings = read.settings;
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve9(settings.workingDirectory, settings.config), env);
-  const obtained = settings.mode === "report" ? await readResults(settings) : await runEvals(settings, workspace, env);
+  await maskReferencedSecrets(resolve10(settings.workingDirectory, settings.config), env);
+  const octokit = settings.token ? getOctokit(settings.token) : null;
+  const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env) : null;
+  const obtained = settings.mode === "report" ? await readResults(settings) : await runEvals(settings, workspace, env, baselineFile);
   if (obtained === null) return;
   const { artifact, configFile } = obtained;
   const configPath = toRepoPath(workspace, configFile);
   const sourceRoot = toRepoPath(workspace, dirname8(configFile));
   const title = `evals: ${configPath}`;
-  const baseline = settings.baseline ? await readBaseline(settings.baseline) : null;
+  const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : void 0;
+  const baseline = preamble === void 0 && settings.baseline.kind === "file" ? await readBaseline2(settings.baseline.path) : null;
   const links = runLinks(env);
   const render2 = (marker, maxBytes) => withinBytes(
     (maxChars) => renderMarkdownReport(artifact, {
@@ -51730,7 +53399,8 @@ async function run(env = process.env) {
       maxChars,
       sourceRoot: sourceRoot === "." ? "" : sourceRoot,
       baseline,
-      links
+      links,
+      ...preamble !== void 0 ? { preamble } : {}
     }),
     maxBytes
   );
@@ -51746,7 +53416,6 @@ async function run(env = process.env) {
   }
   const context3 = context2;
   const { owner, repo } = context3.repo;
-  const octokit = settings.token ? getOctokit(settings.token) : null;
   const pullRequest = context3.payload.pull_request;
   const prNumber = settings.prNumber ?? pullRequest?.number ?? null;
   let commentUrl = "";
@@ -51806,7 +53475,7 @@ async function run(env = process.env) {
     setFailed(`evals: ${headline(artifact)}`);
   }
 }
-async function runEvals(settings, workspace, env) {
+async function runEvals(settings, workspace, env, baselineFile) {
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
   process.once("SIGINT", onSignal);
@@ -51818,7 +53487,11 @@ async function runEvals(settings, workspace, env) {
       stdout: process.stdout,
       stderr: process.stderr
     };
-    const outcome = await executeRun(runArgs2(settings, workspace, interrupt.signal), ctx);
+    const args = runArgs2(settings, workspace, interrupt.signal);
+    const outcome = await executeRun(
+      baselineFile ? { ...args, baseline: baselineFile } : args,
+      ctx
+    );
     return { artifact: outcome.artifact, configFile: outcome.config.absPath };
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
@@ -51829,10 +53502,66 @@ async function runEvals(settings, workspace, env) {
     process.off("SIGTERM", onSignal);
   }
 }
+async function resolveBaseline(settings, octokit, env) {
+  if (settings.baseline.kind === "none") return null;
+  if (settings.baseline.kind === "file") {
+    if (existsSync5(settings.baseline.path)) return settings.baseline.path;
+    warning(
+      `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`
+    );
+    return null;
+  }
+  const pullRequest = context2.payload.pull_request;
+  const branch = pullRequest?.base?.ref ?? env.GITHUB_BASE_REF;
+  if (!branch) {
+    info(
+      "evalgate: baseline: auto compares a pull request with its base branch; this event has none, so there is no comparison"
+    );
+    return null;
+  }
+  if (octokit === null) {
+    warning("evalgate: baseline: auto needs a github-token; running without a comparison");
+    return null;
+  }
+  const target = context2.repo;
+  const found2 = await findBaselineArtifact(octokit, target, {
+    name: settings.artifactName,
+    branch
+  });
+  if (!found2.ok) {
+    warning(`evalgate: ${found2.failure.message}; running without a comparison`);
+    return null;
+  }
+  if (found2.found === null) {
+    info(
+      `evalgate: no results artifact named ${settings.artifactName} from ${branch} yet; running without a comparison`
+    );
+    return null;
+  }
+  const downloaded = await downloadBaseline(octokit, target, found2.found.id);
+  if (!downloaded.ok) {
+    warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
+    return null;
+  }
+  const dir = await mkdtemp(join6(env.RUNNER_TEMP || tmpdir(), "evalgate-baseline-"));
+  const file = join6(dir, "baseline.json");
+  await writeFile2(file, downloaded.text);
+  info(
+    `evalgate: comparing with ${settings.artifactName} from ${branch} (${found2.found.createdAt}, ${downloaded.entry})`
+  );
+  return file;
+}
+function comparisonSection(comparison) {
+  const full = renderComparisonMarkdown(comparison);
+  if (full.length <= COMMENT_LIMIT / 3) return full;
+  const short2 = renderComparisonMarkdown(comparison, { maxListedCases: 0 });
+  if (short2.length <= COMMENT_LIMIT / 3) return short2;
+  return "_The comparison with the baseline is too large for this comment: see `comparison` in the results artifact, or `evals compare`._";
+}
 async function readResults(settings) {
   let value;
   try {
-    value = JSON.parse(await readFile5(settings.results, "utf8"));
+    value = JSON.parse(await readFile6(settings.results, "utf8"));
   } catch (error2) {
     setOutput("verdict", "error");
     setFailed(
@@ -51850,7 +53579,7 @@ async function readResults(settings) {
   }
   return {
     artifact: value,
-    configFile: resolve9(settings.workingDirectory, settings.config)
+    configFile: resolve10(settings.workingDirectory, settings.config)
   };
 }
 function runArgs2(settings, workspace, signal) {
@@ -51862,7 +53591,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname8(resolve9(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname8(resolve10(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -51870,11 +53599,11 @@ function runArgs2(settings, workspace, signal) {
   };
 }
 function reportUsageError(error2, settings, workspace) {
-  for (const issue2 of error2.issues) {
-    const file = issue2.file ? toRepoPath(workspace, resolve9(settings.workingDirectory, issue2.file)) : void 0;
-    error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
+  for (const issue3 of error2.issues) {
+    const file = issue3.file ? toRepoPath(workspace, resolve10(settings.workingDirectory, issue3.file)) : void 0;
+    error(issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message, {
       ...file ? { file } : {},
-      ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
+      ...issue3.line > 0 ? { startLine: issue3.line, startColumn: issue3.col || 1 } : {},
       title: "evalgate: invalid input"
     });
   }
@@ -51884,15 +53613,15 @@ function reportUsageError(error2, settings, workspace) {
 ${lines.join("\n")}`);
 }
 async function maskReferencedSecrets(configPath, env) {
-  const text = await readFile5(configPath, "utf8").catch(() => "");
+  const text = await readFile6(configPath, "utf8").catch(() => "");
   for (const match of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
     const value = env[match[1] ?? ""];
     if (value) setSecret(value);
   }
 }
-async function readBaseline(path) {
+async function readBaseline2(path) {
   try {
-    const value = JSON.parse(await readFile5(path, "utf8"));
+    const value = JSON.parse(await readFile6(path, "utf8"));
     const problems = validateArtifact(value);
     if (problems.length === 0) return value;
     warning(

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { initCommand } from './commands/init.ts';
 import type { CommandContext } from './commands/io.ts';
+import { compareCommand } from './commands/compare.ts';
 import { EXIT, runCommand, type RunArgs } from './commands/run.ts';
 import { testsetCommand } from './commands/testset.ts';
 import { validateCommand } from './commands/validate.ts';
@@ -15,6 +16,7 @@ Commands:
   run [config]       Run the suites of a config and write the results artifact
   validate [config]  Check a config, its testsets and modules without running anything
   init [dir]         Write a working example project (evals.yaml, testset, function, evaluator)
+  compare BASE HEAD  Compare two results artifacts: paired statistics per evaluator and pass rate
   testset <command>  Versioned testsets: revision, show, diff, log, convert, pin (see evals testset --help)
 
 Options:
@@ -35,7 +37,11 @@ Options:
       --grid KEY=VALUE  Run only grid points where KEY has VALUE (repeatable; values of one key are OR-ed)
       --tag TAG         Run only cases whose __tags__ include TAG (repeatable)
       --concurrency N   Cap cases in flight across the whole process
+      --trials N        Run each case N times in every suite (overrides trials: in the config);
+                        scores are averaged per case, cases passing some trials are marked flaky
       --junit FILE      Also write a JUnit XML report (one <testsuite> per suite and grid point)
+      --baseline FILE   Compare with an earlier results artifact: the comparison is printed and
+                        embedded in the artifact; gate.regressions decides if a regression fails
   -h, --help            Show this help
 
 Exit codes: 0 verdict pass · 1 verdict fail · 2 bad usage or config (nothing ran) ·
@@ -64,7 +70,9 @@ const OPTIONS = {
     grid: { type: 'string', multiple: true },
     tag: { type: 'string', multiple: true },
     concurrency: { type: 'string' },
+    trials: { type: 'string' },
     junit: { type: 'string' },
+    baseline: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
   validate: { help: { type: 'boolean', short: 'h' } },
@@ -141,6 +149,7 @@ async function dispatch(
     return 0;
   }
   if (first === 'testset') return testsetCommand(rest, ctx);
+  if (first === 'compare') return compare(rest, ctx);
   if (!(first in OPTIONS)) {
     throw usageError(
       'cli.unknown-command',
@@ -170,6 +179,46 @@ async function dispatch(
   }
 }
 
+const COMPARE_HELP = `Usage: evals compare BASE.json HEAD.json [--format text|md|json]
+
+Matches runs by suite and grid params and cases by identity, then reports for each evaluator the
+base and head means, the change with a 95% bootstrap confidence interval (fixed seed) and a
+p-value, and for the pass rate an exact McNemar test. Each row is improved, regressed, unchanged
+(the interval includes zero: no detectable change) or "too few cases" (under 10 paired).
+Also lists newly failing, fixed, added, removed, flaky and changed-row cases.
+Exit codes: 0 no significant regression · 1 a regression · 2 bad input.
+`;
+
+async function compare(argv: string[], ctx: CommandContext): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        format: { type: 'string', default: 'text' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw usageError('cli.bad-option', `${(error as Error).message} (see evals compare --help)`);
+  }
+  if (parsed.values.help) {
+    ctx.stdout.write(COMPARE_HELP);
+    return 0;
+  }
+  const format = parsed.values.format;
+  if (format !== 'text' && format !== 'md' && format !== 'json') {
+    throw usageError('cli.bad-option', `--format: expected text, md or json, found "${format}"`);
+  }
+  const [base, head, ...extra] = parsed.positionals;
+  if (base === undefined || head === undefined || extra.length > 0) {
+    throw usageError('cli.arguments', `evals compare takes two results files\n${COMPARE_HELP}`);
+  }
+  return compareCommand(base, head, format, ctx);
+}
+
 /**
  * `evals run` arguments (everything after `run`) as RunArgs; the Action passes its `args` input
  * through here so it accepts exactly what the CLI does.
@@ -192,15 +241,19 @@ function runArgs(values: Record<string, unknown>, target: string | undefined): R
     grid?: string[];
     tag?: string[];
     concurrency?: string;
+    trials?: string;
     junit?: string;
+    baseline?: string;
   };
   return {
     ...(target !== undefined ? { config: target } : {}),
     output: v.output,
     ...(v.junit !== undefined ? { junit: v.junit } : {}),
+    ...(v.baseline !== undefined ? { baseline: v.baseline } : {}),
     ...(v.concurrency !== undefined
       ? { concurrency: positiveInt('--concurrency', v.concurrency) }
       : {}),
+    ...(v.trials !== undefined ? { trials: positiveInt('--trials', v.trials) } : {}),
     filters: {
       ...(v.suite ? { suites: v.suite } : {}),
       ...(v.tag ? { tags: v.tag } : {}),

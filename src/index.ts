@@ -28,5 +28,6 @@ export type {
   RunSummary,
   TestFn,
   Threshold,
+  TrialResult,
   Verdict,
 } from './types.ts';

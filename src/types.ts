@@ -4,6 +4,7 @@
  *
  * This file holds types only, so any layer may import it without pulling in behaviour.
  */
+import type { Comparison } from './compare/types.ts';
 
 /** A range the score must fall in to pass. Any combination of bounds; all must hold. */
 export interface Threshold {
@@ -123,6 +124,8 @@ export interface PassConditionArgs<TCase = Record<string, unknown>, TOutput = un
 export interface GateSpec {
   minPassRate?: number;
   evaluators?: Record<string, { mean?: Threshold; passRate?: Threshold }>;
+  /** A significant regression against a baseline: `block` fails the suite, `warn` (default) reports it. */
+  regressions?: 'block' | 'warn' | 'off';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,6 +146,15 @@ export interface EvaluationResult {
   durationMs: number;
 }
 
+/** One trial of a case, when its suite runs several (`trials: N`). */
+export interface TrialResult {
+  output: unknown;
+  error: string | null;
+  durationMs: number;
+  passed: boolean;
+  evaluations: EvaluationResult[];
+}
+
 export interface CaseResult {
   id: string;
   contentId: string;
@@ -153,9 +165,19 @@ export interface CaseResult {
   /** The function's error message (thrown, rejected or timed out), else `null`. */
   error: string | null;
   durationMs: number;
-  /** `false` for errored cases. */
+  /** `false` for errored cases. With trials: more than half of the trials passed. */
   passed: boolean;
+  /**
+   * Per evaluator. With trials, one entry per evaluator whose score is the mean over the trials
+   * that scored (and `passed` whether that mean meets the threshold); the trials keep their own.
+   */
   evaluations: EvaluationResult[];
+  /** Every trial, in order, when the suite ran more than one; absent for a single trial. */
+  trials?: TrialResult[];
+  /** Share of trials that passed; absent for a single trial. */
+  trialPassRate?: number;
+  /** Passed in some trials and failed in others. Absent for a single trial. */
+  flaky?: boolean;
 }
 
 export interface EvaluatorSummary {
@@ -177,6 +199,8 @@ export interface RunSummary {
   errored: number;
   /** passed / cases; 1 when there are no cases. */
   passRate: number;
+  /** Cases that passed some trials and failed others; present only when the suite ran trials. */
+  flaky?: number;
   evaluators: Record<string, EvaluatorSummary>;
 }
 
@@ -221,4 +245,6 @@ export interface ResultsArtifact {
   interrupted: boolean;
   verdict: Verdict;
   runs: RunResult[];
+  /** The comparison against a baseline, when the run had one. */
+  comparison?: Comparison;
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { readSettings, splitArgs } from '../src/action/settings.ts';
 
 describe('splitArgs', () => {
@@ -37,7 +39,8 @@ describe('readSettings', () => {
         config: 'evals.yaml',
         workingDirectory: '/ws/evals',
         results: '/ws/evals/evals-results.json',
-        baseline: null,
+        baseline: { kind: 'none' },
+        artifactName: 'evals-results',
         token: 't',
         comment: true,
         checkRun: true,
@@ -48,6 +51,16 @@ describe('readSettings', () => {
         headSha: null,
       },
     });
+  });
+
+  it('reads baseline as nothing, a file, or auto', () => {
+    const kind = (value: string) => {
+      const r = readSettings(inputs({ baseline: value }), '/ws');
+      return r.ok ? r.settings.baseline : null;
+    };
+    assert.deepEqual(kind(''), { kind: 'none' });
+    assert.deepEqual(kind('auto'), { kind: 'auto' });
+    assert.deepEqual(kind('base/r.json'), { kind: 'file', path: '/ws/base/r.json' });
   });
 
   it('reports every bad input at once, quoting the value', () => {
@@ -70,6 +83,41 @@ describe('readSettings', () => {
       'input head-sha: expected a full 40-character commit sha, found "abc"',
       'input args: unclosed " quote in "\\"open"',
       'input comment: expected true or false, found "maybe"',
+    ]);
+  });
+});
+
+describe('action.yml', () => {
+  const action = parse(readFileSync(new URL('../action.yml', import.meta.url), 'utf8')) as {
+    runs: { using: string; main: string };
+    inputs: Record<string, { description: string; default?: string }>;
+    outputs: Record<string, { description: string }>;
+  };
+
+  it('runs dist/index.js on node24', () => {
+    assert.deepEqual(action.runs, { using: 'node24', main: 'dist/index.js' });
+  });
+
+  it('declares exactly the inputs the settings read, each described', () => {
+    const read = new Set<string>();
+    readSettings((name) => {
+      read.add(name);
+      return '';
+    }, '/ws');
+    assert.deepEqual(Object.keys(action.inputs).sort(), [...read].sort());
+    for (const [name, input] of Object.entries(action.inputs)) {
+      assert.ok(input.description.length > 10, `${name} has a description`);
+    }
+  });
+
+  it('declares the outputs the Action sets', () => {
+    assert.deepEqual(Object.keys(action.outputs).sort(), [
+      'comment-url',
+      'errored',
+      'failed',
+      'passed',
+      'results',
+      'verdict',
     ]);
   });
 });

@@ -14,8 +14,9 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
+import { repoRoot, runCli, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
 import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { writeZip } from './helpers/zip-writer.ts';
 
 /** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
 function actionCheckout(): string {
@@ -305,6 +306,79 @@ describe('the Action on a pull request', () => {
     assert.match(body, /more failing cases not shown|not shown/);
     const run = [...server.state.checkRuns.values()].at(-1);
     assert.equal(run?.annotations.length, 5000, 'every failing row is annotated');
+  });
+});
+
+describe('the Action with baseline: auto', () => {
+  let server: GitHubServer;
+  let action: string;
+  before(async () => {
+    server = await startGitHubServer();
+    action = actionCheckout();
+  });
+  after(() => server.close());
+
+  /** 40 cases; with BREAK=1 two in three answers go wrong: a regression no noise explains. */
+  const files = (): Record<string, string> => ({
+    'evals.yaml': `version: 1
+suites:
+  - id: qa
+    testset: { path: qa.csv }
+    function: ./answer.mjs
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "{{case.answer}}" } }
+    gate: { minPassRate: 0.1 }
+`,
+    'qa.csv': `n,answer\n${Array.from({ length: 40 }, (_, n) => `${n},answer ${n}`).join('\n')}\n`,
+    'answer.mjs':
+      "export default ({ testCase }) => process.env.BREAK && Number(testCase.n) % 3 !== 0 ? 'wrong' : testCase.answer;\n",
+  });
+
+  it('downloads the base branch artifact and shows the statistics in the comment', async () => {
+    const ws = workspace(files());
+    const base = await runCli(['run', '-o', 'base.json'], { cwd: ws.dir });
+    assert.equal(base.code, 0, base.stderr);
+    const json = readFileSync(join(ws.dir, 'base.json'));
+    server.addArtifact({
+      name: 'evals-results',
+      branch: 'main',
+      zip: writeZip([{ name: 'evals-results.json', data: json }]),
+    });
+    server.addArtifact({
+      name: 'evals-results',
+      branch: 'other',
+      zip: writeZip([{ name: 'evals-results.json', data: '{}' }]),
+    });
+
+    const r = await runAction(action, ws, server, { baseline: 'auto' }, { BREAK: '1' });
+    assert.equal(r.code, 0, `regressions warn by default; minPassRate holds\n${r.stdout}`);
+    assert.match(r.stdout, /comparing with evals-results from main/);
+    const body = server.state.comments.get(7)?.[0]?.body ?? '';
+    assert.match(
+      body,
+      /exact: 1\.00 → 0\.35 \(-0\.65, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
+    );
+    assert.match(body, /\*\*2 regressions\*\*/);
+    const results = JSON.parse(readFileSync(join(ws.dir, 'evals-results.json'), 'utf8')) as {
+      comparison?: { hasRegression: boolean };
+    };
+    assert.equal(results.comparison?.hasRegression, true, 'the comparison is in the artifact');
+    assert.ok(server.requests.some((q) => /\/actions\/artifacts$/.test(q.path)));
+  });
+
+  it('carries on without a comparison when the base branch has no artifact yet', async () => {
+    const ws = workspace(files());
+    server.state.comments.delete(7);
+    const r = await runAction(action, ws, server, {
+      baseline: 'auto',
+      'artifact-name': 'never-uploaded',
+    });
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(
+      r.stdout,
+      /no results artifact named never-uploaded from main yet; running without a comparison/,
+    );
+    assert.doesNotMatch(server.state.comments.get(7)?.[0]?.body ?? '', /95% CI/);
   });
 });
 

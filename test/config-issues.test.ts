@@ -218,6 +218,25 @@ const schemaErrors: Case[] = [
     ],
   },
   {
+    name: 'trials is an integer of at least 1',
+    text: yaml`
+      version: 1
+      defaults: { trials: 0 }
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          trials: "x"
+        - id: b
+          testset: { path: a.csv }
+          trials: 1.5
+    `,
+    issues: [
+      'evals.yaml:2:21  defaults.trials: expected an integer >= 1, found 0',
+      'evals.yaml:6:13  suites[0].trials: expected integer, found "x"',
+      'evals.yaml:9:13  suites[1].trials: expected integer, found 1.5',
+    ],
+  },
+  {
     name: 'suite id pattern',
     text: yaml`
       version: 1

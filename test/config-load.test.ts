@@ -72,7 +72,7 @@ describe('a valid config', () => {
       dir: '/project',
       hash: createHash('sha256').update(sketch).digest('hex'),
       version: 1,
-      defaults: { concurrency: 8, timeoutMs: 30_000 },
+      defaults: { concurrency: 8, timeoutMs: 30_000, trials: 1 },
       suites: [
         {
           index: 0,
@@ -89,6 +89,7 @@ describe('a valid config', () => {
           grid: { model: ['small', 'large'], temperature: [0, 0.7] },
           concurrency: 10,
           timeoutMs: 20_000,
+          trials: 1,
           evaluators: [
             {
               index: 0,
@@ -132,10 +133,11 @@ describe('a valid config', () => {
             - use: regex
               with: { pattern: "^ok" }
     `);
-    assert.deepEqual(config.defaults, { concurrency: 8, timeoutMs: 30_000 });
+    assert.deepEqual(config.defaults, { concurrency: 8, timeoutMs: 30_000, trials: 1 });
     const suite = config.suites[0];
     assert.equal(suite?.concurrency, 8);
     assert.equal(suite?.timeoutMs, 30_000);
+    assert.equal(suite?.trials, 1);
     assert.equal(suite?.pass, 'all');
     assert.deepEqual(suite?.grid, {});
     assert.deepEqual(suite?.gate, {});
@@ -153,7 +155,7 @@ describe('a valid config', () => {
   it('suites inherit defaults unless they set their own; timeout none means no limit', () => {
     const config = loaded(yaml`
       version: 1
-      defaults: { concurrency: 3, timeout: 2m }
+      defaults: { concurrency: 3, timeout: 2m, trials: 3 }
       suites:
         - id: inherits
           testset: { path: a.csv }
@@ -161,16 +163,18 @@ describe('a valid config', () => {
           testset: { path: a.csv }
           concurrency: 1
           timeout: 500ms
+          trials: 5
         - id: unlimited
           testset: { path: a.csv }
           timeout: none
+          trials: 1
     `);
     assert.deepEqual(
-      config.suites.map((s) => [s.id, s.concurrency, s.timeoutMs]),
+      config.suites.map((s) => [s.id, s.concurrency, s.timeoutMs, s.trials]),
       [
-        ['inherits', 3, 120_000],
-        ['overrides', 1, 500],
-        ['unlimited', 3, null],
+        ['inherits', 3, 120_000, 3],
+        ['overrides', 1, 500, 5],
+        ['unlimited', 3, null, 1],
       ],
     );
   });

@@ -103,6 +103,7 @@ describe('evals.schema.json', () => {
     assert.deepEqual(propertyNames((evalsSchema.properties as Schema).defaults), [
       'concurrency',
       'timeout',
+      'trials',
     ]);
     assert.deepEqual(propertyNames(definitions.suite), [
       'id',
@@ -112,6 +113,7 @@ describe('evals.schema.json', () => {
       'grid',
       'concurrency',
       'timeout',
+      'trials',
       'evaluators',
       'pass',
       'gate',
@@ -133,6 +135,6 @@ describe('evals.schema.json', () => {
       'timeout',
     ]);
     assert.deepEqual(propertyNames(definitions.threshold), ['lt', 'lte', 'gt', 'gte']);
-    assert.deepEqual(propertyNames(definitions.gate), ['minPassRate', 'evaluators']);
+    assert.deepEqual(propertyNames(definitions.gate), ['minPassRate', 'evaluators', 'regressions']);
   });
 });

@@ -38,11 +38,12 @@ function fullArtifact(): ResultsArtifact {
           conditions: [{ name: 'minPassRate', expected: '≥ 0.95', actual: '0.5', passed: false }],
         },
         summary: {
-          cases: 2,
-          passed: 1,
+          cases: 3,
+          passed: 2,
           failed: 0,
           errored: 1,
-          passRate: 0.5,
+          passRate: 2 / 3,
+          flaky: 1,
           evaluators: {
             exact: { count: 1, mean: 1, passed: 1, failed: 0, errors: 0, passRate: 1 },
             tone: { count: 1, mean: null, passed: 0, failed: 1, errors: 1, passRate: null },
@@ -90,6 +91,49 @@ function fullArtifact(): ResultsArtifact {
             passed: false,
             evaluations: [],
           },
+          {
+            id: 'id-3',
+            contentId: 'content-3',
+            source: null,
+            data: { country: 'Peru' },
+            output: 'Lima',
+            error: null,
+            durationMs: 15,
+            passed: true,
+            evaluations: [
+              {
+                evaluator: 'exact',
+                score: 0.5,
+                threshold: null,
+                passed: null,
+                metadata: { trials: 2, scored: 2 },
+                error: null,
+                durationMs: 0.2,
+              },
+            ],
+            trials: [
+              {
+                output: 'Lima',
+                error: null,
+                durationMs: 10,
+                passed: true,
+                evaluations: [
+                  {
+                    evaluator: 'exact',
+                    score: 1,
+                    threshold: null,
+                    passed: null,
+                    metadata: null,
+                    error: null,
+                    durationMs: 0.1,
+                  },
+                ],
+              },
+              { output: null, error: 'timed out', durationMs: 20, passed: false, evaluations: [] },
+            ],
+            trialPassRate: 0.5,
+            flaky: true,
+          },
         ],
       },
       {
@@ -106,6 +150,15 @@ function fullArtifact(): ResultsArtifact {
 }
 
 type Json = Record<string, unknown>;
+
+/** Keys the type marks optional (`?`): present only when a suite ran several trials per case. */
+function isOptional(path: string, key: string): boolean {
+  if (/^\/runs\/\d+\/summary$/.test(path)) return key === 'flaky';
+  if (/^\/runs\/\d+\/cases\/\d+$/.test(path)) {
+    return ['trials', 'trialPassRate', 'flaky'].includes(key);
+  }
+  return false;
+}
 
 /** Paths of every object the schema defines (not the free-form data/output/metadata/params). */
 function definedObjects(artifact: ResultsArtifact): { path: string; object: Json }[] {
@@ -137,6 +190,15 @@ function definedObjects(artifact: ResultsArtifact): { path: string; object: Json
           });
         }
       });
+      c.trials?.forEach((t, k) => {
+        out.push({ path: `${at}/cases/${i}/trials/${k}`, object: t as unknown as Json });
+        t.evaluations.forEach((e, j) =>
+          out.push({
+            path: `${at}/cases/${i}/trials/${k}/evaluations/${j}`,
+            object: e as unknown as Json,
+          }),
+        );
+      });
     });
   });
   return out;
@@ -163,10 +225,16 @@ describe('results schema', () => {
     assert.deepEqual(validateArtifact(JSON.parse(JSON.stringify(artifact))), []);
   });
 
-  it('requires every key of the type (threshold bounds aside)', () => {
+  it('requires every key of the type (threshold bounds and the optional trial fields aside)', () => {
     for (const { path, object } of definedObjects(fullArtifact())) {
       if (path.endsWith('/threshold')) continue;
       for (const key of Object.keys(object)) {
+        if (isOptional(path, key)) {
+          const broken = fullArtifact();
+          delete definedObjects(broken).find((entry) => entry.path === path)?.object[key];
+          assert.deepEqual(validateArtifact(broken), [], `${path}/${key} is optional`);
+          continue;
+        }
         const broken = fullArtifact();
         const target = definedObjects(broken).find((entry) => entry.path === path)?.object;
         assert.ok(target);

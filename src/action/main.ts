@@ -5,14 +5,19 @@
  * Reporting never changes the verdict: a 403 from a fork's read-only token, a 404 or a 5xx turns
  * into a warning plus workflow-command annotations, and the step still ends on the eval verdict.
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { parseRunArgs } from '../cli.ts';
 import type { CommandContext } from '../commands/io.ts';
 import { executeRun, type RunArgs } from '../commands/run.ts';
 import { UsageError, formatIssue } from '../errors.ts';
+import { renderComparisonMarkdown } from '../compare/render.ts';
+import type { Comparison } from '../compare/types.ts';
+import { downloadBaseline, findBaselineArtifact } from '../github/baseline.ts';
 import { publishCheckRun } from '../github/check-run.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
@@ -42,16 +47,24 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (settings.token) core.setSecret(settings.token);
   await maskReferencedSecrets(resolve(settings.workingDirectory, settings.config), env);
 
+  const octokit = settings.token ? github.getOctokit(settings.token) : null;
+  const baselineFile =
+    settings.mode === 'run' ? await resolveBaseline(settings, octokit, env) : null;
   const obtained =
     settings.mode === 'report'
       ? await readResults(settings)
-      : await runEvals(settings, workspace, env);
+      : await runEvals(settings, workspace, env, baselineFile);
   if (obtained === null) return;
   const { artifact, configFile } = obtained;
   const configPath = toRepoPath(workspace, configFile);
   const sourceRoot = toRepoPath(workspace, dirname(configFile));
   const title = `evals: ${configPath}`;
-  const baseline = settings.baseline ? await readBaseline(settings.baseline) : null;
+  // With a comparison, the comment shows its statistics; the plain deltas would only repeat them.
+  const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : undefined;
+  const baseline =
+    preamble === undefined && settings.baseline.kind === 'file'
+      ? await readBaseline(settings.baseline.path)
+      : null;
   const links = runLinks(env);
   const render = (marker: string, maxBytes: number): string =>
     withinBytes(
@@ -63,6 +76,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
           sourceRoot: sourceRoot === '.' ? '' : sourceRoot,
           baseline,
           links,
+          ...(preamble !== undefined ? { preamble } : {}),
         }),
       maxBytes,
     );
@@ -80,7 +94,6 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 
   const context = github.context;
   const { owner, repo } = context.repo;
-  const octokit = settings.token ? github.getOctokit(settings.token) : null;
   const pullRequest = context.payload.pull_request;
   const prNumber = settings.prNumber ?? pullRequest?.number ?? null;
   let commentUrl = '';
@@ -151,6 +164,7 @@ async function runEvals(
   settings: ActionSettings,
   workspace: string,
   env: NodeJS.ProcessEnv,
+  baselineFile: string | null,
 ): Promise<{ artifact: ResultsArtifact; configFile: string } | null> {
   const interrupt = new AbortController();
   const onSignal = (): void => interrupt.abort();
@@ -163,7 +177,11 @@ async function runEvals(
       stdout: process.stdout,
       stderr: process.stderr,
     };
-    const outcome = await executeRun(runArgs(settings, workspace, interrupt.signal), ctx);
+    const args = runArgs(settings, workspace, interrupt.signal);
+    const outcome = await executeRun(
+      baselineFile ? { ...args, baseline: baselineFile } : args,
+      ctx,
+    );
     return { artifact: outcome.artifact, configFile: outcome.config.absPath };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -173,6 +191,74 @@ async function runEvals(
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * The baseline results file for this run: the `baseline` path, or for `auto` the newest results
+ * artifact uploaded from the pull request's base branch, downloaded to a temporary file. No
+ * baseline is not an error: the run goes on without a comparison, and says why.
+ */
+async function resolveBaseline(
+  settings: ActionSettings,
+  octokit: ReturnType<typeof github.getOctokit> | null,
+  env: NodeJS.ProcessEnv,
+): Promise<string | null> {
+  if (settings.baseline.kind === 'none') return null;
+  if (settings.baseline.kind === 'file') {
+    if (existsSync(settings.baseline.path)) return settings.baseline.path;
+    core.warning(
+      `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`,
+    );
+    return null;
+  }
+  const pullRequest = github.context.payload.pull_request;
+  const branch = (pullRequest?.base as { ref?: string } | undefined)?.ref ?? env.GITHUB_BASE_REF;
+  if (!branch) {
+    core.info(
+      'evalgate: baseline: auto compares a pull request with its base branch; this event has none, so there is no comparison',
+    );
+    return null;
+  }
+  if (octokit === null) {
+    core.warning('evalgate: baseline: auto needs a github-token; running without a comparison');
+    return null;
+  }
+  const target = github.context.repo;
+  const found = await findBaselineArtifact(octokit, target, {
+    name: settings.artifactName,
+    branch,
+  });
+  if (!found.ok) {
+    core.warning(`evalgate: ${found.failure.message}; running without a comparison`);
+    return null;
+  }
+  if (found.found === null) {
+    core.info(
+      `evalgate: no results artifact named ${settings.artifactName} from ${branch} yet; running without a comparison`,
+    );
+    return null;
+  }
+  const downloaded = await downloadBaseline(octokit, target, found.found.id);
+  if (!downloaded.ok) {
+    core.warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
+    return null;
+  }
+  const dir = await mkdtemp(join(env.RUNNER_TEMP || tmpdir(), 'evalgate-baseline-'));
+  const file = join(dir, 'baseline.json');
+  await writeFile(file, downloaded.text);
+  core.info(
+    `evalgate: comparing with ${settings.artifactName} from ${branch} (${found.found.createdAt}, ${downloaded.entry})`,
+  );
+  return file;
+}
+
+/** The comparison for the comment: its full rendering when it is small, else the top rows only. */
+function comparisonSection(comparison: Comparison): string {
+  const full = renderComparisonMarkdown(comparison);
+  if (full.length <= COMMENT_LIMIT / 3) return full;
+  const short = renderComparisonMarkdown(comparison, { maxListedCases: 0 });
+  if (short.length <= COMMENT_LIMIT / 3) return short;
+  return '_The comparison with the baseline is too large for this comment: see `comparison` in the results artifact, or `evals compare`._';
 }
 
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */

@@ -14,8 +14,13 @@ export interface ActionSettings {
   workingDirectory: string;
   /** Absolute path of the results artifact to write. */
   results: string;
-  /** Absolute path of an earlier results artifact to compare against, or null. */
-  baseline: string | null;
+  /**
+   * What to compare against: nothing, an earlier results file, or (`auto`) the newest results
+   * artifact uploaded from the pull request's base branch.
+   */
+  baseline: { kind: 'none' } | { kind: 'file'; path: string } | { kind: 'auto' };
+  /** Name of the uploaded results artifact that `baseline: auto` looks for. */
+  artifactName: string;
   token: string;
   comment: boolean;
   checkRun: boolean;
@@ -77,7 +82,13 @@ export function readSettings(input: InputReader, workspace: string): SettingsRes
     config: input('config').trim() || 'evals.yaml',
     workingDirectory,
     results: path(input('results').trim() || 'evals-results.json'),
-    baseline: baseline === '' ? null : path(baseline),
+    baseline:
+      baseline === ''
+        ? { kind: 'none' }
+        : baseline === 'auto'
+          ? { kind: 'auto' }
+          : { kind: 'file', path: path(baseline) },
+    artifactName: input('artifact-name').trim() || 'evals-results',
     token: input('github-token'),
     comment: bool('comment', true),
     checkRun: bool('check-run', true),

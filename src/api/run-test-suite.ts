@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { UsageError, formatIssue } from '../errors.ts';
+import { UsageError, describeValue, formatIssue } from '../errors.ts';
 import { executeSuites } from '../pipeline/execute.ts';
 import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
 import { expandGrid } from '../plan/grid.ts';
@@ -32,6 +32,11 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
   gridSearchParams?: Record<string, readonly unknown[]>;
   /** Per `fn` call, in milliseconds (default: none). */
   timeoutMs?: number;
+  /**
+   * Runs of each case (default 1). With more, each case's scores are its trial means, it passes
+   * when more than half of its trials pass, and it is marked `flaky` when some pass and some fail.
+   */
+  trials?: number;
   /** Per-case pass rule (default `all`). */
   pass?: PassCondition<TCase, TOutput>;
   /** Suite verdict rule (default: every case passes). */
@@ -100,6 +105,9 @@ function buildSpec<TCase, TOutput>(
     if (typeof e.evaluateTestCase !== 'function')
       problems.push(`evaluators[${i}] has no evaluateTestCase method`);
   }
+  if (args.trials !== undefined && !(Number.isInteger(args.trials) && args.trials >= 1)) {
+    problems.push(`trials must be a whole number of at least 1, got ${describeValue(args.trials)}`);
+  }
   const hash = args.testCaseHash;
   const prepared = prepareCases(
     args.testCases.map((tc, i) => ({ data: tc as Record<string, unknown>, line: i + 1, meta: {} })),
@@ -124,6 +132,7 @@ function buildSpec<TCase, TOutput>(
     grid: expandGrid(mutableGrid(args.gridSearchParams)),
     concurrency: args.maxTestCaseConcurrency ?? 10,
     timeoutMs: args.timeoutMs ?? null,
+    ...(args.trials !== undefined ? { trials: args.trials } : {}),
     pass: args.pass ?? 'all',
     gate: args.gate ?? {},
     testset: { path: null, ref: null, commit: null, revision: prepared.revision },

@@ -37,18 +37,23 @@ export async function loadConfig(
   return loaded.config;
 }
 
-/** Loads and validates the config, then prepares every selected suite; any problem is a UsageError. */
+/**
+ * Loads and validates the config, then prepares every selected suite; any problem is a UsageError.
+ * `overrides.trials` (`--trials N`) replaces every suite's `trials`.
+ */
 export async function loadAndPrepare(
   configArg: string | undefined,
   ctx: CommandContext,
   filters: RunFilters = {},
   loaderOptions: ModuleLoaderOptions = {},
+  overrides: { trials?: number } = {},
 ): Promise<{ config: LoadedConfig; suites: SuiteSpec[] }> {
   const config = await loadConfig(configArg, ctx);
   const prepared = await prepareSuites(config, {
     cwd: ctx.cwd,
     loader: createModuleLoader(loaderOptions),
     filters,
+    ...(overrides.trials !== undefined ? { trials: overrides.trials } : {}),
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);
   return { config, suites: prepared.suites };

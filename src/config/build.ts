@@ -6,16 +6,25 @@ import { isModuleSpec } from '../modules/spec.ts';
 import type { GateSpec, Threshold } from '../types.ts';
 import { parseDuration } from '../duration.ts';
 import { defaultEvaluatorId } from './rules.ts';
-import type { ConfigPath, EvaluatorConfig, Loc, SuiteConfig, TestsetConfig } from './types.ts';
+import type {
+  ConfigPath,
+  EvaluatorConfig,
+  Loc,
+  LoadedConfig,
+  SuiteConfig,
+  TestsetConfig,
+} from './types.ts';
 
 /** Max cases in flight through a suite's function when neither the suite nor `defaults` says. */
 export const DEFAULT_CONCURRENCY = 8;
 /** Time limit of one function call when neither the suite nor `defaults` says. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Times each case runs when neither the suite nor `defaults` says. */
+export const DEFAULT_TRIALS = 1;
 
 /** What the schema guarantees about a config that passed it. */
 interface RawConfig {
-  defaults?: { concurrency?: number; timeout?: string };
+  defaults?: { concurrency?: number; timeout?: string; trials?: number };
   suites: RawSuite[];
 }
 
@@ -34,6 +43,7 @@ interface RawSuite {
   grid?: Record<string, unknown[]>;
   concurrency?: number;
   timeout?: string;
+  trials?: number;
   evaluators?: RawEvaluator[];
   pass?: string;
   gate?: GateSpec;
@@ -52,12 +62,13 @@ interface RawEvaluator {
 export function buildConfig(
   data: unknown,
   options: { locate: (path: ConfigPath) => Loc },
-): { defaults: { concurrency: number; timeoutMs: number | null }; suites: SuiteConfig[] } {
+): { defaults: LoadedConfig['defaults']; suites: SuiteConfig[] } {
   const raw = data as RawConfig;
   const defaults = {
     concurrency: raw.defaults?.concurrency ?? DEFAULT_CONCURRENCY,
     timeoutMs:
       raw.defaults?.timeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout),
+    trials: raw.defaults?.trials ?? DEFAULT_TRIALS,
   };
   const suites = raw.suites.map((suite, index): SuiteConfig => {
     const built: SuiteConfig = {
@@ -67,6 +78,7 @@ export function buildConfig(
       grid: suite.grid ?? {},
       concurrency: suite.concurrency ?? defaults.concurrency,
       timeoutMs: suite.timeout === undefined ? defaults.timeoutMs : timeoutMs(suite.timeout),
+      trials: suite.trials ?? defaults.trials,
       evaluators: (suite.evaluators ?? []).map(buildEvaluator),
       pass: suite.pass ?? 'all',
       gate: suite.gate ?? {},

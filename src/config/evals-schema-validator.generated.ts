@@ -5,30 +5,31 @@ import runtime0 from 'ajv/dist/runtime/ucs2length.js';
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}}}};
 const schema12 = {"type":"integer","minimum":1};
 const schema13 = {"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"};
+const schema14 = {"type":"integer","minimum":1};
 const pattern0 = new RegExp("^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "u");
-const schema14 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
-const schema15 = {"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"};
-const schema16 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
-const schema17 = {"type":"string","minLength":1};
+const schema15 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
+const schema16 = {"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"};
+const schema17 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
+const schema18 = {"type":"string","minLength":1};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime0.default;
 const pattern1 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 const pattern2 = new RegExp("^[0-9a-f]{6,64}$", "u");
-const schema20 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"}}};
-const schema28 = {"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"};
+const schema22 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"}}};
+const schema30 = {"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"};
 const pattern5 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
-const schema22 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
-const schema23 = {"type":"number","minimum":0,"maximum":1};
+const schema24 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
+const schema25 = {"type":"number","minimum":0,"maximum":1};
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema22,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema24,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39,7 +40,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "lt") || (key0 === "lte")) || (key0 === "gt")) || (key0 === "gte"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema22,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema24,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -53,7 +54,7 @@ if(data.lt !== undefined){
 let data0 = data.lt;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema23,data:data0};
+const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -63,7 +64,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23,data:data0};
+const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -74,7 +75,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.type,parentSchema:schema23,data:data0};
+const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -88,7 +89,7 @@ if(data.lte !== undefined){
 let data1 = data.lte;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema23,data:data1};
+const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -98,7 +99,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23,data:data1};
+const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -109,7 +110,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.type,parentSchema:schema23,data:data1};
+const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -123,7 +124,7 @@ if(data.gt !== undefined){
 let data2 = data.gt;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema23,data:data2};
+const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -133,7 +134,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23,data:data2};
+const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -144,7 +145,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.type,parentSchema:schema23,data:data2};
+const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -158,7 +159,7 @@ if(data.gte !== undefined){
 let data3 = data.gte;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema23,data:data3};
+const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -168,7 +169,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3 < 0 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23,data:data3};
+const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -179,7 +180,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.type,parentSchema:schema23,data:data3};
+const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -191,7 +192,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -210,7 +211,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.use === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema20.required,parentSchema:schema20,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema22.required,parentSchema:schema22,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -221,7 +222,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "id") || (key0 === "use")) || (key0 === "with")) || (key0 === "threshold")) || (key0 === "concurrency")) || (key0 === "timeout"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema20,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema22,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -235,7 +236,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema15,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema16,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -246,7 +247,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -260,7 +261,7 @@ if(data.use !== undefined){
 let data1 = data.use;
 if(typeof data1 === "string"){
 if(func3(data1) < 1){
-const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20.properties.use,data:data1};
+const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -271,7 +272,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.properties.use.type,parentSchema:schema20.properties.use,data:data1};
+const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.use.type,parentSchema:schema22.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -284,7 +285,7 @@ errors++;
 if(data.with !== undefined){
 let data2 = data.with;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema20.properties.with.type,parentSchema:schema20.properties.with,data:data2};
+const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.with.type,parentSchema:schema22.properties.with,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -329,7 +330,7 @@ if(data.timeout !== undefined){
 let data5 = data.timeout;
 if(typeof data5 === "string"){
 if(!pattern5.test(data5)){
-const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema28,data:data5};
+const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema30,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -340,7 +341,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.type,parentSchema:schema28,data:data5};
+const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.type,parentSchema:schema30,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -352,7 +353,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema20.type,parentSchema:schema20,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -365,15 +366,15 @@ validate12.errors = vErrors;
 return errors === 0;
 }
 
-const schema29 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((key0 === "minPassRate") || (key0 === "evaluators"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema29,data};
+if(!(((key0 === "minPassRate") || (key0 === "evaluators")) || (key0 === "regressions"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -387,7 +388,7 @@ if(data.minPassRate !== undefined){
 let data0 = data.minPassRate;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema23,data:data0};
+const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -397,7 +398,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23,data:data0};
+const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -408,7 +409,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.type,parentSchema:schema23,data:data0};
+const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -425,7 +426,7 @@ for(const key1 in data1){
 let data2 = data1[key1];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(Object.keys(data2).length < 1){
-const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema29.properties.evaluators.additionalProperties,data:data2};
+const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -436,7 +437,7 @@ errors++;
 }
 for(const key2 in data2){
 if(!((key2 === "mean") || (key2 === "passRate"))){
-const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.evaluators.additionalProperties,data:data2};
+const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -460,7 +461,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.evaluators.additionalProperties.type,parentSchema:schema29.properties.evaluators.additionalProperties,data:data2};
+const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.evaluators.additionalProperties.type,parentSchema:schema31.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -472,7 +473,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.evaluators.type,parentSchema:schema29.properties.evaluators,data:data1};
+const err7 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.evaluators.type,parentSchema:schema31.properties.evaluators,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -482,14 +483,27 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.type,parentSchema:schema29,data};
+if(data.regressions !== undefined){
+let data5 = data.regressions;
+if(!(((data5 === "block") || (data5 === "warn")) || (data5 === "off"))){
+const err8 = {instancePath:instancePath+"/regressions",schemaPath:"#/properties/regressions/enum",keyword:"enum",params:{allowedValues: schema31.properties.regressions.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.regressions.enum,parentSchema:schema31.properties.regressions,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -503,7 +517,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema14.required,parentSchema:schema14,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema15.required,parentSchema:schema15,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -513,7 +527,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.testset === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "testset"},message:"must have required property '"+"testset"+"'",schema:schema14.required,parentSchema:schema14,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "testset"},message:"must have required property '"+"testset"+"'",schema:schema15.required,parentSchema:schema15,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -523,8 +537,8 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema14.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema14,data};
+if(!(func2.call(schema15.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema15,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -538,7 +552,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema15,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema16,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -549,7 +563,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data0};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -567,7 +581,7 @@ let passing0 = null;
 const _errs9 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.path === undefined){
-const err5 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/0/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema16.oneOf[0].required,parentSchema:schema16.oneOf[0],data:data1};
+const err5 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/0/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema17.oneOf[0].required,parentSchema:schema17.oneOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -585,7 +599,7 @@ passing0 = 0;
 const _errs10 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cases === undefined){
-const err6 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/1/required",keyword:"required",params:{missingProperty: "cases"},message:"must have required property '"+"cases"+"'",schema:schema16.oneOf[1].required,parentSchema:schema16.oneOf[1],data:data1};
+const err6 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/1/required",keyword:"required",params:{missingProperty: "cases"},message:"must have required property '"+"cases"+"'",schema:schema17.oneOf[1].required,parentSchema:schema17.oneOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -607,7 +621,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err7 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema16.oneOf,parentSchema:schema16,data:data1};
+const err7 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema17.oneOf,parentSchema:schema17,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -630,7 +644,7 @@ vErrors = null;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 if(!((((((key1 === "path") || (key1 === "ref")) || (key1 === "cases")) || (key1 === "revision")) || (key1 === "tags")) || (key1 === "id"))){
-const err8 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema16,data:data1};
+const err8 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema17,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -644,7 +658,7 @@ if(data1.path !== undefined){
 let data2 = data1.path;
 if(typeof data2 === "string"){
 if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema16.properties.path,data:data2};
+const err9 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.path,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -655,7 +669,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.properties.path.type,parentSchema:schema16.properties.path,data:data2};
+const err10 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.path.type,parentSchema:schema17.properties.path,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -669,7 +683,7 @@ if(data1.ref !== undefined){
 let data3 = data1.ref;
 if(typeof data3 === "string"){
 if(func3(data3) < 1){
-const err11 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema16.properties.ref,data:data3};
+const err11 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.ref,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -680,7 +694,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.properties.ref.type,parentSchema:schema16.properties.ref,data:data3};
+const err12 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.ref.type,parentSchema:schema17.properties.ref,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -694,7 +708,7 @@ if(data1.cases !== undefined){
 let data4 = data1.cases;
 if(Array.isArray(data4)){
 if(data4.length < 1){
-const err13 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema16.properties.cases,data:data4};
+const err13 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.cases,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -707,7 +721,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err14 = {instancePath:instancePath+"/testset/cases/" + i0,schemaPath:"#/definitions/testset/properties/cases/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema16.properties.cases.items.type,parentSchema:schema16.properties.cases.items,data:data5};
+const err14 = {instancePath:instancePath+"/testset/cases/" + i0,schemaPath:"#/definitions/testset/properties/cases/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.properties.cases.items.type,parentSchema:schema17.properties.cases.items,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -719,7 +733,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema16.properties.cases.type,parentSchema:schema16.properties.cases,data:data4};
+const err15 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.cases.type,parentSchema:schema17.properties.cases,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -733,7 +747,7 @@ if(data1.revision !== undefined){
 let data6 = data1.revision;
 if(typeof data6 === "string"){
 if(!pattern2.test(data6)){
-const err16 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{6,64}$"},message:"must match pattern \""+"^[0-9a-f]{6,64}$"+"\"",schema:"^[0-9a-f]{6,64}$",parentSchema:schema16.properties.revision,data:data6};
+const err16 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{6,64}$"},message:"must match pattern \""+"^[0-9a-f]{6,64}$"+"\"",schema:"^[0-9a-f]{6,64}$",parentSchema:schema17.properties.revision,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -744,7 +758,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.properties.revision.type,parentSchema:schema16.properties.revision,data:data6};
+const err17 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.revision.type,parentSchema:schema17.properties.revision,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -758,7 +772,7 @@ if(data1.tags !== undefined){
 let data7 = data1.tags;
 if(Array.isArray(data7)){
 if(data7.length < 1){
-const err18 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema16.properties.tags,data:data7};
+const err18 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.tags,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -772,7 +786,7 @@ for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(typeof data8 === "string"){
 if(func3(data8) < 1){
-const err19 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema16.properties.tags.items,data:data8};
+const err19 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.tags.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -783,7 +797,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.properties.tags.items.type,parentSchema:schema16.properties.tags.items,data:data8};
+const err20 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.tags.items.type,parentSchema:schema17.properties.tags.items,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -795,7 +809,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema16.properties.tags.type,parentSchema:schema16.properties.tags,data:data7};
+const err21 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.tags.type,parentSchema:schema17.properties.tags,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -809,7 +823,7 @@ if(data1.id !== undefined){
 let data9 = data1.id;
 if(typeof data9 === "string"){
 if(func3(data9) < 1){
-const err22 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema16.properties.id,data:data9};
+const err22 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.id,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -820,7 +834,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.properties.id.type,parentSchema:schema16.properties.id,data:data9};
+const err23 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.id.type,parentSchema:schema17.properties.id,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -832,7 +846,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema16.type,parentSchema:schema16,data:data1};
+const err24 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data:data1};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -846,7 +860,7 @@ if(data.hash !== undefined){
 let data10 = data.hash;
 if(Array.isArray(data10)){
 if(data10.length < 1){
-const err25 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema14.properties.hash,data:data10};
+const err25 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema15.properties.hash,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -860,7 +874,7 @@ for(let i2=0; i2<len2; i2++){
 let data11 = data10[i2];
 if(typeof data11 === "string"){
 if(func3(data11) < 1){
-const err26 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema14.properties.hash.items,data:data11};
+const err26 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema15.properties.hash.items,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -871,7 +885,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.properties.hash.items.type,parentSchema:schema14.properties.hash.items,data:data11};
+const err27 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.properties.hash.items.type,parentSchema:schema15.properties.hash.items,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -892,7 +906,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err28 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema14.properties.hash,data:data10};
+const err28 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema15.properties.hash,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -907,7 +921,7 @@ indices0[item0] = i3;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema14.properties.hash.type,parentSchema:schema14.properties.hash,data:data10};
+const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.hash.type,parentSchema:schema15.properties.hash,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -921,7 +935,7 @@ if(data.function !== undefined){
 let data12 = data.function;
 if(typeof data12 === "string"){
 if(func3(data12) < 1){
-const err30 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17,data:data12};
+const err30 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -932,7 +946,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.type,parentSchema:schema17,data:data12};
+const err31 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.type,parentSchema:schema18,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -949,7 +963,7 @@ for(const key2 in data13){
 let data14 = data13[key2];
 if(Array.isArray(data14)){
 if(data14.length < 1){
-const err32 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema14.properties.grid.additionalProperties,data:data14};
+const err32 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema15.properties.grid.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -960,7 +974,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema14.properties.grid.additionalProperties.type,parentSchema:schema14.properties.grid.additionalProperties,data:data14};
+const err33 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.grid.additionalProperties.type,parentSchema:schema15.properties.grid.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -972,7 +986,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema14.properties.grid.type,parentSchema:schema14.properties.grid,data:data13};
+const err34 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema15.properties.grid.type,parentSchema:schema15.properties.grid,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1032,19 +1046,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.evaluators !== undefined){
-let data17 = data.evaluators;
-if(Array.isArray(data17)){
-const len3 = data17.length;
-for(let i4=0; i4<len3; i4++){
-if(!(validate12(data17[i4], {instancePath:instancePath+"/evaluators/" + i4,parentData:data17,parentDataProperty:i4,rootData}))){
-vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema14.properties.evaluators.type,parentSchema:schema14.properties.evaluators,data:data17};
+if(data.trials !== undefined){
+let data17 = data.trials;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err39 = {instancePath:instancePath+"/trials",schemaPath:"#/definitions/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema14.type,parentSchema:schema14,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1053,12 +1058,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-if(data.pass !== undefined){
-let data19 = data.pass;
-if(typeof data19 === "string"){
-if(func3(data19) < 1){
-const err40 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema14.properties.pass,data:data19};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 1 || isNaN(data17)){
+const err40 = {instancePath:instancePath+"/trials",schemaPath:"#/definitions/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema14,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1068,13 +1070,50 @@ vErrors.push(err40);
 errors++;
 }
 }
+}
+if(data.evaluators !== undefined){
+let data18 = data.evaluators;
+if(Array.isArray(data18)){
+const len3 = data18.length;
+for(let i4=0; i4<len3; i4++){
+if(!(validate12(data18[i4], {instancePath:instancePath+"/evaluators/" + i4,parentData:data18,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
+}
+}
+}
 else {
-const err41 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.properties.pass.type,parentSchema:schema14.properties.pass,data:data19};
+const err41 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.evaluators.type,parentSchema:schema15.properties.evaluators,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
 vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.pass !== undefined){
+let data20 = data.pass;
+if(typeof data20 === "string"){
+if(func3(data20) < 1){
+const err42 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema15.properties.pass,data:data20};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.properties.pass.type,parentSchema:schema15.properties.pass,data:data20};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }
@@ -1087,12 +1126,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema14.type,parentSchema:schema14,data};
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema15.type,parentSchema:schema15,data};
 if(vErrors === null){
-vErrors = [err42];
+vErrors = [err44];
 }
 else {
-vErrors.push(err42);
+vErrors.push(err44);
 }
 errors++;
 }
@@ -1154,7 +1193,7 @@ if(data.defaults !== undefined){
 let data1 = data.defaults;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
-if(!((key1 === "concurrency") || (key1 === "timeout"))){
+if(!(((key1 === "concurrency") || (key1 === "timeout")) || (key1 === "trials"))){
 const err4 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err4];
@@ -1215,9 +1254,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
+if(data1.trials !== undefined){
+let data4 = data1.trials;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err9 = {instancePath:instancePath+"/defaults/trials",schemaPath:"#/definitions/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema14.type,parentSchema:schema14,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1226,12 +1266,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.suites !== undefined){
-let data4 = data.suites;
-if(Array.isArray(data4)){
-if(data4.length < 1){
-const err10 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data4};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/defaults/trials",schemaPath:"#/definitions/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema14,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1240,16 +1277,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate11(data4[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data4};
+const err11 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1259,14 +1291,46 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.suites !== undefined){
+let data5 = data.suites;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err12 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate11(data5[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }

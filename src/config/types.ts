@@ -19,7 +19,7 @@ export interface LoadedConfig {
   /** sha256 (hex) of the config file's bytes. */
   hash: string;
   version: 1;
-  defaults: { concurrency: number; timeoutMs: number | null };
+  defaults: { concurrency: number; timeoutMs: number | null; trials: number };
   suites: SuiteConfig[];
   /** Position of a config path (the closest existing ancestor), for errors found after loading. */
   locate(path: ConfigPath): Loc;
@@ -38,6 +38,8 @@ export interface SuiteConfig {
   grid: Record<string, unknown[]>;
   concurrency: number;
   timeoutMs: number | null;
+  /** Times each case runs (`trials:`, else `defaults.trials`, else 1); `--trials` overrides it later. */
+  trials: number;
   evaluators: EvaluatorConfig[];
   /** `all`, `any`, or a module spec. */
   pass: string;

@@ -32,6 +32,8 @@ export interface PrepareOptions {
   cwd: string;
   loader: ModuleLoader;
   filters?: RunFilters;
+  /** `--trials N`: how many times every suite runs each case, whatever the config says. */
+  trials?: number;
 }
 
 export type PrepareResult = { ok: true; suites: SuiteSpec[] } | { ok: false; issues: Issue[] };
@@ -94,6 +96,7 @@ async function prepareSuite(
       grid: grid.value,
       concurrency: suite.concurrency,
       timeoutMs: suite.timeoutMs,
+      trials: options.trials ?? suite.trials,
       pass: pass.value,
       gate: suite.gate,
       testset: testset.info,

@@ -7,6 +7,7 @@ import {
   describeCaseFailure,
   describeFailedEvaluation,
   firstLine,
+  flakyLabel,
   formatParams,
   shortId,
 } from './labels.ts';
@@ -96,17 +97,27 @@ function renderRun(run: RunResult): {
   return { xml, tests: testcases.length, failures, errors };
 }
 
+/**
+ * One case. A flaky case (trials) keeps its name, so CI history still matches it across runs;
+ * the flakiness goes in the failure or error message (`flaky 1/3; …`), or, when it passed, in a
+ * `<system-out>` line, since JUnit has no "passed, but unstable" status.
+ */
 function renderCase(result: CaseResult, classname: string): string {
   const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
   // The classname carries the grid point: consumers key tests by classname + name, so two grid
   // points of one suite must not collide.
   const open = `    <testcase${attrs({ name: `${source} ${shortId(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const flaky = flakyLabel(result);
+  const prefix = flaky === null ? '' : `${flaky}; `;
   if (result.error !== null) {
-    return `${open}>\n      <error${attrs({ message: firstLine(result.error), type: 'error' })}>${escapeXmlText(result.error)}</error>\n    </testcase>`;
+    return `${open}>\n      <error${attrs({ message: prefix + firstLine(result.error), type: 'error' })}>${escapeXmlText(result.error)}</error>\n    </testcase>`;
   }
   if (!result.passed) {
-    const message = describeCaseFailure(result).join('; ');
+    const message = prefix + describeCaseFailure(result).join('; ');
     return `${open}>\n      <failure${attrs({ message, type: 'evaluation' })}>${escapeXmlText(failureBody(result))}</failure>\n    </testcase>`;
+  }
+  if (flaky !== null) {
+    return `${open}>\n      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>\n    </testcase>`;
   }
   return `${open}/>`;
 }

@@ -72,6 +72,16 @@ export function describeFailedEvaluation(evaluation: EvaluationResult): string {
 }
 
 /**
+ * `flaky 2/3` (trials passed / trials run) for a case marked flaky, else `null`: the short form
+ * the terminal summary, JUnit and the markdown report share.
+ */
+export function flakyLabel(result: CaseResult): string | null {
+  if (result.flaky !== true || result.trials === undefined) return null;
+  const passed = result.trials.filter((trial) => trial.passed).length;
+  return `flaky ${formatCount(passed)}/${formatCount(result.trials.length)}`;
+}
+
+/**
  * Why a case did not pass, one entry per reason: the function's error, else each evaluation that
  * failed, else (a custom or `any` pass condition said no) a generic reason. `[]` for a passed case.
  */

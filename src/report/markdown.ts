@@ -20,6 +20,7 @@ import {
 import {
   describeCaseFailure,
   describeFailedEvaluation,
+  flakyLabel,
   formatCount,
   formatParams,
   formatPercent,
@@ -53,6 +54,11 @@ export interface MarkdownOptions {
   sourceRoot: string;
   /** An earlier results artifact to show deltas against, or null. */
   baseline: ResultsArtifact | null;
+  /**
+   * Trusted markdown shown under the totals, e.g. the statistical comparison with a baseline
+   * (`renderComparisonMarkdown`). It counts against `maxChars` like everything else.
+   */
+  preamble?: string;
   /** Optional links: the workflow run, the check run. */
   links?: { run?: string; checkRun?: string };
 }
@@ -70,6 +76,8 @@ const LABEL_MAX_CHARS = 200;
 /** Failing cases placed before the evaluator rows of passing runs: a few examples beat more rows. */
 const PRIORITY_CASES = 5;
 const LISTED_GONE_RUNS = 10;
+/** Flaky cases named in a run's flaky line; the rest are counted. */
+const LISTED_FLAKY_CASES = 10;
 
 const SEE_ARTIFACT = '(see the results artifact)';
 
@@ -224,6 +232,7 @@ function renderIntro(
   if (links.length > 0) lines.push(links.join(' · '));
 
   if (options.baseline !== null) lines.push(renderBaselineLine(options.baseline, views, goneCount));
+  if (options.preamble) lines.push(options.preamble.trim());
   return lines;
 }
 
@@ -485,6 +494,9 @@ function renderRun(
     );
   }
 
+  const flakyLine = renderFlakyLine(run);
+  if (flakyLine) blocks.push(flakyLine);
+
   const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
   if (failingBlock) blocks.push(failingBlock);
   return blocks.join('\n\n');
@@ -556,6 +568,23 @@ function signed(delta: number, digits: number): string {
   return `${delta > 0 ? '+' : '-'}${text}`;
 }
 
+/**
+ * With trials: `**2 flaky cases** (…): `a1b2c3` 2/3 · `d4e5f6` 1/3`, passed and failed ones
+ * alike, each with its trials passed / run; '' when no case is flaky. Bounded, so it never
+ * competes with the failing cases for the budget.
+ */
+function renderFlakyLine(run: RunResult): string {
+  const flaky = run.cases.filter((result) => result.flaky === true);
+  if (flaky.length === 0) return '';
+  const listed = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
+    const rate = (flakyLabel(result) ?? '').replace(/^flaky /, '');
+    return `${codeSpan(shortId(result.id))} ${rate}`;
+  });
+  if (flaky.length > listed.length)
+    listed.push(`… ${formatCount(flaky.length - listed.length)} more`);
+  return `**${plural(flaky.length, 'flaky case')}** (passed some trials, failed others; trials passed): ${listed.join(' · ')}`;
+}
+
 function renderFailingCases(view: RunView, shown: number, sourceRoot: string): string {
   const total = view.failing.length;
   if (total === 0) return '';
@@ -600,6 +629,8 @@ function renderCase(
     ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`)
     : 'no source';
   const head = [codeSpan(shortId(result.id)), source, errored ? '**errored**' : '**failed**'];
+  const flaky = flakyLabel(result);
+  if (flaky !== null) head.push(flaky);
   if (comparison?.baseline) {
     const before = comparison.before.get(result.id);
     if (before === true) head.push('newly failing');

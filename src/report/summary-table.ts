@@ -1,12 +1,13 @@
 /**
  * The summary printed on the terminal at the end of `evals run`: per run a header, a counts
- * table, an evaluator table, the gate conditions that failed and the first failing cases; then
- * one verdict line. Pure: data in, string out.
+ * table, an evaluator table, the gate conditions that failed, the first failing cases and (with
+ * trials) the first flaky ones that passed; then one verdict line. Pure: data in, string out.
  */
 import type { CaseResult, RunResult } from '../types.ts';
 import { painter, type Painter } from './ansi.ts';
 import {
   describeCaseFailure,
+  flakyLabel,
   formatCount,
   formatParams,
   formatPercent,
@@ -49,19 +50,22 @@ function renderRun(run: RunResult, paint: Painter, width: number): string {
   );
 
   const { summary } = run;
+  // The flaky column only exists for runs with trials, so single-trial output is unchanged.
+  const flaky = summary.flaky === undefined ? [] : [formatCount(summary.flaky)];
   lines.push(
     ...renderTable(
       [
-        ['cases', 'passed', 'failed', 'errored', 'pass rate'],
+        ['cases', 'passed', 'failed', 'errored', 'pass rate', ...(flaky.length ? ['flaky'] : [])],
         [
           formatCount(summary.cases),
           formatCount(summary.passed),
           formatCount(summary.failed),
           formatCount(summary.errored),
           formatPercent(summary.passRate),
+          ...flaky,
         ],
       ],
-      ['right', 'right', 'right', 'right', 'right'],
+      ['right', 'right', 'right', 'right', 'right', 'right'],
     ),
   );
 
@@ -106,14 +110,32 @@ function renderRun(run: RunResult, paint: Painter, width: number): string {
     );
     for (const result of listed) lines.push(renderCaseLine(result, paint, width));
   }
+
+  // Flaky cases that failed are in the list above (tagged); the ones that passed by majority
+  // would otherwise go unseen.
+  const flakyPassed = run.cases.filter((result) => result.passed && result.flaky === true);
+  if (flakyPassed.length > 0) {
+    lines.push('');
+    const listed = flakyPassed.slice(0, MAX_LISTED_CASES);
+    lines.push(
+      flakyPassed.length > listed.length
+        ? `${INDENT}${formatCount(flakyPassed.length)} cases passed but are flaky, first ${listed.length}:`
+        : `${INDENT}cases that passed but are flaky:`,
+    );
+    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+  }
   return lines.join('\n');
 }
 
+/** `✗ id  source  reasons`, `! …` for an errored case, `~ id  source  flaky 2/3` for a flaky pass. */
 function renderCaseLine(result: CaseResult, paint: Painter, width: number): string {
   const errored = result.error !== null;
-  const mark = errored ? paint.yellow('!') : paint.red('✗');
+  const mark = result.passed ? paint.yellow('~') : errored ? paint.yellow('!') : paint.red('✗');
   const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
-  const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(describeCaseFailure(result).join('; '))}`;
+  const flaky = flakyLabel(result);
+  const reasons = describeCaseFailure(result).join('; ');
+  const detail = [flaky, reasons].filter((part) => part !== null && part !== '').join('  ');
+  const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(detail)}`;
   // The mark and its indent take 6 visible columns; the text is cut, never the mark.
   return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
 }

@@ -1,6 +1,13 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { describeValue } from '../errors.ts';
-import type { CaseResult, EngineEvaluator, EvaluationResult, Params, RunResult } from '../types.ts';
+import type {
+  CaseResult,
+  EngineEvaluator,
+  EvaluationResult,
+  Params,
+  RunResult,
+  TrialResult,
+} from '../types.ts';
 import {
   CallScope,
   EvaluatorCallArgs,
@@ -11,6 +18,7 @@ import {
 } from './call.ts';
 import { erroredEvaluation, toEvaluationResult } from './evaluation.ts';
 import { evaluateGate, summarizeRun } from './summary.ts';
+import { aggregateTrials } from './trials.ts';
 import type { EngineObserver, EngineOptions, EngineResult, SuiteSpec } from './types.ts';
 
 /**
@@ -36,9 +44,12 @@ interface SuiteState {
   spec: SuiteSpec;
   /** The suite's grid points, fed to its workers in order. */
   runs: RunState[];
-  /** Cursor of the next case to start: `runs[nextRun].results[nextCase]`. */
+  /** Times each case runs (`trials`); 1 for the usual single run. */
+  trials: number;
+  /** Cursor of the next trial to start: trial `nextTrial` of `runs[nextRun].results[nextCase]`. */
   nextRun: number;
   nextCase: number;
+  nextTrial: number;
   /** Per evaluator (same index), shared by all grid points; null without `maxConcurrency`. */
   evaluatorLimits: (LimitFunction | null)[];
   evaluatorIds: string[];
@@ -49,6 +60,11 @@ interface RunState {
   params: Params;
   /** Indexed like the testset, so results keep its order whatever order cases finish in. */
   results: (CaseResult | undefined)[];
+  /**
+   * With several trials: per case, the trials finished so far (at their trial index) and how
+   * many that is; the case is recorded when the last one lands. Empty for a single trial.
+   */
+  pendingTrials: ({ trials: TrialResult[]; done: number } | undefined)[];
 }
 
 /**
@@ -66,9 +82,16 @@ interface RunState {
  * recorded in the results and the run goes on; this only rejects on engine bugs, invalid
  * concurrency settings, or an observer that throws (after every case has settled).
  *
+ * With `trials: N` > 1 each case runs N times, each trial a unit of work of its own (it holds a
+ * suite slot and a global slot like a case does), pulled in order, so the trials of one case
+ * usually run side by side. The case is recorded, and reported to the observer, once all its
+ * trials finished (see `aggregateTrials` for how they are folded); the observer's `total`
+ * still counts cases.
+ *
  * On interrupt (`options.signal`), no new case starts, every pending call's signal is aborted
  * and the engine stops waiting for it at once (calls that ignore their signal are abandoned,
- * not awaited), and each run keeps only the cases that finished before the interrupt.
+ * not awaited), and each run keeps only the cases that finished before the interrupt (all of
+ * their trials).
  */
 export async function runSuites(
   suites: SuiteSpec[],
@@ -90,11 +113,19 @@ export async function runSuites(
   const runs: RunState[] = [];
   for (const spec of suites) {
     checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
+    const trials = spec.trials ?? 1;
+    if (!(Number.isInteger(trials) && trials >= 1)) {
+      throw new RangeError(
+        `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`,
+      );
+    }
     const suite: SuiteState = {
       spec,
       runs: [],
+      trials,
       nextRun: 0,
       nextCase: 0,
+      nextTrial: 0,
       evaluatorLimits: spec.evaluators.map((evaluator) =>
         evaluator.maxConcurrency === undefined || evaluator.maxConcurrency === Infinity
           ? null
@@ -110,6 +141,8 @@ export async function runSuites(
         suite,
         params,
         results: new Array<CaseResult | undefined>(spec.cases.length),
+        pendingTrials:
+          trials > 1 ? new Array<RunState['pendingTrials'][number]>(spec.cases.length) : [],
       });
     }
     suiteStates.push(suite);
@@ -133,8 +166,8 @@ export async function runSuites(
   try {
     const workers: Promise<void>[] = [];
     for (const suite of suiteStates) {
-      const cases = suite.spec.cases.length * suite.runs.length;
-      const count = Math.min(suite.spec.concurrency, cases);
+      const units = suite.spec.cases.length * suite.runs.length * suite.trials;
+      const count = Math.min(suite.spec.concurrency, units);
       for (let i = 0; i < count; i++) workers.push(suiteWorker(engine, suite));
     }
     await Promise.all(workers);
@@ -160,7 +193,7 @@ function createLimit(concurrency: number, label: string): LimitFunction {
   return pLimit(concurrency);
 }
 
-/** One suite slot: runs the suite's next case until none is left or the run is interrupted. */
+/** One suite slot: runs the suite's next trial until none is left or the run is interrupted. */
 async function suiteWorker(engine: Engine, suite: SuiteState): Promise<void> {
   for (;;) {
     if (engine.calls.interrupted) return;
@@ -171,19 +204,25 @@ async function suiteWorker(engine: Engine, suite: SuiteState): Promise<void> {
       run = suite.runs[suite.nextRun];
     }
     if (run === undefined) return;
-    const index = suite.nextCase++;
+    const index = suite.nextCase;
+    const trial = suite.nextTrial++;
+    if (suite.nextTrial >= suite.trials) {
+      suite.nextTrial = 0;
+      suite.nextCase++;
+    }
     await (engine.global === null
-      ? runCase(engine, run, index)
-      : engine.global(runCase, engine, run, index));
+      ? runCase(engine, run, index, trial)
+      : engine.global(runCase, engine, run, index, trial));
   }
 }
 
 /**
- * One case: function, evaluators, pass condition. Sync user code is never awaited, so a
- * trivial sync suite costs no timers, signals or extra promise ticks per call. After every
- * await, an interrupt drops the case: it did not finish, so it is not recorded.
+ * One trial of a case (the case itself with a single trial): function, evaluators, pass
+ * condition. Sync user code is never awaited, so a trivial sync suite costs no timers, signals
+ * or extra promise ticks per call. After every await, an interrupt drops the trial: it did not
+ * finish, so it is not recorded (nor, then, is its case).
  */
-async function runCase(engine: Engine, run: RunState, index: number): Promise<void> {
+async function runCase(engine: Engine, run: RunState, index: number, trial: number): Promise<void> {
   const { calls, now } = engine;
   if (calls.interrupted) return;
   const spec = run.suite.spec;
@@ -221,17 +260,30 @@ async function runCase(engine: Engine, run: RunState, index: number): Promise<vo
     if (calls.interrupted) return;
   }
 
-  const result: CaseResult = {
-    id: prepared.id,
-    contentId: prepared.contentId,
-    source: prepared.source,
-    data: testCase,
-    output: error === null && output !== undefined ? output : null,
-    error,
-    durationMs,
-    passed,
-    evaluations,
-  };
+  const recordedOutput = error === null && output !== undefined ? output : null;
+  let result: CaseResult;
+  if (run.suite.trials === 1) {
+    result = {
+      id: prepared.id,
+      contentId: prepared.contentId,
+      source: prepared.source,
+      data: testCase,
+      output: recordedOutput,
+      error,
+      durationMs,
+      passed,
+      evaluations,
+    };
+  } else {
+    const pending = (run.pendingTrials[index] ??= {
+      trials: new Array<TrialResult>(run.suite.trials),
+      done: 0,
+    });
+    pending.trials[trial] = { output: recordedOutput, error, durationMs, passed, evaluations };
+    if (++pending.done < run.suite.trials) return;
+    run.pendingTrials[index] = undefined;
+    result = aggregateTrials(prepared, pending.trials);
+  }
   run.results[index] = result;
   engine.completed++;
   try {
@@ -359,7 +411,7 @@ function toRunResult(run: RunState): RunResult {
   const { spec, evaluatorIds } = run.suite;
   // `filter` skips the holes left by cases an interrupt dropped, keeping testset order.
   const cases = run.results.filter((result): result is CaseResult => result !== undefined);
-  const summary = summarizeRun(cases, evaluatorIds);
+  const summary = summarizeRun(cases, evaluatorIds, { trials: run.suite.trials });
   const gate = evaluateGate(summary, spec.gate);
   // A run cut short by an interrupt never passes, whatever its finished cases looked like.
   if (cases.length < spec.cases.length) {

@@ -18,8 +18,18 @@ import { describeThreshold, meetsThreshold } from './threshold.ts';
  * those were errors. `mean` averages evaluations without an error only, so an out-of-range
  * score kept for the user (1.4) never skews it. Evaluations of ids not in `evaluatorIds` (the
  * synthetic `pass` evaluation of a failing pass condition) are not summarised.
+ *
+ * With `trials` > 1 each case carries one aggregated evaluation per evaluator (its trial mean),
+ * so the means here are means of per-case means: every case weighs the same, and a case's
+ * trial-to-trial noise is averaged out before it reaches the run. `flaky` (cases that passed
+ * some trials and failed others) is then counted; it is absent for single-trial runs, whose
+ * summary stays as it always was.
  */
-export function summarizeRun(cases: CaseResult[], evaluatorIds: string[]): RunSummary {
+export function summarizeRun(
+  cases: CaseResult[],
+  evaluatorIds: string[],
+  options: { trials?: number } = {},
+): RunSummary {
   const totals = new Map<string, { summary: EvaluatorSummary; sum: number; scored: number }>();
   for (const id of evaluatorIds) {
     totals.set(id, {
@@ -31,9 +41,11 @@ export function summarizeRun(cases: CaseResult[], evaluatorIds: string[]): RunSu
 
   let passed = 0;
   let errored = 0;
+  let flaky = 0;
   for (const result of cases) {
     if (result.error !== null) errored++;
     else if (result.passed) passed++;
+    if (result.flaky === true) flaky++;
     for (const evaluation of result.evaluations) {
       const total = totals.get(evaluation.evaluator);
       if (total === undefined) continue;
@@ -63,6 +75,7 @@ export function summarizeRun(cases: CaseResult[], evaluatorIds: string[]): RunSu
     failed: cases.length - passed - errored,
     errored,
     passRate: cases.length > 0 ? passed / cases.length : 1,
+    ...((options.trials ?? 1) > 1 ? { flaky } : {}),
     evaluators,
   };
 }

@@ -25,6 +25,12 @@ export interface SuiteSpec<TCase = Record<string, unknown>, TOutput = unknown> {
   concurrency: number;
   /** Per function call; `null` for no limit. */
   timeoutMs: number | null;
+  /**
+   * Times each case runs (function, evaluators and pass condition each time); default 1. Every
+   * trial counts against `concurrency` as a case would. With more than one, the case's result
+   * aggregates its trials (`aggregateTrials`).
+   */
+  trials?: number;
   pass: PassCondition<TCase, TOutput>;
   gate: GateSpec;
   /** Copied into each run's `testset` field (`cases` is filled by the engine). */
@@ -33,8 +39,12 @@ export interface SuiteSpec<TCase = Record<string, unknown>, TOutput = unknown> {
 
 /** Progress events, for reporters. Called synchronously; must not throw. */
 export interface EngineObserver {
-  /** Once, before any case starts: the total number of case executions (cases × grid points). */
+  /**
+   * Once, before any case starts: the total number of case executions (cases × grid points;
+   * trials do not multiply it, a case counts once).
+   */
   onStart?(info: { total: number; runs: { suite: string; params: Params; cases: number }[] }): void;
+  /** A case finished: with trials, once all its trials did, with the aggregated result. */
   onCaseDone?(info: { suite: string; params: Params; result: CaseResult }): void;
 }
 

@@ -52,6 +52,29 @@ export interface StoredCheckRun {
   batches: Record<string, unknown>[][];
 }
 
+/** A workflow artifact held by the server (seed it with {@link GitHubServer.addArtifact}). */
+export interface StoredArtifact {
+  id: number;
+  name: string;
+  /** The uploading run's `head_branch`. */
+  branch: string;
+  created_at: string;
+  expired: boolean;
+  /** The archive GET …/zip redirects to. */
+  zip: Buffer;
+  runId: number;
+  headSha: string;
+  /** Uploaded by a run for a pull request from a fork: `head_repository_id` ≠ `repository_id`. */
+  fromFork: boolean;
+}
+
+/** One download from the fake artifact storage, as received. */
+export interface StorageDownload {
+  artifactId: number;
+  /** The Authorization header the storage received; undefined when none (as it must be). */
+  authorization: string | undefined;
+}
+
 /** What the server holds; tests read it and may seed it. */
 export interface GitHubServerState {
   /** The token's own user; null means a GITHUB_TOKEN (GET /user answers 403). */
@@ -59,6 +82,10 @@ export interface GitHubServerState {
   /** Comments per issue (pull request) number, oldest first. */
   comments: Map<number, StoredComment[]>;
   checkRuns: Map<number, StoredCheckRun>;
+  /** Workflow artifacts by id. */
+  artifacts: Map<number, StoredArtifact>;
+  /** Every request to the fake storage host (`/_storage/:id`), in order. */
+  storageDownloads: StorageDownload[];
 }
 
 /** Options for {@link startGitHubServer}. */
@@ -91,6 +118,22 @@ export interface GitHubServer {
     issueNumber: number,
     comment: { body: string; login?: string; type?: 'User' | 'Bot' },
   ): StoredComment;
+  /**
+   * Seeds a workflow artifact. `GET …/actions/artifacts/:id/zip` answers 302 to
+   * `/_storage/:id` on this server, which serves `zip` without asking for a token, like
+   * GitHub's signed storage URLs. Defaults: not expired, not from a fork, `created_at` from the
+   * server's clock.
+   */
+  addArtifact(artifact: {
+    name: string;
+    branch: string;
+    zip: Buffer;
+    createdAt?: string;
+    expired?: boolean;
+    runId?: number;
+    headSha?: string;
+    fromFork?: boolean;
+  }): StoredArtifact;
   close(): Promise<void>;
 }
 
@@ -133,18 +176,27 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
+/** The `repository_id` of the one repository the fake serves, and of a fork of it. */
+const REPOSITORY_ID = 4200;
+const FORK_REPOSITORY_ID = 4201;
+/** GitHub's default artifact retention. */
+const RETENTION_MS = 90 * 24 * 3600 * 1000;
+
 /** Starts the fake on 127.0.0.1 and an OS-chosen port. */
 export async function startGitHubServer(options: GitHubServerOptions = {}): Promise<GitHubServer> {
   const state: GitHubServerState = {
     user: options.user ?? null,
     comments: new Map(),
     checkRuns: new Map(),
+    artifacts: new Map(),
+    storageDownloads: [],
   };
   const requests: RecordedRequest[] = [];
   const rules: FailRule[] = [];
   const userIds = new Map<string, number>([[ACTIONS_BOT.login, ACTIONS_BOT.id]]);
   let nextCommentId = 1001;
   let nextCheckRunId = 5001;
+  let nextArtifactId = 9001;
   let tick = 0;
   let url = '';
 
@@ -300,7 +352,85 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       }
     }
 
+    if (
+      (match = /^\/repos\/([^/]+)\/([^/]+)\/actions\/artifacts$/.exec(path)) &&
+      method === 'GET'
+    ) {
+      const [, owner = '', repo = ''] = match;
+      // GitHub's `name` filter is an exact match. The order is not documented; GitHub answers
+      // newest first, and so does the fake.
+      const name = query['name'];
+      const all = [...state.artifacts.values()]
+        .filter((artifact) => name === undefined || artifact.name === name)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+      const { items, headers } = page(path, query, all);
+      return {
+        status: 200,
+        body: {
+          total_count: all.length,
+          artifacts: items.map((artifact) => artifactJson(url, owner, repo, artifact)),
+        },
+        headers,
+      };
+    }
+
+    if (
+      (match = /^\/repos\/[^/]+\/[^/]+\/actions\/artifacts\/(\d+)\/([^/]+)$/.exec(path)) &&
+      method === 'GET'
+    ) {
+      const artifact = state.artifacts.get(Number(match[1]));
+      const docs = `${DOCS}/actions/artifacts#download-an-artifact`;
+      if (!artifact || match[2] !== 'zip') return error(404, 'Not Found', docs);
+      if (artifact.expired) return error(410, 'Artifact has expired', docs);
+      return {
+        status: 302,
+        body: Buffer.alloc(0),
+        // Like GitHub's signed storage URLs: the query is the credential.
+        headers: { location: `${url}/_storage/${artifact.id}?sig=secret-signature&se=1` },
+      };
+    }
+
     return error(404, 'Not Found', DOCS);
+  };
+
+  /** The fake storage host: no token needed (the URL is the credential), bytes not JSON. */
+  const storage = (path: string, headers: IncomingHttpHeaders): Reply => {
+    const id = Number(/^\/_storage\/(\d+)$/.exec(path)?.[1] ?? NaN);
+    state.storageDownloads.push({ artifactId: id, authorization: headers.authorization });
+    const artifact = state.artifacts.get(id);
+    if (!artifact) return { status: 404, body: Buffer.from('BlobNotFound') };
+    return {
+      status: 200,
+      body: artifact.zip,
+      headers: { 'content-type': 'application/zip' },
+    };
+  };
+
+  /** One page of `all` as `per_page`/`page` ask, with the Link header GitHub sends. */
+  const page = <T>(
+    path: string,
+    query: Record<string, string>,
+    all: T[],
+  ): { items: T[]; headers: Record<string, string> } => {
+    const perPage = clamp(
+      Number(query['per_page'] ?? DEFAULT_PER_PAGE) || DEFAULT_PER_PAGE,
+      1,
+      MAX_PER_PAGE,
+    );
+    const current = Math.max(1, Math.floor(Number(query['page'] ?? 1) || 1));
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    const link = (n: number): string => {
+      const params = new URLSearchParams({ ...query, per_page: String(perPage), page: String(n) });
+      return `${url}${path}?${params.toString()}`;
+    };
+    const rels: string[] = [];
+    if (current < last)
+      rels.push(`<${link(current + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
+    if (current > 1) rels.push(`<${link(current - 1)}>; rel="prev"`, `<${link(1)}>; rel="first"`);
+    return {
+      items: all.slice((current - 1) * perPage, current * perPage),
+      headers: rels.length > 0 ? { link: rels.join(', ') } : {},
+    };
   };
 
   const listComments = (
@@ -361,6 +491,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
           status: String(rule.status),
         },
       };
+    } else if (parsed.pathname.startsWith('/_storage/') && method === 'GET') {
+      reply = storage(parsed.pathname, req.headers);
     } else if (!req.headers.authorization) {
       reply = error(401, 'Requires authentication', DOCS);
     } else if (badJson) {
@@ -398,6 +530,22 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     },
     setUser(login) {
       state.user = login;
+    },
+    addArtifact(artifact) {
+      const id = nextArtifactId++;
+      const stored: StoredArtifact = {
+        id,
+        name: artifact.name,
+        branch: artifact.branch,
+        created_at: artifact.createdAt ?? now(),
+        expired: artifact.expired ?? false,
+        zip: artifact.zip,
+        runId: artifact.runId ?? 70000 + id,
+        headSha: artifact.headSha ?? id.toString(16).padStart(40, '0'),
+        fromFork: artifact.fromFork ?? false,
+      };
+      state.artifacts.set(id, stored);
+      return stored;
     },
     addComment(issueNumber, comment) {
       const user = userFor(comment.login ?? 'someone', comment.type ?? 'User');
@@ -587,7 +735,45 @@ function error(status: number, message: string, documentationUrl: string): Reply
   return { status, body: { message, documentation_url: documentationUrl, status: String(status) } };
 }
 
+function artifactJson(
+  base: string,
+  owner: string,
+  repo: string,
+  artifact: StoredArtifact,
+): Record<string, unknown> {
+  const api = `${base}/repos/${owner}/${repo}/actions/artifacts/${artifact.id}`;
+  return {
+    id: artifact.id,
+    node_id: `MDg6QXJ0aWZhY3Q${artifact.id}`,
+    name: artifact.name,
+    size_in_bytes: artifact.zip.length,
+    url: api,
+    archive_download_url: `${api}/zip`,
+    expired: artifact.expired,
+    created_at: artifact.created_at,
+    updated_at: artifact.created_at,
+    expires_at: new Date(Date.parse(artifact.created_at) + RETENTION_MS).toISOString(),
+    workflow_run: {
+      id: artifact.runId,
+      repository_id: REPOSITORY_ID,
+      head_repository_id: artifact.fromFork ? FORK_REPOSITORY_ID : REPOSITORY_ID,
+      head_branch: artifact.branch,
+      head_sha: artifact.headSha,
+    },
+  };
+}
+
 function send(res: ServerResponse, reply: Reply): void {
+  if (Buffer.isBuffer(reply.body)) {
+    // Bytes (an archive, a redirect's empty body) go out as they are, not as JSON.
+    res.writeHead(reply.status, {
+      'content-type': 'application/octet-stream',
+      'content-length': reply.body.length,
+      ...reply.headers,
+    });
+    res.end(reply.body);
+    return;
+  }
   const text = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     'content-type': 'application/json; charset=utf-8',

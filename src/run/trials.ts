@@ -1,0 +1,106 @@
+/**
+ * Folding the trials of one case (`trials: N`, N > 1) into its `CaseResult`. Pure: the engine
+ * hands in the case and its finished trials, in trial order.
+ */
+import type { CaseResult, EvaluationResult, PreparedCase, TrialResult } from '../types.ts';
+import { meetsThreshold } from './threshold.ts';
+
+/**
+ * The result of a case that ran several trials:
+ *
+ * - `trials`: every trial, in order; `trialPassRate`: passed trials / N (an errored trial did
+ *   not pass); `flaky`: some but not all trials passed.
+ * - `passed`: more than half of the trials passed (so 2 of 4 is a fail).
+ * - `evaluations`: one entry per evaluator, in the order the trials list them (see
+ *   `aggregateEvaluations`).
+ * - `output` and `error` come from the first trial whose verdict is the case's: the first passing
+ *   trial of a passed case, the first failing one of a failed case. Taking them from trial 1
+ *   regardless would let a passed case carry an error, and every reader (summary counts, JUnit,
+ *   annotations, progress) treats `error !== null` as "errored, not passed"; it would also show a
+ *   passing output as the example of why a case failed.
+ * - `durationMs`: the mean of the trials' function times.
+ */
+export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): CaseResult {
+  let passedTrials = 0;
+  let durationSum = 0;
+  for (const trial of trials) {
+    if (trial.passed) passedTrials++;
+    durationSum += trial.durationMs;
+  }
+  const count = trials.length;
+  const passed = passedTrials * 2 > count;
+  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  return {
+    id: prepared.id,
+    contentId: prepared.contentId,
+    source: prepared.source,
+    data: prepared.data,
+    output: shown?.output ?? null,
+    error: shown?.error ?? null,
+    durationMs: count > 0 ? durationSum / count : 0,
+    passed,
+    evaluations: aggregateEvaluations(trials),
+    trials,
+    trialPassRate: count > 0 ? passedTrials / count : 0,
+    flaky: passedTrials > 0 && passedTrials < count,
+  };
+}
+
+/**
+ * One entry per evaluator over the trials that ran it (a trial whose function errored ran
+ * none), so per-evaluator summaries and comparisons see one score per case:
+ *
+ * - `score`: the mean of the trials' scores that have no error; `null` when none has one.
+ * - `error`: set only when every trial that ran the evaluator errored (the first trial's message;
+ *   the trials keep all of them). An evaluator that errored in some trials is judged on the rest.
+ * - `threshold`: the first the trials carry; `passed`: whether the mean meets it, `null` without
+ *   one, `false` when errored — as for a single evaluation.
+ * - `metadata`: `{ trials: N, scored: k }`; `durationMs`: the mean over the trials that ran it.
+ *
+ * The synthetic `pass` evaluation of a failing pass condition is folded the same way, so a case
+ * whose pass condition threw in every trial still says why.
+ */
+function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
+  const byEvaluator = new Map<string, EvaluationResult[]>();
+  for (const trial of trials) {
+    for (const evaluation of trial.evaluations) {
+      const list = byEvaluator.get(evaluation.evaluator);
+      if (list === undefined) byEvaluator.set(evaluation.evaluator, [evaluation]);
+      else list.push(evaluation);
+    }
+  }
+  const aggregated: EvaluationResult[] = [];
+  for (const [evaluator, evaluations] of byEvaluator) {
+    let sum = 0;
+    let scored = 0;
+    let durationSum = 0;
+    let firstError: string | null = null;
+    let threshold: EvaluationResult['threshold'] = null;
+    for (const evaluation of evaluations) {
+      durationSum += evaluation.durationMs;
+      threshold ??= evaluation.threshold;
+      if (evaluation.error !== null) firstError ??= evaluation.error;
+      else if (evaluation.score !== null) {
+        sum += evaluation.score;
+        scored++;
+      }
+    }
+    const score = scored > 0 ? sum / scored : null;
+    const error = scored === 0 ? firstError : null;
+    aggregated.push({
+      evaluator,
+      score,
+      threshold,
+      passed:
+        error !== null
+          ? false
+          : threshold === null
+            ? null
+            : score !== null && meetsThreshold(score, threshold),
+      metadata: { trials: trials.length, scored },
+      error,
+      durationMs: durationSum / evaluations.length,
+    });
+  }
+  return aggregated;
+}

@@ -1,0 +1,145 @@
+/** `evals compare` and `evals run --baseline`, end to end through the built CLI. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { ResultsArtifact } from '../src/types.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+
+/** 40 cases; with BREAK=1 the function gets two in three wrong, a regression no noise explains. */
+function project(regressions: 'block' | 'warn'): string {
+  const dir = scratch();
+  const rows = Array.from({ length: 40 }, (_, n) => `${n},answer ${n}`).join('\n');
+  writeFiles(dir, {
+    'evals.yaml': `version: 1
+suites:
+  - id: qa
+    testset: { path: qa.csv }
+    function: ./answer.mjs
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "{{case.answer}}" } }
+      - { id: close, use: levenshtein, with: { expected: "{{case.answer}}" } }
+    gate:
+      minPassRate: 0.1
+      regressions: ${regressions}
+`,
+    'qa.csv': `n,answer\n${rows}\n`,
+    'answer.mjs':
+      "export default ({ testCase }) => process.env.BREAK && Number(testCase.n) % 3 !== 0 ? 'wrong' : testCase.answer;\n",
+  });
+  return dir;
+}
+
+function artifact(path: string): ResultsArtifact {
+  return JSON.parse(readFileSync(path, 'utf8')) as ResultsArtifact;
+}
+
+describe('evals run --baseline', () => {
+  it('embeds the comparison, and gate.regressions: block fails the run on a real regression', async () => {
+    const dir = project('block');
+    const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
+    assert.equal(base.code, 0, base.stderr);
+    const same = await runCli(['run', '-o', 'same.json', '--baseline', 'base.json'], { cwd: dir });
+    assert.equal(same.code, 0, `no regression against itself\n${same.stderr}`);
+    assert.equal(artifact(join(dir, 'same.json')).comparison?.hasRegression, false);
+
+    const head = await runCli(['run', '-o', 'head.json', '--baseline', 'base.json'], {
+      cwd: dir,
+      env: { BREAK: '1' },
+    });
+    assert.equal(head.code, 1, head.stderr);
+    const result = artifact(join(dir, 'head.json'));
+    assert.equal(result.comparison?.hasRegression, true);
+    const condition = result.runs[0]?.gate.conditions.find((c) => c.name === 'regressions');
+    assert.equal(condition?.passed, false);
+    assert.match(condition?.actual ?? '', /exact 1\.000 → 0\.350/);
+    assert.match(head.stdout, /regressed/, 'the comparison is printed after the summary');
+  });
+
+  it('warn (the default) reports the regression without failing the gate on it', async () => {
+    const dir = project('warn');
+    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+    const head = await runCli(['run', '-o', 'head.json', '--baseline', 'base.json'], {
+      cwd: dir,
+      env: { BREAK: '1' },
+    });
+    assert.equal(head.code, 0, head.stderr);
+    assert.match(head.stderr, /warning: qa: significant regression: /);
+  });
+
+  it('refuses a baseline that is not a results artifact before running anything', async () => {
+    const dir = project('warn');
+    writeFiles(dir, { 'nope.json': '{"hello": 1}' });
+    const r = await runCli(['run', '-o', 'out.json', '--baseline', 'nope.json'], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--baseline nope\.json is not a results artifact/);
+  });
+});
+
+describe('evals compare', () => {
+  it('labels a real regression, exits 1, and prints byte-identical output for identical inputs', async () => {
+    const dir = project('warn');
+    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+    await runCli(['run', '-o', 'head.json'], { cwd: dir, env: { BREAK: '1' } });
+    const json = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    assert.equal(json.code, 1, json.stderr);
+    const comparison = JSON.parse(json.stdout) as {
+      runs: {
+        evaluators: { evaluator: string; label: string; ci: { high: number } }[];
+        passRate: { label: string };
+      }[];
+    };
+    const exact = comparison.runs[0]?.evaluators.find((e) => e.evaluator === 'exact');
+    assert.equal(exact?.label, 'regressed');
+    assert.ok((exact?.ci.high ?? 0) < 0);
+    assert.equal(comparison.runs[0]?.passRate.label, 'regressed');
+    for (const format of ['json', 'md', 'text']) {
+      const a = await runCli(['compare', 'base.json', 'head.json', '--format', format], {
+        cwd: dir,
+      });
+      const b = await runCli(['compare', 'base.json', 'head.json', '--format', format], {
+        cwd: dir,
+      });
+      assert.equal(a.stdout, b.stdout, `${format} output is deterministic`);
+    }
+    const md = await runCli(['compare', 'base.json', 'head.json', '--format', 'md'], { cwd: dir });
+    assert.match(
+      md.stdout,
+      /exact: 1\.00 → 0\.35 \(-0\.65, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
+    );
+    const same = await runCli(['compare', 'base.json', 'base.json'], { cwd: dir });
+    assert.equal(same.code, 0);
+    assert.match(same.stdout, /unchanged/);
+  });
+
+  it('exits 2 on a non-results JSON, another schemaVersion, no common cases, or a missing file', async () => {
+    const dir = project('warn');
+    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+    const base = artifact(join(dir, 'base.json'));
+    writeFiles(dir, {
+      'other.json': '[1, 2, 3]',
+      'v2.json': JSON.stringify({ ...base, schemaVersion: 2 }),
+      'disjoint.json': JSON.stringify({
+        ...base,
+        runs: base.runs.map((r) => ({
+          ...r,
+          cases: r.cases.map((c) => ({ ...c, id: `other-${c.id}` })),
+        })),
+      }),
+    });
+    const cases: [string, RegExp][] = [
+      ['other.json', /other\.json.*not an evalgate results artifact/],
+      ['v2.json', /schemaVersion/],
+      ['disjoint.json', /no common cases/],
+      ['missing.json', /missing\.json: no such results file/],
+    ];
+    for (const [file, expect] of cases) {
+      const r = await runCli(['compare', 'base.json', file], { cwd: dir });
+      assert.equal(r.code, 2, `${file}\n${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, expect);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+  });
+});
