@@ -14,7 +14,7 @@ import {
   prepareCases,
   revisionMatches,
 } from '../testsets/identity.ts';
-import { findPinOrigin, type IdentityOptions } from '../testsets/history.ts';
+import type { IdentityOptions } from '../testsets/history.ts';
 import { readTestset } from '../testsets/read-file.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
 import type { EngineEvaluator, Params, PassCondition, TestFn, TestsetRow } from '../types.ts';
@@ -250,6 +250,7 @@ async function explainPinMismatch(
   identity: IdentityOptions,
 ): Promise<string> {
   const head = `the testset does not match its pinned revision: pinned ${pin}, current ${current.revision}`;
+  const { findPinOrigin } = await import('../testsets/history.ts');
   const origin = await findPinOrigin(location, identity, pin, current.cases);
   if (origin === null) {
     return `${head}; no commit of ${location.displayPath} has the pinned revision, so the changes cannot be counted (see the rows: evals testset show ${location.displayPath}; pin them: evals testset pin)`;

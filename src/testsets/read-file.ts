@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import type { Issue } from '../errors.ts';
 import type { TestsetRow } from '../types.ts';
 import { formatFromPath, parseTestset, TESTSET_EXTENSIONS } from './formats.ts';
-import { readFileAtRef } from './git.ts';
 import type { TestsetIssueCode, TestsetParseResult } from './issues.ts';
 
 /** Where a testset is: a file, optionally as of a git revision. */
@@ -36,6 +35,8 @@ export async function readTestset(location: TestsetLocation): Promise<TestsetSou
   const shown = `${displayPath}@${ref}`;
   const format = formatFromPath(absPath);
   if (format === null) return unsupported(displayPath);
+  // git is only needed for ref:, so its module loads only then.
+  const { readFileAtRef } = await import('./git.ts');
   const got = await readFileAtRef(absPath, ref);
   if (!got.ok) {
     return {

@@ -1,0 +1,80 @@
+/**
+ * `--baseline`: the comparison with an earlier results artifact, applied to a finished run.
+ * Loaded on demand, so a run without a baseline never loads the statistics.
+ */
+import { regressionCondition } from '../compare/gate.ts';
+import { renderComparisonText } from '../compare/render.ts';
+import { UsageError, usageError } from '../errors.ts';
+import { overallVerdict } from '../report/artifact.ts';
+import { validateArtifact } from '../report/artifact-schema.ts';
+import type { SuiteSpec } from '../run/types.ts';
+import { canonicalJson } from '../testsets/identity.ts';
+import type { Params, ResultsArtifact } from '../types.ts';
+import { compareResults, readJson } from './compare.ts';
+import { useColor, type CommandContext } from './io.ts';
+
+/** The baseline file, checked to be a results artifact of this schema version. */
+export async function readBaseline(path: string, ctx: CommandContext): Promise<ResultsArtifact> {
+  const value = await readJson(path, ctx);
+  const problems = validateArtifact(value);
+  if (problems.length > 0) {
+    const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+    throw usageError(
+      'baseline.invalid',
+      version !== undefined && version !== 1
+        ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)`
+        : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join('; ')}`,
+      path,
+    );
+  }
+  return value as ResultsArtifact;
+}
+
+/**
+ * Compares the run with its baseline, embeds the comparison, prints it, and applies each suite's
+ * `gate.regressions`: `block` adds a failing gate condition for corrected significant
+ * regressions, `warn` prints them. A baseline sharing no case with the run is a warning here,
+ * not an error: the run itself is done and stays valid.
+ */
+export function withComparison(
+  artifact: ResultsArtifact,
+  baseline: ResultsArtifact,
+  baselinePath: string,
+  suites: SuiteSpec[],
+  ctx: CommandContext,
+): ResultsArtifact {
+  let comparison;
+  try {
+    comparison = compareResults(baseline, artifact, { base: baselinePath, head: 'this run' });
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error.message}\n`);
+    return artifact;
+  }
+  const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? 'warn']));
+  const runs = artifact.runs.map((run) => {
+    const compared = comparison.runs.find(
+      (c) => c.suite === run.suite && sameParams(c.params, run.params),
+    );
+    const rule = policy.get(run.suite) ?? 'warn';
+    if (!compared || rule === 'off') return run;
+    const condition = regressionCondition(compared);
+    if (rule === 'warn') {
+      if (!condition.passed)
+        ctx.stderr.write(`warning: ${run.suite}: significant regression: ${condition.actual}\n`);
+      return run;
+    }
+    const conditions = [...run.gate.conditions, condition];
+    return {
+      ...run,
+      gate: { conditions },
+      verdict: condition.passed ? run.verdict : ('fail' as const),
+    };
+  });
+  ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx) })}`);
+  return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+
+function sameParams(a: Params, b: Params): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
