@@ -45992,6 +45992,17 @@ var init_gate = __esm({
   }
 });
 
+// src/compare/run-key.ts
+function runKey(run2) {
+  return canonicalJson([run2.suite, run2.params]);
+}
+var init_run_key = __esm({
+  "src/compare/run-key.ts"() {
+    "use strict";
+    init_identity();
+  }
+});
+
 // src/report/failure-details.ts
 import { posix as posix2 } from "node:path";
 function repoPath(sourceRoot, file) {
@@ -46103,16 +46114,6 @@ function compareRuns(run2, baseline) {
     if (passedBefore === false && result.passed) fixed++;
   }
   return { baseline, before, newlyFailing, fixed };
-}
-function runKey(run2) {
-  return JSON.stringify([run2.suite, sortKeys(run2.params)]);
-}
-function sortKeys(value) {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value).sort().map((key) => [key, sortKeys(value[key])])
-  );
 }
 function runLabel(run2) {
   const params = formatParams(run2.params, " ");
@@ -46475,6 +46476,7 @@ var OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES, ERROR_MAX_CHARS, ERROR_MAX_LINES, REASON
 var init_markdown = __esm({
   "src/report/markdown.ts"() {
     "use strict";
+    init_run_key();
     init_failure_details();
     init_labels();
     init_progress();
@@ -47598,7 +47600,7 @@ function describeRuns(runs) {
 function matchRuns(baseRuns, headRuns) {
   const waiting = /* @__PURE__ */ new Map();
   for (const run2 of baseRuns) {
-    const key = runKey2(run2);
+    const key = runKey(run2);
     const list = waiting.get(key);
     if (list) list.push(run2);
     else waiting.set(key, [run2]);
@@ -47607,7 +47609,7 @@ function matchRuns(baseRuns, headRuns) {
   const onlyInHead = [];
   const paired = /* @__PURE__ */ new Set();
   for (const run2 of headRuns) {
-    const match = waiting.get(runKey2(run2))?.shift();
+    const match = waiting.get(runKey(run2))?.shift();
     if (match) {
       pairs.push([match, run2]);
       paired.add(match);
@@ -47616,16 +47618,6 @@ function matchRuns(baseRuns, headRuns) {
     }
   }
   return { pairs, onlyInBase: baseRuns.filter((run2) => !paired.has(run2)), onlyInHead };
-}
-function runKey2(run2) {
-  return JSON.stringify([run2.suite, sortKeys2(run2.params)]);
-}
-function sortKeys2(value) {
-  if (Array.isArray(value)) return value.map(sortKeys2);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.keys(value).sort().map((key) => [key, sortKeys2(value[key])])
-  );
 }
 function runRef(run2) {
   return { suite: run2.suite, params: run2.params };
@@ -47775,6 +47767,7 @@ var init_compare = __esm({
   "src/compare/compare.ts"() {
     "use strict";
     init_errors();
+    init_run_key();
     init_artifact_schema();
     init_stats();
     DEFAULT_MIN_PAIRED = 10;
@@ -47849,9 +47842,7 @@ function withComparison(artifact, baseline, baselinePath, suites, ctx) {
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? "warn"]));
   const runs = artifact.runs.map((run2) => {
-    const compared = comparison.runs.find(
-      (c) => c.suite === run2.suite && sameParams(c.params, run2.params)
-    );
+    const compared = comparison.runs.find((c) => runKey(c) === runKey(run2));
     const rule = policy.get(run2.suite) ?? "warn";
     if (!compared || rule === "off") return run2;
     const condition = regressionCondition(compared);
@@ -47872,18 +47863,15 @@ function withComparison(artifact, baseline, baselinePath, suites, ctx) {
 ${renderComparisonText(comparison, { color: useColor(ctx) })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }
-function sameParams(a, b) {
-  return canonicalJson(a) === canonicalJson(b);
-}
 var init_baseline = __esm({
   "src/commands/baseline.ts"() {
     "use strict";
     init_gate();
+    init_run_key();
     init_render();
     init_errors();
     init_artifact();
     init_artifact_schema();
-    init_identity();
     init_compare2();
     init_io();
   }

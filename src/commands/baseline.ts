@@ -3,13 +3,13 @@
  * Loaded on demand, so a run without a baseline never loads the statistics.
  */
 import { regressionCondition } from '../compare/gate.ts';
+import { runKey } from '../compare/run-key.ts';
 import { renderComparisonText } from '../compare/render.ts';
 import { UsageError, usageError } from '../errors.ts';
 import { overallVerdict } from '../report/artifact.ts';
 import { validateArtifact } from '../report/artifact-schema.ts';
 import type { SuiteSpec } from '../run/types.ts';
-import { canonicalJson } from '../testsets/identity.ts';
-import type { Params, ResultsArtifact } from '../types.ts';
+import type { ResultsArtifact } from '../types.ts';
 import { compareResults, readJson } from './compare.ts';
 import { useColor, type CommandContext } from './io.ts';
 
@@ -53,9 +53,7 @@ export function withComparison(
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? 'warn']));
   const runs = artifact.runs.map((run) => {
-    const compared = comparison.runs.find(
-      (c) => c.suite === run.suite && sameParams(c.params, run.params),
-    );
+    const compared = comparison.runs.find((c) => runKey(c) === runKey(run));
     const rule = policy.get(run.suite) ?? 'warn';
     if (!compared || rule === 'off') return run;
     const condition = regressionCondition(compared);
@@ -73,8 +71,4 @@ export function withComparison(
   });
   ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx) })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
-}
-
-function sameParams(a: Params, b: Params): boolean {
-  return canonicalJson(a) === canonicalJson(b);
 }

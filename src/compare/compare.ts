@@ -3,6 +3,7 @@
  * Pure: two artifacts in, a `Comparison` out; the same inputs give the same comparison.
  */
 import { UsageError, type Issue } from '../errors.ts';
+import { runKey } from './run-key.ts';
 import { ARTIFACT_SCHEMA_VERSION, validateArtifact } from '../report/artifact-schema.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
 import {
@@ -220,21 +221,6 @@ function matchRuns(baseRuns: readonly RunResult[], headRuns: readonly RunResult[
     }
   }
   return { pairs, onlyInBase: baseRuns.filter((run) => !paired.has(run)), onlyInHead };
-}
-
-/** Suite and params, with object keys sorted at every level so key order never matters. */
-function runKey(run: RunRef): string {
-  return JSON.stringify([run.suite, sortKeys(run.params)]);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
 }
 
 function runRef(run: RunResult): RunRef {

@@ -8,6 +8,7 @@
  * `<details>`, break a table, link, or notify anyone.
  */
 import type { CaseResult, EvaluatorSummary, ResultsArtifact, RunResult } from '../types.ts';
+import { runKey } from '../compare/run-key.ts';
 import {
   clipText,
   evaluationReason,
@@ -168,24 +169,6 @@ function compareRuns(run: RunResult, baseline: RunResult | null): RunComparison 
     if (passedBefore === false && result.passed) fixed++;
   }
   return { baseline, before, newlyFailing, fixed };
-}
-
-/**
- * Runs are the same run when suite and params are deep-equal. Keys are sorted at every level so
- * `{a, b}` and `{b, a}` (a reordered grid in the YAML) still match.
- */
-function runKey(run: Pick<RunResult, 'suite' | 'params'>): string {
-  return JSON.stringify([run.suite, sortKeys(run.params)]);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-  );
 }
 
 function runLabel(run: Pick<RunResult, 'suite' | 'params'>): string {
