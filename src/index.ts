@@ -8,6 +8,20 @@ export {
   type RunTestSuiteResult,
 } from './api/run-test-suite.ts';
 export { BaseTestEvaluator } from './evaluators/base.ts';
+export {
+  createJudgeClient,
+  type CallOptions,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResult,
+  type ChatTool,
+  type ChatUsage,
+  type EmbedResult,
+  type JudgeClient,
+  type JudgeClientOptions,
+  type JudgeError,
+  type ToolCall,
+} from './judge/client.ts';
 export { builtinEvaluators, type BuiltinEvaluatorName } from './evaluators/registry.ts';
 export type {
   CaseResult,

@@ -1,0 +1,94 @@
+/**
+ * The on-disk cache of judge and embedding responses. A judge at temperature 0 asked the same
+ * thing gives (near enough) the same answer, so a re-run of an unchanged suite should cost
+ * nothing. Only successful, well-formed responses are stored: an error is never replayed.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Bumped when the entry shape changes; entries of another version are misses. */
+const CACHE_FORMAT = 1;
+
+/**
+ * What identifies a call: the server, the model and the full request body. Headers — the API
+ * key above all — are deliberately not part of it, so rotating a key keeps the cache and the
+ * key never reaches the disk.
+ */
+export interface CacheKeyInput {
+  baseUrl: string;
+  model: string;
+  body: unknown;
+}
+
+/**
+ * JSON with object keys sorted at every depth, so two bodies that differ only in key order
+ * share a cache entry. `undefined` members are dropped, as `JSON.stringify` does.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, member]) => member !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
+}
+
+/** The cache key: sha256 (hex) of the canonical JSON of `{ baseUrl, model, body }`. */
+export function cacheKey(input: CacheKeyInput): string {
+  const { baseUrl, model, body } = input;
+  return createHash('sha256').update(canonicalJson({ baseUrl, model, body })).digest('hex');
+}
+
+/** A response cache; `get` answers undefined on a miss. */
+export interface ResponseCache {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+/**
+ * A cache in `dir`, one file per entry at `dir/<first 2 hex>/<key>.json` (the fan-out keeps
+ * directories small for `actions/cache` and for humans). Reads of a missing, unreadable or
+ * corrupt file are misses — the next successful call overwrites it. Writes go to a temp file
+ * renamed into place, so a concurrent reader or a killed run never sees half an entry. Write
+ * failures are swallowed: a full disk must not turn a good judge answer into an error.
+ */
+export function createFileCache(dir: string): ResponseCache {
+  const pathOf = (key: string): string => join(dir, key.slice(0, 2), `${key}.json`);
+  return {
+    async get(key) {
+      let text: string;
+      try {
+        text = await readFile(pathOf(key), 'utf8');
+      } catch {
+        return undefined;
+      }
+      try {
+        const entry = JSON.parse(text) as unknown;
+        if (
+          typeof entry === 'object' &&
+          entry !== null &&
+          (entry as { format?: unknown }).format === CACHE_FORMAT &&
+          (entry as { key?: unknown }).key === key &&
+          'value' in entry
+        ) {
+          return entry.value;
+        }
+      } catch {
+        // corrupt: fall through to a miss
+      }
+      return undefined;
+    },
+    async set(key, value) {
+      const file = pathOf(key);
+      const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
+        await writeFile(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}\n`);
+        await rename(temp, file);
+      } catch {
+        await rm(temp, { force: true }).catch(() => undefined);
+      }
+    },
+  };
+}
