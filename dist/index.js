@@ -20031,6 +20031,11 @@ var init_ansi = __esm({
 });
 
 // src/run/threshold.ts
+function evaluationPassed(score, threshold, error2) {
+  if (error2 !== null) return false;
+  if (threshold === null) return null;
+  return score !== null && meetsThreshold(score, threshold);
+}
 function meetsThreshold(score, t) {
   if (t.gt != null && !(score > t.gt)) return false;
   if (t.gte != null && !(score >= t.gte)) return false;
@@ -20626,7 +20631,7 @@ function toEvaluationResult(evaluator, raw, durationMs2) {
     evaluator: evaluator.id,
     score: recordedScore,
     threshold,
-    passed: error2 !== null ? false : threshold === null ? null : meetsThreshold(recordedScore, threshold),
+    passed: evaluationPassed(recordedScore, threshold, error2),
     metadata: toMetadata(metadata),
     error: error2,
     durationMs: durationMs2
@@ -20826,7 +20831,7 @@ function aggregateEvaluations(trials) {
       evaluator,
       score,
       threshold,
-      passed: error2 !== null ? false : threshold === null ? null : score !== null && meetsThreshold(score, threshold),
+      passed: evaluationPassed(score, threshold, error2),
       metadata: { trials: trials.length, scored },
       error: error2,
       durationMs: durationSum / evaluations.length
@@ -45773,13 +45778,13 @@ async function loadModule(loader, config, spec, issueAt2) {
 }
 async function loadFunction(config, suite, loader, at) {
   if (suite.function === void 0) return { ok: true, value: outputColumn };
-  const loaded = await loadModule(loader, config, suite.function, at("function"));
+  return loadShaped(loader, config, suite.function, at("function"), asTestFn);
+}
+async function loadShaped(loader, config, spec, where, shape) {
+  const loaded = await loadModule(loader, config, spec, where);
   if (!loaded.ok) return loaded;
-  const shaped = asTestFn(loaded.value, loaded.ref);
-  return shaped.ok ? { ok: true, value: shaped.value } : {
-    ok: false,
-    issue: { ...at("function"), code: shaped.error.code, message: shaped.error.message }
-  };
+  const shaped = shape(loaded.value, loaded.ref);
+  return shaped.ok ? { ok: true, value: shaped.value } : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
 }
 async function loadEvaluator(config, suite, ev, loader, at) {
   const where = at("evaluators", ev.index, "use");
@@ -45787,14 +45792,14 @@ async function loadEvaluator(config, suite, ev, loader, at) {
   if (ev.kind === "builtin") {
     inner = builtinEvaluators[ev.use].create(ev.with, { id: ev.id });
   } else {
-    const loaded = await loadModule(loader, config, ev.use, where);
-    if (!loaded.ok) return loaded;
-    const shaped = asEvaluator(loaded.value, loaded.ref, ev.with, ev.id);
-    if (!shaped.ok)
-      return {
-        ok: false,
-        issue: { ...where, code: shaped.error.code, message: shaped.error.message }
-      };
+    const shaped = await loadShaped(
+      loader,
+      config,
+      ev.use,
+      where,
+      (value, ref) => asEvaluator(value, ref, ev.with, ev.id)
+    );
+    if (!shaped.ok) return shaped;
     inner = shaped.value;
   }
   const threshold = ev.threshold ?? inner.threshold;
@@ -45813,13 +45818,7 @@ async function loadEvaluator(config, suite, ev, loader, at) {
 }
 async function loadPass(config, suite, loader, at) {
   if (suite.pass === "all" || suite.pass === "any") return { ok: true, value: suite.pass };
-  const loaded = await loadModule(loader, config, suite.pass, at("pass"));
-  if (!loaded.ok) return loaded;
-  const shaped = asPassCondition(loaded.value, loaded.ref);
-  return shaped.ok ? { ok: true, value: shaped.value } : {
-    ok: false,
-    issue: { ...at("pass"), code: shaped.error.code, message: shaped.error.message }
-  };
+  return loadShaped(loader, config, suite.pass, at("pass"), asPassCondition);
 }
 function selectGrid(suite, filter, at) {
   const points = expandGrid(suite.grid);

@@ -3,7 +3,7 @@ import { formatConfigPath } from '../config/config-path.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { Issue } from '../errors.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
-import type { ModuleLoader } from '../modules/loader.ts';
+import type { ModuleLoader, ModuleResult } from '../modules/loader.ts';
 import { asEvaluator, asPassCondition, asTestFn } from '../modules/shapes.ts';
 import { parseModuleSpec, type ModuleRef } from '../modules/spec.ts';
 import { expandGrid } from '../plan/grid.ts';
@@ -293,15 +293,23 @@ async function loadFunction(
   at: (...path: ConfigPath) => Issue,
 ): Promise<Located<TestFn>> {
   if (suite.function === undefined) return { ok: true, value: outputColumn };
-  const loaded = await loadModule(loader, config, suite.function, at('function'));
+  return loadShaped(loader, config, suite.function, at('function'), asTestFn);
+}
+
+/** A module's export checked into the shape its use needs; problems located at `where`. */
+async function loadShaped<T>(
+  loader: ModuleLoader,
+  config: LoadedConfig,
+  spec: string,
+  where: Issue,
+  shape: (value: unknown, ref: ModuleRef) => ModuleResult<T>,
+): Promise<Located<T>> {
+  const loaded = await loadModule(loader, config, spec, where);
   if (!loaded.ok) return loaded;
-  const shaped = asTestFn(loaded.value, loaded.ref);
+  const shaped = shape(loaded.value, loaded.ref);
   return shaped.ok
     ? { ok: true, value: shaped.value }
-    : {
-        ok: false,
-        issue: { ...at('function'), code: shaped.error.code, message: shaped.error.message },
-      };
+    : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
 }
 
 /** Without `function:`, a suite scores outputs stored in the testset's `output` column. */
@@ -325,14 +333,10 @@ async function loadEvaluator(
     // A built-in carries its default threshold itself (see defineBuiltin).
     inner = builtinEvaluators[ev.use as BuiltinEvaluatorName].create(ev.with, { id: ev.id });
   } else {
-    const loaded = await loadModule(loader, config, ev.use, where);
-    if (!loaded.ok) return loaded;
-    const shaped = asEvaluator(loaded.value, loaded.ref, ev.with, ev.id);
-    if (!shaped.ok)
-      return {
-        ok: false,
-        issue: { ...where, code: shaped.error.code, message: shaped.error.message },
-      };
+    const shaped = await loadShaped(loader, config, ev.use, where, (value, ref) =>
+      asEvaluator(value, ref, ev.with, ev.id),
+    );
+    if (!shaped.ok) return shaped;
     inner = shaped.value;
   }
   // The config's id, limits and threshold win over what the evaluator object declares.
@@ -358,15 +362,7 @@ async function loadPass(
   at: (...path: ConfigPath) => Issue,
 ): Promise<Located<PassCondition>> {
   if (suite.pass === 'all' || suite.pass === 'any') return { ok: true, value: suite.pass };
-  const loaded = await loadModule(loader, config, suite.pass, at('pass'));
-  if (!loaded.ok) return loaded;
-  const shaped = asPassCondition(loaded.value, loaded.ref);
-  return shaped.ok
-    ? { ok: true, value: shaped.value }
-    : {
-        ok: false,
-        issue: { ...at('pass'), code: shaped.error.code, message: shaped.error.message },
-      };
+  return loadShaped(loader, config, suite.pass, at('pass'), asPassCondition);
 }
 
 function selectGrid(

@@ -1,6 +1,6 @@
 import { describeValue } from '../errors.ts';
 import type { EngineEvaluator, EvaluationResult, Threshold } from '../types.ts';
-import { meetsThreshold } from './threshold.ts';
+import { evaluationPassed } from './threshold.ts';
 
 /** The parts of an evaluator its results record. */
 export type EvaluatorIdentity = Pick<EngineEvaluator, 'id' | 'threshold'>;
@@ -51,12 +51,7 @@ export function toEvaluationResult(
     evaluator: evaluator.id,
     score: recordedScore,
     threshold,
-    passed:
-      error !== null
-        ? false
-        : threshold === null
-          ? null
-          : meetsThreshold(recordedScore!, threshold),
+    passed: evaluationPassed(recordedScore, threshold, error),
     metadata: toMetadata(metadata),
     error,
     durationMs,

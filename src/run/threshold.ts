@@ -4,6 +4,20 @@ import type { Threshold } from '../types.ts';
  * Whether a score meets every bound of a threshold. A threshold with no bounds accepts every
  * score; NaN meets no bound. `null` bounds count as absent, as they do in the YAML.
  */
+/**
+ * An evaluation's pass status: `false` when it errored or has no score, `null` without a
+ * threshold (reported, never counted), else whether the score meets the threshold.
+ */
+export function evaluationPassed(
+  score: number | null,
+  threshold: Threshold | null,
+  error: string | null,
+): boolean | null {
+  if (error !== null) return false;
+  if (threshold === null) return null;
+  return score !== null && meetsThreshold(score, threshold);
+}
+
 export function meetsThreshold(score: number, t: Threshold): boolean {
   if (t.gt != null && !(score > t.gt)) return false;
   if (t.gte != null && !(score >= t.gte)) return false;

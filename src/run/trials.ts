@@ -3,7 +3,7 @@
  * hands in the case and its finished trials, in trial order.
  */
 import type { CaseResult, EvaluationResult, PreparedCase, TrialResult } from '../types.ts';
-import { meetsThreshold } from './threshold.ts';
+import { evaluationPassed } from './threshold.ts';
 
 /**
  * The result of a case that ran several trials:
@@ -91,12 +91,7 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
       evaluator,
       score,
       threshold,
-      passed:
-        error !== null
-          ? false
-          : threshold === null
-            ? null
-            : score !== null && meetsThreshold(score, threshold),
+      passed: evaluationPassed(score, threshold, error),
       metadata: { trials: trials.length, scored },
       error,
       durationMs: durationSum / evaluations.length,
