@@ -2,6 +2,7 @@
  * User mistakes are data (`Issue`), collected and reported together; bugs are exceptions.
  * `cli.ts` is the one place that turns these into exit codes and messages.
  */
+import type { Usage } from './types.ts';
 
 /** One problem with the user's input, located precisely enough to jump to. */
 export interface Issue {
@@ -27,6 +28,25 @@ export function formatIssue(issue: Issue): string {
 }
 
 /** The user's input is wrong: nothing ran. Exit code 2, no stack trace. */
+/**
+ * Thrown by an evaluator to fail one evaluation while keeping what explains it: the engine
+ * records `message` as the evaluation's error, and keeps `metadata` (a judge's raw answer) and
+ * `usage` (the model calls already paid for). Any other throw records the message alone.
+ */
+export class EvaluationError extends Error {
+  readonly metadata: Record<string, unknown> | undefined;
+  readonly usage: Usage | undefined;
+  constructor(
+    message: string,
+    details: { metadata?: Record<string, unknown>; usage?: Usage } = {},
+  ) {
+    super(message);
+    this.name = 'EvaluationError';
+    this.metadata = details.metadata;
+    this.usage = details.usage;
+  }
+}
+
 export class UsageError extends Error {
   readonly exitCode = 2;
   constructor(

@@ -8,6 +8,8 @@ export {
   type RunTestSuiteResult,
 } from './api/run-test-suite.ts';
 export { BaseTestEvaluator } from './evaluators/base.ts';
+export { EvaluationError } from './errors.ts';
+export { addUsage, callUsage, emptyUsage, type PriceTable } from './judge/usage.ts';
 export {
   createJudgeClient,
   type CallOptions,
@@ -43,5 +45,6 @@ export type {
   TestFn,
   Threshold,
   TrialResult,
+  Usage,
   Verdict,
 } from './types.ts';

@@ -19,6 +19,25 @@ export interface Evaluation {
   score: number;
   threshold?: Threshold;
   metadata?: Record<string, unknown>;
+  /** Model calls the evaluator made for this case (judge built-ins fill it; custom ones may). */
+  usage?: Usage;
+}
+
+/**
+ * Model calls and what they cost. Cache hits are counted, but their tokens, latency and cost
+ * are not: the usage is what this run spent, so a re-run served from the cache costs nothing.
+ */
+export interface Usage {
+  /** Requests answered by the server (retries of one call count once). */
+  calls: number;
+  /** Calls served from the on-disk cache, with no request made. */
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** In US dollars from the configured prices; `null` when a model used has no price. */
+  cost: number | null;
+  /** Summed wall time of the calls that reached the server, retries and waits included. */
+  latencyMs: number;
 }
 
 /** Grid-search parameters of one run (one point of the grid). `{}` when the suite has no grid. */
@@ -144,6 +163,8 @@ export interface EvaluationResult {
   metadata: Record<string, unknown> | null;
   error: string | null;
   durationMs: number;
+  /** Model calls of this evaluation; absent when it made none. */
+  usage?: Usage;
 }
 
 /** One trial of a case, when its suite runs several (`trials: N`). */
@@ -190,6 +211,8 @@ export interface EvaluatorSummary {
   errors: number;
   /** passed / (passed + failed); `null` when no evaluation had a threshold. */
   passRate: number | null;
+  /** Model calls of this evaluator over the run; absent when it made none. */
+  usage?: Usage;
 }
 
 export interface RunSummary {
@@ -202,6 +225,8 @@ export interface RunSummary {
   /** Cases that passed some trials and failed others; present only when the suite ran trials. */
   flaky?: number;
   evaluators: Record<string, EvaluatorSummary>;
+  /** Model calls of every evaluator of the run; absent when none made any. */
+  usage?: Usage;
 }
 
 /** One condition of a gate, with what it needed and what the run measured. */
@@ -247,4 +272,6 @@ export interface ResultsArtifact {
   runs: RunResult[];
   /** The comparison against a baseline, when the run had one. */
   comparison?: Comparison;
+  /** Model calls over every run; absent when no evaluator made any. */
+  usage?: Usage;
 }

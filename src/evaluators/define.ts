@@ -1,6 +1,6 @@
 import type { EngineEvaluator, Evaluation, EvaluatorArgs, Threshold } from '../types.ts';
 import { optionResolver, type OptionValues } from './options.ts';
-import type { BuiltinDefinition } from './types.ts';
+import type { BuiltinContext, BuiltinDefinition } from './types.ts';
 
 /** What a built-in supplies; `defineBuiltin` turns it into a registry entry. */
 export interface BuiltinSpec<Prepared> {
@@ -8,10 +8,20 @@ export interface BuiltinSpec<Prepared> {
   optionsSchema: Record<string, unknown>;
   defaultThreshold?: Threshold;
   validate?: BuiltinDefinition['validate'];
-  /** Once per evaluator, at create time: compile what does not depend on the case. */
-  prepare?: (options: OptionValues) => Prepared;
-  /** One case: `values` are the options with their templates resolved for it. Throws on bad options. */
-  score: (values: OptionValues, args: EvaluatorArgs, prepared: Prepared) => Evaluation;
+  /**
+   * Once per evaluator, at create time: compile what does not depend on the case. Judge built-ins
+   * take their model access from `context.judge` here (and throw when they need one absent).
+   */
+  prepare?: (options: OptionValues, context: BuiltinContext) => Prepared;
+  /**
+   * One case: `values` are the options with their templates resolved for it. Throws (or rejects)
+   * on bad options; judge built-ins are async and honour `args.signal`.
+   */
+  score: (
+    values: OptionValues,
+    args: EvaluatorArgs,
+    prepared: Prepared,
+  ) => Evaluation | Promise<Evaluation>;
 }
 
 /**
@@ -25,9 +35,10 @@ export function defineBuiltin<Prepared = undefined>(
   const { prepare, score, ...definition } = spec;
   return {
     ...definition,
-    create(options, { id }): EngineEvaluator {
+    create(options, context): EngineEvaluator {
+      const { id } = context;
       const resolve = optionResolver(options);
-      const prepared = prepare ? prepare(options) : (undefined as Prepared);
+      const prepared = prepare ? prepare(options, context) : (undefined as Prepared);
       return {
         id,
         ...(spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {}),

@@ -1,9 +1,15 @@
+import type { JudgeClient } from '../judge/client.ts';
+import type { PriceTable } from '../judge/usage.ts';
 import type { EngineEvaluator, Threshold } from '../types.ts';
 
 /** Context a built-in gets when it is created from an `evals.yaml` evaluator entry. */
 export interface BuiltinContext {
   /** The evaluator's `id:` in the config. */
   id: string;
+  /** Model access for judge built-ins; absent where none was set up (code, deterministic use). */
+  judge?: JudgeContext;
+  /** Files next to the config; absent outside a config run (then file-backed built-ins refuse). */
+  files?: BuiltinFiles;
 }
 
 /**
@@ -24,4 +30,37 @@ export interface BuiltinDefinition {
    */
   validate?(options: Record<string, unknown>): { path: string; message: string }[];
   create(options: Record<string, unknown>, context: BuiltinContext): EngineEvaluator;
+}
+
+/**
+ * What a judge built-in (one that calls a model) gets at create time: a client already set up
+ * from `defaults.judge` and the evaluator's `judge:` block (base URL, key, timeout, retries, the
+ * shared cache and per-host cap), and the resolved model settings. Deterministic built-ins
+ * ignore it. Everything here is injected, so a judge evaluator stays free of environment reads.
+ */
+export interface JudgeContext {
+  client: JudgeClient;
+  /** Chat model; `undefined` when none is configured (a judge that needs one reports an error). */
+  model: string | undefined;
+  /** Embeddings model for `semantic-similarity` and the like; `undefined` when not configured. */
+  embeddingModel: string | undefined;
+  temperature: number;
+  /** For the cost in `Evaluation.usage` (see `callUsage`). */
+  prices: PriceTable | undefined;
+}
+
+/**
+ * Files a built-in may keep next to the config (the `automatic-battle` baselines). The run's
+ * settings decide whether they may be written; writes happen once, after the run, through the
+ * flush callbacks the built-ins register.
+ */
+export interface BuiltinFiles {
+  /** The config's folder: relative paths in options resolve against it. */
+  configDir: string;
+  /** The suite the evaluator belongs to. */
+  suiteId: string;
+  /** `--update-baselines`: recorded baselines that lost may be replaced. */
+  updateBaselines: boolean;
+  /** Called by the pipeline after the run (also an interrupted one), in registration order. */
+  onRunEnd(flush: () => Promise<void>): void;
 }

@@ -10,7 +10,9 @@ import type { EvaluatorArgs, FnArgs, Params } from '../types.ts';
  */
 
 /** How a pending call ended: its value, or the message of why it failed. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: string; /** What was thrown, when anything was. */ thrown?: unknown };
 
 /**
  * setTimeout fires at once (with a warning) past 2^31-1 ms, so longer limits mean "no limit";
@@ -202,7 +204,7 @@ export class PendingCalls {
       // Promise.resolve adopts foreign thenables too, turning a throwing `then` into a rejection.
       Promise.resolve(value).then(
         (result) => finish({ ok: true, value: result }),
-        (error: unknown) => finish({ ok: false, error: describeError(error) }),
+        (error: unknown) => finish({ ok: false, error: describeError(error), thrown: error }),
       );
     });
   }

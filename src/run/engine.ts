@@ -342,7 +342,7 @@ function evaluate(
   try {
     value = evaluator.evaluateTestCase(args);
   } catch (thrown) {
-    return erroredEvaluation(evaluator, describeError(thrown), now() - started);
+    return erroredEvaluation(evaluator, describeError(thrown), now() - started, thrown);
   }
   if (!isThenable(value)) return toEvaluationResult(evaluator, value, now() - started);
   return calls
@@ -350,7 +350,7 @@ function evaluate(
     .then((outcome) =>
       outcome.ok
         ? toEvaluationResult(evaluator, outcome.value, now() - started)
-        : erroredEvaluation(evaluator, outcome.error, now() - started),
+        : erroredEvaluation(evaluator, outcome.error, now() - started, outcome.thrown),
     );
 }
 

@@ -1,5 +1,6 @@
-import { describeValue } from '../errors.ts';
-import type { EngineEvaluator, EvaluationResult, Threshold } from '../types.ts';
+import { EvaluationError, describeValue } from '../errors.ts';
+import { hasUsage } from '../judge/usage.ts';
+import type { EngineEvaluator, EvaluationResult, Threshold, Usage } from '../types.ts';
 import { evaluationPassed } from './threshold.ts';
 
 /** The parts of an evaluator its results record. */
@@ -22,7 +23,7 @@ export function toEvaluationResult(
       durationMs,
     );
   }
-  const { score, threshold: ownThreshold, metadata } = raw as Record<string, unknown>;
+  const { score, threshold: ownThreshold, metadata, usage } = raw as Record<string, unknown>;
 
   let threshold: Threshold | null = evaluator.threshold ?? null;
   let thresholdError: string | null = null;
@@ -47,7 +48,7 @@ export function toEvaluationResult(
   }
   error ??= thresholdError;
 
-  return {
+  const result: EvaluationResult = {
     evaluator: evaluator.id,
     score: recordedScore,
     threshold,
@@ -56,15 +57,36 @@ export function toEvaluationResult(
     error,
     durationMs,
   };
+  if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
+  return result;
 }
 
-/** The result of an evaluator that threw, rejected or timed out. */
+/** A well-formed `Usage` (from user code it may be anything; a bad one is dropped, not fatal). */
+function isUsage(value: unknown): value is Usage {
+  if (typeof value !== 'object' || value === null) return false;
+  const u = value as Record<string, unknown>;
+  const count = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  return (
+    count(u.calls) &&
+    count(u.cacheHits) &&
+    count(u.promptTokens) &&
+    count(u.completionTokens) &&
+    count(u.latencyMs) &&
+    (u.cost === null || count(u.cost))
+  );
+}
+
+/**
+ * The result of an evaluator that threw, rejected or timed out. An `EvaluationError` thrown
+ * keeps its metadata (a judge's raw answer) and usage (the calls that were paid for).
+ */
 export function erroredEvaluation(
   evaluator: EvaluatorIdentity,
   error: string,
   durationMs: number,
+  thrown?: unknown,
 ): EvaluationResult {
-  return {
+  const result: EvaluationResult = {
     evaluator: evaluator.id,
     score: null,
     threshold: evaluator.threshold ?? null,
@@ -73,6 +95,11 @@ export function erroredEvaluation(
     error,
     durationMs,
   };
+  if (thrown instanceof EvaluationError) {
+    if (thrown.metadata !== undefined) result.metadata = toMetadata(thrown.metadata);
+    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
+  }
+  return result;
 }
 
 function isThreshold(value: unknown): value is Threshold {

@@ -31,6 +31,10 @@ export interface ScriptedAnswer {
   delayMs?: number;
   /** Answer with content only, even when the request forces a tool call. */
   noToolCall?: boolean;
+  /** The forced tool call's arguments (an object, sent as JSON text); default `{"choice":"A","reason":"fits"}`. */
+  toolArguments?: Record<string, unknown>;
+  /** The chat answer's text content (when no tool call is sent); default `echo: <last message>`. */
+  content?: string;
 }
 
 /** A running fake; close it in `after`. */
@@ -44,6 +48,13 @@ export interface OpenAiServer {
   script(...answers: ScriptedAnswer[]): void;
   /** Applies to every unscripted answer, e.g. `{ delayMs: 50 }` to let requests overlap. */
   setDefault(answer: ScriptedAnswer): void;
+  /**
+   * Decides unscripted answers from the request (e.g. a judge's verdict from the prompt). Its
+   * fields override the default's; `undefined` keeps the default. Cleared by `reset`.
+   */
+  setResponder(
+    responder: ((request: RecordedRequest) => ScriptedAnswer | undefined) | undefined,
+  ): void;
   /** Clears requests, the script, the default and the in-flight maximum. */
   reset(): void;
   close(): Promise<void>;
@@ -56,7 +67,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The chat answer: a call of the first tool when tools are offered, else an echo. */
-function chatAnswer(body: unknown, noToolCall: boolean): Record<string, unknown> {
+function chatAnswer(body: unknown, answer: ScriptedAnswer): Record<string, unknown> {
+  const noToolCall = answer.noToolCall ?? false;
   const request = isRecord(body) ? body : {};
   const tools = Array.isArray(request.tools) ? request.tools : [];
   const first: unknown = tools[0];
@@ -76,11 +88,14 @@ function chatAnswer(body: unknown, noToolCall: boolean): Record<string, unknown>
             {
               id: 'call_1',
               type: 'function',
-              function: { name: toolName, arguments: '{"choice":"A","reason":"fits"}' },
+              function: {
+                name: toolName,
+                arguments: JSON.stringify(answer.toolArguments ?? { choice: 'A', reason: 'fits' }),
+              },
             },
           ],
         }
-      : { role: 'assistant', content: `echo: ${said}` };
+      : { role: 'assistant', content: answer.content ?? `echo: ${said}` };
   return {
     id: 'chatcmpl-test',
     object: 'chat.completion',
@@ -109,6 +124,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
   const requests: RecordedRequest[] = [];
   let queue: ScriptedAnswer[] = [];
   let defaults: ScriptedAnswer = {};
+  let responder: ((request: RecordedRequest) => ScriptedAnswer | undefined) | undefined;
   let inFlight = 0;
   let maxInFlight = 0;
   const timers = new Set<NodeJS.Timeout>();
@@ -146,8 +162,10 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
         body = undefined;
       }
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      requests.push({ method: req.method ?? '', path, headers: req.headers, body, text });
-      const answer = { ...defaults, ...(queue.shift() ?? {}) };
+      const recorded = { method: req.method ?? '', path, headers: req.headers, body, text };
+      requests.push(recorded);
+      const scripted = queue.shift();
+      const answer = { ...defaults, ...(scripted ?? responder?.(recorded) ?? {}) };
       const respond = (): void => {
         if (req.method !== 'POST') {
           send(res, 405, {}, JSON.stringify({ error: { message: 'POST only' } }));
@@ -164,7 +182,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
             JSON.stringify({ error: { message } }),
           );
         } else if (path === '/v1/chat/completions') {
-          const payload = JSON.stringify(chatAnswer(body, answer.noToolCall ?? false));
+          const payload = JSON.stringify(chatAnswer(body, answer));
           send(res, 200, answer.headers ?? {}, payload);
         } else if (path === '/v1/embeddings') {
           send(res, 200, answer.headers ?? {}, JSON.stringify(embeddingsAnswer(body)));
@@ -196,6 +214,9 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
     script(...answers) {
       queue.push(...answers);
     },
+    setResponder(next) {
+      responder = next;
+    },
     setDefault(answer) {
       defaults = answer;
     },
@@ -203,6 +224,7 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
       requests.length = 0;
       queue = [];
       defaults = {};
+      responder = undefined;
       maxInFlight = inFlight;
     },
     async close() {
