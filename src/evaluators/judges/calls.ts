@@ -1,0 +1,199 @@
+/**
+ * The model calls of one judge evaluation: structured answers forced through a tool call,
+ * embeddings, and the usage they add up to. Every failure — the client's (HTTP, timeout,
+ * network, malformed body) or the answer's (no tool call, arguments that are not JSON, a
+ * choice not offered) — is thrown as an `EvaluationError` carrying the raw text and the usage
+ * so far, which the engine records as that evaluation's error; nothing here crashes a run.
+ */
+import { EvaluationError } from '../../errors.ts';
+import type { ChatMessage, JudgeError } from '../../judge/client.ts';
+import { addUsage, callUsage, emptyUsage } from '../../judge/usage.ts';
+import type { Usage } from '../../types.ts';
+import type { BuiltinContext, JudgeContext } from '../types.ts';
+
+/** A judge context whose chat model is known. */
+export type ChatJudge = JudgeContext & { model: string };
+
+/**
+ * The judge context of a built-in that needs a chat model, or an error naming the settings to
+ * add. Called from `prepare`, so the mistake surfaces once, at load, not on every case.
+ */
+export function requireChatJudge(context: BuiltinContext, name: string): ChatJudge {
+  const judge = context.judge;
+  if (judge === undefined) {
+    throw new Error(
+      `${name} calls a model: it needs a judge client (run it from evals.yaml or pass one)`,
+    );
+  }
+  if (judge.model === undefined) {
+    throw new Error(
+      `${name} needs a model: set defaults.judge.model or the evaluator's judge.model`,
+    );
+  }
+  return { ...judge, model: judge.model };
+}
+
+/** The judge context of a built-in that needs an embeddings model (see `requireChatJudge`). */
+export function requireEmbeddingJudge(
+  context: BuiltinContext,
+  name: string,
+): JudgeContext & { embeddingModel: string } {
+  const judge = context.judge;
+  if (judge === undefined) {
+    throw new Error(
+      `${name} calls a model: it needs a judge client (run it from evals.yaml or pass one)`,
+    );
+  }
+  if (judge.embeddingModel === undefined) {
+    throw new Error(
+      `${name} needs an embeddings model: set defaults.judge.embeddingModel or the evaluator's judge.embeddingModel`,
+    );
+  }
+  return { ...judge, embeddingModel: judge.embeddingModel };
+}
+
+/** A structured answer requested through one forced function call. */
+export interface ToolQuestion {
+  /** Optional system message. */
+  system?: string;
+  /** The user message. */
+  prompt: string;
+  /** The function's name, e.g. `verdict`. */
+  tool: string;
+  description?: string;
+  /** JSON Schema of the arguments (an object schema). */
+  parameters: Record<string, unknown>;
+}
+
+/** The calls of one evaluation; create one per `score` call and read `usage` at the end. */
+export class JudgeCalls {
+  #usage: Usage = emptyUsage();
+  readonly #judge: JudgeContext;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(judge: JudgeContext, signal?: AbortSignal) {
+    this.#judge = judge;
+    this.#signal = signal;
+  }
+
+  /** Everything the calls so far used (cache hits counted, not priced). */
+  get usage(): Usage {
+    return this.#usage;
+  }
+
+  /** An `EvaluationError` carrying the usage so far, for a judge's own checks of an answer. */
+  error(message: string, metadata?: Record<string, unknown>): EvaluationError {
+    return new EvaluationError(message, {
+      ...(metadata !== undefined ? { metadata } : {}),
+      usage: this.#usage,
+    });
+  }
+
+  /** The error of a call the client gave up on, with its code, status, attempts and raw body. */
+  #failed(what: string, error: JudgeError): EvaluationError {
+    const { code, status, raw, attempts } = error;
+    return this.error(`${what} failed: ${error.message}`, {
+      code,
+      ...(status !== undefined ? { status } : {}),
+      ...(attempts !== undefined ? { attempts } : {}),
+      ...(raw !== undefined ? { raw } : {}),
+    });
+  }
+
+  /**
+   * Asks `model` and returns the parsed arguments of the forced call. Throws an
+   * `EvaluationError` (metadata `raw`: the answer's text) when the call fails or the answer
+   * has no such call or its arguments are not a JSON object.
+   */
+  async ask(model: string, question: ToolQuestion): Promise<Record<string, unknown>> {
+    const messages: ChatMessage[] = [];
+    if (question.system !== undefined) messages.push({ role: 'system', content: question.system });
+    messages.push({ role: 'user', content: question.prompt });
+    const result = await this.#judge.client.chat(
+      {
+        model,
+        messages,
+        temperature: this.#judge.temperature,
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: question.tool,
+              ...(question.description !== undefined ? { description: question.description } : {}),
+              parameters: question.parameters,
+            },
+          },
+        ],
+        tool_choice: { type: 'function', function: { name: question.tool } },
+      },
+      this.#signal ? { signal: this.#signal } : {},
+    );
+    this.#usage = addUsage(this.#usage, callUsage(result, model, this.#judge.prices));
+    if (!result.ok) throw this.#failed('judge call', result.error);
+    const call = result.message.toolCalls.find((c) => c.name === question.tool);
+    if (call === undefined) {
+      throw this.error(`the judge answered without calling ${question.tool}`, {
+        raw: result.message.content ?? '',
+      });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(call.arguments);
+    } catch {
+      throw this.error(`the judge's ${question.tool} arguments are not JSON`, {
+        raw: call.arguments,
+      });
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw this.error(`the judge's ${question.tool} arguments are not a JSON object`, {
+        raw: call.arguments,
+      });
+    }
+    return parsed as Record<string, unknown>;
+  }
+
+  /**
+   * Asks for one of `choices` with a reason (`verdict(reason, choice)`; the reason first, so
+   * the model explains before it decides). Throws when the answer is not one of them.
+   */
+  async choose(
+    model: string,
+    question: { system?: string; prompt: string; choices: readonly string[] },
+  ): Promise<{ choice: string; reason: string }> {
+    const args = await this.ask(model, {
+      ...(question.system !== undefined ? { system: question.system } : {}),
+      prompt: question.prompt,
+      tool: 'verdict',
+      description: 'Record your verdict: a short reason, then exactly one of the choices.',
+      parameters: {
+        type: 'object',
+        properties: {
+          reason: { type: 'string', description: 'Why, in one or two sentences.' },
+          choice: { type: 'string', enum: [...question.choices] },
+        },
+        required: ['reason', 'choice'],
+        additionalProperties: false,
+      },
+    });
+    const { choice, reason } = args;
+    if (typeof choice !== 'string' || !question.choices.includes(choice)) {
+      throw this.error(
+        `the judge chose ${JSON.stringify(choice)}, not one of ${question.choices.map((c) => JSON.stringify(c)).join(', ')}`,
+        { raw: JSON.stringify(args) },
+      );
+    }
+    return { choice, reason: typeof reason === 'string' ? reason : '' };
+  }
+
+  /** One embedding per text, in order. Throws an `EvaluationError` when the call fails. */
+  async embed(model: string, texts: string[]): Promise<number[][]> {
+    const result = await this.#judge.client.embed(
+      texts,
+      model,
+      this.#signal ? { signal: this.#signal } : {},
+    );
+    this.#usage = addUsage(this.#usage, callUsage(result, model, this.#judge.prices));
+    if (!result.ok) throw this.#failed('embeddings call', result.error);
+    return result.embeddings;
+  }
+}
