@@ -3,6 +3,7 @@ import type { CommandContext } from './commands/io.ts';
 import { EXIT, runCommand, type RunArgs } from './commands/run.ts';
 import { validateCommand } from './commands/validate.ts';
 import { UsageError, formatIssue, usageError } from './errors.ts';
+import { parseShard } from './plan/shard.ts';
 import { toolVersion } from './version.ts';
 
 const MAIN_HELP = `evals ${toolVersion} — declarative evaluations for LLM applications
@@ -14,6 +15,7 @@ Commands:
   validate [config]  Check a config, its testsets and modules without running anything
   init [dir]         Write a working example project (evals.yaml, testset, function, evaluator)
   compare BASE HEAD  Compare two results artifacts: paired statistics per evaluator and pass rate
+  merge FILES… -o F  Combine the artifacts of evals run --shard i/n into the whole run's artifact
   testset <command>  Versioned testsets: revision, show, diff, log, convert, pin (see evals testset --help)
 
 Options:
@@ -39,6 +41,14 @@ Options:
       --junit FILE      Also write a JUnit XML report (one <testsuite> per suite and grid point)
       --baseline FILE   Compare with an earlier results artifact: the comparison is printed and
                         embedded in the artifact; gate.regressions decides if a regression fails
+      --shard I/N       Run only shard I of N (1 ≤ I ≤ N): the cases whose identity hashes to it,
+                        with every grid point and trial; combine the N artifacts with evals merge
+      --resume FILE     Finish an interrupted run: run only the cases FILE (an artifact with
+                        interrupted: true) has no result for, then write the combined artifact
+      --no-cache        Send every judge and embedding call to the server (no cache read or write)
+      --cache-dir DIR   Judge call cache (default: .evalgate/cache next to the config)
+      --update-baselines
+                        automatic-battle: record missing baselines and replace those that lost
   -h, --help            Show this help
 
 Exit codes: 0 verdict pass · 1 verdict fail · 2 bad usage or config (nothing ran) ·
@@ -70,6 +80,11 @@ const OPTIONS = {
     trials: { type: 'string' },
     junit: { type: 'string' },
     baseline: { type: 'string' },
+    shard: { type: 'string' },
+    resume: { type: 'string' },
+    'no-cache': { type: 'boolean' },
+    'cache-dir': { type: 'string' },
+    'update-baselines': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
   validate: { help: { type: 'boolean', short: 'h' } },
@@ -148,10 +163,11 @@ async function dispatch(
   // Commands other than run/validate load on demand: `evals run` starts faster without them.
   if (first === 'testset') return (await import('./commands/testset.ts')).testsetCommand(rest, ctx);
   if (first === 'compare') return compare(rest, ctx);
+  if (first === 'merge') return merge(rest, ctx);
   if (!(first in OPTIONS)) {
     throw usageError(
       'cli.unknown-command',
-      `unknown command "${first}" (commands: run, validate, init, testset; see evals --help)`,
+      `unknown command "${first}" (commands: run, validate, init, compare, merge, testset; see evals --help)`,
     );
   }
   const command = first as Command;
@@ -217,6 +233,54 @@ async function compare(argv: string[], ctx: CommandContext): Promise<number> {
   return (await import('./commands/compare.ts')).compareCommand(base, head, format, ctx);
 }
 
+const MERGE_HELP = `Usage: evals merge SHARD.json… [-o FILE] [--allow-partial]
+
+Combines the artifacts of evals run --shard 1/N … N/N into the artifact of the whole run: cases
+in testset order, each run's summary and gate recomputed, the verdict as an unsharded run's.
+Refuses (exit 2) inputs of different configs or testset revisions, unsharded or overlapping
+inputs, mixed shard counts, and, unless --allow-partial, missing shards or interrupted inputs.
+
+Options:
+  -o, --output FILE     Merged artifact path (default: evals-results.json)
+      --allow-partial   Merge what is there; the result is marked interrupted and fails
+  -h, --help            Show this help
+
+Exit codes: 0 verdict pass · 1 verdict fail · 2 inputs refused.
+`;
+
+async function merge(argv: string[], ctx: CommandContext): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        output: { type: 'string', short: 'o', default: 'evals-results.json' },
+        'allow-partial': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw usageError('cli.bad-option', `${(error as Error).message} (see evals merge --help)`);
+  }
+  if (parsed.values.help) {
+    ctx.stdout.write(MERGE_HELP);
+    return 0;
+  }
+  if (parsed.positionals.length === 0) {
+    throw usageError('cli.arguments', `evals merge needs the shard results files\n${MERGE_HELP}`);
+  }
+  return (await import('./commands/merge.ts')).mergeCommand(
+    {
+      inputs: parsed.positionals,
+      output: parsed.values.output,
+      allowPartial: parsed.values['allow-partial'] === true,
+    },
+    ctx,
+  );
+}
+
 /**
  * `evals run` arguments (everything after `run`) as RunArgs; the Action passes its `args` input
  * through here so it accepts exactly what the CLI does.
@@ -242,12 +306,23 @@ function runArgs(values: Record<string, unknown>, target: string | undefined): R
     trials?: string;
     junit?: string;
     baseline?: string;
+    shard?: string;
+    resume?: string;
+    'no-cache'?: boolean;
+    'cache-dir'?: string;
+    'update-baselines'?: boolean;
   };
+  const shard = v.shard === undefined ? undefined : parseShard(v.shard);
+  if (shard && !shard.ok) throw usageError('cli.bad-option', shard.message);
   return {
     ...(target !== undefined ? { config: target } : {}),
     output: v.output,
     ...(v.junit !== undefined ? { junit: v.junit } : {}),
     ...(v.baseline !== undefined ? { baseline: v.baseline } : {}),
+    ...(v.resume !== undefined ? { resume: v.resume } : {}),
+    ...(v['no-cache'] ? { noCache: true } : {}),
+    ...(v['cache-dir'] !== undefined ? { cacheDir: v['cache-dir'] } : {}),
+    ...(v['update-baselines'] ? { updateBaselines: true } : {}),
     ...(v.concurrency !== undefined
       ? { concurrency: positiveInt('--concurrency', v.concurrency) }
       : {}),
@@ -256,6 +331,7 @@ function runArgs(values: Record<string, unknown>, target: string | undefined): R
       ...(v.suite ? { suites: v.suite } : {}),
       ...(v.tag ? { tags: v.tag } : {}),
       ...(v.grid ? { grid: parseGridFilters(v.grid) } : {}),
+      ...(shard?.ok ? { shard: shard.shard } : {}),
     },
   };
 }

@@ -126,6 +126,11 @@ export interface PreparedCase<TCase = Record<string, unknown>> {
   source: TestCaseSource | null;
   data: TCase;
   meta: RowMeta;
+  /**
+   * 0-based position of the row in its testset, before any tag or shard filter. Set by prepare;
+   * shard artifacts carry it so `evals merge` can put cases back in testset order.
+   */
+  index?: number;
 }
 
 /** How a case's pass/fail is decided from its evaluations. */
@@ -199,6 +204,11 @@ export interface CaseResult {
   trialPassRate?: number;
   /** Passed in some trials and failed in others. Absent for a single trial. */
   flaky?: boolean;
+  /**
+   * 0-based position of the case's row in its testset, before any filter. Only in shard
+   * artifacts (`evals run --shard`), where `evals merge` needs it to restore testset order.
+   */
+  index?: number;
 }
 
 export interface EvaluatorSummary {
@@ -256,7 +266,19 @@ export interface RunResult {
   verdict: Verdict;
   gate: { conditions: GateCondition[] };
   summary: RunSummary;
+  /**
+   * What the summary and gate were computed from, so `evals merge` and `evals run --resume`
+   * can recompute them over combined cases without the config. Absent in older artifacts.
+   */
+  plan?: RunPlan;
   cases: CaseResult[];
+}
+
+/** A run's evaluator ids (summary order), trials per case and gate rules. */
+export interface RunPlan {
+  evaluators: string[];
+  trials: number;
+  gate: GateSpec;
 }
 
 export interface ResultsArtifact {
@@ -269,6 +291,8 @@ export interface ResultsArtifact {
   durationMs: number;
   interrupted: boolean;
   verdict: Verdict;
+  /** Present when this artifact holds one shard of a run (`evals run --shard INDEX/COUNT`). */
+  shard?: { index: number; count: number };
   runs: RunResult[];
   /** The comparison against a baseline, when the run had one. */
   comparison?: Comparison;

@@ -98,7 +98,7 @@ const schemaErrors: Case[] = [
               evaluater: x
     `,
     issues: [
-      'evals.yaml:8:9  suites[0].evaluators[0]: unknown key "evaluater" (expected one of: id, use, with, threshold, concurrency, timeout)',
+      'evals.yaml:8:9  suites[0].evaluators[0]: unknown key "evaluater" (expected one of: id, use, with, threshold, concurrency, timeout, judge)',
     ],
   },
   {

@@ -72,7 +72,7 @@ describe('a valid config', () => {
       dir: '/project',
       hash: createHash('sha256').update(sketch).digest('hex'),
       version: 1,
-      defaults: { concurrency: 8, timeoutMs: 30_000, trials: 1 },
+      defaults: { concurrency: 8, timeoutMs: 30_000, trials: 1, judge: {} },
       suites: [
         {
           index: 0,
@@ -133,7 +133,7 @@ describe('a valid config', () => {
             - use: regex
               with: { pattern: "^ok" }
     `);
-    assert.deepEqual(config.defaults, { concurrency: 8, timeoutMs: 30_000, trials: 1 });
+    assert.deepEqual(config.defaults, { concurrency: 8, timeoutMs: 30_000, trials: 1, judge: {} });
     const suite = config.suites[0];
     assert.equal(suite?.concurrency, 8);
     assert.equal(suite?.timeoutMs, 30_000);
@@ -374,4 +374,51 @@ describe('issue codes', () => {
       );
     });
   }
+});
+
+describe('judge settings', () => {
+  it('defaults.judge and an evaluator judge: load with durations in milliseconds', () => {
+    const config = loaded(
+      yaml`
+      version: 1
+      defaults:
+        judge:
+          model: gpt-4o-mini
+          baseUrl: http://127.0.0.1:8000/v1
+          apiKey: \${KEY}
+          temperature: 0.2
+          timeout: 45s
+          maxRetries: 3
+          hostConcurrency: 4
+          prices: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }
+      suites:
+        - id: s
+          testset: { path: cases.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: x }
+            - use: ./judge.ts#custom
+    `,
+      { KEY: 'sk-abc' },
+    );
+    assert.deepEqual(config.defaults.judge, {
+      model: 'gpt-4o-mini',
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      apiKey: 'sk-abc',
+      temperature: 0.2,
+      timeoutMs: 45_000,
+      maxRetries: 3,
+      hostConcurrency: 4,
+      prices: { 'gpt-4o-mini': { prompt: 0.15, completion: 0.6 } },
+    });
+    assert.equal(config.suites[0]?.evaluators[0]?.judge, undefined);
+  });
+
+  it('no defaults.judge loads as {}', () => {
+    const config = loaded(yaml`
+      version: 1
+      suites: [{ id: s, testset: { path: cases.csv } }]
+    `);
+    assert.deepEqual(config.defaults.judge, {});
+  });
 });

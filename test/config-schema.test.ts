@@ -104,7 +104,28 @@ describe('evals.schema.json', () => {
       'concurrency',
       'timeout',
       'trials',
+      'judge',
     ]);
+    assert.deepEqual(propertyNames(definitions.judgeSettings), [
+      'model',
+      'embeddingModel',
+      'baseUrl',
+      'apiKey',
+      'temperature',
+      'timeout',
+      'maxRetries',
+    ]);
+    assert.deepEqual(
+      propertyNames(
+        (
+          (evalsSchema.properties as Record<string, Schema>).defaults?.properties as Record<
+            string,
+            Schema
+          >
+        ).judge,
+      ),
+      [...propertyNames(definitions.judgeSettings), 'prices', 'hostConcurrency'],
+    );
     assert.deepEqual(propertyNames(definitions.suite), [
       'id',
       'testset',
@@ -133,6 +154,7 @@ describe('evals.schema.json', () => {
       'threshold',
       'concurrency',
       'timeout',
+      'judge',
     ]);
     assert.deepEqual(propertyNames(definitions.threshold), ['lt', 'lte', 'gt', 'gte']);
     assert.deepEqual(propertyNames(definitions.gate), ['minPassRate', 'evaluators', 'regressions']);

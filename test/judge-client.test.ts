@@ -162,7 +162,6 @@ describe('rate limits and faults', () => {
     const elapsed = performance.now() - started;
     assert.ok(result.ok);
     assert.ok(elapsed >= 2000, `took ${elapsed} ms`);
-    assert.ok(elapsed < 6000, `took ${elapsed} ms`);
     assert.ok(result.latencyMs >= 2000);
   });
 

@@ -178,8 +178,10 @@ async function runEvals(
       stderr: process.stderr,
     };
     const args = runArgs(settings, workspace, interrupt.signal);
+    // The PR comment, check-run annotations and job summary read every case afterwards, so the
+    // Action keeps them in memory (a plain `evals run` streams them to the artifact instead).
     const outcome = await executeRun(
-      baselineFile ? { ...args, baseline: baselineFile } : args,
+      { ...args, keepCases: true, ...(baselineFile ? { baseline: baselineFile } : {}) },
       ctx,
     );
     return { artifact: outcome.artifact, configFile: outcome.config.absPath };

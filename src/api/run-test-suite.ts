@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import { UsageError, describeValue, formatIssue } from '../errors.ts';
 import { executeSuites } from '../pipeline/execute.ts';
-import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
 import { expandGrid } from '../plan/grid.ts';
-import { buildArtifact, serializeArtifactChunks } from '../report/artifact.ts';
+import { buildArtifact } from '../report/artifact.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import { prepareCases } from '../testsets/identity.ts';
 import type {
@@ -85,9 +84,9 @@ export async function runTestSuite<TCase, TOutput>(
     interrupted: execution.interrupted,
     runs: execution.runs,
   });
-  if (args.output !== undefined) {
-    await writeFileAtomic(resolve(args.output), serializeArtifactChunks(artifact));
-  }
+  // The cases are returned, so they are kept in memory (`executeSuites`' default): a suite given
+  // as an array in code is in memory already, and its results are the point of the call.
+  if (args.output !== undefined) await execution.writeArtifact(resolve(args.output), artifact);
   if (artifact.verdict === 'fail' && (args.setExitCode ?? true)) process.exitCode = 1;
   return { verdict: artifact.verdict, interrupted: artifact.interrupted, runs: artifact.runs };
 }

@@ -5,6 +5,7 @@ import type { LoadedConfig } from '../config/types.ts';
 import { UsageError, usageError } from '../errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
 import { createModuleLoader, type ModuleLoaderOptions } from '../modules/loader.ts';
+import { createModelAccess, resolveCacheDir, type ModelAccess } from '../pipeline/models.ts';
 import { prepareSuites, type RunFilters } from '../pipeline/prepare.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import type { CommandContext } from './io.ts';
@@ -37,24 +38,42 @@ export async function loadConfig(
   return loaded.config;
 }
 
+/** Command-line settings that change how suites are prepared. */
+export interface PrepareOverrides {
+  /** `--trials N`: replaces every suite's `trials`. */
+  trials?: number;
+  /** `--no-cache`: judge calls bypass the on-disk cache. */
+  noCache?: boolean;
+  /** `--cache-dir DIR`, relative to the working directory. */
+  cacheDir?: string;
+  /** `--update-baselines`: automatic-battle may rewrite its baselines files. */
+  updateBaselines?: boolean;
+}
+
 /**
  * Loads and validates the config, then prepares every selected suite; any problem is a UsageError.
- * `overrides.trials` (`--trials N`) replaces every suite's `trials`.
+ * `models.finish()` must run after the suites did: it writes what judges recorded (baselines).
  */
 export async function loadAndPrepare(
   configArg: string | undefined,
   ctx: CommandContext,
   filters: RunFilters = {},
   loaderOptions: ModuleLoaderOptions = {},
-  overrides: { trials?: number } = {},
-): Promise<{ config: LoadedConfig; suites: SuiteSpec[] }> {
+  overrides: PrepareOverrides = {},
+): Promise<{ config: LoadedConfig; suites: SuiteSpec[]; models: ModelAccess }> {
   const config = await loadConfig(configArg, ctx);
+  const models = createModelAccess(config, {
+    cacheDir: resolveCacheDir(config, ctx.cwd, overrides),
+    updateBaselines: overrides.updateBaselines === true,
+    env: ctx.env,
+  });
   const prepared = await prepareSuites(config, {
     cwd: ctx.cwd,
     loader: createModuleLoader(loaderOptions),
     filters,
+    models,
     ...(overrides.trials !== undefined ? { trials: overrides.trials } : {}),
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);
-  return { config, suites: prepared.suites };
+  return { config, suites: prepared.suites, models };
 }

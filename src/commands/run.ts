@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { ModuleLoaderOptions } from '../modules/loader.ts';
 import type { ResultsArtifact } from '../types.ts';
-import { buildArtifact, serializeArtifactChunks } from '../report/artifact.ts';
+import { buildArtifact } from '../report/artifact.ts';
 import { executeSuites } from '../pipeline/execute.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { toolVersion } from '../version.ts';
@@ -10,6 +10,7 @@ import { readGitInfo } from './git-info.ts';
 import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
 import { useColor, type CommandContext } from './io.ts';
 import { loadAndPrepare } from './load.ts';
+import { annotateRuns, withShard } from '../merge/annotate.ts';
 
 export interface RunArgs {
   config?: string;
@@ -25,6 +26,20 @@ export interface RunArgs {
   loader?: ModuleLoaderOptions;
   /** `--baseline FILE`: an earlier results artifact to compare against. */
   baseline?: string;
+  /** `--resume FILE`: an interrupted artifact to finish (only its missing cases run). */
+  resume?: string;
+  /** `--no-cache`: judge calls bypass the on-disk cache. */
+  noCache?: boolean;
+  /** `--cache-dir DIR`: where judge calls are cached (default `.evalgate/cache` by the config). */
+  cacheDir?: string;
+  /** `--update-baselines`: automatic-battle records missing baselines and replaces losers. */
+  updateBaselines?: boolean;
+  /**
+   * Keep every case in memory so `RunOutcome.artifact` holds them (the Action's report reads
+   * them). Without it, and without a flag that reads cases after the run, cases are streamed to
+   * the artifact file as they finish and the outcome's runs have empty `cases`.
+   */
+  keepCases?: boolean;
 }
 
 /** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
@@ -53,15 +68,22 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     comparing && args.baseline !== undefined
       ? await comparing.readBaseline(args.baseline, ctx)
       : undefined;
-  const { config, suites } = await loadAndPrepare(
-    args.config,
-    ctx,
-    args.filters,
-    args.loader,
-    args.trials !== undefined ? { trials: args.trials } : {},
-  );
+  const resuming =
+    args.resume === undefined
+      ? undefined
+      : await (
+          await import('./resume.ts')
+        ).startResume(args.resume, args.filters, args.trials, ctx);
+  const filters = resuming?.filters ?? args.filters;
+  const { config, suites, models } = await loadAndPrepare(args.config, ctx, filters, args.loader, {
+    ...(args.trials !== undefined ? { trials: args.trials } : {}),
+    ...(args.noCache ? { noCache: true } : {}),
+    ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
+    ...(args.updateBaselines ? { updateBaselines: true } : {}),
+  });
+  const planned = resuming ? resuming.plan(config, suites) : suites;
   const git = readGitInfo(config.dir, ctx.env);
-  const execution = await executeSuites(suites, {
+  const execution = await executeSuites(planned, {
     out: (t) => ctx.stdout.write(t),
     err: (t) => ctx.stderr.write(t),
     errIsTTY: Boolean(ctx.stderr.isTTY),
@@ -70,29 +92,43 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
+    // JUnit, the baseline comparison, resuming and shard positions read every case after the
+    // run, so they keep them in memory; otherwise cases only stream to the artifact (bounded).
+    keepCases:
+      args.keepCases === true ||
+      args.junit !== undefined ||
+      args.baseline !== undefined ||
+      args.resume !== undefined ||
+      filters.shard !== undefined,
   });
+  // Files judges keep (automatic-battle baselines) are written once, after the last call.
+  for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
+  // Each run records its plan (and a shard its cases' positions) so it can be merged or resumed.
+  const fresh = annotateRuns(execution.runs, planned, filters.shard);
+  const done = resuming ? resuming.finish(fresh, suites, execution) : { ...execution, runs: fresh };
   let artifact = buildArtifact({
     toolVersion,
     config: config.file,
     configHash: config.hash,
     git: await git,
-    startedAt: execution.startedAt,
-    durationMs: execution.durationMs,
-    interrupted: execution.interrupted,
-    runs: execution.runs,
+    startedAt: done.startedAt,
+    durationMs: done.durationMs,
+    interrupted: done.interrupted,
+    runs: done.runs,
   });
+  artifact = withShard(artifact, filters.shard);
   if (comparing && baseline !== undefined && args.baseline !== undefined) {
     artifact = comparing.withComparison(artifact, baseline, args.baseline, suites, ctx);
   }
   const output = resolve(ctx.cwd, args.output);
-  await writeFileAtomic(output, serializeArtifactChunks(artifact));
+  await execution.writeArtifact(output, artifact);
   ctx.stderr.write(`results written to ${args.output}\n`);
   if (args.junit !== undefined) {
     const { renderJUnit } = await import('../report/junit.ts');
     await writeFileAtomic(resolve(ctx.cwd, args.junit), renderJUnit(artifact));
     ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
   }
-  if (execution.interrupted) {
+  if (done.interrupted) {
     ctx.stderr.write(
       'interrupted: the artifact holds the cases that finished (interrupted: true)\n',
     );

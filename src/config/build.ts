@@ -9,6 +9,8 @@ import { defaultEvaluatorId } from './rules.ts';
 import type {
   ConfigPath,
   EvaluatorConfig,
+  JudgeDefaults,
+  JudgeSettings,
   Loc,
   LoadedConfig,
   SuiteConfig,
@@ -24,7 +26,12 @@ export const DEFAULT_TRIALS = 1;
 
 /** What the schema guarantees about a config that passed it. */
 interface RawConfig {
-  defaults?: { concurrency?: number; timeout?: string; trials?: number };
+  defaults?: {
+    concurrency?: number;
+    timeout?: string;
+    trials?: number;
+    judge?: RawJudge & { prices?: JudgeDefaults['prices']; hostConcurrency?: number };
+  };
   suites: RawSuite[];
 }
 
@@ -49,6 +56,9 @@ interface RawSuite {
   gate?: GateSpec;
 }
 
+/** A `judge:` block as the schema checked it: the timeout still a duration string. */
+type RawJudge = Omit<JudgeSettings, 'timeoutMs'> & { timeout?: string };
+
 interface RawEvaluator {
   id?: string;
   use: string;
@@ -56,6 +66,7 @@ interface RawEvaluator {
   threshold?: Threshold;
   concurrency?: number;
   timeout?: string;
+  judge?: RawJudge;
 }
 
 /** Builds the typed parts of the config; `data` must have passed the schema and the rules. */
@@ -69,6 +80,9 @@ export function buildConfig(
     timeoutMs:
       raw.defaults?.timeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout),
     trials: raw.defaults?.trials ?? DEFAULT_TRIALS,
+    judge: buildJudge<NonNullable<NonNullable<RawConfig['defaults']>['judge']>>(
+      raw.defaults?.judge ?? {},
+    ),
   };
   const suites = raw.suites.map((suite, index): SuiteConfig => {
     const built: SuiteConfig = {
@@ -127,7 +141,15 @@ function buildEvaluator(evaluator: RawEvaluator, index: number): EvaluatorConfig
   if (evaluator.concurrency !== undefined) built.concurrency = evaluator.concurrency;
   if (evaluator.timeout !== undefined)
     built.timeoutMs = parseDuration(evaluator.timeout) ?? undefined;
+  if (evaluator.judge !== undefined) built.judge = buildJudge(evaluator.judge);
   return built;
+}
+
+/** A `judge:` block with its `timeout` in milliseconds; every other key as written. */
+function buildJudge<T extends RawJudge>(raw: T): Omit<T, 'timeout'> & JudgeSettings {
+  const { timeout, ...rest } = raw;
+  const timeoutMs = timeout === undefined ? null : parseDuration(timeout);
+  return timeoutMs === null ? rest : { ...rest, timeoutMs };
 }
 
 /** `none` → no limit; otherwise a duration the schema already checked. */

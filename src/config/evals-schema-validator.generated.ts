@@ -5,31 +5,32 @@ import runtime0 from 'ajv/dist/runtime/ucs2length.js';
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}}}};
 const schema12 = {"type":"integer","minimum":1};
 const schema13 = {"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"};
 const schema14 = {"type":"integer","minimum":1};
+const schema15 = {"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"};
 const pattern0 = new RegExp("^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "u");
-const schema15 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
-const schema16 = {"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"};
-const schema17 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
-const schema18 = {"type":"string","minLength":1};
+const pattern1 = new RegExp("^https?://", "u");
+const pattern2 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime0.default;
-const pattern1 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
-const pattern2 = new RegExp("^[0-9a-f]{6,64}$", "u");
-const schema22 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"}}};
-const schema30 = {"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"};
-const pattern5 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
-const schema24 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
-const schema25 = {"type":"number","minimum":0,"maximum":1};
+const schema17 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
+const schema18 = {"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"};
+const schema19 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
+const schema20 = {"type":"string","minLength":1};
+const pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
+const pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
+const schema24 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"}}};
+const schema26 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
+const schema27 = {"type":"number","minimum":0,"maximum":1};
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema24,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40,7 +41,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "lt") || (key0 === "lte")) || (key0 === "gt")) || (key0 === "gte"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema24,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -54,7 +55,7 @@ if(data.lt !== undefined){
 let data0 = data.lt;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data0};
+const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -64,7 +65,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data0};
+const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -75,7 +76,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data0};
+const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -89,7 +90,7 @@ if(data.lte !== undefined){
 let data1 = data.lte;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data1};
+const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -99,7 +100,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data1};
+const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -110,7 +111,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data1};
+const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -124,7 +125,7 @@ if(data.gt !== undefined){
 let data2 = data.gt;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data2};
+const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -134,7 +135,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data2};
+const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -145,7 +146,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data2};
+const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -159,7 +160,7 @@ if(data.gte !== undefined){
 let data3 = data.gte;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data3};
+const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -169,7 +170,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3 < 0 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data3};
+const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -180,7 +181,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data3};
+const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -192,7 +193,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -205,13 +206,229 @@ validate13.errors = vErrors;
 return errors === 0;
 }
 
+const schema33 = {"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
+
+function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((((key0 === "model") || (key0 === "embeddingModel")) || (key0 === "baseUrl")) || (key0 === "apiKey")) || (key0 === "temperature")) || (key0 === "timeout")) || (key0 === "maxRetries"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+let data0 = data.model;
+if(typeof data0 === "string"){
+if(func3(data0) < 1){
+const err1 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.model,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.model.type,parentSchema:schema33.properties.model,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.embeddingModel !== undefined){
+let data1 = data.embeddingModel;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err3 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.embeddingModel,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.embeddingModel.type,parentSchema:schema33.properties.embeddingModel,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.baseUrl !== undefined){
+let data2 = data.baseUrl;
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+const err5 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema33.properties.baseUrl,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.baseUrl.type,parentSchema:schema33.properties.baseUrl,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.apiKey !== undefined){
+let data3 = data.apiKey;
+if(typeof data3 !== "string"){
+const err7 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.apiKey.type,parentSchema:schema33.properties.apiKey,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.temperature !== undefined){
+let data4 = data.temperature;
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 2 || isNaN(data4)){
+const err8 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema33.properties.temperature,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err9 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.temperature,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema33.properties.temperature.type,parentSchema:schema33.properties.temperature,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.timeout !== undefined){
+let data5 = data.timeout;
+if(typeof data5 === "string"){
+if(!pattern2.test(data5)){
+const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.maxRetries !== undefined){
+let data6 = data.maxRetries;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err13 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.maxRetries.type,parentSchema:schema33.properties.maxRetries,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 20 || isNaN(data6)){
+const err14 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema33.properties.maxRetries,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err15 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.maxRetries,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate15.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.use === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema22.required,parentSchema:schema22,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema24.required,parentSchema:schema24,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -221,8 +438,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((((key0 === "id") || (key0 === "use")) || (key0 === "with")) || (key0 === "threshold")) || (key0 === "concurrency")) || (key0 === "timeout"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema22,data};
+if(!(((((((key0 === "id") || (key0 === "use")) || (key0 === "with")) || (key0 === "threshold")) || (key0 === "concurrency")) || (key0 === "timeout")) || (key0 === "judge"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema24,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -235,8 +452,8 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern1.test(data0)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema16,data:data0};
+if(!pattern3.test(data0)){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema18,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -247,7 +464,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.type,parentSchema:schema18,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -261,7 +478,7 @@ if(data.use !== undefined){
 let data1 = data.use;
 if(typeof data1 === "string"){
 if(func3(data1) < 1){
-const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.use,data:data1};
+const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema24.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -272,7 +489,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.use.type,parentSchema:schema22.properties.use,data:data1};
+const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.use.type,parentSchema:schema24.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -285,7 +502,7 @@ errors++;
 if(data.with !== undefined){
 let data2 = data.with;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.with.type,parentSchema:schema22.properties.with,data:data2};
+const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.properties.with.type,parentSchema:schema24.properties.with,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -329,8 +546,8 @@ errors++;
 if(data.timeout !== undefined){
 let data5 = data.timeout;
 if(typeof data5 === "string"){
-if(!pattern5.test(data5)){
-const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema30,data:data5};
+if(!pattern2.test(data5)){
+const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -341,7 +558,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.type,parentSchema:schema30,data:data5};
+const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -351,9 +568,15 @@ vErrors.push(err10);
 errors++;
 }
 }
+if(data.judge !== undefined){
+if(!(validate15(data.judge, {instancePath:instancePath+"/judge",parentData:data,parentDataProperty:"judge",rootData}))){
+vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -366,15 +589,15 @@ validate12.errors = vErrors;
 return errors === 0;
 }
 
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}};
+const schema35 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}};
 
-function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((key0 === "minPassRate") || (key0 === "evaluators")) || (key0 === "regressions"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -388,7 +611,7 @@ if(data.minPassRate !== undefined){
 let data0 = data.minPassRate;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema25,data:data0};
+const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -398,7 +621,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data0};
+const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -409,7 +632,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.type,parentSchema:schema25,data:data0};
+const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -426,7 +649,7 @@ for(const key1 in data1){
 let data2 = data1[key1];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(Object.keys(data2).length < 1){
-const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.evaluators.additionalProperties,data:data2};
+const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema35.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -437,7 +660,7 @@ errors++;
 }
 for(const key2 in data2){
 if(!((key2 === "mean") || (key2 === "passRate"))){
-const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.evaluators.additionalProperties,data:data2};
+const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema35.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -461,7 +684,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.evaluators.additionalProperties.type,parentSchema:schema31.properties.evaluators.additionalProperties,data:data2};
+const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.evaluators.additionalProperties.type,parentSchema:schema35.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -473,7 +696,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.evaluators.type,parentSchema:schema31.properties.evaluators,data:data1};
+const err7 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.evaluators.type,parentSchema:schema35.properties.evaluators,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -486,7 +709,7 @@ errors++;
 if(data.regressions !== undefined){
 let data5 = data.regressions;
 if(!(((data5 === "block") || (data5 === "warn")) || (data5 === "off"))){
-const err8 = {instancePath:instancePath+"/regressions",schemaPath:"#/properties/regressions/enum",keyword:"enum",params:{allowedValues: schema31.properties.regressions.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.regressions.enum,parentSchema:schema31.properties.regressions,data:data5};
+const err8 = {instancePath:instancePath+"/regressions",schemaPath:"#/properties/regressions/enum",keyword:"enum",params:{allowedValues: schema35.properties.regressions.enum},message:"must be equal to one of the allowed values",schema:schema35.properties.regressions.enum,parentSchema:schema35.properties.regressions,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -498,7 +721,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -507,7 +730,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate16.errors = vErrors;
+validate18.errors = vErrors;
 return errors === 0;
 }
 
@@ -517,7 +740,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema15.required,parentSchema:schema15,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema17.required,parentSchema:schema17,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -527,7 +750,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.testset === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "testset"},message:"must have required property '"+"testset"+"'",schema:schema15.required,parentSchema:schema15,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "testset"},message:"must have required property '"+"testset"+"'",schema:schema17.required,parentSchema:schema17,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -537,8 +760,8 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema15.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema15,data};
+if(!(func2.call(schema17.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema17,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -551,8 +774,8 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
-if(!pattern1.test(data0)){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema16,data:data0};
+if(!pattern3.test(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema18,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -563,7 +786,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.type,parentSchema:schema18,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -581,7 +804,7 @@ let passing0 = null;
 const _errs9 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.path === undefined){
-const err5 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/0/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema17.oneOf[0].required,parentSchema:schema17.oneOf[0],data:data1};
+const err5 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/0/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema19.oneOf[0].required,parentSchema:schema19.oneOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -599,7 +822,7 @@ passing0 = 0;
 const _errs10 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cases === undefined){
-const err6 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/1/required",keyword:"required",params:{missingProperty: "cases"},message:"must have required property '"+"cases"+"'",schema:schema17.oneOf[1].required,parentSchema:schema17.oneOf[1],data:data1};
+const err6 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/1/required",keyword:"required",params:{missingProperty: "cases"},message:"must have required property '"+"cases"+"'",schema:schema19.oneOf[1].required,parentSchema:schema19.oneOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -621,7 +844,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err7 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema17.oneOf,parentSchema:schema17,data:data1};
+const err7 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema19.oneOf,parentSchema:schema19,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -644,7 +867,7 @@ vErrors = null;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 if(!((((((key1 === "path") || (key1 === "ref")) || (key1 === "cases")) || (key1 === "revision")) || (key1 === "tags")) || (key1 === "id"))){
-const err8 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema17,data:data1};
+const err8 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema19,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -658,7 +881,7 @@ if(data1.path !== undefined){
 let data2 = data1.path;
 if(typeof data2 === "string"){
 if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.path,data:data2};
+const err9 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.path,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -669,7 +892,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.path.type,parentSchema:schema17.properties.path,data:data2};
+const err10 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.path.type,parentSchema:schema19.properties.path,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -683,7 +906,7 @@ if(data1.ref !== undefined){
 let data3 = data1.ref;
 if(typeof data3 === "string"){
 if(func3(data3) < 1){
-const err11 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.ref,data:data3};
+const err11 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.ref,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -694,7 +917,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.ref.type,parentSchema:schema17.properties.ref,data:data3};
+const err12 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.ref.type,parentSchema:schema19.properties.ref,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -708,7 +931,7 @@ if(data1.cases !== undefined){
 let data4 = data1.cases;
 if(Array.isArray(data4)){
 if(data4.length < 1){
-const err13 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.cases,data:data4};
+const err13 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema19.properties.cases,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -721,7 +944,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err14 = {instancePath:instancePath+"/testset/cases/" + i0,schemaPath:"#/definitions/testset/properties/cases/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.properties.cases.items.type,parentSchema:schema17.properties.cases.items,data:data5};
+const err14 = {instancePath:instancePath+"/testset/cases/" + i0,schemaPath:"#/definitions/testset/properties/cases/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.cases.items.type,parentSchema:schema19.properties.cases.items,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -733,7 +956,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.cases.type,parentSchema:schema17.properties.cases,data:data4};
+const err15 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema19.properties.cases.type,parentSchema:schema19.properties.cases,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -746,8 +969,8 @@ errors++;
 if(data1.revision !== undefined){
 let data6 = data1.revision;
 if(typeof data6 === "string"){
-if(!pattern2.test(data6)){
-const err16 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{6,64}$"},message:"must match pattern \""+"^[0-9a-f]{6,64}$"+"\"",schema:"^[0-9a-f]{6,64}$",parentSchema:schema17.properties.revision,data:data6};
+if(!pattern4.test(data6)){
+const err16 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{6,64}$"},message:"must match pattern \""+"^[0-9a-f]{6,64}$"+"\"",schema:"^[0-9a-f]{6,64}$",parentSchema:schema19.properties.revision,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -758,7 +981,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.revision.type,parentSchema:schema17.properties.revision,data:data6};
+const err17 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.revision.type,parentSchema:schema19.properties.revision,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -772,7 +995,7 @@ if(data1.tags !== undefined){
 let data7 = data1.tags;
 if(Array.isArray(data7)){
 if(data7.length < 1){
-const err18 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.tags,data:data7};
+const err18 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema19.properties.tags,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -786,7 +1009,7 @@ for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(typeof data8 === "string"){
 if(func3(data8) < 1){
-const err19 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.tags.items,data:data8};
+const err19 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.tags.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -797,7 +1020,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.tags.items.type,parentSchema:schema17.properties.tags.items,data:data8};
+const err20 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.tags.items.type,parentSchema:schema19.properties.tags.items,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -809,7 +1032,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.tags.type,parentSchema:schema17.properties.tags,data:data7};
+const err21 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema19.properties.tags.type,parentSchema:schema19.properties.tags,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -823,7 +1046,7 @@ if(data1.id !== undefined){
 let data9 = data1.id;
 if(typeof data9 === "string"){
 if(func3(data9) < 1){
-const err22 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.id,data:data9};
+const err22 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.id,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -834,7 +1057,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.id.type,parentSchema:schema17.properties.id,data:data9};
+const err23 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.id.type,parentSchema:schema19.properties.id,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -846,7 +1069,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data:data1};
+const err24 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data:data1};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -860,7 +1083,7 @@ if(data.hash !== undefined){
 let data10 = data.hash;
 if(Array.isArray(data10)){
 if(data10.length < 1){
-const err25 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema15.properties.hash,data:data10};
+const err25 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.hash,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -874,7 +1097,7 @@ for(let i2=0; i2<len2; i2++){
 let data11 = data10[i2];
 if(typeof data11 === "string"){
 if(func3(data11) < 1){
-const err26 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema15.properties.hash.items,data:data11};
+const err26 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.hash.items,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -885,7 +1108,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.properties.hash.items.type,parentSchema:schema15.properties.hash.items,data:data11};
+const err27 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.hash.items.type,parentSchema:schema17.properties.hash.items,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -906,7 +1129,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err28 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema15.properties.hash,data:data10};
+const err28 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema17.properties.hash,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -921,7 +1144,7 @@ indices0[item0] = i3;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.hash.type,parentSchema:schema15.properties.hash,data:data10};
+const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.hash.type,parentSchema:schema17.properties.hash,data:data10};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -935,7 +1158,7 @@ if(data.function !== undefined){
 let data12 = data.function;
 if(typeof data12 === "string"){
 if(func3(data12) < 1){
-const err30 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18,data:data12};
+const err30 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -946,7 +1169,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.type,parentSchema:schema18,data:data12};
+const err31 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.type,parentSchema:schema20,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -963,7 +1186,7 @@ for(const key2 in data13){
 let data14 = data13[key2];
 if(Array.isArray(data14)){
 if(data14.length < 1){
-const err32 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema15.properties.grid.additionalProperties,data:data14};
+const err32 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.grid.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -974,7 +1197,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.grid.additionalProperties.type,parentSchema:schema15.properties.grid.additionalProperties,data:data14};
+const err33 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.grid.additionalProperties.type,parentSchema:schema17.properties.grid.additionalProperties,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -986,7 +1209,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema15.properties.grid.type,parentSchema:schema15.properties.grid,data:data13};
+const err34 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.properties.grid.type,parentSchema:schema17.properties.grid,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1083,7 +1306,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.evaluators.type,parentSchema:schema15.properties.evaluators,data:data18};
+const err41 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.evaluators.type,parentSchema:schema17.properties.evaluators,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1097,7 +1320,7 @@ if(data.pass !== undefined){
 let data20 = data.pass;
 if(typeof data20 === "string"){
 if(func3(data20) < 1){
-const err42 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema15.properties.pass,data:data20};
+const err42 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.pass,data:data20};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1108,7 +1331,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.properties.pass.type,parentSchema:schema15.properties.pass,data:data20};
+const err43 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.pass.type,parentSchema:schema17.properties.pass,data:data20};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1119,14 +1342,14 @@ errors++;
 }
 }
 if(data.gate !== undefined){
-if(!(validate16(data.gate, {instancePath:instancePath+"/gate",parentData:data,parentDataProperty:"gate",rootData}))){
-vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
+if(!(validate18(data.gate, {instancePath:instancePath+"/gate",parentData:data,parentDataProperty:"gate",rootData}))){
+vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema15.type,parentSchema:schema15,data};
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1193,7 +1416,7 @@ if(data.defaults !== undefined){
 let data1 = data.defaults;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
-if(!(((key1 === "concurrency") || (key1 === "timeout")) || (key1 === "trials"))){
+if(!((((key1 === "concurrency") || (key1 === "timeout")) || (key1 === "trials")) || (key1 === "judge"))){
 const err4 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err4];
@@ -1279,9 +1502,12 @@ errors++;
 }
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
+if(data1.judge !== undefined){
+let data5 = data1.judge;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+if(!(func2.call(schema11.properties.defaults.properties.judge.properties, key2))){
+const err11 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1291,11 +1517,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.suites !== undefined){
-let data5 = data.suites;
-if(Array.isArray(data5)){
-if(data5.length < 1){
-const err12 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data5};
+if(data5.model !== undefined){
+let data6 = data5.model;
+if(typeof data6 === "string"){
+if(func3(data6) < 1){
+const err12 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1304,16 +1530,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate11(data5[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err13 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data5};
+const err13 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.model.type,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1323,14 +1542,355 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data5.embeddingModel !== undefined){
+let data7 = data5.embeddingModel;
+if(typeof data7 === "string"){
+if(func3(data7) < 1){
+const err14 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.embeddingModel.type,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data5.baseUrl !== undefined){
+let data8 = data5.baseUrl;
+if(typeof data8 === "string"){
+if(!pattern1.test(data8)){
+const err16 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.baseUrl.type,parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data5.apiKey !== undefined){
+let data9 = data5.apiKey;
+if(typeof data9 !== "string"){
+const err18 = {instancePath:instancePath+"/defaults/judge/apiKey",schemaPath:"#/properties/defaults/properties/judge/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.apiKey.type,parentSchema:schema11.properties.defaults.properties.judge.properties.apiKey,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data5.temperature !== undefined){
+let data10 = data5.temperature;
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 2 || isNaN(data10)){
+const err19 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data10 < 0 || isNaN(data10)){
+const err20 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data10};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.temperature.type,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data10};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data5.timeout !== undefined){
+let data11 = data5.timeout;
+if(typeof data11 === "string"){
+if(!pattern2.test(data11)){
+const err22 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data11};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data5.maxRetries !== undefined){
+let data12 = data5.maxRetries;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err24 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.judge.properties.maxRetries.type,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data12};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 20 || isNaN(data12)){
+const err25 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data12};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data12 < 0 || isNaN(data12)){
+const err26 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data12};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data5.prices !== undefined){
+let data13 = data5.prices;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key3 in data13){
+let data14 = data13[key3];
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.prompt === undefined){
+const err27 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.required,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data14};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+for(const key4 in data14){
+if(!((key4 === "prompt") || (key4 === "completion"))){
+const err28 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data14};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data14.prompt !== undefined){
+let data15 = data14.prompt;
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err29 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data15};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data15};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data14.completion !== undefined){
+let data16 = data14.completion;
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err31 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data16};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data16};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data14};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/defaults/judge/prices",schemaPath:"#/properties/defaults/properties/judge/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data5.hostConcurrency !== undefined){
+let data17 = data5.hostConcurrency;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err35 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data17};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 1 || isNaN(data17)){
+const err36 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data17};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.type,parentSchema:schema11.properties.defaults.properties.judge,data:data5};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.suites !== undefined){
+let data18 = data.suites;
+if(Array.isArray(data18)){
+if(data18.length < 1){
+const err39 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data18};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+const len0 = data18.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate11(data18[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data18,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data18};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }

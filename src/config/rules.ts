@@ -198,7 +198,15 @@ function checkEvaluator(
   const withPath: ConfigPath = [...path, 'with'];
   const hasThreshold = isRecord(threshold);
 
+  const judgePath: ConfigPath = [...path, 'judge'];
   if (isModuleSpec(use)) {
+    if (evaluator.judge !== undefined) {
+      add(
+        'evaluator.judge-unused',
+        judgePath,
+        'judge: applies to built-in judge evaluators; a custom evaluator can call models through createJudgeClient from "evalgate"',
+      );
+    }
     // Templates are resolved per case for built-ins only; a module gets its options once.
     for (const [valuePath, text] of strings(options, withPath)) {
       if (text.includes('{{')) {
@@ -223,6 +231,13 @@ function checkEvaluator(
     return { id, builtin: undefined, hasThreshold };
   }
 
+  if (evaluator.judge !== undefined && builtin.calls === undefined) {
+    add(
+      'evaluator.judge-unused',
+      judgePath,
+      `${use} does not call a model, so judge: has no effect; remove it`,
+    );
+  }
   let templatesOk = true;
   for (const [valuePath, text] of strings(options, withPath)) {
     for (const message of templateProblems(text)) {

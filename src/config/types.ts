@@ -1,3 +1,4 @@
+import type { PriceTable } from '../judge/usage.ts';
 import type { GateSpec, Threshold } from '../types.ts';
 
 /** A 1-based position in the config file. */
@@ -19,7 +20,13 @@ export interface LoadedConfig {
   /** sha256 (hex) of the config file's bytes. */
   hash: string;
   version: 1;
-  defaults: { concurrency: number; timeoutMs: number | null; trials: number };
+  defaults: {
+    concurrency: number;
+    timeoutMs: number | null;
+    trials: number;
+    /** `defaults.judge`, as written (durations in ms); `{}` when absent. */
+    judge: JudgeDefaults;
+  };
   suites: SuiteConfig[];
   /** Position of a config path (the closest existing ancestor), for errors found after loading. */
   locate(path: ConfigPath): Loc;
@@ -67,6 +74,23 @@ export type TestsetConfig =
       id?: string;
     };
 
+/** Model settings of judge evaluators (`defaults.judge`, an evaluator's `judge:`); all optional. */
+export interface JudgeSettings {
+  model?: string;
+  embeddingModel?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  temperature?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+/** `defaults.judge`: the settings every judge inherits, plus what only makes sense per process. */
+export interface JudgeDefaults extends JudgeSettings {
+  prices?: PriceTable;
+  hostConcurrency?: number;
+}
+
 export interface EvaluatorConfig {
   index: number;
   id: string;
@@ -78,4 +102,6 @@ export interface EvaluatorConfig {
   threshold?: Threshold;
   concurrency?: number;
   timeoutMs?: number;
+  /** The evaluator's `judge:` block, as written (durations in ms). */
+  judge?: JudgeSettings;
 }

@@ -7,6 +7,7 @@ export interface BuiltinSpec<Prepared> {
   summary: string;
   optionsSchema: Record<string, unknown>;
   defaultThreshold?: Threshold;
+  calls?: BuiltinDefinition['calls'];
   validate?: BuiltinDefinition['validate'];
   /**
    * Once per evaluator, at create time: compile what does not depend on the case. Judge built-ins

@@ -7,6 +7,17 @@ import { contains } from './contains.ts';
 import { hasAllSubstrings } from './has-all-substrings.ts';
 import { isEquals } from './is-equals.ts';
 import { isValidJson } from './is-valid-json.ts';
+import { accuracy } from './judges/accuracy.ts';
+import { answerRelevancy } from './judges/answer-relevancy.ts';
+import { automaticBattle } from './judges/automatic-battle.ts';
+import { contextPrecision } from './judges/context-precision.ts';
+import { contextRecall } from './judges/context-recall.ts';
+import { faithfulness } from './judges/faithfulness.ts';
+import { llmJudge } from './judges/llm-judge.ts';
+import { manualBattle } from './judges/manual-battle.ts';
+import { nsfw } from './judges/nsfw.ts';
+import { semanticSimilarity } from './judges/semantic-similarity.ts';
+import { toxicity } from './judges/toxicity.ts';
 import { jsonSchema } from './json-schema.ts';
 import { latency } from './latency.ts';
 import { length } from './length.ts';
@@ -25,7 +36,18 @@ export type BuiltinEvaluatorName =
   | 'assertions'
   | 'levenshtein'
   | 'length'
-  | 'latency';
+  | 'latency'
+  | 'llm-judge'
+  | 'accuracy'
+  | 'nsfw'
+  | 'toxicity'
+  | 'manual-battle'
+  | 'automatic-battle'
+  | 'faithfulness'
+  | 'answer-relevancy'
+  | 'semantic-similarity'
+  | 'context-precision'
+  | 'context-recall';
 
 /** The built-in evaluators, by name. */
 export const builtinEvaluators: Record<BuiltinEvaluatorName, BuiltinDefinition> = {
@@ -39,6 +61,17 @@ export const builtinEvaluators: Record<BuiltinEvaluatorName, BuiltinDefinition> 
   levenshtein,
   length,
   latency,
+  'llm-judge': llmJudge,
+  accuracy,
+  nsfw,
+  toxicity,
+  'manual-battle': manualBattle,
+  'automatic-battle': automaticBattle,
+  faithfulness,
+  'answer-relevancy': answerRelevancy,
+  'semantic-similarity': semanticSimilarity,
+  'context-precision': contextPrecision,
+  'context-recall': contextRecall,
 };
 
 /** The built-in names, in the order above (for docs, `--help` and "did you mean" messages). */

@@ -25,6 +25,11 @@ export interface BuiltinDefinition {
   /** Used when the config gives no `threshold:`. Absent: scores are reported, pass is null. */
   defaultThreshold?: Threshold;
   /**
+   * The model endpoint the built-in calls (a judge); absent for deterministic ones. An
+   * evaluator's `judge:` block is only accepted on built-ins that call one.
+   */
+  calls?: 'chat' | 'embeddings';
+  /**
    * Load-time checks beyond the schema (an invalid regex, min > max). Options holding templates
    * are passed as written; skip checks on those. Each problem names its option path (`pattern`).
    */

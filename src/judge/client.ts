@@ -41,6 +41,11 @@ export interface JudgeClientOptions {
    * client, not per process: share one client between the callers that should share a cap.
    */
   maxConcurrentPerHost?: number;
+  /**
+   * Shares one per-host cap between several clients (judges configured with different keys or
+   * timeouts that talk to the same server); replaces `maxConcurrentPerHost`.
+   */
+  hostLimiter?: HostLimiter;
   /** Injected for tests; default the global `fetch`. */
   fetch?: typeof fetch;
   /**
@@ -148,6 +153,28 @@ export interface JudgeClient {
   chat(request: ChatRequest, options?: CallOptions): Promise<ChatResult>;
   /** POST `/embeddings` with `input: texts`. */
   embed(texts: string[], model: string, options?: CallOptions): Promise<EmbedResult>;
+}
+
+/** Requests in flight per host (`host:port`), shareable between clients. */
+export interface HostLimiter {
+  /** Runs `task` once a slot for `host` is free. */
+  run<T>(host: string, task: () => Promise<T>): Promise<T>;
+}
+
+/** A limiter allowing `perHost` requests in flight to each host. */
+export function createHostLimiter(perHost: number): HostLimiter {
+  const limit = Math.max(1, Math.floor(perHost));
+  const limits = new Map<string, LimitFunction>();
+  return {
+    run(host, task) {
+      let hostLimit = limits.get(host);
+      if (hostLimit === undefined) {
+        hostLimit = pLimit(limit);
+        limits.set(host, hostLimit);
+      }
+      return hostLimit(task);
+    },
+  };
 }
 
 type AttemptOutcome =
@@ -320,7 +347,6 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
   const apiKey = options.apiKey ?? (env.OPENAI_API_KEY || undefined);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 4));
-  const perHost = Math.max(1, Math.floor(options.maxConcurrentPerHost ?? 8));
   const fetchFn: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const sleep = options.sleep ?? timerSleep;
   const now = options.now ?? Date.now;
@@ -329,20 +355,11 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     options.cacheDir === null || options.cacheDir === undefined
       ? undefined
       : createFileCache(options.cacheDir);
-  const limits = new Map<string, LimitFunction>();
+  const hostLimiter = options.hostLimiter ?? createHostLimiter(options.maxConcurrentPerHost ?? 8);
 
   /** Removes the key from any text we hand out: servers do echo headers in error bodies. */
   const scrub = (text: string): string =>
     apiKey === undefined || apiKey === '' ? text : text.split(apiKey).join('[redacted]');
-
-  const limitFor = (url: URL): LimitFunction => {
-    let limit = limits.get(url.host);
-    if (limit === undefined) {
-      limit = pLimit(perHost);
-      limits.set(url.host, limit);
-    }
-    return limit;
-  };
 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey !== undefined && apiKey !== '') headers.authorization = `Bearer ${apiKey}`;
@@ -459,10 +476,9 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         error: { code: 'judge.network', message: `"${url}" is not a valid URL`, attempts: 0 },
       };
     }
-    const limit = limitFor(host);
     const started = now();
     for (let attempts = 1; ; attempts++) {
-      const outcome = await limit(() => attempt(url, payload, signal));
+      const outcome = await hostLimiter.run(host.host, () => attempt(url, payload, signal));
       if (outcome.kind === 'ok') {
         const parsed = parse(outcome.json);
         if (parsed === undefined) {

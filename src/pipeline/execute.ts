@@ -1,8 +1,11 @@
-import { renderSummary } from '../report/summary-table.ts';
+import { serializeArtifactChunks } from '../report/artifact.ts';
+import { CaseSpool } from '../report/artifact-writer.ts';
+import { MAX_LISTED_CASES, renderSummary } from '../report/summary-table.ts';
 import { createProgressReporter } from '../report/progress.ts';
 import { runSuites } from '../run/engine.ts';
-import type { SuiteSpec } from '../run/types.ts';
-import type { RunResult } from '../types.ts';
+import type { CaseSink, SuiteSpec } from '../run/types.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import { writeFileAtomic } from './write-file-atomic.ts';
 
 /** Where a run's human output goes; the CLI and `runTestSuite` both hand in the process streams. */
 export interface ExecuteIO {
@@ -22,13 +25,30 @@ export interface ExecuteIO {
   globalConcurrency?: number;
   /** Print nothing (tests, embedding). */
   quiet?: boolean;
+  /**
+   * Keep every case in memory and return it in `runs[].cases` (default true). With false, cases
+   * are spooled to disk as they finish and `runs[].cases` come back empty: memory no longer
+   * grows with the testset, and `writeArtifact` streams them into the artifact. Callers that
+   * read the cases afterwards (JUnit, `--baseline`, the Action's report, `runTestSuite`) keep
+   * them; a plain `evals run` does not.
+   */
+  keepCases?: boolean;
 }
 
 export interface Execution {
+  /** With `keepCases: false`, every run's `cases` is empty (the summaries are complete). */
   runs: RunResult[];
   interrupted: boolean;
   startedAt: Date;
   durationMs: number;
+  /**
+   * Writes the results artifact built from `runs` (through a temporary file and a rename). Its
+   * runs must be this execution's, in order: spooled cases are put back into run i by position.
+   * Call it once; it also frees the spool.
+   */
+  writeArtifact(path: string, artifact: ResultsArtifact): Promise<void>;
+  /** Frees the spool without writing (when no artifact will be written). Idempotent. */
+  discard(): void;
 }
 
 /**
@@ -46,25 +66,148 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
         now: () => performance.now(),
         githubActions: io.githubActions,
       });
+  const keepCases = io.keepCases ?? true;
+  const spool = keepCases ? null : new CaseSpool();
+  const listed = keepCases ? null : new ListedCases();
   let result;
   try {
     result = await runSuites(suites, {
       ...(progress ? { observer: progress } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.globalConcurrency !== undefined ? { globalConcurrency: io.globalConcurrency } : {}),
+      keepCases,
+      ...(spool && listed ? { sink: bothSinks(spool, listed) } : {}),
     });
+  } catch (error) {
+    spool?.discard();
+    throw error;
   } finally {
     progress?.stop();
   }
   const durationMs = performance.now() - t0;
   if (!io.quiet) {
+    const shown = listed ? result.runs.map((run, index) => listed.view(run, index)) : result.runs;
     io.out(
-      renderSummary(result.runs, {
+      renderSummary(shown, {
         color: io.color,
         interrupted: result.interrupted,
         ...(io.width !== undefined ? { width: io.width } : {}),
       }),
     );
   }
-  return { runs: result.runs, interrupted: result.interrupted, startedAt, durationMs };
+  return {
+    runs: result.runs,
+    interrupted: result.interrupted,
+    startedAt,
+    durationMs,
+    writeArtifact: (path, artifact) =>
+      spool
+        ? spool.finish(path, artifact)
+        : writeFileAtomic(path, serializeArtifactChunks(artifact)),
+    discard: () => spool?.discard(),
+  };
 }
+
+function bothSinks(first: CaseSink, second: CaseSink): CaseSink {
+  return {
+    open(runs) {
+      first.open(runs);
+      second.open(runs);
+    },
+    record(run, index, result) {
+      first.record(run, index, result);
+      second.record(run, index, result);
+    },
+  };
+}
+
+/** A run's cases as far as the summary table needs them. */
+interface RunListing {
+  /** The first `MAX_LISTED_CASES` not-passed cases in testset order, by index. */
+  notPassed: Map<number, CaseResult>;
+  notPassedCount: number;
+  /** The same for cases that passed but are flaky. */
+  flakyPassed: Map<number, CaseResult>;
+  flakyPassedCount: number;
+}
+
+/**
+ * What the end-of-run summary table reads from a run's cases when they are not kept: it lists
+ * the first `MAX_LISTED_CASES` cases that did not pass (and that passed but are flaky) and
+ * counts the rest. So only those few are held, a bounded amount per run; the others are
+ * counted, and stand in the table's input as one shared placeholder each (a pointer, not a
+ * case), so the table's counts come out as they would from the full list.
+ */
+class ListedCases implements CaseSink {
+  #runs: RunListing[] = [];
+
+  open(runs: readonly { cases: number }[]): void {
+    this.#runs = runs.map(() => ({
+      notPassed: new Map(),
+      notPassedCount: 0,
+      flakyPassed: new Map(),
+      flakyPassedCount: 0,
+    }));
+  }
+
+  record(run: number, index: number, result: CaseResult): void {
+    const listing = this.#runs[run];
+    if (listing === undefined) return;
+    if (!result.passed) {
+      listing.notPassedCount++;
+      keepFirst(listing.notPassed, index, result);
+    } else if (result.flaky === true) {
+      listing.flakyPassedCount++;
+      keepFirst(listing.flakyPassed, index, result);
+    }
+  }
+
+  /** `run` with `cases` standing for its not-passed and flaky cases, in testset order. */
+  view(run: RunResult, index: number): RunResult {
+    const listing = this.#runs[index];
+    if (listing === undefined) return run;
+    return {
+      ...run,
+      cases: [
+        ...inOrder(listing.notPassed),
+        ...Array<CaseResult>(listing.notPassedCount - listing.notPassed.size).fill(NOT_PASSED),
+        ...inOrder(listing.flakyPassed),
+        ...Array<CaseResult>(listing.flakyPassedCount - listing.flakyPassed.size).fill(
+          FLAKY_PASSED,
+        ),
+      ],
+    };
+  }
+}
+
+/** Keeps the `MAX_LISTED_CASES` lowest indexes: cases finish out of order, the table lists the first. */
+function keepFirst(kept: Map<number, CaseResult>, index: number, result: CaseResult): void {
+  if (kept.size < MAX_LISTED_CASES) {
+    kept.set(index, result);
+    return;
+  }
+  let highest = -1;
+  for (const key of kept.keys()) highest = Math.max(highest, key);
+  if (index < highest) {
+    kept.delete(highest);
+    kept.set(index, result);
+  }
+}
+
+function inOrder(kept: Map<number, CaseResult>): CaseResult[] {
+  return [...kept.entries()].sort(([a], [b]) => a - b).map(([, result]) => result);
+}
+
+/** Counted, never shown: the summary table lists only the first few of each kind. */
+const PLACEHOLDER: Omit<CaseResult, 'passed'> = {
+  id: '',
+  contentId: '',
+  source: null,
+  data: null,
+  output: null,
+  error: null,
+  durationMs: 0,
+  evaluations: [],
+};
+const NOT_PASSED: CaseResult = { ...PLACEHOLDER, passed: false };
+const FLAKY_PASSED: CaseResult = { ...PLACEHOLDER, passed: true, flaky: true };

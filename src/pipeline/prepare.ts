@@ -3,21 +3,25 @@ import { formatConfigPath } from '../config/config-path.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { Issue } from '../errors.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
+import type { ModelAccess } from './models.ts';
 import type { ModuleLoader, ModuleResult } from '../modules/loader.ts';
 import { asEvaluator, asPassCondition, asTestFn } from '../modules/shapes.ts';
 import { parseModuleSpec, type ModuleRef } from '../modules/spec.ts';
 import { expandGrid } from '../plan/grid.ts';
+import { casesOfShard, type Shard } from '../plan/shard.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import {
+  CasePreparer,
   defaultTestsetId,
   filterByTags,
   prepareCases,
   revisionMatches,
+  type PrepareCasesResult,
 } from '../testsets/identity.ts';
 import type { IdentityOptions } from '../testsets/history.ts';
-import { readTestset } from '../testsets/read-file.ts';
+import { readTestsetInto } from '../testsets/read-file.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
-import type { EngineEvaluator, Params, PassCondition, TestFn, TestsetRow } from '../types.ts';
+import type { EngineEvaluator, Params, PassCondition, TestFn } from '../types.ts';
 
 /** Narrowing of a run chosen on the command line (`--suite`, `--tag`, `--grid k=v`). */
 export interface RunFilters {
@@ -25,6 +29,8 @@ export interface RunFilters {
   tags?: string[];
   /** `--grid model=large --grid model=small` → `{ model: ['large', 'small'] }`. */
   grid?: Record<string, string[]>;
+  /** `--shard 2/4`: only the cases whose identity falls in this shard (see `shardOf`). */
+  shard?: Shard;
 }
 
 export interface PrepareOptions {
@@ -34,6 +40,8 @@ export interface PrepareOptions {
   filters?: RunFilters;
   /** `--trials N`: how many times every suite runs each case, whatever the config says. */
   trials?: number;
+  /** Model access for judge built-ins; absent: they report that they cannot call a model. */
+  models?: ModelAccess;
 }
 
 export type PrepareResult = { ok: true; suites: SuiteSpec[] } | { ok: false; issues: Issue[] };
@@ -73,7 +81,7 @@ async function prepareSuite(
   const [testset, fn, evaluators, pass] = await Promise.all([
     prepareTestset(config, suite, options, at),
     loadFunction(config, suite, options.loader, at),
-    Promise.all(suite.evaluators.map((e) => loadEvaluator(config, suite, e, options.loader, at))),
+    Promise.all(suite.evaluators.map((e) => loadEvaluator(config, suite, e, options, at))),
     loadPass(config, suite, options.loader, at),
   ]);
   if (!testset.ok) issues.push(...testset.issues);
@@ -143,7 +151,8 @@ export async function readSuiteTestset(
   const at = issueAt(config, suite);
 
   const ts = suite.testset;
-  let rows: TestsetRow[];
+  const hash = suite.hash ? { hash: suite.hash } : {};
+  let prepared: PrepareCasesResult;
   let sourceFile: string;
   let testsetId: string;
   let path: string | null = null;
@@ -155,11 +164,14 @@ export async function readSuiteTestset(
     const abs = resolve(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
-    const read = await readTestset({
-      absPath: abs,
-      displayPath: display,
-      ...(ts.ref !== undefined ? { ref: ts.ref } : {}),
-    });
+    sourceFile = toPosix(ts.path);
+    testsetId = ts.id ?? defaultTestsetId(ts.path);
+    // Each row becomes its case as the file streams in: its rows are never all held at once.
+    const preparer = new CasePreparer({ testsetId, ...hash, file: sourceFile, positions: true });
+    const read = await readTestsetInto(
+      { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
+      (row) => preparer.add(row),
+    );
     if (!read.ok) {
       // A missing file or a git failure is reported where the config names the file or ref.
       const where =
@@ -171,23 +183,25 @@ export async function readSuiteTestset(
         ),
       };
     }
-    rows = read.rows;
+    prepared = preparer.finish();
     commit = read.commit;
-    sourceFile = toPosix(ts.path);
-    testsetId = ts.id ?? defaultTestsetId(ts.path);
     path = sourceFile;
     issueFile = ts.ref !== undefined ? `${display}@${ts.ref}` : display;
   } else {
     const converted = rowsFromRecords(ts.records, config.file);
     if (!converted.ok) return { ok: false, issues: converted.issues };
-    rows = converted.rows;
     sourceFile = displayPath(config.dir, config.absPath);
     testsetId = ts.id ?? suite.id;
     issueFile = config.file;
+    prepared = prepareCases(converted.rows, {
+      testsetId,
+      ...hash,
+      file: sourceFile,
+      positions: true,
+    });
   }
 
-  const identity: IdentityOptions = { testsetId, ...(suite.hash ? { hash: suite.hash } : {}) };
-  const prepared = prepareCases(rows, { ...identity, file: sourceFile });
+  const identity: IdentityOptions = { testsetId, ...hash };
   if (!prepared.ok) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
@@ -233,9 +247,13 @@ async function prepareTestset(
   }
 
   const tags = [...(ts.tags ?? [])];
+  // Positions are taken before filtering (`positions` in readSuiteTestset), so the cases of
+  // every shard share one order.
   let cases = filterByTags(testset.cases, tags);
   const cliTags = options.filters?.tags ?? [];
   if (cliTags.length > 0) cases = filterByTags(cases, cliTags);
+  const shard = options.filters?.shard;
+  if (shard) cases = casesOfShard(cases, shard);
   return { ok: true, cases, info: testset.info };
 }
 
@@ -324,16 +342,25 @@ async function loadEvaluator(
   config: LoadedConfig,
   suite: SuiteConfig,
   ev: EvaluatorConfig,
-  loader: ModuleLoader,
+  options: Pick<PrepareOptions, 'loader' | 'models'>,
   at: (...path: ConfigPath) => Issue,
 ): Promise<Located<EngineEvaluator>> {
   const where = at('evaluators', ev.index, 'use');
   let inner: EngineEvaluator;
   if (ev.kind === 'builtin') {
-    // A built-in carries its default threshold itself (see defineBuiltin).
-    inner = builtinEvaluators[ev.use as BuiltinEvaluatorName].create(ev.with, { id: ev.id });
+    // A built-in carries its default threshold itself (see defineBuiltin). Creating one can
+    // fail on settings only known now (a judge without a model, a corrupt baselines file).
+    try {
+      inner = builtinEvaluators[ev.use as BuiltinEvaluatorName].create(ev.with, {
+        id: ev.id,
+        ...options.models?.contextFor(suite, ev),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, issue: { ...where, code: 'evaluator.create', message } };
+    }
   } else {
-    const shaped = await loadShaped(loader, config, ev.use, where, (value, ref) =>
+    const shaped = await loadShaped(options.loader, config, ev.use, where, (value, ref) =>
       asEvaluator(value, ref, ev.with, ev.id),
     );
     if (!shaped.ok) return shaped;

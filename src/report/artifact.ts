@@ -2,7 +2,8 @@
  * The results artifact (`schemas/results.schema.json`): assembled from the engine's runs and
  * serialized for `-o results.json`. Pure: the caller supplies the clock readings and git info.
  */
-import type { ResultsArtifact, RunResult, Verdict } from '../types.ts';
+import { addUsage } from '../judge/usage.ts';
+import type { ResultsArtifact, RunResult, Usage, Verdict } from '../types.ts';
 
 /** Everything `buildArtifact` needs; the caller gathers it at the edge (git, config hash, clock). */
 export interface ArtifactInput {
@@ -19,9 +20,11 @@ export interface ArtifactInput {
 
 /**
  * Assembles the artifact. The verdict is `pass` only when every run passed and the run was not
- * interrupted: a partial run never passes, even if what finished looked fine.
+ * interrupted: a partial run never passes, even if what finished looked fine. `usage` sums the
+ * runs' model calls and is absent when no run made any.
  */
 export function buildArtifact(input: ArtifactInput): ResultsArtifact {
+  const usage = totalUsage(input.runs);
   return {
     schemaVersion: 1,
     tool: { name: 'evalgate', version: input.toolVersion },
@@ -33,7 +36,18 @@ export function buildArtifact(input: ArtifactInput): ResultsArtifact {
     interrupted: input.interrupted,
     verdict: overallVerdict(input.runs, input.interrupted),
     runs: input.runs,
+    ...(usage !== undefined ? { usage } : {}),
   };
+}
+
+/** The sum of the runs' `summary.usage`; `undefined` when none has any. */
+export function totalUsage(runs: readonly RunResult[]): Usage | undefined {
+  let total: Usage | undefined;
+  for (const run of runs) {
+    const usage = run.summary.usage;
+    if (usage !== undefined) total = total === undefined ? { ...usage } : addUsage(total, usage);
+  }
+  return total;
 }
 
 /** `pass` when every run passed and nothing was cut short. No runs at all counts as a pass. */
@@ -59,6 +73,33 @@ export function serializeArtifact(artifact: ResultsArtifact): string {
  * holds the whole multi-megabyte string (nor JSON.stringify's intermediate copies) at once.
  */
 export function* serializeArtifactChunks(artifact: ResultsArtifact): Generator<string> {
+  for (const part of artifactLayout(artifact, (run) => run.cases.length > 0)) {
+    if (typeof part === 'string') yield part;
+    else {
+      const { cases } = artifact.runs[part.run]!;
+      for (const [c, testCase] of cases.entries()) {
+        yield caseLine(stringifyCase(testCase), c === cases.length - 1);
+      }
+    }
+  }
+}
+
+/** Where a run's case lines go in {@link artifactLayout}: `caseLine` for each, in order. */
+export interface CaseLinesSlot {
+  run: number;
+}
+
+/**
+ * The artifact's text with each run's case lines left out: the frame (everything but the cases,
+ * pretty-printed) as strings, and one slot per run that has cases, where the caller writes that
+ * run's `caseLine`s. `hasCases(run, index)` says whether the run has any (an empty one is `[]`).
+ * The streaming writer (`artifact-writer.ts`) fills the slots from its spool files, so both
+ * writers share one format by construction; `artifact.runs[i].cases` is not read here.
+ */
+export function* artifactLayout(
+  artifact: ResultsArtifact,
+  hasCases: (run: RunResult, index: number) => boolean,
+): Generator<string | CaseLinesSlot> {
   const [beforeRuns, afterRuns] = splitAround(artifact, 'runs', 0);
   yield beforeRuns;
   if (artifact.runs.length === 0) yield '[]';
@@ -67,13 +108,10 @@ export function* serializeArtifactChunks(artifact: ResultsArtifact): Generator<s
     for (const [r, run] of artifact.runs.entries()) {
       const [beforeCases, afterCases] = splitAround(run, 'cases', 4);
       yield `    ${beforeCases}`;
-      if (run.cases.length === 0) yield '[]';
+      if (!hasCases(run, r)) yield '[]';
       else {
         yield '[\n';
-        for (const [c, testCase] of run.cases.entries()) {
-          const comma = c < run.cases.length - 1 ? ',' : '';
-          yield `        ${stringify(testCase, 0)}${comma}\n`;
-        }
+        yield { run: r };
         yield '      ]';
       }
       yield `${afterCases}${r < artifact.runs.length - 1 ? ',' : ''}\n`;
@@ -81,6 +119,19 @@ export function* serializeArtifactChunks(artifact: ResultsArtifact): Generator<s
     yield '  ]';
   }
   yield `${afterRuns}\n`;
+}
+
+/** One case's line inside its run's `cases` array, from its compact JSON. */
+export function caseLine(json: string, last: boolean): string {
+  return `        ${json}${last ? '' : ','}\n`;
+}
+
+/**
+ * A case as compact JSON, the text of its line in the artifact. BigInts and cycles in user
+ * values are written as strings rather than failing the whole artifact (see `serializeArtifact`).
+ */
+export function stringifyCase(result: RunResult['cases'][number]): string {
+  return stringify(result, 0);
 }
 
 /**

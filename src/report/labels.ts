@@ -3,7 +3,7 @@
  * thresholds, scores, case ids and why a case did not pass. Plain text, no color.
  */
 import { describeThreshold } from '../run/threshold.ts';
-import type { CaseResult, EvaluationResult, Params, Threshold } from '../types.ts';
+import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types.ts';
 
 /** Case ids are sha256 hex or user dedup ids; 12 characters tell them apart in a listing. */
 export const SHORT_ID_LENGTH = 12;
@@ -91,4 +91,29 @@ export function describeCaseFailure(result: CaseResult): string[] {
   const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
   if (failed.length === 0) return ['did not meet the pass condition'];
   return failed.map(describeFailedEvaluation);
+}
+
+/**
+ * One line on model calls: `model calls: 50, all from the cache`, or `model calls: 12 (4 from
+ * the cache) · tokens: 2,100 prompt + 350 completion · cost: $0.0012 · time in calls: 3.2 s`.
+ * Cache hits are named, because a run served from the cache must say so, and they take no
+ * part in tokens, cost or time (see `Usage`).
+ */
+export function describeUsage(usage: Usage): string {
+  const total = usage.calls + usage.cacheHits;
+  if (usage.calls === 0) {
+    return `model calls: ${formatCount(total)}, ${total === 1 ? 'from' : 'all from'} the cache`;
+  }
+  const parts = [
+    `model calls: ${formatCount(total)}${usage.cacheHits > 0 ? ` (${formatCount(usage.cacheHits)} from the cache)` : ''}`,
+    `tokens: ${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} completion`,
+    `cost: ${usage.cost === null ? 'unknown (no price for a model used)' : formatCost(usage.cost)}`,
+    `time in calls: ${(usage.latencyMs / 1000).toFixed(1)} s`,
+  ];
+  return parts.join(' · ');
+}
+
+/** `$0.0123`: four decimals, since one judge call costs fractions of a cent. */
+export function formatCost(dollars: number): string {
+  return `$${dollars.toFixed(dollars >= 100 ? 2 : 4)}`;
 }

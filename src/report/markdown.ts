@@ -21,6 +21,7 @@ import {
 import {
   describeCaseFailure,
   describeFailedEvaluation,
+  describeUsage,
   flakyLabel,
   formatCount,
   formatParams,
@@ -207,6 +208,7 @@ function renderIntro(
   if (artifact.interrupted) {
     lines.push('The run was interrupted before every case finished, so the verdict is **fail**.');
   }
+  if (artifact.usage !== undefined) lines.push(escapeMarkdownText(describeUsage(artifact.usage)));
 
   const links = [
     options.links?.run ? `[workflow run](${safeUrl(options.links.run)})` : null,

@@ -5,8 +5,10 @@
  */
 import type { CaseResult, RunResult } from '../types.ts';
 import { painter, type Painter } from './ansi.ts';
+import { addUsage } from '../judge/usage.ts';
 import {
   describeCaseFailure,
+  describeUsage,
   flakyLabel,
   formatCount,
   formatParams,
@@ -36,6 +38,12 @@ export function renderSummary(runs: readonly RunResult[], options: SummaryOption
   const paint = painter(options.color);
   const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
   const blocks = runs.map((run) => renderRun(run, paint, width));
+  // With several runs calling models, their sum is what the user pays; one run already shows it.
+  const usages = runs.flatMap((run) => (run.summary.usage ? [run.summary.usage] : []));
+  const [first, ...rest] = usages;
+  if (first !== undefined && rest.length > 0) {
+    blocks.push(`all runs: ${describeUsage(rest.reduce(addUsage, first))}`);
+  }
   blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint));
   return `${blocks.join('\n\n')}\n`;
 }
@@ -89,6 +97,8 @@ function renderRun(run: RunResult, paint: Painter, width: number): string {
       ),
     );
   }
+
+  if (summary.usage !== undefined) lines.push('', `${INDENT}${describeUsage(summary.usage)}`);
 
   const failedConditions = run.gate.conditions.filter((condition) => !condition.passed);
   if (failedConditions.length > 0) {

@@ -17,9 +17,9 @@ import {
   isThenable,
 } from './call.ts';
 import { erroredEvaluation, toEvaluationResult } from './evaluation.ts';
-import { evaluateGate, summarizeRun } from './summary.ts';
+import { evaluateGate, SummaryAccumulator } from './summary.ts';
 import { aggregateTrials } from './trials.ts';
-import type { EngineObserver, EngineOptions, EngineResult, SuiteSpec } from './types.ts';
+import type { CaseSink, EngineObserver, EngineOptions, EngineResult, SuiteSpec } from './types.ts';
 
 /**
  * The `evaluator` name of the synthetic evaluation recorded when a pass-condition function
@@ -35,8 +35,9 @@ interface Engine {
   /** `globalConcurrency`: cases in flight across every suite. */
   global: LimitFunction | null;
   observer: EngineObserver | undefined;
+  sink: CaseSink | undefined;
   completed: number;
-  /** An observer must not throw; if one does, the run still settles and then rethrows it. */
+  /** An observer or sink must not throw; if one does, the run still settles and then rethrows it. */
   observerError: { error: unknown } | null;
 }
 
@@ -57,9 +58,18 @@ interface SuiteState {
 
 interface RunState {
   suite: SuiteState;
+  /** Position in the engine's run list (the sink's `run`). */
+  position: number;
   params: Params;
-  /** Indexed like the testset, so results keep its order whatever order cases finish in. */
-  results: (CaseResult | undefined)[];
+  /** Cases in the testset (the run's size, whatever finishes). */
+  size: number;
+  /**
+   * With `keepCases`: indexed like the testset, so results keep its order whatever order cases
+   * finish in. Otherwise null: a finished case only feeds `summary`, the observer and the sink.
+   */
+  results: (CaseResult | undefined)[] | null;
+  /** The run's summary so far, fed by every finished case. */
+  summary: SummaryAccumulator;
   /**
    * With several trials: per case, the trials finished so far (at their trial index) and how
    * many that is; the case is recorded when the last one lands. Empty for a single trial.
@@ -92,6 +102,12 @@ interface RunState {
  * and the engine stops waiting for it at once (calls that ignore their signal are abandoned,
  * not awaited), and each run keeps only the cases that finished before the interrupt (all of
  * their trials).
+ *
+ * Memory: each run's summary is folded case by case (`SummaryAccumulator`), so with
+ * `keepCases: false` a finished case is handed to the sink (which streams it to the artifact)
+ * and dropped; the returned runs then have empty `cases`. Only consumers that need
+ * every case afterwards (JUnit, a baseline comparison, the Action's report, `runTestSuite`'s
+ * return value) ask to keep them.
  */
 export async function runSuites(
   suites: SuiteSpec[],
@@ -105,10 +121,12 @@ export async function runSuites(
         ? null
         : createLimit(options.globalConcurrency, 'globalConcurrency'),
     observer: options.observer,
+    sink: options.sink,
     completed: 0,
     observerError: null,
   };
 
+  const keepCases = options.keepCases ?? true;
   const suiteStates: SuiteState[] = [];
   const runs: RunState[] = [];
   for (const spec of suites) {
@@ -139,8 +157,11 @@ export async function runSuites(
     for (const params of spec.grid) {
       suite.runs.push({
         suite,
+        position: runs.length + suite.runs.length,
         params,
-        results: new Array<CaseResult | undefined>(spec.cases.length),
+        size: spec.cases.length,
+        results: keepCases ? new Array<CaseResult | undefined>(spec.cases.length) : null,
+        summary: new SummaryAccumulator(suite.evaluatorIds, { trials }),
         pendingTrials:
           trials > 1 ? new Array<RunState['pendingTrials'][number]>(spec.cases.length) : [],
       });
@@ -149,15 +170,21 @@ export async function runSuites(
     runs.push(...suite.runs);
   }
 
-  const total = runs.reduce((sum, run) => sum + run.results.length, 0);
+  const total = runs.reduce((sum, run) => sum + run.size, 0);
   engine.observer?.onStart?.({
     total,
     runs: runs.map((run) => ({
       suite: run.suite.spec.id,
       params: run.params,
-      cases: run.results.length,
+      cases: run.size,
     })),
   });
+
+  try {
+    engine.sink?.open(runs.map((run) => ({ cases: run.size })));
+  } catch (sinkError) {
+    engine.observerError ??= { error: sinkError };
+  }
 
   const { signal } = options;
   const onAbort = (): void => engine.calls.interrupt(signal?.reason);
@@ -198,7 +225,7 @@ async function suiteWorker(engine: Engine, suite: SuiteState): Promise<void> {
   for (;;) {
     if (engine.calls.interrupted) return;
     let run = suite.runs[suite.nextRun];
-    while (run !== undefined && suite.nextCase >= run.results.length) {
+    while (run !== undefined && suite.nextCase >= run.size) {
       suite.nextRun++;
       suite.nextCase = 0;
       run = suite.runs[suite.nextRun];
@@ -284,12 +311,18 @@ async function runCase(engine: Engine, run: RunState, index: number, trial: numb
     run.pendingTrials[index] = undefined;
     result = aggregateTrials(prepared, pending.trials);
   }
-  run.results[index] = result;
+  if (run.results !== null) run.results[index] = result;
+  run.summary.add(result);
   engine.completed++;
   try {
     engine.observer?.onCaseDone?.({ suite: spec.id, params, result });
   } catch (observerError) {
     engine.observerError ??= { error: observerError };
+  }
+  try {
+    engine.sink?.record(run.position, index, result);
+  } catch (sinkError) {
+    engine.observerError ??= { error: sinkError };
   }
 }
 
@@ -408,17 +441,17 @@ function decidePass(
 }
 
 function toRunResult(run: RunState): RunResult {
-  const { spec, evaluatorIds } = run.suite;
+  const { spec } = run.suite;
   // `filter` skips the holes left by cases an interrupt dropped, keeping testset order.
-  const cases = run.results.filter((result): result is CaseResult => result !== undefined);
-  const summary = summarizeRun(cases, evaluatorIds, { trials: run.suite.trials });
+  const cases = run.results?.filter((result): result is CaseResult => result !== undefined) ?? [];
+  const summary = run.summary.summary();
   const gate = evaluateGate(summary, spec.gate);
   // A run cut short by an interrupt never passes, whatever its finished cases looked like.
-  if (cases.length < spec.cases.length) {
+  if (summary.cases < spec.cases.length) {
     gate.conditions.push({
       name: 'complete',
       expected: `${spec.cases.length} cases`,
-      actual: `${cases.length} finished (interrupted)`,
+      actual: `${summary.cases} finished (interrupted)`,
       passed: false,
     });
     gate.verdict = 'fail';

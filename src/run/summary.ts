@@ -5,8 +5,11 @@ import type {
   GateSpec,
   RunSummary,
   Threshold,
+  Usage,
   Verdict,
 } from '../types.ts';
+import { addUsage, hasUsage } from '../judge/usage.ts';
+import { ExactSum } from './exact-sum.ts';
 import { describeThreshold, meetsThreshold } from './threshold.ts';
 
 /**
@@ -24,60 +27,132 @@ import { describeThreshold, meetsThreshold } from './threshold.ts';
  * trial-to-trial noise is averaged out before it reaches the run. `flaky` (cases that passed
  * some trials and failed others) is then counted; it is absent for single-trial runs, whose
  * summary stays as it always was.
+ *
+ * Usage (model calls) is spending, so it is summed, never averaged: per evaluator over its
+ * evaluations, per run over its evaluators; absent wherever nothing was called.
+ *
+ * A fold over {@link SummaryAccumulator}, which the engine feeds case by case so a run never
+ * has to keep its cases to be summarised; `merge` summarises cases it already holds with this.
  */
 export function summarizeRun(
-  cases: CaseResult[],
-  evaluatorIds: string[],
+  cases: readonly CaseResult[],
+  evaluatorIds: readonly string[],
   options: { trials?: number } = {},
 ): RunSummary {
-  const totals = new Map<string, { summary: EvaluatorSummary; sum: number; scored: number }>();
-  for (const id of evaluatorIds) {
-    totals.set(id, {
-      summary: { count: 0, mean: null, passed: 0, failed: 0, errors: 0, passRate: null },
-      sum: 0,
-      scored: 0,
-    });
+  const accumulator = new SummaryAccumulator(evaluatorIds, options);
+  for (const result of cases) accumulator.add(result);
+  return accumulator.summary();
+}
+
+interface EvaluatorTotal {
+  count: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  /** Exact, so the mean is the same whatever order the cases finish in (see ExactSum). */
+  sum: ExactSum;
+  scored: number;
+  usage: Usage | undefined;
+  /** The usage's cost, summed exactly for the same reason; null once a cost was unknown. */
+  cost: ExactSum | null;
+}
+
+/**
+ * The running totals behind a {@link RunSummary}: O(evaluators) memory whatever the number of
+ * cases. `add` each finished case (in any order: every total is a sum), read `summary()` at any
+ * time; the result equals `summarizeRun` over the same cases.
+ */
+export class SummaryAccumulator {
+  readonly #totals = new Map<string, EvaluatorTotal>();
+  readonly #trials: number;
+  #cases = 0;
+  #passed = 0;
+  #errored = 0;
+  #flaky = 0;
+
+  constructor(evaluatorIds: readonly string[], options: { trials?: number } = {}) {
+    this.#trials = options.trials ?? 1;
+    for (const id of evaluatorIds) {
+      this.#totals.set(id, {
+        count: 0,
+        passed: 0,
+        failed: 0,
+        errors: 0,
+        sum: new ExactSum(),
+        scored: 0,
+        usage: undefined,
+        cost: new ExactSum(),
+      });
+    }
   }
 
-  let passed = 0;
-  let errored = 0;
-  let flaky = 0;
-  for (const result of cases) {
-    if (result.error !== null) errored++;
-    else if (result.passed) passed++;
-    if (result.flaky === true) flaky++;
+  /** Cases added so far. */
+  get cases(): number {
+    return this.#cases;
+  }
+
+  add(result: CaseResult): void {
+    this.#cases++;
+    if (result.error !== null) this.#errored++;
+    else if (result.passed) this.#passed++;
+    if (result.flaky === true) this.#flaky++;
     for (const evaluation of result.evaluations) {
-      const total = totals.get(evaluation.evaluator);
+      const total = this.#totals.get(evaluation.evaluator);
       if (total === undefined) continue;
-      total.summary.count++;
-      if (evaluation.passed === true) total.summary.passed++;
-      else if (evaluation.passed === false) total.summary.failed++;
-      if (evaluation.error !== null) total.summary.errors++;
+      total.count++;
+      if (evaluation.passed === true) total.passed++;
+      else if (evaluation.passed === false) total.failed++;
+      if (evaluation.error !== null) total.errors++;
       else if (evaluation.score !== null) {
-        total.sum += evaluation.score;
+        total.sum.add(evaluation.score);
         total.scored++;
+      }
+      if (hasUsage(evaluation.usage)) {
+        total.usage =
+          total.usage === undefined ? evaluation.usage : addUsage(total.usage, evaluation.usage);
+        if (evaluation.usage.cost === null) total.cost = null;
+        else total.cost?.add(evaluation.usage.cost);
       }
     }
   }
 
-  const evaluators: Record<string, EvaluatorSummary> = {};
-  for (const [id, total] of totals) {
-    const { summary } = total;
-    summary.mean = total.scored > 0 ? total.sum / total.scored : null;
-    const judged = summary.passed + summary.failed;
-    summary.passRate = judged > 0 ? summary.passed / judged : null;
-    evaluators[id] = summary;
+  /** The summary of the cases added so far; a fresh object each call. */
+  summary(): RunSummary {
+    const evaluators: Record<string, EvaluatorSummary> = {};
+    let runUsage: Usage | undefined;
+    const runCost = new ExactSum();
+    for (const [id, total] of this.#totals) {
+      const judged = total.passed + total.failed;
+      const usage: Usage | undefined =
+        total.usage === undefined
+          ? undefined
+          : { ...total.usage, cost: total.cost === null ? null : total.cost.value() };
+      if (usage?.cost != null) runCost.add(usage.cost);
+      evaluators[id] = {
+        count: total.count,
+        mean: total.scored > 0 ? total.sum.value() / total.scored : null,
+        passed: total.passed,
+        failed: total.failed,
+        errors: total.errors,
+        passRate: judged > 0 ? total.passed / judged : null,
+        ...(usage !== undefined ? { usage } : {}),
+      };
+      if (usage !== undefined)
+        runUsage = runUsage === undefined ? { ...usage } : addUsage(runUsage, usage);
+    }
+    if (runUsage !== undefined && runUsage.cost !== null) runUsage.cost = runCost.value();
+    const cases = this.#cases;
+    return {
+      cases,
+      passed: this.#passed,
+      failed: cases - this.#passed - this.#errored,
+      errored: this.#errored,
+      passRate: cases > 0 ? this.#passed / cases : 1,
+      ...(this.#trials > 1 ? { flaky: this.#flaky } : {}),
+      evaluators,
+      ...(runUsage !== undefined ? { usage: runUsage } : {}),
+    };
   }
-
-  return {
-    cases: cases.length,
-    passed,
-    failed: cases.length - passed - errored,
-    errored,
-    passRate: cases.length > 0 ? passed / cases.length : 1,
-    ...((options.trials ?? 1) > 1 ? { flaky } : {}),
-    evaluators,
-  };
 }
 
 /**

@@ -2,7 +2,8 @@
  * Folding the trials of one case (`trials: N`, N > 1) into its `CaseResult`. Pure: the engine
  * hands in the case and its finished trials, in trial order.
  */
-import type { CaseResult, EvaluationResult, PreparedCase, TrialResult } from '../types.ts';
+import { addUsage, hasUsage } from '../judge/usage.ts';
+import type { CaseResult, EvaluationResult, PreparedCase, TrialResult, Usage } from '../types.ts';
 import { evaluationPassed } from './threshold.ts';
 
 /**
@@ -56,6 +57,8 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
  * - `threshold`: the first the trials carry; `passed`: whether the mean meets it, `null` without
  *   one, `false` when errored — as for a single evaluation.
  * - `metadata`: `{ trials: N, scored: k }`; `durationMs`: the mean over the trials that ran it.
+ * - `usage`: the SUM over the trials (absent when none called a model): it is what the case
+ *   spent, and a mean would under-report the bill N-fold.
  *
  * The synthetic `pass` evaluation of a failing pass condition is folded the same way, so a case
  * whose pass condition threw in every trial still says why.
@@ -76,8 +79,12 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
     let durationSum = 0;
     let firstError: string | null = null;
     let threshold: EvaluationResult['threshold'] = null;
+    let usage: Usage | undefined;
     for (const evaluation of evaluations) {
       durationSum += evaluation.durationMs;
+      if (hasUsage(evaluation.usage)) {
+        usage = usage === undefined ? evaluation.usage : addUsage(usage, evaluation.usage);
+      }
       threshold ??= evaluation.threshold;
       if (evaluation.error !== null) firstError ??= evaluation.error;
       else if (evaluation.score !== null) {
@@ -95,6 +102,7 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
       metadata: { trials: trials.length, scored },
       error,
       durationMs: durationSum / evaluations.length,
+      ...(usage !== undefined ? { usage: { ...usage } } : {}),
     });
   }
   return aggregated;

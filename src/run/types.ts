@@ -48,6 +48,21 @@ export interface EngineObserver {
   onCaseDone?(info: { suite: string; params: Params; result: CaseResult }): void;
 }
 
+/**
+ * Where finished cases go when they are not kept in memory (the streaming artifact writer).
+ * Called synchronously, after the observer; like an observer, a sink that throws does not stop
+ * the run: the engine rethrows its first error once every case has settled.
+ */
+export interface CaseSink {
+  /** Once, before any case: the size of each run, in the order of `EngineResult.runs`. */
+  open(runs: readonly { cases: number }[]): void;
+  /**
+   * A case finished. `run` is its run's position in `EngineResult.runs`, `index` its position in
+   * the suite's `cases`: cases finish out of order, and this is how to put them back in order.
+   */
+  record(run: number, index: number, result: CaseResult): void;
+}
+
 export interface EngineOptions {
   /** Caps cases in flight across the whole process (`--concurrency N`). */
   globalConcurrency?: number;
@@ -56,6 +71,13 @@ export interface EngineOptions {
   observer?: EngineObserver;
   /** Monotonic milliseconds; injectable for tests. Defaults to performance.now(). */
   now?: () => number;
+  /**
+   * Keep every finished case in memory and return it in `RunResult.cases` (default true). With
+   * false the runs come back with empty `cases` (summaries are complete either way): an observer
+   * that streams cases out (the artifact writer) is then the only place they go.
+   */
+  keepCases?: boolean;
+  sink?: CaseSink;
 }
 
 export interface EngineResult {

@@ -21,7 +21,7 @@ import {
  * are checked here so every bad row is reported, not just the first. `relax_quotes` keeps a
  * quote inside an unquoted cell (`5" screen`) as text, which is what a hand-written file means.
  */
-const CSV_OPTIONS: Options = {
+export const CSV_OPTIONS: Options = {
   record_delimiter: ['\r\n', '\n', '\r'],
   skip_empty_lines: false,
   relax_column_count: true,
@@ -77,7 +77,7 @@ interface ColumnPlan {
 
 /**
  * Turns parsed CSV records into rows. Records can be fed in any number of batches, so the same
- * code serves a streaming parser later.
+ * code serves the streaming reader (`stream-read.ts`).
  *
  * Line numbers: each record is one physical line plus the line breaks inside its quoted cells,
  * the only place a line break can hide (with {@link CSV_OPTIONS} every other break ends a
@@ -88,13 +88,21 @@ interface ColumnPlan {
 export class CsvRowBuilder {
   readonly #issues: IssueList;
   readonly #rows: TestsetRow[] = [];
+  /** Where rows go when streaming; without it they are collected for `finish`. */
+  readonly #onRow: ((row: TestsetRow) => void) | undefined;
   #plan: ColumnPlan | null = null;
   #headerOk = true;
   #width = 0;
   #nextLine = 1;
 
-  constructor(file: string) {
+  /**
+   * With `onRow`, each row is handed over as soon as it is built and `finish` returns no rows (a
+   * streaming reader keeps none); a row handed over may still be followed by issues in later
+   * rows, so the caller must wait for `finish` before trusting any of them.
+   */
+  constructor(file: string, onRow?: (row: TestsetRow) => void) {
     this.#issues = new IssueList(file);
+    this.#onRow = onRow;
   }
 
   /** Feeds the next record, in file order, blank records included. */
@@ -154,7 +162,7 @@ export class CsvRowBuilder {
         else data[dataName[i] ?? ''] = value;
       }
       if (plan.metaIndex.length === 0) {
-        this.#rows.push({ data, line, meta: {} });
+        this.#emit({ data, line, meta: {} });
         continue;
       }
       const raw: RawMeta = {};
@@ -163,8 +171,13 @@ export class CsvRowBuilder {
         if (field !== undefined) raw[field] = record[plan.metaIndex[i] ?? 0];
       }
       const meta = normalizeMeta(raw, line, this.#issues);
-      if (meta) this.#rows.push({ data, line, meta });
+      if (meta) this.#emit({ data, line, meta });
     }
+  }
+
+  #emit(row: TestsetRow): void {
+    if (this.#onRow === undefined) this.#rows.push(row);
+    else this.#onRow(row);
   }
 
   /** Every row, or every problem found. */

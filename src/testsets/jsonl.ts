@@ -13,24 +13,50 @@ const LINE_BREAK = /\r\n|\n|\r/;
  */
 export function parseJsonl(text: string, file: string): TestsetParseResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const issues = new IssueList(file);
-  const rows: TestsetRow[] = [];
-  const lines = body.split(LINE_BREAK);
-  for (let index = 0; index < lines.length; index++) {
-    const source = lines[index] ?? '';
-    if (source.trim() === '') continue;
-    const line = index + 1;
+  const reader = new JsonlRowReader(file);
+  for (const source of body.split(LINE_BREAK)) reader.push(source);
+  return reader.finish();
+}
+
+/**
+ * The rows of JSON Lines fed one physical line at a time (without its line break, BOM removed),
+ * so `parseJsonl` and the streaming reader (`stream-read.ts`) share one definition. With
+ * `onRow`, rows are handed over as they are read and `finish` returns none (see CsvRowBuilder).
+ */
+export class JsonlRowReader {
+  readonly #issues: IssueList;
+  readonly #rows: TestsetRow[] = [];
+  readonly #onRow: ((row: TestsetRow) => void) | undefined;
+  #line = 0;
+
+  constructor(file: string, onRow?: (row: TestsetRow) => void) {
+    this.#issues = new IssueList(file);
+    this.#onRow = onRow;
+  }
+
+  /** The next physical line. */
+  push(source: string): void {
+    const line = ++this.#line;
+    if (source.trim() === '') return;
     let value: unknown;
     try {
       value = JSON.parse(source);
     } catch (error) {
       const { offset, message } = explainJsonError(source, error);
-      issues.add('testset.json-syntax', line, offset + 1, `invalid JSON: ${message}`);
-      continue;
+      this.#issues.add('testset.json-syntax', line, offset + 1, `invalid JSON: ${message}`);
+      return;
     }
     const col = source.search(/\S/) + 1;
-    const row = rowFromObject(value, line, col, issues);
-    if (row) rows.push(row);
+    const row = rowFromObject(value, line, col, this.#issues);
+    if (!row) return;
+    if (this.#onRow === undefined) this.#rows.push(row);
+    else this.#onRow(row);
   }
-  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+
+  /** Every row (none when streaming), or every problem found. */
+  finish(): TestsetParseResult {
+    return this.#issues.empty
+      ? { ok: true, rows: this.#rows }
+      : { ok: false, issues: this.#issues.toArray() };
+  }
 }

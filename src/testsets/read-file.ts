@@ -3,6 +3,7 @@ import type { Issue } from '../errors.ts';
 import type { TestsetRow } from '../types.ts';
 import { formatFromPath, parseTestset, TESTSET_EXTENSIONS } from './formats.ts';
 import type { TestsetIssueCode, TestsetParseResult } from './issues.ts';
+import { streamTestsetRows, TestsetReadError } from './stream-read.ts';
 
 /** Where a testset is: a file, optionally as of a git revision. */
 export interface TestsetLocation {
@@ -27,10 +28,33 @@ export type TestsetSourceResult =
  * which version is at fault; git failures (unknown ref, shallow clone, …) carry their fix.
  */
 export async function readTestset(location: TestsetLocation): Promise<TestsetSourceResult> {
+  const rows: TestsetRow[] = [];
+  const read = await readTestsetInto(location, (row) => rows.push(row));
+  return read.ok ? { ok: true, rows, commit: read.commit } : read;
+}
+
+/**
+ * {@link readTestset} handing each row to `onRow` as it is read, without collecting them: a file
+ * in the working tree is streamed (see `stream-read.ts`), so only what `onRow` keeps stays in
+ * memory. When the result is not ok, the rows already handed over are to be dropped. A file at a
+ * `ref` comes from git as text and is parsed whole.
+ */
+export async function readTestsetInto(
+  location: TestsetLocation,
+  onRow: (row: TestsetRow) => void,
+): Promise<{ ok: true; commit: string | null } | { ok: false; issues: Issue[] }> {
   const { absPath, displayPath, ref } = location;
   if (ref === undefined) {
-    const read = await readTestsetFile(absPath, displayPath);
-    return read.ok ? { ok: true, rows: read.rows, commit: null } : read;
+    const format = formatFromPath(absPath);
+    if (format === null) return unsupported(displayPath);
+    let read: TestsetParseResult;
+    try {
+      read = await streamTestsetRows(absPath, format, displayPath, onRow);
+    } catch (error) {
+      if (!(error instanceof TestsetReadError)) throw error;
+      return readFailure(error.code, error.message, displayPath);
+    }
+    return read.ok ? { ok: true, commit: null } : read;
   }
   const shown = `${displayPath}@${ref}`;
   const format = formatFromPath(absPath);
@@ -54,7 +78,9 @@ export async function readTestset(location: TestsetLocation): Promise<TestsetSou
     };
   }
   const parsed = parseTestset(got.value.text, format, shown);
-  return parsed.ok ? { ok: true, rows: parsed.rows, commit: got.value.commit } : parsed;
+  if (!parsed.ok) return parsed;
+  for (const row of parsed.rows) onRow(row);
+  return { ok: true, commit: got.value.commit };
 }
 
 /**
@@ -72,14 +98,23 @@ export async function readTestsetFile(
   try {
     text = await readFile(absPath, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      return fail('testset.not-found', displayPath, `testset file not found: ${displayPath}`);
-    }
-    const reason = code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    return fail('testset.read', displayPath, `cannot read testset ${displayPath}: ${reason}`);
+    const { code, message } = error as NodeJS.ErrnoException;
+    return readFailure(code, message, displayPath);
   }
   return parseTestset(text, format, displayPath);
+}
+
+/** A file that could not be read, by its errno code. */
+function readFailure(
+  code: string | undefined,
+  message: string,
+  displayPath: string,
+): { ok: false; issues: Issue[] } {
+  if (code === 'ENOENT') {
+    return fail('testset.not-found', displayPath, `testset file not found: ${displayPath}`);
+  }
+  const reason = code === 'EISDIR' ? 'it is a directory' : message;
+  return fail('testset.read', displayPath, `cannot read testset ${displayPath}: ${reason}`);
 }
 
 function unsupported(displayPath: string): { ok: false; issues: Issue[] } {

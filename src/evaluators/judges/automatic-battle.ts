@@ -1,0 +1,155 @@
+import { isAbsolute, resolve } from 'node:path';
+import { EvaluationError } from '../../errors.ts';
+import { hasTemplates } from '../../templates.ts';
+import type { Evaluation } from '../../types.ts';
+import { defineBuiltin } from '../define.ts';
+import { ACTUAL_OPTION } from '../option-schemas.ts';
+import { actualOf, optionalString, textOf } from '../options.ts';
+import { BATTLE_OPTIONS, judgeBattle } from './battle.ts';
+import {
+  BaselineStore,
+  baselineCaseKey,
+  defaultBaselinePath,
+  readBaselineFile,
+  recordableValue,
+  serializeBaselineFile,
+  writeFileAtomic,
+} from './battle-baselines.ts';
+import { JudgeCalls, requireChatJudge } from './calls.ts';
+
+/** The flag that lets a run change an existing baselines file. */
+const UPDATE_FLAG = 'evals run --update-baselines';
+
+/**
+ * `automatic-battle`: the value under test against the one recorded for the same case in a
+ * committed baselines file (see battle-baselines.ts). A case without a baseline is recorded
+ * (scoring a tie) when the file may be written, and is an error when it may not. The default
+ * threshold passes a tie, so recording passes and the gate is "not reliably worse than the
+ * recorded answer".
+ */
+export const automaticBattle = defineBuiltin({
+  summary:
+    'A judge model compares the output with the one recorded for the case in a baselines file: win 1, tie 0.5, loss 0.',
+  calls: 'chat',
+  optionsSchema: {
+    type: 'object',
+    properties: {
+      file: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'The baselines file, relative to the config folder. Default: battles/<suite id>/<evaluator id>.json. No templates.',
+      },
+      ...BATTLE_OPTIONS,
+      actual: ACTUAL_OPTION,
+    },
+    additionalProperties: false,
+  },
+  defaultThreshold: { gte: 0.5 },
+  validate(options) {
+    return hasTemplates(options.file)
+      ? [
+          {
+            path: 'file',
+            message: 'the baselines file is one per evaluator: it cannot be a template',
+          },
+        ]
+      : [];
+  },
+  prepare(options, context) {
+    const judge = requireChatJudge(context, 'automatic-battle');
+    const files = context.files;
+    if (files === undefined) {
+      throw new Error(
+        'automatic-battle keeps its baselines in a file next to the config: it needs the run’s file settings (run it from evals.yaml)',
+      );
+    }
+    const owner = { suite: files.suiteId, evaluator: context.id };
+    const option = options.file;
+    if (
+      option !== undefined &&
+      (typeof option !== 'string' || option === '' || hasTemplates(option))
+    ) {
+      throw new Error('automatic-battle: option "file" must be a path without templates');
+    }
+    const shown = option ?? defaultBaselinePath(owner);
+    if (shown === undefined) {
+      throw new Error(
+        `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`,
+      );
+    }
+    const path = isAbsolute(shown) ? shown : resolve(files.configDir, shown);
+    const store = new BaselineStore({
+      owner,
+      existing: readBaselineFile(path, shown, owner),
+      updateBaselines: files.updateBaselines,
+    });
+    // A store that may not write registers nothing: there is then no path to a write at all.
+    if (store.writable) {
+      files.onRunEnd(async () => {
+        const changed = store.changedFile();
+        if (changed === undefined) return;
+        try {
+          await writeFileAtomic(path, serializeBaselineFile(changed));
+        } catch (error) {
+          throw new Error(
+            `automatic-battle: cannot write the baselines file ${shown}: ${(error as Error).message}`,
+            { cause: error },
+          );
+        }
+      });
+    }
+    return { judge, store, shown };
+  },
+  async score(values, args, { judge, store, shown }): Promise<Evaluation> {
+    let caseKey: string;
+    try {
+      caseKey = baselineCaseKey(args.testCase, args.params);
+    } catch (error) {
+      throw new EvaluationError(
+        `cannot key this case for its baseline: ${(error as Error).message}`,
+      );
+    }
+    const actual = actualOf(values, args);
+    const baseline = store.baseline(caseKey);
+    if (baseline === undefined) {
+      if (!store.writable) {
+        throw new EvaluationError(
+          `no baseline is recorded for this case in ${shown}: run \`${UPDATE_FLAG}\` to record it`,
+          { metadata: { caseKey } },
+        );
+      }
+      const value = recordableValue(actual);
+      if (!value.ok) {
+        throw new EvaluationError(
+          `cannot record the value under test as a baseline: ${value.error}`,
+          {
+            metadata: { caseKey },
+          },
+        );
+      }
+      store.record(caseKey, value.value);
+      return { score: 0.5, metadata: { recorded: true, caseKey } };
+    }
+    const question = optionalString(values, 'question');
+    const criteria = optionalString(values, 'criteria');
+    const result = await judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
+      output: textOf(actual),
+      baseline: textOf(baseline.output),
+      ...(question !== undefined ? { question } : {}),
+      ...(criteria !== undefined ? { criteria } : {}),
+    });
+    // Only with --update-baselines (else the store is not writable): a baseline that lost to
+    // the new output is replaced by it, so the file keeps the best answer seen so far and a
+    // later regression is measured against it, not against the output that regressed.
+    let replaced: Record<string, unknown> = {};
+    if (result.score === 1 && store.writable) {
+      const value = recordableValue(actual);
+      // The battle itself is still worth reporting when the output cannot be stored.
+      replaced = value.ok
+        ? { baselineReplaced: store.record(caseKey, value.value) }
+        : { baselineReplaced: false, notReplacedBecause: value.error };
+    }
+    return { ...result, metadata: { ...result.metadata, caseKey, ...replaced } };
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * Model access for the judge built-ins of one run: one client per distinct connection setting
+ * (base URL, key, timeout, retries), all sharing one per-host cap and one on-disk cache, and the
+ * files context through which `automatic-battle` records its baselines after the run.
+ *
+ * The environment is read here, at the edge, once; the evaluators get values.
+ */
+import { join } from 'node:path';
+import type { EvaluatorConfig, JudgeSettings, LoadedConfig, SuiteConfig } from '../config/types.ts';
+import type { BuiltinContext } from '../evaluators/types.ts';
+import {
+  createHostLimiter,
+  createJudgeClient,
+  DEFAULT_BASE_URL,
+  type JudgeClient,
+} from '../judge/client.ts';
+
+/** The cache folder when `--cache-dir` is not given, relative to the config's folder. */
+export const DEFAULT_CACHE_DIR = '.evalgate/cache';
+/** Requests in flight to one host when `defaults.judge.hostConcurrency` is not set. */
+export const DEFAULT_HOST_CONCURRENCY = 8;
+
+/** What the command line decides about model calls. */
+export interface ModelRuntime {
+  /** Absolute cache folder; `null` (`--no-cache`): every call goes to the server. */
+  cacheDir: string | null;
+  /** `--update-baselines`. */
+  updateBaselines: boolean;
+  env: Record<string, string | undefined>;
+  /** Injected for tests; default the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface ModelAccess {
+  /** The `judge` and `files` parts of a built-in's create context. */
+  contextFor(
+    suite: SuiteConfig,
+    evaluator: EvaluatorConfig,
+  ): Pick<BuiltinContext, 'judge' | 'files'>;
+  /**
+   * Runs what built-ins registered for the end of the run (baseline files), in order. Every
+   * callback runs even if one fails; the failures are returned as messages.
+   */
+  finish(): Promise<string[]>;
+}
+
+/** The cache folder a run uses: `--cache-dir` (relative to cwd), else the default next to the config. */
+export function resolveCacheDir(
+  config: Pick<LoadedConfig, 'dir'>,
+  cwd: string,
+  options: { noCache?: boolean; cacheDir?: string },
+): string | null {
+  if (options.noCache) return null;
+  return options.cacheDir !== undefined
+    ? join(cwd, options.cacheDir)
+    : join(config.dir, DEFAULT_CACHE_DIR);
+}
+
+/** Creates the run's model access. Nothing connects until a judge makes its first call. */
+export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): ModelAccess {
+  const defaults = config.defaults.judge;
+  const hostLimiter = createHostLimiter(defaults.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY);
+  const clients = new Map<string, JudgeClient>();
+  const flushes: (() => Promise<void>)[] = [];
+
+  const clientFor = (settings: JudgeSettings): JudgeClient => {
+    const baseUrl = settings.baseUrl ?? (runtime.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
+    const apiKey = settings.apiKey ?? (runtime.env.OPENAI_API_KEY || undefined);
+    // The key takes part in telling clients apart, in memory only; it is never written anywhere.
+    const key = JSON.stringify([baseUrl, apiKey ?? null, settings.timeoutMs, settings.maxRetries]);
+    let client = clients.get(key);
+    if (client === undefined) {
+      client = createJudgeClient({
+        baseUrl,
+        ...(apiKey !== undefined ? { apiKey } : {}),
+        ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
+        cacheDir: runtime.cacheDir,
+        hostLimiter,
+        env: runtime.env,
+        ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
+      });
+      clients.set(key, client);
+    }
+    return client;
+  };
+
+  return {
+    contextFor(suite, evaluator) {
+      const settings: JudgeSettings = { ...defaults, ...evaluator.judge };
+      return {
+        judge: {
+          get client() {
+            return clientFor(settings);
+          },
+          model: settings.model,
+          embeddingModel: settings.embeddingModel,
+          temperature: settings.temperature ?? 0,
+          prices: defaults.prices,
+        },
+        files: {
+          configDir: config.dir,
+          suiteId: suite.id,
+          updateBaselines: runtime.updateBaselines,
+          onRunEnd: (flush) => flushes.push(flush),
+        },
+      };
+    },
+    async finish() {
+      const failures: string[] = [];
+      for (const flush of flushes) {
+        try {
+          await flush();
+        } catch (error) {
+          failures.push(error instanceof Error ? error.message : String(error));
+        }
+      }
+      return failures;
+    },
+  };
+}

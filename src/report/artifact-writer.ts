@@ -1,0 +1,357 @@
+/**
+ * The streaming artifact writer: finished cases go to disk as they finish, so a run never holds
+ * its cases in memory just to write them at the end (200,000 cases are ~170 MB of JSON).
+ *
+ * The artifact puts each run's summary and gate before its cases, and those are only known once
+ * the run is over, so the cases cannot go straight into the artifact. Each run spools its case
+ * lines (compact JSON, the very text of the artifact line) to a file of its own in the system's
+ * temporary folder, in the order they finish, remembering where each line is (12 bytes a case).
+ * `finish` then writes the artifact through a temporary file and a rename: the frame from
+ * `artifactLayout`, and in each run's slot the spooled lines read back in testset order.
+ *
+ * Why an offset table and not an in-memory reorder buffer: cases finish nearly in order (workers
+ * pull them in order), but one slow case among fast ones would make a reorder buffer hold every
+ * case finished after it. With offsets, memory stays fixed whatever the finishing order, and
+ * reading back stays sequential in the usual case: a 1 MB window is read and lines are served
+ * from it while they fall inside it.
+ *
+ * Spooling uses synchronous writes of 64 KB batches: the engine hands a case over synchronously,
+ * a write into the page cache takes microseconds, and a synchronous write cannot queue up
+ * unbounded buffers behind a slow disk the way an unawaited stream write would.
+ */
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { CaseSink } from '../run/types.ts';
+import type { CaseResult, ResultsArtifact } from '../types.ts';
+import { artifactLayout, caseLine, stringifyCase } from './artifact.ts';
+
+/** Spool bytes gathered per run before a write. */
+const SPOOL_BATCH = 1 << 16;
+/** Read-back window over a spool, and the output batch size. */
+const WINDOW = 1 << 20;
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+const CASE_INDENT = Buffer.from('        ');
+
+/** One run's spool: where each finished case's line is in its file. */
+interface RunSpool {
+  /** The run's position (its file's name). */
+  run: number;
+  /** Byte offset of case i's line in the file; -1 while (or when) it has not finished. */
+  offsets: Float64Array;
+  /** Byte length of case i's line. */
+  lengths: Uint32Array;
+  size: number;
+  recorded: number;
+  fd: number | null;
+  path: string | null;
+  /** Lines not yet written, and how many bytes of it are used. */
+  batch: Buffer | null;
+  used: number;
+  /** Bytes already in the file. */
+  written: number;
+}
+
+/**
+ * A `CaseSink` that spools finished cases to disk; `finish` writes the artifact from them. Not
+ * reusable: one run, then `finish` or `discard` (both remove the spool files; both idempotent).
+ */
+export class CaseSpool implements CaseSink {
+  #runs: RunSpool[] = [];
+  #dir: string | null = null;
+  #closed = false;
+  /**
+   * Removes the spool if the process exits before `finish` or `discard` (a second Ctrl-C exits
+   * at once; an error between the run and the write skips both): spools of a large run are
+   * hundreds of megabytes, not to be left in the temporary folder.
+   */
+  readonly #onExit = (): void => this.discard();
+
+  open(runs: readonly { cases: number }[]): void {
+    this.#runs = runs.map((run, index) => ({
+      run: index,
+      offsets: new Float64Array(run.cases).fill(-1),
+      lengths: new Uint32Array(run.cases),
+      size: run.cases,
+      recorded: 0,
+      fd: null,
+      path: null,
+      batch: null,
+      used: 0,
+      written: 0,
+    }));
+  }
+
+  record(run: number, index: number, result: CaseResult): void {
+    if (this.#closed) throw new Error('the case spool is already closed');
+    const spool = this.#runs[run];
+    if (spool === undefined || !(index >= 0 && index < spool.size)) {
+      throw new RangeError(`no case ${index} in run ${run} of the spool`);
+    }
+    this.#append(spool, index, stringifyCase(result));
+    spool.recorded++;
+    // A complete run's file is closed now, so open files track the runs still going.
+    if (spool.recorded === spool.size) this.#flush(spool, true);
+  }
+
+  #append(spool: RunSpool, index: number, line: string): void {
+    const batch = (spool.batch ??= Buffer.allocUnsafe(SPOOL_BATCH));
+    let free = batch.length - spool.used;
+    // Three bytes per UTF-16 unit is the most UTF-8 can take; count exactly only near the end.
+    const bytes = line.length * 3 <= free ? -1 : Buffer.byteLength(line);
+    if (bytes > free) {
+      this.#flush(spool, false);
+      free = batch.length;
+      if (bytes > free) {
+        // Larger than a batch: written on its own.
+        const fd = this.#fileOf(spool);
+        spool.offsets[index] = spool.written;
+        spool.lengths[index] = bytes;
+        spool.written += writeAll(fd, Buffer.from(line));
+        return;
+      }
+    }
+    spool.offsets[index] = spool.written + spool.used;
+    const written = batch.write(line, spool.used);
+    spool.lengths[index] = written;
+    spool.used += written;
+  }
+
+  #flush(spool: RunSpool, close: boolean): void {
+    if (spool.batch !== null && spool.used > 0) {
+      spool.written += writeAll(this.#fileOf(spool), spool.batch.subarray(0, spool.used));
+      spool.used = 0;
+    }
+    if (close) {
+      spool.batch = null;
+      if (spool.fd !== null) closeSync(spool.fd);
+      spool.fd = null;
+    }
+  }
+
+  #fileOf(spool: RunSpool): number {
+    if (spool.fd !== null) return spool.fd;
+    if (this.#dir === null) {
+      this.#dir = mkdtempSync(join(tmpdir(), 'evalgate-spool-'));
+      process.once('exit', this.#onExit);
+    }
+    // Opened once (a run's file is closed only when nothing more can be recorded in it), for
+    // appending: every write lands at the end, where `written` says it does.
+    spool.path ??= join(this.#dir, `run-${spool.run}.jsonl`);
+    spool.fd = openSync(spool.path, 'a');
+    return spool.fd;
+  }
+
+  /**
+   * Writes `artifact` to `path` (through a temporary file and a rename; the parent folder is
+   * created), then removes the spool. Run i of the artifact takes its cases from the spool's
+   * run i, in testset order; `artifact.runs[i].cases` is not read for a spooled run. A run the
+   * spool has no cases for is written with whatever `cases` it holds.
+   */
+  async finish(path: string, artifact: ResultsArtifact): Promise<void> {
+    if (this.#closed) throw new Error('the case spool is already closed');
+    try {
+      for (const spool of this.#runs) this.#flush(spool, true);
+      await mkdir(dirname(path), { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      const out = await open(tmp, 'w');
+      try {
+        await this.#writeArtifact(new BatchWriter(out), artifact);
+      } catch (error) {
+        await out.close();
+        await rm(tmp, { force: true });
+        throw error;
+      }
+      await out.close();
+      await rename(tmp, path);
+    } finally {
+      this.discard();
+    }
+  }
+
+  /** Removes the spool files without writing anything. */
+  discard(): void {
+    this.#closed = true;
+    for (const spool of this.#runs) {
+      if (spool.fd !== null) closeSync(spool.fd);
+      spool.fd = null;
+      spool.batch = null;
+    }
+    if (this.#dir !== null) {
+      rmSync(this.#dir, { recursive: true, force: true });
+      process.off('exit', this.#onExit);
+    }
+    this.#dir = null;
+  }
+
+  async #writeArtifact(out: BatchWriter, artifact: ResultsArtifact): Promise<void> {
+    const spooled = (index: number): RunSpool | undefined => {
+      const spool = this.#runs[index];
+      return spool !== undefined && spool.recorded > 0 ? spool : undefined;
+    };
+    const layout = artifactLayout(
+      artifact,
+      (run, index) => spooled(index) !== undefined || run.cases.length > 0,
+    );
+    for (const part of layout) {
+      if (typeof part === 'string') {
+        await out.text(part);
+        continue;
+      }
+      const spool = spooled(part.run);
+      if (spool !== undefined) await copyLines(spool, out);
+      else {
+        const { cases } = artifact.runs[part.run]!;
+        for (const [c, result] of cases.entries()) {
+          await out.text(caseLine(stringifyCase(result), c === cases.length - 1));
+        }
+      }
+    }
+    await out.end();
+  }
+}
+
+/** A run's spooled lines in testset order, each as `caseLine` writes it. */
+async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
+  const { offsets, lengths } = spool;
+  let last = spool.size - 1;
+  while (last >= 0 && offsets[last]! < 0) last--;
+  if (last < 0 || spool.path === null) return;
+  const file = await open(spool.path, 'r');
+  try {
+    const window = Buffer.allocUnsafe(WINDOW);
+    let start = 0;
+    let end = 0;
+    for (let i = 0; i <= last; i++) {
+      const offset = offsets[i]!;
+      if (offset < 0) continue; // dropped by an interrupt
+      const length = lengths[i]!;
+      let bytes: Buffer;
+      if (offset >= start && offset + length <= end) {
+        bytes = window.subarray(offset - start, offset - start + length);
+      } else if (length > WINDOW) {
+        bytes = await readExactly(file, Buffer.allocUnsafe(length), offset);
+      } else {
+        const read = await readAvailable(file, window, offset);
+        start = offset;
+        end = offset + read;
+        if (read < length) throw new Error('the case spool is shorter than recorded');
+        bytes = window.subarray(0, length);
+      }
+      // Indent, line, `,` and newline: put synchronously, awaiting only when the batch is full
+      // (an await per piece would cost a promise tick each, 200,000 cases over).
+      const need = CASE_INDENT.length + length + 2;
+      if (!out.fits(need)) await out.flush();
+      if (out.fits(need)) {
+        out.put(CASE_INDENT);
+        out.put(bytes);
+        if (i !== last) out.putByte(COMMA);
+        out.putByte(NEWLINE);
+      } else {
+        await out.bytes(CASE_INDENT);
+        await out.bytes(bytes);
+        await out.bytes(Buffer.from(i === last ? '\n' : ',\n'));
+      }
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** Fills `buffer` from `position` as far as the file goes; returns the bytes read. */
+async function readAvailable(file: FileHandle, buffer: Buffer, position: number): Promise<number> {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await file.read(
+      buffer,
+      filled,
+      buffer.length - filled,
+      position + filled,
+    );
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
+async function readExactly(file: FileHandle, buffer: Buffer, position: number): Promise<Buffer> {
+  if ((await readAvailable(file, buffer, position)) < buffer.length) {
+    throw new Error('the case spool is shorter than recorded');
+  }
+  return buffer;
+}
+
+function writeAll(fd: number, bytes: Buffer): number {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+  return done;
+}
+
+/** Output gathered into 1 MB writes: text encoded into the batch, bytes copied into it. */
+class BatchWriter {
+  readonly #file: FileHandle;
+  readonly #batch = Buffer.allocUnsafe(WINDOW);
+  #used = 0;
+
+  constructor(file: FileHandle) {
+    this.#file = file;
+  }
+
+  async text(text: string): Promise<void> {
+    if (text.length * 3 > this.#batch.length - this.#used) {
+      await this.flush();
+      if (text.length * 3 > this.#batch.length) {
+        await this.#file.write(text);
+        return;
+      }
+    }
+    this.#used += this.#batch.write(text, this.#used);
+  }
+
+  async bytes(bytes: Buffer): Promise<void> {
+    if (bytes.length > this.#batch.length - this.#used) {
+      await this.flush();
+      if (bytes.length > this.#batch.length) {
+        await this.#writeFully(bytes);
+        return;
+      }
+    }
+    bytes.copy(this.#batch, this.#used);
+    this.#used += bytes.length;
+  }
+
+  /** True when `bytes` more fit in the batch without a flush. */
+  fits(bytes: number): boolean {
+    return bytes <= this.#batch.length - this.#used;
+  }
+
+  /** Copies bytes the caller made room for (`fits`). */
+  put(bytes: Buffer): void {
+    bytes.copy(this.#batch, this.#used);
+    this.#used += bytes.length;
+  }
+
+  putByte(value: number): void {
+    this.#batch[this.#used++] = value;
+  }
+
+  async end(): Promise<void> {
+    await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.#used === 0) return;
+    await this.#writeFully(this.#batch.subarray(0, this.#used));
+    this.#used = 0;
+  }
+
+  async #writeFully(bytes: Buffer): Promise<void> {
+    let done = 0;
+    while (done < bytes.length) {
+      const { bytesWritten } = await this.#file.write(bytes, done, bytes.length - done);
+      done += bytesWritten;
+    }
+  }
+}

@@ -1,0 +1,302 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as tick } from 'node:timers/promises';
+import { after, describe, it } from 'node:test';
+import { executeSuites } from '../src/pipeline/execute.ts';
+import { buildArtifact, serializeArtifact } from '../src/report/artifact.ts';
+import { validateArtifact } from '../src/report/artifact-schema.ts';
+import { CaseSpool } from '../src/report/artifact-writer.ts';
+import { renderSummary } from '../src/report/summary-table.ts';
+import { runSuites } from '../src/run/engine.ts';
+import type { SuiteSpec } from '../src/run/types.ts';
+import type { EngineEvaluator, PreparedCase, ResultsArtifact, RunResult } from '../src/types.ts';
+
+const work = await mkdtemp(join(tmpdir(), 'evalgate-stream-test-'));
+after(() => rm(work, { recursive: true, force: true }));
+
+type Row = Record<string, unknown>;
+
+function prepare(rows: Row[]): PreparedCase[] {
+  return rows.map((data, i) => ({
+    id: `c${i}`,
+    contentId: `content-${i}`,
+    source: { file: 'cases.jsonl', line: i + 1 },
+    data,
+    meta: {},
+  }));
+}
+
+function suite(id: string, rows: Row[], overrides: Partial<SuiteSpec> = {}): SuiteSpec {
+  return {
+    id,
+    cases: prepare(rows),
+    // Cases wait a different number of event-loop turns, so they finish out of testset order.
+    fn: async ({ testCase }) => {
+      const i = testCase.i as number;
+      for (let k = 0; k < (i * 7) % 5; k++) await tick();
+      return testCase.output ?? `answer ${i}`;
+    },
+    evaluators: [even, long],
+    grid: [{}],
+    concurrency: 8,
+    timeoutMs: null,
+    pass: 'all',
+    gate: {},
+    testset: { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev' },
+    ...overrides,
+  };
+}
+
+/** Fails odd cases: the summary table then has more failures than it lists. */
+const even: EngineEvaluator = {
+  id: 'even',
+  evaluateTestCase: ({ testCase }) => ({
+    score: (testCase.i as number) % 2 === 0 ? 1 : 0,
+    threshold: { gte: 1 },
+  }),
+};
+
+/** Scores the output's length; metadata carries non-ASCII text, so lines are multi-byte. */
+const long: EngineEvaluator = {
+  id: 'long',
+  evaluateTestCase: ({ output }) => ({
+    score: Math.min(1, String(output).length / 100),
+    metadata: { note: 'naïve café ✓ 𝄞' },
+  }),
+};
+
+function rows(n: number): Row[] {
+  return Array.from({ length: n }, (_, i) => ({ i, question: `What is ${i} + 1? ünïcödé` }));
+}
+
+function artifactOf(runs: RunResult[], interrupted = false): ResultsArtifact {
+  return buildArtifact({
+    toolVersion: '0.0.0-test',
+    config: 'evals.yaml',
+    configHash: 'hash',
+    git: null,
+    startedAt: new Date(0),
+    durationMs: 1,
+    interrupted,
+    runs,
+  });
+}
+
+/** Runs the suites once, keeping the cases AND spooling them, and writes the spooled artifact. */
+async function streamed(
+  suites: SuiteSpec[],
+  options: { signal?: AbortSignal } = {},
+): Promise<{ text: string; artifact: ResultsArtifact }> {
+  const spool = new CaseSpool();
+  let clock = 0;
+  const result = await runSuites(suites, {
+    keepCases: true,
+    sink: spool,
+    now: () => clock++,
+    ...options,
+  });
+  const artifact = artifactOf(result.runs, result.interrupted);
+  const path = join(work, `out-${Math.random().toString(36).slice(2)}`, 'results.json');
+  await spool.finish(path, artifact);
+  return { text: await readFile(path, 'utf8'), artifact };
+}
+
+describe('the streaming artifact writer', () => {
+  it('writes exactly what serializeArtifact writes, for interleaved runs finishing out of order', async () => {
+    const big = 'x'.repeat(70_000); // a line larger than a spool batch
+    const huge = 'y'.repeat(1_200_000); // a line larger than the read-back window
+    const withBig = rows(40).map((row, i) =>
+      i === 3 ? { ...row, output: big } : i === 17 ? { ...row, output: huge } : row,
+    );
+    const suites = [
+      suite('first', rows(300), { grid: [{ model: 'a' }, { model: 'b' }] }),
+      suite('second', withBig, { concurrency: 3 }),
+      suite('empty', []),
+    ];
+    const { text, artifact } = await streamed(suites);
+    assert.equal(text, serializeArtifact(artifact));
+    assert.deepEqual(validateArtifact(JSON.parse(text)), []);
+    const parsed = JSON.parse(text) as ResultsArtifact;
+    assert.deepEqual(
+      parsed.runs.map((run) => run.cases.length),
+      [300, 300, 40, 0],
+    );
+    // Testset order, whatever order the cases finished in.
+    assert.deepEqual(
+      parsed.runs[0]!.cases.map((c) => c.id),
+      rows(300).map((_, i) => `c${i}`),
+    );
+    assert.equal(parsed.runs[2]!.cases[17]!.output, huge);
+  });
+
+  it('writes values JSON cannot hold as the in-memory writer does', async () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const odd = suite('odd', rows(3), {
+      fn: ({ testCase }) => ((testCase.i as number) === 1 ? { big: 10n, cyclic } : 'plain'),
+      evaluators: [],
+    });
+    const { text, artifact } = await streamed([odd]);
+    assert.equal(text, serializeArtifact(artifact));
+    assert.deepEqual((JSON.parse(text) as ResultsArtifact).runs[0]!.cases[1]!.output, {
+      big: '10',
+      cyclic: { name: 'loop', self: '[Circular]' },
+    });
+  });
+
+  it('writes the cases that finished before an interrupt, marked interrupted', async () => {
+    const controller = new AbortController();
+    let started = 0;
+    const slowTail = suite('slow', rows(200), {
+      concurrency: 4,
+      fn: async ({ testCase, signal }) => {
+        const i = testCase.i as number;
+        if (++started === 60) controller.abort();
+        for (let k = 0; k < (i * 7) % 5; k++) await tick();
+        if (signal.aborted) await new Promise(() => {}); // never settles: dropped by the interrupt
+        return `answer ${i}`;
+      },
+    });
+    const { text, artifact } = await streamed([slowTail], { signal: controller.signal });
+    assert.equal(text, serializeArtifact(artifact));
+    const parsed = JSON.parse(text) as ResultsArtifact;
+    assert.equal(parsed.interrupted, true);
+    assert.equal(parsed.verdict, 'fail');
+    const finished = parsed.runs[0]!.cases;
+    assert.ok(finished.length > 0 && finished.length < 200);
+    assert.equal(parsed.runs[0]!.summary.cases, finished.length);
+    const positions = finished.map((c) => Number(c.id.slice(1)));
+    assert.deepEqual(
+      positions,
+      [...positions].sort((a, b) => a - b),
+    );
+    assert.deepEqual(validateArtifact(parsed), []);
+  });
+
+  it('removes its spool files once the artifact is written, and on discard', async () => {
+    const before = new Set(await spoolDirs());
+    const spool = new CaseSpool();
+    const result = await runSuites([suite('s', rows(50))], { keepCases: false, sink: spool });
+    assert.equal(
+      (await spoolDirs()).some((dir) => !before.has(dir)),
+      true,
+    );
+    await spool.finish(join(work, 'cleanup.json'), artifactOf(result.runs));
+    assert.deepEqual(
+      (await spoolDirs()).filter((dir) => !before.has(dir)),
+      [],
+    );
+
+    const dropped = new CaseSpool();
+    await runSuites([suite('s', rows(50))], { keepCases: false, sink: dropped });
+    dropped.discard();
+    assert.deepEqual(
+      (await spoolDirs()).filter((dir) => !before.has(dir)),
+      [],
+    );
+  });
+});
+
+describe('the engine without keeping cases', () => {
+  it('hands every case to the sink once, at its run and testset position, and keeps none', async () => {
+    const opened: number[][] = [];
+    const seen: string[] = [];
+    const result = await runSuites(
+      [
+        suite('grid', rows(25), { grid: [{ k: 1 }, { k: 2 }, { k: 3 }] }),
+        suite('trials', rows(10), { trials: 3 }),
+      ],
+      {
+        keepCases: false,
+        sink: {
+          open: (runs) => opened.push(runs.map((run) => run.cases)),
+          record: (run, index, result) => {
+            assert.equal((result.data as Row).i, index);
+            seen.push(`${run}:${index}`);
+          },
+        },
+      },
+    );
+    assert.deepEqual(opened, [[25, 25, 25, 10]]);
+    const expected = [25, 25, 25, 10].flatMap((size, run) =>
+      Array.from({ length: size }, (_, index) => `${run}:${index}`),
+    );
+    assert.deepEqual([...seen].sort(), [...expected].sort());
+    assert.deepEqual(
+      result.runs.map((run) => [run.cases.length, run.summary.cases]),
+      [
+        [0, 25],
+        [0, 25],
+        [0, 25],
+        [0, 10],
+      ],
+    );
+  });
+});
+
+async function spoolDirs(): Promise<string[]> {
+  return (await readdir(tmpdir())).filter((name) => name.startsWith('evalgate-spool-'));
+}
+
+describe('executeSuites without keeping cases', () => {
+  const io = (out: string[]) => ({
+    out: (text: string) => out.push(text),
+    err: () => {},
+    errIsTTY: false,
+    color: false,
+    githubActions: false,
+  });
+
+  it('returns complete summaries but no cases, and prints the same summary table', async () => {
+    const flaky: EngineEvaluator = {
+      id: 'flaky',
+      // Trials of a case alternate pass/fail for cases divisible by 3: flaky, some passing.
+      evaluateTestCase: ({ testCase }) => {
+        const i = testCase.i as number;
+        const calls = (seen.get(i) ?? 0) + 1;
+        seen.set(i, calls);
+        return { score: i % 3 === 0 ? (calls % 3 === 0 ? 0 : 1) : 1, threshold: { gte: 1 } };
+      },
+    };
+    const seen = new Map<number, number>();
+    const specs = (): SuiteSpec[] => [
+      suite('plain', rows(60), { grid: [{ k: 1 }, { k: 2 }] }),
+      suite('trials', rows(30), { trials: 3, evaluators: [flaky] }),
+    ];
+
+    const keptOut: string[] = [];
+    const kept = await executeSuites(specs(), io(keptOut));
+    seen.clear();
+    const streamedOut: string[] = [];
+    const lean = await executeSuites(specs(), { ...io(streamedOut), keepCases: false });
+
+    assert.deepEqual(
+      lean.runs.map((run) => run.cases.length),
+      [0, 0, 0],
+    );
+    assert.deepEqual(
+      lean.runs.map((run) => run.summary),
+      kept.runs.map((run) => run.summary),
+    );
+    assert.ok(kept.runs[0]!.summary.failed > 5, 'more failures than the table lists');
+    assert.ok((kept.runs[2]!.summary.flaky ?? 0) > 0);
+    assert.equal(streamedOut.join(''), keptOut.join(''));
+    assert.equal(keptOut.join(''), renderSummary(kept.runs, { color: false }));
+
+    // Both write the same artifact (durations aside, which differ between the two runs).
+    const paths = [join(work, 'kept.json'), join(work, 'lean.json')];
+    await kept.writeArtifact(paths[0]!, artifactOf(kept.runs));
+    await lean.writeArtifact(paths[1]!, artifactOf(lean.runs));
+    const [a, b] = await Promise.all(
+      paths.map(async (path) => withoutDurations(await readFile(path, 'utf8'))),
+    );
+    assert.equal(b, a);
+  });
+});
+
+/** The artifact text with every durationMs set to 0. */
+function withoutDurations(text: string): string {
+  return text.replace(/"durationMs": ?[0-9.e+-]+/g, '"durationMs":0');
+}

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ExactSum } from '../src/run/exact-sum.ts';
+import { summarizeRun } from '../src/run/summary.ts';
+import type { CaseResult } from '../src/types.ts';
+
+/** Seeded generator (mulberry32), so a failure replays. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: readonly T[], next: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
+
+function exactSum(values: readonly number[]): number {
+  const sum = new ExactSum();
+  for (const value of values) sum.add(value);
+  return sum.value();
+}
+
+describe('ExactSum', () => {
+  it('is exact where += is not', () => {
+    assert.notEqual(0.1 + 0.2 + 0.3, 0.6);
+    assert.equal(exactSum([0.1, 0.2, 0.3]), 0.6);
+    assert.equal(exactSum([1e16, 1, -1e16]), 1);
+    assert.equal(exactSum([]), 0);
+  });
+
+  it('gives the same double in every order', () => {
+    const next = random(7);
+    for (let round = 0; round < 50; round++) {
+      const values = Array.from({ length: 200 }, () => Math.round(next() * 1000) / 999);
+      const expected = exactSum(values);
+      for (let order = 0; order < 5; order++) {
+        assert.equal(exactSum(shuffled(values, next)), expected);
+      }
+    }
+  });
+
+  it('makes run means independent of the order cases finished in', () => {
+    const next = random(11);
+    const cases: CaseResult[] = Array.from({ length: 300 }, (_, i) => ({
+      id: `c${i}`,
+      contentId: `c${i}`,
+      source: null,
+      data: {},
+      output: null,
+      error: null,
+      durationMs: 0,
+      passed: true,
+      evaluations: [
+        {
+          evaluator: 'sim',
+          score: next(),
+          threshold: null,
+          passed: null,
+          metadata: null,
+          error: null,
+          durationMs: 0,
+          usage: {
+            calls: 1,
+            cacheHits: 0,
+            promptTokens: 10,
+            completionTokens: 2,
+            cost: next() / 1000,
+            latencyMs: 5,
+          },
+        },
+      ],
+    }));
+    const inOrder = summarizeRun(cases, ['sim']);
+    for (let order = 0; order < 5; order++) {
+      assert.deepEqual(summarizeRun(shuffled(cases, next), ['sim']), inOrder);
+    }
+  });
+});

@@ -1,0 +1,619 @@
+/**
+ * The RAG and similarity built-ins: the judge ones against a loopback OpenAI-compatible server
+ * through the real judge client, the matching ones on small examples computed by hand.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { EvaluationError } from '../src/errors.ts';
+import { averagePrecision } from '../src/evaluators/judges/context-precision.ts';
+import {
+  approximateFind,
+  matchItems,
+  splitSentences,
+} from '../src/evaluators/judges/rag-shared.ts';
+import { OptionError } from '../src/evaluators/options.ts';
+import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
+import type { JudgeContext } from '../src/evaluators/types.ts';
+import { createJudgeClient } from '../src/judge/client.ts';
+import type { Evaluation } from '../src/types.ts';
+import { startOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
+
+let server: OpenAiServer;
+let judge: JudgeContext;
+
+before(async () => {
+  server = await startOpenAiServer();
+  judge = {
+    client: createJudgeClient({
+      baseUrl: server.url,
+      apiKey: 'sk-test',
+      cacheDir: null,
+      maxRetries: 1,
+    }),
+    model: 'judge-model',
+    embeddingModel: 'embed-model',
+    temperature: 0,
+    prices: undefined,
+  };
+});
+
+after(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.reset();
+});
+
+async function evaluate(
+  name: BuiltinEvaluatorName,
+  options: Record<string, unknown>,
+  testCase: Record<string, unknown>,
+  output: unknown,
+  context: JudgeContext | undefined = judge,
+): Promise<Evaluation> {
+  const evaluator = builtinEvaluators[name].create(options, {
+    id: name,
+    ...(context !== undefined ? { judge: context } : {}),
+  });
+  // Awaited so a synchronous throw (the matching built-ins) rejects like an async one.
+  return await Promise.resolve(
+    evaluator.evaluateTestCase({
+      testCase,
+      output,
+      params: {},
+      durationMs: 0,
+      signal: new AbortController().signal,
+    }),
+  );
+}
+
+/** The request body the server received `index`-th, as an object. */
+function body(index: number): Record<string, unknown> {
+  const request = server.requests[index];
+  assert.ok(request, `request ${index} was made`);
+  return request.body as Record<string, unknown>;
+}
+
+/** The system and user messages of a chat request, joined. */
+function promptOf(index: number): string {
+  const messages = body(index).messages as { content: string }[];
+  return messages.map((m) => m.content).join('\n');
+}
+
+/** Asserts `promise` rejects with an `EvaluationError` and hands it back. */
+async function evaluationError(promise: Promise<unknown>): Promise<EvaluationError> {
+  let caught: unknown;
+  await assert.rejects(promise, (error) => {
+    caught = error;
+    return error instanceof EvaluationError;
+  });
+  return caught as EvaluationError;
+}
+
+const PARIS_CONTEXTS = [
+  'Paris is the capital and largest city of France.',
+  'The Eiffel Tower was completed in 1889.',
+];
+
+void describe('faithfulness', () => {
+  void it('scores supported claims over all claims, from a prompt holding question, contexts and answer', async () => {
+    server.script({
+      toolArguments: {
+        claims: [
+          { claim: 'Paris is the capital of France.', reason: 'Passage 1.', supported: true },
+          {
+            claim: 'The Eiffel Tower was completed in 1889.',
+            reason: 'Passage 2.',
+            supported: true,
+          },
+          { claim: 'The tower is 500 m tall.', reason: 'No passage says so.', supported: false },
+        ],
+      },
+    });
+    const evaluation = await evaluate(
+      'faithfulness',
+      { contexts: '{{case.passages}}', answer: '{{output.text}}' },
+      { question: 'Tell me about Paris.', passages: PARIS_CONTEXTS },
+      { text: 'Paris, the capital, has a 500 m tower finished in 1889.' },
+    );
+    assert.equal(evaluation.score, 2 / 3);
+    assert.equal(evaluation.metadata?.supported, 2);
+    assert.equal(evaluation.metadata?.total, 3);
+    const claims = evaluation.metadata?.claims as { claim: string; supported: boolean }[];
+    assert.deepEqual(
+      claims.map((c) => c.supported),
+      [true, true, false],
+    );
+    assert.equal(claims[2]?.claim, 'The tower is 500 m tall.');
+
+    assert.equal(server.requests.length, 1);
+    assert.equal(server.requests[0]?.path, '/v1/chat/completions');
+    const request = body(0);
+    assert.equal(request.model, 'judge-model');
+    assert.equal(request.temperature, 0);
+    assert.deepEqual(request.tool_choice, {
+      type: 'function',
+      function: { name: 'record_claims' },
+    });
+    const prompt = promptOf(0);
+    assert.ok(prompt.includes('Tell me about Paris.'));
+    assert.ok(prompt.includes(PARIS_CONTEXTS[0] ?? '?'));
+    assert.ok(prompt.includes(PARIS_CONTEXTS[1] ?? '?'));
+    assert.ok(prompt.includes('Paris, the capital, has a 500 m tower finished in 1889.'));
+
+    assert.equal(evaluation.usage?.calls, 1);
+    assert.equal(evaluation.usage?.promptTokens, 42);
+    assert.equal(evaluation.usage?.completionTokens, 7);
+  });
+
+  void it("takes the answer and contexts from the output object and the question from the case's input", async () => {
+    server.script({
+      toolArguments: { claims: [{ claim: 'a', reason: 'r', supported: true }] },
+    });
+    const evaluation = await evaluate(
+      'faithfulness',
+      {},
+      { input: 'Where is the Louvre?', contexts: ['ignored: the output has its own'] },
+      { answer: 'In Paris.', contexts: ['The Louvre is in Paris.'] },
+    );
+    assert.equal(evaluation.score, 1);
+    const prompt = promptOf(0);
+    assert.ok(prompt.includes('Where is the Louvre?'));
+    assert.ok(prompt.includes('The Louvre is in Paris.'));
+    assert.ok(prompt.includes('In Paris.'));
+    assert.ok(!prompt.includes('ignored'));
+  });
+
+  void it('falls back to the case contexts, and a single string is one passage', async () => {
+    server.script({ toolArguments: { claims: [] } });
+    const evaluation = await evaluate(
+      'faithfulness',
+      {},
+      { contexts: 'Only passage.' },
+      'I do not know.',
+    );
+    assert.equal(evaluation.score, 1);
+    assert.equal(evaluation.metadata?.noClaims, true);
+    assert.equal(evaluation.metadata?.total, 0);
+    assert.ok(promptOf(0).includes('<passage 1>\nOnly passage.\n</passage>'));
+    assert.ok(!promptOf(0).includes('<passage 2>'));
+    // No question in the case: the prompt does not invent one.
+    assert.ok(!promptOf(0).includes('<question>'));
+  });
+
+  void it('scores an empty answer 1 without calling the model', async () => {
+    const evaluation = await evaluate('faithfulness', {}, { contexts: ['x'] }, '  ');
+    assert.equal(evaluation.score, 1);
+    assert.equal(evaluation.metadata?.noClaims, true);
+    assert.equal(server.requests.length, 0);
+  });
+
+  void it('reports malformed tool arguments as an evaluation error with the raw arguments', async () => {
+    server.script({ toolArguments: { claims: [{ claim: 'x', reason: 'r', supported: 'yes' }] } });
+    const error = await evaluationError(
+      evaluate('faithfulness', {}, { contexts: ['c'] }, 'An answer.'),
+    );
+    assert.match(error.message, /claims\[0\]\.supported is not a boolean/);
+    assert.ok(String(error.metadata?.raw).includes('"supported":"yes"'));
+    assert.equal(error.usage?.calls, 1);
+  });
+
+  void it('reports an answer without the tool call as an evaluation error', async () => {
+    server.script({ noToolCall: true, content: 'All claims look fine to me.' });
+    const error = await evaluationError(
+      evaluate('faithfulness', {}, { contexts: ['c'] }, 'An answer.'),
+    );
+    assert.match(error.message, /without calling record_claims/);
+    assert.equal(error.metadata?.raw, 'All claims look fine to me.');
+  });
+
+  void it('refuses contexts that are not strings, for that case only', async () => {
+    await assert.rejects(
+      evaluate('faithfulness', {}, {}, { answer: 'a', contexts: [{ text: 'x' }] }),
+      (error) => error instanceof OptionError && /output's "contexts"/.test(error.message),
+    );
+    await assert.rejects(
+      evaluate('faithfulness', {}, {}, 'no contexts anywhere'),
+      (error) => error instanceof OptionError && /no contexts/.test(error.message),
+    );
+    assert.equal(server.requests.length, 0);
+  });
+
+  void it('needs a chat model at create time', () => {
+    assert.throws(
+      () =>
+        builtinEvaluators.faithfulness.create(
+          {},
+          { id: 'f', judge: { ...judge, model: undefined } },
+        ),
+      /faithfulness needs a model: set defaults\.judge\.model/,
+    );
+    assert.throws(
+      () => builtinEvaluators.faithfulness.create({}, { id: 'f' }),
+      /needs a judge client/,
+    );
+  });
+});
+
+void describe('answer-relevancy', () => {
+  void it('maps fully / partially / not relevant to 1 / 0.5 / 0', async () => {
+    const expected = [
+      ['fully relevant', 1],
+      ['partially relevant', 0.5],
+      ['not relevant', 0],
+    ] as const;
+    for (const [choice, score] of expected) {
+      server.reset();
+      server.script({ toolArguments: { reason: `because ${choice}`, choice } });
+      const evaluation = await evaluate(
+        'answer-relevancy',
+        {},
+        { question: 'What is the capital of France?' },
+        'Paris.',
+      );
+      assert.equal(evaluation.score, score, choice);
+      assert.deepEqual(evaluation.metadata, { verdict: choice, reason: `because ${choice}` });
+      assert.equal(evaluation.usage?.calls, 1);
+      const prompt = promptOf(0);
+      assert.ok(prompt.includes('What is the capital of France?'));
+      assert.ok(prompt.includes('Paris.'));
+      const tools = body(0).tools as { function: { parameters: { properties: object } } }[];
+      assert.deepEqual(
+        (tools[0]?.function.parameters.properties as { choice: { enum: string[] } }).choice.enum,
+        ['fully relevant', 'partially relevant', 'not relevant'],
+      );
+    }
+  });
+
+  void it('takes the question from the option, over the case', async () => {
+    server.script({ toolArguments: { reason: 'ok', choice: 'fully relevant' } });
+    await evaluate(
+      'answer-relevancy',
+      { question: 'Asked: {{case.q}}', answer: '{{output.reply}}' },
+      { q: 'How tall is the tower?', question: 'not this one' },
+      { reply: '330 metres.' },
+    );
+    const prompt = promptOf(0);
+    assert.ok(prompt.includes('Asked: How tall is the tower?'));
+    assert.ok(prompt.includes('330 metres.'));
+    assert.ok(!prompt.includes('not this one'));
+  });
+
+  void it('rejects a verdict outside the choices with the raw answer', async () => {
+    server.script({ toolArguments: { reason: 'hmm', choice: 'somewhat' } });
+    const error = await evaluationError(evaluate('answer-relevancy', {}, { question: 'q?' }, 'a'));
+    assert.ok(String(error.metadata?.raw).includes('somewhat'));
+    assert.equal(error.usage?.calls, 1);
+  });
+
+  void it('needs a question, and scores an empty answer 0 without a call', async () => {
+    await assert.rejects(
+      evaluate('answer-relevancy', {}, { other: 1 }, 'an answer'),
+      (error) => error instanceof OptionError && /no question/.test(error.message),
+    );
+    const empty = await evaluate('answer-relevancy', {}, { question: 'q?' }, '');
+    assert.equal(empty.score, 0);
+    assert.equal(server.requests.length, 0);
+  });
+});
+
+/** An embeddings answer with exactly these vectors. */
+function vectors(...embeddings: number[][]): { body: Record<string, unknown> } {
+  return {
+    body: {
+      object: 'list',
+      data: embeddings.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+      usage: { prompt_tokens: 11, total_tokens: 11 },
+    },
+  };
+}
+
+void describe('semantic-similarity', () => {
+  void it('scores the cosine of the two embeddings from one call with both texts', async () => {
+    server.script(vectors([1, 0], [0.6, 0.8]));
+    const evaluation = await evaluate(
+      'semantic-similarity',
+      { expected: '{{case.reference}}' },
+      { reference: 'The capital is Paris.' },
+      'Paris is the capital.',
+    );
+    assert.ok(Math.abs(evaluation.score - 0.6) < 1e-12);
+    assert.ok(Math.abs((evaluation.metadata?.cosine as number) - 0.6) < 1e-12);
+    assert.equal(server.requests.length, 1);
+    assert.equal(server.requests[0]?.path, '/v1/embeddings');
+    assert.deepEqual(body(0), {
+      model: 'embed-model',
+      input: ['Paris is the capital.', 'The capital is Paris.'],
+    });
+    assert.equal(evaluation.usage?.calls, 1);
+    assert.equal(evaluation.usage?.promptTokens, 11);
+  });
+
+  void it('compares `actual` when given, and scales nothing: the cosine ignores vector length', async () => {
+    server.script(vectors([3, 4], [6, 8]));
+    const evaluation = await evaluate(
+      'semantic-similarity',
+      { expected: 'b', actual: '{{output.answer}}' },
+      {},
+      { answer: 'a' },
+    );
+    assert.ok(Math.abs(evaluation.score - 1) < 1e-12);
+    assert.deepEqual((body(0).input as string[])[0], 'a');
+  });
+
+  void it('scores a negative cosine 0 and keeps the cosine in metadata', async () => {
+    server.script(vectors([1, 0], [-0.8, 0.6]));
+    const evaluation = await evaluate('semantic-similarity', { expected: 'up' }, {}, 'down');
+    assert.equal(evaluation.score, 0);
+    assert.ok(Math.abs((evaluation.metadata?.cosine as number) + 0.8) < 1e-12);
+  });
+
+  void it('reports a zero vector and mismatched dimensions as evaluation errors', async () => {
+    server.script(vectors([0, 0], [1, 0]), vectors([1, 0, 0], [1, 0]));
+    const zero = await evaluationError(evaluate('semantic-similarity', { expected: 'x' }, {}, 'y'));
+    assert.match(zero.message, /zero vector/);
+    assert.equal(zero.usage?.calls, 1);
+    const mismatch = await evaluationError(
+      evaluate('semantic-similarity', { expected: 'x' }, {}, 'y'),
+    );
+    assert.match(mismatch.message, /differ in length \(3 and 2\)/);
+  });
+
+  void it('reports a failed call with its status', async () => {
+    server.script({ status: 400 });
+    const error = await evaluationError(
+      evaluate('semantic-similarity', { expected: 'x' }, {}, 'y'),
+    );
+    assert.match(error.message, /embeddings call failed/);
+    assert.equal(error.metadata?.status, 400);
+  });
+
+  void it('needs no call for equal texts and scores an empty text 0', async () => {
+    const same = await evaluate('semantic-similarity', { expected: 'same' }, {}, 'same');
+    assert.equal(same.score, 1);
+    const empty = await evaluate('semantic-similarity', { expected: 'x' }, {}, '');
+    assert.equal(empty.score, 0);
+    assert.equal(empty.metadata?.emptyText, 'actual');
+    assert.equal(server.requests.length, 0);
+  });
+
+  void it('needs an embeddings model at create time', () => {
+    assert.throws(
+      () =>
+        builtinEvaluators['semantic-similarity'].create(
+          { expected: 'x' },
+          { id: 's', judge: { ...judge, embeddingModel: undefined } },
+        ),
+      /semantic-similarity needs an embeddings model: set defaults\.judge\.embeddingModel/,
+    );
+  });
+});
+
+void describe('approximate matching', () => {
+  void it('finds a needle inside a longer text, costing only the edits', () => {
+    const context = 'As everyone knows, Paris is the capital of France, and more.';
+    assert.deepEqual(approximateFind('paris IS the   capital', context), {
+      similarity: 1,
+      exact: true,
+    });
+    // One substitution (o for a) over 30 characters.
+    const typo = approximateFind('Paris is the capitol of France', context);
+    assert.ok(Math.abs(typo.similarity - (1 - 1 / 30)) < 1e-12);
+    // "abcd" against "xxabxdxx": the best stretch "abxd" needs one substitution.
+    assert.equal(approximateFind('abcd', 'xxabxdxx').similarity, 0.75);
+    assert.equal(approximateFind('abc', 'xyz').similarity, 0);
+    assert.equal(approximateFind('', 'anything').similarity, 1);
+  });
+
+  void it('counts only exact occurrences past the cell budget', () => {
+    assert.deepEqual(approximateFind('abcd', 'xxabxdxx', 10), { similarity: 0, exact: false });
+    assert.deepEqual(approximateFind('abcd', 'xxabcdxx', 10), { similarity: 1, exact: true });
+  });
+
+  void it('shares one cell budget between all pairs of an evaluation', () => {
+    // 4 × 8 = 32 cells per pair: the first pair fits in 40, the second no longer does.
+    const spent = matchItems(['abcd', 'abcd'], ['xxabxdxx'], 40);
+    assert.deepEqual(spent.similarities, [[0.75], [0]]);
+    assert.equal(spent.exact, false);
+    const ample = matchItems(['abcd', 'wxyz'], ['xxabxdxx', 'abcd'], 1000);
+    assert.deepEqual(ample.similarities, [
+      [0.75, 1],
+      [0.25, 0],
+    ]);
+    assert.equal(ample.exact, true);
+  });
+
+  void it('splits a reference into sentences and lines', () => {
+    assert.deepEqual(splitSentences('It costs 2.5 euros. It opens at 9!\n- Closed on Monday\n\n'), [
+      'It costs 2.5 euros.',
+      'It opens at 9!',
+      '- Closed on Monday',
+    ]);
+  });
+
+  void it('computes average precision over ranks', () => {
+    assert.equal(averagePrecision([]), 0);
+    assert.equal(averagePrecision([false, false]), 0);
+    assert.equal(averagePrecision([true, false, true]), (1 + 2 / 3) / 2);
+    assert.equal(averagePrecision([false, true, true]), (1 / 2 + 2 / 3) / 2);
+  });
+});
+
+const REFERENCE = 'Paris is the capital of France. The Eiffel Tower was completed in 1889.';
+const RELEVANT_A =
+  'Paris is the capital and largest city of France; Paris is the capital of France.';
+const RELEVANT_B = 'Built for the World Fair, the Eiffel Tower was completed in 1889 by Eiffel.';
+const OFF_TOPIC = 'Photosynthesis turns light into chemical energy in plants.';
+
+void describe('context-precision', () => {
+  void it('is the average precision of the retrieval order', async () => {
+    const late = await evaluate(
+      'context-precision',
+      { reference: REFERENCE },
+      {},
+      { contexts: [OFF_TOPIC, RELEVANT_A, RELEVANT_B] },
+    );
+    assert.equal(late.score, (1 / 2 + 2 / 3) / 2);
+    assert.equal(late.metadata?.contexts, 3);
+    assert.equal(late.metadata?.relevant, 2);
+    assert.deepEqual(late.metadata?.relevantRanks, [2, 3]);
+    assert.equal(late.metadata?.referenceSentences, 2);
+    const similarities = late.metadata?.similarities as number[];
+    // Context 2 quotes sentence 1 verbatim; context 3 has sentence 2 but for its final period
+    // (one edit over 39 characters).
+    assert.deepEqual(similarities.slice(1), [1, Math.round((1 - 1 / 39) * 1000) / 1000]);
+    assert.ok((similarities[0] ?? 1) < 0.7);
+
+    const early = await evaluate(
+      'context-precision',
+      { reference: REFERENCE },
+      {},
+      { contexts: [RELEVANT_A, OFF_TOPIC, RELEVANT_B] },
+    );
+    assert.equal(early.score, (1 + 2 / 3) / 2);
+    assert.equal(server.requests.length, 0);
+  });
+
+  void it("defaults to the case's reference, else expected, and the case's contexts", async () => {
+    const fromReference = await evaluate(
+      'context-precision',
+      {},
+      { reference: REFERENCE, expected: OFF_TOPIC, contexts: [RELEVANT_B] },
+      'the answer',
+    );
+    assert.equal(fromReference.score, 1);
+    const fromExpected = await evaluate(
+      'context-precision',
+      {},
+      { expected: REFERENCE, contexts: [OFF_TOPIC] },
+      'the answer',
+    );
+    assert.equal(fromExpected.score, 0);
+  });
+
+  void it('matches expected contexts whole, with a templated minSimilarity from a CSV cell', async () => {
+    const options = {
+      expectedContexts: ['Paris is the capitol of France'],
+      minSimilarity: '{{case.min}}',
+      contexts: '{{case.retrieved}}',
+    };
+    const retrieved = [OFF_TOPIC, RELEVANT_A];
+    const lenient = await evaluate('context-precision', options, { min: '0.9', retrieved }, null);
+    assert.equal(lenient.score, 1 / 2);
+    assert.equal(lenient.metadata?.expectedContexts, 1);
+    assert.equal(lenient.metadata?.minSimilarity, 0.9);
+    const strict = await evaluate('context-precision', options, { min: '1', retrieved }, null);
+    assert.equal(strict.score, 0);
+  });
+
+  void it('scores no retrieved contexts 0', async () => {
+    const evaluation = await evaluate(
+      'context-precision',
+      { reference: REFERENCE },
+      {},
+      {
+        contexts: [],
+      },
+    );
+    assert.equal(evaluation.score, 0);
+    assert.equal(evaluation.metadata?.contexts, 0);
+  });
+
+  void it('refuses an empty reference, a bad minSimilarity and both reference kinds', async () => {
+    await assert.rejects(
+      evaluate('context-precision', { reference: ' \n ' }, {}, { contexts: ['x'] }),
+      (error) => error instanceof OptionError && /no text to look for/.test(error.message),
+    );
+    await assert.rejects(
+      evaluate('context-precision', { reference: 'a', minSimilarity: 1.5 }, {}, { contexts: [] }),
+      (error) => error instanceof OptionError && /minSimilarity/.test(error.message),
+    );
+    await assert.rejects(
+      evaluate('context-precision', {}, {}, { contexts: ['x'] }),
+      (error) => error instanceof OptionError && /no reference/.test(error.message),
+    );
+    assert.deepEqual(
+      builtinEvaluators['context-precision'].validate?.({ reference: 'a', expectedContexts: [] }),
+      [
+        {
+          path: 'expectedContexts',
+          message: 'give either reference or expectedContexts, not both',
+        },
+      ],
+    );
+  });
+});
+
+void describe('context-recall', () => {
+  void it('is the share of reference sentences found in some context', async () => {
+    const reference = `${REFERENCE} It is 330 metres tall.`;
+    const evaluation = await evaluate(
+      'context-recall',
+      { reference },
+      {},
+      { contexts: [OFF_TOPIC, RELEVANT_B, RELEVANT_A] },
+    );
+    assert.equal(evaluation.score, 2 / 3);
+    assert.equal(evaluation.metadata?.found, 2);
+    assert.equal(evaluation.metadata?.total, 3);
+    const items = evaluation.metadata?.items as {
+      item: string;
+      found: boolean;
+      similarity: number;
+      context: number | null;
+    }[];
+    assert.deepEqual(
+      items.map(({ found, context }) => ({ found, context })),
+      [
+        { found: true, context: 3 },
+        { found: true, context: 2 },
+        { found: false, context: null },
+      ],
+    );
+    assert.equal(items[2]?.item, 'It is 330 metres tall.');
+    assert.ok((items[2]?.similarity ?? 1) < 0.7);
+  });
+
+  void it('looks for expected contexts, tolerating small differences down to minSimilarity', async () => {
+    const options = {
+      expectedContexts: ['Paris is the capitol of France', 'The tower is 330 metres tall'],
+      contexts: [RELEVANT_A],
+    };
+    const evaluation = await evaluate('context-recall', options, {}, null);
+    assert.equal(evaluation.score, 1 / 2);
+    const items = evaluation.metadata?.items as { similarity: number }[];
+    assert.equal(items[0]?.similarity, Math.round((1 - 1 / 30) * 1000) / 1000);
+    const exactOnly = await evaluate('context-recall', { ...options, minSimilarity: 1 }, {}, null);
+    assert.equal(exactOnly.score, 0);
+  });
+
+  void it('scores no contexts 0 and refuses an empty reference list', async () => {
+    const none = await evaluate('context-recall', { reference: REFERENCE, contexts: [] }, {}, null);
+    assert.equal(none.score, 0);
+    assert.equal(none.metadata?.found, 0);
+    const noneEvenAtZero = await evaluate(
+      'context-recall',
+      { reference: REFERENCE, contexts: [], minSimilarity: 0 },
+      {},
+      null,
+    );
+    assert.equal(noneEvenAtZero.score, 0);
+    await assert.rejects(
+      evaluate('context-recall', { expectedContexts: ['', '  '], contexts: ['x'] }, {}, null),
+      (error) =>
+        error instanceof OptionError && /"expectedContexts" has no text/.test(error.message),
+    );
+  });
+
+  void it('needs no judge', async () => {
+    const evaluation = await evaluate(
+      'context-recall',
+      { reference: 'abc', contexts: ['xxabcxx'] },
+      {},
+      null,
+      undefined,
+    );
+    assert.equal(evaluation.score, 1);
+  });
+});

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadAndPrepare } from '../src/commands/load.ts';
+import type { CommandContext } from '../src/commands/io.ts';
+import { indexingSink } from '../src/merge/annotate.ts';
+import { parseShard, shardOf, type Shard } from '../src/plan/shard.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+
+/** 40 rows with distinct content, so each has its own identity. */
+const ROWS = Array.from({ length: 40 }, (_, i) => ({ q: `question ${i}`, k: i % 3 }));
+
+function csv(rows: typeof ROWS): string {
+  return ['q,k', ...rows.map((r) => `${r.q},${r.k}`)].join('\n') + '\n';
+}
+
+/** A config whose one suite has a two-point grid; no function (outputs are never computed). */
+function project(rows: typeof ROWS): string {
+  const dir = scratch();
+  writeFiles(dir, {
+    'evals.yaml': [
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { path: rows.csv }',
+      '    grid: { model: [small, large] }',
+      '',
+    ].join('\n'),
+    'rows.csv': csv(rows),
+  });
+  return dir;
+}
+
+function quietContext(cwd: string): CommandContext {
+  const sink = { write: () => true };
+  return { cwd, env: {}, stdout: sink, stderr: sink };
+}
+
+async function prepared(
+  dir: string,
+  shard?: Shard,
+): Promise<{ ids: string[]; positions: number[]; grid: unknown[] }> {
+  const { suites } = await loadAndPrepare(undefined, quietContext(dir), shard ? { shard } : {});
+  const suite = suites[0];
+  assert.ok(suite);
+  return {
+    ids: suite.cases.map((c) => c.id),
+    positions: suite.cases.map((c) => c.index ?? -1),
+    grid: suite.grid,
+  };
+}
+
+describe('shardOf', () => {
+  it('puts every id in one shard between 1 and n, the same every time', () => {
+    for (let n = 1; n <= 5; n++) {
+      for (const id of ['a', 'b', 'case-1', 'case-2', '']) {
+        const shard = shardOf(id, n);
+        assert.ok(Number.isInteger(shard) && shard >= 1 && shard <= n, `${id} of ${n}: ${shard}`);
+        assert.equal(shardOf(id, n), shard);
+      }
+    }
+  });
+
+  it('spreads similar ids over the shards', () => {
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 400; i++) counts[shardOf(`case-${i}`, 4) - 1]! += 1;
+    // A fair split gives 100 each; sha256 keeps every shard well away from empty or swamped.
+    for (const count of counts) assert.ok(count > 60 && count < 140, `counts ${counts.join(',')}`);
+  });
+});
+
+describe('parseShard', () => {
+  it('reads INDEX/COUNT', () => {
+    assert.deepEqual(parseShard('2/4'), { ok: true, shard: { index: 2, count: 4 } });
+    assert.deepEqual(parseShard('1/1'), { ok: true, shard: { index: 1, count: 1 } });
+  });
+
+  it('refuses indices outside 1..COUNT and malformed text, saying what is expected', () => {
+    for (const text of ['0/4', '5/4', '1/0', '2', '2/', '/4', 'a/b', '-1/4', '1.5/4', '']) {
+      const parsed = parseShard(text);
+      assert.equal(parsed.ok, false, text);
+      if (!parsed.ok) assert.match(parsed.message, /--shard/);
+    }
+  });
+});
+
+describe('--shard in prepare', () => {
+  it('splits the cases into disjoint shards covering all of them, for n = 1..5', async () => {
+    const dir = project(ROWS);
+    const all = await prepared(dir);
+    assert.equal(all.ids.length, ROWS.length);
+    for (let n = 1; n <= 5; n++) {
+      const seen = new Map<string, number>();
+      for (let i = 1; i <= n; i++) {
+        const part = await prepared(dir, { index: i, count: n });
+        // Every grid point runs the shard's cases: the grid is never split.
+        assert.deepEqual(part.grid, all.grid);
+        for (const id of part.ids) {
+          assert.equal(
+            seen.get(id),
+            undefined,
+            `${id} is in shards ${seen.get(id)} and ${i} of ${n}`,
+          );
+          seen.set(id, i);
+          assert.equal(shardOf(id, n), i);
+        }
+        // Cases keep testset order and their testset positions.
+        assert.deepEqual(
+          part.positions,
+          part.ids.map((id) => all.ids.indexOf(id)),
+        );
+      }
+      assert.deepEqual([...seen.keys()].sort(), [...all.ids].sort(), `n = ${n} covers every case`);
+    }
+  });
+
+  it('gives each case the same shard whatever the row order', async () => {
+    const forward = project(ROWS);
+    const backward = project([...ROWS].reverse());
+    for (let i = 1; i <= 3; i++) {
+      const a = await prepared(forward, { index: i, count: 3 });
+      const b = await prepared(backward, { index: i, count: 3 });
+      assert.deepEqual([...a.ids].sort(), [...b.ids].sort());
+      assert.deepEqual(b.ids, [...a.ids].reverse(), 'each shard keeps its own testset order');
+    }
+  });
+});
+
+describe('evals run --shard on the command line', () => {
+  it('refuses a bad value with exit 2 and a plain message', async () => {
+    const dir = project(ROWS);
+    for (const value of ['0/2', '3/2', 'two']) {
+      const r = await runCli(['run', '--shard', value, '-o', 'out.json'], { cwd: dir });
+      assert.equal(r.code, 2, `${value}: ${r.stderr}`);
+      assert.match(r.stderr, /^error: .*--shard/m);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  it('documents --shard and --resume in evals run --help', async () => {
+    const r = await runCli(['run', '--help'], { cwd: scratch() });
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /--shard I\/N/);
+    assert.match(r.stdout, /--resume FILE/);
+  });
+});
+
+describe('indexingSink', () => {
+  it('adds each streamed case its testset position, by run and case position', async () => {
+    const dir = project(ROWS);
+    const shard = { index: 2, count: 3 };
+    const { suites } = await loadAndPrepare(undefined, quietContext(dir), { shard });
+    const recorded: { run: number; index: number; position: number | undefined }[] = [];
+    const sink = indexingSink(
+      {
+        open: () => undefined,
+        record: (run, index, result) => recorded.push({ run, index, position: result.index }),
+      },
+      suites,
+    );
+    const cases = suites[0]!.cases;
+    // Both grid points (runs 0 and 1) of the one suite, cases in reverse as if finishing so.
+    for (const run of [0, 1]) {
+      for (let i = cases.length - 1; i >= 0; i--) {
+        const c = cases[i]!;
+        sink.record(run, i, {
+          id: c.id,
+          contentId: c.contentId,
+          source: c.source,
+          data: c.data,
+          output: null,
+          error: null,
+          durationMs: 0,
+          passed: true,
+          evaluations: [],
+        });
+      }
+    }
+    assert.equal(recorded.length, cases.length * 2);
+    for (const r of recorded) assert.equal(r.position, cases[r.index]!.index);
+    assert.ok(
+      recorded.some((r) => r.position !== r.index),
+      'positions are testset positions',
+    );
+  });
+});

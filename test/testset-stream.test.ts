@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { parseCsv } from '../src/testsets/csv.ts';
+import {
+  CasePreparer,
+  computeRevision,
+  prepareCases,
+  type PrepareCasesResult,
+} from '../src/testsets/identity.ts';
+import type { TestsetParseResult } from '../src/testsets/issues.ts';
+import { parseJsonl } from '../src/testsets/jsonl.ts';
+import { readTestset, readTestsetFile, readTestsetInto } from '../src/testsets/read-file.ts';
+import { LineSplitter, streamTestsetRows } from '../src/testsets/stream-read.ts';
+import type { TestsetRow } from '../src/types.ts';
+
+const work = await mkdtemp(join(tmpdir(), 'evalgate-testset-stream-'));
+after(() => rm(work, { recursive: true, force: true }));
+
+let files = 0;
+async function fileWith(text: string, ext: string): Promise<string> {
+  const path = join(work, `t${files++}.${ext}`);
+  await writeFile(path, text);
+  return path;
+}
+
+/** What the streaming reader gives for `text`, in the shape the text parser returns. */
+async function streamed(text: string, format: 'csv' | 'jsonl'): Promise<TestsetParseResult> {
+  const rows: TestsetRow[] = [];
+  const path = await fileWith(text, format);
+  const result = await streamTestsetRows(path, format, 'cases', (row) => rows.push(row));
+  return result.ok ? { ok: true, rows } : result;
+}
+
+/** ~100 KB of CSV: more than one read chunk, with quoted line breaks and mixed line ends. */
+function bigCsv(): string {
+  let text = '\ufeffid,question,expected,__tags__\n';
+  for (let i = 0; i < 1500; i++) {
+    const end = i % 3 === 0 ? '\r\n' : i % 3 === 1 ? '\n' : '\r';
+    const cell = i % 7 === 0 ? `"line one\r\nline ${i}, quoted ""twice"""` : `What is ${i}? ✓`;
+    text += `q${i},${cell},${i % 11 === 0 ? '"[1,2]"' : i + 1},${i % 5 === 0 ? 'smoke' : ''}${end}`;
+    if (i % 13 === 0) text += end; // blank lines count in line numbers
+  }
+  return text;
+}
+
+describe('streaming testset reads', () => {
+  const csvCases: Record<string, string> = {
+    'a large file across chunks': bigCsv(),
+    'a BOM, CRLF and a quoted line break': '\ufeffa,b\r\n1,"x\r\ny"\r\n\r\n2,z\r\n',
+    'lone CRs': 'a,b\r1,2\r\r3,4',
+    'a row with too few cells': 'a,b\n1,2\n3\n4,5\n',
+    'a broken header': 'a,a\n1,2\n',
+    'an empty file': '',
+    'an unclosed quote': 'a,b\n1,2\n3,"never closed\n4,5\n',
+    'a stray quote inside an unquoted cell': 'a,b\n1,5" screen\n',
+    'metadata columns': '__dedup_id__,q,__tags__\nd1,hello,"[""a"",""b""]"\nd2,bye,\n',
+  };
+  for (const [name, text] of Object.entries(csvCases)) {
+    it(`CSV, ${name}: the rows and issues parseCsv gives`, async () => {
+      assert.deepEqual(await streamed(text, 'csv'), parseCsv(text, 'cases'));
+    });
+  }
+
+  const jsonlCases: Record<string, string> = {
+    'mixed line ends and blank lines': '\ufeff{"a":1}\r\n\r\n{"a":2}\r{"a":3}\n\n',
+    'a bad line among good ones': '{"a":1}\n{"a":\n[1]\n  {"b":"ü"}\n',
+    'many lines across chunks': Array.from(
+      { length: 4000 },
+      (_, i) => `{"i":${i},"text":"row ${i} ✓"}${i % 2 ? '\r\n' : '\n'}`,
+    ).join(''),
+  };
+  for (const [name, text] of Object.entries(jsonlCases)) {
+    it(`JSONL, ${name}: the rows and issues parseJsonl gives`, async () => {
+      assert.deepEqual(await streamed(text, 'jsonl'), parseJsonl(text, 'cases'));
+    });
+  }
+
+  it('splits lines the way parseJsonl does, wherever the chunks are cut', () => {
+    const text = '\ufeffa\r\nb\rc\n\r\nd\r';
+    const expected = text.slice(1).split(/\r\n|\n|\r/);
+    for (let cut = 0; cut <= text.length; cut++) {
+      for (let second = cut; second <= text.length; second++) {
+        const lines: string[] = [];
+        const splitter = new LineSplitter((line) => lines.push(line));
+        splitter.push(text.slice(0, cut));
+        splitter.push(text.slice(cut, second));
+        splitter.push(text.slice(second));
+        splitter.end();
+        assert.deepEqual(lines, expected, `cut at ${cut} and ${second}`);
+      }
+    }
+  });
+
+  it('keeps the messages of files that cannot be read', async () => {
+    const dir = join(work, 'a-folder.csv');
+    await mkdir(dir);
+    for (const absPath of [join(work, 'missing.csv'), dir, join(work, 'notes.txt')]) {
+      const location = { absPath, displayPath: 'shown' };
+      const before = await readTestsetFile(absPath, 'shown');
+      assert.equal(before.ok, false);
+      assert.deepEqual(await readTestsetInto(location, () => {}), before);
+      assert.deepEqual(await readTestset(location), before);
+    }
+  });
+
+  it('readTestset collects the streamed rows', async () => {
+    const text = bigCsv();
+    const path = await fileWith(text, 'csv');
+    const parsed = parseCsv(text, 'shown');
+    assert.ok(parsed.ok);
+    assert.deepEqual(await readTestset({ absPath: path, displayPath: 'shown' }), {
+      ok: true,
+      rows: parsed.rows,
+      commit: null,
+    });
+  });
+});
+
+describe('CasePreparer', () => {
+  const rows = (n: number): TestsetRow[] =>
+    Array.from({ length: n }, (_, i) => ({ data: { i, text: `row ${i}` }, line: i + 2, meta: {} }));
+
+  it('hashes the revision incrementally to what computeRevision gives', () => {
+    // 3,000 contentIds are ~200 KB of hashed text: several batches.
+    for (const n of [0, 1, 3000]) {
+      const preparer = new CasePreparer({ testsetId: 'set', file: 'set.csv' });
+      for (const row of rows(n)) preparer.add(row);
+      const result = preparer.finish();
+      assert.ok(result.ok);
+      assert.equal(result.revision, computeRevision(result.cases.map((c) => c.contentId)));
+      assert.deepEqual(result, prepareCases(rows(n), { testsetId: 'set', file: 'set.csv' }));
+    }
+  });
+
+  it('gives positions only when asked', () => {
+    const plain = prepareCases(rows(3), { testsetId: 'set', file: null });
+    const placed = prepareCases(rows(3), { testsetId: 'set', file: null, positions: true });
+    assert.ok(plain.ok && placed.ok);
+    assert.deepEqual(
+      plain.cases.map((c) => c.index),
+      [undefined, undefined, undefined],
+    );
+    assert.deepEqual(
+      placed.cases.map((c) => c.index),
+      [0, 1, 2],
+    );
+    assert.deepEqual(
+      placed.cases.map(({ index: _, ...rest }) => rest),
+      plain.cases,
+    );
+  });
+
+  it('reports duplicates as prepareCases does', () => {
+    const twice = [...rows(2), { data: { i: 0, text: 'row 0' }, line: 9, meta: {} }];
+    const preparer = new CasePreparer({ testsetId: 'set', file: 'set.csv' });
+    for (const row of twice) preparer.add(row);
+    const result: PrepareCasesResult = preparer.finish();
+    assert.equal(result.ok, false);
+    assert.deepEqual(result, prepareCases(twice, { testsetId: 'set', file: 'set.csv' }));
+  });
+});
