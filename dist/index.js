@@ -21218,6 +21218,9 @@ var init_trials = __esm({
 });
 
 // src/run/engine.ts
+function elapsedMs(now, started) {
+  return Math.round((now() - started) * 1e3) / 1e3;
+}
 async function runSuites(suites, options = {}) {
   const engine = {
     now: options.now ?? (() => performance.now()),
@@ -21355,7 +21358,7 @@ async function runCase(engine, run2, index, trial) {
   } catch (thrown) {
     error2 = describeError(thrown);
   }
-  const durationMs2 = now() - started;
+  const durationMs2 = elapsedMs(now, started);
   let evaluations = [];
   let passed = false;
   if (error2 === null) {
@@ -21434,11 +21437,11 @@ function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
   try {
     value = evaluator.evaluateTestCase(args);
   } catch (thrown) {
-    return erroredEvaluation(evaluator, describeError(thrown), now() - started, thrown);
+    return erroredEvaluation(evaluator, describeError(thrown), elapsedMs(now, started), thrown);
   }
-  if (!isThenable(value)) return toEvaluationResult(evaluator, value, now() - started);
+  if (!isThenable(value)) return toEvaluationResult(evaluator, value, elapsedMs(now, started));
   return calls.settle(value, args, evaluator.timeoutMs ?? run2.suite.spec.timeoutMs).then(
-    (outcome) => outcome.ok ? toEvaluationResult(evaluator, outcome.value, now() - started) : erroredEvaluation(evaluator, outcome.error, now() - started, outcome.thrown)
+    (outcome) => outcome.ok ? toEvaluationResult(evaluator, outcome.value, elapsedMs(now, started)) : erroredEvaluation(evaluator, outcome.error, elapsedMs(now, started), outcome.thrown)
   );
 }
 function decidePass(engine, run2, testCase, output, evaluations) {
@@ -21462,7 +21465,7 @@ function decidePass(engine, run2, testCase, output, evaluations) {
       passed: false,
       metadata: null,
       error: error2,
-      durationMs: now() - started
+      durationMs: elapsedMs(now, started)
     });
     return false;
   };
@@ -42501,22 +42504,22 @@ var init_battle = __esm({
 
 // src/testsets/canonical-json.ts
 function canonicalJson(value) {
+  const flat = flatRecordJson(value);
+  if (flat !== void 0) return flat;
   const sorted = sortedCopy(value, 0);
   const text = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
   if (text === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
   return text;
 }
+function sameKeys(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 function sortedOrder(keys, depth2) {
-  const cached = depth2 < CACHED_DEPTHS ? lastKeys[depth2] : void 0;
-  if (cached !== void 0 && cached.length === keys.length) {
-    let same = true;
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] !== cached[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return lastOrder[depth2] ?? null;
+  const cache = depth2 < CACHED_DEPTHS ? cachedOrders[depth2] ??= [] : void 0;
+  if (cache !== void 0) {
+    for (const entry of cache) if (sameKeys(entry.keys, keys)) return entry.order;
   }
   let order = [...keys].sort();
   for (const key of keys) {
@@ -42525,11 +42528,52 @@ function sortedOrder(keys, depth2) {
       break;
     }
   }
-  if (depth2 < CACHED_DEPTHS) {
-    lastKeys[depth2] = keys;
-    lastOrder[depth2] = order;
+  if (cache !== void 0) {
+    cache.unshift({ keys, order });
+    if (cache.length > ORDERS_PER_DEPTH) cache.pop();
   }
   return order;
+}
+function flatRecordJson(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return void 0;
+  const record = value;
+  const order = sortedOrder(Object.keys(record), 0);
+  if (order === null) return void 0;
+  let quoted = quotedKeys.get(order);
+  if (quoted === void 0) {
+    quoted = order.map((key) => JSON.stringify(key));
+    quotedKeys.set(order, quoted);
+  }
+  let text = "{";
+  let first = true;
+  for (let i = 0; i < order.length; i++) {
+    const child = record[order[i]];
+    let json;
+    switch (typeof child) {
+      case "string":
+        json = JSON.stringify(child);
+        break;
+      case "number":
+        json = Number.isFinite(child) ? JSON.stringify(child) : "null";
+        break;
+      case "boolean":
+        json = child ? "true" : "false";
+        break;
+      case "undefined":
+      case "function":
+      case "symbol":
+        continue;
+      // dropped, as JSON.stringify drops them from objects
+      default:
+        if (child !== null) return void 0;
+        json = "null";
+    }
+    text += `${first ? "" : ","}${quoted[i]}:${json}`;
+    first = false;
+  }
+  return `${text}}`;
 }
 function isIndexLike(key) {
   const c = key.charCodeAt(0);
@@ -42606,15 +42650,16 @@ function write(value, depth2) {
   }
   return `{${members.join(",")}}`;
 }
-var SLOW_PATH, MAX_DEPTH, lastKeys, lastOrder, CACHED_DEPTHS;
+var SLOW_PATH, MAX_DEPTH, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
 var init_canonical_json = __esm({
   "src/testsets/canonical-json.ts"() {
     "use strict";
     SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
     MAX_DEPTH = 1e3;
-    lastKeys = [];
-    lastOrder = [];
+    cachedOrders = [];
     CACHED_DEPTHS = 8;
+    ORDERS_PER_DEPTH = 4;
+    quotedKeys = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -45689,15 +45734,9 @@ var init_backoff = __esm({
 import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir5, readFile as readFile4, rename as rename5, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join7 } from "node:path";
-function canonicalJson2(value) {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson2(item)).join(",")}]`;
-  const entries = Object.entries(value).filter(([, member]) => member !== void 0).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson2(member)}`).join(",")}}`;
-}
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
-  return createHash3("sha256").update(canonicalJson2({ baseUrl: baseUrl2, model, body })).digest("hex");
+  return createHash3("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
 }
 function createFileCache(dir) {
   const pathOf = (key) => join7(dir, key.slice(0, 2), `${key}.json`);
@@ -45736,6 +45775,7 @@ var CACHE_FORMAT;
 var init_cache = __esm({
   "src/judge/cache.ts"() {
     "use strict";
+    init_canonical_json();
     CACHE_FORMAT = 1;
   }
 });
@@ -46406,7 +46446,7 @@ function identityOf(row, cid, hash, issues) {
   if (row.meta.dedupId !== void 0) return row.meta.dedupId;
   if (hash === void 0) return cid;
   if (typeof hash === "function") return hashFunctionId(row, hash, issues);
-  const picked = {};
+  const picked = /* @__PURE__ */ Object.create(null);
   let complete = true;
   for (const field of hash) {
     if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
@@ -46418,7 +46458,7 @@ function identityOf(row, cid, hash, issues) {
       );
       complete = false;
     } else {
-      Object.defineProperty(picked, field, { value: row.data[field], enumerable: true });
+      picked[field] = row.data[field];
     }
   }
   return complete ? sha256(canonicalJson(picked)) : null;

@@ -6,6 +6,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { canonicalJson } from '../testsets/canonical-json.ts';
+
+/** The JSON the cache key hashes: keys sorted at every depth (shared with testset identity). */
+export { canonicalJson };
 
 /** Bumped when the entry shape changes; entries of another version are misses. */
 const CACHE_FORMAT = 1;
@@ -19,19 +23,6 @@ export interface CacheKeyInput {
   baseUrl: string;
   model: string;
   body: unknown;
-}
-
-/**
- * JSON with object keys sorted at every depth, so two bodies that differ only in key order
- * share a cache entry. `undefined` members are dropped, as `JSON.stringify` does.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, member]) => member !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
 }
 
 /** The cache key: sha256 (hex) of the canonical JSON of `{ baseUrl, model, body }`. */
