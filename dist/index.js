@@ -20077,6 +20077,416 @@ var init_artifact = __esm({
   }
 });
 
+// src/errors.ts
+function formatIssue(issue3) {
+  const where = issue3.line > 0 ? `${issue3.file}:${issue3.line}:${issue3.col || 1}` : issue3.file;
+  const what = issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message;
+  return `${where}  ${what}`;
+}
+function usageError(code, message, file = "") {
+  return new UsageError([{ code, file, line: 0, col: 0, path: "", message }], message);
+}
+function describeValue(value) {
+  let text;
+  if (value === void 0) text = "nothing";
+  else if (typeof value === "string") text = JSON.stringify(value);
+  else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
+  else if (value !== null && typeof value === "object") text = `an object ${safeJson(value)}`;
+  else if (typeof value === "bigint") text = `${value}n`;
+  else if (typeof value === "symbol" || typeof value === "function") text = `a ${typeof value}`;
+  else text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+function safeJson(value) {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+var EvaluationError, UsageError;
+var init_errors = __esm({
+  "src/errors.ts"() {
+    "use strict";
+    EvaluationError = class extends Error {
+      metadata;
+      usage;
+      constructor(message, details = {}) {
+        super(message);
+        this.name = "EvaluationError";
+        this.metadata = details.metadata;
+        this.usage = details.usage;
+      }
+    };
+    UsageError = class extends Error {
+      constructor(issues, message = issues.map(formatIssue).join("\n")) {
+        super(message);
+        this.issues = issues;
+        this.name = "UsageError";
+      }
+      issues;
+      exitCode = 2;
+    };
+  }
+});
+
+// src/testsets/canonical-json.ts
+function canonicalJson(value) {
+  const flat = flatRecordJson(value);
+  if (flat !== void 0) return flat;
+  const sorted = sortedCopy(value, 0);
+  const text = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
+  if (text === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  return text;
+}
+function sameKeys(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+function sortedOrder(keys, depth2) {
+  const cache = depth2 < CACHED_DEPTHS ? cachedOrders[depth2] ??= [] : void 0;
+  if (cache !== void 0) {
+    for (const entry of cache) if (sameKeys(entry.keys, keys)) return entry.order;
+  }
+  let order = [...keys].sort();
+  for (const key of keys) {
+    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
+      order = null;
+      break;
+    }
+  }
+  if (cache !== void 0) {
+    cache.unshift({ keys, order });
+    if (cache.length > ORDERS_PER_DEPTH) cache.pop();
+  }
+  return order;
+}
+function flatRecordJson(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return void 0;
+  const record = value;
+  const order = sortedOrder(Object.keys(record), 0);
+  if (order === null) return void 0;
+  let quoted = quotedKeys.get(order);
+  if (quoted === void 0) {
+    quoted = order.map((key) => JSON.stringify(key));
+    quotedKeys.set(order, quoted);
+  }
+  let text = "{";
+  let first = true;
+  for (let i = 0; i < order.length; i++) {
+    const child = record[order[i]];
+    let json;
+    switch (typeof child) {
+      case "string":
+        json = JSON.stringify(child);
+        break;
+      case "number":
+        json = Number.isFinite(child) ? JSON.stringify(child) : "null";
+        break;
+      case "boolean":
+        json = child ? "true" : "false";
+        break;
+      case "undefined":
+      case "function":
+      case "symbol":
+        continue;
+      // dropped, as JSON.stringify drops them from objects
+      default:
+        if (child !== null) return void 0;
+        json = "null";
+    }
+    text += `${first ? "" : ","}${quoted[i]}:${json}`;
+    first = false;
+  }
+  return `${text}}`;
+}
+function isIndexLike(key) {
+  const c = key.charCodeAt(0);
+  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
+}
+function sortedCopy(value, depth2) {
+  if (typeof value !== "object" || value === null) return value;
+  if (depth2 > MAX_DEPTH) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
+  }
+  if (Array.isArray(value)) {
+    let copy2 = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (typeof item !== "object" || item === null) continue;
+      const sorted = sortedCopy(item, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy2 ??= value.slice();
+      copy2[i] = sorted;
+    }
+    return copy2 ?? value;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    return value instanceof Date ? value : SLOW_PATH;
+  }
+  const record = value;
+  const order = sortedOrder(Object.keys(record), depth2);
+  if (order === null) return SLOW_PATH;
+  const copy = {};
+  for (const key of order) {
+    const child = record[key];
+    if (typeof child === "object" && child !== null) {
+      const sorted = sortedCopy(child, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy[key] = sorted;
+    } else {
+      copy[key] = child;
+    }
+  }
+  return copy;
+}
+function write(value, depth2) {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      throw new TypeError("cannot write a bigint as JSON");
+    case "object":
+      break;
+    default:
+      return void 0;
+  }
+  if (value === null) return "null";
+  if (depth2 > MAX_DEPTH) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
+  }
+  const toJson = value.toJSON;
+  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
+  if (Array.isArray(value)) {
+    const items = [];
+    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
+    return `[${items.join(",")}]`;
+  }
+  const record = value;
+  const members = [];
+  for (const key of Object.keys(record).sort()) {
+    const member = write(record[key], depth2 + 1);
+    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
+  }
+  return `{${members.join(",")}}`;
+}
+var SLOW_PATH, MAX_DEPTH, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
+var init_canonical_json = __esm({
+  "src/testsets/canonical-json.ts"() {
+    "use strict";
+    SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
+    MAX_DEPTH = 1e3;
+    cachedOrders = [];
+    CACHED_DEPTHS = 8;
+    ORDERS_PER_DEPTH = 4;
+    quotedKeys = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/testsets/issues.ts
+var MAX_ISSUES, IssueList;
+var init_issues = __esm({
+  "src/testsets/issues.ts"() {
+    "use strict";
+    MAX_ISSUES = 50;
+    IssueList = class {
+      constructor(file) {
+        this.file = file;
+      }
+      file;
+      #issues = [];
+      #dropped = 0;
+      /** Records a problem; `col` 0 means the column is unknown. */
+      add(code, line, col, message) {
+        if (this.#issues.length >= MAX_ISSUES) {
+          this.#dropped++;
+          return;
+        }
+        this.#issues.push({ code, file: this.file, line, col, path: "", message });
+      }
+      /** True when nothing has been reported. */
+      get empty() {
+        return this.#issues.length === 0;
+      }
+      /** The problems, plus one summary issue when some were left out. */
+      toArray() {
+        if (this.#dropped === 0) return [...this.#issues];
+        const more = {
+          code: "testset.too-many-issues",
+          file: this.file,
+          line: 0,
+          col: 0,
+          path: "",
+          message: `${this.#dropped} more problem${this.#dropped === 1 ? "" : "s"} in this file not shown`
+        };
+        return [...this.#issues, more];
+      }
+    };
+  }
+});
+
+// src/testsets/identity.ts
+import { createHash, hash as digest } from "node:crypto";
+function sha256(text) {
+  return digest("sha256", text, "hex");
+}
+function contentIdWith(testsetJson, data) {
+  return sha256(`{"data":${canonicalJson(data)},"testset":${testsetJson}}`);
+}
+function isRevisionPin(pin) {
+  return pin.length >= MIN_PIN_LENGTH && pin.length <= 64 && PIN.test(pin);
+}
+function revisionMatches(pin, revision) {
+  return isRevisionPin(pin) && revision.toLowerCase().startsWith(pin.toLowerCase());
+}
+function defaultTestsetId(path) {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  const stem = base.replace(/\.[^.]*$/, "");
+  return stem === "" ? base : stem;
+}
+function prepareCases(rows, options) {
+  const preparer = new CasePreparer(options);
+  for (const row of rows) preparer.add(row);
+  return preparer.finish();
+}
+function identityOf(row, cid, hash, issues) {
+  if (row.meta.dedupId !== void 0) return row.meta.dedupId;
+  if (hash === void 0) return cid;
+  if (typeof hash === "function") return hashFunctionId(row, hash, issues);
+  const picked = /* @__PURE__ */ Object.create(null);
+  let complete = true;
+  for (const field of hash) {
+    if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
+      issues.add(
+        "testset.hash-field-missing",
+        row.line,
+        0,
+        `hash field ${JSON.stringify(field)} is missing from this row (hash: needs every listed field in every row)`
+      );
+      complete = false;
+    } else {
+      picked[field] = row.data[field];
+    }
+  }
+  return complete ? sha256(canonicalJson(picked)) : null;
+}
+function hashFunctionId(row, hash, issues) {
+  let result;
+  try {
+    result = hash(row.data);
+  } catch (error2) {
+    const reason = error2 instanceof Error ? error2.message : String(error2);
+    issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
+    return null;
+  }
+  const id = typeof result === "string" ? result : typeof result === "number" ? String(result) : null;
+  if (id === null || id === "") {
+    issues.add(
+      "testset.hash-invalid",
+      row.line,
+      0,
+      `the case hash function returned ${describeValue(result)}: it must return a non-empty string`
+    );
+    return null;
+  }
+  return id;
+}
+function shortId(id) {
+  return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
+}
+function duplicateMessage(id, first, line, file) {
+  const shown = JSON.stringify(shortId(id));
+  return file === null ? `duplicate case identity ${shown}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
+}
+function filterByTags(cases, tags) {
+  if (tags.length === 0) return [...cases];
+  const wanted = new Set(tags);
+  return cases.filter((c) => c.meta.tags?.some((tag) => wanted.has(tag)) ?? false);
+}
+var MIN_PIN_LENGTH, PIN, REVISION_BATCH, CasePreparer;
+var init_identity = __esm({
+  "src/testsets/identity.ts"() {
+    "use strict";
+    init_errors();
+    init_canonical_json();
+    init_issues();
+    MIN_PIN_LENGTH = 6;
+    PIN = /^[0-9a-f]+$/i;
+    REVISION_BATCH = 1 << 16;
+    CasePreparer = class {
+      #testsetJson;
+      #file;
+      #hash;
+      #positions;
+      #issues;
+      #cases = [];
+      #firstLine = /* @__PURE__ */ new Map();
+      #revision = createHash("sha256");
+      #pending = "[";
+      #rows = 0;
+      constructor(options) {
+        this.#testsetJson = JSON.stringify(options.testsetId);
+        this.#file = options.file;
+        this.#hash = Array.isArray(options.hash) && options.hash.length === 0 ? void 0 : options.hash;
+        this.#issues = new IssueList(options.file ?? "");
+        this.#positions = options.positions ?? false;
+      }
+      /** The next row, in file order. */
+      add(row) {
+        const cid = contentIdWith(this.#testsetJson, row.data);
+        this.#pending += this.#rows++ === 0 ? `"${cid}"` : `,"${cid}"`;
+        if (this.#pending.length >= REVISION_BATCH) {
+          this.#revision.update(this.#pending);
+          this.#pending = "";
+        }
+        const id = identityOf(row, cid, this.#hash, this.#issues);
+        if (id === null) return;
+        const first = this.#firstLine.get(id);
+        if (first !== void 0) {
+          this.#issues.add(
+            "testset.duplicate-id",
+            row.line,
+            0,
+            duplicateMessage(id, first, row.line, this.#file)
+          );
+          return;
+        }
+        this.#firstLine.set(id, row.line);
+        const source = this.#file === null ? null : { file: this.#file, line: row.line };
+        this.#cases.push(
+          this.#positions ? { id, contentId: cid, source, data: row.data, meta: row.meta, index: this.#cases.length } : { id, contentId: cid, source, data: row.data, meta: row.meta }
+        );
+      }
+      /** The cases and revision, or every problem found. Call once, after the last row. */
+      finish() {
+        if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
+        this.#revision.update(`${this.#pending}]`);
+        this.#pending = "";
+        return { ok: true, cases: this.#cases, revision: this.#revision.digest("hex") };
+      }
+    };
+  }
+});
+
+// src/compare/run-key.ts
+function runKey(run2) {
+  return canonicalJson([run2.suite, run2.params]);
+}
+var init_run_key = __esm({
+  "src/compare/run-key.ts"() {
+    "use strict";
+    init_identity();
+  }
+});
+
 // src/report/ansi.ts
 function painter(color) {
   const wrap = (open4, close) => (text) => color && text !== "" ? `\x1B[${open4}m${text}\x1B[${close}m` : text;
@@ -20132,7 +20542,7 @@ function formatPercent(rate) {
 function plural(count, noun) {
   return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
-function shortId(id) {
+function shortId2(id) {
   return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;
 }
 function formatScore(score, threshold) {
@@ -20289,7 +20699,7 @@ function renderCaseLine(result, paint, width) {
   const flaky = flakyLabel(result);
   const reasons = describeCaseFailure(result).join("; ");
   const detail = [flaky, reasons].filter((part) => part !== null && part !== "").join("  ");
-  const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(detail)}`;
+  const text = `${clean(shortId2(result.id))}  ${clean(source)}  ${clean(detail)}`;
   return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
 }
 function renderVerdictLine(runs, interrupted, paint) {
@@ -20659,59 +21069,6 @@ function validateConcurrency(concurrency) {
 var init_p_limit = __esm({
   "node_modules/p-limit/index.js"() {
     init_yocto_queue();
-  }
-});
-
-// src/errors.ts
-function formatIssue(issue3) {
-  const where = issue3.line > 0 ? `${issue3.file}:${issue3.line}:${issue3.col || 1}` : issue3.file;
-  const what = issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message;
-  return `${where}  ${what}`;
-}
-function usageError(code, message, file = "") {
-  return new UsageError([{ code, file, line: 0, col: 0, path: "", message }], message);
-}
-function describeValue(value) {
-  let text;
-  if (value === void 0) text = "nothing";
-  else if (typeof value === "string") text = JSON.stringify(value);
-  else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
-  else if (value !== null && typeof value === "object") text = `an object ${safeJson(value)}`;
-  else if (typeof value === "bigint") text = `${value}n`;
-  else if (typeof value === "symbol" || typeof value === "function") text = `a ${typeof value}`;
-  else text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-function safeJson(value) {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-var EvaluationError, UsageError;
-var init_errors = __esm({
-  "src/errors.ts"() {
-    "use strict";
-    EvaluationError = class extends Error {
-      metadata;
-      usage;
-      constructor(message, details = {}) {
-        super(message);
-        this.name = "EvaluationError";
-        this.metadata = details.metadata;
-        this.usage = details.usage;
-      }
-    };
-    UsageError = class extends Error {
-      constructor(issues, message = issues.map(formatIssue).join("\n")) {
-        super(message);
-        this.issues = issues;
-        this.name = "UsageError";
-      }
-      issues;
-      exitCode = 2;
-    };
   }
 });
 
@@ -41108,7 +41465,7 @@ var init_env = __esm({
 });
 
 // src/config/load.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { readFile as readFile2 } from "node:fs/promises";
 import { dirname as dirname5, resolve as resolve3 } from "node:path";
 function parseConfig(text, options) {
@@ -41191,7 +41548,7 @@ function parseConfig(text, options) {
       file,
       absPath: options.absPath,
       dir: dirname5(options.absPath),
-      hash: createHash("sha256").update(text).digest("hex"),
+      hash: createHash2("sha256").update(text).digest("hex"),
       version: 1,
       defaults: built.defaults,
       suites: built.suites,
@@ -42502,169 +42859,8 @@ var init_battle = __esm({
   }
 });
 
-// src/testsets/canonical-json.ts
-function canonicalJson(value) {
-  const flat = flatRecordJson(value);
-  if (flat !== void 0) return flat;
-  const sorted = sortedCopy(value, 0);
-  const text = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
-  if (text === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
-  return text;
-}
-function sameKeys(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-function sortedOrder(keys, depth2) {
-  const cache = depth2 < CACHED_DEPTHS ? cachedOrders[depth2] ??= [] : void 0;
-  if (cache !== void 0) {
-    for (const entry of cache) if (sameKeys(entry.keys, keys)) return entry.order;
-  }
-  let order = [...keys].sort();
-  for (const key of keys) {
-    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
-      order = null;
-      break;
-    }
-  }
-  if (cache !== void 0) {
-    cache.unshift({ keys, order });
-    if (cache.length > ORDERS_PER_DEPTH) cache.pop();
-  }
-  return order;
-}
-function flatRecordJson(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return void 0;
-  const record = value;
-  const order = sortedOrder(Object.keys(record), 0);
-  if (order === null) return void 0;
-  let quoted = quotedKeys.get(order);
-  if (quoted === void 0) {
-    quoted = order.map((key) => JSON.stringify(key));
-    quotedKeys.set(order, quoted);
-  }
-  let text = "{";
-  let first = true;
-  for (let i = 0; i < order.length; i++) {
-    const child = record[order[i]];
-    let json;
-    switch (typeof child) {
-      case "string":
-        json = JSON.stringify(child);
-        break;
-      case "number":
-        json = Number.isFinite(child) ? JSON.stringify(child) : "null";
-        break;
-      case "boolean":
-        json = child ? "true" : "false";
-        break;
-      case "undefined":
-      case "function":
-      case "symbol":
-        continue;
-      // dropped, as JSON.stringify drops them from objects
-      default:
-        if (child !== null) return void 0;
-        json = "null";
-    }
-    text += `${first ? "" : ","}${quoted[i]}:${json}`;
-    first = false;
-  }
-  return `${text}}`;
-}
-function isIndexLike(key) {
-  const c = key.charCodeAt(0);
-  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
-}
-function sortedCopy(value, depth2) {
-  if (typeof value !== "object" || value === null) return value;
-  if (depth2 > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  if (Array.isArray(value)) {
-    let copy2 = null;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      if (typeof item !== "object" || item === null) continue;
-      const sorted = sortedCopy(item, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy2 ??= value.slice();
-      copy2[i] = sorted;
-    }
-    return copy2 ?? value;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
-    return value instanceof Date ? value : SLOW_PATH;
-  }
-  const record = value;
-  const order = sortedOrder(Object.keys(record), depth2);
-  if (order === null) return SLOW_PATH;
-  const copy = {};
-  for (const key of order) {
-    const child = record[key];
-    if (typeof child === "object" && child !== null) {
-      const sorted = sortedCopy(child, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy[key] = sorted;
-    } else {
-      copy[key] = child;
-    }
-  }
-  return copy;
-}
-function write(value, depth2) {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      return Number.isFinite(value) ? JSON.stringify(value) : "null";
-    case "boolean":
-      return value ? "true" : "false";
-    case "bigint":
-      throw new TypeError("cannot write a bigint as JSON");
-    case "object":
-      break;
-    default:
-      return void 0;
-  }
-  if (value === null) return "null";
-  if (depth2 > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  const toJson = value.toJSON;
-  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
-  if (Array.isArray(value)) {
-    const items = [];
-    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
-    return `[${items.join(",")}]`;
-  }
-  const record = value;
-  const members = [];
-  for (const key of Object.keys(record).sort()) {
-    const member = write(record[key], depth2 + 1);
-    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
-  }
-  return `{${members.join(",")}}`;
-}
-var SLOW_PATH, MAX_DEPTH, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
-var init_canonical_json = __esm({
-  "src/testsets/canonical-json.ts"() {
-    "use strict";
-    SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
-    MAX_DEPTH = 1e3;
-    cachedOrders = [];
-    CACHED_DEPTHS = 8;
-    ORDERS_PER_DEPTH = 4;
-    quotedKeys = /* @__PURE__ */ new WeakMap();
-  }
-});
-
 // src/evaluators/judges/battle-baselines.ts
-import { createHash as createHash2, randomBytes } from "node:crypto";
+import { createHash as createHash3, randomBytes } from "node:crypto";
 import { readFileSync as readFileSync3 } from "node:fs";
 import { mkdir as mkdir4, rename as rename4, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
@@ -42673,7 +42869,7 @@ function defaultBaselinePath(owner) {
   return `battles/${owner.suite}/${owner.evaluator}.json`;
 }
 function baselineCaseKey(testCase, params) {
-  return createHash2("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
+  return createHash3("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
 }
 function recordableValue(value) {
   let text;
@@ -45731,12 +45927,12 @@ var init_backoff = __esm({
 });
 
 // src/judge/cache.ts
-import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
+import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir5, readFile as readFile4, rename as rename5, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
-  return createHash3("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
+  return createHash4("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
 }
 function createFileCache(dir) {
   const pathOf = (key) => join7(dir, key.slice(0, 2), `${key}.json`);
@@ -46345,9 +46541,9 @@ var init_grid = __esm({
 });
 
 // src/plan/shard.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function shardOf(caseId, count) {
-  const head = createHash4("sha256").update(caseId, "utf8").digest("hex").slice(0, 8);
+  const head = createHash5("sha256").update(caseId, "utf8").digest("hex").slice(0, 8);
   return Number.parseInt(head, 16) % count + 1;
 }
 function casesOfShard(cases, shard) {
@@ -46373,191 +46569,6 @@ function parseShard(text) {
 var init_shard = __esm({
   "src/plan/shard.ts"() {
     "use strict";
-  }
-});
-
-// src/testsets/issues.ts
-var MAX_ISSUES, IssueList;
-var init_issues = __esm({
-  "src/testsets/issues.ts"() {
-    "use strict";
-    MAX_ISSUES = 50;
-    IssueList = class {
-      constructor(file) {
-        this.file = file;
-      }
-      file;
-      #issues = [];
-      #dropped = 0;
-      /** Records a problem; `col` 0 means the column is unknown. */
-      add(code, line, col, message) {
-        if (this.#issues.length >= MAX_ISSUES) {
-          this.#dropped++;
-          return;
-        }
-        this.#issues.push({ code, file: this.file, line, col, path: "", message });
-      }
-      /** True when nothing has been reported. */
-      get empty() {
-        return this.#issues.length === 0;
-      }
-      /** The problems, plus one summary issue when some were left out. */
-      toArray() {
-        if (this.#dropped === 0) return [...this.#issues];
-        const more = {
-          code: "testset.too-many-issues",
-          file: this.file,
-          line: 0,
-          col: 0,
-          path: "",
-          message: `${this.#dropped} more problem${this.#dropped === 1 ? "" : "s"} in this file not shown`
-        };
-        return [...this.#issues, more];
-      }
-    };
-  }
-});
-
-// src/testsets/identity.ts
-import { createHash as createHash5, hash as digest } from "node:crypto";
-function sha256(text) {
-  return digest("sha256", text, "hex");
-}
-function contentIdWith(testsetJson, data) {
-  return sha256(`{"data":${canonicalJson(data)},"testset":${testsetJson}}`);
-}
-function isRevisionPin(pin) {
-  return pin.length >= MIN_PIN_LENGTH && pin.length <= 64 && PIN.test(pin);
-}
-function revisionMatches(pin, revision) {
-  return isRevisionPin(pin) && revision.toLowerCase().startsWith(pin.toLowerCase());
-}
-function defaultTestsetId(path) {
-  const base = path.split(/[\\/]/).pop() ?? path;
-  const stem = base.replace(/\.[^.]*$/, "");
-  return stem === "" ? base : stem;
-}
-function prepareCases(rows, options) {
-  const preparer = new CasePreparer(options);
-  for (const row of rows) preparer.add(row);
-  return preparer.finish();
-}
-function identityOf(row, cid, hash, issues) {
-  if (row.meta.dedupId !== void 0) return row.meta.dedupId;
-  if (hash === void 0) return cid;
-  if (typeof hash === "function") return hashFunctionId(row, hash, issues);
-  const picked = /* @__PURE__ */ Object.create(null);
-  let complete = true;
-  for (const field of hash) {
-    if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
-      issues.add(
-        "testset.hash-field-missing",
-        row.line,
-        0,
-        `hash field ${JSON.stringify(field)} is missing from this row (hash: needs every listed field in every row)`
-      );
-      complete = false;
-    } else {
-      picked[field] = row.data[field];
-    }
-  }
-  return complete ? sha256(canonicalJson(picked)) : null;
-}
-function hashFunctionId(row, hash, issues) {
-  let result;
-  try {
-    result = hash(row.data);
-  } catch (error2) {
-    const reason = error2 instanceof Error ? error2.message : String(error2);
-    issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
-    return null;
-  }
-  const id = typeof result === "string" ? result : typeof result === "number" ? String(result) : null;
-  if (id === null || id === "") {
-    issues.add(
-      "testset.hash-invalid",
-      row.line,
-      0,
-      `the case hash function returned ${describeValue(result)}: it must return a non-empty string`
-    );
-    return null;
-  }
-  return id;
-}
-function shortId2(id) {
-  return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
-}
-function duplicateMessage(id, first, line, file) {
-  const shown = JSON.stringify(shortId2(id));
-  return file === null ? `duplicate case identity ${shown}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
-}
-function filterByTags(cases, tags) {
-  if (tags.length === 0) return [...cases];
-  const wanted = new Set(tags);
-  return cases.filter((c) => c.meta.tags?.some((tag) => wanted.has(tag)) ?? false);
-}
-var MIN_PIN_LENGTH, PIN, REVISION_BATCH, CasePreparer;
-var init_identity = __esm({
-  "src/testsets/identity.ts"() {
-    "use strict";
-    init_errors();
-    init_canonical_json();
-    init_issues();
-    MIN_PIN_LENGTH = 6;
-    PIN = /^[0-9a-f]+$/i;
-    REVISION_BATCH = 1 << 16;
-    CasePreparer = class {
-      #testsetJson;
-      #file;
-      #hash;
-      #positions;
-      #issues;
-      #cases = [];
-      #firstLine = /* @__PURE__ */ new Map();
-      #revision = createHash5("sha256");
-      #pending = "[";
-      #rows = 0;
-      constructor(options) {
-        this.#testsetJson = JSON.stringify(options.testsetId);
-        this.#file = options.file;
-        this.#hash = Array.isArray(options.hash) && options.hash.length === 0 ? void 0 : options.hash;
-        this.#issues = new IssueList(options.file ?? "");
-        this.#positions = options.positions ?? false;
-      }
-      /** The next row, in file order. */
-      add(row) {
-        const cid = contentIdWith(this.#testsetJson, row.data);
-        this.#pending += this.#rows++ === 0 ? `"${cid}"` : `,"${cid}"`;
-        if (this.#pending.length >= REVISION_BATCH) {
-          this.#revision.update(this.#pending);
-          this.#pending = "";
-        }
-        const id = identityOf(row, cid, this.#hash, this.#issues);
-        if (id === null) return;
-        const first = this.#firstLine.get(id);
-        if (first !== void 0) {
-          this.#issues.add(
-            "testset.duplicate-id",
-            row.line,
-            0,
-            duplicateMessage(id, first, row.line, this.#file)
-          );
-          return;
-        }
-        this.#firstLine.set(id, row.line);
-        const source = this.#file === null ? null : { file: this.#file, line: row.line };
-        this.#cases.push(
-          this.#positions ? { id, contentId: cid, source, data: row.data, meta: row.meta, index: this.#cases.length } : { id, contentId: cid, source, data: row.data, meta: row.meta }
-        );
-      }
-      /** The cases and revision, or every problem found. Call once, after the last row. */
-      finish() {
-        if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
-        this.#revision.update(`${this.#pending}]`);
-        this.#pending = "";
-        return { ok: true, cases: this.#cases, revision: this.#revision.digest("hex") };
-      }
-    };
   }
 });
 
@@ -50303,17 +50314,6 @@ var init_load2 = __esm({
   }
 });
 
-// src/compare/run-key.ts
-function runKey(run2) {
-  return canonicalJson([run2.suite, run2.params]);
-}
-var init_run_key = __esm({
-  "src/compare/run-key.ts"() {
-    "use strict";
-    init_identity();
-  }
-});
-
 // src/compare/gate.ts
 function significantRegressions(run2, alpha = 0.05) {
   const rows = [];
@@ -50745,7 +50745,7 @@ function renderFlakyLine(run2) {
   if (flaky.length === 0) return "";
   const listed = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
     const rate = (flakyLabel(result) ?? "").replace(/^flaky /, "");
-    return `${codeSpan(shortId(result.id))} ${rate}`;
+    return `${codeSpan(shortId2(result.id))} ${rate}`;
   });
   if (flaky.length > listed.length)
     listed.push(`\u2026 ${formatCount(flaky.length - listed.length)} more`);
@@ -50779,7 +50779,7 @@ function caseEntry(view, index, sourceRoot) {
 function renderCase(result, comparison, sourceRoot) {
   const errored = result.error !== null;
   const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
-  const head = [codeSpan(shortId(result.id)), source, errored ? "**errored**" : "**failed**"];
+  const head = [codeSpan(shortId2(result.id)), source, errored ? "**errored**" : "**failed**"];
   const flaky = flakyLabel(result);
   if (flaky !== null) head.push(flaky);
   if (comparison?.baseline) {
@@ -51016,7 +51016,7 @@ function caseLists(run2) {
 }
 function caseText(ref) {
   return {
-    id: shortId(ref.id),
+    id: shortId2(ref.id),
     source: ref.source === null ? null : `${ref.source.file}:${ref.source.line}`,
     detail: ref.trialPassRate === void 0 || ref.trialPassRate === null ? null : `${formatPercent(ref.trialPassRate)} of trials passed`
   };
@@ -52787,7 +52787,7 @@ function renderRun3(run2) {
 }
 function renderCase2(result, classname) {
   const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open4 = `    <testcase${attrs({ name: `${source} ${shortId(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const open4 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? "" : `${flaky}; `;
   if (result.error !== null) {
@@ -57551,6 +57551,53 @@ import { parseArgs } from "node:util";
 init_artifact();
 import { resolve as resolve9 } from "node:path";
 
+// src/merge/annotate.ts
+init_run_key();
+function planOf(spec) {
+  return {
+    evaluators: spec.evaluators.map((e) => e.id),
+    trials: spec.trials ?? 1,
+    gate: spec.gate
+  };
+}
+function annotateRuns(runs, specs, shard) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const spec of specs) {
+    for (const params of spec.grid) byKey.set(runKey({ suite: spec.id, params }), spec);
+  }
+  return runs.map((run2) => {
+    const spec = byKey.get(runKey(run2));
+    if (spec === void 0) return run2;
+    const { cases, ...head } = run2;
+    if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
+    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
+    return {
+      ...head,
+      plan: planOf(spec),
+      cases: cases.map((c) => {
+        const index = positions.get(c.id);
+        return index === void 0 ? c : { ...c, index };
+      })
+    };
+  });
+}
+function indexingSink(sink, specs) {
+  const casesByRun = specs.flatMap((spec) => spec.grid.map(() => spec.cases));
+  return {
+    open: (runs) => sink.open(runs),
+    record: (run2, index, result) => {
+      const position = casesByRun[run2]?.[index]?.index;
+      if (position !== void 0) result.index = position;
+      sink.record(run2, index, result);
+    }
+  };
+}
+function withShard(artifact, shard) {
+  if (!shard) return artifact;
+  const { runs, ...head } = artifact;
+  return { ...head, shard: { index: shard.index, count: shard.count }, runs };
+}
+
 // src/pipeline/execute.ts
 init_artifact();
 
@@ -57855,7 +57902,7 @@ async function executeSuites(suites, io) {
       ...io.signal ? { signal: io.signal } : {},
       ...io.globalConcurrency !== void 0 ? { globalConcurrency: io.globalConcurrency } : {},
       keepCases,
-      ...spool && listed ? { sink: bothSinks(spool, listed) } : {}
+      ...spool && listed ? { sink: bothSinks(io.positions ? indexingSink(spool, suites) : spool, listed) } : {}
     });
   } catch (error2) {
     spool?.discard();
@@ -58021,44 +58068,6 @@ function isSha(text) {
 init_write_file_atomic();
 init_io();
 init_load2();
-
-// src/merge/annotate.ts
-init_run_key();
-function planOf(spec) {
-  return {
-    evaluators: spec.evaluators.map((e) => e.id),
-    trials: spec.trials ?? 1,
-    gate: spec.gate
-  };
-}
-function annotateRuns(runs, specs, shard) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const spec of specs) {
-    for (const params of spec.grid) byKey.set(runKey({ suite: spec.id, params }), spec);
-  }
-  return runs.map((run2) => {
-    const spec = byKey.get(runKey(run2));
-    if (spec === void 0) return run2;
-    const { cases, ...head } = run2;
-    if (!shard) return { ...head, plan: planOf(spec), cases };
-    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
-    return {
-      ...head,
-      plan: planOf(spec),
-      cases: cases.map((c) => {
-        const index = positions.get(c.id);
-        return index === void 0 ? c : { ...c, index };
-      })
-    };
-  });
-}
-function withShard(artifact, shard) {
-  if (!shard) return artifact;
-  const { runs, ...head } = artifact;
-  return { ...head, shard: { index: shard.index, count: shard.count }, runs };
-}
-
-// src/commands/run.ts
 var EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 };
 async function executeRun(args, ctx) {
   const comparing = args.baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
@@ -58082,9 +58091,11 @@ async function executeRun(args, ctx) {
     githubActions: ctx.env.GITHUB_ACTIONS === "true",
     ...args.signal ? { signal: args.signal } : {},
     ...args.concurrency !== void 0 ? { globalConcurrency: args.concurrency } : {},
-    // JUnit, the baseline comparison, resuming and shard positions read every case after the
-    // run, so they keep them in memory; otherwise cases only stream to the artifact (bounded).
-    keepCases: args.keepCases === true || args.junit !== void 0 || args.baseline !== void 0 || args.resume !== void 0 || filters.shard !== void 0
+    // JUnit, the baseline comparison and resuming read every case after the run, so they keep
+    // them in memory; otherwise cases only stream to the artifact (bounded), a shard's with
+    // their testset positions.
+    keepCases: args.keepCases === true || args.junit !== void 0 || args.baseline !== void 0 || args.resume !== void 0,
+    positions: filters.shard !== void 0
   });
   for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}
 `);
@@ -59026,7 +59037,7 @@ function annotationTitle(failures) {
   const shown = failures.find(({ result }) => result.error === null) ?? first;
   const reasons = shown.result.error !== null ? [firstLine(shown.result.error)] : describeCaseFailure(shown.result);
   const reason = reasons.length > 1 ? `${reasons[0] ?? ""} (+${reasons.length - 1} more)` : reasons[0] ?? "";
-  const title = `${suites}: case ${shortId(first.result.id)} ${allErrored ? "errored" : "failed"}${runs}${reason ? `: ${reason}` : ""}`;
+  const title = `${suites}: case ${shortId2(first.result.id)} ${allErrored ? "errored" : "failed"}${runs}${reason ? `: ${reason}` : ""}`;
   return clipText(showInvisible(oneLine2(title)), TITLE_MAX_CHARS2);
 }
 function annotationMessage(failures) {

@@ -92,14 +92,15 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
-    // JUnit, the baseline comparison, resuming and shard positions read every case after the
-    // run, so they keep them in memory; otherwise cases only stream to the artifact (bounded).
+    // JUnit, the baseline comparison and resuming read every case after the run, so they keep
+    // them in memory; otherwise cases only stream to the artifact (bounded), a shard's with
+    // their testset positions.
     keepCases:
       args.keepCases === true ||
       args.junit !== undefined ||
       args.baseline !== undefined ||
-      args.resume !== undefined ||
-      filters.shard !== undefined,
+      args.resume !== undefined,
+    positions: filters.shard !== undefined,
   });
   // Files judges keep (automatic-battle baselines) are written once, after the last call.
   for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);

@@ -36,7 +36,8 @@ export function annotateRuns(
     const spec = byKey.get(runKey(run));
     if (spec === undefined) return run;
     const { cases, ...head } = run;
-    if (!shard) return { ...head, plan: planOf(spec), cases };
+    // Streamed runs come back without cases: their positions went in through `indexingSink`.
+    if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
     const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
     return {
       ...head,
@@ -60,7 +61,10 @@ export function indexingSink(sink: CaseSink, specs: readonly SuiteSpec[]): CaseS
     open: (runs) => sink.open(runs),
     record: (run, index, result) => {
       const position = casesByRun[run]?.[index]?.index;
-      sink.record(run, index, position === undefined ? result : { ...result, index: position });
+      // The engine hands each result over once and keeps no reference (cases stream), so adding
+      // the field in place saves a copy of every case.
+      if (position !== undefined) (result as { index?: number }).index = position;
+      sink.record(run, index, result);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { indexingSink } from '../merge/annotate.ts';
 import { serializeArtifactChunks } from '../report/artifact.ts';
 import { CaseSpool } from '../report/artifact-writer.ts';
 import { MAX_LISTED_CASES, renderSummary } from '../report/summary-table.ts';
@@ -33,6 +34,12 @@ export interface ExecuteIO {
    * them; a plain `evals run` does not.
    */
   keepCases?: boolean;
+  /**
+   * Record each streamed case's testset position (`index`) in the artifact, as a shard's
+   * artifact needs for `evals merge` to restore testset order. Kept cases get theirs from
+   * `annotateRuns`.
+   */
+  positions?: boolean;
 }
 
 export interface Execution {
@@ -76,7 +83,9 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.globalConcurrency !== undefined ? { globalConcurrency: io.globalConcurrency } : {}),
       keepCases,
-      ...(spool && listed ? { sink: bothSinks(spool, listed) } : {}),
+      ...(spool && listed
+        ? { sink: bothSinks(io.positions ? indexingSink(spool, suites) : spool, listed) }
+        : {}),
     });
   } catch (error) {
     spool?.discard();
