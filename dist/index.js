@@ -31734,7 +31734,7 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "model" || key0 === "embeddingModel" || key0 === "baseUrl" || key0 === "apiKey" || key0 === "temperature" || key0 === "timeout" || key0 === "maxRetries")) {
+      if (!(key0 === "model" || key0 === "embeddingModel" || key0 === "baseUrl" || key0 === "apiKey" || key0 === "headers" || key0 === "temperature" || key0 === "timeout" || key0 === "maxRetries")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema33, data };
         if (vErrors === null) {
           vErrors = [err0];
@@ -31822,42 +31822,45 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.temperature !== void 0) {
-      let data4 = data.temperature;
-      if (typeof data4 == "number" && isFinite(data4)) {
-        if (data4 > 2 || isNaN(data4)) {
-          const err8 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema33.properties.temperature, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
+    if (data.headers !== void 0) {
+      let data4 = data.headers;
+      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+        for (const key1 in data4) {
+          let data5 = data4[key1];
+          if (typeof data5 !== "string") {
+            const err8 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.headers.additionalProperties.type, parentSchema: schema33.properties.headers.additionalProperties, data: data5 };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
           }
-          errors++;
-        }
-        if (data4 < 0 || isNaN(data4)) {
-          const err9 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema33.properties.temperature, data: data4 };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema33.properties.temperature.type, parentSchema: schema33.properties.temperature, data: data4 };
+        const err9 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.properties.headers.type, parentSchema: schema33.properties.headers, data: data4 };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err9];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
-    if (data.timeout !== void 0) {
-      let data5 = data.timeout;
-      if (typeof data5 === "string") {
-        if (!pattern2.test(data5)) {
-          const err11 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data5 };
+    if (data.temperature !== void 0) {
+      let data6 = data.temperature;
+      if (typeof data6 == "number" && isFinite(data6)) {
+        if (data6 > 2 || isNaN(data6)) {
+          const err10 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema33.properties.temperature, data: data6 };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (data6 < 0 || isNaN(data6)) {
+          const err11 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema33.properties.temperature, data: data6 };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -31866,7 +31869,7 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data5 };
+        const err12 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema33.properties.temperature.type, parentSchema: schema33.properties.temperature, data: data6 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -31875,44 +31878,66 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.maxRetries !== void 0) {
-      let data6 = data.maxRetries;
-      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-        const err13 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema33.properties.maxRetries.type, parentSchema: schema33.properties.maxRetries, data: data6 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      if (typeof data6 == "number" && isFinite(data6)) {
-        if (data6 > 20 || isNaN(data6)) {
-          const err14 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema33.properties.maxRetries, data: data6 };
+    if (data.timeout !== void 0) {
+      let data7 = data.timeout;
+      if (typeof data7 === "string") {
+        if (!pattern2.test(data7)) {
+          const err13 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data7 };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err13];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err13);
           }
           errors++;
         }
-        if (data6 < 0 || isNaN(data6)) {
-          const err15 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema33.properties.maxRetries, data: data6 };
+      } else {
+        const err14 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.maxRetries !== void 0) {
+      let data8 = data.maxRetries;
+      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
+        const err15 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema33.properties.maxRetries.type, parentSchema: schema33.properties.maxRetries, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (typeof data8 == "number" && isFinite(data8)) {
+        if (data8 > 20 || isNaN(data8)) {
+          const err16 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema33.properties.maxRetries, data: data8 };
           if (vErrors === null) {
-            vErrors = [err15];
+            vErrors = [err16];
           } else {
-            vErrors.push(err15);
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        if (data8 < 0 || isNaN(data8)) {
+          const err17 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema33.properties.maxRetries, data: data8 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
           }
           errors++;
         }
       }
     }
   } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
-      vErrors = [err16];
+      vErrors = [err18];
     } else {
-      vErrors.push(err16);
+      vErrors.push(err18);
     }
     errors++;
   }
@@ -32975,42 +33000,45 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data5.temperature !== void 0) {
-              let data10 = data5.temperature;
-              if (typeof data10 == "number" && isFinite(data10)) {
-                if (data10 > 2 || isNaN(data10)) {
-                  const err19 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data10 };
-                  if (vErrors === null) {
-                    vErrors = [err19];
-                  } else {
-                    vErrors.push(err19);
+            if (data5.headers !== void 0) {
+              let data10 = data5.headers;
+              if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                for (const key3 in data10) {
+                  let data11 = data10[key3];
+                  if (typeof data11 !== "string") {
+                    const err19 = { instancePath: instancePath + "/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.headers.additionalProperties.type, parentSchema: schema112.properties.defaults.properties.judge.properties.headers.additionalProperties, data: data11 };
+                    if (vErrors === null) {
+                      vErrors = [err19];
+                    } else {
+                      vErrors.push(err19);
+                    }
+                    errors++;
                   }
-                  errors++;
-                }
-                if (data10 < 0 || isNaN(data10)) {
-                  const err20 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data10 };
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
                 }
               } else {
-                const err21 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.temperature.type, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data10 };
+                const err20 = { instancePath: instancePath + "/defaults/judge/headers", schemaPath: "#/properties/defaults/properties/judge/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.headers.type, parentSchema: schema112.properties.defaults.properties.judge.properties.headers, data: data10 };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err20);
                 }
                 errors++;
               }
             }
-            if (data5.timeout !== void 0) {
-              let data11 = data5.timeout;
-              if (typeof data11 === "string") {
-                if (!pattern2.test(data11)) {
-                  const err22 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data11 };
+            if (data5.temperature !== void 0) {
+              let data12 = data5.temperature;
+              if (typeof data12 == "number" && isFinite(data12)) {
+                if (data12 > 2 || isNaN(data12)) {
+                  const err21 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data12 };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+                if (data12 < 0 || isNaN(data12)) {
+                  const err22 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data12 };
                   if (vErrors === null) {
                     vErrors = [err22];
                   } else {
@@ -33019,7 +33047,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err23 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data11 };
+                const err23 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.temperature.type, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data12 };
                 if (vErrors === null) {
                   vErrors = [err23];
                 } else {
@@ -33028,78 +33056,78 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data5.maxRetries !== void 0) {
-              let data12 = data5.maxRetries;
-              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
-                const err24 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema112.properties.defaults.properties.judge.properties.maxRetries.type, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data12 };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-              if (typeof data12 == "number" && isFinite(data12)) {
-                if (data12 > 20 || isNaN(data12)) {
-                  const err25 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data12 };
+            if (data5.timeout !== void 0) {
+              let data13 = data5.timeout;
+              if (typeof data13 === "string") {
+                if (!pattern2.test(data13)) {
+                  const err24 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data13 };
                   if (vErrors === null) {
-                    vErrors = [err25];
+                    vErrors = [err24];
                   } else {
-                    vErrors.push(err25);
+                    vErrors.push(err24);
                   }
                   errors++;
                 }
-                if (data12 < 0 || isNaN(data12)) {
-                  const err26 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data12 };
+              } else {
+                const err25 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data13 };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            }
+            if (data5.maxRetries !== void 0) {
+              let data14 = data5.maxRetries;
+              if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
+                const err26 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema112.properties.defaults.properties.judge.properties.maxRetries.type, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data14 };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+              if (typeof data14 == "number" && isFinite(data14)) {
+                if (data14 > 20 || isNaN(data14)) {
+                  const err27 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data14 };
                   if (vErrors === null) {
-                    vErrors = [err26];
+                    vErrors = [err27];
                   } else {
-                    vErrors.push(err26);
+                    vErrors.push(err27);
+                  }
+                  errors++;
+                }
+                if (data14 < 0 || isNaN(data14)) {
+                  const err28 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
                   }
                   errors++;
                 }
               }
             }
             if (data5.prices !== void 0) {
-              let data13 = data5.prices;
-              if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-                for (const key3 in data13) {
-                  let data14 = data13[key3];
-                  if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-                    if (data14.prompt === void 0) {
-                      const err27 = { instancePath: instancePath + "/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.required, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data14 };
+              let data15 = data5.prices;
+              if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+                for (const key4 in data15) {
+                  let data16 = data15[key4];
+                  if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+                    if (data16.prompt === void 0) {
+                      const err29 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.required, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data16 };
                       if (vErrors === null) {
-                        vErrors = [err27];
+                        vErrors = [err29];
                       } else {
-                        vErrors.push(err27);
+                        vErrors.push(err29);
                       }
                       errors++;
                     }
-                    for (const key4 in data14) {
-                      if (!(key4 === "prompt" || key4 === "completion")) {
-                        const err28 = { instancePath: instancePath + "/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data14 };
-                        if (vErrors === null) {
-                          vErrors = [err28];
-                        } else {
-                          vErrors.push(err28);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data14.prompt !== void 0) {
-                      let data15 = data14.prompt;
-                      if (typeof data15 == "number" && isFinite(data15)) {
-                        if (data15 < 0 || isNaN(data15)) {
-                          const err29 = { instancePath: instancePath + "/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data15 };
-                          if (vErrors === null) {
-                            vErrors = [err29];
-                          } else {
-                            vErrors.push(err29);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err30 = { instancePath: instancePath + "/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data15 };
+                    for (const key5 in data16) {
+                      if (!(key5 === "prompt" || key5 === "completion")) {
+                        const err30 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data16 };
                         if (vErrors === null) {
                           vErrors = [err30];
                         } else {
@@ -33108,11 +33136,11 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                         errors++;
                       }
                     }
-                    if (data14.completion !== void 0) {
-                      let data16 = data14.completion;
-                      if (typeof data16 == "number" && isFinite(data16)) {
-                        if (data16 < 0 || isNaN(data16)) {
-                          const err31 = { instancePath: instancePath + "/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data16 };
+                    if (data16.prompt !== void 0) {
+                      let data17 = data16.prompt;
+                      if (typeof data17 == "number" && isFinite(data17)) {
+                        if (data17 < 0 || isNaN(data17)) {
+                          const err31 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data17 };
                           if (vErrors === null) {
                             vErrors = [err31];
                           } else {
@@ -33121,7 +33149,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                           errors++;
                         }
                       } else {
-                        const err32 = { instancePath: instancePath + "/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data16 };
+                        const err32 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data17 };
                         if (vErrors === null) {
                           vErrors = [err32];
                         } else {
@@ -33130,90 +33158,83 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                         errors++;
                       }
                     }
+                    if (data16.completion !== void 0) {
+                      let data18 = data16.completion;
+                      if (typeof data18 == "number" && isFinite(data18)) {
+                        if (data18 < 0 || isNaN(data18)) {
+                          const err33 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data18 };
+                          if (vErrors === null) {
+                            vErrors = [err33];
+                          } else {
+                            vErrors.push(err33);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err34 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data18 };
+                        if (vErrors === null) {
+                          vErrors = [err34];
+                        } else {
+                          vErrors.push(err34);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err33 = { instancePath: instancePath + "/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data14 };
+                    const err35 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data16 };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err35];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err35);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err34 = { instancePath: instancePath + "/defaults/judge/prices", schemaPath: "#/properties/defaults/properties/judge/properties/prices/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices, data: data13 };
+                const err36 = { instancePath: instancePath + "/defaults/judge/prices", schemaPath: "#/properties/defaults/properties/judge/properties/prices/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices, data: data15 };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err36];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err36);
                 }
                 errors++;
               }
             }
             if (data5.hostConcurrency !== void 0) {
-              let data17 = data5.hostConcurrency;
-              if (!(typeof data17 == "number" && (!(data17 % 1) && !isNaN(data17)) && isFinite(data17))) {
-                const err35 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema122.type, parentSchema: schema122, data: data17 };
+              let data19 = data5.hostConcurrency;
+              if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
+                const err37 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema122.type, parentSchema: schema122, data: data19 };
                 if (vErrors === null) {
-                  vErrors = [err35];
+                  vErrors = [err37];
                 } else {
-                  vErrors.push(err35);
+                  vErrors.push(err37);
                 }
                 errors++;
               }
-              if (typeof data17 == "number" && isFinite(data17)) {
-                if (data17 < 1 || isNaN(data17)) {
-                  const err36 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema122, data: data17 };
+              if (typeof data19 == "number" && isFinite(data19)) {
+                if (data19 < 1 || isNaN(data19)) {
+                  const err38 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema122, data: data19 };
                   if (vErrors === null) {
-                    vErrors = [err36];
+                    vErrors = [err38];
                   } else {
-                    vErrors.push(err36);
+                    vErrors.push(err38);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err37 = { instancePath: instancePath + "/defaults/judge", schemaPath: "#/properties/defaults/properties/judge/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.type, parentSchema: schema112.properties.defaults.properties.judge, data: data5 };
+            const err39 = { instancePath: instancePath + "/defaults/judge", schemaPath: "#/properties/defaults/properties/judge/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.type, parentSchema: schema112.properties.defaults.properties.judge, data: data5 };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err39];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err39);
             }
             errors++;
           }
         }
       } else {
-        const err38 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.type, parentSchema: schema112.properties.defaults, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-    }
-    if (data.suites !== void 0) {
-      let data18 = data.suites;
-      if (Array.isArray(data18)) {
-        if (data18.length < 1) {
-          const err39 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema112.properties.suites, data: data18 };
-          if (vErrors === null) {
-            vErrors = [err39];
-          } else {
-            vErrors.push(err39);
-          }
-          errors++;
-        }
-        const len0 = data18.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate112(data18[i0], { instancePath: instancePath + "/suites/" + i0, parentData: data18, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err40 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema112.properties.suites.type, parentSchema: schema112.properties.suites, data: data18 };
+        const err40 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.type, parentSchema: schema112.properties.defaults, data: data1 };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -33222,12 +33243,41 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.suites !== void 0) {
+      let data20 = data.suites;
+      if (Array.isArray(data20)) {
+        if (data20.length < 1) {
+          const err41 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema112.properties.suites, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+        const len0 = data20.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate112(data20[i0], { instancePath: instancePath + "/suites/" + i0, parentData: data20, parentDataProperty: i0, rootData })) {
+            vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err42 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema112.properties.suites.type, parentSchema: schema112.properties.suites, data: data20 };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err41 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
+    const err43 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
     if (vErrors === null) {
-      vErrors = [err41];
+      vErrors = [err43];
     } else {
-      vErrors.push(err41);
+      vErrors.push(err43);
     }
     errors++;
   }
@@ -33240,7 +33290,7 @@ var init_evals_schema_validator_generated = __esm({
     "use strict";
     import_ucs2length2 = __toESM(require_ucs2length(), 1);
     evals_schema_validator_generated_default = validate102;
-    schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.", "enum": ["block", "warn", "off"] } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } } } };
+    schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.", "enum": ["block", "warn", "off"] } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } } } };
     schema122 = { "type": "integer", "minimum": 1 };
     schema132 = { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" };
     schema142 = { "type": "integer", "minimum": 1 };
@@ -33259,7 +33309,7 @@ var init_evals_schema_validator_generated = __esm({
     schema242 = { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" } } };
     schema262 = { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } };
     schema272 = { "type": "number", "minimum": 0, "maximum": 1 };
-    schema33 = { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
+    schema33 = { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
     schema35 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.", "enum": ["block", "warn", "off"] } } };
   }
 });
@@ -46108,7 +46158,7 @@ function cachedEmbeddings(value, count) {
 function createJudgeClient(options = {}) {
   const env = options.env ?? process.env;
   const baseUrl2 = (options.baseUrl ?? (env.OPENAI_BASE_URL || DEFAULT_BASE_URL)).replace(
-    /\/+$/,
+    /\/+(?=\?|$)/,
     ""
   );
   const apiKey = options.apiKey ?? (env.OPENAI_API_KEY || void 0);
@@ -46120,9 +46170,14 @@ function createJudgeClient(options = {}) {
   const random = options.random ?? Math.random;
   const cache = options.cacheDir === null || options.cacheDir === void 0 ? void 0 : createFileCache(options.cacheDir);
   const hostLimiter = options.hostLimiter ?? createHostLimiter(options.maxConcurrentPerHost ?? 8);
-  const scrub = (text) => apiKey === void 0 || apiKey === "" ? text : text.split(apiKey).join("[redacted]");
+  const extraHeaders = options.headers ?? {};
+  const secrets = [apiKey, ...Object.values(extraHeaders)].filter(
+    (value) => value !== void 0 && value.length >= 4
+  );
+  const scrub = (text) => secrets.reduce((clean3, secret) => clean3.split(secret).join("[redacted]"), text);
   const headers = { "content-type": "application/json" };
   if (apiKey !== void 0 && apiKey !== "") headers.authorization = `Bearer ${apiKey}`;
+  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
   const attempt = async (url, payload, signal) => {
     const aborted = () => ({
       kind: "fail",
@@ -46198,7 +46253,7 @@ function createJudgeClient(options = {}) {
     }
   };
   const call = async (path, model, body, parse7, fromCache, signal) => {
-    const url = `${baseUrl2}${path}`;
+    const url = endpoint2(baseUrl2, path);
     const key = cache === void 0 ? void 0 : cacheKey({ baseUrl: baseUrl2, model, body });
     if (cache !== void 0 && key !== void 0) {
       const hit = fromCache(await cache.get(key));
@@ -46283,6 +46338,10 @@ function createJudgeClient(options = {}) {
     }
   };
 }
+function endpoint2(baseUrl2, path) {
+  const query = baseUrl2.indexOf("?");
+  return query < 0 ? `${baseUrl2}${path}` : `${baseUrl2.slice(0, query)}${path}${baseUrl2.slice(query)}`;
+}
 function errorDetail(text) {
   try {
     const json = JSON.parse(text);
@@ -46335,12 +46394,19 @@ function createModelAccess(config, runtime) {
   const clientFor = (settings) => {
     const baseUrl2 = settings.baseUrl ?? (runtime.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
     const apiKey = settings.apiKey ?? (runtime.env.OPENAI_API_KEY || void 0);
-    const key = JSON.stringify([baseUrl2, apiKey ?? null, settings.timeoutMs, settings.maxRetries]);
+    const key = JSON.stringify([
+      baseUrl2,
+      apiKey ?? null,
+      settings.headers ?? null,
+      settings.timeoutMs,
+      settings.maxRetries
+    ]);
     let client = clients.get(key);
     if (client === void 0) {
       client = createJudgeClient({
         baseUrl: baseUrl2,
         ...apiKey !== void 0 ? { apiKey } : {},
+        ...settings.headers !== void 0 ? { headers: settings.headers } : {},
         ...settings.timeoutMs !== void 0 ? { timeoutMs: settings.timeoutMs } : {},
         ...settings.maxRetries !== void 0 ? { maxRetries: settings.maxRetries } : {},
         cacheDir: runtime.cacheDir,
@@ -53920,8 +53986,8 @@ function endpointWithDefaults(defaults2, route, options) {
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
-  const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
-  return Object.assign(endpoint2, {
+  const endpoint22 = endpointWithDefaults.bind(null, DEFAULTS2);
+  return Object.assign(endpoint22, {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
@@ -54646,26 +54712,26 @@ function toErrorMessage(data) {
   return `Unknown error: ${JSON.stringify(data)}`;
 }
 function withDefaults2(oldEndpoint, newDefaults) {
-  const endpoint2 = oldEndpoint.defaults(newDefaults);
+  const endpoint22 = oldEndpoint.defaults(newDefaults);
   const newApi = function(route, parameters) {
-    const endpointOptions = endpoint2.merge(route, parameters);
+    const endpointOptions = endpoint22.merge(route, parameters);
     if (!endpointOptions.request || !endpointOptions.request.hook) {
-      return fetchWrapper(endpoint2.parse(endpointOptions));
+      return fetchWrapper(endpoint22.parse(endpointOptions));
     }
     const request2 = (route2, parameters2) => {
       return fetchWrapper(
-        endpoint2.parse(endpoint2.merge(route2, parameters2))
+        endpoint22.parse(endpoint22.merge(route2, parameters2))
       );
     };
     Object.assign(request2, {
-      endpoint: endpoint2,
-      defaults: withDefaults2.bind(null, endpoint2)
+      endpoint: endpoint22,
+      defaults: withDefaults2.bind(null, endpoint22)
     });
     return endpointOptions.request.hook(request2, endpointOptions);
   };
   return Object.assign(newApi, {
-    endpoint: endpoint2,
-    defaults: withDefaults2.bind(null, endpoint2)
+    endpoint: endpoint22,
+    defaults: withDefaults2.bind(null, endpoint22)
   });
 }
 var request = withDefaults2(endpoint, defaults_default);
@@ -54803,12 +54869,12 @@ function withAuthorizationPrefix(token) {
   return `token ${token}`;
 }
 async function hook(token, request2, route, parameters) {
-  const endpoint2 = request2.endpoint.merge(
+  const endpoint3 = request2.endpoint.merge(
     route,
     parameters
   );
-  endpoint2.headers.authorization = withAuthorizationPrefix(token);
-  return request2(endpoint2);
+  endpoint3.headers.authorization = withAuthorizationPrefix(token);
+  return request2(endpoint3);
 }
 var createTokenAuth = function createTokenAuth2(token) {
   if (!token) {
@@ -57260,8 +57326,8 @@ var endpoints_default = Endpoints;
 // node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 var endpointMethodsMap = /* @__PURE__ */ new Map();
 for (const [scope, endpoints] of Object.entries(endpoints_default)) {
-  for (const [methodName, endpoint2] of Object.entries(endpoints)) {
-    const [route, defaults2, decorations] = endpoint2;
+  for (const [methodName, endpoint3] of Object.entries(endpoints)) {
+    const [route, defaults2, decorations] = endpoint3;
     const [method, url] = route.split(/ /);
     const endpointDefaults = Object.assign(
       {

@@ -111,6 +111,7 @@ describe('evals.schema.json', () => {
       'embeddingModel',
       'baseUrl',
       'apiKey',
+      'headers',
       'temperature',
       'timeout',
       'maxRetries',

@@ -480,3 +480,27 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+describe('Azure-style endpoints', () => {
+  it('keeps the base URL query after the path and sends extra headers, scrubbed from errors', async () => {
+    const client = createJudgeClient({
+      baseUrl: `${server.url}/?api-version=2024-06-01`,
+      headers: { 'api-key': 'azure-SECRET-77aa' },
+      env: {},
+      maxRetries: 0,
+    });
+    server.script({ status: 400, body: { error: { message: 'bad key azure-SECRET-77aa' } } });
+    const failed = await client.chat(judgeRequest());
+    assert.equal(failed.ok, false);
+    if (!failed.ok) {
+      assert.equal(failed.error.message.includes('azure-SECRET-77aa'), false);
+      assert.equal(failed.error.raw?.includes('azure-SECRET-77aa'), false);
+    }
+    const result = await client.chat(judgeRequest());
+    assert.ok(result.ok);
+    const request = server.requests.at(-1);
+    assert.equal(request?.url, '/v1/chat/completions?api-version=2024-06-01');
+    assert.equal(request?.headers['api-key'], 'azure-SECRET-77aa');
+    assert.equal(request?.headers.authorization, undefined);
+  });
+});

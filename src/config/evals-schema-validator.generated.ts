@@ -5,7 +5,7 @@ import runtime0 from 'ajv/dist/runtime/ucs2length.js';
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}}}};
 const schema12 = {"type":"integer","minimum":1};
 const schema13 = {"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"};
 const schema14 = {"type":"integer","minimum":1};
@@ -206,14 +206,14 @@ validate13.errors = vErrors;
 return errors === 0;
 }
 
-const schema33 = {"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
+const schema33 = {"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((((key0 === "model") || (key0 === "embeddingModel")) || (key0 === "baseUrl")) || (key0 === "apiKey")) || (key0 === "temperature")) || (key0 === "timeout")) || (key0 === "maxRetries"))){
+if(!((((((((key0 === "model") || (key0 === "embeddingModel")) || (key0 === "baseUrl")) || (key0 === "apiKey")) || (key0 === "headers")) || (key0 === "temperature")) || (key0 === "timeout")) || (key0 === "maxRetries"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -312,11 +312,13 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.temperature !== undefined){
-let data4 = data.temperature;
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 2 || isNaN(data4)){
-const err8 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema33.properties.temperature,data:data4};
+if(data.headers !== undefined){
+let data4 = data.headers;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(const key1 in data4){
+let data5 = data4[key1];
+if(typeof data5 !== "string"){
+const err8 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.headers.additionalProperties.type,parentSchema:schema33.properties.headers.additionalProperties,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -325,8 +327,10 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data4 < 0 || isNaN(data4)){
-const err9 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.temperature,data:data4};
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.properties.headers.type,parentSchema:schema33.properties.headers,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -336,8 +340,11 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema33.properties.temperature.type,parentSchema:schema33.properties.temperature,data:data4};
+if(data.temperature !== undefined){
+let data6 = data.temperature;
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 2 || isNaN(data6)){
+const err10 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema33.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -346,12 +353,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.timeout !== undefined){
-let data5 = data.timeout;
-if(typeof data5 === "string"){
-if(!pattern2.test(data5)){
-const err11 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data5};
+if(data6 < 0 || isNaN(data6)){
+const err11 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -362,7 +365,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data5};
+const err12 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema33.properties.temperature.type,parentSchema:schema33.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -372,10 +375,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.maxRetries !== undefined){
-let data6 = data.maxRetries;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err13 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.maxRetries.type,parentSchema:schema33.properties.maxRetries,data:data6};
+if(data.timeout !== undefined){
+let data7 = data.timeout;
+if(typeof data7 === "string"){
+if(!pattern2.test(data7)){
+const err13 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -384,9 +388,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 20 || isNaN(data6)){
-const err14 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema33.properties.maxRetries,data:data6};
+}
+else {
+const err14 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -395,8 +399,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data6 < 0 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.maxRetries,data:data6};
+}
+if(data.maxRetries !== undefined){
+let data8 = data.maxRetries;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err15 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.maxRetries.type,parentSchema:schema33.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -405,16 +412,37 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 20 || isNaN(data8)){
+const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema33.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.maxRetries,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
@@ -1605,11 +1633,13 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data5.temperature !== undefined){
-let data10 = data5.temperature;
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 2 || isNaN(data10)){
-const err19 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data10};
+if(data5.headers !== undefined){
+let data10 = data5.headers;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+for(const key3 in data10){
+let data11 = data10[key3];
+if(typeof data11 !== "string"){
+const err19 = {instancePath:instancePath+"/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1618,8 +1648,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data10 < 0 || isNaN(data10)){
-const err20 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data10};
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/defaults/judge/headers",schemaPath:"#/properties/defaults/properties/judge/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.headers.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1629,8 +1661,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.temperature.type,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data10};
+if(data5.temperature !== undefined){
+let data12 = data5.temperature;
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 2 || isNaN(data12)){
+const err21 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1639,12 +1674,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data5.timeout !== undefined){
-let data11 = data5.timeout;
-if(typeof data11 === "string"){
-if(!pattern2.test(data11)){
-const err22 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data11};
+if(data12 < 0 || isNaN(data12)){
+const err22 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1655,7 +1686,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data11};
+const err23 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.temperature.type,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1665,10 +1696,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data5.maxRetries !== undefined){
-let data12 = data5.maxRetries;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err24 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.judge.properties.maxRetries.type,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data12};
+if(data5.timeout !== undefined){
+let data13 = data5.timeout;
+if(typeof data13 === "string"){
+if(!pattern2.test(data13)){
+const err24 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1677,9 +1709,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 20 || isNaN(data12)){
-const err25 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data12};
+}
+else {
+const err25 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1688,8 +1720,11 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12 < 0 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data12};
+}
+if(data5.maxRetries !== undefined){
+let data14 = data5.maxRetries;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err26 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.judge.properties.maxRetries.type,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1698,16 +1733,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-if(data5.prices !== undefined){
-let data13 = data5.prices;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key3 in data13){
-let data14 = data13[key3];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.prompt === undefined){
-const err27 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.required,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data14};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 20 || isNaN(data14)){
+const err27 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1716,9 +1744,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-for(const key4 in data14){
-if(!((key4 === "prompt") || (key4 === "completion"))){
-const err28 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data14};
+if(data14 < 0 || isNaN(data14)){
+const err28 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1728,11 +1755,15 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data14.prompt !== undefined){
-let data15 = data14.prompt;
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 0 || isNaN(data15)){
-const err29 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data15};
+}
+if(data5.prices !== undefined){
+let data15 = data5.prices;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key4 in data15){
+let data16 = data15[key4];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.prompt === undefined){
+const err29 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.required,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1741,9 +1772,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data15};
+for(const key5 in data16){
+if(!((key5 === "prompt") || (key5 === "completion"))){
+const err30 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1753,11 +1784,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data14.completion !== undefined){
-let data16 = data14.completion;
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err31 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data16};
+if(data16.prompt !== undefined){
+let data17 = data16.prompt;
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err31 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data17};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1768,7 +1799,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data16};
+const err32 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1778,9 +1809,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/defaults/judge/prices/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data14};
+if(data16.completion !== undefined){
+let data18 = data16.completion;
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err33 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1790,9 +1823,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
 else {
-const err34 = {instancePath:instancePath+"/defaults/judge/prices",schemaPath:"#/properties/defaults/properties/judge/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices,data:data13};
+const err34 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1802,10 +1834,9 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data5.hostConcurrency !== undefined){
-let data17 = data5.hostConcurrency;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err35 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data17};
+}
+else {
+const err35 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1814,9 +1845,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err36 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data17};
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/defaults/judge/prices",schemaPath:"#/properties/defaults/properties/judge/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1826,10 +1858,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.type,parentSchema:schema11.properties.defaults.properties.judge,data:data5};
+if(data5.hostConcurrency !== undefined){
+let data19 = data5.hostConcurrency;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err37 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1838,10 +1870,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err38 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data19};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1851,11 +1882,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.suites !== undefined){
-let data18 = data.suites;
-if(Array.isArray(data18)){
-if(data18.length < 1){
-const err39 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data18};
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.type,parentSchema:schema11.properties.defaults.properties.judge,data:data5};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1864,16 +1894,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-const len0 = data18.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate11(data18[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data18,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data18};
+const err40 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1883,14 +1907,46 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.suites !== undefined){
+let data20 = data.suites;
+if(Array.isArray(data20)){
+if(data20.length < 1){
+const err41 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data20};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
 vErrors.push(err41);
+}
+errors++;
+}
+const len0 = data20.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate11(data20[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data20,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data20};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }

@@ -80,6 +80,7 @@ export interface JudgeSettings {
   embeddingModel?: string;
   baseUrl?: string;
   apiKey?: string;
+  headers?: Record<string, string>;
   temperature?: number;
   timeoutMs?: number;
   maxRetries?: number;

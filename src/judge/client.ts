@@ -30,6 +30,11 @@ export interface JudgeClientOptions {
   baseUrl?: string;
   /** Sent as `Authorization: Bearer …`; default `OPENAI_API_KEY`; none sends no header. */
   apiKey?: string;
+  /**
+   * Extra request headers, e.g. `{ 'api-key': … }` for an Azure OpenAI endpoint. Like the key,
+   * they are not part of the cache key, and their values are scrubbed from error text.
+   */
+  headers?: Record<string, string>;
   /** Per attempt, from the request to the end of the body; default 60 000. */
   timeoutMs?: number;
   /** Retries after the first attempt (so at most `maxRetries + 1` requests); default 4. */
@@ -340,8 +345,9 @@ function cachedEmbeddings(value: unknown, count: number): EmbedPayload | undefin
  */
 export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient {
   const env = options.env ?? process.env;
+  // Trailing slashes go (before a query, if any), so paths join with exactly one.
   const baseUrl = (options.baseUrl ?? (env.OPENAI_BASE_URL || DEFAULT_BASE_URL)).replace(
-    /\/+$/,
+    /\/+(?=\?|$)/,
     '',
   );
   const apiKey = options.apiKey ?? (env.OPENAI_API_KEY || undefined);
@@ -357,12 +363,17 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
       : createFileCache(options.cacheDir);
   const hostLimiter = options.hostLimiter ?? createHostLimiter(options.maxConcurrentPerHost ?? 8);
 
-  /** Removes the key from any text we hand out: servers do echo headers in error bodies. */
+  const extraHeaders = options.headers ?? {};
+  /** The key and header values, removed from any text we hand out: servers echo headers. */
+  const secrets = [apiKey, ...Object.values(extraHeaders)].filter(
+    (value): value is string => value !== undefined && value.length >= 4,
+  );
   const scrub = (text: string): string =>
-    apiKey === undefined || apiKey === '' ? text : text.split(apiKey).join('[redacted]');
+    secrets.reduce((clean, secret) => clean.split(secret).join('[redacted]'), text);
 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey !== undefined && apiKey !== '') headers.authorization = `Bearer ${apiKey}`;
+  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
 
   const attempt = async (
     url: string,
@@ -458,7 +469,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     fromCache: (value: unknown) => T | undefined,
     signal: AbortSignal | undefined,
   ): Promise<({ ok: true; payload: T } & CallMeta) | { ok: false; error: JudgeError }> => {
-    const url = `${baseUrl}${path}`;
+    const url = endpoint(baseUrl, path);
     const key = cache === undefined ? undefined : cacheKey({ baseUrl, model, body });
     if (cache !== undefined && key !== undefined) {
       const hit = fromCache(await cache.get(key));
@@ -544,6 +555,17 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
       return { ...meta, ...payload };
     },
   };
+}
+
+/**
+ * `baseUrl` + `path`, keeping a query the base URL carries (Azure's `?api-version=…`) at the
+ * end: `https://x/openai/deployments/d?api-version=1` + `/chat/completions`.
+ */
+export function endpoint(baseUrl: string, path: string): string {
+  const query = baseUrl.indexOf('?');
+  return query < 0
+    ? `${baseUrl}${path}`
+    : `${baseUrl.slice(0, query)}${path}${baseUrl.slice(query)}`;
 }
 
 /** `: <message>` from an OpenAI-style `{ error: { message } }` body, else a short excerpt. */

@@ -67,12 +67,19 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
     const baseUrl = settings.baseUrl ?? (runtime.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
     const apiKey = settings.apiKey ?? (runtime.env.OPENAI_API_KEY || undefined);
     // The key takes part in telling clients apart, in memory only; it is never written anywhere.
-    const key = JSON.stringify([baseUrl, apiKey ?? null, settings.timeoutMs, settings.maxRetries]);
+    const key = JSON.stringify([
+      baseUrl,
+      apiKey ?? null,
+      settings.headers ?? null,
+      settings.timeoutMs,
+      settings.maxRetries,
+    ]);
     let client = clients.get(key);
     if (client === undefined) {
       client = createJudgeClient({
         baseUrl,
         ...(apiKey !== undefined ? { apiKey } : {}),
+        ...(settings.headers !== undefined ? { headers: settings.headers } : {}),
         ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
         ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         cacheDir: runtime.cacheDir,

@@ -13,6 +13,8 @@ import type { AddressInfo } from 'node:net';
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The request target as sent, query included. */
+  url: string;
   headers: IncomingHttpHeaders;
   body: unknown;
   /** The body text as received. */
@@ -162,7 +164,14 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
         body = undefined;
       }
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const recorded = { method: req.method ?? '', path, headers: req.headers, body, text };
+      const recorded = {
+        method: req.method ?? '',
+        path,
+        url: req.url ?? '/',
+        headers: req.headers,
+        body,
+        text,
+      };
       requests.push(recorded);
       const scripted = queue.shift();
       const answer = { ...defaults, ...(scripted ?? responder?.(recorded) ?? {}) };
