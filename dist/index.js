@@ -42194,13 +42194,16 @@ var init_is_valid_json = __esm({
 });
 
 // src/evaluators/judges/calls.ts
-function requireChatJudge(context3, name) {
-  const judge = context3.judge;
-  if (judge === void 0) {
+function judgeOf(context3, name) {
+  if (context3.judge === void 0) {
     throw new Error(
       `${name} calls a model: it needs a judge client (run it from evals.yaml or pass one)`
     );
   }
+  return context3.judge;
+}
+function requireChatJudge(context3, name) {
+  const judge = judgeOf(context3, name);
   if (judge.model === void 0) {
     throw new Error(
       `${name} needs a model: set defaults.judge.model or the evaluator's judge.model`
@@ -42209,12 +42212,7 @@ function requireChatJudge(context3, name) {
   return { ...judge, model: judge.model };
 }
 function requireEmbeddingJudge(context3, name) {
-  const judge = context3.judge;
-  if (judge === void 0) {
-    throw new Error(
-      `${name} calls a model: it needs a judge client (run it from evals.yaml or pass one)`
-    );
-  }
+  const judge = judgeOf(context3, name);
   if (judge.embeddingModel === void 0) {
     throw new Error(
       `${name} needs an embeddings model: set defaults.judge.embeddingModel or the evaluator's judge.embeddingModel`

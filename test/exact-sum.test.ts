@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mulberry32 } from '../src/compare/stats.ts';
 import { ExactSum } from '../src/run/exact-sum.ts';
 import { summarizeRun } from '../src/run/summary.ts';
 import type { CaseResult } from '../src/types.ts';
 
-/** Seeded generator (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failure replays. */
+const random = mulberry32;
 
 function shuffled<T>(items: readonly T[], next: () => number): T[] {
   const copy = [...items];

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mulberry32 } from '../src/compare/stats.ts';
 import { parseTestset, type TestsetFormat } from '../src/testsets/formats.ts';
 import { prepareCases } from '../src/testsets/identity.ts';
 import { decodeJsonText, isReservedKey } from '../src/testsets/rows.ts';
@@ -15,18 +16,6 @@ import type { RowMeta, TestsetRow } from '../src/types.ts';
 const SEED = Number(process.env.ROUNDTRIP_SEED ?? 20240611);
 const CASES = Number(process.env.ROUNDTRIP_CASES ?? 300);
 const TESTSET_ID = 'roundtrip';
-
-/** mulberry32: tiny, fast, and good enough to spread test inputs. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Random {
   readonly #next: () => number;

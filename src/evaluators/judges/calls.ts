@@ -14,17 +14,22 @@ import type { BuiltinContext, JudgeContext } from '../types.ts';
 /** A judge context whose chat model is known. */
 export type ChatJudge = JudgeContext & { model: string };
 
+/** The context's judge, or an error saying the built-in cannot call a model from here. */
+function judgeOf(context: BuiltinContext, name: string): JudgeContext {
+  if (context.judge === undefined) {
+    throw new Error(
+      `${name} calls a model: it needs a judge client (run it from evals.yaml or pass one)`,
+    );
+  }
+  return context.judge;
+}
+
 /**
  * The judge context of a built-in that needs a chat model, or an error naming the settings to
  * add. Called from `prepare`, so the mistake surfaces once, at load, not on every case.
  */
 export function requireChatJudge(context: BuiltinContext, name: string): ChatJudge {
-  const judge = context.judge;
-  if (judge === undefined) {
-    throw new Error(
-      `${name} calls a model: it needs a judge client (run it from evals.yaml or pass one)`,
-    );
-  }
+  const judge = judgeOf(context, name);
   if (judge.model === undefined) {
     throw new Error(
       `${name} needs a model: set defaults.judge.model or the evaluator's judge.model`,
@@ -38,12 +43,7 @@ export function requireEmbeddingJudge(
   context: BuiltinContext,
   name: string,
 ): JudgeContext & { embeddingModel: string } {
-  const judge = context.judge;
-  if (judge === undefined) {
-    throw new Error(
-      `${name} calls a model: it needs a judge client (run it from evals.yaml or pass one)`,
-    );
-  }
+  const judge = judgeOf(context, name);
   if (judge.embeddingModel === undefined) {
     throw new Error(
       `${name} needs an embeddings model: set defaults.judge.embeddingModel or the evaluator's judge.embeddingModel`,
