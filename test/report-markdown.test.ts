@@ -10,6 +10,7 @@ import {
   renderMarkdownReport,
   type MarkdownOptions,
 } from '../src/report/markdown.ts';
+import { renderSummary } from '../src/report/summary-table.ts';
 import type { ResultsArtifact, RunResult } from '../src/types.ts';
 import { caseResult, evaluation, fixtureRuns } from './report-fixture.ts';
 import { artifactOf, failingRun, NASTY, nastyRun, passingRun } from './report-fixture-large.ts';
@@ -525,5 +526,50 @@ describe('renderMarkdownReport size budget', () => {
       assert.equal(shownRuns, 300);
     }
     assert.equal(shownFailing, Math.min(100, shownRuns), 'failing runs are shown first');
+  });
+});
+
+describe('model usage in the reports', () => {
+  const usage = {
+    calls: 12,
+    cacheHits: 4,
+    promptTokens: 2100,
+    completionTokens: 350,
+    cost: 0.0016,
+    latencyMs: 3200,
+  };
+  const cached = {
+    ...usage,
+    calls: 0,
+    cacheHits: 16,
+    promptTokens: 0,
+    completionTokens: 0,
+    cost: 0,
+    latencyMs: 0,
+  };
+
+  it('the PR comment says what model calls cost, or that the cache served them all', () => {
+    const spent = { ...artifactOf([passingRun({})]), usage };
+    assert.match(
+      render(spent),
+      /model calls: 16 \(4 from the cache\) · tokens: 2,100 prompt \+ 350 completion · cost: \\\$0\.0016 · time in calls: 3\.2 s/,
+    );
+    assert.match(
+      render({ ...artifactOf([passingRun({})]), usage: cached }),
+      /model calls: 16, all from the cache/,
+    );
+    assert.doesNotMatch(render(artifactOf([passingRun({})])), /model calls/);
+  });
+
+  it('the terminal summary shows each run and, with several, their sum; an unknown price says so', () => {
+    const [first, second] = [passingRun({}), passingRun({})];
+    const runs = [
+      { ...first, summary: { ...first.summary, usage } },
+      { ...second, summary: { ...second.summary, usage: { ...usage, cost: null } } },
+    ];
+    const text = renderSummary(runs, { color: false, width: 200 });
+    assert.equal(text.match(/model calls: 16 \(4 from the cache\)/g)?.length, 2);
+    assert.match(text, /all runs: model calls: 32 \(8 from the cache\) · tokens: 4,200 prompt/);
+    assert.match(text, /cost: unknown \(no price for a model used\)/);
   });
 });
