@@ -57673,9 +57673,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 var SPOOL_BATCH = 1 << 16;
 var WINDOW = 1 << 20;
-var NEWLINE = 10;
-var COMMA2 = 44;
-var CASE_INDENT = Buffer.from("        ");
+var NEWLINE_BYTES = Buffer.from("\n");
 var CaseSpool = class {
   #runs = [];
   #dir = null;
@@ -57706,7 +57704,7 @@ var CaseSpool = class {
     if (spool === void 0 || !(index >= 0 && index < spool.size)) {
       throw new RangeError(`no case ${index} in run ${run2} of the spool`);
     }
-    this.#append(spool, index, stringifyCase(result));
+    this.#append(spool, index, caseLine(stringifyCase(result), false));
     spool.recorded++;
     if (spool.recorded === spool.size) this.#flush(spool, true);
   }
@@ -57825,36 +57823,28 @@ async function copyLines(spool, out) {
   const file = await open2(spool.path, "r");
   try {
     const window = Buffer.allocUnsafe(WINDOW);
-    let start = 0;
-    let end = 0;
-    for (let i = 0; i <= last; i++) {
-      const offset = offsets[i];
-      if (offset < 0) continue;
-      const length2 = lengths[i];
-      let bytes;
-      if (offset >= start && offset + length2 <= end) {
-        bytes = window.subarray(offset - start, offset - start + length2);
-      } else if (length2 > WINDOW) {
-        bytes = await readExactly(file, Buffer.allocUnsafe(length2), offset);
-      } else {
-        const read = await readAvailable(file, window, offset);
-        start = offset;
-        end = offset + read;
-        if (read < length2) throw new Error("the case spool is shorter than recorded");
-        bytes = window.subarray(0, length2);
+    for (let first = 0; first <= last; ) {
+      const start = offsets[first];
+      if (start < 0) {
+        first++;
+        continue;
       }
-      const need = CASE_INDENT.length + length2 + 2;
-      if (!out.fits(need)) await out.flush();
-      if (out.fits(need)) {
-        out.put(CASE_INDENT);
-        out.put(bytes);
-        if (i !== last) out.putByte(COMMA2);
-        out.putByte(NEWLINE);
-      } else {
-        await out.bytes(CASE_INDENT);
-        await out.bytes(bytes);
-        await out.bytes(Buffer.from(i === last ? "\n" : ",\n"));
+      let end = start + lengths[first];
+      let next = first + 1;
+      while (next <= last && offsets[next] === end) end += lengths[next++];
+      const through = next > last ? end - 2 : end;
+      for (let at = start; at < through; ) {
+        const read = await readAvailable(
+          file,
+          window.subarray(0, Math.min(WINDOW, through - at)),
+          at
+        );
+        if (read === 0) throw new Error("the case spool is shorter than recorded");
+        await out.bytes(window.subarray(0, read));
+        at += read;
       }
+      if (next > last) await out.bytes(NEWLINE_BYTES);
+      first = next;
     }
   } finally {
     await file.close();
@@ -57873,12 +57863,6 @@ async function readAvailable(file, buffer, position) {
     filled += bytesRead;
   }
   return filled;
-}
-async function readExactly(file, buffer, position) {
-  if (await readAvailable(file, buffer, position) < buffer.length) {
-    throw new Error("the case spool is shorter than recorded");
-  }
-  return buffer;
 }
 function writeAll(fd, bytes) {
   let done = 0;
@@ -57912,18 +57896,6 @@ var BatchWriter = class {
     }
     bytes.copy(this.#batch, this.#used);
     this.#used += bytes.length;
-  }
-  /** True when `bytes` more fit in the batch without a flush. */
-  fits(bytes) {
-    return bytes <= this.#batch.length - this.#used;
-  }
-  /** Copies bytes the caller made room for (`fits`). */
-  put(bytes) {
-    bytes.copy(this.#batch, this.#used);
-    this.#used += bytes.length;
-  }
-  putByte(value) {
-    this.#batch[this.#used++] = value;
   }
   async end() {
     await this.flush();

@@ -31,9 +31,7 @@ import { artifactLayout, caseLine, stringifyCase } from './artifact.ts';
 const SPOOL_BATCH = 1 << 16;
 /** Read-back window over a spool, and the output batch size. */
 const WINDOW = 1 << 20;
-const NEWLINE = 0x0a;
-const COMMA = 0x2c;
-const CASE_INDENT = Buffer.from('        ');
+const NEWLINE_BYTES = Buffer.from('\n');
 
 /** One run's spool: where each finished case's line is in its file. */
 interface RunSpool {
@@ -90,7 +88,9 @@ export class CaseSpool implements CaseSink {
     if (spool === undefined || !(index >= 0 && index < spool.size)) {
       throw new RangeError(`no case ${index} in run ${run} of the spool`);
     }
-    this.#append(spool, index, stringifyCase(result));
+    // Spooled as the artifact's line (indent, JSON, `,` and newline), so lines that are in
+    // testset order in the file can be copied into the artifact in bulk.
+    this.#append(spool, index, caseLine(stringifyCase(result), false));
     spool.recorded++;
     // A complete run's file is closed now, so open files track the runs still going.
     if (spool.recorded === spool.size) this.#flush(spool, true);
@@ -213,7 +213,11 @@ export class CaseSpool implements CaseSink {
   }
 }
 
-/** A run's spooled lines in testset order, each as `caseLine` writes it. */
+/**
+ * A run's spooled lines in testset order. Cases that finished in order sit next to each other
+ * in the file, so each stretch of consecutive cases is copied as one byte range (the common
+ * case: a synchronous function finishes everything in order); the last line loses its comma.
+ */
 async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
   const { offsets, lengths } = spool;
   let last = spool.size - 1;
@@ -222,38 +226,29 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
   const file = await open(spool.path, 'r');
   try {
     const window = Buffer.allocUnsafe(WINDOW);
-    let start = 0;
-    let end = 0;
-    for (let i = 0; i <= last; i++) {
-      const offset = offsets[i]!;
-      if (offset < 0) continue; // dropped by an interrupt
-      const length = lengths[i]!;
-      let bytes: Buffer;
-      if (offset >= start && offset + length <= end) {
-        bytes = window.subarray(offset - start, offset - start + length);
-      } else if (length > WINDOW) {
-        bytes = await readExactly(file, Buffer.allocUnsafe(length), offset);
-      } else {
-        const read = await readAvailable(file, window, offset);
-        start = offset;
-        end = offset + read;
-        if (read < length) throw new Error('the case spool is shorter than recorded');
-        bytes = window.subarray(0, length);
+    for (let first = 0; first <= last;) {
+      const start = offsets[first]!;
+      if (start < 0) {
+        first++; // dropped by an interrupt
+        continue;
       }
-      // Indent, line, `,` and newline: put synchronously, awaiting only when the batch is full
-      // (an await per piece would cost a promise tick each, 200,000 cases over).
-      const need = CASE_INDENT.length + length + 2;
-      if (!out.fits(need)) await out.flush();
-      if (out.fits(need)) {
-        out.put(CASE_INDENT);
-        out.put(bytes);
-        if (i !== last) out.putByte(COMMA);
-        out.putByte(NEWLINE);
-      } else {
-        await out.bytes(CASE_INDENT);
-        await out.bytes(bytes);
-        await out.bytes(Buffer.from(i === last ? '\n' : ',\n'));
+      let end = start + lengths[first]!;
+      let next = first + 1;
+      while (next <= last && offsets[next] === end) end += lengths[next++]!;
+      // The artifact's last case line has no comma: drop the spooled ",\n" and end the line.
+      const through = next > last ? end - 2 : end;
+      for (let at = start; at < through;) {
+        const read = await readAvailable(
+          file,
+          window.subarray(0, Math.min(WINDOW, through - at)),
+          at,
+        );
+        if (read === 0) throw new Error('the case spool is shorter than recorded');
+        await out.bytes(window.subarray(0, read));
+        at += read;
       }
+      if (next > last) await out.bytes(NEWLINE_BYTES);
+      first = next;
     }
   } finally {
     await file.close();
@@ -274,13 +269,6 @@ async function readAvailable(file: FileHandle, buffer: Buffer, position: number)
     filled += bytesRead;
   }
   return filled;
-}
-
-async function readExactly(file: FileHandle, buffer: Buffer, position: number): Promise<Buffer> {
-  if ((await readAvailable(file, buffer, position)) < buffer.length) {
-    throw new Error('the case spool is shorter than recorded');
-  }
-  return buffer;
 }
 
 function writeAll(fd: number, bytes: Buffer): number {
@@ -320,21 +308,6 @@ class BatchWriter {
     }
     bytes.copy(this.#batch, this.#used);
     this.#used += bytes.length;
-  }
-
-  /** True when `bytes` more fit in the batch without a flush. */
-  fits(bytes: number): boolean {
-    return bytes <= this.#batch.length - this.#used;
-  }
-
-  /** Copies bytes the caller made room for (`fits`). */
-  put(bytes: Buffer): void {
-    bytes.copy(this.#batch, this.#used);
-    this.#used += bytes.length;
-  }
-
-  putByte(value: number): void {
-    this.#batch[this.#used++] = value;
   }
 
   async end(): Promise<void> {
