@@ -21996,57 +21996,80 @@ function hasTemplates(value) {
   if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
   return false;
 }
-function resolveTemplates(value, scope) {
-  if (typeof value === "string") return resolveString(value, scope);
+function compileTemplates(value) {
+  if (typeof value === "string") return compileString(value);
   if (Array.isArray(value)) {
-    const out = [];
-    for (const item of value) {
-      const r = resolveTemplates(item, scope);
-      if (!r.ok) return r;
-      out.push(r.value);
-    }
-    return { ok: true, value: out };
+    const items = value.map(compileTemplates);
+    return (scope) => {
+      const out = [];
+      for (const item of items) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out.push(r.value);
+      }
+      return { ok: true, value: out };
+    };
   }
   if (value !== null && typeof value === "object") {
-    const out = {};
-    for (const [key, item] of Object.entries(value)) {
-      const r = resolveTemplates(item, scope);
+    const entries = Object.entries(value).map(
+      ([key, item]) => [key, compileTemplates(item)]
+    );
+    return (scope) => {
+      const out = {};
+      for (const [key, item] of entries) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out[key] = r.value;
+      }
+      return { ok: true, value: out };
+    };
+  }
+  const constant = { ok: true, value };
+  return () => constant;
+}
+function compileString(text) {
+  if (!text.includes("{{")) {
+    const constant = { ok: true, value: text };
+    return () => constant;
+  }
+  const whole = WHOLE.exec(text);
+  if (whole) {
+    const expr = whole[1] ?? "";
+    const parts = parsePath(expr);
+    return (scope) => lookup(expr, parts, scope);
+  }
+  const texts = [];
+  const paths = [];
+  let at = 0;
+  for (const match of text.matchAll(ANY)) {
+    texts.push(text.slice(at, match.index));
+    const expr = match[1] ?? "";
+    paths.push({ expr, parts: parsePath(expr) });
+    at = match.index + match[0].length;
+  }
+  texts.push(text.slice(at));
+  return (scope) => {
+    let out = texts[0] ?? "";
+    for (let i = 0; i < paths.length; i++) {
+      const { expr, parts } = paths[i];
+      const r = lookup(expr, parts, scope);
       if (!r.ok) return r;
-      out[key] = r.value;
+      const value = r.value;
+      out += typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+      out += texts[i + 1] ?? "";
     }
     return { ok: true, value: out };
-  }
-  return { ok: true, value };
-}
-function resolveString(text, scope) {
-  if (!text.includes("{{")) return { ok: true, value: text };
-  const whole = WHOLE.exec(text);
-  if (whole) return lookup(whole[1] ?? "", scope);
-  let error2 = null;
-  const out = text.replace(ANY, (_m, expr) => {
-    const r = lookup(expr, scope);
-    if (!r.ok) {
-      error2 ??= r.error;
-      return "";
-    }
-    return typeof r.value === "string" ? r.value : JSON.stringify(r.value) ?? String(r.value);
-  });
-  return error2 === null ? { ok: true, value: out } : { ok: false, error: error2 };
+  };
 }
 function parsePath(expr) {
-  let parsed = parsedPaths.get(expr);
-  if (parsed === void 0) {
-    const bad = checkTemplateExpression(expr);
-    parsed = bad ? { error: bad } : expr.match(/[^.[\]]+/g) ?? [];
-    if (parsedPaths.size < 1e4) parsedPaths.set(expr, parsed);
-  }
-  return parsed;
+  const bad = checkTemplateExpression(expr);
+  return bad ? { error: bad } : expr.match(/[^.[\]]+/g) ?? [];
 }
-function lookup(expr, scope) {
-  const parts = parsePath(expr);
+function lookup(expr, parts, scope) {
   if (!Array.isArray(parts)) return { ok: false, error: parts.error };
   let current = scope;
-  for (const [i, part] of parts.entries()) {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     if (current === null || typeof current !== "object" || !(part in current)) {
       const walked = parts.slice(0, i + 1).join(".");
       return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
@@ -22055,7 +22078,7 @@ function lookup(expr, scope) {
   }
   return { ok: true, value: current };
 }
-var TEMPLATE_ROOTS, WHOLE, ANY, PATH, parsedPaths;
+var TEMPLATE_ROOTS, WHOLE, ANY, PATH;
 var init_templates = __esm({
   "src/templates.ts"() {
     "use strict";
@@ -22063,7 +22086,6 @@ var init_templates = __esm({
     WHOLE = /^\s*\{\{\s*([^{}]*?)\s*\}\}\s*$/;
     ANY = /\{\{\s*([^{}]*?)\s*\}\}/g;
     PATH = /^[A-Za-z_$][\w$-]*(?:\.[\w$-]+|\[\d+\])*$/;
-    parsedPaths = /* @__PURE__ */ new Map();
   }
 });
 
@@ -41651,13 +41673,13 @@ var init_load = __esm({
 
 // src/evaluators/options.ts
 function optionResolver(raw) {
-  const templated = Object.keys(raw).filter((key) => hasTemplates(raw[key]));
+  const templated = Object.keys(raw).filter((key) => hasTemplates(raw[key])).map((key) => ({ key, resolve: compileTemplates(raw[key]) }));
   if (templated.length === 0) return () => raw;
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...raw };
-    for (const key of templated) {
-      const resolved = resolveTemplates(raw[key], scope);
+    for (const { key, resolve: resolve12 } of templated) {
+      const resolved = resolve12(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;

@@ -6,7 +6,7 @@
  * evaluation error, which is the right place for a value that only turned out wrong for one row.
  */
 import { describeValue } from '../errors.ts';
-import { hasTemplates, resolveTemplates } from '../templates.ts';
+import { compileTemplates, hasTemplates } from '../templates.ts';
 import type { EvaluatorArgs } from '../types.ts';
 
 /** A built-in's `with:` object, raw or with its templates resolved. */
@@ -31,13 +31,15 @@ export class OptionError extends Error {
 export function optionResolver(
   raw: OptionValues,
 ): (args: Pick<EvaluatorArgs, 'testCase' | 'output' | 'params'>) => OptionValues {
-  const templated = Object.keys(raw).filter((key) => hasTemplates(raw[key]));
+  const templated = Object.keys(raw)
+    .filter((key) => hasTemplates(raw[key]))
+    .map((key) => ({ key, resolve: compileTemplates(raw[key]) }));
   if (templated.length === 0) return () => raw;
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values: OptionValues = { ...raw };
-    for (const key of templated) {
-      const resolved = resolveTemplates(raw[key], scope);
+    for (const { key, resolve } of templated) {
+      const resolved = resolve(scope);
       if (!resolved.ok)
         throw new OptionError('evaluator.template', `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
