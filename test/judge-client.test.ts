@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createJudgeClient } from 'evalgate';
 import type { ChatRequest, JudgeClientOptions, JudgeError } from 'evalgate';
 import {
@@ -14,26 +14,17 @@ import {
   serverRequestedDelay,
 } from '../src/judge/backoff.ts';
 import { cacheKey, canonicalJson } from '../src/judge/cache.ts';
-import { startOpenAiServer } from './helpers/openai-server.ts';
+import { useOpenAiServer } from './helpers/openai-server.ts';
 import type { OpenAiServer } from './helpers/openai-server.ts';
 
 const API_KEY = 'sk-test-SECRET-4f9c2e';
 
 let server: OpenAiServer;
 const tempDirs: string[] = [];
-
-before(async () => {
-  server = await startOpenAiServer();
-});
-
-after(async () => {
-  await server.close();
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-beforeEach(() => {
-  server.reset();
-});
+useOpenAiServer(
+  (started) => (server = started),
+  () => Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true }))),
+);
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'evalgate-judge-'));

@@ -7,23 +7,16 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
-import { startOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
+import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 const API_KEY = 'sk-e2e-SECRET-8d1f0a77c3';
 
 let server: OpenAiServer;
-
-before(async () => {
-  server = await startOpenAiServer();
-});
-after(async () => {
-  await server.close();
-});
+useOpenAiServer((started) => (server = started));
 beforeEach(() => {
-  server.reset();
   // Unless a test scripts otherwise, the judge says "yes": llm-judge's passing choice.
   server.setResponder(() => ({ toolArguments: { reason: 'matches', choice: 'yes' } }));
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { checkOptionsSchema } from '../src/config/schema-check.ts';
 import { EvaluationError } from '../src/errors.ts';
 import { createJudgeClient, type JudgeClientOptions } from '../src/judge/client.ts';
@@ -17,26 +17,17 @@ import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/
 import type { BuiltinFiles, JudgeContext } from '../src/evaluators/types.ts';
 import type { EngineEvaluator, Evaluation, Params } from '../src/types.ts';
 import {
-  startOpenAiServer,
+  useOpenAiServer,
   type OpenAiServer,
   type RecordedRequest,
 } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
 const tempDirs: string[] = [];
-
-before(async () => {
-  server = await startOpenAiServer();
-});
-
-after(async () => {
-  await server.close();
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-beforeEach(() => {
-  server.reset();
-});
+useOpenAiServer(
+  (started) => (server = started),
+  () => Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true }))),
+);
 
 function judgeContext(
   overrides: Partial<JudgeContext> = {},

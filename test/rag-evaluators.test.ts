@@ -3,7 +3,7 @@
  * through the real judge client, the matching ones on small examples computed by hand.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EvaluationError } from '../src/errors.ts';
 import { averagePrecision } from '../src/evaluators/judges/context-precision.ts';
 import {
@@ -16,13 +16,13 @@ import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/
 import type { JudgeContext } from '../src/evaluators/types.ts';
 import { createJudgeClient } from '../src/judge/client.ts';
 import type { Evaluation } from '../src/types.ts';
-import { startOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
+import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
 let judge: JudgeContext;
 
-before(async () => {
-  server = await startOpenAiServer();
+useOpenAiServer((started) => {
+  server = started;
   judge = {
     client: createJudgeClient({
       baseUrl: server.url,
@@ -35,14 +35,6 @@ before(async () => {
     temperature: 0,
     prices: undefined,
   };
-});
-
-after(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.reset();
 });
 
 async function evaluate(

@@ -6,6 +6,7 @@
  * flight at once is tracked. It fakes the parts the judge client depends on, nothing more.
  */
 import { createServer } from 'node:http';
+import { after, before, beforeEach } from 'node:test';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -243,4 +244,24 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * One fake for a whole test file: started before its tests, reset before each, closed after
+ * (then `cleanup`, e.g. removing temp folders). `use` receives the running server.
+ */
+export function useOpenAiServer(
+  use: (server: OpenAiServer) => void,
+  cleanup?: () => Promise<unknown>,
+): void {
+  let server: OpenAiServer | undefined;
+  before(async () => {
+    server = await startOpenAiServer();
+    use(server);
+  });
+  after(async () => {
+    await server?.close();
+    await cleanup?.();
+  });
+  beforeEach(() => server?.reset());
 }
