@@ -11,8 +11,10 @@ export { BaseTestEvaluator } from './evaluators/base.ts';
 export { EvaluationError } from './errors.ts';
 export { addUsage, callUsage, emptyUsage, type PriceTable } from './judge/usage.ts';
 export {
+  createHostLimiter,
   createJudgeClient,
   type CallOptions,
+  type HostLimiter,
   type ChatMessage,
   type ChatRequest,
   type ChatResult,
@@ -25,6 +27,12 @@ export {
   type ToolCall,
 } from './judge/client.ts';
 export { builtinEvaluators, type BuiltinEvaluatorName } from './evaluators/registry.ts';
+export type {
+  BuiltinContext,
+  BuiltinDefinition,
+  BuiltinFiles,
+  JudgeContext,
+} from './evaluators/types.ts';
 export type {
   CaseResult,
   EngineEvaluator,

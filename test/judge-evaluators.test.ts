@@ -714,3 +714,39 @@ describe('judge built-ins without a model', () => {
     });
   }
 });
+
+describe('judge built-ins from code', () => {
+  it('runs under runTestSuite with a JudgeContext built from createJudgeClient', async () => {
+    const {
+      builtinEvaluators: fromPackage,
+      createJudgeClient: client,
+      runTestSuite,
+    } = await import('evalgate');
+    server.setResponder(() => ({ toolArguments: { reason: 'fine', choice: 'good' } }));
+    const judge = {
+      client: client({ baseUrl: server.url, apiKey: 'sk-code', cacheDir: null, env: {} }),
+      model: 'judge-model',
+      embeddingModel: undefined,
+      temperature: 0,
+      prices: { 'judge-model': { prompt: 1 } },
+    };
+    const result = await runTestSuite<{ q: string }, string>({
+      id: 'from-code',
+      testCases: [{ q: 'a' }, { q: 'b' }],
+      testCaseHash: ['q'],
+      fn: ({ testCase }) => `answer ${testCase.q}`,
+      evaluators: [
+        fromPackage['llm-judge'].create(
+          { prompt: 'Rate {{output}}', choices: { good: 1, bad: 0 } },
+          { id: 'rated', judge },
+        ),
+      ],
+      quiet: true,
+      setExitCode: false,
+    });
+    assert.equal(result.verdict, 'pass');
+    assert.equal(server.requests.length, 2);
+    assert.equal(result.runs[0]?.summary.usage?.calls, 2);
+    assert.equal(result.runs[0]?.summary.evaluators.rated?.mean, 1);
+  });
+});
