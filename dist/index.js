@@ -42673,7 +42673,8 @@ function validateMatchingOptions(options) {
 function splitSentences(text) {
   const sentences = [];
   for (const line of text.split(/\r?\n/)) {
-    for (const { segment } of SENTENCES.segment(line)) {
+    segmenter ??= new Intl.Segmenter("en", { granularity: "sentence" });
+    for (const { segment } of segmenter.segment(line)) {
       const sentence = segment.trim();
       if (sentence !== "") sentences.push(sentence);
     }
@@ -42738,7 +42739,7 @@ function matchItems(items, contexts, budget = MATCH_CELL_BUDGET) {
   );
   return { similarities, exact };
 }
-var CONTEXTS_OPTION, ANSWER_OPTION, QUESTION_OPTION2, REFERENCE_OPTION, EXPECTED_CONTEXTS_OPTION, DEFAULT_MIN_SIMILARITY, MIN_SIMILARITY_OPTION, SENTENCES, MATCH_CELL_BUDGET;
+var CONTEXTS_OPTION, ANSWER_OPTION, QUESTION_OPTION2, REFERENCE_OPTION, EXPECTED_CONTEXTS_OPTION, DEFAULT_MIN_SIMILARITY, MIN_SIMILARITY_OPTION, segmenter, MATCH_CELL_BUDGET;
 var init_rag_shared = __esm({
   "src/evaluators/judges/rag-shared.ts"() {
     "use strict";
@@ -42776,7 +42777,6 @@ var init_rag_shared = __esm({
         }
       ]
     };
-    SENTENCES = new Intl.Segmenter("en", { granularity: "sentence" });
     MATCH_CELL_BUDGET = LEVENSHTEIN_CELL_BUDGET;
   }
 });
