@@ -21874,11 +21874,12 @@ var init_engine = __esm({
 });
 
 // src/pipeline/write-file-atomic.ts
+import { randomBytes } from "node:crypto";
 import { mkdir as mkdir3, open as open3, rename as rename3, rm as rm3 } from "node:fs/promises";
 import { dirname as dirname2 } from "node:path";
 async function writeFileAtomic(path, text) {
   await mkdir3(dirname2(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   const file = await open3(tmp, "w");
   try {
     let batch = "";
@@ -42930,10 +42931,8 @@ var init_battle = __esm({
 });
 
 // src/evaluators/judges/battle-baselines.ts
-import { createHash as createHash3, randomBytes } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync3 } from "node:fs";
-import { mkdir as mkdir4, rename as rename4, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname6 } from "node:path";
 function defaultBaselinePath(owner) {
   if (!SAFE_SEGMENT.test(owner.suite) || !SAFE_SEGMENT.test(owner.evaluator)) return void 0;
   return `battles/${owner.suite}/${owner.evaluator}.json`;
@@ -43022,17 +43021,6 @@ function readBaselineFile(path, shown, owner) {
   }
   return parsed.file;
 }
-async function writeFileAtomic2(path, text) {
-  await mkdir4(dirname6(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await writeFile2(temporary, text, "utf8");
-    await rename4(temporary, path);
-  } catch (error2) {
-    await rm4(temporary, { force: true });
-    throw error2;
-  }
-}
 var BASELINES_VERSION, SAFE_SEGMENT, BaselineStore;
 var init_battle_baselines = __esm({
   "src/evaluators/judges/battle-baselines.ts"() {
@@ -43093,6 +43081,7 @@ var init_automatic_battle = __esm({
     init_options();
     init_battle();
     init_battle_baselines();
+    init_write_file_atomic();
     init_calls();
     UPDATE_FLAG = "evals run --update-baselines";
     automaticBattle = defineBuiltin({
@@ -43150,7 +43139,7 @@ var init_automatic_battle = __esm({
             const changed = store.changedFile();
             if (changed === void 0) return;
             try {
-              await writeFileAtomic2(path, serializeBaselineFile(changed));
+              await writeFileAtomic(path, serializeBaselineFile(changed));
             } catch (error2) {
               throw new Error(
                 `automatic-battle: cannot write the baselines file ${shown}: ${error2.message}`,
@@ -45426,7 +45415,7 @@ var init_registry = __esm({
 
 // src/modules/exports.ts
 import { readFile as readFile3 } from "node:fs/promises";
-import { basename, dirname as dirname7, extname, join as join4 } from "node:path";
+import { basename, dirname as dirname6, extname, join as join4 } from "node:path";
 function findExport(mod, name) {
   const ns = mod.namespace;
   if (name === "default") return findDefault(mod);
@@ -45456,12 +45445,12 @@ async function isCommonJsFile(file) {
   const ext = extname(file);
   if (ext === ".cjs" || ext === ".cts") return true;
   if (ext === ".mjs" || ext === ".mts") return false;
-  let dir = dirname7(file);
+  let dir = dirname6(file);
   for (; ; ) {
     if (basename(dir) === "node_modules") return true;
     const type = await packageType(join4(dir, "package.json"));
     if (type !== void 0) return type !== "module";
-    const parent = dirname7(dir);
+    const parent = dirname6(dir);
     if (parent === dir) return true;
     dir = parent;
   }
@@ -45694,9 +45683,9 @@ var init_import_failure = __esm({
 
 // src/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname8, extname as extname2, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname7, extname as extname2, join as join5 } from "node:path";
 async function suggestSibling(file) {
-  const dir = dirname8(file);
+  const dir = dirname7(file);
   const candidates = await moduleFilesIn(dir);
   if (candidates.length === 0) return void 0;
   const wanted = basename2(file);
@@ -45755,7 +45744,7 @@ var init_nearby_file = __esm({
 // src/modules/typescript-loader.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname9, join as join6 } from "node:path";
+import { dirname as dirname8, join as join6 } from "node:path";
 import { pathToFileURL } from "node:url";
 async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
@@ -45777,7 +45766,7 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname9(createRequire(join6(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname8(createRequire(join6(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
@@ -45998,7 +45987,7 @@ var init_backoff = __esm({
 
 // src/judge/cache.ts
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir5, readFile as readFile4, rename as rename5, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
+import { mkdir as mkdir4, readFile as readFile4, rename as rename4, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
@@ -46027,12 +46016,12 @@ function createFileCache(dir) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
       try {
-        await mkdir5(join7(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile3(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
+        await mkdir4(join7(dir, key.slice(0, 2)), { recursive: true });
+        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
 `);
-        await rename5(temp, file);
+        await rename4(temp, file);
       } catch {
-        await rm5(temp, { force: true }).catch(() => void 0);
+        await rm4(temp, { force: true }).catch(() => void 0);
       }
     }
   };
@@ -49444,7 +49433,7 @@ __export(git_exports, {
 });
 import { execFile } from "node:child_process";
 import { realpath, stat as stat4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname10, isAbsolute as isAbsolute4, join as join9, posix, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
+import { basename as basename3, dirname as dirname9, isAbsolute as isAbsolute4, join as join9, posix, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve5(dir), "a testset ref: cannot be read");
 }
@@ -49554,7 +49543,7 @@ async function fileHistory(absPath) {
 }
 async function locate(absPath, purpose) {
   const full = resolve5(absPath);
-  const dir = dirname10(full);
+  const dir = dirname9(full);
   const existing = await nearestExisting(dir);
   const root = await findRoot(dir, purpose, existing);
   if (!root.ok) return root;
@@ -49569,10 +49558,10 @@ async function locate(absPath, purpose) {
   return { ok: true, value: { repo: root.value, relPath: rel.split(sep4).join("/") } };
 }
 async function nearestExisting(dir) {
-  for (let current = dir; ; current = dirname10(current)) {
+  for (let current = dir; ; current = dirname9(current)) {
     const real = await realpath(current).catch(() => null);
     if (real !== null) return { path: current, real };
-    if (dirname10(current) === current) return { path: current, real: current };
+    if (dirname9(current) === current) return { path: current, real: current };
   }
 }
 async function findRoot(dir, purpose, existing) {
@@ -53461,9 +53450,9 @@ function info(message) {
 
 // src/action/main.ts
 import { existsSync as existsSync5 } from "node:fs";
-import { mkdtemp, readFile as readFile7, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdtemp, readFile as readFile7, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname11, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve11, sep as sep5 } from "node:path";
+import { dirname as dirname10, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve11, sep as sep5 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -59306,7 +59295,7 @@ async function run(env = process.env) {
   if (obtained === null) return;
   const { artifact, configFile } = obtained;
   const configPath = toRepoPath(workspace, configFile);
-  const sourceRoot = toRepoPath(workspace, dirname11(configFile));
+  const sourceRoot = toRepoPath(workspace, dirname10(configFile));
   const title = `evals: ${configPath}`;
   const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : void 0;
   const baseline = preamble === void 0 && settings.baseline.kind === "file" ? await readBaseline2(settings.baseline.path) : null;
@@ -59464,7 +59453,7 @@ async function resolveBaseline(settings, octokit, env) {
   }
   const dir = await mkdtemp(join10(env.RUNNER_TEMP || tmpdir2(), "evalgate-baseline-"));
   const file = join10(dir, "baseline.json");
-  await writeFile4(file, downloaded.text);
+  await writeFile3(file, downloaded.text);
   info(
     `evalgate: comparing with ${settings.artifactName} from ${branch} (${found2.found.createdAt}, ${downloaded.entry})`
   );
@@ -59510,7 +59499,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname11(resolve11(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname10(resolve11(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]

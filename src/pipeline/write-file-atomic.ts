@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -14,7 +15,8 @@ export async function writeFileAtomic(
   text: string | Iterable<string>,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
+  // Unique per call, so two writes of one path in flight never share a temporary file.
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const file = await open(tmp, 'w');
   try {
     let batch = '';

@@ -13,8 +13,8 @@ import {
   readBaselineFile,
   recordableValue,
   serializeBaselineFile,
-  writeFileAtomic,
 } from './battle-baselines.ts';
+import { writeFileAtomic } from '../../pipeline/write-file-atomic.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
 
 /** The flag that lets a run change an existing baselines file. */

@@ -2,13 +2,12 @@
  * The baselines file of an `automatic-battle` evaluator: one recorded answer per case, committed
  * next to the config and updated only on request, like a snapshot test's snapshots.
  *
- * The file's text is pure data here (parse, serialize, case keys); reading and writing it are
- * the two small functions at the end, and `BaselineStore` holds one run's view of it.
+ * The file's text is pure data here (parse, serialize, case keys); reading it is the small
+ * function at the end, writing goes through pipeline/write-file-atomic.ts, and `BaselineStore`
+ * holds one run's view of it.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { canonicalJson } from '../../testsets/canonical-json.ts';
 
 /** The file format this code reads and writes; another version is refused, not guessed at. */
@@ -227,20 +226,4 @@ export function readBaselineFile(
     );
   }
   return parsed.file;
-}
-
-/**
- * Writes `text` to `path` through a temporary file renamed into place, so an interrupted write
- * leaves the old file whole rather than half a new one. Creates missing folders.
- */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
