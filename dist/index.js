@@ -20606,10 +20606,22 @@ var init_labels = __esm({
 });
 
 // src/report/summary-table.ts
+function listingOf(cases) {
+  const notPassed = cases.filter((result) => !result.passed);
+  const flakyPassed = cases.filter((result) => result.passed && result.flaky === true);
+  return {
+    notPassed: notPassed.slice(0, MAX_LISTED_CASES),
+    notPassedCount: notPassed.length,
+    flakyPassed: flakyPassed.slice(0, MAX_LISTED_CASES),
+    flakyPassedCount: flakyPassed.length
+  };
+}
 function renderSummary(runs, options) {
   const paint = painter(options.color);
   const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
-  const blocks = runs.map((run2) => renderRun(run2, paint, width));
+  const blocks = runs.map(
+    (run2, index) => renderRun(run2, options.listings?.[index] ?? listingOf(run2.cases), paint, width)
+  );
   const usages = runs.flatMap((run2) => run2.summary.usage ? [run2.summary.usage] : []);
   const [first, ...rest] = usages;
   if (first !== void 0 && rest.length > 0) {
@@ -20619,7 +20631,7 @@ function renderSummary(runs, options) {
   return `${blocks.join("\n\n")}
 `;
 }
-function renderRun(run2, paint, width) {
+function renderRun(run2, listing, paint, width) {
   const lines = [];
   const params = formatParams(run2.params, " ");
   lines.push(
@@ -20672,23 +20684,20 @@ function renderRun(run2, paint, width) {
       lines.push(`${INDENT}${paint.red("\u2717")} ${text}`);
     }
   }
-  const notPassed = run2.cases.filter((result) => !result.passed);
-  if (notPassed.length > 0) {
+  const { notPassed, notPassedCount, flakyPassed, flakyPassedCount } = listing;
+  if (notPassedCount > 0) {
     lines.push("");
-    const listed = notPassed.slice(0, MAX_LISTED_CASES);
     lines.push(
-      notPassed.length > listed.length ? `${INDENT}${formatCount(notPassed.length)} cases did not pass, first ${listed.length}:` : `${INDENT}cases that did not pass:`
+      notPassedCount > notPassed.length ? `${INDENT}${formatCount(notPassedCount)} cases did not pass, first ${notPassed.length}:` : `${INDENT}cases that did not pass:`
     );
-    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of notPassed) lines.push(renderCaseLine(result, paint, width));
   }
-  const flakyPassed = run2.cases.filter((result) => result.passed && result.flaky === true);
-  if (flakyPassed.length > 0) {
+  if (flakyPassedCount > 0) {
     lines.push("");
-    const listed = flakyPassed.slice(0, MAX_LISTED_CASES);
     lines.push(
-      flakyPassed.length > listed.length ? `${INDENT}${formatCount(flakyPassed.length)} cases passed but are flaky, first ${listed.length}:` : `${INDENT}cases that passed but are flaky:`
+      flakyPassedCount > flakyPassed.length ? `${INDENT}${formatCount(flakyPassedCount)} cases passed but are flaky, first ${flakyPassed.length}:` : `${INDENT}cases that passed but are flaky:`
     );
-    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of flakyPassed) lines.push(renderCaseLine(result, paint, width));
   }
   return lines.join("\n");
 }
@@ -21402,6 +21411,19 @@ function measure(name, threshold, value, missing) {
 function formatNumber(value) {
   return String(Number(value.toFixed(4)));
 }
+function evaluateRunGate(summary2, gate, planned) {
+  const result = evaluateGate(summary2, gate);
+  if (summary2.cases < planned) {
+    result.conditions.push({
+      name: "complete",
+      expected: `${planned} cases`,
+      actual: `${summary2.cases} finished (interrupted)`,
+      passed: false
+    });
+    result.verdict = "fail";
+  }
+  return result;
+}
 var SummaryAccumulator;
 var init_summary = __esm({
   "src/run/summary.ts"() {
@@ -21839,16 +21861,7 @@ function toRunResult(run2) {
   const { spec } = run2.suite;
   const cases = run2.results?.filter((result) => result !== void 0) ?? [];
   const summary2 = run2.summary.summary();
-  const gate = evaluateGate(summary2, spec.gate);
-  if (summary2.cases < spec.cases.length) {
-    gate.conditions.push({
-      name: "complete",
-      expected: `${spec.cases.length} cases`,
-      actual: `${summary2.cases} finished (interrupted)`,
-      passed: false
-    });
-    gate.verdict = "fail";
-  }
+  const gate = evaluateRunGate(summary2, spec.gate, spec.cases.length);
   return {
     suite: spec.id,
     params: run2.params,
@@ -52506,16 +52519,7 @@ function combineRun(pieces, options) {
 }
 function recomputeRun(template, plan, cases, planned) {
   const summary2 = summarizeRun(cases, plan.evaluators, { trials: plan.trials });
-  const gate = evaluateGate(summary2, plan.gate);
-  if (cases.length < planned) {
-    gate.conditions.push({
-      name: "complete",
-      expected: `${planned} cases`,
-      actual: `${cases.length} finished (interrupted)`,
-      passed: false
-    });
-    gate.verdict = "fail";
-  }
+  const gate = evaluateRunGate(summary2, plan.gate, planned);
   return {
     suite: template.suite,
     params: template.params,
@@ -57959,12 +57963,13 @@ async function executeSuites(suites, io) {
   }
   const durationMs2 = performance.now() - t0;
   if (!io.quiet) {
-    const shown = listed ? result.runs.map((run2, index) => listed.view(run2, index)) : result.runs;
+    const listings = listed ? result.runs.map((_, index) => listed.listing(index)) : void 0;
     io.out(
-      renderSummary(shown, {
+      renderSummary(result.runs, {
         color: io.color,
         interrupted: result.interrupted,
-        ...io.width !== void 0 ? { width: io.width } : {}
+        ...io.width !== void 0 ? { width: io.width } : {},
+        ...listings ? { listings } : {}
       })
     );
   }
@@ -58010,20 +58015,15 @@ var ListedCases = class {
       keepFirst(listing.flakyPassed, index, result);
     }
   }
-  /** `run` with `cases` standing for its not-passed and flaky cases, in testset order. */
-  view(run2, index) {
+  /** What the summary table lists for run `index`: the first cases of each kind, in testset order. */
+  listing(index) {
     const listing = this.#runs[index];
-    if (listing === void 0) return run2;
+    if (listing === void 0) return void 0;
     return {
-      ...run2,
-      cases: [
-        ...inOrder(listing.notPassed),
-        ...Array(listing.notPassedCount - listing.notPassed.size).fill(NOT_PASSED),
-        ...inOrder(listing.flakyPassed),
-        ...Array(listing.flakyPassedCount - listing.flakyPassed.size).fill(
-          FLAKY_PASSED
-        )
-      ]
+      notPassed: inOrder(listing.notPassed),
+      notPassedCount: listing.notPassedCount,
+      flakyPassed: inOrder(listing.flakyPassed),
+      flakyPassedCount: listing.flakyPassedCount
     };
   }
 };
@@ -58042,18 +58042,6 @@ function keepFirst(kept, index, result) {
 function inOrder(kept) {
   return [...kept.entries()].sort(([a], [b]) => a - b).map(([, result]) => result);
 }
-var PLACEHOLDER = {
-  id: "",
-  contentId: "",
-  source: null,
-  data: null,
-  output: null,
-  error: null,
-  durationMs: 0,
-  evaluations: []
-};
-var NOT_PASSED = { ...PLACEHOLDER, passed: false };
-var FLAKY_PASSED = { ...PLACEHOLDER, passed: true, flaky: true };
 
 // src/commands/run.ts
 init_version();

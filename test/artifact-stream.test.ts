@@ -11,22 +11,15 @@ import { CaseSpool } from '../src/report/artifact-writer.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
-import type { EngineEvaluator, PreparedCase, ResultsArtifact, RunResult } from '../src/types.ts';
+import type { EngineEvaluator, ResultsArtifact, RunResult } from '../src/types.ts';
+import { preparedCases } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-stream-test-'));
 after(() => rm(work, { recursive: true, force: true }));
 
 type Row = Record<string, unknown>;
 
-function prepare(rows: Row[]): PreparedCase[] {
-  return rows.map((data, i) => ({
-    id: `c${i}`,
-    contentId: `content-${i}`,
-    source: { file: 'cases.jsonl', line: i + 1 },
-    data,
-    meta: {},
-  }));
-}
+const prepare = preparedCases;
 
 function suite(id: string, rows: Row[], overrides: Partial<SuiteSpec> = {}): SuiteSpec {
   return {

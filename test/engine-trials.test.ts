@@ -9,7 +9,6 @@ import { describe, it } from 'node:test';
 import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { cli } from '../src/cli.ts';
 import type { CommandContext } from '../src/commands/io.ts';
-import { buildArtifact } from '../src/report/artifact.ts';
 import { validateArtifact } from '../src/report/artifact-schema.ts';
 import { renderJUnit } from '../src/report/junit.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
@@ -24,6 +23,8 @@ import type {
   TestFn,
 } from '../src/types.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
+import { preparedCases } from './helpers/cases.ts';
+import { artifactOf } from './report-fixture-large.ts';
 
 type Row = Record<string, unknown>;
 
@@ -31,13 +32,7 @@ function suite(overrides: Partial<SuiteSpec> & { rows?: Row[] } = {}): SuiteSpec
   const { rows = [{ i: 0 }], ...rest } = overrides;
   return {
     id: 'trials',
-    cases: rows.map((data, i) => ({
-      id: `c${i}`,
-      contentId: `content-${i}`,
-      source: { file: 'cases.jsonl', line: i + 1 },
-      data,
-      meta: {},
-    })),
+    cases: preparedCases(rows),
     fn: ({ testCase }) => testCase,
     evaluators: [],
     grid: [{}],
@@ -445,16 +440,7 @@ describe('trials in the reports', () => {
         ],
       }),
     ]);
-    return buildArtifact({
-      toolVersion: '0.0.0',
-      config: 'evals.yaml',
-      configHash: 'h',
-      git: null,
-      startedAt: new Date(0),
-      durationMs: 1,
-      interrupted: false,
-      runs,
-    });
+    return artifactOf(runs);
   }
 
   it('the artifact with trials matches the results schema', async () => {

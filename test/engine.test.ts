@@ -9,20 +9,12 @@ import type {
   EvaluatorArgs,
   FnArgs,
   Params,
-  PreparedCase,
 } from '../src/types.ts';
+import { preparedCases } from './helpers/cases.ts';
 
 type Row = Record<string, unknown>;
 
-function prepare(rows: Row[]): PreparedCase[] {
-  return rows.map((data, i) => ({
-    id: `c${i}`,
-    contentId: `content-${i}`,
-    source: { file: 'cases.jsonl', line: i + 1 },
-    data,
-    meta: {},
-  }));
-}
+const prepare = preparedCases;
 
 function makeSuite(overrides: Partial<SuiteSpec> & { rows?: Row[] } = {}): SuiteSpec {
   const { rows = [{ i: 0 }], ...rest } = overrides;

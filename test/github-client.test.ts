@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { getOctokit } from '@actions/github';
 import { ANNOTATIONS_PER_REQUEST, publishCheckRun } from '../src/github/check-run.ts';
@@ -11,6 +9,7 @@ import { httpStatus, toReportingFailure } from '../src/github/errors.ts';
 import type { Octokit } from '../src/github/octokit.ts';
 import { startGitHubServer } from './helpers/github-server.ts';
 import type { GitHubServer } from './helpers/github-server.ts';
+import { freePort } from './helpers/free-port.ts';
 
 const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
 const MARKER = '<!-- evalgate:evals.yaml:eval -->';
@@ -569,12 +568,3 @@ describe('toReportingFailure', () => {
     );
   });
 });
-
-/** A loopback port with nothing listening on it. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

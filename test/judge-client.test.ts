@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,6 +14,7 @@ import {
 import { cacheKey, canonicalJson } from '../src/judge/cache.ts';
 import { useOpenAiServer } from './helpers/openai-server.ts';
 import type { OpenAiServer } from './helpers/openai-server.ts';
+import { freePort } from './helpers/free-port.ts';
 
 const API_KEY = 'sk-test-SECRET-4f9c2e';
 
@@ -462,15 +461,6 @@ describe('backoff policy', () => {
     );
   });
 });
-
-/** A port nothing listens on: bind one, then close it. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe('Azure-style endpoints', () => {
   it('keeps the base URL query after the path and sends extra headers, scrubbed from errors', async () => {

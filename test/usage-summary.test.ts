@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildArtifact, serializeArtifact } from '../src/report/artifact.ts';
+import { serializeArtifact } from '../src/report/artifact.ts';
 import { validateArtifact } from '../src/report/artifact-schema.ts';
 import { runSuites } from '../src/run/engine.ts';
 import { SummaryAccumulator, summarizeRun } from '../src/run/summary.ts';
@@ -13,6 +13,7 @@ import type {
   RunResult,
   Usage,
 } from '../src/types.ts';
+import { artifactOf } from './report-fixture-large.ts';
 
 function usage(calls: number, cost: number | null = calls / 100): Usage {
   return {
@@ -160,7 +161,7 @@ describe('usage in summaries', () => {
     assert.equal(first.summary.evaluators.judge?.usage?.calls, 6);
     assert.equal(first.summary.usage?.cost, 3);
 
-    const artifact = buildArtifact(input(runs));
+    const artifact = artifactOf(runs);
     assert.equal(artifact.usage?.calls, 12);
     assert.equal(artifact.usage?.cost, 6);
     assert.deepEqual(validateArtifact(JSON.parse(serializeArtifact(artifact))), []);
@@ -168,14 +169,14 @@ describe('usage in summaries', () => {
 
   it('the artifact has no usage when no evaluator called a model', () => {
     const run = runOf(summarizeRun([testCase('a', [evaluation('exact')])], ['exact']));
-    const artifact = buildArtifact(input([run]));
+    const artifact = artifactOf([run]);
     assert.equal('usage' in artifact, false);
     assert.deepEqual(validateArtifact(JSON.parse(serializeArtifact(artifact))), []);
   });
 
   it('the schema checks usage wherever it may appear', () => {
     const cases = [testCase('a', [evaluation('judge', usage(1))])];
-    const artifact = buildArtifact(input([runOf(summarizeRun(cases, ['judge']), cases)]));
+    const artifact = artifactOf([runOf(summarizeRun(cases, ['judge']), cases)]);
     const text = serializeArtifact(artifact);
     assert.deepEqual(validateArtifact(JSON.parse(text)), []);
     // Each place usage may appear, found in a parsed copy of the artifact.
@@ -206,18 +207,5 @@ function runOf(summary: RunResult['summary'], cases: CaseResult[] = []): RunResu
     gate: { conditions: [] },
     summary,
     cases,
-  };
-}
-
-function input(runs: RunResult[]) {
-  return {
-    toolVersion: '0.0.0-test',
-    config: 'evals.yaml',
-    configHash: 'h',
-    git: null,
-    startedAt: new Date(0),
-    durationMs: 1,
-    interrupted: false,
-    runs,
   };
 }

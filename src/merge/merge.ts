@@ -8,7 +8,7 @@
  */
 import { runKey } from '../compare/run-key.ts';
 import { buildArtifact } from '../report/artifact.ts';
-import { evaluateGate, summarizeRun } from '../run/summary.ts';
+import { evaluateRunGate, summarizeRun } from '../run/summary.ts';
 import { canonicalJson } from '../testsets/identity.ts';
 import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types.ts';
 
@@ -115,16 +115,7 @@ export function recomputeRun(
   planned: number,
 ): RunResult {
   const summary = summarizeRun(cases, plan.evaluators, { trials: plan.trials });
-  const gate = evaluateGate(summary, plan.gate);
-  if (cases.length < planned) {
-    gate.conditions.push({
-      name: 'complete',
-      expected: `${planned} cases`,
-      actual: `${cases.length} finished (interrupted)`,
-      passed: false,
-    });
-    gate.verdict = 'fail';
-  }
+  const gate = evaluateRunGate(summary, plan.gate, planned);
   return {
     suite: template.suite,
     params: template.params,

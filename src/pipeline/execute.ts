@@ -1,7 +1,7 @@
 import { indexingSink } from '../merge/annotate.ts';
 import { serializeArtifactChunks } from '../report/artifact.ts';
 import { CaseSpool } from '../report/artifact-writer.ts';
-import { MAX_LISTED_CASES, renderSummary } from '../report/summary-table.ts';
+import { MAX_LISTED_CASES, renderSummary, type CaseListing } from '../report/summary-table.ts';
 import { createProgressReporter } from '../report/progress.ts';
 import { runSuites } from '../run/engine.ts';
 import type { CaseSink, SuiteSpec } from '../run/types.ts';
@@ -95,12 +95,13 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
   }
   const durationMs = performance.now() - t0;
   if (!io.quiet) {
-    const shown = listed ? result.runs.map((run, index) => listed.view(run, index)) : result.runs;
+    const listings = listed ? result.runs.map((_, index) => listed.listing(index)) : undefined;
     io.out(
-      renderSummary(shown, {
+      renderSummary(result.runs, {
         color: io.color,
         interrupted: result.interrupted,
         ...(io.width !== undefined ? { width: io.width } : {}),
+        ...(listings ? { listings } : {}),
       }),
     );
   }
@@ -171,20 +172,15 @@ class ListedCases implements CaseSink {
     }
   }
 
-  /** `run` with `cases` standing for its not-passed and flaky cases, in testset order. */
-  view(run: RunResult, index: number): RunResult {
+  /** What the summary table lists for run `index`: the first cases of each kind, in testset order. */
+  listing(index: number): CaseListing | undefined {
     const listing = this.#runs[index];
-    if (listing === undefined) return run;
+    if (listing === undefined) return undefined;
     return {
-      ...run,
-      cases: [
-        ...inOrder(listing.notPassed),
-        ...Array<CaseResult>(listing.notPassedCount - listing.notPassed.size).fill(NOT_PASSED),
-        ...inOrder(listing.flakyPassed),
-        ...Array<CaseResult>(listing.flakyPassedCount - listing.flakyPassed.size).fill(
-          FLAKY_PASSED,
-        ),
-      ],
+      notPassed: inOrder(listing.notPassed),
+      notPassedCount: listing.notPassedCount,
+      flakyPassed: inOrder(listing.flakyPassed),
+      flakyPassedCount: listing.flakyPassedCount,
     };
   }
 }
@@ -206,17 +202,3 @@ function keepFirst(kept: Map<number, CaseResult>, index: number, result: CaseRes
 function inOrder(kept: Map<number, CaseResult>): CaseResult[] {
   return [...kept.entries()].sort(([a], [b]) => a - b).map(([, result]) => result);
 }
-
-/** Counted, never shown: the summary table lists only the first few of each kind. */
-const PLACEHOLDER: Omit<CaseResult, 'passed'> = {
-  id: '',
-  contentId: '',
-  source: null,
-  data: null,
-  output: null,
-  error: null,
-  durationMs: 0,
-  evaluations: [],
-};
-const NOT_PASSED: CaseResult = { ...PLACEHOLDER, passed: false };
-const FLAKY_PASSED: CaseResult = { ...PLACEHOLDER, passed: true, flaky: true };

@@ -25,6 +25,33 @@ export interface SummaryOptions {
   width?: number;
   /** The run was cut short: the overall verdict is FAIL whatever the runs say. */
   interrupted?: boolean;
+  /**
+   * The cases to list per run (same index as `runs`), for runs whose cases were not kept in
+   * memory; absent: taken from each run's `cases`.
+   */
+  listings?: readonly (CaseListing | undefined)[];
+}
+
+/** The cases a run's table lists: the first few of each kind, and how many there are in all. */
+export interface CaseListing {
+  /** Cases that failed or errored, in testset order; at most `MAX_LISTED_CASES`. */
+  notPassed: CaseResult[];
+  notPassedCount: number;
+  /** Cases that passed by majority but are flaky; at most `MAX_LISTED_CASES`. */
+  flakyPassed: CaseResult[];
+  flakyPassedCount: number;
+}
+
+/** The listing of a run that holds its cases. */
+export function listingOf(cases: readonly CaseResult[]): CaseListing {
+  const notPassed = cases.filter((result) => !result.passed);
+  const flakyPassed = cases.filter((result) => result.passed && result.flaky === true);
+  return {
+    notPassed: notPassed.slice(0, MAX_LISTED_CASES),
+    notPassedCount: notPassed.length,
+    flakyPassed: flakyPassed.slice(0, MAX_LISTED_CASES),
+    flakyPassedCount: flakyPassed.length,
+  };
 }
 
 /** How many failing or errored cases are listed per run; the rest are counted. */
@@ -37,7 +64,9 @@ const INDENT = '  ';
 export function renderSummary(runs: readonly RunResult[], options: SummaryOptions): string {
   const paint = painter(options.color);
   const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
-  const blocks = runs.map((run) => renderRun(run, paint, width));
+  const blocks = runs.map((run, index) =>
+    renderRun(run, options.listings?.[index] ?? listingOf(run.cases), paint, width),
+  );
   // With several runs calling models, their sum is what the user pays; one run already shows it.
   const usages = runs.flatMap((run) => (run.summary.usage ? [run.summary.usage] : []));
   const [first, ...rest] = usages;
@@ -48,7 +77,7 @@ export function renderSummary(runs: readonly RunResult[], options: SummaryOption
   return `${blocks.join('\n\n')}\n`;
 }
 
-function renderRun(run: RunResult, paint: Painter, width: number): string {
+function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: number): string {
   const lines: string[] = [];
   const params = formatParams(run.params, ' ');
   lines.push(
@@ -109,30 +138,27 @@ function renderRun(run: RunResult, paint: Painter, width: number): string {
     }
   }
 
-  const notPassed = run.cases.filter((result) => !result.passed);
-  if (notPassed.length > 0) {
+  const { notPassed, notPassedCount, flakyPassed, flakyPassedCount } = listing;
+  if (notPassedCount > 0) {
     lines.push('');
-    const listed = notPassed.slice(0, MAX_LISTED_CASES);
     lines.push(
-      notPassed.length > listed.length
-        ? `${INDENT}${formatCount(notPassed.length)} cases did not pass, first ${listed.length}:`
+      notPassedCount > notPassed.length
+        ? `${INDENT}${formatCount(notPassedCount)} cases did not pass, first ${notPassed.length}:`
         : `${INDENT}cases that did not pass:`,
     );
-    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of notPassed) lines.push(renderCaseLine(result, paint, width));
   }
 
   // Flaky cases that failed are in the list above (tagged); the ones that passed by majority
   // would otherwise go unseen.
-  const flakyPassed = run.cases.filter((result) => result.passed && result.flaky === true);
-  if (flakyPassed.length > 0) {
+  if (flakyPassedCount > 0) {
     lines.push('');
-    const listed = flakyPassed.slice(0, MAX_LISTED_CASES);
     lines.push(
-      flakyPassed.length > listed.length
-        ? `${INDENT}${formatCount(flakyPassed.length)} cases passed but are flaky, first ${listed.length}:`
+      flakyPassedCount > flakyPassed.length
+        ? `${INDENT}${formatCount(flakyPassedCount)} cases passed but are flaky, first ${flakyPassed.length}:`
         : `${INDENT}cases that passed but are flaky:`,
     );
-    for (const result of listed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of flakyPassed) lines.push(renderCaseLine(result, paint, width));
   }
   return lines.join('\n');
 }

@@ -17,7 +17,7 @@ import {
   isThenable,
 } from './call.ts';
 import { erroredEvaluation, toEvaluationResult } from './evaluation.ts';
-import { evaluateGate, SummaryAccumulator } from './summary.ts';
+import { evaluateRunGate, SummaryAccumulator } from './summary.ts';
 import { aggregateTrials } from './trials.ts';
 import type { CaseSink, EngineObserver, EngineOptions, EngineResult, SuiteSpec } from './types.ts';
 
@@ -454,17 +454,7 @@ function toRunResult(run: RunState): RunResult {
   // `filter` skips the holes left by cases an interrupt dropped, keeping testset order.
   const cases = run.results?.filter((result): result is CaseResult => result !== undefined) ?? [];
   const summary = run.summary.summary();
-  const gate = evaluateGate(summary, spec.gate);
-  // A run cut short by an interrupt never passes, whatever its finished cases looked like.
-  if (summary.cases < spec.cases.length) {
-    gate.conditions.push({
-      name: 'complete',
-      expected: `${spec.cases.length} cases`,
-      actual: `${summary.cases} finished (interrupted)`,
-      passed: false,
-    });
-    gate.verdict = 'fail';
-  }
+  const gate = evaluateRunGate(summary, spec.gate, spec.cases.length);
   return {
     suite: spec.id,
     params: run.params,

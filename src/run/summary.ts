@@ -228,3 +228,26 @@ function measure(
 function formatNumber(value: number): string {
   return String(Number(value.toFixed(4)));
 }
+
+/**
+ * `evaluateGate` for a run that planned `planned` cases: one cut short (an interrupt, a partial
+ * merge) gets a failing `complete` condition and never passes, whatever its finished cases
+ * looked like. The engine and `evals merge` both decide a run's verdict through here.
+ */
+export function evaluateRunGate(
+  summary: RunSummary,
+  gate: GateSpec,
+  planned: number,
+): { verdict: Verdict; conditions: GateCondition[] } {
+  const result = evaluateGate(summary, gate);
+  if (summary.cases < planned) {
+    result.conditions.push({
+      name: 'complete',
+      expected: `${planned} cases`,
+      actual: `${summary.cases} finished (interrupted)`,
+      passed: false,
+    });
+    result.verdict = 'fail';
+  }
+  return result;
+}
