@@ -45985,7 +45985,7 @@ var init_backoff = __esm({
     "use strict";
     BACKOFF_BASE_MS = 500;
     BACKOFF_CAP_MS = 2e4;
-    DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g;
+    DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
     UNIT_MS2 = {
       h: 36e5,
       m: 6e4,

@@ -19,7 +19,7 @@ export function backoffDelay(retry: number, random: () => number): number {
   return Math.floor(random() * window);
 }
 
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/g;
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
 const UNIT_MS: Record<string, number> = {
   h: 3_600_000,
   m: 60_000,

@@ -318,7 +318,7 @@ function compactJson(value: unknown): string {
  */
 function shorten(text: string, max: number): string {
   if (displayWidth(text) <= max) return text;
-  const quoted = text.length > 1 && /^…?"/.test(text) && text.endsWith('"') && max > 3;
+  const quoted = text.length > 1 && /^\u2026?"/.test(text) && text.endsWith('"') && max > 3;
   return quoted ? `${truncate(text.slice(0, -1), max - 1)}"` : truncate(text, max);
 }
 
