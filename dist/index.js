@@ -20035,8 +20035,14 @@ function* artifactLayout(artifact, hasCases) {
 `;
 }
 function caseLine(json, last) {
-  return `        ${json}${last ? "" : ","}
+  return `${CASE_INDENT}${json}${last ? "" : ","}
 `;
+}
+function caseOfLine(line) {
+  let end = line.length;
+  if (line.endsWith("\n")) end--;
+  if (line[end - 1] === ",") end--;
+  return JSON.parse(line.slice(CASE_INDENT.length, end));
 }
 function stringifyCase(result) {
   return stringify(result, 0);
@@ -20070,10 +20076,12 @@ function safeReplacer() {
     return value;
   };
 }
+var CASE_INDENT;
 var init_artifact = __esm({
   "src/report/artifact.ts"() {
     "use strict";
     init_usage();
+    CASE_INDENT = "        ";
   }
 });
 
@@ -20487,20 +20495,54 @@ var init_run_key = __esm({
   }
 });
 
-// src/report/ansi.ts
-function painter(color) {
-  const wrap = (open4, close) => (text) => color && text !== "" ? `\x1B[${open4}m${text}\x1B[${close}m` : text;
-  return {
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39)
-  };
-}
-var init_ansi = __esm({
-  "src/report/ansi.ts"() {
+// src/run/exact-sum.ts
+var ExactSum;
+var init_exact_sum = __esm({
+  "src/run/exact-sum.ts"() {
     "use strict";
+    ExactSum = class {
+      #partials = [];
+      /** Adds a finite number. */
+      add(value) {
+        const partials = this.#partials;
+        let x = value;
+        let kept = 0;
+        for (const partial of partials) {
+          let y = partial;
+          if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+          const high = x + y;
+          const low = y - (high - x);
+          if (low !== 0) partials[kept++] = low;
+          x = high;
+        }
+        partials.length = kept;
+        partials.push(x);
+      }
+      /** The exact sum of everything added, correctly rounded to a double. */
+      value() {
+        const partials = this.#partials;
+        let n = partials.length;
+        if (n === 0) return 0;
+        n -= 1;
+        let high = partials[n] ?? 0;
+        let low = 0;
+        while (n > 0) {
+          const x = high;
+          n -= 1;
+          const y = partials[n] ?? 0;
+          high = x + y;
+          low = y - (high - x);
+          if (low !== 0) break;
+        }
+        const next = n > 0 ? partials[n - 1] ?? 0 : 0;
+        if (n > 0 && (low < 0 && next < 0 || low > 0 && next > 0)) {
+          const y = low * 2;
+          const x = high + y;
+          if (y === x - high) high = x;
+        }
+        return high;
+      }
+    };
   }
 });
 
@@ -20602,6 +20644,23 @@ var init_labels = __esm({
     "use strict";
     init_threshold();
     SHORT_ID_LENGTH = 12;
+  }
+});
+
+// src/report/ansi.ts
+function painter(color) {
+  const wrap = (open4, close) => (text) => color && text !== "" ? `\x1B[${open4}m${text}\x1B[${close}m` : text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39)
+  };
+}
+var init_ansi = __esm({
+  "src/report/ansi.ts"() {
+    "use strict";
   }
 });
 
@@ -21305,57 +21364,6 @@ var init_evaluation = __esm({
   }
 });
 
-// src/run/exact-sum.ts
-var ExactSum;
-var init_exact_sum = __esm({
-  "src/run/exact-sum.ts"() {
-    "use strict";
-    ExactSum = class {
-      #partials = [];
-      /** Adds a finite number. */
-      add(value) {
-        const partials = this.#partials;
-        let x = value;
-        let kept = 0;
-        for (const partial of partials) {
-          let y = partial;
-          if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
-          const high = x + y;
-          const low = y - (high - x);
-          if (low !== 0) partials[kept++] = low;
-          x = high;
-        }
-        partials.length = kept;
-        partials.push(x);
-      }
-      /** The exact sum of everything added, correctly rounded to a double. */
-      value() {
-        const partials = this.#partials;
-        let n = partials.length;
-        if (n === 0) return 0;
-        n -= 1;
-        let high = partials[n] ?? 0;
-        let low = 0;
-        while (n > 0) {
-          const x = high;
-          n -= 1;
-          const y = partials[n] ?? 0;
-          high = x + y;
-          low = y - (high - x);
-          if (low !== 0) break;
-        }
-        const next = n > 0 ? partials[n - 1] ?? 0 : 0;
-        if (n > 0 && (low < 0 && next < 0 || low > 0 && next > 0)) {
-          const y = low * 2;
-          const x = high + y;
-          if (y === x - high) high = x;
-        }
-        return high;
-      }
-    };
-  }
-});
-
 // src/run/summary.ts
 function summarizeRun(cases, evaluatorIds2, options = {}) {
   const accumulator = new SummaryAccumulator(evaluatorIds2, options);
@@ -21555,7 +21563,7 @@ function aggregateEvaluations(trials) {
   }
   const aggregated = [];
   for (const [evaluator, evaluations] of byEvaluator) {
-    let sum = 0;
+    let sum2 = 0;
     let scored = 0;
     let durationSum = 0;
     let firstError = null;
@@ -21569,11 +21577,11 @@ function aggregateEvaluations(trials) {
       threshold ??= evaluation.threshold;
       if (evaluation.error !== null) firstError ??= evaluation.error;
       else if (evaluation.score !== null) {
-        sum += evaluation.score;
+        sum2 += evaluation.score;
         scored++;
       }
     }
-    const score = scored > 0 ? sum / scored : null;
+    const score = scored > 0 ? sum2 / scored : null;
     const error2 = scored === 0 ? firstError : null;
     aggregated.push({
       evaluator,
@@ -21650,7 +21658,7 @@ async function runSuites(suites, options = {}) {
     suiteStates.push(suite);
     runs.push(...suite.runs);
   }
-  const total = runs.reduce((sum, run2) => sum + run2.size, 0);
+  const total = runs.reduce((sum2, run2) => sum2 + run2.size, 0);
   engine.observer?.onStart?.({
     total,
     runs: runs.map((run2) => ({
@@ -35947,7 +35955,7 @@ ${indent2}${line}` : "\n";
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -35963,7 +35971,7 @@ ${indent2}${line}` : "\n";
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines.reduce((sum2, line) => sum2 + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
@@ -43215,13 +43223,13 @@ var init_automatic_battle = __esm({
 // src/evaluators/judges/context-precision.ts
 function averagePrecision(relevant) {
   let hits = 0;
-  let sum = 0;
+  let sum2 = 0;
   relevant.forEach((isRelevant, index) => {
     if (!isRelevant) return;
     hits++;
-    sum += hits / (index + 1);
+    sum2 += hits / (index + 1);
   });
-  return hits === 0 ? 0 : sum / hits;
+  return hits === 0 ? 0 : sum2 / hits;
 }
 var contextPrecision;
 var init_context_precision = __esm({
@@ -50660,7 +50668,7 @@ function fitToBudget(model, maxChars) {
   const caseOrder = roundRobin(model.views, shown);
   const addCasesUpTo = (total) => {
     const base = plan;
-    const from = base.cases.reduce((sum, count) => sum + count, 0);
+    const from = base.cases.reduce((sum2, count) => sum2 + count, 0);
     plan = grow(base, Math.max(0, total - from), fits, (count) => ({
       ...base,
       cases: countCases(indexes.length, caseOrder, from + count)
@@ -50860,11 +50868,11 @@ function caseEntry(view, index, sourceRoot) {
   const cached = view.entries[index];
   if (cached !== void 0) return cached;
   const result = view.failing[index];
-  const entry = result === void 0 ? "" : renderCase(result, view.comparison, sourceRoot);
+  const entry = result === void 0 ? "" : renderCase2(result, view.comparison, sourceRoot);
   view.entries[index] = entry;
   return entry;
 }
-function renderCase(result, comparison, sourceRoot) {
+function renderCase2(result, comparison, sourceRoot) {
   const errored = result.error !== null;
   const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
   const head = [codeSpan(shortId2(result.id)), source, errored ? "**errored**" : "**failed**"];
@@ -51894,15 +51902,15 @@ function pairedBootstrap(diffs, options = {}) {
   const n = diffs.length;
   if (n === 0) return { mean: 0, low: 0, high: 0, pValue: 1 };
   const data = Float64Array.from(diffs);
-  let sum = 0;
+  let sum2 = 0;
   let allZero = true;
   for (let i = 0; i < n; i++) {
     const value = data[i] ?? 0;
     if (!Number.isFinite(value)) throw new RangeError(`diffs[${i}] is not a finite number`);
-    sum += value;
+    sum2 += value;
     if (value !== 0) allZero = false;
   }
-  const mean = sum / n;
+  const mean = sum2 / n;
   if (allZero) return { mean: 0, low: 0, high: 0, pValue: 1 };
   if (n === 1) return { mean, low: Math.min(0, mean), high: Math.max(0, mean), pValue: 1 };
   const means = resampleMeans(data, iterations, seed);
@@ -52731,8 +52739,8 @@ async function startResume(path, filters, trials, ctx) {
       if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
       const planned = planResume(prepared, partial, path, trials !== void 0 ? { trials } : {});
       if (!planned.ok) throw problemsError("resume.mismatch", planned.problems, path);
-      const done = partial.runs.reduce((sum, r) => sum + r.cases.length, 0);
-      const left = planned.value.reduce((sum, s) => sum + s.cases.length * s.grid.length, 0);
+      const done = partial.runs.reduce((sum2, r) => sum2 + r.cases.length, 0);
+      const left = planned.value.reduce((sum2, s) => sum2 + s.cases.length * s.grid.length, 0);
       ctx.stderr.write(`resuming ${path}: ${done} case result(s) kept, ${left} to run
 `);
       return planned.value;
@@ -52780,176 +52788,6 @@ var init_resume2 = __esm({
     init_summary_table();
     init_merge2();
     init_io();
-  }
-});
-
-// src/report/junit.ts
-var junit_exports = {};
-__export(junit_exports, {
-  escapeXmlAttribute: () => escapeXmlAttribute,
-  escapeXmlText: () => escapeXmlText,
-  junitSuiteName: () => junitSuiteName,
-  renderJUnit: () => renderJUnit
-});
-function renderJUnit(artifact) {
-  const totals2 = { tests: 0, failures: 0, errors: 0 };
-  const suites = [];
-  for (const run2 of artifact.runs) {
-    const rendered = renderRun3(run2);
-    totals2.tests += rendered.tests;
-    totals2.failures += rendered.failures;
-    totals2.errors += rendered.errors;
-    suites.push(rendered.xml);
-  }
-  const attributes = attrs({
-    name: "evalgate",
-    tests: totals2.tests,
-    failures: totals2.failures,
-    errors: totals2.errors,
-    time: seconds(artifact.durationMs),
-    timestamp: artifact.startedAt
-  });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes}>`,
-    ...suites,
-    "</testsuites>",
-    ""
-  ].join("\n");
-}
-function junitSuiteName(run2) {
-  const params = formatParams(run2.params, ", ");
-  return params ? `${run2.suite} [${params}]` : run2.suite;
-}
-function renderRun3(run2) {
-  const name = junitSuiteName(run2);
-  const testcases = [];
-  let failures = 0;
-  let errors = 0;
-  let time = 0;
-  for (const result of run2.cases) {
-    if (result.error !== null) errors++;
-    else if (!result.passed) failures++;
-    time += result.durationMs;
-    testcases.push(renderCase2(result, name));
-  }
-  if (run2.verdict === "fail" && failures === 0 && errors === 0) {
-    failures++;
-    testcases.push(renderGate(run2, name));
-  }
-  const properties = [
-    property("revision", run2.testset.revision),
-    run2.testset.path === null ? null : property("testset", run2.testset.path),
-    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
-    ...Object.entries(run2.params).map(
-      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
-    )
-  ].filter((line) => line !== null);
-  const attributes = attrs({
-    name,
-    tests: testcases.length,
-    failures,
-    errors,
-    skipped: 0,
-    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
-    time: seconds(time)
-  });
-  const xml = [
-    `  <testsuite${attributes}>`,
-    "    <properties>",
-    ...properties,
-    "    </properties>",
-    ...testcases,
-    "  </testsuite>"
-  ].join("\n");
-  return { xml, tests: testcases.length, failures, errors };
-}
-function renderCase2(result, classname) {
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open4 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
-  const flaky = flakyLabel(result);
-  const prefix = flaky === null ? "" : `${flaky}; `;
-  if (result.error !== null) {
-    return `${open4}>
-      <error${attrs({ message: prefix + firstLine(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
-    </testcase>`;
-  }
-  if (!result.passed) {
-    const message = prefix + describeCaseFailure(result).join("; ");
-    return `${open4}>
-      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
-    </testcase>`;
-  }
-  if (flaky !== null) {
-    return `${open4}>
-      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
-    </testcase>`;
-  }
-  return `${open4}/>`;
-}
-function failureBody(result) {
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
-    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
-    return evaluation.metadata === null ? head : `${head}
-${safeJson2(evaluation.metadata)}`;
-  }).join("\n\n");
-}
-function renderGate(run2, classname) {
-  const failed = run2.gate.conditions.filter((condition) => !condition.passed);
-  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
-  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
-  return [
-    `    <testcase${attrs({ name: "gate", classname, time: seconds(0) })}>`,
-    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
-    "    </testcase>"
-  ].join("\n");
-}
-function property(name, value) {
-  return `      <property${attrs({ name, value })}/>`;
-}
-function safeJson2(value) {
-  try {
-    return JSON.stringify(
-      value,
-      (_key, item) => typeof item === "bigint" ? item.toString() : item,
-      2
-    );
-  } catch {
-    return String(value);
-  }
-}
-function seconds(ms) {
-  return (ms / 1e3).toFixed(3);
-}
-function attrs(values) {
-  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
-}
-function escapeXmlText(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
-}
-function escapeXmlAttribute(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
-}
-var INVALID_XML, TEXT_ENTITIES, ATTRIBUTE_ENTITIES;
-var init_junit = __esm({
-  "src/report/junit.ts"() {
-    "use strict";
-    init_labels();
-    INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-    TEXT_ENTITIES = {
-      "&": "&amp;",
-      "<": "&lt;",
-      ">": "&gt;",
-      "\r": "&#13;"
-    };
-    ATTRIBUTE_ENTITIES = {
-      ...TEXT_ENTITIES,
-      '"': "&quot;",
-      "'": "&apos;",
-      "	": "&#9;",
-      "\n": "&#10;"
-    };
   }
 });
 
@@ -57680,9 +57518,190 @@ function withShard(artifact, shard) {
 // src/pipeline/execute.ts
 init_artifact();
 
+// src/report/junit.ts
+init_exact_sum();
+init_labels();
+var JUnitTotals = class {
+  tests = 0;
+  failures = 0;
+  errors = 0;
+  #time = new ExactSum();
+  add(result) {
+    this.tests++;
+    if (result.error !== null) this.errors++;
+    else if (!result.passed) this.failures++;
+    this.#time.add(result.durationMs);
+  }
+  get timeMs() {
+    return this.#time.value();
+  }
+};
+function casesInArtifact(artifact) {
+  return {
+    totals(run2) {
+      const totals2 = new JUnitTotals();
+      for (const result of artifact.runs[run2]?.cases ?? []) totals2.add(result);
+      return totals2;
+    },
+    cases: (run2) => artifact.runs[run2]?.cases ?? []
+  };
+}
+function renderJUnit(artifact) {
+  return [...junitChunks(artifact, casesInArtifact(artifact))].join("");
+}
+function* junitChunks(artifact, source) {
+  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
+  const attributes = attrs({
+    name: "evalgate",
+    tests: sum(suites.map((totals2) => totals2.tests)),
+    failures: sum(suites.map((totals2) => totals2.failures)),
+    errors: sum(suites.map((totals2) => totals2.errors)),
+    time: seconds(artifact.durationMs),
+    timestamp: artifact.startedAt
+  });
+  yield `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites${attributes}>
+`;
+  for (const [index, run2] of artifact.runs.entries()) {
+    const totals2 = suites[index];
+    const name = junitSuiteName(run2);
+    yield `${suiteHead(run2, name, totals2)}
+`;
+    for (const result of source.cases(index)) yield `${renderCase(result, name)}
+`;
+    if (totals2.gateFailed) yield `${renderGate(run2, name)}
+`;
+    yield "  </testsuite>\n";
+  }
+  yield "</testsuites>\n";
+}
+function sum(values) {
+  return values.reduce((total, value) => total + value, 0);
+}
+function junitSuiteName(run2) {
+  const params = formatParams(run2.params, ", ");
+  return params ? `${run2.suite} [${params}]` : run2.suite;
+}
+function suiteTotals(run2, cases) {
+  const gateFailed = run2.verdict === "fail" && cases.failures === 0 && cases.errors === 0;
+  return {
+    tests: cases.tests + (gateFailed ? 1 : 0),
+    failures: cases.failures + (gateFailed ? 1 : 0),
+    errors: cases.errors,
+    timeMs: cases.timeMs,
+    gateFailed
+  };
+}
+function suiteHead(run2, name, totals2) {
+  const properties = [
+    property("revision", run2.testset.revision),
+    run2.testset.path === null ? null : property("testset", run2.testset.path),
+    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
+    ...Object.entries(run2.params).map(
+      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
+    )
+  ].filter((line) => line !== null);
+  const attributes = attrs({
+    name,
+    tests: totals2.tests,
+    failures: totals2.failures,
+    errors: totals2.errors,
+    skipped: 0,
+    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
+    time: seconds(totals2.timeMs)
+  });
+  return [
+    `  <testsuite${attributes}>`,
+    "    <properties>",
+    ...properties,
+    "    </properties>"
+  ].join("\n");
+}
+function renderCase(result, classname) {
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const open4 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const flaky = flakyLabel(result);
+  const prefix = flaky === null ? "" : `${flaky}; `;
+  if (result.error !== null) {
+    return `${open4}>
+      <error${attrs({ message: prefix + firstLine(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
+    </testcase>`;
+  }
+  if (!result.passed) {
+    const message = prefix + describeCaseFailure(result).join("; ");
+    return `${open4}>
+      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
+    </testcase>`;
+  }
+  if (flaky !== null) {
+    return `${open4}>
+      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
+    </testcase>`;
+  }
+  return `${open4}/>`;
+}
+function failureBody(result) {
+  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
+    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
+    return evaluation.metadata === null ? head : `${head}
+${safeJson2(evaluation.metadata)}`;
+  }).join("\n\n");
+}
+function renderGate(run2, classname) {
+  const failed = run2.gate.conditions.filter((condition) => !condition.passed);
+  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
+  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
+  return [
+    `    <testcase${attrs({ name: "gate", classname, time: seconds(0) })}>`,
+    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
+    "    </testcase>"
+  ].join("\n");
+}
+function property(name, value) {
+  return `      <property${attrs({ name, value })}/>`;
+}
+function safeJson2(value) {
+  try {
+    return JSON.stringify(
+      value,
+      (_key, item) => typeof item === "bigint" ? item.toString() : item,
+      2
+    );
+  } catch {
+    return String(value);
+  }
+}
+function seconds(ms) {
+  return (ms / 1e3).toFixed(3);
+}
+function attrs(values) {
+  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
+}
+var INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+function escapeXmlText(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
+}
+function escapeXmlAttribute(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
+}
+var TEXT_ENTITIES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\r": "&#13;"
+};
+var ATTRIBUTE_ENTITIES = {
+  ...TEXT_ENTITIES,
+  '"': "&quot;",
+  "'": "&apos;",
+  "	": "&#9;",
+  "\n": "&#10;"
+};
+
 // src/report/artifact-writer.ts
 init_artifact();
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -57692,11 +57711,13 @@ var NEWLINE_BYTES = Buffer.from("\n");
 var CaseSpool = class {
   #runs = [];
   #dir = null;
+  /** No more cases can be recorded: the reports are being written, or the spool is gone. */
   #closed = false;
+  #discarded = false;
   /**
-   * Removes the spool if the process exits before `finish` or `discard` (a second Ctrl-C exits
-   * at once; an error between the run and the write skips both): spools of a large run are
-   * hundreds of megabytes, not to be left in the temporary folder.
+   * Removes the spool if the process exits before `discard` (a second Ctrl-C exits at once; an
+   * error between the run and the reports skips it): spools of a large run are hundreds of
+   * megabytes, not to be left in the temporary folder.
    */
   #onExit = () => this.discard();
   open(runs) {
@@ -57766,33 +57787,71 @@ var CaseSpool = class {
   }
   /**
    * Writes `artifact` to `path` (through a temporary file and a rename; the parent folder is
-   * created), then removes the spool. Run i of the artifact takes its cases from the spool's
-   * run i, in testset order; `artifact.runs[i].cases` is not read for a spooled run. A run the
-   * spool has no cases for is written with whatever `cases` it holds.
+   * created). Run i of the artifact takes its cases from the spool's run i, in testset order;
+   * `artifact.runs[i].cases` is not read for a spooled run. A run the spool has no cases for is
+   * written with whatever `cases` it holds. Records no more cases after it; keeps the spool.
    */
-  async finish(path, artifact) {
-    if (this.#closed) throw new Error("the case spool is already closed");
+  async writeArtifact(path, artifact) {
+    if (this.#discarded) throw new Error("the case spool is already removed");
+    this.#seal();
+    await mkdir2(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    const out = await open2(tmp, "w");
     try {
-      for (const spool of this.#runs) this.#flush(spool, true);
-      await mkdir2(dirname(path), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      const out = await open2(tmp, "w");
-      try {
-        await this.#writeArtifact(new BatchWriter(out), artifact);
-      } catch (error2) {
-        await out.close();
-        await rm2(tmp, { force: true });
-        throw error2;
-      }
+      await this.#writeArtifact(new BatchWriter(out), artifact);
+    } catch (error2) {
       await out.close();
-      await rename2(tmp, path);
+      await rm2(tmp, { force: true });
+      throw error2;
+    }
+    await out.close();
+    await rename2(tmp, path);
+  }
+  /** True when run `run` has spooled cases (then {@link cases} reads them). */
+  spooled(run2) {
+    const spool = this.#runs[run2];
+    return spool !== void 0 && spool.recorded > 0;
+  }
+  /**
+   * Run `run`'s spooled cases parsed back, in testset order, one at a time (synchronously: for
+   * reports written once the run is over). Records no more cases after it.
+   */
+  *cases(run2) {
+    this.#seal();
+    const spool = this.#runs[run2];
+    if (this.#discarded) throw new Error("the case spool is already removed");
+    if (spool === void 0 || spool.recorded === 0 || spool.path === null) return;
+    const fd = openSync(spool.path, "r");
+    try {
+      let window = Buffer.allocUnsafe(WINDOW);
+      let from = 0;
+      let to = 0;
+      for (let index = 0; index < spool.size; index++) {
+        const start = spool.offsets[index];
+        if (start < 0) continue;
+        const end = start + spool.lengths[index];
+        if (start < from || end > to) {
+          if (end - start > window.length) window = Buffer.allocUnsafe(end - start);
+          from = start;
+          to = start + readAt(fd, window, start);
+          if (to < end) throw new Error("the case spool is shorter than recorded");
+        }
+        yield caseOfLine(window.toString("utf8", start - from, end - from));
+      }
     } finally {
-      this.discard();
+      closeSync(fd);
     }
   }
-  /** Removes the spool files without writing anything. */
+  /** Flushes and closes every run's file: nothing more is recorded. */
+  #seal() {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const spool of this.#runs) this.#flush(spool, true);
+  }
+  /** Removes the spool files (after the reports, or instead of them). */
   discard() {
     this.#closed = true;
+    this.#discarded = true;
     for (const spool of this.#runs) {
       if (spool.fd !== null) closeSync(spool.fd);
       spool.fd = null;
@@ -57835,7 +57894,7 @@ async function copyLines(spool, out) {
   let last = spool.size - 1;
   while (last >= 0 && offsets[last] < 0) last--;
   if (last < 0 || spool.path === null) return;
-  const file = await open2(spool.path, "r");
+  const fd = openSync(spool.path, "r");
   try {
     const window = Buffer.allocUnsafe(WINDOW);
     for (let first = 0; first <= last; ) {
@@ -57849,11 +57908,7 @@ async function copyLines(spool, out) {
       while (next <= last && offsets[next] === end) end += lengths[next++];
       const through = next > last ? end - 2 : end;
       for (let at = start; at < through; ) {
-        const read = await readAvailable(
-          file,
-          window.subarray(0, Math.min(WINDOW, through - at)),
-          at
-        );
+        const read = readAt(fd, window.subarray(0, Math.min(WINDOW, through - at)), at);
         if (read === 0) throw new Error("the case spool is shorter than recorded");
         await out.bytes(window.subarray(0, read));
         at += read;
@@ -57862,20 +57917,15 @@ async function copyLines(spool, out) {
       first = next;
     }
   } finally {
-    await file.close();
+    closeSync(fd);
   }
 }
-async function readAvailable(file, buffer, position) {
+function readAt(fd, buffer, position) {
   let filled = 0;
   while (filled < buffer.length) {
-    const { bytesRead } = await file.read(
-      buffer,
-      filled,
-      buffer.length - filled,
-      position + filled
-    );
-    if (bytesRead === 0) break;
-    filled += bytesRead;
+    const read = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
   }
   return filled;
 }
@@ -57946,6 +57996,7 @@ async function executeSuites(suites, io) {
   const keepCases = io.keepCases ?? true;
   const spool = keepCases ? null : new CaseSpool();
   const listed = keepCases ? null : new ListedCases();
+  const junit = keepCases || io.junit !== true ? null : new JUnitCounts();
   let result;
   try {
     result = await runSuites(suites, {
@@ -57953,7 +58004,13 @@ async function executeSuites(suites, io) {
       ...io.signal ? { signal: io.signal } : {},
       ...io.globalConcurrency !== void 0 ? { globalConcurrency: io.globalConcurrency } : {},
       keepCases,
-      ...spool && listed ? { sink: bothSinks(io.positions ? indexingSink(spool, suites) : spool, listed) } : {}
+      ...spool && listed ? {
+        sink: allSinks([
+          io.positions ? indexingSink(spool, suites) : spool,
+          listed,
+          ...junit ? [junit] : []
+        ])
+      } : {}
     });
   } catch (error2) {
     spool?.discard();
@@ -57978,22 +58035,42 @@ async function executeSuites(suites, io) {
     interrupted: result.interrupted,
     startedAt,
     durationMs: durationMs2,
-    writeArtifact: (path, artifact) => spool ? spool.finish(path, artifact) : writeFileAtomic(path, serializeArtifactChunks(artifact)),
+    writeArtifact: (path, artifact) => spool ? spool.writeArtifact(path, artifact) : writeFileAtomic(path, serializeArtifactChunks(artifact)),
+    writeJUnit(path, artifact) {
+      if (!spool) return writeFileAtomic(path, renderJUnit(artifact));
+      if (!junit)
+        throw new Error("writeJUnit of spooled cases needs executeSuites({ junit: true })");
+      const cases = (run2) => spool.spooled(run2) ? spool.cases(run2) : artifact.runs[run2]?.cases ?? [];
+      return writeFileAtomic(
+        path,
+        junitChunks(artifact, { totals: (run2) => junit.totals(run2), cases })
+      );
+    },
     discard: () => spool?.discard()
   };
 }
-function bothSinks(first, second) {
+function allSinks(sinks) {
   return {
     open(runs) {
-      first.open(runs);
-      second.open(runs);
+      for (const sink of sinks) sink.open(runs);
     },
     record(run2, index, result) {
-      first.record(run2, index, result);
-      second.record(run2, index, result);
+      for (const sink of sinks) sink.record(run2, index, result);
     }
   };
 }
+var JUnitCounts = class {
+  #runs = [];
+  open(runs) {
+    this.#runs = runs.map(() => new JUnitTotals());
+  }
+  record(run2, _index, result) {
+    this.#runs[run2]?.add(result);
+  }
+  totals(run2) {
+    return this.#runs[run2] ?? new JUnitTotals();
+  }
+};
 var ListedCases = class {
   #runs = [];
   open(runs) {
@@ -58100,7 +58177,6 @@ function isSha(text) {
 }
 
 // src/commands/run.ts
-init_write_file_atomic();
 init_io();
 init_load2();
 var EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 };
@@ -58126,10 +58202,11 @@ async function executeRun(args, ctx) {
     githubActions: ctx.env.GITHUB_ACTIONS === "true",
     ...args.signal ? { signal: args.signal } : {},
     ...args.concurrency !== void 0 ? { globalConcurrency: args.concurrency } : {},
-    // JUnit, the baseline comparison and resuming read every case after the run, so they keep
-    // them in memory; otherwise cases only stream to the artifact (bounded), a shard's with
-    // their testset positions.
-    keepCases: args.keepCases === true || args.junit !== void 0 || args.baseline !== void 0 || args.resume !== void 0,
+    // The baseline comparison and resuming read every case after the run, so they keep them in
+    // memory; otherwise cases only stream to the artifact (bounded), a shard's with their
+    // testset positions, and the JUnit report reads them back from the spool.
+    keepCases: args.keepCases === true || args.baseline !== void 0 || args.resume !== void 0,
+    junit: args.junit !== void 0,
     positions: filters.shard !== void 0
   });
   for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}
@@ -58151,14 +58228,17 @@ async function executeRun(args, ctx) {
     artifact = comparing.withComparison(artifact, baseline, args.baseline, suites, ctx);
   }
   const output = resolve9(ctx.cwd, args.output);
-  await execution.writeArtifact(output, artifact);
-  ctx.stderr.write(`results written to ${args.output}
+  try {
+    await execution.writeArtifact(output, artifact);
+    ctx.stderr.write(`results written to ${args.output}
 `);
-  if (args.junit !== void 0) {
-    const { renderJUnit: renderJUnit2 } = await Promise.resolve().then(() => (init_junit(), junit_exports));
-    await writeFileAtomic(resolve9(ctx.cwd, args.junit), renderJUnit2(artifact));
-    ctx.stderr.write(`JUnit report written to ${args.junit}
+    if (args.junit !== void 0) {
+      await execution.writeJUnit(resolve9(ctx.cwd, args.junit), artifact);
+      ctx.stderr.write(`JUnit report written to ${args.junit}
 `);
+    }
+  } finally {
+    execution.discard();
   }
   if (done.interrupted) {
     ctx.stderr.write(

@@ -8,10 +8,11 @@ import { executeSuites } from '../src/pipeline/execute.ts';
 import { buildArtifact, serializeArtifact } from '../src/report/artifact.ts';
 import { validateArtifact } from '../src/report/artifact-schema.ts';
 import { CaseSpool } from '../src/report/artifact-writer.ts';
+import { renderJUnit } from '../src/report/junit.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
-import type { EngineEvaluator, ResultsArtifact, RunResult } from '../src/types.ts';
+import type { CaseResult, EngineEvaluator, ResultsArtifact, RunResult } from '../src/types.ts';
 import { preparedCases } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-stream-test-'));
@@ -81,7 +82,7 @@ function artifactOf(runs: RunResult[], interrupted = false): ResultsArtifact {
 async function streamed(
   suites: SuiteSpec[],
   options: { signal?: AbortSignal } = {},
-): Promise<{ text: string; artifact: ResultsArtifact }> {
+): Promise<{ text: string; artifact: ResultsArtifact; readBack: CaseResult[][] }> {
   const spool = new CaseSpool();
   let clock = 0;
   const result = await runSuites(suites, {
@@ -92,8 +93,13 @@ async function streamed(
   });
   const artifact = artifactOf(result.runs, result.interrupted);
   const path = join(work, `out-${Math.random().toString(36).slice(2)}`, 'results.json');
-  await spool.finish(path, artifact);
-  return { text: await readFile(path, 'utf8'), artifact };
+  try {
+    await spool.writeArtifact(path, artifact);
+    const readBack = artifact.runs.map((_, run) => [...spool.cases(run)]);
+    return { text: await readFile(path, 'utf8'), artifact, readBack };
+  } finally {
+    spool.discard();
+  }
 }
 
 describe('the streaming artifact writer', () => {
@@ -108,10 +114,15 @@ describe('the streaming artifact writer', () => {
       suite('second', withBig, { concurrency: 3 }),
       suite('empty', []),
     ];
-    const { text, artifact } = await streamed(suites);
+    const { text, artifact, readBack } = await streamed(suites);
     assert.equal(text, serializeArtifact(artifact));
     assert.deepEqual(validateArtifact(JSON.parse(text)), []);
     const parsed = JSON.parse(text) as ResultsArtifact;
+    // Read back one by one (for JUnit), the spool gives each run's cases as the artifact has them.
+    assert.deepEqual(
+      readBack,
+      parsed.runs.map((run) => run.cases),
+    );
     assert.deepEqual(
       parsed.runs.map((run) => run.cases.length),
       [300, 300, 40, 0],
@@ -168,19 +179,18 @@ describe('the streaming artifact writer', () => {
     assert.deepEqual(validateArtifact(parsed), []);
   });
 
-  it('removes its spool files once the artifact is written, and on discard', async () => {
+  it('keeps its spool files for the reports after the artifact, and removes them on discard', async () => {
     const before = new Set(await spoolDirs());
     const spool = new CaseSpool();
     const result = await runSuites([suite('s', rows(50))], { keepCases: false, sink: spool });
-    assert.equal(
-      (await spoolDirs()).some((dir) => !before.has(dir)),
-      true,
-    );
-    await spool.finish(join(work, 'cleanup.json'), artifactOf(result.runs));
-    assert.deepEqual(
-      (await spoolDirs()).filter((dir) => !before.has(dir)),
-      [],
-    );
+    const created = async () => (await spoolDirs()).filter((dir) => !before.has(dir));
+    assert.equal((await created()).length, 1);
+    await spool.writeArtifact(join(work, 'cleanup.json'), artifactOf(result.runs));
+    assert.equal((await created()).length, 1, 'still there for the JUnit report');
+    assert.equal([...spool.cases(0)].length, 50);
+    spool.discard();
+    assert.deepEqual(await created(), []);
+    assert.throws(() => [...spool.cases(0)], /already removed/);
 
     const dropped = new CaseSpool();
     await runSuites([suite('s', rows(50))], { keepCases: false, sink: dropped });
@@ -263,7 +273,11 @@ describe('executeSuites without keeping cases', () => {
     const kept = await executeSuites(specs(), io(keptOut));
     seen.clear();
     const streamedOut: string[] = [];
-    const lean = await executeSuites(specs(), { ...io(streamedOut), keepCases: false });
+    const lean = await executeSuites(specs(), {
+      ...io(streamedOut),
+      keepCases: false,
+      junit: true,
+    });
 
     assert.deepEqual(
       lean.runs.map((run) => run.cases.length),
@@ -286,8 +300,26 @@ describe('executeSuites without keeping cases', () => {
       paths.map(async (path) => withoutDurations(await readFile(path, 'utf8'))),
     );
     assert.equal(b, a);
+
+    // The JUnit report streams from the spool: exactly what renderJUnit makes of the streamed
+    // artifact, and the kept run's report but for times.
+    const reports = [join(work, 'kept.xml'), join(work, 'lean.xml')];
+    await kept.writeJUnit(reports[0]!, artifactOf(kept.runs));
+    await lean.writeJUnit(reports[1]!, artifactOf(lean.runs));
+    lean.discard();
+    const leanXml = await readFile(reports[1]!, 'utf8');
+    const leanArtifact = JSON.parse(await readFile(paths[1]!, 'utf8')) as ResultsArtifact;
+    assert.equal(leanXml, renderJUnit(leanArtifact));
+    assert.equal(leanXml.match(/<testcase /g)?.length, 60 + 60 + 30, 'every case of every run');
+    const keptXml = await readFile(reports[0]!, 'utf8');
+    assert.equal(withoutTimes(leanXml), withoutTimes(keptXml));
   });
 });
+
+/** JUnit text with every time attribute set to 0. */
+function withoutTimes(xml: string): string {
+  return xml.replace(/ time="[0-9.]+"/g, ' time="0"');
+}
 
 /** The artifact text with every durationMs set to 0. */
 function withoutDurations(text: string): string {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateArtifact } from '../src/report/artifact-schema.ts';
+import { renderJUnit } from '../src/report/junit.ts';
 import type { ResultsArtifact } from '../src/types.ts';
 import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
 
@@ -80,6 +81,9 @@ describe('evals run: the quickstart', () => {
     );
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     assert.equal(junit.match(/<testsuite /g)?.length, 2, 'one <testsuite> per suite × grid point');
+    // Cases are not kept in memory for JUnit: the report is read back from the case spool, and
+    // is exactly what the artifact renders to.
+    assert.equal(junit, renderJUnit(artifact));
   });
 
   it('rejects a --grid value that matches no grid point, with exit 2', async () => {

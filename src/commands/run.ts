@@ -7,7 +7,6 @@ import { executeSuites } from '../pipeline/execute.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { toolVersion } from '../version.ts';
 import { readGitInfo } from './git-info.ts';
-import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
 import { useColor, type CommandContext } from './io.ts';
 import { loadAndPrepare } from './load.ts';
 import { annotateRuns, withShard } from '../merge/annotate.ts';
@@ -92,14 +91,11 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
-    // JUnit, the baseline comparison and resuming read every case after the run, so they keep
-    // them in memory; otherwise cases only stream to the artifact (bounded), a shard's with
-    // their testset positions.
-    keepCases:
-      args.keepCases === true ||
-      args.junit !== undefined ||
-      args.baseline !== undefined ||
-      args.resume !== undefined,
+    // The baseline comparison and resuming read every case after the run, so they keep them in
+    // memory; otherwise cases only stream to the artifact (bounded), a shard's with their
+    // testset positions, and the JUnit report reads them back from the spool.
+    keepCases: args.keepCases === true || args.baseline !== undefined || args.resume !== undefined,
+    junit: args.junit !== undefined,
     positions: filters.shard !== undefined,
   });
   // Files judges keep (automatic-battle baselines) are written once, after the last call.
@@ -122,12 +118,15 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     artifact = comparing.withComparison(artifact, baseline, args.baseline, suites, ctx);
   }
   const output = resolve(ctx.cwd, args.output);
-  await execution.writeArtifact(output, artifact);
-  ctx.stderr.write(`results written to ${args.output}\n`);
-  if (args.junit !== undefined) {
-    const { renderJUnit } = await import('../report/junit.ts');
-    await writeFileAtomic(resolve(ctx.cwd, args.junit), renderJUnit(artifact));
-    ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
+  try {
+    await execution.writeArtifact(output, artifact);
+    ctx.stderr.write(`results written to ${args.output}\n`);
+    if (args.junit !== undefined) {
+      await execution.writeJUnit(resolve(ctx.cwd, args.junit), artifact);
+      ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
+    }
+  } finally {
+    execution.discard();
   }
   if (done.interrupted) {
     ctx.stderr.write(

@@ -1,5 +1,6 @@
 import { indexingSink } from '../merge/annotate.ts';
 import { serializeArtifactChunks } from '../report/artifact.ts';
+import { junitChunks, JUnitTotals, renderJUnit } from '../report/junit.ts';
 import { CaseSpool } from '../report/artifact-writer.ts';
 import { MAX_LISTED_CASES, renderSummary, type CaseListing } from '../report/summary-table.ts';
 import { createProgressReporter } from '../report/progress.ts';
@@ -35,6 +36,11 @@ export interface ExecuteIO {
    */
   keepCases?: boolean;
   /**
+   * With spooled cases (`keepCases: false`), also count what `writeJUnit` needs as cases
+   * finish, so the JUnit report streams from the spool too.
+   */
+  junit?: boolean;
+  /**
    * Record each streamed case's testset position (`index`) in the artifact, as a shard's
    * artifact needs for `evals merge` to restore testset order. Kept cases get theirs from
    * `annotateRuns`.
@@ -51,10 +57,14 @@ export interface Execution {
   /**
    * Writes the results artifact built from `runs` (through a temporary file and a rename). Its
    * runs must be this execution's, in order: spooled cases are put back into run i by position.
-   * Call it once; it also frees the spool.
    */
   writeArtifact(path: string, artifact: ResultsArtifact): Promise<void>;
-  /** Frees the spool without writing (when no artifact will be written). Idempotent. */
+  /**
+   * Writes the JUnit report of `artifact` (built from `runs`, as for `writeArtifact`); spooled
+   * cases are read back one at a time (needs `junit: true` when they are spooled).
+   */
+  writeJUnit(path: string, artifact: ResultsArtifact): Promise<void>;
+  /** Frees the spool: call it once the reports are written, or instead of them. Idempotent. */
   discard(): void;
 }
 
@@ -76,6 +86,7 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
   const keepCases = io.keepCases ?? true;
   const spool = keepCases ? null : new CaseSpool();
   const listed = keepCases ? null : new ListedCases();
+  const junit = keepCases || io.junit !== true ? null : new JUnitCounts();
   let result;
   try {
     result = await runSuites(suites, {
@@ -84,7 +95,13 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
       ...(io.globalConcurrency !== undefined ? { globalConcurrency: io.globalConcurrency } : {}),
       keepCases,
       ...(spool && listed
-        ? { sink: bothSinks(io.positions ? indexingSink(spool, suites) : spool, listed) }
+        ? {
+            sink: allSinks([
+              io.positions ? indexingSink(spool, suites) : spool,
+              listed,
+              ...(junit ? [junit] : []),
+            ]),
+          }
         : {}),
     });
   } catch (error) {
@@ -112,23 +129,50 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     durationMs,
     writeArtifact: (path, artifact) =>
       spool
-        ? spool.finish(path, artifact)
+        ? spool.writeArtifact(path, artifact)
         : writeFileAtomic(path, serializeArtifactChunks(artifact)),
+    writeJUnit(path, artifact) {
+      if (!spool) return writeFileAtomic(path, renderJUnit(artifact));
+      if (!junit)
+        throw new Error('writeJUnit of spooled cases needs executeSuites({ junit: true })');
+      // A run with nothing spooled (none of its cases finished) writes what it holds.
+      const cases = (run: number) =>
+        spool.spooled(run) ? spool.cases(run) : (artifact.runs[run]?.cases ?? []);
+      return writeFileAtomic(
+        path,
+        junitChunks(artifact, { totals: (run) => junit.totals(run), cases }),
+      );
+    },
     discard: () => spool?.discard(),
   };
 }
 
-function bothSinks(first: CaseSink, second: CaseSink): CaseSink {
+function allSinks(sinks: CaseSink[]): CaseSink {
   return {
     open(runs) {
-      first.open(runs);
-      second.open(runs);
+      for (const sink of sinks) sink.open(runs);
     },
     record(run, index, result) {
-      first.record(run, index, result);
-      second.record(run, index, result);
+      for (const sink of sinks) sink.record(run, index, result);
     },
   };
+}
+
+/** Each run's JUnit counts, kept as its cases finish (when they are spooled, not kept). */
+class JUnitCounts implements CaseSink {
+  #runs: JUnitTotals[] = [];
+
+  open(runs: readonly { cases: number }[]): void {
+    this.#runs = runs.map(() => new JUnitTotals());
+  }
+
+  record(run: number, _index: number, result: CaseResult): void {
+    this.#runs[run]?.add(result);
+  }
+
+  totals(run: number): JUnitTotals {
+    return this.#runs[run] ?? new JUnitTotals();
+  }
 }
 
 /** A run's cases as far as the summary table needs them. */

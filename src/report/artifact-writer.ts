@@ -6,8 +6,10 @@
  * the run is over, so the cases cannot go straight into the artifact. Each run spools its case
  * lines (compact JSON, the very text of the artifact line) to a file of its own in the system's
  * temporary folder, in the order they finish, remembering where each line is (12 bytes a case).
- * `finish` then writes the artifact through a temporary file and a rename: the frame from
- * `artifactLayout`, and in each run's slot the spooled lines read back in testset order.
+ * `writeArtifact` then writes the artifact through a temporary file and a rename: the frame from
+ * `artifactLayout`, and in each run's slot the spooled lines read back in testset order. Other
+ * reports that go through every case (JUnit) read them back one by one with `cases`; `discard`
+ * removes the spool once the reports are written.
  *
  * Why an offset table and not an in-memory reorder buffer: cases finish nearly in order (workers
  * pull them in order), but one slow case among fast ones would make a reorder buffer hold every
@@ -19,13 +21,13 @@
  * a write into the page cache takes microseconds, and a synchronous write cannot queue up
  * unbounded buffers behind a slow disk the way an unawaited stream write would.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CaseSink } from '../run/types.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
-import { artifactLayout, caseLine, stringifyCase } from './artifact.ts';
+import { artifactLayout, caseLine, caseOfLine, stringifyCase } from './artifact.ts';
 
 /** Spool bytes gathered per run before a write. */
 const SPOOL_BATCH = 1 << 16;
@@ -53,17 +55,20 @@ interface RunSpool {
 }
 
 /**
- * A `CaseSink` that spools finished cases to disk; `finish` writes the artifact from them. Not
- * reusable: one run, then `finish` or `discard` (both remove the spool files; both idempotent).
+ * A `CaseSink` that spools finished cases to disk; `writeArtifact` writes the artifact from them
+ * and `cases` reads them back. Not reusable: one run, then the reports, then `discard` (which
+ * removes the spool files; idempotent).
  */
 export class CaseSpool implements CaseSink {
   #runs: RunSpool[] = [];
   #dir: string | null = null;
+  /** No more cases can be recorded: the reports are being written, or the spool is gone. */
   #closed = false;
+  #discarded = false;
   /**
-   * Removes the spool if the process exits before `finish` or `discard` (a second Ctrl-C exits
-   * at once; an error between the run and the write skips both): spools of a large run are
-   * hundreds of megabytes, not to be left in the temporary folder.
+   * Removes the spool if the process exits before `discard` (a second Ctrl-C exits at once; an
+   * error between the run and the reports skips it): spools of a large run are hundreds of
+   * megabytes, not to be left in the temporary folder.
    */
   readonly #onExit = (): void => this.discard();
 
@@ -146,34 +151,77 @@ export class CaseSpool implements CaseSink {
 
   /**
    * Writes `artifact` to `path` (through a temporary file and a rename; the parent folder is
-   * created), then removes the spool. Run i of the artifact takes its cases from the spool's
-   * run i, in testset order; `artifact.runs[i].cases` is not read for a spooled run. A run the
-   * spool has no cases for is written with whatever `cases` it holds.
+   * created). Run i of the artifact takes its cases from the spool's run i, in testset order;
+   * `artifact.runs[i].cases` is not read for a spooled run. A run the spool has no cases for is
+   * written with whatever `cases` it holds. Records no more cases after it; keeps the spool.
    */
-  async finish(path: string, artifact: ResultsArtifact): Promise<void> {
-    if (this.#closed) throw new Error('the case spool is already closed');
+  async writeArtifact(path: string, artifact: ResultsArtifact): Promise<void> {
+    if (this.#discarded) throw new Error('the case spool is already removed');
+    this.#seal();
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    const out = await open(tmp, 'w');
     try {
-      for (const spool of this.#runs) this.#flush(spool, true);
-      await mkdir(dirname(path), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      const out = await open(tmp, 'w');
-      try {
-        await this.#writeArtifact(new BatchWriter(out), artifact);
-      } catch (error) {
-        await out.close();
-        await rm(tmp, { force: true });
-        throw error;
-      }
+      await this.#writeArtifact(new BatchWriter(out), artifact);
+    } catch (error) {
       await out.close();
-      await rename(tmp, path);
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    await out.close();
+    await rename(tmp, path);
+  }
+
+  /** True when run `run` has spooled cases (then {@link cases} reads them). */
+  spooled(run: number): boolean {
+    const spool = this.#runs[run];
+    return spool !== undefined && spool.recorded > 0;
+  }
+
+  /**
+   * Run `run`'s spooled cases parsed back, in testset order, one at a time (synchronously: for
+   * reports written once the run is over). Records no more cases after it.
+   */
+  *cases(run: number): Generator<CaseResult> {
+    this.#seal();
+    const spool = this.#runs[run];
+    if (this.#discarded) throw new Error('the case spool is already removed');
+    if (spool === undefined || spool.recorded === 0 || spool.path === null) return;
+    const fd = openSync(spool.path, 'r');
+    try {
+      // Lines are served from a window of the file, refilled where the next line starts when it
+      // falls outside; cases that finished in order make that one sequential read.
+      let window = Buffer.allocUnsafe(WINDOW);
+      let from = 0;
+      let to = 0;
+      for (let index = 0; index < spool.size; index++) {
+        const start = spool.offsets[index]!;
+        if (start < 0) continue; // never finished (an interrupt)
+        const end = start + spool.lengths[index]!;
+        if (start < from || end > to) {
+          if (end - start > window.length) window = Buffer.allocUnsafe(end - start);
+          from = start;
+          to = start + readAt(fd, window, start);
+          if (to < end) throw new Error('the case spool is shorter than recorded');
+        }
+        yield caseOfLine(window.toString('utf8', start - from, end - from));
+      }
     } finally {
-      this.discard();
+      closeSync(fd);
     }
   }
 
-  /** Removes the spool files without writing anything. */
+  /** Flushes and closes every run's file: nothing more is recorded. */
+  #seal(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const spool of this.#runs) this.#flush(spool, true);
+  }
+
+  /** Removes the spool files (after the reports, or instead of them). */
   discard(): void {
     this.#closed = true;
+    this.#discarded = true;
     for (const spool of this.#runs) {
       if (spool.fd !== null) closeSync(spool.fd);
       spool.fd = null;
@@ -223,7 +271,8 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
   let last = spool.size - 1;
   while (last >= 0 && offsets[last]! < 0) last--;
   if (last < 0 || spool.path === null) return;
-  const file = await open(spool.path, 'r');
+  // Read synchronously (from the page cache, mostly), written through the async output.
+  const fd = openSync(spool.path, 'r');
   try {
     const window = Buffer.allocUnsafe(WINDOW);
     for (let first = 0; first <= last;) {
@@ -238,11 +287,7 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
       // The artifact's last case line has no comma: drop the spooled ",\n" and end the line.
       const through = next > last ? end - 2 : end;
       for (let at = start; at < through;) {
-        const read = await readAvailable(
-          file,
-          window.subarray(0, Math.min(WINDOW, through - at)),
-          at,
-        );
+        const read = readAt(fd, window.subarray(0, Math.min(WINDOW, through - at)), at);
         if (read === 0) throw new Error('the case spool is shorter than recorded');
         await out.bytes(window.subarray(0, read));
         at += read;
@@ -251,22 +296,17 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
       first = next;
     }
   } finally {
-    await file.close();
+    closeSync(fd);
   }
 }
 
-/** Fills `buffer` from `position` as far as the file goes; returns the bytes read. */
-async function readAvailable(file: FileHandle, buffer: Buffer, position: number): Promise<number> {
+/** Fills `buffer` from `position` of file `fd` as far as the file goes; returns the bytes read. */
+function readAt(fd: number, buffer: Buffer, position: number): number {
   let filled = 0;
   while (filled < buffer.length) {
-    const { bytesRead } = await file.read(
-      buffer,
-      filled,
-      buffer.length - filled,
-      position + filled,
-    );
-    if (bytesRead === 0) break;
-    filled += bytesRead;
+    const read = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
   }
   return filled;
 }

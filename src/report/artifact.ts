@@ -121,9 +121,20 @@ export function* artifactLayout(
   yield `${afterRuns}\n`;
 }
 
+/** Indentation of a case's line inside its run's `cases` array. */
+const CASE_INDENT = '        ';
+
 /** One case's line inside its run's `cases` array, from its compact JSON. */
 export function caseLine(json: string, last: boolean): string {
-  return `        ${json}${last ? '' : ','}\n`;
+  return `${CASE_INDENT}${json}${last ? '' : ','}\n`;
+}
+
+/** The case a {@link caseLine} holds (its text without the line's indent, comma and newline). */
+export function caseOfLine(line: string): RunResult['cases'][number] {
+  let end = line.length;
+  if (line.endsWith('\n')) end--;
+  if (line[end - 1] === ',') end--;
+  return JSON.parse(line.slice(CASE_INDENT.length, end)) as RunResult['cases'][number];
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * JUnit XML (`--junit FILE`) for CI systems that show test reports: one `<testsuite>` per run,
- * one `<testcase>` per case. Pure: artifact in, XML string out.
+ * one `<testcase>` per case. Pure: artifact (and its cases) in, XML text out, as one string or
+ * in pieces, so a run's cases can come one at a time from the case spool rather than memory.
  */
+import { ExactSum } from '../run/exact-sum.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
 import {
   describeCaseFailure,
@@ -12,32 +14,76 @@ import {
   shortId,
 } from './labels.ts';
 
+/**
+ * A run's case counts as JUnit has them, and the sum of case times (exact, so it does not
+ * depend on the order cases are added in: finishing order or testset order).
+ */
+export class JUnitTotals {
+  tests = 0;
+  failures = 0;
+  errors = 0;
+  readonly #time = new ExactSum();
+
+  add(result: CaseResult): void {
+    this.tests++;
+    if (result.error !== null) this.errors++;
+    else if (!result.passed) this.failures++;
+    this.#time.add(result.durationMs);
+  }
+
+  get timeMs(): number {
+    return this.#time.value();
+  }
+}
+
+/** Where the report's runs take their cases from: each run's totals, and its cases in order. */
+export interface JUnitCases {
+  totals(run: number): JUnitTotals;
+  cases(run: number): Iterable<CaseResult>;
+}
+
+/** The cases the artifact's runs hold. */
+function casesInArtifact(artifact: ResultsArtifact): JUnitCases {
+  return {
+    totals(run) {
+      const totals = new JUnitTotals();
+      for (const result of artifact.runs[run]?.cases ?? []) totals.add(result);
+      return totals;
+    },
+    cases: (run) => artifact.runs[run]?.cases ?? [],
+  };
+}
+
 /** Renders the artifact as a JUnit XML document (UTF-8, ends with a newline). */
 export function renderJUnit(artifact: ResultsArtifact): string {
-  const totals = { tests: 0, failures: 0, errors: 0 };
-  const suites: string[] = [];
-  for (const run of artifact.runs) {
-    const rendered = renderRun(run);
-    totals.tests += rendered.tests;
-    totals.failures += rendered.failures;
-    totals.errors += rendered.errors;
-    suites.push(rendered.xml);
-  }
+  return [...junitChunks(artifact, casesInArtifact(artifact))].join('');
+}
+
+/** {@link renderJUnit} in pieces, with each run's cases taken from `source`. */
+export function* junitChunks(artifact: ResultsArtifact, source: JUnitCases): Generator<string> {
+  const suites = artifact.runs.map((run, index) => suiteTotals(run, source.totals(index)));
   const attributes = attrs({
     name: 'evalgate',
-    tests: totals.tests,
-    failures: totals.failures,
-    errors: totals.errors,
+    tests: sum(suites.map((totals) => totals.tests)),
+    failures: sum(suites.map((totals) => totals.failures)),
+    errors: sum(suites.map((totals) => totals.errors)),
     time: seconds(artifact.durationMs),
     timestamp: artifact.startedAt,
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attributes}>`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes}>\n`;
+  for (const [index, run] of artifact.runs.entries()) {
+    const totals = suites[index]!;
+    const name = junitSuiteName(run);
+    yield `${suiteHead(run, name, totals)}\n`;
+    for (const result of source.cases(index)) yield `${renderCase(result, name)}\n`;
+    if (totals.gateFailed) yield `${renderGate(run, name)}\n`;
+    yield '  </testsuite>\n';
+  }
+  yield '</testsuites>\n';
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 /** `capitals` or `capitals [model=large, temperature=0]`: unique per grid point. */
@@ -46,29 +92,30 @@ export function junitSuiteName(run: Pick<RunResult, 'suite' | 'params'>): string
   return params ? `${run.suite} [${params}]` : run.suite;
 }
 
-function renderRun(run: RunResult): {
-  xml: string;
+/** A `<testsuite>`'s counts: its cases', plus the gate's testcase when it has one. */
+interface SuiteTotals {
   tests: number;
   failures: number;
   errors: number;
-} {
-  const name = junitSuiteName(run);
-  const testcases: string[] = [];
-  let failures = 0;
-  let errors = 0;
-  let time = 0;
-  for (const result of run.cases) {
-    if (result.error !== null) errors++;
-    else if (!result.passed) failures++;
-    time += result.durationMs;
-    testcases.push(renderCase(result, name));
-  }
+  timeMs: number;
+  gateFailed: boolean;
+}
+
+function suiteTotals(run: RunResult, cases: JUnitTotals): SuiteTotals {
   // A gate can fail while every case passed (an evaluator mean below its bound). Without a
   // testcase for it, the report would be all green for a run whose verdict is fail.
-  if (run.verdict === 'fail' && failures === 0 && errors === 0) {
-    failures++;
-    testcases.push(renderGate(run, name));
-  }
+  const gateFailed = run.verdict === 'fail' && cases.failures === 0 && cases.errors === 0;
+  return {
+    tests: cases.tests + (gateFailed ? 1 : 0),
+    failures: cases.failures + (gateFailed ? 1 : 0),
+    errors: cases.errors,
+    timeMs: cases.timeMs,
+    gateFailed,
+  };
+}
+
+/** The `<testsuite>` start tag and its properties. */
+function suiteHead(run: RunResult, name: string, totals: SuiteTotals): string {
   const properties = [
     property('revision', run.testset.revision),
     run.testset.path === null ? null : property('testset', run.testset.path),
@@ -79,22 +126,19 @@ function renderRun(run: RunResult): {
   ].filter((line) => line !== null);
   const attributes = attrs({
     name,
-    tests: testcases.length,
-    failures,
-    errors,
+    tests: totals.tests,
+    failures: totals.failures,
+    errors: totals.errors,
     skipped: 0,
     // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
-    time: seconds(time),
+    time: seconds(totals.timeMs),
   });
-  const xml = [
+  return [
     `  <testsuite${attributes}>`,
     '    <properties>',
     ...properties,
     '    </properties>',
-    ...testcases,
-    '  </testsuite>',
   ].join('\n');
-  return { xml, tests: testcases.length, failures, errors };
 }
 
 /**
