@@ -52732,6 +52732,7 @@ async function startResume(path, filters, trials, ctx) {
     ...suites.length > 0 ? { suites } : {},
     ...shard ? { shard: { index: shard.index, count: shard.count } } : {}
   };
+  const kept = partial.runs.reduce((sum2, r) => sum2 + r.cases.length, 0);
   return {
     filters: resumeFilters,
     plan(config, prepared) {
@@ -52739,9 +52740,8 @@ async function startResume(path, filters, trials, ctx) {
       if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
       const planned = planResume(prepared, partial, path, trials !== void 0 ? { trials } : {});
       if (!planned.ok) throw problemsError("resume.mismatch", planned.problems, path);
-      const done = partial.runs.reduce((sum2, r) => sum2 + r.cases.length, 0);
       const left = planned.value.reduce((sum2, s) => sum2 + s.cases.length * s.grid.length, 0);
-      ctx.stderr.write(`resuming ${path}: ${done} case result(s) kept, ${left} to run
+      ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run
 `);
       return planned.value;
     },
@@ -52751,8 +52751,8 @@ async function startResume(path, filters, trials, ctx) {
       const runs = combined.value;
       const incomplete = runs.some((r) => r.cases.length < r.testset.cases);
       const interrupted = execution.interrupted || incomplete;
-      ctx.stdout.write(`
-With the results kept from ${path}:
+      const ran = fresh.reduce((sum2, r) => sum2 + r.summary.cases, 0);
+      ctx.stdout.write(`Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.
 
 `);
       ctx.stdout.write(
@@ -58019,7 +58019,7 @@ async function executeSuites(suites, io) {
     progress?.stop();
   }
   const durationMs2 = performance.now() - t0;
-  if (!io.quiet) {
+  if (!io.quiet && io.summary !== false) {
     const listings = listed ? result.runs.map((_, index) => listed.listing(index)) : void 0;
     io.out(
       renderSummary(result.runs, {
@@ -58207,6 +58207,7 @@ async function executeRun(args, ctx) {
     // testset positions, and the JUnit report reads them back from the spool.
     keepCases: args.keepCases === true || args.baseline !== void 0 || args.resume !== void 0,
     junit: args.junit !== void 0,
+    summary: resuming === void 0,
     positions: filters.shard !== void 0
   });
   for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}

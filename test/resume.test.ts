@@ -74,6 +74,14 @@ describe('evals run --resume', () => {
     });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, new RegExp(`resuming partial\\.json: ${done} case result\\(s\\) kept`));
+    // One summary table, of the kept and the new cases together.
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `Resumed partial\\.json: ${done} case result\\(s\\) kept, ${FIXTURE_CASES - done} run now`,
+      ),
+    );
+    assert.equal(r.stdout.match(/ cases +passed +failed/g)?.length, full.runs.length);
     const resumed = readArtifact(join(dir, 'resumed.json'));
     assert.equal(resumed.interrupted, false);
     assert.deepEqual(withoutTimings(resumed), withoutTimings(full));

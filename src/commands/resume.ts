@@ -19,7 +19,7 @@ export interface Resumption {
   filters: RunFilters;
   /** The prepared suites narrowed to the cases `PARTIAL` has no result for. */
   plan(config: LoadedConfig, suites: SuiteSpec[]): SuiteSpec[];
-  /** The partial runs completed with the new ones; prints the combined summary. */
+  /** The partial runs completed with the new ones; prints their summary table (the run's only one). */
   finish(
     fresh: RunResult[],
     suites: SuiteSpec[],
@@ -58,6 +58,7 @@ export async function startResume(
     ...(suites.length > 0 ? { suites } : {}),
     ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
   };
+  const kept = partial.runs.reduce((sum, r) => sum + r.cases.length, 0);
   return {
     filters: resumeFilters,
     plan(config, prepared) {
@@ -65,9 +66,8 @@ export async function startResume(
       if (problems.length > 0) throw problemsError('resume.mismatch', problems, path);
       const planned = planResume(prepared, partial, path, trials !== undefined ? { trials } : {});
       if (!planned.ok) throw problemsError('resume.mismatch', planned.problems, path);
-      const done = partial.runs.reduce((sum, r) => sum + r.cases.length, 0);
       const left = planned.value.reduce((sum, s) => sum + s.cases.length * s.grid.length, 0);
-      ctx.stderr.write(`resuming ${path}: ${done} case result(s) kept, ${left} to run\n`);
+      ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run\n`);
       return planned.value;
     },
     finish(fresh, prepared, execution) {
@@ -77,7 +77,8 @@ export async function startResume(
       const runs = combined.value;
       const incomplete = runs.some((r) => r.cases.length < r.testset.cases);
       const interrupted = execution.interrupted || incomplete;
-      ctx.stdout.write(`\nWith the results kept from ${path}:\n\n`);
+      const ran = fresh.reduce((sum, r) => sum + r.summary.cases, 0);
+      ctx.stdout.write(`Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.\n\n`);
       ctx.stdout.write(
         renderSummary(runs, {
           color: useColor(ctx),

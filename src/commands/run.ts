@@ -96,6 +96,7 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     // testset positions, and the JUnit report reads them back from the spool.
     keepCases: args.keepCases === true || args.baseline !== undefined || args.resume !== undefined,
     junit: args.junit !== undefined,
+    summary: resuming === undefined,
     positions: filters.shard !== undefined,
   });
   // Files judges keep (automatic-battle baselines) are written once, after the last call.

@@ -28,6 +28,11 @@ export interface ExecuteIO {
   /** Print nothing (tests, embedding). */
   quiet?: boolean;
   /**
+   * Print the summary table at the end (default true). A resumed run prints its own, of the
+   * kept and the new cases together.
+   */
+  summary?: boolean;
+  /**
    * Keep every case in memory and return it in `runs[].cases` (default true). With false, cases
    * are spooled to disk as they finish and `runs[].cases` come back empty: memory no longer
    * grows with the testset, and `writeArtifact` streams them into the artifact. Callers that
@@ -111,7 +116,7 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     progress?.stop();
   }
   const durationMs = performance.now() - t0;
-  if (!io.quiet) {
+  if (!io.quiet && io.summary !== false) {
     const listings = listed ? result.runs.map((_, index) => listed.listing(index)) : undefined;
     io.out(
       renderSummary(result.runs, {
