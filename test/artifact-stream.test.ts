@@ -163,9 +163,11 @@ describe('the streaming artifact writer', () => {
         return `answer ${i}`;
       },
     });
-    const { text, artifact } = await streamed([slowTail], { signal: controller.signal });
+    const { text, artifact, readBack } = await streamed([slowTail], { signal: controller.signal });
     assert.equal(text, serializeArtifact(artifact));
     const parsed = JSON.parse(text) as ResultsArtifact;
+    // Read back for JUnit, the spool skips the cases the interrupt dropped, as the artifact does.
+    assert.deepEqual(readBack, [parsed.runs[0]!.cases]);
     assert.equal(parsed.interrupted, true);
     assert.equal(parsed.verdict, 'fail');
     const finished = parsed.runs[0]!.cases;
