@@ -20647,9 +20647,48 @@ var init_labels = __esm({
   }
 });
 
+// src/pipeline/write-file-atomic.ts
+import { randomBytes } from "node:crypto";
+import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { dirname } from "node:path";
+async function writeFileAtomic(path, text) {
+  await writeAtomically(path, async (file) => {
+    let batch = "";
+    for (const chunk of typeof text === "string" ? [text] : text) {
+      batch += chunk;
+      if (batch.length >= BATCH_CHARS) {
+        await file.write(batch);
+        batch = "";
+      }
+    }
+    if (batch) await file.write(batch);
+  });
+}
+async function writeAtomically(path, write2) {
+  await mkdir2(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const file = await open2(tmp, "w");
+  try {
+    await write2(file);
+  } catch (error2) {
+    await file.close();
+    await rm2(tmp, { force: true });
+    throw error2;
+  }
+  await file.close();
+  await rename2(tmp, path);
+}
+var BATCH_CHARS;
+var init_write_file_atomic = __esm({
+  "src/pipeline/write-file-atomic.ts"() {
+    "use strict";
+    BATCH_CHARS = 1 << 20;
+  }
+});
+
 // src/report/ansi.ts
 function painter(color) {
-  const wrap = (open4, close) => (text) => color && text !== "" ? `\x1B[${open4}m${text}\x1B[${close}m` : text;
+  const wrap = (open3, close) => (text) => color && text !== "" ? `\x1B[${open3}m${text}\x1B[${close}m` : text;
   return {
     bold: wrap(1, 22),
     dim: wrap(2, 22),
@@ -21894,52 +21933,18 @@ var init_engine = __esm({
   }
 });
 
-// src/pipeline/write-file-atomic.ts
-import { randomBytes } from "node:crypto";
-import { mkdir as mkdir3, open as open3, rename as rename3, rm as rm3 } from "node:fs/promises";
-import { dirname as dirname2 } from "node:path";
-async function writeFileAtomic(path, text) {
-  await mkdir3(dirname2(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const file = await open3(tmp, "w");
-  try {
-    let batch = "";
-    for (const chunk of typeof text === "string" ? [text] : text) {
-      batch += chunk;
-      if (batch.length >= BATCH_CHARS) {
-        await file.write(batch);
-        batch = "";
-      }
-    }
-    if (batch) await file.write(batch);
-  } catch (error2) {
-    await file.close();
-    await rm3(tmp, { force: true });
-    throw error2;
-  }
-  await file.close();
-  await rename3(tmp, path);
-}
-var BATCH_CHARS;
-var init_write_file_atomic = __esm({
-  "src/pipeline/write-file-atomic.ts"() {
-    "use strict";
-    BATCH_CHARS = 1 << 20;
-  }
-});
-
 // src/version.ts
 import { readFileSync as readFileSync2 } from "node:fs";
-import { dirname as dirname3, join as join2 } from "node:path";
+import { dirname as dirname2, join as join2 } from "node:path";
 import { fileURLToPath } from "node:url";
 function findVersion(start) {
-  for (let dir = start, depth2 = 0; depth2 < 6; dir = dirname3(dir), depth2++) {
+  for (let dir = start, depth2 = 0; depth2 < 6; dir = dirname2(dir), depth2++) {
     try {
       const pkg = JSON.parse(readFileSync2(join2(dir, "package.json"), "utf8"));
       if (pkg.name === "evalgate" && pkg.version) return pkg.version;
     } catch {
     }
-    if (dirname3(dir) === dir) break;
+    if (dirname2(dir) === dir) break;
   }
   return "0.0.0-unknown";
 }
@@ -21947,7 +21952,7 @@ var toolVersion;
 var init_version = __esm({
   "src/version.ts"() {
     "use strict";
-    toolVersion = findVersion(dirname3(fileURLToPath(import.meta.url)));
+    toolVersion = findVersion(dirname2(fileURLToPath(import.meta.url)));
   }
 });
 
@@ -41561,7 +41566,7 @@ var init_env = __esm({
 // src/config/load.ts
 import { createHash as createHash2 } from "node:crypto";
 import { readFile as readFile2 } from "node:fs/promises";
-import { dirname as dirname5, resolve as resolve3 } from "node:path";
+import { dirname as dirname4, resolve as resolve3 } from "node:path";
 function parseConfig(text, options) {
   const { file } = options;
   const parsed = parseYaml(text);
@@ -41641,7 +41646,7 @@ function parseConfig(text, options) {
     config: {
       file,
       absPath: options.absPath,
-      dir: dirname5(options.absPath),
+      dir: dirname4(options.absPath),
       hash: createHash2("sha256").update(text).digest("hex"),
       version: 1,
       defaults: built.defaults,
@@ -45436,7 +45441,7 @@ var init_registry = __esm({
 
 // src/modules/exports.ts
 import { readFile as readFile3 } from "node:fs/promises";
-import { basename, dirname as dirname6, extname, join as join4 } from "node:path";
+import { basename, dirname as dirname5, extname, join as join4 } from "node:path";
 function findExport(mod, name) {
   const ns = mod.namespace;
   if (name === "default") return findDefault(mod);
@@ -45466,12 +45471,12 @@ async function isCommonJsFile(file) {
   const ext = extname(file);
   if (ext === ".cjs" || ext === ".cts") return true;
   if (ext === ".mjs" || ext === ".mts") return false;
-  let dir = dirname6(file);
+  let dir = dirname5(file);
   for (; ; ) {
     if (basename(dir) === "node_modules") return true;
     const type = await packageType(join4(dir, "package.json"));
     if (type !== void 0) return type !== "module";
-    const parent = dirname6(dir);
+    const parent = dirname5(dir);
     if (parent === dir) return true;
     dir = parent;
   }
@@ -45704,9 +45709,9 @@ var init_import_failure = __esm({
 
 // src/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname7, extname as extname2, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname6, extname as extname2, join as join5 } from "node:path";
 async function suggestSibling(file) {
-  const dir = dirname7(file);
+  const dir = dirname6(file);
   const candidates = await moduleFilesIn(dir);
   if (candidates.length === 0) return void 0;
   const wanted = basename2(file);
@@ -45765,7 +45770,7 @@ var init_nearby_file = __esm({
 // src/modules/typescript-loader.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname8, join as join6 } from "node:path";
+import { dirname as dirname7, join as join6 } from "node:path";
 import { pathToFileURL } from "node:url";
 async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
@@ -45787,7 +45792,7 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname8(createRequire(join6(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname7(createRequire(join6(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
@@ -46008,7 +46013,7 @@ var init_backoff = __esm({
 
 // src/judge/cache.ts
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir4, readFile as readFile4, rename as rename4, rm as rm4, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
@@ -46037,12 +46042,12 @@ function createFileCache(dir) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
       try {
-        await mkdir4(join7(dir, key.slice(0, 2)), { recursive: true });
+        await mkdir3(join7(dir, key.slice(0, 2)), { recursive: true });
         await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
 `);
-        await rename4(temp, file);
+        await rename3(temp, file);
       } catch {
-        await rm4(temp, { force: true }).catch(() => void 0);
+        await rm3(temp, { force: true }).catch(() => void 0);
       }
     }
   };
@@ -49454,7 +49459,7 @@ __export(git_exports, {
 });
 import { execFile } from "node:child_process";
 import { realpath, stat as stat4 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname9, isAbsolute as isAbsolute4, join as join9, posix, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
+import { basename as basename3, dirname as dirname8, isAbsolute as isAbsolute4, join as join9, posix, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve5(dir), "a testset ref: cannot be read");
 }
@@ -49564,7 +49569,7 @@ async function fileHistory(absPath) {
 }
 async function locate(absPath, purpose) {
   const full = resolve5(absPath);
-  const dir = dirname9(full);
+  const dir = dirname8(full);
   const existing = await nearestExisting(dir);
   const root = await findRoot(dir, purpose, existing);
   if (!root.ok) return root;
@@ -49579,10 +49584,10 @@ async function locate(absPath, purpose) {
   return { ok: true, value: { repo: root.value, relPath: rel.split(sep4).join("/") } };
 }
 async function nearestExisting(dir) {
-  for (let current = dir; ; current = dirname9(current)) {
+  for (let current = dir; ; current = dirname8(current)) {
     const real = await realpath(current).catch(() => null);
     if (real !== null) return { path: current, real };
-    if (dirname9(current) === current) return { path: current, real: current };
+    if (dirname8(current) === current) return { path: current, real: current };
   }
 }
 async function findRoot(dir, purpose, existing) {
@@ -53294,7 +53299,7 @@ function info(message) {
 import { existsSync as existsSync5 } from "node:fs";
 import { mkdtemp, readFile as readFile7, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname10, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve11, sep as sep5 } from "node:path";
+import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve11, sep as sep5 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -57619,26 +57624,26 @@ function suiteHead(run2, name, totals2) {
 }
 function renderCase(result, classname) {
   const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open4 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const open3 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? "" : `${flaky}; `;
   if (result.error !== null) {
-    return `${open4}>
+    return `${open3}>
       <error${attrs({ message: prefix + firstLine(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
     </testcase>`;
   }
   if (!result.passed) {
     const message = prefix + describeCaseFailure(result).join("; ");
-    return `${open4}>
+    return `${open3}>
       <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
     </testcase>`;
   }
   if (flaky !== null) {
-    return `${open4}>
+    return `${open3}>
       <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
     </testcase>`;
   }
-  return `${open4}/>`;
+  return `${open3}/>`;
 }
 function failureBody(result) {
   const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
@@ -57700,11 +57705,11 @@ var ATTRIBUTE_ENTITIES = {
 };
 
 // src/report/artifact-writer.ts
+init_write_file_atomic();
 init_artifact();
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 var SPOOL_BATCH = 1 << 16;
 var WINDOW = 1 << 20;
 var NEWLINE_BYTES = Buffer.from("\n");
@@ -57794,18 +57799,7 @@ var CaseSpool = class {
   async writeArtifact(path, artifact) {
     if (this.#discarded) throw new Error("the case spool is already removed");
     this.#seal();
-    await mkdir2(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    const out = await open2(tmp, "w");
-    try {
-      await this.#writeArtifact(new BatchWriter(out), artifact);
-    } catch (error2) {
-      await out.close();
-      await rm2(tmp, { force: true });
-      throw error2;
-    }
-    await out.close();
-    await rename2(tmp, path);
+    await writeAtomically(path, (file) => this.#writeArtifact(new BatchWriter(file), artifact));
   }
   /** True when run `run` has spooled cases (then {@link cases} reads them). */
   spooled(run2) {
@@ -58125,7 +58119,7 @@ init_version();
 
 // src/commands/git-info.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
-import { dirname as dirname4, join as join3, resolve } from "node:path";
+import { dirname as dirname3, join as join3, resolve } from "node:path";
 async function readGitInfo(dir, env) {
   if (env.GITHUB_SHA) {
     return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
@@ -58144,7 +58138,7 @@ async function readGitInfo(dir, env) {
   }
 }
 async function findGitDir(dir) {
-  for (let current = dir; ; current = dirname4(current)) {
+  for (let current = dir; ; current = dirname3(current)) {
     const candidate = join3(current, ".git");
     const info2 = await stat2(candidate).catch(() => null);
     if (info2?.isDirectory()) return candidate;
@@ -58153,7 +58147,7 @@ async function findGitDir(dir) {
       const match = /^gitdir:\s*(.+)$/m.exec(text);
       return match?.[1] ? resolve(current, match[1].trim()) : null;
     }
-    if (dirname4(current) === current) return null;
+    if (dirname3(current) === current) return null;
   }
 }
 async function readCommonDir(gitDir) {
@@ -59364,7 +59358,7 @@ async function run(env = process.env) {
   if (obtained === null) return;
   const { artifact, configFile } = obtained;
   const configPath = toRepoPath(workspace, configFile);
-  const sourceRoot = toRepoPath(workspace, dirname10(configFile));
+  const sourceRoot = toRepoPath(workspace, dirname9(configFile));
   const title = `evals: ${configPath}`;
   const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : void 0;
   const baseline = preamble === void 0 && settings.baseline.kind === "file" ? await readBaseline2(settings.baseline.path) : null;
@@ -59568,7 +59562,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname10(resolve11(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname9(resolve11(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]

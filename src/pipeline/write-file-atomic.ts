@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** Chunks are gathered up to this size before each write: few syscalls, bounded memory. */
@@ -14,11 +14,7 @@ export async function writeFileAtomic(
   path: string,
   text: string | Iterable<string>,
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  // Unique per call, so two writes of one path in flight never share a temporary file.
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const file = await open(tmp, 'w');
-  try {
+  await writeAtomically(path, async (file) => {
     let batch = '';
     for (const chunk of typeof text === 'string' ? [text] : text) {
       batch += chunk;
@@ -28,6 +24,24 @@ export async function writeFileAtomic(
       }
     }
     if (batch) await file.write(batch);
+  });
+}
+
+/**
+ * The mechanism under {@link writeFileAtomic}, for writers of their own (the case spool copies
+ * bytes): `write` fills a temporary file next to `path`, which then replaces `path`; if `write`
+ * fails, the temporary file is removed and `path` is left as it was.
+ */
+export async function writeAtomically(
+  path: string,
+  write: (file: FileHandle) => Promise<void>,
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  // Unique per call, so two writes of one path in flight never share a temporary file.
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const file = await open(tmp, 'w');
+  try {
+    await write(file);
   } catch (error) {
     await file.close();
     await rm(tmp, { force: true });

@@ -22,9 +22,10 @@
  * unbounded buffers behind a slow disk the way an unawaited stream write would.
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writeAtomically } from '../pipeline/write-file-atomic.ts';
 import type { CaseSink } from '../run/types.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
 import { artifactLayout, caseLine, caseOfLine, stringifyCase } from './artifact.ts';
@@ -158,18 +159,7 @@ export class CaseSpool implements CaseSink {
   async writeArtifact(path: string, artifact: ResultsArtifact): Promise<void> {
     if (this.#discarded) throw new Error('the case spool is already removed');
     this.#seal();
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    const out = await open(tmp, 'w');
-    try {
-      await this.#writeArtifact(new BatchWriter(out), artifact);
-    } catch (error) {
-      await out.close();
-      await rm(tmp, { force: true });
-      throw error;
-    }
-    await out.close();
-    await rename(tmp, path);
+    await writeAtomically(path, (file) => this.#writeArtifact(new BatchWriter(file), artifact));
   }
 
   /** True when run `run` has spooled cases (then {@link cases} reads them). */
