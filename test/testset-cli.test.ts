@@ -97,7 +97,7 @@ describe('ref: in a testset', () => {
       'evals.yaml': `version: 1
 suites:
   - id: capitals
-    testset: { path: testsets/capitals.csv, ref: ${first.slice(0, 10)}, revision: ${pin.slice(0, 12)} }
+    testset: { path: testsets/capitals.csv, ref: '${first.slice(0, 10)}', revision: '${pin.slice(0, 12)}' }
     function: ./echo.mjs
     evaluators:
       - { id: known, use: is-equals, with: { expected: "{{case.capital}}", actual: "{{output.capital}}" } }
@@ -145,7 +145,7 @@ suites:
     commitAll(dir, 'later file');
     for (const [ref, path, expect] of cases) {
       writeFiles(dir, {
-        'evals.yaml': `version: 1\nsuites:\n  - id: a\n    testset: { path: ${path}, ref: ${ref} }\n`,
+        'evals.yaml': `version: 1\nsuites:\n  - id: a\n    testset: { path: ${path}, ref: '${ref}' }\n`,
       });
       const r = await runCli(['validate'], { cwd: dir });
       assert.equal(r.code, 2, r.stderr);
@@ -167,7 +167,7 @@ suites:
     const clone = join(scratch(), 'clone');
     git(dir, 'clone', '-q', '--depth', '1', `file://${dir}`, clone);
     writeFiles(clone, {
-      'evals.yaml': `version: 1\nsuites:\n  - id: a\n    testset: { path: testsets/capitals.csv, ref: ${shas[0]} }\n`,
+      'evals.yaml': `version: 1\nsuites:\n  - id: a\n    testset: { path: testsets/capitals.csv, ref: '${shas[0]}' }\n`,
     });
     const r = await runCli(['validate'], { cwd: clone });
     assert.equal(r.code, 2, r.stderr);
@@ -416,7 +416,7 @@ suites:
       ).stdout,
     ).revision;
     writeFiles(dir, {
-      'evals.yaml': `version: 1\nsuites:\n  - id: capitals\n    testset: { path: testsets/capitals.csv, revision: ${rev1.slice(0, 12)} }\n`,
+      'evals.yaml': `version: 1\nsuites:\n  - id: capitals\n    testset: { path: testsets/capitals.csv, revision: '${rev1.slice(0, 12)}' }\n`,
     });
     const r = await runCli(['run'], { cwd: dir });
     assert.equal(r.code, 2);
