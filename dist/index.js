@@ -20101,6 +20101,7 @@ function describeValue(value) {
   else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
   else if (value !== null && typeof value === "object") text = `an object ${safeJson(value)}`;
   else if (typeof value === "bigint") text = `${value}n`;
+  else if (typeof value === "number") text = String(value);
   else if (typeof value === "symbol" || typeof value === "function") text = `a ${typeof value}`;
   else text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -33532,7 +33533,9 @@ function render(entry) {
         const unit = typeof entry.data === "number" ? ` (a number needs a unit, e.g. "${entry.data}s")` : "";
         return { code, path: entry.path, message: `${hint}, found ${found2}${unit}` };
       }
-      return { code, path: entry.path, message: `expected ${wanted}, found ${found2}` };
+      const kind = typeof entry.data;
+      const quote2 = wanted === "string" && (kind === "number" || kind === "boolean") ? ` (YAML reads it as a ${kind}: write it in quotes)` : "";
+      return { code, path: entry.path, message: `expected ${wanted}, found ${found2}${quote2}` };
     }
     case "required":
       return {

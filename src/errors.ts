@@ -71,6 +71,8 @@ export function describeValue(value: unknown): string {
   else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
   else if (value !== null && typeof value === 'object') text = `an object ${safeJson(value)}`;
   else if (typeof value === 'bigint') text = `${value}n`;
+  // JSON has no Infinity or NaN (a YAML 8e71234567 is Infinity): JSON.stringify would say null.
+  else if (typeof value === 'number') text = String(value);
   else if (typeof value === 'symbol' || typeof value === 'function') text = `a ${typeof value}`;
   else text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

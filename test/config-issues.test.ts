@@ -319,7 +319,19 @@ const schemaErrors: Case[] = [
     issues: [
       'evals.yaml:5:11  suites[0].hash: expected unique items, found "country" twice (items 0 and 2)',
       'evals.yaml:5:21  suites[0].hash[1]: expected a non-empty string, found ""',
-      'evals.yaml:5:34  suites[0].hash[3]: expected string, found 3',
+      'evals.yaml:5:34  suites[0].hash[3]: expected string, found 3 (YAML reads it as a number: write it in quotes)',
+    ],
+  },
+  {
+    name: 'a sha that YAML reads as a number (here Infinity) is named as such, with the fix',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv, ref: 8e71234567 }
+    `,
+    issues: [
+      'evals.yaml:4:34  suites[0].testset.ref: expected string, found Infinity (YAML reads it as a number: write it in quotes)',
     ],
   },
   {
@@ -463,7 +475,7 @@ const ruleErrors: Case[] = [
     `,
     issues: [
       'evals.yaml:6:9  suites[0].evaluators[0].with: missing required key "expected"',
-      'evals.yaml:8:33  suites[0].evaluators[1].with.substrings[1]: expected string, found 2',
+      'evals.yaml:8:33  suites[0].evaluators[1].with.substrings[1]: expected string, found 2 (YAML reads it as a number: write it in quotes)',
       'evals.yaml:8:37  suites[0].evaluators[1].with: unknown key "casesensitive" (did you mean "caseSensitive"?)',
     ],
   },

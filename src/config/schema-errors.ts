@@ -246,7 +246,14 @@ function render(entry: Entry): SchemaProblem {
           typeof entry.data === 'number' ? ` (a number needs a unit, e.g. "${entry.data}s")` : '';
         return { code, path: entry.path, message: `${hint}, found ${found}${unit}` };
       }
-      return { code, path: entry.path, message: `expected ${wanted}, found ${found}` };
+      // A sha or revision such as 1234567 or 8e71234567 reads as a YAML number (true and
+      // false as booleans): say why, and what to write instead.
+      const kind = typeof entry.data;
+      const quote =
+        wanted === 'string' && (kind === 'number' || kind === 'boolean')
+          ? ` (YAML reads it as a ${kind}: write it in quotes)`
+          : '';
+      return { code, path: entry.path, message: `expected ${wanted}, found ${found}${quote}` };
     }
     case 'required':
       return {
