@@ -4103,7 +4103,7 @@ var require_util2 = __commonJS({
     try {
       crypto2 = __require("node:crypto");
       const possibleRelevantHashes = ["sha256", "sha384", "sha512"];
-      supportedHashes = crypto2.getHashes().filter((hash) => possibleRelevantHashes.includes(hash));
+      supportedHashes = crypto2.getHashes().filter((hash2) => possibleRelevantHashes.includes(hash2));
     } catch {
     }
     function responseURL(response) {
@@ -20366,13 +20366,13 @@ function prepareCases(rows, options) {
   for (const row of rows) preparer.add(row);
   return preparer.finish();
 }
-function identityOf(row, cid, hash, issues) {
+function identityOf(row, cid, hash2, issues) {
   if (row.meta.dedupId !== void 0) return row.meta.dedupId;
-  if (hash === void 0) return cid;
-  if (typeof hash === "function") return hashFunctionId(row, hash, issues);
+  if (hash2 === void 0) return cid;
+  if (typeof hash2 === "function") return hashFunctionId(row, hash2, issues);
   const picked = /* @__PURE__ */ Object.create(null);
   let complete = true;
-  for (const field of hash) {
+  for (const field of hash2) {
     if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
       issues.add(
         "testset.hash-field-missing",
@@ -20387,10 +20387,10 @@ function identityOf(row, cid, hash, issues) {
   }
   return complete ? sha256(canonicalJson(picked)) : null;
 }
-function hashFunctionId(row, hash, issues) {
+function hashFunctionId(row, hash2, issues) {
   let result;
   try {
-    result = hash(row.data);
+    result = hash2(row.data);
   } catch (error2) {
     const reason = error2 instanceof Error ? error2.message : String(error2);
     issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
@@ -20415,10 +20415,9 @@ function duplicateMessage(id, first, line, file) {
   const shown = JSON.stringify(shortId(id));
   return file === null ? `duplicate case identity ${shown}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
 }
-function filterByTags(cases, tags) {
-  if (tags.length === 0) return [...cases];
+function hasTagIn(tags) {
   const wanted = new Set(tags);
-  return cases.filter((c) => c.meta.tags?.some((tag) => wanted.has(tag)) ?? false);
+  return (meta) => meta.tags?.some((tag) => wanted.has(tag)) ?? false;
 }
 var MIN_PIN_LENGTH, PIN, REVISION_BATCH, CasePreparer;
 var init_identity = __esm({
@@ -20435,18 +20434,22 @@ var init_identity = __esm({
       #file;
       #hash;
       #positions;
+      #keep;
       #issues;
       #cases = [];
       #firstLine = /* @__PURE__ */ new Map();
       #revision = createHash("sha256");
       #pending = "[";
       #rows = 0;
+      /** Rows that became cases (kept or not): the next case's position. */
+      #identified = 0;
       constructor(options) {
         this.#testsetJson = JSON.stringify(options.testsetId);
         this.#file = options.file;
         this.#hash = Array.isArray(options.hash) && options.hash.length === 0 ? void 0 : options.hash;
         this.#issues = new IssueList(options.file ?? "");
         this.#positions = options.positions ?? false;
+        this.#keep = options.keep;
       }
       /** The next row, in file order. */
       add(row) {
@@ -20469,9 +20472,11 @@ var init_identity = __esm({
           return;
         }
         this.#firstLine.set(id, row.line);
+        const index = this.#identified++;
+        if (this.#keep !== void 0 && !this.#keep(id, row.meta)) return;
         const source = this.#file === null ? null : { file: this.#file, line: row.line };
         this.#cases.push(
-          this.#positions ? { id, contentId: cid, source, data: row.data, meta: row.meta, index: this.#cases.length } : { id, contentId: cid, source, data: row.data, meta: row.meta }
+          this.#positions ? { id, contentId: cid, source, data: row.data, meta: row.meta, index } : { id, contentId: cid, source, data: row.data, meta: row.meta }
         );
       }
       /** The cases and revision, or every problem found. Call once, after the last row. */
@@ -21973,9 +21978,9 @@ function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
 }
 function parseModuleSpec(spec, baseDir) {
-  const hash = spec.lastIndexOf("#");
-  const path = hash === -1 ? spec : spec.slice(0, hash);
-  const exportName = hash === -1 ? "default" : spec.slice(hash + 1) || "default";
+  const hash2 = spec.lastIndexOf("#");
+  const path = hash2 === -1 ? spec : spec.slice(0, hash2);
+  const exportName = hash2 === -1 ? "default" : spec.slice(hash2 + 1) || "default";
   return { spec, file: resolve2(baseDir, path), exportName };
 }
 var MODULE_EXTENSIONS;
@@ -23230,10 +23235,10 @@ var require_util9 = __commonJS({
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr) {
-      const hash = {};
+      const hash2 = {};
       for (const item of arr)
-        hash[item] = true;
-      return hash;
+        hash2[item] = true;
+      return hash2;
     }
     exports.toHash = toHash;
     function alwaysValidSchema(it, schema) {
@@ -45544,8 +45549,8 @@ var init_exports = __esm({
 // src/modules/module-error.ts
 import { isAbsolute as isAbsolute3, relative, sep as sep2 } from "node:path";
 function specPath(ref) {
-  const hash = ref.spec.lastIndexOf("#");
-  return hash === -1 ? ref.spec : ref.spec.slice(0, hash);
+  const hash2 = ref.spec.lastIndexOf("#");
+  return hash2 === -1 ? ref.spec : ref.spec.slice(0, hash2);
 }
 function refLabel(ref) {
   return ref.spec.includes("#") ? ref.spec : `${ref.spec} (default export)`;
@@ -46645,13 +46650,10 @@ var init_grid = __esm({
 });
 
 // src/plan/shard.ts
-import { createHash as createHash5 } from "node:crypto";
+import { hash } from "node:crypto";
 function shardOf(caseId, count) {
-  const head = createHash5("sha256").update(caseId, "utf8").digest("hex").slice(0, 8);
+  const head = hash("sha256", caseId, "hex").slice(0, 8);
   return Number.parseInt(head, 16) % count + 1;
-}
-function casesOfShard(cases, shard) {
-  return cases.filter((c) => shardOf(c.id, shard.count) === shard.index);
 }
 function parseShard(text) {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
@@ -50121,10 +50123,11 @@ function issueAt(config, suite) {
     };
   };
 }
-async function readSuiteTestset(config, suite, cwd) {
+async function readSuiteTestset(config, suite, cwd, keep) {
   const at = issueAt(config, suite);
   const ts = suite.testset;
-  const hash = suite.hash ? { hash: suite.hash } : {};
+  const hash2 = suite.hash ? { hash: suite.hash } : {};
+  const filter = keep ? { keep } : {};
   let prepared;
   let sourceFile2;
   let testsetId;
@@ -50138,7 +50141,13 @@ async function readSuiteTestset(config, suite, cwd) {
     location = { absPath: abs, displayPath: display };
     sourceFile2 = toPosix(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
-    const preparer = new CasePreparer({ testsetId, ...hash, file: sourceFile2, positions: true });
+    const preparer = new CasePreparer({
+      testsetId,
+      ...hash2,
+      ...filter,
+      file: sourceFile2,
+      positions: true
+    });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...ts.ref !== void 0 ? { ref: ts.ref } : {} },
       (row) => preparer.add(row)
@@ -50164,12 +50173,13 @@ async function readSuiteTestset(config, suite, cwd) {
     issueFile = config.file;
     prepared = prepareCases(converted.rows, {
       testsetId,
-      ...hash,
+      ...hash2,
+      ...filter,
       file: sourceFile2,
       positions: true
     });
   }
-  const identity = { testsetId, ...hash };
+  const identity = { testsetId, ...hash2 };
   if (!prepared.ok) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
@@ -50190,24 +50200,28 @@ async function readSuiteTestset(config, suite, cwd) {
   };
 }
 async function prepareTestset(config, suite, options, at) {
-  const read = await readSuiteTestset(config, suite, options.cwd);
+  const ts = suite.testset;
+  const tagged = [ts.tags ?? [], options.filters?.tags ?? []].filter((tags) => tags.length > 0).map(hasTagIn);
+  const shard = options.filters?.shard;
+  const keep = tagged.length === 0 && shard === void 0 ? void 0 : (id, meta) => tagged.every((hasTag) => hasTag(meta)) && (shard === void 0 || shardOf(id, shard.count) === shard.index);
+  const read = await readSuiteTestset(config, suite, options.cwd, keep);
   if (!read.ok) return read;
   const { testset } = read;
-  const ts = suite.testset;
   if (ts.revision !== void 0 && !revisionMatches(ts.revision, testset.revision)) {
-    const message = testset.location ? await explainPinMismatch(ts.revision, testset, testset.location, testset.identity) : `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
+    let message;
+    if (testset.location) {
+      const all = keep === void 0 ? read : await readSuiteTestset(config, suite, options.cwd);
+      const current = all.ok ? all.testset : testset;
+      message = await explainPinMismatch(ts.revision, current, testset.location, testset.identity);
+    } else {
+      message = `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
+    }
     return {
       ok: false,
       issues: [{ ...at("testset", "revision"), code: "testset.revision-mismatch", message }]
     };
   }
-  const tags = [...ts.tags ?? []];
-  let cases = filterByTags(testset.cases, tags);
-  const cliTags = options.filters?.tags ?? [];
-  if (cliTags.length > 0) cases = filterByTags(cases, cliTags);
-  const shard = options.filters?.shard;
-  if (shard) cases = casesOfShard(cases, shard);
-  return { ok: true, cases, info: testset.info };
+  return { ok: true, cases: testset.cases, info: testset.info };
 }
 async function explainPinMismatch(pin, current, location, identity) {
   const head = `the testset does not match its pinned revision: pinned ${pin}, current ${current.revision}`;

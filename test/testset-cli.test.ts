@@ -430,6 +430,10 @@ suites:
       r.stderr,
       /evals testset diff testsets\/capitals\.csv@[0-9a-f]{10} testsets\/capitals\.csv/,
     );
+    // A shard holds only its cases, but the explanation still counts the changes to the file.
+    const sharded = await runCli(['run', '--shard', '1/2'], { cwd: dir });
+    assert.equal(sharded.code, 2);
+    assert.match(sharded.stderr, /1 added, 1 removed, 1 changed/);
   });
 });
 

@@ -9,13 +9,13 @@ import {
   computeRevision,
   contentId,
   defaultTestsetId,
-  filterByTags,
+  hasTagIn,
   isRevisionPin,
   prepareCases,
   revisionMatches,
   type PrepareCasesOptions,
 } from '../src/testsets/identity.ts';
-import type { PreparedCase, TestsetRow } from '../src/types.ts';
+import type { TestsetRow } from '../src/types.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'testsets');
 
@@ -458,23 +458,31 @@ describe('revision pins', () => {
     assert.equal(isRevisionPin('main'), false);
   });
 
-  it('pins the whole file: the revision is computed before tag filtering', () => {
+  it('pins the whole file: a filter keeps fewer cases but the same revision and positions', () => {
     const rows = fixtureRows('capitals.csv');
-    const all = prepared(rows);
-    const smoke = filterByTags(all.cases, ['smoke']);
-    assert.equal(smoke.length, 2);
+    const all = prepared(rows, { positions: true });
+    const smoke = prepared(rows, {
+      positions: true,
+      keep: (_id, meta) => hasTagIn(['smoke'])(meta),
+    });
+    assert.deepEqual(
+      smoke.cases.map((c) => c.data.country),
+      ['France', 'Japan'],
+    );
+    assert.equal(smoke.revision, all.revision);
     assert.equal(all.revision, computeRevision(all.cases.map((c) => c.contentId)));
+    const position = new Map(all.cases.map((c) => [c.id, c.index]));
+    for (const c of smoke.cases) assert.equal(c.index, position.get(c.id));
+  });
+
+  it('a filter still finds a duplicate identity among the rows it drops', () => {
+    const rows = [row({ q: 'a' }, 2, { tags: ['kept'] }), row({ q: 'b' }, 3), row({ q: 'b' }, 4)];
+    const found = problems(rows, { hash: ['q'], keep: (_id, meta) => hasTagIn(['kept'])(meta) });
+    assert.match(found.map((i) => i.message).join('\n'), /rows at lines 3 and 4/);
   });
 });
 
-describe('filterByTags', () => {
-  const cases = fixtureRows('capitals.csv').map((r): PreparedCase => ({
-    id: String(r.data.country),
-    contentId: '',
-    source: null,
-    data: r.data,
-    meta: r.meta,
-  }));
+describe('hasTagIn', () => {
   const table: [string[], string[]][] = [
     [[], ['France', 'Japan', 'Peru', 'Australia']],
     [['smoke'], ['France', 'Japan']],
@@ -485,10 +493,13 @@ describe('filterByTags', () => {
     [['Smoke'], []],
     [['nope'], []],
   ];
+  const rows = fixtureRows('capitals.csv');
   for (const [tags, expected] of table) {
     it(`[${tags.join(', ')}] keeps ${expected.join(', ') || 'nothing'}`, () => {
+      // No tags is no filter: the run keeps every case (prepare passes no `keep` then).
+      const tagged = tags.length === 0 ? () => true : hasTagIn(tags);
       assert.deepEqual(
-        filterByTags(cases, tags).map((c) => c.id),
+        rows.filter((r) => tagged(r.meta)).map((r) => r.data.country),
         expected,
       );
     });

@@ -8,12 +8,12 @@ import type { ModuleLoader, ModuleResult } from '../modules/loader.ts';
 import { asEvaluator, asPassCondition, asTestFn } from '../modules/shapes.ts';
 import { parseModuleSpec, type ModuleRef } from '../modules/spec.ts';
 import { expandGrid } from '../plan/grid.ts';
-import { casesOfShard, type Shard } from '../plan/shard.ts';
+import { shardOf, type Shard } from '../plan/shard.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import {
   CasePreparer,
   defaultTestsetId,
-  filterByTags,
+  hasTagIn,
   prepareCases,
   revisionMatches,
   type PrepareCasesResult,
@@ -21,7 +21,7 @@ import {
 import type { IdentityOptions } from '../testsets/history.ts';
 import { readTestsetInto } from '../testsets/read-file.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
-import type { EngineEvaluator, Params, PassCondition, TestFn } from '../types.ts';
+import type { EngineEvaluator, Params, PassCondition, RowMeta, TestFn } from '../types.ts';
 
 /** Narrowing of a run chosen on the command line (`--suite`, `--tag`, `--grid k=v`). */
 export interface RunFilters {
@@ -142,16 +142,19 @@ export interface SuiteTestset {
 /**
  * Reads a suite's testset (from the working tree, or at its `ref:`) and computes identities and
  * the revision. Shared by runs and by `evals testset pin`, which needs no modules loaded.
+ * `keep` narrows the cases held (tags, shard) without changing the revision or positions.
  */
 export async function readSuiteTestset(
   config: LoadedConfig,
   suite: SuiteConfig,
   cwd: string,
+  keep?: (id: string, meta: RowMeta) => boolean,
 ): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
   const at = issueAt(config, suite);
 
   const ts = suite.testset;
   const hash = suite.hash ? { hash: suite.hash } : {};
+  const filter = keep ? { keep } : {};
   let prepared: PrepareCasesResult;
   let sourceFile: string;
   let testsetId: string;
@@ -167,7 +170,13 @@ export async function readSuiteTestset(
     sourceFile = toPosix(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
     // Each row becomes its case as the file streams in: its rows are never all held at once.
-    const preparer = new CasePreparer({ testsetId, ...hash, file: sourceFile, positions: true });
+    const preparer = new CasePreparer({
+      testsetId,
+      ...hash,
+      ...filter,
+      file: sourceFile,
+      positions: true,
+    });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
       (row) => preparer.add(row),
@@ -196,6 +205,7 @@ export async function readSuiteTestset(
     prepared = prepareCases(converted.rows, {
       testsetId,
       ...hash,
+      ...filter,
       file: sourceFile,
       positions: true,
     });
@@ -231,30 +241,40 @@ async function prepareTestset(
   | { ok: true; cases: SuiteSpec['cases']; info: SuiteSpec['testset'] }
   | { ok: false; issues: Issue[] }
 > {
-  const read = await readSuiteTestset(config, suite, options.cwd);
+  const ts = suite.testset;
+  // Filtered as the rows stream in, so a run holds only its own cases (a shard of a big testset
+  // holds its share). Positions count every row, so the cases of every shard share one order.
+  // The config's tags and --tag each narrow the cases (both must match when both are given).
+  const tagged = [ts.tags ?? [], options.filters?.tags ?? []]
+    .filter((tags) => tags.length > 0)
+    .map(hasTagIn);
+  const shard = options.filters?.shard;
+  const keep =
+    tagged.length === 0 && shard === undefined
+      ? undefined
+      : (id: string, meta: RowMeta) =>
+          tagged.every((hasTag) => hasTag(meta)) &&
+          (shard === undefined || shardOf(id, shard.count) === shard.index);
+  const read = await readSuiteTestset(config, suite, options.cwd, keep);
   if (!read.ok) return read;
   const { testset } = read;
-  const ts = suite.testset;
 
   if (ts.revision !== undefined && !revisionMatches(ts.revision, testset.revision)) {
-    const message = testset.location
-      ? await explainPinMismatch(ts.revision, testset, testset.location, testset.identity)
-      : `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
+    let message: string;
+    if (testset.location) {
+      // The explanation diffs every row against the pinned ones: read them all again, unfiltered.
+      const all = keep === undefined ? read : await readSuiteTestset(config, suite, options.cwd);
+      const current = all.ok ? all.testset : testset;
+      message = await explainPinMismatch(ts.revision, current, testset.location, testset.identity);
+    } else {
+      message = `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
+    }
     return {
       ok: false,
       issues: [{ ...at('testset', 'revision'), code: 'testset.revision-mismatch', message }],
     };
   }
-
-  const tags = [...(ts.tags ?? [])];
-  // Positions are taken before filtering (`positions` in readSuiteTestset), so the cases of
-  // every shard share one order.
-  let cases = filterByTags(testset.cases, tags);
-  const cliTags = options.filters?.tags ?? [];
-  if (cliTags.length > 0) cases = filterByTags(cases, cliTags);
-  const shard = options.filters?.shard;
-  if (shard) cases = casesOfShard(cases, shard);
-  return { ok: true, cases, info: testset.info };
+  return { ok: true, cases: testset.cases, info: testset.info };
 }
 
 /**

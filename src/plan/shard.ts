@@ -3,7 +3,7 @@
  * holds the same cases whatever the row order, the grid or the machine, and every grid point
  * and trial of a case lands in the same shard (its results can then be merged per case).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** `--shard 2/4`: the second of four shards. `index` is 1-based. */
 export interface Shard {
@@ -17,13 +17,8 @@ export interface Shard {
  * (`q-1`, `q-2`) evenly, and 32 bits keep the modulo bias negligible for any realistic count.
  */
 export function shardOf(caseId: string, count: number): number {
-  const head = createHash('sha256').update(caseId, 'utf8').digest('hex').slice(0, 8);
+  const head = hash('sha256', caseId, 'hex').slice(0, 8);
   return (Number.parseInt(head, 16) % count) + 1;
-}
-
-/** Keeps the cases of `shard`, in their order. */
-export function casesOfShard<T extends { id: string }>(cases: readonly T[], shard: Shard): T[] {
-  return cases.filter((c) => shardOf(c.id, shard.count) === shard.index);
 }
 
 /** Parses `i/n` as written after `--shard`; a message saying what is wrong otherwise. */

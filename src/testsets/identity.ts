@@ -72,6 +72,12 @@ export interface PrepareCasesOptions {
    * than copied on afterwards: a copy of every case costs ~280 bytes a case (56 MB at 200,000).
    */
   positions?: boolean;
+  /**
+   * Which cases to keep (tag filters, `--shard`). Every row is still hashed into the revision,
+   * checked for a duplicate identity and counted for positions, so a filtered run reports the
+   * same problems, revision and positions as an unfiltered one; only the kept cases are held.
+   */
+  keep?: (id: string, meta: RowMeta) => boolean;
 }
 
 /** Prepared cases and the revision of all rows, or every problem found. */
@@ -110,12 +116,15 @@ export class CasePreparer {
   readonly #file: string | null;
   readonly #hash: CaseHash | undefined;
   readonly #positions: boolean;
+  readonly #keep: ((id: string, meta: RowMeta) => boolean) | undefined;
   readonly #issues: IssueList;
   readonly #cases: PreparedCase[] = [];
   readonly #firstLine = new Map<string, number>();
   readonly #revision: Hash = createHash('sha256');
   #pending = '[';
   #rows = 0;
+  /** Rows that became cases (kept or not): the next case's position. */
+  #identified = 0;
 
   constructor(options: PrepareCasesOptions) {
     this.#testsetJson = JSON.stringify(options.testsetId);
@@ -124,6 +133,7 @@ export class CasePreparer {
       Array.isArray(options.hash) && options.hash.length === 0 ? undefined : options.hash;
     this.#issues = new IssueList(options.file ?? '');
     this.#positions = options.positions ?? false;
+    this.#keep = options.keep;
   }
 
   /** The next row, in file order. */
@@ -147,11 +157,13 @@ export class CasePreparer {
       return;
     }
     this.#firstLine.set(id, row.line);
-    const source = this.#file === null ? null : { file: this.#file, line: row.line };
     // A row with a problem fails the whole result, so in a returned one a case's place is its row's.
+    const index = this.#identified++;
+    if (this.#keep !== undefined && !this.#keep(id, row.meta)) return;
+    const source = this.#file === null ? null : { file: this.#file, line: row.line };
     this.#cases.push(
       this.#positions
-        ? { id, contentId: cid, source, data: row.data, meta: row.meta, index: this.#cases.length }
+        ? { id, contentId: cid, source, data: row.data, meta: row.meta, index }
         : { id, contentId: cid, source, data: row.data, meta: row.meta },
     );
   }
@@ -235,12 +247,8 @@ function duplicateMessage(id: string, first: number, line: number, file: string 
     : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
 }
 
-/**
- * Keeps the cases whose `__tags__` include at least one of `tags` (exact, case-sensitive match).
- * An empty `tags` list keeps every case.
- */
-export function filterByTags<T extends { meta: RowMeta }>(cases: T[], tags: string[]): T[] {
-  if (tags.length === 0) return [...cases];
+/** Whether a row's `__tags__` include one of `tags` (exact, case-sensitive). */
+export function hasTagIn(tags: readonly string[]): (meta: RowMeta) => boolean {
   const wanted = new Set(tags);
-  return cases.filter((c) => c.meta.tags?.some((tag) => wanted.has(tag)) ?? false);
+  return (meta) => meta.tags?.some((tag) => wanted.has(tag)) ?? false;
 }
