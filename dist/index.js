@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve13, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve12(data);
+              return err ? reject(err) : resolve13(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve13, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve12(data);
+              ) : resolve13(data);
             });
           });
         }
@@ -4103,7 +4103,7 @@ var require_util2 = __commonJS({
     try {
       crypto2 = __require("node:crypto");
       const possibleRelevantHashes = ["sha256", "sha384", "sha512"];
-      supportedHashes = crypto2.getHashes().filter((hash2) => possibleRelevantHashes.includes(hash2));
+      supportedHashes = crypto2.getHashes().filter((hash3) => possibleRelevantHashes.includes(hash3));
     } catch {
     }
     function responseURL(response) {
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve12, reject) => {
-        res = resolve12;
+      const promise = new Promise((resolve13, reject) => {
+        res = resolve13;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -5327,12 +5327,12 @@ var require_formdata_parser = __commonJS({
               return "failure";
             }
             if (bufferStartsWith(input, filenameBuffer, position)) {
-              let check = position.position + filenameBuffer.length;
-              if (input[check] === 42) {
+              let check2 = position.position + filenameBuffer.length;
+              if (input[check2] === 42) {
                 position.position += 1;
-                check += 1;
+                check2 += 1;
               }
-              if (input[check] !== 61 || input[check + 1] !== 34) {
+              if (input[check2] !== 61 || input[check2 + 1] !== 34) {
                 return "failure";
               }
               position.position += 12;
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve12;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve12(null);
+            resolve13(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve12(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve12, reject) => {
+        const socket = await new Promise((resolve13, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve12(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve12) => {
-            this[kClosedResolve] = resolve12;
+          await new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve12, reject) => {
+        return await new Promise((resolve13, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve12(null);
+              resolve13(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve13, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve12,
+              resolve: resolve13,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve12, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve13, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve12(chunksDecode(body, length2));
+          resolve13(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve12(JSON.parse(chunksDecode(body, length2)));
+          resolve13(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve12(chunksConcat(body, length2).buffer);
+          resolve13(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve12(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve12(chunksConcat(body, length2));
+          resolve13(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve12, reject) => agent.dispatch(
+        return new Promise((resolve13, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve12({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve12({
+              resolve13({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve12) => {
-        setTimeout(resolve12, ms).unref();
+      return new Promise((resolve13) => {
+        setTimeout(resolve13, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve12) {
-          resolve12(value);
+        return value instanceof P ? value : new P(function(resolve13) {
+          resolve13(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve12, reject) {
+      return new (P || (P = Promise))(function(resolve13, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve12) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve12(output.toString());
+              resolve13(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve12) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve12(Buffer.concat(chunks));
+              resolve13(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve13, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve12(res);
+                resolve13(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve12) => setTimeout(() => resolve12(), ms));
+          return new Promise((resolve13) => setTimeout(() => resolve13(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve12, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve13, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve12(response);
+              resolve13(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve12(response);
+              resolve13(response);
             }
           }));
         });
@@ -20366,13 +20366,13 @@ function prepareCases(rows, options) {
   for (const row of rows) preparer.add(row);
   return preparer.finish();
 }
-function identityOf(row, cid, hash2, issues) {
+function identityOf(row, cid, hash3, issues) {
   if (row.meta.dedupId !== void 0) return row.meta.dedupId;
-  if (hash2 === void 0) return cid;
-  if (typeof hash2 === "function") return hashFunctionId(row, hash2, issues);
+  if (hash3 === void 0) return cid;
+  if (typeof hash3 === "function") return hashFunctionId(row, hash3, issues);
   const picked = /* @__PURE__ */ Object.create(null);
   let complete = true;
-  for (const field of hash2) {
+  for (const field of hash3) {
     if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
       issues.add(
         "testset.hash-field-missing",
@@ -20387,10 +20387,10 @@ function identityOf(row, cid, hash2, issues) {
   }
   return complete ? sha256(canonicalJson(picked)) : null;
 }
-function hashFunctionId(row, hash2, issues) {
+function hashFunctionId(row, hash3, issues) {
   let result;
   try {
-    result = hash2(row.data);
+    result = hash3(row.data);
   } catch (error2) {
     const reason = error2 instanceof Error ? error2.message : String(error2);
     issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
@@ -20498,6 +20498,58 @@ var init_run_key = __esm({
   "src/compare/run-key.ts"() {
     "use strict";
     init_identity();
+  }
+});
+
+// src/merge/annotate.ts
+function planOf(spec) {
+  return {
+    evaluators: spec.evaluators.map((e) => e.id),
+    trials: spec.trials ?? 1,
+    gate: spec.gate
+  };
+}
+function annotateRuns(runs, specs, shard) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const spec of specs) {
+    for (const params of spec.grid) byKey.set(runKey({ suite: spec.id, params }), spec);
+  }
+  return runs.map((run2) => {
+    const spec = byKey.get(runKey(run2));
+    if (spec === void 0) return run2;
+    const { cases, ...head } = run2;
+    if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
+    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
+    return {
+      ...head,
+      plan: planOf(spec),
+      cases: cases.map((c) => {
+        const index = positions.get(c.id);
+        return index === void 0 ? c : { ...c, index };
+      })
+    };
+  });
+}
+function indexingSink(sink, specs) {
+  const casesByRun = specs.flatMap((spec) => spec.grid.map(() => spec.cases));
+  return {
+    open: (runs) => sink.open(runs),
+    record: (run2, index, result) => {
+      const position = casesByRun[run2]?.[index]?.index;
+      if (position !== void 0) result.index = position;
+      sink.record(run2, index, result);
+    }
+  };
+}
+function withShard(artifact, shard) {
+  if (!shard) return artifact;
+  const { runs, ...head } = artifact;
+  return { ...head, shard: { index: shard.index, count: shard.count }, runs };
+}
+var init_annotate = __esm({
+  "src/merge/annotate.ts"() {
+    "use strict";
+    init_run_key();
   }
 });
 
@@ -20653,6 +20705,193 @@ var init_labels = __esm({
   }
 });
 
+// src/report/junit.ts
+function casesInArtifact(artifact) {
+  return {
+    totals(run2) {
+      const totals2 = new JUnitTotals();
+      for (const result of artifact.runs[run2]?.cases ?? []) totals2.add(result);
+      return totals2;
+    },
+    cases: (run2) => artifact.runs[run2]?.cases ?? []
+  };
+}
+function renderJUnit(artifact) {
+  return [...junitChunks(artifact, casesInArtifact(artifact))].join("");
+}
+function* junitChunks(artifact, source) {
+  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
+  const attributes = attrs({
+    name: "evalgate",
+    tests: sum(suites.map((totals2) => totals2.tests)),
+    failures: sum(suites.map((totals2) => totals2.failures)),
+    errors: sum(suites.map((totals2) => totals2.errors)),
+    time: seconds(artifact.durationMs),
+    timestamp: artifact.startedAt
+  });
+  yield `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites${attributes}>
+`;
+  for (const [index, run2] of artifact.runs.entries()) {
+    const totals2 = suites[index];
+    const name = junitSuiteName(run2);
+    yield `${suiteHead(run2, name, totals2)}
+`;
+    for (const result of source.cases(index)) yield `${renderCase(result, name)}
+`;
+    if (totals2.gateFailed) yield `${renderGate(run2, name)}
+`;
+    yield "  </testsuite>\n";
+  }
+  yield "</testsuites>\n";
+}
+function sum(values) {
+  return values.reduce((total, value) => total + value, 0);
+}
+function junitSuiteName(run2) {
+  const params = formatParams(run2.params, ", ");
+  return params ? `${run2.suite} [${params}]` : run2.suite;
+}
+function suiteTotals(run2, cases) {
+  const gateFailed = run2.verdict === "fail" && cases.failures === 0 && cases.errors === 0;
+  return {
+    tests: cases.tests + (gateFailed ? 1 : 0),
+    failures: cases.failures + (gateFailed ? 1 : 0),
+    errors: cases.errors,
+    timeMs: cases.timeMs,
+    gateFailed
+  };
+}
+function suiteHead(run2, name, totals2) {
+  const properties = [
+    property("revision", run2.testset.revision),
+    run2.testset.path === null ? null : property("testset", run2.testset.path),
+    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
+    ...Object.entries(run2.params).map(
+      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
+    )
+  ].filter((line) => line !== null);
+  const attributes = attrs({
+    name,
+    tests: totals2.tests,
+    failures: totals2.failures,
+    errors: totals2.errors,
+    skipped: 0,
+    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
+    time: seconds(totals2.timeMs)
+  });
+  return [
+    `  <testsuite${attributes}>`,
+    "    <properties>",
+    ...properties,
+    "    </properties>"
+  ].join("\n");
+}
+function renderCase(result, classname) {
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const open3 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const flaky = flakyLabel(result);
+  const prefix = flaky === null ? "" : `${flaky}; `;
+  if (result.error !== null) {
+    return `${open3}>
+      <error${attrs({ message: prefix + firstLine(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
+    </testcase>`;
+  }
+  if (!result.passed) {
+    const message = prefix + describeCaseFailure(result).join("; ");
+    return `${open3}>
+      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
+    </testcase>`;
+  }
+  if (flaky !== null) {
+    return `${open3}>
+      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
+    </testcase>`;
+  }
+  return `${open3}/>`;
+}
+function failureBody(result) {
+  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
+    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
+    return evaluation.metadata === null ? head : `${head}
+${safeJson2(evaluation.metadata)}`;
+  }).join("\n\n");
+}
+function renderGate(run2, classname) {
+  const failed = run2.gate.conditions.filter((condition) => !condition.passed);
+  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
+  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
+  return [
+    `    <testcase${attrs({ name: "gate", classname, time: seconds(0) })}>`,
+    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
+    "    </testcase>"
+  ].join("\n");
+}
+function property(name, value) {
+  return `      <property${attrs({ name, value })}/>`;
+}
+function safeJson2(value) {
+  try {
+    return JSON.stringify(
+      value,
+      (_key, item) => typeof item === "bigint" ? item.toString() : item,
+      2
+    );
+  } catch {
+    return String(value);
+  }
+}
+function seconds(ms) {
+  return (ms / 1e3).toFixed(3);
+}
+function attrs(values) {
+  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
+}
+function escapeXmlText(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
+}
+function escapeXmlAttribute(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
+}
+var JUnitTotals, INVALID_XML, TEXT_ENTITIES, ATTRIBUTE_ENTITIES;
+var init_junit = __esm({
+  "src/report/junit.ts"() {
+    "use strict";
+    init_exact_sum();
+    init_labels();
+    JUnitTotals = class {
+      tests = 0;
+      failures = 0;
+      errors = 0;
+      #time = new ExactSum();
+      add(result) {
+        this.tests++;
+        if (result.error !== null) this.errors++;
+        else if (!result.passed) this.failures++;
+        this.#time.add(result.durationMs);
+      }
+      get timeMs() {
+        return this.#time.value();
+      }
+    };
+    INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+    TEXT_ENTITIES = {
+      "&": "&amp;",
+      "<": "&lt;",
+      ">": "&gt;",
+      "\r": "&#13;"
+    };
+    ATTRIBUTE_ENTITIES = {
+      ...TEXT_ENTITIES,
+      '"': "&quot;",
+      "'": "&apos;",
+      "	": "&#9;",
+      "\n": "&#10;"
+    };
+  }
+});
+
 // src/pipeline/write-file-atomic.ts
 import { randomBytes } from "node:crypto";
 import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
@@ -20689,6 +20928,319 @@ var init_write_file_atomic = __esm({
   "src/pipeline/write-file-atomic.ts"() {
     "use strict";
     BATCH_CHARS = 1 << 20;
+  }
+});
+
+// src/report/artifact-writer.ts
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+async function copyLines(spool, out) {
+  const { offsets, lengths } = spool;
+  let last = spool.size - 1;
+  while (last >= 0 && offsets[last] < 0) last--;
+  if (last < 0 || spool.path === null) return;
+  const fd = openSync(spool.path, "r");
+  try {
+    const window = Buffer.allocUnsafe(WINDOW);
+    for (let first = 0; first <= last; ) {
+      const start = offsets[first];
+      if (start < 0) {
+        first++;
+        continue;
+      }
+      let end = start + lengths[first];
+      let next = first + 1;
+      while (next <= last && offsets[next] === end) end += lengths[next++];
+      const through = next > last ? end - 2 : end;
+      for (let at = start; at < through; ) {
+        const read = readAt(fd, window.subarray(0, Math.min(WINDOW, through - at)), at);
+        if (read === 0) throw new Error("the case spool is shorter than recorded");
+        await out.bytes(window.subarray(0, read));
+        at += read;
+      }
+      if (next > last) await out.bytes(NEWLINE_BYTES);
+      first = next;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+function sortByKey(spool) {
+  const keys = spool.keys;
+  const order = Uint32Array.from({ length: spool.recorded }, (_, i) => i);
+  order.sort((a, b) => keys[a] - keys[b] || a - b);
+  const offsets = new Float64Array(spool.size).fill(-1);
+  const lengths = new Uint32Array(spool.size);
+  for (const [to, from] of order.entries()) {
+    offsets[to] = spool.offsets[from];
+    lengths[to] = spool.lengths[from];
+  }
+  spool.offsets = offsets;
+  spool.lengths = lengths;
+  spool.keys = null;
+}
+function readAt(fd, buffer, position) {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const read = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled;
+}
+function writeAll(fd, bytes) {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+  return done;
+}
+var SPOOL_BATCH, WINDOW, NEWLINE_BYTES, CaseSpool, BatchWriter;
+var init_artifact_writer = __esm({
+  "src/report/artifact-writer.ts"() {
+    "use strict";
+    init_write_file_atomic();
+    init_artifact();
+    SPOOL_BATCH = 1 << 16;
+    WINDOW = 1 << 20;
+    NEWLINE_BYTES = Buffer.from("\n");
+    CaseSpool = class {
+      #runs = [];
+      #dir = null;
+      /** No more cases can be recorded: the reports are being written, or the spool is gone. */
+      #closed = false;
+      #discarded = false;
+      /**
+       * Removes the spool if the process exits before `discard` (a second Ctrl-C exits at once; an
+       * error between the run and the reports skips it): spools of a large run are hundreds of
+       * megabytes, not to be left in the temporary folder.
+       */
+      #onExit = () => this.discard();
+      open(runs) {
+        this.#runs = runs.map((run2, index) => ({
+          run: index,
+          offsets: new Float64Array(run2.cases).fill(-1),
+          lengths: new Uint32Array(run2.cases),
+          size: run2.cases,
+          recorded: 0,
+          keys: null,
+          fd: null,
+          path: null,
+          batch: null,
+          used: 0,
+          written: 0
+        }));
+      }
+      record(run2, index, result) {
+        if (this.#closed) throw new Error("the case spool is already closed");
+        const spool = this.#runs[run2];
+        if (spool === void 0 || !(index >= 0 && index < spool.size)) {
+          throw new RangeError(`no case ${index} in run ${run2} of the spool`);
+        }
+        this.#append(spool, index, caseLine(stringifyCase(result), false));
+        spool.recorded++;
+        if (spool.recorded === spool.size) this.#flush(spool, true);
+      }
+      /**
+       * A case whose place is given by a sort key instead of an index (`evals merge`: a testset
+       * position, which may skip numbers). Run `run` then takes at most its `cases` records, and
+       * they are read back and written in ascending key order (ties in arrival order).
+       */
+      recordKeyed(run2, key, result) {
+        if (this.#closed) throw new Error("the case spool is already closed");
+        const spool = this.#runs[run2];
+        if (spool === void 0 || spool.recorded >= spool.size) {
+          throw new RangeError(`no room for another case in run ${run2} of the spool`);
+        }
+        if (spool.keys === null) {
+          if (spool.recorded > 0) throw new Error("a run is recorded by index or by key, not both");
+          spool.keys = new Float64Array(spool.size);
+        }
+        spool.keys[spool.recorded] = key;
+        this.#append(spool, spool.recorded, caseLine(stringifyCase(result), false));
+        spool.recorded++;
+        if (spool.recorded === spool.size) this.#flush(spool, true);
+      }
+      #append(spool, index, line) {
+        const batch = spool.batch ??= Buffer.allocUnsafe(SPOOL_BATCH);
+        let free = batch.length - spool.used;
+        const bytes = line.length * 3 <= free ? -1 : Buffer.byteLength(line);
+        if (bytes > free) {
+          this.#flush(spool, false);
+          free = batch.length;
+          if (bytes > free) {
+            const fd = this.#fileOf(spool);
+            spool.offsets[index] = spool.written;
+            spool.lengths[index] = bytes;
+            spool.written += writeAll(fd, Buffer.from(line));
+            return;
+          }
+        }
+        spool.offsets[index] = spool.written + spool.used;
+        const written = batch.write(line, spool.used);
+        spool.lengths[index] = written;
+        spool.used += written;
+      }
+      #flush(spool, close) {
+        if (spool.batch !== null && spool.used > 0) {
+          spool.written += writeAll(this.#fileOf(spool), spool.batch.subarray(0, spool.used));
+          spool.used = 0;
+        }
+        if (close) {
+          spool.batch = null;
+          if (spool.fd !== null) closeSync(spool.fd);
+          spool.fd = null;
+        }
+      }
+      #fileOf(spool) {
+        if (spool.fd !== null) return spool.fd;
+        if (this.#dir === null) {
+          this.#dir = mkdtempSync(join(tmpdir(), "evalgate-spool-"));
+          process.once("exit", this.#onExit);
+        }
+        spool.path ??= join(this.#dir, `run-${spool.run}.jsonl`);
+        spool.fd = openSync(spool.path, "a");
+        return spool.fd;
+      }
+      /**
+       * Writes `artifact` to `path` (through a temporary file and a rename; the parent folder is
+       * created). Run i of the artifact takes its cases from the spool's run i, in testset order;
+       * `artifact.runs[i].cases` is not read for a spooled run. A run the spool has no cases for is
+       * written with whatever `cases` it holds. Records no more cases after it; keeps the spool.
+       */
+      async writeArtifact(path, artifact) {
+        if (this.#discarded) throw new Error("the case spool is already removed");
+        this.#seal();
+        await writeAtomically(path, (file) => this.#writeArtifact(new BatchWriter(file), artifact));
+      }
+      /** True when run `run` has spooled cases (then {@link cases} reads them). */
+      spooled(run2) {
+        const spool = this.#runs[run2];
+        return spool !== void 0 && spool.recorded > 0;
+      }
+      /**
+       * Run `run`'s spooled cases parsed back, in testset order, one at a time (synchronously: for
+       * reports written once the run is over). Records no more cases after it.
+       */
+      *cases(run2) {
+        this.#seal();
+        const spool = this.#runs[run2];
+        if (this.#discarded) throw new Error("the case spool is already removed");
+        if (spool === void 0 || spool.recorded === 0 || spool.path === null) return;
+        const fd = openSync(spool.path, "r");
+        try {
+          let window = Buffer.allocUnsafe(WINDOW);
+          let from = 0;
+          let to = 0;
+          for (let index = 0; index < spool.size; index++) {
+            const start = spool.offsets[index];
+            if (start < 0) continue;
+            const end = start + spool.lengths[index];
+            if (start < from || end > to) {
+              if (end - start > window.length) window = Buffer.allocUnsafe(end - start);
+              from = start;
+              to = start + readAt(fd, window, start);
+              if (to < end) throw new Error("the case spool is shorter than recorded");
+            }
+            yield caseOfLine(window.toString("utf8", start - from, end - from));
+          }
+        } finally {
+          closeSync(fd);
+        }
+      }
+      /** Flushes and closes every run's file, and puts keyed runs in key order: nothing more is recorded. */
+      #seal() {
+        if (this.#closed) return;
+        this.#closed = true;
+        for (const spool of this.#runs) {
+          this.#flush(spool, true);
+          if (spool.keys !== null) sortByKey(spool);
+        }
+      }
+      /** Removes the spool files (after the reports, or instead of them). */
+      discard() {
+        this.#closed = true;
+        this.#discarded = true;
+        for (const spool of this.#runs) {
+          if (spool.fd !== null) closeSync(spool.fd);
+          spool.fd = null;
+          spool.batch = null;
+        }
+        if (this.#dir !== null) {
+          rmSync(this.#dir, { recursive: true, force: true });
+          process.off("exit", this.#onExit);
+        }
+        this.#dir = null;
+      }
+      async #writeArtifact(out, artifact) {
+        const spooled = (index) => {
+          const spool = this.#runs[index];
+          return spool !== void 0 && spool.recorded > 0 ? spool : void 0;
+        };
+        const layout = artifactLayout(
+          artifact,
+          (run2, index) => spooled(index) !== void 0 || run2.cases.length > 0
+        );
+        for (const part of layout) {
+          if (typeof part === "string") {
+            await out.text(part);
+            continue;
+          }
+          const spool = spooled(part.run);
+          if (spool !== void 0) await copyLines(spool, out);
+          else {
+            const { cases } = artifact.runs[part.run];
+            for (const [c, result] of cases.entries()) {
+              await out.text(caseLine(stringifyCase(result), c === cases.length - 1));
+            }
+          }
+        }
+        await out.end();
+      }
+    };
+    BatchWriter = class {
+      #file;
+      #batch = Buffer.allocUnsafe(WINDOW);
+      #used = 0;
+      constructor(file) {
+        this.#file = file;
+      }
+      async text(text) {
+        if (text.length * 3 > this.#batch.length - this.#used) {
+          await this.flush();
+          if (text.length * 3 > this.#batch.length) {
+            await this.#file.write(text);
+            return;
+          }
+        }
+        this.#used += this.#batch.write(text, this.#used);
+      }
+      async bytes(bytes) {
+        if (bytes.length > this.#batch.length - this.#used) {
+          await this.flush();
+          if (bytes.length > this.#batch.length) {
+            await this.#writeFully(bytes);
+            return;
+          }
+        }
+        bytes.copy(this.#batch, this.#used);
+        this.#used += bytes.length;
+      }
+      async end() {
+        await this.flush();
+      }
+      async flush() {
+        if (this.#used === 0) return;
+        await this.#writeFully(this.#batch.subarray(0, this.#used));
+        this.#used = 0;
+      }
+      async #writeFully(bytes) {
+        let done = 0;
+        while (done < bytes.length) {
+          const { bytesWritten } = await this.#file.write(bytes, done, bytes.length - done);
+          done += bytesWritten;
+        }
+      }
+    };
   }
 });
 
@@ -20736,14 +21288,14 @@ function renderSummary(runs, options) {
 `;
 }
 function renderRun(run2, listing, paint, width) {
-  const lines = [];
+  const lines2 = [];
   const params = formatParams(run2.params, " ");
-  lines.push(
+  lines2.push(
     [paint.bold(clean(run2.suite)), params ? clean(params) : null, verdictWord(run2.verdict, paint)].filter((part) => part !== null).join("  ")
   );
   const { summary: summary2 } = run2;
   const flaky = summary2.flaky === void 0 ? [] : [formatCount(summary2.flaky)];
-  lines.push(
+  lines2.push(
     ...renderTable(
       [
         ["cases", "passed", "failed", "errored", "pass rate", ...flaky.length ? ["flaky"] : []],
@@ -20761,8 +21313,8 @@ function renderRun(run2, listing, paint, width) {
   );
   const evaluators = Object.entries(summary2.evaluators);
   if (evaluators.length > 0) {
-    lines.push("");
-    lines.push(
+    lines2.push("");
+    lines2.push(
       ...renderTable(
         [
           ["evaluator", "mean", "pass rate", "passed", "failed", "errors"],
@@ -20779,31 +21331,31 @@ function renderRun(run2, listing, paint, width) {
       )
     );
   }
-  if (summary2.usage !== void 0) lines.push("", `${INDENT}${describeUsage(summary2.usage)}`);
+  if (summary2.usage !== void 0) lines2.push("", `${INDENT}${describeUsage(summary2.usage)}`);
   const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
   if (failedConditions.length > 0) {
-    lines.push("");
+    lines2.push("");
     for (const condition of failedConditions) {
       const text = `${clean(condition.name)}: expected ${clean(condition.expected)}, got ${clean(condition.actual)}`;
-      lines.push(`${INDENT}${paint.red("\u2717")} ${text}`);
+      lines2.push(`${INDENT}${paint.red("\u2717")} ${text}`);
     }
   }
   const { notPassed, notPassedCount, flakyPassed, flakyPassedCount } = listing;
   if (notPassedCount > 0) {
-    lines.push("");
-    lines.push(
+    lines2.push("");
+    lines2.push(
       notPassedCount > notPassed.length ? `${INDENT}${formatCount(notPassedCount)} cases did not pass, first ${notPassed.length}:` : `${INDENT}cases that did not pass:`
     );
-    for (const result of notPassed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of notPassed) lines2.push(renderCaseLine(result, paint, width));
   }
   if (flakyPassedCount > 0) {
-    lines.push("");
-    lines.push(
+    lines2.push("");
+    lines2.push(
       flakyPassedCount > flakyPassed.length ? `${INDENT}${formatCount(flakyPassedCount)} cases passed but are flaky, first ${flakyPassed.length}:` : `${INDENT}cases that passed but are flaky:`
     );
-    for (const result of flakyPassed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of flakyPassed) lines2.push(renderCaseLine(result, paint, width));
   }
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 function renderCaseLine(result, paint, width) {
   const errored = result.error !== null;
@@ -20880,6 +21432,63 @@ var init_summary_table = __esm({
     DEFAULT_WIDTH = 100;
     INDENT = "  ";
     ANSI_SGR = /\x1b\[[0-9;]*m/g;
+  }
+});
+
+// src/report/case-listing.ts
+function keepFirst(kept, index, result) {
+  if (kept.size < MAX_LISTED_CASES) {
+    kept.set(index, result);
+    return;
+  }
+  let highest = -1;
+  for (const key of kept.keys()) highest = Math.max(highest, key);
+  if (index < highest) {
+    kept.delete(highest);
+    kept.set(index, result);
+  }
+}
+function inOrder(kept) {
+  return [...kept.entries()].sort(([a], [b]) => a - b).map(([, result]) => result);
+}
+var ListedCases;
+var init_case_listing = __esm({
+  "src/report/case-listing.ts"() {
+    "use strict";
+    init_summary_table();
+    ListedCases = class {
+      #runs = [];
+      open(runs) {
+        this.#runs = runs.map(() => ({
+          notPassed: /* @__PURE__ */ new Map(),
+          notPassedCount: 0,
+          flakyPassed: /* @__PURE__ */ new Map(),
+          flakyPassedCount: 0
+        }));
+      }
+      record(run2, index, result) {
+        const listing = this.#runs[run2];
+        if (listing === void 0) return;
+        if (!result.passed) {
+          listing.notPassedCount++;
+          keepFirst(listing.notPassed, index, result);
+        } else if (result.flaky === true) {
+          listing.flakyPassedCount++;
+          keepFirst(listing.flakyPassed, index, result);
+        }
+      }
+      /** What the summary table lists for run `index`: the first cases of each kind, in testset order. */
+      listing(index) {
+        const listing = this.#runs[index];
+        if (listing === void 0) return void 0;
+        return {
+          notPassed: inOrder(listing.notPassed),
+          notPassedCount: listing.notPassedCount,
+          flakyPassed: inOrder(listing.flakyPassed),
+          flakyPassedCount: listing.flakyPassedCount
+        };
+      }
+    };
   }
 });
 
@@ -21099,27 +21708,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve12, arguments_) => {
+  const run2 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve12(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve12, reject, arguments_) => {
+  const enqueue = (function_, resolve13, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve12, arguments_));
+    }).then(run2.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve12, reject) => {
-    enqueue(function_, resolve12, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject) => {
+    enqueue(function_, resolve13, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -21289,7 +21898,7 @@ var init_call = __esm({
           CallScope.abort(scope, this.#reason);
           return Promise.resolve(INTERRUPTED);
         }
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           let timer;
           let done = false;
           const finish = (outcome) => {
@@ -21297,7 +21906,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve12(outcome);
+            resolve13(outcome);
           };
           const call = {
             abandon: (reason) => {
@@ -21410,11 +22019,6 @@ var init_evaluation = __esm({
 });
 
 // src/run/summary.ts
-function summarizeRun(cases, evaluatorIds2, options = {}) {
-  const accumulator = new SummaryAccumulator(evaluatorIds2, options);
-  for (const result of cases) accumulator.add(result);
-  return accumulator.summary();
-}
 function evaluateGate(summary2, gate) {
   const conditions = [];
   const noCases = summary2.cases === 0;
@@ -21901,11 +22505,11 @@ function decidePass(engine, run2, testCase, output, evaluations) {
     });
     return false;
   };
-  const check = (value) => typeof value === "boolean" ? value : fail3(`the pass condition returned ${describeValue(value)}; expected true or false`);
+  const check2 = (value) => typeof value === "boolean" ? value : fail3(`the pass condition returned ${describeValue(value)}; expected true or false`);
   try {
     const value = pass({ testCase, output, params: run2.params, evaluations });
-    if (!isThenable(value)) return check(value);
-    return calls.settle(value, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check(outcome.value) : fail3(outcome.error));
+    if (!isThenable(value)) return check2(value);
+    return calls.settle(value, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check2(outcome.value) : fail3(outcome.error));
   } catch (thrown) {
     return fail3(describeError(thrown));
   }
@@ -21936,6 +22540,145 @@ var init_engine = __esm({
     init_summary();
     init_trials();
     PASS_CONDITION_EVALUATOR = "pass";
+  }
+});
+
+// src/pipeline/execute.ts
+async function executeSuites(suites, io) {
+  const startedAt = /* @__PURE__ */ new Date();
+  const t0 = performance.now();
+  const progress = io.quiet ? void 0 : createProgressReporter({
+    write: io.err,
+    isTTY: io.errIsTTY,
+    now: () => performance.now(),
+    githubActions: io.githubActions
+  });
+  const keepCases = io.keepCases ?? true;
+  const reports = keepCases ? null : new SpooledReports({
+    junit: io.junit === true,
+    ...io.positions ? { positions: suites } : {}
+  });
+  let result;
+  try {
+    result = await runSuites(suites, {
+      ...progress ? { observer: progress } : {},
+      ...io.signal ? { signal: io.signal } : {},
+      ...io.globalConcurrency !== void 0 ? { globalConcurrency: io.globalConcurrency } : {},
+      keepCases,
+      ...reports ? { sink: reports } : {}
+    });
+  } catch (error2) {
+    reports?.discard();
+    throw error2;
+  } finally {
+    progress?.stop();
+  }
+  const durationMs2 = performance.now() - t0;
+  if (!io.quiet && io.summary !== false) {
+    io.out(
+      renderSummary(result.runs, {
+        color: io.color,
+        interrupted: result.interrupted,
+        ...io.width !== void 0 ? { width: io.width } : {},
+        ...reports ? { listings: reports.listings(result.runs.length) } : {}
+      })
+    );
+  }
+  const { runs } = result;
+  return {
+    runs,
+    interrupted: result.interrupted,
+    startedAt,
+    durationMs: durationMs2,
+    cases: (run2) => reports?.cases(run2) ?? runs[run2]?.cases ?? [],
+    writeArtifact: (path, artifact) => reports ? reports.writeArtifact(path, artifact) : writeFileAtomic(path, serializeArtifactChunks(artifact)),
+    writeJUnit: (path, artifact) => reports ? reports.writeJUnit(path, artifact) : writeFileAtomic(path, renderJUnit(artifact)),
+    discard: () => reports?.discard()
+  };
+}
+function allSinks(sinks) {
+  return {
+    open(runs) {
+      for (const sink of sinks) sink.open(runs);
+    },
+    record(run2, index, result) {
+      for (const sink of sinks) sink.record(run2, index, result);
+    }
+  };
+}
+var SpooledReports, JUnitCounts;
+var init_execute = __esm({
+  "src/pipeline/execute.ts"() {
+    "use strict";
+    init_annotate();
+    init_artifact();
+    init_junit();
+    init_artifact_writer();
+    init_case_listing();
+    init_summary_table();
+    init_progress();
+    init_engine();
+    init_write_file_atomic();
+    SpooledReports = class {
+      #spool = new CaseSpool();
+      #listed = new ListedCases();
+      #junit;
+      #sink;
+      /**
+       * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
+       * testset position (`index`) in the artifact, as a shard's artifact needs.
+       */
+      constructor(options) {
+        this.#junit = options.junit ? new JUnitCounts() : null;
+        this.#sink = allSinks([
+          options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
+          this.#listed,
+          ...this.#junit ? [this.#junit] : []
+        ]);
+      }
+      open(runs) {
+        this.#sink.open(runs);
+      }
+      record(run2, index, result) {
+        this.#sink.record(run2, index, result);
+      }
+      /** What the summary table lists for each of `count` runs. */
+      listings(count) {
+        return Array.from({ length: count }, (_, run2) => this.#listed.listing(run2));
+      }
+      /** Run `run`'s spooled cases read back in order, or undefined when it has none spooled. */
+      cases(run2) {
+        return this.#spool.spooled(run2) ? this.#spool.cases(run2) : void 0;
+      }
+      writeArtifact(path, artifact) {
+        return this.#spool.writeArtifact(path, artifact);
+      }
+      writeJUnit(path, artifact) {
+        const junit = this.#junit;
+        if (!junit)
+          throw new Error("writeJUnit of spooled cases needs SpooledReports({ junit: true })");
+        const cases = (run2) => this.cases(run2) ?? artifact.runs[run2]?.cases ?? [];
+        return writeFileAtomic(
+          path,
+          junitChunks(artifact, { totals: (run2) => junit.totals(run2), cases })
+        );
+      }
+      discard() {
+        this.#spool.discard();
+      }
+    };
+    JUnitCounts = class {
+      #runs = [];
+      open(runs) {
+        this.#runs = runs.map(() => new JUnitTotals());
+      }
+      record(run2, _index, result) {
+        this.#runs[run2]?.add(result);
+      }
+      totals(run2) {
+        return this.#runs[run2] ?? new JUnitTotals();
+      }
+    };
   }
 });
 
@@ -21978,9 +22721,9 @@ function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
 }
 function parseModuleSpec(spec, baseDir) {
-  const hash2 = spec.lastIndexOf("#");
-  const path = hash2 === -1 ? spec : spec.slice(0, hash2);
-  const exportName = hash2 === -1 ? "default" : spec.slice(hash2 + 1) || "default";
+  const hash3 = spec.lastIndexOf("#");
+  const path = hash3 === -1 ? spec : spec.slice(0, hash3);
+  const exportName = hash3 === -1 ? "default" : spec.slice(hash3 + 1) || "default";
   return { spec, file: resolve2(baseDir, path), exportName };
 }
 var MODULE_EXTENSIONS;
@@ -23235,10 +23978,10 @@ var require_util9 = __commonJS({
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr) {
-      const hash2 = {};
+      const hash3 = {};
       for (const item of arr)
-        hash2[item] = true;
-      return hash2;
+        hash3[item] = true;
+      return hash3;
     }
     exports.toHash = toHash;
     function alwaysValidSchema(it, schema) {
@@ -25071,9 +25814,9 @@ var require_compile = __commonJS({
       if (_sch)
         return _sch;
       const rootId = (0, resolve_1.getFullPath)(this.opts.uriResolver, sch.root.baseId);
-      const { es5, lines } = this.opts.code;
+      const { es5, lines: lines2 } = this.opts.code;
       const { ownProperties } = this.opts;
-      const gen = new codegen_1.CodeGen(this.scope, { es5, lines, ownProperties });
+      const gen = new codegen_1.CodeGen(this.scope, { es5, lines: lines2, ownProperties });
       let _ValidationError;
       if (sch.$async) {
         _ValidationError = gen.scopeValue("Error", {
@@ -25158,7 +25901,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve12.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -25185,7 +25928,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve12(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26049,7 +26792,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve12(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26440,7 +27183,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve12,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -26580,8 +27323,8 @@ var require_core = __commonJS({
         this._loading = {};
         this._cache = /* @__PURE__ */ new Map();
         opts = this.opts = { ...opts, ...requiredOptions(opts) };
-        const { es5, lines } = this.opts.code;
-        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines });
+        const { es5, lines: lines2 } = this.opts.code;
+        this.scope = new codegen_2.ValueScope({ scope: {}, prefixes: EXT_SCOPE_NAMES, es5, lines: lines2 });
         this.logger = getLogger(opts.logger);
         const formatOpt = opts.validateFormats;
         opts.validateFormats = false;
@@ -26877,15 +27620,15 @@ var require_core = __commonJS({
         }
         return metaSchema;
       }
-      _removeAllSchemas(schemas, regex2) {
-        for (const keyRef in schemas) {
-          const sch = schemas[keyRef];
+      _removeAllSchemas(schemas2, regex2) {
+        for (const keyRef in schemas2) {
+          const sch = schemas2[keyRef];
           if (!regex2 || regex2.test(keyRef)) {
             if (typeof sch == "string") {
-              delete schemas[keyRef];
+              delete schemas2[keyRef];
             } else if (sch && !sch.meta) {
               this._cache.delete(sch.schema);
-              delete schemas[keyRef];
+              delete schemas2[keyRef];
             }
           }
         }
@@ -27284,8 +28027,8 @@ var require_multipleOf = __commonJS({
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
         const res = gen.let("res");
-        const invalid2 = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
-        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid2}))`);
+        const invalid3 = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
+        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid3}))`);
       }
     };
     exports.default = def;
@@ -34397,7 +35140,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -34413,9 +35156,9 @@ var require_directives = __commonJS({
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines2.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -35876,22 +36619,22 @@ var require_stringifyCollection = __commonJS({
       const { indent: indent2, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
@@ -35900,15 +36643,15 @@ var require_stringifyCollection = __commonJS({
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str2);
+        lines2.push(blockItemPrefix + str2);
       }
       let str;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         str = flowChars.start + flowChars.end;
       } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
+        str = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line = lines2[i];
           str += line ? `
 ${indent2}${line}` : "\n";
         }
@@ -35931,22 +36674,22 @@ ${indent2}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -35963,12 +36706,12 @@ ${indent2}${line}` : "\n";
         if (comment)
           reqNewline = true;
         let str = stringify2.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -35976,35 +36719,35 @@ ${indent2}${line}` : "\n";
         }
         if (comment)
           str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
+        lines2.push(str);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum2, line) => sum2 + line.length + 2, 2);
+          const len = lines2.reduce((sum2, line) => sum2 + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str = start;
-          for (const line of lines)
+          for (const line of lines2)
             str += line ? `
 ${indentStep}${indent2}${line}` : "\n";
           return `${str}
 ${indent2}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent: indent2, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent: indent2, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent2);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports.stringifyCollection = stringifyCollection;
@@ -36642,11 +37385,11 @@ var require_binary = __commonJS({
         if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
+          const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+            lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -37212,7 +37955,7 @@ var require_tags = __commonJS({
     var schema$2 = require_schema3();
     var set = require_set();
     var timestamp = require_timestamp();
-    var schemas = /* @__PURE__ */ new Map([
+    var schemas2 = /* @__PURE__ */ new Map([
       ["core", schema.schema],
       ["failsafe", [map.map, seq.seq, string.string]],
       ["json", schema$1.schema],
@@ -37248,7 +37991,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
     function getTags(customTags, schemaName, addMergeTag) {
-      const schemaTags = schemas.get(schemaName);
+      const schemaTags = schemas2.get(schemaName);
       if (schemaTags && !customTags) {
         return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
       }
@@ -37257,7 +38000,7 @@ var require_tags = __commonJS({
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          const keys = Array.from(schemas2.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -37326,35 +38069,35 @@ var require_stringifyDocument = __commonJS({
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -37363,36 +38106,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify2.stringify(doc.contents, ctx));
+        lines2.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports.stringifyDocument = stringifyDocument;
   }
@@ -38454,17 +39197,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content = lines2[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -38474,7 +39217,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent2, content] = lines[i];
+        const [indent2, content] = lines2[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent2.length > trimIndent)
             trimIndent = indent2.length;
@@ -38494,17 +39237,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent2.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
       let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent2, content] = lines[i];
+        let [indent2, content] = lines2[i];
         offset += indent2.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -38541,8 +39284,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value += "\n" + lines2[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -38617,10 +39360,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
   }
@@ -41380,16 +42123,16 @@ function isNodeWithRange(value) {
   return ((0, import_yaml.isScalar)(value) || (0, import_yaml.isMap)(value) || (0, import_yaml.isSeq)(value) || (0, import_yaml.isAlias)(value)) && Array.isArray(value.range);
 }
 function parseYaml(text) {
-  const lines = new import_yaml.LineCounter();
+  const lines2 = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text, {
-    lineCounter: lines,
+    lineCounter: lines2,
     prettyErrors: false,
     merge: true,
     uniqueKeys: true
   });
-  if (doc.errors.length === 0) return { ok: true, source: new YamlSource(doc, lines) };
+  if (doc.errors.length === 0) return { ok: true, source: new YamlSource(doc, lines2) };
   const problems = doc.errors.map((error2) => {
-    const { line, col } = lines.linePos(error2.pos[0]);
+    const { line, col } = lines2.linePos(error2.pos[0]);
     if (error2.code === "DUPLICATE_KEY") {
       const key = /^[^:\n]*/.exec(text.slice(error2.pos[0]))?.[0].trim() ?? "";
       return {
@@ -41414,9 +42157,9 @@ var init_yaml_source = __esm({
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
     YamlSource = class {
-      constructor(doc, lines) {
+      constructor(doc, lines2) {
         this.doc = doc;
-        this.lines = lines;
+        this.lines = lines2;
       }
       doc;
       lines;
@@ -41713,8 +42456,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...raw };
-    for (const { key, resolve: resolve12 } of templated) {
-      const resolved = resolve12(scope);
+    for (const { key, resolve: resolve13 } of templated) {
+      const resolved = resolve13(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -41898,12 +42641,12 @@ function defineBuiltin(spec) {
     ...definition,
     create(options, context3) {
       const { id } = context3;
-      const resolve12 = optionResolver(options);
+      const resolve13 = optionResolver(options);
       const prepared = prepare ? prepare(options, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score(resolve12(args), args, prepared)
+        evaluateTestCase: (args) => score(resolve13(args), args, prepared)
       };
     }
   };
@@ -44405,8 +45148,8 @@ var require_json_schema_2019_09 = __commonJS({
         with$data(this, validation)
       ].forEach((sch) => this.addMetaSchema(sch, void 0, false));
       return this;
-      function with$data(ajv, sch) {
-        return $data ? ajv.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
+      function with$data(ajv2, sch) {
+        return $data ? ajv2.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
       }
     }
     exports.default = addMetaSchema2019;
@@ -44916,8 +45659,8 @@ var require_json_schema_2020_12 = __commonJS({
         with$data(this, validation)
       ].forEach((sch) => this.addMetaSchema(sch, void 0, false));
       return this;
-      function with$data(ajv, sch) {
-        return $data ? ajv.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
+      function with$data(ajv2, sch) {
+        return $data ? ajv2.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
       }
     }
     exports.default = addMetaSchema2020;
@@ -45015,15 +45758,15 @@ function dialectOf(schema) {
   return "draft-07";
 }
 function newAjv(dialect) {
-  const ajv = dialect === "2020-12" ? new import__2.Ajv2020(AJV_OPTIONS) : dialect === "2019-09" ? new import__.Ajv2019(AJV_OPTIONS) : new import_ajv2.Ajv(AJV_OPTIONS);
-  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword(keyword);
-  return ajv;
+  const ajv2 = dialect === "2020-12" ? new import__2.Ajv2020(AJV_OPTIONS) : dialect === "2019-09" ? new import__.Ajv2019(AJV_OPTIONS) : new import_ajv2.Ajv(AJV_OPTIONS);
+  for (const keyword of ANNOTATION_KEYWORDS) ajv2.addKeyword(keyword);
+  return ajv2;
 }
-function compileSchema(ajv, schema) {
+function compileSchema(ajv2, schema) {
   try {
-    return ajv.compile(schema);
+    return ajv2.compile(schema);
   } finally {
-    ajv.removeSchema(schema);
+    ajv2.removeSchema(schema);
   }
 }
 function schemaCompiler(templated) {
@@ -45040,14 +45783,14 @@ function schemaCompiler(templated) {
     const cached = cache.get(key);
     if (cached) return cached;
     const dialect = dialectOf(schema);
-    let ajv = instances.get(dialect);
-    if (!ajv) {
-      ajv = newAjv(dialect);
-      instances.set(dialect, ajv);
+    let ajv2 = instances.get(dialect);
+    if (!ajv2) {
+      ajv2 = newAjv(dialect);
+      instances.set(dialect, ajv2);
     }
     let validate;
     try {
-      validate = compileSchema(ajv, schema);
+      validate = compileSchema(ajv2, schema);
     } catch (error2) {
       throw new OptionError(
         "evaluator.option",
@@ -45549,8 +46292,8 @@ var init_exports = __esm({
 // src/modules/module-error.ts
 import { isAbsolute as isAbsolute3, relative, sep as sep2 } from "node:path";
 function specPath(ref) {
-  const hash2 = ref.spec.lastIndexOf("#");
-  return hash2 === -1 ? ref.spec : ref.spec.slice(0, hash2);
+  const hash3 = ref.spec.lastIndexOf("#");
+  return hash3 === -1 ? ref.spec : ref.spec.slice(0, hash3);
 }
 function refLabel(ref) {
   return ref.spec.includes("#") ? ref.spec : `${ref.spec} (default export)`;
@@ -46099,12 +46842,12 @@ function networkCode(error2) {
   return void 0;
 }
 function timerSleep(ms, signal) {
-  return new Promise((resolve12) => {
-    if (signal?.aborted) return resolve12();
+  return new Promise((resolve13) => {
+    if (signal?.aborted) return resolve13();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve12();
+      resolve13();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -46112,10 +46855,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve12) => {
+  return new Promise((resolve13) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve12();
+      resolve13();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
@@ -49389,10 +50132,10 @@ async function streamCsv(absPath, file, onRow) {
 }
 async function streamJsonl(absPath, file, onRow) {
   const reader = new JsonlRowReader(file, onRow);
-  const lines = new LineSplitter((line) => reader.push(line));
+  const lines2 = new LineSplitter((line) => reader.push(line));
   const stream = createReadStream(absPath, { encoding: "utf8" });
-  for await (const chunk of stream) lines.push(chunk);
-  lines.end();
+  for await (const chunk of stream) lines2.push(chunk);
+  lines2.end();
   return reader.finish();
 }
 function isErrno(error2) {
@@ -50126,7 +50869,7 @@ function issueAt(config, suite) {
 async function readSuiteTestset(config, suite, cwd, keep) {
   const at = issueAt(config, suite);
   const ts = suite.testset;
-  const hash2 = suite.hash ? { hash: suite.hash } : {};
+  const hash3 = suite.hash ? { hash: suite.hash } : {};
   const filter = keep ? { keep } : {};
   let prepared;
   let sourceFile2;
@@ -50143,7 +50886,7 @@ async function readSuiteTestset(config, suite, cwd, keep) {
     testsetId = ts.id ?? defaultTestsetId(ts.path);
     const preparer = new CasePreparer({
       testsetId,
-      ...hash2,
+      ...hash3,
       ...filter,
       file: sourceFile2,
       positions: true
@@ -50173,13 +50916,13 @@ async function readSuiteTestset(config, suite, cwd, keep) {
     issueFile = config.file;
     prepared = prepareCases(converted.rows, {
       testsetId,
-      ...hash2,
+      ...hash3,
       ...filter,
       file: sourceFile2,
       positions: true
     });
   }
-  const identity = { testsetId, ...hash2 };
+  const identity = { testsetId, ...hash3 };
   if (!prepared.ok) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
@@ -50520,9 +51263,9 @@ function outputText(output) {
 function shortenText(text, maxChars, maxLines = Infinity) {
   const chars = Array.from(text);
   let end = Math.min(chars.length, maxChars);
-  let lines = 1;
+  let lines2 = 1;
   for (let i = 0; i < end; i++) {
-    if (chars[i] === "\n" && ++lines > maxLines) {
+    if (chars[i] === "\n" && ++lines2 > maxLines) {
       end = i;
       break;
     }
@@ -50607,7 +51350,7 @@ function verdictBadge(artifact) {
   return artifact.verdict === "pass" ? "\u2705 pass" : "\u274C fail";
 }
 function renderIntro(artifact, options, views, goneCount) {
-  const lines = [];
+  const lines2 = [];
   const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
   for (const run2 of artifact.runs) {
     total.cases += run2.summary.cases;
@@ -50617,21 +51360,21 @@ function renderIntro(artifact, options, views, goneCount) {
   }
   const failedRuns = artifact.runs.filter((run2) => run2.verdict === "fail").length;
   const runs = `${plural(artifact.runs.length, "run")}${failedRuns > 0 ? ` (${formatCount(failedRuns)} failed)` : ""}`;
-  lines.push(
+  lines2.push(
     `**${runs}** \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored \xB7 ` + formatDuration(artifact.durationMs, true)
   );
   if (artifact.interrupted) {
-    lines.push("The run was interrupted before every case finished, so the verdict is **fail**.");
+    lines2.push("The run was interrupted before every case finished, so the verdict is **fail**.");
   }
-  if (artifact.usage !== void 0) lines.push(escapeMarkdownText(describeUsage(artifact.usage)));
+  if (artifact.usage !== void 0) lines2.push(escapeMarkdownText(describeUsage(artifact.usage)));
   const links = [
     options.links?.run ? `[workflow run](${safeUrl(options.links.run)})` : null,
     options.links?.checkRun ? `[check run](${safeUrl(options.links.checkRun)})` : null
   ].filter((link) => link !== null);
-  if (links.length > 0) lines.push(links.join(" \xB7 "));
-  if (options.baseline !== null) lines.push(renderBaselineLine(options.baseline, views, goneCount));
-  if (options.preamble) lines.push(options.preamble.trim());
-  return lines;
+  if (links.length > 0) lines2.push(links.join(" \xB7 "));
+  if (options.baseline !== null) lines2.push(renderBaselineLine(options.baseline, views, goneCount));
+  if (options.preamble) lines2.push(options.preamble.trim());
+  return lines2;
 }
 function renderBaselineLine(baseline, views, goneCount) {
   let newlyFailing = 0;
@@ -50738,7 +51481,7 @@ function renderMinimal(model, maxChars) {
     [model.marker, model.heading, "", model.intro[0] ?? ""],
     [model.marker, model.heading],
     [model.heading]
-  ].map((lines) => `${lines.filter((line, i) => i > 0 || line !== "").join("\n")}
+  ].map((lines2) => `${lines2.filter((line, i) => i > 0 || line !== "").join("\n")}
 `);
   return candidates.find((text) => text.length <= maxChars) ?? "";
 }
@@ -50905,13 +51648,13 @@ function renderCase2(result, comparison, sourceRoot) {
     if (before === true) head.push("newly failing");
     else if (before === void 0) head.push("new case");
   }
-  const lines = [`- ${head.join(" \xB7 ")}`];
+  const lines2 = [`- ${head.join(" \xB7 ")}`];
   if (errored) {
-    lines.push(
+    lines2.push(
       "",
       codeBlock(shortenText(result.error ?? "", ERROR_MAX_CHARS, ERROR_MAX_LINES), "  ")
     );
-    return lines.join("\n");
+    return lines2.join("\n");
   }
   const failed = failedEvaluations(result);
   const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
@@ -50922,12 +51665,12 @@ function renderCase2(result, comparison, sourceRoot) {
   if (failed.length > EVALUATIONS_PER_CASE) {
     reasons.push(`\u2026 ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
   }
-  lines.push(...reasons.map((reason) => `  - ${reason}`));
-  lines.push(
+  lines2.push(...reasons.map((reason) => `  - ${reason}`));
+  lines2.push(
     "",
     codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES), "  ")
   );
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 function escapeMarkdownText(text) {
   return showInvisible(text.replace(LINE_BREAKS, " ").replace(/\t/g, " ")).replace(MARKDOWN_SPECIAL, (char) => ENTITIES[char] ?? `\\${char}`).replace(/^(\s*)([-+=])/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2").replace(/@/g, `@${ZWJ}`).replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\bwww\./gi, `www${ZWSP}.`);
@@ -50942,8 +51685,8 @@ function codeSpan(text) {
 function codeBlock(text, indent2 = "") {
   const body = showInvisible(text.replace(/\r\n?/g, "\n"));
   const fence = "`".repeat(Math.max(3, longestRun(body, "`") + 1));
-  const lines = body.split("\n").map((line) => line === "" ? "" : `${indent2}${line}`);
-  return [`${indent2}${fence}`, ...lines, `${indent2}${fence}`].join("\n");
+  const lines2 = body.split("\n").map((line) => line === "" ? "" : `${indent2}${line}`);
+  return [`${indent2}${fence}`, ...lines2, `${indent2}${fence}`].join("\n");
 }
 function longestRun(text, char) {
   let longest = 0;
@@ -51068,9 +51811,9 @@ function oneSidedRuns(comparison) {
   return lists.filter(([, runs]) => runs.length > 0);
 }
 function listRuns(runs) {
-  const lines = runs.slice(0, MAX_LISTED_RUNS).map(runTitle);
-  if (runs.length > lines.length) lines.push(`\u2026 ${formatCount(runs.length - lines.length)} more`);
-  return lines;
+  const lines2 = runs.slice(0, MAX_LISTED_RUNS).map(runTitle);
+  if (runs.length > lines2.length) lines2.push(`\u2026 ${formatCount(runs.length - lines2.length)} more`);
+  return lines2;
 }
 function orderRuns(runs) {
   const regressed = (run2) => run2.passRate.label === "regressed" || run2.evaluators.some((row) => row.label === "regressed") ? 0 : 1;
@@ -51140,7 +51883,7 @@ function caseText(ref) {
   };
 }
 function textRun(run2, confidence, paint) {
-  const lines = [
+  const lines2 = [
     `${paint.bold(clean2(runTitle(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
   ];
   const rows = orderRows(run2).map((row) => rowText(row, confidence));
@@ -51155,12 +51898,12 @@ function textRun(run2, confidence, paint) {
       row.test.padEnd(testWidth),
       row.note ? `${label} ${paint.dim(row.note)}` : label
     ];
-    lines.push(`  ${cells.join("  ")}`.trimEnd());
+    lines2.push(`  ${cells.join("  ")}`.trimEnd());
   }
   for (const list of caseLists(run2)) {
     const title = `${list.title} (${formatCount(list.cases.length)})`;
     const note = list.note ? paint.dim(`: ${list.note}`) : "";
-    lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
+    lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
     const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
     const idWidth = Math.max(...shown.map((entry) => clean2(entry.id).length));
     const sourceWidth = Math.max(...shown.map((entry) => clean2(entry.source ?? "").length));
@@ -51168,15 +51911,15 @@ function textRun(run2, confidence, paint) {
       const cells = [clean2(entry.id).padEnd(idWidth)];
       if (sourceWidth > 0) cells.push(paint.dim(clean2(entry.source ?? "").padEnd(sourceWidth)));
       if (entry.detail !== null) cells.push(entry.detail);
-      lines.push(`    ${cells.join("  ")}`.trimEnd());
+      lines2.push(`    ${cells.join("  ")}`.trimEnd());
     }
     if (list.cases.length > shown.length) {
-      lines.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
+      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
     }
   }
   const oneSided = evaluatorsOnOneSide(run2);
-  if (oneSided) lines.push(`  ${clean2(oneSided)}`);
-  return lines.join("\n");
+  if (oneSided) lines2.push(`  ${clean2(oneSided)}`);
+  return lines2.join("\n");
 }
 function paintLabel(label, paint) {
   switch (label) {
@@ -51862,13 +52605,23 @@ var init_results_schema = __esm({
 });
 
 // src/report/artifact-schema.ts
-function validator() {
-  if (!compiled) {
-    const ajv = new import_ajv3.Ajv({ allErrors: true, strict: true, strictTypes: false });
+function schemas() {
+  if (!ajv) {
+    ajv = new import_ajv3.Ajv({ allErrors: true, strict: true, strictTypes: false });
     ajv.addFormat("date-time", (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)));
-    compiled = ajv.compile(results_schema_default);
+    ajv.addSchema(results_schema_default, "results");
   }
+  return ajv;
+}
+function validator() {
+  compiled ??= schemas().getSchema("results");
+  if (!compiled) throw new Error("the results schema did not compile");
   return compiled;
+}
+function caseValidator() {
+  compiledCase ??= schemas().getSchema("results#/definitions/case");
+  if (!compiledCase) throw new Error("the results schema has no case definition");
+  return compiledCase;
 }
 function validateArtifact(value) {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
@@ -51880,6 +52633,11 @@ function validateArtifact(value) {
     }
   }
   const validate = validator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError2);
+}
+function validateCase(value) {
+  const validate = caseValidator();
   if (validate(value)) return [];
   return (validate.errors ?? []).map(describeError2);
 }
@@ -51899,7 +52657,7 @@ function describeError2(error2) {
       return `${where}: ${error2.message ?? error2.keyword}`;
   }
 }
-var import_ajv3, ARTIFACT_SCHEMA_VERSION, DATE_TIME, compiled;
+var import_ajv3, ARTIFACT_SCHEMA_VERSION, DATE_TIME, ajv, compiled, compiledCase;
 var init_artifact_schema = __esm({
   "src/report/artifact-schema.ts"() {
     "use strict";
@@ -52525,15 +53283,32 @@ function combineRun(pieces, options) {
       }
     }
   }
+  if (problems.length > 0 || plan === void 0) return { ok: false, problems };
+  const summary2 = new SummaryAccumulator(plan.evaluators, { trials: plan.trials });
   const seen = /* @__PURE__ */ new Map();
   const duplicates = [];
+  const unplaced = /* @__PURE__ */ new Set();
   for (const piece of pieces) {
-    for (const testCase of piece.run.cases) {
+    for (const testCase of piece.cases) {
       const earlier = seen.get(testCase.id);
       if (earlier !== void 0) {
         duplicates.push(`${testCase.id} (in ${earlier} and ${piece.from})`);
-      } else seen.set(testCase.id, piece.from);
+        continue;
+      }
+      seen.set(testCase.id, piece.from);
+      const position = options.position(testCase);
+      if (position === void 0) {
+        unplaced.add(piece.from);
+        continue;
+      }
+      summary2.add(testCase);
+      options.add(position, options.keepIndex ? testCase : withoutIndex(testCase));
     }
+  }
+  if (unplaced.size > 0) {
+    problems.push(
+      `${name}: ${[...unplaced].join(", ")} has cases without their testset position (index); write the shards with this evalgate`
+    );
   }
   if (duplicates.length > 0) {
     const more = duplicates.length > LISTED ? ` and ${duplicates.length - LISTED} more` : "";
@@ -52541,24 +53316,21 @@ function combineRun(pieces, options) {
       `${name}: the inputs overlap: ${duplicates.length} case(s) appear twice: ${duplicates.slice(0, LISTED).join(", ")}${more}`
     );
   }
-  if (problems.length > 0 || plan === void 0) return { ok: false, problems };
-  const keyed = pieces.flatMap((p) => p.run.cases.map((c) => ({ c, at: options.position(c) })));
-  keyed.sort((a, b) => a.at - b.at);
-  const cases = keyed.map(({ c }) => options.keepIndex ? c : withoutIndex(c));
-  return { ok: true, value: recomputeRun(first.run, plan, cases, options.planned) };
-}
-function recomputeRun(template, plan, cases, planned) {
-  const summary2 = summarizeRun(cases, plan.evaluators, { trials: plan.trials });
-  const gate = evaluateRunGate(summary2, plan.gate, planned);
+  if (problems.length > 0) return { ok: false, problems };
+  const totals2 = summary2.summary();
+  const gate = evaluateRunGate(totals2, plan.gate, options.planned);
   return {
-    suite: template.suite,
-    params: template.params,
-    testset: { ...template.testset, cases: planned },
-    verdict: gate.verdict,
-    gate: { conditions: gate.conditions },
-    summary: summary2,
-    plan,
-    cases
+    ok: true,
+    value: {
+      suite: first.run.suite,
+      params: first.run.params,
+      testset: { ...first.run.testset, cases: options.planned },
+      verdict: gate.verdict,
+      gate: { conditions: gate.conditions },
+      summary: totals2,
+      plan,
+      cases: []
+    }
   };
 }
 function withoutIndex(testCase) {
@@ -52586,6 +53358,7 @@ var init_merge = __esm({
 });
 
 // src/merge/resume.ts
+import { hash as hash2 } from "node:crypto";
 function checkPartial(partial, name, configHash) {
   if (!partial.interrupted) {
     return [
@@ -52606,18 +53379,32 @@ function checkPartial(partial, name, configHash) {
   }
   return problems;
 }
-function planResume(suites, partial, name, options = {}) {
+function ranksOf(suites) {
+  let ranks = rankCache.get(suites);
+  if (ranks === void 0) {
+    ranks = /* @__PURE__ */ new Map();
+    for (const spec of suites) {
+      if (!ranks.has(spec.id)) ranks.set(spec.id, new Map(spec.cases.map((c, i) => [c.id, i])));
+    }
+    rankCache.set(suites, ranks);
+  }
+  return ranks;
+}
+function planResume(suites, partial, options = {}) {
+  const name = partial.name;
   const problems = [];
-  const wanted = new Map(partial.runs.map((run2) => [runKey(run2), run2]));
+  const wanted = new Map(partial.artifact.runs.map((run2, r) => [runKey(run2), r]));
   const found2 = /* @__PURE__ */ new Set();
   const planned = [];
+  const ranks = ranksOf(suites);
   for (const spec of suites) {
     const groups = /* @__PURE__ */ new Map();
     let trials = spec.trials ?? 1;
     for (const params of spec.grid) {
       const key = runKey({ suite: spec.id, params });
-      const run2 = wanted.get(key);
-      if (run2 === void 0) continue;
+      const r = wanted.get(key);
+      const run2 = r === void 0 ? void 0 : partial.artifact.runs[r];
+      if (r === void 0 || run2 === void 0) continue;
       found2.add(key);
       const what = describeRun(run2);
       if (run2.testset.revision !== spec.testset.revision) {
@@ -52632,15 +53419,6 @@ function planResume(suites, partial, name, options = {}) {
         );
         continue;
       }
-      const ids = new Set(spec.cases.map((c) => c.id));
-      const done = new Set(run2.cases.map((c) => c.id));
-      const stray = run2.cases.filter((c) => !ids.has(c.id));
-      if (stray.length > 0) {
-        problems.push(
-          `${what}: ${name} holds ${stray.length} case(s) this run does not plan (e.g. ${stray[0]?.id}); pass the same --tag filters as the interrupted run`
-        );
-        continue;
-      }
       const planTrials = run2.plan?.trials ?? trials;
       if (options.trials !== void 0 && options.trials !== planTrials) {
         problems.push(
@@ -52648,45 +53426,66 @@ function planResume(suites, partial, name, options = {}) {
         );
         continue;
       }
+      const rank = ranks.get(spec.id);
+      const done = new Uint8Array(spec.cases.length);
+      let stray = 0;
+      let strayId = "";
+      for (const testCase of partial.cases(r)) {
+        const at = rank.get(testCase.id);
+        if (at === void 0) {
+          if (stray++ === 0) strayId = testCase.id;
+        } else done[at] = 1;
+      }
+      if (stray > 0) {
+        problems.push(
+          `${what}: ${name} holds ${stray} case(s) this run does not plan (e.g. ${strayId}); pass the same --tag filters as the interrupted run`
+        );
+        continue;
+      }
       trials = planTrials;
-      const remaining = spec.cases.filter((c) => !done.has(c.id));
-      if (remaining.length === 0) continue;
-      const signature = remaining.map((c) => c.id).join("\n");
-      const group = groups.get(signature) ?? { grid: [], cases: remaining };
+      if (done.every((d) => d === 1)) continue;
+      const signature = hash2("sha256", done, "hex");
+      let group = groups.get(signature);
+      if (group === void 0) {
+        group = { grid: [], cases: spec.cases.filter((_, i) => done[i] === 0) };
+        groups.set(signature, group);
+      }
       group.grid.push(params);
-      groups.set(signature, group);
     }
     const share = Math.max(1, Math.floor(spec.concurrency / Math.max(1, groups.size)));
     for (const group of groups.values()) {
       planned.push({ ...spec, grid: group.grid, cases: group.cases, trials, concurrency: share });
     }
   }
-  for (const [key, run2] of wanted) {
+  for (const [key, r] of wanted) {
     if (!found2.has(key)) {
       problems.push(
-        `${describeRun(run2)} of ${name} is not run by this config (pass the same --suite and --grid as the interrupted run)`
+        `${describeRun(partial.artifact.runs[r])} of ${name} is not run by this config (pass the same --suite and --grid as the interrupted run)`
       );
     }
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: planned };
 }
-function combineResumed(partial, name, fresh, suites, keepIndex) {
-  const freshByKey = new Map(fresh.map((run2) => [runKey(run2), run2]));
-  const positions = /* @__PURE__ */ new Map();
-  for (const spec of suites) {
-    positions.set(spec.id, new Map(spec.cases.map((c, i) => [c.id, c.index ?? i])));
-  }
+function combineResumed(partial, fresh, freshCases, suites, out) {
+  const freshByKey = new Map(fresh.map((run2, i) => [runKey(run2), i]));
+  const ranks = ranksOf(suites);
   const problems = [];
   const runs = [];
-  for (const run2 of partial.runs) {
+  out.open(partial.artifact.runs.map((run2) => ({ cases: run2.testset.cases })));
+  for (const [r, run2] of partial.artifact.runs.entries()) {
     const more = freshByKey.get(runKey(run2));
-    const order = positions.get(run2.suite) ?? /* @__PURE__ */ new Map();
+    const rank = ranks.get(run2.suite) ?? /* @__PURE__ */ new Map();
     const combined = combineRun(
-      [{ from: name, run: run2 }, ...more ? [{ from: "the resumed run", run: more }] : []],
+      [
+        { from: partial.name, run: run2, cases: partial.cases(r) },
+        ...more !== void 0 ? [{ from: "the resumed run", run: fresh[more], cases: freshCases(more) }] : []
+      ],
       {
         planned: run2.testset.cases,
-        position: (c) => order.get(c.id) ?? Number.MAX_SAFE_INTEGER,
-        keepIndex
+        position: (c) => rank.get(c.id),
+        // Cases keep what they hold: a shard's carry their `index` for a later `evals merge`.
+        keepIndex: true,
+        add: (place, c) => out.record(r, place, c)
       }
     );
     if (combined.ok) runs.push(combined.value);
@@ -52694,38 +53493,278 @@ function combineResumed(partial, name, fresh, suites, keepIndex) {
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: runs };
 }
+var rankCache;
 var init_resume = __esm({
   "src/merge/resume.ts"() {
     "use strict";
     init_run_key();
     init_merge();
+    rankCache = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/report/artifact-read.ts
+import { closeSync as closeSync2, fstatSync, openSync as openSync2, readFileSync as readFileSync5, readSync as readSync2 } from "node:fs";
+function openArtifactFile(path, name) {
+  let fd;
+  try {
+    fd = openSync2(path, "r");
+  } catch (error2) {
+    throw unreadable(name, error2);
+  }
+  let scanned;
+  try {
+    scanned = scan(fd);
+  } catch (error2) {
+    throw unreadable(name, error2);
+  } finally {
+    closeSync2(fd);
+  }
+  if (scanned !== null) {
+    let frame;
+    try {
+      frame = JSON.parse(scanned.frameText);
+    } catch {
+      frame = void 0;
+    }
+    const runs = frame?.runs;
+    if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
+      check(frame, name);
+      return streamed(path, name, frame, scanned.lines);
+    }
+  }
+  return inMemory(path, name);
+}
+function* lines(fd, start, end) {
+  let window = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW2, end - start)));
+  const line = { bytes: window, from: 0, to: 0, offset: 0 };
+  let position = start;
+  let kept = 0;
+  while (position < end) {
+    if (kept === window.length) {
+      const bigger = Buffer.allocUnsafe(window.length * 2);
+      window.copy(bigger, 0, 0, kept);
+      window = bigger;
+    }
+    const read = readSync2(
+      fd,
+      window,
+      kept,
+      Math.min(window.length - kept, end - position),
+      position
+    );
+    if (read === 0) throw new Error("the file is shorter than it was");
+    const windowOffset = position - kept;
+    position += read;
+    const filled = kept + read;
+    let at = 0;
+    line.bytes = window;
+    for (; ; ) {
+      let newline = window.indexOf(NEWLINE, at);
+      if (newline === -1 || newline >= filled) {
+        if (position < end) break;
+        newline = filled;
+        if (at === filled) break;
+      }
+      line.from = at;
+      line.to = newline > at && window[newline - 1] === 13 ? newline - 1 : newline;
+      line.offset = windowOffset + at;
+      yield line;
+      at = newline + 1;
+      if (at > filled) break;
+    }
+    kept = Math.max(0, filled - at);
+    if (kept > 0) window.copy(window, 0, at, filled);
+  }
+}
+function scan(fd) {
+  const frame = [];
+  const found2 = /* @__PURE__ */ new Map();
+  let state = "top";
+  let run2 = -1;
+  let current = null;
+  let lineNo = 0;
+  let lastHadComma = false;
+  for (const { bytes, from, to, offset } of lines(fd, 0, fstatSync(fd).size)) {
+    lineNo++;
+    if (state === "cases" && to - from > CASE_START.length && bytes.compare(CASE_START, 0, CASE_START.length, from, from + CASE_START.length) === 0) {
+      const comma = bytes[to - 1] === 44;
+      if (bytes[comma ? to - 2 : to - 1] !== 125) return null;
+      if (current === null) current = { start: offset, end: 0, count: 0, line: lineNo };
+      else if (!lastHadComma) return null;
+      current.end = offset + (to - from);
+      current.count++;
+      lastHadComma = comma;
+      continue;
+    }
+    const text = bytes.toString("utf8", from, to);
+    frame.push(text, "\n");
+    if (state === "cases") {
+      if (text !== CASES_CLOSE || current === null || lastHadComma) return null;
+      found2.set(run2, current);
+      current = null;
+      state = "runs";
+    } else if (state === "top") {
+      if (text === RUNS_OPEN) state = "runs";
+    } else if (state === "runs") {
+      if (text === RUN_OPEN) run2++;
+      else if (text === CASES_OPEN) state = "cases";
+      else if (text === RUNS_CLOSE || text === `${RUNS_CLOSE},`) state = "after";
+    }
+  }
+  return state === "after" ? { frameText: frame.join(""), lines: found2 } : null;
+}
+function streamed(path, name, frame, found2) {
+  return {
+    frame,
+    caseCounts: frame.runs.map((_, r) => found2.get(r)?.count ?? 0),
+    *cases(run2) {
+      const where = found2.get(run2);
+      if (where === void 0) return;
+      const fd = openSync2(path, "r");
+      try {
+        let i = 0;
+        for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
+          yield parseCase(bytes.toString("utf8", from, to), name, run2, i, where.line + i);
+          i++;
+        }
+        if (i !== where.count) throw new Error("the file changed while it was read");
+      } catch (error2) {
+        if (error2 instanceof ArtifactReadError) throw error2;
+        throw unreadable(name, error2);
+      } finally {
+        closeSync2(fd);
+      }
+    }
+  };
+}
+function parseCase(line, name, run2, index, lineNo) {
+  let value;
+  try {
+    value = caseOfLine(line);
+  } catch (error2) {
+    throw new ArtifactReadError(
+      "not-json",
+      `${name} is not JSON: line ${lineNo}: ${error2.message}`
+    );
+  }
+  const problems = validateCase(value);
+  if (problems.length > 0) {
+    throw invalid2(
+      name,
+      problems.map((p) => `/runs/${run2}/cases/${index}${p.startsWith("/:") ? p.slice(1) : p}`)
+    );
+  }
+  return value;
+}
+function inMemory(path, name) {
+  let text;
+  try {
+    text = readFileSync5(path, "utf8");
+  } catch (error2) {
+    throw unreadable(name, error2);
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error2) {
+    throw new ArtifactReadError("not-json", `${name} is not JSON: ${error2.message}`);
+  }
+  check(value, name);
+  const artifact = value;
+  return {
+    frame: { ...artifact, runs: artifact.runs.map((run2) => ({ ...run2, cases: [] })) },
+    caseCounts: artifact.runs.map((run2) => run2.cases.length),
+    *cases(run2) {
+      yield* artifact.runs[run2]?.cases ?? [];
+    }
+  };
+}
+function check(value, name) {
+  const problems = validateArtifact(value);
+  if (problems.length > 0) throw invalid2(name, problems);
+}
+function invalid2(name, problems) {
+  return new ArtifactReadError(
+    "invalid",
+    `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join("; ")}`
+  );
+}
+function unreadable(name, error2) {
+  const code = error2.code;
+  return new ArtifactReadError(
+    "unreadable",
+    code === "ENOENT" ? `${name}: no such results file` : `${name}: cannot read it (${code ?? String(error2)})`
+  );
+}
+var ArtifactReadError, WINDOW2, NEWLINE, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START;
+var init_artifact_read = __esm({
+  "src/report/artifact-read.ts"() {
+    "use strict";
+    init_artifact();
+    init_artifact_schema();
+    ArtifactReadError = class extends Error {
+      constructor(kind, message) {
+        super(message);
+        this.kind = kind;
+        this.name = "ArtifactReadError";
+      }
+      kind;
+    };
+    WINDOW2 = 1 << 20;
+    NEWLINE = 10;
+    RUNS_OPEN = '  "runs": [';
+    RUNS_CLOSE = "  ]";
+    RUN_OPEN = "    {";
+    CASES_OPEN = '      "cases": [';
+    CASES_CLOSE = "      ]";
+    CASE_START = Buffer.from("        {");
   }
 });
 
 // src/commands/merge.ts
-async function readResultsFile(path, ctx, what) {
-  const value = await readJson(path, ctx);
-  const problems = validateArtifact(value);
-  if (problems.length > 0) {
-    throw usageError(
-      "merge.invalid",
-      `${what} ${path} is not a results artifact of this evalgate: ${problems.slice(0, 3).join("; ")}`,
+import { resolve as resolve9 } from "node:path";
+function openResultsFile(path, ctx, what) {
+  const asUsageError = (error2) => {
+    if (!(error2 instanceof ArtifactReadError)) return error2;
+    const code = {
+      unreadable: "compare.unreadable",
+      "not-json": "compare.not-json",
+      invalid: "merge.invalid"
+    }[error2.kind];
+    return usageError(
+      code,
+      error2.kind === "invalid" ? `${what} ${error2.message}` : error2.message,
       path
     );
+  };
+  let file;
+  try {
+    file = openArtifactFile(resolve9(ctx.cwd, path), path);
+  } catch (error2) {
+    throw asUsageError(error2);
   }
-  return value;
+  return {
+    ...file,
+    *cases(run2) {
+      try {
+        yield* file.cases(run2);
+      } catch (error2) {
+        throw asUsageError(error2);
+      }
+    }
+  };
 }
 var init_merge2 = __esm({
   "src/commands/merge.ts"() {
     "use strict";
     init_errors();
     init_merge();
-    init_write_file_atomic();
-    init_artifact();
-    init_artifact_schema();
+    init_artifact_read();
+    init_artifact_writer();
+    init_case_listing();
     init_summary_table();
     init_version();
-    init_compare2();
     init_io();
   }
 });
@@ -52735,8 +53774,15 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-async function startResume(path, filters, trials, ctx) {
-  const partial = await readResultsFile(path, ctx, "--resume");
+function startResume(path, filters, trials, ctx) {
+  const file = openResultsFile(path, ctx, "--resume");
+  const partial = file.frame;
+  const named = {
+    name: path,
+    artifact: partial,
+    caseCounts: file.caseCounts,
+    cases: (run2) => file.cases(run2)
+  };
   if (!partial.interrupted) {
     throw usageError("resume.complete", checkPartial(partial, path, partial.configHash)[0], path);
   }
@@ -52754,43 +53800,61 @@ async function startResume(path, filters, trials, ctx) {
     ...suites.length > 0 ? { suites } : {},
     ...shard ? { shard: { index: shard.index, count: shard.count } } : {}
   };
-  const kept = partial.runs.reduce((sum2, r) => sum2 + r.cases.length, 0);
+  const kept = file.caseCounts.reduce((sum2, n) => sum2 + n, 0);
   return {
     filters: resumeFilters,
     plan(config, prepared) {
       const problems = checkPartial(partial, path, config.hash);
       if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
-      const planned = planResume(prepared, partial, path, trials !== void 0 ? { trials } : {});
+      const planned = planResume(prepared, named, trials !== void 0 ? { trials } : {});
       if (!planned.ok) throw problemsError("resume.mismatch", planned.problems, path);
       const left = planned.value.reduce((sum2, s) => sum2 + s.cases.length * s.grid.length, 0);
       ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run
 `);
       return planned.value;
     },
-    finish(fresh, prepared, execution) {
-      const combined = combineResumed(partial, path, fresh, prepared, shard !== void 0);
-      if (!combined.ok) throw problemsError("resume.combine", combined.problems, path);
-      const runs = combined.value;
-      const incomplete = runs.some((r) => r.cases.length < r.testset.cases);
-      const interrupted = execution.interrupted || incomplete;
-      const ran = fresh.reduce((sum2, r) => sum2 + r.summary.cases, 0);
-      ctx.stdout.write(`Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.
+    finish(fresh, prepared, execution, options) {
+      const reports = new SpooledReports({ junit: options.junit });
+      try {
+        const combined = combineResumed(
+          named,
+          fresh,
+          (run2) => execution.cases(run2),
+          prepared,
+          reports
+        );
+        if (!combined.ok) throw problemsError("resume.combine", combined.problems, path);
+        const runs = options.keepCases ? combined.value.map((run2, r) => ({ ...run2, cases: [...reports.cases(r) ?? []] })) : combined.value;
+        const incomplete = runs.some((r) => r.summary.cases < r.testset.cases);
+        const interrupted = execution.interrupted || incomplete;
+        const ran = fresh.reduce((sum2, r) => sum2 + r.summary.cases, 0);
+        ctx.stdout.write(`Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.
 
 `);
-      ctx.stdout.write(
-        renderSummary(runs, {
-          color: useColor(ctx),
+        ctx.stdout.write(
+          renderSummary(runs, {
+            color: useColor(ctx),
+            interrupted,
+            listings: reports.listings(runs.length),
+            ...ctx.stdout.columns ? { width: ctx.stdout.columns } : {}
+          })
+        );
+        return {
+          runs,
+          // The resumed artifact dates from the interrupted run and counts the time of both.
+          startedAt: new Date(partial.startedAt),
+          durationMs: partial.durationMs + execution.durationMs,
           interrupted,
-          ...ctx.stdout.columns ? { width: ctx.stdout.columns } : {}
-        })
-      );
-      return {
-        runs,
-        // The resumed artifact dates from the interrupted run and counts the time of both.
-        startedAt: new Date(partial.startedAt),
-        durationMs: partial.durationMs + execution.durationMs,
-        interrupted
-      };
+          writeArtifact: (output, artifact) => reports.writeArtifact(output, artifact),
+          writeJUnit: (output, artifact) => reports.writeJUnit(output, artifact),
+          discard: () => reports.discard()
+        };
+      } catch (error2) {
+        reports.discard();
+        throw error2;
+      } finally {
+        execution.discard();
+      }
     }
   };
 }
@@ -52807,6 +53871,7 @@ var init_resume2 = __esm({
     "use strict";
     init_errors();
     init_resume();
+    init_execute();
     init_summary_table();
     init_merge2();
     init_io();
@@ -52975,11 +54040,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve12) {
-      resolve12(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve12, reject) {
+  return new (P || (P = Promise))(function(resolve13, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -52995,7 +54060,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -53316,7 +54381,7 @@ function info(message) {
 import { existsSync as existsSync5 } from "node:fs";
 import { mkdtemp, readFile as readFile7, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve11, sep as sep5 } from "node:path";
+import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve12, sep as sep5 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -53374,11 +54439,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve12) {
-      resolve12(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve12, reject) {
+  return new (P || (P = Promise))(function(resolve13, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -53394,7 +54459,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -57488,651 +58553,9 @@ import { parseArgs } from "node:util";
 
 // src/commands/run.ts
 init_artifact();
-import { resolve as resolve9 } from "node:path";
-
-// src/merge/annotate.ts
-init_run_key();
-function planOf(spec) {
-  return {
-    evaluators: spec.evaluators.map((e) => e.id),
-    trials: spec.trials ?? 1,
-    gate: spec.gate
-  };
-}
-function annotateRuns(runs, specs, shard) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const spec of specs) {
-    for (const params of spec.grid) byKey.set(runKey({ suite: spec.id, params }), spec);
-  }
-  return runs.map((run2) => {
-    const spec = byKey.get(runKey(run2));
-    if (spec === void 0) return run2;
-    const { cases, ...head } = run2;
-    if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
-    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
-    return {
-      ...head,
-      plan: planOf(spec),
-      cases: cases.map((c) => {
-        const index = positions.get(c.id);
-        return index === void 0 ? c : { ...c, index };
-      })
-    };
-  });
-}
-function indexingSink(sink, specs) {
-  const casesByRun = specs.flatMap((spec) => spec.grid.map(() => spec.cases));
-  return {
-    open: (runs) => sink.open(runs),
-    record: (run2, index, result) => {
-      const position = casesByRun[run2]?.[index]?.index;
-      if (position !== void 0) result.index = position;
-      sink.record(run2, index, result);
-    }
-  };
-}
-function withShard(artifact, shard) {
-  if (!shard) return artifact;
-  const { runs, ...head } = artifact;
-  return { ...head, shard: { index: shard.index, count: shard.count }, runs };
-}
-
-// src/pipeline/execute.ts
-init_artifact();
-
-// src/report/junit.ts
-init_exact_sum();
-init_labels();
-var JUnitTotals = class {
-  tests = 0;
-  failures = 0;
-  errors = 0;
-  #time = new ExactSum();
-  add(result) {
-    this.tests++;
-    if (result.error !== null) this.errors++;
-    else if (!result.passed) this.failures++;
-    this.#time.add(result.durationMs);
-  }
-  get timeMs() {
-    return this.#time.value();
-  }
-};
-function casesInArtifact(artifact) {
-  return {
-    totals(run2) {
-      const totals2 = new JUnitTotals();
-      for (const result of artifact.runs[run2]?.cases ?? []) totals2.add(result);
-      return totals2;
-    },
-    cases: (run2) => artifact.runs[run2]?.cases ?? []
-  };
-}
-function renderJUnit(artifact) {
-  return [...junitChunks(artifact, casesInArtifact(artifact))].join("");
-}
-function* junitChunks(artifact, source) {
-  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
-  const attributes = attrs({
-    name: "evalgate",
-    tests: sum(suites.map((totals2) => totals2.tests)),
-    failures: sum(suites.map((totals2) => totals2.failures)),
-    errors: sum(suites.map((totals2) => totals2.errors)),
-    time: seconds(artifact.durationMs),
-    timestamp: artifact.startedAt
-  });
-  yield `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites${attributes}>
-`;
-  for (const [index, run2] of artifact.runs.entries()) {
-    const totals2 = suites[index];
-    const name = junitSuiteName(run2);
-    yield `${suiteHead(run2, name, totals2)}
-`;
-    for (const result of source.cases(index)) yield `${renderCase(result, name)}
-`;
-    if (totals2.gateFailed) yield `${renderGate(run2, name)}
-`;
-    yield "  </testsuite>\n";
-  }
-  yield "</testsuites>\n";
-}
-function sum(values) {
-  return values.reduce((total, value) => total + value, 0);
-}
-function junitSuiteName(run2) {
-  const params = formatParams(run2.params, ", ");
-  return params ? `${run2.suite} [${params}]` : run2.suite;
-}
-function suiteTotals(run2, cases) {
-  const gateFailed = run2.verdict === "fail" && cases.failures === 0 && cases.errors === 0;
-  return {
-    tests: cases.tests + (gateFailed ? 1 : 0),
-    failures: cases.failures + (gateFailed ? 1 : 0),
-    errors: cases.errors,
-    timeMs: cases.timeMs,
-    gateFailed
-  };
-}
-function suiteHead(run2, name, totals2) {
-  const properties = [
-    property("revision", run2.testset.revision),
-    run2.testset.path === null ? null : property("testset", run2.testset.path),
-    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
-    ...Object.entries(run2.params).map(
-      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
-    )
-  ].filter((line) => line !== null);
-  const attributes = attrs({
-    name,
-    tests: totals2.tests,
-    failures: totals2.failures,
-    errors: totals2.errors,
-    skipped: 0,
-    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
-    time: seconds(totals2.timeMs)
-  });
-  return [
-    `  <testsuite${attributes}>`,
-    "    <properties>",
-    ...properties,
-    "    </properties>"
-  ].join("\n");
-}
-function renderCase(result, classname) {
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open3 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
-  const flaky = flakyLabel(result);
-  const prefix = flaky === null ? "" : `${flaky}; `;
-  if (result.error !== null) {
-    return `${open3}>
-      <error${attrs({ message: prefix + firstLine(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
-    </testcase>`;
-  }
-  if (!result.passed) {
-    const message = prefix + describeCaseFailure(result).join("; ");
-    return `${open3}>
-      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
-    </testcase>`;
-  }
-  if (flaky !== null) {
-    return `${open3}>
-      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
-    </testcase>`;
-  }
-  return `${open3}/>`;
-}
-function failureBody(result) {
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
-    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
-    return evaluation.metadata === null ? head : `${head}
-${safeJson2(evaluation.metadata)}`;
-  }).join("\n\n");
-}
-function renderGate(run2, classname) {
-  const failed = run2.gate.conditions.filter((condition) => !condition.passed);
-  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
-  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
-  return [
-    `    <testcase${attrs({ name: "gate", classname, time: seconds(0) })}>`,
-    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
-    "    </testcase>"
-  ].join("\n");
-}
-function property(name, value) {
-  return `      <property${attrs({ name, value })}/>`;
-}
-function safeJson2(value) {
-  try {
-    return JSON.stringify(
-      value,
-      (_key, item) => typeof item === "bigint" ? item.toString() : item,
-      2
-    );
-  } catch {
-    return String(value);
-  }
-}
-function seconds(ms) {
-  return (ms / 1e3).toFixed(3);
-}
-function attrs(values) {
-  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
-}
-var INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-function escapeXmlText(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
-}
-function escapeXmlAttribute(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
-}
-var TEXT_ENTITIES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "\r": "&#13;"
-};
-var ATTRIBUTE_ENTITIES = {
-  ...TEXT_ENTITIES,
-  '"': "&quot;",
-  "'": "&apos;",
-  "	": "&#9;",
-  "\n": "&#10;"
-};
-
-// src/report/artifact-writer.ts
-init_write_file_atomic();
-init_artifact();
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-var SPOOL_BATCH = 1 << 16;
-var WINDOW = 1 << 20;
-var NEWLINE_BYTES = Buffer.from("\n");
-var CaseSpool = class {
-  #runs = [];
-  #dir = null;
-  /** No more cases can be recorded: the reports are being written, or the spool is gone. */
-  #closed = false;
-  #discarded = false;
-  /**
-   * Removes the spool if the process exits before `discard` (a second Ctrl-C exits at once; an
-   * error between the run and the reports skips it): spools of a large run are hundreds of
-   * megabytes, not to be left in the temporary folder.
-   */
-  #onExit = () => this.discard();
-  open(runs) {
-    this.#runs = runs.map((run2, index) => ({
-      run: index,
-      offsets: new Float64Array(run2.cases).fill(-1),
-      lengths: new Uint32Array(run2.cases),
-      size: run2.cases,
-      recorded: 0,
-      fd: null,
-      path: null,
-      batch: null,
-      used: 0,
-      written: 0
-    }));
-  }
-  record(run2, index, result) {
-    if (this.#closed) throw new Error("the case spool is already closed");
-    const spool = this.#runs[run2];
-    if (spool === void 0 || !(index >= 0 && index < spool.size)) {
-      throw new RangeError(`no case ${index} in run ${run2} of the spool`);
-    }
-    this.#append(spool, index, caseLine(stringifyCase(result), false));
-    spool.recorded++;
-    if (spool.recorded === spool.size) this.#flush(spool, true);
-  }
-  #append(spool, index, line) {
-    const batch = spool.batch ??= Buffer.allocUnsafe(SPOOL_BATCH);
-    let free = batch.length - spool.used;
-    const bytes = line.length * 3 <= free ? -1 : Buffer.byteLength(line);
-    if (bytes > free) {
-      this.#flush(spool, false);
-      free = batch.length;
-      if (bytes > free) {
-        const fd = this.#fileOf(spool);
-        spool.offsets[index] = spool.written;
-        spool.lengths[index] = bytes;
-        spool.written += writeAll(fd, Buffer.from(line));
-        return;
-      }
-    }
-    spool.offsets[index] = spool.written + spool.used;
-    const written = batch.write(line, spool.used);
-    spool.lengths[index] = written;
-    spool.used += written;
-  }
-  #flush(spool, close) {
-    if (spool.batch !== null && spool.used > 0) {
-      spool.written += writeAll(this.#fileOf(spool), spool.batch.subarray(0, spool.used));
-      spool.used = 0;
-    }
-    if (close) {
-      spool.batch = null;
-      if (spool.fd !== null) closeSync(spool.fd);
-      spool.fd = null;
-    }
-  }
-  #fileOf(spool) {
-    if (spool.fd !== null) return spool.fd;
-    if (this.#dir === null) {
-      this.#dir = mkdtempSync(join(tmpdir(), "evalgate-spool-"));
-      process.once("exit", this.#onExit);
-    }
-    spool.path ??= join(this.#dir, `run-${spool.run}.jsonl`);
-    spool.fd = openSync(spool.path, "a");
-    return spool.fd;
-  }
-  /**
-   * Writes `artifact` to `path` (through a temporary file and a rename; the parent folder is
-   * created). Run i of the artifact takes its cases from the spool's run i, in testset order;
-   * `artifact.runs[i].cases` is not read for a spooled run. A run the spool has no cases for is
-   * written with whatever `cases` it holds. Records no more cases after it; keeps the spool.
-   */
-  async writeArtifact(path, artifact) {
-    if (this.#discarded) throw new Error("the case spool is already removed");
-    this.#seal();
-    await writeAtomically(path, (file) => this.#writeArtifact(new BatchWriter(file), artifact));
-  }
-  /** True when run `run` has spooled cases (then {@link cases} reads them). */
-  spooled(run2) {
-    const spool = this.#runs[run2];
-    return spool !== void 0 && spool.recorded > 0;
-  }
-  /**
-   * Run `run`'s spooled cases parsed back, in testset order, one at a time (synchronously: for
-   * reports written once the run is over). Records no more cases after it.
-   */
-  *cases(run2) {
-    this.#seal();
-    const spool = this.#runs[run2];
-    if (this.#discarded) throw new Error("the case spool is already removed");
-    if (spool === void 0 || spool.recorded === 0 || spool.path === null) return;
-    const fd = openSync(spool.path, "r");
-    try {
-      let window = Buffer.allocUnsafe(WINDOW);
-      let from = 0;
-      let to = 0;
-      for (let index = 0; index < spool.size; index++) {
-        const start = spool.offsets[index];
-        if (start < 0) continue;
-        const end = start + spool.lengths[index];
-        if (start < from || end > to) {
-          if (end - start > window.length) window = Buffer.allocUnsafe(end - start);
-          from = start;
-          to = start + readAt(fd, window, start);
-          if (to < end) throw new Error("the case spool is shorter than recorded");
-        }
-        yield caseOfLine(window.toString("utf8", start - from, end - from));
-      }
-    } finally {
-      closeSync(fd);
-    }
-  }
-  /** Flushes and closes every run's file: nothing more is recorded. */
-  #seal() {
-    if (this.#closed) return;
-    this.#closed = true;
-    for (const spool of this.#runs) this.#flush(spool, true);
-  }
-  /** Removes the spool files (after the reports, or instead of them). */
-  discard() {
-    this.#closed = true;
-    this.#discarded = true;
-    for (const spool of this.#runs) {
-      if (spool.fd !== null) closeSync(spool.fd);
-      spool.fd = null;
-      spool.batch = null;
-    }
-    if (this.#dir !== null) {
-      rmSync(this.#dir, { recursive: true, force: true });
-      process.off("exit", this.#onExit);
-    }
-    this.#dir = null;
-  }
-  async #writeArtifact(out, artifact) {
-    const spooled = (index) => {
-      const spool = this.#runs[index];
-      return spool !== void 0 && spool.recorded > 0 ? spool : void 0;
-    };
-    const layout = artifactLayout(
-      artifact,
-      (run2, index) => spooled(index) !== void 0 || run2.cases.length > 0
-    );
-    for (const part of layout) {
-      if (typeof part === "string") {
-        await out.text(part);
-        continue;
-      }
-      const spool = spooled(part.run);
-      if (spool !== void 0) await copyLines(spool, out);
-      else {
-        const { cases } = artifact.runs[part.run];
-        for (const [c, result] of cases.entries()) {
-          await out.text(caseLine(stringifyCase(result), c === cases.length - 1));
-        }
-      }
-    }
-    await out.end();
-  }
-};
-async function copyLines(spool, out) {
-  const { offsets, lengths } = spool;
-  let last = spool.size - 1;
-  while (last >= 0 && offsets[last] < 0) last--;
-  if (last < 0 || spool.path === null) return;
-  const fd = openSync(spool.path, "r");
-  try {
-    const window = Buffer.allocUnsafe(WINDOW);
-    for (let first = 0; first <= last; ) {
-      const start = offsets[first];
-      if (start < 0) {
-        first++;
-        continue;
-      }
-      let end = start + lengths[first];
-      let next = first + 1;
-      while (next <= last && offsets[next] === end) end += lengths[next++];
-      const through = next > last ? end - 2 : end;
-      for (let at = start; at < through; ) {
-        const read = readAt(fd, window.subarray(0, Math.min(WINDOW, through - at)), at);
-        if (read === 0) throw new Error("the case spool is shorter than recorded");
-        await out.bytes(window.subarray(0, read));
-        at += read;
-      }
-      if (next > last) await out.bytes(NEWLINE_BYTES);
-      first = next;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-function readAt(fd, buffer, position) {
-  let filled = 0;
-  while (filled < buffer.length) {
-    const read = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
-    if (read === 0) break;
-    filled += read;
-  }
-  return filled;
-}
-function writeAll(fd, bytes) {
-  let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-  return done;
-}
-var BatchWriter = class {
-  #file;
-  #batch = Buffer.allocUnsafe(WINDOW);
-  #used = 0;
-  constructor(file) {
-    this.#file = file;
-  }
-  async text(text) {
-    if (text.length * 3 > this.#batch.length - this.#used) {
-      await this.flush();
-      if (text.length * 3 > this.#batch.length) {
-        await this.#file.write(text);
-        return;
-      }
-    }
-    this.#used += this.#batch.write(text, this.#used);
-  }
-  async bytes(bytes) {
-    if (bytes.length > this.#batch.length - this.#used) {
-      await this.flush();
-      if (bytes.length > this.#batch.length) {
-        await this.#writeFully(bytes);
-        return;
-      }
-    }
-    bytes.copy(this.#batch, this.#used);
-    this.#used += bytes.length;
-  }
-  async end() {
-    await this.flush();
-  }
-  async flush() {
-    if (this.#used === 0) return;
-    await this.#writeFully(this.#batch.subarray(0, this.#used));
-    this.#used = 0;
-  }
-  async #writeFully(bytes) {
-    let done = 0;
-    while (done < bytes.length) {
-      const { bytesWritten } = await this.#file.write(bytes, done, bytes.length - done);
-      done += bytesWritten;
-    }
-  }
-};
-
-// src/pipeline/execute.ts
-init_summary_table();
-init_progress();
-init_engine();
-init_write_file_atomic();
-async function executeSuites(suites, io) {
-  const startedAt = /* @__PURE__ */ new Date();
-  const t0 = performance.now();
-  const progress = io.quiet ? void 0 : createProgressReporter({
-    write: io.err,
-    isTTY: io.errIsTTY,
-    now: () => performance.now(),
-    githubActions: io.githubActions
-  });
-  const keepCases = io.keepCases ?? true;
-  const spool = keepCases ? null : new CaseSpool();
-  const listed = keepCases ? null : new ListedCases();
-  const junit = keepCases || io.junit !== true ? null : new JUnitCounts();
-  let result;
-  try {
-    result = await runSuites(suites, {
-      ...progress ? { observer: progress } : {},
-      ...io.signal ? { signal: io.signal } : {},
-      ...io.globalConcurrency !== void 0 ? { globalConcurrency: io.globalConcurrency } : {},
-      keepCases,
-      ...spool && listed ? {
-        sink: allSinks([
-          io.positions ? indexingSink(spool, suites) : spool,
-          listed,
-          ...junit ? [junit] : []
-        ])
-      } : {}
-    });
-  } catch (error2) {
-    spool?.discard();
-    throw error2;
-  } finally {
-    progress?.stop();
-  }
-  const durationMs2 = performance.now() - t0;
-  if (!io.quiet && io.summary !== false) {
-    const listings = listed ? result.runs.map((_, index) => listed.listing(index)) : void 0;
-    io.out(
-      renderSummary(result.runs, {
-        color: io.color,
-        interrupted: result.interrupted,
-        ...io.width !== void 0 ? { width: io.width } : {},
-        ...listings ? { listings } : {}
-      })
-    );
-  }
-  return {
-    runs: result.runs,
-    interrupted: result.interrupted,
-    startedAt,
-    durationMs: durationMs2,
-    writeArtifact: (path, artifact) => spool ? spool.writeArtifact(path, artifact) : writeFileAtomic(path, serializeArtifactChunks(artifact)),
-    writeJUnit(path, artifact) {
-      if (!spool) return writeFileAtomic(path, renderJUnit(artifact));
-      if (!junit)
-        throw new Error("writeJUnit of spooled cases needs executeSuites({ junit: true })");
-      const cases = (run2) => spool.spooled(run2) ? spool.cases(run2) : artifact.runs[run2]?.cases ?? [];
-      return writeFileAtomic(
-        path,
-        junitChunks(artifact, { totals: (run2) => junit.totals(run2), cases })
-      );
-    },
-    discard: () => spool?.discard()
-  };
-}
-function allSinks(sinks) {
-  return {
-    open(runs) {
-      for (const sink of sinks) sink.open(runs);
-    },
-    record(run2, index, result) {
-      for (const sink of sinks) sink.record(run2, index, result);
-    }
-  };
-}
-var JUnitCounts = class {
-  #runs = [];
-  open(runs) {
-    this.#runs = runs.map(() => new JUnitTotals());
-  }
-  record(run2, _index, result) {
-    this.#runs[run2]?.add(result);
-  }
-  totals(run2) {
-    return this.#runs[run2] ?? new JUnitTotals();
-  }
-};
-var ListedCases = class {
-  #runs = [];
-  open(runs) {
-    this.#runs = runs.map(() => ({
-      notPassed: /* @__PURE__ */ new Map(),
-      notPassedCount: 0,
-      flakyPassed: /* @__PURE__ */ new Map(),
-      flakyPassedCount: 0
-    }));
-  }
-  record(run2, index, result) {
-    const listing = this.#runs[run2];
-    if (listing === void 0) return;
-    if (!result.passed) {
-      listing.notPassedCount++;
-      keepFirst(listing.notPassed, index, result);
-    } else if (result.flaky === true) {
-      listing.flakyPassedCount++;
-      keepFirst(listing.flakyPassed, index, result);
-    }
-  }
-  /** What the summary table lists for run `index`: the first cases of each kind, in testset order. */
-  listing(index) {
-    const listing = this.#runs[index];
-    if (listing === void 0) return void 0;
-    return {
-      notPassed: inOrder(listing.notPassed),
-      notPassedCount: listing.notPassedCount,
-      flakyPassed: inOrder(listing.flakyPassed),
-      flakyPassedCount: listing.flakyPassedCount
-    };
-  }
-};
-function keepFirst(kept, index, result) {
-  if (kept.size < MAX_LISTED_CASES) {
-    kept.set(index, result);
-    return;
-  }
-  let highest = -1;
-  for (const key of kept.keys()) highest = Math.max(highest, key);
-  if (index < highest) {
-    kept.delete(highest);
-    kept.set(index, result);
-  }
-}
-function inOrder(kept) {
-  return [...kept.entries()].sort(([a], [b]) => a - b).map(([, result]) => result);
-}
-
-// src/commands/run.ts
+init_execute();
 init_version();
+import { resolve as resolve10 } from "node:path";
 
 // src/commands/git-info.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
@@ -58190,11 +58613,12 @@ function isSha(text) {
 // src/commands/run.ts
 init_io();
 init_load2();
+init_annotate();
 var EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 };
 async function executeRun(args, ctx) {
   const comparing = args.baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
   const baseline = comparing && args.baseline !== void 0 ? await comparing.readBaseline(args.baseline, ctx) : void 0;
-  const resuming = args.resume === void 0 ? void 0 : await (await Promise.resolve().then(() => (init_resume2(), resume_exports))).startResume(args.resume, args.filters, args.trials, ctx);
+  const resuming = args.resume === void 0 ? void 0 : (await Promise.resolve().then(() => (init_resume2(), resume_exports))).startResume(args.resume, args.filters, args.trials, ctx);
   const filters = resuming?.filters ?? args.filters;
   const { config, suites, models } = await loadAndPrepare(args.config, ctx, filters, args.loader, {
     ...args.trials !== void 0 ? { trials: args.trials } : {},
@@ -58213,18 +58637,21 @@ async function executeRun(args, ctx) {
     githubActions: ctx.env.GITHUB_ACTIONS === "true",
     ...args.signal ? { signal: args.signal } : {},
     ...args.concurrency !== void 0 ? { globalConcurrency: args.concurrency } : {},
-    // The baseline comparison and resuming read every case after the run, so they keep them in
-    // memory; otherwise cases only stream to the artifact (bounded), a shard's with their
-    // testset positions, and the JUnit report reads them back from the spool.
-    keepCases: args.keepCases === true || args.baseline !== void 0 || args.resume !== void 0,
-    junit: args.junit !== void 0,
+    // The baseline comparison reads every case after the run, so it keeps them in memory;
+    // otherwise cases only stream to the artifact (bounded), a shard's with their testset
+    // positions, and the JUnit report (and a resumption) reads them back from the spool.
+    keepCases: args.keepCases === true || args.baseline !== void 0,
+    junit: args.junit !== void 0 && resuming === void 0,
     summary: resuming === void 0,
     positions: filters.shard !== void 0
   });
   for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}
 `);
   const fresh = annotateRuns(execution.runs, planned, filters.shard);
-  const done = resuming ? resuming.finish(fresh, suites, execution) : { ...execution, runs: fresh };
+  const done = resuming ? resuming.finish(fresh, suites, execution, {
+    junit: args.junit !== void 0,
+    keepCases: args.keepCases === true || args.baseline !== void 0
+  }) : { ...execution, runs: fresh };
   let artifact = buildArtifact({
     toolVersion,
     config: config.file,
@@ -58239,18 +58666,18 @@ async function executeRun(args, ctx) {
   if (comparing && baseline !== void 0 && args.baseline !== void 0) {
     artifact = comparing.withComparison(artifact, baseline, args.baseline, suites, ctx);
   }
-  const output = resolve9(ctx.cwd, args.output);
+  const output = resolve10(ctx.cwd, args.output);
   try {
-    await execution.writeArtifact(output, artifact);
+    await done.writeArtifact(output, artifact);
     ctx.stderr.write(`results written to ${args.output}
 `);
     if (args.junit !== void 0) {
-      await execution.writeJUnit(resolve9(ctx.cwd, args.junit), artifact);
+      await done.writeJUnit(resolve10(ctx.cwd, args.junit), artifact);
       ctx.stderr.write(`JUnit report written to ${args.junit}
 `);
     }
   } finally {
-    execution.discard();
+    done.discard();
   }
   if (done.interrupted) {
     ctx.stderr.write(
@@ -59176,9 +59603,9 @@ ${failureLines(result).join("\n")}`;
   });
   return [...entries].map(([text, group]) => {
     if (!labelled) return text.slice(text.indexOf("\n") + 1);
-    const [status = "", ...lines] = text.split("\n");
+    const [status = "", ...lines2] = text.split("\n");
     const names = group.map(({ run: run2 }) => runName(run2, failures)).join("; ");
-    return [`${names}: ${status}`, ...lines.map((line) => line ? `  ${line}` : line)].join(
+    return [`${names}: ${status}`, ...lines2.map((line) => line ? `  ${line}` : line)].join(
       "\n"
     );
   }).join("\n\n");
@@ -59268,10 +59695,10 @@ init_artifact_schema();
 init_markdown();
 
 // src/action/settings.ts
-import { isAbsolute as isAbsolute5, resolve as resolve10 } from "node:path";
+import { isAbsolute as isAbsolute5, resolve as resolve11 } from "node:path";
 function readSettings(input, workspace) {
   const errors = [];
-  const workingDirectory = resolve10(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve11(workspace, input("working-directory") || ".");
   const bool = (name, fallback) => {
     const raw = input(name).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -59301,7 +59728,7 @@ function readSettings(input, workspace) {
   }
   const args = splitArgs(input("args"));
   if (!args.ok) errors.push(`input args: ${args.error}`);
-  const path = (value) => isAbsolute5(value) ? value : resolve10(workingDirectory, value);
+  const path = (value) => isAbsolute5(value) ? value : resolve11(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -59368,7 +59795,7 @@ async function run(env = process.env) {
   }
   const settings = read.settings;
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve11(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve12(settings.workingDirectory, settings.config), env);
   const octokit = settings.token ? getOctokit(settings.token) : null;
   const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env) : null;
   const obtained = settings.mode === "report" ? await readResults(settings) : await runEvals(settings, workspace, env, baselineFile);
@@ -59567,7 +59994,7 @@ async function readResults(settings) {
   }
   return {
     artifact: value,
-    configFile: resolve11(settings.workingDirectory, settings.config)
+    configFile: resolve12(settings.workingDirectory, settings.config)
   };
 }
 function runArgs2(settings, workspace, signal) {
@@ -59579,7 +60006,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname9(resolve11(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname9(resolve12(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -59588,17 +60015,17 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue3 of error2.issues) {
-    const file = issue3.file ? toRepoPath(workspace, resolve11(settings.workingDirectory, issue3.file)) : void 0;
+    const file = issue3.file ? toRepoPath(workspace, resolve12(settings.workingDirectory, issue3.file)) : void 0;
     error(issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message, {
       ...file ? { file } : {},
       ...issue3.line > 0 ? { startLine: issue3.line, startColumn: issue3.col || 1 } : {},
       title: "evalgate: invalid input"
     });
   }
-  const lines = error2.issues.length > 0 ? error2.issues.map(formatIssue) : [error2.message];
+  const lines2 = error2.issues.length > 0 ? error2.issues.map(formatIssue) : [error2.message];
   setOutput("verdict", "error");
   setFailed(`evalgate could not run:
-${lines.join("\n")}`);
+${lines2.join("\n")}`);
 }
 async function maskReferencedSecrets(configPath, env) {
   const text = await readFile7(configPath, "utf8").catch(() => "");

@@ -6,13 +6,11 @@
 import { resolve } from 'node:path';
 import { UsageError, usageError } from '../errors.ts';
 import { mergeShards, type NamedArtifact } from '../merge/merge.ts';
-import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
-import { serializeArtifactChunks } from '../report/artifact.ts';
-import { validateArtifact } from '../report/artifact-schema.ts';
+import { ArtifactReadError, openArtifactFile, type ArtifactFile } from '../report/artifact-read.ts';
+import { CaseSpool } from '../report/artifact-writer.ts';
+import { ListedCases } from '../report/case-listing.ts';
 import { renderSummary } from '../report/summary-table.ts';
-import type { ResultsArtifact } from '../types.ts';
 import { toolVersion } from '../version.ts';
-import { readJson } from './compare.ts';
 import { useColor, type CommandContext } from './io.ts';
 
 export interface MergeArgs {
@@ -21,32 +19,81 @@ export interface MergeArgs {
   allowPartial: boolean;
 }
 
-/** Reads a results artifact, refusing anything the schema rejects (`what` names the flag). */
-export async function readResultsFile(
-  path: string,
-  ctx: CommandContext,
-  what: string,
-): Promise<ResultsArtifact> {
-  const value = await readJson(path, ctx);
-  const problems = validateArtifact(value);
-  if (problems.length > 0) {
-    throw usageError(
-      'merge.invalid',
-      `${what} ${path} is not a results artifact of this evalgate: ${problems.slice(0, 3).join('; ')}`,
+/**
+ * Opens a results artifact for reading a case at a time, refusing a missing file, non-JSON and
+ * anything the schema rejects (`what` names the flag). A case found invalid while it is read
+ * throws the same usage error.
+ */
+export function openResultsFile(path: string, ctx: CommandContext, what: string): ArtifactFile {
+  const asUsageError = (error: unknown): unknown => {
+    if (!(error instanceof ArtifactReadError)) return error;
+    const code = {
+      unreadable: 'compare.unreadable',
+      'not-json': 'compare.not-json',
+      invalid: 'merge.invalid',
+    }[error.kind];
+    return usageError(
+      code,
+      error.kind === 'invalid' ? `${what} ${error.message}` : error.message,
       path,
     );
+  };
+  let file: ArtifactFile;
+  try {
+    file = openArtifactFile(resolve(ctx.cwd, path), path);
+  } catch (error) {
+    throw asUsageError(error);
   }
-  return value as ResultsArtifact;
+  return {
+    ...file,
+    *cases(run) {
+      try {
+        yield* file.cases(run);
+      } catch (error) {
+        throw asUsageError(error);
+      }
+    },
+  };
 }
 
 /** Merges, writes and reports; returns the exit code (0 pass, 1 fail; problems are thrown). */
 export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promise<number> {
-  const inputs: NamedArtifact[] = [];
-  // One at a time: each input may be large, and reading them is not the slow part of a merge.
-  for (const name of args.inputs) {
-    inputs.push({ name, artifact: await readResultsFile(name, ctx, 'evals merge:') });
+  // Each input's frame is read now and its cases as the merge goes: an input may be large.
+  const inputs: NamedArtifact[] = args.inputs.map((name) => {
+    const file = openResultsFile(name, ctx, 'evals merge:');
+    return { name, artifact: file.frame, caseCounts: file.caseCounts, cases: (r) => file.cases(r) };
+  });
+  // The merged cases are spooled to disk in testset order and copied into the artifact.
+  const spool = new CaseSpool();
+  try {
+    return await mergeInto(spool, inputs, args, ctx);
+  } finally {
+    spool.discard();
   }
-  const merged = mergeShards(inputs, { allowPartial: args.allowPartial, toolVersion });
+}
+
+async function mergeInto(
+  spool: CaseSpool,
+  inputs: NamedArtifact[],
+  args: MergeArgs,
+  ctx: CommandContext,
+): Promise<number> {
+  // The summary table lists the first failing cases of each run, as `evals run` does.
+  const listed = new ListedCases();
+  const merged = mergeShards(
+    inputs,
+    { allowPartial: args.allowPartial, toolVersion },
+    {
+      open(runs) {
+        spool.open(runs);
+        listed.open(runs);
+      },
+      add(run, position, testCase) {
+        spool.recordKeyed(run, position, testCase);
+        listed.record(run, position, testCase);
+      },
+    },
+  );
   if (!merged.ok) {
     throw new UsageError(
       merged.problems.map((message) => ({
@@ -61,15 +108,16 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
   }
   const { artifact, count, present, missing, interrupted, warnings } = merged.value;
   for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  await writeFileAtomic(resolve(ctx.cwd, args.output), serializeArtifactChunks(artifact));
+  await spool.writeArtifact(resolve(ctx.cwd, args.output), artifact);
   ctx.stdout.write(
     renderSummary(artifact.runs, {
+      listings: artifact.runs.map((_, run) => listed.listing(run)),
       color: useColor(ctx),
       interrupted: artifact.interrupted,
       ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
     }),
   );
-  const cases = artifact.runs.reduce((sum, run) => sum + run.cases.length, 0);
+  const cases = artifact.runs.reduce((sum, run) => sum + run.summary.cases, 0);
   const partial = [
     ...(missing.length > 0 ? [`missing shard(s) ${missing.join(', ')}`] : []),
     ...(interrupted.length > 0 ? [`interrupted: ${interrupted.join(', ')}`] : []),

@@ -1,16 +1,20 @@
 /**
- * `evals run --resume PARTIAL.json`: the edges around the pure core in src/merge/resume.ts.
- * Reads and checks the interrupted artifact, narrows the run to what is left, and afterwards
- * combines the old and new cases. Loaded on demand, only by runs that resume.
+ * `evals run --resume PARTIAL.json`: the edges around the core in src/merge/resume.ts. Opens
+ * and checks the interrupted artifact, narrows the run to what is left, and afterwards combines
+ * the old and new cases into a spool the artifact (and JUnit report) is written from, so a
+ * resumed run holds no more cases in memory than a plain one. Loaded on demand, only by runs
+ * that resume.
  */
 import type { LoadedConfig } from '../config/types.ts';
 import { UsageError, usageError } from '../errors.ts';
+import type { NamedArtifact } from '../merge/merge.ts';
 import { checkPartial, combineResumed, planResume } from '../merge/resume.ts';
+import { SpooledReports, type Execution } from '../pipeline/execute.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { renderSummary } from '../report/summary-table.ts';
 import type { SuiteSpec } from '../run/types.ts';
-import type { RunResult } from '../types.ts';
-import { readResultsFile } from './merge.ts';
+import type { ResultsArtifact, RunResult } from '../types.ts';
+import { openResultsFile } from './merge.ts';
 import { useColor, type CommandContext } from './io.ts';
 
 /** A resumption under way: what to run, and how to finish the artifact afterwards. */
@@ -19,12 +23,23 @@ export interface Resumption {
   filters: RunFilters;
   /** The prepared suites narrowed to the cases `PARTIAL` has no result for. */
   plan(config: LoadedConfig, suites: SuiteSpec[]): SuiteSpec[];
-  /** The partial runs completed with the new ones; prints their summary table (the run's only one). */
+  /**
+   * The partial runs completed with the new ones (with empty `cases` unless `keepCases`, for a
+   * baseline comparison: they are spooled, and written by the returned `writeArtifact` and
+   * `writeJUnit`); prints their summary table (the
+   * run's only one). `discard` frees the spool; call it once the reports are written.
+   */
   finish(
     fresh: RunResult[],
     suites: SuiteSpec[],
-    execution: { startedAt: Date; durationMs: number; interrupted: boolean },
-  ): { runs: RunResult[]; startedAt: Date; durationMs: number; interrupted: boolean };
+    execution: Execution,
+    options: { junit: boolean; keepCases: boolean },
+  ): Pick<Execution, 'writeArtifact' | 'writeJUnit' | 'discard'> & {
+    runs: RunResult[];
+    startedAt: Date;
+    durationMs: number;
+    interrupted: boolean;
+  };
 }
 
 /**
@@ -32,13 +47,20 @@ export interface Resumption {
  * partial's shard is used) but not contradict it; `--suite` defaults to the partial's suites,
  * so modules of suites it did not run are not loaded.
  */
-export async function startResume(
+export function startResume(
   path: string,
   filters: RunFilters,
   trials: number | undefined,
   ctx: CommandContext,
-): Promise<Resumption> {
-  const partial = await readResultsFile(path, ctx, '--resume');
+): Resumption {
+  const file = openResultsFile(path, ctx, '--resume');
+  const partial: ResultsArtifact = file.frame;
+  const named: NamedArtifact = {
+    name: path,
+    artifact: partial,
+    caseCounts: file.caseCounts,
+    cases: (run) => file.cases(run),
+  };
   if (!partial.interrupted) {
     throw usageError('resume.complete', checkPartial(partial, path, partial.configHash)[0]!, path);
   }
@@ -58,41 +80,62 @@ export async function startResume(
     ...(suites.length > 0 ? { suites } : {}),
     ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
   };
-  const kept = partial.runs.reduce((sum, r) => sum + r.cases.length, 0);
+  const kept = file.caseCounts.reduce((sum, n) => sum + n, 0);
   return {
     filters: resumeFilters,
     plan(config, prepared) {
       const problems = checkPartial(partial, path, config.hash);
       if (problems.length > 0) throw problemsError('resume.mismatch', problems, path);
-      const planned = planResume(prepared, partial, path, trials !== undefined ? { trials } : {});
+      const planned = planResume(prepared, named, trials !== undefined ? { trials } : {});
       if (!planned.ok) throw problemsError('resume.mismatch', planned.problems, path);
       const left = planned.value.reduce((sum, s) => sum + s.cases.length * s.grid.length, 0);
       ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run\n`);
       return planned.value;
     },
-    finish(fresh, prepared, execution) {
-      const combined = combineResumed(partial, path, fresh, prepared, shard !== undefined);
-      // The checks in `plan` make this unreachable short of an engine bug; still, say why.
-      if (!combined.ok) throw problemsError('resume.combine', combined.problems, path);
-      const runs = combined.value;
-      const incomplete = runs.some((r) => r.cases.length < r.testset.cases);
-      const interrupted = execution.interrupted || incomplete;
-      const ran = fresh.reduce((sum, r) => sum + r.summary.cases, 0);
-      ctx.stdout.write(`Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.\n\n`);
-      ctx.stdout.write(
-        renderSummary(runs, {
-          color: useColor(ctx),
+    finish(fresh, prepared, execution, options) {
+      const reports = new SpooledReports({ junit: options.junit });
+      try {
+        const combined = combineResumed(
+          named,
+          fresh,
+          (run) => execution.cases(run),
+          prepared,
+          reports,
+        );
+        // The checks in `plan` make this unreachable short of an engine bug; still, say why.
+        if (!combined.ok) throw problemsError('resume.combine', combined.problems, path);
+        const runs = options.keepCases
+          ? combined.value.map((run, r) => ({ ...run, cases: [...(reports.cases(r) ?? [])] }))
+          : combined.value;
+        const incomplete = runs.some((r) => r.summary.cases < r.testset.cases);
+        const interrupted = execution.interrupted || incomplete;
+        const ran = fresh.reduce((sum, r) => sum + r.summary.cases, 0);
+        ctx.stdout.write(`Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.\n\n`);
+        ctx.stdout.write(
+          renderSummary(runs, {
+            color: useColor(ctx),
+            interrupted,
+            listings: reports.listings(runs.length),
+            ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+          }),
+        );
+        return {
+          runs,
+          // The resumed artifact dates from the interrupted run and counts the time of both.
+          startedAt: new Date(partial.startedAt),
+          durationMs: partial.durationMs + execution.durationMs,
           interrupted,
-          ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
-        }),
-      );
-      return {
-        runs,
-        // The resumed artifact dates from the interrupted run and counts the time of both.
-        startedAt: new Date(partial.startedAt),
-        durationMs: partial.durationMs + execution.durationMs,
-        interrupted,
-      };
+          writeArtifact: (output, artifact) => reports.writeArtifact(output, artifact),
+          writeJUnit: (output, artifact) => reports.writeJUnit(output, artifact),
+          discard: () => reports.discard(),
+        };
+      } catch (error) {
+        reports.discard();
+        throw error;
+      } finally {
+        // The new cases are in `reports` now (or the run failed): the execution's spool can go.
+        execution.discard();
+      }
     },
   };
 }

@@ -70,9 +70,7 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   const resuming =
     args.resume === undefined
       ? undefined
-      : await (
-          await import('./resume.ts')
-        ).startResume(args.resume, args.filters, args.trials, ctx);
+      : (await import('./resume.ts')).startResume(args.resume, args.filters, args.trials, ctx);
   const filters = resuming?.filters ?? args.filters;
   const { config, suites, models } = await loadAndPrepare(args.config, ctx, filters, args.loader, {
     ...(args.trials !== undefined ? { trials: args.trials } : {}),
@@ -91,11 +89,11 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
-    // The baseline comparison and resuming read every case after the run, so they keep them in
-    // memory; otherwise cases only stream to the artifact (bounded), a shard's with their
-    // testset positions, and the JUnit report reads them back from the spool.
-    keepCases: args.keepCases === true || args.baseline !== undefined || args.resume !== undefined,
-    junit: args.junit !== undefined,
+    // The baseline comparison reads every case after the run, so it keeps them in memory;
+    // otherwise cases only stream to the artifact (bounded), a shard's with their testset
+    // positions, and the JUnit report (and a resumption) reads them back from the spool.
+    keepCases: args.keepCases === true || args.baseline !== undefined,
+    junit: args.junit !== undefined && resuming === undefined,
     summary: resuming === undefined,
     positions: filters.shard !== undefined,
   });
@@ -103,7 +101,12 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
   // Each run records its plan (and a shard its cases' positions) so it can be merged or resumed.
   const fresh = annotateRuns(execution.runs, planned, filters.shard);
-  const done = resuming ? resuming.finish(fresh, suites, execution) : { ...execution, runs: fresh };
+  const done = resuming
+    ? resuming.finish(fresh, suites, execution, {
+        junit: args.junit !== undefined,
+        keepCases: args.keepCases === true || args.baseline !== undefined,
+      })
+    : { ...execution, runs: fresh };
   let artifact = buildArtifact({
     toolVersion,
     config: config.file,
@@ -120,14 +123,14 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   }
   const output = resolve(ctx.cwd, args.output);
   try {
-    await execution.writeArtifact(output, artifact);
+    await done.writeArtifact(output, artifact);
     ctx.stderr.write(`results written to ${args.output}\n`);
     if (args.junit !== undefined) {
-      await execution.writeJUnit(resolve(ctx.cwd, args.junit), artifact);
+      await done.writeJUnit(resolve(ctx.cwd, args.junit), artifact);
       ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
     }
   } finally {
-    execution.discard();
+    done.discard();
   }
   if (done.interrupted) {
     ctx.stderr.write(

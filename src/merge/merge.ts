@@ -4,11 +4,14 @@
  * would have written. Summaries and gates are recomputed from the combined cases with the same
  * functions the engine uses, never added up, so means and verdicts come out identical.
  *
- * Pure: inputs are parsed artifacts, problems come back as messages for the caller to report.
+ * Cases stream through: each input's cases are read one at a time (from an iterable the caller
+ * gives, which may read a file as it goes) and handed on with their testset position, so merging
+ * holds the runs' summaries and the case ids (to find overlaps), never the cases themselves.
+ * Problems come back as messages for the caller to report.
  */
 import { runKey } from '../compare/run-key.ts';
 import { buildArtifact } from '../report/artifact.ts';
-import { evaluateRunGate, summarizeRun } from '../run/summary.ts';
+import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../testsets/identity.ts';
 import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types.ts';
 
@@ -18,13 +21,37 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[
 /** One run as read from one input, with the input's name for messages. */
 export interface RunPiece {
   from: string;
+  /** The run; its `cases` are not read (they come from `cases`). */
   run: RunResult;
+  cases: Iterable<CaseResult>;
 }
 
-/** An input artifact and the name (path) messages call it by. */
+/**
+ * An input artifact, the name (path) messages call it by, and its cases: `artifact.runs[i].cases`
+ * are not read; run i's cases come from `cases(i)`, `caseCounts[i]` of them.
+ */
 export interface NamedArtifact {
   name: string;
   artifact: ResultsArtifact;
+  caseCounts: readonly number[];
+  cases(run: number): Iterable<CaseResult>;
+}
+
+/** An in-memory artifact as a {@link NamedArtifact}. */
+export function namedArtifact(name: string, artifact: ResultsArtifact): NamedArtifact {
+  return {
+    name,
+    artifact,
+    caseCounts: artifact.runs.map((run) => run.cases.length),
+    cases: (run) => artifact.runs[run]?.cases ?? [],
+  };
+}
+
+/** Where combined cases go: run `run`'s case at testset position `position`. */
+export interface CombinedCases {
+  /** Once, before any case: at most how many cases each combined run gets. */
+  open(runs: readonly { cases: number }[]): void;
+  add(run: number, position: number, testCase: CaseResult): void;
 }
 
 /** How many duplicate case ids a message lists before it just counts the rest. */
@@ -38,15 +65,21 @@ export function describeRun(run: { suite: string; params: object }): string {
 }
 
 /**
- * Combines the pieces of one run (same suite and params). `position` gives a case's place in
- * the testset (cases come out sorted by it, as the engine writes them); `planned` is how many
- * cases the combined run was meant to have: fewer present adds the engine's failing
- * `complete` condition, as an interrupted run has. Refuses pieces of different testset
- * revisions or plans, and a case present in two pieces (the same work done twice).
+ * Combines the pieces of one run (same suite and params). Each case goes to `add` with its place
+ * in the testset (`position`; a case without one is a problem), and the run comes back with
+ * empty `cases` and its summary and gate recomputed from them; `planned` is how many cases the
+ * combined run was meant to have: fewer present adds the engine's failing `complete` condition,
+ * as an interrupted run has. Refuses pieces of different testset revisions or plans, and a case
+ * present in two pieces (the same work done twice).
  */
 export function combineRun(
   pieces: readonly RunPiece[],
-  options: { planned: number; position: (testCase: CaseResult) => number; keepIndex: boolean },
+  options: {
+    planned: number;
+    position: (testCase: CaseResult) => number | undefined;
+    keepIndex: boolean;
+    add: (position: number, testCase: CaseResult) => void;
+  },
 ): Checked<RunResult> {
   const first = pieces[0];
   if (first === undefined) throw new RangeError('combineRun needs at least one piece');
@@ -77,16 +110,35 @@ export function combineRun(
       }
     }
   }
+  if (problems.length > 0 || plan === undefined) return { ok: false, problems };
 
+  // One pass over every case: overlaps and missing positions are found, the summary folded and
+  // the cases handed on as they come (the caller drops them all if a problem turns up).
+  const summary = new SummaryAccumulator(plan.evaluators, { trials: plan.trials });
   const seen = new Map<string, string>();
   const duplicates: string[] = [];
+  const unplaced = new Set<string>();
   for (const piece of pieces) {
-    for (const testCase of piece.run.cases) {
+    for (const testCase of piece.cases) {
       const earlier = seen.get(testCase.id);
       if (earlier !== undefined) {
         duplicates.push(`${testCase.id} (in ${earlier} and ${piece.from})`);
-      } else seen.set(testCase.id, piece.from);
+        continue;
+      }
+      seen.set(testCase.id, piece.from);
+      const position = options.position(testCase);
+      if (position === undefined) {
+        unplaced.add(piece.from);
+        continue;
+      }
+      summary.add(testCase);
+      options.add(position, options.keepIndex ? testCase : withoutIndex(testCase));
     }
+  }
+  if (unplaced.size > 0) {
+    problems.push(
+      `${name}: ${[...unplaced].join(', ')} has cases without their testset position (index); write the shards with this evalgate`,
+    );
   }
   if (duplicates.length > 0) {
     const more = duplicates.length > LISTED ? ` and ${duplicates.length - LISTED} more` : '';
@@ -94,38 +146,41 @@ export function combineRun(
       `${name}: the inputs overlap: ${duplicates.length} case(s) appear twice: ${duplicates.slice(0, LISTED).join(', ')}${more}`,
     );
   }
-
-  if (problems.length > 0 || plan === undefined) return { ok: false, problems };
-
-  // Sorting by a precomputed key: `position` may be a map look-up, done once per case.
-  const keyed = pieces.flatMap((p) => p.run.cases.map((c) => ({ c, at: options.position(c) })));
-  keyed.sort((a, b) => a.at - b.at);
-  const cases = keyed.map(({ c }) => (options.keepIndex ? c : withoutIndex(c)));
-  return { ok: true, value: recomputeRun(first.run, plan, cases, options.planned) };
+  if (problems.length > 0) return { ok: false, problems };
+  const totals = summary.summary();
+  const gate = evaluateRunGate(totals, plan.gate, options.planned);
+  return {
+    ok: true,
+    value: {
+      suite: first.run.suite,
+      params: first.run.params,
+      testset: { ...first.run.testset, cases: options.planned },
+      verdict: gate.verdict,
+      gate: { conditions: gate.conditions },
+      summary: totals,
+      plan,
+      cases: [],
+    },
+  };
 }
 
 /**
- * The run with `cases`, its summary and gate recomputed from them. A run with fewer cases than
- * `planned` gets the same failing `complete` condition the engine gives an interrupted run.
+ * {@link combineRun} for callers that hold the result: the combined cases gathered in memory,
+ * in testset order.
  */
-export function recomputeRun(
-  template: RunResult,
-  plan: RunPlan,
-  cases: CaseResult[],
-  planned: number,
-): RunResult {
-  const summary = summarizeRun(cases, plan.evaluators, { trials: plan.trials });
-  const gate = evaluateRunGate(summary, plan.gate, planned);
-  return {
-    suite: template.suite,
-    params: template.params,
-    testset: { ...template.testset, cases: planned },
-    verdict: gate.verdict,
-    gate: { conditions: gate.conditions },
-    summary,
-    plan,
-    cases,
-  };
+export function combineRunInMemory(
+  pieces: readonly RunPiece[],
+  options: {
+    planned: number;
+    position: (testCase: CaseResult) => number | undefined;
+    keepIndex: boolean;
+  },
+): Checked<RunResult> {
+  const keyed: { at: number; c: CaseResult }[] = [];
+  const combined = combineRun(pieces, { ...options, add: (at, c) => keyed.push({ at, c }) });
+  if (!combined.ok) return combined;
+  keyed.sort((a, b) => a.at - b.at);
+  return { ok: true, value: { ...combined.value, cases: keyed.map(({ c }) => c) } };
 }
 
 function withoutIndex(testCase: CaseResult): CaseResult {
@@ -144,6 +199,7 @@ function describePlanDifference(a: RunPlan, b: RunPlan): string {
 
 /** What merging shard artifacts produced: the artifact, and what the caller should tell. */
 export interface MergedShards {
+  /** The merged artifact; its runs' cases went to the {@link CombinedCases} given. */
   artifact: ResultsArtifact;
   /** Shard count n, and the indices present. */
   count: number;
@@ -166,6 +222,7 @@ export interface MergedShards {
 export function mergeShards(
   inputs: readonly NamedArtifact[],
   options: { allowPartial: boolean; toolVersion: string },
+  output: CombinedCases,
 ): Checked<MergedShards> {
   const first = inputs[0];
   if (first === undefined) return { ok: false, problems: ['no results files to merge'] };
@@ -223,38 +280,37 @@ export function mergeShards(
   const ordered = [...inputs].sort(
     (a, b) => (a.artifact.shard?.index ?? 0) - (b.artifact.shard?.index ?? 0),
   );
-  const pieces = new Map<string, RunPiece[]>();
+  const pieces = new Map<string, (RunPiece & { count: number })[]>();
   for (const input of ordered) {
-    for (const run of input.artifact.runs) {
+    for (const [r, run] of input.artifact.runs.entries()) {
       const key = runKey(run);
       const list = pieces.get(key) ?? [];
-      list.push({ from: input.name, run });
+      const cases = { [Symbol.iterator]: () => input.cases(r)[Symbol.iterator]() };
+      list.push({ from: input.name, run, cases, count: input.caseCounts[r] ?? 0 });
       pieces.set(key, list);
     }
   }
 
-  const runs: RunResult[] = [];
-  for (const list of pieces.values()) {
+  const lists = [...pieces.values()];
+  for (const list of lists) {
     const from = new Set(list.map((p) => p.from));
     const absent = ordered.filter((i) => !from.has(i.name)).map((i) => i.name);
-    const head = list[0]!;
     if (absent.length > 0) {
       problems.push(
-        `${describeRun(head.run)} is in ${[...from].join(', ')} but not in ${absent.join(', ')}: every shard must run the same suites and grid points (the same --suite and --grid)`,
+        `${describeRun(list[0]!.run)} is in ${[...from].join(', ')} but not in ${absent.join(', ')}: every shard must run the same suites and grid points (the same --suite and --grid)`,
       );
-      continue;
     }
-    const unplaced = list.filter((p) => p.run.cases.some((c) => c.index === undefined));
-    if (unplaced.length > 0) {
-      problems.push(
-        `${describeRun(head.run)}: ${unplaced.map((p) => p.from).join(', ')} has cases without their testset position (index); write the shards with this evalgate`,
-      );
-      continue;
-    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  output.open(lists.map((list) => ({ cases: list.reduce((sum, p) => sum + p.count, 0) })));
+  const runs: RunResult[] = [];
+  for (const [r, list] of lists.entries()) {
     const combined = combineRun(list, {
       planned: list.reduce((sum, p) => sum + p.run.testset.cases, 0),
-      position: (c) => c.index ?? 0,
+      position: (c) => c.index,
       keepIndex: false,
+      add: (position, c) => output.add(r, position, c),
     });
     if (combined.ok) runs.push(combined.value);
     else problems.push(...combined.problems);

@@ -1,12 +1,15 @@
 /**
- * `evals run --resume PARTIAL.json`, the pure part: which cases still need to run, and how the
+ * `evals run --resume PARTIAL.json`, the core: which cases still need to run, and how the
  * interrupted artifact's cases and the new ones combine into the artifact an uninterrupted run
- * would have written (through the same `combineRun` as `evals merge`).
+ * would have written (through the same `combineRun` as `evals merge`). The partial's cases are
+ * read one at a time (they may be hundreds of thousands): what is held is one bit per planned
+ * case (done or not) and the prepared suites' own ids.
  */
+import { hash } from 'node:crypto';
 import { runKey } from '../compare/run-key.ts';
-import type { SuiteSpec } from '../run/types.ts';
-import type { ResultsArtifact, RunResult } from '../types.ts';
-import { combineRun, describeRun, type Checked } from './merge.ts';
+import type { CaseSink, SuiteSpec } from '../run/types.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import { combineRun, describeRun, type Checked, type NamedArtifact } from './merge.ts';
 
 /** Why `partial` cannot be resumed by a run of the config with hash `configHash`; [] if it can. */
 export function checkPartial(partial: ResultsArtifact, name: string, configHash: string): string[] {
@@ -30,6 +33,22 @@ export function checkPartial(partial: ResultsArtifact, name: string, configHash:
   return problems;
 }
 
+/** Rank maps by the suites they index: planning and combining share one (200k ids is ~10 MB). */
+const rankCache = new WeakMap<readonly SuiteSpec[], Map<string, Map<string, number>>>();
+
+/** Each suite's case ids mapped to their place in its prepared `cases` (testset order). */
+function ranksOf(suites: readonly SuiteSpec[]): Map<string, Map<string, number>> {
+  let ranks = rankCache.get(suites);
+  if (ranks === undefined) {
+    ranks = new Map();
+    for (const spec of suites) {
+      if (!ranks.has(spec.id)) ranks.set(spec.id, new Map(spec.cases.map((c, i) => [c.id, i])));
+    }
+    rankCache.set(suites, ranks);
+  }
+  return ranks;
+}
+
 /**
  * The suites to run to finish `partial`: its runs only (suite and grid point), each with the
  * cases it has no result for, with the trials it ran with. Suites come from prepare (the same
@@ -42,22 +61,24 @@ export function checkPartial(partial: ResultsArtifact, name: string, configHash:
  */
 export function planResume(
   suites: readonly SuiteSpec[],
-  partial: ResultsArtifact,
-  name: string,
+  partial: NamedArtifact,
   options: { trials?: number } = {},
 ): Checked<SuiteSpec[]> {
+  const name = partial.name;
   const problems: string[] = [];
-  const wanted = new Map(partial.runs.map((run) => [runKey(run), run]));
+  const wanted = new Map(partial.artifact.runs.map((run, r) => [runKey(run), r]));
   const found = new Set<string>();
   const planned: SuiteSpec[] = [];
+  const ranks = ranksOf(suites);
 
   for (const spec of suites) {
     const groups = new Map<string, { grid: SuiteSpec['grid']; cases: SuiteSpec['cases'] }>();
     let trials = spec.trials ?? 1;
     for (const params of spec.grid) {
       const key = runKey({ suite: spec.id, params });
-      const run = wanted.get(key);
-      if (run === undefined) continue;
+      const r = wanted.get(key);
+      const run = r === undefined ? undefined : partial.artifact.runs[r];
+      if (r === undefined || run === undefined) continue;
       found.add(key);
       const what = describeRun(run);
       if (run.testset.revision !== spec.testset.revision) {
@@ -72,15 +93,6 @@ export function planResume(
         );
         continue;
       }
-      const ids = new Set(spec.cases.map((c) => c.id));
-      const done = new Set(run.cases.map((c) => c.id));
-      const stray = run.cases.filter((c) => !ids.has(c.id));
-      if (stray.length > 0) {
-        problems.push(
-          `${what}: ${name} holds ${stray.length} case(s) this run does not plan (e.g. ${stray[0]?.id}); pass the same --tag filters as the interrupted run`,
-        );
-        continue;
-      }
       const planTrials = run.plan?.trials ?? trials;
       if (options.trials !== undefined && options.trials !== planTrials) {
         problems.push(
@@ -88,14 +100,32 @@ export function planResume(
         );
         continue;
       }
+      const rank = ranks.get(spec.id)!;
+      const done = new Uint8Array(spec.cases.length);
+      let stray = 0;
+      let strayId = '';
+      for (const testCase of partial.cases(r)) {
+        const at = rank.get(testCase.id);
+        if (at === undefined) {
+          if (stray++ === 0) strayId = testCase.id;
+        } else done[at] = 1;
+      }
+      if (stray > 0) {
+        problems.push(
+          `${what}: ${name} holds ${stray} case(s) this run does not plan (e.g. ${strayId}); pass the same --tag filters as the interrupted run`,
+        );
+        continue;
+      }
       trials = planTrials;
-      const remaining = spec.cases.filter((c) => !done.has(c.id));
-      if (remaining.length === 0) continue;
-      // Case ids are unique in a testset, so the joined ids name the remaining set exactly.
-      const signature = remaining.map((c) => c.id).join('\n');
-      const group = groups.get(signature) ?? { grid: [], cases: remaining };
+      if (done.every((d) => d === 1)) continue;
+      // Grid points left at the same place share a spec: the same done-set is the same cases.
+      const signature = hash('sha256', done, 'hex');
+      let group = groups.get(signature);
+      if (group === undefined) {
+        group = { grid: [], cases: spec.cases.filter((_, i) => done[i] === 0) };
+        groups.set(signature, group);
+      }
       group.grid.push(params);
-      groups.set(signature, group);
     }
     const share = Math.max(1, Math.floor(spec.concurrency / Math.max(1, groups.size)));
     for (const group of groups.values()) {
@@ -103,10 +133,10 @@ export function planResume(
     }
   }
 
-  for (const [key, run] of wanted) {
+  for (const [key, r] of wanted) {
     if (!found.has(key)) {
       problems.push(
-        `${describeRun(run)} of ${name} is not run by this config (pass the same --suite and --grid as the interrupted run)`,
+        `${describeRun(partial.artifact.runs[r]!)} of ${name} is not run by this config (pass the same --suite and --grid as the interrupted run)`,
       );
     }
   }
@@ -114,34 +144,40 @@ export function planResume(
 }
 
 /**
- * `partial`'s runs completed with the `fresh` runs of the resumed execution, in `partial`'s run
- * order, cases in testset order (by the positions prepare gave `suites`' cases). A run the
- * resumption did not touch (it was complete) is recomputed as is. `keepIndex`: a resumed
- * shard keeps its cases' positions for a later `evals merge`.
+ * `partial`'s runs completed with the `fresh` runs of the resumed execution (whose cases
+ * `freshCases(i)` reads back), in `partial`'s run order. Every case goes to `out` as
+ * `record(run, place, case)`, `place` being its place in its suite's prepared cases (testset
+ * order); the runs come back with empty `cases`. `out` is opened with each run's planned size.
+ * A run the resumption did not touch (it was complete) is recomputed as is.
  */
 export function combineResumed(
-  partial: ResultsArtifact,
-  name: string,
+  partial: NamedArtifact,
   fresh: readonly RunResult[],
+  freshCases: (run: number) => Iterable<CaseResult>,
   suites: readonly SuiteSpec[],
-  keepIndex: boolean,
+  out: CaseSink,
 ): Checked<RunResult[]> {
-  const freshByKey = new Map(fresh.map((run) => [runKey(run), run]));
-  const positions = new Map<string, Map<string, number>>();
-  for (const spec of suites) {
-    positions.set(spec.id, new Map(spec.cases.map((c, i) => [c.id, c.index ?? i])));
-  }
+  const freshByKey = new Map(fresh.map((run, i) => [runKey(run), i]));
+  const ranks = ranksOf(suites);
   const problems: string[] = [];
   const runs: RunResult[] = [];
-  for (const run of partial.runs) {
+  out.open(partial.artifact.runs.map((run) => ({ cases: run.testset.cases })));
+  for (const [r, run] of partial.artifact.runs.entries()) {
     const more = freshByKey.get(runKey(run));
-    const order = positions.get(run.suite) ?? new Map<string, number>();
+    const rank = ranks.get(run.suite) ?? new Map<string, number>();
     const combined = combineRun(
-      [{ from: name, run }, ...(more ? [{ from: 'the resumed run', run: more }] : [])],
+      [
+        { from: partial.name, run, cases: partial.cases(r) },
+        ...(more !== undefined
+          ? [{ from: 'the resumed run', run: fresh[more]!, cases: freshCases(more) }]
+          : []),
+      ],
       {
         planned: run.testset.cases,
-        position: (c) => order.get(c.id) ?? Number.MAX_SAFE_INTEGER,
-        keepIndex,
+        position: (c) => rank.get(c.id),
+        // Cases keep what they hold: a shard's carry their `index` for a later `evals merge`.
+        keepIndex: true,
+        add: (place, c) => out.record(r, place, c),
       },
     );
     if (combined.ok) runs.push(combined.value);

@@ -2,7 +2,8 @@ import { indexingSink } from '../merge/annotate.ts';
 import { serializeArtifactChunks } from '../report/artifact.ts';
 import { junitChunks, JUnitTotals, renderJUnit } from '../report/junit.ts';
 import { CaseSpool } from '../report/artifact-writer.ts';
-import { MAX_LISTED_CASES, renderSummary, type CaseListing } from '../report/summary-table.ts';
+import { ListedCases } from '../report/case-listing.ts';
+import { renderSummary, type CaseListing } from '../report/summary-table.ts';
 import { createProgressReporter } from '../report/progress.ts';
 import { runSuites } from '../run/engine.ts';
 import type { CaseSink, SuiteSpec } from '../run/types.ts';
@@ -69,6 +70,8 @@ export interface Execution {
    * cases are read back one at a time (needs `junit: true` when they are spooled).
    */
   writeJUnit(path: string, artifact: ResultsArtifact): Promise<void>;
+  /** Run `run`'s cases in order: read back from the spool, or the ones held in `runs`. */
+  cases(run: number): Iterable<CaseResult>;
   /** Frees the spool: call it once the reports are written, or instead of them. Idempotent. */
   discard(): void;
 }
@@ -89,9 +92,12 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
         githubActions: io.githubActions,
       });
   const keepCases = io.keepCases ?? true;
-  const spool = keepCases ? null : new CaseSpool();
-  const listed = keepCases ? null : new ListedCases();
-  const junit = keepCases || io.junit !== true ? null : new JUnitCounts();
+  const reports = keepCases
+    ? null
+    : new SpooledReports({
+        junit: io.junit === true,
+        ...(io.positions ? { positions: suites } : {}),
+      });
   let result;
   try {
     result = await runSuites(suites, {
@@ -99,57 +105,104 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.globalConcurrency !== undefined ? { globalConcurrency: io.globalConcurrency } : {}),
       keepCases,
-      ...(spool && listed
-        ? {
-            sink: allSinks([
-              io.positions ? indexingSink(spool, suites) : spool,
-              listed,
-              ...(junit ? [junit] : []),
-            ]),
-          }
-        : {}),
+      ...(reports ? { sink: reports } : {}),
     });
   } catch (error) {
-    spool?.discard();
+    reports?.discard();
     throw error;
   } finally {
     progress?.stop();
   }
   const durationMs = performance.now() - t0;
   if (!io.quiet && io.summary !== false) {
-    const listings = listed ? result.runs.map((_, index) => listed.listing(index)) : undefined;
     io.out(
       renderSummary(result.runs, {
         color: io.color,
         interrupted: result.interrupted,
         ...(io.width !== undefined ? { width: io.width } : {}),
-        ...(listings ? { listings } : {}),
+        ...(reports ? { listings: reports.listings(result.runs.length) } : {}),
       }),
     );
   }
+  const { runs } = result;
   return {
-    runs: result.runs,
+    runs,
     interrupted: result.interrupted,
     startedAt,
     durationMs,
+    cases: (run) => reports?.cases(run) ?? runs[run]?.cases ?? [],
     writeArtifact: (path, artifact) =>
-      spool
-        ? spool.writeArtifact(path, artifact)
+      reports
+        ? reports.writeArtifact(path, artifact)
         : writeFileAtomic(path, serializeArtifactChunks(artifact)),
-    writeJUnit(path, artifact) {
-      if (!spool) return writeFileAtomic(path, renderJUnit(artifact));
-      if (!junit)
-        throw new Error('writeJUnit of spooled cases needs executeSuites({ junit: true })');
-      // A run with nothing spooled (none of its cases finished) writes what it holds.
-      const cases = (run: number) =>
-        spool.spooled(run) ? spool.cases(run) : (artifact.runs[run]?.cases ?? []);
-      return writeFileAtomic(
-        path,
-        junitChunks(artifact, { totals: (run) => junit.totals(run), cases }),
-      );
-    },
-    discard: () => spool?.discard(),
+    writeJUnit: (path, artifact) =>
+      reports ? reports.writeJUnit(path, artifact) : writeFileAtomic(path, renderJUnit(artifact)),
+    discard: () => reports?.discard(),
   };
+}
+
+/**
+ * Cases spooled to disk as they finish, and the reports written from them: the artifact (cases
+ * copied in from the spool), the JUnit report (counts kept as cases finish, cases read back one
+ * at a time) and the summary table's listings. A {@link CaseSink}; `evals run --resume` fills one
+ * with the kept and the new cases of each run.
+ */
+export class SpooledReports implements CaseSink {
+  readonly #spool = new CaseSpool();
+  readonly #listed = new ListedCases();
+  readonly #junit: JUnitCounts | null;
+  readonly #sink: CaseSink;
+
+  /**
+   * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
+   * testset position (`index`) in the artifact, as a shard's artifact needs.
+   */
+  constructor(options: { junit: boolean; positions?: readonly SuiteSpec[] }) {
+    this.#junit = options.junit ? new JUnitCounts() : null;
+    this.#sink = allSinks([
+      options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
+      this.#listed,
+      ...(this.#junit ? [this.#junit] : []),
+    ]);
+  }
+
+  open(runs: readonly { cases: number }[]): void {
+    this.#sink.open(runs);
+  }
+
+  record(run: number, index: number, result: CaseResult): void {
+    this.#sink.record(run, index, result);
+  }
+
+  /** What the summary table lists for each of `count` runs. */
+  listings(count: number): (CaseListing | undefined)[] {
+    return Array.from({ length: count }, (_, run) => this.#listed.listing(run));
+  }
+
+  /** Run `run`'s spooled cases read back in order, or undefined when it has none spooled. */
+  cases(run: number): Iterable<CaseResult> | undefined {
+    return this.#spool.spooled(run) ? this.#spool.cases(run) : undefined;
+  }
+
+  writeArtifact(path: string, artifact: ResultsArtifact): Promise<void> {
+    return this.#spool.writeArtifact(path, artifact);
+  }
+
+  writeJUnit(path: string, artifact: ResultsArtifact): Promise<void> {
+    const junit = this.#junit;
+    if (!junit)
+      throw new Error('writeJUnit of spooled cases needs SpooledReports({ junit: true })');
+    // A run with nothing spooled (none of its cases finished) writes what it holds.
+    const cases = (run: number) => this.cases(run) ?? artifact.runs[run]?.cases ?? [];
+    return writeFileAtomic(
+      path,
+      junitChunks(artifact, { totals: (run) => junit.totals(run), cases }),
+    );
+  }
+
+  discard(): void {
+    this.#spool.discard();
+  }
 }
 
 function allSinks(sinks: CaseSink[]): CaseSink {
@@ -178,76 +231,4 @@ class JUnitCounts implements CaseSink {
   totals(run: number): JUnitTotals {
     return this.#runs[run] ?? new JUnitTotals();
   }
-}
-
-/** A run's cases as far as the summary table needs them. */
-interface RunListing {
-  /** The first `MAX_LISTED_CASES` not-passed cases in testset order, by index. */
-  notPassed: Map<number, CaseResult>;
-  notPassedCount: number;
-  /** The same for cases that passed but are flaky. */
-  flakyPassed: Map<number, CaseResult>;
-  flakyPassedCount: number;
-}
-
-/**
- * What the end-of-run summary table reads from a run's cases when they are not kept: it lists
- * the first `MAX_LISTED_CASES` cases that did not pass (and that passed but are flaky) and
- * counts the rest. So only those few are held, a bounded amount per run; the others are
- * counted, and stand in the table's input as one shared placeholder each (a pointer, not a
- * case), so the table's counts come out as they would from the full list.
- */
-class ListedCases implements CaseSink {
-  #runs: RunListing[] = [];
-
-  open(runs: readonly { cases: number }[]): void {
-    this.#runs = runs.map(() => ({
-      notPassed: new Map(),
-      notPassedCount: 0,
-      flakyPassed: new Map(),
-      flakyPassedCount: 0,
-    }));
-  }
-
-  record(run: number, index: number, result: CaseResult): void {
-    const listing = this.#runs[run];
-    if (listing === undefined) return;
-    if (!result.passed) {
-      listing.notPassedCount++;
-      keepFirst(listing.notPassed, index, result);
-    } else if (result.flaky === true) {
-      listing.flakyPassedCount++;
-      keepFirst(listing.flakyPassed, index, result);
-    }
-  }
-
-  /** What the summary table lists for run `index`: the first cases of each kind, in testset order. */
-  listing(index: number): CaseListing | undefined {
-    const listing = this.#runs[index];
-    if (listing === undefined) return undefined;
-    return {
-      notPassed: inOrder(listing.notPassed),
-      notPassedCount: listing.notPassedCount,
-      flakyPassed: inOrder(listing.flakyPassed),
-      flakyPassedCount: listing.flakyPassedCount,
-    };
-  }
-}
-
-/** Keeps the `MAX_LISTED_CASES` lowest indexes: cases finish out of order, the table lists the first. */
-function keepFirst(kept: Map<number, CaseResult>, index: number, result: CaseResult): void {
-  if (kept.size < MAX_LISTED_CASES) {
-    kept.set(index, result);
-    return;
-  }
-  let highest = -1;
-  for (const key of kept.keys()) highest = Math.max(highest, key);
-  if (index < highest) {
-    kept.delete(highest);
-    kept.set(index, result);
-  }
-}
-
-function inOrder(kept: Map<number, CaseResult>): CaseResult[] {
-  return [...kept.entries()].sort(([a], [b]) => a - b).map(([, result]) => result);
 }

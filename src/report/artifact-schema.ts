@@ -13,17 +13,31 @@ export const ARTIFACT_SCHEMA_VERSION = 1;
 /** RFC 3339 date-time as written by `Date.prototype.toISOString` (and any offset form). */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
+let ajv: Ajv | undefined;
 let compiled: ValidateFunction | undefined;
+let compiledCase: ValidateFunction | undefined;
 
 // Compiled on first use: most commands never validate, and compiling costs a few milliseconds.
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
+function schemas(): Ajv {
+  if (!ajv) {
+    ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
     // ajv-formats is not a dependency; this is the only format the schema uses.
     ajv.addFormat('date-time', (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)));
-    compiled = ajv.compile(schema);
+    ajv.addSchema(schema, 'results');
   }
+  return ajv;
+}
+
+function validator(): ValidateFunction {
+  compiled ??= schemas().getSchema('results');
+  if (!compiled) throw new Error('the results schema did not compile');
   return compiled;
+}
+
+function caseValidator(): ValidateFunction {
+  compiledCase ??= schemas().getSchema('results#/definitions/case');
+  if (!compiledCase) throw new Error('the results schema has no case definition');
+  return compiledCase;
 }
 
 /**
@@ -41,6 +55,16 @@ export function validateArtifact(value: unknown): string[] {
     }
   }
   const validate = validator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError);
+}
+
+/**
+ * Checks one parsed case against the schema's case definition (for artifacts read a case at a
+ * time); problems as {@link validateArtifact} gives them, pointers relative to the case.
+ */
+export function validateCase(value: unknown): string[] {
+  const validate = caseValidator();
   if (validate(value)) return [];
   return (validate.errors ?? []).map(describeError);
 }

@@ -46,6 +46,11 @@ interface RunSpool {
   lengths: Uint32Array;
   size: number;
   recorded: number;
+  /**
+   * With {@link CaseSpool.recordKeyed}: each case's sort key, by arrival; `offsets` and `lengths`
+   * are then in arrival order until sealing puts them in key order.
+   */
+  keys: Float64Array | null;
   fd: number | null;
   path: string | null;
   /** Lines not yet written, and how many bytes of it are used. */
@@ -80,6 +85,7 @@ export class CaseSpool implements CaseSink {
       lengths: new Uint32Array(run.cases),
       size: run.cases,
       recorded: 0,
+      keys: null,
       fd: null,
       path: null,
       batch: null,
@@ -99,6 +105,27 @@ export class CaseSpool implements CaseSink {
     this.#append(spool, index, caseLine(stringifyCase(result), false));
     spool.recorded++;
     // A complete run's file is closed now, so open files track the runs still going.
+    if (spool.recorded === spool.size) this.#flush(spool, true);
+  }
+
+  /**
+   * A case whose place is given by a sort key instead of an index (`evals merge`: a testset
+   * position, which may skip numbers). Run `run` then takes at most its `cases` records, and
+   * they are read back and written in ascending key order (ties in arrival order).
+   */
+  recordKeyed(run: number, key: number, result: CaseResult): void {
+    if (this.#closed) throw new Error('the case spool is already closed');
+    const spool = this.#runs[run];
+    if (spool === undefined || spool.recorded >= spool.size) {
+      throw new RangeError(`no room for another case in run ${run} of the spool`);
+    }
+    if (spool.keys === null) {
+      if (spool.recorded > 0) throw new Error('a run is recorded by index or by key, not both');
+      spool.keys = new Float64Array(spool.size);
+    }
+    spool.keys[spool.recorded] = key;
+    this.#append(spool, spool.recorded, caseLine(stringifyCase(result), false));
+    spool.recorded++;
     if (spool.recorded === spool.size) this.#flush(spool, true);
   }
 
@@ -201,11 +228,14 @@ export class CaseSpool implements CaseSink {
     }
   }
 
-  /** Flushes and closes every run's file: nothing more is recorded. */
+  /** Flushes and closes every run's file, and puts keyed runs in key order: nothing more is recorded. */
   #seal(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const spool of this.#runs) this.#flush(spool, true);
+    for (const spool of this.#runs) {
+      this.#flush(spool, true);
+      if (spool.keys !== null) sortByKey(spool);
+    }
   }
 
   /** Removes the spool files (after the reports, or instead of them). */
@@ -288,6 +318,22 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reorders a keyed run's offsets and lengths by ascending key (stable); unused slots stay last. */
+function sortByKey(spool: RunSpool): void {
+  const keys = spool.keys!;
+  const order = Uint32Array.from({ length: spool.recorded }, (_, i) => i);
+  order.sort((a, b) => keys[a]! - keys[b]! || a - b);
+  const offsets = new Float64Array(spool.size).fill(-1);
+  const lengths = new Uint32Array(spool.size);
+  for (const [to, from] of order.entries()) {
+    offsets[to] = spool.offsets[from]!;
+    lengths[to] = spool.lengths[from]!;
+  }
+  spool.offsets = offsets;
+  spool.lengths = lengths;
+  spool.keys = null;
 }
 
 /** Fills `buffer` from `position` of file `fd` as far as the file goes; returns the bytes read. */
