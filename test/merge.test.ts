@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types.ts';
@@ -67,6 +67,42 @@ describe('evals merge', () => {
     assert.match(r.stderr, /^merged 3 of 3 shards: 3 run\(s\), 65 case result\(s\), verdict fail/m);
     assert.match(r.stdout, /math {2}factor=2 {2}PASS/);
     assert.match(r.stdout, /math {2}factor=3 {2}FAIL/);
+  });
+
+  it('merges shards another tool reformatted (read whole) as it merges its own (read a case at a time)', async () => {
+    for (let i = 1; i <= 3; i++) {
+      const text = JSON.stringify(readArtifact(join(dir, `s${i}.json`)), null, i === 2 ? '\t' : 2);
+      writeFileSync(join(dir, `pretty${i}.json`), text);
+    }
+    const r = await runCli(
+      ['merge', 'pretty1.json', 'pretty2.json', 'pretty3.json', '-o', 'pretty-merged.json'],
+      { cwd: dir },
+    );
+    assert.equal(r.code, fullCode, r.stderr);
+    assert.deepEqual(
+      withoutTimings(readArtifact(join(dir, 'pretty-merged.json'))),
+      withoutTimings(full),
+    );
+  });
+
+  it('refuses an input holding a case the schema rejects, naming the file and the case, and writes nothing', async () => {
+    const text = readFileSync(join(dir, 's2.json'), 'utf8');
+    const at = text.indexOf('"passed":true');
+    assert.ok(at > 0);
+    writeFileSync(
+      join(dir, 'bad2.json'),
+      `${text.slice(0, at)}"passed":"yes"${text.slice(at + '"passed":true'.length)}`,
+    );
+    const r = await runCli(['merge', 's1.json', 'bad2.json', 's3.json', '-o', 'bad-merged.json'], {
+      cwd: dir,
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /evals merge: bad2\.json is not a results artifact of this evalgate: \/runs\/\d+\/cases\/\d+\/passed: must be boolean/,
+    );
+    noStack(r);
+    assert.equal(existsSync(join(dir, 'bad-merged.json')), false);
   });
 
   it('refuses a missing shard, listing which, and merges what is there with --allow-partial', async () => {

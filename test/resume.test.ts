@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { renderJUnit } from '../src/report/junit.ts';
 import type { ResultsArtifact } from '../src/types.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
@@ -91,6 +92,39 @@ describe('evals run --resume', () => {
     for (const key of finishedKeys(partial)) assert.ok(!again.has(key), `${key} ran again`);
     const expected = finishedKeys(full).filter((key) => !finishedKeys(partial).includes(key));
     assert.deepEqual([...again].sort(), expected.sort());
+  });
+
+  it('writes the JUnit report of the whole resumed run, and compares the whole run with --baseline', async () => {
+    await interruptedRun(dir, ['-o', 'partial2.json'], 20);
+    const r = await runCli(
+      [
+        'run',
+        '--resume',
+        'partial2.json',
+        '-o',
+        'resumed2.json',
+        '--junit',
+        'resumed2.xml',
+        '--baseline',
+        'full.json',
+      ],
+      { cwd: dir },
+    );
+    assert.equal(r.code, 1, r.stderr);
+    const resumed = readArtifact(join(dir, 'resumed2.json'));
+    assert.deepEqual(
+      withoutTimings(resumed),
+      withoutTimings({ ...full, comparison: resumed.comparison }),
+    );
+    assert.equal(readFileSync(join(dir, 'resumed2.xml'), 'utf8'), renderJUnit(resumed));
+    // Every case of the resumed run is paired with the baseline's: none is missing from it.
+    const comparison = resumed.comparison as {
+      runs: { cases: { added: unknown[]; removed: unknown[] } }[];
+    };
+    assert.equal(comparison.runs.length, full.runs.length);
+    for (const run of comparison.runs) {
+      assert.deepEqual([run.cases.added.length, run.cases.removed.length], [0, 0]);
+    }
   });
 
   it('resumes a shard as that shard, which then merges with the others', async () => {
