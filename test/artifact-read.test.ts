@@ -3,10 +3,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildArtifact, serializeArtifact } from '../src/report/artifact.ts';
+import { serializeArtifact } from '../src/report/artifact.ts';
 import { ArtifactReadError, openArtifactFile } from '../src/report/artifact-read.ts';
 import { CaseSpool } from '../src/report/artifact-writer.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
+import { artifactOf } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-read-test-'));
 after(() => rm(work, { recursive: true, force: true }));
@@ -56,21 +57,8 @@ function run(suite: string, cases: CaseResult[], params: object = {}): RunResult
   };
 }
 
-function artifact(runs: RunResult[]): ResultsArtifact {
-  return buildArtifact({
-    toolVersion: '0.0.0-test',
-    config: 'evals.yaml',
-    configHash: 'hash',
-    git: null,
-    startedAt: new Date(0),
-    durationMs: 1,
-    interrupted: false,
-    runs,
-  });
-}
-
 /** Three runs, one of them empty, and (in `params`) a key named `cases` holding an array. */
-const sample = artifact([
+const sample = artifactOf([
   run(
     'math',
     Array.from({ length: 40 }, (_, i) => testCase(i)),
@@ -116,7 +104,7 @@ describe('the artifact reader', () => {
   });
 
   it('reads a case longer than its read window, and CRLF line ends', async () => {
-    const big = artifact([
+    const big = artifactOf([
       run('big', [testCase(0), testCase(1, 'x'.repeat(3_000_000)), testCase(2)]),
     ]);
     const text = serializeArtifact(big);
@@ -178,7 +166,7 @@ describe('the artifact reader', () => {
 describe('the case spool by key', () => {
   it('writes cases recorded in any order, with gaps in their keys, in key order', async () => {
     const cases = Array.from({ length: 30 }, (_, i) => testCase(i));
-    const expected = artifact([run('math', cases)]);
+    const expected = artifactOf([run('math', cases)]);
     const spool = new CaseSpool();
     try {
       spool.open([{ cases: cases.length }]);

@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { executeSuites } from '../src/pipeline/execute.ts';
-import { buildArtifact, serializeArtifact } from '../src/report/artifact.ts';
+import { serializeArtifact } from '../src/report/artifact.ts';
 import { validateArtifact } from '../src/report/artifact-schema.ts';
 import { CaseSpool } from '../src/report/artifact-writer.ts';
 import { renderJUnit } from '../src/report/junit.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
-import type { CaseResult, EngineEvaluator, ResultsArtifact, RunResult } from '../src/types.ts';
-import { preparedCases } from './helpers/cases.ts';
+import type { CaseResult, EngineEvaluator, ResultsArtifact } from '../src/types.ts';
+import { artifactOf, preparedCases } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-stream-test-'));
 after(() => rm(work, { recursive: true, force: true }));
@@ -63,19 +63,6 @@ const long: EngineEvaluator = {
 
 function rows(n: number): Row[] {
   return Array.from({ length: n }, (_, i) => ({ i, question: `What is ${i} + 1? ünïcödé` }));
-}
-
-function artifactOf(runs: RunResult[], interrupted = false): ResultsArtifact {
-  return buildArtifact({
-    toolVersion: '0.0.0-test',
-    config: 'evals.yaml',
-    configHash: 'hash',
-    git: null,
-    startedAt: new Date(0),
-    durationMs: 1,
-    interrupted,
-    runs,
-  });
 }
 
 /** Runs the suites once, keeping the cases AND spooling them, and writes the spooled artifact. */

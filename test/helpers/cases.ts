@@ -1,5 +1,6 @@
 /** Prepared cases for engine-level tests: ids `c0`, `c1`, … and a source line per row. */
-import type { PreparedCase } from '../../src/types.ts';
+import { buildArtifact } from '../../src/report/artifact.ts';
+import type { PreparedCase, ResultsArtifact, RunResult } from '../../src/types.ts';
 
 export function preparedCases(rows: Record<string, unknown>[]): PreparedCase[] {
   return rows.map((data, i) => ({
@@ -9,4 +10,18 @@ export function preparedCases(rows: Record<string, unknown>[]): PreparedCase[] {
     data,
     meta: {},
   }));
+}
+
+/** An artifact of `runs` with fixed tool, config and clock fields. */
+export function artifactOf(runs: RunResult[], interrupted = false): ResultsArtifact {
+  return buildArtifact({
+    toolVersion: '0.0.0-test',
+    config: 'evals.yaml',
+    configHash: 'hash',
+    git: null,
+    startedAt: new Date(0),
+    durationMs: 1,
+    interrupted,
+    runs,
+  });
 }
