@@ -53745,7 +53745,9 @@ function openResultsFile(path, ctx, what) {
     throw asUsageError(error2);
   }
   return {
-    ...file,
+    name: path,
+    artifact: file.frame,
+    caseCounts: file.caseCounts,
     *cases(run2) {
       try {
         yield* file.cases(run2);
@@ -53775,14 +53777,8 @@ __export(resume_exports, {
   startResume: () => startResume
 });
 function startResume(path, filters, trials, ctx) {
-  const file = openResultsFile(path, ctx, "--resume");
-  const partial = file.frame;
-  const named = {
-    name: path,
-    artifact: partial,
-    caseCounts: file.caseCounts,
-    cases: (run2) => file.cases(run2)
-  };
+  const named = openResultsFile(path, ctx, "--resume");
+  const partial = named.artifact;
   if (!partial.interrupted) {
     throw usageError("resume.complete", checkPartial(partial, path, partial.configHash)[0], path);
   }
@@ -53800,7 +53796,7 @@ function startResume(path, filters, trials, ctx) {
     ...suites.length > 0 ? { suites } : {},
     ...shard ? { shard: { index: shard.index, count: shard.count } } : {}
   };
-  const kept = file.caseCounts.reduce((sum2, n) => sum2 + n, 0);
+  const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
   return {
     filters: resumeFilters,
     plan(config, prepared) {

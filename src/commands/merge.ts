@@ -20,11 +20,11 @@ export interface MergeArgs {
 }
 
 /**
- * Opens a results artifact for reading a case at a time, refusing a missing file, non-JSON and
- * anything the schema rejects (`what` names the flag). A case found invalid while it is read
- * throws the same usage error.
+ * Opens a results artifact for reading a case at a time, as a merge or resume input named by
+ * `path`. Refuses a missing file, non-JSON and anything the schema rejects (`what` names the
+ * flag); a case found invalid while it is read throws the same usage error.
  */
-export function openResultsFile(path: string, ctx: CommandContext, what: string): ArtifactFile {
+export function openResultsFile(path: string, ctx: CommandContext, what: string): NamedArtifact {
   const asUsageError = (error: unknown): unknown => {
     if (!(error instanceof ArtifactReadError)) return error;
     const code = {
@@ -45,7 +45,9 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
     throw asUsageError(error);
   }
   return {
-    ...file,
+    name: path,
+    artifact: file.frame,
+    caseCounts: file.caseCounts,
     *cases(run) {
       try {
         yield* file.cases(run);
@@ -59,10 +61,7 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
 /** Merges, writes and reports; returns the exit code (0 pass, 1 fail; problems are thrown). */
 export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promise<number> {
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
-  const inputs: NamedArtifact[] = args.inputs.map((name) => {
-    const file = openResultsFile(name, ctx, 'evals merge:');
-    return { name, artifact: file.frame, caseCounts: file.caseCounts, cases: (r) => file.cases(r) };
-  });
+  const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:'));
   // The merged cases are spooled to disk in testset order and copied into the artifact.
   const spool = new CaseSpool();
   try {

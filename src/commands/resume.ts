@@ -7,13 +7,12 @@
  */
 import type { LoadedConfig } from '../config/types.ts';
 import { UsageError, usageError } from '../errors.ts';
-import type { NamedArtifact } from '../merge/merge.ts';
 import { checkPartial, combineResumed, planResume } from '../merge/resume.ts';
 import { SpooledReports, type Execution } from '../pipeline/execute.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { renderSummary } from '../report/summary-table.ts';
 import type { SuiteSpec } from '../run/types.ts';
-import type { ResultsArtifact, RunResult } from '../types.ts';
+import type { RunResult } from '../types.ts';
 import { openResultsFile } from './merge.ts';
 import { useColor, type CommandContext } from './io.ts';
 
@@ -53,14 +52,8 @@ export function startResume(
   trials: number | undefined,
   ctx: CommandContext,
 ): Resumption {
-  const file = openResultsFile(path, ctx, '--resume');
-  const partial: ResultsArtifact = file.frame;
-  const named: NamedArtifact = {
-    name: path,
-    artifact: partial,
-    caseCounts: file.caseCounts,
-    cases: (run) => file.cases(run),
-  };
+  const named = openResultsFile(path, ctx, '--resume');
+  const partial = named.artifact;
   if (!partial.interrupted) {
     throw usageError('resume.complete', checkPartial(partial, path, partial.configHash)[0]!, path);
   }
@@ -80,7 +73,7 @@ export function startResume(
     ...(suites.length > 0 ? { suites } : {}),
     ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
   };
-  const kept = file.caseCounts.reduce((sum, n) => sum + n, 0);
+  const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);
   return {
     filters: resumeFilters,
     plan(config, prepared) {
