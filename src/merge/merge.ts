@@ -37,16 +37,6 @@ export interface NamedArtifact {
   cases(run: number): Iterable<CaseResult>;
 }
 
-/** An in-memory artifact as a {@link NamedArtifact}. */
-export function namedArtifact(name: string, artifact: ResultsArtifact): NamedArtifact {
-  return {
-    name,
-    artifact,
-    caseCounts: artifact.runs.map((run) => run.cases.length),
-    cases: (run) => artifact.runs[run]?.cases ?? [],
-  };
-}
-
 /** Where combined cases go: run `run`'s case at testset position `position`. */
 export interface CombinedCases {
   /** Once, before any case: at most how many cases each combined run gets. */
@@ -162,25 +152,6 @@ export function combineRun(
       cases: [],
     },
   };
-}
-
-/**
- * {@link combineRun} for callers that hold the result: the combined cases gathered in memory,
- * in testset order.
- */
-export function combineRunInMemory(
-  pieces: readonly RunPiece[],
-  options: {
-    planned: number;
-    position: (testCase: CaseResult) => number | undefined;
-    keepIndex: boolean;
-  },
-): Checked<RunResult> {
-  const keyed: { at: number; c: CaseResult }[] = [];
-  const combined = combineRun(pieces, { ...options, add: (at, c) => keyed.push({ at, c }) });
-  if (!combined.ok) return combined;
-  keyed.sort((a, b) => a.at - b.at);
-  return { ok: true, value: { ...combined.value, cases: keyed.map(({ c }) => c) } };
 }
 
 function withoutIndex(testCase: CaseResult): CaseResult {

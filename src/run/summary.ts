@@ -32,7 +32,7 @@ import { describeThreshold, meetsThreshold } from './threshold.ts';
  * evaluations, per run over its evaluators; absent wherever nothing was called.
  *
  * A fold over {@link SummaryAccumulator}, which the engine feeds case by case so a run never
- * has to keep its cases to be summarised; `merge` summarises cases it already holds with this.
+ * has to keep its cases to be summarised (merge and resume fold theirs the same way).
  */
 export function summarizeRun(
   cases: readonly CaseResult[],
