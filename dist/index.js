@@ -46559,7 +46559,7 @@ async function startTypeScriptLoader(searchFrom = []) {
   const started = performance.now();
   const [esm, cjs] = await importTsx(searchFrom);
   loaders += 1;
-  const namespace = `evalgate-${process.pid}-${loaders}`;
+  const namespace = `evalgate-${loaders}`;
   cjs.register({ namespace });
   const api = esm.register({ namespace });
   const startupMs = performance.now() - started;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateArtifact } from '../src/report/artifact-schema.ts';
@@ -225,6 +225,32 @@ describe('evals run: modules in a CommonJS-scope package', () => {
       ['5', '6'],
     );
     assert.deepEqual(artifact.runs[0]?.cases[1]?.source, { file: 'evals.yaml', line: 7 });
+  });
+});
+
+describe('evals run: tsx compile cache', () => {
+  /** Every file under `dir` (recursively), relative to it. */
+  function filesUnder(dir: string): string[] {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort();
+  }
+
+  it("a second run of the same TypeScript reuses the first run's compiled modules", async () => {
+    // tsx caches compiled modules in <tmpdir>/tsx-<uid>, keyed on each module's URL (our loader
+    // namespace included): a second run that compiles anew adds entries there.
+    const dir = scratch('cjs-scope');
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    const env = { TMPDIR: tmp, TMP: tmp, TEMP: tmp };
+    const first = await runCli(['run', '-o', 'out.json'], { cwd: dir, env });
+    assert.equal(first.code, 0, first.stderr + first.stdout);
+    const cached = filesUnder(tmp);
+    assert.ok(cached.length >= 2, `tsx cached the compiled .ts files: ${cached.join(', ')}`);
+    const second = await runCli(['run', '-o', 'out.json'], { cwd: dir, env });
+    assert.equal(second.code, 0, second.stderr + second.stdout);
+    assert.deepEqual(filesUnder(tmp), cached);
   });
 });
 
