@@ -20038,6 +20038,14 @@ function caseLine(json, last) {
   return `${CASE_INDENT}${json}${last ? "" : ","}
 `;
 }
+function writeCaseLine(buffer, at, json) {
+  const from = at + CASE_INDENT.length;
+  buffer.fill(32, at, from);
+  const end = from + buffer.write(json, from);
+  buffer[end] = 44;
+  buffer[end + 1] = 10;
+  return end + 2 - at;
+}
 function caseOfLine(line) {
   let end = line.length;
   if (line.endsWith("\n")) end--;
@@ -20076,12 +20084,13 @@ function safeReplacer() {
     return value;
   };
 }
-var CASE_INDENT;
+var CASE_INDENT, CASE_LINE_EXTRA_BYTES;
 var init_artifact = __esm({
   "src/report/artifact.ts"() {
     "use strict";
     init_usage();
     CASE_INDENT = "        ";
+    CASE_LINE_EXTRA_BYTES = CASE_INDENT.length + 2;
   }
 });
 
@@ -20366,26 +20375,34 @@ function prepareCases(rows, options) {
   for (const row of rows) preparer.add(row);
   return preparer.finish();
 }
-function identityOf(row, cid, hash3, issues) {
+function identityPlan(hash3) {
+  if (hash3 === void 0) return { kind: "content" };
+  if (typeof hash3 === "function") return { kind: "function", fn: hash3 };
+  const names = [...new Set(hash3)].sort();
+  return { kind: "fields", fields: names.map((name) => ({ name, key: JSON.stringify(name) })) };
+}
+function identityOf(row, cid, identity, issues) {
   if (row.meta.dedupId !== void 0) return row.meta.dedupId;
-  if (hash3 === void 0) return cid;
-  if (typeof hash3 === "function") return hashFunctionId(row, hash3, issues);
-  const picked = /* @__PURE__ */ Object.create(null);
+  if (identity.kind === "content") return cid;
+  if (identity.kind === "function") return hashFunctionId(row, identity.fn, issues);
+  let text = "{";
   let complete = true;
-  for (const field of hash3) {
-    if (!Object.hasOwn(row.data, field) || row.data[field] === void 0) {
+  for (const { name, key } of identity.fields) {
+    const value = Object.hasOwn(row.data, name) ? row.data[name] : void 0;
+    if (value === void 0) {
       issues.add(
         "testset.hash-field-missing",
         row.line,
         0,
-        `hash field ${JSON.stringify(field)} is missing from this row (hash: needs every listed field in every row)`
+        `hash field ${JSON.stringify(name)} is missing from this row (hash: needs every listed field in every row)`
       );
       complete = false;
-    } else {
-      picked[field] = row.data[field];
+      continue;
     }
+    if (typeof value === "function" || typeof value === "symbol") continue;
+    text += `${text.length === 1 ? "" : ","}${key}:${canonicalJson(value)}`;
   }
-  return complete ? sha256(canonicalJson(picked)) : null;
+  return complete ? sha256(`${text}}`) : null;
 }
 function hashFunctionId(row, hash3, issues) {
   let result;
@@ -20432,7 +20449,7 @@ var init_identity = __esm({
     CasePreparer = class {
       #testsetJson;
       #file;
-      #hash;
+      #identity;
       #positions;
       #keep;
       #issues;
@@ -20446,7 +20463,9 @@ var init_identity = __esm({
       constructor(options) {
         this.#testsetJson = JSON.stringify(options.testsetId);
         this.#file = options.file;
-        this.#hash = Array.isArray(options.hash) && options.hash.length === 0 ? void 0 : options.hash;
+        this.#identity = identityPlan(
+          Array.isArray(options.hash) && options.hash.length === 0 ? void 0 : options.hash
+        );
         this.#issues = new IssueList(options.file ?? "");
         this.#positions = options.positions ?? false;
         this.#keep = options.keep;
@@ -20459,7 +20478,7 @@ var init_identity = __esm({
           this.#revision.update(this.#pending);
           this.#pending = "";
         }
-        const id = identityOf(row, cid, this.#hash, this.#issues);
+        const id = identityOf(row, cid, this.#identity, this.#issues);
         if (id === null) return;
         const first = this.#firstLine.get(id);
         if (first !== void 0) {
@@ -21036,7 +21055,7 @@ var init_artifact_writer = __esm({
         if (spool === void 0 || !(index >= 0 && index < spool.size)) {
           throw new RangeError(`no case ${index} in run ${run2} of the spool`);
         }
-        this.#append(spool, index, caseLine(stringifyCase(result), false));
+        this.#append(spool, index, stringifyCase(result));
         spool.recorded++;
         if (spool.recorded === spool.size) this.#flush(spool, true);
       }
@@ -21056,14 +21075,15 @@ var init_artifact_writer = __esm({
           spool.keys = new Float64Array(spool.size);
         }
         spool.keys[spool.recorded] = key;
-        this.#append(spool, spool.recorded, caseLine(stringifyCase(result), false));
+        this.#append(spool, spool.recorded, stringifyCase(result));
         spool.recorded++;
         if (spool.recorded === spool.size) this.#flush(spool, true);
       }
-      #append(spool, index, line) {
+      /** Spools a case's line (`caseLine(json, false)`) and records where it is. */
+      #append(spool, index, json) {
         const batch = spool.batch ??= Buffer.allocUnsafe(SPOOL_BATCH);
         let free = batch.length - spool.used;
-        const bytes = line.length * 3 <= free ? -1 : Buffer.byteLength(line);
+        const bytes = json.length * 3 + CASE_LINE_EXTRA_BYTES <= free ? -1 : Buffer.byteLength(json) + CASE_LINE_EXTRA_BYTES;
         if (bytes > free) {
           this.#flush(spool, false);
           free = batch.length;
@@ -21071,12 +21091,12 @@ var init_artifact_writer = __esm({
             const fd = this.#fileOf(spool);
             spool.offsets[index] = spool.written;
             spool.lengths[index] = bytes;
-            spool.written += writeAll(fd, Buffer.from(line));
+            spool.written += writeAll(fd, Buffer.from(caseLine(json, false)));
             return;
           }
         }
         spool.offsets[index] = spool.written + spool.used;
-        const written = batch.write(line, spool.used);
+        const written = writeCaseLine(batch, spool.used, json);
         spool.lengths[index] = written;
         spool.used += written;
       }

@@ -229,7 +229,7 @@ describe('evals run: modules in a CommonJS-scope package', () => {
 });
 
 describe('evals run: tsx compile cache', () => {
-  /** Every file under `dir` (recursively), relative to it. */
+  /** Every file under `dir` (recursively), sorted. */
   function filesUnder(dir: string): string[] {
     return readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())

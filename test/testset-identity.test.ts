@@ -301,6 +301,26 @@ describe('prepareCases identities', () => {
     assert.notEqual(edited.cases[0]?.contentId, cases[1]?.contentId);
   });
 
+  it('hashes several fields as the canonical JSON of just those fields', () => {
+    // Listed out of order and once twice; an index-like name, a nested value with unsorted
+    // keys, a number, a boolean and null: the id is that of the object of exactly these fields.
+    const data = {
+      zeta: { b: [2, { y: 1, x: 0 }], a: '\u00e9\n"' },
+      '10': 7.5,
+      alpha: true,
+      '2': null,
+      ignored: 'not hashed',
+    };
+    const hash = ['zeta', '2', 'alpha', 'zeta', '10'];
+    const { cases } = prepared([row(data, 2)], { hash });
+    const picked = { zeta: data.zeta, '10': data['10'], alpha: data.alpha, '2': data['2'] };
+    assert.equal(cases[0]?.id, sha256(canonicalJson(picked)));
+    assert.equal(
+      cases[0]?.id,
+      sha256('{"10":7.5,"2":null,"alpha":true,"zeta":{"a":"\u00e9\\n\\"","b":[2,{"x":0,"y":1}]}}'),
+    );
+  });
+
   it('an empty hash list means no hash', () => {
     const { cases } = prepared(rows, { hash: [] });
     assert.equal(cases[1]?.id, cases[1]?.contentId);

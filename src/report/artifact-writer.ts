@@ -28,7 +28,14 @@ import { join } from 'node:path';
 import { writeAtomically } from '../pipeline/write-file-atomic.ts';
 import type { CaseSink } from '../run/types.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
-import { artifactLayout, caseLine, caseOfLine, stringifyCase } from './artifact.ts';
+import {
+  artifactLayout,
+  CASE_LINE_EXTRA_BYTES,
+  caseLine,
+  caseOfLine,
+  stringifyCase,
+  writeCaseLine,
+} from './artifact.ts';
 
 /** Spool bytes gathered per run before a write. */
 const SPOOL_BATCH = 1 << 16;
@@ -102,7 +109,7 @@ export class CaseSpool implements CaseSink {
     }
     // Spooled as the artifact's line (indent, JSON, `,` and newline), so lines that are in
     // testset order in the file can be copied into the artifact in bulk.
-    this.#append(spool, index, caseLine(stringifyCase(result), false));
+    this.#append(spool, index, stringifyCase(result));
     spool.recorded++;
     // A complete run's file is closed now, so open files track the runs still going.
     if (spool.recorded === spool.size) this.#flush(spool, true);
@@ -124,16 +131,20 @@ export class CaseSpool implements CaseSink {
       spool.keys = new Float64Array(spool.size);
     }
     spool.keys[spool.recorded] = key;
-    this.#append(spool, spool.recorded, caseLine(stringifyCase(result), false));
+    this.#append(spool, spool.recorded, stringifyCase(result));
     spool.recorded++;
     if (spool.recorded === spool.size) this.#flush(spool, true);
   }
 
-  #append(spool: RunSpool, index: number, line: string): void {
+  /** Spools a case's line (`caseLine(json, false)`) and records where it is. */
+  #append(spool: RunSpool, index: number, json: string): void {
     const batch = (spool.batch ??= Buffer.allocUnsafe(SPOOL_BATCH));
     let free = batch.length - spool.used;
     // Three bytes per UTF-16 unit is the most UTF-8 can take; count exactly only near the end.
-    const bytes = line.length * 3 <= free ? -1 : Buffer.byteLength(line);
+    const bytes =
+      json.length * 3 + CASE_LINE_EXTRA_BYTES <= free
+        ? -1
+        : Buffer.byteLength(json) + CASE_LINE_EXTRA_BYTES;
     if (bytes > free) {
       this.#flush(spool, false);
       free = batch.length;
@@ -142,12 +153,12 @@ export class CaseSpool implements CaseSink {
         const fd = this.#fileOf(spool);
         spool.offsets[index] = spool.written;
         spool.lengths[index] = bytes;
-        spool.written += writeAll(fd, Buffer.from(line));
+        spool.written += writeAll(fd, Buffer.from(caseLine(json, false)));
         return;
       }
     }
     spool.offsets[index] = spool.written + spool.used;
-    const written = batch.write(line, spool.used);
+    const written = writeCaseLine(batch, spool.used, json);
     spool.lengths[index] = written;
     spool.used += written;
   }

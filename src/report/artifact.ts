@@ -129,6 +129,23 @@ export function caseLine(json: string, last: boolean): string {
   return `${CASE_INDENT}${json}${last ? '' : ','}\n`;
 }
 
+/** The bytes {@link caseLine} adds to a case's JSON that is not the last of its run. */
+export const CASE_LINE_EXTRA_BYTES = CASE_INDENT.length + 2;
+
+/**
+ * Writes `caseLine(json, false)` into `buffer` at `at`, which must have room for it; returns the
+ * bytes written. In pieces, because concatenating first copies the case's JSON once more, and a
+ * large run spools hundreds of megabytes of it.
+ */
+export function writeCaseLine(buffer: Buffer, at: number, json: string): number {
+  const from = at + CASE_INDENT.length;
+  buffer.fill(0x20, at, from);
+  const end = from + buffer.write(json, from);
+  buffer[end] = 0x2c; // ,
+  buffer[end + 1] = 0x0a; // \n
+  return end + 2 - at;
+}
+
 /** The case a {@link caseLine} holds (its text without the line's indent, comma and newline). */
 export function caseOfLine(line: string): RunResult['cases'][number] {
   let end = line.length;
