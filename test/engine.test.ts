@@ -564,6 +564,39 @@ void test('interrupt: no new cases, in-flight calls aborted and dropped, partial
   });
 });
 
+void test('synchronous user code lets the event loop in: a timer can interrupt the run', async () => {
+  // Every call returns a plain value after ~1 ms of work, so the cases run back to back in
+  // microtasks; the abort comes from a timer, which only fires if the workers pause for the
+  // event loop (without the pauses the whole 2,000 ms run would finish first).
+  const controller = new AbortController();
+  let calls = 0;
+  let callsWhenTimerFired: number | null = null;
+  const busy = (ms: number): void => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+  const suite = makeSuite({
+    rows: rows(2000),
+    concurrency: 8,
+    fn: ({ testCase }) => {
+      if (calls++ === 0) {
+        setTimeout(() => {
+          callsWhenTimerFired = calls;
+          controller.abort();
+        }, 0);
+      }
+      busy(1);
+      return testCase;
+    },
+    evaluators: [evaluator('sync', () => ({ score: 1 }))],
+  });
+  const { runs, interrupted } = await runSuites([suite], { signal: controller.signal });
+  assert.equal(interrupted, true);
+  assert.ok(callsWhenTimerFired !== null && callsWhenTimerFired < 2000, `${callsWhenTimerFired}`);
+  assert.equal(calls, callsWhenTimerFired, 'no case starts after the interrupt');
+  assert.equal(runs[0]!.cases.length, calls);
+});
+
 void test('interrupt during evaluation drops the case; evaluators not yet started never run', async () => {
   const controller = new AbortController();
   let limitedCalls = 0;

@@ -48,6 +48,36 @@ interface Engine {
   completed: number;
   /** An observer or sink must not throw; if one does, the run still settles and then rethrows it. */
   observerError: { error: unknown } | null;
+  /** When (performance.now()) the workers next let the event loop in; see {@link breather}. */
+  breatheAt: number;
+  /** The pause every worker waits on while the event loop runs, once one is due. */
+  pause: Promise<void> | null;
+}
+
+/**
+ * How long the workers may keep the event loop out. Synchronous user code (a function and
+ * evaluators that return plain values) runs case after case in microtasks, which the event loop
+ * waits on: without a pause, Ctrl-C, timers and progress output would wait for the whole run.
+ */
+const BREATHE_EVERY_MS = 20;
+
+/**
+ * Undefined while the workers may go on; else the pause to await. The pause is shared: the event
+ * loop only runs once every worker has stopped queueing microtasks, so all of them wait on one
+ * `setImmediate`, which fires after the loop has handled what came in (a signal, a timer).
+ */
+function breather(engine: Engine): Promise<void> | undefined {
+  if (engine.pause === null) {
+    if (performance.now() < engine.breatheAt) return undefined;
+    engine.pause = new Promise((resolve) =>
+      setImmediate(() => {
+        engine.pause = null;
+        engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
+        resolve();
+      }),
+    );
+  }
+  return engine.pause;
 }
 
 interface SuiteState {
@@ -110,7 +140,8 @@ interface RunState {
  * On interrupt (`options.signal`), no new case starts, every pending call's signal is aborted
  * and the engine stops waiting for it at once (calls that ignore their signal are abandoned,
  * not awaited), and each run keeps only the cases that finished before the interrupt (all of
- * their trials).
+ * their trials). Synchronous user code cannot hold the interrupt off: the workers pause for the
+ * event loop every {@link BREATHE_EVERY_MS} ms.
  *
  * Memory: each run's summary is folded case by case (`SummaryAccumulator`), so with
  * `keepCases: false` a finished case is handed to the sink (which streams it to the artifact)
@@ -133,6 +164,8 @@ export async function runSuites(
     sink: options.sink,
     completed: 0,
     observerError: null,
+    breatheAt: performance.now() + BREATHE_EVERY_MS,
+    pause: null,
   };
 
   const keepCases = options.keepCases ?? true;
@@ -232,6 +265,8 @@ function createLimit(concurrency: number, label: string): LimitFunction {
 /** One suite slot: runs the suite's next trial until none is left or the run is interrupted. */
 async function suiteWorker(engine: Engine, suite: SuiteState): Promise<void> {
   for (;;) {
+    const pause = breather(engine);
+    if (pause !== undefined) await pause;
     if (engine.calls.interrupted) return;
     let run = suite.runs[suite.nextRun];
     while (run !== undefined && suite.nextCase >= run.size) {
