@@ -17,17 +17,28 @@ function writeCases(dir: string, cases: number): void {
 }
 
 /**
- * (a)/(e): a trivial synchronous TypeScript function and three deterministic built-ins, the
- * same work bench/floor.mjs does by hand.
+ * (a)/(e): a trivial synchronous function and three deterministic built-ins, the same work
+ * bench/floor.mjs does by hand. `evals.yaml` calls it as JavaScript, like the floor's own
+ * function, so the two sides differ only by the runner; `evals-ts.yaml` calls the same function
+ * written in TypeScript, which adds loading it through tsx (a fixed start-up cost that (c)
+ * measures on its own).
  */
 export function writeOverheadSuite(dir: string, cases: number): void {
   writeCases(dir, cases);
   writeFileSync(
+    join(dir, 'answer.mjs'),
+    'export function answer({ testCase }) {\n  return `answer: ${testCase.expected}`;\n}\n',
+  );
+  writeFileSync(
     join(dir, 'answer.ts'),
     'export function answer({ testCase }: { testCase: { expected: string } }): string {\n  return `answer: ${testCase.expected}`;\n}\n',
   );
-  writeFileSync(join(dir, 'evals.yaml'), suiteYaml('answer.ts', 64));
+  writeFileSync(join(dir, 'evals.yaml'), suiteYaml('answer.mjs', 64));
+  writeFileSync(join(dir, TYPESCRIPT_CONFIG), suiteYaml('answer.ts', 64));
 }
+
+/** The config of {@link writeOverheadSuite}'s suite with its function in TypeScript. */
+export const TYPESCRIPT_CONFIG = 'evals-ts.yaml';
 
 /**
  * (b): every call waits `sleepMs` on a timer, so the run is bound by how well the runner keeps

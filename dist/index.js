@@ -22277,6 +22277,19 @@ var init_trials = __esm({
 function elapsedMs(now, started) {
   return Math.round((now() - started) * 1e3) / 1e3;
 }
+function breather(engine) {
+  if (engine.pause === null) {
+    if (performance.now() < engine.breatheAt) return void 0;
+    engine.pause = new Promise(
+      (resolve13) => setImmediate(() => {
+        engine.pause = null;
+        engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
+        resolve13();
+      })
+    );
+  }
+  return engine.pause;
+}
 async function runSuites(suites, options = {}) {
   const engine = {
     now: options.now ?? (() => performance.now()),
@@ -22285,7 +22298,9 @@ async function runSuites(suites, options = {}) {
     observer: options.observer,
     sink: options.sink,
     completed: 0,
-    observerError: null
+    observerError: null,
+    breatheAt: performance.now() + BREATHE_EVERY_MS,
+    pause: null
   };
   const keepCases = options.keepCases ?? true;
   const suiteStates = [];
@@ -22373,6 +22388,8 @@ function createLimit(concurrency, label) {
 }
 async function suiteWorker(engine, suite) {
   for (; ; ) {
+    const pause = breather(engine);
+    if (pause !== void 0) await pause;
     if (engine.calls.interrupted) return;
     let run2 = suite.runs[suite.nextRun];
     while (run2 !== void 0 && suite.nextCase >= run2.size) {
@@ -22549,7 +22566,7 @@ function toRunResult(run2) {
     cases
   };
 }
-var PASS_CONDITION_EVALUATOR;
+var PASS_CONDITION_EVALUATOR, BREATHE_EVERY_MS;
 var init_engine = __esm({
   "src/run/engine.ts"() {
     "use strict";
@@ -22560,6 +22577,7 @@ var init_engine = __esm({
     init_summary();
     init_trials();
     PASS_CONDITION_EVALUATOR = "pass";
+    BREATHE_EVERY_MS = 20;
   }
 });
 
