@@ -22278,17 +22278,29 @@ function elapsedMs(now, started) {
   return Math.round((now() - started) * 1e3) / 1e3;
 }
 function breather(engine) {
-  if (engine.pause === null) {
-    if (performance.now() < engine.breatheAt) return void 0;
-    engine.pause = new Promise(
-      (resolve13) => setImmediate(() => {
-        engine.pause = null;
-        engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
-        resolve13();
-      })
-    );
+  if (engine.pause !== null) return engine.pause;
+  const now = performance.now();
+  if (now < engine.breatheAt) return void 0;
+  engine.breatheAt = now + BREATHE_EVERY_MS;
+  if (engine.loopRan) {
+    watchLoop(engine);
+    return void 0;
   }
+  engine.pause = new Promise(
+    (resolve13) => setImmediate(() => {
+      engine.pause = null;
+      engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
+      watchLoop(engine);
+      resolve13();
+    })
+  );
   return engine.pause;
+}
+function watchLoop(engine) {
+  engine.loopRan = false;
+  setImmediate(() => {
+    engine.loopRan = true;
+  }).unref();
 }
 async function runSuites(suites, options = {}) {
   const engine = {
@@ -22300,8 +22312,10 @@ async function runSuites(suites, options = {}) {
     completed: 0,
     observerError: null,
     breatheAt: performance.now() + BREATHE_EVERY_MS,
+    loopRan: false,
     pause: null
   };
+  watchLoop(engine);
   const keepCases = options.keepCases ?? true;
   const suiteStates = [];
   const runs = [];

@@ -48,8 +48,10 @@ interface Engine {
   completed: number;
   /** An observer or sink must not throw; if one does, the run still settles and then rethrows it. */
   observerError: { error: unknown } | null;
-  /** When (performance.now()) the workers next let the event loop in; see {@link breather}. */
+  /** When (performance.now()) the workers next check that the event loop had a turn. */
   breatheAt: number;
+  /** Whether the event loop had a turn since the last check; see {@link breather}. */
+  loopRan: boolean;
   /** The pause every worker waits on while the event loop runs, once one is due. */
   pause: Promise<void> | null;
 }
@@ -62,22 +64,39 @@ interface Engine {
 const BREATHE_EVERY_MS = 20;
 
 /**
- * Undefined while the workers may go on; else the pause to await. The pause is shared: the event
- * loop only runs once every worker has stopped queueing microtasks, so all of them wait on one
- * `setImmediate`, which fires after the loop has handled what came in (a signal, a timer).
+ * Undefined while the workers may go on; else the pause to await. Every BREATHE_EVERY_MS the
+ * workers check whether the event loop had a turn since the last check (a `setImmediate` left
+ * then has run). Calls that wait on I/O or timers give it turns all the time, and then nothing
+ * pauses; only when none ran do all workers wait on one shared `setImmediate` (the event loop
+ * runs only once every worker has stopped queueing microtasks), which fires after the loop has
+ * handled what came in: a signal, a timer.
  */
 function breather(engine: Engine): Promise<void> | undefined {
-  if (engine.pause === null) {
-    if (performance.now() < engine.breatheAt) return undefined;
-    engine.pause = new Promise((resolve) =>
-      setImmediate(() => {
-        engine.pause = null;
-        engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
-        resolve();
-      }),
-    );
+  if (engine.pause !== null) return engine.pause;
+  const now = performance.now();
+  if (now < engine.breatheAt) return undefined;
+  engine.breatheAt = now + BREATHE_EVERY_MS;
+  if (engine.loopRan) {
+    watchLoop(engine);
+    return undefined;
   }
+  engine.pause = new Promise((resolve) =>
+    setImmediate(() => {
+      engine.pause = null;
+      engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
+      watchLoop(engine);
+      resolve();
+    }),
+  );
   return engine.pause;
+}
+
+/** Notes, through `loopRan`, when the event loop next gets a turn. */
+function watchLoop(engine: Engine): void {
+  engine.loopRan = false;
+  setImmediate(() => {
+    engine.loopRan = true;
+  }).unref();
 }
 
 interface SuiteState {
@@ -165,8 +184,10 @@ export async function runSuites(
     completed: 0,
     observerError: null,
     breatheAt: performance.now() + BREATHE_EVERY_MS,
+    loopRan: false,
     pause: null,
   };
+  watchLoop(engine);
 
   const keepCases = options.keepCases ?? true;
   const suiteStates: SuiteState[] = [];
