@@ -159,8 +159,8 @@ interface RunState {
  * On interrupt (`options.signal`), no new case starts, every pending call's signal is aborted
  * and the engine stops waiting for it at once (calls that ignore their signal are abandoned,
  * not awaited), and each run keeps only the cases that finished before the interrupt (all of
- * their trials). Synchronous user code cannot hold the interrupt off: the workers pause for the
- * event loop every {@link BREATHE_EVERY_MS} ms.
+ * their trials). Synchronous user code cannot hold the interrupt off: the workers let the event
+ * loop in whenever it has had no turn for {@link BREATHE_EVERY_MS} ms.
  *
  * Memory: each run's summary is folded case by case (`SummaryAccumulator`), so with
  * `keepCases: false` a finished case is handed to the sink (which streams it to the artifact)
