@@ -20961,7 +20961,6 @@ async function copyLines(spool, out) {
   if (last < 0 || spool.path === null) return;
   const fd = openSync(spool.path, "r");
   try {
-    const window = Buffer.allocUnsafe(WINDOW);
     for (let first = 0; first <= last; ) {
       const start = offsets[first];
       if (start < 0) {
@@ -20972,12 +20971,7 @@ async function copyLines(spool, out) {
       let next = first + 1;
       while (next <= last && offsets[next] === end) end += lengths[next++];
       const through = next > last ? end - 2 : end;
-      for (let at = start; at < through; ) {
-        const read = readAt(fd, window.subarray(0, Math.min(WINDOW, through - at)), at);
-        if (read === 0) throw new Error("the case spool is shorter than recorded");
-        await out.bytes(window.subarray(0, read));
-        at += read;
-      }
+      await out.copyFrom(fd, start, through - start);
       if (next > last) await out.bytes(NEWLINE_BYTES);
       first = next;
     }
@@ -21244,6 +21238,20 @@ var init_artifact_writer = __esm({
         }
         bytes.copy(this.#batch, this.#used);
         this.#used += bytes.length;
+      }
+      /**
+       * `length` bytes of file `fd` from `position`, read straight into the batch: a spool's lines
+       * reach the artifact with one copy (75 MB at 100,000 cases), not through a second buffer.
+       */
+      async copyFrom(fd, position, length2) {
+        for (let done = 0; done < length2; ) {
+          if (this.#used === this.#batch.length) await this.flush();
+          const want = Math.min(this.#batch.length - this.#used, length2 - done);
+          const read = readSync(fd, this.#batch, this.#used, want, position + done);
+          if (read === 0) throw new Error("the case spool is shorter than recorded");
+          this.#used += read;
+          done += read;
+        }
       }
       async end() {
         await this.flush();
@@ -49324,7 +49332,8 @@ function normalizeMeta(raw, line, issues) {
   if (flags !== void 0) meta.flags = flags;
   const extra = structured(raw.meta);
   if (extra !== void 0) meta.meta = extra;
-  return ok ? meta : null;
+  if (!ok) return null;
+  return Object.keys(meta).length === 0 ? NO_META : meta;
 }
 function isAbsent(value) {
   return value === void 0 || value === null || typeof value === "string" && value.trim() === "";
@@ -49398,7 +49407,7 @@ function rowFromObject(value, line, col, issues, fallbackId) {
   }
   const hasReserved = Object.hasOwn(value, "__id__") || Object.hasOwn(value, "__dedup_id__") || Object.hasOwn(value, "__flags__") || Object.hasOwn(value, "__tags__") || Object.hasOwn(value, "__meta__") || Object.hasOwn(value, DATA_DEDUP_KEY);
   if (!hasReserved) {
-    if (isAbsent(fallbackId)) return { data: value, line, meta: {} };
+    if (isAbsent(fallbackId)) return { data: value, line, meta: NO_META };
     const meta2 = normalizeMeta({ id: fallbackId }, line, issues);
     return meta2 && { data: value, line, meta: meta2 };
   }
@@ -49438,7 +49447,7 @@ function rowsFromRecords(records, file) {
   }
   return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
 }
-var META_COLUMNS, DATA_DEDUP_KEY, INVALID, TAG_SEPARATORS;
+var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID, TAG_SEPARATORS;
 var init_rows = __esm({
   "src/testsets/rows.ts"() {
     "use strict";
@@ -49452,6 +49461,7 @@ var init_rows = __esm({
       __meta__: "meta"
     };
     DATA_DEDUP_KEY = "testcase_dedup_id";
+    NO_META = Object.freeze({});
     INVALID = /* @__PURE__ */ Symbol("invalid");
     TAG_SEPARATORS = /[,;]/;
   }
@@ -49564,7 +49574,7 @@ var init_csv = __esm({
             else data[dataName[i] ?? ""] = value;
           }
           if (plan.metaIndex.length === 0) {
-            this.#emit({ data, line, meta: {} });
+            this.#emit({ data, line, meta: NO_META });
             continue;
           }
           const raw = {};
@@ -54423,6 +54433,13 @@ function warning(message, properties = {}) {
 }
 function info(message) {
   process.stdout.write(message + os4.EOL);
+}
+
+// src/heap.ts
+import { setFlagsFromString } from "node:v8";
+function keepYoungGenerationSmall() {
+  const major = Number(process.versions.v8.split(".")[0]);
+  if (major >= 11 && major <= 13) setFlagsFromString("--semi-space-growth-factor=1");
 }
 
 // src/action/main.ts
@@ -60135,6 +60152,7 @@ function toRepoPath(workspace, path) {
 }
 
 // src/action/index.ts
+keepYoungGenerationSmall();
 await run().catch(
   (error2) => setFailed(error2 instanceof Error ? error2.stack ?? error2.message : String(error2))
 );

@@ -186,3 +186,35 @@ describe('metadata columns', () => {
     );
   });
 });
+
+describe('rows without metadata', () => {
+  // A prepared case keeps its row's metadata for the whole run: one object per row would be
+  // 56 bytes of heap a case for nothing.
+  const formats: [string, 'csv' | 'jsonl' | 'json', string][] = [
+    ['CSV without metadata columns', 'csv', 'q\na\nb\n'],
+    ['CSV with empty metadata cells', 'csv', 'q,__tags__,__id__\na,,\nb, ,\n'],
+    ['JSONL', 'jsonl', '{"q":"a"}\n{"q":"b"}\n'],
+    ['JSON', 'json', '[{"q":"a"},{"q":"b","__tags__":""}]'],
+  ];
+  for (const [name, format, text] of formats) {
+    it(`share one frozen empty metadata object: ${name}`, () => {
+      const result = parseTestset(text, format, `cases.${format}`);
+      assert.ok(result.ok);
+      const [first, second] = result.rows;
+      assert.ok(first && second);
+      assert.deepEqual(first.meta, {});
+      assert.equal(first.meta, second.meta);
+      assert.ok(Object.isFrozen(first.meta));
+    });
+  }
+
+  it('give rows that have metadata their own object', () => {
+    const result = parseTestset('q,__tags__\na,x\nb,y\n', 'csv', 'cases.csv');
+    assert.ok(result.ok);
+    assert.deepEqual(
+      result.rows.map((row) => row.meta),
+      [{ tags: ['x'] }, { tags: ['y'] }],
+    );
+    assert.ok(!Object.isFrozen(result.rows[0]?.meta));
+  });
+});

@@ -5,6 +5,7 @@ import { expandGrid } from '../plan/grid.ts';
 import { buildArtifact } from '../report/artifact.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import { prepareCases } from '../testsets/identity.ts';
+import { NO_META } from '../testsets/rows.ts';
 import type {
   EngineEvaluator,
   FnArgs,
@@ -109,7 +110,11 @@ function buildSpec<TCase, TOutput>(
   }
   const hash = args.testCaseHash;
   const prepared = prepareCases(
-    args.testCases.map((tc, i) => ({ data: tc as Record<string, unknown>, line: i + 1, meta: {} })),
+    args.testCases.map((tc, i) => ({
+      data: tc as Record<string, unknown>,
+      line: i + 1,
+      meta: NO_META,
+    })),
     {
       testsetId: args.id,
       file: null,

@@ -305,7 +305,6 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
   // Read synchronously (from the page cache, mostly), written through the async output.
   const fd = openSync(spool.path, 'r');
   try {
-    const window = Buffer.allocUnsafe(WINDOW);
     for (let first = 0; first <= last;) {
       const start = offsets[first]!;
       if (start < 0) {
@@ -317,12 +316,7 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
       while (next <= last && offsets[next] === end) end += lengths[next++]!;
       // The artifact's last case line has no comma: drop the spooled ",\n" and end the line.
       const through = next > last ? end - 2 : end;
-      for (let at = start; at < through;) {
-        const read = readAt(fd, window.subarray(0, Math.min(WINDOW, through - at)), at);
-        if (read === 0) throw new Error('the case spool is shorter than recorded');
-        await out.bytes(window.subarray(0, read));
-        at += read;
-      }
+      await out.copyFrom(fd, start, through - start);
       if (next > last) await out.bytes(NEWLINE_BYTES);
       first = next;
     }
@@ -395,6 +389,21 @@ class BatchWriter {
     }
     bytes.copy(this.#batch, this.#used);
     this.#used += bytes.length;
+  }
+
+  /**
+   * `length` bytes of file `fd` from `position`, read straight into the batch: a spool's lines
+   * reach the artifact with one copy (75 MB at 100,000 cases), not through a second buffer.
+   */
+  async copyFrom(fd: number, position: number, length: number): Promise<void> {
+    for (let done = 0; done < length;) {
+      if (this.#used === this.#batch.length) await this.flush();
+      const want = Math.min(this.#batch.length - this.#used, length - done);
+      const read = readSync(fd, this.#batch, this.#used, want, position + done);
+      if (read === 0) throw new Error('the case spool is shorter than recorded');
+      this.#used += read;
+      done += read;
+    }
   }
 
   async end(): Promise<void> {

@@ -8,6 +8,7 @@ import {
   META_COLUMNS,
   decodeJsonText,
   isReservedKey,
+  NO_META,
   normalizeMeta,
   setDataKey,
   type RawMeta,
@@ -162,7 +163,7 @@ export class CsvRowBuilder {
         else data[dataName[i] ?? ''] = value;
       }
       if (plan.metaIndex.length === 0) {
-        this.#emit({ data, line, meta: {} });
+        this.#emit({ data, line, meta: NO_META });
         continue;
       }
       const raw: RawMeta = {};

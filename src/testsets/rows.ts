@@ -37,6 +37,13 @@ export interface RawMeta {
 }
 
 /**
+ * The metadata of a row that has none: one frozen object shared by every such row. Metadata is
+ * only read after a row is built, and a fresh `{}` per row costs 56 bytes of heap that the run
+ * keeps for every prepared case (11 MB at 200,000 cases).
+ */
+export const NO_META: RowMeta = Object.freeze({});
+
+/**
  * Normalises a record's metadata: ids become strings, `__tags__` a string list, text holding a
  * JSON object or array is decoded for `__flags__`/`__meta__`. Empty values (`''`, `null`) are
  * absent, as Agenta drops empty metadata columns. Returns `null` after reporting a problem.
@@ -76,7 +83,8 @@ export function normalizeMeta(raw: RawMeta, line: number, issues: IssueList): Ro
   const extra = structured(raw.meta);
   if (extra !== undefined) meta.meta = extra;
 
-  return ok ? meta : null;
+  if (!ok) return null;
+  return Object.keys(meta).length === 0 ? NO_META : meta;
 }
 
 /** Returned by the normalisers below after they reported a problem. */
@@ -213,7 +221,7 @@ export function rowFromObject(
     Object.hasOwn(value, DATA_DEDUP_KEY);
   if (!hasReserved) {
     // The common case: no copy, the parsed object is the data.
-    if (isAbsent(fallbackId)) return { data: value, line, meta: {} };
+    if (isAbsent(fallbackId)) return { data: value, line, meta: NO_META };
     const meta = normalizeMeta({ id: fallbackId }, line, issues);
     return meta && { data: value, line, meta };
   }
