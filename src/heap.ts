@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  * `npm run bench` and A/B runs of the 100,000-case suite: peak RSS 83 -> 75 MB at 10,000 cases
  * and 142 -> 120 MB at 100,000, wall time unchanged within noise.
  *
- * For the CLI and the Action only, which own their process; the library leaves the embedding
+ * For the CLI (bin/evals.js) and the Action only, which own their process; the library leaves the embedding
  * process's heap alone. The growth factor is read each time V8 considers growing the young
  * generation, so setting it after start-up takes effect (unlike the semi-space size flags).
  * Newer V8 versions than the tested ones are left alone: an unknown flag prints an error line.
