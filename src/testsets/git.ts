@@ -1,4 +1,4 @@
-import { execFile, type ExecFileException } from 'node:child_process';
+import type { ExecFileException } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 
@@ -449,6 +449,9 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 async function git(cwd: string, args: string[]): Promise<GitRun> {
+  // Loaded on first use: a run whose testsets have no git ref never needs it, and child_process
+  // (with the net and dgram modules it pulls in) is ~0.5 MB of every run's memory otherwise.
+  const { execFile } = await import('node:child_process');
   const { error, stdout, stderr } = await new Promise<{
     error: ExecFileException | null;
     stdout: Buffer;
