@@ -50267,7 +50267,6 @@ __export(git_exports, {
   repoRoot: () => repoRoot,
   resolveCommit: () => resolveCommit
 });
-import { execFile } from "node:child_process";
 import { realpath, stat as stat4 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname8, isAbsolute as isAbsolute4, join as join9, posix, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
@@ -50529,6 +50528,7 @@ function gitEnv() {
   };
 }
 async function git(cwd, args) {
+  const { execFile } = await import("node:child_process");
   const { error: error2, stdout, stderr } = await new Promise((done) => {
     execFile(
       "git",
