@@ -54437,9 +54437,15 @@ function info(message) {
 
 // src/heap.ts
 import { setFlagsFromString } from "node:v8";
-function keepYoungGenerationSmall() {
+function tested() {
   const major = Number(process.versions.v8.split(".")[0]);
-  if (major >= 11 && major <= 13) setFlagsFromString("--semi-space-growth-factor=1");
+  return major >= 11 && major <= 13;
+}
+function keepYoungGenerationSmall() {
+  if (tested()) setFlagsFromString("--semi-space-growth-factor=1");
+}
+function letYoungGenerationGrow() {
+  if (tested()) setFlagsFromString("--semi-space-growth-factor=2");
 }
 
 // src/action/main.ts
@@ -58619,8 +58625,8 @@ import { parseArgs } from "node:util";
 // src/commands/run.ts
 init_artifact();
 init_execute();
-init_version();
 import { resolve as resolve10 } from "node:path";
+init_version();
 
 // src/commands/git-info.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
@@ -58693,6 +58699,7 @@ async function executeRun(args, ctx) {
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const git2 = readGitInfo(config.dir, ctx.env);
+  letYoungGenerationGrow();
   const execution = await executeSuites(planned, {
     out: (t) => ctx.stdout.write(t),
     err: (t) => ctx.stderr.write(t),

@@ -4,6 +4,7 @@ import type { ModuleLoaderOptions } from '../modules/loader.ts';
 import type { ResultsArtifact } from '../types.ts';
 import { buildArtifact } from '../report/artifact.ts';
 import { executeSuites } from '../pipeline/execute.ts';
+import { letYoungGenerationGrow } from '../heap.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { toolVersion } from '../version.ts';
 import { readGitInfo } from './git-info.ts';
@@ -80,6 +81,8 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const git = readGitInfo(config.dir, ctx.env);
+  // The prepared cases are in memory; what survives from here on lives as long as a call.
+  letYoungGenerationGrow();
   const execution = await executeSuites(planned, {
     out: (t) => ctx.stdout.write(t),
     err: (t) => ctx.stderr.write(t),
