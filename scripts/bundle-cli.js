@@ -25,7 +25,7 @@ buildSync({
 });
 
 // One character above U+007F anywhere (esbuild leaves regular expression literals as written)
-// makes V8 hold the whole 1.4 MB source as two bytes a character, in every run: write such
+// makes V8 hold the whole ~1 MB source as two bytes a character, in every run: write such
 // characters as \u escapes in src/.
 const text = readFileSync(options.outfile, 'utf8');
 const at = text.search(/[^\x00-\x7f]/);

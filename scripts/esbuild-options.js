@@ -13,7 +13,7 @@ export function bundleOptions(entry, outfile) {
     target: 'node20',
     // Non-ASCII text stays escaped (also inside regular expressions, which esbuild would
     // otherwise keep as written): a file with one such character is held by V8 as two bytes a
-    // character, which for the CLI bundle is ~1.4 MB more memory in every run.
+    // character, which for the CLI bundle is ~1 MB more memory in every run.
     charset: 'ascii',
     external: ['tsx', 'tsx/*', 'esbuild'],
     // CommonJS dependencies (ajv, parts of @actions/*) call require(); give the ESM bundle one.
