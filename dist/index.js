@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve14, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve13(data);
+              return err ? reject(err) : resolve14(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve14, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve13(data);
+              ) : resolve14(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve13, reject) => {
-        res = resolve13;
+      const promise = new Promise((resolve14, reject) => {
+        res = resolve14;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve14, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve14;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve14, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve14;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve13) => {
+        return new Promise((resolve14) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve13;
+            this[kClosedResolve] = resolve14;
           } else {
-            resolve13(null);
+            resolve14(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve13) => {
+        return new Promise((resolve14) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve13(null);
+            resolve14(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve13, reject) => {
+        const socket = await new Promise((resolve14, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve13(socket2);
+              resolve14(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve13) => {
-            this[kClosedResolve] = resolve13;
+          await new Promise((resolve14) => {
+            this[kClosedResolve] = resolve14;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve13, reject) => {
+        return await new Promise((resolve14, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve13(null);
+              resolve14(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve14, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve13,
+              resolve: resolve14,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve13, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve14, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve13(chunksDecode(body, length2));
+          resolve14(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve13(JSON.parse(chunksDecode(body, length2)));
+          resolve14(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve13(chunksConcat(body, length2).buffer);
+          resolve14(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve13(new Blob(body, { type: stream[kContentType] }));
+          resolve14(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve13(chunksConcat(body, length2));
+          resolve14(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve14, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve13, reject) => agent.dispatch(
+        return new Promise((resolve14, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve13({
+              resolve14({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve13({
+              resolve14({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve13) => {
-        setTimeout(resolve13, ms).unref();
+      return new Promise((resolve14) => {
+        setTimeout(resolve14, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve13) {
-          resolve13(value);
+        return value instanceof P ? value : new P(function(resolve14) {
+          resolve14(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve13, reject) {
+      return new (P || (P = Promise))(function(resolve14, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve14) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve13(output.toString());
+              resolve14(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve14) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve13(Buffer.concat(chunks));
+              resolve14(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve14, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve13(res);
+                resolve14(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve13) => setTimeout(() => resolve13(), ms));
+          return new Promise((resolve14) => setTimeout(() => resolve14(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve14, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve13(response);
+              resolve14(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve13(response);
+              resolve14(response);
             }
           }));
         });
@@ -21736,27 +21736,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve13, arguments_) => {
+  const run2 = async (function_, resolve14, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve13(result);
+    resolve14(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve13, reject, arguments_) => {
+  const enqueue = (function_, resolve14, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve13, arguments_));
+    }).then(run2.bind(void 0, function_, resolve14, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve13, reject) => {
-    enqueue(function_, resolve13, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve14, reject) => {
+    enqueue(function_, resolve14, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -21926,7 +21926,7 @@ var init_call = __esm({
           CallScope.abort(scope, this.#reason);
           return Promise.resolve(INTERRUPTED);
         }
-        return new Promise((resolve13) => {
+        return new Promise((resolve14) => {
           let timer;
           let done = false;
           const finish = (outcome) => {
@@ -21934,7 +21934,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve13(outcome);
+            resolve14(outcome);
           };
           const call = {
             abandon: (reason) => {
@@ -22295,11 +22295,11 @@ function breather(engine) {
     return void 0;
   }
   engine.pause = new Promise(
-    (resolve13) => setImmediate(() => {
+    (resolve14) => setImmediate(() => {
       engine.pause = null;
       engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
       watchLoop(engine);
-      resolve13();
+      resolve14();
     })
   );
   return engine.pause;
@@ -25961,7 +25961,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve13.call(this, root, ref);
+      let _sch = resolve14.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -25988,7 +25988,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve13(root, ref) {
+    function resolve14(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26852,7 +26852,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve13(baseURI, relativeURI, options) {
+    function resolve14(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -27243,7 +27243,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve13,
+      resolve: resolve14,
       resolveComponent,
       equal,
       serialize,
@@ -42516,8 +42516,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...raw };
-    for (const { key, resolve: resolve13 } of templated) {
-      const resolved = resolve13(scope);
+    for (const { key, resolve: resolve14 } of templated) {
+      const resolved = resolve14(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -42701,12 +42701,12 @@ function defineBuiltin(spec) {
     ...definition,
     create(options, context3) {
       const { id } = context3;
-      const resolve13 = optionResolver(options);
+      const resolve14 = optionResolver(options);
       const prepared = prepare ? prepare(options, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score(resolve13(args), args, prepared)
+        evaluateTestCase: (args) => score(resolve14(args), args, prepared)
       };
     }
   };
@@ -46902,12 +46902,12 @@ function networkCode(error2) {
   return void 0;
 }
 function timerSleep(ms, signal) {
-  return new Promise((resolve13) => {
-    if (signal?.aborted) return resolve13();
+  return new Promise((resolve14) => {
+    if (signal?.aborted) return resolve14();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve13();
+      resolve14();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -46915,10 +46915,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve13) => {
+  return new Promise((resolve14) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve13();
+      resolve14();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
@@ -51237,841 +51237,6 @@ var init_load2 = __esm({
   }
 });
 
-// src/compare/gate.ts
-function significantRegressions(run2, alpha = 0.05) {
-  const rows = [];
-  for (const e of run2.evaluators) {
-    if (e.label === "too few cases" || e.pValue === null) continue;
-    rows.push({
-      row: e.evaluator,
-      text: `${e.evaluator} ${fmt(e.baseMean)} \u2192 ${fmt(e.headMean)} (${signed(e.delta)}, p = ${e.pValue.toPrecision(2)})`,
-      pValue: e.pValue,
-      regressed: e.label === "regressed"
-    });
-  }
-  if (run2.passRate.label !== "too few cases") {
-    rows.push({
-      row: "pass rate",
-      text: `pass rate ${pct(run2.passRate.baseRate)} \u2192 ${pct(run2.passRate.headRate)} (McNemar p = ${run2.passRate.pValue.toPrecision(2)})`,
-      pValue: run2.passRate.pValue,
-      regressed: run2.passRate.label === "regressed"
-    });
-  }
-  const sorted = [...rows].sort((a, b) => a.pValue - b.pValue);
-  const rejected = /* @__PURE__ */ new Set();
-  for (const [i, row] of sorted.entries()) {
-    if (row.pValue > alpha / (sorted.length - i)) break;
-    rejected.add(row);
-  }
-  return rows.filter((r) => r.regressed && rejected.has(r)).map(({ row, text, pValue }) => ({ row, text, pValue }));
-}
-function regressionCondition(run2) {
-  const blocking = significantRegressions(run2);
-  return {
-    name: "regressions",
-    expected: "no significant regression against the baseline",
-    actual: blocking.length === 0 ? "none" : blocking.map((b) => b.text).join("; "),
-    passed: blocking.length === 0
-  };
-}
-function fmt(value) {
-  return value === null ? "\u2014" : value.toFixed(3);
-}
-function signed(value) {
-  return value === null ? "\u2014" : `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
-}
-function pct(rate) {
-  return rate === null ? "\u2014" : `${(rate * 100).toFixed(1)}%`;
-}
-var init_gate = __esm({
-  "src/compare/gate.ts"() {
-    "use strict";
-  }
-});
-
-// src/report/failure-details.ts
-import { posix as posix2 } from "node:path";
-function repoPath(sourceRoot, file) {
-  const joined = posix2.normalize(posix2.join(toPosix2(sourceRoot), toPosix2(file)));
-  return joined.startsWith("./") ? joined.slice(2) : joined;
-}
-function toPosix2(path) {
-  return path.replace(/\\/g, "/");
-}
-function failedEvaluations(result) {
-  return result.evaluations.filter((evaluation) => evaluation.passed === false);
-}
-function evaluationReason(evaluation) {
-  if (evaluation.error !== null || evaluation.metadata === null) return null;
-  const reason = evaluation.metadata.reason;
-  if (typeof reason === "string" && reason.trim() !== "") return reason;
-  for (const [key, value] of Object.entries(evaluation.metadata)) {
-    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
-  }
-  return null;
-}
-function outputText(output) {
-  if (typeof output === "string") return output;
-  try {
-    const json = JSON.stringify(
-      output,
-      (_key, item) => typeof item === "bigint" ? item.toString() : item
-    );
-    return json ?? String(output);
-  } catch {
-    return String(output);
-  }
-}
-function shortenText(text, maxChars, maxLines = Infinity) {
-  const chars = Array.from(text);
-  let end = Math.min(chars.length, maxChars);
-  let lines2 = 1;
-  for (let i = 0; i < end; i++) {
-    if (chars[i] === "\n" && ++lines2 > maxLines) {
-      end = i;
-      break;
-    }
-  }
-  if (end >= chars.length) return text;
-  return `${chars.slice(0, end).join("")} \u2026 (${plural(chars.length - end, "more character")})`;
-}
-function wellFormed(text) {
-  return text.replace(LONE_SURROGATE, "\uFFFD");
-}
-function showInvisible(text) {
-  return wellFormed(text).replace(
-    INVISIBLE,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-function clipText(text, maxChars) {
-  const chars = Array.from(text);
-  return chars.length <= maxChars ? text : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}\u2026`;
-}
-var LONE_SURROGATE, INVISIBLE;
-var init_failure_details = __esm({
-  "src/report/failure-details.ts"() {
-    "use strict";
-    init_labels();
-    LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-    INVISIBLE = // eslint-disable-next-line no-control-regex
-    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-  }
-});
-
-// src/report/markdown.ts
-function renderMarkdownReport(artifact, options) {
-  const model = buildModel(artifact, options);
-  return fitToBudget(model, Math.max(0, Math.floor(options.maxChars)));
-}
-function buildModel(artifact, options) {
-  const baselineRuns = /* @__PURE__ */ new Map();
-  for (const run2 of options.baseline?.runs ?? []) baselineRuns.set(runKey(run2), run2);
-  const matched = /* @__PURE__ */ new Set();
-  const views = artifact.runs.map((run2) => {
-    let comparison = null;
-    if (options.baseline !== null) {
-      const key = runKey(run2);
-      const baseline = baselineRuns.get(key) ?? null;
-      if (baseline !== null) matched.add(key);
-      comparison = compareRuns(run2, baseline);
-    }
-    const failing = run2.cases.filter((result) => !result.passed);
-    return { run: run2, label: runLabel(run2), comparison, failing, entries: [] };
-  });
-  const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run2]) => run2);
-  return {
-    marker: options.marker,
-    heading: `## ${verdictBadge(artifact)} \xB7 ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS))}`,
-    intro: renderIntro(artifact, options, views, gone.length),
-    views,
-    goneRuns: renderGoneRuns(gone),
-    sourceRoot: options.sourceRoot
-  };
-}
-function compareRuns(run2, baseline) {
-  const before = /* @__PURE__ */ new Map();
-  for (const result of baseline?.cases ?? []) before.set(result.id, result.passed);
-  let newlyFailing = 0;
-  let fixed = 0;
-  for (const result of run2.cases) {
-    const passedBefore = before.get(result.id);
-    if (passedBefore === true && !result.passed) newlyFailing++;
-    if (passedBefore === false && result.passed) fixed++;
-  }
-  return { baseline, before, newlyFailing, fixed };
-}
-function runLabel(run2) {
-  const params = formatParams(run2.params, " ");
-  return escapeMarkdownText(
-    clipText(params ? `${run2.suite} \xB7 ${params}` : run2.suite, LABEL_MAX_CHARS)
-  );
-}
-function verdictBadge(artifact) {
-  if (artifact.interrupted) return "\u26A0\uFE0F interrupted";
-  return artifact.verdict === "pass" ? "\u2705 pass" : "\u274C fail";
-}
-function renderIntro(artifact, options, views, goneCount) {
-  const lines2 = [];
-  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
-  for (const run2 of artifact.runs) {
-    total.cases += run2.summary.cases;
-    total.passed += run2.summary.passed;
-    total.failed += run2.summary.failed;
-    total.errored += run2.summary.errored;
-  }
-  const failedRuns = artifact.runs.filter((run2) => run2.verdict === "fail").length;
-  const runs = `${plural(artifact.runs.length, "run")}${failedRuns > 0 ? ` (${formatCount(failedRuns)} failed)` : ""}`;
-  lines2.push(
-    `**${runs}** \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored \xB7 ` + formatDuration(artifact.durationMs, true)
-  );
-  if (artifact.interrupted) {
-    lines2.push("The run was interrupted before every case finished, so the verdict is **fail**.");
-  }
-  if (artifact.usage !== void 0) lines2.push(escapeMarkdownText(describeUsage(artifact.usage)));
-  const links = [
-    options.links?.run ? `[workflow run](${safeUrl(options.links.run)})` : null,
-    options.links?.checkRun ? `[check run](${safeUrl(options.links.checkRun)})` : null
-  ].filter((link) => link !== null);
-  if (links.length > 0) lines2.push(links.join(" \xB7 "));
-  if (options.baseline !== null) lines2.push(renderBaselineLine(options.baseline, views, goneCount));
-  if (options.preamble) lines2.push(options.preamble.trim());
-  return lines2;
-}
-function renderBaselineLine(baseline, views, goneCount) {
-  let newlyFailing = 0;
-  let fixed = 0;
-  let newRuns = 0;
-  for (const view of views) {
-    if (!view.comparison) continue;
-    if (view.comparison.baseline === null) newRuns++;
-    newlyFailing += view.comparison.newlyFailing;
-    fixed += view.comparison.fixed;
-  }
-  const sha = baseline.git?.sha ? ` at ${codeSpan(baseline.git.sha.slice(0, 7))}` : "";
-  const ref = baseline.git?.ref ? ` on ${codeSpan(baseline.git.ref)}` : "";
-  const date = /^\d{4}-\d{2}-\d{2}/.exec(baseline.startedAt)?.[0];
-  const parts = [
-    newlyFailing > 0 ? `**${formatCount(newlyFailing)} newly failing**` : `${formatCount(newlyFailing)} newly failing`,
-    `${formatCount(fixed)} fixed`,
-    newRuns > 0 ? plural(newRuns, "new run") : null,
-    goneCount > 0 ? `${formatCount(goneCount)} no longer run` : null
-  ].filter((part) => part !== null);
-  return `Compared with the baseline${sha}${ref}${date ? ` (${date})` : ""}: ${parts.join(" \xB7 ")}`;
-}
-function renderGoneRuns(gone) {
-  if (gone.length === 0) return "";
-  const listed = gone.slice(0, LISTED_GONE_RUNS).map((run2) => `- ${runLabel(run2)}`);
-  if (gone.length > listed.length) {
-    listed.push(`- \u2026 ${formatCount(gone.length - listed.length)} more`);
-  }
-  return [`**No longer run** (in the baseline only):`, "", ...listed].join("\n");
-}
-function safeUrl(url) {
-  return url.replace(
-    /[\s()<>[\]`"']/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`
-  );
-}
-function fitToBudget(model, maxChars) {
-  const indexes = model.views.map((_view, index) => index);
-  const isFailing = (index) => model.views[index]?.run.verdict === "fail";
-  const fits = (plan2) => renderDocument(model, plan2).length <= maxChars;
-  let plan = { runs: /* @__PURE__ */ new Set(), evaluatorRows: /* @__PURE__ */ new Set(), cases: indexes.map(() => 0) };
-  if (!fits(plan)) return renderMinimal(model, maxChars);
-  const runOrder = [...indexes.filter(isFailing), ...indexes.filter((i) => !isFailing(i))];
-  plan = grow(plan, runOrder.length, fits, (count) => ({
-    ...plan,
-    runs: new Set(runOrder.slice(0, count))
-  }));
-  const shown = indexes.filter((index) => plan.runs.has(index));
-  const addEvaluatorRows = (order) => {
-    const base = plan;
-    plan = grow(base, order.length, fits, (count) => ({
-      ...base,
-      evaluatorRows: /* @__PURE__ */ new Set([...base.evaluatorRows, ...order.slice(0, count)])
-    }));
-  };
-  const caseOrder = roundRobin(model.views, shown);
-  const addCasesUpTo = (total) => {
-    const base = plan;
-    const from = base.cases.reduce((sum2, count) => sum2 + count, 0);
-    plan = grow(base, Math.max(0, total - from), fits, (count) => ({
-      ...base,
-      cases: countCases(indexes.length, caseOrder, from + count)
-    }));
-  };
-  addEvaluatorRows(shown.filter(isFailing));
-  addCasesUpTo(Math.min(PRIORITY_CASES, caseOrder.length));
-  addEvaluatorRows(shown.filter((index) => !isFailing(index)));
-  addCasesUpTo(caseOrder.length);
-  return renderDocument(model, plan);
-}
-function grow(current, max, fits, planFor) {
-  let best = current;
-  let low = 0;
-  let high = max;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    const candidate = planFor(mid);
-    if (fits(candidate)) {
-      best = candidate;
-      low = mid;
-    } else {
-      high = mid - 1;
-    }
-  }
-  return best;
-}
-function roundRobin(views, runs) {
-  const order = [];
-  const longest = Math.max(0, ...runs.map((index) => views[index]?.failing.length ?? 0));
-  for (let round = 0; round < longest; round++) {
-    for (const index of runs) {
-      if ((views[index]?.failing.length ?? 0) > round) order.push(index);
-    }
-  }
-  return order;
-}
-function countCases(runCount, order, total) {
-  const counts = new Array(runCount).fill(0);
-  for (const index of order.slice(0, total)) counts[index] = (counts[index] ?? 0) + 1;
-  return counts;
-}
-function renderMinimal(model, maxChars) {
-  const candidates = [
-    [model.marker, model.heading, "", model.intro[0] ?? ""],
-    [model.marker, model.heading],
-    [model.heading]
-  ].map((lines2) => `${lines2.filter((line, i) => i > 0 || line !== "").join("\n")}
-`);
-  return candidates.find((text) => text.length <= maxChars) ?? "";
-}
-function renderDocument(model, plan) {
-  const blocks = [];
-  blocks.push(model.marker ? `${model.marker}
-${model.heading}` : model.heading);
-  blocks.push(model.intro.join("\n\n"));
-  model.views.forEach((view, index) => {
-    if (!plan.runs.has(index)) return;
-    blocks.push(renderRun2(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
-  });
-  const hidden = model.views.length - plan.runs.size;
-  if (hidden > 0) {
-    const failing = model.views.filter(
-      (view, index) => !plan.runs.has(index) && view.run.verdict === "fail"
-    ).length;
-    const runs = plan.runs.size > 0 ? plural(hidden, "more run") : plural(hidden, "run");
-    const ofThem = failing > 0 ? `, ${formatCount(failing)} of them failing` : "";
-    blocks.push(`\u2026 ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
-  }
-  if (model.goneRuns) blocks.push(model.goneRuns);
-  const cutInRuns = model.views.some(
-    (view, index) => plan.runs.has(index) && (!plan.evaluatorRows.has(index) && Object.keys(view.run.summary.evaluators).length > 0 || view.failing.length > 0 && (plan.cases[index] ?? 0) === 0)
-  );
-  if (cutInRuns) blocks.push(`_What is not shown here is in the results artifact._`);
-  return `${blocks.join("\n\n")}
-`;
-}
-function renderRun2(view, withEvaluators, shownCases, model) {
-  const { run: run2, comparison } = view;
-  const before = comparison?.baseline ?? null;
-  const blocks = [];
-  const icon = run2.verdict === "pass" ? "\u2705" : "\u274C";
-  const isNew = comparison !== null && before === null;
-  blocks.push(`### ${icon} ${view.label}${isNew ? " \xB7 new run" : ""}`);
-  const { summary: summary2 } = run2;
-  const rows = [
-    "| | mean | pass rate | passed | failed | errored |",
-    "| :-- | --: | --: | --: | --: | --: |",
-    tableRow([
-      `**${plural(summary2.cases, "case")}**`,
-      "",
-      compareRate(summary2.passRate, before ? before.summary.passRate : void 0),
-      formatCount(summary2.passed),
-      formatCount(summary2.failed),
-      formatCount(summary2.errored)
-    ])
-  ];
-  const evaluators = Object.entries(summary2.evaluators);
-  if (withEvaluators) {
-    for (const [id, stats] of evaluators) {
-      rows.push(evaluatorRow(id, stats, before, comparison !== null));
-    }
-  }
-  blocks.push(rows.join("\n"));
-  if (!withEvaluators && evaluators.length > 0) {
-    blocks.push(`_${plural(evaluators.length, "evaluator row")} not shown_`);
-  }
-  if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {
-    const newly = `${formatCount(comparison.newlyFailing)} newly failing`;
-    blocks.push(
-      `vs baseline: ${comparison.newlyFailing > 0 ? `**${newly}**` : newly} \xB7 ${formatCount(comparison.fixed)} fixed`
-    );
-  }
-  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
-  if (failedConditions.length > 0) {
-    blocks.push(
-      failedConditions.map(
-        (condition) => `- \u2717 ${escapeMarkdownText(condition.name)}: expected ${escapeMarkdownText(condition.expected)}, got ${escapeMarkdownText(condition.actual)}`
-      ).join("\n")
-    );
-  }
-  const flakyLine = renderFlakyLine(run2);
-  if (flakyLine) blocks.push(flakyLine);
-  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
-  if (failingBlock) blocks.push(failingBlock);
-  return blocks.join("\n\n");
-}
-function evaluatorRow(id, stats, before, compared) {
-  const previous = before ? before.summary.evaluators[id] ?? null : void 0;
-  const isNew = compared && before !== null && previous === null;
-  return tableRow([
-    `${escapeMarkdownText(id)}${isNew ? " (new)" : ""}`,
-    compareMean(stats.mean, previous ? previous.mean : void 0),
-    compareRate(stats.passRate, previous ? previous.passRate : void 0),
-    formatCount(stats.passed),
-    formatCount(stats.failed),
-    formatCount(stats.errors)
-  ]);
-}
-function tableRow(cells) {
-  return `| ${cells.join(" | ")} |`;
-}
-function compareMean(value, previous) {
-  return compare(
-    value,
-    previous,
-    (v) => v.toFixed(3),
-    (delta) => signed2(delta, 3)
-  );
-}
-function compareRate(value, previous) {
-  return compare(value, previous, formatPercent, (delta) => `${signed2(delta * 100, 1)} pp`);
-}
-function compare(value, previous, format, formatDelta) {
-  const now = value === null ? "\u2014" : format(value);
-  if (previous === void 0 || previous === null && value === null) return now;
-  if (previous === null || value === null) {
-    return `${previous === null ? "\u2014" : format(previous)} \u2192 ${now}`;
-  }
-  const delta = formatDelta(value - previous);
-  return format(previous) === now && delta.startsWith("\xB1") ? `${now} (${delta})` : `${format(previous)} \u2192 ${now} (${delta})`;
-}
-function signed2(delta, digits) {
-  const text = Math.abs(delta).toFixed(digits);
-  if (Number(text) === 0) return `\xB1${text}`;
-  return `${delta > 0 ? "+" : "-"}${text}`;
-}
-function renderFlakyLine(run2) {
-  const flaky = run2.cases.filter((result) => result.flaky === true);
-  if (flaky.length === 0) return "";
-  const listed = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
-    const rate = (flakyLabel(result) ?? "").replace(/^flaky /, "");
-    return `${codeSpan(shortId2(result.id))} ${rate}`;
-  });
-  if (flaky.length > listed.length)
-    listed.push(`\u2026 ${formatCount(flaky.length - listed.length)} more`);
-  return `**${plural(flaky.length, "flaky case")}** (passed some trials, failed others; trials passed): ${listed.join(" \xB7 ")}`;
-}
-function renderFailingCases(view, shown, sourceRoot) {
-  const total = view.failing.length;
-  if (total === 0) return "";
-  if (shown === 0) return `_${plural(total, "failing case")} not shown_`;
-  const errored = view.failing.filter((result) => result.error !== null).length;
-  const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
-  const entries = [];
-  for (let i = 0; i < Math.min(shown, total); i++) {
-    entries.push(caseEntry(view, i, sourceRoot));
-  }
-  const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
-  if (shown < total) {
-    blocks.push(`\u2026 ${plural(total - shown, "more failing case")} not shown ${SEE_ARTIFACT}`);
-  }
-  blocks.push("</details>");
-  return blocks.join("\n\n");
-}
-function caseEntry(view, index, sourceRoot) {
-  const cached = view.entries[index];
-  if (cached !== void 0) return cached;
-  const result = view.failing[index];
-  const entry = result === void 0 ? "" : renderCase2(result, view.comparison, sourceRoot);
-  view.entries[index] = entry;
-  return entry;
-}
-function renderCase2(result, comparison, sourceRoot) {
-  const errored = result.error !== null;
-  const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
-  const head = [codeSpan(shortId2(result.id)), source, errored ? "**errored**" : "**failed**"];
-  const flaky = flakyLabel(result);
-  if (flaky !== null) head.push(flaky);
-  if (comparison?.baseline) {
-    const before = comparison.before.get(result.id);
-    if (before === true) head.push("newly failing");
-    else if (before === void 0) head.push("new case");
-  }
-  const lines2 = [`- ${head.join(" \xB7 ")}`];
-  if (errored) {
-    lines2.push(
-      "",
-      codeBlock(shortenText(result.error ?? "", ERROR_MAX_CHARS, ERROR_MAX_LINES), "  ")
-    );
-    return lines2.join("\n");
-  }
-  const failed = failedEvaluations(result);
-  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
-    const reason = evaluationReason(evaluation);
-    const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
-    return reason === null ? text : `${text} \u2014 ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS))}`;
-  });
-  if (failed.length > EVALUATIONS_PER_CASE) {
-    reasons.push(`\u2026 ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
-  }
-  lines2.push(...reasons.map((reason) => `  - ${reason}`));
-  lines2.push(
-    "",
-    codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES), "  ")
-  );
-  return lines2.join("\n");
-}
-function escapeMarkdownText(text) {
-  return showInvisible(text.replace(LINE_BREAKS, " ").replace(/\t/g, " ")).replace(MARKDOWN_SPECIAL, (char) => ENTITIES[char] ?? `\\${char}`).replace(/^(\s*)([-+=])/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2").replace(/@/g, `@${ZWJ}`).replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\bwww\./gi, `www${ZWSP}.`);
-}
-function codeSpan(text) {
-  const flat = showInvisible(text.replace(LINE_BREAKS, " "));
-  if (flat === "") return "` `";
-  const fence = "`".repeat(longestRun(flat, "`") + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") && flat.endsWith(" ") && flat.trim() !== "" ? " " : "";
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
-function codeBlock(text, indent2 = "") {
-  const body = showInvisible(text.replace(/\r\n?/g, "\n"));
-  const fence = "`".repeat(Math.max(3, longestRun(body, "`") + 1));
-  const lines2 = body.split("\n").map((line) => line === "" ? "" : `${indent2}${line}`);
-  return [`${indent2}${fence}`, ...lines2, `${indent2}${fence}`].join("\n");
-}
-function longestRun(text, char) {
-  let longest = 0;
-  let current = 0;
-  for (const c of text) {
-    current = c === char ? current + 1 : 0;
-    if (current > longest) longest = current;
-  }
-  return longest;
-}
-var OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES, ERROR_MAX_CHARS, ERROR_MAX_LINES, REASON_MAX_CHARS, EVALUATIONS_PER_CASE, TITLE_MAX_CHARS, LABEL_MAX_CHARS, PRIORITY_CASES, LISTED_GONE_RUNS, LISTED_FLAKY_CASES, SEE_ARTIFACT, LINE_BREAKS, MARKDOWN_SPECIAL, ENTITIES, ZWJ, ZWSP;
-var init_markdown = __esm({
-  "src/report/markdown.ts"() {
-    "use strict";
-    init_run_key();
-    init_failure_details();
-    init_labels();
-    init_progress();
-    OUTPUT_MAX_CHARS = 300;
-    OUTPUT_MAX_LINES = 12;
-    ERROR_MAX_CHARS = 600;
-    ERROR_MAX_LINES = 8;
-    REASON_MAX_CHARS = 200;
-    EVALUATIONS_PER_CASE = 5;
-    TITLE_MAX_CHARS = 200;
-    LABEL_MAX_CHARS = 200;
-    PRIORITY_CASES = 5;
-    LISTED_GONE_RUNS = 10;
-    LISTED_FLAKY_CASES = 10;
-    SEE_ARTIFACT = "(see the results artifact)";
-    LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
-    MARKDOWN_SPECIAL = /[\\`*_[\]|~$!#<>&]/g;
-    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
-    ZWJ = "\u200D";
-    ZWSP = "\u200B";
-  }
-});
-
-// src/compare/render.ts
-function renderComparisonText(comparison, options) {
-  const paint = painter(options.color);
-  const blocks = [];
-  blocks.push(
-    [
-      `${paint.bold("BASE")} ${clean2(describeArtifact(comparison.base))}`,
-      `${paint.bold("HEAD")} ${clean2(describeArtifact(comparison.head))}`,
-      countsLine(comparison.counts, (text) => paint.bold(paint.red(text)))
-    ].join("\n")
-  );
-  for (const run2 of orderRuns(comparison.runs)) {
-    blocks.push(textRun(run2, comparison.settings.confidence, paint));
-  }
-  for (const [title, runs] of oneSidedRuns(comparison)) {
-    blocks.push([title, ...listRuns(runs).map((line) => `  ${clean2(line)}`)].join("\n"));
-  }
-  blocks.push(paint.dim(footnote(comparison)));
-  return `${blocks.join("\n\n")}
-`;
-}
-function renderComparisonMarkdown(comparison, options = {}) {
-  const maxListed = options.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
-  const blocks = [];
-  blocks.push(
-    `Compared with ${describeArtifactMarkdown(comparison.base)}: ${countsLine(comparison.counts, (text) => `**${text}**`)}`
-  );
-  for (const run2 of orderRuns(comparison.runs)) {
-    blocks.push(markdownRun(run2, comparison.settings.confidence, maxListed));
-  }
-  for (const [title, runs] of oneSidedRuns(comparison)) {
-    blocks.push(
-      [`**${title}**`, "", ...listRuns(runs).map((line) => `- ${escapeMarkdownText(line)}`)].join(
-        "\n"
-      )
-    );
-  }
-  blocks.push(`_${escapeMarkdownText(footnote(comparison))}_`);
-  return `${blocks.join("\n\n")}
-`;
-}
-function countsLine(counts, emphasize) {
-  const regressions = plural(counts.regressed, "regression");
-  return [
-    counts.regressed > 0 ? emphasize(regressions) : regressions,
-    plural(counts.improved, "improvement"),
-    `${formatCount(counts.unchanged)} unchanged`,
-    `${formatCount(counts.tooFewCases)} with too few cases`
-  ].join(" \xB7 ");
-}
-function footnote(comparison) {
-  const { settings } = comparison;
-  const percent = Math.round(settings.confidence * 100);
-  return `Scores: ${percent}% CI of the paired mean difference (bootstrap, ${formatCount(settings.iterations)} resamples, seed ${settings.seed}); pass rate: exact McNemar test. Unchanged means no significant change either way, not proof of equality; rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
-}
-function describeArtifact(info2) {
-  const parts = [info2.config];
-  const sha = info2.git?.sha ? info2.git.sha.slice(0, 7) : null;
-  const ref = info2.git?.ref ?? null;
-  if (sha !== null || ref !== null) {
-    parts.push(
-      [sha, ref === null ? null : sha === null ? ref : `(${ref})`].filter(Boolean).join(" ")
-    );
-  }
-  const date = /^\d{4}-\d{2}-\d{2}/.exec(info2.startedAt)?.[0];
-  if (date) parts.push(date);
-  return parts.join(" \xB7 ");
-}
-function describeArtifactMarkdown(info2) {
-  const sha = info2.git?.sha ? ` at ${codeSpan(info2.git.sha.slice(0, 7))}` : "";
-  const ref = info2.git?.ref ? ` on ${codeSpan(info2.git.ref)}` : "";
-  const date = /^\d{4}-\d{2}-\d{2}/.exec(info2.startedAt)?.[0];
-  return `${codeSpan(info2.config)}${sha}${ref}${date ? ` (${date})` : ""}`;
-}
-function runTitle(run2) {
-  const params = formatParams(run2.params, " ");
-  return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
-}
-function oneSidedRuns(comparison) {
-  const lists = [
-    ["Runs only in BASE (not run in HEAD):", comparison.onlyInBase],
-    ["Runs only in HEAD (new, nothing to compare with):", comparison.onlyInHead]
-  ];
-  return lists.filter(([, runs]) => runs.length > 0);
-}
-function listRuns(runs) {
-  const lines2 = runs.slice(0, MAX_LISTED_RUNS).map(runTitle);
-  if (runs.length > lines2.length) lines2.push(`\u2026 ${formatCount(runs.length - lines2.length)} more`);
-  return lines2;
-}
-function orderRuns(runs) {
-  const regressed = (run2) => run2.passRate.label === "regressed" || run2.evaluators.some((row) => row.label === "regressed") ? 0 : 1;
-  return [...runs].sort((a, b) => regressed(a) - regressed(b));
-}
-function orderRows(run2) {
-  const rows = [
-    { kind: "pass rate", change: run2.passRate },
-    ...run2.evaluators.map((change) => ({ kind: "evaluator", change }))
-  ];
-  return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
-}
-function rowText(row, confidence) {
-  if (row.kind === "pass rate") {
-    const c2 = row.change;
-    const change2 = c2.baseRate === null || c2.headRate === null || c2.delta === null ? "no case in both runs" : `${formatPercent(c2.baseRate)} \u2192 ${formatPercent(c2.headRate)} (${signed3(c2.delta * 100, 1)} pp; ${formatCount(c2.passToFail)} pass\u2192fail, ${formatCount(c2.failToPass)} fail\u2192pass)`;
-    return {
-      name: "pass rate",
-      change: change2,
-      test: c2.paired === 0 ? "" : `McNemar ${formatP(c2.pValue)}`,
-      label: c2.label,
-      note: c2.label === "too few cases" ? `(${formatCount(c2.paired)} paired)` : ""
-    };
-  }
-  const c = row.change;
-  const change = c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null ? "no case scored in both runs" : `${c.baseMean.toFixed(2)} \u2192 ${c.headMean.toFixed(2)} (${signed3(c.delta, 2)}, ${Math.round(confidence * 100)}% CI ${signed3(c.ci.low, 2)}\u2026${signed3(c.ci.high, 2)})`;
-  return {
-    name: c.evaluator,
-    change,
-    test: c.pValue === null ? "" : formatP(c.pValue),
-    label: c.label,
-    note: c.label === "too few cases" ? `(${formatCount(c.paired)} paired)` : ""
-  };
-}
-function signed3(value, digits) {
-  const text = Math.abs(value).toFixed(digits);
-  if (value === 0) return text;
-  return `${value > 0 ? "+" : "-"}${text}`;
-}
-function formatP(p) {
-  if (p < 1e-3) return "p < 0.001";
-  if (p >= 0.9995) return "p = 1";
-  const text = p.toFixed(3);
-  return `p = ${p < 0.05 && text === "0.050" ? p.toFixed(4) : text}`;
-}
-function caseLists(run2) {
-  const { cases } = run2;
-  const lists = [
-    { title: "newly failing", cases: cases.newlyFailing, alarm: true },
-    { title: "fixed", cases: cases.fixed },
-    { title: "added", cases: cases.added },
-    { title: "removed", cases: cases.removed },
-    {
-      title: "testset row changed",
-      note: "not a behaviour change, left out of the statistics",
-      cases: cases.contentChanged
-    },
-    { title: "flaky in HEAD", note: "trials disagreed", cases: cases.flaky }
-  ];
-  return lists.filter((list) => list.cases.length > 0);
-}
-function caseText(ref) {
-  return {
-    id: shortId2(ref.id),
-    source: ref.source === null ? null : `${ref.source.file}:${ref.source.line}`,
-    detail: ref.trialPassRate === void 0 || ref.trialPassRate === null ? null : `${formatPercent(ref.trialPassRate)} of trials passed`
-  };
-}
-function textRun(run2, confidence, paint) {
-  const lines2 = [
-    `${paint.bold(clean2(runTitle(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
-  ];
-  const rows = orderRows(run2).map((row) => rowText(row, confidence));
-  const nameWidth = Math.max(...rows.map((row) => clean2(row.name).length));
-  const changeWidth = Math.max(...rows.map((row) => row.change.length));
-  const testWidth = Math.max(...rows.map((row) => row.test.length));
-  for (const row of rows) {
-    const label = paintLabel(row.label, paint);
-    const cells = [
-      clean2(row.name).padEnd(nameWidth),
-      row.change.padEnd(changeWidth),
-      row.test.padEnd(testWidth),
-      row.note ? `${label} ${paint.dim(row.note)}` : label
-    ];
-    lines2.push(`  ${cells.join("  ")}`.trimEnd());
-  }
-  for (const list of caseLists(run2)) {
-    const title = `${list.title} (${formatCount(list.cases.length)})`;
-    const note = list.note ? paint.dim(`: ${list.note}`) : "";
-    lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
-    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
-    const idWidth = Math.max(...shown.map((entry) => clean2(entry.id).length));
-    const sourceWidth = Math.max(...shown.map((entry) => clean2(entry.source ?? "").length));
-    for (const entry of shown) {
-      const cells = [clean2(entry.id).padEnd(idWidth)];
-      if (sourceWidth > 0) cells.push(paint.dim(clean2(entry.source ?? "").padEnd(sourceWidth)));
-      if (entry.detail !== null) cells.push(entry.detail);
-      lines2.push(`    ${cells.join("  ")}`.trimEnd());
-    }
-    if (list.cases.length > shown.length) {
-      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
-    }
-  }
-  const oneSided = evaluatorsOnOneSide(run2);
-  if (oneSided) lines2.push(`  ${clean2(oneSided)}`);
-  return lines2.join("\n");
-}
-function paintLabel(label, paint) {
-  switch (label) {
-    case "regressed":
-      return paint.bold(paint.red(label));
-    case "improved":
-      return paint.green(label);
-    case "too few cases":
-      return paint.yellow(label);
-    case "unchanged":
-      return label;
-  }
-}
-function evaluatorsOnOneSide(run2) {
-  const parts = [];
-  if (run2.evaluatorsOnlyInBase.length > 0) {
-    parts.push(`evaluators only in BASE: ${run2.evaluatorsOnlyInBase.join(", ")}`);
-  }
-  if (run2.evaluatorsOnlyInHead.length > 0) {
-    parts.push(`evaluators only in HEAD: ${run2.evaluatorsOnlyInHead.join(", ")}`);
-  }
-  return parts.join(" \xB7 ");
-}
-function clean2(text) {
-  return showInvisible(text.replace(/\r\n?|[\n\t\u2028\u2029]/g, " "));
-}
-function markdownRun(run2, confidence, maxListed) {
-  const blocks = [
-    `#### ${escapeMarkdownText(runTitle(run2))} \xB7 ${plural(run2.passRate.paired, "case")} compared`
-  ];
-  const rows = orderRows(run2).map((row) => {
-    const text = rowText(row, confidence);
-    const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
-    const label = text.label === "regressed" ? "**regressed**" : text.label;
-    const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
-    return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
-  });
-  blocks.push(rows.join("\n"));
-  for (const list of caseLists(run2)) {
-    const count = `${list.title[0]?.toUpperCase() ?? ""}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
-    const title = `${count}${list.note ? `, ${list.note}` : ""}:`;
-    const shown = list.cases.slice(0, maxListed).map((ref) => {
-      const { id, source, detail } = caseText(ref);
-      const where = [source === null ? null : codeSpan(source), detail].filter(Boolean).join(", ");
-      return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
-    });
-    if (list.cases.length > shown.length) {
-      shown.push(`\u2026 ${formatCount(list.cases.length - shown.length)} more`);
-    }
-    blocks.push(`${list.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
-  }
-  const parts = [];
-  if (run2.evaluatorsOnlyInBase.length > 0) {
-    parts.push(
-      `Evaluators only in BASE: ${run2.evaluatorsOnlyInBase.map((id) => codeSpan(id)).join(", ")}`
-    );
-  }
-  if (run2.evaluatorsOnlyInHead.length > 0) {
-    parts.push(
-      `Evaluators only in HEAD: ${run2.evaluatorsOnlyInHead.map((id) => codeSpan(id)).join(", ")}`
-    );
-  }
-  if (parts.length > 0) blocks.push(parts.join(" \xB7 "));
-  return blocks.join("\n\n");
-}
-var MAX_LISTED_COMPARE_CASES, MAX_LISTED_RUNS, LABEL_ORDER, LABEL_ICONS;
-var init_render = __esm({
-  "src/compare/render.ts"() {
-    "use strict";
-    init_ansi();
-    init_failure_details();
-    init_labels();
-    init_markdown();
-    MAX_LISTED_COMPARE_CASES = 10;
-    MAX_LISTED_RUNS = 10;
-    LABEL_ORDER = {
-      regressed: 0,
-      improved: 1,
-      unchanged: 2,
-      "too few cases": 3
-    };
-    LABEL_ICONS = {
-      regressed: "\u{1F534}",
-      improved: "\u{1F7E2}",
-      unchanged: "\u26AA",
-      "too few cases": "\u2796"
-    };
-  }
-});
-
 // schemas/results.schema.json
 var results_schema_default;
 var init_results_schema = __esm({
@@ -52953,7 +52118,7 @@ function compareArtifacts(base, head, options = {}) {
     minPaired: options.minPaired ?? DEFAULT_MIN_PAIRED
   };
   const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
-  const runs = pairs.map(([baseRun, headRun]) => compareRuns2(baseRun, headRun, settings));
+  const runs = pairs.map(([baseRun, headRun]) => compareRuns(baseRun, headRun, settings));
   const counts = { improved: 0, regressed: 0, unchanged: 0, tooFewCases: 0 };
   for (const run2 of runs) {
     for (const label of [run2.passRate.label, ...run2.evaluators.map((row) => row.label)]) {
@@ -52972,9 +52137,7 @@ function compareArtifacts(base, head, options = {}) {
     onlyInHead: onlyInHead.map(runRef)
   };
 }
-function validateComparable(base, head, names) {
-  const issues = [...artifactIssues(base, names.base), ...artifactIssues(head, names.head)];
-  if (issues.length > 0) throw new UsageError(issues);
+function requireCommonCases(base, head, names) {
   const valid = { base, head };
   const { pairs } = matchRuns(valid.base.runs, valid.head.runs);
   const shared = pairs.some(([baseRun, headRun]) => {
@@ -52986,41 +52149,6 @@ function validateComparable(base, head, names) {
     const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why}`;
     throw new UsageError([issue2("compare.no-common-cases", "", message)], message);
   }
-  return valid;
-}
-function artifactIssues(value, file) {
-  const problems = validateArtifact(value);
-  if (problems.length === 0) return [];
-  const record = value !== null && typeof value === "object" && !Array.isArray(value) ? value : null;
-  const version = record?.schemaVersion;
-  if (version !== void 0 && version !== ARTIFACT_SCHEMA_VERSION) {
-    return [
-      issue2(
-        "compare.schema-version",
-        file,
-        `results of schemaVersion ${JSON.stringify(version)}: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION} (compare results written by the same major version)`
-      )
-    ];
-  }
-  if (record === null || version === void 0 && !("runs" in record)) {
-    return [
-      issue2(
-        "compare.not-results",
-        file,
-        `not an evalgate results artifact: expected the JSON object \`evals run -o FILE\` writes (schemaVersion ${ARTIFACT_SCHEMA_VERSION}, runs, \u2026), found ${describeKind3(value)}`
-      )
-    ];
-  }
-  const listed = problems.slice(0, LISTED_PROBLEMS).join("; ");
-  const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : "";
-  return [issue2("compare.invalid-results", file, `not a valid results artifact: ${listed}${more}`)];
-}
-function describeKind3(value) {
-  if (Array.isArray(value)) return "an array";
-  if (value === null) return "null";
-  if (typeof value !== "object") return `a ${typeof value}`;
-  const keys = Object.keys(value).slice(0, 5);
-  return keys.length === 0 ? "an empty object" : `an object with ${keys.map((key) => JSON.stringify(key)).join(", ")}${Object.keys(value).length > keys.length ? ", \u2026" : ""}`;
 }
 function issue2(code, file, message) {
   return { code, file, line: 0, col: 0, path: "", message };
@@ -53065,7 +52193,7 @@ function artifactInfo(artifact) {
     startedAt: artifact.startedAt
   };
 }
-function compareRuns2(baseRun, headRun, settings) {
+function compareRuns(baseRun, headRun, settings) {
   const baseById = firstById(baseRun.cases);
   const headById = firstById(headRun.cases);
   const paired = [];
@@ -53105,6 +52233,30 @@ function compareRuns2(baseRun, headRun, settings) {
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases
   };
+}
+function comparableCase(result) {
+  const reduced = {
+    id: result.id,
+    contentId: result.contentId,
+    source: result.source,
+    data: NO_DATA,
+    output: null,
+    error: result.error,
+    durationMs: 0,
+    passed: result.passed,
+    evaluations: result.evaluations.map((evaluation) => ({
+      evaluator: evaluation.evaluator,
+      score: evaluation.score,
+      threshold: null,
+      passed: evaluation.passed,
+      metadata: null,
+      error: evaluation.error,
+      durationMs: 0
+    }))
+  };
+  if (result.trialPassRate !== void 0) reduced.trialPassRate = result.trialPassRate;
+  if (result.flaky !== void 0) reduced.flaky = result.flaky;
+  return reduced;
 }
 function firstById(cases) {
   const byId = /* @__PURE__ */ new Map();
@@ -53198,7 +52350,7 @@ function scoreOf(result, evaluator) {
   }
   return null;
 }
-var DEFAULT_MIN_PAIRED, COMPARISON_CONFIDENCE, LISTED_PROBLEMS;
+var DEFAULT_MIN_PAIRED, COMPARISON_CONFIDENCE, NO_DATA;
 var init_compare = __esm({
   "src/compare/compare.ts"() {
     "use strict";
@@ -53208,17 +52360,1067 @@ var init_compare = __esm({
     init_stats();
     DEFAULT_MIN_PAIRED = 10;
     COMPARISON_CONFIDENCE = 0.95;
-    LISTED_PROBLEMS = 3;
+    NO_DATA = Object.freeze({});
+  }
+});
+
+// src/compare/gate.ts
+function significantRegressions(run2, alpha = 0.05) {
+  const rows = [];
+  for (const e of run2.evaluators) {
+    if (e.label === "too few cases" || e.pValue === null) continue;
+    rows.push({
+      row: e.evaluator,
+      text: `${e.evaluator} ${fmt(e.baseMean)} \u2192 ${fmt(e.headMean)} (${signed(e.delta)}, p = ${e.pValue.toPrecision(2)})`,
+      pValue: e.pValue,
+      regressed: e.label === "regressed"
+    });
+  }
+  if (run2.passRate.label !== "too few cases") {
+    rows.push({
+      row: "pass rate",
+      text: `pass rate ${pct(run2.passRate.baseRate)} \u2192 ${pct(run2.passRate.headRate)} (McNemar p = ${run2.passRate.pValue.toPrecision(2)})`,
+      pValue: run2.passRate.pValue,
+      regressed: run2.passRate.label === "regressed"
+    });
+  }
+  const sorted = [...rows].sort((a, b) => a.pValue - b.pValue);
+  const rejected = /* @__PURE__ */ new Set();
+  for (const [i, row] of sorted.entries()) {
+    if (row.pValue > alpha / (sorted.length - i)) break;
+    rejected.add(row);
+  }
+  return rows.filter((r) => r.regressed && rejected.has(r)).map(({ row, text, pValue }) => ({ row, text, pValue }));
+}
+function regressionCondition(run2) {
+  const blocking = significantRegressions(run2);
+  return {
+    name: "regressions",
+    expected: "no significant regression against the baseline",
+    actual: blocking.length === 0 ? "none" : blocking.map((b) => b.text).join("; "),
+    passed: blocking.length === 0
+  };
+}
+function fmt(value) {
+  return value === null ? "\u2014" : value.toFixed(3);
+}
+function signed(value) {
+  return value === null ? "\u2014" : `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
+}
+function pct(rate) {
+  return rate === null ? "\u2014" : `${(rate * 100).toFixed(1)}%`;
+}
+var init_gate = __esm({
+  "src/compare/gate.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/failure-details.ts
+import { posix as posix2 } from "node:path";
+function repoPath(sourceRoot, file) {
+  const joined = posix2.normalize(posix2.join(toPosix2(sourceRoot), toPosix2(file)));
+  return joined.startsWith("./") ? joined.slice(2) : joined;
+}
+function toPosix2(path) {
+  return path.replace(/\\/g, "/");
+}
+function failedEvaluations(result) {
+  return result.evaluations.filter((evaluation) => evaluation.passed === false);
+}
+function evaluationReason(evaluation) {
+  if (evaluation.error !== null || evaluation.metadata === null) return null;
+  const reason = evaluation.metadata.reason;
+  if (typeof reason === "string" && reason.trim() !== "") return reason;
+  for (const [key, value] of Object.entries(evaluation.metadata)) {
+    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
+  }
+  return null;
+}
+function outputText(output) {
+  if (typeof output === "string") return output;
+  try {
+    const json = JSON.stringify(
+      output,
+      (_key, item) => typeof item === "bigint" ? item.toString() : item
+    );
+    return json ?? String(output);
+  } catch {
+    return String(output);
+  }
+}
+function shortenText(text, maxChars, maxLines = Infinity) {
+  const chars = Array.from(text);
+  let end = Math.min(chars.length, maxChars);
+  let lines2 = 1;
+  for (let i = 0; i < end; i++) {
+    if (chars[i] === "\n" && ++lines2 > maxLines) {
+      end = i;
+      break;
+    }
+  }
+  if (end >= chars.length) return text;
+  return `${chars.slice(0, end).join("")} \u2026 (${plural(chars.length - end, "more character")})`;
+}
+function wellFormed(text) {
+  return text.replace(LONE_SURROGATE, "\uFFFD");
+}
+function showInvisible(text) {
+  return wellFormed(text).replace(
+    INVISIBLE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function clipText(text, maxChars) {
+  const chars = Array.from(text);
+  return chars.length <= maxChars ? text : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}\u2026`;
+}
+var LONE_SURROGATE, INVISIBLE;
+var init_failure_details = __esm({
+  "src/report/failure-details.ts"() {
+    "use strict";
+    init_labels();
+    LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+    INVISIBLE = // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  }
+});
+
+// src/report/markdown.ts
+function renderMarkdownReport(artifact, options) {
+  const model = buildModel(artifact, options);
+  return fitToBudget(model, Math.max(0, Math.floor(options.maxChars)));
+}
+function buildModel(artifact, options) {
+  const baselineRuns = /* @__PURE__ */ new Map();
+  for (const run2 of options.baseline?.runs ?? []) baselineRuns.set(runKey(run2), run2);
+  const matched = /* @__PURE__ */ new Set();
+  const views = artifact.runs.map((run2) => {
+    let comparison = null;
+    if (options.baseline !== null) {
+      const key = runKey(run2);
+      const baseline = baselineRuns.get(key) ?? null;
+      if (baseline !== null) matched.add(key);
+      comparison = compareRuns2(run2, baseline);
+    }
+    const failing = run2.cases.filter((result) => !result.passed);
+    return { run: run2, label: runLabel(run2), comparison, failing, entries: [] };
+  });
+  const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run2]) => run2);
+  return {
+    marker: options.marker,
+    heading: `## ${verdictBadge(artifact)} \xB7 ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS))}`,
+    intro: renderIntro(artifact, options, views, gone.length),
+    views,
+    goneRuns: renderGoneRuns(gone),
+    sourceRoot: options.sourceRoot
+  };
+}
+function compareRuns2(run2, baseline) {
+  const before = /* @__PURE__ */ new Map();
+  for (const result of baseline?.cases ?? []) before.set(result.id, result.passed);
+  let newlyFailing = 0;
+  let fixed = 0;
+  for (const result of run2.cases) {
+    const passedBefore = before.get(result.id);
+    if (passedBefore === true && !result.passed) newlyFailing++;
+    if (passedBefore === false && result.passed) fixed++;
+  }
+  return { baseline, before, newlyFailing, fixed };
+}
+function runLabel(run2) {
+  const params = formatParams(run2.params, " ");
+  return escapeMarkdownText(
+    clipText(params ? `${run2.suite} \xB7 ${params}` : run2.suite, LABEL_MAX_CHARS)
+  );
+}
+function verdictBadge(artifact) {
+  if (artifact.interrupted) return "\u26A0\uFE0F interrupted";
+  return artifact.verdict === "pass" ? "\u2705 pass" : "\u274C fail";
+}
+function renderIntro(artifact, options, views, goneCount) {
+  const lines2 = [];
+  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
+  for (const run2 of artifact.runs) {
+    total.cases += run2.summary.cases;
+    total.passed += run2.summary.passed;
+    total.failed += run2.summary.failed;
+    total.errored += run2.summary.errored;
+  }
+  const failedRuns = artifact.runs.filter((run2) => run2.verdict === "fail").length;
+  const runs = `${plural(artifact.runs.length, "run")}${failedRuns > 0 ? ` (${formatCount(failedRuns)} failed)` : ""}`;
+  lines2.push(
+    `**${runs}** \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored \xB7 ` + formatDuration(artifact.durationMs, true)
+  );
+  if (artifact.interrupted) {
+    lines2.push("The run was interrupted before every case finished, so the verdict is **fail**.");
+  }
+  if (artifact.usage !== void 0) lines2.push(escapeMarkdownText(describeUsage(artifact.usage)));
+  const links = [
+    options.links?.run ? `[workflow run](${safeUrl(options.links.run)})` : null,
+    options.links?.checkRun ? `[check run](${safeUrl(options.links.checkRun)})` : null
+  ].filter((link) => link !== null);
+  if (links.length > 0) lines2.push(links.join(" \xB7 "));
+  if (options.baseline !== null) lines2.push(renderBaselineLine(options.baseline, views, goneCount));
+  if (options.preamble) lines2.push(options.preamble.trim());
+  return lines2;
+}
+function renderBaselineLine(baseline, views, goneCount) {
+  let newlyFailing = 0;
+  let fixed = 0;
+  let newRuns = 0;
+  for (const view of views) {
+    if (!view.comparison) continue;
+    if (view.comparison.baseline === null) newRuns++;
+    newlyFailing += view.comparison.newlyFailing;
+    fixed += view.comparison.fixed;
+  }
+  const sha = baseline.git?.sha ? ` at ${codeSpan(baseline.git.sha.slice(0, 7))}` : "";
+  const ref = baseline.git?.ref ? ` on ${codeSpan(baseline.git.ref)}` : "";
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(baseline.startedAt)?.[0];
+  const parts = [
+    newlyFailing > 0 ? `**${formatCount(newlyFailing)} newly failing**` : `${formatCount(newlyFailing)} newly failing`,
+    `${formatCount(fixed)} fixed`,
+    newRuns > 0 ? plural(newRuns, "new run") : null,
+    goneCount > 0 ? `${formatCount(goneCount)} no longer run` : null
+  ].filter((part) => part !== null);
+  return `Compared with the baseline${sha}${ref}${date ? ` (${date})` : ""}: ${parts.join(" \xB7 ")}`;
+}
+function renderGoneRuns(gone) {
+  if (gone.length === 0) return "";
+  const listed = gone.slice(0, LISTED_GONE_RUNS).map((run2) => `- ${runLabel(run2)}`);
+  if (gone.length > listed.length) {
+    listed.push(`- \u2026 ${formatCount(gone.length - listed.length)} more`);
+  }
+  return [`**No longer run** (in the baseline only):`, "", ...listed].join("\n");
+}
+function safeUrl(url) {
+  return url.replace(
+    /[\s()<>[\]`"']/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`
+  );
+}
+function fitToBudget(model, maxChars) {
+  const indexes = model.views.map((_view, index) => index);
+  const isFailing = (index) => model.views[index]?.run.verdict === "fail";
+  const fits = (plan2) => renderDocument(model, plan2).length <= maxChars;
+  let plan = { runs: /* @__PURE__ */ new Set(), evaluatorRows: /* @__PURE__ */ new Set(), cases: indexes.map(() => 0) };
+  if (!fits(plan)) return renderMinimal(model, maxChars);
+  const runOrder = [...indexes.filter(isFailing), ...indexes.filter((i) => !isFailing(i))];
+  plan = grow(plan, runOrder.length, fits, (count) => ({
+    ...plan,
+    runs: new Set(runOrder.slice(0, count))
+  }));
+  const shown = indexes.filter((index) => plan.runs.has(index));
+  const addEvaluatorRows = (order) => {
+    const base = plan;
+    plan = grow(base, order.length, fits, (count) => ({
+      ...base,
+      evaluatorRows: /* @__PURE__ */ new Set([...base.evaluatorRows, ...order.slice(0, count)])
+    }));
+  };
+  const caseOrder = roundRobin(model.views, shown);
+  const addCasesUpTo = (total) => {
+    const base = plan;
+    const from = base.cases.reduce((sum2, count) => sum2 + count, 0);
+    plan = grow(base, Math.max(0, total - from), fits, (count) => ({
+      ...base,
+      cases: countCases(indexes.length, caseOrder, from + count)
+    }));
+  };
+  addEvaluatorRows(shown.filter(isFailing));
+  addCasesUpTo(Math.min(PRIORITY_CASES, caseOrder.length));
+  addEvaluatorRows(shown.filter((index) => !isFailing(index)));
+  addCasesUpTo(caseOrder.length);
+  return renderDocument(model, plan);
+}
+function grow(current, max, fits, planFor) {
+  let best = current;
+  let low = 0;
+  let high = max;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    const candidate = planFor(mid);
+    if (fits(candidate)) {
+      best = candidate;
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return best;
+}
+function roundRobin(views, runs) {
+  const order = [];
+  const longest = Math.max(0, ...runs.map((index) => views[index]?.failing.length ?? 0));
+  for (let round = 0; round < longest; round++) {
+    for (const index of runs) {
+      if ((views[index]?.failing.length ?? 0) > round) order.push(index);
+    }
+  }
+  return order;
+}
+function countCases(runCount, order, total) {
+  const counts = new Array(runCount).fill(0);
+  for (const index of order.slice(0, total)) counts[index] = (counts[index] ?? 0) + 1;
+  return counts;
+}
+function renderMinimal(model, maxChars) {
+  const candidates = [
+    [model.marker, model.heading, "", model.intro[0] ?? ""],
+    [model.marker, model.heading],
+    [model.heading]
+  ].map((lines2) => `${lines2.filter((line, i) => i > 0 || line !== "").join("\n")}
+`);
+  return candidates.find((text) => text.length <= maxChars) ?? "";
+}
+function renderDocument(model, plan) {
+  const blocks = [];
+  blocks.push(model.marker ? `${model.marker}
+${model.heading}` : model.heading);
+  blocks.push(model.intro.join("\n\n"));
+  model.views.forEach((view, index) => {
+    if (!plan.runs.has(index)) return;
+    blocks.push(renderRun2(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
+  });
+  const hidden = model.views.length - plan.runs.size;
+  if (hidden > 0) {
+    const failing = model.views.filter(
+      (view, index) => !plan.runs.has(index) && view.run.verdict === "fail"
+    ).length;
+    const runs = plan.runs.size > 0 ? plural(hidden, "more run") : plural(hidden, "run");
+    const ofThem = failing > 0 ? `, ${formatCount(failing)} of them failing` : "";
+    blocks.push(`\u2026 ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
+  }
+  if (model.goneRuns) blocks.push(model.goneRuns);
+  const cutInRuns = model.views.some(
+    (view, index) => plan.runs.has(index) && (!plan.evaluatorRows.has(index) && Object.keys(view.run.summary.evaluators).length > 0 || view.failing.length > 0 && (plan.cases[index] ?? 0) === 0)
+  );
+  if (cutInRuns) blocks.push(`_What is not shown here is in the results artifact._`);
+  return `${blocks.join("\n\n")}
+`;
+}
+function renderRun2(view, withEvaluators, shownCases, model) {
+  const { run: run2, comparison } = view;
+  const before = comparison?.baseline ?? null;
+  const blocks = [];
+  const icon = run2.verdict === "pass" ? "\u2705" : "\u274C";
+  const isNew = comparison !== null && before === null;
+  blocks.push(`### ${icon} ${view.label}${isNew ? " \xB7 new run" : ""}`);
+  const { summary: summary2 } = run2;
+  const rows = [
+    "| | mean | pass rate | passed | failed | errored |",
+    "| :-- | --: | --: | --: | --: | --: |",
+    tableRow([
+      `**${plural(summary2.cases, "case")}**`,
+      "",
+      compareRate(summary2.passRate, before ? before.summary.passRate : void 0),
+      formatCount(summary2.passed),
+      formatCount(summary2.failed),
+      formatCount(summary2.errored)
+    ])
+  ];
+  const evaluators = Object.entries(summary2.evaluators);
+  if (withEvaluators) {
+    for (const [id, stats] of evaluators) {
+      rows.push(evaluatorRow(id, stats, before, comparison !== null));
+    }
+  }
+  blocks.push(rows.join("\n"));
+  if (!withEvaluators && evaluators.length > 0) {
+    blocks.push(`_${plural(evaluators.length, "evaluator row")} not shown_`);
+  }
+  if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {
+    const newly = `${formatCount(comparison.newlyFailing)} newly failing`;
+    blocks.push(
+      `vs baseline: ${comparison.newlyFailing > 0 ? `**${newly}**` : newly} \xB7 ${formatCount(comparison.fixed)} fixed`
+    );
+  }
+  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
+  if (failedConditions.length > 0) {
+    blocks.push(
+      failedConditions.map(
+        (condition) => `- \u2717 ${escapeMarkdownText(condition.name)}: expected ${escapeMarkdownText(condition.expected)}, got ${escapeMarkdownText(condition.actual)}`
+      ).join("\n")
+    );
+  }
+  const flakyLine = renderFlakyLine(run2);
+  if (flakyLine) blocks.push(flakyLine);
+  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
+  if (failingBlock) blocks.push(failingBlock);
+  return blocks.join("\n\n");
+}
+function evaluatorRow(id, stats, before, compared) {
+  const previous = before ? before.summary.evaluators[id] ?? null : void 0;
+  const isNew = compared && before !== null && previous === null;
+  return tableRow([
+    `${escapeMarkdownText(id)}${isNew ? " (new)" : ""}`,
+    compareMean(stats.mean, previous ? previous.mean : void 0),
+    compareRate(stats.passRate, previous ? previous.passRate : void 0),
+    formatCount(stats.passed),
+    formatCount(stats.failed),
+    formatCount(stats.errors)
+  ]);
+}
+function tableRow(cells) {
+  return `| ${cells.join(" | ")} |`;
+}
+function compareMean(value, previous) {
+  return compare(
+    value,
+    previous,
+    (v) => v.toFixed(3),
+    (delta) => signed2(delta, 3)
+  );
+}
+function compareRate(value, previous) {
+  return compare(value, previous, formatPercent, (delta) => `${signed2(delta * 100, 1)} pp`);
+}
+function compare(value, previous, format, formatDelta) {
+  const now = value === null ? "\u2014" : format(value);
+  if (previous === void 0 || previous === null && value === null) return now;
+  if (previous === null || value === null) {
+    return `${previous === null ? "\u2014" : format(previous)} \u2192 ${now}`;
+  }
+  const delta = formatDelta(value - previous);
+  return format(previous) === now && delta.startsWith("\xB1") ? `${now} (${delta})` : `${format(previous)} \u2192 ${now} (${delta})`;
+}
+function signed2(delta, digits) {
+  const text = Math.abs(delta).toFixed(digits);
+  if (Number(text) === 0) return `\xB1${text}`;
+  return `${delta > 0 ? "+" : "-"}${text}`;
+}
+function renderFlakyLine(run2) {
+  const flaky = run2.cases.filter((result) => result.flaky === true);
+  if (flaky.length === 0) return "";
+  const listed = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
+    const rate = (flakyLabel(result) ?? "").replace(/^flaky /, "");
+    return `${codeSpan(shortId2(result.id))} ${rate}`;
+  });
+  if (flaky.length > listed.length)
+    listed.push(`\u2026 ${formatCount(flaky.length - listed.length)} more`);
+  return `**${plural(flaky.length, "flaky case")}** (passed some trials, failed others; trials passed): ${listed.join(" \xB7 ")}`;
+}
+function renderFailingCases(view, shown, sourceRoot) {
+  const total = view.failing.length;
+  if (total === 0) return "";
+  if (shown === 0) return `_${plural(total, "failing case")} not shown_`;
+  const errored = view.failing.filter((result) => result.error !== null).length;
+  const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
+  const entries = [];
+  for (let i = 0; i < Math.min(shown, total); i++) {
+    entries.push(caseEntry(view, i, sourceRoot));
+  }
+  const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
+  if (shown < total) {
+    blocks.push(`\u2026 ${plural(total - shown, "more failing case")} not shown ${SEE_ARTIFACT}`);
+  }
+  blocks.push("</details>");
+  return blocks.join("\n\n");
+}
+function caseEntry(view, index, sourceRoot) {
+  const cached = view.entries[index];
+  if (cached !== void 0) return cached;
+  const result = view.failing[index];
+  const entry = result === void 0 ? "" : renderCase2(result, view.comparison, sourceRoot);
+  view.entries[index] = entry;
+  return entry;
+}
+function renderCase2(result, comparison, sourceRoot) {
+  const errored = result.error !== null;
+  const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
+  const head = [codeSpan(shortId2(result.id)), source, errored ? "**errored**" : "**failed**"];
+  const flaky = flakyLabel(result);
+  if (flaky !== null) head.push(flaky);
+  if (comparison?.baseline) {
+    const before = comparison.before.get(result.id);
+    if (before === true) head.push("newly failing");
+    else if (before === void 0) head.push("new case");
+  }
+  const lines2 = [`- ${head.join(" \xB7 ")}`];
+  if (errored) {
+    lines2.push(
+      "",
+      codeBlock(shortenText(result.error ?? "", ERROR_MAX_CHARS, ERROR_MAX_LINES), "  ")
+    );
+    return lines2.join("\n");
+  }
+  const failed = failedEvaluations(result);
+  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
+    const reason = evaluationReason(evaluation);
+    const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
+    return reason === null ? text : `${text} \u2014 ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS))}`;
+  });
+  if (failed.length > EVALUATIONS_PER_CASE) {
+    reasons.push(`\u2026 ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
+  }
+  lines2.push(...reasons.map((reason) => `  - ${reason}`));
+  lines2.push(
+    "",
+    codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES), "  ")
+  );
+  return lines2.join("\n");
+}
+function escapeMarkdownText(text) {
+  return showInvisible(text.replace(LINE_BREAKS, " ").replace(/\t/g, " ")).replace(MARKDOWN_SPECIAL, (char) => ENTITIES[char] ?? `\\${char}`).replace(/^(\s*)([-+=])/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2").replace(/@/g, `@${ZWJ}`).replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\bwww\./gi, `www${ZWSP}.`);
+}
+function codeSpan(text) {
+  const flat = showInvisible(text.replace(LINE_BREAKS, " "));
+  if (flat === "") return "` `";
+  const fence = "`".repeat(longestRun(flat, "`") + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") && flat.endsWith(" ") && flat.trim() !== "" ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+function codeBlock(text, indent2 = "") {
+  const body = showInvisible(text.replace(/\r\n?/g, "\n"));
+  const fence = "`".repeat(Math.max(3, longestRun(body, "`") + 1));
+  const lines2 = body.split("\n").map((line) => line === "" ? "" : `${indent2}${line}`);
+  return [`${indent2}${fence}`, ...lines2, `${indent2}${fence}`].join("\n");
+}
+function longestRun(text, char) {
+  let longest = 0;
+  let current = 0;
+  for (const c of text) {
+    current = c === char ? current + 1 : 0;
+    if (current > longest) longest = current;
+  }
+  return longest;
+}
+var OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES, ERROR_MAX_CHARS, ERROR_MAX_LINES, REASON_MAX_CHARS, EVALUATIONS_PER_CASE, TITLE_MAX_CHARS, LABEL_MAX_CHARS, PRIORITY_CASES, LISTED_GONE_RUNS, LISTED_FLAKY_CASES, SEE_ARTIFACT, LINE_BREAKS, MARKDOWN_SPECIAL, ENTITIES, ZWJ, ZWSP;
+var init_markdown = __esm({
+  "src/report/markdown.ts"() {
+    "use strict";
+    init_run_key();
+    init_failure_details();
+    init_labels();
+    init_progress();
+    OUTPUT_MAX_CHARS = 300;
+    OUTPUT_MAX_LINES = 12;
+    ERROR_MAX_CHARS = 600;
+    ERROR_MAX_LINES = 8;
+    REASON_MAX_CHARS = 200;
+    EVALUATIONS_PER_CASE = 5;
+    TITLE_MAX_CHARS = 200;
+    LABEL_MAX_CHARS = 200;
+    PRIORITY_CASES = 5;
+    LISTED_GONE_RUNS = 10;
+    LISTED_FLAKY_CASES = 10;
+    SEE_ARTIFACT = "(see the results artifact)";
+    LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
+    MARKDOWN_SPECIAL = /[\\`*_[\]|~$!#<>&]/g;
+    ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+    ZWJ = "\u200D";
+    ZWSP = "\u200B";
+  }
+});
+
+// src/compare/render.ts
+function renderComparisonText(comparison, options) {
+  const paint = painter(options.color);
+  const blocks = [];
+  blocks.push(
+    [
+      `${paint.bold("BASE")} ${clean2(describeArtifact(comparison.base))}`,
+      `${paint.bold("HEAD")} ${clean2(describeArtifact(comparison.head))}`,
+      countsLine(comparison.counts, (text) => paint.bold(paint.red(text)))
+    ].join("\n")
+  );
+  for (const run2 of orderRuns(comparison.runs)) {
+    blocks.push(textRun(run2, comparison.settings.confidence, paint));
+  }
+  for (const [title, runs] of oneSidedRuns(comparison)) {
+    blocks.push([title, ...listRuns(runs).map((line) => `  ${clean2(line)}`)].join("\n"));
+  }
+  blocks.push(paint.dim(footnote(comparison)));
+  return `${blocks.join("\n\n")}
+`;
+}
+function renderComparisonMarkdown(comparison, options = {}) {
+  const maxListed = options.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
+  const blocks = [];
+  blocks.push(
+    `Compared with ${describeArtifactMarkdown(comparison.base)}: ${countsLine(comparison.counts, (text) => `**${text}**`)}`
+  );
+  for (const run2 of orderRuns(comparison.runs)) {
+    blocks.push(markdownRun(run2, comparison.settings.confidence, maxListed));
+  }
+  for (const [title, runs] of oneSidedRuns(comparison)) {
+    blocks.push(
+      [`**${title}**`, "", ...listRuns(runs).map((line) => `- ${escapeMarkdownText(line)}`)].join(
+        "\n"
+      )
+    );
+  }
+  blocks.push(`_${escapeMarkdownText(footnote(comparison))}_`);
+  return `${blocks.join("\n\n")}
+`;
+}
+function countsLine(counts, emphasize) {
+  const regressions = plural(counts.regressed, "regression");
+  return [
+    counts.regressed > 0 ? emphasize(regressions) : regressions,
+    plural(counts.improved, "improvement"),
+    `${formatCount(counts.unchanged)} unchanged`,
+    `${formatCount(counts.tooFewCases)} with too few cases`
+  ].join(" \xB7 ");
+}
+function footnote(comparison) {
+  const { settings } = comparison;
+  const percent = Math.round(settings.confidence * 100);
+  return `Scores: ${percent}% CI of the paired mean difference (bootstrap, ${formatCount(settings.iterations)} resamples, seed ${settings.seed}); pass rate: exact McNemar test. Unchanged means no significant change either way, not proof of equality; rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
+}
+function describeArtifact(info2) {
+  const parts = [info2.config];
+  const sha = info2.git?.sha ? info2.git.sha.slice(0, 7) : null;
+  const ref = info2.git?.ref ?? null;
+  if (sha !== null || ref !== null) {
+    parts.push(
+      [sha, ref === null ? null : sha === null ? ref : `(${ref})`].filter(Boolean).join(" ")
+    );
+  }
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(info2.startedAt)?.[0];
+  if (date) parts.push(date);
+  return parts.join(" \xB7 ");
+}
+function describeArtifactMarkdown(info2) {
+  const sha = info2.git?.sha ? ` at ${codeSpan(info2.git.sha.slice(0, 7))}` : "";
+  const ref = info2.git?.ref ? ` on ${codeSpan(info2.git.ref)}` : "";
+  const date = /^\d{4}-\d{2}-\d{2}/.exec(info2.startedAt)?.[0];
+  return `${codeSpan(info2.config)}${sha}${ref}${date ? ` (${date})` : ""}`;
+}
+function runTitle(run2) {
+  const params = formatParams(run2.params, " ");
+  return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
+}
+function oneSidedRuns(comparison) {
+  const lists = [
+    ["Runs only in BASE (not run in HEAD):", comparison.onlyInBase],
+    ["Runs only in HEAD (new, nothing to compare with):", comparison.onlyInHead]
+  ];
+  return lists.filter(([, runs]) => runs.length > 0);
+}
+function listRuns(runs) {
+  const lines2 = runs.slice(0, MAX_LISTED_RUNS).map(runTitle);
+  if (runs.length > lines2.length) lines2.push(`\u2026 ${formatCount(runs.length - lines2.length)} more`);
+  return lines2;
+}
+function orderRuns(runs) {
+  const regressed = (run2) => run2.passRate.label === "regressed" || run2.evaluators.some((row) => row.label === "regressed") ? 0 : 1;
+  return [...runs].sort((a, b) => regressed(a) - regressed(b));
+}
+function orderRows(run2) {
+  const rows = [
+    { kind: "pass rate", change: run2.passRate },
+    ...run2.evaluators.map((change) => ({ kind: "evaluator", change }))
+  ];
+  return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
+}
+function rowText(row, confidence) {
+  if (row.kind === "pass rate") {
+    const c2 = row.change;
+    const change2 = c2.baseRate === null || c2.headRate === null || c2.delta === null ? "no case in both runs" : `${formatPercent(c2.baseRate)} \u2192 ${formatPercent(c2.headRate)} (${signed3(c2.delta * 100, 1)} pp; ${formatCount(c2.passToFail)} pass\u2192fail, ${formatCount(c2.failToPass)} fail\u2192pass)`;
+    return {
+      name: "pass rate",
+      change: change2,
+      test: c2.paired === 0 ? "" : `McNemar ${formatP(c2.pValue)}`,
+      label: c2.label,
+      note: c2.label === "too few cases" ? `(${formatCount(c2.paired)} paired)` : ""
+    };
+  }
+  const c = row.change;
+  const change = c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null ? "no case scored in both runs" : `${c.baseMean.toFixed(2)} \u2192 ${c.headMean.toFixed(2)} (${signed3(c.delta, 2)}, ${Math.round(confidence * 100)}% CI ${signed3(c.ci.low, 2)}\u2026${signed3(c.ci.high, 2)})`;
+  return {
+    name: c.evaluator,
+    change,
+    test: c.pValue === null ? "" : formatP(c.pValue),
+    label: c.label,
+    note: c.label === "too few cases" ? `(${formatCount(c.paired)} paired)` : ""
+  };
+}
+function signed3(value, digits) {
+  const text = Math.abs(value).toFixed(digits);
+  if (value === 0) return text;
+  return `${value > 0 ? "+" : "-"}${text}`;
+}
+function formatP(p) {
+  if (p < 1e-3) return "p < 0.001";
+  if (p >= 0.9995) return "p = 1";
+  const text = p.toFixed(3);
+  return `p = ${p < 0.05 && text === "0.050" ? p.toFixed(4) : text}`;
+}
+function caseLists(run2) {
+  const { cases } = run2;
+  const lists = [
+    { title: "newly failing", cases: cases.newlyFailing, alarm: true },
+    { title: "fixed", cases: cases.fixed },
+    { title: "added", cases: cases.added },
+    { title: "removed", cases: cases.removed },
+    {
+      title: "testset row changed",
+      note: "not a behaviour change, left out of the statistics",
+      cases: cases.contentChanged
+    },
+    { title: "flaky in HEAD", note: "trials disagreed", cases: cases.flaky }
+  ];
+  return lists.filter((list) => list.cases.length > 0);
+}
+function caseText(ref) {
+  return {
+    id: shortId2(ref.id),
+    source: ref.source === null ? null : `${ref.source.file}:${ref.source.line}`,
+    detail: ref.trialPassRate === void 0 || ref.trialPassRate === null ? null : `${formatPercent(ref.trialPassRate)} of trials passed`
+  };
+}
+function textRun(run2, confidence, paint) {
+  const lines2 = [
+    `${paint.bold(clean2(runTitle(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
+  ];
+  const rows = orderRows(run2).map((row) => rowText(row, confidence));
+  const nameWidth = Math.max(...rows.map((row) => clean2(row.name).length));
+  const changeWidth = Math.max(...rows.map((row) => row.change.length));
+  const testWidth = Math.max(...rows.map((row) => row.test.length));
+  for (const row of rows) {
+    const label = paintLabel(row.label, paint);
+    const cells = [
+      clean2(row.name).padEnd(nameWidth),
+      row.change.padEnd(changeWidth),
+      row.test.padEnd(testWidth),
+      row.note ? `${label} ${paint.dim(row.note)}` : label
+    ];
+    lines2.push(`  ${cells.join("  ")}`.trimEnd());
+  }
+  for (const list of caseLists(run2)) {
+    const title = `${list.title} (${formatCount(list.cases.length)})`;
+    const note = list.note ? paint.dim(`: ${list.note}`) : "";
+    lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
+    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
+    const idWidth = Math.max(...shown.map((entry) => clean2(entry.id).length));
+    const sourceWidth = Math.max(...shown.map((entry) => clean2(entry.source ?? "").length));
+    for (const entry of shown) {
+      const cells = [clean2(entry.id).padEnd(idWidth)];
+      if (sourceWidth > 0) cells.push(paint.dim(clean2(entry.source ?? "").padEnd(sourceWidth)));
+      if (entry.detail !== null) cells.push(entry.detail);
+      lines2.push(`    ${cells.join("  ")}`.trimEnd());
+    }
+    if (list.cases.length > shown.length) {
+      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
+    }
+  }
+  const oneSided = evaluatorsOnOneSide(run2);
+  if (oneSided) lines2.push(`  ${clean2(oneSided)}`);
+  return lines2.join("\n");
+}
+function paintLabel(label, paint) {
+  switch (label) {
+    case "regressed":
+      return paint.bold(paint.red(label));
+    case "improved":
+      return paint.green(label);
+    case "too few cases":
+      return paint.yellow(label);
+    case "unchanged":
+      return label;
+  }
+}
+function evaluatorsOnOneSide(run2) {
+  const parts = [];
+  if (run2.evaluatorsOnlyInBase.length > 0) {
+    parts.push(`evaluators only in BASE: ${run2.evaluatorsOnlyInBase.join(", ")}`);
+  }
+  if (run2.evaluatorsOnlyInHead.length > 0) {
+    parts.push(`evaluators only in HEAD: ${run2.evaluatorsOnlyInHead.join(", ")}`);
+  }
+  return parts.join(" \xB7 ");
+}
+function clean2(text) {
+  return showInvisible(text.replace(/\r\n?|[\n\t\u2028\u2029]/g, " "));
+}
+function markdownRun(run2, confidence, maxListed) {
+  const blocks = [
+    `#### ${escapeMarkdownText(runTitle(run2))} \xB7 ${plural(run2.passRate.paired, "case")} compared`
+  ];
+  const rows = orderRows(run2).map((row) => {
+    const text = rowText(row, confidence);
+    const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
+    const label = text.label === "regressed" ? "**regressed**" : text.label;
+    const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
+    return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
+  });
+  blocks.push(rows.join("\n"));
+  for (const list of caseLists(run2)) {
+    const count = `${list.title[0]?.toUpperCase() ?? ""}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
+    const title = `${count}${list.note ? `, ${list.note}` : ""}:`;
+    const shown = list.cases.slice(0, maxListed).map((ref) => {
+      const { id, source, detail } = caseText(ref);
+      const where = [source === null ? null : codeSpan(source), detail].filter(Boolean).join(", ");
+      return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
+    });
+    if (list.cases.length > shown.length) {
+      shown.push(`\u2026 ${formatCount(list.cases.length - shown.length)} more`);
+    }
+    blocks.push(`${list.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
+  }
+  const parts = [];
+  if (run2.evaluatorsOnlyInBase.length > 0) {
+    parts.push(
+      `Evaluators only in BASE: ${run2.evaluatorsOnlyInBase.map((id) => codeSpan(id)).join(", ")}`
+    );
+  }
+  if (run2.evaluatorsOnlyInHead.length > 0) {
+    parts.push(
+      `Evaluators only in HEAD: ${run2.evaluatorsOnlyInHead.map((id) => codeSpan(id)).join(", ")}`
+    );
+  }
+  if (parts.length > 0) blocks.push(parts.join(" \xB7 "));
+  return blocks.join("\n\n");
+}
+var MAX_LISTED_COMPARE_CASES, MAX_LISTED_RUNS, LABEL_ORDER, LABEL_ICONS;
+var init_render = __esm({
+  "src/compare/render.ts"() {
+    "use strict";
+    init_ansi();
+    init_failure_details();
+    init_labels();
+    init_markdown();
+    MAX_LISTED_COMPARE_CASES = 10;
+    MAX_LISTED_RUNS = 10;
+    LABEL_ORDER = {
+      regressed: 0,
+      improved: 1,
+      unchanged: 2,
+      "too few cases": 3
+    };
+    LABEL_ICONS = {
+      regressed: "\u{1F534}",
+      improved: "\u{1F7E2}",
+      unchanged: "\u26AA",
+      "too few cases": "\u2796"
+    };
+  }
+});
+
+// src/report/artifact-read.ts
+import { closeSync as closeSync2, fstatSync, openSync as openSync2, readFileSync as readFileSync5, readSync as readSync2 } from "node:fs";
+function openArtifactFile(path, name) {
+  let fd;
+  try {
+    fd = openSync2(path, "r");
+  } catch (error2) {
+    throw unreadable(name, error2);
+  }
+  let scanned;
+  try {
+    scanned = scan(fd);
+  } catch (error2) {
+    throw unreadable(name, error2);
+  } finally {
+    closeSync2(fd);
+  }
+  if (scanned !== null) {
+    let frame;
+    try {
+      frame = JSON.parse(scanned.frameText);
+    } catch {
+      frame = void 0;
+    }
+    const runs = frame?.runs;
+    if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
+      check(frame, name);
+      return streamed(path, name, frame, scanned.lines);
+    }
+  }
+  return inMemory(path, name);
+}
+function* lines(fd, start, end) {
+  let window = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW2, end - start)));
+  const line = { bytes: window, from: 0, to: 0, offset: 0 };
+  let position = start;
+  let kept = 0;
+  while (position < end) {
+    if (kept === window.length) {
+      const bigger = Buffer.allocUnsafe(window.length * 2);
+      window.copy(bigger, 0, 0, kept);
+      window = bigger;
+    }
+    const read = readSync2(
+      fd,
+      window,
+      kept,
+      Math.min(window.length - kept, end - position),
+      position
+    );
+    if (read === 0) throw new Error("the file is shorter than it was");
+    const windowOffset = position - kept;
+    position += read;
+    const filled = kept + read;
+    let at = 0;
+    line.bytes = window;
+    for (; ; ) {
+      let newline = window.indexOf(NEWLINE, at);
+      if (newline === -1 || newline >= filled) {
+        if (position < end) break;
+        newline = filled;
+        if (at === filled) break;
+      }
+      line.from = at;
+      line.to = newline > at && window[newline - 1] === 13 ? newline - 1 : newline;
+      line.offset = windowOffset + at;
+      yield line;
+      at = newline + 1;
+      if (at > filled) break;
+    }
+    kept = Math.max(0, filled - at);
+    if (kept > 0) window.copy(window, 0, at, filled);
+  }
+}
+function scan(fd) {
+  const frame = [];
+  const found2 = /* @__PURE__ */ new Map();
+  let state = "top";
+  let run2 = -1;
+  let current = null;
+  let lineNo = 0;
+  let lastHadComma = false;
+  for (const { bytes, from, to, offset } of lines(fd, 0, fstatSync(fd).size)) {
+    lineNo++;
+    if (state === "cases" && to - from > CASE_START.length && bytes.compare(CASE_START, 0, CASE_START.length, from, from + CASE_START.length) === 0) {
+      const comma = bytes[to - 1] === 44;
+      if (bytes[comma ? to - 2 : to - 1] !== 125) return null;
+      if (current === null) current = { start: offset, end: 0, count: 0, line: lineNo };
+      else if (!lastHadComma) return null;
+      current.end = offset + (to - from);
+      current.count++;
+      lastHadComma = comma;
+      continue;
+    }
+    const text = bytes.toString("utf8", from, to);
+    frame.push(text, "\n");
+    if (state === "cases") {
+      if (text !== CASES_CLOSE || current === null || lastHadComma) return null;
+      found2.set(run2, current);
+      current = null;
+      state = "runs";
+    } else if (state === "top") {
+      if (text === RUNS_OPEN) state = "runs";
+    } else if (state === "runs") {
+      if (text === RUN_OPEN) run2++;
+      else if (text === CASES_OPEN) state = "cases";
+      else if (text === RUNS_CLOSE || text === `${RUNS_CLOSE},`) state = "after";
+    }
+  }
+  return state === "after" ? { frameText: frame.join(""), lines: found2 } : null;
+}
+function streamed(path, name, frame, found2) {
+  return {
+    frame,
+    caseCounts: frame.runs.map((_, r) => found2.get(r)?.count ?? 0),
+    *cases(run2) {
+      const where = found2.get(run2);
+      if (where === void 0) return;
+      const fd = openSync2(path, "r");
+      try {
+        let i = 0;
+        for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
+          yield parseCase(bytes.toString("utf8", from, to), name, run2, i, where.line + i);
+          i++;
+        }
+        if (i !== where.count) throw new Error("the file changed while it was read");
+      } catch (error2) {
+        if (error2 instanceof ArtifactReadError) throw error2;
+        throw unreadable(name, error2);
+      } finally {
+        closeSync2(fd);
+      }
+    }
+  };
+}
+function parseCase(line, name, run2, index, lineNo) {
+  let value;
+  try {
+    value = caseOfLine(line);
+  } catch (error2) {
+    throw new ArtifactReadError(
+      "not-json",
+      `${name} is not JSON: line ${lineNo}: ${error2.message}`
+    );
+  }
+  const problems = validateCase(value);
+  if (problems.length > 0) {
+    throw invalid2(
+      name,
+      problems.map((p) => `/runs/${run2}/cases/${index}${p.startsWith("/:") ? p.slice(1) : p}`)
+    );
+  }
+  return value;
+}
+function inMemory(path, name) {
+  let text;
+  try {
+    text = readFileSync5(path, "utf8");
+  } catch (error2) {
+    throw unreadable(name, error2);
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error2) {
+    throw new ArtifactReadError("not-json", `${name} is not JSON: ${error2.message}`);
+  }
+  check(value, name);
+  const artifact = value;
+  return {
+    frame: { ...artifact, runs: artifact.runs.map((run2) => ({ ...run2, cases: [] })) },
+    caseCounts: artifact.runs.map((run2) => run2.cases.length),
+    *cases(run2) {
+      yield* artifact.runs[run2]?.cases ?? [];
+    }
+  };
+}
+function check(value, name) {
+  const problems = validateArtifact(value);
+  if (problems.length > 0) throw invalid2(name, problems);
+}
+function invalid2(name, problems) {
+  return new ArtifactReadError(
+    "invalid",
+    `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join("; ")}`
+  );
+}
+function unreadable(name, error2) {
+  const code = error2.code;
+  return new ArtifactReadError(
+    "unreadable",
+    code === "ENOENT" ? `${name}: no such results file` : `${name}: cannot read it (${code ?? String(error2)})`
+  );
+}
+var ArtifactReadError, WINDOW2, NEWLINE, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START;
+var init_artifact_read = __esm({
+  "src/report/artifact-read.ts"() {
+    "use strict";
+    init_artifact();
+    init_artifact_schema();
+    ArtifactReadError = class extends Error {
+      constructor(kind, message) {
+        super(message);
+        this.kind = kind;
+        this.name = "ArtifactReadError";
+      }
+      kind;
+    };
+    WINDOW2 = 1 << 20;
+    NEWLINE = 10;
+    RUNS_OPEN = '  "runs": [';
+    RUNS_CLOSE = "  ]";
+    RUN_OPEN = "    {";
+    CASES_OPEN = '      "cases": [';
+    CASES_CLOSE = "      ]";
+    CASE_START = Buffer.from("        {");
   }
 });
 
 // src/commands/compare.ts
 import { readFile as readFile6 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
-function compareResults(base, head, names) {
-  validateComparable(base, head, names);
-  return compareArtifacts(base, head);
-}
 async function readJson(path, ctx) {
   let text;
   try {
@@ -53253,23 +53455,38 @@ __export(baseline_exports, {
   readBaseline: () => readBaseline,
   withComparison: () => withComparison
 });
+import { resolve as resolve9 } from "node:path";
 async function readBaseline(path, ctx) {
+  try {
+    const file = openArtifactFile(resolve9(ctx.cwd, path), path);
+    const runs = file.frame.runs.map((run2, i) => ({
+      ...run2,
+      cases: Array.from(file.cases(i), comparableCase)
+    }));
+    return { ...file.frame, runs };
+  } catch (error2) {
+    if (!(error2 instanceof ArtifactReadError)) throw error2;
+    if (error2.kind === "unreadable") throw usageError("compare.unreadable", error2.message, path);
+    if (error2.kind === "not-json") throw usageError("compare.not-json", error2.message, path);
+  }
   const value = await readJson(path, ctx);
   const problems = validateArtifact(value);
-  if (problems.length > 0) {
-    const version = value?.schemaVersion;
-    throw usageError(
-      "baseline.invalid",
-      version !== void 0 && version !== 1 ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)` : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join("; ")}`,
-      path
-    );
-  }
-  return value;
+  const version = value?.schemaVersion;
+  throw usageError(
+    "baseline.invalid",
+    version !== void 0 && version !== 1 ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)` : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join("; ")}`,
+    path
+  );
 }
-function withComparison(artifact, baseline, baselinePath, suites, ctx) {
+function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
+  const head = {
+    ...artifact,
+    runs: artifact.runs.map((run2, i) => ({ ...run2, cases: Array.from(cases(i), comparableCase) }))
+  };
   let comparison;
   try {
-    comparison = compareResults(baseline, artifact, { base: baselinePath, head: "this run" });
+    requireCommonCases(baseline, head, { base: baselinePath, head: "this run" });
+    comparison = compareArtifacts(baseline, head);
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
     ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error2.message}
@@ -53302,11 +53519,13 @@ ${renderComparisonText(comparison, { color: useColor(ctx) })}`);
 var init_baseline = __esm({
   "src/commands/baseline.ts"() {
     "use strict";
+    init_compare();
     init_gate();
     init_run_key();
     init_render();
     init_errors();
     init_artifact();
+    init_artifact_read();
     init_artifact_schema();
     init_compare2();
     init_io();
@@ -53565,227 +53784,8 @@ var init_resume = __esm({
   }
 });
 
-// src/report/artifact-read.ts
-import { closeSync as closeSync2, fstatSync, openSync as openSync2, readFileSync as readFileSync5, readSync as readSync2 } from "node:fs";
-function openArtifactFile(path, name) {
-  let fd;
-  try {
-    fd = openSync2(path, "r");
-  } catch (error2) {
-    throw unreadable(name, error2);
-  }
-  let scanned;
-  try {
-    scanned = scan(fd);
-  } catch (error2) {
-    throw unreadable(name, error2);
-  } finally {
-    closeSync2(fd);
-  }
-  if (scanned !== null) {
-    let frame;
-    try {
-      frame = JSON.parse(scanned.frameText);
-    } catch {
-      frame = void 0;
-    }
-    const runs = frame?.runs;
-    if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
-      check(frame, name);
-      return streamed(path, name, frame, scanned.lines);
-    }
-  }
-  return inMemory(path, name);
-}
-function* lines(fd, start, end) {
-  let window = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW2, end - start)));
-  const line = { bytes: window, from: 0, to: 0, offset: 0 };
-  let position = start;
-  let kept = 0;
-  while (position < end) {
-    if (kept === window.length) {
-      const bigger = Buffer.allocUnsafe(window.length * 2);
-      window.copy(bigger, 0, 0, kept);
-      window = bigger;
-    }
-    const read = readSync2(
-      fd,
-      window,
-      kept,
-      Math.min(window.length - kept, end - position),
-      position
-    );
-    if (read === 0) throw new Error("the file is shorter than it was");
-    const windowOffset = position - kept;
-    position += read;
-    const filled = kept + read;
-    let at = 0;
-    line.bytes = window;
-    for (; ; ) {
-      let newline = window.indexOf(NEWLINE, at);
-      if (newline === -1 || newline >= filled) {
-        if (position < end) break;
-        newline = filled;
-        if (at === filled) break;
-      }
-      line.from = at;
-      line.to = newline > at && window[newline - 1] === 13 ? newline - 1 : newline;
-      line.offset = windowOffset + at;
-      yield line;
-      at = newline + 1;
-      if (at > filled) break;
-    }
-    kept = Math.max(0, filled - at);
-    if (kept > 0) window.copy(window, 0, at, filled);
-  }
-}
-function scan(fd) {
-  const frame = [];
-  const found2 = /* @__PURE__ */ new Map();
-  let state = "top";
-  let run2 = -1;
-  let current = null;
-  let lineNo = 0;
-  let lastHadComma = false;
-  for (const { bytes, from, to, offset } of lines(fd, 0, fstatSync(fd).size)) {
-    lineNo++;
-    if (state === "cases" && to - from > CASE_START.length && bytes.compare(CASE_START, 0, CASE_START.length, from, from + CASE_START.length) === 0) {
-      const comma = bytes[to - 1] === 44;
-      if (bytes[comma ? to - 2 : to - 1] !== 125) return null;
-      if (current === null) current = { start: offset, end: 0, count: 0, line: lineNo };
-      else if (!lastHadComma) return null;
-      current.end = offset + (to - from);
-      current.count++;
-      lastHadComma = comma;
-      continue;
-    }
-    const text = bytes.toString("utf8", from, to);
-    frame.push(text, "\n");
-    if (state === "cases") {
-      if (text !== CASES_CLOSE || current === null || lastHadComma) return null;
-      found2.set(run2, current);
-      current = null;
-      state = "runs";
-    } else if (state === "top") {
-      if (text === RUNS_OPEN) state = "runs";
-    } else if (state === "runs") {
-      if (text === RUN_OPEN) run2++;
-      else if (text === CASES_OPEN) state = "cases";
-      else if (text === RUNS_CLOSE || text === `${RUNS_CLOSE},`) state = "after";
-    }
-  }
-  return state === "after" ? { frameText: frame.join(""), lines: found2 } : null;
-}
-function streamed(path, name, frame, found2) {
-  return {
-    frame,
-    caseCounts: frame.runs.map((_, r) => found2.get(r)?.count ?? 0),
-    *cases(run2) {
-      const where = found2.get(run2);
-      if (where === void 0) return;
-      const fd = openSync2(path, "r");
-      try {
-        let i = 0;
-        for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
-          yield parseCase(bytes.toString("utf8", from, to), name, run2, i, where.line + i);
-          i++;
-        }
-        if (i !== where.count) throw new Error("the file changed while it was read");
-      } catch (error2) {
-        if (error2 instanceof ArtifactReadError) throw error2;
-        throw unreadable(name, error2);
-      } finally {
-        closeSync2(fd);
-      }
-    }
-  };
-}
-function parseCase(line, name, run2, index, lineNo) {
-  let value;
-  try {
-    value = caseOfLine(line);
-  } catch (error2) {
-    throw new ArtifactReadError(
-      "not-json",
-      `${name} is not JSON: line ${lineNo}: ${error2.message}`
-    );
-  }
-  const problems = validateCase(value);
-  if (problems.length > 0) {
-    throw invalid2(
-      name,
-      problems.map((p) => `/runs/${run2}/cases/${index}${p.startsWith("/:") ? p.slice(1) : p}`)
-    );
-  }
-  return value;
-}
-function inMemory(path, name) {
-  let text;
-  try {
-    text = readFileSync5(path, "utf8");
-  } catch (error2) {
-    throw unreadable(name, error2);
-  }
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error2) {
-    throw new ArtifactReadError("not-json", `${name} is not JSON: ${error2.message}`);
-  }
-  check(value, name);
-  const artifact = value;
-  return {
-    frame: { ...artifact, runs: artifact.runs.map((run2) => ({ ...run2, cases: [] })) },
-    caseCounts: artifact.runs.map((run2) => run2.cases.length),
-    *cases(run2) {
-      yield* artifact.runs[run2]?.cases ?? [];
-    }
-  };
-}
-function check(value, name) {
-  const problems = validateArtifact(value);
-  if (problems.length > 0) throw invalid2(name, problems);
-}
-function invalid2(name, problems) {
-  return new ArtifactReadError(
-    "invalid",
-    `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join("; ")}`
-  );
-}
-function unreadable(name, error2) {
-  const code = error2.code;
-  return new ArtifactReadError(
-    "unreadable",
-    code === "ENOENT" ? `${name}: no such results file` : `${name}: cannot read it (${code ?? String(error2)})`
-  );
-}
-var ArtifactReadError, WINDOW2, NEWLINE, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START;
-var init_artifact_read = __esm({
-  "src/report/artifact-read.ts"() {
-    "use strict";
-    init_artifact();
-    init_artifact_schema();
-    ArtifactReadError = class extends Error {
-      constructor(kind, message) {
-        super(message);
-        this.kind = kind;
-        this.name = "ArtifactReadError";
-      }
-      kind;
-    };
-    WINDOW2 = 1 << 20;
-    NEWLINE = 10;
-    RUNS_OPEN = '  "runs": [';
-    RUNS_CLOSE = "  ]";
-    RUN_OPEN = "    {";
-    CASES_OPEN = '      "cases": [';
-    CASES_CLOSE = "      ]";
-    CASE_START = Buffer.from("        {");
-  }
-});
-
 // src/commands/merge.ts
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -53802,7 +53802,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve9(ctx.cwd, path), path);
+    file = openArtifactFile(resolve10(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -53905,6 +53905,7 @@ function startResume(path, filters, trials, ctx) {
           interrupted,
           writeArtifact: (output, artifact) => reports.writeArtifact(output, artifact),
           writeJUnit: (output, artifact) => reports.writeJUnit(output, artifact),
+          cases: (run2) => reports.cases(run2) ?? runs[run2]?.cases ?? [],
           discard: () => reports.discard()
         };
       } catch (error2) {
@@ -54098,11 +54099,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve14) {
+      resolve14(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject) {
+  return new (P || (P = Promise))(function(resolve14, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -54118,7 +54119,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -54452,7 +54453,7 @@ function letYoungGenerationGrow() {
 import { existsSync as existsSync5 } from "node:fs";
 import { mkdtemp, readFile as readFile7, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve12, sep as sep5 } from "node:path";
+import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve13, sep as sep5 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -54510,11 +54511,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve14) {
+      resolve14(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject) {
+  return new (P || (P = Promise))(function(resolve14, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -54530,7 +54531,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -58625,7 +58626,7 @@ import { parseArgs } from "node:util";
 // src/commands/run.ts
 init_artifact();
 init_execute();
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 init_version();
 
 // src/commands/git-info.ts
@@ -58712,7 +58713,8 @@ async function executeRun(args, ctx) {
     // The baseline comparison reads every case after the run, so it keeps them in memory;
     // otherwise cases only stream to the artifact (bounded), a shard's with their testset
     // positions, and the JUnit report (and a resumption) reads them back from the spool.
-    keepCases: args.keepCases === true || args.baseline !== void 0,
+    // The comparison with a baseline reads the cases back from the spool (reduced), like JUnit.
+    keepCases: args.keepCases === true,
     junit: args.junit !== void 0 && resuming === void 0,
     summary: resuming === void 0,
     positions: filters.shard !== void 0
@@ -58722,7 +58724,7 @@ async function executeRun(args, ctx) {
   const fresh = annotateRuns(execution.runs, planned, filters.shard);
   const done = resuming ? resuming.finish(fresh, suites, execution, {
     junit: args.junit !== void 0,
-    keepCases: args.keepCases === true || args.baseline !== void 0
+    keepCases: args.keepCases === true
   }) : { ...execution, runs: fresh };
   let artifact = buildArtifact({
     toolVersion,
@@ -58736,15 +58738,22 @@ async function executeRun(args, ctx) {
   });
   artifact = withShard(artifact, filters.shard);
   if (comparing && baseline !== void 0 && args.baseline !== void 0) {
-    artifact = comparing.withComparison(artifact, baseline, args.baseline, suites, ctx);
+    artifact = comparing.withComparison(
+      artifact,
+      (run2) => done.cases(run2),
+      baseline,
+      args.baseline,
+      suites,
+      ctx
+    );
   }
-  const output = resolve10(ctx.cwd, args.output);
+  const output = resolve11(ctx.cwd, args.output);
   try {
     await done.writeArtifact(output, artifact);
     ctx.stderr.write(`results written to ${args.output}
 `);
     if (args.junit !== void 0) {
-      await done.writeJUnit(resolve10(ctx.cwd, args.junit), artifact);
+      await done.writeJUnit(resolve11(ctx.cwd, args.junit), artifact);
       ctx.stderr.write(`JUnit report written to ${args.junit}
 `);
     }
@@ -59767,10 +59776,10 @@ init_artifact_schema();
 init_markdown();
 
 // src/action/settings.ts
-import { isAbsolute as isAbsolute5, resolve as resolve11 } from "node:path";
+import { isAbsolute as isAbsolute5, resolve as resolve12 } from "node:path";
 function readSettings(input, workspace) {
   const errors = [];
-  const workingDirectory = resolve11(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve12(workspace, input("working-directory") || ".");
   const bool = (name, fallback) => {
     const raw = input(name).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -59800,7 +59809,7 @@ function readSettings(input, workspace) {
   }
   const args = splitArgs(input("args"));
   if (!args.ok) errors.push(`input args: ${args.error}`);
-  const path = (value) => isAbsolute5(value) ? value : resolve11(workingDirectory, value);
+  const path = (value) => isAbsolute5(value) ? value : resolve12(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -59867,7 +59876,7 @@ async function run(env = process.env) {
   }
   const settings = read.settings;
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve12(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve13(settings.workingDirectory, settings.config), env);
   const octokit = settings.token ? getOctokit(settings.token) : null;
   const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env) : null;
   const obtained = settings.mode === "report" ? await readResults(settings) : await runEvals(settings, workspace, env, baselineFile);
@@ -60066,7 +60075,7 @@ async function readResults(settings) {
   }
   return {
     artifact: value,
-    configFile: resolve12(settings.workingDirectory, settings.config)
+    configFile: resolve13(settings.workingDirectory, settings.config)
   };
 }
 function runArgs2(settings, workspace, signal) {
@@ -60078,7 +60087,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname9(resolve12(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname9(resolve13(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -60087,7 +60096,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue3 of error2.issues) {
-    const file = issue3.file ? toRepoPath(workspace, resolve12(settings.workingDirectory, issue3.file)) : void 0;
+    const file = issue3.file ? toRepoPath(workspace, resolve13(settings.workingDirectory, issue3.file)) : void 0;
     error(issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message, {
       ...file ? { file } : {},
       ...issue3.line > 0 ? { startLine: issue3.line, startColumn: issue3.col || 1 } : {},

@@ -1,8 +1,9 @@
 /** `evals compare` and `evals run --baseline`, end to end through the built CLI. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { compareArtifacts } from '../src/compare/compare.ts';
 import type { ResultsArtifact } from '../src/types.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
@@ -65,6 +66,44 @@ describe('evals run --baseline', () => {
     });
     assert.equal(head.code, 0, head.stderr);
     assert.match(head.stderr, /warning: qa: significant regression: /);
+  });
+
+  it('embeds the comparison compareArtifacts makes of the two full artifacts', async () => {
+    // The run compares reduced cases (its own read back from the spool, the baseline read a
+    // case at a time); the numbers must be those of the full artifacts.
+    const dir = project('warn');
+    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+    const head = await runCli(['run', '-o', 'head.json', '--baseline', 'base.json'], {
+      cwd: dir,
+      env: { BREAK: '1' },
+    });
+    assert.equal(head.code, 0, head.stderr);
+    const headArtifact = artifact(join(dir, 'head.json'));
+    const embedded = headArtifact.comparison;
+    assert.ok(embedded);
+    const direct = compareArtifacts(artifact(join(dir, 'base.json')), {
+      ...headArtifact,
+      comparison: undefined,
+    });
+    assert.deepEqual(embedded, direct);
+    assert.equal(embedded.hasRegression, true);
+  });
+
+  it('refuses a baseline with an invalid case before running anything', async () => {
+    const dir = project('warn');
+    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+    const lines = readFileSync(join(dir, 'base.json'), 'utf8').split('\n');
+    const at = lines.findIndex((line) => line.includes('"passed":true'));
+    lines[at] = (lines[at] ?? '').replace('"passed":true', '"passed":"yes"');
+    writeFiles(dir, { 'bad.json': lines.join('\n') });
+    const r = await runCli(['run', '-o', 'out.json', '--baseline', 'bad.json'], { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /--baseline bad\.json is not a results artifact: \/runs\/0\/cases\/\d+\/passed/,
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+    assert.equal(existsSync(join(dir, 'out.json')), false, 'nothing ran');
   });
 
   it('refuses a baseline that is not a results artifact before running anything', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { compareArtifacts, validateComparable } from '../src/compare/compare.ts';
+import { comparableCase, compareArtifacts, validateComparable } from '../src/compare/compare.ts';
 import {
   renderComparisonJson,
   renderComparisonMarkdown,
@@ -350,6 +350,72 @@ describe('compareArtifacts: matching and case lists', () => {
     assert.equal(runComparison.passRate.passToFail, 1);
     assert.equal(runComparison.passRate.failToPass, 1);
     assert.equal(runComparison.evaluators[0]?.paired, 3);
+  });
+});
+
+describe('comparableCase', () => {
+  const reduce = (artifact: ResultsArtifact): ResultsArtifact => ({
+    ...artifact,
+    runs: artifact.runs.map((r) => ({ ...r, cases: r.cases.map(comparableCase) })),
+  });
+
+  it('keeps everything a comparison reads: the same comparison as from full cases', () => {
+    const [noisyBase, noisyHead] = noisyPair(7, 60, -0.1);
+    const base = run('s', {}, [
+      { id: 'steady', scores: { q: 0.9, r: 0.4 } },
+      { id: 'breaks', scores: { q: 0.9, r: null } },
+      { id: 'heals', scores: { q: 0.1, r: 0.7 } },
+      { id: 'edited', scores: { q: 0.9, r: 0.9 }, contentId: 'v1' },
+      { id: 'gone', scores: { q: 0.9, r: 0.9 } },
+    ]);
+    const head = run('s', {}, [
+      { id: 'steady', scores: { q: 0.9, r: 0.6 }, flaky: false, trialPassRate: 1 },
+      { id: 'breaks', scores: { q: 0.1, r: 0.2 }, flaky: true, trialPassRate: 0.4 },
+      { id: 'heals', scores: { q: 0.9, r: null } },
+      { id: 'edited', scores: { q: 0.1, r: 0.9 }, contentId: 'v2' },
+      { id: 'new', scores: { q: 0.9, r: 0.9 } },
+    ]);
+    for (const [b, h] of [
+      [artifact([base]), artifact([head])],
+      [noisyBase, noisyHead],
+    ] as const) {
+      assert.deepEqual(compareArtifacts(reduce(b), reduce(h)), compareArtifacts(b, h));
+    }
+  });
+
+  it('drops data, output, metadata, thresholds, durations and trials, and stays a valid case', () => {
+    const full = run('s', {}, [{ id: 'a', scores: { q: 0.9 }, flaky: true, trialPassRate: 0.5 }])
+      .cases[0];
+    assert.ok(full);
+    full.trials = [
+      { output: 'x', error: null, durationMs: 3, passed: true, evaluations: full.evaluations },
+    ];
+    const reduced = comparableCase(full);
+    assert.deepEqual(reduced, {
+      id: 'a',
+      contentId: 'content-a',
+      source: { file: 'testsets/qa.csv', line: 2 },
+      data: {},
+      output: null,
+      error: null,
+      durationMs: 0,
+      passed: true,
+      evaluations: [
+        {
+          evaluator: 'q',
+          score: 0.9,
+          threshold: null,
+          passed: true,
+          metadata: null,
+          error: null,
+          durationMs: 0,
+        },
+      ],
+      trialPassRate: 0.5,
+      flaky: true,
+    });
+    const reducedArtifact = reduce(artifact([run('s', {}, [{ id: 'a', scores: { q: 0.9 } }])]));
+    assert.deepEqual(validateArtifact(reducedArtifact), []);
   });
 });
 

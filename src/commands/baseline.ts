@@ -2,32 +2,50 @@
  * `--baseline`: the comparison with an earlier results artifact, applied to a finished run.
  * Loaded on demand, so a run without a baseline never loads the statistics.
  */
+import { resolve } from 'node:path';
+import { comparableCase, compareArtifacts, requireCommonCases } from '../compare/compare.ts';
 import { regressionCondition } from '../compare/gate.ts';
 import { runKey } from '../compare/run-key.ts';
 import { renderComparisonText } from '../compare/render.ts';
 import { UsageError, usageError } from '../errors.ts';
 import { overallVerdict } from '../report/artifact.ts';
+import { ArtifactReadError, openArtifactFile } from '../report/artifact-read.ts';
 import { validateArtifact } from '../report/artifact-schema.ts';
 import type { SuiteSpec } from '../run/types.ts';
-import type { ResultsArtifact } from '../types.ts';
-import { compareResults, readJson } from './compare.ts';
+import type { CaseResult, ResultsArtifact } from '../types.ts';
+import { readJson } from './compare.ts';
 import { useColor, type CommandContext } from './io.ts';
 
-/** The baseline file, checked to be a results artifact of this schema version. */
+/**
+ * The baseline file, checked to be a results artifact of this schema version, with its cases
+ * reduced to what the comparison reads (`comparableCase`). The file is read a case at a time
+ * (`openArtifactFile`), so a 100,000-case baseline is never in memory as JSON text or as full
+ * cases.
+ */
 export async function readBaseline(path: string, ctx: CommandContext): Promise<ResultsArtifact> {
+  try {
+    const file = openArtifactFile(resolve(ctx.cwd, path), path);
+    const runs = file.frame.runs.map((run, i) => ({
+      ...run,
+      cases: Array.from(file.cases(i), comparableCase),
+    }));
+    return { ...file.frame, runs };
+  } catch (error) {
+    if (!(error instanceof ArtifactReadError)) throw error;
+    if (error.kind === 'unreadable') throw usageError('compare.unreadable', error.message, path);
+    if (error.kind === 'not-json') throw usageError('compare.not-json', error.message, path);
+  }
+  // Not a valid artifact: read whole (a rare, small or foreign file) to say what is wrong.
   const value = await readJson(path, ctx);
   const problems = validateArtifact(value);
-  if (problems.length > 0) {
-    const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
-    throw usageError(
-      'baseline.invalid',
-      version !== undefined && version !== 1
-        ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)`
-        : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join('; ')}`,
-      path,
-    );
-  }
-  return value as ResultsArtifact;
+  const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  throw usageError(
+    'baseline.invalid',
+    version !== undefined && version !== 1
+      ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)`
+      : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join('; ')}`,
+    path,
+  );
 }
 
 /**
@@ -38,14 +56,22 @@ export async function readBaseline(path: string, ctx: CommandContext): Promise<R
  */
 export function withComparison(
   artifact: ResultsArtifact,
+  cases: (run: number) => Iterable<CaseResult>,
   baseline: ResultsArtifact,
   baselinePath: string,
   suites: SuiteSpec[],
   ctx: CommandContext,
 ): ResultsArtifact {
+  // The run's cases as the comparison reads them: read back from the spool, reduced.
+  const head = {
+    ...artifact,
+    runs: artifact.runs.map((run, i) => ({ ...run, cases: Array.from(cases(i), comparableCase) })),
+  };
   let comparison;
   try {
-    comparison = compareResults(baseline, artifact, { base: baselinePath, head: 'this run' });
+    // Both sides are valid already: the run's own cases, and a baseline checked as it was read.
+    requireCommonCases(baseline, head, { base: baselinePath, head: 'this run' });
+    comparison = compareArtifacts(baseline, head);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error.message}\n`);

@@ -23,9 +23,9 @@ export interface Resumption {
   /** The prepared suites narrowed to the cases `PARTIAL` has no result for. */
   plan(config: LoadedConfig, suites: SuiteSpec[]): SuiteSpec[];
   /**
-   * The partial runs completed with the new ones (with empty `cases` unless `keepCases`, for a
-   * baseline comparison: they are spooled, and written by the returned `writeArtifact` and
-   * `writeJUnit`); prints their summary table (the
+   * The partial runs completed with the new ones (with empty `cases` unless `keepCases`: they
+   * are spooled, written by the returned `writeArtifact` and `writeJUnit` and read back by its
+   * `cases`, as a baseline comparison does); prints their summary table (the
    * run's only one). `discard` frees the spool; call it once the reports are written.
    */
   finish(
@@ -33,7 +33,7 @@ export interface Resumption {
     suites: SuiteSpec[],
     execution: Execution,
     options: { junit: boolean; keepCases: boolean },
-  ): Pick<Execution, 'writeArtifact' | 'writeJUnit' | 'discard'> & {
+  ): Pick<Execution, 'writeArtifact' | 'writeJUnit' | 'cases' | 'discard'> & {
     runs: RunResult[];
     startedAt: Date;
     durationMs: number;
@@ -120,6 +120,7 @@ export function startResume(
           interrupted,
           writeArtifact: (output, artifact) => reports.writeArtifact(output, artifact),
           writeJUnit: (output, artifact) => reports.writeJUnit(output, artifact),
+          cases: (run) => reports.cases(run) ?? runs[run]?.cases ?? [],
           discard: () => reports.discard(),
         };
       } catch (error) {

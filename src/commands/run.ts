@@ -95,7 +95,8 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     // The baseline comparison reads every case after the run, so it keeps them in memory;
     // otherwise cases only stream to the artifact (bounded), a shard's with their testset
     // positions, and the JUnit report (and a resumption) reads them back from the spool.
-    keepCases: args.keepCases === true || args.baseline !== undefined,
+    // The comparison with a baseline reads the cases back from the spool (reduced), like JUnit.
+    keepCases: args.keepCases === true,
     junit: args.junit !== undefined && resuming === undefined,
     summary: resuming === undefined,
     positions: filters.shard !== undefined,
@@ -107,7 +108,7 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   const done = resuming
     ? resuming.finish(fresh, suites, execution, {
         junit: args.junit !== undefined,
-        keepCases: args.keepCases === true || args.baseline !== undefined,
+        keepCases: args.keepCases === true,
       })
     : { ...execution, runs: fresh };
   let artifact = buildArtifact({
@@ -122,7 +123,14 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   });
   artifact = withShard(artifact, filters.shard);
   if (comparing && baseline !== undefined && args.baseline !== undefined) {
-    artifact = comparing.withComparison(artifact, baseline, args.baseline, suites, ctx);
+    artifact = comparing.withComparison(
+      artifact,
+      (run) => done.cases(run),
+      baseline,
+      args.baseline,
+      suites,
+      ctx,
+    );
   }
   const output = resolve(ctx.cwd, args.output);
   try {

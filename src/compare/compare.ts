@@ -103,6 +103,21 @@ export function validateComparable(
   if (issues.length > 0) throw new UsageError(issues);
 
   const valid = { base: base as ResultsArtifact, head: head as ResultsArtifact };
+  requireCommonCases(valid.base, valid.head, names);
+  return valid;
+}
+
+/**
+ * Throws a `UsageError` when no run of `head` shares a case id with the matching run of `base`:
+ * such a comparison would be empty. The part of {@link validateComparable} for artifacts already
+ * known to be valid (a run and the baseline it read case by case).
+ */
+export function requireCommonCases(
+  base: ResultsArtifact,
+  head: ResultsArtifact,
+  names: { base: string; head: string },
+): void {
+  const valid = { base, head };
   const { pairs } = matchRuns(valid.base.runs, valid.head.runs);
   const shared = pairs.some(([baseRun, headRun]) => {
     const ids = new Set(baseRun.cases.map((result) => result.id));
@@ -116,7 +131,6 @@ export function validateComparable(
     const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why}`;
     throw new UsageError([issue('compare.no-common-cases', '', message)], message);
   }
-  return valid;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,6 +302,40 @@ function compareRuns(
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases,
   };
+}
+
+const NO_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * A case reduced to what a comparison reads (identity, source, pass status, flakiness, and each
+ * evaluation's score, pass status and error): data, output, metadata, thresholds, durations and
+ * trial lists are dropped (durations become 0). A run
+ * compared with its `--baseline` holds both sides' cases at once; reduced, 100,000 of them take a
+ * fraction of the memory.
+ */
+export function comparableCase(result: CaseResult): CaseResult {
+  const reduced: CaseResult = {
+    id: result.id,
+    contentId: result.contentId,
+    source: result.source,
+    data: NO_DATA,
+    output: null,
+    error: result.error,
+    durationMs: 0,
+    passed: result.passed,
+    evaluations: result.evaluations.map((evaluation) => ({
+      evaluator: evaluation.evaluator,
+      score: evaluation.score,
+      threshold: null,
+      passed: evaluation.passed,
+      metadata: null,
+      error: evaluation.error,
+      durationMs: 0,
+    })),
+  };
+  if (result.trialPassRate !== undefined) reduced.trialPassRate = result.trialPassRate;
+  if (result.flaky !== undefined) reduced.flaky = result.flaky;
+  return reduced;
 }
 
 /** Case ids are unique in a run the engine wrote; should one repeat, its first case counts. */

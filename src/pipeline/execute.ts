@@ -37,8 +37,8 @@ export interface ExecuteIO {
    * Keep every case in memory and return it in `runs[].cases` (default true). With false, cases
    * are spooled to disk as they finish and `runs[].cases` come back empty: memory no longer
    * grows with the testset, and `writeArtifact` streams them into the artifact. Callers that
-   * read the cases afterwards (JUnit, `--baseline`, the Action's report, `runTestSuite`) keep
-   * them; a plain `evals run` does not.
+   * need every case at once (the Action's report, `runTestSuite`) keep them; JUnit and
+   * `--baseline` read them back one at a time (`cases`), and a plain `evals run` does neither.
    */
   keepCases?: boolean;
   /**
