@@ -31,6 +31,15 @@ suites:
   return dir;
 }
 
+/** Runs the project into base.json, then with BREAK=1 (a regression) into head.json against it. */
+async function regressedRun(dir: string): Promise<Awaited<ReturnType<typeof runCli>>> {
+  assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+  return runCli(['run', '-o', 'head.json', '--baseline', 'base.json'], {
+    cwd: dir,
+    env: { BREAK: '1' },
+  });
+}
+
 function artifact(path: string): ResultsArtifact {
   return JSON.parse(readFileSync(path, 'utf8')) as ResultsArtifact;
 }
@@ -59,11 +68,7 @@ describe('evals run --baseline', () => {
 
   it('warn (the default) reports the regression without failing the gate on it', async () => {
     const dir = project('warn');
-    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
-    const head = await runCli(['run', '-o', 'head.json', '--baseline', 'base.json'], {
-      cwd: dir,
-      env: { BREAK: '1' },
-    });
+    const head = await regressedRun(dir);
     assert.equal(head.code, 0, head.stderr);
     assert.match(head.stderr, /warning: qa: significant regression: /);
   });
@@ -72,11 +77,7 @@ describe('evals run --baseline', () => {
     // The run compares reduced cases (its own read back from the spool, the baseline read a
     // case at a time); the numbers must be those of the full artifacts.
     const dir = project('warn');
-    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
-    const head = await runCli(['run', '-o', 'head.json', '--baseline', 'base.json'], {
-      cwd: dir,
-      env: { BREAK: '1' },
-    });
+    const head = await regressedRun(dir);
     assert.equal(head.code, 0, head.stderr);
     const headArtifact = artifact(join(dir, 'head.json'));
     const embedded = headArtifact.comparison;
