@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve13, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve14(data);
+              return err ? reject(err) : resolve13(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve13, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve14(data);
+              ) : resolve13(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve14, reject) => {
-        res = resolve14;
+      const promise = new Promise((resolve13, reject) => {
+        res = resolve13;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve14, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve14;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve14, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve14;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve14) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve14;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve14(null);
+            resolve13(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve14) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve14(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve14, reject) => {
+        const socket = await new Promise((resolve13, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve14(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve14) => {
-            this[kClosedResolve] = resolve14;
+          await new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve14, reject) => {
+        return await new Promise((resolve13, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve14(null);
+              resolve13(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve13, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve14,
+              resolve: resolve13,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve14, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve13, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve14(chunksDecode(body, length2));
+          resolve13(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve14(JSON.parse(chunksDecode(body, length2)));
+          resolve13(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve14(chunksConcat(body, length2).buffer);
+          resolve13(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve14(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve14(chunksConcat(body, length2));
+          resolve13(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve13, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve13, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve13, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve13, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve14, reject) => agent.dispatch(
+        return new Promise((resolve13, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve14({
+              resolve13({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve14({
+              resolve13({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve14) => {
-        setTimeout(resolve14, ms).unref();
+      return new Promise((resolve13) => {
+        setTimeout(resolve13, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve14) {
-          resolve14(value);
+        return value instanceof P ? value : new P(function(resolve13) {
+          resolve13(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve14, reject) {
+      return new (P || (P = Promise))(function(resolve13, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve14) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve14(output.toString());
+              resolve13(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve14) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve14(Buffer.concat(chunks));
+              resolve13(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve13, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve14(res);
+                resolve13(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve14) => setTimeout(() => resolve14(), ms));
+          return new Promise((resolve13) => setTimeout(() => resolve13(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve14, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve13, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve14(response);
+              resolve13(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve14(response);
+              resolve13(response);
             }
           }));
         });
@@ -21736,27 +21736,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve14, arguments_) => {
+  const run2 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve14(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve14, reject, arguments_) => {
+  const enqueue = (function_, resolve13, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve14, arguments_));
+    }).then(run2.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve14, reject) => {
-    enqueue(function_, resolve14, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject) => {
+    enqueue(function_, resolve13, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -21926,7 +21926,7 @@ var init_call = __esm({
           CallScope.abort(scope, this.#reason);
           return Promise.resolve(INTERRUPTED);
         }
-        return new Promise((resolve14) => {
+        return new Promise((resolve13) => {
           let timer;
           let done = false;
           const finish = (outcome) => {
@@ -21934,7 +21934,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve14(outcome);
+            resolve13(outcome);
           };
           const call = {
             abandon: (reason) => {
@@ -22295,11 +22295,11 @@ function breather(engine) {
     return void 0;
   }
   engine.pause = new Promise(
-    (resolve14) => setImmediate(() => {
+    (resolve13) => setImmediate(() => {
       engine.pause = null;
       engine.breatheAt = performance.now() + BREATHE_EVERY_MS;
       watchLoop(engine);
-      resolve14();
+      resolve13();
     })
   );
   return engine.pause;
@@ -25961,7 +25961,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve14.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -25988,7 +25988,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve14(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26852,7 +26852,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve14(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -27243,7 +27243,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve14,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -42516,8 +42516,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...raw };
-    for (const { key, resolve: resolve14 } of templated) {
-      const resolved = resolve14(scope);
+    for (const { key, resolve: resolve13 } of templated) {
+      const resolved = resolve13(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -42701,12 +42701,12 @@ function defineBuiltin(spec) {
     ...definition,
     create(options, context3) {
       const { id } = context3;
-      const resolve14 = optionResolver(options);
+      const resolve13 = optionResolver(options);
       const prepared = prepare ? prepare(options, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score(resolve14(args), args, prepared)
+        evaluateTestCase: (args) => score(resolve13(args), args, prepared)
       };
     }
   };
@@ -46902,12 +46902,12 @@ function networkCode(error2) {
   return void 0;
 }
 function timerSleep(ms, signal) {
-  return new Promise((resolve14) => {
-    if (signal?.aborted) return resolve14();
+  return new Promise((resolve13) => {
+    if (signal?.aborted) return resolve13();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve14();
+      resolve13();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -46915,10 +46915,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve14) => {
+  return new Promise((resolve13) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve14();
+      resolve13();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
@@ -53421,6 +53421,21 @@ var init_artifact_read = __esm({
 // src/commands/compare.ts
 import { readFile as readFile6 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
+async function readComparable(path, ctx) {
+  try {
+    const file = openArtifactFile(resolve8(ctx.cwd, path), path);
+    const runs = file.frame.runs.map((run2, i) => ({
+      ...run2,
+      cases: Array.from(file.cases(i), comparableCase)
+    }));
+    return { ok: true, artifact: { ...file.frame, runs } };
+  } catch (error2) {
+    if (!(error2 instanceof ArtifactReadError)) throw error2;
+    if (error2.kind === "unreadable") throw usageError("compare.unreadable", error2.message, path);
+    if (error2.kind === "not-json") throw usageError("compare.not-json", error2.message, path);
+  }
+  return { ok: false, value: await readJson(path, ctx) };
+}
 async function readJson(path, ctx) {
   let text;
   try {
@@ -53445,6 +53460,7 @@ var init_compare2 = __esm({
     init_compare();
     init_render();
     init_errors();
+    init_artifact_read();
     init_io();
   }
 });
@@ -53455,23 +53471,11 @@ __export(baseline_exports, {
   readBaseline: () => readBaseline,
   withComparison: () => withComparison
 });
-import { resolve as resolve9 } from "node:path";
 async function readBaseline(path, ctx) {
-  try {
-    const file = openArtifactFile(resolve9(ctx.cwd, path), path);
-    const runs = file.frame.runs.map((run2, i) => ({
-      ...run2,
-      cases: Array.from(file.cases(i), comparableCase)
-    }));
-    return { ...file.frame, runs };
-  } catch (error2) {
-    if (!(error2 instanceof ArtifactReadError)) throw error2;
-    if (error2.kind === "unreadable") throw usageError("compare.unreadable", error2.message, path);
-    if (error2.kind === "not-json") throw usageError("compare.not-json", error2.message, path);
-  }
-  const value = await readJson(path, ctx);
-  const problems = validateArtifact(value);
-  const version = value?.schemaVersion;
+  const read = await readComparable(path, ctx);
+  if (read.ok) return read.artifact;
+  const problems = validateArtifact(read.value);
+  const version = read.value?.schemaVersion;
   throw usageError(
     "baseline.invalid",
     version !== void 0 && version !== 1 ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)` : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join("; ")}`,
@@ -53525,7 +53529,6 @@ var init_baseline = __esm({
     init_render();
     init_errors();
     init_artifact();
-    init_artifact_read();
     init_artifact_schema();
     init_compare2();
     init_io();
@@ -53785,7 +53788,7 @@ var init_resume = __esm({
 });
 
 // src/commands/merge.ts
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -53802,7 +53805,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve10(ctx.cwd, path), path);
+    file = openArtifactFile(resolve9(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -54099,11 +54102,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve14) {
-      resolve14(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve14, reject) {
+  return new (P || (P = Promise))(function(resolve13, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -54119,7 +54122,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -54453,7 +54456,7 @@ function letYoungGenerationGrow() {
 import { existsSync as existsSync5 } from "node:fs";
 import { mkdtemp, readFile as readFile7, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve13, sep as sep5 } from "node:path";
+import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve12, sep as sep5 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -54511,11 +54514,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve14) {
-      resolve14(value);
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve14, reject) {
+  return new (P || (P = Promise))(function(resolve13, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -54531,7 +54534,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve14(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -58626,7 +58629,7 @@ import { parseArgs } from "node:util";
 // src/commands/run.ts
 init_artifact();
 init_execute();
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 init_version();
 
 // src/commands/git-info.ts
@@ -58747,13 +58750,13 @@ async function executeRun(args, ctx) {
       ctx
     );
   }
-  const output = resolve11(ctx.cwd, args.output);
+  const output = resolve10(ctx.cwd, args.output);
   try {
     await done.writeArtifact(output, artifact);
     ctx.stderr.write(`results written to ${args.output}
 `);
     if (args.junit !== void 0) {
-      await done.writeJUnit(resolve11(ctx.cwd, args.junit), artifact);
+      await done.writeJUnit(resolve10(ctx.cwd, args.junit), artifact);
       ctx.stderr.write(`JUnit report written to ${args.junit}
 `);
     }
@@ -59776,10 +59779,10 @@ init_artifact_schema();
 init_markdown();
 
 // src/action/settings.ts
-import { isAbsolute as isAbsolute5, resolve as resolve12 } from "node:path";
+import { isAbsolute as isAbsolute5, resolve as resolve11 } from "node:path";
 function readSettings(input, workspace) {
   const errors = [];
-  const workingDirectory = resolve12(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve11(workspace, input("working-directory") || ".");
   const bool = (name, fallback) => {
     const raw = input(name).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -59809,7 +59812,7 @@ function readSettings(input, workspace) {
   }
   const args = splitArgs(input("args"));
   if (!args.ok) errors.push(`input args: ${args.error}`);
-  const path = (value) => isAbsolute5(value) ? value : resolve12(workingDirectory, value);
+  const path = (value) => isAbsolute5(value) ? value : resolve11(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -59876,7 +59879,7 @@ async function run(env = process.env) {
   }
   const settings = read.settings;
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve13(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve12(settings.workingDirectory, settings.config), env);
   const octokit = settings.token ? getOctokit(settings.token) : null;
   const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env) : null;
   const obtained = settings.mode === "report" ? await readResults(settings) : await runEvals(settings, workspace, env, baselineFile);
@@ -60075,7 +60078,7 @@ async function readResults(settings) {
   }
   return {
     artifact: value,
-    configFile: resolve13(settings.workingDirectory, settings.config)
+    configFile: resolve12(settings.workingDirectory, settings.config)
   };
 }
 function runArgs2(settings, workspace, signal) {
@@ -60087,7 +60090,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname9(resolve13(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname9(resolve12(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -60096,7 +60099,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue3 of error2.issues) {
-    const file = issue3.file ? toRepoPath(workspace, resolve13(settings.workingDirectory, issue3.file)) : void 0;
+    const file = issue3.file ? toRepoPath(workspace, resolve12(settings.workingDirectory, issue3.file)) : void 0;
     error(issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message, {
       ...file ? { file } : {},
       ...issue3.line > 0 ? { startLine: issue3.line, startColumn: issue3.col || 1 } : {},

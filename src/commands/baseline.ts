@@ -2,43 +2,27 @@
  * `--baseline`: the comparison with an earlier results artifact, applied to a finished run.
  * Loaded on demand, so a run without a baseline never loads the statistics.
  */
-import { resolve } from 'node:path';
 import { comparableCase, compareArtifacts, requireCommonCases } from '../compare/compare.ts';
 import { regressionCondition } from '../compare/gate.ts';
 import { runKey } from '../compare/run-key.ts';
 import { renderComparisonText } from '../compare/render.ts';
 import { UsageError, usageError } from '../errors.ts';
 import { overallVerdict } from '../report/artifact.ts';
-import { ArtifactReadError, openArtifactFile } from '../report/artifact-read.ts';
 import { validateArtifact } from '../report/artifact-schema.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
-import { readJson } from './compare.ts';
+import { readComparable } from './compare.ts';
 import { useColor, type CommandContext } from './io.ts';
 
 /**
- * The baseline file, checked to be a results artifact of this schema version, with its cases
- * reduced to what the comparison reads (`comparableCase`). The file is read a case at a time
- * (`openArtifactFile`), so a 100,000-case baseline is never in memory as JSON text or as full
- * cases.
+ * The baseline file, checked to be a results artifact of this schema version, read a case at a
+ * time with its cases reduced to what the comparison reads (`readComparable`).
  */
 export async function readBaseline(path: string, ctx: CommandContext): Promise<ResultsArtifact> {
-  try {
-    const file = openArtifactFile(resolve(ctx.cwd, path), path);
-    const runs = file.frame.runs.map((run, i) => ({
-      ...run,
-      cases: Array.from(file.cases(i), comparableCase),
-    }));
-    return { ...file.frame, runs };
-  } catch (error) {
-    if (!(error instanceof ArtifactReadError)) throw error;
-    if (error.kind === 'unreadable') throw usageError('compare.unreadable', error.message, path);
-    if (error.kind === 'not-json') throw usageError('compare.not-json', error.message, path);
-  }
-  // Not a valid artifact: read whole (a rare, small or foreign file) to say what is wrong.
-  const value = await readJson(path, ctx);
-  const problems = validateArtifact(value);
-  const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  const read = await readComparable(path, ctx);
+  if (read.ok) return read.artifact;
+  const problems = validateArtifact(read.value);
+  const version = (read.value as { schemaVersion?: unknown } | null)?.schemaVersion;
   throw usageError(
     'baseline.invalid',
     version !== undefined && version !== 1

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { compareArtifacts, validateComparable } from '../compare/compare.ts';
+import {
+  comparableCase,
+  compareArtifacts,
+  requireCommonCases,
+  validateComparable,
+} from '../compare/compare.ts';
 import {
   renderComparisonJson,
   renderComparisonMarkdown,
@@ -8,6 +13,7 @@ import {
 } from '../compare/render.ts';
 import type { Comparison } from '../compare/types.ts';
 import { usageError } from '../errors.ts';
+import { ArtifactReadError, openArtifactFile } from '../report/artifact-read.ts';
 import type { ResultsArtifact } from '../types.ts';
 import { useColor, type CommandContext } from './io.ts';
 
@@ -23,8 +29,23 @@ export async function compareCommand(
   format: CompareFormat,
   ctx: CommandContext,
 ): Promise<number> {
-  const [base, head] = await Promise.all([readJson(basePath, ctx), readJson(headPath, ctx)]);
-  const comparison = compareResults(base, head, { base: basePath, head: headPath });
+  const [base, head] = await Promise.all([
+    readComparable(basePath, ctx),
+    readComparable(headPath, ctx),
+  ]);
+  const names = { base: basePath, head: headPath };
+  let comparison: Comparison;
+  if (base.ok && head.ok) {
+    requireCommonCases(base.artifact, head.artifact, names);
+    comparison = compareArtifacts(base.artifact, head.artifact);
+  } else {
+    // Throws: the validation says what is wrong with the file(s) that did not read as artifacts.
+    comparison = compareResults(
+      base.ok ? base.artifact : base.value,
+      head.ok ? head.artifact : head.value,
+      names,
+    );
+  }
   const render =
     format === 'json'
       ? renderComparisonJson
@@ -43,6 +64,32 @@ export function compareResults(
 ): Comparison {
   validateComparable(base, head, names);
   return compareArtifacts(base as ResultsArtifact, head as ResultsArtifact);
+}
+
+/**
+ * A results file for a comparison. A valid artifact is read a case at a time
+ * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCase`), so two
+ * 100,000-case artifacts are never in memory as text or as full cases. Anything else comes back
+ * as its JSON value, parsed whole, for the validation to say what is wrong with it. A missing or
+ * unparsable file is a usage error naming it.
+ */
+export async function readComparable(
+  path: string,
+  ctx: CommandContext,
+): Promise<{ ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown }> {
+  try {
+    const file = openArtifactFile(resolve(ctx.cwd, path), path);
+    const runs = file.frame.runs.map((run, i) => ({
+      ...run,
+      cases: Array.from(file.cases(i), comparableCase),
+    }));
+    return { ok: true, artifact: { ...file.frame, runs } };
+  } catch (error) {
+    if (!(error instanceof ArtifactReadError)) throw error;
+    if (error.kind === 'unreadable') throw usageError('compare.unreadable', error.message, path);
+    if (error.kind === 'not-json') throw usageError('compare.not-json', error.message, path);
+  }
+  return { ok: false, value: await readJson(path, ctx) };
 }
 
 /** A results file as JSON; a missing or unparsable file is a usage error naming it. */
