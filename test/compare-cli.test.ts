@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compareArtifacts } from '../src/compare/compare.ts';
+import { renderComparisonJson } from '../src/compare/render.ts';
 import type { ResultsArtifact } from '../src/types.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
@@ -131,6 +132,13 @@ describe('evals compare', () => {
         passRate: { label: string };
       }[];
     };
+    // Read a case at a time and reduced, the files give the comparison of the full artifacts.
+    assert.equal(
+      json.stdout,
+      renderComparisonJson(
+        compareArtifacts(artifact(join(dir, 'base.json')), artifact(join(dir, 'head.json'))),
+      ),
+    );
     const exact = comparison.runs[0]?.evaluators.find((e) => e.evaluator === 'exact');
     assert.equal(exact?.label, 'regressed');
     assert.ok((exact?.ci.high ?? 0) < 0);
