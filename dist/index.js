@@ -22603,6 +22603,53 @@ var init_engine = __esm({
   }
 });
 
+// src/compare/comparable.ts
+function comparableCase(result) {
+  const reduced = {
+    id: result.id,
+    contentId: result.contentId,
+    source: result.source,
+    data: NO_DATA,
+    output: null,
+    error: result.error,
+    durationMs: 0,
+    passed: result.passed,
+    evaluations: result.evaluations.map((evaluation) => ({
+      evaluator: evaluation.evaluator,
+      score: evaluation.score,
+      threshold: null,
+      passed: evaluation.passed,
+      metadata: null,
+      error: evaluation.error,
+      durationMs: 0
+    }))
+  };
+  if (result.trialPassRate !== void 0) reduced.trialPassRate = result.trialPassRate;
+  if (result.flaky !== void 0) reduced.flaky = result.flaky;
+  return reduced;
+}
+var NO_DATA, ComparableCases;
+var init_comparable = __esm({
+  "src/compare/comparable.ts"() {
+    "use strict";
+    NO_DATA = Object.freeze({});
+    ComparableCases = class {
+      #runs = [];
+      open(runs) {
+        this.#runs = runs.map((run2) => new Array(run2.cases));
+      }
+      record(run2, index, result) {
+        const cases = this.#runs[run2];
+        if (cases !== void 0) cases[index] = comparableCase(result);
+      }
+      /** Run `run`'s finished cases, reduced, in testset order (cases an interrupt dropped left out). */
+      cases(run2) {
+        return (this.#runs[run2] ?? []).filter((result) => result !== void 0);
+      }
+    };
+  }
+});
+
 // src/pipeline/execute.ts
 async function executeSuites(suites, io) {
   const startedAt = /* @__PURE__ */ new Date();
@@ -22616,7 +22663,8 @@ async function executeSuites(suites, io) {
   const keepCases = io.keepCases ?? true;
   const reports = keepCases ? null : new SpooledReports({
     junit: io.junit === true,
-    ...io.positions ? { positions: suites } : {}
+    ...io.positions ? { positions: suites } : {},
+    ...io.comparable ? { comparable: true } : {}
   });
   let result;
   try {
@@ -22651,6 +22699,7 @@ async function executeSuites(suites, io) {
     startedAt,
     durationMs: durationMs2,
     cases: (run2) => reports?.cases(run2) ?? runs[run2]?.cases ?? [],
+    comparableCases: (run2) => reports?.comparableCases(run2) ?? reports?.cases(run2) ?? runs[run2]?.cases ?? [],
     writeArtifact: (path, artifact) => reports ? reports.writeArtifact(path, artifact) : writeFileAtomic(path, serializeArtifactChunks(artifact)),
     writeJUnit: (path, artifact) => reports ? reports.writeJUnit(path, artifact) : writeFileAtomic(path, renderJUnit(artifact)),
     discard: () => reports?.discard()
@@ -22678,11 +22727,13 @@ var init_execute = __esm({
     init_summary_table();
     init_progress();
     init_engine();
+    init_comparable();
     init_write_file_atomic();
     SpooledReports = class {
       #spool = new CaseSpool();
       #listed = new ListedCases();
       #junit;
+      #comparable;
       #sink;
       /**
        * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
@@ -22690,11 +22741,17 @@ var init_execute = __esm({
        */
       constructor(options) {
         this.#junit = options.junit ? new JUnitCounts() : null;
+        this.#comparable = options.comparable ? new ComparableCases() : null;
         this.#sink = allSinks([
           options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
           this.#listed,
-          ...this.#junit ? [this.#junit] : []
+          ...this.#junit ? [this.#junit] : [],
+          ...this.#comparable ? [this.#comparable] : []
         ]);
+      }
+      /** Run `run`'s cases reduced for a comparison, when kept (`comparable: true`). */
+      comparableCases(run2) {
+        return this.#comparable?.cases(run2);
       }
       open(runs) {
         this.#sink.open(runs);
@@ -52234,30 +52291,6 @@ function compareRuns(baseRun, headRun, settings) {
     cases
   };
 }
-function comparableCase(result) {
-  const reduced = {
-    id: result.id,
-    contentId: result.contentId,
-    source: result.source,
-    data: NO_DATA,
-    output: null,
-    error: result.error,
-    durationMs: 0,
-    passed: result.passed,
-    evaluations: result.evaluations.map((evaluation) => ({
-      evaluator: evaluation.evaluator,
-      score: evaluation.score,
-      threshold: null,
-      passed: evaluation.passed,
-      metadata: null,
-      error: evaluation.error,
-      durationMs: 0
-    }))
-  };
-  if (result.trialPassRate !== void 0) reduced.trialPassRate = result.trialPassRate;
-  if (result.flaky !== void 0) reduced.flaky = result.flaky;
-  return reduced;
-}
 function firstById(cases) {
   const byId = /* @__PURE__ */ new Map();
   for (const result of cases) if (!byId.has(result.id)) byId.set(result.id, result);
@@ -52350,17 +52383,17 @@ function scoreOf(result, evaluator) {
   }
   return null;
 }
-var DEFAULT_MIN_PAIRED, COMPARISON_CONFIDENCE, NO_DATA;
+var DEFAULT_MIN_PAIRED, COMPARISON_CONFIDENCE;
 var init_compare = __esm({
   "src/compare/compare.ts"() {
     "use strict";
     init_errors();
     init_run_key();
+    init_comparable();
     init_artifact_schema();
     init_stats();
     DEFAULT_MIN_PAIRED = 10;
     COMPARISON_CONFIDENCE = 0.95;
-    NO_DATA = Object.freeze({});
   }
 });
 
@@ -58716,8 +58749,9 @@ async function executeRun(args, ctx) {
     // The baseline comparison reads every case after the run, so it keeps them in memory;
     // otherwise cases only stream to the artifact (bounded), a shard's with their testset
     // positions, and the JUnit report (and a resumption) reads them back from the spool.
-    // The comparison with a baseline reads the cases back from the spool (reduced), like JUnit.
+    // A baseline comparison keeps each case reduced to what it reads, not the whole case.
     keepCases: args.keepCases === true,
+    comparable: args.baseline !== void 0 && resuming === void 0,
     junit: args.junit !== void 0 && resuming === void 0,
     summary: resuming === void 0,
     positions: filters.shard !== void 0
@@ -58743,7 +58777,8 @@ async function executeRun(args, ctx) {
   if (comparing && baseline !== void 0 && args.baseline !== void 0) {
     artifact = comparing.withComparison(
       artifact,
-      (run2) => done.cases(run2),
+      // A resumed run's cases are the partial artifact's and the new ones: read back.
+      (run2) => resuming ? done.cases(run2) : execution.comparableCases(run2),
       baseline,
       args.baseline,
       suites,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { ComparableCases } from '../src/compare/comparable.ts';
 import { comparableCase, compareArtifacts, validateComparable } from '../src/compare/compare.ts';
 import {
   renderComparisonJson,
@@ -416,6 +417,28 @@ describe('comparableCase', () => {
     });
     const reducedArtifact = reduce(artifact([run('s', {}, [{ id: 'a', scores: { q: 0.9 } }])]));
     assert.deepEqual(validateArtifact(reducedArtifact), []);
+  });
+});
+
+describe('ComparableCases', () => {
+  it("keeps each run's finished cases reduced, in testset order, leaving out the unfinished", () => {
+    const cases = run('s', {}, [
+      { id: 'a', scores: { q: 0.9 } },
+      { id: 'b', scores: { q: 0.1 } },
+      { id: 'c', scores: { q: 0.5 } },
+      { id: 'd', scores: { q: 0.7 } },
+    ]).cases;
+    const sink = new ComparableCases();
+    sink.open([{ cases: 4 }, { cases: 2 }]);
+    // Out of order, as concurrent cases finish; case 1 of run 0 never finished (an interrupt).
+    for (const index of [3, 0, 2]) sink.record(0, index, cases[index]!);
+    sink.record(1, 1, cases[1]!);
+    assert.deepEqual(
+      sink.cases(0),
+      [cases[0], cases[2], cases[3]].map((c) => comparableCase(c!)),
+    );
+    assert.deepEqual(sink.cases(1), [comparableCase(cases[1]!)]);
+    assert.deepEqual(sink.cases(2), []);
   });
 });
 

@@ -46,7 +46,7 @@ export function withComparison(
   suites: SuiteSpec[],
   ctx: CommandContext,
 ): ResultsArtifact {
-  // The run's cases as the comparison reads them: read back from the spool, reduced.
+  // The run's cases as the comparison reads them (reducing already reduced ones changes nothing).
   const head = {
     ...artifact,
     runs: artifact.runs.map((run, i) => ({ ...run, cases: Array.from(cases(i), comparableCase) })),

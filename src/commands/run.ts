@@ -95,8 +95,9 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     // The baseline comparison reads every case after the run, so it keeps them in memory;
     // otherwise cases only stream to the artifact (bounded), a shard's with their testset
     // positions, and the JUnit report (and a resumption) reads them back from the spool.
-    // The comparison with a baseline reads the cases back from the spool (reduced), like JUnit.
+    // A baseline comparison keeps each case reduced to what it reads, not the whole case.
     keepCases: args.keepCases === true,
+    comparable: args.baseline !== undefined && resuming === undefined,
     junit: args.junit !== undefined && resuming === undefined,
     summary: resuming === undefined,
     positions: filters.shard !== undefined,
@@ -125,7 +126,8 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   if (comparing && baseline !== undefined && args.baseline !== undefined) {
     artifact = comparing.withComparison(
       artifact,
-      (run) => done.cases(run),
+      // A resumed run's cases are the partial artifact's and the new ones: read back.
+      (run) => (resuming ? done.cases(run) : execution.comparableCases(run)),
       baseline,
       args.baseline,
       suites,

@@ -4,6 +4,7 @@
  */
 import { UsageError, type Issue } from '../errors.ts';
 import { runKey } from './run-key.ts';
+export { comparableCase } from './comparable.ts';
 import { ARTIFACT_SCHEMA_VERSION, validateArtifact } from '../report/artifact-schema.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
 import {
@@ -302,40 +303,6 @@ function compareRuns(
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases,
   };
-}
-
-const NO_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
-
-/**
- * A case reduced to what a comparison reads (identity, source, pass status, flakiness, and each
- * evaluation's score, pass status and error): data, output, metadata, thresholds, durations and
- * trial lists are dropped (durations become 0). A run
- * compared with its `--baseline` holds both sides' cases at once; reduced, 100,000 of them take a
- * fraction of the memory.
- */
-export function comparableCase(result: CaseResult): CaseResult {
-  const reduced: CaseResult = {
-    id: result.id,
-    contentId: result.contentId,
-    source: result.source,
-    data: NO_DATA,
-    output: null,
-    error: result.error,
-    durationMs: 0,
-    passed: result.passed,
-    evaluations: result.evaluations.map((evaluation) => ({
-      evaluator: evaluation.evaluator,
-      score: evaluation.score,
-      threshold: null,
-      passed: evaluation.passed,
-      metadata: null,
-      error: evaluation.error,
-      durationMs: 0,
-    })),
-  };
-  if (result.trialPassRate !== undefined) reduced.trialPassRate = result.trialPassRate;
-  if (result.flaky !== undefined) reduced.flaky = result.flaky;
-  return reduced;
 }
 
 /** Case ids are unique in a run the engine wrote; should one repeat, its first case counts. */

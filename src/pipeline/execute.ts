@@ -6,6 +6,7 @@ import { ListedCases } from '../report/case-listing.ts';
 import { renderSummary, type CaseListing } from '../report/summary-table.ts';
 import { createProgressReporter } from '../report/progress.ts';
 import { runSuites } from '../run/engine.ts';
+import { ComparableCases } from '../compare/comparable.ts';
 import type { CaseSink, SuiteSpec } from '../run/types.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
 import { writeFileAtomic } from './write-file-atomic.ts';
@@ -47,6 +48,11 @@ export interface ExecuteIO {
    */
   junit?: boolean;
   /**
+   * With spooled cases, also keep each case reduced to what a comparison reads
+   * (`comparableCase`): `--baseline` then compares without reading the spool back.
+   */
+  comparable?: boolean;
+  /**
    * Record each streamed case's testset position (`index`) in the artifact, as a shard's
    * artifact needs for `evals merge` to restore testset order. Kept cases get theirs from
    * `annotateRuns`.
@@ -72,6 +78,11 @@ export interface Execution {
   writeJUnit(path: string, artifact: ResultsArtifact): Promise<void>;
   /** Run `run`'s cases in order: read back from the spool, or the ones held in `runs`. */
   cases(run: number): Iterable<CaseResult>;
+  /**
+   * Run `run`'s cases in order for a comparison: reduced (`comparableCase`) when the run kept
+   * them so (`comparable: true`), else as `cases` gives them.
+   */
+  comparableCases(run: number): Iterable<CaseResult>;
   /** Frees the spool: call it once the reports are written, or instead of them. Idempotent. */
   discard(): void;
 }
@@ -97,6 +108,7 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     : new SpooledReports({
         junit: io.junit === true,
         ...(io.positions ? { positions: suites } : {}),
+        ...(io.comparable ? { comparable: true } : {}),
       });
   let result;
   try {
@@ -131,6 +143,8 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     startedAt,
     durationMs,
     cases: (run) => reports?.cases(run) ?? runs[run]?.cases ?? [],
+    comparableCases: (run) =>
+      reports?.comparableCases(run) ?? reports?.cases(run) ?? runs[run]?.cases ?? [],
     writeArtifact: (path, artifact) =>
       reports
         ? reports.writeArtifact(path, artifact)
@@ -151,19 +165,27 @@ export class SpooledReports implements CaseSink {
   readonly #spool = new CaseSpool();
   readonly #listed = new ListedCases();
   readonly #junit: JUnitCounts | null;
+  readonly #comparable: ComparableCases | null;
   readonly #sink: CaseSink;
 
   /**
    * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
    * testset position (`index`) in the artifact, as a shard's artifact needs.
    */
-  constructor(options: { junit: boolean; positions?: readonly SuiteSpec[] }) {
+  constructor(options: { junit: boolean; positions?: readonly SuiteSpec[]; comparable?: boolean }) {
     this.#junit = options.junit ? new JUnitCounts() : null;
+    this.#comparable = options.comparable ? new ComparableCases() : null;
     this.#sink = allSinks([
       options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
       this.#listed,
       ...(this.#junit ? [this.#junit] : []),
+      ...(this.#comparable ? [this.#comparable] : []),
     ]);
+  }
+
+  /** Run `run`'s cases reduced for a comparison, when kept (`comparable: true`). */
+  comparableCases(run: number): CaseResult[] | undefined {
+    return this.#comparable?.cases(run);
   }
 
   open(runs: readonly { cases: number }[]): void {
