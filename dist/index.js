@@ -22693,13 +22693,14 @@ async function executeSuites(suites, io) {
     );
   }
   const { runs } = result;
+  const cases = (run2) => reports?.cases(run2) ?? runs[run2]?.cases ?? [];
   return {
     runs,
     interrupted: result.interrupted,
     startedAt,
     durationMs: durationMs2,
-    cases: (run2) => reports?.cases(run2) ?? runs[run2]?.cases ?? [],
-    comparableCases: (run2) => reports?.comparableCases(run2) ?? reports?.cases(run2) ?? runs[run2]?.cases ?? [],
+    cases,
+    comparableCases: (run2) => reports?.comparableCases(run2) ?? cases(run2),
     writeArtifact: (path, artifact) => reports ? reports.writeArtifact(path, artifact) : writeFileAtomic(path, serializeArtifactChunks(artifact)),
     writeJUnit: (path, artifact) => reports ? reports.writeJUnit(path, artifact) : writeFileAtomic(path, renderJUnit(artifact)),
     discard: () => reports?.discard()

@@ -137,14 +137,15 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     );
   }
   const { runs } = result;
+  const cases = (run: number): Iterable<CaseResult> =>
+    reports?.cases(run) ?? runs[run]?.cases ?? [];
   return {
     runs,
     interrupted: result.interrupted,
     startedAt,
     durationMs,
-    cases: (run) => reports?.cases(run) ?? runs[run]?.cases ?? [],
-    comparableCases: (run) =>
-      reports?.comparableCases(run) ?? reports?.cases(run) ?? runs[run]?.cases ?? [],
+    cases,
+    comparableCases: (run) => reports?.comparableCases(run) ?? cases(run),
     writeArtifact: (path, artifact) =>
       reports
         ? reports.writeArtifact(path, artifact)
