@@ -19933,6 +19933,60 @@ var require_lib = __commonJS({
   }
 });
 
+// src/compare/comparable.ts
+function comparableCase(result) {
+  const reduced = {
+    id: result.id,
+    contentId: result.contentId,
+    source: result.source,
+    data: NO_DATA,
+    output: null,
+    error: result.error,
+    durationMs: 0,
+    passed: result.passed,
+    evaluations: result.evaluations.map((evaluation) => ({
+      evaluator: evaluation.evaluator,
+      score: evaluation.score,
+      threshold: null,
+      passed: evaluation.passed,
+      metadata: null,
+      error: evaluation.error,
+      durationMs: 0
+    }))
+  };
+  if (result.trialPassRate !== void 0) reduced.trialPassRate = result.trialPassRate;
+  if (result.flaky !== void 0) reduced.flaky = result.flaky;
+  return reduced;
+}
+function reportableCase(result) {
+  return result.passed && result.flaky !== true ? comparableCase(result) : result;
+}
+var NO_DATA, ReducedCases;
+var init_comparable = __esm({
+  "src/compare/comparable.ts"() {
+    "use strict";
+    NO_DATA = Object.freeze({});
+    ReducedCases = class {
+      #reduce;
+      #runs = [];
+      constructor(reduce) {
+        this.#reduce = reduce;
+      }
+      open(runs) {
+        this.#runs = runs.map((run2) => new Array(run2.cases));
+      }
+      record(run2, index, result) {
+        const cases = this.#runs[run2];
+        if (cases !== void 0) cases[index] = this.#reduce(result);
+      }
+      /** Run `run`'s finished cases, reduced, in testset order (cases an interrupt dropped left out). */
+      cases(run2) {
+        return (this.#runs[run2] ?? []).filter((result) => result !== void 0);
+      }
+    };
+  }
+});
+
 // src/judge/usage.ts
 function emptyUsage() {
   return { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, cost: 0, latencyMs: 0 };
@@ -20445,7 +20499,7 @@ var init_identity = __esm({
     init_issues();
     MIN_PIN_LENGTH = 6;
     PIN = /^[0-9a-f]+$/i;
-    REVISION_BATCH = 1 << 16;
+    REVISION_BATCH = 1024;
     CasePreparer = class {
       #testsetJson;
       #file;
@@ -20456,7 +20510,9 @@ var init_identity = __esm({
       #cases = [];
       #firstLine = /* @__PURE__ */ new Map();
       #revision = createHash("sha256");
-      #pending = "[";
+      /** ContentIds not yet hashed into the revision: the first `#pending` slots. */
+      #batch = new Array(REVISION_BATCH);
+      #pending = 0;
       #rows = 0;
       /** Rows that became cases (kept or not): the next case's position. */
       #identified = 0;
@@ -20473,11 +20529,9 @@ var init_identity = __esm({
       /** The next row, in file order. */
       add(row) {
         const cid = contentIdWith(this.#testsetJson, row.data);
-        this.#pending += this.#rows++ === 0 ? `"${cid}"` : `,"${cid}"`;
-        if (this.#pending.length >= REVISION_BATCH) {
-          this.#revision.update(this.#pending);
-          this.#pending = "";
-        }
+        this.#rows++;
+        this.#batch[this.#pending++] = cid;
+        if (this.#pending === REVISION_BATCH) this.#hashPending();
         const id = identityOf(row, cid, this.#identity, this.#issues);
         if (id === null) return;
         const first = this.#firstLine.get(id);
@@ -20501,9 +20555,17 @@ var init_identity = __esm({
       /** The cases and revision, or every problem found. Call once, after the last row. */
       finish() {
         if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
-        this.#revision.update(`${this.#pending}]`);
-        this.#pending = "";
+        this.#hashPending();
+        this.#revision.update(this.#rows === 0 ? "[]" : '"]');
         return { ok: true, cases: this.#cases, revision: this.#revision.digest("hex") };
+      }
+      /** Hashes the pending contentIds: `["` before the first, `","` between any two. */
+      #hashPending() {
+        if (this.#pending === 0) return;
+        if (this.#pending < REVISION_BATCH) this.#batch.length = this.#pending;
+        const lead = this.#rows === this.#pending ? '["' : '","';
+        this.#revision.update(lead + this.#batch.join('","'));
+        this.#pending = 0;
       }
     };
   }
@@ -21007,7 +21069,7 @@ function writeAll(fd, bytes) {
   while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
   return done;
 }
-var SPOOL_BATCH, WINDOW, NEWLINE_BYTES, CaseSpool, BatchWriter;
+var SPOOL_BATCH, WINDOW, OUTPUT_BATCH, NEWLINE_BYTES, CaseSpool, BatchWriter;
 var init_artifact_writer = __esm({
   "src/report/artifact-writer.ts"() {
     "use strict";
@@ -21015,6 +21077,7 @@ var init_artifact_writer = __esm({
     init_artifact();
     SPOOL_BATCH = 1 << 16;
     WINDOW = 1 << 20;
+    OUTPUT_BATCH = 1 << 18;
     NEWLINE_BYTES = Buffer.from("\n");
     CaseSpool = class {
       #runs = [];
@@ -21213,7 +21276,7 @@ var init_artifact_writer = __esm({
     };
     BatchWriter = class {
       #file;
-      #batch = Buffer.allocUnsafe(WINDOW);
+      #batch = Buffer.allocUnsafe(OUTPUT_BATCH);
       #used = 0;
       constructor(file) {
         this.#file = file;
@@ -22603,53 +22666,6 @@ var init_engine = __esm({
   }
 });
 
-// src/compare/comparable.ts
-function comparableCase(result) {
-  const reduced = {
-    id: result.id,
-    contentId: result.contentId,
-    source: result.source,
-    data: NO_DATA,
-    output: null,
-    error: result.error,
-    durationMs: 0,
-    passed: result.passed,
-    evaluations: result.evaluations.map((evaluation) => ({
-      evaluator: evaluation.evaluator,
-      score: evaluation.score,
-      threshold: null,
-      passed: evaluation.passed,
-      metadata: null,
-      error: evaluation.error,
-      durationMs: 0
-    }))
-  };
-  if (result.trialPassRate !== void 0) reduced.trialPassRate = result.trialPassRate;
-  if (result.flaky !== void 0) reduced.flaky = result.flaky;
-  return reduced;
-}
-var NO_DATA, ComparableCases;
-var init_comparable = __esm({
-  "src/compare/comparable.ts"() {
-    "use strict";
-    NO_DATA = Object.freeze({});
-    ComparableCases = class {
-      #runs = [];
-      open(runs) {
-        this.#runs = runs.map((run2) => new Array(run2.cases));
-      }
-      record(run2, index, result) {
-        const cases = this.#runs[run2];
-        if (cases !== void 0) cases[index] = comparableCase(result);
-      }
-      /** Run `run`'s finished cases, reduced, in testset order (cases an interrupt dropped left out). */
-      cases(run2) {
-        return (this.#runs[run2] ?? []).filter((result) => result !== void 0);
-      }
-    };
-  }
-});
-
 // src/pipeline/execute.ts
 async function executeSuites(suites, io) {
   const startedAt = /* @__PURE__ */ new Date();
@@ -22664,7 +22680,7 @@ async function executeSuites(suites, io) {
   const reports = keepCases ? null : new SpooledReports({
     junit: io.junit === true,
     ...io.positions ? { positions: suites } : {},
-    ...io.comparable ? { comparable: true } : {}
+    ...io.reduce ? { reduce: io.reduce } : {}
   });
   let result;
   try {
@@ -22700,7 +22716,7 @@ async function executeSuites(suites, io) {
     startedAt,
     durationMs: durationMs2,
     cases,
-    comparableCases: (run2) => reports?.comparableCases(run2) ?? cases(run2),
+    reducedCases: (run2) => reports?.reducedCases(run2) ?? cases(run2),
     writeArtifact: (path, artifact) => reports ? reports.writeArtifact(path, artifact) : writeFileAtomic(path, serializeArtifactChunks(artifact)),
     writeJUnit: (path, artifact) => reports ? reports.writeJUnit(path, artifact) : writeFileAtomic(path, renderJUnit(artifact)),
     discard: () => reports?.discard()
@@ -22734,25 +22750,26 @@ var init_execute = __esm({
       #spool = new CaseSpool();
       #listed = new ListedCases();
       #junit;
-      #comparable;
+      #reduced;
       #sink;
       /**
        * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
-       * testset position (`index`) in the artifact, as a shard's artifact needs.
+       * testset position (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep
+       * each case reduced by it (`reducedCases`).
        */
       constructor(options) {
         this.#junit = options.junit ? new JUnitCounts() : null;
-        this.#comparable = options.comparable ? new ComparableCases() : null;
+        this.#reduced = options.reduce ? new ReducedCases(options.reduce) : null;
         this.#sink = allSinks([
           options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
           this.#listed,
           ...this.#junit ? [this.#junit] : [],
-          ...this.#comparable ? [this.#comparable] : []
+          ...this.#reduced ? [this.#reduced] : []
         ]);
       }
-      /** Run `run`'s cases reduced for a comparison, when kept (`comparable: true`). */
-      comparableCases(run2) {
-        return this.#comparable?.cases(run2);
+      /** Run `run`'s cases reduced, when kept so (`reduce`). */
+      reducedCases(run2) {
+        return this.#reduced?.cases(run2);
       }
       open(runs) {
         this.#sink.open(runs);
@@ -53919,7 +53936,7 @@ function startResume(path, filters, trials, ctx) {
           reports
         );
         if (!combined.ok) throw problemsError("resume.combine", combined.problems, path);
-        const runs = options.keepCases ? combined.value.map((run2, r) => ({ ...run2, cases: [...reports.cases(r) ?? []] })) : combined.value;
+        const runs = combined.value;
         const incomplete = runs.some((r) => r.summary.cases < r.testset.cases);
         const interrupted = execution.interrupted || incomplete;
         const ran = fresh.reduce((sum2, r) => sum2 + r.summary.cases, 0);
@@ -58661,6 +58678,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 import { parseArgs } from "node:util";
 
 // src/commands/run.ts
+init_comparable();
 init_artifact();
 init_execute();
 import { resolve as resolve10 } from "node:path";
@@ -58736,6 +58754,7 @@ async function executeRun(args, ctx) {
     ...args.updateBaselines ? { updateBaselines: true } : {}
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
+  const reduce = args.reportCases ? reportableCase : comparableCase;
   const git2 = readGitInfo(config.dir, ctx.env);
   letYoungGenerationGrow();
   const execution = await executeSuites(planned, {
@@ -58747,12 +58766,12 @@ async function executeRun(args, ctx) {
     githubActions: ctx.env.GITHUB_ACTIONS === "true",
     ...args.signal ? { signal: args.signal } : {},
     ...args.concurrency !== void 0 ? { globalConcurrency: args.concurrency } : {},
-    // The baseline comparison reads every case after the run, so it keeps them in memory;
-    // otherwise cases only stream to the artifact (bounded), a shard's with their testset
-    // positions, and the JUnit report (and a resumption) reads them back from the spool.
-    // A baseline comparison keeps each case reduced to what it reads, not the whole case.
-    keepCases: args.keepCases === true,
-    comparable: args.baseline !== void 0 && resuming === void 0,
+    // Cases stream to the artifact (bounded), a shard's with their testset positions; the
+    // JUnit report (and a resumption) reads them back from the spool. What is read after the
+    // run keeps each case reduced to what it reads: the Action's reports, or a baseline
+    // comparison. A resumption reads its kept and new cases back from the spool instead.
+    keepCases: false,
+    ...resuming === void 0 && (args.reportCases || args.baseline !== void 0) ? { reduce } : {},
     junit: args.junit !== void 0 && resuming === void 0,
     summary: resuming === void 0,
     positions: filters.shard !== void 0
@@ -58760,10 +58779,8 @@ async function executeRun(args, ctx) {
   for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}
 `);
   const fresh = annotateRuns(execution.runs, planned, filters.shard);
-  const done = resuming ? resuming.finish(fresh, suites, execution, {
-    junit: args.junit !== void 0,
-    keepCases: args.keepCases === true
-  }) : { ...execution, runs: fresh };
+  const done = resuming ? resuming.finish(fresh, suites, execution, { junit: args.junit !== void 0 }) : { ...execution, runs: fresh };
+  const reducedCases = (run2) => resuming ? reduceEach(done.cases(run2), reduce) : execution.reducedCases(run2);
   let artifact = buildArtifact({
     toolVersion,
     config: config.file,
@@ -58779,13 +58796,17 @@ async function executeRun(args, ctx) {
     artifact = comparing.withComparison(
       artifact,
       // A resumed run's cases are the partial artifact's and the new ones: read back.
-      (run2) => resuming ? done.cases(run2) : execution.comparableCases(run2),
+      reducedCases,
       baseline,
       args.baseline,
       suites,
       ctx
     );
   }
+  const reported = args.reportCases ? {
+    ...artifact,
+    runs: artifact.runs.map((run2, i) => ({ ...run2, cases: [...reducedCases(i)] }))
+  } : artifact;
   const output = resolve10(ctx.cwd, args.output);
   try {
     await done.writeArtifact(output, artifact);
@@ -58803,9 +58824,16 @@ async function executeRun(args, ctx) {
     ctx.stderr.write(
       "interrupted: the artifact holds the cases that finished (interrupted: true)\n"
     );
-    return { artifact, config, exitCode: EXIT.interrupted };
+    return { artifact: reported, config, exitCode: EXIT.interrupted };
   }
-  return { artifact, config, exitCode: artifact.verdict === "pass" ? EXIT.pass : EXIT.fail };
+  return {
+    artifact: reported,
+    config,
+    exitCode: artifact.verdict === "pass" ? EXIT.pass : EXIT.fail
+  };
+}
+function* reduceEach(cases, reduce) {
+  for (const result of cases) yield reduce(result);
 }
 
 // src/commands/validate.ts
@@ -58917,6 +58945,7 @@ function parseGridFilters(items) {
 
 // src/action/main.ts
 init_errors();
+init_comparable();
 init_render();
 
 // src/github/errors.ts
@@ -59811,7 +59840,7 @@ function utf8Length(codePoint) {
 }
 
 // src/action/main.ts
-init_artifact_schema();
+init_artifact_read();
 init_markdown();
 
 // src/action/settings.ts
@@ -59918,14 +59947,14 @@ async function run(env = process.env) {
   await maskReferencedSecrets(resolve12(settings.workingDirectory, settings.config), env);
   const octokit = settings.token ? getOctokit(settings.token) : null;
   const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env) : null;
-  const obtained = settings.mode === "report" ? await readResults(settings) : await runEvals(settings, workspace, env, baselineFile);
+  const obtained = settings.mode === "report" ? readResults(settings) : await runEvals(settings, workspace, env, baselineFile);
   if (obtained === null) return;
   const { artifact, configFile } = obtained;
   const configPath = toRepoPath(workspace, configFile);
   const sourceRoot = toRepoPath(workspace, dirname9(configFile));
   const title = `evals: ${configPath}`;
   const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : void 0;
-  const baseline = preamble === void 0 && settings.baseline.kind === "file" ? await readBaseline2(settings.baseline.path) : null;
+  const baseline = preamble === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
   const links = runLinks(env);
   const render2 = (marker, maxBytes) => withinBytes(
     (maxChars) => renderMarkdownReport(artifact, {
@@ -60024,7 +60053,7 @@ async function runEvals(settings, workspace, env, baselineFile) {
     };
     const args = runArgs2(settings, workspace, interrupt.signal);
     const outcome = await executeRun(
-      { ...args, keepCases: true, ...baselineFile ? { baseline: baselineFile } : {} },
+      { ...args, reportCases: true, ...baselineFile ? { baseline: baselineFile } : {} },
       ctx
     );
     return { artifact: outcome.artifact, configFile: outcome.config.absPath };
@@ -60093,29 +60122,34 @@ function comparisonSection(comparison) {
   if (short2.length <= COMMENT_LIMIT / 3) return short2;
   return "_The comparison with the baseline is too large for this comment: see `comparison` in the results artifact, or `evals compare`._";
 }
-async function readResults(settings) {
-  let value;
-  try {
-    value = JSON.parse(await readFile7(settings.results, "utf8"));
-  } catch (error2) {
+function readResults(settings) {
+  const artifact = readReduced(
+    settings.results,
+    relative5(settings.workingDirectory, settings.results),
+    reportableCase
+  );
+  if (!artifact.ok) {
     setOutput("verdict", "error");
-    setFailed(
-      `evalgate (mode: report): cannot read the results ${settings.results}: ${error2.message}`
-    );
-    return null;
-  }
-  const problems = validateArtifact(value);
-  if (problems.length > 0) {
-    setOutput("verdict", "error");
-    setFailed(
-      `evalgate (mode: report): ${settings.results} is not a results artifact: ${problems.slice(0, 3).join("; ")}`
-    );
+    setFailed(`evalgate (mode: report): ${artifact.message}`);
     return null;
   }
   return {
-    artifact: value,
+    artifact: artifact.value,
     configFile: resolve12(settings.workingDirectory, settings.config)
   };
+}
+function readReduced(path, name, reduce) {
+  try {
+    const file = openArtifactFile(path, name);
+    const runs = file.frame.runs.map((run2, i) => ({
+      ...run2,
+      cases: Array.from(file.cases(i), reduce)
+    }));
+    return { ok: true, value: { ...file.frame, runs } };
+  } catch (error2) {
+    if (error2 instanceof ArtifactReadError) return { ok: false, message: error2.message };
+    throw error2;
+  }
 }
 function runArgs2(settings, workspace, signal) {
   const parsed = parseRunArgs(settings.args);
@@ -60154,19 +60188,10 @@ async function maskReferencedSecrets(configPath, env) {
     if (value) setSecret(value);
   }
 }
-async function readBaseline2(path) {
-  try {
-    const value = JSON.parse(await readFile7(path, "utf8"));
-    const problems = validateArtifact(value);
-    if (problems.length === 0) return value;
-    warning(
-      `evalgate: the baseline ${path} is not a results artifact (${problems[0]}); comparing against nothing`
-    );
-  } catch (error2) {
-    warning(
-      `evalgate: could not read the baseline ${path} (${error2.message}); comparing against nothing`
-    );
-  }
+function readBaseline2(path) {
+  const baseline = readReduced(path, path, comparableCase);
+  if (baseline.ok) return baseline.value;
+  warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
   return null;
 }
 function runLinks(env) {

@@ -423,6 +423,31 @@ describe('the Action elsewhere', () => {
     assert.equal(reported.outputs.verdict, 'fail');
   });
 
+  it('mode: report refuses an artifact with a bad case, saying where, and posts nothing', async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING), 'push');
+    const produced = await runAction(action, ws, server, {
+      comment: 'false',
+      'check-run': 'false',
+      'fail-on': 'never',
+    });
+    assert.equal(produced.code, 0, produced.stderr);
+    // Read a case at a time: the second case line is the one the schema rejects.
+    const path = join(ws.dir, 'evals-results.json');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const second = lines.findIndex((line) => line.startsWith('        {')) + 1;
+    lines[second] = lines[second]!.replace(/"passed":(true|false)/, '"passed":"no"');
+    writeFileSync(path, lines.join('\n'));
+    const before = server.requests.length;
+    const reported = await runAction(action, ws, server, { mode: 'report', 'pr-number': '9' });
+    assert.equal(reported.code, 1);
+    assert.match(
+      reported.stdout,
+      /^::error::evalgate \(mode: report\): evals-results\.json is not a results artifact of this evalgate: \/runs\/0\/cases\/1\/passed: must be boolean/m,
+    );
+    assert.equal(reported.outputs.verdict, 'error');
+    assert.equal(server.requests.length, before);
+  });
+
   it('fail-on: never keeps the step green on a failing verdict', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING), 'push');
     const r = await runAction(action, ws, server, { 'fail-on': 'never' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { ComparableCases } from '../src/compare/comparable.ts';
+import { ReducedCases } from '../src/compare/comparable.ts';
 import { comparableCase, compareArtifacts, validateComparable } from '../src/compare/compare.ts';
 import {
   renderComparisonJson,
@@ -420,7 +420,7 @@ describe('comparableCase', () => {
   });
 });
 
-describe('ComparableCases', () => {
+describe('ReducedCases', () => {
   it("keeps each run's finished cases reduced, in testset order, leaving out the unfinished", () => {
     const cases = run('s', {}, [
       { id: 'a', scores: { q: 0.9 } },
@@ -428,7 +428,7 @@ describe('ComparableCases', () => {
       { id: 'c', scores: { q: 0.5 } },
       { id: 'd', scores: { q: 0.7 } },
     ]).cases;
-    const sink = new ComparableCases();
+    const sink = new ReducedCases(comparableCase);
     sink.open([{ cases: 4 }, { cases: 2 }]);
     // Out of order, as concurrent cases finish; case 1 of run 0 never finished (an interrupt).
     for (const index of [3, 0, 2]) sink.record(0, index, cases[index]!);

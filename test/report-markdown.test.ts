@@ -11,7 +11,9 @@ import {
   type MarkdownOptions,
 } from '../src/report/markdown.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
-import type { ResultsArtifact, RunResult } from '../src/types.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
+import { comparableCase, reportableCase } from '../src/compare/comparable.ts';
+import { buildAnnotations } from '../src/report/annotations.ts';
 import { caseResult, evaluation, fixtureRuns } from './report-fixture.ts';
 import { artifactOf, failingRun, NASTY, nastyRun, passingRun } from './report-fixture-large.ts';
 
@@ -438,6 +440,46 @@ describe('renderMarkdownReport with a baseline', () => {
     baseRun.params = { model: { name: 'large', size: [1, 3] } };
     const unmatched = render(artifactOf(current), { baseline: artifactOf(baseRuns) });
     assert.match(unmatched, /1 new run · 1 no longer run/);
+  });
+
+  it('reads the same from cases kept as the Action keeps them (reportableCase)', () => {
+    const current = fixtureRuns();
+    const [passing] = current;
+    assert.ok(passing);
+    // A case that passed one trial of two: listed as flaky, which needs its trials.
+    const trial = (passed: boolean) => ({
+      output: 'x',
+      error: null,
+      durationMs: 1,
+      passed,
+      evaluations: [],
+    });
+    passing.cases.push(
+      caseResult(9, { flaky: true, trialPassRate: 0.5, trials: [trial(true), trial(false)] }),
+    );
+    const reduceRuns = (runs: RunResult[], reduce: (c: CaseResult) => CaseResult) =>
+      runs.map((run) => ({ ...run, cases: run.cases.map(reduce) }));
+    const full = artifactOf(current);
+    const kept = artifactOf(reduceRuns(current, reportableCase));
+    // Passing cases are reduced; the others are kept as they are.
+    for (const [r, run] of full.runs.entries()) {
+      for (const [c, result] of run.cases.entries()) {
+        const reduced = kept.runs[r]?.cases[c];
+        if (result.passed && result.flaky !== true)
+          assert.deepEqual(reduced, comparableCase(result));
+        else assert.equal(reduced, result);
+      }
+    }
+    const baseline = artifactOf(baselineRuns());
+    const keptBaseline = artifactOf(reduceRuns(baselineRuns(), comparableCase));
+    assert.equal(render(kept, { baseline: keptBaseline }), render(full, { baseline }));
+    assert.equal(render(kept), render(full));
+    assert.match(render(kept), /\*\*1 flaky case\*\*/);
+    const annotationOptions = { sourceRoot: '', configPath: 'evals.yaml' };
+    assert.deepEqual(
+      buildAnnotations(kept, annotationOptions),
+      buildAnnotations(full, annotationOptions),
+    );
   });
 });
 

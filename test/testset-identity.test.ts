@@ -495,6 +495,16 @@ describe('revision pins', () => {
     for (const c of smoke.cases) assert.equal(c.index, position.get(c.id));
   });
 
+  // The revision is hashed a batch of 1,024 contentIds at a time: sizes around the batch edges.
+  for (const count of [0, 1, 1023, 1024, 1025, 2048, 2049]) {
+    it(`hashes the revision of ${count} rows in batches as computeRevision does at once`, () => {
+      const rows = Array.from({ length: count }, (_, i) => row({ q: `question ${i}` }, i + 2));
+      const all = prepared(rows);
+      assert.equal(all.cases.length, count);
+      assert.equal(all.revision, computeRevision(all.cases.map((c) => c.contentId)));
+    });
+  }
+
   it('a filter still finds a duplicate identity among the rows it drops', () => {
     const rows = [row({ q: 'a' }, 2, { tags: ['kept'] }), row({ q: 'b' }, 3), row({ q: 'b' }, 4)];
     const found = problems(rows, { hash: ['q'], keep: (_id, meta) => hasTagIn(['kept'])(meta) });

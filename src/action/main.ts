@@ -15,6 +15,7 @@ import { parseRunArgs } from '../cli.ts';
 import type { CommandContext } from '../commands/io.ts';
 import { executeRun, type RunArgs } from '../commands/run.ts';
 import { UsageError, formatIssue } from '../errors.ts';
+import { comparableCase, reportableCase } from '../compare/comparable.ts';
 import { renderComparisonMarkdown } from '../compare/render.ts';
 import type { Comparison } from '../compare/types.ts';
 import { downloadBaseline, findBaselineArtifact } from '../github/baseline.ts';
@@ -22,9 +23,9 @@ import { publishCheckRun } from '../github/check-run.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import { buildAnnotations, toWorkflowCommands } from '../report/annotations.ts';
-import { validateArtifact } from '../report/artifact-schema.ts';
+import { ArtifactReadError, openArtifactFile } from '../report/artifact-read.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
-import type { ResultsArtifact } from '../types.ts';
+import type { CaseResult, ResultsArtifact } from '../types.ts';
 import { readSettings, type ActionSettings } from './settings.ts';
 
 /** GitHub's limits, held in UTF-8 bytes: a comment body, a check-run summary, the job summary. */
@@ -52,7 +53,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     settings.mode === 'run' ? await resolveBaseline(settings, octokit, env) : null;
   const obtained =
     settings.mode === 'report'
-      ? await readResults(settings)
+      ? readResults(settings)
       : await runEvals(settings, workspace, env, baselineFile);
   if (obtained === null) return;
   const { artifact, configFile } = obtained;
@@ -63,7 +64,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : undefined;
   const baseline =
     preamble === undefined && settings.baseline.kind === 'file'
-      ? await readBaseline(settings.baseline.path)
+      ? readBaseline(settings.baseline.path)
       : null;
   const links = runLinks(env);
   const render = (marker: string, maxBytes: number): string =>
@@ -178,10 +179,10 @@ async function runEvals(
       stderr: process.stderr,
     };
     const args = runArgs(settings, workspace, interrupt.signal);
-    // The PR comment, check-run annotations and job summary read every case afterwards, so the
-    // Action keeps them in memory (a plain `evals run` streams them to the artifact instead).
+    // The PR comment, check-run annotations and job summary read every case afterwards: the
+    // run keeps each as they read it (failing ones whole, passing ones reduced).
     const outcome = await executeRun(
-      { ...args, keepCases: true, ...(baselineFile ? { baseline: baselineFile } : {}) },
+      { ...args, reportCases: true, ...(baselineFile ? { baseline: baselineFile } : {}) },
       ctx,
     );
     return { artifact: outcome.artifact, configFile: outcome.config.absPath };
@@ -264,31 +265,47 @@ function comparisonSection(comparison: Comparison): string {
 }
 
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */
-async function readResults(
+function readResults(
   settings: ActionSettings,
-): Promise<{ artifact: ResultsArtifact; configFile: string } | null> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(settings.results, 'utf8'));
-  } catch (error) {
+): { artifact: ResultsArtifact; configFile: string } | null {
+  // A merged artifact of a sharded suite can hold hundreds of thousands of cases: read it a case
+  // at a time, keeping each as the reports read it (failing ones whole, passing ones reduced).
+  const artifact = readReduced(
+    settings.results,
+    relative(settings.workingDirectory, settings.results),
+    reportableCase,
+  );
+  if (!artifact.ok) {
     core.setOutput('verdict', 'error');
-    core.setFailed(
-      `evalgate (mode: report): cannot read the results ${settings.results}: ${(error as Error).message}`,
-    );
-    return null;
-  }
-  const problems = validateArtifact(value);
-  if (problems.length > 0) {
-    core.setOutput('verdict', 'error');
-    core.setFailed(
-      `evalgate (mode: report): ${settings.results} is not a results artifact: ${problems.slice(0, 3).join('; ')}`,
-    );
+    core.setFailed(`evalgate (mode: report): ${artifact.message}`);
     return null;
   }
   return {
-    artifact: value as ResultsArtifact,
+    artifact: artifact.value,
     configFile: resolve(settings.workingDirectory, settings.config),
   };
+}
+
+/**
+ * The artifact at `path` (`name` in messages), read a case at a time with each case reduced by
+ * `reduce` (the file is checked against the results schema as it is read), or why it cannot be.
+ */
+function readReduced(
+  path: string,
+  name: string,
+  reduce: (result: CaseResult) => CaseResult,
+): { ok: true; value: ResultsArtifact } | { ok: false; message: string } {
+  try {
+    const file = openArtifactFile(path, name);
+    const runs = file.frame.runs.map((run, i) => ({
+      ...run,
+      cases: Array.from(file.cases(i), reduce),
+    }));
+    return { ok: true, value: { ...file.frame, runs } };
+  } catch (error) {
+    if (error instanceof ArtifactReadError) return { ok: false, message: error.message };
+    throw error;
+  }
 }
 
 /** `evals run` arguments: the `args` input through the CLI's own parser, then the inputs. */
@@ -338,19 +355,11 @@ async function maskReferencedSecrets(configPath: string, env: NodeJS.ProcessEnv)
   }
 }
 
-async function readBaseline(path: string): Promise<ResultsArtifact | null> {
-  try {
-    const value: unknown = JSON.parse(await readFile(path, 'utf8'));
-    const problems = validateArtifact(value);
-    if (problems.length === 0) return value as ResultsArtifact;
-    core.warning(
-      `evalgate: the baseline ${path} is not a results artifact (${problems[0]}); comparing against nothing`,
-    );
-  } catch (error) {
-    core.warning(
-      `evalgate: could not read the baseline ${path} (${(error as Error).message}); comparing against nothing`,
-    );
-  }
+/** The baseline for the plain deltas: only pass statuses are compared, so cases are reduced. */
+function readBaseline(path: string): ResultsArtifact | null {
+  const baseline = readReduced(path, path, comparableCase);
+  if (baseline.ok) return baseline.value;
+  core.warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
   return null;
 }
 

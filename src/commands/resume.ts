@@ -23,16 +23,16 @@ export interface Resumption {
   /** The prepared suites narrowed to the cases `PARTIAL` has no result for. */
   plan(config: LoadedConfig, suites: SuiteSpec[]): SuiteSpec[];
   /**
-   * The partial runs completed with the new ones (with empty `cases` unless `keepCases`: they
-   * are spooled, written by the returned `writeArtifact` and `writeJUnit` and read back by its
-   * `cases`, as a baseline comparison does); prints their summary table (the
-   * run's only one). `discard` frees the spool; call it once the reports are written.
+   * The partial runs completed with the new ones (with empty `cases`: they are spooled, written
+   * by the returned `writeArtifact` and `writeJUnit` and read back by its `cases`, as a baseline
+   * comparison and the Action's reports do); prints their summary table (the run's only one).
+   * `discard` frees the spool; call it once the reports are written.
    */
   finish(
     fresh: RunResult[],
     suites: SuiteSpec[],
     execution: Execution,
-    options: { junit: boolean; keepCases: boolean },
+    options: { junit: boolean },
   ): Pick<Execution, 'writeArtifact' | 'writeJUnit' | 'cases' | 'discard'> & {
     runs: RunResult[];
     startedAt: Date;
@@ -97,9 +97,7 @@ export function startResume(
         );
         // The checks in `plan` make this unreachable short of an engine bug; still, say why.
         if (!combined.ok) throw problemsError('resume.combine', combined.problems, path);
-        const runs = options.keepCases
-          ? combined.value.map((run, r) => ({ ...run, cases: [...(reports.cases(r) ?? [])] }))
-          : combined.value;
+        const runs = combined.value;
         const incomplete = runs.some((r) => r.summary.cases < r.testset.cases);
         const interrupted = execution.interrupted || incomplete;
         const ran = fresh.reduce((sum, r) => sum + r.summary.cases, 0);

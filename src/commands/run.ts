@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { ModuleLoaderOptions } from '../modules/loader.ts';
-import type { ResultsArtifact } from '../types.ts';
+import type { CaseResult, ResultsArtifact } from '../types.ts';
+import { comparableCase, reportableCase } from '../compare/comparable.ts';
 import { buildArtifact } from '../report/artifact.ts';
 import { executeSuites } from '../pipeline/execute.ts';
 import { letYoungGenerationGrow } from '../heap.ts';
@@ -35,11 +36,12 @@ export interface RunArgs {
   /** `--update-baselines`: automatic-battle records missing baselines and replaces losers. */
   updateBaselines?: boolean;
   /**
-   * Keep every case in memory so `RunOutcome.artifact` holds them (the Action's report reads
-   * them). Without it, and without a flag that reads cases after the run, cases are streamed to
-   * the artifact file as they finish and the outcome's runs have empty `cases`.
+   * Return in `RunOutcome.artifact` every case as the pull-request reports read it
+   * (`reportableCase`: cases that did not pass, and flaky ones, whole; passing ones reduced), for
+   * the Action. Without it the outcome's runs have empty `cases`. Either way the artifact file
+   * gets every case whole, streamed to it as it finishes.
    */
-  keepCases?: boolean;
+  reportCases?: boolean;
 }
 
 /** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
@@ -80,6 +82,7 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     ...(args.updateBaselines ? { updateBaselines: true } : {}),
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
+  const reduce = args.reportCases ? reportableCase : comparableCase;
   const git = readGitInfo(config.dir, ctx.env);
   // The prepared cases are in memory; what survives from here on lives as long as a call.
   letYoungGenerationGrow();
@@ -92,12 +95,14 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
     ...(args.signal ? { signal: args.signal } : {}),
     ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
-    // The baseline comparison reads every case after the run, so it keeps them in memory;
-    // otherwise cases only stream to the artifact (bounded), a shard's with their testset
-    // positions, and the JUnit report (and a resumption) reads them back from the spool.
-    // A baseline comparison keeps each case reduced to what it reads, not the whole case.
-    keepCases: args.keepCases === true,
-    comparable: args.baseline !== undefined && resuming === undefined,
+    // Cases stream to the artifact (bounded), a shard's with their testset positions; the
+    // JUnit report (and a resumption) reads them back from the spool. What is read after the
+    // run keeps each case reduced to what it reads: the Action's reports, or a baseline
+    // comparison. A resumption reads its kept and new cases back from the spool instead.
+    keepCases: false,
+    ...(resuming === undefined && (args.reportCases || args.baseline !== undefined)
+      ? { reduce }
+      : {}),
     junit: args.junit !== undefined && resuming === undefined,
     summary: resuming === undefined,
     positions: filters.shard !== undefined,
@@ -107,11 +112,10 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   // Each run records its plan (and a shard its cases' positions) so it can be merged or resumed.
   const fresh = annotateRuns(execution.runs, planned, filters.shard);
   const done = resuming
-    ? resuming.finish(fresh, suites, execution, {
-        junit: args.junit !== undefined,
-        keepCases: args.keepCases === true,
-      })
+    ? resuming.finish(fresh, suites, execution, { junit: args.junit !== undefined })
     : { ...execution, runs: fresh };
+  const reducedCases = (run: number): Iterable<CaseResult> =>
+    resuming ? reduceEach(done.cases(run), reduce) : execution.reducedCases(run);
   let artifact = buildArtifact({
     toolVersion,
     config: config.file,
@@ -127,13 +131,20 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     artifact = comparing.withComparison(
       artifact,
       // A resumed run's cases are the partial artifact's and the new ones: read back.
-      (run) => (resuming ? done.cases(run) : execution.comparableCases(run)),
+      reducedCases,
       baseline,
       args.baseline,
       suites,
       ctx,
     );
   }
+  // Read before the artifact is written: the spool they may come from is removed after it.
+  const reported = args.reportCases
+    ? {
+        ...artifact,
+        runs: artifact.runs.map((run, i) => ({ ...run, cases: [...reducedCases(i)] })),
+      }
+    : artifact;
   const output = resolve(ctx.cwd, args.output);
   try {
     await done.writeArtifact(output, artifact);
@@ -149,7 +160,18 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     ctx.stderr.write(
       'interrupted: the artifact holds the cases that finished (interrupted: true)\n',
     );
-    return { artifact, config, exitCode: EXIT.interrupted };
+    return { artifact: reported, config, exitCode: EXIT.interrupted };
   }
-  return { artifact, config, exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail };
+  return {
+    artifact: reported,
+    config,
+    exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail,
+  };
+}
+
+function* reduceEach(
+  cases: Iterable<CaseResult>,
+  reduce: (result: CaseResult) => CaseResult,
+): Generator<CaseResult> {
+  for (const result of cases) yield reduce(result);
 }

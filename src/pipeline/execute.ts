@@ -6,7 +6,7 @@ import { ListedCases } from '../report/case-listing.ts';
 import { renderSummary, type CaseListing } from '../report/summary-table.ts';
 import { createProgressReporter } from '../report/progress.ts';
 import { runSuites } from '../run/engine.ts';
-import { ComparableCases } from '../compare/comparable.ts';
+import { ReducedCases } from '../compare/comparable.ts';
 import type { CaseSink, SuiteSpec } from '../run/types.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
 import { writeFileAtomic } from './write-file-atomic.ts';
@@ -48,10 +48,11 @@ export interface ExecuteIO {
    */
   junit?: boolean;
   /**
-   * With spooled cases, also keep each case reduced to what a comparison reads
-   * (`comparableCase`): `--baseline` then compares without reading the spool back.
+   * With spooled cases, also keep each case reduced by this as it finishes: `comparableCase`
+   * for `--baseline`, which then compares without reading the spool back; `reportableCase` for
+   * the Action's reports. The whole cases still go to the spool, and from it to the artifact.
    */
-  comparable?: boolean;
+  reduce?: (result: CaseResult) => CaseResult;
   /**
    * Record each streamed case's testset position (`index`) in the artifact, as a shard's
    * artifact needs for `evals merge` to restore testset order. Kept cases get theirs from
@@ -79,10 +80,10 @@ export interface Execution {
   /** Run `run`'s cases in order: read back from the spool, or the ones held in `runs`. */
   cases(run: number): Iterable<CaseResult>;
   /**
-   * Run `run`'s cases in order for a comparison: reduced (`comparableCase`) when the run kept
-   * them so (`comparable: true`), else as `cases` gives them.
+   * Run `run`'s cases in order as the run kept them reduced (`reduce`); without `reduce`, as
+   * `cases` gives them.
    */
-  comparableCases(run: number): Iterable<CaseResult>;
+  reducedCases(run: number): Iterable<CaseResult>;
   /** Frees the spool: call it once the reports are written, or instead of them. Idempotent. */
   discard(): void;
 }
@@ -108,7 +109,7 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     : new SpooledReports({
         junit: io.junit === true,
         ...(io.positions ? { positions: suites } : {}),
-        ...(io.comparable ? { comparable: true } : {}),
+        ...(io.reduce ? { reduce: io.reduce } : {}),
       });
   let result;
   try {
@@ -145,7 +146,7 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     startedAt,
     durationMs,
     cases,
-    comparableCases: (run) => reports?.comparableCases(run) ?? cases(run),
+    reducedCases: (run) => reports?.reducedCases(run) ?? cases(run),
     writeArtifact: (path, artifact) =>
       reports
         ? reports.writeArtifact(path, artifact)
@@ -166,27 +167,32 @@ export class SpooledReports implements CaseSink {
   readonly #spool = new CaseSpool();
   readonly #listed = new ListedCases();
   readonly #junit: JUnitCounts | null;
-  readonly #comparable: ComparableCases | null;
+  readonly #reduced: ReducedCases | null;
   readonly #sink: CaseSink;
 
   /**
    * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
-   * testset position (`index`) in the artifact, as a shard's artifact needs.
+   * testset position (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep
+   * each case reduced by it (`reducedCases`).
    */
-  constructor(options: { junit: boolean; positions?: readonly SuiteSpec[]; comparable?: boolean }) {
+  constructor(options: {
+    junit: boolean;
+    positions?: readonly SuiteSpec[];
+    reduce?: (result: CaseResult) => CaseResult;
+  }) {
     this.#junit = options.junit ? new JUnitCounts() : null;
-    this.#comparable = options.comparable ? new ComparableCases() : null;
+    this.#reduced = options.reduce ? new ReducedCases(options.reduce) : null;
     this.#sink = allSinks([
       options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
       this.#listed,
       ...(this.#junit ? [this.#junit] : []),
-      ...(this.#comparable ? [this.#comparable] : []),
+      ...(this.#reduced ? [this.#reduced] : []),
     ]);
   }
 
-  /** Run `run`'s cases reduced for a comparison, when kept (`comparable: true`). */
-  comparableCases(run: number): CaseResult[] | undefined {
-    return this.#comparable?.cases(run);
+  /** Run `run`'s cases reduced, when kept so (`reduce`). */
+  reducedCases(run: number): CaseResult[] | undefined {
+    return this.#reduced?.cases(run);
   }
 
   open(runs: readonly { cases: number }[]): void {
