@@ -19944,28 +19944,49 @@ function comparableCase(result) {
     error: result.error,
     durationMs: 0,
     passed: result.passed,
-    evaluations: result.evaluations.map((evaluation) => ({
-      evaluator: evaluation.evaluator,
-      score: evaluation.score,
-      threshold: null,
-      passed: evaluation.passed,
-      metadata: null,
-      error: evaluation.error,
-      durationMs: 0
-    }))
+    evaluations: result.evaluations.map(reducedEvaluation)
   };
   if (result.trialPassRate !== void 0) reduced.trialPassRate = result.trialPassRate;
   if (result.flaky !== void 0) reduced.flaky = result.flaky;
   return reduced;
 }
+function sharedSlot(evaluation) {
+  if (evaluation.error !== null || evaluation.score !== 0 && evaluation.score !== 1) return -1;
+  const pass = evaluation.passed === null ? 2 : evaluation.passed ? 1 : 0;
+  return evaluation.score * 3 + pass;
+}
+function reducedEvaluation(evaluation) {
+  const slot = sharedSlot(evaluation);
+  let shared;
+  if (slot >= 0) {
+    shared = sharedEvaluations.get(evaluation.evaluator);
+    const found2 = shared?.[slot];
+    if (found2 !== void 0) return found2;
+  }
+  const reduced = Object.freeze({
+    evaluator: evaluation.evaluator,
+    score: evaluation.score,
+    threshold: null,
+    passed: evaluation.passed,
+    metadata: null,
+    error: evaluation.error,
+    durationMs: 0
+  });
+  if (slot >= 0) {
+    if (shared === void 0) sharedEvaluations.set(evaluation.evaluator, shared = []);
+    shared[slot] = reduced;
+  }
+  return reduced;
+}
 function reportableCase(result) {
   return result.passed && result.flaky !== true ? comparableCase(result) : result;
 }
-var NO_DATA, ReducedCases;
+var NO_DATA, sharedEvaluations, ReducedCases;
 var init_comparable = __esm({
   "src/compare/comparable.ts"() {
     "use strict";
     NO_DATA = Object.freeze({});
+    sharedEvaluations = /* @__PURE__ */ new Map();
     ReducedCases = class {
       #reduce;
       #runs = [];
