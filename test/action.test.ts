@@ -400,7 +400,8 @@ describe('the Action elsewhere', () => {
     assert.match(r.summary, /evals: evals\.yaml/);
   });
 
-  it("mode: report publishes an earlier job's artifact on a workflow_run, running nothing", async () => {
+  /** A workspace holding the artifact of an earlier job that posted nothing (for `mode: report`). */
+  async function producedArtifact(): Promise<Workspace> {
     const ws = workspace(suiteFiles(ONE_FAILING), 'push');
     const produced = await runAction(action, ws, server, {
       comment: 'false',
@@ -408,6 +409,11 @@ describe('the Action elsewhere', () => {
       'fail-on': 'never',
     });
     assert.equal(produced.code, 0, produced.stderr);
+    return ws;
+  }
+
+  it("mode: report publishes an earlier job's artifact on a workflow_run, running nothing", async () => {
+    const ws = await producedArtifact();
     // The privileged job: the function file is gone, so anything that ran it would fail.
     writeFiles(ws.dir, { 'app/answer.mjs': 'throw new Error("must not run");\n' });
     const before = server.requests.length;
@@ -424,13 +430,7 @@ describe('the Action elsewhere', () => {
   });
 
   it('mode: report refuses an artifact with a bad case, saying where, and posts nothing', async () => {
-    const ws = workspace(suiteFiles(ONE_FAILING), 'push');
-    const produced = await runAction(action, ws, server, {
-      comment: 'false',
-      'check-run': 'false',
-      'fail-on': 'never',
-    });
-    assert.equal(produced.code, 0, produced.stderr);
+    const ws = await producedArtifact();
     // Read a case at a time: the second case line is the one the schema rejects.
     const path = join(ws.dir, 'evals-results.json');
     const lines = readFileSync(path, 'utf8').split('\n');
