@@ -53303,6 +53303,14 @@ function openArtifactFile(path, name) {
   }
   return inMemory(path, name);
 }
+function readReducedArtifact(path, name, reduce) {
+  const file = openArtifactFile(path, name);
+  const runs = file.frame.runs.map((run2, i) => ({
+    ...run2,
+    cases: Array.from(file.cases(i), reduce)
+  }));
+  return { ...file.frame, runs };
+}
 function* lines(fd, start, end) {
   let window = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW2, end - start)));
   const line = { bytes: window, from: 0, to: 0, offset: 0 };
@@ -53495,12 +53503,10 @@ import { readFile as readFile6 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
 async function readComparable(path, ctx) {
   try {
-    const file = openArtifactFile(resolve8(ctx.cwd, path), path);
-    const runs = file.frame.runs.map((run2, i) => ({
-      ...run2,
-      cases: Array.from(file.cases(i), comparableCase)
-    }));
-    return { ok: true, artifact: { ...file.frame, runs } };
+    return {
+      ok: true,
+      artifact: readReducedArtifact(resolve8(ctx.cwd, path), path, comparableCase)
+    };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
     if (error2.kind === "unreadable") throw usageError("compare.unreadable", error2.message, path);
@@ -60161,12 +60167,7 @@ function readResults(settings) {
 }
 function readReduced(path, name, reduce) {
   try {
-    const file = openArtifactFile(path, name);
-    const runs = file.frame.runs.map((run2, i) => ({
-      ...run2,
-      cases: Array.from(file.cases(i), reduce)
-    }));
-    return { ok: true, value: { ...file.frame, runs } };
+    return { ok: true, value: readReducedArtifact(path, name, reduce) };
   } catch (error2) {
     if (error2 instanceof ArtifactReadError) return { ok: false, message: error2.message };
     throw error2;

@@ -23,7 +23,7 @@ import { publishCheckRun } from '../github/check-run.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import { buildAnnotations, toWorkflowCommands } from '../report/annotations.ts';
-import { ArtifactReadError, openArtifactFile } from '../report/artifact-read.ts';
+import { ArtifactReadError, readReducedArtifact } from '../report/artifact-read.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
 import { readSettings, type ActionSettings } from './settings.ts';
@@ -296,12 +296,7 @@ function readReduced(
   reduce: (result: CaseResult) => CaseResult,
 ): { ok: true; value: ResultsArtifact } | { ok: false; message: string } {
   try {
-    const file = openArtifactFile(path, name);
-    const runs = file.frame.runs.map((run, i) => ({
-      ...run,
-      cases: Array.from(file.cases(i), reduce),
-    }));
-    return { ok: true, value: { ...file.frame, runs } };
+    return { ok: true, value: readReducedArtifact(path, name, reduce) };
   } catch (error) {
     if (error instanceof ArtifactReadError) return { ok: false, message: error.message };
     throw error;

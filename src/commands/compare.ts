@@ -13,7 +13,7 @@ import {
 } from '../compare/render.ts';
 import type { Comparison } from '../compare/types.ts';
 import { usageError } from '../errors.ts';
-import { ArtifactReadError, openArtifactFile } from '../report/artifact-read.ts';
+import { ArtifactReadError, readReducedArtifact } from '../report/artifact-read.ts';
 import type { ResultsArtifact } from '../types.ts';
 import { useColor, type CommandContext } from './io.ts';
 
@@ -78,12 +78,10 @@ export async function readComparable(
   ctx: CommandContext,
 ): Promise<{ ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown }> {
   try {
-    const file = openArtifactFile(resolve(ctx.cwd, path), path);
-    const runs = file.frame.runs.map((run, i) => ({
-      ...run,
-      cases: Array.from(file.cases(i), comparableCase),
-    }));
-    return { ok: true, artifact: { ...file.frame, runs } };
+    return {
+      ok: true,
+      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, comparableCase),
+    };
   } catch (error) {
     if (!(error instanceof ArtifactReadError)) throw error;
     if (error.kind === 'unreadable') throw usageError('compare.unreadable', error.message, path);

@@ -97,6 +97,24 @@ export function openArtifactFile(path: string, name: string): ArtifactFile {
   return inMemory(path, name);
 }
 
+/**
+ * The artifact at `path` (shown as `name`) with every case read a case at a time and kept as
+ * `reduce` makes it (`comparableCase`, `reportableCase`): what a caller that reads every case
+ * but needs only part of each holds. Throws {@link ArtifactReadError} as {@link openArtifactFile}.
+ */
+export function readReducedArtifact(
+  path: string,
+  name: string,
+  reduce: (result: CaseResult) => CaseResult,
+): ResultsArtifact {
+  const file = openArtifactFile(path, name);
+  const runs = file.frame.runs.map((run, i) => ({
+    ...run,
+    cases: Array.from(file.cases(i), reduce),
+  }));
+  return { ...file.frame, runs };
+}
+
 /** One line as {@link lines} hands it out: `bytes[from, to)` (its newline and any `\r` left out). */
 interface Line {
   bytes: Buffer;
