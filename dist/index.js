@@ -854,7 +854,7 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key, value, index) {
+      constructor(key, value2, index) {
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
@@ -863,16 +863,16 @@ var require_tree = __commonJS({
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
-          this.middle = new _TstNode(key, value, index);
+          this.middle = new _TstNode(key, value2, index);
         } else {
-          this.value = value;
+          this.value = value2;
         }
       }
       /**
        * @param {string} key
        * @param {any} value
        */
-      add(key, value) {
+      add(key, value2) {
         const length2 = key.length;
         if (length2 === 0) {
           throw new TypeError("Unreachable");
@@ -886,25 +886,25 @@ var require_tree = __commonJS({
           }
           if (node.code === code) {
             if (length2 === ++index) {
-              node.value = value;
+              node.value = value2;
               break;
             } else if (node.middle !== null) {
               node = node.middle;
             } else {
-              node.middle = new _TstNode(key, value, index);
+              node.middle = new _TstNode(key, value2, index);
               break;
             }
           } else if (node.code < code) {
             if (node.left !== null) {
               node = node.left;
             } else {
-              node.left = new _TstNode(key, value, index);
+              node.left = new _TstNode(key, value2, index);
               break;
             }
           } else if (node.right !== null) {
             node = node.right;
           } else {
-            node.right = new _TstNode(key, value, index);
+            node.right = new _TstNode(key, value2, index);
             break;
           }
         }
@@ -943,11 +943,11 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        * */
-      insert(key, value) {
+      insert(key, value2) {
         if (this.node === null) {
-          this.node = new TstNode(key, value, 0);
+          this.node = new TstNode(key, value2, 0);
         } else {
-          this.node.add(key, value);
+          this.node.add(key, value2);
         }
       }
       /**
@@ -1048,11 +1048,11 @@ var require_util = __commonJS({
       return url;
     }
     function isValidPort(port) {
-      const value = parseInt(port, 10);
-      return value === Number(port) && value >= 0 && value <= 65535;
+      const value2 = parseInt(port, 10);
+      return value2 === Number(port) && value2 >= 0 && value2 <= 65535;
     }
-    function isHttpOrHttpsPrefixed(value) {
-      return value != null && value[0] === "h" && value[1] === "t" && value[2] === "t" && value[3] === "p" && (value[4] === ":" || value[4] === "s" && value[5] === ":");
+    function isHttpOrHttpsPrefixed(value2) {
+      return value2 != null && value2[0] === "h" && value2[1] === "t" && value2[2] === "t" && value2[3] === "p" && (value2[4] === ":" || value2[4] === "s" && value2[5] === ":");
     }
     function parseURL(url) {
       if (typeof url === "string") {
@@ -1176,11 +1176,11 @@ var require_util = __commonJS({
       const m = val.toString().match(KEEPALIVE_TIMEOUT_EXPR);
       return m ? parseInt(m[1], 10) * 1e3 : null;
     }
-    function headerNameToString(value) {
-      return typeof value === "string" ? headerNameLowerCasedRecord[value] ?? value.toLowerCase() : tree.lookup(value) ?? value.toString("latin1").toLowerCase();
+    function headerNameToString(value2) {
+      return typeof value2 === "string" ? headerNameLowerCasedRecord[value2] ?? value2.toLowerCase() : tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
-    function bufferToLowerCasedHeaderName(value) {
-      return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
+    function bufferToLowerCasedHeaderName(value2) {
+      return tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
     }
     function parseHeaders(headers, obj) {
       if (obj === void 0) obj = {};
@@ -1295,14 +1295,14 @@ var require_util = __commonJS({
             iterator2 = iterable[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { done, value } = await iterator2.next();
+            const { done, value: value2 } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
                 controller.byobRequest?.respond(0);
               });
             } else {
-              const buf = Buffer.isBuffer(value) ? value : Buffer.from(value);
+              const buf = Buffer.isBuffer(value2) ? value2 : Buffer.from(value2);
               if (buf.byteLength) {
                 controller.enqueue(new Uint8Array(buf));
               }
@@ -1967,8 +1967,8 @@ var require_request = __commonJS({
           this.endHandler = null;
         }
       }
-      addHeader(key, value) {
-        processHeader(this, key, value);
+      addHeader(key, value2) {
+        processHeader(this, key, value2);
         return this;
       }
     };
@@ -1998,11 +1998,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError(`invalid ${key} header`);
           } else {
-            const str = `${val[i]}`;
-            if (!isValidHeaderValue(str)) {
+            const str2 = `${val[i]}`;
+            if (!isValidHeaderValue(str2)) {
               throw new InvalidArgumentError(`invalid ${key} header`);
             }
-            arr.push(str);
+            arr.push(str2);
           }
         }
         val = arr;
@@ -2040,11 +2040,11 @@ var require_request = __commonJS({
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
-        const value = typeof val === "string" ? val.toLowerCase() : null;
-        if (value !== "close" && value !== "keep-alive") {
+        const value2 = typeof val === "string" ? val.toLowerCase() : null;
+        if (value2 !== "close" && value2 !== "keep-alive") {
           throw new InvalidArgumentError("invalid connection header");
         }
-        if (value === "close") {
+        if (value2 === "close") {
           request2.reset = true;
         }
       } else if (headerName === "expect") {
@@ -2709,9 +2709,9 @@ var require_utils = __commonJS({
     function enumToMap(obj) {
       const res = {};
       Object.keys(obj).forEach((key) => {
-        const value = obj[key];
-        if (typeof value === "number") {
-          res[key] = value;
+        const value2 = obj[key];
+        if (typeof value2 === "number") {
+          res[key] = value2;
         }
       });
       return res;
@@ -3524,11 +3524,11 @@ var require_data_url = __commonJS({
     }
     function collectAnHTTPQuotedString(input, position, extractValue) {
       const positionStart = position.position;
-      let value = "";
+      let value2 = "";
       assert(input[position.position] === '"');
       position.position++;
       while (true) {
-        value += collectASequenceOfCodePoints(
+        value2 += collectASequenceOfCodePoints(
           (char) => char !== '"' && char !== "\\",
           input,
           position
@@ -3540,10 +3540,10 @@ var require_data_url = __commonJS({
         position.position++;
         if (quoteOrBackslash === "\\") {
           if (position.position >= input.length) {
-            value += "\\";
+            value2 += "\\";
             break;
           }
-          value += input[position.position];
+          value2 += input[position.position];
           position.position++;
         } else {
           assert(quoteOrBackslash === '"');
@@ -3551,7 +3551,7 @@ var require_data_url = __commonJS({
         }
       }
       if (extractValue) {
-        return value;
+        return value2;
       }
       return input.slice(positionStart, position.position);
     }
@@ -3559,41 +3559,41 @@ var require_data_url = __commonJS({
       assert(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
-      for (let [name, value] of parameters.entries()) {
+      for (let [name, value2] of parameters.entries()) {
         serialization += ";";
         serialization += name;
         serialization += "=";
-        if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
-          value = value.replace(/(\\|")/g, "\\$1");
-          value = '"' + value;
-          value += '"';
+        if (!HTTP_TOKEN_CODEPOINTS.test(value2)) {
+          value2 = value2.replace(/(\\|")/g, "\\$1");
+          value2 = '"' + value2;
+          value2 += '"';
         }
-        serialization += value;
+        serialization += value2;
       }
       return serialization;
     }
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str, leading = true, trailing = true) {
-      return removeChars(str, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str2, leading = true, trailing = true) {
+      return removeChars(str2, leading, trailing, isHTTPWhiteSpace);
     }
     function isASCIIWhitespace(char) {
       return char === 13 || char === 10 || char === 9 || char === 12 || char === 32;
     }
-    function removeASCIIWhitespace(str, leading = true, trailing = true) {
-      return removeChars(str, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str2, leading = true, trailing = true) {
+      return removeChars(str2, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str, leading, trailing, predicate) {
+    function removeChars(str2, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str.length - 1;
+      let trail = str2.length - 1;
       if (leading) {
-        while (lead < str.length && predicate(str.charCodeAt(lead))) lead++;
+        while (lead < str2.length && predicate(str2.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str2.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str.length - 1 ? str : str.slice(lead, trail + 1);
+      return lead === 0 && trail === str2.length - 1 ? str2 : str2.slice(lead, trail + 1);
     }
     function isomorphicDecode(input) {
       const length2 = input.length;
@@ -3841,11 +3841,11 @@ var require_webidl = __commonJS({
           });
         }
         while (true) {
-          const { done, value } = method.next();
+          const { done, value: value2 } = method.next();
           if (done) {
             break;
           }
-          seq.push(converter(value, prefix, `${argument}[${index++}]`));
+          seq.push(converter(value2, prefix, `${argument}[${index++}]`));
         }
         return seq;
       };
@@ -3913,20 +3913,20 @@ var require_webidl = __commonJS({
               });
             }
           }
-          let value = dictionary[key];
+          let value2 = dictionary[key];
           const hasDefault = Object.hasOwn(options, "defaultValue");
-          if (hasDefault && value !== null) {
-            value ??= defaultValue();
+          if (hasDefault && value2 !== null) {
+            value2 ??= defaultValue();
           }
-          if (required || hasDefault || value !== void 0) {
-            value = converter(value, prefix, `${argument}.${key}`);
-            if (options.allowedValues && !options.allowedValues.includes(value)) {
+          if (required || hasDefault || value2 !== void 0) {
+            value2 = converter(value2, prefix, `${argument}.${key}`);
+            if (options.allowedValues && !options.allowedValues.includes(value2)) {
               throw webidl.errors.exception({
                 header: prefix,
-                message: `${value} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
+                message: `${value2} is not an accepted type. Expected one of ${options.allowedValues.join(", ")}.`
               });
             }
-            dict[key] = value;
+            dict[key] = value2;
           }
         }
         return dict;
@@ -4137,8 +4137,8 @@ var require_util2 = __commonJS({
       }
       return true;
     }
-    function normalizeBinaryStringToUtf8(value) {
-      return Buffer.from(value, "binary").toString("utf8");
+    function normalizeBinaryStringToUtf8(value2) {
+      return Buffer.from(value2, "binary").toString("utf8");
     }
     function requestCurrentURL(request2) {
       return request2.urlList[request2.urlList.length - 1];
@@ -4499,8 +4499,8 @@ var require_util2 = __commonJS({
     function normalizeMethod(method) {
       return normalizedMethodRecordsBase[method.toLowerCase()] ?? method;
     }
-    function serializeJavascriptValueToJSONString(value) {
-      const result = JSON.stringify(value);
+    function serializeJavascriptValueToJSONString(value2) {
+      const result = JSON.stringify(value2);
       if (result === void 0) {
         throw new TypeError("Value is not JSON serializable");
       }
@@ -4541,7 +4541,7 @@ var require_util2 = __commonJS({
               done: true
             };
           }
-          const { [keyIndex]: key, [valueIndex]: value } = values[index];
+          const { [keyIndex]: key, [valueIndex]: value2 } = values[index];
           this.#index = index + 1;
           let result;
           switch (this.#kind) {
@@ -4549,10 +4549,10 @@ var require_util2 = __commonJS({
               result = key;
               break;
             case "value":
-              result = value;
+              result = value2;
               break;
             case "key+value":
-              result = [key, value];
+              result = [key, value2];
               break;
           }
           return {
@@ -4618,8 +4618,8 @@ var require_util2 = __commonJS({
                 `Failed to execute 'forEach' on '${name}': parameter 1 is not of type 'Function'.`
               );
             }
-            for (const { 0: key, 1: value } of makeIterator(this, "key+value")) {
-              callbackfn.call(thisArg, value, key, this);
+            for (const { 0: key, 1: value2 } of makeIterator(this, "key+value")) {
+              callbackfn.call(thisArg, value2, key, this);
             }
           }
         }
@@ -4696,8 +4696,8 @@ var require_util2 = __commonJS({
       const protocol = url.protocol;
       return protocol === "http:" || protocol === "https:";
     }
-    function simpleRangeHeaderValue(value, allowWhitespace) {
-      const data = value;
+    function simpleRangeHeaderValue(value2, allowWhitespace) {
+      const data = value2;
       if (!data.startsWith("bytes")) {
         return "failure";
       }
@@ -4815,8 +4815,8 @@ var require_util2 = __commonJS({
       if (values === null) {
         return "failure";
       }
-      for (const value of values) {
-        const temporaryMimeType = parseMIMEType(value);
+      for (const value2 of values) {
+        const temporaryMimeType = parseMIMEType(value2);
         if (temporaryMimeType === "failure" || temporaryMimeType.essence === "*/*") {
           continue;
         }
@@ -4836,8 +4836,8 @@ var require_util2 = __commonJS({
       }
       return mimeType;
     }
-    function gettingDecodingSplitting(value) {
-      const input = value;
+    function gettingDecodingSplitting(value2) {
+      const input = value2;
       const position = { position: 0 };
       const values = [];
       let temporaryValue = "";
@@ -4868,11 +4868,11 @@ var require_util2 = __commonJS({
       return values;
     }
     function getDecodeSplit(name, list) {
-      const value = list.get(name, true);
-      if (value === null) {
+      const value2 = list.get(name, true);
+      if (value2 === null) {
         return null;
       }
-      return gettingDecodingSplitting(value);
+      return gettingDecodingSplitting(value2);
     }
     var textDecoder = new TextDecoder();
     function utf8DecodeBytes(buffer) {
@@ -5055,19 +5055,19 @@ var require_formdata = __commonJS({
         }
         this[kState] = [];
       }
-      append(name, value, filename = void 0) {
+      append(name, value2, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.append";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value)) {
+        if (arguments.length === 3 && !isBlobLike(value2)) {
           throw new TypeError(
             "Failed to execute 'append' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "value", { strict: false }) : webidl.converters.USVString(value, prefix, "value");
+        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "value", { strict: false }) : webidl.converters.USVString(value2, prefix, "value");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "filename") : void 0;
-        const entry = makeEntry(name, value, filename);
+        const entry = makeEntry(name, value2, filename);
         this[kState].push(entry);
       }
       delete(name) {
@@ -5102,19 +5102,19 @@ var require_formdata = __commonJS({
         name = webidl.converters.USVString(name, prefix, "name");
         return this[kState].findIndex((entry) => entry.name === name) !== -1;
       }
-      set(name, value, filename = void 0) {
+      set(name, value2, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.set";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value)) {
+        if (arguments.length === 3 && !isBlobLike(value2)) {
           throw new TypeError(
             "Failed to execute 'set' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "name", { strict: false }) : webidl.converters.USVString(value, prefix, "name");
+        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "name", { strict: false }) : webidl.converters.USVString(value2, prefix, "name");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "name") : void 0;
-        const entry = makeEntry(name, value, filename);
+        const entry = makeEntry(name, value2, filename);
         const idx = this[kState].findIndex((entry2) => entry2.name === name);
         if (idx !== -1) {
           this[kState] = [
@@ -5158,21 +5158,21 @@ var require_formdata = __commonJS({
         configurable: true
       }
     });
-    function makeEntry(name, value, filename) {
-      if (typeof value === "string") {
+    function makeEntry(name, value2, filename) {
+      if (typeof value2 === "string") {
       } else {
-        if (!isFileLike(value)) {
-          value = value instanceof Blob ? new File([value], "blob", { type: value.type }) : new FileLike(value, "blob", { type: value.type });
+        if (!isFileLike(value2)) {
+          value2 = value2 instanceof Blob ? new File([value2], "blob", { type: value2.type }) : new FileLike(value2, "blob", { type: value2.type });
         }
         if (filename !== void 0) {
           const options = {
-            type: value.type,
-            lastModified: value.lastModified
+            type: value2.type,
+            lastModified: value2.lastModified
           };
-          value = value instanceof NativeFile ? new File([value], filename, options) : new FileLike(value, filename, options);
+          value2 = value2 instanceof NativeFile ? new File([value2], filename, options) : new FileLike(value2, filename, options);
         }
       }
-      return { name, value };
+      return { name, value: value2 };
     }
     module.exports = { FormData, makeEntry };
   }
@@ -5270,19 +5270,19 @@ var require_formdata_parser = __commonJS({
         } else {
           position.position += 2;
         }
-        let value;
+        let value2;
         if (filename !== null) {
           contentType ??= "text/plain";
           if (!isAsciiString(contentType)) {
             contentType = "";
           }
-          value = new File([body], filename, { type: contentType });
+          value2 = new File([body], filename, { type: contentType });
         } else {
-          value = utf8DecodeBytes(Buffer.from(body));
+          value2 = utf8DecodeBytes(Buffer.from(body));
         }
         assert(isUSVString(name));
-        assert(typeof value === "string" && isUSVString(value) || isFileLike(value));
-        entryList.push(makeEntry(name, value, filename));
+        assert(typeof value2 === "string" && isUSVString(value2) || isFileLike(value2));
+        entryList.push(makeEntry(name, value2, filename));
       }
     }
     function parseMultipartFormDataHeaders(input, position) {
@@ -5482,7 +5482,7 @@ var require_body = __commonJS({
       } else {
         stream = new ReadableStream({
           async pull(controller) {
-            const buffer = typeof source === "string" ? textEncoder.encode(source) : source;
+            const buffer = typeof source2 === "string" ? textEncoder.encode(source2) : source2;
             if (buffer.byteLength) {
               controller.enqueue(buffer);
             }
@@ -5495,45 +5495,45 @@ var require_body = __commonJS({
       }
       assert(isReadableStreamLike(stream));
       let action = null;
-      let source = null;
+      let source2 = null;
       let length2 = null;
       let type = null;
       if (typeof object === "string") {
-        source = object;
+        source2 = object;
         type = "text/plain;charset=UTF-8";
       } else if (object instanceof URLSearchParams) {
-        source = object.toString();
+        source2 = object.toString();
         type = "application/x-www-form-urlencoded;charset=UTF-8";
       } else if (isArrayBuffer(object)) {
-        source = new Uint8Array(object.slice());
+        source2 = new Uint8Array(object.slice());
       } else if (ArrayBuffer.isView(object)) {
-        source = new Uint8Array(object.buffer.slice(object.byteOffset, object.byteOffset + object.byteLength));
+        source2 = new Uint8Array(object.buffer.slice(object.byteOffset, object.byteOffset + object.byteLength));
       } else if (util.isFormDataLike(object)) {
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape2 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
-        const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
+        const escape2 = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const normalizeLinefeeds = (value2) => value2.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
         length2 = 0;
         let hasUnknownSizeValue = false;
-        for (const [name, value] of object) {
-          if (typeof value === "string") {
+        for (const [name, value2] of object) {
+          if (typeof value2 === "string") {
             const chunk2 = textEncoder.encode(prefix + `; name="${escape2(normalizeLinefeeds(name))}"\r
 \r
-${normalizeLinefeeds(value)}\r
+${normalizeLinefeeds(value2)}\r
 `);
             blobParts.push(chunk2);
             length2 += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape2(value.name)}"` : "") + `\r
-Content-Type: ${value.type || "application/octet-stream"}\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value2.name ? `; filename="${escape2(value2.name)}"` : "") + `\r
+Content-Type: ${value2.type || "application/octet-stream"}\r
 \r
 `);
-            blobParts.push(chunk2, value, rn);
-            if (typeof value.size === "number") {
-              length2 += chunk2.byteLength + value.size + rn.byteLength;
+            blobParts.push(chunk2, value2, rn);
+            if (typeof value2.size === "number") {
+              length2 += chunk2.byteLength + value2.size + rn.byteLength;
             } else {
               hasUnknownSizeValue = true;
             }
@@ -5546,7 +5546,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (hasUnknownSizeValue) {
           length2 = null;
         }
-        source = object;
+        source2 = object;
         action = async function* () {
           for (const part of blobParts) {
             if (part.stream) {
@@ -5558,7 +5558,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         };
         type = `multipart/form-data; boundary=${boundary}`;
       } else if (isBlobLike(object)) {
-        source = object;
+        source2 = object;
         length2 = object.size;
         if (object.type) {
           type = object.type;
@@ -5574,8 +5574,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         }
         stream = object instanceof ReadableStream ? object : ReadableStreamFrom(object);
       }
-      if (typeof source === "string" || util.isBuffer(source)) {
-        length2 = Buffer.byteLength(source);
+      if (typeof source2 === "string" || util.isBuffer(source2)) {
+        length2 = Buffer.byteLength(source2);
       }
       if (action != null) {
         let iterator2;
@@ -5584,7 +5584,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             iterator2 = action(object)[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { value, done } = await iterator2.next();
+            const { value: value2, done } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
@@ -5592,7 +5592,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
               });
             } else {
               if (!isErrored(stream)) {
-                const buffer = new Uint8Array(value);
+                const buffer = new Uint8Array(value2);
                 if (buffer.byteLength) {
                   controller.enqueue(buffer);
                 }
@@ -5606,7 +5606,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           type: "bytes"
         });
       }
-      const body = { stream, source, length: length2 };
+      const body = { stream, source: source2, length: length2 };
       return [body, type];
     }
     function safelyExtractBody(object, keepalive = false) {
@@ -5655,12 +5655,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
           return consumeBody(this, parseJSONFromBytes, instance);
         },
         formData() {
-          return consumeBody(this, (value) => {
+          return consumeBody(this, (value2) => {
             const mimeType = bodyMimeType(this);
             if (mimeType !== null) {
               switch (mimeType.essence) {
                 case "multipart/form-data": {
-                  const parsed = multipartFormDataParser(value, mimeType);
+                  const parsed = multipartFormDataParser(value2, mimeType);
                   if (parsed === "failure") {
                     throw new TypeError("Failed to parse body as FormData.");
                   }
@@ -5669,10 +5669,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
-                  const entries = new URLSearchParams(value.toString());
+                  const entries = new URLSearchParams(value2.toString());
                   const fd = new FormData();
-                  for (const [name, value2] of entries) {
-                    fd.append(name, value2);
+                  for (const [name, value3] of entries) {
+                    fd.append(name, value3);
                   }
                   return fd;
                 }
@@ -6928,13 +6928,13 @@ var require_client_h2 = __commonJS({
     } = http2;
     function parseH2Headers(headers) {
       const result = [];
-      for (const [name, value] of Object.entries(headers)) {
-        if (Array.isArray(value)) {
-          for (const subvalue of value) {
+      for (const [name, value2] of Object.entries(headers)) {
+        if (Array.isArray(value2)) {
+          for (const subvalue of value2) {
             result.push(Buffer.from(name), Buffer.from(subvalue));
           }
         } else {
-          result.push(Buffer.from(name), Buffer.from(value));
+          result.push(Buffer.from(name), Buffer.from(value2));
         }
       }
       return result;
@@ -7852,8 +7852,8 @@ var require_client = __commonJS({
       get pipelining() {
         return this[kPipelining];
       }
-      set pipelining(value) {
-        this[kPipelining] = value;
+      set pipelining(value2) {
+        this[kPipelining] = value2;
         this[kResume](true);
       }
       get [kPending]() {
@@ -10682,15 +10682,15 @@ var require_mock_utils = __commonJS({
         isPromise
       }
     } = __require("node:util");
-    function matchValue(match, value) {
+    function matchValue(match, value2) {
       if (typeof match === "string") {
-        return match === value;
+        return match === value2;
       }
       if (match instanceof RegExp) {
-        return match.test(value);
+        return match.test(value2);
       }
       if (typeof match === "function") {
-        return match(value) === true;
+        return match(value2) === true;
       }
       return false;
     }
@@ -10831,14 +10831,14 @@ var require_mock_utils = __commonJS({
       const result = [];
       for (let i = 0; i < keys.length; ++i) {
         const key = keys[i];
-        const value = data[key];
+        const value2 = data[key];
         const name = Buffer.from(`${key}`);
-        if (Array.isArray(value)) {
-          for (let j = 0; j < value.length; ++j) {
-            result.push(name, Buffer.from(`${value[j]}`));
+        if (Array.isArray(value2)) {
+          for (let j = 0; j < value2.length; ++j) {
+            result.push(name, Buffer.from(`${value2[j]}`));
           }
         } else {
-          result.push(name, Buffer.from(`${value}`));
+          result.push(name, Buffer.from(`${value2}`));
         }
       }
       return result;
@@ -11988,25 +11988,25 @@ var require_headers = __commonJS({
         });
       }
     }
-    function appendHeader(headers, name, value) {
-      value = headerValueNormalize(value);
+    function appendHeader(headers, name, value2) {
+      value2 = headerValueNormalize(value2);
       if (!isValidHeaderName(name)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
           value: name,
           type: "header name"
         });
-      } else if (!isValidHeaderValue(value)) {
+      } else if (!isValidHeaderValue(value2)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
-          value,
+          value: value2,
           type: "header value"
         });
       }
       if (getHeadersGuard(headers) === "immutable") {
         throw new TypeError("immutable");
       }
-      return getHeadersList(headers).append(name, value, false);
+      return getHeadersList(headers).append(name, value2, false);
     }
     function compareHeaderName(a, b) {
       return a[0] < b[0] ? -1 : 1;
@@ -12043,7 +12043,7 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      append(name, value, isLowerCase) {
+      append(name, value2, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         const exists2 = this[kHeadersMap].get(lowercaseName);
@@ -12051,13 +12051,13 @@ var require_headers = __commonJS({
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
             name: exists2.name,
-            value: `${exists2.value}${delimiter}${value}`
+            value: `${exists2.value}${delimiter}${value2}`
           });
         } else {
-          this[kHeadersMap].set(lowercaseName, { name, value });
+          this[kHeadersMap].set(lowercaseName, { name, value: value2 });
         }
         if (lowercaseName === "set-cookie") {
-          (this.cookies ??= []).push(value);
+          (this.cookies ??= []).push(value2);
         }
       }
       /**
@@ -12066,13 +12066,13 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      set(name, value, isLowerCase) {
+      set(name, value2, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         if (lowercaseName === "set-cookie") {
-          this.cookies = [value];
+          this.cookies = [value2];
         }
-        this[kHeadersMap].set(lowercaseName, { name, value });
+        this[kHeadersMap].set(lowercaseName, { name, value: value2 });
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
@@ -12097,15 +12097,15 @@ var require_headers = __commonJS({
         return this[kHeadersMap].get(isLowerCase ? name : name.toLowerCase())?.value ?? null;
       }
       *[Symbol.iterator]() {
-        for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
-          yield [name, value];
+        for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
+          yield [name, value2];
         }
       }
       get entries() {
         const headers = {};
         if (this[kHeadersMap].size !== 0) {
-          for (const { name, value } of this[kHeadersMap].values()) {
-            headers[name] = value;
+          for (const { name, value: value2 } of this[kHeadersMap].values()) {
+            headers[name] = value2;
           }
         }
         return headers;
@@ -12116,13 +12116,13 @@ var require_headers = __commonJS({
       get entriesList() {
         const headers = [];
         if (this[kHeadersMap].size !== 0) {
-          for (const { 0: lowerName, 1: { name, value } } of this[kHeadersMap]) {
+          for (const { 0: lowerName, 1: { name, value: value2 } } of this[kHeadersMap]) {
             if (lowerName === "set-cookie") {
               for (const cookie of this.cookies) {
                 headers.push([name, cookie]);
               }
             } else {
-              headers.push([name, value]);
+              headers.push([name, value2]);
             }
           }
         }
@@ -12140,9 +12140,9 @@ var require_headers = __commonJS({
           const firstValue = iterator2.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
-            value = iterator2.next().value;
-            x = array[i] = [value[0], value[1].value];
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value2; i < size; ++i) {
+            value2 = iterator2.next().value;
+            x = array[i] = [value2[0], value2[1].value];
             assert(x[1] !== null);
             left = 0;
             right = i;
@@ -12168,9 +12168,9 @@ var require_headers = __commonJS({
           return array;
         } else {
           let i = 0;
-          for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
-            array[i++] = [name, value];
-            assert(value !== null);
+          for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
+            array[i++] = [name, value2];
+            assert(value2 !== null);
           }
           return array.sort(compareHeaderName);
         }
@@ -12192,13 +12192,13 @@ var require_headers = __commonJS({
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
-      append(name, value) {
+      append(name, value2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.append");
         const prefix = "Headers.append";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value = webidl.converters.ByteString(value, prefix, "value");
-        return appendHeader(this, name, value);
+        value2 = webidl.converters.ByteString(value2, prefix, "value");
+        return appendHeader(this, name, value2);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-delete
       delete(name) {
@@ -12252,30 +12252,30 @@ var require_headers = __commonJS({
         return this.#headersList.contains(name, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-set
-      set(name, value) {
+      set(name, value2) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.set");
         const prefix = "Headers.set";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value = webidl.converters.ByteString(value, prefix, "value");
-        value = headerValueNormalize(value);
+        value2 = webidl.converters.ByteString(value2, prefix, "value");
+        value2 = headerValueNormalize(value2);
         if (!isValidHeaderName(name)) {
           throw webidl.errors.invalidArgument({
             prefix,
             value: name,
             type: "header name"
           });
-        } else if (!isValidHeaderValue(value)) {
+        } else if (!isValidHeaderValue(value2)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value,
+            value: value2,
             type: "header value"
           });
         }
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        this.#headersList.set(name, value, false);
+        this.#headersList.set(name, value2, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
@@ -12298,13 +12298,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap] = names;
         }
         for (let i = 0; i < names.length; ++i) {
-          const { 0: name, 1: value } = names[i];
+          const { 0: name, 1: value2 } = names[i];
           if (name === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name, cookies[j]]);
             }
           } else {
-            headers.push([name, value]);
+            headers.push([name, value2]);
           }
         }
         return this.#headersList[kHeadersSortedMap] = headers;
@@ -12448,8 +12448,8 @@ var require_response = __commonJS({
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
         responseObject[kState].status = status;
-        const value = isomorphicEncode(URLSerializer(parsedURL));
-        responseObject[kState].headersList.append("location", value, true);
+        const value2 = isomorphicEncode(URLSerializer(parsedURL));
+        responseObject[kState].headersList.append("location", value2, true);
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
@@ -12631,9 +12631,9 @@ var require_response = __commonJS({
         get(target, p) {
           return p in state ? state[p] : target[p];
         },
-        set(target, p, value) {
+        set(target, p, value2) {
           assert(!(p in state));
-          target[p] = value;
+          target[p] = value2;
           return true;
         }
       });
@@ -12786,8 +12786,8 @@ var require_dispatcher_weakref = __commonJS({
     "use strict";
     var { kConnected, kSize } = require_symbols();
     var CompatWeakRef = class {
-      constructor(value) {
-        this.value = value;
+      constructor(value2) {
+        this.value = value2;
       }
       deref() {
         return this.value[kConnected] === 0 && this.value[kSize] === 0 ? void 0 : this.value;
@@ -13111,8 +13111,8 @@ var require_request2 = __commonJS({
           const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
-            for (const { name, value } of headers.rawValues()) {
-              headersList.append(name, value, false);
+            for (const { name, value: value2 } of headers.rawValues()) {
+              headersList.append(name, value2, false);
             }
             headersList.cookies = headers.cookies;
           } else {
@@ -13785,8 +13785,8 @@ var require_fetch = __commonJS({
         }
       }
       if (!request2.headersList.contains("accept", true)) {
-        const value = "*/*";
-        request2.headersList.append("accept", value, true);
+        const value2 = "*/*";
+        request2.headersList.append("accept", value2, true);
       }
       if (!request2.headersList.contains("accept-language", true)) {
         request2.headersList.append("accept-language", "*", true);
@@ -14385,11 +14385,11 @@ var require_fetch = __commonJS({
           let bytes;
           let isFailure;
           try {
-            const { done, value } = await fetchParams.controller.next();
+            const { done, value: value2 } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes = done ? void 0 : value;
+            bytes = done ? void 0 : value2;
           } catch (err) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
               bytes = void 0;
@@ -14988,15 +14988,15 @@ var require_util4 = __commonJS({
       (async () => {
         while (!fr[kAborted]) {
           try {
-            const { done, value } = await chunkPromise;
+            const { done, value: value2 } = await chunkPromise;
             if (isFirstChunk && !fr[kAborted]) {
               queueMicrotask(() => {
                 fireAProgressEvent("loadstart", fr);
               });
             }
             isFirstChunk = false;
-            if (!done && types.isUint8Array(value)) {
-              bytes.push(value);
+            if (!done && types.isUint8Array(value2)) {
+              bytes.push(value2);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
                 queueMicrotask(() => {
@@ -15420,10 +15420,10 @@ var require_util5 = __commonJS({
     function getFieldValues(header) {
       assert(header !== null);
       const values = [];
-      for (let value of header.split(",")) {
-        value = value.trim();
-        if (isValidHeaderName(value)) {
-          values.push(value);
+      for (let value2 of header.split(",")) {
+        value2 = value2.trim();
+        if (isValidHeaderName(value2)) {
+          values.push(value2);
         }
       }
       return values;
@@ -16107,9 +16107,9 @@ var require_constants4 = __commonJS({
 var require_util6 = __commonJS({
   "node_modules/undici/lib/web/cookies/util.js"(exports, module) {
     "use strict";
-    function isCTLExcludingHtab(value) {
-      for (let i = 0; i < value.length; ++i) {
-        const code = value.charCodeAt(i);
+    function isCTLExcludingHtab(value2) {
+      for (let i = 0; i < value2.length; ++i) {
+        const code = value2.charCodeAt(i);
         if (code >= 0 && code <= 8 || code >= 10 && code <= 31 || code === 127) {
           return true;
         }
@@ -16142,18 +16142,18 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookieValue(value) {
-      let len = value.length;
+    function validateCookieValue(value2) {
+      let len = value2.length;
       let i = 0;
-      if (value[0] === '"') {
-        if (len === 1 || value[len - 1] !== '"') {
+      if (value2[0] === '"') {
+        if (len === 1 || value2[len - 1] !== '"') {
           throw new Error("Invalid cookie value");
         }
         --len;
         ++i;
       }
       while (i < len) {
-        const code = value.charCodeAt(i++);
+        const code = value2.charCodeAt(i++);
         if (code < 33 || // exclude CTLs (0-31)
         code > 126 || // non-ascii and DEL (127)
         code === 34 || // "
@@ -16291,9 +16291,9 @@ var require_util6 = __commonJS({
         if (!part.includes("=")) {
           throw new Error("Invalid unparsed");
         }
-        const [key, ...value] = part.split("=");
+        const [key, ...value2] = part.split("=");
         const trimmedKey = key.trim();
-        const joinedValue = value.join("=");
+        const joinedValue = value2.join("=");
         validateCookieName(trimmedKey);
         validateCookieValue(joinedValue);
         out.push(`${trimmedKey}=${joinedValue}`);
@@ -16326,7 +16326,7 @@ var require_parse = __commonJS({
       let nameValuePair = "";
       let unparsedAttributes = "";
       let name = "";
-      let value = "";
+      let value2 = "";
       if (header.includes(";")) {
         const position = { position: 0 };
         nameValuePair = collectASequenceOfCodePointsFast(";", header, position);
@@ -16335,7 +16335,7 @@ var require_parse = __commonJS({
         nameValuePair = header;
       }
       if (!nameValuePair.includes("=")) {
-        value = nameValuePair;
+        value2 = nameValuePair;
       } else {
         const position = { position: 0 };
         name = collectASequenceOfCodePointsFast(
@@ -16343,16 +16343,16 @@ var require_parse = __commonJS({
           nameValuePair,
           position
         );
-        value = nameValuePair.slice(position.position + 1);
+        value2 = nameValuePair.slice(position.position + 1);
       }
       name = name.trim();
-      value = value.trim();
-      if (name.length + value.length > maxNameValuePairSize) {
+      value2 = value2.trim();
+      if (name.length + value2.length > maxNameValuePairSize) {
         return null;
       }
       return {
         name,
-        value,
+        value: value2,
         ...parseUnparsedAttributes(unparsedAttributes)
       };
     }
@@ -16464,8 +16464,8 @@ var require_cookies = __commonJS({
         return out;
       }
       for (const piece of cookie.split(";")) {
-        const [name, ...value] = piece.split("=");
-        out[name.trim()] = value.join("=");
+        const [name, ...value2] = piece.split("=");
+        out[name.trim()] = value2.join("=");
       }
       return out;
     }
@@ -16495,9 +16495,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify2(cookie);
-      if (str) {
-        headers.append("Set-Cookie", str);
+      const str2 = stringify2(cookie);
+      if (str2) {
+        headers.append("Set-Cookie", str2);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -16522,11 +16522,11 @@ var require_cookies = __commonJS({
         key: "value"
       },
       {
-        converter: webidl.nullableConverter((value) => {
-          if (typeof value === "number") {
-            return webidl.converters["unsigned long long"](value);
+        converter: webidl.nullableConverter((value2) => {
+          if (typeof value2 === "number") {
+            return webidl.converters["unsigned long long"](value2);
           }
-          return new Date(value);
+          return new Date(value2);
         }),
         key: "expires",
         defaultValue: () => null
@@ -16623,7 +16623,7 @@ var require_events = __commonJS({
         }
         return this.#eventInit.ports;
       }
-      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source = null, ports = []) {
+      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source2 = null, ports = []) {
         webidl.brandCheck(this, _MessageEvent);
         webidl.argumentLengthCheck(arguments, 1, "MessageEvent.initMessageEvent");
         return new _MessageEvent(type, {
@@ -16632,7 +16632,7 @@ var require_events = __commonJS({
           data,
           origin,
           lastEventId,
-          source,
+          source: source2,
           ports
         });
       }
@@ -17038,27 +17038,27 @@ var require_util7 = __commonJS({
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
         const pair = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name, value = ""] = pair.split("=");
+        const [name, value2 = ""] = pair.split("=");
         extensionList.set(
           removeHTTPWhitespace(name, true, false),
-          removeHTTPWhitespace(value, false, true)
+          removeHTTPWhitespace(value2, false, true)
         );
         position.position++;
       }
       return extensionList;
     }
-    function isValidClientWindowBits(value) {
-      if (value.length === 0) {
+    function isValidClientWindowBits(value2) {
+      if (value2.length === 0) {
         return false;
       }
-      for (let i = 0; i < value.length; i++) {
-        const byte = value.charCodeAt(i);
+      for (let i = 0; i < value2.length; i++) {
+        const byte = value2.charCodeAt(i);
         if (byte < 48 || byte > 57) {
           return false;
         }
       }
-      const num = Number.parseInt(value, 10);
-      return num >= 8 && num <= 15;
+      const num2 = Number.parseInt(value2, 10);
+      return num2 >= 8 && num2 <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -18291,13 +18291,13 @@ var require_websocket = __commonJS({
 var require_util8 = __commonJS({
   "node_modules/undici/lib/web/eventsource/util.js"(exports, module) {
     "use strict";
-    function isValidLastEventId(value) {
-      return value.indexOf("\0") === -1;
+    function isValidLastEventId(value2) {
+      return value2.indexOf("\0") === -1;
     }
-    function isASCIINumber(value) {
-      if (value.length === 0) return false;
-      for (let i = 0; i < value.length; i++) {
-        if (value.charCodeAt(i) < 48 || value.charCodeAt(i) > 57) return false;
+    function isASCIINumber(value2) {
+      if (value2.length === 0) return false;
+      for (let i = 0; i < value2.length; i++) {
+        if (value2.charCodeAt(i) < 48 || value2.charCodeAt(i) > 57) return false;
       }
       return true;
     }
@@ -18528,12 +18528,12 @@ var require_eventsource_stream = __commonJS({
           const valueBytes = line.length - valueStart;
           const dataSize = this.eventFieldSizes.data + (event.data === void 0 ? 0 : 1) + valueBytes;
           this.setEventFieldSize("data", dataSize);
-          const value = line.toString("utf8", valueStart);
+          const value2 = line.toString("utf8", valueStart);
           if (event.data === void 0) {
-            event.data = value;
+            event.data = value2;
           } else {
             event.data += `
-${value}`;
+${value2}`;
           }
           this.dataLineCount++;
           return;
@@ -19284,22 +19284,22 @@ var require_lib = __commonJS({
       };
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
-      function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve13) {
-          resolve13(value);
+      function adopt(value2) {
+        return value2 instanceof P ? value2 : new P(function(resolve13) {
+          resolve13(value2);
         });
       }
       return new (P || (P = Promise))(function(resolve13, reject) {
-        function fulfilled(value) {
+        function fulfilled(value2) {
           try {
-            step(generator.next(value));
+            step(generator.next(value2));
           } catch (e) {
             reject(e);
           }
         }
-        function rejected(value) {
+        function rejected(value2) {
           try {
-            step(generator["throw"](value));
+            step(generator["throw"](value2));
           } catch (e) {
             reject(e);
           }
@@ -19885,14 +19885,14 @@ var require_lib = __commonJS({
             if (statusCode === HttpCodes2.NotFound) {
               resolve13(response);
             }
-            function dateTimeDeserializer(key, value) {
-              if (typeof value === "string") {
-                const a = new Date(value);
+            function dateTimeDeserializer(key, value2) {
+              if (typeof value2 === "string") {
+                const a = new Date(value2);
                 if (!isNaN(a.valueOf())) {
                   return a;
                 }
               }
-              return value;
+              return value2;
             }
             let obj;
             let contents;
@@ -20047,6 +20047,117 @@ var init_usage = __esm({
   }
 });
 
+// src/report/case-json.ts
+function notPlain() {
+  throw NOT_PLAIN;
+}
+function caseJson(result) {
+  let text = `{"id":${str(result.id)},"contentId":${str(result.contentId)},"source":${source(result.source)},"data":${value(result.data)},"output":${value(result.output)},"error":${nullableStr(result.error)},"durationMs":${duration(result.durationMs)},"passed":${bool(result.passed)},"evaluations":${evaluations(result.evaluations)}`;
+  if (result.trials !== void 0) text += `,"trials":${trials(result.trials)}`;
+  if (result.trialPassRate !== void 0) text += `,"trialPassRate":${num(result.trialPassRate)}`;
+  if (result.flaky !== void 0) text += `,"flaky":${bool(result.flaky)}`;
+  if (result.index !== void 0) text += `,"index":${num(result.index)}`;
+  return `${text}}`;
+}
+function trials(list) {
+  if (!isList(list)) notPlain();
+  let text = "[";
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i];
+    if (t == null) notPlain();
+    text += `${i === 0 ? "" : ","}{"output":${value(t.output)},"error":${nullableStr(t.error)},"durationMs":${duration(t.durationMs)},"passed":${bool(t.passed)},"evaluations":${evaluations(t.evaluations)}}`;
+  }
+  return `${text}]`;
+}
+function evaluations(list) {
+  if (!isList(list)) notPlain();
+  let text = "[";
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    if (e == null) notPlain();
+    const head = evaluatorHead(e.evaluator, e.threshold);
+    text += `${i === 0 ? "" : ","}${head.score}${nullableNum(e.score)}${head.threshold}${nullableBool(e.passed)},"metadata":${e.metadata === null ? "null" : value(e.metadata)},"error":${nullableStr(e.error)},"durationMs":${duration(e.durationMs)}`;
+    text += e.usage === void 0 ? "}" : `,"usage":${value(e.usage)}}`;
+  }
+  return `${text}]`;
+}
+function evaluatorHead(evaluator, threshold) {
+  let head = heads.get(evaluator);
+  if (head === void 0) {
+    if (heads.size >= MAX_HEADS) heads.clear();
+    head = {
+      score: `{"evaluator":${str(evaluator)},"score":`,
+      thresholdOf: threshold,
+      threshold: thresholdText(threshold)
+    };
+    heads.set(evaluator, head);
+  } else if (head.thresholdOf !== threshold) {
+    head.threshold = thresholdText(threshold);
+    head.thresholdOf = threshold;
+  }
+  return head;
+}
+function thresholdText(threshold) {
+  return `,"threshold":${threshold === null ? "null" : value(threshold)},"passed":`;
+}
+function source(s) {
+  if (s === null) return "null";
+  if (typeof s !== "object" || typeof s.file !== "string") notPlain();
+  if (s.file !== lastFile) {
+    lastFileJson = JSON.stringify(s.file);
+    lastFile = s.file;
+  }
+  return `{"file":${lastFileJson},"line":${num(s.line)}}`;
+}
+function isList(list) {
+  return Array.isArray(list);
+}
+function value(v) {
+  if (typeof v === "object" && v !== null && typeof v.toJSON === "function") {
+    notPlain();
+  }
+  return JSON.stringify(v) ?? notPlain();
+}
+function str(s) {
+  return typeof s === "string" ? JSON.stringify(s) : notPlain();
+}
+function nullableStr(s) {
+  return s === null ? "null" : str(s);
+}
+function bool(b) {
+  return b === true ? "true" : b === false ? "false" : notPlain();
+}
+function nullableBool(b) {
+  return b === null ? "null" : bool(b);
+}
+function num(n) {
+  if (typeof n !== "number") notPlain();
+  return Number.isFinite(n) ? String(n) : "null";
+}
+function nullableNum(n) {
+  return n === null ? "null" : num(n);
+}
+function duration(ms) {
+  if (typeof ms !== "number") notPlain();
+  const micros = Math.round(ms * 1e3);
+  if (micros >= 0 && micros < DURATION_TEXTS && micros / 1e3 === ms) {
+    return durationTexts[micros] ??= String(ms);
+  }
+  return num(ms);
+}
+var NOT_PLAIN, heads, MAX_HEADS, lastFile, lastFileJson, DURATION_TEXTS, durationTexts;
+var init_case_json = __esm({
+  "src/report/case-json.ts"() {
+    "use strict";
+    NOT_PLAIN = new Error("not a plain case: write it with JSON.stringify");
+    heads = /* @__PURE__ */ new Map();
+    MAX_HEADS = 256;
+    lastFileJson = "";
+    DURATION_TEXTS = 16384;
+    durationTexts = [];
+  }
+});
+
 // src/report/artifact.ts
 function buildArtifact(input) {
   const usage = totalUsage(input.runs);
@@ -20128,11 +20239,15 @@ function caseOfLine(line) {
   return JSON.parse(line.slice(CASE_INDENT.length, end));
 }
 function stringifyCase(result) {
-  return stringify(result, 0);
+  try {
+    return caseJson(result);
+  } catch {
+    return stringify(result, 0);
+  }
 }
-function splitAround(value, key, depth2) {
+function splitAround(value2, key, depth2) {
   const marker = "\0evalgate-split\0";
-  const text = indent(stringify({ ...value, [key]: marker }), depth2);
+  const text = indent(stringify({ ...value2, [key]: marker }), depth2);
   const quoted = JSON.stringify(marker);
   const at = text.lastIndexOf(quoted);
   return [text.slice(0, at), text.slice(at + quoted.length)];
@@ -20141,22 +20256,22 @@ function indent(text, depth2) {
   return depth2 === 0 ? text : text.replaceAll("\n", `
 ${" ".repeat(depth2)}`);
 }
-function stringify(value, space = 2) {
+function stringify(value2, space = 2) {
   try {
-    return JSON.stringify(value, null, space);
+    return JSON.stringify(value2, null, space);
   } catch {
-    return JSON.stringify(value, safeReplacer(), space);
+    return JSON.stringify(value2, safeReplacer(), space);
   }
 }
 function safeReplacer() {
   const ancestors = [];
-  return function(_key, value) {
-    if (typeof value === "bigint") return value.toString();
-    if (value === null || typeof value !== "object") return value;
+  return function(_key, value2) {
+    if (typeof value2 === "bigint") return value2.toString();
+    if (value2 === null || typeof value2 !== "object") return value2;
     while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
-    if (ancestors.includes(value)) return "[Circular]";
-    ancestors.push(value);
-    return value;
+    if (ancestors.includes(value2)) return "[Circular]";
+    ancestors.push(value2);
+    return value2;
   };
 }
 var CASE_INDENT, CASE_LINE_EXTRA_BYTES;
@@ -20164,6 +20279,7 @@ var init_artifact = __esm({
   "src/report/artifact.ts"() {
     "use strict";
     init_usage();
+    init_case_json();
     CASE_INDENT = "        ";
     CASE_LINE_EXTRA_BYTES = CASE_INDENT.length + 2;
   }
@@ -20178,23 +20294,23 @@ function formatIssue(issue3) {
 function usageError(code, message, file = "") {
   return new UsageError([{ code, file, line: 0, col: 0, path: "", message }], message);
 }
-function describeValue(value) {
+function describeValue(value2) {
   let text;
-  if (value === void 0) text = "nothing";
-  else if (typeof value === "string") text = JSON.stringify(value);
-  else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
-  else if (value !== null && typeof value === "object") text = `an object ${safeJson(value)}`;
-  else if (typeof value === "bigint") text = `${value}n`;
-  else if (typeof value === "number") text = String(value);
-  else if (typeof value === "symbol" || typeof value === "function") text = `a ${typeof value}`;
-  else text = JSON.stringify(value);
+  if (value2 === void 0) text = "nothing";
+  else if (typeof value2 === "string") text = JSON.stringify(value2);
+  else if (Array.isArray(value2)) text = `an array ${safeJson(value2)}`;
+  else if (value2 !== null && typeof value2 === "object") text = `an object ${safeJson(value2)}`;
+  else if (typeof value2 === "bigint") text = `${value2}n`;
+  else if (typeof value2 === "number") text = String(value2);
+  else if (typeof value2 === "symbol" || typeof value2 === "function") text = `a ${typeof value2}`;
+  else text = JSON.stringify(value2);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
-function safeJson(value) {
+function safeJson(value2) {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value2) ?? String(value2);
   } catch {
-    return String(value);
+    return String(value2);
   }
 }
 var EvaluationError, UsageError;
@@ -20224,12 +20340,12 @@ var init_errors = __esm({
 });
 
 // src/testsets/canonical-json.ts
-function canonicalJson(value) {
-  const flat = flatRecordJson(value);
+function canonicalJson(value2) {
+  const flat = flatRecordJson(value2);
   if (flat !== void 0) return flat;
-  const sorted = sortedCopy(value, 0);
-  const text = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
-  if (text === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  const sorted = sortedCopy(value2, 0);
+  const text = sorted === SLOW_PATH ? write(value2, 0) : JSON.stringify(sorted);
+  if (text === void 0) throw new TypeError(`cannot write ${typeof value2} as JSON`);
   return text;
 }
 function sameKeys(a, b) {
@@ -20255,11 +20371,11 @@ function sortedOrder(keys, depth2) {
   }
   return order;
 }
-function flatRecordJson(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
-  const proto = Object.getPrototypeOf(value);
+function flatRecordJson(value2) {
+  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) return void 0;
+  const proto = Object.getPrototypeOf(value2);
   if (proto !== Object.prototype && proto !== null) return void 0;
-  const record = value;
+  const record = value2;
   const order = sortedOrder(Object.keys(record), 0);
   if (order === null) return void 0;
   let quoted = quotedKeys.get(order);
@@ -20300,28 +20416,28 @@ function isIndexLike(key) {
   const c = key.charCodeAt(0);
   return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
 }
-function sortedCopy(value, depth2) {
-  if (typeof value !== "object" || value === null) return value;
+function sortedCopy(value2, depth2) {
+  if (typeof value2 !== "object" || value2 === null) return value2;
   if (depth2 > MAX_DEPTH) {
     throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
   }
-  if (Array.isArray(value)) {
+  if (Array.isArray(value2)) {
     let copy2 = null;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
+    for (let i = 0; i < value2.length; i++) {
+      const item = value2[i];
       if (typeof item !== "object" || item === null) continue;
       const sorted = sortedCopy(item, depth2 + 1);
       if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy2 ??= value.slice();
+      copy2 ??= value2.slice();
       copy2[i] = sorted;
     }
-    return copy2 ?? value;
+    return copy2 ?? value2;
   }
-  const proto = Object.getPrototypeOf(value);
+  const proto = Object.getPrototypeOf(value2);
   if (proto !== Object.prototype && proto !== null) {
-    return value instanceof Date ? value : SLOW_PATH;
+    return value2 instanceof Date ? value2 : SLOW_PATH;
   }
-  const record = value;
+  const record = value2;
   const order = sortedOrder(Object.keys(record), depth2);
   if (order === null) return SLOW_PATH;
   const copy = {};
@@ -20337,14 +20453,14 @@ function sortedCopy(value, depth2) {
   }
   return copy;
 }
-function write(value, depth2) {
-  switch (typeof value) {
+function write(value2, depth2) {
+  switch (typeof value2) {
     case "string":
-      return JSON.stringify(value);
+      return JSON.stringify(value2);
     case "number":
-      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+      return Number.isFinite(value2) ? JSON.stringify(value2) : "null";
     case "boolean":
-      return value ? "true" : "false";
+      return value2 ? "true" : "false";
     case "bigint":
       throw new TypeError("cannot write a bigint as JSON");
     case "object":
@@ -20352,18 +20468,18 @@ function write(value, depth2) {
     default:
       return void 0;
   }
-  if (value === null) return "null";
+  if (value2 === null) return "null";
   if (depth2 > MAX_DEPTH) {
     throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
   }
-  const toJson = value.toJSON;
-  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
-  if (Array.isArray(value)) {
+  const toJson = value2.toJSON;
+  if (typeof toJson === "function") return write(toJson.call(value2), depth2 + 1);
+  if (Array.isArray(value2)) {
     const items = [];
-    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
+    for (let i = 0; i < value2.length; i++) items.push(write(value2[i], depth2 + 1) ?? "null");
     return `[${items.join(",")}]`;
   }
-  const record = value;
+  const record = value2;
   const members = [];
   for (const key of Object.keys(record).sort()) {
     const member = write(record[key], depth2 + 1);
@@ -20463,8 +20579,8 @@ function identityOf(row, cid, identity, issues) {
   let text = "{";
   let complete = true;
   for (const { name, key } of identity.fields) {
-    const value = Object.hasOwn(row.data, name) ? row.data[name] : void 0;
-    if (value === void 0) {
+    const value2 = Object.hasOwn(row.data, name) ? row.data[name] : void 0;
+    if (value2 === void 0) {
       issues.add(
         "testset.hash-field-missing",
         row.line,
@@ -20474,8 +20590,8 @@ function identityOf(row, cid, identity, issues) {
       complete = false;
       continue;
     }
-    if (typeof value === "function" || typeof value === "symbol") continue;
-    text += `${text.length === 1 ? "" : ","}${key}:${canonicalJson(value)}`;
+    if (typeof value2 === "function" || typeof value2 === "symbol") continue;
+    text += `${text.length === 1 ? "" : ","}${key}:${canonicalJson(value2)}`;
   }
   return complete ? sha256(`${text}}`) : null;
 }
@@ -20568,9 +20684,9 @@ var init_identity = __esm({
         this.#firstLine.set(id, row.line);
         const index = this.#identified++;
         if (this.#keep !== void 0 && !this.#keep(id, row.meta)) return;
-        const source = this.#file === null ? null : { file: this.#file, line: row.line };
+        const source2 = this.#file === null ? null : { file: this.#file, line: row.line };
         this.#cases.push(
-          this.#positions ? { id, contentId: cid, source, data: row.data, meta: row.meta, index } : { id, contentId: cid, source, data: row.data, meta: row.meta }
+          this.#positions ? { id, contentId: cid, source: source2, data: row.data, meta: row.meta, index } : { id, contentId: cid, source: source2, data: row.data, meta: row.meta }
         );
       }
       /** The cases and revision, or every problem found. Call once, after the last row. */
@@ -20663,9 +20779,9 @@ var init_exact_sum = __esm({
     ExactSum = class {
       #partials = [];
       /** Adds a finite number. */
-      add(value) {
+      add(value2) {
         const partials = this.#partials;
-        let x = value;
+        let x = value2;
         let kept = 0;
         for (const partial of partials) {
           let y = partial;
@@ -20756,7 +20872,7 @@ function formatScore(score, threshold) {
   return String(rounded2);
 }
 function formatParams(params, separator) {
-  return Object.entries(params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(separator);
+  return Object.entries(params).map(([key, value2]) => `${key}=${typeof value2 === "string" ? value2 : JSON.stringify(value2)}`).join(separator);
 }
 function firstLine(text) {
   const end = text.search(/\r?\n/);
@@ -20821,8 +20937,8 @@ function casesInArtifact(artifact) {
 function renderJUnit(artifact) {
   return [...junitChunks(artifact, casesInArtifact(artifact))].join("");
 }
-function* junitChunks(artifact, source) {
-  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
+function* junitChunks(artifact, source2) {
+  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source2.totals(index)));
   const attributes = attrs({
     name: "evalgate",
     tests: sum(suites.map((totals2) => totals2.tests)),
@@ -20839,7 +20955,7 @@ function* junitChunks(artifact, source) {
     const name = junitSuiteName(run2);
     yield `${suiteHead(run2, name, totals2)}
 `;
-    for (const result of source.cases(index)) yield `${renderCase(result, name)}
+    for (const result of source2.cases(index)) yield `${renderCase(result, name)}
 `;
     if (totals2.gateFailed) yield `${renderGate(run2, name)}
 `;
@@ -20848,7 +20964,7 @@ function* junitChunks(artifact, source) {
   yield "</testsuites>\n";
 }
 function sum(values) {
-  return values.reduce((total, value) => total + value, 0);
+  return values.reduce((total, value2) => total + value2, 0);
 }
 function junitSuiteName(run2) {
   const params = formatParams(run2.params, ", ");
@@ -20870,7 +20986,7 @@ function suiteHead(run2, name, totals2) {
     run2.testset.path === null ? null : property("testset", run2.testset.path),
     run2.testset.ref === null ? null : property("ref", run2.testset.ref),
     ...Object.entries(run2.params).map(
-      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
+      ([key, value2]) => property(`param.${key}`, typeof value2 === "string" ? value2 : JSON.stringify(value2))
     )
   ].filter((line) => line !== null);
   const attributes = attrs({
@@ -20890,8 +21006,8 @@ function suiteHead(run2, name, totals2) {
   ].join("\n");
 }
 function renderCase(result, classname) {
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open3 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const source2 = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const open3 = `    <testcase${attrs({ name: `${source2} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? "" : `${flaky}; `;
   if (result.error !== null) {
@@ -20930,31 +21046,31 @@ function renderGate(run2, classname) {
     "    </testcase>"
   ].join("\n");
 }
-function property(name, value) {
-  return `      <property${attrs({ name, value })}/>`;
+function property(name, value2) {
+  return `      <property${attrs({ name, value: value2 })}/>`;
 }
-function safeJson2(value) {
+function safeJson2(value2) {
   try {
     return JSON.stringify(
-      value,
+      value2,
       (_key, item) => typeof item === "bigint" ? item.toString() : item,
       2
     );
   } catch {
-    return String(value);
+    return String(value2);
   }
 }
 function seconds(ms) {
   return (ms / 1e3).toFixed(3);
 }
 function attrs(values) {
-  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
+  return Object.entries(values).map(([key, value2]) => ` ${key}="${escapeXmlAttribute(String(value2))}"`).join("");
 }
-function escapeXmlText(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
+function escapeXmlText(value2) {
+  return value2.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
 }
-function escapeXmlAttribute(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
+function escapeXmlAttribute(value2) {
+  return value2.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
 }
 var JUnitTotals, INVALID_XML, TEXT_ENTITIES, ATTRIBUTE_ENTITIES;
 var init_junit = __esm({
@@ -21037,7 +21153,7 @@ var init_write_file_atomic = __esm({
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-async function copyLines(spool, out) {
+function copyLines(spool, out) {
   const { offsets, lengths } = spool;
   let last = spool.size - 1;
   while (last >= 0 && offsets[last] < 0) last--;
@@ -21054,8 +21170,8 @@ async function copyLines(spool, out) {
       let next = first + 1;
       while (next <= last && offsets[next] === end) end += lengths[next++];
       const through = next > last ? end - 2 : end;
-      await out.copyFrom(fd, start, through - start);
-      if (next > last) await out.bytes(NEWLINE_BYTES);
+      out.copyFrom(fd, start, through - start);
+      if (next > last) out.bytes(NEWLINE_BYTES);
       first = next;
     }
   } finally {
@@ -21208,7 +21324,9 @@ var init_artifact_writer = __esm({
       async writeArtifact(path, artifact) {
         if (this.#discarded) throw new Error("the case spool is already removed");
         this.#seal();
-        await writeAtomically(path, (file) => this.#writeArtifact(new BatchWriter(file), artifact));
+        await writeAtomically(path, (file) => {
+          this.#writeArtifact(new BatchWriter(file), artifact);
+        });
       }
       /** True when run `run` has spooled cases (then {@link cases} reads them). */
       spooled(run2) {
@@ -21269,7 +21387,7 @@ var init_artifact_writer = __esm({
         }
         this.#dir = null;
       }
-      async #writeArtifact(out, artifact) {
+      #writeArtifact(out, artifact) {
         const spooled = (index) => {
           const spool = this.#runs[index];
           return spool !== void 0 && spool.recorded > 0 ? spool : void 0;
@@ -21280,43 +21398,43 @@ var init_artifact_writer = __esm({
         );
         for (const part of layout) {
           if (typeof part === "string") {
-            await out.text(part);
+            out.text(part);
             continue;
           }
           const spool = spooled(part.run);
-          if (spool !== void 0) await copyLines(spool, out);
+          if (spool !== void 0) copyLines(spool, out);
           else {
             const { cases } = artifact.runs[part.run];
             for (const [c, result] of cases.entries()) {
-              await out.text(caseLine(stringifyCase(result), c === cases.length - 1));
+              out.text(caseLine(stringifyCase(result), c === cases.length - 1));
             }
           }
         }
-        await out.end();
+        out.flush();
       }
     };
     BatchWriter = class {
-      #file;
+      #fd;
       #batch = Buffer.allocUnsafe(OUTPUT_BATCH);
       #used = 0;
       constructor(file) {
-        this.#file = file;
+        this.#fd = file.fd;
       }
-      async text(text) {
+      text(text) {
         if (text.length * 3 > this.#batch.length - this.#used) {
-          await this.flush();
+          this.flush();
           if (text.length * 3 > this.#batch.length) {
-            await this.#file.write(text);
+            writeAll(this.#fd, Buffer.from(text));
             return;
           }
         }
         this.#used += this.#batch.write(text, this.#used);
       }
-      async bytes(bytes) {
+      bytes(bytes) {
         if (bytes.length > this.#batch.length - this.#used) {
-          await this.flush();
+          this.flush();
           if (bytes.length > this.#batch.length) {
-            await this.#writeFully(bytes);
+            writeAll(this.#fd, bytes);
             return;
           }
         }
@@ -21327,9 +21445,9 @@ var init_artifact_writer = __esm({
        * `length` bytes of file `fd` from `position`, read straight into the batch: a spool's lines
        * reach the artifact with one copy (75 MB at 100,000 cases), not through a second buffer.
        */
-      async copyFrom(fd, position, length2) {
+      copyFrom(fd, position, length2) {
         for (let done = 0; done < length2; ) {
-          if (this.#used === this.#batch.length) await this.flush();
+          if (this.#used === this.#batch.length) this.flush();
           const want = Math.min(this.#batch.length - this.#used, length2 - done);
           const read = readSync(fd, this.#batch, this.#used, want, position + done);
           if (read === 0) throw new Error("the case spool is shorter than recorded");
@@ -21337,20 +21455,10 @@ var init_artifact_writer = __esm({
           done += read;
         }
       }
-      async end() {
-        await this.flush();
-      }
-      async flush() {
+      flush() {
         if (this.#used === 0) return;
-        await this.#writeFully(this.#batch.subarray(0, this.#used));
+        writeAll(this.#fd, this.#batch.subarray(0, this.#used));
         this.#used = 0;
-      }
-      async #writeFully(bytes) {
-        let done = 0;
-        while (done < bytes.length) {
-          const { bytesWritten } = await this.#file.write(bytes, done, bytes.length - done);
-          done += bytesWritten;
-        }
       }
     };
   }
@@ -21472,11 +21580,11 @@ function renderRun(run2, listing, paint, width) {
 function renderCaseLine(result, paint, width) {
   const errored = result.error !== null;
   const mark = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const source2 = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
   const flaky = flakyLabel(result);
   const reasons = describeCaseFailure(result).join("; ");
   const detail = [flaky, reasons].filter((part) => part !== null && part !== "").join("  ");
-  const text = `${clean(shortId2(result.id))}  ${clean(source)}  ${clean(detail)}`;
+  const text = `${clean(shortId2(result.id))}  ${clean(source2)}  ${clean(detail)}`;
   return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
 }
 function renderVerdictLine(runs, interrupted, paint) {
@@ -21734,8 +21842,8 @@ var init_yocto_queue = __esm({
     Node = class {
       value;
       next;
-      constructor(value) {
-        this.value = value;
+      constructor(value2) {
+        this.value = value2;
       }
     };
     Queue = class {
@@ -21745,8 +21853,8 @@ var init_yocto_queue = __esm({
       constructor() {
         this.clear();
       }
-      enqueue(value) {
-        const node = new Node(value);
+      enqueue(value2) {
+        const node = new Node(value2);
         if (this.#head) {
           this.#tail.next = node;
           this.#tail = node;
@@ -21877,8 +21985,8 @@ function pLimit(concurrency) {
       async value(iterable, function_) {
         const promises3 = [];
         try {
-          Array.from(iterable, (value, index) => {
-            const promise = generator(function_, value, index);
+          Array.from(iterable, (value2, index) => {
+            const promise = generator(function_, value2, index);
             promises3.push(promise);
             return promise;
           });
@@ -21910,10 +22018,10 @@ var init_p_limit = __esm({
 function timeoutMessage(timeoutMs2) {
   return `timed out after ${timeoutMs2} ms`;
 }
-function isThenable(value) {
-  if (value === null || typeof value !== "object" && typeof value !== "function") return false;
+function isThenable(value2) {
+  if (value2 === null || typeof value2 !== "object" && typeof value2 !== "function") return false;
   try {
-    return typeof value.then === "function";
+    return typeof value2.then === "function";
   } catch {
     return false;
   }
@@ -22005,7 +22113,7 @@ var init_call = __esm({
        * `TimeoutError`; the timer is cleared however the wait ends, so nothing keeps the process
        * alive. Never rejects.
        */
-      settle(value, scope, timeoutMs2) {
+      settle(value2, scope, timeoutMs2) {
         if (this.#interrupted) {
           CallScope.abort(scope, this.#reason);
           return Promise.resolve(INTERRUPTED);
@@ -22034,7 +22142,7 @@ var init_call = __esm({
               finish({ ok: false, error: message });
             }, timeoutMs2);
           }
-          Promise.resolve(value).then(
+          Promise.resolve(value2).then(
             (result) => finish({ ok: true, value: result }),
             (error2) => finish({ ok: false, error: describeError(error2), thrown: error2 })
           );
@@ -22085,9 +22193,9 @@ function toEvaluationResult(evaluator, raw, durationMs2) {
   if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
   return result;
 }
-function isUsage(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const u = value;
+function isUsage(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  const u = value2;
   const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
   return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost));
 }
@@ -22107,9 +22215,9 @@ function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
   }
   return result;
 }
-function isThreshold(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const bounds = value;
+function isThreshold(value2) {
+  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) return false;
+  const bounds = value2;
   return ["lt", "lte", "gt", "gte"].every(
     (key) => bounds[key] == null || typeof bounds[key] === "number"
   );
@@ -22169,16 +22277,16 @@ function evaluateGate(summary2, gate) {
   }
   return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
 }
-function measure(name, threshold, value, missing) {
+function measure(name, threshold, value2, missing) {
   return {
     name,
     expected: describeThreshold(threshold),
-    actual: value === null ? missing : formatNumber(value),
-    passed: value !== null && meetsThreshold(value, threshold)
+    actual: value2 === null ? missing : formatNumber(value2),
+    passed: value2 !== null && meetsThreshold(value2, threshold)
   };
 }
-function formatNumber(value) {
-  return String(Number(value.toFixed(4)));
+function formatNumber(value2) {
+  return String(Number(value2.toFixed(4)));
 }
 function evaluateRunGate(summary2, gate, planned) {
   const result = evaluateGate(summary2, gate);
@@ -22288,16 +22396,16 @@ var init_summary = __esm({
 });
 
 // src/run/trials.ts
-function aggregateTrials(prepared, trials) {
+function aggregateTrials(prepared, trials2) {
   let passedTrials = 0;
   let durationSum = 0;
-  for (const trial of trials) {
+  for (const trial of trials2) {
     if (trial.passed) passedTrials++;
     durationSum += trial.durationMs;
   }
-  const count = trials.length;
+  const count = trials2.length;
   const passed = passedTrials * 2 > count;
-  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  const shown = trials2.find((trial) => trial.passed === passed) ?? trials2[0];
   return {
     id: prepared.id,
     contentId: prepared.contentId,
@@ -22307,15 +22415,15 @@ function aggregateTrials(prepared, trials) {
     error: shown?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
     passed,
-    evaluations: aggregateEvaluations(trials),
-    trials,
+    evaluations: aggregateEvaluations(trials2),
+    trials: trials2,
     trialPassRate: count > 0 ? passedTrials / count : 0,
     flaky: passedTrials > 0 && passedTrials < count
   };
 }
-function aggregateEvaluations(trials) {
+function aggregateEvaluations(trials2) {
   const byEvaluator = /* @__PURE__ */ new Map();
-  for (const trial of trials) {
+  for (const trial of trials2) {
     for (const evaluation of trial.evaluations) {
       const list = byEvaluator.get(evaluation.evaluator);
       if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
@@ -22323,14 +22431,14 @@ function aggregateEvaluations(trials) {
     }
   }
   const aggregated = [];
-  for (const [evaluator, evaluations] of byEvaluator) {
+  for (const [evaluator, evaluations2] of byEvaluator) {
     let sum2 = 0;
     let scored = 0;
     let durationSum = 0;
     let firstError = null;
     let threshold = null;
     let usage;
-    for (const evaluation of evaluations) {
+    for (const evaluation of evaluations2) {
       durationSum += evaluation.durationMs;
       if (hasUsage(evaluation.usage)) {
         usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
@@ -22349,9 +22457,9 @@ function aggregateEvaluations(trials) {
       score,
       threshold,
       passed: evaluationPassed(score, threshold, error2),
-      metadata: { trials: trials.length, scored },
+      metadata: { trials: trials2.length, scored },
       error: error2,
-      durationMs: durationSum / evaluations.length,
+      durationMs: durationSum / evaluations2.length,
       ...usage !== void 0 ? { usage: { ...usage } } : {}
     });
   }
@@ -22413,16 +22521,16 @@ async function runSuites(suites, options = {}) {
   const runs = [];
   for (const spec of suites) {
     checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
-    const trials = spec.trials ?? 1;
-    if (!(Number.isInteger(trials) && trials >= 1)) {
+    const trials2 = spec.trials ?? 1;
+    if (!(Number.isInteger(trials2) && trials2 >= 1)) {
       throw new RangeError(
-        `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`
+        `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials2)}`
       );
     }
     const suite = {
       spec,
       runs: [],
-      trials,
+      trials: trials2,
       nextRun: 0,
       nextCase: 0,
       nextTrial: 0,
@@ -22441,8 +22549,8 @@ async function runSuites(suites, options = {}) {
         params,
         size: spec.cases.length,
         results: keepCases ? new Array(spec.cases.length) : null,
-        summary: new SummaryAccumulator(suite.evaluatorIds, { trials }),
-        pendingTrials: trials > 1 ? new Array(spec.cases.length) : []
+        summary: new SummaryAccumulator(suite.evaluatorIds, { trials: trials2 }),
+        pendingTrials: trials2 > 1 ? new Array(spec.cases.length) : []
       });
     }
     suiteStates.push(suite);
@@ -22525,26 +22633,26 @@ async function runCase(engine, run2, index, trial) {
   let output;
   let error2 = null;
   try {
-    const value = spec.fn(args);
-    if (isThenable(value)) {
-      const outcome = await calls.settle(value, args, spec.timeoutMs);
+    const value2 = spec.fn(args);
+    if (isThenable(value2)) {
+      const outcome = await calls.settle(value2, args, spec.timeoutMs);
       if (calls.interrupted) return;
       if (outcome.ok) output = outcome.value;
       else error2 = outcome.error;
     } else {
-      output = value;
+      output = value2;
     }
   } catch (thrown) {
     error2 = describeError(thrown);
   }
   const durationMs2 = elapsedMs(now, started);
-  let evaluations = [];
+  let evaluations2 = [];
   let passed = false;
   if (error2 === null) {
     const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2);
-    evaluations = evaluated instanceof Promise ? await evaluated : evaluated;
+    evaluations2 = evaluated instanceof Promise ? await evaluated : evaluated;
     if (calls.interrupted) return;
-    const decided = decidePass(engine, run2, testCase, output, evaluations);
+    const decided = decidePass(engine, run2, testCase, output, evaluations2);
     passed = decided instanceof Promise ? await decided : decided;
     if (calls.interrupted) return;
   }
@@ -22560,14 +22668,14 @@ async function runCase(engine, run2, index, trial) {
       error: error2,
       durationMs: durationMs2,
       passed,
-      evaluations
+      evaluations: evaluations2
     };
   } else {
     const pending = run2.pendingTrials[index] ??= {
       trials: new Array(run2.suite.trials),
       done: 0
     };
-    pending.trials[trial] = { output: recordedOutput, error: error2, durationMs: durationMs2, passed, evaluations };
+    pending.trials[trial] = { output: recordedOutput, error: error2, durationMs: durationMs2, passed, evaluations: evaluations2 };
     if (++pending.done < run2.suite.trials) return;
     run2.pendingTrials[index] = void 0;
     result = aggregateTrials(prepared, pending.trials);
@@ -22594,15 +22702,15 @@ function runEvaluators(engine, run2, testCase, output, fnDurationMs) {
   for (let i = 0; i < evaluators.length; i++) {
     const evaluator = evaluators[i];
     const limit = limits[i];
-    const value = limit ? limit(evaluate, engine, run2, evaluator, testCase, output, fnDurationMs) : evaluate(engine, run2, evaluator, testCase, output, fnDurationMs);
-    if (value instanceof Promise) {
+    const value2 = limit ? limit(evaluate, engine, run2, evaluator, testCase, output, fnDurationMs) : evaluate(engine, run2, evaluator, testCase, output, fnDurationMs);
+    if (value2 instanceof Promise) {
       (pending ??= []).push(
-        value.then((evaluation) => {
+        value2.then((evaluation) => {
           results[i] = evaluation;
         })
       );
     } else {
-      results[i] = value;
+      results[i] = value2;
     }
   }
   return pending === void 0 ? results : Promise.all(pending).then(() => results);
@@ -22612,23 +22720,23 @@ function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
   if (calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
   const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
   const started = now();
-  let value;
+  let value2;
   try {
-    value = evaluator.evaluateTestCase(args);
+    value2 = evaluator.evaluateTestCase(args);
   } catch (thrown) {
     return erroredEvaluation(evaluator, describeError(thrown), elapsedMs(now, started), thrown);
   }
-  if (!isThenable(value)) return toEvaluationResult(evaluator, value, elapsedMs(now, started));
-  return calls.settle(value, args, evaluator.timeoutMs ?? run2.suite.spec.timeoutMs).then(
+  if (!isThenable(value2)) return toEvaluationResult(evaluator, value2, elapsedMs(now, started));
+  return calls.settle(value2, args, evaluator.timeoutMs ?? run2.suite.spec.timeoutMs).then(
     (outcome) => outcome.ok ? toEvaluationResult(evaluator, outcome.value, elapsedMs(now, started)) : erroredEvaluation(evaluator, outcome.error, elapsedMs(now, started), outcome.thrown)
   );
 }
-function decidePass(engine, run2, testCase, output, evaluations) {
+function decidePass(engine, run2, testCase, output, evaluations2) {
   const { pass } = run2.suite.spec;
-  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
+  if (pass === "all") return evaluations2.every((evaluation) => evaluation.passed !== false);
   if (pass === "any") {
     let judged = false;
-    for (const evaluation of evaluations) {
+    for (const evaluation of evaluations2) {
       if (evaluation.passed === true) return true;
       if (evaluation.passed === false) judged = true;
     }
@@ -22637,7 +22745,7 @@ function decidePass(engine, run2, testCase, output, evaluations) {
   const { calls, now } = engine;
   const started = now();
   const fail3 = (error2) => {
-    evaluations.push({
+    evaluations2.push({
       evaluator: PASS_CONDITION_EVALUATOR,
       score: null,
       threshold: null,
@@ -22648,11 +22756,11 @@ function decidePass(engine, run2, testCase, output, evaluations) {
     });
     return false;
   };
-  const check2 = (value) => typeof value === "boolean" ? value : fail3(`the pass condition returned ${describeValue(value)}; expected true or false`);
+  const check2 = (value2) => typeof value2 === "boolean" ? value2 : fail3(`the pass condition returned ${describeValue(value2)}; expected true or false`);
   try {
-    const value = pass({ testCase, output, params: run2.params, evaluations });
-    if (!isThenable(value)) return check2(value);
-    return calls.settle(value, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check2(outcome.value) : fail3(outcome.error));
+    const value2 = pass({ testCase, output, params: run2.params, evaluations: evaluations2 });
+    if (!isThenable(value2)) return check2(value2);
+    return calls.settle(value2, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check2(outcome.value) : fail3(outcome.error));
   } catch (thrown) {
     return fail3(describeError(thrown));
   }
@@ -22922,16 +23030,16 @@ function checkTemplateExpression(expr) {
   }
   return null;
 }
-function hasTemplates(value) {
-  if (typeof value === "string") return value.includes("{{");
-  if (Array.isArray(value)) return value.some(hasTemplates);
-  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
+function hasTemplates(value2) {
+  if (typeof value2 === "string") return value2.includes("{{");
+  if (Array.isArray(value2)) return value2.some(hasTemplates);
+  if (value2 !== null && typeof value2 === "object") return Object.values(value2).some(hasTemplates);
   return false;
 }
-function compileTemplates(value) {
-  if (typeof value === "string") return compileString(value);
-  if (Array.isArray(value)) {
-    const items = value.map(compileTemplates);
+function compileTemplates(value2) {
+  if (typeof value2 === "string") return compileString(value2);
+  if (Array.isArray(value2)) {
+    const items = value2.map(compileTemplates);
     return (scope) => {
       const out = [];
       for (const item of items) {
@@ -22942,8 +23050,8 @@ function compileTemplates(value) {
       return { ok: true, value: out };
     };
   }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).map(
+  if (value2 !== null && typeof value2 === "object") {
+    const entries = Object.entries(value2).map(
       ([key, item]) => [key, compileTemplates(item)]
     );
     return (scope) => {
@@ -22956,7 +23064,7 @@ function compileTemplates(value) {
       return { ok: true, value: out };
     };
   }
-  const constant = { ok: true, value };
+  const constant = { ok: true, value: value2 };
   return () => constant;
 }
 function compileString(text) {
@@ -22986,8 +23094,8 @@ function compileString(text) {
       const { expr, parts } = paths[i];
       const r = lookup(expr, parts, scope);
       if (!r.ok) return r;
-      const value = r.value;
-      out += typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+      const value2 = r.value;
+      out += typeof value2 === "string" ? value2 : JSON.stringify(value2) ?? String(value2);
       out += texts[i + 1] ?? "";
     }
     return { ok: true, value: out };
@@ -23174,7 +23282,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str(strs, ...args) {
+    function str2(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -23185,7 +23293,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str;
+    exports.str = str2;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -23228,7 +23336,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str2`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate(x) {
@@ -23313,8 +23421,8 @@ var require_scope = __commonJS({
         super(nameStr);
         this.prefix = prefix;
       }
-      setValue(value, { property: property2, itemIndex }) {
-        this.value = value;
+      setValue(value2, { property: property2, itemIndex }) {
+        this.value = value2;
         this.scopePath = (0, code_1._)`.${new code_1.Name(property2)}[${itemIndex}]`;
       }
     };
@@ -23333,13 +23441,13 @@ var require_scope = __commonJS({
       name(prefix) {
         return new ValueScopeName(prefix, this._newName(prefix));
       }
-      value(nameOrPrefix, value) {
+      value(nameOrPrefix, value2) {
         var _a;
-        if (value.ref === void 0)
+        if (value2.ref === void 0)
           throw new Error("CodeGen: ref must be passed in value");
         const name = this.toName(nameOrPrefix);
         const { prefix } = name;
-        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
+        const valueKey = (_a = value2.key) !== null && _a !== void 0 ? _a : value2.ref;
         let vs = this._values[prefix];
         if (vs) {
           const _name = vs.get(valueKey);
@@ -23351,8 +23459,8 @@ var require_scope = __commonJS({
         vs.set(valueKey, name);
         const s = this._scope[prefix] || (this._scope[prefix] = []);
         const itemIndex = s.length;
-        s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix, itemIndex });
+        s[itemIndex] = value2.ref;
+        name.setValue(value2, { property: prefix, itemIndex });
         return name;
       }
       getValue(prefix, keyOrRef) {
@@ -23822,8 +23930,8 @@ var require_codegen = __commonJS({
         return this._extScope.name(prefix);
       }
       // reserves unique name in the external scope and assigns value to it
-      scopeValue(prefixOrName, value) {
-        const name = this._extScope.value(prefixOrName, value);
+      scopeValue(prefixOrName, value2) {
+        const name = this._extScope.value(prefixOrName, value2);
         const vs = this._values[name.prefix] || (this._values[name.prefix] = /* @__PURE__ */ new Set());
         vs.add(name);
         return name;
@@ -23877,13 +23985,13 @@ var require_codegen = __commonJS({
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
         const code = ["{"];
-        for (const [key, value] of keyValues) {
+        for (const [key, value2] of keyValues) {
           if (code.length > 1)
             code.push(",");
           code.push(key);
-          if (key !== value || this.opts.es5) {
+          if (key !== value2 || this.opts.es5) {
             code.push(":");
-            (0, code_1.addCodeArg)(code, value);
+            (0, code_1.addCodeArg)(code, value2);
           }
         }
         code.push("}");
@@ -23962,10 +24070,10 @@ var require_codegen = __commonJS({
         return this._leafNode(new Break(label));
       }
       // `return` statement
-      return(value) {
+      return(value2) {
         const node = new Return();
         this._blockNode(node);
-        this.code(value);
+        this.code(value2);
         if (node.nodes.length !== 1)
           throw new Error('CodeGen: "return" should have one node');
         return this._endBlockNode(Return);
@@ -24190,22 +24298,22 @@ var require_util9 = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str) {
-      return unescapeJsonPointer(decodeURIComponent(str));
+    function unescapeFragment(str2) {
+      return unescapeJsonPointer(decodeURIComponent(str2));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str) {
-      return encodeURIComponent(escapeJsonPointer(str));
+    function escapeFragment(str2) {
+      return encodeURIComponent(escapeJsonPointer(str2));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str) {
-      if (typeof str == "number")
-        return `${str}`;
-      return str.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str2) {
+      if (typeof str2 == "number")
+        return `${str2}`;
+      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str) {
-      return str.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str2) {
+      return str2.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -25230,8 +25338,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str) {
-      return str.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str2) {
+      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -26328,10 +26436,10 @@ var require_utils2 = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str, token) {
+    function findToken(str2, token) {
       let ind = 0;
-      for (let i = 0; i < str.length; i++) {
-        if (str[i] === token) ind++;
+      for (let i = 0; i < str2.length; i++) {
+        if (str2[i] === token) ind++;
       }
       return ind;
     }
@@ -27327,13 +27435,13 @@ var require_fast_uri = __commonJS({
       if (typeof uri !== "string" && typeof uri !== "object") {
         return void 0;
       }
-      let value;
+      let value2;
       try {
-        value = typeof uri === "string" ? uri : serialize(uri, opts);
+        value2 = typeof uri === "string" ? uri : serialize(uri, opts);
       } catch {
         return void 0;
       }
-      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value, opts);
+      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value2, opts);
       return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
     }
     var fastUri = {
@@ -27401,7 +27509,7 @@ var require_core = __commonJS({
     var util_1 = require_util9();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str, flags) => new RegExp(str, flags);
+    var defaultRegExp = (str2, flags) => new RegExp(str2, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -28073,12 +28181,12 @@ var require_ref = __commonJS({
       function callSyncRef() {
         cxt.result((0, code_1.callValidateCode)(cxt, v, passCxt), () => addEvaluatedFrom(v), () => addErrorsFrom(v));
       }
-      function addErrorsFrom(source) {
-        const errs = (0, codegen_1._)`${source}.errors`;
+      function addErrorsFrom(source2) {
+        const errs = (0, codegen_1._)`${source2}.errors`;
         gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`);
         gen.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
       }
-      function addEvaluatedFrom(source) {
+      function addEvaluatedFrom(source2) {
         var _a;
         if (!it.opts.unevaluated)
           return;
@@ -28089,7 +28197,7 @@ var require_ref = __commonJS({
               it.props = util_1.mergeEvaluated.props(gen, schEvaluated.props, it.props);
             }
           } else {
-            const props = gen.var("props", (0, codegen_1._)`${source}.evaluated.props`);
+            const props = gen.var("props", (0, codegen_1._)`${source2}.evaluated.props`);
             it.props = util_1.mergeEvaluated.props(gen, props, it.props, codegen_1.Name);
           }
         }
@@ -28099,7 +28207,7 @@ var require_ref = __commonJS({
               it.items = util_1.mergeEvaluated.items(gen, schEvaluated.items, it.items);
             }
           } else {
-            const items = gen.var("items", (0, codegen_1._)`${source}.evaluated.items`);
+            const items = gen.var("items", (0, codegen_1._)`${source2}.evaluated.items`);
             it.items = util_1.mergeEvaluated.items(gen, items, it.items, codegen_1.Name);
           }
         }
@@ -28196,17 +28304,17 @@ var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str) {
-      const len = str.length;
+    function ucs2length(str2) {
+      const len = str2.length;
       let length2 = 0;
       let pos = 0;
-      let value;
+      let value2;
       while (pos < len) {
         length2++;
-        value = str.charCodeAt(pos++);
-        if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str.charCodeAt(pos);
-          if ((value & 64512) === 56320)
+        value2 = str2.charCodeAt(pos++);
+        if (value2 >= 55296 && value2 <= 56319 && pos < len) {
+          value2 = str2.charCodeAt(pos);
+          if ((value2 & 64512) === 56320)
             pos++;
         }
       }
@@ -34330,8 +34438,8 @@ function schemaProblems(errors, data, options = {}) {
   }
   return problems;
 }
-function isTemplateString(value) {
-  return typeof value === "string" && value.includes("{{");
+function isTemplateString(value2) {
+  return typeof value2 === "string" && value2.includes("{{");
 }
 function isComposite(entry) {
   return entry.keyword === "anyOf" || entry.keyword === "oneOf";
@@ -34549,8 +34657,8 @@ function quote(text) {
 function kebab(keyword) {
   return keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
-function isRecord(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+function isRecord(value2) {
+  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
 }
 var init_schema_errors = __esm({
   "src/config/schema-errors.ts"() {
@@ -34579,8 +34687,8 @@ function impossibleThreshold(threshold) {
   const text = given.map(([key, sign]) => `${sign} ${String(threshold[key])}`).join(" and ");
   return `impossible threshold: no score in [0, 1] is ${text}`;
 }
-function isUnit(value) {
-  return typeof value === "number" && value >= 0 && value <= 1;
+function isUnit(value2) {
+  return typeof value2 === "number" && value2 >= 0 && value2 <= 1;
 }
 var BOUNDS;
 var init_threshold2 = __esm({
@@ -34808,9 +34916,9 @@ function checkThreshold(threshold, path, add) {
   const message = impossibleThreshold(threshold);
   if (message) add("threshold.impossible", path, message);
 }
-function checkTimeout(value, path, add) {
-  if (typeof value === "string" && parseDuration(value) === 0) {
-    add("duration.zero", path, `expected a duration above zero, found ${JSON.stringify(value)}`);
+function checkTimeout(value2, path, add) {
+  if (typeof value2 === "string" && parseDuration(value2) === 0) {
+    add("duration.zero", path, `expected a duration above zero, found ${JSON.stringify(value2)}`);
   }
 }
 function templateProblems(text) {
@@ -34823,18 +34931,18 @@ function templateProblems(text) {
   }
   return problems;
 }
-function strings(value, path) {
-  if (typeof value === "string") return [[path, value]];
-  if (Array.isArray(value)) return value.flatMap((item, index) => strings(item, [...path, index]));
-  if (isRecord2(value))
-    return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
+function strings(value2, path) {
+  if (typeof value2 === "string") return [[path, value2]];
+  if (Array.isArray(value2)) return value2.flatMap((item, index) => strings(item, [...path, index]));
+  if (isRecord2(value2))
+    return Object.entries(value2).flatMap(([key, item]) => strings(item, [...path, key]));
   return [];
 }
 function describePlace(path, context3) {
   return `${formatConfigPath(path)} at line ${context3.locate(path).line}`;
 }
-function isRecord2(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+function isRecord2(value2) {
+  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
 }
 var init_rules = __esm({
   "src/config/rules.ts"() {
@@ -34888,8 +34996,8 @@ function buildTestset(testset, path, locate2) {
     ...testset.id !== void 0 ? { id: testset.id } : {}
   };
   if (testset.cases) {
-    const records = testset.cases.map((value, i) => ({
-      value,
+    const records = testset.cases.map((value2, i) => ({
+      value: value2,
       line: locate2([...path, "cases", i]).line
     }));
     return { kind: "inline", records, ...common };
@@ -35250,26 +35358,26 @@ var require_directives = __commonJS({
        * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
        *   `'!local'` tag, or `null` if unresolvable.
        */
-      tagName(source, onError) {
-        if (source === "!")
+      tagName(source2, onError) {
+        if (source2 === "!")
           return "!";
-        if (source[0] !== "!") {
-          onError(`Not a valid tag: ${source}`);
+        if (source2[0] !== "!") {
+          onError(`Not a valid tag: ${source2}`);
           return null;
         }
-        if (source[1] === "<") {
-          const verbatim = source.slice(2, -1);
+        if (source2[1] === "<") {
+          const verbatim = source2.slice(2, -1);
           if (verbatim === "!" || verbatim === "!!") {
-            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            onError(`Verbatim tags aren't resolved, so ${source2} is invalid.`);
             return null;
           }
-          if (source[source.length - 1] !== ">")
+          if (source2[source2.length - 1] !== ">")
             onError("Verbatim tags must end with a >");
           return verbatim;
         }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        const [, handle, suffix] = source2.match(/^(.*!)([^!]*)$/s);
         if (!suffix)
-          onError(`The ${source} tag has no suffix`);
+          onError(`The ${source2} tag has no suffix`);
         const prefix = this.tags[handle];
         if (prefix) {
           try {
@@ -35280,8 +35388,8 @@ var require_directives = __commonJS({
           }
         }
         if (handle === "!")
-          return source;
-        onError(`Could not resolve tag: ${source}`);
+          return source2;
+        onError(`Could not resolve tag: ${source2}`);
         return null;
       }
       /**
@@ -35359,8 +35467,8 @@ var require_anchors = __commonJS({
       const sourceObjects = /* @__PURE__ */ new Map();
       let prevAnchors = null;
       return {
-        onAnchor: (source) => {
-          aliasObjects.push(source);
+        onAnchor: (source2) => {
+          aliasObjects.push(source2);
           prevAnchors ?? (prevAnchors = anchorNames(doc));
           const anchor = findNewAnchor(prefix, prevAnchors);
           prevAnchors.add(anchor);
@@ -35372,13 +35480,13 @@ var require_anchors = __commonJS({
          * the nodes have been created.
          */
         setAnchors: () => {
-          for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
+          for (const source2 of aliasObjects) {
+            const ref = sourceObjects.get(source2);
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
               const error2 = new Error("Failed to resolve repeated object (this should not happen)");
-              error2.source = source;
+              error2.source = source2;
               throw error2;
             }
           }
@@ -35448,26 +35556,26 @@ var require_toJS = __commonJS({
   "node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
-    function toJS(value, arg, ctx) {
-      if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
-      if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity.hasAnchor(value))
-          return value.toJSON(arg, ctx);
+    function toJS(value2, arg, ctx) {
+      if (Array.isArray(value2))
+        return value2.map((v, i) => toJS(v, String(i), ctx));
+      if (value2 && typeof value2.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value2))
+          return value2.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data);
+        ctx.anchors.set(value2, data);
         ctx.onCreate = (res2) => {
           data.res = res2;
           delete ctx.onCreate;
         };
-        const res = value.toJSON(arg, ctx);
+        const res = value2.toJSON(arg, ctx);
         if (ctx.onCreate)
           ctx.onCreate(res);
         return res;
       }
-      if (typeof value === "bigint" && !ctx?.keep)
-        return Number(value);
-      return value;
+      if (typeof value2 === "bigint" && !ctx?.keep)
+        return Number(value2);
+      return value2;
     }
     exports.toJS = toJS;
   }
@@ -35524,9 +35632,9 @@ var require_Alias = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var Alias = class extends Node2.NodeBase {
-      constructor(source) {
+      constructor(source2) {
         super(identity.ALIAS);
-        this.source = source;
+        this.source = source2;
         Object.defineProperty(this, "tag", {
           set() {
             throw new Error("Alias nodes cannot have tags");
@@ -35587,12 +35695,12 @@ var require_Alias = __commonJS({
       toJSON(_arg, ctx) {
         if (!ctx)
           return { source: this.source };
-        const source = this.resolve(ctx.doc, ctx);
-        if (!source) {
+        const source2 = this.resolve(ctx.doc, ctx);
+        if (!source2) {
           const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
           throw new ReferenceError(msg);
         }
-        return ctx.anchors.get(source).res;
+        return ctx.anchors.get(source2).res;
       }
       toString(ctx, _onComment, _onChompKeep) {
         const src = `*${this.source}`;
@@ -35610,8 +35718,8 @@ var require_Alias = __commonJS({
     };
     function getAliasCount(doc, node, anchors2) {
       if (identity.isAlias(node)) {
-        const source = node.resolve(doc);
-        const anchor = anchors2 && source && anchors2.get(source);
+        const source2 = node.resolve(doc);
+        const anchor = anchors2 && source2 && anchors2.get(source2);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
         let count = 0;
@@ -35639,11 +35747,11 @@ var require_Scalar = __commonJS({
     var identity = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
     var Scalar2 = class extends Node2.NodeBase {
-      constructor(value) {
+      constructor(value2) {
         super(identity.SCALAR);
-        this.value = value;
+        this.value = value2;
       }
       toJSON(arg, ctx) {
         return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
@@ -35670,7 +35778,7 @@ var require_createNode = __commonJS({
     var identity = require_identity();
     var Scalar2 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
+    function findTagObject(value2, tagName, tags) {
       if (tagName) {
         const match = tags.filter((t) => t.tag === tagName);
         const tagObj = match.find((t) => !t.format) ?? match[0];
@@ -35678,53 +35786,53 @@ var require_createNode = __commonJS({
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t) => t.identify?.(value) && !t.format);
+      return tags.find((t) => t.identify?.(value2) && !t.format);
     }
-    function createNode(value, tagName, ctx) {
-      if (identity.isDocument(value))
-        value = value.contents;
-      if (identity.isNode(value))
-        return value;
-      if (identity.isPair(value)) {
+    function createNode(value2, tagName, ctx) {
+      if (identity.isDocument(value2))
+        value2 = value2.contents;
+      if (identity.isNode(value2))
+        return value2;
+      if (identity.isPair(value2)) {
         const map = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map.items.push(value);
+        map.items.push(value2);
         return map;
       }
-      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-        value = value.valueOf();
+      if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
+        value2 = value2.valueOf();
       }
       const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
       let ref = void 0;
-      if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
+      if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
+        ref = sourceObjects.get(value2);
         if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
+          ref.anchor ?? (ref.anchor = onAnchor(value2));
           return new Alias.Alias(ref.anchor);
         } else {
           ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
+          sourceObjects.set(value2, ref);
         }
       }
       if (tagName?.startsWith("!!"))
         tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
+      let tagObj = findTagObject(value2, tagName, schema.tags);
       if (!tagObj) {
-        if (value && typeof value.toJSON === "function") {
-          value = value.toJSON();
+        if (value2 && typeof value2.toJSON === "function") {
+          value2 = value2.toJSON();
         }
-        if (!value || typeof value !== "object") {
-          const node2 = new Scalar2.Scalar(value);
+        if (!value2 || typeof value2 !== "object") {
+          const node2 = new Scalar2.Scalar(value2);
           if (ref)
             ref.node = node2;
           return node2;
         }
-        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
+        tagObj = value2 instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value2) ? schema[identity.SEQ] : schema[identity.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar2.Scalar(value2);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -35744,8 +35852,8 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path, value) {
-      let v = value;
+    function collectionFromPath(schema, path, value2) {
+      let v = value2;
       for (let i = path.length - 1; i >= 0; --i) {
         const k = path[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
@@ -35796,16 +35904,16 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path, value) {
+      addIn(path, value2) {
         if (isEmptyPath(path))
-          this.add(value);
+          this.add(value2);
         else {
           const [key, ...rest] = path;
           const node = this.get(key, true);
           if (identity.isCollection(node))
-            node.addIn(rest, value);
+            node.addIn(rest, value2);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest, value2));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -35859,16 +35967,16 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
+      setIn(path, value2) {
         const [key, ...rest] = path;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key, value2);
         } else {
           const node = this.get(key, true);
           if (identity.isCollection(node))
-            node.setIn(rest, value);
+            node.setIn(rest, value2);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key, collectionFromPath(this.schema, rest, value2));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -35884,13 +35992,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
     }
-    var lineComment = (str, indent2, comment) => str.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str2, indent2, comment) => str2.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str2.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -36044,16 +36152,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
-    function lineLengthOverLimit(str, lineWidth, indentLength) {
+    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
+    function lineLengthOverLimit(str2, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str.length;
+      const strLen = str2.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str[i] === "\n") {
+        if (str2[i] === "\n") {
           if (i - start > limit)
             return true;
           start = i + 1;
@@ -36063,18 +36171,18 @@ var require_stringifyString = __commonJS({
       }
       return true;
     }
-    function doubleQuotedString(value, ctx) {
-      const json = JSON.stringify(value);
+    function doubleQuotedString(value2, ctx) {
+      const json = JSON.stringify(value2);
       if (ctx.options.doubleQuotedAsJSON)
         return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str = "";
+      const indent2 = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      let str2 = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str += json.slice(start, i) + "\\ ";
+          str2 += json.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
@@ -36083,38 +36191,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str += json.slice(start, i);
+                str2 += json.slice(start, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str += "\\0";
+                    str2 += "\\0";
                     break;
                   case "0007":
-                    str += "\\a";
+                    str2 += "\\a";
                     break;
                   case "000b":
-                    str += "\\v";
+                    str2 += "\\v";
                     break;
                   case "001b":
-                    str += "\\e";
+                    str2 += "\\e";
                     break;
                   case "0085":
-                    str += "\\N";
+                    str2 += "\\N";
                     break;
                   case "00a0":
-                    str += "\\_";
+                    str2 += "\\_";
                     break;
                   case "2028":
-                    str += "\\L";
+                    str2 += "\\L";
                     break;
                   case "2029":
-                    str += "\\P";
+                    str2 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
+                      str2 += "\\x" + code.substr(2);
                     else
-                      str += json.substr(i, 6);
+                      str2 += json.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
@@ -36124,14 +36232,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str += json.slice(start, i) + "\n\n";
+                str2 += json.slice(start, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str += "\n";
+                  str2 += "\n";
                   i += 2;
                 }
-                str += indent2;
+                str2 += indent2;
                 if (json[i + 2] === " ")
-                  str += "\\";
+                  str2 += "\\";
                 i += 1;
                 start = i + 1;
               }
@@ -36140,25 +36248,25 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str = start ? str + json.slice(start) : json;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str2 = start ? str2 + json.slice(start) : json;
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
-    function singleQuotedString(value, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-        return doubleQuotedString(value, ctx);
-      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+    function singleQuotedString(value2, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
+        return doubleQuotedString(value2, ctx);
+      const indent2 = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+      const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
 ${indent2}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
-    function quotedString(value, ctx) {
+    function quotedString(value2, ctx) {
       const { singleQuote } = ctx.options;
       let qs;
       if (singleQuote === false)
         qs = doubleQuotedString;
       else {
-        const hasDouble = value.includes('"');
-        const hasSingle = value.includes("'");
+        const hasDouble = value2.includes('"');
+        const hasSingle = value2.includes("'");
         if (hasDouble && !hasSingle)
           qs = singleQuotedString;
         else if (hasSingle && !hasDouble)
@@ -36166,7 +36274,7 @@ ${indent2}`) + "'";
         else
           qs = singleQuote ? singleQuotedString : doubleQuotedString;
       }
-      return qs(value, ctx);
+      return qs(value2, ctx);
     }
     var blockEndNewlines;
     try {
@@ -36174,27 +36282,27 @@ ${indent2}`) + "'";
     } catch {
       blockEndNewlines = /\n+(?!\n|$)/g;
     }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+    function blockString({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
       const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value)) {
-        return quotedString(value, ctx);
+      if (!blockQuote || /\n[\t ]+$/.test(value2)) {
+        return quotedString(value2, ctx);
       }
-      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
-      if (!value)
+      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent2.length);
+      if (!value2)
         return literal ? "|\n" : ">\n";
       let chomp;
       let endStart;
-      for (endStart = value.length; endStart > 0; --endStart) {
-        const ch = value[endStart - 1];
+      for (endStart = value2.length; endStart > 0; --endStart) {
+        const ch = value2[endStart - 1];
         if (ch !== "\n" && ch !== "	" && ch !== " ")
           break;
       }
-      let end = value.substring(endStart);
+      let end = value2.substring(endStart);
       const endNlPos = end.indexOf("\n");
       if (endNlPos === -1) {
         chomp = "-";
-      } else if (value === end || endNlPos !== end.length - 1) {
+      } else if (value2 === end || endNlPos !== end.length - 1) {
         chomp = "+";
         if (onChompKeep)
           onChompKeep();
@@ -36202,7 +36310,7 @@ ${indent2}`) + "'";
         chomp = "";
       }
       if (end) {
-        value = value.slice(0, -end.length);
+        value2 = value2.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
         end = end.replace(blockEndNewlines, `$&${indent2}`);
@@ -36210,8 +36318,8 @@ ${indent2}`) + "'";
       let startWithSpace = false;
       let startEnd;
       let startNlPos = -1;
-      for (startEnd = 0; startEnd < value.length; ++startEnd) {
-        const ch = value[startEnd];
+      for (startEnd = 0; startEnd < value2.length; ++startEnd) {
+        const ch = value2[startEnd];
         if (ch === " ")
           startWithSpace = true;
         else if (ch === "\n")
@@ -36219,9 +36327,9 @@ ${indent2}`) + "'";
         else
           break;
       }
-      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      let start = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
-        value = value.substring(start.length);
+        value2 = value2.substring(start.length);
         start = start.replace(/\n+/g, `$&${indent2}`);
       }
       const indentSize = indent2 ? "2" : "1";
@@ -36232,7 +36340,7 @@ ${indent2}`) + "'";
           onComment();
       }
       if (!literal) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
+        const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
@@ -36245,39 +36353,39 @@ ${indent2}`) + "'";
           return `>${header}
 ${indent2}${body}`;
       }
-      value = value.replace(/\n+/g, `$&${indent2}`);
+      value2 = value2.replace(/\n+/g, `$&${indent2}`);
       return `|${header}
-${indent2}${start}${value}${end}`;
+${indent2}${start}${value2}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
+      const { type, value: value2 } = item;
       const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
-      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-        return quotedString(value, ctx);
+      if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
+        return quotedString(value2, ctx);
       }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
+        return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value2.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
-      if (containsDocumentMarker(value)) {
+      if (containsDocumentMarker(value2)) {
         if (indent2 === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
         } else if (implicitKey && indent2 === indentStep) {
-          return quotedString(value, ctx);
+          return quotedString(value2, ctx);
         }
       }
-      const str = value.replace(/\n+/g, `$&
+      const str2 = value2.replace(/\n+/g, `$&
 ${indent2}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
-          return quotedString(value, ctx);
+          return quotedString(value2, ctx);
       }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -36429,11 +36537,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str;
-      return identity.isScalar(node) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
-${ctx.indent}${str}`;
+        return str2;
+      return identity.isScalar(node) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
+${ctx.indent}${str2}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify2;
@@ -36448,7 +36556,7 @@ var require_stringifyPair = __commonJS({
     var Scalar2 = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent: indent2, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
@@ -36460,7 +36568,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value2 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -36468,59 +36576,59 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+      let str2 = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
       }
       if (ctx.inFlow) {
-        if (allNullValues || value == null) {
+        if (allNullValues || value2 == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
         }
-      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str = `? ${str}`;
+      } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
+        str2 = `? ${str2}`;
         if (keyComment && !keyCommentDone) {
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str;
+        return str2;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        str = `? ${str}
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+        str2 = `? ${str2}
 ${indent2}:`;
       } else {
-        str = `${str}:`;
+        str2 = `${str2}:`;
         if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity.isNode(value)) {
-        vsb = !!value.spaceBefore;
-        vcb = value.commentBefore;
-        valueComment = value.comment;
+      if (identity.isNode(value2)) {
+        vsb = !!value2.spaceBefore;
+        vcb = value2.commentBefore;
+        valueComment = value2.comment;
       } else {
         vsb = false;
         vcb = null;
         valueComment = null;
-        if (value && typeof value === "object")
-          value = doc.createNode(value);
+        if (value2 && typeof value2 === "object")
+          value2 = doc.createNode(value2);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity.isScalar(value))
-        ctx.indentAtStart = str.length + 1;
+      if (!explicitKey && !keyComment && identity.isScalar(value2))
+        ctx.indentAtStart = str2.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -36536,11 +36644,11 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity.isCollection(value)) {
+      } else if (!explicitKey && identity.isCollection(value2)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        const flow = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
         if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
@@ -36558,16 +36666,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str += ws + valueStr;
+      str2 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str;
+      return str2;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -36603,7 +36711,7 @@ var require_merge = __commonJS({
     var Scalar2 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge2 = {
-      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
@@ -36613,31 +36721,31 @@ var require_merge = __commonJS({
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
-    function addMergeToJSMap(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (identity.isSeq(source))
-        for (const it of source.items)
+    function addMergeToJSMap(ctx, map, value2) {
+      const source2 = resolveAliasValue(ctx, value2);
+      if (identity.isSeq(source2))
+        for (const it of source2.items)
           mergeValue(ctx, map, it);
-      else if (Array.isArray(source))
-        for (const it of source)
+      else if (Array.isArray(source2))
+        for (const it of source2)
           mergeValue(ctx, map, it);
       else
-        mergeValue(ctx, map, source);
+        mergeValue(ctx, map, source2);
     }
-    function mergeValue(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (!identity.isMap(source))
+    function mergeValue(ctx, map, value2) {
+      const source2 = resolveAliasValue(ctx, value2);
+      if (!identity.isMap(source2))
         throw new Error("Merge sources must be maps or map aliases");
-      const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      const srcMap = source2.toJSON(null, ctx, Map);
+      for (const [key, value3] of srcMap) {
         if (map instanceof Map) {
           if (!map.has(key))
-            map.set(key, value2);
+            map.set(key, value3);
         } else if (map instanceof Set) {
           map.add(key);
         } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
           Object.defineProperty(map, key, {
-            value: value2,
+            value: value3,
             writable: true,
             enumerable: true,
             configurable: true
@@ -36646,8 +36754,8 @@ var require_merge = __commonJS({
       }
       return map;
     }
-    function resolveAliasValue(ctx, value) {
-      return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    function resolveAliasValue(ctx, value2) {
+      return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
@@ -36664,20 +36772,20 @@ var require_addPairToJSMap = __commonJS({
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key, value }) {
+    function addPairToJSMap(ctx, map, { key, value: value2 }) {
       if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map, value);
+        key.addToJSMap(ctx, map, value2);
       else if (merge2.isMergeKey(ctx, key))
-        merge2.addMergeToJSMap(ctx, map, value);
+        merge2.addMergeToJSMap(ctx, map, value2);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map instanceof Map) {
-          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+          map.set(jsKey, toJS.toJS(value2, jsKey, ctx));
         } else if (map instanceof Set) {
           map.add(jsKey);
         } else {
           const stringKey = stringifyKey(key, jsKey, ctx);
-          const jsValue = toJS.toJS(value, stringKey, ctx);
+          const jsValue = toJS.toJS(value2, stringKey, ctx);
           if (stringKey in map)
             Object.defineProperty(map, stringKey, {
               value: jsValue,
@@ -36727,24 +36835,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value, ctx) {
+    function createPair(key, value2, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
-      const v = createNode.createNode(value, void 0, ctx);
+      const v = createNode.createNode(value2, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key, value2 = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
         this.key = key;
-        this.value = value;
+        this.value = value2;
       }
       clone(schema) {
-        let { key, value } = this;
+        let { key, value: value2 } = this;
         if (identity.isNode(key))
           key = key.clone(schema);
-        if (identity.isNode(value))
-          value = value.clone(schema);
-        return new _Pair(key, value);
+        if (identity.isNode(value2))
+          value2 = value2.clone(schema);
+        return new _Pair(key, value2);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -36794,31 +36902,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str3 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines2.push(blockItemPrefix + str2);
+        lines2.push(blockItemPrefix + str3);
       }
-      let str;
+      let str2;
       if (lines2.length === 0) {
-        str = flowChars.start + flowChars.end;
+        str2 = flowChars.start + flowChars.end;
       } else {
-        str = lines2[0];
+        str2 = lines2[0];
         for (let i = 1; i < lines2.length; ++i) {
           const line = lines2[i];
-          str += line ? `
+          str2 += line ? `
 ${indent2}${line}` : "\n";
         }
       }
       if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
+        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str;
+      return str2;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -36861,21 +36969,21 @@ ${indent2}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify2.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
+        let str2 = stringify2.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str2.includes("\n"));
         if (i < items.length - 1) {
-          str += ",";
+          str2 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines2.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str += ",";
+            str2 += ",";
           }
         }
         if (comment)
-          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines2.push(str);
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
+        lines2.push(str2);
         linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
@@ -36887,11 +36995,11 @@ ${indent2}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str = start;
+          let str2 = start;
           for (const line of lines2)
-            str += line ? `
+            str2 += line ? `
 ${indentStep}${indent2}${line}` : "\n";
-          return `${str}
+          return `${str2}
 ${indent2}${end}`;
         } else {
           return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
@@ -36947,17 +37055,17 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
-        const add = (key, value) => {
+        const add = (key, value2) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
+            value2 = replacer.call(obj, key, value2);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
-          if (value !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key, value, ctx));
+          if (value2 !== void 0 || keepUndefined)
+            map.items.push(Pair.createPair(key, value2, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
+          for (const [key, value2] of obj)
+            add(key, value2);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
             add(key, obj[key]);
@@ -37015,8 +37123,8 @@ var require_YAMLMap = __commonJS({
       has(key) {
         return !!findPair(this.items, key);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key, value2) {
+        this.add(new Pair.Pair(key, value2), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -37094,8 +37202,8 @@ var require_YAMLSeq = __commonJS({
         super(identity.SEQ, schema);
         this.items = [];
       }
-      add(value) {
-        this.items.push(value);
+      add(value2) {
+        this.items.push(value2);
       }
       /**
        * Removes a value from the collection.
@@ -37136,15 +37244,15 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
+      set(key, value2) {
         const idx = asItemIndex(key);
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar2.isScalarValue(value))
-          prev.value = value;
+        if (identity.isScalar(prev) && Scalar2.isScalarValue(value2))
+          prev.value = value2;
         else
-          this.items[idx] = value;
+          this.items[idx] = value2;
       }
       toJSON(_, ctx) {
         const seq = [];
@@ -37220,10 +37328,10 @@ var require_string = __commonJS({
     "use strict";
     var stringifyString = require_stringifyString();
     var string = {
-      identify: (value) => typeof value === "string",
+      identify: (value2) => typeof value2 === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str) => str,
+      resolve: (str2) => str2,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -37239,13 +37347,13 @@ var require_null = __commonJS({
     "use strict";
     var Scalar2 = require_Scalar();
     var nullTag = {
-      identify: (value) => value == null,
+      identify: (value2) => value2 == null,
       createNode: () => new Scalar2.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
       resolve: () => new Scalar2.Scalar(null),
-      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+      stringify: ({ source: source2 }, ctx) => typeof source2 === "string" && nullTag.test.test(source2) ? source2 : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
   }
@@ -37257,18 +37365,18 @@ var require_bool = __commonJS({
     "use strict";
     var Scalar2 = require_Scalar();
     var boolTag = {
-      identify: (value) => typeof value === "boolean",
+      identify: (value2) => typeof value2 === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
-      stringify({ source, value }, ctx) {
-        if (source && boolTag.test.test(source)) {
-          const sv = source[0] === "t" || source[0] === "T";
-          if (value === sv)
-            return source;
+      resolve: (str2) => new Scalar2.Scalar(str2[0] === "t" || str2[0] === "T"),
+      stringify({ source: source2, value: value2 }, ctx) {
+        if (source2 && boolTag.test.test(source2)) {
+          const sv = source2[0] === "t" || source2[0] === "T";
+          if (value2 === sv)
+            return source2;
         }
-        return value ? ctx.options.trueStr : ctx.options.falseStr;
+        return value2 ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
     exports.boolTag = boolTag;
@@ -37279,13 +37387,13 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
-      if (typeof value === "bigint")
-        return String(value);
-      const num = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num))
-        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+    function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
+      if (typeof value2 === "bigint")
+        return String(value2);
+      const num2 = typeof value2 === "number" ? value2 : Number(value2);
+      if (!isFinite(num2))
+        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
@@ -37309,35 +37417,35 @@ var require_float = __commonJS({
     var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str),
+      resolve: (str2) => parseFloat(str2),
       stringify(node) {
-        const num = Number(node.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+        const num2 = Number(node.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str) {
-        const node = new Scalar2.Scalar(parseFloat(str));
-        const dot = str.indexOf(".");
-        if (dot !== -1 && str[str.length - 1] === "0")
-          node.minFractionDigits = str.length - dot - 1;
+      resolve(str2) {
+        const node = new Scalar2.Scalar(parseFloat(str2));
+        const dot = str2.indexOf(".");
+        if (dot !== -1 && str2[str2.length - 1] === "0")
+          node.minFractionDigits = str2.length - dot - 1;
         return node;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -37353,21 +37461,21 @@ var require_int = __commonJS({
   "node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
     function intStringify(node, radix, prefix) {
-      const { value } = node;
-      if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
+      const { value: value2 } = node;
+      if (intIdentify(value2) && value2 >= 0)
+        return prefix + value2.toString(radix);
       return stringifyNumber.stringifyNumber(node);
     }
     var intOct = {
-      identify: (value) => intIdentify(value) && value >= 0,
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
       stringify: (node) => intStringify(node, 8, "0o")
     };
     var int = {
@@ -37375,16 +37483,16 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
-      identify: (value) => intIdentify(value) && value >= 0,
+      identify: (value2) => intIdentify(value2) && value2 >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports.int = int;
@@ -37401,7 +37509,7 @@ var require_schema = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool = require_bool();
+    var bool2 = require_bool();
     var float = require_float();
     var int = require_int();
     var schema = [
@@ -37409,7 +37517,7 @@ var require_schema = __commonJS({
       seq.seq,
       string.string,
       _null.nullTag,
-      bool.boolTag,
+      bool2.boolTag,
       int.intOct,
       int.int,
       int.intHex,
@@ -37428,20 +37536,20 @@ var require_schema2 = __commonJS({
     var Scalar2 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
-    function intIdentify(value) {
-      return typeof value === "bigint" || Number.isInteger(value);
+    function intIdentify(value2) {
+      return typeof value2 === "bigint" || Number.isInteger(value2);
     }
-    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
     var jsonScalars = [
       {
-        identify: (value) => typeof value === "string",
+        identify: (value2) => typeof value2 === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str) => str,
+        resolve: (str2) => str2,
         stringify: stringifyJSON
       },
       {
-        identify: (value) => value == null,
+        identify: (value2) => value2 == null,
         createNode: () => new Scalar2.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
@@ -37450,11 +37558,11 @@ var require_schema2 = __commonJS({
         stringify: stringifyJSON
       },
       {
-        identify: (value) => typeof value === "boolean",
+        identify: (value2) => typeof value2 === "boolean",
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str) => str === "true",
+        resolve: (str2) => str2 === "true",
         stringify: stringifyJSON
       },
       {
@@ -37462,15 +37570,15 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
-        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
+        stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
       },
       {
-        identify: (value) => typeof value === "number",
+        identify: (value2) => typeof value2 === "number",
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str) => parseFloat(str),
+        resolve: (str2) => parseFloat(str2),
         stringify: stringifyJSON
       }
     ];
@@ -37478,9 +37586,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
-        return str;
+      resolve(str2, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
+        return str2;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -37496,7 +37604,7 @@ var require_binary = __commonJS({
     var Scalar2 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
-      identify: (value) => value instanceof Uint8Array,
+      identify: (value2) => value2 instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
       tag: "tag:yaml.org,2002:binary",
@@ -37512,42 +37620,42 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str.length);
-          for (let i = 0; i < str.length; ++i)
-            buffer[i] = str.charCodeAt(i);
+          const str2 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str2.length);
+          for (let i = 0; i < str2.length; ++i)
+            buffer[i] = str2.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
           return src;
         }
       },
-      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
-        if (!value)
+      stringify({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+        if (!value2)
           return "";
-        const buf = value;
-        let str;
+        const buf = value2;
+        let str2;
         if (typeof node_buffer.Buffer === "function") {
-          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str = btoa(s);
+          str2 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
         if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str.length / lineWidth);
+          const n = Math.ceil(str2.length / lineWidth);
           const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines2[i] = str.substr(o, lineWidth);
+            lines2[i] = str2.substr(o, lineWidth);
           }
-          str = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str2 = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -37597,25 +37705,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key, value;
+          let key, value2;
           if (Array.isArray(it)) {
             if (it.length === 2) {
               key = it[0];
-              value = it[1];
+              value2 = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
               key = keys[0];
-              value = it[key];
+              value2 = it[key];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
             key = it;
           }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key, value2, ctx));
         }
       return pairs2;
     }
@@ -37662,16 +37770,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map);
         for (const pair of this.items) {
-          let key, value;
+          let key, value2;
           if (identity.isPair(pair)) {
             key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+            value2 = toJS.toJS(pair.value, key, ctx);
           } else {
             key = toJS.toJS(pair, "", ctx);
           }
           if (map.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key, value);
+          map.set(key, value2);
         }
         return map;
       }
@@ -37685,7 +37793,7 @@ var require_omap = __commonJS({
     YAMLOMap.tag = "tag:yaml.org,2002:omap";
     var omap = {
       collection: "seq",
-      identify: (value) => value instanceof Map,
+      identify: (value2) => value2 instanceof Map,
       nodeClass: YAMLOMap,
       default: false,
       tag: "tag:yaml.org,2002:omap",
@@ -37715,14 +37823,14 @@ var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar2 = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
-      const boolObj = value ? trueTag : falseTag;
-      if (source && boolObj.test.test(source))
-        return source;
-      return value ? ctx.options.trueStr : ctx.options.falseStr;
+    function boolStringify({ value: value2, source: source2 }, ctx) {
+      const boolObj = value2 ? trueTag : falseTag;
+      if (source2 && boolObj.test.test(source2))
+        return source2;
+      return value2 ? ctx.options.trueStr : ctx.options.falseStr;
     }
     var trueTag = {
-      identify: (value) => value === true,
+      identify: (value2) => value2 === true,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
@@ -37730,7 +37838,7 @@ var require_bool2 = __commonJS({
       stringify: boolStringify
     };
     var falseTag = {
-      identify: (value) => value === false,
+      identify: (value2) => value2 === false,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
@@ -37749,35 +37857,35 @@ var require_float2 = __commonJS({
     var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
       stringify(node) {
-        const num = Number(node.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+        const num2 = Number(node.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str) {
-        const node = new Scalar2.Scalar(parseFloat(str.replace(/_/g, "")));
-        const dot = str.indexOf(".");
+      resolve(str2) {
+        const node = new Scalar2.Scalar(parseFloat(str2.replace(/_/g, "")));
+        const dot = str2.indexOf(".");
         if (dot !== -1) {
-          const f = str.substring(dot + 1).replace(/_/g, "");
+          const f = str2.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node.minFractionDigits = f.length;
         }
@@ -37796,35 +37904,35 @@ var require_int2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
+    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
+    function intResolve(str2, offset, radix, { intAsBigInt }) {
+      const sign = str2[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str = str.substring(offset).replace(/_/g, "");
+      str2 = str2.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str = `0b${str}`;
+            str2 = `0b${str2}`;
             break;
           case 8:
-            str = `0o${str}`;
+            str2 = `0o${str2}`;
             break;
           case 16:
-            str = `0x${str}`;
+            str2 = `0x${str2}`;
             break;
         }
-        const n2 = BigInt(str);
+        const n2 = BigInt(str2);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str, radix);
+      const n = parseInt(str2, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node, radix, prefix) {
-      const { value } = node;
-      if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+      const { value: value2 } = node;
+      if (intIdentify(value2)) {
+        const str2 = value2.toString(radix);
+        return value2 < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
       }
       return stringifyNumber.stringifyNumber(node);
     }
@@ -37834,7 +37942,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
       stringify: (node) => intStringify(node, 2, "0b")
     };
     var intOct = {
@@ -37843,7 +37951,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
       stringify: (node) => intStringify(node, 8, "0")
     };
     var int = {
@@ -37851,7 +37959,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -37860,7 +37968,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports.int = int;
@@ -37902,13 +38010,13 @@ var require_set = __commonJS({
         const pair = YAMLMap.findPair(this.items, key);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value) {
-        if (typeof value !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+      set(key, value2) {
+        if (typeof value2 !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
         const prev = YAMLMap.findPair(this.items, key);
-        if (prev && !value) {
+        if (prev && !value2) {
           this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value) {
+        } else if (!prev && value2) {
           this.items.push(new Pair.Pair(key));
         }
       }
@@ -37927,10 +38035,10 @@ var require_set = __commonJS({
         const { replacer } = ctx;
         const set2 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
-          for (let value of iterable) {
+          for (let value2 of iterable) {
             if (typeof replacer === "function")
-              value = replacer.call(iterable, value, value);
-            set2.items.push(Pair.createPair(value, null, ctx));
+              value2 = replacer.call(iterable, value2, value2);
+            set2.items.push(Pair.createPair(value2, null, ctx));
           }
         return set2;
       }
@@ -37938,7 +38046,7 @@ var require_set = __commonJS({
     YAMLSet.tag = "tag:yaml.org,2002:set";
     var set = {
       collection: "map",
-      identify: (value) => value instanceof Set,
+      identify: (value2) => value2 instanceof Set,
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
@@ -37964,67 +38072,67 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
-      return sign === "-" ? num(-1) * res : res;
+    function parseSexagesimal(str2, asBigInt) {
+      const sign = str2[0];
+      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+      return sign === "-" ? num2(-1) * res : res;
     }
     function stringifySexagesimal(node) {
-      let { value } = node;
-      let num = (n) => n;
-      if (typeof value === "bigint")
-        num = (n) => BigInt(n);
-      else if (isNaN(value) || !isFinite(value))
+      let { value: value2 } = node;
+      let num2 = (n) => n;
+      if (typeof value2 === "bigint")
+        num2 = (n) => BigInt(n);
+      else if (isNaN(value2) || !isFinite(value2))
         return stringifyNumber.stringifyNumber(node);
       let sign = "";
-      if (value < 0) {
+      if (value2 < 0) {
         sign = "-";
-        value *= num(-1);
+        value2 *= num2(-1);
       }
-      const _60 = num(60);
-      const parts = [value % _60];
-      if (value < 60) {
+      const _60 = num2(60);
+      const parts = [value2 % _60];
+      if (value2 < 60) {
         parts.unshift(0);
       } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
-        if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
+        value2 = (value2 - parts[0]) / _60;
+        parts.unshift(value2 % _60);
+        if (value2 >= 60) {
+          value2 = (value2 - parts[0]) / _60;
+          parts.unshift(value2);
         }
       }
       return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
-      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
-      identify: (value) => typeof value === "number",
+      identify: (value2) => typeof value2 === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str) => parseSexagesimal(str, false),
+      resolve: (str2) => parseSexagesimal(str2, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
-      identify: (value) => value instanceof Date,
+      identify: (value2) => value2 instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
       // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str) {
-        const match = str.match(timestamp.test);
+      resolve(str2) {
+        const match = str2.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -38039,7 +38147,7 @@ var require_timestamp = __commonJS({
         }
         return new Date(date);
       },
-      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+      stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
@@ -38056,7 +38164,7 @@ var require_schema3 = __commonJS({
     var seq = require_seq();
     var string = require_string();
     var binary = require_binary();
-    var bool = require_bool2();
+    var bool2 = require_bool2();
     var float = require_float2();
     var int = require_int2();
     var merge2 = require_merge();
@@ -38069,8 +38177,8 @@ var require_schema3 = __commonJS({
       seq.seq,
       string.string,
       _null.nullTag,
-      bool.trueTag,
-      bool.falseTag,
+      bool2.trueTag,
+      bool2.falseTag,
       int.intBin,
       int.intOct,
       int.int,
@@ -38099,7 +38207,7 @@ var require_tags = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool = require_bool();
+    var bool2 = require_bool();
     var float = require_float();
     var int = require_int();
     var schema = require_schema();
@@ -38120,7 +38228,7 @@ var require_tags = __commonJS({
     ]);
     var tagsByName = {
       binary: binary.binary,
-      bool: bool.boolTag,
+      bool: bool2.boolTag,
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
@@ -38313,7 +38421,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value, replacer, options) {
+      constructor(value2, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -38345,7 +38453,7 @@ var require_Document = __commonJS({
         } else
           this.directives = new directives.Directives({ version });
         this.setSchema(version, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+        this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -38370,14 +38478,14 @@ var require_Document = __commonJS({
         return copy;
       }
       /** Adds a value to the document. */
-      add(value) {
+      add(value2) {
         if (assertCollection(this.contents))
-          this.contents.add(value);
+          this.contents.add(value2);
       }
       /** Adds a value to the document. */
-      addIn(path, value) {
+      addIn(path, value2) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path, value);
+          this.contents.addIn(path, value2);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -38396,10 +38504,10 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node.anchor);
       }
-      createNode(value, replacer, options) {
+      createNode(value2, replacer, options) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
-          value = replacer.call({ "": value }, "", value);
+          value2 = replacer.call({ "": value2 }, "", value2);
           _replacer = replacer;
         } else if (Array.isArray(replacer)) {
           const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
@@ -38426,7 +38534,7 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node = createNode.createNode(value, tag, ctx);
+        const node = createNode.createNode(value2, tag, ctx);
         if (flow && identity.isCollection(node))
           node.flow = true;
         setAnchors();
@@ -38436,9 +38544,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
+      createPair(key, value2, options = {}) {
         const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
+        const v = this.createNode(value2, null, options);
         return new Pair.Pair(k, v);
       }
       /**
@@ -38497,24 +38605,24 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key, value2) {
         if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key, value2);
         }
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value) {
+      setIn(path, value2) {
         if (Collection2.isEmptyPath(path)) {
-          this.contents = value;
+          this.contents = value2;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value2);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value);
+          this.contents.setIn(path, value2);
         }
       }
       /**
@@ -38900,7 +39008,7 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep6, value: value2 } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
           next: key ?? sep6?.[0],
@@ -38943,7 +39051,7 @@ var require_resolve_block_map = __commonJS({
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
-          next: value,
+          next: value2,
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
@@ -38952,14 +39060,14 @@ var require_resolve_block_map = __commonJS({
         offset = valueProps.end;
         if (valueProps.found) {
           if (implicitKey) {
-            if (value?.type === "block-map" && !valueProps.hasNewline)
+            if (value2?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
           offset = valueNode.range[2];
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
@@ -39005,18 +39113,18 @@ var require_resolve_block_seq = __commonJS({
         ctx.atKey = false;
       let offset = bs.offset;
       let commentEnd = null;
-      for (const { start, value } of bs.items) {
+      for (const { start, value: value2 } of bs.items) {
         const props = resolveProps.resolveProps(start, {
           indicator: "seq-item-ind",
-          next: value,
+          next: value2,
           offset,
           onError,
           parentIndent: bs.indent,
           startOnNewline: true
         });
         if (!props.found) {
-          if (props.anchor || props.tag || value) {
-            if (value?.type === "block-seq")
+          if (props.anchor || props.tag || value2) {
+            if (value2?.type === "block-seq")
               onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
             else
               onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
@@ -39027,9 +39135,9 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value2, onError);
         offset = node.range[2];
         seq.items.push(node);
       }
@@ -39050,7 +39158,7 @@ var require_resolve_end = __commonJS({
         let hasSpace = false;
         let sep6 = "";
         for (const token of end) {
-          const { source, type } = token;
+          const { source: source2, type } = token;
           switch (type) {
             case "space":
               hasSpace = true;
@@ -39058,7 +39166,7 @@ var require_resolve_end = __commonJS({
             case "comment": {
               if (reqSpace && !hasSpace)
                 onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-              const cb = source.substring(1) || " ";
+              const cb = source2.substring(1) || " ";
               if (!comment)
                 comment = cb;
               else
@@ -39068,13 +39176,13 @@ var require_resolve_end = __commonJS({
             }
             case "newline":
               if (comment)
-                sep6 += source;
+                sep6 += source2;
               hasSpace = true;
               break;
             default:
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
           }
-          offset += source.length;
+          offset += source2.length;
         }
       }
       return { comment, offset };
@@ -39111,7 +39219,7 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep6, value: value2 } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
@@ -39122,7 +39230,7 @@ var require_resolve_flow_collection = __commonJS({
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value2) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -39177,10 +39285,10 @@ var require_resolve_flow_collection = __commonJS({
           }
         }
         if (!isMap3 && !sep6 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
-          if (isBlock(value))
+          if (isBlock(value2))
             onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
         } else {
           ctx.atKey = true;
@@ -39192,7 +39300,7 @@ var require_resolve_flow_collection = __commonJS({
           const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
-            next: value,
+            next: value2,
             offset: keyNode.range[2],
             onError,
             parentIndent: fc.indent,
@@ -39212,15 +39320,15 @@ var require_resolve_flow_collection = __commonJS({
               if (props.start < valueProps.found.offset - 1024)
                 onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
             }
-          } else if (value) {
-            if ("source" in value && value.source?.[0] === ":")
-              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+          } else if (value2) {
+            if ("source" in value2 && value2.source?.[0] === ":")
+              onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
-            if (isBlock(value))
+            if (isBlock(value2))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
             if (keyNode.comment)
@@ -39363,11 +39471,11 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
+        const value3 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+        return { value: value3, type, comment: header.comment, range: [start, end2, end2] };
       }
       let trimIndent = scalar.indent + header.indent;
       let offset = scalar.offset + header.length;
@@ -39397,11 +39505,11 @@ var require_resolve_block_scalar = __commonJS({
         if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
-      let value = "";
+      let value2 = "";
       let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines2[i][0].slice(trimIndent) + "\n";
+        value2 += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
         let [indent2, content] = lines2[i];
         offset += indent2.length + content.length + 1;
@@ -39415,23 +39523,23 @@ var require_resolve_block_scalar = __commonJS({
           indent2 = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep6 + indent2.slice(trimIndent) + content;
+          value2 += sep6 + indent2.slice(trimIndent) + content;
           sep6 = "\n";
         } else if (indent2.length > trimIndent || content[0] === "	") {
           if (sep6 === " ")
             sep6 = "\n";
           else if (!prevMoreIndented && sep6 === "\n")
             sep6 = "\n\n";
-          value += sep6 + indent2.slice(trimIndent) + content;
+          value2 += sep6 + indent2.slice(trimIndent) + content;
           sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
           if (sep6 === "\n")
-            value += "\n";
+            value2 += "\n";
           else
             sep6 = "\n";
         } else {
-          value += sep6 + content;
+          value2 += sep6 + content;
           sep6 = " ";
           prevMoreIndented = false;
         }
@@ -39441,28 +39549,28 @@ var require_resolve_block_scalar = __commonJS({
           break;
         case "+":
           for (let i = chompStart; i < lines2.length; ++i)
-            value += "\n" + lines2[i][0].slice(trimIndent);
-          if (value[value.length - 1] !== "\n")
-            value += "\n";
+            value2 += "\n" + lines2[i][0].slice(trimIndent);
+          if (value2[value2.length - 1] !== "\n")
+            value2 += "\n";
           break;
         default:
-          value += "\n";
+          value2 += "\n";
       }
       const end = start + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start, end, end] };
+      return { value: value2, type, comment: header.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
         onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
         return null;
       }
-      const { source } = props[0];
-      const mode = source[0];
+      const { source: source2 } = props[0];
+      const mode = source2[0];
       let indent2 = 0;
       let chomp = "";
       let error2 = -1;
-      for (let i = 1; i < source.length; ++i) {
-        const ch = source[i];
+      for (let i = 1; i < source2.length; ++i) {
+        const ch = source2[i];
         if (!chomp && (ch === "-" || ch === "+"))
           chomp = ch;
         else {
@@ -39474,10 +39582,10 @@ var require_resolve_block_scalar = __commonJS({
         }
       }
       if (error2 !== -1)
-        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source2}`);
       let hasSpace = false;
       let comment = "";
-      let length2 = source.length;
+      let length2 = source2.length;
       for (let i = 1; i < props.length; ++i) {
         const token = props[i];
         switch (token.type) {
@@ -39511,8 +39619,8 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent: indent2, chomp, comment, length: length2 };
     }
-    function splitLines(source) {
-      const split = source.split(/\n( *)/);
+    function splitLines(source2) {
+      const split = source2.split(/\n( *)/);
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
@@ -39532,22 +39640,22 @@ var require_resolve_flow_scalar = __commonJS({
     var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source, end } = scalar;
+      const { offset, type, source: source2, end } = scalar;
       let _type;
-      let value;
+      let value2;
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar2.Scalar.PLAIN;
-          value = plainValue(source, _onError);
+          value2 = plainValue(source2, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar2.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
+          value2 = singleQuotedValue(source2, _onError);
           break;
         case "double-quoted-scalar":
           _type = Scalar2.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
+          value2 = doubleQuotedValue(source2, _onError);
           break;
         /* istanbul ignore next should not happen */
         default:
@@ -39556,21 +39664,21 @@ var require_resolve_flow_scalar = __commonJS({
             value: "",
             type: null,
             comment: "",
-            range: [offset, offset + source.length, offset + source.length]
+            range: [offset, offset + source2.length, offset + source2.length]
           };
       }
-      const valueEnd = offset + source.length;
+      const valueEnd = offset + source2.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
       return {
-        value,
+        value: value2,
         type: _type,
         comment: re.comment,
         range: [offset, valueEnd, re.offset]
       };
     }
-    function plainValue(source, onError) {
+    function plainValue(source2, onError) {
       let badChar = "";
-      switch (source[0]) {
+      switch (source2[0]) {
         /* istanbul ignore next should not happen */
         case "	":
           badChar = "a tab character";
@@ -39583,29 +39691,29 @@ var require_resolve_flow_scalar = __commonJS({
           break;
         case "|":
         case ">": {
-          badChar = `block scalar indicator ${source[0]}`;
+          badChar = `block scalar indicator ${source2[0]}`;
           break;
         }
         case "@":
         case "`": {
-          badChar = `reserved character ${source[0]}`;
+          badChar = `reserved character ${source2[0]}`;
           break;
         }
       }
       if (badChar)
         onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
-      return unfoldLines(source);
+      return unfoldLines(source2);
     }
-    function singleQuotedValue(source, onError) {
-      if (source[source.length - 1] !== "'" || source.length === 1)
-        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
-      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    function singleQuotedValue(source2, onError) {
+      if (source2[source2.length - 1] !== "'" || source2.length === 1)
+        onError(source2.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source2.slice(1, -1)).replace(/''/g, "'");
     }
-    function unfoldLines(source) {
+    function unfoldLines(source2) {
       const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source);
+      let match = line.exec(source2);
       if (!match)
-        return source;
+        return source2;
       let trimEnd, trimBoth;
       try {
         trimEnd = new RegExp("(?<![ 	])[ 	]+$");
@@ -39617,7 +39725,7 @@ var require_resolve_flow_scalar = __commonJS({
       let res = match[1].replace(trimEnd, "");
       let sep6 = " ";
       let pos = line.lastIndex;
-      while (match = line.exec(source)) {
+      while (match = line.exec(source2)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
           if (sep6 === "\n")
@@ -39632,66 +39740,66 @@ var require_resolve_flow_scalar = __commonJS({
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
-      match = last.exec(source);
+      match = last.exec(source2);
       return res + sep6 + (match?.[1] ?? "");
     }
-    function doubleQuotedValue(source, onError) {
+    function doubleQuotedValue(source2, onError) {
       let res = "";
-      for (let i = 1; i < source.length - 1; ++i) {
-        const ch = source[i];
-        if (ch === "\r" && source[i + 1] === "\n")
+      for (let i = 1; i < source2.length - 1; ++i) {
+        const ch = source2[i];
+        if (ch === "\r" && source2[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
+          const { fold, offset } = foldNewline(source2, i);
           res += fold;
           i = offset;
         } else if (ch === "\\") {
-          let next = source[++i];
+          let next = source2[++i];
           const cc = escapeCodes[next];
           if (cc)
             res += cc;
           else if (next === "\n") {
-            next = source[i + 1];
+            next = source2[i + 1];
             while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
+              next = source2[++i + 1];
+          } else if (next === "\r" && source2[i + 1] === "\n") {
+            next = source2[++i + 1];
             while (next === " " || next === "	")
-              next = source[++i + 1];
+              next = source2[++i + 1];
           } else if (next === "x" || next === "u" || next === "U") {
             const length2 = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length2, onError);
+            res += parseCharCode(source2, i + 1, length2, onError);
             i += length2;
           } else {
-            const raw = source.substr(i - 1, 2);
+            const raw = source2.substr(i - 1, 2);
             onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
             res += raw;
           }
         } else if (ch === " " || ch === "	") {
           const wsStart = i;
-          let next = source[i + 1];
+          let next = source2[i + 1];
           while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
-            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+            next = source2[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source2[i + 2] === "\n"))
+            res += i > wsStart ? source2.slice(wsStart, i + 1) : ch;
         } else {
           res += ch;
         }
       }
-      if (source[source.length - 1] !== '"' || source.length === 1)
-        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      if (source2[source2.length - 1] !== '"' || source2.length === 1)
+        onError(source2.length, "MISSING_CHAR", 'Missing closing "quote');
       return res;
     }
-    function foldNewline(source, offset) {
+    function foldNewline(source2, offset) {
       let fold = "";
-      let ch = source[offset + 1];
+      let ch = source2[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
-        if (ch === "\r" && source[offset + 2] !== "\n")
+        if (ch === "\r" && source2[offset + 2] !== "\n")
           break;
         if (ch === "\n")
           fold += "\n";
         offset += 1;
-        ch = source[offset + 1];
+        ch = source2[offset + 1];
       }
       if (!fold)
         fold = " ";
@@ -39730,14 +39838,14 @@ var require_resolve_flow_scalar = __commonJS({
       "\\": "\\",
       "	": "	"
     };
-    function parseCharCode(source, offset, length2, onError) {
-      const cc = source.substr(offset, length2);
+    function parseCharCode(source2, offset, length2, onError) {
+      const cc = source2.substr(offset, length2);
       const ok = cc.length === length2 && /^[0-9a-fA-F]+$/.test(cc);
       const code = ok ? parseInt(cc, 16) : NaN;
       try {
         return String.fromCodePoint(code);
       } catch {
-        const raw = source.substr(offset - 2, length2 + 2);
+        const raw = source2.substr(offset - 2, length2 + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
         return raw;
       }
@@ -39755,28 +39863,28 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
         tag = ctx.schema[identity.SCALAR];
       } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+        tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
       else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
+        tag = findScalarTagByTest(ctx, value2, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar2.Scalar(res);
       } catch (error2) {
         const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar2.Scalar(value);
+        scalar = new Scalar2.Scalar(value2);
       }
       scalar.range = range;
-      scalar.source = value;
+      scalar.source = value2;
       if (type)
         scalar.type = type;
       if (tagName)
@@ -39787,7 +39895,7 @@ var require_compose_scalar = __commonJS({
         scalar.comment = comment;
       return scalar;
     }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+    function findScalarTagByName(schema, value2, tagName, tagToken, onError) {
       if (tagName === "!")
         return schema[identity.SCALAR];
       const matchWithTest = [];
@@ -39800,7 +39908,7 @@ var require_compose_scalar = __commonJS({
         }
       }
       for (const tag of matchWithTest)
-        if (tag.test?.test(value))
+        if (tag.test?.test(value2))
           return tag;
       const kt = schema.knownTags[tagName];
       if (kt && !kt.collection) {
@@ -39810,10 +39918,10 @@ var require_compose_scalar = __commonJS({
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
       return schema[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
+    function findScalarTagByTest({ atKey, directives, schema }, value2, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema[identity.SCALAR];
       if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema[identity.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -39945,13 +40053,13 @@ var require_compose_node = __commonJS({
       }
       return node;
     }
-    function composeAlias({ options }, { offset, source, end }, onError) {
-      const alias = new Alias.Alias(source.substring(1));
+    function composeAlias({ options }, { offset, source: source2, end }, onError) {
+      const alias = new Alias.Alias(source2.substring(1));
       if (alias.source === "")
         onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
       if (alias.source.endsWith(":"))
-        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
-      const valueEnd = offset + source.length;
+        onError(offset + source2.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source2.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
       alias.range = [offset, valueEnd, re.offset];
       if (re.comment)
@@ -39971,7 +40079,7 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
+    function composeDoc(options, directives, { offset, start, value: value2, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
@@ -39983,7 +40091,7 @@ var require_compose_doc = __commonJS({
       };
       const props = resolveProps.resolveProps(start, {
         indicator: "doc-start",
-        next: value ?? end?.[0],
+        next: value2 ?? end?.[0],
         offset,
         onError,
         parentIndent: 0,
@@ -39991,10 +40099,10 @@ var require_compose_doc = __commonJS({
       });
       if (props.found) {
         doc.directives.docStart = true;
-        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+        if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
           onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
       }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      doc.contents = value2 ? composeNode.composeNode(ctx, value2, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
       const contentEnd = doc.contents.range[2];
       const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
       if (re.comment)
@@ -40022,18 +40130,18 @@ var require_composer = __commonJS({
         return [src, src + 1];
       if (Array.isArray(src))
         return src.length === 2 ? src : [src[0], src[1]];
-      const { offset, source } = src;
-      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+      const { offset, source: source2 } = src;
+      return [offset, offset + (typeof source2 === "string" ? source2.length : 1)];
     }
     function parsePrelude(prelude) {
       let comment = "";
       let atComment = false;
       let afterEmptyLine = false;
       for (let i = 0; i < prelude.length; ++i) {
-        const source = prelude[i];
-        switch (source[0]) {
+        const source2 = prelude[i];
+        switch (source2[0]) {
           case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source2.substring(1) || " ");
             atComment = true;
             afterEmptyLine = false;
             break;
@@ -40057,8 +40165,8 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning2) => {
-          const pos = getErrorPos(source);
+        this.onError = (source2, code, message, warning2) => {
+          const pos = getErrorPos(source2);
           if (warning2)
             this.warnings.push(new errors.YAMLWarning(pos, code, message));
           else
@@ -40242,9 +40350,9 @@ var require_cst_scalar = __commonJS({
       }
       return null;
     }
-    function createScalarToken(value, context3) {
+    function createScalarToken(value2, context3) {
       const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type = "PLAIN" } = context3;
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source2 = stringifyString.stringifyString({ type, value: value2 }, {
         implicitKey,
         indent: indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
@@ -40253,12 +40361,12 @@ var require_cst_scalar = __commonJS({
       const end = context3.end ?? [
         { type: "newline", offset: -1, indent: indent2, source: "\n" }
       ];
-      switch (source[0]) {
+      switch (source2[0]) {
         case "|":
         case ">": {
-          const he = source.indexOf("\n");
-          const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
+          const he = source2.indexOf("\n");
+          const head = source2.substring(0, he);
+          const body = source2.substring(he + 1) + "\n";
           const props = [
             { type: "block-scalar-header", offset, indent: indent2, source: head }
           ];
@@ -40267,14 +40375,14 @@ var require_cst_scalar = __commonJS({
           return { type: "block-scalar", offset, indent: indent2, props, source: body };
         }
         case '"':
-          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "double-quoted-scalar", offset, indent: indent2, source: source2, end };
         case "'":
-          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
+          return { type: "single-quoted-scalar", offset, indent: indent2, source: source2, end };
         default:
-          return { type: "scalar", offset, indent: indent2, source, end };
+          return { type: "scalar", offset, indent: indent2, source: source2, end };
       }
     }
-    function setScalarValue(token, value, context3 = {}) {
+    function setScalarValue(token, value2, context3 = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
       let indent2 = "indent" in token ? token.indent : null;
       if (afterKey && typeof indent2 === "number")
@@ -40297,31 +40405,31 @@ var require_cst_scalar = __commonJS({
           default:
             type = "PLAIN";
         }
-      const source = stringifyString.stringifyString({ type, value }, {
+      const source2 = stringifyString.stringifyString({ type, value: value2 }, {
         implicitKey: implicitKey || indent2 === null,
         indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
-      switch (source[0]) {
+      switch (source2[0]) {
         case "|":
         case ">":
-          setBlockScalarValue(token, source);
+          setBlockScalarValue(token, source2);
           break;
         case '"':
-          setFlowScalarValue(token, source, "double-quoted-scalar");
+          setFlowScalarValue(token, source2, "double-quoted-scalar");
           break;
         case "'":
-          setFlowScalarValue(token, source, "single-quoted-scalar");
+          setFlowScalarValue(token, source2, "single-quoted-scalar");
           break;
         default:
-          setFlowScalarValue(token, source, "scalar");
+          setFlowScalarValue(token, source2, "scalar");
       }
     }
-    function setBlockScalarValue(token, source) {
-      const he = source.indexOf("\n");
-      const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
+    function setBlockScalarValue(token, source2) {
+      const he = source2.indexOf("\n");
+      const head = source2.substring(0, he);
+      const body = source2.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
         const header = token.props[0];
         if (header.type !== "block-scalar-header")
@@ -40356,31 +40464,31 @@ var require_cst_scalar = __commonJS({
           }
       return false;
     }
-    function setFlowScalarValue(token, source, type) {
+    function setFlowScalarValue(token, source2, type) {
       switch (token.type) {
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
           token.type = type;
-          token.source = source;
+          token.source = source2;
           break;
         case "block-scalar": {
           const end = token.props.slice(1);
-          let oa = source.length;
+          let oa = source2.length;
           if (token.props[0].type === "block-scalar-header")
             oa -= token.props[0].source.length;
           for (const tok of end)
             tok.offset += oa;
           delete token.props;
-          Object.assign(token, { type, source, end });
+          Object.assign(token, { type, source: source2, end });
           break;
         }
         case "block-map":
         case "block-seq": {
-          const offset = token.offset + source.length;
+          const offset = token.offset + source2.length;
           const nl2 = { type: "newline", offset, indent: token.indent, source: "\n" };
           delete token.items;
-          Object.assign(token, { type, source, end: [nl2] });
+          Object.assign(token, { type, source: source2, end: [nl2] });
           break;
         }
         default: {
@@ -40389,7 +40497,7 @@ var require_cst_scalar = __commonJS({
           for (const key of Object.keys(token))
             if (key !== "type" && key !== "offset")
               delete token[key];
-          Object.assign(token, { type, indent: indent2, source, end });
+          Object.assign(token, { type, indent: indent2, source: source2, end });
         }
       }
     }
@@ -40443,7 +40551,7 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep6, value }) {
+    function stringifyItem({ start, key, sep: sep6, value: value2 }) {
       let res = "";
       for (const st of start)
         res += st.source;
@@ -40452,8 +40560,8 @@ var require_cst_stringify = __commonJS({
       if (sep6)
         for (const st of sep6)
           res += st.source;
-      if (value)
-        res += stringifyToken(value);
+      if (value2)
+        res += stringifyToken(value2);
       return res;
     }
     exports.stringify = stringify2;
@@ -40549,8 +40657,8 @@ var require_cst = __commonJS({
           return JSON.stringify(token);
       }
     }
-    function tokenType(source) {
-      switch (source) {
+    function tokenType(source2) {
+      switch (source2) {
         case BOM:
           return "byte-order-mark";
         case DOCUMENT:
@@ -40584,7 +40692,7 @@ var require_cst = __commonJS({
         case ",":
           return "comma";
       }
-      switch (source[0]) {
+      switch (source2[0]) {
         case " ":
         case "	":
           return "space";
@@ -40666,11 +40774,11 @@ var require_lexer = __commonJS({
        *
        * @returns A generator of lexical tokens
        */
-      *lex(source, incomplete = false) {
-        if (source) {
-          if (typeof source !== "string")
+      *lex(source2, incomplete = false) {
+        if (source2) {
+          if (typeof source2 !== "string")
             throw TypeError("source is not a string");
-          this.buffer = this.buffer ? this.buffer + source : source;
+          this.buffer = this.buffer ? this.buffer + source2 : source2;
           this.lineEndPos = null;
         }
         this.atEnd = !incomplete;
@@ -41315,12 +41423,12 @@ var require_parser = __commonJS({
       }
       return prev.splice(i, prev.length);
     }
-    function arrayPushArray(target, source) {
-      if (source.length < 1e5)
-        Array.prototype.push.apply(target, source);
+    function arrayPushArray(target, source2) {
+      if (source2.length < 1e5)
+        Array.prototype.push.apply(target, source2);
       else
-        for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
+        for (let i = 0; i < source2.length; ++i)
+          target.push(source2[i]);
     }
     function fixFlowSeqItems(fc) {
       if (fc.start.type === "flow-seq-start") {
@@ -41366,10 +41474,10 @@ var require_parser = __commonJS({
        *
        * @returns A generator of tokens representing each directive, document, and other structure.
        */
-      *parse(source, incomplete = false) {
+      *parse(source2, incomplete = false) {
         if (this.onNewLine && this.offset === 0)
           this.onNewLine(0);
-        for (const lexeme of this.lexer.lex(source, incomplete))
+        for (const lexeme of this.lexer.lex(source2, incomplete))
           yield* this.next(lexeme);
         if (!incomplete)
           yield* this.end();
@@ -41377,21 +41485,21 @@ var require_parser = __commonJS({
       /**
        * Advance the parser by the `source` of one lexical token.
        */
-      *next(source) {
-        this.source = source;
+      *next(source2) {
+        this.source = source2;
         if (node_process.env.LOG_TOKENS)
-          console.log("|", cst.prettyToken(source));
+          console.log("|", cst.prettyToken(source2));
         if (this.atScalar) {
           this.atScalar = false;
           yield* this.step();
-          this.offset += source.length;
+          this.offset += source2.length;
           return;
         }
-        const type = cst.tokenType(source);
+        const type = cst.tokenType(source2);
         if (!type) {
-          const message = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source });
-          this.offset += source.length;
+          const message = `Not a YAML token: ${source2}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source: source2 });
+          this.offset += source2.length;
         } else if (type === "scalar") {
           this.atNewLine = false;
           this.atScalar = true;
@@ -41404,17 +41512,17 @@ var require_parser = __commonJS({
               this.atNewLine = true;
               this.indent = 0;
               if (this.onNewLine)
-                this.onNewLine(this.offset + source.length);
+                this.onNewLine(this.offset + source2.length);
               break;
             case "space":
-              if (this.atNewLine && source[0] === " ")
-                this.indent += source.length;
+              if (this.atNewLine && source2[0] === " ")
+                this.indent += source2.length;
               break;
             case "explicit-key-ind":
             case "map-value-ind":
             case "seq-item-ind":
               if (this.atNewLine)
-                this.indent += source.length;
+                this.indent += source2.length;
               break;
             case "doc-mode":
             case "flow-error-end":
@@ -41422,7 +41530,7 @@ var require_parser = __commonJS({
             default:
               this.atNewLine = false;
           }
-          this.offset += source.length;
+          this.offset += source2.length;
         }
       }
       /** Call at end of input to push out any remaining constructions */
@@ -42134,26 +42242,26 @@ var require_public_api = __commonJS({
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments(source, options = {}) {
+    function parseAllDocuments(source2, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
-      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      const docs = Array.from(composer$1.compose(parser$1.parse(source2)));
       if (prettyErrors && lineCounter2)
         for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+          doc.errors.forEach(errors.prettifyError(source2, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source2, lineCounter2));
         }
       if (docs.length > 0)
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument2(source2, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
       let doc = null;
-      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+      for (const _doc of composer$1.compose(parser$1.parse(source2), true, source2.length)) {
         if (!doc)
           doc = _doc;
         else if (doc.options.logLevel !== "silent") {
@@ -42162,8 +42270,8 @@ var require_public_api = __commonJS({
         }
       }
       if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        doc.errors.forEach(errors.prettifyError(source2, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source2, lineCounter2));
       }
       return doc;
     }
@@ -42186,7 +42294,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify2(value2, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -42199,14 +42307,14 @@ var require_public_api = __commonJS({
         const indent2 = Math.round(options);
         options = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
       }
-      if (value === void 0) {
+      if (value2 === void 0) {
         const { keepUndefined } = options ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
-      if (identity.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
+      if (identity.isDocument(value2) && !_replacer)
+        return value2.toString(options);
+      return new Document.Document(value2, _replacer, options).toString(options);
     }
     exports.parse = parse7;
     exports.parseAllDocuments = parseAllDocuments;
@@ -42269,14 +42377,14 @@ var require_dist = __commonJS({
 
 // src/config/yaml-source.ts
 function keyText(key) {
-  const value = (0, import_yaml.isScalar)(key) ? key.value : key;
-  if (value === null || value === void 0) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return JSON.stringify(value) ?? "";
+  const value2 = (0, import_yaml.isScalar)(key) ? key.value : key;
+  if (value2 === null || value2 === void 0) return "";
+  if (typeof value2 === "string") return value2;
+  if (typeof value2 === "number" || typeof value2 === "boolean") return String(value2);
+  return JSON.stringify(value2) ?? "";
 }
-function isNodeWithRange(value) {
-  return ((0, import_yaml.isScalar)(value) || (0, import_yaml.isMap)(value) || (0, import_yaml.isSeq)(value) || (0, import_yaml.isAlias)(value)) && Array.isArray(value.range);
+function isNodeWithRange(value2) {
+  return ((0, import_yaml.isScalar)(value2) || (0, import_yaml.isMap)(value2) || (0, import_yaml.isSeq)(value2) || (0, import_yaml.isAlias)(value2)) && Array.isArray(value2.range);
 }
 function parseYaml(text) {
   const lines2 = new import_yaml.LineCounter();
@@ -42378,9 +42486,9 @@ var init_yaml_source = __esm({
         }
         return { node, pair, complete: true };
       }
-      resolve(value) {
-        if ((0, import_yaml.isAlias)(value)) return value.resolve(this.doc) ?? value;
-        return isNodeWithRange(value) ? value : null;
+      resolve(value2) {
+        if ((0, import_yaml.isAlias)(value2)) return value2.resolve(this.doc) ?? value2;
+        return isNodeWithRange(value2) ? value2 : null;
       }
     };
   }
@@ -42424,9 +42532,9 @@ function substituteEnv(text, env) {
     }
     const name = match[1] ?? "";
     const fallback = match[2];
-    const value = env[name];
-    if (fallback !== void 0 && (value === void 0 || value === "")) out += fallback;
-    else if (value !== void 0) out += value;
+    const value2 = env[name];
+    if (fallback !== void 0 && (value2 === void 0 || value2 === "")) out += fallback;
+    else if (value2 !== void 0) out += value2;
     else {
       problems.push({
         code: "env.missing",
@@ -42441,9 +42549,9 @@ function substituteEnvInDocument(root, env, report) {
     if ((0, import_yaml2.isScalar)(node)) {
       if (typeof node.value !== "string" || !node.value.includes("$")) return;
       const original = node.value;
-      const { value, problems } = substituteEnv(original, env);
+      const { value: value2, problems } = substituteEnv(original, env);
       for (const problem of problems) report(node, path, problem);
-      node.value = node.type === import_yaml2.Scalar.PLAIN && value !== original ? retype(value) : value;
+      node.value = node.type === import_yaml2.Scalar.PLAIN && value2 !== original ? retype(value2) : value2;
     } else if ((0, import_yaml2.isMap)(node)) {
       for (const pair of node.items) visit(pair.value, [...path, keyText(pair.key)]);
     } else if ((0, import_yaml2.isSeq)(node)) {
@@ -42454,8 +42562,8 @@ function substituteEnvInDocument(root, env, report) {
 }
 function retype(text) {
   try {
-    const value = (0, import_yaml2.parse)(text);
-    return typeof value === "number" || typeof value === "boolean" ? value : text;
+    const value2 = (0, import_yaml2.parse)(text);
+    return typeof value2 === "number" || typeof value2 === "boolean" ? value2 : text;
   } catch {
     return text;
   }
@@ -42491,10 +42599,10 @@ function parseConfig(text, options) {
       )
     };
   }
-  const source = parsed.source;
+  const source2 = parsed.source;
   const issues = [];
   const issueAt2 = (problem) => {
-    const loc = problem.key === void 0 ? source.locate(problem.path) : source.locateKey([...problem.path, problem.key]);
+    const loc = problem.key === void 0 ? source2.locate(problem.path) : source2.locateKey([...problem.path, problem.key]);
     return {
       code: problem.code,
       file,
@@ -42503,7 +42611,7 @@ function parseConfig(text, options) {
       message: problem.message
     };
   };
-  if (source.doc.contents === null) {
+  if (source2.doc.contents === null) {
     return {
       ok: false,
       issues: [
@@ -42519,9 +42627,9 @@ function parseConfig(text, options) {
     };
   }
   const envBroken = /* @__PURE__ */ new Set();
-  substituteEnvInDocument(source.doc.contents, options.env, (node, path, problem) => {
+  substituteEnvInDocument(source2.doc.contents, options.env, (node, path, problem) => {
     envBroken.add(formatConfigPath(path));
-    const loc = source.position(node.range?.[0] ?? 0);
+    const loc = source2.position(node.range?.[0] ?? 0);
     issues.push({
       code: problem.code,
       file,
@@ -42532,7 +42640,7 @@ function parseConfig(text, options) {
   });
   let data;
   try {
-    data = source.doc.toJS({ maxAliasCount: 1e3 });
+    data = source2.doc.toJS({ maxAliasCount: 1e3 });
   } catch (error2) {
     const message = `cannot expand the YAML aliases: ${error2.message}`;
     return {
@@ -42544,7 +42652,7 @@ function parseConfig(text, options) {
     if (!envBroken.has(formatConfigPath(problem.path))) issues.push(issueAt2(problem));
   };
   for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
-  const locate2 = (path) => source.locate(path);
+  const locate2 = (path) => source2.locate(path);
   for (const problem of checkRules(data, { builtins: options.builtins, locate: locate2 })) report(problem);
   if (issues.length > 0) return { ok: false, issues: sortIssues(issues) };
   const built = buildConfig(data, { locate: locate2 });
@@ -42624,26 +42732,26 @@ function optionResolver(raw) {
 function actualOf(values, args) {
   return Object.hasOwn(values, "actual") ? values.actual : args.output;
 }
-function textOf(value) {
-  if (typeof value === "string") return value;
-  if (value === void 0) return "";
+function textOf(value2) {
+  if (typeof value2 === "string") return value2;
+  if (value2 === void 0) return "";
   try {
-    const json = JSON.stringify(value);
+    const json = JSON.stringify(value2);
     if (json !== void 0) return json;
   } catch {
   }
-  return unencodableText(value);
+  return unencodableText(value2);
 }
-function unencodableText(value) {
-  switch (typeof value) {
+function unencodableText(value2) {
+  switch (typeof value2) {
     case "bigint":
-      return `${value}`;
+      return `${value2}`;
     case "symbol":
-      return value.toString();
+      return value2.toString();
     case "function":
-      return `[function ${value.name || "anonymous"}]`;
+      return `[function ${value2.name || "anonymous"}]`;
     default:
-      return `[${Array.isArray(value) ? "array" : typeof value} that JSON cannot encode]`;
+      return `[${Array.isArray(value2) ? "array" : typeof value2} that JSON cannot encode]`;
   }
 }
 function invalid(name, expected, found2) {
@@ -42653,44 +42761,44 @@ function invalid(name, expected, found2) {
   );
 }
 function requiredString(values, name) {
-  const value = values[name];
-  if (typeof value !== "string") throw invalid(name, "a string", value);
-  return value;
+  const value2 = values[name];
+  if (typeof value2 !== "string") throw invalid(name, "a string", value2);
+  return value2;
 }
 function optionalString(values, name) {
-  const value = values[name];
-  if (value === void 0) return void 0;
-  if (typeof value !== "string") throw invalid(name, "a string", value);
-  return value;
+  const value2 = values[name];
+  if (value2 === void 0) return void 0;
+  if (typeof value2 !== "string") throw invalid(name, "a string", value2);
+  return value2;
 }
 function optionalBoolean(values, name, fallback) {
-  const value = values[name];
-  if (value === void 0) return fallback;
-  if (typeof value === "boolean") return value;
-  if (value === "true") return true;
-  if (value === "false") return false;
-  throw invalid(name, "a boolean", value);
+  const value2 = values[name];
+  if (value2 === void 0) return fallback;
+  if (typeof value2 === "boolean") return value2;
+  if (value2 === "true") return true;
+  if (value2 === "false") return false;
+  throw invalid(name, "a boolean", value2);
 }
 function requiredStringArray(values, name) {
-  const value = values[name];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
-    throw invalid(name, "an array of strings", value);
+  const value2 = values[name];
+  if (!Array.isArray(value2) || !value2.every((item) => typeof item === "string")) {
+    throw invalid(name, "an array of strings", value2);
   }
-  return value;
+  return value2;
 }
 function optionalCount(values, name) {
-  const value = values[name];
-  if (value === void 0) return void 0;
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
-  throw invalid(name, "a whole number \u2265 0", value);
+  const value2 = values[name];
+  if (value2 === void 0) return void 0;
+  if (typeof value2 === "number" && Number.isSafeInteger(value2) && value2 >= 0) return value2;
+  if (typeof value2 === "string" && /^\s*\d+\s*$/.test(value2)) return Number(value2);
+  throw invalid(name, "a whole number \u2265 0", value2);
 }
 function optionalChoice(values, name, choices, fallback) {
-  const value = values[name];
-  if (value === void 0) return fallback;
-  if (typeof value === "string" && choices.includes(value))
-    return value;
-  throw invalid(name, `one of ${choices.map((c) => `"${c}"`).join(", ")}`, value);
+  const value2 = values[name];
+  if (value2 === void 0) return fallback;
+  if (typeof value2 === "string" && choices.includes(value2))
+    return value2;
+  throw invalid(name, `one of ${choices.map((c) => `"${c}"`).join(", ")}`, value2);
 }
 var OptionError;
 var init_options = __esm({
@@ -42718,20 +42826,20 @@ function truncateText(text, limit = METADATA_STRING_LIMIT) {
   if (last >= 55296 && last <= 56319) end -= 1;
   return `${text.slice(0, end)}\u2026 (${text.length - end} more characters)`;
 }
-function compactValue(value) {
-  if (typeof value === "string") return truncateText(value);
-  if (value === void 0 || typeof value === "bigint") return String(value);
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  if (typeof value === "symbol" || typeof value === "function") return unencodableText(value);
-  if (value === null || typeof value !== "object") return value;
+function compactValue(value2) {
+  if (typeof value2 === "string") return truncateText(value2);
+  if (value2 === void 0 || typeof value2 === "bigint") return String(value2);
+  if (typeof value2 === "number" && !Number.isFinite(value2)) return String(value2);
+  if (typeof value2 === "symbol" || typeof value2 === "function") return unencodableText(value2);
+  if (value2 === null || typeof value2 !== "object") return value2;
   let json;
   try {
-    json = JSON.stringify(value);
+    json = JSON.stringify(value2);
   } catch {
     json = void 0;
   }
-  if (json === void 0) return unencodableText(value);
-  return json.length <= METADATA_STRING_LIMIT ? value : truncateText(json);
+  if (json === void 0) return unencodableText(value2);
+  return json.length <= METADATA_STRING_LIMIT ? value2 : truncateText(json);
 }
 function compactList(items, limit = METADATA_LIST_LIMIT) {
   const kept = items.slice(0, limit).map(compactValue);
@@ -42818,13 +42926,13 @@ var init_define = __esm({
 function rubricError(message) {
   return new OptionError("evaluator.option", `option "assertions"${message}`);
 }
-function readRubric(value) {
-  let rubric = value;
+function readRubric(value2) {
+  let rubric = value2;
   if (typeof rubric === "string") {
     try {
       rubric = JSON.parse(rubric);
     } catch {
-      throw rubricError(` is a string that is not JSON: ${describeValue(value)}`);
+      throw rubricError(` is a string that is not JSON: ${describeValue(value2)}`);
     }
   }
   if (!Array.isArray(rubric)) {
@@ -42931,7 +43039,7 @@ var init_contains = __esm({
         const text = textOf(actualOf(values, args));
         const haystack = ignoreCase ? text.toLowerCase() : text;
         const matched = candidates.find(
-          (value) => haystack.includes(ignoreCase ? value.toLowerCase() : value)
+          (value2) => haystack.includes(ignoreCase ? value2.toLowerCase() : value2)
         );
         if (matched !== void 0) return { score: 1, metadata: { matched: truncateText(matched) } };
         return { score: 0, metadata: { expectedAnyOf: compactList(candidates) } };
@@ -42988,9 +43096,9 @@ function normalize(text, rules) {
 function memberPath(path, key) {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
-function isPlainObject3(value) {
-  if (value === null || typeof value !== "object") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject3(value2) {
+  if (value2 === null || typeof value2 !== "object") return false;
+  const proto = Object.getPrototypeOf(value2);
   return proto === Object.prototype || proto === null;
 }
 function firstDifference(a, b, rules, path) {
@@ -43085,43 +43193,43 @@ function parseError(text) {
     return truncateText(`not valid JSON: ${message}`);
   }
 }
-function jsonSafetyError(value, path = "$", seen = /* @__PURE__ */ new Set()) {
-  switch (typeof value) {
+function jsonSafetyError(value2, path = "$", seen = /* @__PURE__ */ new Set()) {
+  switch (typeof value2) {
     case "string":
     case "boolean":
       return null;
     case "number":
-      return Number.isFinite(value) ? null : `${path} is ${value}, which JSON cannot represent`;
+      return Number.isFinite(value2) ? null : `${path} is ${value2}, which JSON cannot represent`;
     case "undefined":
       return `${path} is undefined, which JSON cannot represent`;
     case "object":
       break;
     default:
-      return `${path} is a ${typeof value}, which JSON cannot represent`;
+      return `${path} is a ${typeof value2}, which JSON cannot represent`;
   }
-  if (value === null) return null;
-  if (seen.has(value)) return `${path} is a circular reference`;
-  seen.add(value);
+  if (value2 === null) return null;
+  if (seen.has(value2)) return `${path} is a circular reference`;
+  seen.add(value2);
   try {
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const error2 = jsonSafetyError(value[i], `${path}[${i}]`, seen);
+    if (Array.isArray(value2)) {
+      for (let i = 0; i < value2.length; i++) {
+        const error2 = jsonSafetyError(value2[i], `${path}[${i}]`, seen);
         if (error2 !== null) return error2;
       }
       return null;
     }
-    const proto = Object.getPrototypeOf(value);
+    const proto = Object.getPrototypeOf(value2);
     if (proto !== Object.prototype && proto !== null) {
-      const name = value.constructor?.name ?? "object";
+      const name = value2.constructor?.name ?? "object";
       return `${path} is a ${name}, which JSON does not keep as it is`;
     }
-    for (const [key, item] of Object.entries(value)) {
+    for (const [key, item] of Object.entries(value2)) {
       const error2 = jsonSafetyError(item, `${path}.${key}`, seen);
       if (error2 !== null) return error2;
     }
     return null;
   } finally {
-    seen.delete(value);
+    seen.delete(value2);
   }
 }
 var isValidJson;
@@ -43493,17 +43601,17 @@ var init_levenshtein = __esm({
 });
 
 // src/evaluators/judges/rag-shared.ts
-function isRecord3(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function isRecord3(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 }
 function optionError(message) {
   return new OptionError("evaluator.option", message);
 }
-function passages(value, where) {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
+function passages(value2, where) {
+  if (typeof value2 === "string") return [value2];
+  if (Array.isArray(value2) && value2.every((item) => typeof item === "string")) return value2;
   throw optionError(
-    `${where} must be a string or an array of strings, found ${describeValue(value)}`
+    `${where} must be a string or an array of strings, found ${describeValue(value2)}`
   );
 }
 function contextsOf(values, { testCase, output }) {
@@ -43572,12 +43680,12 @@ function referenceText(values, testCase) {
   );
 }
 function minSimilarityOf(values) {
-  const value = values.minSimilarity;
-  if (value === void 0) return DEFAULT_MIN_SIMILARITY;
-  const number = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
+  const value2 = values.minSimilarity;
+  if (value2 === void 0) return DEFAULT_MIN_SIMILARITY;
+  const number = typeof value2 === "number" ? value2 : typeof value2 === "string" && value2.trim() !== "" ? Number(value2) : Number.NaN;
   if (!(number >= 0 && number <= 1)) {
     throw optionError(
-      `option "minSimilarity" must be a number from 0 to 1, found ${describeValue(value)}`
+      `option "minSimilarity" must be a number from 0 to 1, found ${describeValue(value2)}`
     );
   }
   return number;
@@ -43647,8 +43755,8 @@ function approximateFind(needle, haystack, budget = LEVENSHTEIN_CELL_BUDGET) {
   }
   return { similarity: 1 - best / m, exact: true };
 }
-function rounded(value) {
-  return Math.round(value * 1e3) / 1e3;
+function rounded(value2) {
+  return Math.round(value2 * 1e3) / 1e3;
 }
 function formatContexts(contexts) {
   if (contexts.length === 0) return "(no passages were retrieved)";
@@ -43873,18 +43981,18 @@ function defaultBaselinePath(owner) {
 function baselineCaseKey(testCase, params) {
   return createHash3("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
 }
-function recordableValue(value) {
+function recordableValue(value2) {
   let text;
   try {
-    text = JSON.stringify(value);
+    text = JSON.stringify(value2);
   } catch (error2) {
     return { ok: false, error: `it cannot be written as JSON (${error2.message})` };
   }
-  if (text === void 0) return { ok: false, error: `${typeof value} cannot be written as JSON` };
+  if (text === void 0) return { ok: false, error: `${typeof value2} cannot be written as JSON` };
   return { ok: true, value: JSON.parse(text) };
 }
-function isRecord4(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function isRecord4(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 }
 function parseBaselineFile(text, owner) {
   let data;
@@ -43924,11 +44032,11 @@ function parseBaselineFile(text, owner) {
   }
   return { ok: true, file: { version: BASELINES_VERSION, ...owner, baselines } };
 }
-function sortedKeys(value) {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (!isRecord4(value)) return value;
+function sortedKeys(value2) {
+  if (Array.isArray(value2)) return value2.map(sortedKeys);
+  if (!isRecord4(value2)) return value2;
   const sorted = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys(value[key]);
+  for (const key of Object.keys(value2).sort()) sorted[key] = sortedKeys(value2[key]);
   return sorted;
 }
 function serializeBaselineFile(file) {
@@ -44101,16 +44209,16 @@ var init_automatic_battle = __esm({
               { metadata: { caseKey } }
             );
           }
-          const value = recordableValue(actual);
-          if (!value.ok) {
+          const value2 = recordableValue(actual);
+          if (!value2.ok) {
             throw new EvaluationError(
-              `cannot record the value under test as a baseline: ${value.error}`,
+              `cannot record the value under test as a baseline: ${value2.error}`,
               {
                 metadata: { caseKey }
               }
             );
           }
-          store.record(caseKey, value.value);
+          store.record(caseKey, value2.value);
           return { score: 0.5, metadata: { recorded: true, caseKey } };
         }
         const question = optionalString(values, "question");
@@ -44123,8 +44231,8 @@ var init_automatic_battle = __esm({
         });
         let replaced = {};
         if (result.score === 1 && store.writable) {
-          const value = recordableValue(actual);
-          replaced = value.ok ? { baselineReplaced: store.record(caseKey, value.value) } : { baselineReplaced: false, notReplacedBecause: value.error };
+          const value2 = recordableValue(actual);
+          replaced = value2.ok ? { baselineReplaced: store.record(caseKey, value2.value) } : { baselineReplaced: false, notReplacedBecause: value2.error };
         }
         return { ...result, metadata: { ...result.metadata, caseKey, ...replaced } };
       }
@@ -44156,7 +44264,7 @@ var init_context_precision = __esm({
       validate: validateMatchingOptions,
       score(values, args) {
         const minSimilarity = minSimilarityOf(values);
-        const { source, items } = referenceItemsOf(values, args);
+        const { source: source2, items } = referenceItemsOf(values, args);
         const contexts = contextsOf(values, args);
         const { similarities, exact } = matchItems(items, contexts);
         const best = contexts.map((_, k) => Math.max(0, ...similarities.map((row) => row[k] ?? 0)));
@@ -44169,7 +44277,7 @@ var init_context_precision = __esm({
             relevant: relevantRanks.length,
             relevantRanks: compactList(relevantRanks),
             similarities: compactList(best.map(rounded), METADATA_LIST_LIMIT),
-            [source === "reference" ? "referenceSentences" : "expectedContexts"]: items.length,
+            [source2 === "reference" ? "referenceSentences" : "expectedContexts"]: items.length,
             minSimilarity,
             ...!exact && { approximate: true }
           }
@@ -45901,8 +46009,8 @@ var require__2 = __commonJS({
 });
 
 // src/evaluators/json-schema.ts
-function isObject(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+function isObject(value2) {
+  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
 }
 function messageOf(error2) {
   return error2 instanceof Error ? error2.message : String(error2);
@@ -46044,10 +46152,10 @@ var init_json_schema = __esm({
 });
 
 // src/evaluators/duration.ts
-function durationMs(value) {
-  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : null;
-  if (typeof value !== "string") return null;
-  const text = value.trim();
+function durationMs(value2) {
+  if (typeof value2 === "number") return Number.isFinite(value2) && value2 >= 0 ? value2 : null;
+  if (typeof value2 !== "string") return null;
+  const text = value2.trim();
   if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text);
   return parseDuration(text);
 }
@@ -46424,12 +46532,12 @@ function moduleExports(ns) {
 function isTranspiledEsm(exports) {
   return isObjectLike(exports) && Boolean(exports.__esModule);
 }
-function isObjectLike(value) {
-  return typeof value === "object" && value !== null || typeof value === "function";
+function isObjectLike(value2) {
+  return typeof value2 === "object" && value2 !== null || typeof value2 === "function";
 }
-function isPlainObject4(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject4(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  const proto = Object.getPrototypeOf(value2);
   return proto === Object.prototype || proto === null;
 }
 function hasExportProperty(target, name) {
@@ -46864,8 +46972,8 @@ function parseResetDuration(text) {
   let consumed = 0;
   for (const match of trimmed.matchAll(DURATION_PART)) {
     if (match.index !== consumed) return void 0;
-    const [whole, value, unit] = match;
-    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
+    const [whole, value2, unit] = match;
+    total += Number(value2) * (UNIT_MS2[unit ?? ""] ?? 0);
     consumed += whole.length;
   }
   if (consumed === 0 || consumed !== trimmed.length) return void 0;
@@ -46945,12 +47053,12 @@ function createFileCache(dir) {
       }
       return void 0;
     },
-    async set(key, value) {
+    async set(key, value2) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
       try {
         await mkdir3(join7(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
+        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value: value2 })}
 `);
         await rename3(temp, file);
       } catch {
@@ -47020,11 +47128,11 @@ function abortableSleep(sleep, ms, signal) {
     sleep(ms, signal).then(done, done);
   });
 }
-function isRecord5(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function isRecord5(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 }
-function tokenCount(value) {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+function tokenCount(value2) {
+  return typeof value2 === "number" && Number.isFinite(value2) && value2 >= 0 ? value2 : 0;
 }
 function parseChat(json) {
   if (!isRecord5(json) || !Array.isArray(json.choices)) return void 0;
@@ -47063,9 +47171,9 @@ function parseEmbeddings(json, count) {
   const usage = isRecord5(json.usage) ? json.usage : {};
   return { embeddings, usage: { promptTokens: tokenCount(usage.prompt_tokens) } };
 }
-function cachedChat(value) {
-  if (!isRecord5(value) || !isRecord5(value.message) || !isRecord5(value.usage)) return void 0;
-  const { content, toolCalls } = value.message;
+function cachedChat(value2) {
+  if (!isRecord5(value2) || !isRecord5(value2.message) || !isRecord5(value2.usage)) return void 0;
+  const { content, toolCalls } = value2.message;
   if (content !== null && typeof content !== "string") return void 0;
   if (!Array.isArray(toolCalls)) return void 0;
   const calls = [];
@@ -47078,23 +47186,23 @@ function cachedChat(value) {
   return {
     message: { content, toolCalls: calls },
     usage: {
-      promptTokens: tokenCount(value.usage.promptTokens),
-      completionTokens: tokenCount(value.usage.completionTokens)
+      promptTokens: tokenCount(value2.usage.promptTokens),
+      completionTokens: tokenCount(value2.usage.completionTokens)
     }
   };
 }
-function cachedEmbeddings(value, count) {
-  if (!isRecord5(value) || !Array.isArray(value.embeddings) || !isRecord5(value.usage)) {
+function cachedEmbeddings(value2, count) {
+  if (!isRecord5(value2) || !Array.isArray(value2.embeddings) || !isRecord5(value2.usage)) {
     return void 0;
   }
-  const { embeddings } = value;
+  const { embeddings } = value2;
   if (embeddings.length !== count) return void 0;
   if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
     return void 0;
   }
   return {
     embeddings,
-    usage: { promptTokens: tokenCount(value.usage.promptTokens) }
+    usage: { promptTokens: tokenCount(value2.usage.promptTokens) }
   };
 }
 function createJudgeClient(options = {}) {
@@ -47114,12 +47222,12 @@ function createJudgeClient(options = {}) {
   const hostLimiter = options.hostLimiter ?? createHostLimiter(options.maxConcurrentPerHost ?? 8);
   const extraHeaders = options.headers ?? {};
   const secrets = [apiKey, ...Object.values(extraHeaders)].filter(
-    (value) => value !== void 0 && value.length >= 4
+    (value2) => value2 !== void 0 && value2.length >= 4
   );
   const scrub = (text) => secrets.reduce((clean3, secret) => clean3.split(secret).join("[redacted]"), text);
   const headers = { "content-type": "application/json" };
   if (apiKey !== void 0 && apiKey !== "") headers.authorization = `Bearer ${apiKey}`;
-  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
+  for (const [name, value2] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value2;
   const attempt = async (url, payload, signal) => {
     const aborted = () => ({
       kind: "fail",
@@ -47271,7 +47379,7 @@ function createJudgeClient(options = {}) {
         model,
         { model, input: texts },
         (json) => parseEmbeddings(json, texts.length),
-        (value) => cachedEmbeddings(value, texts.length),
+        (value2) => cachedEmbeddings(value2, texts.length),
         callOptions.signal
       );
       if (!result.ok) return result;
@@ -47405,36 +47513,36 @@ var init_models = __esm({
 });
 
 // src/modules/shapes.ts
-function asTestFn(value, ref) {
-  if (typeof value === "function" && !isClass(value)) return { ok: true, value };
-  return wrongShape(ref, "a function (the function under test)", value);
+function asTestFn(value2, ref) {
+  if (typeof value2 === "function" && !isClass(value2)) return { ok: true, value: value2 };
+  return wrongShape(ref, "a function (the function under test)", value2);
 }
-function asPassCondition(value, ref) {
-  if (typeof value === "function" && !isClass(value)) {
-    return { ok: true, value };
+function asPassCondition(value2, ref) {
+  if (typeof value2 === "function" && !isClass(value2)) {
+    return { ok: true, value: value2 };
   }
-  return wrongShape(ref, "a function (the pass condition: (args) => boolean)", value);
+  return wrongShape(ref, "a function (the pass condition: (args) => boolean)", value2);
 }
-function asEvaluator(value, ref, options, fallbackId) {
-  if (typeof value === "function") {
-    if (isClass(value) || hasMethod(value.prototype, "evaluateTestCase")) {
+function asEvaluator(value2, ref, options, fallbackId) {
+  if (typeof value2 === "function") {
+    if (isClass(value2) || hasMethod(value2.prototype, "evaluateTestCase")) {
       return construct(
-        value,
+        value2,
         ref,
         options,
         fallbackId
       );
     }
-    const fn = value;
+    const fn = value2;
     return { ok: true, value: { id: fallbackId, evaluateTestCase: (args) => fn(args, options) } };
   }
-  if (hasMethod(value, "evaluateTestCase")) {
-    return withId(value, ref, fallbackId, "share");
+  if (hasMethod(value2, "evaluateTestCase")) {
+    return withId(value2, ref, fallbackId, "share");
   }
   return wrongShape(
     ref,
     "an evaluator (a class with an evaluateTestCase method, a function returning an evaluation, or an object with an evaluateTestCase method)",
-    value
+    value2
   );
 }
 function construct(Cls, ref, options, fallbackId) {
@@ -47492,11 +47600,11 @@ function wrongShape(ref, expected, found2) {
     }
   };
 }
-function describeKind2(value) {
-  if (value === void 0) return "undefined";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
+function describeKind2(value2) {
+  if (value2 === void 0) return "undefined";
+  if (value2 === null) return "null";
+  if (Array.isArray(value2)) return "an array";
+  switch (typeof value2) {
     case "string":
       return "a string";
     case "number":
@@ -47508,9 +47616,9 @@ function describeKind2(value) {
     case "symbol":
       return "a symbol";
     case "function":
-      return isClass(value) ? `a class (${value.name || "anonymous"})` : "a function";
+      return isClass(value2) ? `a class (${value2.name || "anonymous"})` : "a function";
     default: {
-      const proto = Object.getPrototypeOf(value);
+      const proto = Object.getPrototypeOf(value2);
       const name = proto?.constructor?.name;
       return proto === null || proto === Object.prototype || typeof name !== "string" || name === "" ? "an object" : `an instance of ${name}`;
     }
@@ -47519,8 +47627,8 @@ function describeKind2(value) {
 function isClass(fn) {
   return typeof fn === "function" && /^class\b/.test(Function.prototype.toString.call(fn));
 }
-function hasMethod(value, key) {
-  return (typeof value === "object" && value !== null || typeof value === "function") && typeof value[key] === "function";
+function hasMethod(value2, key) {
+  return (typeof value2 === "object" && value2 !== null || typeof value2 === "function") && typeof value2[key] === "function";
 }
 var init_shapes = __esm({
   "src/modules/shapes.ts"() {
@@ -47536,7 +47644,7 @@ function expandGrid(grid) {
   for (const [key, values] of Object.entries(grid)) {
     const next = [];
     for (const point of points) {
-      for (const value of values) next.push({ ...point, [key]: value });
+      for (const value2 of values) next.push({ ...point, [key]: value2 });
     }
     points = next;
   }
@@ -47591,8 +47699,8 @@ var init_CsvError = __esm({
         this.code = code;
         for (const context3 of contexts) {
           for (const key in context3) {
-            const value = context3[key];
-            this[key] = Buffer.isBuffer(value) ? value.toString(options.encoding) : value == null ? value : JSON.parse(JSON.stringify(value));
+            const value2 = context3[key];
+            this[key] = Buffer.isBuffer(value2) ? value2.toString(options.encoding) : value2 == null ? value2 : JSON.parse(JSON.stringify(value2));
           }
         }
       }
@@ -47840,8 +47948,8 @@ var init_init_state = __esm({
 var underscore;
 var init_underscore = __esm({
   "node_modules/csv-parse/lib/utils/underscore.js"() {
-    underscore = function(str) {
-      return str.replace(/([A-Z])/g, function(_, match) {
+    underscore = function(str2) {
+      return str2.replace(/([A-Z])/g, function(_, match) {
         return "_" + match.toLowerCase();
       });
     };
@@ -47909,9 +48017,9 @@ var init_normalize_options = __esm({
       if (options.cast_date === void 0 || options.cast_date === null || options.cast_date === false || options.cast_date === "") {
         options.cast_date = false;
       } else if (options.cast_date === true) {
-        options.cast_date = function(value) {
-          const date = Date.parse(value);
-          return !isNaN(date) ? new Date(date) : value;
+        options.cast_date = function(value2) {
+          const date = Date.parse(value2);
+          return !isNaN(date) ? new Date(date) : value2;
         };
       } else if (typeof options.cast_date !== "function") {
         throw new CsvError(
@@ -49208,8 +49316,8 @@ var init_api = __esm({
           }
           return false;
         },
-        __isFloat: function(value) {
-          return value - parseFloat(value) + 1 >= 0;
+        __isFloat: function(value2) {
+          return value2 - parseFloat(value2) + 1 >= 0;
         },
         // Keep it in case we implement the `cast_int` option
         // __isInt(value){
@@ -49431,24 +49539,24 @@ function normalizeMeta(raw, line, issues) {
   if (!ok) return null;
   return Object.keys(meta).length === 0 ? NO_META : meta;
 }
-function isAbsent(value) {
-  return value === void 0 || value === null || typeof value === "string" && value.trim() === "";
+function isAbsent(value2) {
+  return value2 === void 0 || value2 === null || typeof value2 === "string" && value2.trim() === "";
 }
-function idText(value, name, line, issues) {
-  if (isAbsent(value)) return void 0;
-  if (typeof value === "string") return value.trim();
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+function idText(value2, name, line, issues) {
+  if (isAbsent(value2)) return void 0;
+  if (typeof value2 === "string") return value2.trim();
+  if (typeof value2 === "number" && Number.isFinite(value2)) return String(value2);
   issues.add(
     "testset.meta",
     line,
     0,
-    `${name}: expected a string or a number, found ${describeValue(value)}`
+    `${name}: expected a string or a number, found ${describeValue(value2)}`
   );
   return INVALID;
 }
-function tagList(value, line, issues) {
-  if (isAbsent(value)) return void 0;
-  const decoded = typeof value === "string" ? decodeJsonText(value) : value;
+function tagList(value2, line, issues) {
+  if (isAbsent(value2)) return void 0;
+  const decoded = typeof value2 === "string" ? decodeJsonText(value2) : value2;
   let tags;
   if (typeof decoded === "string") {
     if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
@@ -49460,7 +49568,7 @@ function tagList(value, line, issues) {
       "testset.meta",
       line,
       0,
-      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value)}`
+      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value2)}`
     );
     return INVALID;
   }
@@ -49471,9 +49579,9 @@ function tagList(value, line, issues) {
   }
   return kept.length > 0 ? kept : void 0;
 }
-function structured(value) {
-  if (isAbsent(value)) return void 0;
-  return typeof value === "string" ? decodeJsonText(value) : value;
+function structured(value2) {
+  if (isAbsent(value2)) return void 0;
+  return typeof value2 === "string" ? decodeJsonText(value2) : value2;
 }
 function decodeJsonText(text) {
   const lead = text.charCodeAt(0);
@@ -49493,45 +49601,45 @@ function decodeJsonText(text) {
 function isSpace(code) {
   return code <= 32 || code === 160 || code === 65279 || code >= 5760 && /\s/.test(String.fromCharCode(code));
 }
-function isRecordObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function isRecordObject(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 }
-function rowFromObject(value, line, col, issues, fallbackId) {
-  if (!isRecordObject(value)) {
-    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value)}`);
+function rowFromObject(value2, line, col, issues, fallbackId) {
+  if (!isRecordObject(value2)) {
+    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value2)}`);
     return null;
   }
-  const hasReserved = Object.hasOwn(value, "__id__") || Object.hasOwn(value, "__dedup_id__") || Object.hasOwn(value, "__flags__") || Object.hasOwn(value, "__tags__") || Object.hasOwn(value, "__meta__") || Object.hasOwn(value, DATA_DEDUP_KEY);
+  const hasReserved = Object.hasOwn(value2, "__id__") || Object.hasOwn(value2, "__dedup_id__") || Object.hasOwn(value2, "__flags__") || Object.hasOwn(value2, "__tags__") || Object.hasOwn(value2, "__meta__") || Object.hasOwn(value2, DATA_DEDUP_KEY);
   if (!hasReserved) {
-    if (isAbsent(fallbackId)) return { data: value, line, meta: NO_META };
+    if (isAbsent(fallbackId)) return { data: value2, line, meta: NO_META };
     const meta2 = normalizeMeta({ id: fallbackId }, line, issues);
-    return meta2 && { data: value, line, meta: meta2 };
+    return meta2 && { data: value2, line, meta: meta2 };
   }
   const data = {};
-  for (const key of Object.keys(value)) {
-    if (!isReservedKey(key)) setDataKey(data, key, value[key]);
+  for (const key of Object.keys(value2)) {
+    if (!isReservedKey(key)) setDataKey(data, key, value2[key]);
   }
   const raw = {
-    id: isAbsent(value.__id__) ? fallbackId : value.__id__,
-    dedupId: value.__dedup_id__,
-    dataDedupId: value[DATA_DEDUP_KEY],
-    flags: value.__flags__,
-    tags: value.__tags__,
-    meta: value.__meta__
+    id: isAbsent(value2.__id__) ? fallbackId : value2.__id__,
+    dedupId: value2.__dedup_id__,
+    dataDedupId: value2[DATA_DEDUP_KEY],
+    flags: value2.__flags__,
+    tags: value2.__tags__,
+    meta: value2.__meta__
   };
   const meta = normalizeMeta(raw, line, issues);
   return meta && { data, line, meta };
 }
-function setDataKey(data, key, value) {
+function setDataKey(data, key, value2) {
   if (key === "__proto__") {
     Object.defineProperty(data, key, {
-      value,
+      value: value2,
       enumerable: true,
       writable: true,
       configurable: true
     });
   } else {
-    data[key] = value;
+    data[key] = value2;
   }
 }
 function rowsFromRecords(records, file) {
@@ -49665,9 +49773,9 @@ var init_csv = __esm({
           for (let i = 0; i < dataIndex.length; i++) {
             const cell = record[dataIndex[i] ?? 0] ?? "";
             const lead = cell.charCodeAt(0);
-            const value = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
-            if (plan.protoColumn) setDataKey(data, dataName[i] ?? "", value);
-            else data[dataName[i] ?? ""] = value;
+            const value2 = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
+            if (plan.protoColumn) setDataKey(data, dataName[i] ?? "", value2);
+            else data[dataName[i] ?? ""] = value2;
           }
           if (plan.metaIndex.length === 0) {
             this.#emit({ data, line, meta: NO_META });
@@ -49915,9 +50023,9 @@ var init_json_syntax = __esm({
 // src/testsets/json.ts
 function parseJson(text, file) {
   const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  let value;
+  let value2;
   try {
-    value = JSON.parse(body);
+    value2 = JSON.parse(body);
   } catch (error2) {
     const { offset, message } = explainJsonError(body, error2);
     const { line, col } = new LineCursor(body).positionAt(offset);
@@ -49938,16 +50046,16 @@ function parseJson(text, file) {
   const issues = new IssueList(file);
   const cursor = new LineCursor(body);
   const rows = [];
-  if (Array.isArray(value)) {
+  if (Array.isArray(value2)) {
     const offsets = arrayElementOffsets(body, "root");
-    checkOffsets(offsets, value);
-    value.forEach((element, index) => {
+    checkOffsets(offsets, value2);
+    value2.forEach((element, index) => {
       const { line, col } = cursor.positionAt(offsets[index] ?? 0);
       const row = rowFromObject(element, line, col, issues);
       if (row) rows.push(row);
     });
-  } else if (isRecordObject(value) && Array.isArray(value.testcases)) {
-    const testcases = value.testcases;
+  } else if (isRecordObject(value2) && Array.isArray(value2.testcases)) {
+    const testcases = value2.testcases;
     const offsets = arrayElementOffsets(body, "testcases");
     checkOffsets(offsets, testcases);
     testcases.forEach((testcase, index) => {
@@ -49970,7 +50078,7 @@ function parseJson(text, file) {
       "testset.json-shape",
       line,
       col,
-      `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value)}`
+      `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value2)}`
     );
   }
   return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
@@ -50053,7 +50161,7 @@ var init_json = __esm({
 function parseJsonl(text, file) {
   const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
   const reader = new JsonlRowReader(file);
-  for (const source of body.split(LINE_BREAK)) reader.push(source);
+  for (const source2 of body.split(LINE_BREAK)) reader.push(source2);
   return reader.finish();
 }
 var LINE_BREAK, JsonlRowReader;
@@ -50074,19 +50182,19 @@ var init_jsonl = __esm({
         this.#onRow = onRow;
       }
       /** The next physical line. */
-      push(source) {
+      push(source2) {
         const line = ++this.#line;
-        if (source.trim() === "") return;
-        let value;
+        if (source2.trim() === "") return;
+        let value2;
         try {
-          value = JSON.parse(source);
+          value2 = JSON.parse(source2);
         } catch (error2) {
-          const { offset, message } = explainJsonError(source, error2);
+          const { offset, message } = explainJsonError(source2, error2);
           this.#issues.add("testset.json-syntax", line, offset + 1, `invalid JSON: ${message}`);
           return;
         }
-        const col = source.search(/\S/) + 1;
-        const row = rowFromObject(value, line, col, this.#issues);
+        const col = source2.search(/\S/) + 1;
+        const row = rowFromObject(value2, line, col, this.#issues);
         if (!row) return;
         if (this.#onRow === void 0) this.#rows.push(row);
         else this.#onRow(row);
@@ -50820,8 +50928,8 @@ function diffTestsets(before, after) {
 function sameContentIds(before, after) {
   return before.length === after.length && before.every((row, index) => row.contentId === after[index]?.contentId);
 }
-function comparable(value) {
-  return value === void 0 ? ABSENT : canonicalJson(value);
+function comparable(value2) {
+  return value2 === void 0 ? ABSENT : canonicalJson(value2);
 }
 function valueOf(record, key) {
   return Object.hasOwn(record, key) ? record[key] : void 0;
@@ -50852,12 +50960,12 @@ function metadataChanges(before, after) {
 function longestIncreasingRun(values) {
   const tails = [];
   const previous = new Array(values.length).fill(-1);
-  values.forEach((value, position) => {
+  values.forEach((value2, position) => {
     let low = 0;
     let high = tails.length;
     while (low < high) {
       const middle = low + high >>> 1;
-      if ((values[tails[middle] ?? 0] ?? 0) < value) low = middle + 1;
+      if ((values[tails[middle] ?? 0] ?? 0) < value2) low = middle + 1;
       else high = middle;
     }
     if (low > 0) previous[position] = tails[low - 1] ?? -1;
@@ -51183,7 +51291,7 @@ async function loadEvaluator(config, suite, ev, options, at) {
       config,
       ev.use,
       where,
-      (value, ref) => asEvaluator(value, ref, ev.with, ev.id)
+      (value2, ref) => asEvaluator(value2, ref, ev.with, ev.id)
     );
     if (!shaped.ok) return shaped;
     inner = shaped.value;
@@ -51223,8 +51331,8 @@ function selectGrid(suite, filter, at) {
     }
   };
 }
-function gridValueText(value) {
-  return typeof value === "string" ? value : JSON.stringify(value);
+function gridValueText(value2) {
+  return typeof value2 === "string" ? value2 : JSON.stringify(value2);
 }
 function checkFilters(config, filters) {
   const issues = [];
@@ -51946,9 +52054,9 @@ function caseValidator() {
   if (!compiledCase) throw new Error("the results schema has no case definition");
   return compiledCase;
 }
-function validateArtifact(value) {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const version = value.schemaVersion;
+function validateArtifact(value2) {
+  if (value2 !== null && typeof value2 === "object" && !Array.isArray(value2)) {
+    const version = value2.schemaVersion;
     if (version !== void 0 && version !== ARTIFACT_SCHEMA_VERSION) {
       return [
         `/schemaVersion: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`
@@ -51956,12 +52064,12 @@ function validateArtifact(value) {
     }
   }
   const validate = validator();
-  if (validate(value)) return [];
+  if (validate(value2)) return [];
   return (validate.errors ?? []).map(describeError2);
 }
-function validateCase(value) {
+function validateCase(value2) {
   const validate = caseValidator();
-  if (validate(value)) return [];
+  if (validate(value2)) return [];
   return (validate.errors ?? []).map(describeError2);
 }
 function describeError2(error2) {
@@ -52008,10 +52116,10 @@ function pairedBootstrap(diffs, options = {}) {
   let sum2 = 0;
   let allZero = true;
   for (let i = 0; i < n; i++) {
-    const value = data[i] ?? 0;
-    if (!Number.isFinite(value)) throw new RangeError(`diffs[${i}] is not a finite number`);
-    sum2 += value;
-    if (value !== 0) allZero = false;
+    const value2 = data[i] ?? 0;
+    if (!Number.isFinite(value2)) throw new RangeError(`diffs[${i}] is not a finite number`);
+    sum2 += value2;
+    if (value2 !== 0) allZero = false;
   }
   const mean = sum2 / n;
   if (allZero) return { mean: 0, low: 0, high: 0, pValue: 1 };
@@ -52028,9 +52136,9 @@ function pairedBootstrap(diffs, options = {}) {
   let atOrBelow = 0;
   let atOrAbove = 0;
   for (let i = 0; i < iterations; i++) {
-    const value = means[i] ?? 0;
-    if (value <= 0) atOrBelow++;
-    if (value >= 0) atOrAbove++;
+    const value2 = means[i] ?? 0;
+    if (value2 <= 0) atOrBelow++;
+    if (value2 >= 0) atOrAbove++;
   }
   const farSide = Math.max(0.5, Math.min(atOrBelow, atOrAbove)) / iterations;
   const pValue = farSide >= 0.5 ? 1 : Math.min(1, 2 * studentUpperTail(normalQuantileUpper(farSide) * shrink, df));
@@ -52252,7 +52360,7 @@ function issue2(code, file, message) {
 function describeRuns(runs) {
   if (runs.length === 0) return "no runs";
   const shown = runs.slice(0, 3).map((run2) => {
-    const params = Object.entries(run2.params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
+    const params = Object.entries(run2.params).map(([key, value2]) => `${key}=${typeof value2 === "string" ? value2 : JSON.stringify(value2)}`).join(" ");
     return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
   });
   return `${shown.join(", ")}${runs.length > shown.length ? `, \u2026 ${runs.length - shown.length} more` : ""}`;
@@ -52473,11 +52581,11 @@ function regressionCondition(run2) {
     passed: blocking.length === 0
   };
 }
-function fmt(value) {
-  return value === null ? "\u2014" : value.toFixed(3);
+function fmt(value2) {
+  return value2 === null ? "\u2014" : value2.toFixed(3);
 }
-function signed(value) {
-  return value === null ? "\u2014" : `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
+function signed(value2) {
+  return value2 === null ? "\u2014" : `${value2 >= 0 ? "+" : ""}${value2.toFixed(3)}`;
 }
 function pct(rate) {
   return rate === null ? "\u2014" : `${(rate * 100).toFixed(1)}%`;
@@ -52504,8 +52612,8 @@ function evaluationReason(evaluation) {
   if (evaluation.error !== null || evaluation.metadata === null) return null;
   const reason = evaluation.metadata.reason;
   if (typeof reason === "string" && reason.trim() !== "") return reason;
-  for (const [key, value] of Object.entries(evaluation.metadata)) {
-    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
+  for (const [key, value2] of Object.entries(evaluation.metadata)) {
+    if (typeof value2 === "string" && value2.trim() !== "") return `${key}: ${value2}`;
   }
   return null;
 }
@@ -52837,24 +52945,24 @@ function evaluatorRow(id, stats, before, compared) {
 function tableRow(cells) {
   return `| ${cells.join(" | ")} |`;
 }
-function compareMean(value, previous) {
+function compareMean(value2, previous) {
   return compare(
-    value,
+    value2,
     previous,
     (v) => v.toFixed(3),
     (delta) => signed2(delta, 3)
   );
 }
-function compareRate(value, previous) {
-  return compare(value, previous, formatPercent, (delta) => `${signed2(delta * 100, 1)} pp`);
+function compareRate(value2, previous) {
+  return compare(value2, previous, formatPercent, (delta) => `${signed2(delta * 100, 1)} pp`);
 }
-function compare(value, previous, format, formatDelta) {
-  const now = value === null ? "\u2014" : format(value);
-  if (previous === void 0 || previous === null && value === null) return now;
-  if (previous === null || value === null) {
+function compare(value2, previous, format, formatDelta) {
+  const now = value2 === null ? "\u2014" : format(value2);
+  if (previous === void 0 || previous === null && value2 === null) return now;
+  if (previous === null || value2 === null) {
     return `${previous === null ? "\u2014" : format(previous)} \u2192 ${now}`;
   }
-  const delta = formatDelta(value - previous);
+  const delta = formatDelta(value2 - previous);
   return format(previous) === now && delta.startsWith("\xB1") ? `${now} (${delta})` : `${format(previous)} \u2192 ${now} (${delta})`;
 }
 function signed2(delta, digits) {
@@ -52900,8 +53008,8 @@ function caseEntry(view, index, sourceRoot) {
 }
 function renderCase2(result, comparison, sourceRoot) {
   const errored = result.error !== null;
-  const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
-  const head = [codeSpan(shortId2(result.id)), source, errored ? "**errored**" : "**failed**"];
+  const source2 = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
+  const head = [codeSpan(shortId2(result.id)), source2, errored ? "**errored**" : "**failed**"];
   const flaky = flakyLabel(result);
   if (flaky !== null) head.push(flaky);
   if (comparison?.baseline) {
@@ -53109,10 +53217,10 @@ function rowText(row, confidence) {
     note: c.label === "too few cases" ? `(${formatCount(c.paired)} paired)` : ""
   };
 }
-function signed3(value, digits) {
-  const text = Math.abs(value).toFixed(digits);
-  if (value === 0) return text;
-  return `${value > 0 ? "+" : "-"}${text}`;
+function signed3(value2, digits) {
+  const text = Math.abs(value2).toFixed(digits);
+  if (value2 === 0) return text;
+  return `${value2 > 0 ? "+" : "-"}${text}`;
 }
 function formatP(p) {
   if (p < 1e-3) return "p < 0.001";
@@ -53223,8 +53331,8 @@ function markdownRun(run2, confidence, maxListed) {
     const count = `${list.title[0]?.toUpperCase() ?? ""}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
     const title = `${count}${list.note ? `, ${list.note}` : ""}:`;
     const shown = list.cases.slice(0, maxListed).map((ref) => {
-      const { id, source, detail } = caseText(ref);
-      const where = [source === null ? null : codeSpan(source), detail].filter(Boolean).join(", ");
+      const { id, source: source2, detail } = caseText(ref);
+      const where = [source2 === null ? null : codeSpan(source2), detail].filter(Boolean).join(", ");
       return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
     });
     if (list.cases.length > shown.length) {
@@ -53415,23 +53523,23 @@ function streamed(path, name, frame, found2) {
   };
 }
 function parseCase(line, name, run2, index, lineNo) {
-  let value;
+  let value2;
   try {
-    value = caseOfLine(line);
+    value2 = caseOfLine(line);
   } catch (error2) {
     throw new ArtifactReadError(
       "not-json",
       `${name} is not JSON: line ${lineNo}: ${error2.message}`
     );
   }
-  const problems = validateCase(value);
+  const problems = validateCase(value2);
   if (problems.length > 0) {
     throw invalid2(
       name,
       problems.map((p) => `/runs/${run2}/cases/${index}${p.startsWith("/:") ? p.slice(1) : p}`)
     );
   }
-  return value;
+  return value2;
 }
 function inMemory(path, name) {
   let text;
@@ -53440,14 +53548,14 @@ function inMemory(path, name) {
   } catch (error2) {
     throw unreadable(name, error2);
   }
-  let value;
+  let value2;
   try {
-    value = JSON.parse(text);
+    value2 = JSON.parse(text);
   } catch (error2) {
     throw new ArtifactReadError("not-json", `${name} is not JSON: ${error2.message}`);
   }
-  check(value, name);
-  const artifact = value;
+  check(value2, name);
+  const artifact = value2;
   return {
     frame: { ...artifact, runs: artifact.runs.map((run2) => ({ ...run2, cases: [] })) },
     caseCounts: artifact.runs.map((run2) => run2.cases.length),
@@ -53456,8 +53564,8 @@ function inMemory(path, name) {
     }
   };
 }
-function check(value, name) {
-  const problems = validateArtifact(value);
+function check(value2, name) {
+  const problems = validateArtifact(value2);
   if (problems.length > 0) throw invalid2(name, problems);
 }
 function invalid2(name, problems) {
@@ -53761,7 +53869,7 @@ function planResume(suites, partial, options = {}) {
   const ranks = ranksOf(suites);
   for (const spec of suites) {
     const groups = /* @__PURE__ */ new Map();
-    let trials = spec.trials ?? 1;
+    let trials2 = spec.trials ?? 1;
     for (const params of spec.grid) {
       const key = runKey({ suite: spec.id, params });
       const r = wanted.get(key);
@@ -53781,7 +53889,7 @@ function planResume(suites, partial, options = {}) {
         );
         continue;
       }
-      const planTrials = run2.plan?.trials ?? trials;
+      const planTrials = run2.plan?.trials ?? trials2;
       if (options.trials !== void 0 && options.trials !== planTrials) {
         problems.push(
           `${what}: ${name} ran ${planTrials} trial(s) per case; --trials ${options.trials} would mix results (leave --trials out to resume with ${planTrials})`
@@ -53804,7 +53912,7 @@ function planResume(suites, partial, options = {}) {
         );
         continue;
       }
-      trials = planTrials;
+      trials2 = planTrials;
       if (done.every((d) => d === 1)) continue;
       const signature = hash2("sha256", done, "hex");
       let group = groups.get(signature);
@@ -53816,7 +53924,7 @@ function planResume(suites, partial, options = {}) {
     }
     const share = Math.max(1, Math.floor(spec.concurrency / Math.max(1, groups.size)));
     for (const group of groups.values()) {
-      planned.push({ ...spec, grid: group.grid, cases: group.cases, trials, concurrency: share });
+      planned.push({ ...spec, grid: group.grid, cases: group.cases, trials: trials2, concurrency: share });
     }
   }
   for (const [key, r] of wanted) {
@@ -53919,7 +54027,7 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-function startResume(path, filters, trials, ctx) {
+function startResume(path, filters, trials2, ctx) {
   const named = openResultsFile(path, ctx, "--resume");
   const partial = named.artifact;
   if (!partial.interrupted) {
@@ -53945,7 +54053,7 @@ function startResume(path, filters, trials, ctx) {
     plan(config, prepared) {
       const problems = checkPartial(partial, path, config.hash);
       if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
-      const planned = planResume(prepared, named, trials !== void 0 ? { trials } : {});
+      const planned = planResume(prepared, named, trials2 !== void 0 ? { trials: trials2 } : {});
       if (!planned.ok) throw problemsError("resume.mismatch", planned.problems, path);
       const left = planned.value.reduce((sum2, s) => sum2 + s.cases.length * s.grid.length, 0);
       ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run
@@ -54105,9 +54213,9 @@ function issueFileCommand(command, message) {
     encoding: "utf8"
   });
 }
-function prepareKeyValueMessage(key, value) {
+function prepareKeyValueMessage(key, value2) {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-  const convertedValue = toCommandValue(value);
+  const convertedValue = toCommandValue(value2);
   if (key.includes(delimiter)) {
     throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
   }
@@ -54179,22 +54287,22 @@ var HttpResponseRetryCodes = [
 import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+  function adopt(value2) {
+    return value2 instanceof P ? value2 : new P(function(resolve13) {
+      resolve13(value2);
     });
   }
   return new (P || (P = Promise))(function(resolve13, reject) {
-    function fulfilled(value) {
+    function fulfilled(value2) {
       try {
-        step(generator.next(value));
+        step(generator.next(value2));
       } catch (e) {
         reject(e);
       }
     }
-    function rejected(value) {
+    function rejected(value2) {
       try {
-        step(generator["throw"](value));
+        step(generator["throw"](value2));
       } catch (e) {
         reject(e);
       }
@@ -54245,7 +54353,7 @@ var Summary = class {
    * @returns {string} content wrapped in HTML element
    */
   wrap(tag, content, attrs2 = {}) {
-    const htmlAttrs = Object.entries(attrs2).map(([key, value]) => ` ${key}="${value}"`).join("");
+    const htmlAttrs = Object.entries(attrs2).map(([key, value2]) => ` ${key}="${value2}"`).join("");
     if (!content) {
       return `<${tag}${htmlAttrs}>`;
     }
@@ -54495,13 +54603,13 @@ function getInput(name, options) {
   }
   return val.trim();
 }
-function setOutput(name, value) {
+function setOutput(name, value2) {
   const filePath = process.env["GITHUB_OUTPUT"] || "";
   if (filePath) {
-    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name, value));
+    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name, value2));
   }
   process.stdout.write(os4.EOL);
-  issueCommand("set-output", { name }, toCommandValue(value));
+  issueCommand("set-output", { name }, toCommandValue(value2));
 }
 function setFailed(message) {
   process.exitCode = ExitCode.Failure;
@@ -54591,22 +54699,22 @@ var Context = class {
 var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
-  function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+  function adopt(value2) {
+    return value2 instanceof P ? value2 : new P(function(resolve13) {
+      resolve13(value2);
     });
   }
   return new (P || (P = Promise))(function(resolve13, reject) {
-    function fulfilled(value) {
+    function fulfilled(value2) {
       try {
-        step(generator.next(value));
+        step(generator.next(value2));
       } catch (e) {
         reject(e);
       }
     }
-    function rejected(value) {
+    function rejected(value2) {
       try {
-        step(generator["throw"](value));
+        step(generator["throw"](value2));
       } catch (e) {
         reject(e);
       }
@@ -54797,13 +54905,13 @@ function lowercaseKeys(object) {
     return newObj;
   }, {});
 }
-function isPlainObject(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 function mergeDeep(defaults2, options) {
   const result = Object.assign({}, defaults2);
@@ -54879,70 +54987,70 @@ function omit(object, keysToOmit) {
   }
   return result;
 }
-function encodeReserved(str) {
-  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+function encodeReserved(str2) {
+  return str2.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
     if (!/%[0-9A-Fa-f]/.test(part)) {
       part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
     }
     return part;
   }).join("");
 }
-function encodeUnreserved(str) {
-  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
+function encodeUnreserved(str2) {
+  return encodeURIComponent(str2).replace(/[!'()*]/g, function(c) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value, key) {
-  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+function encodeValue(operator, value2, key) {
+  value2 = operator === "+" || operator === "#" ? encodeReserved(value2) : encodeUnreserved(value2);
   if (key) {
-    return encodeUnreserved(key) + "=" + value;
+    return encodeUnreserved(key) + "=" + value2;
   } else {
-    return value;
+    return value2;
   }
 }
-function isDefined(value) {
-  return value !== void 0 && value !== null;
+function isDefined(value2) {
+  return value2 !== void 0 && value2 !== null;
 }
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
 function getValues(context3, operator, key, modifier) {
-  var value = context3[key], result = [];
-  if (isDefined(value) && value !== "") {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-      value = value.toString();
+  var value2 = context3[key], result = [];
+  if (isDefined(value2) && value2 !== "") {
+    if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "bigint" || typeof value2 === "boolean") {
+      value2 = value2.toString();
       if (modifier && modifier !== "*") {
-        value = value.substring(0, parseInt(modifier, 10));
+        value2 = value2.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
+        encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
       );
     } else {
       if (modifier === "*") {
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
             result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+              encodeValue(operator, value22, isKeyOperator(operator) ? key : "")
             );
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              result.push(encodeValue(operator, value[k], k));
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
+              result.push(encodeValue(operator, value2[k], k));
             }
           });
         }
       } else {
         const tmp = [];
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            tmp.push(encodeValue(operator, value2));
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
+            tmp.push(encodeValue(operator, value22));
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
               tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value[k].toString()));
+              tmp.push(encodeValue(operator, value2[k].toString()));
             }
           });
         }
@@ -54955,12 +55063,12 @@ function getValues(context3, operator, key, modifier) {
     }
   } else {
     if (operator === ";") {
-      if (isDefined(value)) {
+      if (isDefined(value2)) {
         result.push(encodeUnreserved(key));
       }
-    } else if (value === "" && (operator === "&" || operator === "?")) {
+    } else if (value2 === "" && (operator === "&" || operator === "?")) {
       result.push(encodeUnreserved(key) + "=");
-    } else if (value === "") {
+    } else if (value2 === "") {
       result.push("");
     }
   }
@@ -55156,8 +55264,8 @@ function parse2(header, options) {
     index++;
   }
   const valueEnd = whitespace === -1 ? index : whitespace;
-  const value = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+  const value2 = header.slice(valueStart, valueEnd);
+  const type = (typeFlags & CASE_FLAGS) === 0 ? value2 : value2.toLowerCase();
   if (index === len || stop !== 0) {
     return { type, index, parameters: new NullObject() };
   }
@@ -55183,8 +55291,8 @@ function parseParameters(header, type, index, len, stopFlags) {
       }
       if (code === EQ) {
         const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+        const value2 = header.slice(keyStart, keyEnd);
+        const key = (keyFlags & CASE_FLAGS) === 0 ? value2 : value2.toLowerCase();
         index++;
         while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
           index++;
@@ -55260,15 +55368,15 @@ function parseParameters(header, type, index, len, stopFlags) {
   }
   return { type, index, parameters };
 }
-function unescapeQuotedPairs(str, start, end) {
+function unescapeQuotedPairs(str2, start, end) {
   let result = "";
   for (let index = start; index < end; index++) {
-    if (str.charCodeAt(index) === BSLASH) {
-      result += str.slice(start, index);
+    if (str2.charCodeAt(index) === BSLASH) {
+      result += str2.slice(start, index);
       start = ++index;
     }
   }
-  return result + str.slice(start, end);
+  return result + str2.slice(start, end);
 }
 
 // node_modules/json-with-bigint/json-with-bigint.js
@@ -55436,12 +55544,12 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   }
   return chunks.join("");
 };
-var JSONStringify = (value, replacer, space) => {
+var JSONStringify = (value2, replacer, space) => {
   try {
     const supportsRawJSON = "rawJSON" in JSON;
     if (supportsRawJSON) {
       return originalStringify(
-        value,
+        value2,
         (key, val) => {
           if (typeof val === "bigint") return JSON.rawJSON(val.toString());
           const hasFunctionReplacer = typeof replacer === "function";
@@ -55453,9 +55561,9 @@ var JSONStringify = (value, replacer, space) => {
         space
       );
     }
-    if (!value) return originalStringify(value, replacer, space);
+    if (!value2) return originalStringify(value2, replacer, space);
     const convertedToCustomJSON = originalStringify(
-      value,
+      value2,
       (key, val) => {
         const isNoise = typeof val === "string" && noiseValue.test(val);
         if (isNoise) return val.toString() + "n";
@@ -55476,7 +55584,7 @@ var JSONStringify = (value, replacer, space) => {
     return denoisedJSON;
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const convertedJSON = stringifyIteratively(value, replacer, space);
+      const convertedJSON = stringifyIteratively(value2, replacer, space);
       if (convertedJSON === void 0) return void 0;
       const supportsRawJSON = "rawJSON" in JSON;
       if (supportsRawJSON) return convertedJSON;
@@ -55504,26 +55612,26 @@ var isContextSourceSupported = () => {
     return false;
   }
 };
-var convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
-  const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
-  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
-  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
-  if (isNoiseValue) return value.slice(0, -1);
+var convertMarkedBigIntsReviver = (key, value2, context3, userReviver) => {
+  const isCustomFormatBigInt = typeof value2 === "string" && customFormat.test(value2);
+  if (isCustomFormatBigInt) return BigInt(value2.slice(0, -1));
+  const isNoiseValue = typeof value2 === "string" && noiseValue.test(value2);
+  if (isNoiseValue) return value2.slice(0, -1);
   const hasUserReviver = typeof userReviver === "function";
-  if (!hasUserReviver) return value;
-  return userReviver(key, value, context3);
+  if (!hasUserReviver) return value2;
+  return userReviver(key, value2, context3);
 };
 var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context3) => {
-    const isNumber = typeof value === "number";
-    const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+  return JSON.parse(text, (key, value2, context3) => {
+    const isNumber = typeof value2 === "number";
+    const isOutOfBounds = value2 > Number.MAX_SAFE_INTEGER || value2 < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
     const isInt = context3 && intRegex.test(context3.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context3.source);
     const hasCustomReviver = typeof reviver === "function";
-    if (!hasCustomReviver) return value;
-    return reviver(key, value, context3);
+    if (!hasCustomReviver) return value2;
+    return reviver(key, value2, context3);
   });
 };
 var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -55537,35 +55645,35 @@ var applyReviverIteratively = (parsed, userReviver) => {
     const node = stack[stack.length - 1];
     if (!node.visited) {
       node.visited = true;
-      const value = node.parent[node.key];
-      const isComplexObject = value !== null && typeof value === "object";
+      const value2 = node.parent[node.key];
+      const isComplexObject = value2 !== null && typeof value2 === "object";
       if (isComplexObject) {
-        const keys = Object.keys(value);
+        const keys = Object.keys(value2);
         for (let i = keys.length - 1; i >= 0; i--) {
-          stack.push({ parent: value, key: keys[i], visited: false });
+          stack.push({ parent: value2, key: keys[i], visited: false });
         }
       }
     } else {
       const { parent, key } = node;
-      let value = parent[key];
-      if (typeof value === "string") {
-        const isCustomFormatBigInt = customFormat.test(value);
+      let value2 = parent[key];
+      if (typeof value2 === "string") {
+        const isCustomFormatBigInt = customFormat.test(value2);
         if (isCustomFormatBigInt) {
-          value = BigInt(value.slice(0, -1));
+          value2 = BigInt(value2.slice(0, -1));
         } else {
-          const isNoise = noiseValue.test(value);
-          if (isNoise) value = value.slice(0, -1);
+          const isNoise = noiseValue.test(value2);
+          if (isNoise) value2 = value2.slice(0, -1);
         }
       }
       const hasUserReviver = typeof userReviver === "function";
       if (hasUserReviver) {
-        value = userReviver.call(parent, key, value);
+        value2 = userReviver.call(parent, key, value2);
       }
-      const isDeleted = value === void 0;
+      const isDeleted = value2 === void 0;
       if (isDeleted) {
         delete parent[key];
       } else {
-        parent[key] = value;
+        parent[key] = value2;
       }
       stack.pop();
     }
@@ -55594,7 +55702,7 @@ var JSONParse = (text, reviver) => {
     const serializedData = serializeBigInts(text);
     return originalParse(
       serializedData,
-      (key, value, context3) => convertMarkedBigIntsReviver(key, value, context3, reviver)
+      (key, value2, context3) => convertMarkedBigIntsReviver(key, value2, context3, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
@@ -55652,13 +55760,13 @@ var defaults_default = {
     "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
   }
 };
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject2(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 var noop = () => "";
 async function fetchWrapper(requestOptions) {
@@ -55672,9 +55780,9 @@ async function fetchWrapper(requestOptions) {
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value]) => [
+    Object.entries(requestOptions.headers).map(([name, value2]) => [
       name,
-      String(value)
+      String(value2)
     ])
   );
   let fetchResponse;
@@ -55714,8 +55822,8 @@ async function fetchWrapper(requestOptions) {
   const status = fetchResponse.status;
   const url = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
+  for (const [key, value2] of fetchResponse.headers) {
+    responseHeaders[key] = value2;
   }
   const octokitResponse = {
     url,
@@ -58462,8 +58570,8 @@ var handler = {
   ownKeys({ scope }) {
     return [...endpointMethodsMap.get(scope).keys()];
   },
-  set(target, methodName, value) {
-    return target.cache[methodName] = value;
+  set(target, methodName, value2) {
+    return target.cache[methodName] = value2;
   },
   get({ octokit, scope, cache }, methodName) {
     if (cache[methodName]) {
@@ -59068,8 +59176,8 @@ function oneLine(text) {
 function shorten(text) {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
-function isRecord6(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function isRecord6(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 }
 
 // src/github/zip.ts
@@ -59323,8 +59431,8 @@ var CRC_TABLE = (() => {
   }
   return table;
 })();
-function hex(value) {
-  return `0x${value.toString(16).padStart(8, "0")}`;
+function hex(value2) {
+  return `0x${value2.toString(16).padStart(8, "0")}`;
 }
 
 // src/github/baseline.ts
@@ -59875,7 +59983,7 @@ import { isAbsolute as isAbsolute5, resolve as resolve11 } from "node:path";
 function readSettings(input, workspace) {
   const errors = [];
   const workingDirectory = resolve11(workspace, input("working-directory") || ".");
-  const bool = (name, fallback) => {
+  const bool2 = (name, fallback) => {
     const raw = input(name).trim().toLowerCase();
     if (raw === "") return fallback;
     if (["true", "yes", "1", "on"].includes(raw)) return true;
@@ -59904,7 +60012,7 @@ function readSettings(input, workspace) {
   }
   const args = splitArgs(input("args"));
   if (!args.ok) errors.push(`input args: ${args.error}`);
-  const path = (value) => isAbsolute5(value) ? value : resolve11(workingDirectory, value);
+  const path = (value2) => isAbsolute5(value2) ? value2 : resolve11(workingDirectory, value2);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -59913,8 +60021,8 @@ function readSettings(input, workspace) {
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
-    comment: bool("comment", true),
-    checkRun: bool("check-run", true),
+    comment: bool2("comment", true),
+    checkRun: bool2("check-run", true),
     failOn: failOnRaw === "never" ? "never" : "gate",
     args: args.ok ? args.value : [],
     mode: modeRaw === "report" ? "report" : "run",
@@ -60206,8 +60314,8 @@ ${lines2.join("\n")}`);
 async function maskReferencedSecrets(configPath, env) {
   const text = await readFile7(configPath, "utf8").catch(() => "");
   for (const match of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
-    const value = env[match[1] ?? ""];
-    if (value) setSecret(value);
+    const value2 = env[match[1] ?? ""];
+    if (value2) setSecret(value2);
   }
 }
 function readBaseline2(path) {

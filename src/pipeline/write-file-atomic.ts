@@ -34,7 +34,7 @@ export async function writeFileAtomic(
  */
 export async function writeAtomically(
   path: string,
-  write: (file: FileHandle) => Promise<void>,
+  write: (file: FileHandle) => Promise<void> | void,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   // Unique per call, so two writes of one path in flight never share a temporary file.

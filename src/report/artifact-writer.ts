@@ -203,7 +203,9 @@ export class CaseSpool implements CaseSink {
   async writeArtifact(path: string, artifact: ResultsArtifact): Promise<void> {
     if (this.#discarded) throw new Error('the case spool is already removed');
     this.#seal();
-    await writeAtomically(path, (file) => this.#writeArtifact(new BatchWriter(file), artifact));
+    await writeAtomically(path, (file) => {
+      this.#writeArtifact(new BatchWriter(file), artifact);
+    });
   }
 
   /** True when run `run` has spooled cases (then {@link cases} reads them). */
@@ -271,7 +273,7 @@ export class CaseSpool implements CaseSink {
     this.#dir = null;
   }
 
-  async #writeArtifact(out: BatchWriter, artifact: ResultsArtifact): Promise<void> {
+  #writeArtifact(out: BatchWriter, artifact: ResultsArtifact): void {
     const spooled = (index: number): RunSpool | undefined => {
       const spool = this.#runs[index];
       return spool !== undefined && spool.recorded > 0 ? spool : undefined;
@@ -282,19 +284,19 @@ export class CaseSpool implements CaseSink {
     );
     for (const part of layout) {
       if (typeof part === 'string') {
-        await out.text(part);
+        out.text(part);
         continue;
       }
       const spool = spooled(part.run);
-      if (spool !== undefined) await copyLines(spool, out);
+      if (spool !== undefined) copyLines(spool, out);
       else {
         const { cases } = artifact.runs[part.run]!;
         for (const [c, result] of cases.entries()) {
-          await out.text(caseLine(stringifyCase(result), c === cases.length - 1));
+          out.text(caseLine(stringifyCase(result), c === cases.length - 1));
         }
       }
     }
-    await out.end();
+    out.flush();
   }
 }
 
@@ -303,7 +305,7 @@ export class CaseSpool implements CaseSink {
  * in the file, so each stretch of consecutive cases is copied as one byte range (the common
  * case: a synchronous function finishes everything in order); the last line loses its comma.
  */
-async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
+function copyLines(spool: RunSpool, out: BatchWriter): void {
   const { offsets, lengths } = spool;
   let last = spool.size - 1;
   while (last >= 0 && offsets[last]! < 0) last--;
@@ -322,8 +324,8 @@ async function copyLines(spool: RunSpool, out: BatchWriter): Promise<void> {
       while (next <= last && offsets[next] === end) end += lengths[next++]!;
       // The artifact's last case line has no comma: drop the spooled ",\n" and end the line.
       const through = next > last ? end - 2 : end;
-      await out.copyFrom(fd, start, through - start);
-      if (next > last) await out.bytes(NEWLINE_BYTES);
+      out.copyFrom(fd, start, through - start);
+      if (next > last) out.bytes(NEWLINE_BYTES);
       first = next;
     }
   } finally {
@@ -364,32 +366,37 @@ function writeAll(fd: number, bytes: Buffer): number {
   return done;
 }
 
-/** Output gathered into batched writes: text encoded into the batch, bytes copied into it. */
+/**
+ * Output gathered into batched writes: text encoded into the batch, bytes copied into it.
+ * Written synchronously through the handle's descriptor: this runs once, at the end of a run,
+ * with nothing else to do meanwhile, and each awaited write of a batch was a trip through
+ * libuv's thread pool. Copying a 75 MB spool (100,000 cases) took ~45 ms that way, ~20 ms so.
+ */
 class BatchWriter {
-  readonly #file: FileHandle;
+  readonly #fd: number;
   readonly #batch = Buffer.allocUnsafe(OUTPUT_BATCH);
   #used = 0;
 
   constructor(file: FileHandle) {
-    this.#file = file;
+    this.#fd = file.fd;
   }
 
-  async text(text: string): Promise<void> {
+  text(text: string): void {
     if (text.length * 3 > this.#batch.length - this.#used) {
-      await this.flush();
+      this.flush();
       if (text.length * 3 > this.#batch.length) {
-        await this.#file.write(text);
+        writeAll(this.#fd, Buffer.from(text));
         return;
       }
     }
     this.#used += this.#batch.write(text, this.#used);
   }
 
-  async bytes(bytes: Buffer): Promise<void> {
+  bytes(bytes: Buffer): void {
     if (bytes.length > this.#batch.length - this.#used) {
-      await this.flush();
+      this.flush();
       if (bytes.length > this.#batch.length) {
-        await this.#writeFully(bytes);
+        writeAll(this.#fd, bytes);
         return;
       }
     }
@@ -401,9 +408,9 @@ class BatchWriter {
    * `length` bytes of file `fd` from `position`, read straight into the batch: a spool's lines
    * reach the artifact with one copy (75 MB at 100,000 cases), not through a second buffer.
    */
-  async copyFrom(fd: number, position: number, length: number): Promise<void> {
+  copyFrom(fd: number, position: number, length: number): void {
     for (let done = 0; done < length;) {
-      if (this.#used === this.#batch.length) await this.flush();
+      if (this.#used === this.#batch.length) this.flush();
       const want = Math.min(this.#batch.length - this.#used, length - done);
       const read = readSync(fd, this.#batch, this.#used, want, position + done);
       if (read === 0) throw new Error('the case spool is shorter than recorded');
@@ -412,21 +419,9 @@ class BatchWriter {
     }
   }
 
-  async end(): Promise<void> {
-    await this.flush();
-  }
-
-  async flush(): Promise<void> {
+  flush(): void {
     if (this.#used === 0) return;
-    await this.#writeFully(this.#batch.subarray(0, this.#used));
+    writeAll(this.#fd, this.#batch.subarray(0, this.#used));
     this.#used = 0;
-  }
-
-  async #writeFully(bytes: Buffer): Promise<void> {
-    let done = 0;
-    while (done < bytes.length) {
-      const { bytesWritten } = await this.#file.write(bytes, done, bytes.length - done);
-      done += bytesWritten;
-    }
   }
 }
