@@ -50378,9 +50378,16 @@ async function streamTestsetRows(absPath, format, file, onRow) {
 }
 async function streamCsv(absPath, file, onRow) {
   const builder = new CsvRowBuilder(file, onRow);
+  const handed = await splitPlainLines(absPath, builder);
+  if (handed === null) return builder.finish();
   const parser = parse5({ ...CSV_OPTIONS, bom: true });
+  let skip = handed;
   let batch = [];
   parser.on("data", (record) => {
+    if (skip > 0) {
+      skip--;
+      return;
+    }
     batch.push(record);
     if (batch.length >= RECORD_BATCH) {
       builder.pushAll(batch);
@@ -50395,6 +50402,32 @@ async function streamCsv(absPath, file, onRow) {
   }
   builder.pushAll(batch);
   return builder.finish();
+}
+async function splitPlainLines(absPath, builder) {
+  let handed = 0;
+  let quoted = false;
+  let batch = [];
+  const lines2 = new LineSplitter((line) => {
+    if (quoted) return;
+    if (line.includes('"')) {
+      quoted = true;
+      return;
+    }
+    batch.push(line.split(","));
+    if (batch.length >= RECORD_BATCH) {
+      builder.pushAll(batch);
+      handed += batch.length;
+      batch = [];
+    }
+  });
+  for await (const chunk of createReadStream(absPath, { encoding: "utf8" })) {
+    lines2.push(chunk);
+    if (quoted) return handed;
+  }
+  lines2.end();
+  if (quoted) return handed;
+  builder.pushAll(batch);
+  return null;
 }
 async function streamJsonl(absPath, file, onRow) {
   const reader = new JsonlRowReader(file, onRow);

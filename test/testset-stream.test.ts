@@ -46,9 +46,38 @@ function bigCsv(): string {
   return text;
 }
 
+/**
+ * ~200 KB of CSV without a quote (the lines the reader cuts at commas itself): mixed line ends,
+ * blank and whitespace-only lines, empty cells, multi-byte text across chunk edges, a BOM.
+ * `quoteAt` puts a quoted cell in that row, from where csv-parse reads the file.
+ */
+function plainCsv(rows: number, quoteAt?: number): string {
+  let text = '\ufeffid, question ,expected,__tags__\r\n';
+  for (let i = 0; i < rows; i++) {
+    const end = ['\n', '\r\n', '\r'][i % 3]!;
+    const question =
+      i === quoteAt ? '"a, quoted\ncell"' : `What is ${i}? ✓ 𝄞 ${'ü'.repeat(i % 50)}`;
+    text += `${i % 7 === 3 ? ' ' : ''}q${i},${question},${i % 4 === 0 ? '' : i + 1},${i % 5 === 0 ? 'smoke' : ''}${end}`;
+    if (i % 17 === 0) text += i % 2 === 0 ? end : `   ${end}`;
+    if (i % 29 === 0) text += `,,,${end}`; // a row of empty cells: a row, not a blank line
+  }
+  return text;
+}
+
 describe('streaming testset reads', () => {
   const csvCases: Record<string, string> = {
     'a large file across chunks': bigCsv(),
+    'a large file without quotes': plainCsv(3000),
+    'a large file without quotes or a final line break': plainCsv(3000).trimEnd(),
+    'a large file ending in blank lines': `${plainCsv(2000)}\n\r\n\r`,
+    'a quote after many batches of plain lines': plainCsv(3000, 2500),
+    // The records handed over come in batches of 1,024: a quote at a batch's edge and just past it.
+    'a quote on the first line of a batch': plainCsv(1100, 1023),
+    'a quote just after a batch': plainCsv(1100, 1024),
+    'a quote in the header': 'a,"b"\n1,2\n',
+    'a quote on the last line, with no line break after it': 'a,b\n1,2\n3,"x"',
+    'an unclosed quote after plain lines': `${plainCsv(1500)}4,"never closed\n5,6\n`,
+    'only blank lines': '\n\r\n  \n\r',
     'a BOM, CRLF and a quoted line break': '\ufeffa,b\r\n1,"x\r\ny"\r\n\r\n2,z\r\n',
     'lone CRs': 'a,b\r1,2\r\r3,4',
     'a row with too few cells': 'a,b\n1,2\n3\n4,5\n',
