@@ -4867,8 +4867,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list) {
-      const value2 = list.get(name, true);
+    function getDecodeSplit(name, list2) {
+      const value2 = list2.get(name, true);
       if (value2 === null) {
         return null;
       }
@@ -12280,9 +12280,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list = this.#headersList.cookies;
-        if (list) {
-          return [...list];
+        const list2 = this.#headersList.cookies;
+        if (list2) {
+          return [...list2];
         }
         return [];
       }
@@ -12322,8 +12322,8 @@ var require_headers = __commonJS({
       static getHeadersList(o) {
         return o.#headersList;
       }
-      static setHeadersList(o, list) {
-        o.#headersList = list;
+      static setHeadersList(o, list2) {
+        o.#headersList = list2;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers2;
@@ -13291,13 +13291,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list = dependentControllerMap.get(this.signal);
-          if (list === void 0) {
-            list = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list);
+          let list2 = dependentControllerMap.get(this.signal);
+          if (list2 === void 0) {
+            list2 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list2);
           }
           const acRef = new WeakRef(ac);
-          list.add(acRef);
+          list2.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -19950,30 +19950,30 @@ function comparableCase(result) {
   if (result.flaky !== void 0) reduced.flaky = result.flaky;
   return reduced;
 }
-function sharedSlot(evaluation) {
-  if (evaluation.error !== null || evaluation.score !== 0 && evaluation.score !== 1) return -1;
-  const pass = evaluation.passed === null ? 2 : evaluation.passed ? 1 : 0;
-  return evaluation.score * 3 + pass;
+function sharedSlot(evaluation2) {
+  if (evaluation2.error !== null || evaluation2.score !== 0 && evaluation2.score !== 1) return -1;
+  const pass = evaluation2.passed === null ? 2 : evaluation2.passed ? 1 : 0;
+  return evaluation2.score * 3 + pass;
 }
-function reducedEvaluation(evaluation) {
-  const slot = sharedSlot(evaluation);
+function reducedEvaluation(evaluation2) {
+  const slot = sharedSlot(evaluation2);
   let shared;
   if (slot >= 0) {
-    shared = sharedEvaluations.get(evaluation.evaluator);
+    shared = sharedEvaluations.get(evaluation2.evaluator);
     const found2 = shared?.[slot];
     if (found2 !== void 0) return found2;
   }
   const reduced = Object.freeze({
-    evaluator: evaluation.evaluator,
-    score: evaluation.score,
+    evaluator: evaluation2.evaluator,
+    score: evaluation2.score,
     threshold: null,
-    passed: evaluation.passed,
+    passed: evaluation2.passed,
     metadata: null,
-    error: evaluation.error,
+    error: evaluation2.error,
     durationMs: 0
   });
   if (slot >= 0) {
-    if (shared === void 0) sharedEvaluations.set(evaluation.evaluator, shared = []);
+    if (shared === void 0) sharedEvaluations.set(evaluation2.evaluator, shared = []);
     shared[slot] = reduced;
   }
   return reduced;
@@ -20052,34 +20052,30 @@ function notPlain() {
   throw NOT_PLAIN;
 }
 function caseJson(result) {
-  let text = `{"id":${str(result.id)},"contentId":${str(result.contentId)},"source":${source(result.source)},"data":${value(result.data)},"output":${value(result.output)},"error":${nullableStr(result.error)},"durationMs":${duration(result.durationMs)},"passed":${bool(result.passed)},"evaluations":${evaluations(result.evaluations)}`;
-  if (result.trials !== void 0) text += `,"trials":${trials(result.trials)}`;
+  let text = `{"id":${str(result.id)},"contentId":${str(result.contentId)},"source":${source(result.source)},"data":${value(result.data)},"output":${value(result.output)},"error":${nullableStr(result.error)},"durationMs":${duration(result.durationMs)},"passed":${bool(result.passed)},"evaluations":${list(result.evaluations, evaluation)}`;
+  if (result.trials !== void 0) text += `,"trials":${list(result.trials, trial)}`;
   if (result.trialPassRate !== void 0) text += `,"trialPassRate":${num(result.trialPassRate)}`;
   if (result.flaky !== void 0) text += `,"flaky":${bool(result.flaky)}`;
   if (result.index !== void 0) text += `,"index":${num(result.index)}`;
   return `${text}}`;
 }
-function trials(list) {
-  if (!isList(list)) notPlain();
+function list(items, write2) {
+  if (!isList(items)) notPlain();
   let text = "[";
-  for (let i = 0; i < list.length; i++) {
-    const t = list[i];
-    if (t == null) notPlain();
-    text += `${i === 0 ? "" : ","}{"output":${value(t.output)},"error":${nullableStr(t.error)},"durationMs":${duration(t.durationMs)},"passed":${bool(t.passed)},"evaluations":${evaluations(t.evaluations)}}`;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item == null) notPlain();
+    text += i === 0 ? write2(item) : `,${write2(item)}`;
   }
   return `${text}]`;
 }
-function evaluations(list) {
-  if (!isList(list)) notPlain();
-  let text = "[";
-  for (let i = 0; i < list.length; i++) {
-    const e = list[i];
-    if (e == null) notPlain();
-    const head = evaluatorHead(e.evaluator, e.threshold);
-    text += `${i === 0 ? "" : ","}${head.score}${nullableNum(e.score)}${head.threshold}${nullableBool(e.passed)},"metadata":${e.metadata === null ? "null" : value(e.metadata)},"error":${nullableStr(e.error)},"durationMs":${duration(e.durationMs)}`;
-    text += e.usage === void 0 ? "}" : `,"usage":${value(e.usage)}}`;
-  }
-  return `${text}]`;
+function trial(t) {
+  return `{"output":${value(t.output)},"error":${nullableStr(t.error)},"durationMs":${duration(t.durationMs)},"passed":${bool(t.passed)},"evaluations":${list(t.evaluations, evaluation)}}`;
+}
+function evaluation(e) {
+  const head = evaluatorHead(e.evaluator, e.threshold);
+  const text = `${head.score}${nullableNum(e.score)}${head.threshold}${nullableBool(e.passed)},"metadata":${e.metadata === null ? "null" : value(e.metadata)},"error":${nullableStr(e.error)},"durationMs":${duration(e.durationMs)}`;
+  return e.usage === void 0 ? `${text}}` : `${text},"usage":${value(e.usage)}}`;
 }
 function evaluatorHead(evaluator, threshold) {
   let head = heads.get(evaluator);
@@ -20109,8 +20105,8 @@ function source(s) {
   }
   return `{"file":${lastFileJson},"line":${num(s.line)}}`;
 }
-function isList(list) {
-  return Array.isArray(list);
+function isList(list2) {
+  return Array.isArray(list2);
 }
 function value(v) {
   if (typeof v === "object" && v !== null && typeof v.toJSON === "function") {
@@ -20878,23 +20874,23 @@ function firstLine(text) {
   const end = text.search(/\r?\n/);
   return end === -1 ? text : `${text.slice(0, end)} \u2026`;
 }
-function describeFailedEvaluation(evaluation) {
-  if (evaluation.error !== null)
-    return `${evaluation.evaluator}: error: ${firstLine(evaluation.error)}`;
-  if (evaluation.score === null) return `${evaluation.evaluator}: no score`;
-  const score = formatScore(evaluation.score, evaluation.threshold);
-  if (evaluation.threshold === null) return `${evaluation.evaluator} ${score}`;
-  return `${evaluation.evaluator} ${score} (needs ${describeThreshold(evaluation.threshold)})`;
+function describeFailedEvaluation(evaluation2) {
+  if (evaluation2.error !== null)
+    return `${evaluation2.evaluator}: error: ${firstLine(evaluation2.error)}`;
+  if (evaluation2.score === null) return `${evaluation2.evaluator}: no score`;
+  const score = formatScore(evaluation2.score, evaluation2.threshold);
+  if (evaluation2.threshold === null) return `${evaluation2.evaluator} ${score}`;
+  return `${evaluation2.evaluator} ${score} (needs ${describeThreshold(evaluation2.threshold)})`;
 }
 function flakyLabel(result) {
   if (result.flaky !== true || result.trials === void 0) return null;
-  const passed = result.trials.filter((trial) => trial.passed).length;
+  const passed = result.trials.filter((trial2) => trial2.passed).length;
   return `flaky ${formatCount(passed)}/${formatCount(result.trials.length)}`;
 }
 function describeCaseFailure(result) {
   if (result.passed) return [];
   if (result.error !== null) return [`error: ${firstLine(result.error)}`];
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  const failed = result.evaluations.filter((evaluation2) => evaluation2.passed === false);
   if (failed.length === 0) return ["did not meet the pass condition"];
   return failed.map(describeFailedEvaluation);
 }
@@ -21029,11 +21025,11 @@ function renderCase(result, classname) {
   return `${open3}/>`;
 }
 function failureBody(result) {
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
-    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
-    return evaluation.metadata === null ? head : `${head}
-${safeJson2(evaluation.metadata)}`;
+  const failed = result.evaluations.filter((evaluation2) => evaluation2.passed === false);
+  return (failed.length > 0 ? failed : result.evaluations).map((evaluation2) => {
+    const head = evaluation2.error === null ? describeFailedEvaluation(evaluation2) : `${evaluation2.evaluator}: error: ${evaluation2.error}`;
+    return evaluation2.metadata === null ? head : `${head}
+${safeJson2(evaluation2.metadata)}`;
   }).join("\n\n");
 }
 function renderGate(run2, classname) {
@@ -22339,21 +22335,21 @@ var init_summary = __esm({
         if (result.error !== null) this.#errored++;
         else if (result.passed) this.#passed++;
         if (result.flaky === true) this.#flaky++;
-        for (const evaluation of result.evaluations) {
-          const total = this.#totals.get(evaluation.evaluator);
+        for (const evaluation2 of result.evaluations) {
+          const total = this.#totals.get(evaluation2.evaluator);
           if (total === void 0) continue;
           total.count++;
-          if (evaluation.passed === true) total.passed++;
-          else if (evaluation.passed === false) total.failed++;
-          if (evaluation.error !== null) total.errors++;
-          else if (evaluation.score !== null) {
-            total.sum.add(evaluation.score);
+          if (evaluation2.passed === true) total.passed++;
+          else if (evaluation2.passed === false) total.failed++;
+          if (evaluation2.error !== null) total.errors++;
+          else if (evaluation2.score !== null) {
+            total.sum.add(evaluation2.score);
             total.scored++;
           }
-          if (hasUsage(evaluation.usage)) {
-            total.usage = total.usage === void 0 ? evaluation.usage : addUsage(total.usage, evaluation.usage);
-            if (evaluation.usage.cost === null) total.cost = null;
-            else total.cost?.add(evaluation.usage.cost);
+          if (hasUsage(evaluation2.usage)) {
+            total.usage = total.usage === void 0 ? evaluation2.usage : addUsage(total.usage, evaluation2.usage);
+            if (evaluation2.usage.cost === null) total.cost = null;
+            else total.cost?.add(evaluation2.usage.cost);
           }
         }
       }
@@ -22396,16 +22392,16 @@ var init_summary = __esm({
 });
 
 // src/run/trials.ts
-function aggregateTrials(prepared, trials2) {
+function aggregateTrials(prepared, trials) {
   let passedTrials = 0;
   let durationSum = 0;
-  for (const trial of trials2) {
-    if (trial.passed) passedTrials++;
-    durationSum += trial.durationMs;
+  for (const trial2 of trials) {
+    if (trial2.passed) passedTrials++;
+    durationSum += trial2.durationMs;
   }
-  const count = trials2.length;
+  const count = trials.length;
   const passed = passedTrials * 2 > count;
-  const shown = trials2.find((trial) => trial.passed === passed) ?? trials2[0];
+  const shown = trials.find((trial2) => trial2.passed === passed) ?? trials[0];
   return {
     id: prepared.id,
     contentId: prepared.contentId,
@@ -22415,38 +22411,38 @@ function aggregateTrials(prepared, trials2) {
     error: shown?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
     passed,
-    evaluations: aggregateEvaluations(trials2),
-    trials: trials2,
+    evaluations: aggregateEvaluations(trials),
+    trials,
     trialPassRate: count > 0 ? passedTrials / count : 0,
     flaky: passedTrials > 0 && passedTrials < count
   };
 }
-function aggregateEvaluations(trials2) {
+function aggregateEvaluations(trials) {
   const byEvaluator = /* @__PURE__ */ new Map();
-  for (const trial of trials2) {
-    for (const evaluation of trial.evaluations) {
-      const list = byEvaluator.get(evaluation.evaluator);
-      if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
-      else list.push(evaluation);
+  for (const trial2 of trials) {
+    for (const evaluation2 of trial2.evaluations) {
+      const list2 = byEvaluator.get(evaluation2.evaluator);
+      if (list2 === void 0) byEvaluator.set(evaluation2.evaluator, [evaluation2]);
+      else list2.push(evaluation2);
     }
   }
   const aggregated = [];
-  for (const [evaluator, evaluations2] of byEvaluator) {
+  for (const [evaluator, evaluations] of byEvaluator) {
     let sum2 = 0;
     let scored = 0;
     let durationSum = 0;
     let firstError = null;
     let threshold = null;
     let usage;
-    for (const evaluation of evaluations2) {
-      durationSum += evaluation.durationMs;
-      if (hasUsage(evaluation.usage)) {
-        usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
+    for (const evaluation2 of evaluations) {
+      durationSum += evaluation2.durationMs;
+      if (hasUsage(evaluation2.usage)) {
+        usage = usage === void 0 ? evaluation2.usage : addUsage(usage, evaluation2.usage);
       }
-      threshold ??= evaluation.threshold;
-      if (evaluation.error !== null) firstError ??= evaluation.error;
-      else if (evaluation.score !== null) {
-        sum2 += evaluation.score;
+      threshold ??= evaluation2.threshold;
+      if (evaluation2.error !== null) firstError ??= evaluation2.error;
+      else if (evaluation2.score !== null) {
+        sum2 += evaluation2.score;
         scored++;
       }
     }
@@ -22457,9 +22453,9 @@ function aggregateEvaluations(trials2) {
       score,
       threshold,
       passed: evaluationPassed(score, threshold, error2),
-      metadata: { trials: trials2.length, scored },
+      metadata: { trials: trials.length, scored },
       error: error2,
-      durationMs: durationSum / evaluations2.length,
+      durationMs: durationSum / evaluations.length,
       ...usage !== void 0 ? { usage: { ...usage } } : {}
     });
   }
@@ -22521,16 +22517,16 @@ async function runSuites(suites, options = {}) {
   const runs = [];
   for (const spec of suites) {
     checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
-    const trials2 = spec.trials ?? 1;
-    if (!(Number.isInteger(trials2) && trials2 >= 1)) {
+    const trials = spec.trials ?? 1;
+    if (!(Number.isInteger(trials) && trials >= 1)) {
       throw new RangeError(
-        `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials2)}`
+        `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`
       );
     }
     const suite = {
       spec,
       runs: [],
-      trials: trials2,
+      trials,
       nextRun: 0,
       nextCase: 0,
       nextTrial: 0,
@@ -22549,8 +22545,8 @@ async function runSuites(suites, options = {}) {
         params,
         size: spec.cases.length,
         results: keepCases ? new Array(spec.cases.length) : null,
-        summary: new SummaryAccumulator(suite.evaluatorIds, { trials: trials2 }),
-        pendingTrials: trials2 > 1 ? new Array(spec.cases.length) : []
+        summary: new SummaryAccumulator(suite.evaluatorIds, { trials }),
+        pendingTrials: trials > 1 ? new Array(spec.cases.length) : []
       });
     }
     suiteStates.push(suite);
@@ -22613,15 +22609,15 @@ async function suiteWorker(engine, suite) {
     }
     if (run2 === void 0) return;
     const index = suite.nextCase;
-    const trial = suite.nextTrial++;
+    const trial2 = suite.nextTrial++;
     if (suite.nextTrial >= suite.trials) {
       suite.nextTrial = 0;
       suite.nextCase++;
     }
-    await (engine.global === null ? runCase(engine, run2, index, trial) : engine.global(runCase, engine, run2, index, trial));
+    await (engine.global === null ? runCase(engine, run2, index, trial2) : engine.global(runCase, engine, run2, index, trial2));
   }
 }
-async function runCase(engine, run2, index, trial) {
+async function runCase(engine, run2, index, trial2) {
   const { calls, now } = engine;
   if (calls.interrupted) return;
   const spec = run2.suite.spec;
@@ -22646,13 +22642,13 @@ async function runCase(engine, run2, index, trial) {
     error2 = describeError(thrown);
   }
   const durationMs2 = elapsedMs(now, started);
-  let evaluations2 = [];
+  let evaluations = [];
   let passed = false;
   if (error2 === null) {
     const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2);
-    evaluations2 = evaluated instanceof Promise ? await evaluated : evaluated;
+    evaluations = evaluated instanceof Promise ? await evaluated : evaluated;
     if (calls.interrupted) return;
-    const decided = decidePass(engine, run2, testCase, output, evaluations2);
+    const decided = decidePass(engine, run2, testCase, output, evaluations);
     passed = decided instanceof Promise ? await decided : decided;
     if (calls.interrupted) return;
   }
@@ -22668,14 +22664,14 @@ async function runCase(engine, run2, index, trial) {
       error: error2,
       durationMs: durationMs2,
       passed,
-      evaluations: evaluations2
+      evaluations
     };
   } else {
     const pending = run2.pendingTrials[index] ??= {
       trials: new Array(run2.suite.trials),
       done: 0
     };
-    pending.trials[trial] = { output: recordedOutput, error: error2, durationMs: durationMs2, passed, evaluations: evaluations2 };
+    pending.trials[trial2] = { output: recordedOutput, error: error2, durationMs: durationMs2, passed, evaluations };
     if (++pending.done < run2.suite.trials) return;
     run2.pendingTrials[index] = void 0;
     result = aggregateTrials(prepared, pending.trials);
@@ -22705,8 +22701,8 @@ function runEvaluators(engine, run2, testCase, output, fnDurationMs) {
     const value2 = limit ? limit(evaluate, engine, run2, evaluator, testCase, output, fnDurationMs) : evaluate(engine, run2, evaluator, testCase, output, fnDurationMs);
     if (value2 instanceof Promise) {
       (pending ??= []).push(
-        value2.then((evaluation) => {
-          results[i] = evaluation;
+        value2.then((evaluation2) => {
+          results[i] = evaluation2;
         })
       );
     } else {
@@ -22731,21 +22727,21 @@ function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
     (outcome) => outcome.ok ? toEvaluationResult(evaluator, outcome.value, elapsedMs(now, started)) : erroredEvaluation(evaluator, outcome.error, elapsedMs(now, started), outcome.thrown)
   );
 }
-function decidePass(engine, run2, testCase, output, evaluations2) {
+function decidePass(engine, run2, testCase, output, evaluations) {
   const { pass } = run2.suite.spec;
-  if (pass === "all") return evaluations2.every((evaluation) => evaluation.passed !== false);
+  if (pass === "all") return evaluations.every((evaluation2) => evaluation2.passed !== false);
   if (pass === "any") {
     let judged = false;
-    for (const evaluation of evaluations2) {
-      if (evaluation.passed === true) return true;
-      if (evaluation.passed === false) judged = true;
+    for (const evaluation2 of evaluations) {
+      if (evaluation2.passed === true) return true;
+      if (evaluation2.passed === false) judged = true;
     }
     return !judged;
   }
   const { calls, now } = engine;
   const started = now();
   const fail3 = (error2) => {
-    evaluations2.push({
+    evaluations.push({
       evaluator: PASS_CONDITION_EVALUATOR,
       score: null,
       threshold: null,
@@ -22758,7 +22754,7 @@ function decidePass(engine, run2, testCase, output, evaluations2) {
   };
   const check2 = (value2) => typeof value2 === "boolean" ? value2 : fail3(`the pass condition returned ${describeValue(value2)}; expected true or false`);
   try {
-    const value2 = pass({ testCase, output, params: run2.params, evaluations: evaluations2 });
+    const value2 = pass({ testCase, output, params: run2.params, evaluations });
     if (!isThenable(value2)) return check2(value2);
     return calls.settle(value2, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check2(outcome.value) : fail3(outcome.error));
   } catch (thrown) {
@@ -41359,15 +41355,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
+    function includesToken(list2, type) {
+      for (let i = 0; i < list2.length; ++i)
+        if (list2[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i = 0; i < list2.length; ++i) {
+        switch (list2[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -52402,8 +52398,8 @@ function matchRuns(baseRuns, headRuns) {
   const waiting = /* @__PURE__ */ new Map();
   for (const run2 of baseRuns) {
     const key = runKey(run2);
-    const list = waiting.get(key);
-    if (list) list.push(run2);
+    const list2 = waiting.get(key);
+    if (list2) list2.push(run2);
     else waiting.set(key, [run2]);
   }
   const pairs = [];
@@ -52485,7 +52481,7 @@ function caseRef(result) {
 function evaluatorIds(run2) {
   const ids = new Set(Object.keys(run2.summary.evaluators));
   for (const result of run2.cases) {
-    for (const evaluation of result.evaluations) ids.add(evaluation.evaluator);
+    for (const evaluation2 of result.evaluations) ids.add(evaluation2.evaluator);
   }
   return [...ids];
 }
@@ -52556,10 +52552,10 @@ function labelFromInterval(n, low, high, minPaired) {
   return "unchanged";
 }
 function scoreOf(result, evaluator) {
-  for (const evaluation of result.evaluations) {
-    if (evaluation.evaluator !== evaluator) continue;
-    if (evaluation.error !== null || evaluation.score === null) return null;
-    return Number.isFinite(evaluation.score) ? evaluation.score : null;
+  for (const evaluation2 of result.evaluations) {
+    if (evaluation2.evaluator !== evaluator) continue;
+    if (evaluation2.error !== null || evaluation2.score === null) return null;
+    return Number.isFinite(evaluation2.score) ? evaluation2.score : null;
   }
   return null;
 }
@@ -52639,13 +52635,13 @@ function toPosix2(path) {
   return path.replace(/\\/g, "/");
 }
 function failedEvaluations(result) {
-  return result.evaluations.filter((evaluation) => evaluation.passed === false);
+  return result.evaluations.filter((evaluation2) => evaluation2.passed === false);
 }
-function evaluationReason(evaluation) {
-  if (evaluation.error !== null || evaluation.metadata === null) return null;
-  const reason = evaluation.metadata.reason;
+function evaluationReason(evaluation2) {
+  if (evaluation2.error !== null || evaluation2.metadata === null) return null;
+  const reason = evaluation2.metadata.reason;
   if (typeof reason === "string" && reason.trim() !== "") return reason;
-  for (const [key, value2] of Object.entries(evaluation.metadata)) {
+  for (const [key, value2] of Object.entries(evaluation2.metadata)) {
     if (typeof value2 === "string" && value2.trim() !== "") return `${key}: ${value2}`;
   }
   return null;
@@ -53059,9 +53055,9 @@ function renderCase2(result, comparison, sourceRoot) {
     return lines2.join("\n");
   }
   const failed = failedEvaluations(result);
-  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
-    const reason = evaluationReason(evaluation);
-    const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
+  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation2) => {
+    const reason = evaluationReason(evaluation2);
+    const text = escapeMarkdownText(describeFailedEvaluation(evaluation2));
     return reason === null ? text : `${text} \u2014 ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS))}`;
   });
   if (failed.length > EVALUATIONS_PER_CASE) {
@@ -53275,7 +53271,7 @@ function caseLists(run2) {
     },
     { title: "flaky in HEAD", note: "trials disagreed", cases: cases.flaky }
   ];
-  return lists.filter((list) => list.cases.length > 0);
+  return lists.filter((list2) => list2.cases.length > 0);
 }
 function caseText(ref) {
   return {
@@ -53302,11 +53298,11 @@ function textRun(run2, confidence, paint) {
     ];
     lines2.push(`  ${cells.join("  ")}`.trimEnd());
   }
-  for (const list of caseLists(run2)) {
-    const title = `${list.title} (${formatCount(list.cases.length)})`;
-    const note = list.note ? paint.dim(`: ${list.note}`) : "";
-    lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
-    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
+  for (const list2 of caseLists(run2)) {
+    const title = `${list2.title} (${formatCount(list2.cases.length)})`;
+    const note = list2.note ? paint.dim(`: ${list2.note}`) : "";
+    lines2.push(`  ${list2.alarm ? paint.red(title) : title}${note}`);
+    const shown = list2.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
     const idWidth = Math.max(...shown.map((entry) => clean2(entry.id).length));
     const sourceWidth = Math.max(...shown.map((entry) => clean2(entry.source ?? "").length));
     for (const entry of shown) {
@@ -53315,8 +53311,8 @@ function textRun(run2, confidence, paint) {
       if (entry.detail !== null) cells.push(entry.detail);
       lines2.push(`    ${cells.join("  ")}`.trimEnd());
     }
-    if (list.cases.length > shown.length) {
-      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
+    if (list2.cases.length > shown.length) {
+      lines2.push(`    \u2026 ${formatCount(list2.cases.length - shown.length)} more`);
     }
   }
   const oneSided = evaluatorsOnOneSide(run2);
@@ -53360,18 +53356,18 @@ function markdownRun(run2, confidence, maxListed) {
     return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
   });
   blocks.push(rows.join("\n"));
-  for (const list of caseLists(run2)) {
-    const count = `${list.title[0]?.toUpperCase() ?? ""}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
-    const title = `${count}${list.note ? `, ${list.note}` : ""}:`;
-    const shown = list.cases.slice(0, maxListed).map((ref) => {
+  for (const list2 of caseLists(run2)) {
+    const count = `${list2.title[0]?.toUpperCase() ?? ""}${list2.title.slice(1)} (${formatCount(list2.cases.length)})`;
+    const title = `${count}${list2.note ? `, ${list2.note}` : ""}:`;
+    const shown = list2.cases.slice(0, maxListed).map((ref) => {
       const { id, source: source2, detail } = caseText(ref);
       const where = [source2 === null ? null : codeSpan(source2), detail].filter(Boolean).join(", ");
       return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
     });
-    if (list.cases.length > shown.length) {
-      shown.push(`\u2026 ${formatCount(list.cases.length - shown.length)} more`);
+    if (list2.cases.length > shown.length) {
+      shown.push(`\u2026 ${formatCount(list2.cases.length - shown.length)} more`);
     }
-    blocks.push(`${list.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
+    blocks.push(`${list2.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
   }
   const parts = [];
   if (run2.evaluatorsOnlyInBase.length > 0) {
@@ -53902,7 +53898,7 @@ function planResume(suites, partial, options = {}) {
   const ranks = ranksOf(suites);
   for (const spec of suites) {
     const groups = /* @__PURE__ */ new Map();
-    let trials2 = spec.trials ?? 1;
+    let trials = spec.trials ?? 1;
     for (const params of spec.grid) {
       const key = runKey({ suite: spec.id, params });
       const r = wanted.get(key);
@@ -53922,7 +53918,7 @@ function planResume(suites, partial, options = {}) {
         );
         continue;
       }
-      const planTrials = run2.plan?.trials ?? trials2;
+      const planTrials = run2.plan?.trials ?? trials;
       if (options.trials !== void 0 && options.trials !== planTrials) {
         problems.push(
           `${what}: ${name} ran ${planTrials} trial(s) per case; --trials ${options.trials} would mix results (leave --trials out to resume with ${planTrials})`
@@ -53945,7 +53941,7 @@ function planResume(suites, partial, options = {}) {
         );
         continue;
       }
-      trials2 = planTrials;
+      trials = planTrials;
       if (done.every((d) => d === 1)) continue;
       const signature = hash2("sha256", done, "hex");
       let group = groups.get(signature);
@@ -53957,7 +53953,7 @@ function planResume(suites, partial, options = {}) {
     }
     const share = Math.max(1, Math.floor(spec.concurrency / Math.max(1, groups.size)));
     for (const group of groups.values()) {
-      planned.push({ ...spec, grid: group.grid, cases: group.cases, trials: trials2, concurrency: share });
+      planned.push({ ...spec, grid: group.grid, cases: group.cases, trials, concurrency: share });
     }
   }
   for (const [key, r] of wanted) {
@@ -54060,7 +54056,7 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-function startResume(path, filters, trials2, ctx) {
+function startResume(path, filters, trials, ctx) {
   const named = openResultsFile(path, ctx, "--resume");
   const partial = named.artifact;
   if (!partial.interrupted) {
@@ -54086,7 +54082,7 @@ function startResume(path, filters, trials2, ctx) {
     plan(config, prepared) {
       const problems = checkPartial(partial, path, config.hash);
       if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
-      const planned = planResume(prepared, named, trials2 !== void 0 ? { trials: trials2 } : {});
+      const planned = planResume(prepared, named, trials !== void 0 ? { trials } : {});
       if (!planned.ok) throw problemsError("resume.mismatch", planned.problems, path);
       const left = planned.value.reduce((sum2, s) => sum2 + s.cases.length * s.grid.length, 0);
       ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run
@@ -59931,9 +59927,9 @@ function failureLines(result) {
   if (result.error !== null) return [shortenText(result.error, ERROR_MAX_CHARS2)];
   const failed = failedEvaluations(result);
   if (failed.length === 0) return describeCaseFailure(result);
-  return failed.map((evaluation) => {
-    const reason = evaluationReason(evaluation);
-    const head = evaluation.error !== null ? `${evaluation.evaluator}: error: ${shortenText(evaluation.error, ERROR_MAX_CHARS2)}` : describeFailedEvaluation(evaluation);
+  return failed.map((evaluation2) => {
+    const reason = evaluationReason(evaluation2);
+    const head = evaluation2.error !== null ? `${evaluation2.evaluator}: error: ${shortenText(evaluation2.error, ERROR_MAX_CHARS2)}` : describeFailedEvaluation(evaluation2);
     return reason === null ? head : `${head} \u2014 ${shortenText(reason, REASON_MAX_CHARS2)}`;
   });
 }

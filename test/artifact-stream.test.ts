@@ -13,19 +13,16 @@ import { renderSummary } from '../src/report/summary-table.ts';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
 import type { CaseResult, EngineEvaluator, ResultsArtifact } from '../src/types.ts';
-import { artifactOf, preparedCases } from './helpers/cases.ts';
+import { artifactOf, suiteSpec } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-stream-test-'));
 after(() => rm(work, { recursive: true, force: true }));
 
 type Row = Record<string, unknown>;
 
-const prepare = preparedCases;
-
 function suite(id: string, rows: Row[], overrides: Partial<SuiteSpec> = {}): SuiteSpec {
-  return {
+  return suiteSpec(rows, {
     id,
-    cases: prepare(rows),
     // Cases wait a different number of event-loop turns, so they finish out of testset order.
     fn: async ({ testCase }) => {
       const i = testCase.i as number;
@@ -33,14 +30,9 @@ function suite(id: string, rows: Row[], overrides: Partial<SuiteSpec> = {}): Sui
       return testCase.output ?? `answer ${i}`;
     },
     evaluators: [even, long],
-    grid: [{}],
     concurrency: 8,
-    timeoutMs: null,
-    pass: 'all',
-    gate: {},
-    testset: { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev' },
     ...overrides,
-  };
+  });
 }
 
 /** Fails odd cases: the summary table then has more failures than it lists. */

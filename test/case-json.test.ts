@@ -11,7 +11,7 @@ import { stringifyCase } from '../src/report/artifact.ts';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
 import type { CaseResult, EngineEvaluator, Usage } from '../src/types.ts';
-import { preparedCases } from './helpers/cases.ts';
+import { preparedCases, suiteSpec } from './helpers/cases.ts';
 
 type Row = Record<string, unknown>;
 
@@ -60,9 +60,8 @@ function suite(overrides: Partial<SuiteSpec>): SuiteSpec {
     i,
     text: `row ${i} "quoted"\t\u2028`,
   }));
-  return {
+  return suiteSpec(rows, {
     id: 'json',
-    cases: preparedCases(rows),
     fn: ({ testCase }) => {
       const i = testCase.i as number;
       if (i === 5) throw new Error('no answer\nfor row 5');
@@ -78,14 +77,8 @@ function suite(overrides: Partial<SuiteSpec>): SuiteSpec {
       ][i % 7];
     },
     evaluators,
-    grid: [{}],
-    concurrency: 4,
-    timeoutMs: null,
-    pass: 'all',
-    gate: {},
-    testset: { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev' },
     ...overrides,
-  };
+  });
 }
 
 async function casesOf(spec: SuiteSpec): Promise<CaseResult[]> {

@@ -23,27 +23,14 @@ import type {
   TestFn,
 } from '../src/types.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
-import { preparedCases } from './helpers/cases.ts';
+import { suiteSpec } from './helpers/cases.ts';
 import { artifactOf } from './report-fixture-large.ts';
 
 type Row = Record<string, unknown>;
 
 function suite(overrides: Partial<SuiteSpec> & { rows?: Row[] } = {}): SuiteSpec {
   const { rows = [{ i: 0 }], ...rest } = overrides;
-  return {
-    id: 'trials',
-    cases: preparedCases(rows),
-    fn: ({ testCase }) => testCase,
-    evaluators: [],
-    grid: [{}],
-    concurrency: 4,
-    timeoutMs: null,
-    trials: 3,
-    pass: 'all',
-    gate: {},
-    testset: { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev' },
-    ...rest,
-  };
+  return suiteSpec(rows, { id: 'trials', trials: 3, ...rest });
 }
 
 /** Counts calls per case (by `testCase.i`): the n-th call of a case gets `n` (1-based). */

@@ -10,27 +10,13 @@ import type {
   FnArgs,
   Params,
 } from '../src/types.ts';
-import { preparedCases } from './helpers/cases.ts';
+import { suiteSpec } from './helpers/cases.ts';
 
 type Row = Record<string, unknown>;
 
-const prepare = preparedCases;
-
 function makeSuite(overrides: Partial<SuiteSpec> & { rows?: Row[] } = {}): SuiteSpec {
   const { rows = [{ i: 0 }], ...rest } = overrides;
-  return {
-    id: 'suite',
-    cases: prepare(rows),
-    fn: ({ testCase }) => testCase,
-    evaluators: [],
-    grid: [{}],
-    concurrency: 4,
-    timeoutMs: null,
-    pass: 'all',
-    gate: {},
-    testset: { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev' },
-    ...rest,
-  };
+  return suiteSpec(rows, rest);
 }
 
 function evaluator(

@@ -34,36 +34,34 @@ function notPlain(): never {
 
 /** The compact JSON of `result`, equal to `JSON.stringify(result)`; throws when it cannot tell. */
 export function caseJson(result: CaseResult): string {
-  let text = `{"id":${str(result.id)},"contentId":${str(result.contentId)},"source":${source(result.source)},"data":${value(result.data)},"output":${value(result.output)},"error":${nullableStr(result.error)},"durationMs":${duration(result.durationMs)},"passed":${bool(result.passed)},"evaluations":${evaluations(result.evaluations)}`;
-  if (result.trials !== undefined) text += `,"trials":${trials(result.trials)}`;
+  let text = `{"id":${str(result.id)},"contentId":${str(result.contentId)},"source":${source(result.source)},"data":${value(result.data)},"output":${value(result.output)},"error":${nullableStr(result.error)},"durationMs":${duration(result.durationMs)},"passed":${bool(result.passed)},"evaluations":${list(result.evaluations, evaluation)}`;
+  if (result.trials !== undefined) text += `,"trials":${list(result.trials, trial)}`;
   if (result.trialPassRate !== undefined) text += `,"trialPassRate":${num(result.trialPassRate)}`;
   if (result.flaky !== undefined) text += `,"flaky":${bool(result.flaky)}`;
   if (result.index !== undefined) text += `,"index":${num(result.index)}`;
   return `${text}}`;
 }
 
-function trials(list: readonly TrialResult[]): string {
-  if (!isList(list)) notPlain();
+/** `[…]` of `items`, each written by `write`. */
+function list<T>(items: readonly T[], write: (item: T) => string): string {
+  if (!isList(items)) notPlain();
   let text = '[';
-  for (let i = 0; i < list.length; i++) {
-    const t = list[i];
-    if (t == null) notPlain();
-    text += `${i === 0 ? '' : ','}{"output":${value(t.output)},"error":${nullableStr(t.error)},"durationMs":${duration(t.durationMs)},"passed":${bool(t.passed)},"evaluations":${evaluations(t.evaluations)}}`;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item == null) notPlain();
+    text += i === 0 ? write(item) : `,${write(item)}`;
   }
   return `${text}]`;
 }
 
-function evaluations(list: readonly EvaluationResult[]): string {
-  if (!isList(list)) notPlain();
-  let text = '[';
-  for (let i = 0; i < list.length; i++) {
-    const e = list[i];
-    if (e == null) notPlain();
-    const head = evaluatorHead(e.evaluator, e.threshold);
-    text += `${i === 0 ? '' : ','}${head.score}${nullableNum(e.score)}${head.threshold}${nullableBool(e.passed)},"metadata":${e.metadata === null ? 'null' : value(e.metadata)},"error":${nullableStr(e.error)},"durationMs":${duration(e.durationMs)}`;
-    text += e.usage === undefined ? '}' : `,"usage":${value(e.usage)}}`;
-  }
-  return `${text}]`;
+function trial(t: TrialResult): string {
+  return `{"output":${value(t.output)},"error":${nullableStr(t.error)},"durationMs":${duration(t.durationMs)},"passed":${bool(t.passed)},"evaluations":${list(t.evaluations, evaluation)}}`;
+}
+
+function evaluation(e: EvaluationResult): string {
+  const head = evaluatorHead(e.evaluator, e.threshold);
+  const text = `${head.score}${nullableNum(e.score)}${head.threshold}${nullableBool(e.passed)},"metadata":${e.metadata === null ? 'null' : value(e.metadata)},"error":${nullableStr(e.error)},"durationMs":${duration(e.durationMs)}`;
+  return e.usage === undefined ? `${text}}` : `${text},"usage":${value(e.usage)}}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Prepared cases for engine-level tests: ids `c0`, `c1`, … and a source line per row. */
 import { buildArtifact } from '../../src/report/artifact.ts';
+import type { SuiteSpec } from '../../src/run/types.ts';
 import type { PreparedCase, ResultsArtifact, RunResult } from '../../src/types.ts';
 
 export function preparedCases(rows: Record<string, unknown>[]): PreparedCase[] {
@@ -10,6 +11,29 @@ export function preparedCases(rows: Record<string, unknown>[]): PreparedCase[] {
     data,
     meta: {},
   }));
+}
+
+/**
+ * A suite for engine-level tests over `rows`: returns each case's data, no evaluators, one grid
+ * point, concurrency 4, every case must pass; `overrides` change any of it.
+ */
+export function suiteSpec(
+  rows: Record<string, unknown>[],
+  overrides: Partial<SuiteSpec> = {},
+): SuiteSpec {
+  return {
+    id: 'suite',
+    cases: preparedCases(rows),
+    fn: ({ testCase }) => testCase,
+    evaluators: [],
+    grid: [{}],
+    concurrency: 4,
+    timeoutMs: null,
+    pass: 'all',
+    gate: {},
+    testset: { path: 'cases.jsonl', ref: null, commit: null, revision: 'rev' },
+    ...overrides,
+  };
 }
 
 /** An artifact of `runs` with fixed tool, config and clock fields. */
