@@ -19161,6 +19161,35 @@ var require_undici = __commonJS({
   }
 });
 
+// src/heap.ts
+import { setFlagsFromString } from "node:v8";
+function tested() {
+  const major = Number(process.versions.v8.split(".")[0]);
+  return major >= 11 && major <= 13;
+}
+function keepYoungGenerationSmall() {
+  if (!tested()) return;
+  setFlagsFromString("--semi-space-growth-factor=1");
+  keptSmall = true;
+  rows = 0;
+}
+function letYoungGenerationGrow() {
+  if (tested()) setFlagsFromString("--semi-space-growth-factor=2");
+  keptSmall = false;
+}
+function rowRead() {
+  if (keptSmall && ++rows >= SMALL_YOUNG_ROWS) letYoungGenerationGrow();
+}
+var SMALL_YOUNG_ROWS, keptSmall, rows;
+var init_heap = __esm({
+  "src/heap.ts"() {
+    "use strict";
+    SMALL_YOUNG_ROWS = 2e4;
+    keptSmall = false;
+    rows = 0;
+  }
+});
+
 // node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js
 var require_proxy = __commonJS({
   "node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports) {
@@ -20557,9 +20586,9 @@ function defaultTestsetId(path) {
   const stem = base.replace(/\.[^.]*$/, "");
   return stem === "" ? base : stem;
 }
-function prepareCases(rows, options) {
+function prepareCases(rows2, options) {
   const preparer = new CasePreparer(options);
-  for (const row of rows) preparer.add(row);
+  for (const row of rows2) preparer.add(row);
   return preparer.finish();
 }
 function identityPlan(hash3) {
@@ -21607,14 +21636,14 @@ function renderVerdictLine(runs, interrupted, paint) {
 function verdictWord(verdict, paint) {
   return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
 }
-function renderTable(rows, align) {
+function renderTable(rows2, align) {
   const widths = [];
-  for (const row of rows) {
+  for (const row of rows2) {
     row.forEach((cell, column) => {
       widths[column] = Math.max(widths[column] ?? 0, visibleWidth(cell));
     });
   }
-  return rows.map((row) => {
+  return rows2.map((row) => {
     const cells = row.map((cell, column) => {
       const gap = " ".repeat((widths[column] ?? 0) - visibleWidth(cell));
       return align[column] === "right" ? gap + cell : cell + gap;
@@ -23170,7 +23199,7 @@ var init_config_path = __esm({
 
 // src/config/did-you-mean.ts
 function editDistance(a, b) {
-  const rows = [];
+  const rows2 = [];
   for (let i = 0; i <= a.length; i++) {
     const row = [];
     for (let j = 0; j <= b.length; j++) {
@@ -23178,17 +23207,17 @@ function editDistance(a, b) {
         row.push(i + j);
         continue;
       }
-      const above = rows[i - 1] ?? [];
+      const above = rows2[i - 1] ?? [];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
+        best = Math.min(best, (rows2[i - 2]?.[j - 2] ?? 0) + 1);
       }
       row.push(best);
     }
-    rows.push(row);
+    rows2.push(row);
   }
-  return rows[a.length]?.[b.length] ?? Math.max(a.length, b.length);
+  return rows2[a.length]?.[b.length] ?? Math.max(a.length, b.length);
 }
 function closestMatch(name, candidates) {
   const wanted = name.toLowerCase();
@@ -49640,12 +49669,12 @@ function setDataKey(data, key, value2) {
 }
 function rowsFromRecords(records, file) {
   const issues = new IssueList(file);
-  const rows = [];
+  const rows2 = [];
   for (const record of records) {
     const row = rowFromObject(record.value, record.line, 0, issues);
-    if (row) rows.push(row);
+    if (row) rows2.push(row);
   }
-  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
 }
 var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID, TAG_SEPARATORS;
 var init_rows = __esm({
@@ -50041,14 +50070,14 @@ function parseJson(text, file) {
   }
   const issues = new IssueList(file);
   const cursor = new LineCursor(body);
-  const rows = [];
+  const rows2 = [];
   if (Array.isArray(value2)) {
     const offsets = arrayElementOffsets(body, "root");
     checkOffsets(offsets, value2);
     value2.forEach((element, index) => {
       const { line, col } = cursor.positionAt(offsets[index] ?? 0);
       const row = rowFromObject(element, line, col, issues);
-      if (row) rows.push(row);
+      if (row) rows2.push(row);
     });
   } else if (isRecordObject(value2) && Array.isArray(value2.testcases)) {
     const testcases = value2.testcases;
@@ -50066,7 +50095,7 @@ function parseJson(text, file) {
         return;
       }
       const row = rowFromObject(testcase.data, line, col, issues, testcase.id);
-      if (row) rows.push(row);
+      if (row) rows2.push(row);
     });
   } else {
     const { line, col } = cursor.positionAt(body.search(/\S/));
@@ -50077,7 +50106,7 @@ function parseJson(text, file) {
       `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value2)}`
     );
   }
-  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
 }
 function checkOffsets(offsets, elements) {
   if (offsets.length !== elements.length) {
@@ -50841,9 +50870,9 @@ var init_git = __esm({
 
 // src/testsets/read-file.ts
 async function readTestset(location) {
-  const rows = [];
-  const read = await readTestsetInto(location, (row) => rows.push(row));
-  return read.ok ? { ok: true, rows, commit: read.commit } : read;
+  const rows2 = [];
+  const read = await readTestsetInto(location, (row) => rows2.push(row));
+  return read.ok ? { ok: true, rows: rows2, commit: read.commit } : read;
 }
 async function readTestsetInto(location, onRow) {
   const { absPath, displayPath: displayPath2, ref } = location;
@@ -51188,7 +51217,10 @@ async function readSuiteTestset(config, suite, cwd, keep) {
     });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...ts.ref !== void 0 ? { ref: ts.ref } : {} },
-      (row) => preparer.add(row)
+      (row) => {
+        preparer.add(row);
+        rowRead();
+      }
     );
     if (!read.ok) {
       const where = ts.ref !== void 0 && read.issues[0]?.code.startsWith("git.") ? "ref" : "path";
@@ -51400,6 +51432,7 @@ var init_prepare = __esm({
   "src/pipeline/prepare.ts"() {
     "use strict";
     init_config_path();
+    init_heap();
     init_registry();
     init_shapes();
     init_spec();
@@ -52575,10 +52608,10 @@ var init_compare = __esm({
 
 // src/compare/gate.ts
 function significantRegressions(run2, alpha = 0.05) {
-  const rows = [];
+  const rows2 = [];
   for (const e of run2.evaluators) {
     if (e.label === "too few cases" || e.pValue === null) continue;
-    rows.push({
+    rows2.push({
       row: e.evaluator,
       text: `${e.evaluator} ${fmt(e.baseMean)} \u2192 ${fmt(e.headMean)} (${signed(e.delta)}, p = ${e.pValue.toPrecision(2)})`,
       pValue: e.pValue,
@@ -52586,20 +52619,20 @@ function significantRegressions(run2, alpha = 0.05) {
     });
   }
   if (run2.passRate.label !== "too few cases") {
-    rows.push({
+    rows2.push({
       row: "pass rate",
       text: `pass rate ${pct(run2.passRate.baseRate)} \u2192 ${pct(run2.passRate.headRate)} (McNemar p = ${run2.passRate.pValue.toPrecision(2)})`,
       pValue: run2.passRate.pValue,
       regressed: run2.passRate.label === "regressed"
     });
   }
-  const sorted = [...rows].sort((a, b) => a.pValue - b.pValue);
+  const sorted = [...rows2].sort((a, b) => a.pValue - b.pValue);
   const rejected = /* @__PURE__ */ new Set();
   for (const [i, row] of sorted.entries()) {
     if (row.pValue > alpha / (sorted.length - i)) break;
     rejected.add(row);
   }
-  return rows.filter((r) => r.regressed && rejected.has(r)).map(({ row, text, pValue }) => ({ row, text, pValue }));
+  return rows2.filter((r) => r.regressed && rejected.has(r)).map(({ row, text, pValue }) => ({ row, text, pValue }));
 }
 function regressionCondition(run2) {
   const blocking = significantRegressions(run2);
@@ -52917,7 +52950,7 @@ function renderRun2(view, withEvaluators, shownCases, model) {
   const isNew = comparison !== null && before === null;
   blocks.push(`### ${icon} ${view.label}${isNew ? " \xB7 new run" : ""}`);
   const { summary: summary2 } = run2;
-  const rows = [
+  const rows2 = [
     "| | mean | pass rate | passed | failed | errored |",
     "| :-- | --: | --: | --: | --: | --: |",
     tableRow([
@@ -52932,10 +52965,10 @@ function renderRun2(view, withEvaluators, shownCases, model) {
   const evaluators = Object.entries(summary2.evaluators);
   if (withEvaluators) {
     for (const [id, stats] of evaluators) {
-      rows.push(evaluatorRow(id, stats, before, comparison !== null));
+      rows2.push(evaluatorRow(id, stats, before, comparison !== null));
     }
   }
-  blocks.push(rows.join("\n"));
+  blocks.push(rows2.join("\n"));
   if (!withEvaluators && evaluators.length > 0) {
     blocks.push(`_${plural(evaluators.length, "evaluator row")} not shown_`);
   }
@@ -53218,11 +53251,11 @@ function orderRuns(runs) {
   return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
 function orderRows(run2) {
-  const rows = [
+  const rows2 = [
     { kind: "pass rate", change: run2.passRate },
     ...run2.evaluators.map((change) => ({ kind: "evaluator", change }))
   ];
-  return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
+  return rows2.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
 function rowText(row, confidence) {
   if (row.kind === "pass rate") {
@@ -53284,11 +53317,11 @@ function textRun(run2, confidence, paint) {
   const lines2 = [
     `${paint.bold(clean2(runTitle(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
   ];
-  const rows = orderRows(run2).map((row) => rowText(row, confidence));
-  const nameWidth = Math.max(...rows.map((row) => clean2(row.name).length));
-  const changeWidth = Math.max(...rows.map((row) => row.change.length));
-  const testWidth = Math.max(...rows.map((row) => row.test.length));
-  for (const row of rows) {
+  const rows2 = orderRows(run2).map((row) => rowText(row, confidence));
+  const nameWidth = Math.max(...rows2.map((row) => clean2(row.name).length));
+  const changeWidth = Math.max(...rows2.map((row) => row.change.length));
+  const testWidth = Math.max(...rows2.map((row) => row.test.length));
+  for (const row of rows2) {
     const label = paintLabel(row.label, paint);
     const cells = [
       clean2(row.name).padEnd(nameWidth),
@@ -53348,14 +53381,14 @@ function markdownRun(run2, confidence, maxListed) {
   const blocks = [
     `#### ${escapeMarkdownText(runTitle(run2))} \xB7 ${plural(run2.passRate.paired, "case")} compared`
   ];
-  const rows = orderRows(run2).map((row) => {
+  const rows2 = orderRows(run2).map((row) => {
     const text = rowText(row, confidence);
     const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
     const label = text.label === "regressed" ? "**regressed**" : text.label;
     const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
     return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
   });
-  blocks.push(rows.join("\n"));
+  blocks.push(rows2.join("\n"));
   for (const list2 of caseLists(run2)) {
     const count = `${list2.title[0]?.toUpperCase() ?? ""}${list2.title.slice(1)} (${formatCount(list2.cases.length)})`;
     const title = `${count}${list2.note ? `, ${list2.note}` : ""}:`;
@@ -54493,8 +54526,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addTable(rows) {
-    const tableBody = rows.map((row) => {
+  addTable(rows2) {
+    const tableBody = rows2.map((row) => {
       const cells = row.map((cell) => {
         if (typeof cell === "string") {
           return this.wrap("td", cell);
@@ -54654,18 +54687,8 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// src/heap.ts
-import { setFlagsFromString } from "node:v8";
-function tested() {
-  const major = Number(process.versions.v8.split(".")[0]);
-  return major >= 11 && major <= 13;
-}
-function keepYoungGenerationSmall() {
-  if (tested()) setFlagsFromString("--semi-space-growth-factor=1");
-}
-function letYoungGenerationGrow() {
-  if (tested()) setFlagsFromString("--semi-space-growth-factor=2");
-}
+// src/action/index.ts
+init_heap();
 
 // src/action/main.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -58845,8 +58868,9 @@ import { parseArgs } from "node:util";
 init_comparable();
 init_artifact();
 init_execute();
-import { resolve as resolve10 } from "node:path";
+init_heap();
 init_version();
+import { resolve as resolve10 } from "node:path";
 
 // src/commands/git-info.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
@@ -59005,6 +59029,7 @@ init_load2();
 
 // src/cli.ts
 init_errors();
+init_heap();
 init_shard();
 init_version();
 var MAIN_HELP = `evals ${toolVersion} \u2014 declarative evaluations for LLM applications

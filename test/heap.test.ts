@@ -5,9 +5,10 @@ import { describe, it } from 'node:test';
 // Run in a child process: the setting is process-wide, and the young generation of this test
 // process has grown already. The child keeps 40,000 objects alive (every one survives its
 // scavenges, as prepared cases do) and reports the young generation's size; in `grow` mode it
-// then restores the default growth and keeps 40,000 more.
+// then restores the default growth and keeps 40,000 more, in `rows` and `library` it first reads
+// one row short of the count that restores it, then the last row, and keeps 40,000 more.
 const probe = `
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 const heap = await import(${JSON.stringify(new URL('../src/heap.ts', import.meta.url).href)});
 const mode = process.env.HEAP_MODE;
 const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
@@ -15,17 +16,24 @@ const kept = [];
 const keep = () => {
   for (let i = 0; i < 40000; i++) kept.push({ id: 'case-' + kept.length, data: { i, text: 'row ' + i } });
 };
-if (mode !== 'default') heap.keepYoungGenerationSmall();
+if (mode === 'library') setFlagsFromString('--semi-space-growth-factor=1');
+else if (mode !== 'default') heap.keepYoungGenerationSmall();
+const readRows = (n) => {
+  for (let i = 0; i < n; i++) heap.rowRead();
+};
+if (mode === 'rows' || mode === 'library') readRows(heap.SMALL_YOUNG_ROWS - 1);
 keep();
 const first = young();
-if (mode === 'grow') {
-  heap.letYoungGenerationGrow();
-  keep();
-}
+if (mode === 'grow') heap.letYoungGenerationGrow();
+if (mode === 'rows' || mode === 'library') readRows(1);
+if (mode !== 'default' && mode !== 'small') keep();
 console.log(JSON.stringify({ kept: kept.length, first, last: young() }));
 `;
 
-function youngGeneration(mode: 'default' | 'small' | 'grow'): { first: number; last: number } {
+function youngGeneration(mode: 'default' | 'small' | 'grow' | 'rows' | 'library'): {
+  first: number;
+  last: number;
+} {
   const child = spawnSync(
     process.execPath,
     ['--import', 'tsx', '--input-type=module', '-e', probe],
@@ -38,7 +46,7 @@ function youngGeneration(mode: 'default' | 'small' | 'grow'): { first: number; l
   assert.equal(child.status, 0, child.stderr);
   assert.equal(child.stderr, '', 'the V8 flag is known: nothing is printed');
   const report = JSON.parse(child.stdout) as { kept: number; first: number; last: number };
-  assert.equal(report.kept, mode === 'grow' ? 80000 : 40000);
+  assert.equal(report.kept, mode === 'default' || mode === 'small' ? 40000 : 80000);
   return report;
 }
 
@@ -57,5 +65,16 @@ describe('young generation size', () => {
     const { first, last } = youngGeneration('grow');
     assert.ok(first <= SMALL, `young generation ${first} bytes while kept small`);
     assert.ok(last > first, `young generation ${last} bytes after growth was restored`);
+  });
+
+  it('rowRead restores the default growth once enough testset rows were read', () => {
+    const { first, last } = youngGeneration('rows');
+    assert.ok(first <= SMALL, `young generation ${first} bytes one row short`);
+    assert.ok(last > first, `young generation ${last} bytes past the row count`);
+  });
+
+  it('rowRead leaves a heap alone that the process did not keep small through heap.ts', () => {
+    const { first, last } = youngGeneration('library');
+    assert.ok(first <= SMALL && last <= SMALL, `young generation ${first}, then ${last} bytes`);
   });
 });

@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path';
 import { formatConfigPath } from '../config/config-path.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { Issue } from '../errors.ts';
+import { rowRead } from '../heap.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import type { ModelAccess } from './models.ts';
 import type { ModuleLoader, ModuleResult } from '../modules/loader.ts';
@@ -179,7 +180,10 @@ export async function readSuiteTestset(
     });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
-      (row) => preparer.add(row),
+      (row) => {
+        preparer.add(row);
+        rowRead();
+      },
     );
     if (!read.ok) {
       // A missing file or a git failure is reported where the config names the file or ref.
