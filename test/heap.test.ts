@@ -70,11 +70,15 @@ describe('young generation size', () => {
   it('rowRead restores the default growth once enough testset rows were read', () => {
     const { first, last } = youngGeneration('rows');
     assert.ok(first <= SMALL, `young generation ${first} bytes one row short`);
-    assert.ok(last > first, `young generation ${last} bytes past the row count`);
+    assert.ok(
+      last >= 2 * first,
+      `young generation ${first}, then ${last} bytes past the row count`,
+    );
   });
 
   it('rowRead leaves a heap alone that the process did not keep small through heap.ts', () => {
     const { first, last } = youngGeneration('library');
-    assert.ok(first <= SMALL && last <= SMALL, `young generation ${first}, then ${last} bytes`);
+    // Not doubled (V8 13 may round the size up a little without growing it).
+    assert.ok(first <= SMALL && last < 2 * first, `young generation ${first}, then ${last} bytes`);
   });
 });
