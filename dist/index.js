@@ -20116,7 +20116,7 @@ function evaluatorHead(evaluator, threshold) {
       threshold: thresholdText(threshold)
     };
     heads.set(evaluator, head);
-  } else if (head.thresholdOf !== threshold) {
+  } else if (head.thresholdOf !== threshold || !Object.isFrozen(threshold)) {
     head.threshold = thresholdText(threshold);
     head.thresholdOf = threshold;
   }
@@ -51357,7 +51357,8 @@ async function loadEvaluator(config, suite, ev, options, at) {
     if (!shaped.ok) return shaped;
     inner = shaped.value;
   }
-  const threshold = ev.threshold ?? inner.threshold;
+  const configured = ev.threshold ?? inner.threshold;
+  const threshold = configured ? Object.freeze({ ...configured }) : void 0;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
   const timeoutMs2 = ev.timeoutMs ?? inner.timeoutMs;
   return {

@@ -5,13 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { loadAndPrepare } from '../src/commands/load.ts';
 import { EvaluationError } from '../src/errors.ts';
 import { caseJson, NOT_PLAIN } from '../src/report/case-json.ts';
 import { stringifyCase } from '../src/report/artifact.ts';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
-import type { CaseResult, EngineEvaluator, Usage } from '../src/types.ts';
+import type { CaseResult, EngineEvaluator, Threshold, Usage } from '../src/types.ts';
 import { preparedCases, suiteSpec } from './helpers/cases.ts';
+import { scratch, writeFiles } from './helpers/cli.ts';
 
 type Row = Record<string, unknown>;
 
@@ -132,6 +134,47 @@ describe('caseJson', () => {
     ]) {
       assert.equal(caseJson(c), JSON.stringify(c));
     }
+  });
+
+  it('writes the threshold of each case as it is then, when an evaluator changes one object', async () => {
+    const [first] = await casesOf(suite({}));
+    assert.ok(first);
+    const shared: Threshold = { gte: 0.5 };
+    const c: CaseResult = {
+      ...first,
+      evaluations: first.evaluations.map((e) => ({ ...e, threshold: shared })),
+    };
+    assert.equal(caseJson(c), JSON.stringify(c));
+    shared.gte = 0.75;
+    shared.lt = 1;
+    assert.equal(caseJson(c), JSON.stringify(c));
+  });
+
+  it('gets a frozen threshold object per configured evaluator, whose JSON it may keep', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: s',
+        '    testset: { path: rows.csv }',
+        '    evaluators:',
+        '      - { id: set, use: contains, with: { values: [a] }, threshold: { lte: 1, gt: 0.5 } }',
+        '      - { id: default, use: is-equals, with: { expected: a } }',
+        '',
+      ].join('\n'),
+      'rows.csv': 'q\na\n',
+    });
+    const sink = { write: () => true };
+    const { suites } = await loadAndPrepare(undefined, {
+      cwd: dir,
+      env: {},
+      stdout: sink,
+      stderr: sink,
+    });
+    const thresholds = suites[0]?.evaluators.map((e) => e.threshold);
+    assert.deepEqual(thresholds, [{ lte: 1, gt: 0.5 }, { gte: 1 }]);
+    assert.ok(thresholds.every((t) => Object.isFrozen(t)));
   });
 
   it('writes durations and other numbers as JSON does', async () => {

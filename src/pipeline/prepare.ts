@@ -391,7 +391,10 @@ async function loadEvaluator(
     inner = shaped.value;
   }
   // The config's id, limits and threshold win over what the evaluator object declares.
-  const threshold = ev.threshold ?? inner.threshold;
+  // Frozen, and a copy: every result of the evaluator carries this one object, and the artifact
+  // writer keeps the JSON of a frozen one (see case-json.ts).
+  const configured = ev.threshold ?? inner.threshold;
+  const threshold = configured ? Object.freeze({ ...configured }) : undefined;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
   const timeoutMs = ev.timeoutMs ?? inner.timeoutMs;
   return {

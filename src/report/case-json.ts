@@ -66,8 +66,10 @@ function evaluation(e: EvaluationResult): string {
 
 /**
  * The text around an evaluation's score, per evaluator: `{"evaluator":…,"score":` and
- * `,"threshold":…,"passed":`. An evaluator's threshold is one object shared by all its results,
- * so its JSON is kept until a result carries another object (one read from an artifact).
+ * `,"threshold":…,"passed":`. A configured evaluator's threshold is one frozen object shared by
+ * all its results (see prepare.ts), so its JSON is kept while results carry that object. Any
+ * other threshold (one an evaluator returned, one read from an artifact) is written each time:
+ * code that returns one object and changes it between cases must see each case's own values.
  */
 interface EvaluatorHead {
   score: string;
@@ -89,7 +91,7 @@ function evaluatorHead(evaluator: string, threshold: Threshold | null): Evaluato
       threshold: thresholdText(threshold),
     };
     heads.set(evaluator, head);
-  } else if (head.thresholdOf !== threshold) {
+  } else if (head.thresholdOf !== threshold || !Object.isFrozen(threshold)) {
     head.threshold = thresholdText(threshold);
     head.thresholdOf = threshold;
   }
