@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadAndPrepare } from '../src/commands/load.ts';
 import { EvaluationError } from '../src/errors.ts';
 import { caseJson, NOT_PLAIN } from '../src/report/case-json.ts';
 import { stringifyCase } from '../src/report/artifact.ts';
@@ -13,7 +12,7 @@ import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
 import type { CaseResult, EngineEvaluator, Threshold, Usage } from '../src/types.ts';
 import { preparedCases, suiteSpec } from './helpers/cases.ts';
-import { scratch, writeFiles } from './helpers/cli.ts';
+import { preparedSuites, scratch, writeFiles } from './helpers/cli.ts';
 
 type Row = Record<string, unknown>;
 
@@ -165,13 +164,7 @@ describe('caseJson', () => {
       ].join('\n'),
       'rows.csv': 'q\na\n',
     });
-    const sink = { write: () => true };
-    const { suites } = await loadAndPrepare(undefined, {
-      cwd: dir,
-      env: {},
-      stdout: sink,
-      stderr: sink,
-    });
+    const suites = await preparedSuites(dir);
     const thresholds = suites[0]?.evaluators.map((e) => e.threshold);
     assert.deepEqual(thresholds, [{ lte: 1, gt: 0.5 }, { gte: 1 }]);
     assert.ok(thresholds.every((t) => Object.isFrozen(t)));

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadAndPrepare } from '../src/commands/load.ts';
-import type { CommandContext } from '../src/commands/io.ts';
 import { indexingSink } from '../src/merge/annotate.ts';
 import { parseShard, shardOf, type Shard } from '../src/plan/shard.ts';
-import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { preparedSuites, runCli, scratch, writeFiles } from './helpers/cli.ts';
 
 /** 40 rows with distinct content, so each has its own identity. */
 const ROWS = Array.from({ length: 40 }, (_, i) => ({ q: `question ${i}`, k: i % 3 }));
@@ -30,17 +28,11 @@ function project(rows: typeof ROWS): string {
   return dir;
 }
 
-function quietContext(cwd: string): CommandContext {
-  const sink = { write: () => true };
-  return { cwd, env: {}, stdout: sink, stderr: sink };
-}
-
 async function prepared(
   dir: string,
   shard?: Shard,
 ): Promise<{ ids: string[]; positions: number[]; grid: unknown[] }> {
-  const { suites } = await loadAndPrepare(undefined, quietContext(dir), shard ? { shard } : {});
-  const suite = suites[0];
+  const [suite] = await preparedSuites(dir, shard ? { shard } : {});
   assert.ok(suite);
   return {
     ids: suite.cases.map((c) => c.id),
@@ -148,7 +140,7 @@ describe('indexingSink', () => {
   it('adds each streamed case its testset position, by run and case position', async () => {
     const dir = project(ROWS);
     const shard = { index: 2, count: 3 };
-    const { suites } = await loadAndPrepare(undefined, quietContext(dir), { shard });
+    const suites = await preparedSuites(dir, { shard });
     const recorded: { run: number; index: number; position: number | undefined }[] = [];
     const sink = indexingSink(
       {

@@ -1,12 +1,16 @@
 /**
  * End-to-end helpers: run the real `bin/evals.js` (the compiled CLI) as a child process in a
- * scratch copy of a fixture project.
+ * scratch copy of a fixture project, or load and prepare a project's suites in-process.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CommandContext } from '../../src/commands/io.ts';
+import { loadAndPrepare } from '../../src/commands/load.ts';
+import type { RunFilters } from '../../src/pipeline/prepare.ts';
+import type { SuiteSpec } from '../../src/run/types.ts';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const evalsBin = join(repoRoot, 'bin', 'evals.js');
@@ -31,6 +35,13 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
   }
+}
+
+/** The suites `evals run` would run in `dir` (its evals.yaml), prepared in this process. */
+export async function preparedSuites(dir: string, filters: RunFilters = {}): Promise<SuiteSpec[]> {
+  const quiet = { write: () => true };
+  const ctx: CommandContext = { cwd: dir, env: {}, stdout: quiet, stderr: quiet };
+  return (await loadAndPrepare(undefined, ctx, filters)).suites;
 }
 
 export interface RunOptions {
