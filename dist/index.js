@@ -22502,6 +22502,16 @@ var init_trials = __esm({
 function elapsedMs(now, started) {
   return Math.round((now() - started) * 1e3) / 1e3;
 }
+function awaiting(engine) {
+  const onFirstAwait = engine.onFirstAwait;
+  if (onFirstAwait === void 0) return;
+  engine.onFirstAwait = void 0;
+  try {
+    onFirstAwait();
+  } catch (error2) {
+    engine.observerError ??= { error: error2 };
+  }
+}
 function breather(engine) {
   if (engine.pause !== null) return engine.pause;
   const now = performance.now();
@@ -22538,7 +22548,8 @@ async function runSuites(suites, options = {}) {
     observerError: null,
     breatheAt: performance.now() + BREATHE_EVERY_MS,
     loopRan: false,
-    pause: null
+    pause: null,
+    onFirstAwait: options.onFirstAwait
   };
   watchLoop(engine);
   const keepCases = options.keepCases ?? true;
@@ -22660,6 +22671,7 @@ async function runCase(engine, run2, index, trial2) {
   try {
     const value2 = spec.fn(args);
     if (isThenable(value2)) {
+      awaiting(engine);
       const outcome = await calls.settle(value2, args, spec.timeoutMs);
       if (calls.interrupted) return;
       if (outcome.ok) output = outcome.value;
@@ -22675,10 +22687,16 @@ async function runCase(engine, run2, index, trial2) {
   let passed = false;
   if (error2 === null) {
     const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2);
-    evaluations = evaluated instanceof Promise ? await evaluated : evaluated;
+    if (evaluated instanceof Promise) {
+      awaiting(engine);
+      evaluations = await evaluated;
+    } else evaluations = evaluated;
     if (calls.interrupted) return;
     const decided = decidePass(engine, run2, testCase, output, evaluations);
-    passed = decided instanceof Promise ? await decided : decided;
+    if (decided instanceof Promise) {
+      awaiting(engine);
+      passed = await decided;
+    } else passed = decided;
     if (calls.interrupted) return;
   }
   const recordedOutput = error2 === null && output !== void 0 ? output : null;
@@ -22842,6 +22860,7 @@ async function executeSuites(suites, io) {
       ...progress ? { observer: progress } : {},
       ...io.signal ? { signal: io.signal } : {},
       ...io.globalConcurrency !== void 0 ? { globalConcurrency: io.globalConcurrency } : {},
+      ...io.onFirstAwait ? { onFirstAwait: io.onFirstAwait } : {},
       keepCases,
       ...reports ? { sink: reports } : {}
     });
@@ -58945,8 +58964,9 @@ async function executeRun(args, ctx) {
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
   const git2 = readGitInfo(config.dir, ctx.env);
-  letYoungGenerationGrow();
   const execution = await executeSuites(planned, {
+    // Calls kept in flight survive collections: then the young generation may grow (src/heap.ts).
+    onFirstAwait: letYoungGenerationGrow,
     out: (t) => ctx.stdout.write(t),
     err: (t) => ctx.stderr.write(t),
     errIsTTY: Boolean(ctx.stderr.isTTY),

@@ -2,25 +2,28 @@ import { setFlagsFromString } from 'node:v8';
 
 /*
  * V8 doubles its young generation whenever many objects survive a scavenge, up to 16 MB a
- * semi-space on Node 20 and 24, and never gives it back. What survives differs by phase:
+ * semi-space on Node 20 and 24, and never gives it back. (On V8 11 "many" is cumulative: the
+ * bytes surviving since the last growth passing its size, so even a trickle grows it in time.)
+ * What survives differs by phase:
  *
  * - While the testsets are read, every row survives: the prepared cases are kept to the end of
  *   the run, so a big young generation only copies them more times before promoting them, and
  *   then stays big (at 10,000 cases it was a quarter of the run's peak RSS).
- * - While cases run, objects live as long as a call: there the default growth is right. Kept
- *   small through the run, a latency-bound suite (100 calls in flight, each holding its promises
- *   and timer for 20 ms) scavenged often enough to cost ~2.5% of its wall time.
+ * - While cases run, what survives is what calls keep in flight. Calls that wait (a model, a
+ *   timer) keep their promises and state across many scavenges: there the default growth is
+ *   right. Kept small, a latency-bound suite (100 calls in flight for 20 ms each) scavenged often
+ *   enough to cost ~2.5% of its wall time. Synchronous calls keep nothing: growing only costs
+ *   memory (1.8 MB of a 10,000-case run's ~72 MB peak).
  *
  * So the CLI and the Action keep the young generation at its starting size (1 MB a semi-space)
- * from start-up through prepare, and restore the default growth when cases start, or earlier,
- * once the testsets read have passed {@link SMALL_YOUNG_ROWS} rows: then a small young
- * generation costs more time than it saves memory. Each scavenge has a fixed cost (~0.2 ms), and
- * 100,000 rows read with 1 MB semi-spaces took ~250 of them, ~100 ms of pauses; grown, ~10
- * (`node --trace-gc-nvp`, pauses summed: 275 -> 163 ms over the whole run) for ~15 MB more peak
- * RSS (133 -> 148 MB), while a testset that size holds ~47 MB of prepared cases anyway. Measured with
- * `npm run bench` and alternating runs: peak RSS 81 -> 72 MB at 10,000 cases and 143 -> 126 MB
- * at 100,000, wall time unchanged within noise. Only for processes evalgate owns; the library
- * leaves an embedding process's heap alone.
+ * from start-up on, and restore the default growth when the run first waits on a user call (the
+ * engine's `onFirstAwait`), or once the testsets read have passed {@link SMALL_YOUNG_ROWS} rows:
+ * then a small young generation costs more time than it saves memory. Each scavenge has a fixed
+ * cost (~0.2 ms), and 100,000 rows read with 1 MB semi-spaces took ~250 of them, ~100 ms of
+ * pauses; grown, ~10 (`node --trace-gc-nvp`, pauses summed over the run: 369 -> 217 ms, median
+ * of 5) for ~15 MB more peak RSS (130 -> 145 MB), while a testset that size holds ~47 MB of
+ * prepared cases anyway. Kept small through prepare, a 10,000-case run peaked at 72 instead of
+ * 81 MB. Only for processes evalgate owns; the library leaves an embedding process's heap alone.
  *
  * The growth factor is read each time V8 considers growing, so setting it on a running process
  * takes effect (the semi-space size flags do not). V8 versions newer than the tested ones are
@@ -47,7 +50,7 @@ export function keepYoungGenerationSmall(): void {
   rows = 0;
 }
 
-/** When cases start: V8's default growth (doubling) again. */
+/** When calls stay in flight, or the testset is big: V8's default growth (doubling) again. */
 export function letYoungGenerationGrow(): void {
   if (tested()) setFlagsFromString('--semi-space-growth-factor=2');
   keptSmall = false;

@@ -84,9 +84,9 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
   const git = readGitInfo(config.dir, ctx.env);
-  // The prepared cases are in memory; what survives from here on lives as long as a call.
-  letYoungGenerationGrow();
   const execution = await executeSuites(planned, {
+    // Calls kept in flight survive collections: then the young generation may grow (src/heap.ts).
+    onFirstAwait: letYoungGenerationGrow,
     out: (t) => ctx.stdout.write(t),
     err: (t) => ctx.stderr.write(t),
     errIsTTY: Boolean(ctx.stderr.isTTY),

@@ -54,6 +54,20 @@ interface Engine {
   loopRan: boolean;
   /** The pause every worker waits on while the event loop runs, once one is due. */
   pause: Promise<void> | null;
+  /** `onFirstAwait`, until it has been called. */
+  onFirstAwait: (() => void) | undefined;
+}
+
+/** Before the engine first waits on a user call: tells `onFirstAwait`, once. */
+function awaiting(engine: Engine): void {
+  const onFirstAwait = engine.onFirstAwait;
+  if (onFirstAwait === undefined) return;
+  engine.onFirstAwait = undefined;
+  try {
+    onFirstAwait();
+  } catch (error) {
+    engine.observerError ??= { error };
+  }
 }
 
 /**
@@ -186,6 +200,7 @@ export async function runSuites(
     breatheAt: performance.now() + BREATHE_EVERY_MS,
     loopRan: false,
     pause: null,
+    onFirstAwait: options.onFirstAwait,
   };
   watchLoop(engine);
 
@@ -329,6 +344,7 @@ async function runCase(engine: Engine, run: RunState, index: number, trial: numb
   try {
     const value = spec.fn(args);
     if (isThenable(value)) {
+      awaiting(engine);
       const outcome = await calls.settle(value, args, spec.timeoutMs);
       if (calls.interrupted) return;
       if (outcome.ok) output = outcome.value;
@@ -345,10 +361,16 @@ async function runCase(engine: Engine, run: RunState, index: number, trial: numb
   let passed = false;
   if (error === null) {
     const evaluated = runEvaluators(engine, run, testCase, output, durationMs);
-    evaluations = evaluated instanceof Promise ? await evaluated : evaluated;
+    if (evaluated instanceof Promise) {
+      awaiting(engine);
+      evaluations = await evaluated;
+    } else evaluations = evaluated;
     if (calls.interrupted) return;
     const decided = decidePass(engine, run, testCase, output, evaluations);
-    passed = decided instanceof Promise ? await decided : decided;
+    if (decided instanceof Promise) {
+      awaiting(engine);
+      passed = await decided;
+    } else passed = decided;
     if (calls.interrupted) return;
   }
 

@@ -78,6 +78,12 @@ export interface EngineOptions {
    */
   keepCases?: boolean;
   sink?: CaseSink;
+  /**
+   * Called once, when the run first waits on a user call (a function, evaluator or pass
+   * condition that returned a promise): from then on calls stay in flight across garbage
+   * collections, which a process may want to size its heap for (see src/heap.ts).
+   */
+  onFirstAwait?: () => void;
 }
 
 export interface EngineResult {
