@@ -20716,6 +20716,7 @@ var init_identity = __esm({
       }
       /** The cases and revision, or every problem found. Call once, after the last row. */
       finish() {
+        this.#firstLine.clear();
         if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
         this.#hashPending();
         this.#revision.update(this.#rows === 0 ? "[]" : '"]');
@@ -50443,6 +50444,8 @@ async function streamCsv(absPath, file, onRow) {
   } catch (error2) {
     if (!(error2 instanceof CsvError)) throw error2;
     return parseCsv(await readFile5(absPath, "utf8"), file);
+  } finally {
+    parser.removeAllListeners("data");
   }
   builder.pushAll(batch);
   return builder.finish();

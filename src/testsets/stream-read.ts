@@ -96,6 +96,10 @@ async function streamCsv(
     if (!(error instanceof CsvError)) throw error;
     // The syntax error's line:col comes from the text (see parseCsv); read it now, once.
     return parseCsv(await readFile(absPath, 'utf8'), file);
+  } finally {
+    // The finished streams linger until their close events; their listener holds the builder,
+    // and through its onRow whatever the caller keeps per row.
+    parser.removeAllListeners('data');
   }
   builder.pushAll(batch);
   return builder.finish();
