@@ -12,7 +12,7 @@ import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
 import type { CaseResult, EngineEvaluator, Threshold, Usage } from '../src/types.ts';
 import { preparedCases, suiteSpec } from './helpers/cases.ts';
-import { preparedSuites, scratch, writeFiles } from './helpers/cli.ts';
+import { oneSuiteProject, preparedSuites } from './helpers/cli.ts';
 
 type Row = Record<string, unknown>;
 
@@ -150,20 +150,11 @@ describe('caseJson', () => {
   });
 
   it('gets a frozen threshold object per configured evaluator, whose JSON it may keep', async () => {
-    const dir = scratch();
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'suites:',
-        '  - id: s',
-        '    testset: { path: rows.csv }',
-        '    evaluators:',
-        '      - { id: set, use: contains, with: { values: [a] }, threshold: { lte: 1, gt: 0.5 } }',
-        '      - { id: default, use: is-equals, with: { expected: a } }',
-        '',
-      ].join('\n'),
-      'rows.csv': 'q\na\n',
-    });
+    const dir = oneSuiteProject('q\na\n', [
+      'evaluators:',
+      '  - { id: set, use: contains, with: { values: [a] }, threshold: { lte: 1, gt: 0.5 } }',
+      '  - { id: default, use: is-equals, with: { expected: a } }',
+    ]);
     const suites = await preparedSuites(dir);
     const thresholds = suites[0]?.evaluators.map((e) => e.threshold);
     assert.deepEqual(thresholds, [{ lte: 1, gt: 0.5 }, { gte: 1 }]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { indexingSink } from '../src/merge/annotate.ts';
 import { parseShard, shardOf, type Shard } from '../src/plan/shard.ts';
-import { preparedSuites, runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { oneSuiteProject, preparedSuites, runCli, scratch } from './helpers/cli.ts';
 
 /** 40 rows with distinct content, so each has its own identity. */
 const ROWS = Array.from({ length: 40 }, (_, i) => ({ q: `question ${i}`, k: i % 3 }));
@@ -13,19 +13,7 @@ function csv(rows: typeof ROWS): string {
 
 /** A config whose one suite has a two-point grid; no function (outputs are never computed). */
 function project(rows: typeof ROWS): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      '    testset: { path: rows.csv }',
-      '    grid: { model: [small, large] }',
-      '',
-    ].join('\n'),
-    'rows.csv': csv(rows),
-  });
-  return dir;
+  return oneSuiteProject(csv(rows), ['grid: { model: [small, large] }']);
 }
 
 async function prepared(

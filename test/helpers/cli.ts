@@ -37,6 +37,24 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
   }
 }
 
+/**
+ * A scratch project whose evals.yaml has one suite, `s`, over `rows.csv` (holding `csv`), with
+ * `settings` (YAML lines of the suite, indented as its keys) added to it.
+ */
+export function oneSuiteProject(csv: string, settings: string[]): string {
+  const dir = scratch();
+  const suite = [
+    '  - id: s',
+    '    testset: { path: rows.csv }',
+    ...settings.map((l) => `    ${l}`),
+  ];
+  writeFiles(dir, {
+    'evals.yaml': ['version: 1', 'suites:', ...suite, ''].join('\n'),
+    'rows.csv': csv,
+  });
+  return dir;
+}
+
 /** The suites `evals run` would run in `dir` (its evals.yaml), prepared in this process. */
 export async function preparedSuites(dir: string, filters: RunFilters = {}): Promise<SuiteSpec[]> {
   const quiet = { write: () => true };
