@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
  *   timer) keep their promises and state across many scavenges: there the default growth is
  *   right. Kept small, a latency-bound suite (100 calls in flight for 20 ms each) scavenged often
  *   enough to cost ~2.5% of its wall time. Synchronous calls keep nothing: growing only costs
- *   memory (1.8 MB of a 10,000-case run's ~72 MB peak).
+ *   memory (1.5 MB of a 10,000-case run's ~71 MB peak).
  *
  * So the CLI and the Action keep the young generation at its starting size (1 MB a semi-space)
  * from start-up on, and restore the default growth when the run first waits on a user call (the

@@ -1,7 +1,9 @@
 /**
- * A case's JSON written member by member: the text `JSON.stringify(result)` gives, about twice as
- * fast. Every case of a run goes through here once (its artifact line), and at 100,000 cases of a
- * trivial function `JSON.stringify` of the cases was a fifth of the run's wall time (~250 of
+ * A case's JSON written member by member: the text `JSON.stringify(result)` gives, in about half
+ * its time (the pieces are joined when the line is encoded into the output buffer, which takes
+ * some of that back: 100,000 lines like the benchmark's, written into the buffer, ~200 instead of
+ * ~245 ms). Every case of a run goes through here once (its artifact line), and at 100,000 cases
+ * of a trivial function `JSON.stringify` of the cases was a fifth of the run's wall time (~250 of
  * ~1,400 ms, 75 MB of text). What it spends the time on is the envelope, not the user's values:
  * the same member names over and over, each evaluator's name and threshold written again in
  * every case, and durations, whose shortest decimal form V8 computes afresh every time (~130 ns
