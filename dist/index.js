@@ -59897,6 +59897,10 @@ async function tokenAuthor(octokit) {
 // src/report/annotations.ts
 init_failure_details();
 init_labels();
+function unannotatedText(shown, total) {
+  const rows2 = plural(total, "failing row");
+  return shown === 0 ? `No annotations for the ${rows2} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown)} of the ${rows2} (\`max-annotations\`); every one is in the results artifact.`;
+}
 var MAX_WORKFLOW_COMMAND_ANNOTATIONS = 10;
 var TITLE_MAX_CHARS2 = 255;
 var TEXT_MAX_BYTES = 6e4;
@@ -60058,6 +60062,7 @@ init_markdown();
 
 // src/action/settings.ts
 import { isAbsolute as isAbsolute5, resolve as resolve11 } from "node:path";
+var DEFAULT_MAX_ANNOTATIONS = 500;
 function readSettings(input, workspace) {
   const errors = [];
   const workingDirectory = resolve11(workspace, input("working-directory") || ".");
@@ -60082,6 +60087,13 @@ function readSettings(input, workspace) {
   if (prNumber !== null && !(Number.isInteger(prNumber) && prNumber > 0)) {
     errors.push(`input pr-number: expected a pull request number, found ${JSON.stringify(prRaw)}`);
   }
+  const maxRaw = input("max-annotations").trim();
+  const maxAnnotations = maxRaw === "" ? DEFAULT_MAX_ANNOTATIONS : Number(maxRaw);
+  if (!(Number.isInteger(maxAnnotations) && maxAnnotations >= 0)) {
+    errors.push(
+      `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(maxRaw)}`
+    );
+  }
   const headSha = input("head-sha").trim();
   if (headSha !== "" && !/^[0-9a-f]{40}$/i.test(headSha)) {
     errors.push(
@@ -60101,6 +60113,7 @@ function readSettings(input, workspace) {
     token: input("github-token"),
     comment: bool2("comment", true),
     checkRun: bool2("check-run", true),
+    maxAnnotations: Number.isInteger(maxAnnotations) && maxAnnotations >= 0 ? maxAnnotations : DEFAULT_MAX_ANNOTATIONS,
     failOn: failOnRaw === "never" ? "never" : "gate",
     args: args.ok ? args.value : [],
     mode: modeRaw === "report" ? "report" : "run",
@@ -60218,6 +60231,7 @@ async function run(env = process.env) {
   }
   if (octokit && settings.checkRun) {
     const headSha = settings.headSha ?? pullRequest?.head?.sha ?? context3.sha;
+    const shown = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
       octokit,
       { owner, repo },
@@ -60227,7 +60241,8 @@ async function run(env = process.env) {
         conclusion: artifact.verdict === "pass" ? "success" : "failure",
         title: headline(artifact),
         summary: render2("", CHECK_SUMMARY_LIMIT),
-        annotations,
+        annotations: shown,
+        ...shown.length < annotations.length ? { text: unannotatedText(shown.length, annotations.length) } : {},
         ...links.run ? { detailsUrl: links.run } : {}
       }
     );

@@ -44,6 +44,7 @@ describe('readSettings', () => {
         token: 't',
         comment: true,
         checkRun: true,
+        maxAnnotations: 500,
         failOn: 'gate',
         args: [],
         mode: 'run',
@@ -63,6 +64,21 @@ describe('readSettings', () => {
     assert.deepEqual(kind('base/r.json'), { kind: 'file', path: '/ws/base/r.json' });
   });
 
+  it('reads max-annotations as a whole number of 0 or more', () => {
+    const max = (value: string) => {
+      const r = readSettings(inputs({ 'max-annotations': value }), '/ws');
+      return r.ok ? r.settings.maxAnnotations : r.errors;
+    };
+    assert.equal(max(''), 500);
+    assert.equal(max('0'), 0);
+    assert.equal(max(' 60 '), 60);
+    for (const bad of ['-1', 'ten', '1e400']) {
+      assert.deepEqual(max(bad), [
+        `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(bad)}`,
+      ]);
+    }
+  });
+
   it('reports every bad input at once, quoting the value', () => {
     const r = readSettings(
       inputs({
@@ -72,6 +88,7 @@ describe('readSettings', () => {
         mode: 'dry',
         'pr-number': 'x',
         'head-sha': 'abc',
+        'max-annotations': '2.5',
       }),
       '/ws',
     );
@@ -80,6 +97,7 @@ describe('readSettings', () => {
       'input fail-on: expected gate or never, found "sometimes"',
       'input mode: expected run or report, found "dry"',
       'input pr-number: expected a pull request number, found "x"',
+      'input max-annotations: expected a whole number of annotations (0 or more), found "2.5"',
       'input head-sha: expected a full 40-character commit sha, found "abc"',
       'input args: unclosed " quote in "\\"open"',
       'input comment: expected true or false, found "maybe"',

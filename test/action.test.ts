@@ -244,6 +244,33 @@ describe('the Action on a pull request', () => {
     );
   });
 
+  it('annotates at most max-annotations rows, the first, and says how many more failed', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      expected: `e${i}`,
+      answer: i < 7 ? `e${i}` : `x${i}`,
+    }));
+    const ws = workspace(suiteFiles(rows));
+    const before = server.state.checkRuns.size;
+    const r = await runAction(action, ws, server, { 'max-annotations': '60' });
+    assert.equal(r.code, 1, r.stderr);
+    const run = [...server.state.checkRuns.values()][before];
+    assert.deepEqual(
+      run?.batches.map((b) => b.length),
+      [50, 10],
+      'two requests instead of three',
+    );
+    assert.deepEqual(
+      run?.annotations.map((a) => a.start_line),
+      Array.from({ length: 60 }, (_, i) => 9 + i),
+      'the first failing rows',
+    );
+    assert.equal(
+      run?.output.text,
+      'Annotations on the first 60 of the 113 failing rows (`max-annotations`); every one is in the results artifact.',
+    );
+    assert.equal(r.outputs.failed, '113');
+  });
+
   it('a 403 on the comment: a warning, and the step still ends with the eval verdict', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING.slice(0, 2)), 'pull_request');
     server.state.comments.delete(7);
@@ -305,7 +332,10 @@ describe('the Action on a pull request', () => {
     assert.ok(body.length > 1000 && body.length <= 65_536, `comment length ${body.length}`);
     assert.match(body, /more failing cases not shown|not shown/);
     const run = [...server.state.checkRuns.values()].at(-1);
-    assert.equal(run?.annotations.length, 5000, 'every failing row is annotated');
+    // max-annotations' default: the first 500 rows, in 10 requests rather than 100.
+    assert.equal(run?.annotations.length, 500);
+    assert.equal(run?.batches.length, 10);
+    assert.match(run?.output.text ?? '', /first 500 of the 5,000 failing rows/);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   buildAnnotations,
   MAX_WORKFLOW_COMMAND_ANNOTATIONS,
   toWorkflowCommands,
+  unannotatedText,
   type Annotation,
 } from '../src/report/annotations.ts';
 import type { RunResult } from '../src/types.ts';
@@ -234,6 +235,19 @@ describe('buildAnnotations', () => {
     // The suite id alone fills the title here; it is cut, not escaped.
     assert.ok(errored.title.startsWith('suite|</summary></details><script>'));
     assert.ok(errored.title.endsWith('…'));
+  });
+});
+
+describe('unannotatedText', () => {
+  it('says how many failing rows the check run annotated, of how many', () => {
+    assert.equal(
+      unannotatedText(500, 1234),
+      'Annotations on the first 500 of the 1,234 failing rows (`max-annotations`); every one is in the results artifact.',
+    );
+    assert.equal(
+      unannotatedText(0, 1),
+      'No annotations for the 1 failing row (`max-annotations` is 0): every one is in the results artifact.',
+    );
   });
 });
 

@@ -22,7 +22,7 @@ import { downloadBaseline, findBaselineArtifact } from '../github/baseline.ts';
 import { publishCheckRun } from '../github/check-run.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
-import { buildAnnotations, toWorkflowCommands } from '../report/annotations.ts';
+import { buildAnnotations, toWorkflowCommands, unannotatedText } from '../report/annotations.ts';
 import { ArtifactReadError, readReducedArtifact } from '../report/artifact-read.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
@@ -123,6 +123,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     // On a pull request the check belongs to the PR's head commit, not the merge commit.
     const headSha =
       settings.headSha ?? (pullRequest?.head as { sha?: string } | undefined)?.sha ?? context.sha;
+    // The first rows in path and line order; the check run says how many more there are.
+    const shown = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
       octokit,
       { owner, repo },
@@ -132,7 +134,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         conclusion: artifact.verdict === 'pass' ? 'success' : 'failure',
         title: headline(artifact),
         summary: render('', CHECK_SUMMARY_LIMIT),
-        annotations,
+        annotations: shown,
+        ...(shown.length < annotations.length
+          ? { text: unannotatedText(shown.length, annotations.length) }
+          : {}),
         ...(links.run ? { detailsUrl: links.run } : {}),
       },
     );

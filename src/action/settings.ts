@@ -4,6 +4,9 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 
+/** `max-annotations` when not given: ten requests' worth. */
+export const DEFAULT_MAX_ANNOTATIONS = 500;
+
 /** Reads one input as the runner passes it (`INPUT_<NAME>`); '' when unset. */
 export type InputReader = (name: string) => string;
 
@@ -24,6 +27,12 @@ export interface ActionSettings {
   token: string;
   comment: boolean;
   checkRun: boolean;
+  /**
+   * Annotations the check run gets at most, the first in path and line order. Each 50 is one API
+   * request, and GitHub allows a token ~80 such writes a minute: a PR that breaks every case of
+   * a large suite would otherwise send thousands.
+   */
+  maxAnnotations: number;
   /** `gate`: the step fails when the verdict is fail; `never`: the step never fails on the verdict. */
   failOn: 'gate' | 'never';
   /** Extra `evals run` arguments (`--suite a --grid model=large`), split like a shell would. */
@@ -67,6 +76,13 @@ export function readSettings(input: InputReader, workspace: string): SettingsRes
   if (prNumber !== null && !(Number.isInteger(prNumber) && prNumber > 0)) {
     errors.push(`input pr-number: expected a pull request number, found ${JSON.stringify(prRaw)}`);
   }
+  const maxRaw = input('max-annotations').trim();
+  const maxAnnotations = maxRaw === '' ? DEFAULT_MAX_ANNOTATIONS : Number(maxRaw);
+  if (!(Number.isInteger(maxAnnotations) && maxAnnotations >= 0)) {
+    errors.push(
+      `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(maxRaw)}`,
+    );
+  }
   const headSha = input('head-sha').trim();
   if (headSha !== '' && !/^[0-9a-f]{40}$/i.test(headSha)) {
     errors.push(
@@ -92,6 +108,10 @@ export function readSettings(input: InputReader, workspace: string): SettingsRes
     token: input('github-token'),
     comment: bool('comment', true),
     checkRun: bool('check-run', true),
+    maxAnnotations:
+      Number.isInteger(maxAnnotations) && maxAnnotations >= 0
+        ? maxAnnotations
+        : DEFAULT_MAX_ANNOTATIONS,
     failOn: failOnRaw === 'never' ? 'never' : 'gate',
     args: args.ok ? args.value : [],
     mode: modeRaw === 'report' ? 'report' : 'run',

@@ -21,6 +21,7 @@ import {
   describeCaseFailure,
   describeFailedEvaluation,
   firstLine,
+  formatCount,
   formatParams,
   plural,
   shortId,
@@ -52,6 +53,17 @@ export interface WorkflowCommandAnnotation {
   line: number;
   title: string;
   message: string;
+}
+
+/**
+ * The check run's note when it got only the first `shown` of `total` annotations (the Action's
+ * `max-annotations`): how many failing rows went without one, and where they are.
+ */
+export function unannotatedText(shown: number, total: number): string {
+  const rows = plural(total, 'failing row');
+  return shown === 0
+    ? `No annotations for the ${rows} (\`max-annotations\` is 0): every one is in the results artifact.`
+    : `Annotations on the first ${formatCount(shown)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
 }
 
 /** GitHub shows at most 10 error annotations per step from workflow commands. */
