@@ -172,6 +172,12 @@ const ONE_FAILING = [
   { expected: 'Rome', answer: 'Milan' },
 ];
 
+/** 120 rows: the first 7 pass, the other 113 fail (on lines 9 to 121 of the CSV). */
+const PASS_7_FAIL_113 = Array.from({ length: 120 }, (_, i) => ({
+  expected: `e${i}`,
+  answer: i < 7 ? `e${i}` : `x${i}`,
+}));
+
 describe('the Action on a pull request', () => {
   let server: GitHubServer;
   let action: string;
@@ -225,11 +231,7 @@ describe('the Action on a pull request', () => {
   });
 
   it('sends more than 50 annotations across the create and the updates', async () => {
-    const rows = Array.from({ length: 120 }, (_, i) => ({
-      expected: `e${i}`,
-      answer: i < 7 ? `e${i}` : `x${i}`,
-    }));
-    const ws = workspace(suiteFiles(rows));
+    const ws = workspace(suiteFiles(PASS_7_FAIL_113));
     const before = server.state.checkRuns.size;
     const r = await runAction(action, ws, server);
     assert.equal(r.code, 1, r.stderr);
@@ -245,11 +247,7 @@ describe('the Action on a pull request', () => {
   });
 
   it('annotates at most max-annotations rows, the first, and says how many more failed', async () => {
-    const rows = Array.from({ length: 120 }, (_, i) => ({
-      expected: `e${i}`,
-      answer: i < 7 ? `e${i}` : `x${i}`,
-    }));
-    const ws = workspace(suiteFiles(rows));
+    const ws = workspace(suiteFiles(PASS_7_FAIL_113));
     const before = server.state.checkRuns.size;
     const r = await runAction(action, ws, server, { 'max-annotations': '60' });
     assert.equal(r.code, 1, r.stderr);
