@@ -9,6 +9,8 @@
  * (c) cold start of a 1-case TypeScript suite vs `node -e 0`
  * (d) with --peers only: the same suite side by side with promptfoo (bench/peers.ts)
  * (e) peak RSS at 10k, 100k and 200k cases, and its slope per 10k cases
+ * (f) two parts in one process (bench/parts.mjs): case lines against JSON.stringify, and a
+ *     quote-free CSV read against csv-parse's streaming parser
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -222,6 +224,42 @@ rows.push({
   runs: 'from the rows above',
   data: { bytesPer10k: slope },
 });
+
+// (f) two parts of a run on their own, each against what it replaced (bench/parts.mjs): they
+// show in (a) only as a share of the whole.
+step('(f) 100k case lines and a 100k-row CSV read, in one process: best of 7 rounds each');
+const parts = JSON.parse(
+  (
+    await measure(
+      [join(root, 'bench', 'parts.mjs'), join(snapshot, 'lib'), join(k100, 'cases.csv')],
+      work,
+    )
+  ).stdout,
+) as { caseJsonMs: number; stringifyMs: number; fastMs: number; csvParseMs: number };
+rows.push(
+  {
+    id: 'parts-case-lines',
+    scenario: '(f) 100k case lines, written and encoded',
+    evalgate: ms(parts.caseJsonMs),
+    baseline: `JSON.stringify: ${ms(parts.stringifyMs)}`,
+    ratio: x(parts.caseJsonMs / parts.stringifyMs),
+    target: '—',
+    met: null,
+    runs: 'best of 7',
+    data: { caseJsonMs: parts.caseJsonMs, stringifyMs: parts.stringifyMs },
+  },
+  {
+    id: 'parts-csv',
+    scenario: '(f) 100k CSV rows without quotes, read',
+    evalgate: ms(parts.fastMs),
+    baseline: `csv-parse stream: ${ms(parts.csvParseMs)}`,
+    ratio: x(parts.fastMs / parts.csvParseMs),
+    target: '—',
+    met: null,
+    runs: 'best of 7',
+    data: { readMs: parts.fastMs, csvParseMs: parts.csvParseMs },
+  },
+);
 
 if (withPeers) rows.push(...(await runPeers(work, bin, step)));
 
