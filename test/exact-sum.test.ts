@@ -4,6 +4,7 @@ import { mulberry32 } from '../src/compare/stats.ts';
 import { ExactSum } from '../src/run/exact-sum.ts';
 import { summarizeRun } from '../src/run/summary.ts';
 import type { CaseResult } from '../src/types.ts';
+import { caseResult, evaluation } from './report-fixture.ts';
 
 /** Seeded, so a failure replays. */
 const random = mulberry32;
@@ -44,35 +45,22 @@ describe('ExactSum', () => {
 
   it('makes run means independent of the order cases finished in', () => {
     const next = random(11);
-    const cases: CaseResult[] = Array.from({ length: 300 }, (_, i) => ({
-      id: `c${i}`,
-      contentId: `c${i}`,
-      source: null,
-      data: {},
-      output: null,
-      error: null,
-      durationMs: 0,
-      passed: true,
-      evaluations: [
-        {
-          evaluator: 'sim',
-          score: next(),
-          threshold: null,
-          passed: null,
-          metadata: null,
-          error: null,
-          durationMs: 0,
-          usage: {
-            calls: 1,
-            cacheHits: 0,
-            promptTokens: 10,
-            completionTokens: 2,
-            cost: next() / 1000,
-            latencyMs: 5,
-          },
-        },
-      ],
-    }));
+    const cases: CaseResult[] = Array.from({ length: 300 }, (_, i) =>
+      caseResult(i, {
+        evaluations: [
+          evaluation('sim', next(), null, {
+            usage: {
+              calls: 1,
+              cacheHits: 0,
+              promptTokens: 10,
+              completionTokens: 2,
+              cost: next() / 1000,
+              latencyMs: 5,
+            },
+          }),
+        ],
+      }),
+    );
     const inOrder = summarizeRun(cases, ['sim']);
     for (let order = 0; order < 5; order++) {
       assert.deepEqual(summarizeRun(shuffled(cases, next), ['sim']), inOrder);
