@@ -1,15 +1,15 @@
 // (f) Two parts of a run timed on their own, each against what it replaced, in one process:
-// writing the artifact's case lines (src/report/case-json.ts against JSON.stringify) and reading a
-// quote-free CSV testset (the streaming reader against csv-parse's streaming parser feeding the
-// same row builder). Prints one JSON object: the best of several alternating rounds, in ms.
+// writing the artifact's case lines (src/report/case-json.ts against JSON.stringify) and reading
+// CSV testsets, one without quotes and one with a quoted JSON cell a row (the streaming reader
+// against csv-parse's streaming parser feeding the same row builder). Prints one JSON object: the best of several alternating rounds, in ms.
 //
-// node bench/parts.mjs <lib folder> <cases.csv>
+// node bench/parts.mjs <lib folder> <cases.csv> <cases with a quoted JSON cell a row.csv>
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 
-const [lib, csvPath] = process.argv.slice(2);
+const [lib, csvPath, quotedCsvPath] = process.argv.slice(2);
 const { caseJson } = await import(join(lib, 'report', 'case-json.js'));
 const { streamTestsetRows } = await import(join(lib, 'testsets', 'stream-read.js'));
 const { CSV_OPTIONS, CsvRowBuilder } = await import(join(lib, 'testsets', 'csv.js'));
@@ -90,29 +90,47 @@ const [caseJsonMs, stringifyMs] = await best([
   writeAll((c) => JSON.stringify(c)),
 ]);
 
-let rows = 0;
-const readFast = async () => {
-  rows = 0;
-  const result = await streamTestsetRows(csvPath, 'csv', 'cases.csv', () => rows++);
-  if (!result.ok || rows === 0) throw new Error('the CSV did not read');
-};
-const readCsvParse = async () => {
-  let count = 0;
-  const builder = new CsvRowBuilder('cases.csv', () => count++);
-  const parser = parse({ ...CSV_OPTIONS, bom: true });
-  let batch = [];
-  parser.on('data', (record) => {
-    batch.push(record);
-    if (batch.length >= 1024) {
-      builder.pushAll(batch);
-      batch = [];
-    }
-  });
-  await pipeline(createReadStream(csvPath), parser);
-  builder.pushAll(batch);
-  if (!builder.finish().ok || count !== rows) throw new Error('csv-parse read other rows');
-};
-await readFast(); // the row count to check the other reader against
-const [fastMs, csvParseMs] = await best([readFast, readCsvParse]);
+/** The streaming reader and csv-parse's streaming parser, feeding the same row builder. */
+async function timeCsvReads(csvPath) {
+  let rows = 0;
+  const readFast = async () => {
+    rows = 0;
+    const result = await streamTestsetRows(csvPath, 'csv', 'cases.csv', () => rows++);
+    if (!result.ok || rows === 0) throw new Error(`${csvPath} did not read`);
+  };
+  const readCsvParse = async () => {
+    let count = 0;
+    const builder = new CsvRowBuilder('cases.csv', () => count++);
+    const parser = parse({ ...CSV_OPTIONS, bom: true });
+    let batch = [];
+    parser.on('data', (record) => {
+      batch.push(record);
+      if (batch.length >= 1024) {
+        builder.pushAll(batch);
+        batch = [];
+      }
+    });
+    await pipeline(createReadStream(csvPath), parser);
+    builder.pushAll(batch);
+    if (!builder.finish().ok || count !== rows) throw new Error('csv-parse read other rows');
+  };
+  await readFast(); // the row count to check the other reader against
+  const [fastMs, csvParseMs] = await best([readFast, readCsvParse]);
+  return { rows, fastMs, csvParseMs };
+}
+const plain = await timeCsvReads(csvPath);
+const quoted = await timeCsvReads(quotedCsvPath);
 
-console.log(JSON.stringify({ cases: CASES, caseJsonMs, stringifyMs, rows, fastMs, csvParseMs }));
+console.log(
+  JSON.stringify({
+    cases: CASES,
+    caseJsonMs,
+    stringifyMs,
+    rows: plain.rows,
+    fastMs: plain.fastMs,
+    csvParseMs: plain.csvParseMs,
+    quotedRows: quoted.rows,
+    quotedFastMs: quoted.fastMs,
+    quotedCsvParseMs: quoted.csvParseMs,
+  }),
+);

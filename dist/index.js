@@ -50452,15 +50452,16 @@ async function streamCsv(absPath, file, onRow) {
 }
 async function splitPlainLines(absPath, builder) {
   let handed = 0;
-  let quoted = false;
+  let irregular = false;
   let batch = [];
   const lines2 = new LineSplitter((line) => {
-    if (quoted) return;
-    if (line.includes('"')) {
-      quoted = true;
+    if (irregular) return;
+    const cells = line.includes('"') ? splitQuotedLine(line) : line.split(",");
+    if (cells === null) {
+      irregular = true;
       return;
     }
-    batch.push(line.split(","));
+    batch.push(cells);
     if (batch.length >= RECORD_BATCH) {
       builder.pushAll(batch);
       handed += batch.length;
@@ -50469,12 +50470,43 @@ async function splitPlainLines(absPath, builder) {
   });
   for await (const chunk of createReadStream(absPath, { encoding: "utf8" })) {
     lines2.push(chunk);
-    if (quoted) return handed;
+    if (irregular) return handed;
   }
   lines2.end();
-  if (quoted) return handed;
+  if (irregular) return handed;
   builder.pushAll(batch);
   return null;
+}
+function splitQuotedLine(line) {
+  const cells = [];
+  let at = 0;
+  for (; ; ) {
+    if (line.charCodeAt(at) === 34) {
+      let text = "";
+      let from = at + 1;
+      for (; ; ) {
+        const quote2 = line.indexOf('"', from);
+        if (quote2 === -1) return null;
+        if (line.charCodeAt(quote2 + 1) !== 34) {
+          cells.push(text + line.slice(from, quote2));
+          at = quote2 + 1;
+          break;
+        }
+        text += line.slice(from, quote2 + 1);
+        from = quote2 + 2;
+      }
+      if (at === line.length) return cells;
+      if (line.charCodeAt(at) !== 44) return null;
+      at++;
+    } else {
+      const comma = line.indexOf(",", at);
+      const cell = comma === -1 ? line.slice(at) : line.slice(at, comma);
+      if (cell.includes('"')) return null;
+      cells.push(cell);
+      if (comma === -1) return cells;
+      at = comma + 1;
+    }
+  }
 }
 async function streamJsonl(absPath, file, onRow) {
   const reader = new JsonlRowReader(file, onRow);
@@ -50495,7 +50527,7 @@ var init_stream_read = __esm({
     init_csv();
     init_json();
     init_jsonl();
-    RECORD_BATCH = 1024;
+    RECORD_BATCH = 32;
     TestsetReadError = class extends Error {
       constructor(code, message) {
         super(message);

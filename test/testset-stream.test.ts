@@ -3,7 +3,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parseCsv } from '../src/testsets/csv.ts';
+import { parse } from 'csv-parse/sync';
+import { CSV_OPTIONS, parseCsv } from '../src/testsets/csv.ts';
 import {
   CasePreparer,
   computeRevision,
@@ -13,7 +14,12 @@ import {
 import type { TestsetParseResult } from '../src/testsets/issues.ts';
 import { parseJsonl } from '../src/testsets/jsonl.ts';
 import { readTestset, readTestsetFile, readTestsetInto } from '../src/testsets/read-file.ts';
-import { LineSplitter, streamTestsetRows } from '../src/testsets/stream-read.ts';
+import {
+  LineSplitter,
+  RECORD_BATCH,
+  splitQuotedLine,
+  streamTestsetRows,
+} from '../src/testsets/stream-read.ts';
 import type { TestsetRow } from '../src/types.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-testset-stream-'));
@@ -64,16 +70,99 @@ function plainCsv(rows: number, quoteAt?: number): string {
   return text;
 }
 
+/**
+ * ~300 KB of CSV whose quoted cells each sit on one line (what the reader cuts itself): JSON
+ * objects and arrays, doubled quotes, commas and multi-byte text inside quotes, empty quoted
+ * cells, quoted headers, mixed line ends. `spanAt` puts a cell spanning two lines in that row,
+ * from where csv-parse reads the file.
+ */
+function quotedCsv(rows: number, spanAt?: number): string {
+  let text = '"id","question",expected,"__tags__"\r\n';
+  for (let i = 0; i < rows; i++) {
+    const end = ['\n', '\r\n', '\r'][i % 3]!;
+    const json = JSON.stringify(i % 2 ? { echo: `echo ${i}`, n: i } : [i, `ü${i}`]);
+    const question =
+      i === spanAt ? '"two\nlines"' : i % 5 === 0 ? `"say ""hi"", ${i} ✓"` : `plain ${i}`;
+    const tags = i % 4 === 0 ? '"[""a"",""b""]"' : i % 4 === 1 ? '""' : '';
+    text += `q${i},${question},"${json.replaceAll('"', '""')}",${tags}${end}`;
+    if (i % 23 === 0) text += end;
+  }
+  return text;
+}
+
+/** A small deterministic generator (mulberry32), so a failing line can be reproduced. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('cutting CSV lines with quoted cells', () => {
+  const cut: Record<string, [line: string, cells: string[]]> = {
+    'a quoted cell with commas': ['1,"a, b",2', ['1', 'a, b', '2']],
+    'doubled quotes': ['"say ""hi""","""",""', ['say "hi"', '"', '']],
+    'JSON in a cell': ['"{""echo"":""x""}","[1,2]"', ['{"echo":"x"}', '[1,2]']],
+    'a quoted cell last': ['a,"b, c"', ['a', 'b, c']],
+    'a trailing comma after a quoted cell': ['"x",', ['x', '']],
+    'only empty quoted cells': ['"",""', ['', '']],
+    'quoted multi-byte text': ['"ü ✓ 𝄞",plain', ['ü ✓ 𝄞', 'plain']],
+  };
+  for (const [name, [line, cells]] of Object.entries(cut)) {
+    it(`${name}: the cells csv-parse makes of the line`, () => {
+      assert.deepEqual(splitQuotedLine(line), cells);
+      assert.deepEqual(parse(line, CSV_OPTIONS), [cells]);
+    });
+  }
+
+  const leftToCsvParse: Record<string, string> = {
+    'an open quote (the cell goes on past the line)': 'a,"b, c',
+    'a quote inside an unquoted cell': 'a,5" screen',
+    'text after a closing quote': '"a"b,c',
+    'a space after a closing quote': '"a" ,b',
+    'a space before an opening quote': 'a, "b"',
+    'a lone quote': '"',
+  };
+  for (const [name, line] of Object.entries(leftToCsvParse)) {
+    it(`${name}: left to csv-parse`, () => {
+      assert.equal(splitQuotedLine(line), null);
+    });
+  }
+
+  it('never gives cells other than the ones csv-parse makes (5,000 random lines)', () => {
+    const next = random(7);
+    const alphabet = ['a', 'b', ',', '"', '""', ' ', 'ü'];
+    let cutHere = 0;
+    for (let n = 0; n < 5000; n++) {
+      let line = '';
+      const length = 1 + Math.floor(next() * 12); // csv-parse makes no record of no text
+      for (let i = 0; i < length; i++) line += alphabet[Math.floor(next() * alphabet.length)]!;
+      const cells = splitQuotedLine(line);
+      if (cells === null) continue;
+      cutHere++;
+      assert.deepEqual([cells], parse(line, CSV_OPTIONS), JSON.stringify(line));
+    }
+    // The generator must exercise the cutting itself, not only the lines it leaves.
+    assert.ok(cutHere > 1000, `only ${cutHere} lines were cut`);
+  });
+});
+
 describe('streaming testset reads', () => {
   const csvCases: Record<string, string> = {
     'a large file across chunks': bigCsv(),
     'a large file without quotes': plainCsv(3000),
     'a large file without quotes or a final line break': plainCsv(3000).trimEnd(),
     'a large file ending in blank lines': `${plainCsv(2000)}\n\r\n\r`,
-    'a quote after many batches of plain lines': plainCsv(3000, 2500),
-    // The records handed over come in batches of 1,024: a quote at a batch's edge and just past it.
-    'a quote on the first line of a batch': plainCsv(1100, 1023),
-    'a quote just after a batch': plainCsv(1100, 1024),
+    'a cell spanning lines after many batches of plain lines': plainCsv(3000, 2500),
+    // Records are handed over in batches: a cell spanning lines at a batch's edge and just past it.
+    'a cell spanning lines on the first line of a batch': plainCsv(1100, RECORD_BATCH * 3 - 1),
+    'a cell spanning lines just after a batch': plainCsv(1100, RECORD_BATCH * 3),
+    'a large file with quoted cells on their lines': quotedCsv(4000),
+    'a cell spanning lines after many quoted lines': quotedCsv(4000, 3000),
+    'a stray quote after many quoted lines': `${quotedCsv(1500)}7,5" screen,x\n8,"y",z\n`,
     'a quote in the header': 'a,"b"\n1,2\n',
     'a quote on the last line, with no line break after it': 'a,b\n1,2\n3,"x"',
     'an unclosed quote after plain lines': `${plainCsv(1500)}4,"never closed\n5,6\n`,
