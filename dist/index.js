@@ -6879,7 +6879,7 @@ var require_client_h2 = __commonJS({
     "use strict";
     var assert = __require("node:assert");
     var { errorMonitor } = __require("node:events");
-    var { pipeline: pipeline2 } = __require("node:stream");
+    var { pipeline } = __require("node:stream");
     var util = require_util();
     var {
       RequestContentLengthMismatchError,
@@ -7358,7 +7358,7 @@ var require_client_h2 = __commonJS({
     }
     function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
-      const pipe = pipeline2(
+      const pipe = pipeline(
         body,
         h2stream,
         (err) => {
@@ -10403,7 +10403,7 @@ var require_api_pipeline = __commonJS({
         util.destroy(ret, err);
       }
     };
-    function pipeline2(opts, handler2) {
+    function pipeline(opts, handler2) {
       try {
         const pipelineHandler = new PipelineHandler(opts, handler2);
         this.dispatch({ ...opts, body: pipelineHandler.req }, pipelineHandler);
@@ -10412,7 +10412,7 @@ var require_api_pipeline = __commonJS({
         return new PassThrough().destroy(err);
       }
     }
-    module.exports = pipeline2;
+    module.exports = pipeline;
   }
 });
 
@@ -13577,7 +13577,7 @@ var require_fetch = __commonJS({
       subresourceSet
     } = require_constants3();
     var EE = __require("node:events");
-    var { Readable, pipeline: pipeline2, finished } = __require("node:stream");
+    var { Readable, pipeline, finished } = __require("node:stream");
     var { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = require_util();
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
     var { getGlobalDispatcher } = require_global2();
@@ -14522,7 +14522,7 @@ var require_fetch = __commonJS({
                 status,
                 statusText,
                 headersList,
-                body: decoders.length ? pipeline2(this.body, ...decoders, (err) => {
+                body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
                   if (err) {
                     this.onError(err);
                   }
@@ -18723,7 +18723,7 @@ ${value2}`;
 var require_eventsource = __commonJS({
   "node_modules/undici/lib/web/eventsource/eventsource.js"(exports, module) {
     "use strict";
-    var { pipeline: pipeline2 } = __require("node:stream");
+    var { pipeline } = __require("node:stream");
     var { fetching } = require_fetch();
     var { makeRequest } = require_request2();
     var { webidl } = require_webidl();
@@ -18883,7 +18883,7 @@ var require_eventsource = __commonJS({
               ));
             }
           });
-          pipeline2(
+          pipeline(
             response.body.stream,
             eventSourceStream,
             (error2) => {
@@ -20567,6 +20567,2979 @@ var init_issues = __esm({
   }
 });
 
+// node_modules/csv-parse/lib/utils/is_object.js
+var is_object;
+var init_is_object = __esm({
+  "node_modules/csv-parse/lib/utils/is_object.js"() {
+    is_object = function(obj) {
+      return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/api/CsvError.js
+var CsvError;
+var init_CsvError = __esm({
+  "node_modules/csv-parse/lib/api/CsvError.js"() {
+    CsvError = class _CsvError extends Error {
+      constructor(code, message, options, ...contexts) {
+        if (Array.isArray(message)) message = message.join(" ").trim();
+        super(message);
+        if (Error.captureStackTrace !== void 0) {
+          Error.captureStackTrace(this, _CsvError);
+        }
+        this.code = code;
+        for (const context3 of contexts) {
+          for (const key in context3) {
+            const value2 = context3[key];
+            this[key] = Buffer.isBuffer(value2) ? value2.toString(options.encoding) : value2 == null ? value2 : JSON.parse(JSON.stringify(value2));
+          }
+        }
+      }
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/api/normalize_columns_array.js
+var normalize_columns_array;
+var init_normalize_columns_array = __esm({
+  "node_modules/csv-parse/lib/api/normalize_columns_array.js"() {
+    init_CsvError();
+    init_is_object();
+    normalize_columns_array = function(columns) {
+      const normalizedColumns = [];
+      for (let i = 0, l = columns.length; i < l; i++) {
+        const column = columns[i];
+        if (column === void 0 || column === null || column === false) {
+          normalizedColumns[i] = { disabled: true };
+        } else if (typeof column === "string" || typeof column === "number") {
+          normalizedColumns[i] = { name: `${column}` };
+        } else if (is_object(column)) {
+          if (typeof column.name !== "string") {
+            throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
+              "Option columns missing name:",
+              `property "name" is required at position ${i}`,
+              "when column is an object literal"
+            ]);
+          }
+          normalizedColumns[i] = column;
+        } else {
+          throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
+            "Invalid column definition:",
+            "expect a string or a literal object,",
+            `got ${JSON.stringify(column)} at position ${i}`
+          ]);
+        }
+      }
+      return normalizedColumns;
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+var ResizeableBuffer, ResizeableBuffer_default;
+var init_ResizeableBuffer = __esm({
+  "node_modules/csv-parse/lib/utils/ResizeableBuffer.js"() {
+    ResizeableBuffer = class {
+      constructor(size = 100) {
+        this.size = size;
+        this.length = 0;
+        this.buf = Buffer.allocUnsafe(size);
+      }
+      prepend(val) {
+        if (Buffer.isBuffer(val)) {
+          const length2 = this.length + val.length;
+          if (length2 >= this.size) {
+            this.resize();
+            if (length2 >= this.size) {
+              throw Error("INVALID_BUFFER_STATE");
+            }
+          }
+          const buf = this.buf;
+          this.buf = Buffer.allocUnsafe(this.size);
+          val.copy(this.buf, 0);
+          buf.copy(this.buf, val.length);
+          this.length += val.length;
+        } else {
+          const length2 = this.length++;
+          if (length2 === this.size) {
+            this.resize();
+          }
+          const buf = this.clone();
+          this.buf[0] = val;
+          buf.copy(this.buf, 1, 0, length2);
+        }
+      }
+      append(val) {
+        const length2 = this.length++;
+        if (length2 === this.size) {
+          this.resize();
+        }
+        this.buf[length2] = val;
+      }
+      clone() {
+        return Buffer.from(this.buf.slice(0, this.length));
+      }
+      resize() {
+        const length2 = this.length;
+        this.size = this.size * 2;
+        const buf = Buffer.allocUnsafe(this.size);
+        this.buf.copy(buf, 0, 0, length2);
+        this.buf = buf;
+      }
+      toString(encoding) {
+        if (encoding) {
+          return this.buf.toString(encoding, 0, this.length);
+        } else {
+          return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
+        }
+      }
+      toJSON() {
+        return this.toString("utf8");
+      }
+      reset() {
+        this.length = 0;
+      }
+    };
+    ResizeableBuffer_default = ResizeableBuffer;
+  }
+});
+
+// node_modules/csv-parse/lib/api/init_state.js
+var init_state;
+var init_init_state = __esm({
+  "node_modules/csv-parse/lib/api/init_state.js"() {
+    init_ResizeableBuffer();
+    init_state = function(options) {
+      const timchars = [
+        // Basic Latin
+        32,
+        // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
+        9,
+        // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
+        10,
+        // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
+        13,
+        // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
+        12,
+        // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
+        11,
+        // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
+        // Latin-1 Supplement
+        160,
+        // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
+        // Ogham
+        5760,
+        // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
+        // General Punctuation
+        8192,
+        // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
+        8193,
+        // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
+        8194,
+        // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
+        8195,
+        // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
+        8196,
+        // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
+        8197,
+        // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
+        8198,
+        // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
+        8199,
+        // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
+        8200,
+        // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
+        8201,
+        // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
+        8202,
+        // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
+        8232,
+        // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
+        8233,
+        // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
+        8239,
+        // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
+        8287,
+        // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
+        12288,
+        // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
+        65279
+        // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
+      ].reduce((acc, codepoint) => {
+        const encoded = Buffer.from(
+          String.fromCharCode(codepoint),
+          options.encoding
+        );
+        if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
+          return acc;
+        }
+        acc.push(encoded);
+        return acc;
+      }, []);
+      const timcharFirstBytes = new Uint8Array(256);
+      for (const t of timchars) timcharFirstBytes[t[0]] = 1;
+      return {
+        bomSkipped: false,
+        bufBytesStart: 0,
+        castField: options.cast_function,
+        commenting: false,
+        delimiterBufPrevious: void 0,
+        delimiterDiscovered: false,
+        // Current error encountered by a record
+        error: void 0,
+        enabled: options.from_line === 1,
+        escaping: false,
+        escapeIsQuote: Buffer.isBuffer(options.escape) && Buffer.isBuffer(options.quote) && Buffer.compare(options.escape, options.quote) === 0,
+        // columns can be `false`, `true`, `Array`
+        expectedRecordLength: Array.isArray(options.columns) ? options.columns.length : void 0,
+        field: new ResizeableBuffer_default(20),
+        firstLineToHeaders: options.cast_first_line_to_header,
+        needMoreDataSize: Math.max(
+          // Skip if the remaining buffer smaller than comment
+          options.comment !== null ? options.comment.length : 0,
+          ...options.delimiter ? options.delimiter.map((delimiter) => delimiter.length) : [],
+          // Auto discovery of delimiter is limited to 1 character
+          options.delimiter_auto ? 1 : 0,
+          // Skip if the remaining buffer can be escape sequence
+          options.quote !== null ? options.quote.length : 0,
+          ...timchars.map((t) => t.length)
+        ),
+        previousBuf: void 0,
+        quoting: false,
+        stop: false,
+        rawBuffer: new ResizeableBuffer_default(100),
+        record: [],
+        recordHasError: false,
+        record_length: 0,
+        recordDelimiterMaxLength: options.record_delimiter.length === 0 ? 0 : Math.max(...options.record_delimiter.map((v) => v.length)),
+        trimChars: [
+          Buffer.from(" ", options.encoding)[0],
+          Buffer.from("	", options.encoding)[0]
+        ],
+        wasQuoting: false,
+        wasRowDelimiter: false,
+        timchars,
+        timcharFirstBytes
+      };
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/utils/underscore.js
+var underscore;
+var init_underscore = __esm({
+  "node_modules/csv-parse/lib/utils/underscore.js"() {
+    underscore = function(str2) {
+      return str2.replace(/([A-Z])/g, function(_, match) {
+        return "_" + match.toLowerCase();
+      });
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/api/normalize_options.js
+var normalize_options;
+var init_normalize_options = __esm({
+  "node_modules/csv-parse/lib/api/normalize_options.js"() {
+    init_normalize_columns_array();
+    init_CsvError();
+    init_underscore();
+    init_is_object();
+    normalize_options = function(opts) {
+      const options = {};
+      for (const opt in opts) {
+        options[underscore(opt)] = opts[opt];
+      }
+      if (options.encoding === void 0 || options.encoding === true) {
+        options.encoding = "utf8";
+      } else if (options.encoding === null || options.encoding === false) {
+        options.encoding = null;
+      } else if (typeof options.encoding !== "string" && options.encoding !== null) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_ENCODING",
+          [
+            "Invalid option encoding:",
+            "encoding must be a string or null to return a buffer,",
+            `got ${JSON.stringify(options.encoding)}`
+          ],
+          options
+        );
+      }
+      if (options.bom === void 0 || options.bom === null || options.bom === false) {
+        options.bom = false;
+      } else if (options.bom !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_BOM",
+          [
+            "Invalid option bom:",
+            "bom must be true,",
+            `got ${JSON.stringify(options.bom)}`
+          ],
+          options
+        );
+      }
+      options.cast_function = null;
+      if (options.cast === void 0 || options.cast === null || options.cast === false || options.cast === "") {
+        options.cast = void 0;
+      } else if (typeof options.cast === "function") {
+        options.cast_function = options.cast;
+        options.cast = true;
+      } else if (options.cast !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_CAST",
+          [
+            "Invalid option cast:",
+            "cast must be true or a function,",
+            `got ${JSON.stringify(options.cast)}`
+          ],
+          options
+        );
+      }
+      if (options.cast_date === void 0 || options.cast_date === null || options.cast_date === false || options.cast_date === "") {
+        options.cast_date = false;
+      } else if (options.cast_date === true) {
+        options.cast_date = function(value2) {
+          const date = Date.parse(value2);
+          return !isNaN(date) ? new Date(date) : value2;
+        };
+      } else if (typeof options.cast_date !== "function") {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_CAST_DATE",
+          [
+            "Invalid option cast_date:",
+            "cast_date must be true or a function,",
+            `got ${JSON.stringify(options.cast_date)}`
+          ],
+          options
+        );
+      }
+      options.cast_first_line_to_header = void 0;
+      if (options.columns === true) {
+        options.cast_first_line_to_header = void 0;
+      } else if (typeof options.columns === "function") {
+        options.cast_first_line_to_header = options.columns;
+        options.columns = true;
+      } else if (Array.isArray(options.columns)) {
+        options.columns = normalize_columns_array(options.columns);
+      } else if (options.columns === void 0 || options.columns === null || options.columns === false) {
+        options.columns = false;
+      } else {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_COLUMNS",
+          [
+            "Invalid option columns:",
+            "expect an array, a function or true,",
+            `got ${JSON.stringify(options.columns)}`
+          ],
+          options
+        );
+      }
+      if (options.group_columns_by_name === void 0 || options.group_columns_by_name === null || options.group_columns_by_name === false) {
+        options.group_columns_by_name = false;
+      } else if (options.group_columns_by_name !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+          [
+            "Invalid option group_columns_by_name:",
+            "expect an boolean,",
+            `got ${JSON.stringify(options.group_columns_by_name)}`
+          ],
+          options
+        );
+      } else if (options.columns === false) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+          [
+            "Invalid option group_columns_by_name:",
+            "the `columns` mode must be activated."
+          ],
+          options
+        );
+      }
+      if (options.comment === void 0 || options.comment === null || options.comment === false || options.comment === "") {
+        options.comment = null;
+      } else {
+        if (typeof options.comment === "string") {
+          options.comment = Buffer.from(options.comment, options.encoding);
+        }
+        if (!Buffer.isBuffer(options.comment)) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_COMMENT",
+            [
+              "Invalid option comment:",
+              "comment must be a buffer or a string,",
+              `got ${JSON.stringify(options.comment)}`
+            ],
+            options
+          );
+        }
+      }
+      if (options.comment_no_infix === void 0 || options.comment_no_infix === null || options.comment_no_infix === false) {
+        options.comment_no_infix = false;
+      } else if (options.comment_no_infix !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_COMMENT",
+          [
+            "Invalid option comment_no_infix:",
+            "value must be a boolean,",
+            `got ${JSON.stringify(options.comment_no_infix)}`
+          ],
+          options
+        );
+      }
+      if (options.delimiter_auto === void 0 || options.delimiter_auto === null || options.delimiter_auto === false) {
+        options.delimiter_auto = false;
+      } else if (options.delimiter_auto === true) {
+        options.delimiter_auto = {};
+      } else if (!is_object(options.delimiter_auto)) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_DELIMITER_AUTO",
+          [
+            "Invalid option delimiter_auto:",
+            "delimiter_auto must be a boolean or a configuration object,",
+            `got ${JSON.stringify(options.delimiter_auto)}`
+          ],
+          options
+        );
+      }
+      if (options.delimiter_auto) {
+        if (options.delimiter_auto.preferred === void 0)
+          options.delimiter_auto.preferred = {
+            [",".charCodeAt(0)]: 1.8,
+            ["	".charCodeAt(0)]: 1.8,
+            [";".charCodeAt(0)]: 1.6,
+            [" ".charCodeAt(0)]: 1.6,
+            [":".charCodeAt(0)]: 1.5,
+            [".".charCodeAt(0)]: 1.4,
+            ["/".charCodeAt(0)]: 1.4
+          };
+        else if (!is_object(options.delimiter_auto.preferred)) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER_AUTO",
+            [
+              "Invalid option delimiter_auto:",
+              "preferred must be an object,",
+              `got ${JSON.stringify(options.delimiter_auto.preferred)}`
+            ],
+            options
+          );
+        }
+        if (options.delimiter_auto.score === void 0)
+          options.delimiter_auto.score = (info2, options2) => {
+            return (info2.total - info2.std) * (options2.preferred[info2.char_code] || 1);
+          };
+        else if (typeof options.delimiter_auto.score !== "function") {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER_AUTO",
+            [
+              "Invalid option delimiter_auto:",
+              "score must be a function,",
+              `got ${JSON.stringify(options.delimiter_auto.score)}`
+            ],
+            options
+          );
+        }
+        if (options.delimiter_auto.size === void 0)
+          options.delimiter_auto.size = 2048;
+        else if (typeof options.delimiter_auto.size !== "number") {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER_AUTO",
+            [
+              "Invalid option delimiter_auto:",
+              "size must be a number,",
+              `got ${JSON.stringify(options.delimiter_auto.size)}`
+            ],
+            options
+          );
+        }
+      }
+      const delimiter_json = JSON.stringify(options.delimiter);
+      if (options.delimiter_auto !== false) {
+        options.delimiter = [];
+      }
+      if (!Array.isArray(options.delimiter)) {
+        if (options.delimiter === void 0 || options.delimiter === null || options.delimiter === false) {
+          options.delimiter = Buffer.from(",", options.encoding);
+        }
+        options.delimiter = [options.delimiter];
+      }
+      options.delimiter = options.delimiter.map(function(delimiter) {
+        if (typeof delimiter === "string") {
+          delimiter = Buffer.from(delimiter, options.encoding);
+        }
+        if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER",
+            [
+              "Invalid option delimiter:",
+              "delimiter must be a non empty string or buffer or array of string|buffer,",
+              `got ${delimiter_json}`
+            ],
+            options
+          );
+        }
+        return delimiter;
+      });
+      if (options.escape === void 0 || options.escape === true) {
+        options.escape = Buffer.from('"', options.encoding);
+      } else if (typeof options.escape === "string") {
+        options.escape = Buffer.from(options.escape, options.encoding);
+      } else if (options.escape === null || options.escape === false) {
+        options.escape = null;
+      }
+      if (options.escape !== null) {
+        if (!Buffer.isBuffer(options.escape)) {
+          throw new Error(
+            `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options.escape)}`
+          );
+        }
+      }
+      if (options.from === void 0 || options.from === null) {
+        options.from = 1;
+      } else {
+        if (typeof options.from === "string" && /\d+/.test(options.from)) {
+          options.from = parseInt(options.from);
+        }
+        if (Number.isInteger(options.from)) {
+          if (options.from < 0) {
+            throw new Error(
+              `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: from must be an integer, got ${JSON.stringify(options.from)}`
+          );
+        }
+      }
+      if (options.from_line === void 0 || options.from_line === null) {
+        options.from_line = 1;
+      } else {
+        if (typeof options.from_line === "string" && /\d+/.test(options.from_line)) {
+          options.from_line = parseInt(options.from_line);
+        }
+        if (Number.isInteger(options.from_line)) {
+          if (options.from_line <= 0) {
+            throw new Error(
+              `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
+          );
+        }
+      }
+      if (options.ignore_last_delimiters === void 0 || options.ignore_last_delimiters === null) {
+        options.ignore_last_delimiters = false;
+      } else if (typeof options.ignore_last_delimiters === "number") {
+        options.ignore_last_delimiters = Math.floor(options.ignore_last_delimiters);
+        if (options.ignore_last_delimiters === 0) {
+          options.ignore_last_delimiters = false;
+        }
+      } else if (typeof options.ignore_last_delimiters !== "boolean") {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
+          [
+            "Invalid option `ignore_last_delimiters`:",
+            "the value must be a boolean value or an integer,",
+            `got ${JSON.stringify(options.ignore_last_delimiters)}`
+          ],
+          options
+        );
+      }
+      if (options.ignore_last_delimiters === true && options.columns === false) {
+        throw new CsvError(
+          "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
+          [
+            "The option `ignore_last_delimiters`",
+            "requires the activation of the `columns` option"
+          ],
+          options
+        );
+      }
+      if (options.info === void 0 || options.info === null || options.info === false) {
+        options.info = false;
+      } else if (options.info !== true) {
+        throw new Error(
+          `Invalid Option: info must be true, got ${JSON.stringify(options.info)}`
+        );
+      }
+      if (options.max_record_size === void 0 || options.max_record_size === null || options.max_record_size === false) {
+        options.max_record_size = 0;
+      } else if (Number.isInteger(options.max_record_size) && options.max_record_size >= 0) {
+      } else if (typeof options.max_record_size === "string" && /\d+/.test(options.max_record_size)) {
+        options.max_record_size = parseInt(options.max_record_size);
+      } else {
+        throw new Error(
+          `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options.max_record_size)}`
+        );
+      }
+      if (options.objname === void 0 || options.objname === null || options.objname === false) {
+        options.objname = void 0;
+      } else if (Buffer.isBuffer(options.objname)) {
+        if (options.objname.length === 0) {
+          throw new Error(`Invalid Option: objname must be a non empty buffer`);
+        }
+        if (options.encoding === null) {
+        } else {
+          options.objname = options.objname.toString(options.encoding);
+        }
+      } else if (typeof options.objname === "string") {
+        if (options.objname.length === 0) {
+          throw new Error(`Invalid Option: objname must be a non empty string`);
+        }
+      } else if (typeof options.objname === "number") {
+      } else {
+        throw new Error(
+          `Invalid Option: objname must be a string or a buffer, got ${options.objname}`
+        );
+      }
+      if (options.objname !== void 0) {
+        if (typeof options.objname === "number") {
+          if (options.columns !== false) {
+            throw Error(
+              "Invalid Option: objname index cannot be combined with columns or be defined as a field"
+            );
+          }
+        } else {
+          if (options.columns === false) {
+            throw Error(
+              "Invalid Option: objname field must be combined with columns or be defined as an index"
+            );
+          }
+        }
+      }
+      if (options.on_record === void 0 || options.on_record === null) {
+        options.on_record = void 0;
+      } else if (typeof options.on_record !== "function") {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_ON_RECORD",
+          [
+            "Invalid option `on_record`:",
+            "expect a function,",
+            `got ${JSON.stringify(options.on_record)}`
+          ],
+          options
+        );
+      }
+      if (options.on_skip !== void 0 && options.on_skip !== null && typeof options.on_skip !== "function") {
+        throw new Error(
+          `Invalid Option: on_skip must be a function, got ${JSON.stringify(options.on_skip)}`
+        );
+      }
+      if (options.quote === null || options.quote === false || options.quote === "") {
+        options.quote = null;
+      } else {
+        if (options.quote === void 0 || options.quote === true) {
+          options.quote = Buffer.from('"', options.encoding);
+        } else if (typeof options.quote === "string") {
+          options.quote = Buffer.from(options.quote, options.encoding);
+        }
+        if (!Buffer.isBuffer(options.quote)) {
+          throw new Error(
+            `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options.quote)}`
+          );
+        }
+      }
+      if (options.raw === void 0 || options.raw === null || options.raw === false) {
+        options.raw = false;
+      } else if (options.raw !== true) {
+        throw new Error(
+          `Invalid Option: raw must be true, got ${JSON.stringify(options.raw)}`
+        );
+      }
+      if (options.record_delimiter === void 0) {
+        options.record_delimiter = [];
+      } else if (typeof options.record_delimiter === "string" || Buffer.isBuffer(options.record_delimiter)) {
+        if (options.record_delimiter.length === 0) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_RECORD_DELIMITER",
+            [
+              "Invalid option `record_delimiter`:",
+              "value must be a non empty string or buffer,",
+              `got ${JSON.stringify(options.record_delimiter)}`
+            ],
+            options
+          );
+        }
+        options.record_delimiter = [options.record_delimiter];
+      } else if (!Array.isArray(options.record_delimiter)) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_RECORD_DELIMITER",
+          [
+            "Invalid option `record_delimiter`:",
+            "value must be a string, a buffer or array of string|buffer,",
+            `got ${JSON.stringify(options.record_delimiter)}`
+          ],
+          options
+        );
+      }
+      options.record_delimiter = options.record_delimiter.map(function(rd, i) {
+        if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_RECORD_DELIMITER",
+            [
+              "Invalid option `record_delimiter`:",
+              "value must be a string, a buffer or array of string|buffer",
+              `at index ${i},`,
+              `got ${JSON.stringify(rd)}`
+            ],
+            options
+          );
+        } else if (rd.length === 0) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_RECORD_DELIMITER",
+            [
+              "Invalid option `record_delimiter`:",
+              "value must be a non empty string or buffer",
+              `at index ${i},`,
+              `got ${JSON.stringify(rd)}`
+            ],
+            options
+          );
+        }
+        if (typeof rd === "string") {
+          rd = Buffer.from(rd, options.encoding);
+        }
+        return rd;
+      });
+      if (typeof options.relax_column_count === "boolean") {
+      } else if (options.relax_column_count === void 0 || options.relax_column_count === null) {
+        options.relax_column_count = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options.relax_column_count)}`
+        );
+      }
+      if (typeof options.relax_column_count_less === "boolean") {
+      } else if (options.relax_column_count_less === void 0 || options.relax_column_count_less === null) {
+        options.relax_column_count_less = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options.relax_column_count_less)}`
+        );
+      }
+      if (typeof options.relax_column_count_more === "boolean") {
+      } else if (options.relax_column_count_more === void 0 || options.relax_column_count_more === null) {
+        options.relax_column_count_more = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options.relax_column_count_more)}`
+        );
+      }
+      if (typeof options.relax_quotes === "boolean") {
+      } else if (options.relax_quotes === void 0 || options.relax_quotes === null) {
+        options.relax_quotes = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options.relax_quotes)}`
+        );
+      }
+      if (typeof options.skip_empty_lines === "boolean") {
+      } else if (options.skip_empty_lines === void 0 || options.skip_empty_lines === null) {
+        options.skip_empty_lines = false;
+      } else {
+        throw new Error(
+          `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options.skip_empty_lines)}`
+        );
+      }
+      if (typeof options.skip_records_with_empty_values === "boolean") {
+      } else if (options.skip_records_with_empty_values === void 0 || options.skip_records_with_empty_values === null) {
+        options.skip_records_with_empty_values = false;
+      } else {
+        throw new Error(
+          `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options.skip_records_with_empty_values)}`
+        );
+      }
+      if (typeof options.skip_records_with_error === "boolean") {
+      } else if (options.skip_records_with_error === void 0 || options.skip_records_with_error === null) {
+        options.skip_records_with_error = false;
+      } else {
+        throw new Error(
+          `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options.skip_records_with_error)}`
+        );
+      }
+      if (options.rtrim === void 0 || options.rtrim === null || options.rtrim === false) {
+        options.rtrim = false;
+      } else if (options.rtrim !== true) {
+        throw new Error(
+          `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options.rtrim)}`
+        );
+      }
+      if (options.ltrim === void 0 || options.ltrim === null || options.ltrim === false) {
+        options.ltrim = false;
+      } else if (options.ltrim !== true) {
+        throw new Error(
+          `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options.ltrim)}`
+        );
+      }
+      if (options.trim === void 0 || options.trim === null || options.trim === false) {
+        options.trim = false;
+      } else if (options.trim !== true) {
+        throw new Error(
+          `Invalid Option: trim must be a boolean, got ${JSON.stringify(options.trim)}`
+        );
+      }
+      if (options.trim === true && opts.ltrim !== false) {
+        options.ltrim = true;
+      } else if (options.ltrim !== true) {
+        options.ltrim = false;
+      }
+      if (options.trim === true && opts.rtrim !== false) {
+        options.rtrim = true;
+      } else if (options.rtrim !== true) {
+        options.rtrim = false;
+      }
+      if (options.to === void 0 || options.to === null) {
+        options.to = -1;
+      } else if (options.to !== -1) {
+        if (typeof options.to === "string" && /\d+/.test(options.to)) {
+          options.to = parseInt(options.to);
+        }
+        if (Number.isInteger(options.to)) {
+          if (options.to <= 0) {
+            throw new Error(
+              `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
+          );
+        }
+      }
+      if (options.to_line === void 0 || options.to_line === null) {
+        options.to_line = -1;
+      } else if (options.to_line !== -1) {
+        if (typeof options.to_line === "string" && /\d+/.test(options.to_line)) {
+          options.to_line = parseInt(options.to_line);
+        }
+        if (Number.isInteger(options.to_line)) {
+          if (options.to_line <= 0) {
+            throw new Error(
+              `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
+          );
+        }
+      }
+      return options;
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/utils/delimiter_discover.js
+var delimiter_discover, std;
+var init_delimiter_discover = __esm({
+  "node_modules/csv-parse/lib/utils/delimiter_discover.js"() {
+    init_normalize_options();
+    init_api();
+    delimiter_discover = function(records, options) {
+      if (!options) {
+        ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
+      }
+      if (typeof records === "string") {
+        records = Buffer.from(records);
+      }
+      if (Buffer.isBuffer(records)) {
+        records = ((data) => {
+          const records2 = [];
+          const parser = transform({ delimiter: [] });
+          const push = (record) => records2.push(record);
+          const close = () => {
+          };
+          const error2 = parser.parse(data, true, push, close);
+          if (error2 !== void 0) throw error2;
+          return records2;
+        })(records);
+      }
+      const info2 = Array(127).fill().map(() => ({ lines: [] }));
+      records.map(([record], line) => {
+        for (let i = 0, l = record.length; i < l; i++) {
+          const code = record.charCodeAt(i);
+          if (info2[code].lines[line] === void 0) info2[code].lines[line] = 0;
+          info2[code].lines[line]++;
+        }
+      });
+      info2.map((info3, i) => {
+        info3.char_code = i;
+        info3.std = std(info3.lines);
+        info3.total = info3.lines.reduce((acc, val) => acc + val, 0);
+        info3.preferred = !!options.preferred[i];
+        info3.score = options.score(info3, options);
+      });
+      const result = info2.reduce(
+        (acc, info3) => acc.score > info3.score ? acc : info3,
+        {}
+      );
+      return String.fromCharCode(result.char_code);
+    };
+    std = function(array) {
+      const n = array.length;
+      if (n === 0) return 0;
+      const mean = array.reduce((a, b) => a + b) / n;
+      return Math.sqrt(
+        array.map((x) => Math.pow(x - mean, 2)).reduce((a, b) => a + b) / n
+      );
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/api/index.js
+var isRecordEmpty, cr, nl, boms, transform;
+var init_api = __esm({
+  "node_modules/csv-parse/lib/api/index.js"() {
+    init_normalize_columns_array();
+    init_init_state();
+    init_normalize_options();
+    init_CsvError();
+    init_delimiter_discover();
+    isRecordEmpty = function(record) {
+      return record.every(
+        (field) => field == null || field.toString && field.toString().trim() === ""
+      );
+    };
+    cr = 13;
+    nl = 10;
+    boms = {
+      // Note, the following are equals:
+      // Buffer.from("\ufeff")
+      // Buffer.from([239, 187, 191])
+      // Buffer.from('EFBBBF', 'hex')
+      utf8: Buffer.from([239, 187, 191]),
+      // Note, the following are equals:
+      // Buffer.from "\ufeff", 'utf16le
+      // Buffer.from([255, 254])
+      utf16le: Buffer.from([255, 254])
+    };
+    transform = function(original_options = {}) {
+      const info2 = {
+        bytes: 0,
+        bytes_records: 0,
+        comment_lines: 0,
+        empty_lines: 0,
+        invalid_field_length: 0,
+        lines: 1,
+        records: 0
+      };
+      const options = normalize_options(original_options);
+      return {
+        info: info2,
+        original_options,
+        options,
+        state: init_state(options),
+        __needMoreData: function(i, bufLen, end) {
+          if (end) return false;
+          const { encoding, escape: escape2, quote: quote2 } = this.options;
+          const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
+          const numOfCharLeft = bufLen - i - 1;
+          const requiredLength = Math.max(
+            needMoreDataSize,
+            // Skip if the remaining buffer smaller than record delimiter
+            // If "record_delimiter" is yet to be discovered:
+            // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
+            // 2. We set the length to windows line ending in the current encoding
+            // Note, that encoding is known from user or bom discovery at that point
+            // recordDelimiterMaxLength,
+            recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
+            // Skip if remaining buffer can be an escaped quote
+            quoting ? (escape2 === null ? 0 : escape2.length) + quote2.length : 0,
+            // Skip if remaining buffer can be record delimiter following the closing quote
+            quoting ? quote2.length + recordDelimiterMaxLength : 0
+          );
+          return numOfCharLeft < requiredLength;
+        },
+        // Central parser implementation
+        parse: function(nextBuf, end, push, close) {
+          const {
+            bom,
+            comment_no_infix,
+            delimiter_auto,
+            encoding,
+            from_line,
+            ltrim,
+            max_record_size,
+            raw,
+            relax_quotes,
+            rtrim,
+            skip_empty_lines,
+            to,
+            to_line
+          } = this.options;
+          let { comment, escape: escape2, quote: quote2, record_delimiter } = this.options;
+          const {
+            bomSkipped,
+            delimiterDiscovered,
+            delimiterBufPrevious,
+            rawBuffer,
+            escapeIsQuote
+          } = this.state;
+          if (!delimiterDiscovered && delimiter_auto) {
+            let delimiterBuf;
+            if (delimiterBufPrevious === void 0) {
+              delimiterBuf = nextBuf;
+            } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
+              delimiterBuf = delimiterBufPrevious;
+            } else {
+              delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
+            }
+            nextBuf = void 0;
+            if (end || delimiterBuf.length > delimiter_auto.size) {
+              this.options.delimiter = [
+                Buffer.from(
+                  delimiter_discover(delimiterBuf, this.options.delimiter_auto)
+                )
+              ];
+              this.state.previousBuf = delimiterBuf;
+              this.state.delimiterBufPrevious = void 0;
+              this.state.delimiterDiscovered = true;
+            } else {
+              this.state.delimiterBufPrevious = delimiterBuf;
+              return;
+            }
+          }
+          const { previousBuf } = this.state;
+          let buf;
+          if (previousBuf === void 0) {
+            if (nextBuf === void 0) {
+              close();
+              return;
+            } else {
+              buf = nextBuf;
+            }
+          } else if (previousBuf !== void 0 && nextBuf === void 0) {
+            buf = previousBuf;
+          } else {
+            buf = Buffer.concat([previousBuf, nextBuf]);
+          }
+          if (bomSkipped === false) {
+            if (bom === false) {
+              this.state.bomSkipped = true;
+            } else if (buf.length < 3) {
+              if (end === false) {
+                this.state.previousBuf = buf;
+                return;
+              }
+            } else {
+              for (const encoding2 in boms) {
+                if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
+                  const bomLength = boms[encoding2].length;
+                  this.state.bufBytesStart += bomLength;
+                  buf = buf.slice(bomLength);
+                  const options2 = normalize_options({
+                    ...this.original_options,
+                    encoding: encoding2
+                  });
+                  for (const key in options2) {
+                    this.options[key] = options2[key];
+                  }
+                  ({ comment, escape: escape2, quote: quote2 } = this.options);
+                  break;
+                }
+              }
+              this.state.bomSkipped = true;
+            }
+          }
+          const bufLen = buf.length;
+          let pos;
+          for (pos = 0; pos < bufLen; pos++) {
+            if (this.__needMoreData(pos, bufLen, end)) {
+              break;
+            }
+            if (this.state.wasRowDelimiter === true) {
+              this.info.lines++;
+              this.state.wasRowDelimiter = false;
+            }
+            if (to_line !== -1 && this.info.lines > to_line) {
+              this.state.stop = true;
+              close();
+              return;
+            }
+            if (this.state.quoting === false && record_delimiter.length === 0) {
+              const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
+                buf,
+                pos
+              );
+              if (record_delimiterCount) {
+                record_delimiter = this.options.record_delimiter;
+              }
+            }
+            const chr = buf[pos];
+            if (raw === true) {
+              rawBuffer.append(chr);
+            }
+            if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
+              this.state.wasRowDelimiter = true;
+            }
+            if (this.state.escaping === true) {
+              this.state.escaping = false;
+            } else {
+              if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
+                if (escapeIsQuote) {
+                  if (this.__isQuote(buf, pos + escape2.length)) {
+                    this.state.escaping = true;
+                    pos += escape2.length - 1;
+                    continue;
+                  }
+                } else {
+                  this.state.escaping = true;
+                  pos += escape2.length - 1;
+                  continue;
+                }
+              }
+              if (this.state.commenting === false && this.__isQuote(buf, pos)) {
+                if (this.state.quoting === true) {
+                  const nextChr = buf[pos + quote2.length];
+                  const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote2.length);
+                  const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote2.length, nextChr);
+                  const isNextChrDelimiter = this.__isDelimiter(
+                    buf,
+                    pos + quote2.length,
+                    nextChr
+                  );
+                  const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote2.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote2.length);
+                  if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
+                    pos += escape2.length - 1;
+                  } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
+                    this.state.quoting = false;
+                    this.state.wasQuoting = true;
+                    pos += quote2.length - 1;
+                    continue;
+                  } else if (relax_quotes === false) {
+                    const err = this.__error(
+                      new CsvError(
+                        "CSV_INVALID_CLOSING_QUOTE",
+                        [
+                          "Invalid Closing Quote:",
+                          `got "${String.fromCharCode(nextChr)}"`,
+                          `at line ${this.info.lines}`,
+                          "instead of delimiter, record delimiter, trimable character",
+                          "(if activated) or comment"
+                        ],
+                        this.options,
+                        this.__infoField()
+                      )
+                    );
+                    if (err !== void 0) return err;
+                  } else {
+                    this.state.quoting = false;
+                    this.state.wasQuoting = true;
+                    this.state.field.prepend(quote2);
+                    pos += quote2.length - 1;
+                  }
+                } else {
+                  if (this.state.field.length !== 0) {
+                    if (relax_quotes === false) {
+                      const info3 = this.__infoField();
+                      const bom2 = Object.keys(boms).map(
+                        (b) => boms[b].equals(this.state.field.toString()) ? b : false
+                      ).filter(Boolean)[0];
+                      const err = this.__error(
+                        new CsvError(
+                          "INVALID_OPENING_QUOTE",
+                          [
+                            "Invalid Opening Quote:",
+                            `a quote is found on field ${JSON.stringify(info3.column)} at line ${info3.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
+                            bom2 ? `(${bom2} bom)` : void 0
+                          ],
+                          this.options,
+                          info3,
+                          {
+                            field: this.state.field
+                          }
+                        )
+                      );
+                      if (err !== void 0) return err;
+                    }
+                  } else {
+                    this.state.quoting = true;
+                    pos += quote2.length - 1;
+                    continue;
+                  }
+                }
+              }
+              if (this.state.quoting === false) {
+                const recordDelimiterLength = this.__isRecordDelimiter(
+                  chr,
+                  buf,
+                  pos
+                );
+                if (recordDelimiterLength !== 0) {
+                  const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
+                  if (skipCommentLine) {
+                    this.info.comment_lines++;
+                  } else {
+                    if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
+                      this.state.enabled = true;
+                      this.__resetField();
+                      this.__resetRecord();
+                      pos += recordDelimiterLength - 1;
+                      continue;
+                    }
+                    if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
+                      this.info.empty_lines++;
+                      pos += recordDelimiterLength - 1;
+                      continue;
+                    }
+                    this.info.bytes = this.state.bufBytesStart + pos;
+                    const errField = this.__onField();
+                    if (errField !== void 0) return errField;
+                    this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
+                    const errRecord = this.__onRecord(push);
+                    if (errRecord !== void 0) return errRecord;
+                    if (to !== -1 && this.info.records >= to) {
+                      this.state.stop = true;
+                      close();
+                      return;
+                    }
+                  }
+                  this.state.commenting = false;
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                if (this.state.commenting) {
+                  continue;
+                }
+                if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
+                  const commentCount = this.__compareBytes(comment, buf, pos, chr);
+                  if (commentCount !== 0) {
+                    this.state.commenting = true;
+                    continue;
+                  }
+                }
+                const delimiterLength = this.__isDelimiter(buf, pos, chr);
+                if (delimiterLength !== 0) {
+                  this.info.bytes = this.state.bufBytesStart + pos;
+                  const errField = this.__onField();
+                  if (errField !== void 0) return errField;
+                  pos += delimiterLength - 1;
+                  continue;
+                }
+              }
+            }
+            if (this.state.commenting === false) {
+              if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
+                return this.__error(
+                  new CsvError(
+                    "CSV_MAX_RECORD_SIZE",
+                    [
+                      "Max Record Size:",
+                      "record exceed the maximum number of tolerated bytes",
+                      `of ${max_record_size}`,
+                      `at line ${this.info.lines}`
+                    ],
+                    this.options,
+                    this.__infoField()
+                  )
+                );
+              }
+            }
+            const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
+            const rappend = rtrim === false || this.state.wasQuoting === false;
+            if (lappend === true && rappend === true) {
+              this.state.field.append(chr);
+            } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
+              return this.__error(
+                new CsvError(
+                  "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
+                  [
+                    "Invalid Closing Quote:",
+                    "found non trimable byte after quote",
+                    `at line ${this.info.lines}`
+                  ],
+                  this.options,
+                  this.__infoField()
+                )
+              );
+            } else {
+              if (lappend === false) {
+                pos += this.__isCharTrimable(buf, pos) - 1;
+              }
+              continue;
+            }
+          }
+          if (end === true) {
+            if (this.state.quoting === true) {
+              const err = this.__error(
+                new CsvError(
+                  "CSV_QUOTE_NOT_CLOSED",
+                  [
+                    "Quote Not Closed:",
+                    `the parsing is finished with an opening quote at line ${this.info.lines}`
+                  ],
+                  this.options,
+                  this.__infoField()
+                )
+              );
+              if (err !== void 0) return err;
+            } else {
+              if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
+                this.info.bytes = this.state.bufBytesStart + pos;
+                const errField = this.__onField();
+                if (errField !== void 0) return errField;
+                const errRecord = this.__onRecord(push);
+                if (errRecord !== void 0) return errRecord;
+              } else if (this.state.wasRowDelimiter === true) {
+                this.info.empty_lines++;
+              } else if (this.state.commenting === true) {
+                this.info.comment_lines++;
+              }
+            }
+          } else {
+            this.state.bufBytesStart += pos;
+            this.state.previousBuf = buf.slice(pos);
+          }
+          if (this.state.wasRowDelimiter === true) {
+            this.info.lines++;
+            this.state.wasRowDelimiter = false;
+          }
+        },
+        __onRecord: function(push) {
+          const {
+            columns,
+            group_columns_by_name,
+            encoding,
+            info: info3,
+            from,
+            relax_column_count,
+            relax_column_count_less,
+            relax_column_count_more,
+            raw,
+            skip_records_with_empty_values
+          } = this.options;
+          const { enabled, record } = this.state;
+          if (enabled === false) {
+            return this.__resetRecord();
+          }
+          const recordLength = record.length;
+          if (columns === true) {
+            if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
+              this.__resetRecord();
+              return;
+            }
+            return this.__firstLineToColumns(record);
+          }
+          if (columns === false && this.info.records === 0) {
+            this.state.expectedRecordLength = recordLength;
+          }
+          if (recordLength !== this.state.expectedRecordLength) {
+            const err = columns === false ? new CsvError(
+              "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
+              [
+                "Invalid Record Length:",
+                `expect ${this.state.expectedRecordLength},`,
+                `got ${recordLength} on line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                record
+              }
+            ) : new CsvError(
+              "CSV_RECORD_INCONSISTENT_COLUMNS",
+              [
+                "Invalid Record Length:",
+                `columns length is ${columns.length},`,
+                // rename columns
+                `got ${recordLength} on line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                record
+              }
+            );
+            if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
+              this.info.invalid_field_length++;
+              this.state.error = err;
+            } else {
+              const finalErr = this.__error(err);
+              if (finalErr) return finalErr;
+            }
+          }
+          if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
+            this.__resetRecord();
+            return;
+          }
+          if (this.state.recordHasError === true) {
+            this.__resetRecord();
+            this.state.recordHasError = false;
+            return;
+          }
+          this.info.records++;
+          if (from === 1 || this.info.records >= from) {
+            const { objname } = this.options;
+            if (columns !== false) {
+              const obj = {};
+              for (let i = 0, l = record.length; i < l; i++) {
+                if (columns[i] === void 0 || columns[i].disabled) continue;
+                if (group_columns_by_name === true && Object.hasOwn(obj, columns[i].name)) {
+                  if (Array.isArray(obj[columns[i].name])) {
+                    obj[columns[i].name] = obj[columns[i].name].concat(record[i]);
+                  } else {
+                    obj[columns[i].name] = [obj[columns[i].name], record[i]];
+                  }
+                } else {
+                  Object.defineProperty(obj, columns[i].name, {
+                    value: record[i],
+                    enumerable: true,
+                    writable: true,
+                    configurable: true
+                  });
+                }
+              }
+              if (raw === true || info3 === true) {
+                const extRecord = Object.assign(
+                  { record: obj },
+                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+                  info3 === true ? { info: this.__infoRecord() } : {}
+                );
+                const err = this.__push(
+                  objname === void 0 ? extRecord : [obj[objname], extRecord],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              } else {
+                const err = this.__push(
+                  objname === void 0 ? obj : [obj[objname], obj],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              }
+            } else {
+              if (raw === true || info3 === true) {
+                const extRecord = Object.assign(
+                  { record },
+                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+                  info3 === true ? { info: this.__infoRecord() } : {}
+                );
+                const err = this.__push(
+                  objname === void 0 ? extRecord : [record[objname], extRecord],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              } else {
+                const err = this.__push(
+                  objname === void 0 ? record : [record[objname], record],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              }
+            }
+          }
+          this.__resetRecord();
+        },
+        __firstLineToColumns: function(record) {
+          const { firstLineToHeaders } = this.state;
+          try {
+            const headers = firstLineToHeaders === void 0 ? record : firstLineToHeaders.call(null, record);
+            if (!Array.isArray(headers)) {
+              return this.__error(
+                new CsvError(
+                  "CSV_INVALID_COLUMN_MAPPING",
+                  [
+                    "Invalid Column Mapping:",
+                    "expect an array from column function,",
+                    `got ${JSON.stringify(headers)}`
+                  ],
+                  this.options,
+                  this.__infoField(),
+                  {
+                    headers
+                  }
+                )
+              );
+            }
+            const normalizedHeaders = normalize_columns_array(headers);
+            this.state.expectedRecordLength = normalizedHeaders.length;
+            this.options.columns = normalizedHeaders;
+            this.__resetRecord();
+            return;
+          } catch (err) {
+            return err;
+          }
+        },
+        __resetRecord: function() {
+          if (this.options.raw === true) {
+            this.state.rawBuffer.reset();
+          }
+          this.state.error = void 0;
+          this.state.record = [];
+          this.state.record_length = 0;
+        },
+        __onField: function() {
+          const { cast, encoding, rtrim, max_record_size } = this.options;
+          const { enabled, wasQuoting } = this.state;
+          if (enabled === false) {
+            return this.__resetField();
+          }
+          let field = this.state.field.toString(encoding);
+          if (rtrim === true && wasQuoting === false) {
+            field = field.trimRight();
+          }
+          if (cast === true) {
+            const [err, f] = this.__cast(field);
+            if (err !== void 0) return err;
+            field = f;
+          }
+          this.state.record.push(field);
+          if (max_record_size !== 0 && typeof field === "string") {
+            this.state.record_length += field.length;
+          }
+          this.__resetField();
+        },
+        __resetField: function() {
+          this.state.field.reset();
+          this.state.wasQuoting = false;
+        },
+        __push: function(record, push) {
+          const { on_record } = this.options;
+          if (on_record !== void 0) {
+            const info3 = this.__infoRecord();
+            try {
+              record = on_record.call(null, record, info3);
+            } catch (err) {
+              return err;
+            }
+            if (record === void 0 || record === null) {
+              return;
+            }
+          }
+          this.info.bytes_records += this.info.bytes;
+          push(record);
+        },
+        // Return a tuple with the error and the casted value
+        __cast: function(field) {
+          const { columns, relax_column_count } = this.options;
+          const isColumns = Array.isArray(columns);
+          if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
+            return [void 0, void 0];
+          }
+          if (this.state.castField !== null) {
+            try {
+              const info3 = this.__infoField();
+              return [void 0, this.state.castField.call(null, field, info3)];
+            } catch (err) {
+              return [err];
+            }
+          }
+          if (this.__isFloat(field)) {
+            return [void 0, parseFloat(field)];
+          } else if (this.options.cast_date !== false) {
+            const info3 = this.__infoField();
+            return [void 0, this.options.cast_date.call(null, field, info3)];
+          }
+          return [void 0, field];
+        },
+        __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
+          if (sourceBuf[0] !== firstByte) return 0;
+          const sourceLength = sourceBuf.length;
+          for (let i = 1; i < sourceLength; i++) {
+            if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
+          }
+          return sourceLength;
+        },
+        // Helper to test if a character is trimable
+        __isCharTrimable: function(buf, pos) {
+          const { timchars, timcharFirstBytes } = this.state;
+          const first = buf[pos];
+          if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
+          loop1: for (let i = 0; i < timchars.length; i++) {
+            const timchar = timchars[i];
+            for (let j = 0; j < timchar.length; j++) {
+              if (timchar[j] !== buf[pos + j]) continue loop1;
+            }
+            return timchar.length;
+          }
+          return 0;
+        },
+        __isDelimiter: function(buf, pos, chr) {
+          const { delimiter, ignore_last_delimiters } = this.options;
+          if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
+            return 0;
+          } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
+            return 0;
+          }
+          loop1: for (let i = 0; i < delimiter.length; i++) {
+            const del = delimiter[i];
+            if (del[0] === chr) {
+              for (let j = 1; j < del.length; j++) {
+                if (del[j] !== buf[pos + j]) continue loop1;
+              }
+              return del.length;
+            }
+          }
+          return 0;
+        },
+        __isEscape: function(buf, pos, chr) {
+          const { escape: escape2 } = this.options;
+          if (escape2 === null) return false;
+          const l = escape2.length;
+          if (escape2[0] === chr) {
+            for (let i = 0; i < l; i++) {
+              if (escape2[i] !== buf[pos + i]) {
+                return false;
+              }
+            }
+            return true;
+          }
+          return false;
+        },
+        __isFloat: function(value2) {
+          return value2 - parseFloat(value2) + 1 >= 0;
+        },
+        // Keep it in case we implement the `cast_int` option
+        // __isInt(value){
+        //   // return Number.isInteger(parseInt(value))
+        //   // return !isNaN( parseInt( obj ) );
+        //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
+        // }
+        __isQuote: function(buf, pos) {
+          const { quote: quote2 } = this.options;
+          if (quote2 === null) return false;
+          const l = quote2.length;
+          for (let i = 0; i < l; i++) {
+            if (quote2[i] !== buf[pos + i]) {
+              return false;
+            }
+          }
+          return true;
+        },
+        __isRecordDelimiter: function(chr, buf, pos) {
+          const { record_delimiter } = this.options;
+          const recordDelimiterLength = record_delimiter.length;
+          loop1: for (let i = 0; i < recordDelimiterLength; i++) {
+            const rd = record_delimiter[i];
+            const rdLength = rd.length;
+            if (rd[0] !== chr) {
+              continue;
+            }
+            for (let j = 1; j < rdLength; j++) {
+              if (rd[j] !== buf[pos + j]) {
+                continue loop1;
+              }
+            }
+            return rd.length;
+          }
+          return 0;
+        },
+        __autoDiscoverRecordDelimiter: function(buf, pos) {
+          const { encoding } = this.options;
+          const rds = [
+            // Important, the windows line ending must be before mac os 9
+            Buffer.from("\r\n", encoding),
+            Buffer.from("\n", encoding),
+            Buffer.from("\r", encoding)
+          ];
+          loop: for (let i = 0; i < rds.length; i++) {
+            const l = rds[i].length;
+            for (let j = 0; j < l; j++) {
+              if (rds[i][j] !== buf[pos + j]) {
+                continue loop;
+              }
+            }
+            this.options.record_delimiter.push(rds[i]);
+            this.state.recordDelimiterMaxLength = rds[i].length;
+            return rds[i].length;
+          }
+          return 0;
+        },
+        __error: function(msg) {
+          const { encoding, raw, skip_records_with_error } = this.options;
+          const err = typeof msg === "string" ? new Error(msg) : msg;
+          if (skip_records_with_error) {
+            this.state.recordHasError = true;
+            if (this.options.on_skip !== void 0) {
+              try {
+                this.options.on_skip(
+                  err,
+                  raw ? this.state.rawBuffer.toString(encoding) : void 0
+                );
+              } catch (err2) {
+                return err2;
+              }
+            }
+            return void 0;
+          } else {
+            return err;
+          }
+        },
+        __infoDataSet: function() {
+          return {
+            ...this.info,
+            columns: this.options.columns
+          };
+        },
+        __infoRecord: function() {
+          const { columns, raw, encoding } = this.options;
+          return {
+            ...this.__infoDataSet(),
+            bytes_records: this.info.bytes,
+            error: this.state.error,
+            header: columns === true,
+            index: this.state.record.length,
+            raw: raw ? this.state.rawBuffer.toString(encoding) : void 0
+          };
+        },
+        __infoField: function() {
+          const { columns } = this.options;
+          const isColumns = Array.isArray(columns);
+          const bytes_records = this.info.bytes_records;
+          return {
+            ...this.__infoRecord(),
+            bytes_records,
+            column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
+            quoting: this.state.wasQuoting
+          };
+        }
+      };
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/index.js
+import { Transform } from "stream";
+var Parser, parse3;
+var init_lib = __esm({
+  "node_modules/csv-parse/lib/index.js"() {
+    init_is_object();
+    init_api();
+    init_CsvError();
+    init_normalize_options();
+    Parser = class extends Transform {
+      constructor(opts = {}) {
+        super({ ...{ readableObjectMode: true }, ...opts, encoding: null });
+        this.api = transform({
+          on_skip: (err, chunk) => {
+            this.emit("skip", err, chunk);
+          },
+          ...opts
+        });
+        this.state = this.api.state;
+        this.options = this.api.options;
+        this.info = this.api.info;
+      }
+      // Implementation of `Transform._transform`
+      _transform(buf, _, callback) {
+        if (this.state.stop === true) {
+          return;
+        }
+        const err = this.api.parse(
+          buf,
+          false,
+          (record) => {
+            this.push(record);
+          },
+          () => {
+            this.push(null);
+            this.end();
+            this.on("end", this.destroy);
+          }
+        );
+        if (err !== void 0) {
+          this.state.stop = true;
+        }
+        callback(err);
+      }
+      // Implementation of `Transform._flush`
+      _flush(callback) {
+        if (this.state.stop === true) {
+          return;
+        }
+        const err = this.api.parse(
+          void 0,
+          true,
+          (record) => {
+            this.push(record);
+          },
+          () => {
+            this.push(null);
+            this.on("end", this.destroy);
+          }
+        );
+        callback(err);
+      }
+    };
+    parse3 = function() {
+      let data, options, callback;
+      for (const i in arguments) {
+        const argument = arguments[i];
+        const type = typeof argument;
+        if (data === void 0 && (typeof argument === "string" || Buffer.isBuffer(argument))) {
+          data = argument;
+        } else if (options === void 0 && is_object(argument)) {
+          options = argument;
+        } else if (callback === void 0 && type === "function") {
+          callback = argument;
+        } else {
+          throw new CsvError(
+            "CSV_INVALID_ARGUMENT",
+            ["Invalid argument:", `got ${JSON.stringify(argument)} at index ${i}`],
+            options || {}
+          );
+        }
+      }
+      const parser = new Parser(options);
+      if (callback) {
+        const records = options === void 0 || options.objname === void 0 ? [] : /* @__PURE__ */ Object.create(null);
+        parser.on("readable", function() {
+          let record;
+          while ((record = this.read()) !== null) {
+            if (options === void 0 || options.objname === void 0) {
+              records.push(record);
+            } else {
+              Object.assign(records, {
+                [record[0]]: record[1]
+                // writable: true,
+                // enumerable: true,
+                // configurable: true
+              });
+            }
+          }
+        });
+        parser.on("error", function(err) {
+          callback(err, void 0, parser.api.__infoDataSet());
+        });
+        parser.on("end", function() {
+          callback(void 0, records, parser.api.__infoDataSet());
+        });
+      }
+      if (data !== void 0) {
+        const writer = function() {
+          parser.write(data);
+          parser.end();
+        };
+        if (typeof setImmediate === "function") {
+          setImmediate(writer);
+        } else {
+          setTimeout(writer, 0);
+        }
+      }
+      return parser;
+    };
+  }
+});
+
+// node_modules/csv-parse/lib/sync.js
+var parse4;
+var init_sync = __esm({
+  "node_modules/csv-parse/lib/sync.js"() {
+    init_api();
+    init_normalize_options();
+    parse4 = function(data, opts = {}) {
+      if (typeof data === "string") {
+        data = Buffer.from(data);
+      }
+      const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
+      const parser = transform(opts);
+      const push = (record) => {
+        if (parser.options.objname === void 0) records.push(record);
+        else {
+          records[record[0]] = record[1];
+        }
+      };
+      const close = () => {
+      };
+      const error2 = parser.parse(data, true, push, close);
+      if (error2 !== void 0) throw error2;
+      return records;
+    };
+  }
+});
+
+// src/testsets/line-cursor.ts
+function countLineBreaks(text) {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  if (text.includes("\r")) {
+    for (let j = text.indexOf("\r"); j !== -1; j = text.indexOf("\r", j + 1)) {
+      if (text.charCodeAt(j + 1) !== LF) count++;
+    }
+  }
+  return count;
+}
+var LF, CR, LineCursor;
+var init_line_cursor = __esm({
+  "src/testsets/line-cursor.ts"() {
+    "use strict";
+    LF = 10;
+    CR = 13;
+    LineCursor = class {
+      constructor(text) {
+        this.text = text;
+      }
+      text;
+      #offset = 0;
+      #line = 1;
+      #lineStart = 0;
+      /** Position of the character at `offset` (clamped to the text). */
+      positionAt(offset) {
+        const target = Math.max(0, Math.min(offset, this.text.length));
+        if (target < this.#offset) {
+          this.#offset = 0;
+          this.#line = 1;
+          this.#lineStart = 0;
+        }
+        const text = this.text;
+        for (let i = this.#offset; i < target; i++) {
+          const c = text.charCodeAt(i);
+          if (c === LF || c === CR && text.charCodeAt(i + 1) !== LF) {
+            this.#line++;
+            this.#lineStart = i + 1;
+          }
+        }
+        this.#offset = target;
+        return { line: this.#line, col: target - this.#lineStart + 1 };
+      }
+    };
+  }
+});
+
+// src/testsets/rows.ts
+function isReservedKey(key) {
+  return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
+}
+function normalizeMeta(raw, line, issues) {
+  const meta = {};
+  let ok = true;
+  const id = idText(raw.id, "__id__", line, issues);
+  if (id === INVALID) ok = false;
+  else if (id !== void 0) meta.id = id;
+  const dedupId = idText(raw.dedupId, "__dedup_id__", line, issues);
+  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, line, issues);
+  if (dedupId === INVALID || dataDedupId === INVALID) {
+    ok = false;
+  } else if (dedupId !== void 0 && dataDedupId !== void 0 && dedupId !== dataDedupId) {
+    issues.add(
+      "testset.dedup-conflict",
+      line,
+      0,
+      `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`
+    );
+    ok = false;
+  } else {
+    const dedup = dedupId ?? dataDedupId;
+    if (dedup !== void 0) meta.dedupId = dedup;
+  }
+  const tags = tagList(raw.tags, line, issues);
+  if (tags === INVALID) ok = false;
+  else if (tags !== void 0) meta.tags = tags;
+  const flags = structured(raw.flags);
+  if (flags !== void 0) meta.flags = flags;
+  const extra = structured(raw.meta);
+  if (extra !== void 0) meta.meta = extra;
+  if (!ok) return null;
+  return Object.keys(meta).length === 0 ? NO_META : meta;
+}
+function isAbsent(value2) {
+  return value2 === void 0 || value2 === null || typeof value2 === "string" && value2.trim() === "";
+}
+function idText(value2, name, line, issues) {
+  if (isAbsent(value2)) return void 0;
+  if (typeof value2 === "string") return value2.trim();
+  if (typeof value2 === "number" && Number.isFinite(value2)) return String(value2);
+  issues.add(
+    "testset.meta",
+    line,
+    0,
+    `${name}: expected a string or a number, found ${describeValue(value2)}`
+  );
+  return INVALID;
+}
+function tagList(value2, line, issues) {
+  if (isAbsent(value2)) return void 0;
+  const decoded = typeof value2 === "string" ? decodeJsonText(value2) : value2;
+  let tags;
+  if (typeof decoded === "string") {
+    if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
+    tags = decoded.split(TAG_SEPARATORS);
+  } else if (Array.isArray(decoded) && decoded.every((tag) => typeof tag === "string")) {
+    tags = decoded;
+  } else {
+    issues.add(
+      "testset.meta",
+      line,
+      0,
+      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value2)}`
+    );
+    return INVALID;
+  }
+  const kept = [];
+  for (const tag of tags) {
+    const trimmed = tag.trim();
+    if (trimmed !== "") kept.push(trimmed);
+  }
+  return kept.length > 0 ? kept : void 0;
+}
+function structured(value2) {
+  if (isAbsent(value2)) return void 0;
+  return typeof value2 === "string" ? decodeJsonText(value2) : value2;
+}
+function decodeJsonText(text) {
+  const lead = text.charCodeAt(0);
+  if (lead !== 91 && lead !== 123 && !isSpace(lead)) return text;
+  const trimmed = text.trim();
+  if (trimmed.length < 2) return text;
+  const first = trimmed.charCodeAt(0);
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  const looksLikeJson = first === 91 && last === 93 || first === 123 && last === 125;
+  if (!looksLikeJson) return text;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return text;
+  }
+}
+function isSpace(code) {
+  return code <= 32 || code === 160 || code === 65279 || code >= 5760 && /\s/.test(String.fromCharCode(code));
+}
+function isRecordObject(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+}
+function rowFromObject(value2, line, col, issues, fallbackId) {
+  if (!isRecordObject(value2)) {
+    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value2)}`);
+    return null;
+  }
+  const hasReserved = Object.hasOwn(value2, "__id__") || Object.hasOwn(value2, "__dedup_id__") || Object.hasOwn(value2, "__flags__") || Object.hasOwn(value2, "__tags__") || Object.hasOwn(value2, "__meta__") || Object.hasOwn(value2, DATA_DEDUP_KEY);
+  if (!hasReserved) {
+    if (isAbsent(fallbackId)) return { data: value2, line, meta: NO_META };
+    const meta2 = normalizeMeta({ id: fallbackId }, line, issues);
+    return meta2 && { data: value2, line, meta: meta2 };
+  }
+  const data = {};
+  for (const key of Object.keys(value2)) {
+    if (!isReservedKey(key)) setDataKey(data, key, value2[key]);
+  }
+  const raw = {
+    id: isAbsent(value2.__id__) ? fallbackId : value2.__id__,
+    dedupId: value2.__dedup_id__,
+    dataDedupId: value2[DATA_DEDUP_KEY],
+    flags: value2.__flags__,
+    tags: value2.__tags__,
+    meta: value2.__meta__
+  };
+  const meta = normalizeMeta(raw, line, issues);
+  return meta && { data, line, meta };
+}
+function setDataKey(data, key, value2) {
+  if (key === "__proto__") {
+    Object.defineProperty(data, key, {
+      value: value2,
+      enumerable: true,
+      writable: true,
+      configurable: true
+    });
+  } else {
+    data[key] = value2;
+  }
+}
+function rowsFromRecords(records, file) {
+  const issues = new IssueList(file);
+  const rows2 = [];
+  for (const record of records) {
+    const row = rowFromObject(record.value, record.line, 0, issues);
+    if (row) rows2.push(row);
+  }
+  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
+}
+var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID, TAG_SEPARATORS;
+var init_rows = __esm({
+  "src/testsets/rows.ts"() {
+    "use strict";
+    init_errors();
+    init_issues();
+    META_COLUMNS = {
+      __id__: "id",
+      __dedup_id__: "dedupId",
+      __flags__: "flags",
+      __tags__: "tags",
+      __meta__: "meta"
+    };
+    DATA_DEDUP_KEY = "testcase_dedup_id";
+    NO_META = Object.freeze({});
+    INVALID = /* @__PURE__ */ Symbol("invalid");
+    TAG_SEPARATORS = /[,;]/;
+  }
+});
+
+// src/testsets/csv.ts
+function parseCsv(text, file) {
+  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+  let records;
+  try {
+    records = parse4(body, CSV_OPTIONS);
+  } catch (error2) {
+    if (!(error2 instanceof CsvError)) throw error2;
+    return { ok: false, issues: [csvSyntaxIssue(error2, body, file)] };
+  }
+  const builder = new CsvRowBuilder(file);
+  builder.pushAll(records);
+  return builder.finish();
+}
+function csvSyntaxIssue(error2, body, file) {
+  const bytes = typeof error2.bytes === "number" ? error2.bytes : 0;
+  let offset = Buffer.from(body, "utf8").subarray(0, bytes).toString("utf8").length;
+  let message = `invalid CSV: ${error2.message}`;
+  if (error2.code === "CSV_QUOTE_NOT_CLOSED") {
+    const quote2 = body.indexOf('"', offset);
+    if (quote2 !== -1) offset = quote2;
+    message = 'a quoted cell that starts here is never closed (a missing or stray " character)';
+  }
+  const { line, col } = new LineCursor(body).positionAt(offset);
+  return { code: "testset.csv-syntax", file, line, col, path: "", message };
+}
+var CSV_OPTIONS, CsvRowBuilder;
+var init_csv = __esm({
+  "src/testsets/csv.ts"() {
+    "use strict";
+    init_sync();
+    init_issues();
+    init_line_cursor();
+    init_rows();
+    CSV_OPTIONS = {
+      record_delimiter: ["\r\n", "\n", "\r"],
+      skip_empty_lines: false,
+      relax_column_count: true,
+      relax_quotes: true
+    };
+    CsvRowBuilder = class {
+      #issues;
+      #rows = [];
+      /** Where rows go when streaming; without it they are collected for `finish`. */
+      #onRow;
+      #plan = null;
+      #headerOk = true;
+      #width = 0;
+      #nextLine = 1;
+      /**
+       * With `onRow`, each row is handed over as soon as it is built and `finish` returns no rows (a
+       * streaming reader keeps none); a row handed over may still be followed by issues in later
+       * rows, so the caller must wait for `finish` before trusting any of them.
+       */
+      constructor(file, onRow) {
+        this.#issues = new IssueList(file);
+        this.#onRow = onRow;
+      }
+      /** Feeds the next record, in file order, blank records included. */
+      push(record) {
+        this.pushAll([record]);
+      }
+      /**
+       * Feeds records in file order, blank records included. The per-record work is written out in
+       * this one loop, not spread over helpers: a 10,000-row file is read once, mostly before the JIT
+       * has optimised anything, and every call per cell shows in the timing.
+       */
+      pushAll(records) {
+        for (const record of records) {
+          const line = this.#nextLine;
+          let breaks = 0;
+          let blank = true;
+          for (let i = 0; i < record.length; i++) {
+            const cell = record[i] ?? "";
+            if (cell.includes("\n") || cell.includes("\r")) breaks += countLineBreaks(cell);
+            if (blank && cell.length > 0) {
+              const lead = cell.charCodeAt(0);
+              blank = lead > 32 && lead < 127 ? false : cell.trim() === "";
+            }
+          }
+          this.#nextLine = line + 1 + breaks;
+          if (blank) continue;
+          const plan = this.#plan;
+          if (plan === null) {
+            this.#plan = this.#readHeader(record, line);
+            continue;
+          }
+          if (!this.#headerOk) continue;
+          if (record.length !== this.#width) {
+            this.#issues.add(
+              "testset.csv-columns",
+              line,
+              0,
+              `expected ${this.#width} cells (one per header column), found ${record.length}`
+            );
+            continue;
+          }
+          const data = {};
+          const { dataIndex, dataName } = plan;
+          for (let i = 0; i < dataIndex.length; i++) {
+            const cell = record[dataIndex[i] ?? 0] ?? "";
+            const lead = cell.charCodeAt(0);
+            const value2 = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
+            if (plan.protoColumn) setDataKey(data, dataName[i] ?? "", value2);
+            else data[dataName[i] ?? ""] = value2;
+          }
+          if (plan.metaIndex.length === 0) {
+            this.#emit({ data, line, meta: NO_META });
+            continue;
+          }
+          const raw = {};
+          for (let i = 0; i < plan.metaIndex.length; i++) {
+            const field = plan.metaField[i];
+            if (field !== void 0) raw[field] = record[plan.metaIndex[i] ?? 0];
+          }
+          const meta = normalizeMeta(raw, line, this.#issues);
+          if (meta) this.#emit({ data, line, meta });
+        }
+      }
+      #emit(row) {
+        if (this.#onRow === void 0) this.#rows.push(row);
+        else this.#onRow(row);
+      }
+      /** Every row, or every problem found. */
+      finish() {
+        if (this.#plan === null) {
+          this.#issues.add(
+            "testset.csv-header",
+            1,
+            0,
+            "the file is empty: a CSV testset starts with a header row of column names"
+          );
+        }
+        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
+      }
+      #readHeader(record, line) {
+        const plan = {
+          dataIndex: [],
+          dataName: [],
+          metaIndex: [],
+          metaField: [],
+          protoColumn: false
+        };
+        const seen = /* @__PURE__ */ new Map();
+        this.#width = record.length;
+        record.forEach((cell, index) => {
+          const name = cell.trim();
+          if (name === "") {
+            this.#issues.add(
+              "testset.csv-header",
+              line,
+              0,
+              `column ${index + 1} of the header has no name: every column needs one`
+            );
+            this.#headerOk = false;
+            return;
+          }
+          const first = seen.get(name);
+          if (first !== void 0) {
+            this.#issues.add(
+              "testset.csv-header",
+              line,
+              0,
+              `column name ${JSON.stringify(name)} appears twice in the header (columns ${first + 1} and ${index + 1})`
+            );
+            this.#headerOk = false;
+            return;
+          }
+          seen.set(name, index);
+          if (isReservedKey(name)) {
+            plan.metaIndex.push(index);
+            plan.metaField.push(name === DATA_DEDUP_KEY ? "dataDedupId" : META_COLUMNS[name]);
+          } else {
+            plan.dataIndex.push(index);
+            plan.dataName.push(name);
+            if (name === "__proto__") plan.protoColumn = true;
+          }
+        });
+        return plan;
+      }
+    };
+  }
+});
+
+// src/testsets/json-syntax.ts
+function locateJsonError(text) {
+  const n = text.length;
+  const stack = [];
+  let state = "value";
+  let lastComma = -1;
+  let i = 0;
+  for (; ; ) {
+    i = skipWhitespace(text, i);
+    const top = stack[stack.length - 1];
+    if (i >= n) {
+      if (state === "after" && top === void 0) return null;
+      const what = top === void 0 ? "a JSON value" : top === "[" ? "the closing ']'" : "the closing '}'";
+      return { offset: n, message: `unexpected end of file: expected ${what}` };
+    }
+    const c = text.charAt(i);
+    if (state === "after") {
+      if (top === void 0) {
+        return { offset: i, message: `unexpected ${found(text, i)} after the JSON value` };
+      }
+      const close = top === "[" ? "]" : "}";
+      if (c === ",") {
+        lastComma = i;
+        state = top === "[" ? "value" : "key";
+        i++;
+      } else if (c === close) {
+        stack.pop();
+        i++;
+      } else {
+        const after = top === "[" ? "an array element" : "a property value";
+        return {
+          offset: i,
+          message: `expected ',' or '${close}' after ${after}, found ${found(text, i)}`
+        };
+      }
+      continue;
+    }
+    if (state === "key" || state === "first-key") {
+      if (c === "}") {
+        if (state === "first-key") {
+          stack.pop();
+          state = "after";
+          i++;
+          continue;
+        }
+        return { offset: lastComma, message: "trailing comma: JSON allows no ',' before '}'" };
+      }
+      if (c !== '"') {
+        return {
+          offset: i,
+          message: `expected a property name in double quotes, found ${found(text, i)}`
+        };
+      }
+      const end2 = scanString(text, i);
+      if (typeof end2 !== "number") return end2;
+      i = skipWhitespace(text, end2);
+      if (text.charAt(i) !== ":") {
+        return {
+          offset: i,
+          message: `expected ':' after the property name, found ${found(text, i)}`
+        };
+      }
+      state = "value";
+      i++;
+      continue;
+    }
+    if (c === "]" && top === "[") {
+      if (state === "first-value") {
+        stack.pop();
+        state = "after";
+        i++;
+        continue;
+      }
+      return { offset: lastComma, message: "trailing comma: JSON allows no ',' before ']'" };
+    }
+    if (c === "[" || c === "{") {
+      stack.push(c);
+      state = c === "[" ? "first-value" : "first-key";
+      i++;
+      continue;
+    }
+    const end = scanScalar(text, i);
+    if (typeof end !== "number") return end;
+    i = end;
+    state = "after";
+  }
+}
+function skipWhitespace(text, from) {
+  let i = from;
+  for (; ; ) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+    else return i;
+  }
+}
+function scanScalar(text, i) {
+  const c = text.charAt(i);
+  if (c === '"') return scanString(text, i);
+  if (c === "-" || c >= "0" && c <= "9") {
+    NUMBER.lastIndex = i;
+    const match = NUMBER.exec(text);
+    const end = match && match[0] !== "-" ? i + match[0].length : i;
+    if (end === i || NUMBER_CONTINUES.test(text.charAt(end))) {
+      return { offset: i, message: `invalid number ${found(text, i)}` };
+    }
+    return end;
+  }
+  for (const literal of LITERALS) {
+    if (text.startsWith(literal, i)) return i + literal.length;
+  }
+  const hint = c === "'" ? " (JSON strings use double quotes)" : "";
+  return { offset: i, message: `expected a value, found ${found(text, i)}${hint}` };
+}
+function scanString(text, start) {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '"') return i + 1;
+    if (c === "\\") {
+      const next = text.charAt(i + 1);
+      if (next === "u") {
+        if (!HEX4.test(text.slice(i + 2, i + 6))) {
+          return { offset: i, message: "invalid \\u escape: expected four hex digits" };
+        }
+        i += 5;
+      } else if (ESCAPES.has(next)) {
+        i++;
+      } else {
+        return { offset: i, message: `invalid escape ${JSON.stringify(`\\${next}`)} in a string` };
+      }
+    } else if (c.charCodeAt(0) < 32) {
+      const what = c === "\n" || c === "\r" ? "a line break" : "a control character";
+      return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
+    }
+  }
+  return { offset: start, message: "a string that starts here is never closed" };
+}
+function found(text, i) {
+  if (i >= text.length) return "end of file";
+  const word = /[A-Za-z0-9_$.+-]+/y;
+  word.lastIndex = i;
+  const match = word.exec(text);
+  if (match) return JSON.stringify(match[0].slice(0, 20));
+  const c = text.charAt(i);
+  if (c === "'") return `"'"`;
+  return `'${JSON.stringify(c).slice(1, -1)}'`;
+}
+function explainJsonError(text, error2) {
+  const located = locateJsonError(text);
+  if (located) return located;
+  const message = error2 instanceof Error ? error2.message : String(error2);
+  const position = /at position (\d+)/.exec(message);
+  return { offset: position ? Number(position[1]) : 0, message };
+}
+var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
+var init_json_syntax = __esm({
+  "src/testsets/json-syntax.ts"() {
+    "use strict";
+    NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+    NUMBER_CONTINUES = /[0-9.eE+-]/;
+    LITERALS = ["true", "false", "null"];
+    ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
+    HEX4 = /^[0-9a-fA-F]{4}$/;
+  }
+});
+
+// src/testsets/json.ts
+function parseJson(text, file) {
+  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+  let value2;
+  try {
+    value2 = JSON.parse(body);
+  } catch (error2) {
+    const { offset, message } = explainJsonError(body, error2);
+    const { line, col } = new LineCursor(body).positionAt(offset);
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "testset.json-syntax",
+          file,
+          line,
+          col,
+          path: "",
+          message: `invalid JSON: ${message}`
+        }
+      ]
+    };
+  }
+  const issues = new IssueList(file);
+  const cursor = new LineCursor(body);
+  const rows2 = [];
+  if (Array.isArray(value2)) {
+    const offsets = arrayElementOffsets(body, "root");
+    checkOffsets(offsets, value2);
+    value2.forEach((element, index) => {
+      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
+      const row = rowFromObject(element, line, col, issues);
+      if (row) rows2.push(row);
+    });
+  } else if (isRecordObject(value2) && Array.isArray(value2.testcases)) {
+    const testcases = value2.testcases;
+    const offsets = arrayElementOffsets(body, "testcases");
+    checkOffsets(offsets, testcases);
+    testcases.forEach((testcase, index) => {
+      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
+      if (!isRecordObject(testcase) || !isRecordObject(testcase.data)) {
+        issues.add(
+          "testset.row-type",
+          line,
+          col,
+          `expected a testcase object with a "data" object, found ${describeValue(testcase)}`
+        );
+        return;
+      }
+      const row = rowFromObject(testcase.data, line, col, issues, testcase.id);
+      if (row) rows2.push(row);
+    });
+  } else {
+    const { line, col } = cursor.positionAt(body.search(/\S/));
+    issues.add(
+      "testset.json-shape",
+      line,
+      col,
+      `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value2)}`
+    );
+  }
+  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
+}
+function checkOffsets(offsets, elements) {
+  if (offsets.length !== elements.length) {
+    throw new Error(
+      `testset JSON scanner found ${offsets.length} array elements where JSON.parse found ${elements.length}`
+    );
+  }
+}
+function arrayElementOffsets(text, target) {
+  const targetDepth = target === "root" ? 1 : 2;
+  let offsets = [];
+  let depth2 = 0;
+  let inTarget = false;
+  let expectElement = false;
+  let lastRootKey = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58) continue;
+    if (inTarget && depth2 === targetDepth) {
+      if (c === 44) {
+        expectElement = true;
+        continue;
+      }
+      if (expectElement && c !== 93) {
+        offsets.push(i);
+        expectElement = false;
+      }
+    }
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      if (target === "testcases" && depth2 === 1) {
+        COLON_AHEAD.lastIndex = end + 1;
+        lastRootKey = COLON_AHEAD.test(text) ? JSON.parse(text.slice(i, end + 1)) : null;
+      }
+      i = end;
+    } else if (c === 91 || c === 123) {
+      depth2++;
+      const isTarget = c === 91 && depth2 === targetDepth && (target === "root" || lastRootKey === "testcases");
+      if (isTarget) {
+        offsets = [];
+        inTarget = true;
+        expectElement = true;
+      }
+    } else if (c === 93 || c === 125) {
+      if (inTarget && depth2 === targetDepth) inTarget = false;
+      depth2--;
+    }
+  }
+  return offsets;
+}
+function stringEnd(text, start) {
+  let end = text.indexOf('"', start + 1);
+  for (; ; ) {
+    if (end === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+var QUOTE, BACKSLASH, COLON_AHEAD;
+var init_json = __esm({
+  "src/testsets/json.ts"() {
+    "use strict";
+    init_errors();
+    init_issues();
+    init_json_syntax();
+    init_line_cursor();
+    init_rows();
+    QUOTE = 34;
+    BACKSLASH = 92;
+    COLON_AHEAD = /[ \t\r\n]*:/y;
+  }
+});
+
+// src/testsets/jsonl.ts
+function parseJsonl(text, file) {
+  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+  const reader = new JsonlRowReader(file);
+  for (const source2 of body.split(LINE_BREAK)) reader.push(source2);
+  return reader.finish();
+}
+var LINE_BREAK, JsonlRowReader;
+var init_jsonl = __esm({
+  "src/testsets/jsonl.ts"() {
+    "use strict";
+    init_issues();
+    init_json_syntax();
+    init_rows();
+    LINE_BREAK = /\r\n|\n|\r/;
+    JsonlRowReader = class {
+      #issues;
+      #rows = [];
+      #onRow;
+      #line = 0;
+      constructor(file, onRow) {
+        this.#issues = new IssueList(file);
+        this.#onRow = onRow;
+      }
+      /** The next physical line. */
+      push(source2) {
+        const line = ++this.#line;
+        if (source2.trim() === "") return;
+        let value2;
+        try {
+          value2 = JSON.parse(source2);
+        } catch (error2) {
+          const { offset, message } = explainJsonError(source2, error2);
+          this.#issues.add("testset.json-syntax", line, offset + 1, `invalid JSON: ${message}`);
+          return;
+        }
+        const col = source2.search(/\S/) + 1;
+        const row = rowFromObject(value2, line, col, this.#issues);
+        if (!row) return;
+        if (this.#onRow === void 0) this.#rows.push(row);
+        else this.#onRow(row);
+      }
+      /** Every row (none when streaming), or every problem found. */
+      finish() {
+        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
+      }
+    };
+  }
+});
+
+// src/testsets/stream-read.ts
+import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+async function streamTestsetRows(absPath, format, file, onRow) {
+  const batches = testsetRowBatches(absPath, format, file);
+  try {
+    for (; ; ) {
+      const next = await batches.next();
+      if (next.done) return next.value.ok ? { ok: true } : next.value;
+      for (const row of next.value) onRow(row);
+    }
+  } catch (error2) {
+    if (error2 instanceof CsvError || !isErrno(error2)) throw error2;
+    throw new TestsetReadError(error2.code, error2.message);
+  }
+}
+async function* testsetRowBatches(absPath, format, file) {
+  if (format === "csv") return yield* csvRowBatches(absPath, file);
+  if (format === "jsonl") return yield* jsonlRowBatches(absPath, file);
+  const parsed = parseJson(await readFile(absPath, "utf8"), file);
+  if (!parsed.ok) return parsed;
+  if (parsed.rows.length > 0) yield parsed.rows;
+  return { ok: true, rows: [] };
+}
+async function* csvRowBatches(absPath, file) {
+  let rows2 = [];
+  const builder = new CsvRowBuilder(file, (row) => rows2.push(row));
+  let handed = 0;
+  let records = [];
+  let irregular = false;
+  lines: for await (const lines2 of lineBatches(absPath)) {
+    for (const line of lines2) {
+      const cells = line.includes('"') ? splitQuotedLine(line) : line.split(",");
+      if (cells === null) {
+        irregular = true;
+        break lines;
+      }
+      records.push(cells);
+      if (records.length < RECORD_BATCH) continue;
+      builder.pushAll(records);
+      handed += records.length;
+      records = [];
+      if (rows2.length > 0) {
+        yield rows2;
+        rows2 = [];
+      }
+    }
+  }
+  if (irregular) {
+    records = [];
+    const source2 = createReadStream(absPath);
+    const parser = parse3({ ...CSV_OPTIONS, bom: true });
+    source2.on("error", (error2) => parser.destroy(error2));
+    source2.pipe(parser);
+    let skip = handed;
+    try {
+      for await (const record of parser) {
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        records.push(record);
+        if (records.length < RECORD_BATCH) continue;
+        builder.pushAll(records);
+        records = [];
+        if (rows2.length > 0) {
+          yield rows2;
+          rows2 = [];
+        }
+      }
+    } catch (error2) {
+      if (!(error2 instanceof CsvError)) throw error2;
+      return parseCsv(await readFile(absPath, "utf8"), file);
+    } finally {
+      source2.destroy();
+    }
+  }
+  builder.pushAll(records);
+  if (rows2.length > 0) yield rows2;
+  return builder.finish();
+}
+function splitQuotedLine(line) {
+  const cells = [];
+  let at = 0;
+  for (; ; ) {
+    if (line.charCodeAt(at) === 34) {
+      let text = "";
+      let from = at + 1;
+      for (; ; ) {
+        const quote2 = line.indexOf('"', from);
+        if (quote2 === -1) return null;
+        if (line.charCodeAt(quote2 + 1) !== 34) {
+          cells.push(text + line.slice(from, quote2));
+          at = quote2 + 1;
+          break;
+        }
+        text += line.slice(from, quote2 + 1);
+        from = quote2 + 2;
+      }
+      if (at === line.length) return cells;
+      if (line.charCodeAt(at) !== 44) return null;
+      at++;
+    } else {
+      const comma = line.indexOf(",", at);
+      const cell = comma === -1 ? line.slice(at) : line.slice(at, comma);
+      if (cell.includes('"')) return null;
+      cells.push(cell);
+      if (comma === -1) return cells;
+      at = comma + 1;
+    }
+  }
+}
+async function* jsonlRowBatches(absPath, file) {
+  let rows2 = [];
+  const reader = new JsonlRowReader(file, (row) => rows2.push(row));
+  for await (const lines2 of lineBatches(absPath)) {
+    for (const line of lines2) {
+      reader.push(line);
+      if (rows2.length >= RECORD_BATCH) {
+        yield rows2;
+        rows2 = [];
+      }
+    }
+  }
+  if (rows2.length > 0) yield rows2;
+  return reader.finish();
+}
+async function* lineBatches(absPath) {
+  let lines2 = [];
+  const splitter = new LineSplitter((line) => lines2.push(line));
+  for await (const chunk of createReadStream(absPath, { encoding: "utf8" })) {
+    splitter.push(chunk);
+    if (lines2.length === 0) continue;
+    yield lines2;
+    lines2 = [];
+  }
+  splitter.end();
+  yield lines2;
+}
+function isErrno(error2) {
+  return error2 instanceof Error && typeof error2.code === "string";
+}
+var RECORD_BATCH, TestsetReadError, LineSplitter;
+var init_stream_read = __esm({
+  "src/testsets/stream-read.ts"() {
+    "use strict";
+    init_lib();
+    init_csv();
+    init_json();
+    init_jsonl();
+    RECORD_BATCH = 32;
+    TestsetReadError = class extends Error {
+      constructor(code, message) {
+        super(message);
+        this.code = code;
+      }
+      code;
+    };
+    LineSplitter = class {
+      #onLine;
+      #rest = "";
+      #started = false;
+      constructor(onLine) {
+        this.#onLine = onLine;
+      }
+      push(chunk) {
+        let text = this.#rest + chunk;
+        if (!this.#started && text.length > 0) {
+          this.#started = true;
+          if (text.charCodeAt(0) === 65279) text = text.slice(1);
+        }
+        let start = 0;
+        let lf = text.indexOf("\n");
+        let cr2 = text.indexOf("\r");
+        for (; ; ) {
+          if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
+          if (cr2 !== -1 && cr2 < start) cr2 = text.indexOf("\r", start);
+          const at = cr2 !== -1 && (lf === -1 || cr2 < lf) ? cr2 : lf;
+          if (at === -1) break;
+          if (at === cr2 && at === text.length - 1) break;
+          this.#onLine(text.slice(start, at));
+          start = at === cr2 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
+        }
+        this.#rest = text.slice(start);
+      }
+      /** The last line (possibly empty, as `split` yields after a final break). */
+      end() {
+        const rest = this.#rest;
+        this.#rest = "";
+        if (rest.endsWith("\r")) {
+          this.#onLine(rest.slice(0, -1));
+          this.#onLine("");
+        } else this.#onLine(rest);
+      }
+    };
+  }
+});
+
+// src/testsets/replay.ts
+import { stat as stat2 } from "node:fs/promises";
+function hexAt(blocks, i) {
+  const at = i % BLOCK * ID_BYTES;
+  return blocks[Math.floor(i / BLOCK)].toString("hex", at, at + ID_BYTES);
+}
+async function fileStamp(absPath) {
+  try {
+    const s = await stat2(absPath, { bigint: true });
+    return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs };
+  } catch {
+    return null;
+  }
+}
+async function* replayCases(source2) {
+  const changed = (how) => usageError(
+    "testset.changed",
+    `${source2.displayPath} ${how} since the run read it first (each run reads its cases again as it goes, to hold only a few in memory); run again with the file left as it is`,
+    source2.displayPath
+  );
+  const unchanged = async () => {
+    const now = await fileStamp(source2.absPath);
+    if (now === null) throw changed("went away");
+    const was = source2.stamp;
+    if (now.dev !== was.dev || now.ino !== was.ino || now.size !== was.size || now.mtimeNs !== was.mtimeNs) {
+      throw changed("changed");
+    }
+  };
+  await unchanged();
+  const replay = new CaseReplay(source2.kept, source2.file);
+  const batches = testsetRowBatches(source2.absPath, source2.format, source2.displayPath);
+  let next;
+  try {
+    while (!(next = await batches.next()).done) {
+      const cases = [];
+      for (const row of next.value) {
+        const made = replay.add(row);
+        if (made !== void 0) cases.push(made);
+      }
+      if (cases.length > 0) yield cases;
+    }
+  } catch (error2) {
+    const errno = error2 instanceof Error && typeof error2.code === "string";
+    if (errno) throw changed("could no longer be read");
+    throw error2;
+  } finally {
+    await batches.return(void 0);
+  }
+  const result = next.value;
+  if (!result.ok || !replay.complete(source2.rows)) throw changed("changed");
+  await unchanged();
+}
+var ID_BYTES, BLOCK, KeptCases, CaseReplay;
+var init_replay = __esm({
+  "src/testsets/replay.ts"() {
+    "use strict";
+    init_errors();
+    init_stream_read();
+    ID_BYTES = 32;
+    BLOCK = 2048;
+    KeptCases = class {
+      #positions = [];
+      #contentIds = [];
+      /** With `hash:` fields: each case's identity (unused slots for rows with a dedup id). */
+      #ids;
+      #count = 0;
+      /** `fieldIds`: the identities are hashes of `hash:` fields, so they are kept too. */
+      constructor(fieldIds) {
+        this.#ids = fieldIds ? [] : null;
+      }
+      get count() {
+        return this.#count;
+      }
+      /**
+       * The next kept case: its row position, contentId, and its identity when that is a hash of
+       * `hash:` fields (a dedup id comes back with its row, and a contentId is kept anyway).
+       */
+      add(position, contentId, fieldId) {
+        const block = Math.floor(this.#count / BLOCK);
+        const slot = this.#count % BLOCK;
+        if (slot === 0) {
+          this.#positions.push(new Uint32Array(BLOCK));
+          this.#contentIds.push(Buffer.allocUnsafeSlow(BLOCK * ID_BYTES));
+          this.#ids?.push(Buffer.allocUnsafeSlow(BLOCK * ID_BYTES));
+        }
+        this.#positions[block][slot] = position;
+        this.#contentIds[block].write(contentId, slot * ID_BYTES, ID_BYTES, "hex");
+        if (fieldId !== null) this.#ids?.[block].write(fieldId, slot * ID_BYTES, ID_BYTES, "hex");
+        this.#count++;
+      }
+      position(i) {
+        return this.#positions[Math.floor(i / BLOCK)][i % BLOCK];
+      }
+      contentId(i) {
+        return hexAt(this.#contentIds, i);
+      }
+      fieldId(i) {
+        return this.#ids === null ? null : hexAt(this.#ids, i);
+      }
+    };
+    CaseReplay = class {
+      #kept;
+      #file;
+      /** Rows seen: the next row's position. */
+      #row = 0;
+      /** Kept cases made: the next one's place in `#kept`. */
+      #next = 0;
+      constructor(kept, file) {
+        this.#kept = kept;
+        this.#file = file;
+      }
+      /** The next row's case, or undefined when the first read did not keep its row. */
+      add(row) {
+        const position = this.#row++;
+        const k = this.#next;
+        if (k >= this.#kept.count || this.#kept.position(k) !== position) return void 0;
+        this.#next++;
+        const contentId = this.#kept.contentId(k);
+        const id = row.meta.dedupId ?? this.#kept.fieldId(k) ?? contentId;
+        const source2 = this.#file === null ? null : { file: this.#file, line: row.line };
+        return { id, contentId, source: source2, data: row.data, meta: row.meta, index: position };
+      }
+      /** Whether the rows gave every kept case, and `rows` rows in all (as the first read did). */
+      complete(rows2) {
+        return this.#next === this.#kept.count && this.#row === rows2;
+      }
+    };
+  }
+});
+
 // src/testsets/identity.ts
 import { createHash, hash as digest } from "node:crypto";
 function sha256(text) {
@@ -20659,6 +23632,7 @@ var init_identity = __esm({
     init_errors();
     init_canonical_json();
     init_issues();
+    init_replay();
     MIN_PIN_LENGTH = 6;
     PIN = /^[0-9a-f]+$/i;
     REVISION_BATCH = 1024;
@@ -20670,6 +23644,8 @@ var init_identity = __esm({
       #keep;
       #issues;
       #cases = [];
+      /** With `hold: false`, instead of `#cases`. */
+      #kept;
       #firstLine = /* @__PURE__ */ new Map();
       #revision = createHash("sha256");
       /** ContentIds not yet hashed into the revision: the first `#pending` slots. */
@@ -20687,6 +23663,10 @@ var init_identity = __esm({
         this.#issues = new IssueList(options.file ?? "");
         this.#positions = options.positions ?? false;
         this.#keep = options.keep;
+        if (options.hold === false && this.#identity.kind === "function") {
+          throw new TypeError("cases identified by a hash function are always held (hold: false)");
+        }
+        this.#kept = options.hold === false ? new KeptCases(this.#identity.kind === "fields") : null;
       }
       /** The next row, in file order. */
       add(row) {
@@ -20709,6 +23689,11 @@ var init_identity = __esm({
         this.#firstLine.set(id, row.line);
         const index = this.#identified++;
         if (this.#keep !== void 0 && !this.#keep(id, row.meta)) return;
+        if (this.#kept !== null) {
+          const fieldId = row.meta.dedupId === void 0 && this.#identity.kind === "fields" ? id : null;
+          this.#kept.add(index, cid, fieldId);
+          return;
+        }
         const source2 = this.#file === null ? null : { file: this.#file, line: row.line };
         this.#cases.push(
           this.#positions ? { id, contentId: cid, source: source2, data: row.data, meta: row.meta, index } : { id, contentId: cid, source: source2, data: row.data, meta: row.meta }
@@ -20720,7 +23705,8 @@ var init_identity = __esm({
         if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
         this.#hashPending();
         this.#revision.update(this.#rows === 0 ? "[]" : '"]');
-        return { ok: true, cases: this.#cases, revision: this.#revision.digest("hex") };
+        const revision = this.#revision.digest("hex");
+        return this.#kept === null ? { ok: true, cases: this.#cases, revision, rows: this.#rows } : { ok: true, cases: this.#cases, revision, rows: this.#rows, kept: this.#kept };
       }
       /** Hashes the pending contentIds: `["` before the first, `","` between any two. */
       #hashPending() {
@@ -20745,6 +23731,28 @@ var init_run_key = __esm({
   }
 });
 
+// src/run/types.ts
+function heldCases(cases) {
+  if (cases instanceof CaseStream) {
+    throw new TypeError("these cases are read as the run goes (CaseStream), not held");
+  }
+  return cases;
+}
+var CaseStream;
+var init_types = __esm({
+  "src/run/types.ts"() {
+    "use strict";
+    CaseStream = class {
+      constructor(length2, read) {
+        this.length = length2;
+        this.read = read;
+      }
+      length;
+      read;
+    };
+  }
+});
+
 // src/merge/annotate.ts
 function planOf(spec) {
   return {
@@ -20763,7 +23771,7 @@ function annotateRuns(runs, specs, shard) {
     if (spec === void 0) return run2;
     const { cases, ...head } = run2;
     if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
-    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
+    const positions = new Map(heldCases(spec.cases).map((c) => [c.id, c.index]));
     return {
       ...head,
       plan: planOf(spec),
@@ -20774,14 +23782,13 @@ function annotateRuns(runs, specs, shard) {
     };
   });
 }
-function indexingSink(sink, specs) {
-  const casesByRun = specs.flatMap((spec) => spec.grid.map(() => spec.cases));
+function indexingSink(sink) {
   return {
     open: (runs) => sink.open(runs),
-    record: (run2, index, result) => {
-      const position = casesByRun[run2]?.[index]?.index;
+    record: (run2, index, result, testCase) => {
+      const position = testCase?.index;
       if (position !== void 0) result.index = position;
-      sink.record(run2, index, result);
+      sink.record(run2, index, result, testCase);
     }
   };
 }
@@ -20794,6 +23801,7 @@ var init_annotate = __esm({
   "src/merge/annotate.ts"() {
     "use strict";
     init_run_key();
+    init_types();
   }
 });
 
@@ -22421,6 +25429,65 @@ var init_summary = __esm({
   }
 });
 
+// src/run/case-cursor.ts
+function caseCursor(cases) {
+  if (cases instanceof CaseStream) return new StreamCursor(cases);
+  return { at: (index) => cases[index], close: () => Promise.resolve() };
+}
+var StreamCursor;
+var init_case_cursor = __esm({
+  "src/run/case-cursor.ts"() {
+    "use strict";
+    init_types();
+    StreamCursor = class {
+      #stream;
+      #iterator = null;
+      #batch = [];
+      /** Position of `#batch[0]`. */
+      #base = 0;
+      #reading = null;
+      constructor(stream) {
+        this.#stream = stream;
+      }
+      at(index) {
+        return this.#batch[index - this.#base] ?? this.#load(index);
+      }
+      async #load(index) {
+        if (index < this.#base) throw new RangeError(`case ${index} was asked for after its batch`);
+        while (index >= this.#base + this.#batch.length) {
+          this.#reading ??= this.#readBatch().finally(() => {
+            this.#reading = null;
+          });
+          await this.#reading;
+        }
+        return this.#batch[index - this.#base];
+      }
+      async #readBatch() {
+        this.#iterator ??= this.#stream.read();
+        const next = await this.#iterator.next();
+        if (next.done === true) {
+          throw new Error(
+            `the testset gave ${this.#base + this.#batch.length} cases where ${this.#stream.length} were planned`
+          );
+        }
+        this.#base += this.#batch.length;
+        this.#batch = next.value;
+        if (this.#base + this.#batch.length < this.#stream.length) return;
+        const end = await this.#iterator.next();
+        if (end.done !== true) {
+          throw new Error(`the testset gave more cases than the ${this.#stream.length} planned`);
+        }
+      }
+      async close() {
+        const iterator2 = this.#iterator;
+        this.#iterator = null;
+        this.#batch = [];
+        await iterator2?.return?.();
+      }
+    };
+  }
+});
+
 // src/run/trials.ts
 function aggregateTrials(prepared, trials) {
   let passedTrials = 0;
@@ -22550,7 +25617,8 @@ async function runSuites(suites, options = {}) {
     breatheAt: performance.now() + BREATHE_EVERY_MS,
     loopRan: false,
     pause: null,
-    onFirstAwait: options.onFirstAwait
+    onFirstAwait: options.onFirstAwait,
+    casesError: null
   };
   watchLoop(engine);
   const keepCases = options.keepCases ?? true;
@@ -22585,6 +25653,7 @@ async function runSuites(suites, options = {}) {
         position: runs.length + suite.runs.length,
         params,
         size: spec.cases.length,
+        cases: caseCursor(spec.cases),
         results: keepCases ? new Array(spec.cases.length) : null,
         summary: new SummaryAccumulator(suite.evaluatorIds, { trials }),
         pendingTrials: trials > 1 ? new Array(spec.cases.length) : []
@@ -22621,7 +25690,9 @@ async function runSuites(suites, options = {}) {
     await Promise.all(workers);
   } finally {
     signal?.removeEventListener("abort", onAbort);
+    await Promise.all(runs.map((run2) => run2.cases.close()));
   }
+  if (engine.casesError !== null) throw engine.casesError.error;
   if (engine.observerError !== null) throw engine.observerError.error;
   return {
     runs: runs.map(toRunResult),
@@ -22662,7 +25733,17 @@ async function runCase(engine, run2, index, trial2) {
   const { calls, now } = engine;
   if (calls.interrupted) return;
   const spec = run2.suite.spec;
-  const prepared = spec.cases[index];
+  let prepared = run2.cases.at(index);
+  if (prepared instanceof Promise) {
+    try {
+      prepared = await prepared;
+    } catch (error3) {
+      engine.casesError ??= { error: error3 };
+      calls.interrupt(error3);
+      return;
+    }
+    if (calls.interrupted) return;
+  }
   const testCase = prepared.data;
   const { params } = run2;
   const args = new FnCallArgs(testCase, params);
@@ -22733,7 +25814,7 @@ async function runCase(engine, run2, index, trial2) {
     engine.observerError ??= { error: observerError };
   }
   try {
-    engine.sink?.record(run2.position, index, result);
+    engine.sink?.record(run2.position, index, result, prepared);
   } catch (sinkError) {
     engine.observerError ??= { error: sinkError };
   }
@@ -22833,6 +25914,7 @@ var init_engine = __esm({
     init_call();
     init_evaluation();
     init_summary();
+    init_case_cursor();
     init_trials();
     PASS_CONDITION_EVALUATOR = "pass";
     BREATHE_EVERY_MS = 20;
@@ -22852,7 +25934,7 @@ async function executeSuites(suites, io) {
   const keepCases = io.keepCases ?? true;
   const reports = keepCases ? null : new SpooledReports({
     junit: io.junit === true,
-    ...io.positions ? { positions: suites } : {},
+    positions: io.positions === true,
     ...io.reduce ? { reduce: io.reduce } : {}
   });
   let result;
@@ -22901,8 +25983,8 @@ function allSinks(sinks) {
     open(runs) {
       for (const sink of sinks) sink.open(runs);
     },
-    record(run2, index, result) {
-      for (const sink of sinks) sink.record(run2, index, result);
+    record(run2, index, result, testCase) {
+      for (const sink of sinks) sink.record(run2, index, result, testCase);
     }
   };
 }
@@ -22927,7 +26009,7 @@ var init_execute = __esm({
       #reduced;
       #sink;
       /**
-       * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
+       * `junit`: count what `writeJUnit` needs. `positions`: record each case's
        * testset position (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep
        * each case reduced by it (`reducedCases`).
        */
@@ -22935,7 +26017,7 @@ var init_execute = __esm({
         this.#junit = options.junit ? new JUnitCounts() : null;
         this.#reduced = options.reduce ? new ReducedCases(options.reduce) : null;
         this.#sink = allSinks([
-          options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
+          options.positions === true ? indexingSink(this.#spool) : this.#spool,
           this.#listed,
           ...this.#junit ? [this.#junit] : [],
           ...this.#reduced ? [this.#reduced] : []
@@ -22948,8 +26030,8 @@ var init_execute = __esm({
       open(runs) {
         this.#sink.open(runs);
       }
-      record(run2, index, result) {
-        this.#sink.record(run2, index, result);
+      record(run2, index, result, testCase) {
+        this.#sink.record(run2, index, result, testCase);
       }
       /** What the summary table lists for each of `count` runs. */
       listings(count) {
@@ -42625,7 +45707,7 @@ var init_env = __esm({
 
 // src/config/load.ts
 import { createHash as createHash2 } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { dirname as dirname4, resolve as resolve3 } from "node:path";
 function parseConfig(text, options) {
   const { file } = options;
@@ -42719,7 +45801,7 @@ async function loadConfigFile(path, options) {
   const absPath = resolve3(options.cwd, path);
   let text;
   try {
-    text = await readFile2(absPath, "utf8");
+    text = await readFile3(absPath, "utf8");
   } catch (error2) {
     const code = error2.code;
     const issue3 = code === "ENOENT" ? {
@@ -46500,7 +49582,7 @@ var init_registry = __esm({
 });
 
 // src/modules/exports.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { basename, dirname as dirname5, extname, join as join4 } from "node:path";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -46544,7 +49626,7 @@ async function isCommonJsFile(file) {
 async function packageType(file) {
   let text;
   try {
-    text = await readFile3(file, "utf8");
+    text = await readFile4(file, "utf8");
   } catch {
     return void 0;
   }
@@ -46896,7 +49978,7 @@ var init_typescript_loader = __esm({
 });
 
 // src/modules/loader.ts
-import { stat as stat3 } from "node:fs/promises";
+import { stat as stat4 } from "node:fs/promises";
 import { extname as extname3, relative as relative2, sep as sep3 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 function createModuleLoader(options = {}) {
@@ -46911,7 +49993,7 @@ function createModuleLoader(options = {}) {
     return (await typescript).import(url);
   };
   const loadFile = async (file) => {
-    const found2 = await stat3(file).catch(() => void 0);
+    const found2 = await stat4(file).catch(() => void 0);
     if (!found2?.isFile()) {
       const isDirectory2 = found2?.isDirectory() ?? false;
       const suggestion = isDirectory2 ? await suggestIndexFile(file) : await suggestSibling(file);
@@ -47073,7 +50155,7 @@ var init_backoff = __esm({
 
 // src/judge/cache.ts
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir3, readFile as readFile5, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
@@ -47085,7 +50167,7 @@ function createFileCache(dir) {
     async get(key) {
       let text;
       try {
-        text = await readFile4(pathOf(key), "utf8");
+        text = await readFile5(pathOf(key), "utf8");
       } catch {
         return void 0;
       }
@@ -47730,2528 +50812,6 @@ var init_shard = __esm({
   }
 });
 
-// node_modules/csv-parse/lib/api/CsvError.js
-var CsvError;
-var init_CsvError = __esm({
-  "node_modules/csv-parse/lib/api/CsvError.js"() {
-    CsvError = class _CsvError extends Error {
-      constructor(code, message, options, ...contexts) {
-        if (Array.isArray(message)) message = message.join(" ").trim();
-        super(message);
-        if (Error.captureStackTrace !== void 0) {
-          Error.captureStackTrace(this, _CsvError);
-        }
-        this.code = code;
-        for (const context3 of contexts) {
-          for (const key in context3) {
-            const value2 = context3[key];
-            this[key] = Buffer.isBuffer(value2) ? value2.toString(options.encoding) : value2 == null ? value2 : JSON.parse(JSON.stringify(value2));
-          }
-        }
-      }
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/utils/is_object.js
-var is_object;
-var init_is_object = __esm({
-  "node_modules/csv-parse/lib/utils/is_object.js"() {
-    is_object = function(obj) {
-      return typeof obj === "object" && obj !== null && !Array.isArray(obj);
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/api/normalize_columns_array.js
-var normalize_columns_array;
-var init_normalize_columns_array = __esm({
-  "node_modules/csv-parse/lib/api/normalize_columns_array.js"() {
-    init_CsvError();
-    init_is_object();
-    normalize_columns_array = function(columns) {
-      const normalizedColumns = [];
-      for (let i = 0, l = columns.length; i < l; i++) {
-        const column = columns[i];
-        if (column === void 0 || column === null || column === false) {
-          normalizedColumns[i] = { disabled: true };
-        } else if (typeof column === "string" || typeof column === "number") {
-          normalizedColumns[i] = { name: `${column}` };
-        } else if (is_object(column)) {
-          if (typeof column.name !== "string") {
-            throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
-              "Option columns missing name:",
-              `property "name" is required at position ${i}`,
-              "when column is an object literal"
-            ]);
-          }
-          normalizedColumns[i] = column;
-        } else {
-          throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
-            "Invalid column definition:",
-            "expect a string or a literal object,",
-            `got ${JSON.stringify(column)} at position ${i}`
-          ]);
-        }
-      }
-      return normalizedColumns;
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/utils/ResizeableBuffer.js
-var ResizeableBuffer, ResizeableBuffer_default;
-var init_ResizeableBuffer = __esm({
-  "node_modules/csv-parse/lib/utils/ResizeableBuffer.js"() {
-    ResizeableBuffer = class {
-      constructor(size = 100) {
-        this.size = size;
-        this.length = 0;
-        this.buf = Buffer.allocUnsafe(size);
-      }
-      prepend(val) {
-        if (Buffer.isBuffer(val)) {
-          const length2 = this.length + val.length;
-          if (length2 >= this.size) {
-            this.resize();
-            if (length2 >= this.size) {
-              throw Error("INVALID_BUFFER_STATE");
-            }
-          }
-          const buf = this.buf;
-          this.buf = Buffer.allocUnsafe(this.size);
-          val.copy(this.buf, 0);
-          buf.copy(this.buf, val.length);
-          this.length += val.length;
-        } else {
-          const length2 = this.length++;
-          if (length2 === this.size) {
-            this.resize();
-          }
-          const buf = this.clone();
-          this.buf[0] = val;
-          buf.copy(this.buf, 1, 0, length2);
-        }
-      }
-      append(val) {
-        const length2 = this.length++;
-        if (length2 === this.size) {
-          this.resize();
-        }
-        this.buf[length2] = val;
-      }
-      clone() {
-        return Buffer.from(this.buf.slice(0, this.length));
-      }
-      resize() {
-        const length2 = this.length;
-        this.size = this.size * 2;
-        const buf = Buffer.allocUnsafe(this.size);
-        this.buf.copy(buf, 0, 0, length2);
-        this.buf = buf;
-      }
-      toString(encoding) {
-        if (encoding) {
-          return this.buf.toString(encoding, 0, this.length);
-        } else {
-          return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
-        }
-      }
-      toJSON() {
-        return this.toString("utf8");
-      }
-      reset() {
-        this.length = 0;
-      }
-    };
-    ResizeableBuffer_default = ResizeableBuffer;
-  }
-});
-
-// node_modules/csv-parse/lib/api/init_state.js
-var init_state;
-var init_init_state = __esm({
-  "node_modules/csv-parse/lib/api/init_state.js"() {
-    init_ResizeableBuffer();
-    init_state = function(options) {
-      const timchars = [
-        // Basic Latin
-        32,
-        // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
-        9,
-        // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
-        10,
-        // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
-        13,
-        // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
-        12,
-        // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
-        11,
-        // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
-        // Latin-1 Supplement
-        160,
-        // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
-        // Ogham
-        5760,
-        // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
-        // General Punctuation
-        8192,
-        // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
-        8193,
-        // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
-        8194,
-        // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
-        8195,
-        // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
-        8196,
-        // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
-        8197,
-        // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
-        8198,
-        // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
-        8199,
-        // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
-        8200,
-        // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
-        8201,
-        // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
-        8202,
-        // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
-        8232,
-        // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
-        8233,
-        // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
-        8239,
-        // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
-        8287,
-        // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
-        12288,
-        // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
-        65279
-        // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
-      ].reduce((acc, codepoint) => {
-        const encoded = Buffer.from(
-          String.fromCharCode(codepoint),
-          options.encoding
-        );
-        if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
-          return acc;
-        }
-        acc.push(encoded);
-        return acc;
-      }, []);
-      const timcharFirstBytes = new Uint8Array(256);
-      for (const t of timchars) timcharFirstBytes[t[0]] = 1;
-      return {
-        bomSkipped: false,
-        bufBytesStart: 0,
-        castField: options.cast_function,
-        commenting: false,
-        delimiterBufPrevious: void 0,
-        delimiterDiscovered: false,
-        // Current error encountered by a record
-        error: void 0,
-        enabled: options.from_line === 1,
-        escaping: false,
-        escapeIsQuote: Buffer.isBuffer(options.escape) && Buffer.isBuffer(options.quote) && Buffer.compare(options.escape, options.quote) === 0,
-        // columns can be `false`, `true`, `Array`
-        expectedRecordLength: Array.isArray(options.columns) ? options.columns.length : void 0,
-        field: new ResizeableBuffer_default(20),
-        firstLineToHeaders: options.cast_first_line_to_header,
-        needMoreDataSize: Math.max(
-          // Skip if the remaining buffer smaller than comment
-          options.comment !== null ? options.comment.length : 0,
-          ...options.delimiter ? options.delimiter.map((delimiter) => delimiter.length) : [],
-          // Auto discovery of delimiter is limited to 1 character
-          options.delimiter_auto ? 1 : 0,
-          // Skip if the remaining buffer can be escape sequence
-          options.quote !== null ? options.quote.length : 0,
-          ...timchars.map((t) => t.length)
-        ),
-        previousBuf: void 0,
-        quoting: false,
-        stop: false,
-        rawBuffer: new ResizeableBuffer_default(100),
-        record: [],
-        recordHasError: false,
-        record_length: 0,
-        recordDelimiterMaxLength: options.record_delimiter.length === 0 ? 0 : Math.max(...options.record_delimiter.map((v) => v.length)),
-        trimChars: [
-          Buffer.from(" ", options.encoding)[0],
-          Buffer.from("	", options.encoding)[0]
-        ],
-        wasQuoting: false,
-        wasRowDelimiter: false,
-        timchars,
-        timcharFirstBytes
-      };
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/utils/underscore.js
-var underscore;
-var init_underscore = __esm({
-  "node_modules/csv-parse/lib/utils/underscore.js"() {
-    underscore = function(str2) {
-      return str2.replace(/([A-Z])/g, function(_, match) {
-        return "_" + match.toLowerCase();
-      });
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/api/normalize_options.js
-var normalize_options;
-var init_normalize_options = __esm({
-  "node_modules/csv-parse/lib/api/normalize_options.js"() {
-    init_normalize_columns_array();
-    init_CsvError();
-    init_underscore();
-    init_is_object();
-    normalize_options = function(opts) {
-      const options = {};
-      for (const opt in opts) {
-        options[underscore(opt)] = opts[opt];
-      }
-      if (options.encoding === void 0 || options.encoding === true) {
-        options.encoding = "utf8";
-      } else if (options.encoding === null || options.encoding === false) {
-        options.encoding = null;
-      } else if (typeof options.encoding !== "string" && options.encoding !== null) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_ENCODING",
-          [
-            "Invalid option encoding:",
-            "encoding must be a string or null to return a buffer,",
-            `got ${JSON.stringify(options.encoding)}`
-          ],
-          options
-        );
-      }
-      if (options.bom === void 0 || options.bom === null || options.bom === false) {
-        options.bom = false;
-      } else if (options.bom !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_BOM",
-          [
-            "Invalid option bom:",
-            "bom must be true,",
-            `got ${JSON.stringify(options.bom)}`
-          ],
-          options
-        );
-      }
-      options.cast_function = null;
-      if (options.cast === void 0 || options.cast === null || options.cast === false || options.cast === "") {
-        options.cast = void 0;
-      } else if (typeof options.cast === "function") {
-        options.cast_function = options.cast;
-        options.cast = true;
-      } else if (options.cast !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_CAST",
-          [
-            "Invalid option cast:",
-            "cast must be true or a function,",
-            `got ${JSON.stringify(options.cast)}`
-          ],
-          options
-        );
-      }
-      if (options.cast_date === void 0 || options.cast_date === null || options.cast_date === false || options.cast_date === "") {
-        options.cast_date = false;
-      } else if (options.cast_date === true) {
-        options.cast_date = function(value2) {
-          const date = Date.parse(value2);
-          return !isNaN(date) ? new Date(date) : value2;
-        };
-      } else if (typeof options.cast_date !== "function") {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_CAST_DATE",
-          [
-            "Invalid option cast_date:",
-            "cast_date must be true or a function,",
-            `got ${JSON.stringify(options.cast_date)}`
-          ],
-          options
-        );
-      }
-      options.cast_first_line_to_header = void 0;
-      if (options.columns === true) {
-        options.cast_first_line_to_header = void 0;
-      } else if (typeof options.columns === "function") {
-        options.cast_first_line_to_header = options.columns;
-        options.columns = true;
-      } else if (Array.isArray(options.columns)) {
-        options.columns = normalize_columns_array(options.columns);
-      } else if (options.columns === void 0 || options.columns === null || options.columns === false) {
-        options.columns = false;
-      } else {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_COLUMNS",
-          [
-            "Invalid option columns:",
-            "expect an array, a function or true,",
-            `got ${JSON.stringify(options.columns)}`
-          ],
-          options
-        );
-      }
-      if (options.group_columns_by_name === void 0 || options.group_columns_by_name === null || options.group_columns_by_name === false) {
-        options.group_columns_by_name = false;
-      } else if (options.group_columns_by_name !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-          [
-            "Invalid option group_columns_by_name:",
-            "expect an boolean,",
-            `got ${JSON.stringify(options.group_columns_by_name)}`
-          ],
-          options
-        );
-      } else if (options.columns === false) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-          [
-            "Invalid option group_columns_by_name:",
-            "the `columns` mode must be activated."
-          ],
-          options
-        );
-      }
-      if (options.comment === void 0 || options.comment === null || options.comment === false || options.comment === "") {
-        options.comment = null;
-      } else {
-        if (typeof options.comment === "string") {
-          options.comment = Buffer.from(options.comment, options.encoding);
-        }
-        if (!Buffer.isBuffer(options.comment)) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_COMMENT",
-            [
-              "Invalid option comment:",
-              "comment must be a buffer or a string,",
-              `got ${JSON.stringify(options.comment)}`
-            ],
-            options
-          );
-        }
-      }
-      if (options.comment_no_infix === void 0 || options.comment_no_infix === null || options.comment_no_infix === false) {
-        options.comment_no_infix = false;
-      } else if (options.comment_no_infix !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_COMMENT",
-          [
-            "Invalid option comment_no_infix:",
-            "value must be a boolean,",
-            `got ${JSON.stringify(options.comment_no_infix)}`
-          ],
-          options
-        );
-      }
-      if (options.delimiter_auto === void 0 || options.delimiter_auto === null || options.delimiter_auto === false) {
-        options.delimiter_auto = false;
-      } else if (options.delimiter_auto === true) {
-        options.delimiter_auto = {};
-      } else if (!is_object(options.delimiter_auto)) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_DELIMITER_AUTO",
-          [
-            "Invalid option delimiter_auto:",
-            "delimiter_auto must be a boolean or a configuration object,",
-            `got ${JSON.stringify(options.delimiter_auto)}`
-          ],
-          options
-        );
-      }
-      if (options.delimiter_auto) {
-        if (options.delimiter_auto.preferred === void 0)
-          options.delimiter_auto.preferred = {
-            [",".charCodeAt(0)]: 1.8,
-            ["	".charCodeAt(0)]: 1.8,
-            [";".charCodeAt(0)]: 1.6,
-            [" ".charCodeAt(0)]: 1.6,
-            [":".charCodeAt(0)]: 1.5,
-            [".".charCodeAt(0)]: 1.4,
-            ["/".charCodeAt(0)]: 1.4
-          };
-        else if (!is_object(options.delimiter_auto.preferred)) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER_AUTO",
-            [
-              "Invalid option delimiter_auto:",
-              "preferred must be an object,",
-              `got ${JSON.stringify(options.delimiter_auto.preferred)}`
-            ],
-            options
-          );
-        }
-        if (options.delimiter_auto.score === void 0)
-          options.delimiter_auto.score = (info2, options2) => {
-            return (info2.total - info2.std) * (options2.preferred[info2.char_code] || 1);
-          };
-        else if (typeof options.delimiter_auto.score !== "function") {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER_AUTO",
-            [
-              "Invalid option delimiter_auto:",
-              "score must be a function,",
-              `got ${JSON.stringify(options.delimiter_auto.score)}`
-            ],
-            options
-          );
-        }
-        if (options.delimiter_auto.size === void 0)
-          options.delimiter_auto.size = 2048;
-        else if (typeof options.delimiter_auto.size !== "number") {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER_AUTO",
-            [
-              "Invalid option delimiter_auto:",
-              "size must be a number,",
-              `got ${JSON.stringify(options.delimiter_auto.size)}`
-            ],
-            options
-          );
-        }
-      }
-      const delimiter_json = JSON.stringify(options.delimiter);
-      if (options.delimiter_auto !== false) {
-        options.delimiter = [];
-      }
-      if (!Array.isArray(options.delimiter)) {
-        if (options.delimiter === void 0 || options.delimiter === null || options.delimiter === false) {
-          options.delimiter = Buffer.from(",", options.encoding);
-        }
-        options.delimiter = [options.delimiter];
-      }
-      options.delimiter = options.delimiter.map(function(delimiter) {
-        if (typeof delimiter === "string") {
-          delimiter = Buffer.from(delimiter, options.encoding);
-        }
-        if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER",
-            [
-              "Invalid option delimiter:",
-              "delimiter must be a non empty string or buffer or array of string|buffer,",
-              `got ${delimiter_json}`
-            ],
-            options
-          );
-        }
-        return delimiter;
-      });
-      if (options.escape === void 0 || options.escape === true) {
-        options.escape = Buffer.from('"', options.encoding);
-      } else if (typeof options.escape === "string") {
-        options.escape = Buffer.from(options.escape, options.encoding);
-      } else if (options.escape === null || options.escape === false) {
-        options.escape = null;
-      }
-      if (options.escape !== null) {
-        if (!Buffer.isBuffer(options.escape)) {
-          throw new Error(
-            `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options.escape)}`
-          );
-        }
-      }
-      if (options.from === void 0 || options.from === null) {
-        options.from = 1;
-      } else {
-        if (typeof options.from === "string" && /\d+/.test(options.from)) {
-          options.from = parseInt(options.from);
-        }
-        if (Number.isInteger(options.from)) {
-          if (options.from < 0) {
-            throw new Error(
-              `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: from must be an integer, got ${JSON.stringify(options.from)}`
-          );
-        }
-      }
-      if (options.from_line === void 0 || options.from_line === null) {
-        options.from_line = 1;
-      } else {
-        if (typeof options.from_line === "string" && /\d+/.test(options.from_line)) {
-          options.from_line = parseInt(options.from_line);
-        }
-        if (Number.isInteger(options.from_line)) {
-          if (options.from_line <= 0) {
-            throw new Error(
-              `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
-          );
-        }
-      }
-      if (options.ignore_last_delimiters === void 0 || options.ignore_last_delimiters === null) {
-        options.ignore_last_delimiters = false;
-      } else if (typeof options.ignore_last_delimiters === "number") {
-        options.ignore_last_delimiters = Math.floor(options.ignore_last_delimiters);
-        if (options.ignore_last_delimiters === 0) {
-          options.ignore_last_delimiters = false;
-        }
-      } else if (typeof options.ignore_last_delimiters !== "boolean") {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
-          [
-            "Invalid option `ignore_last_delimiters`:",
-            "the value must be a boolean value or an integer,",
-            `got ${JSON.stringify(options.ignore_last_delimiters)}`
-          ],
-          options
-        );
-      }
-      if (options.ignore_last_delimiters === true && options.columns === false) {
-        throw new CsvError(
-          "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
-          [
-            "The option `ignore_last_delimiters`",
-            "requires the activation of the `columns` option"
-          ],
-          options
-        );
-      }
-      if (options.info === void 0 || options.info === null || options.info === false) {
-        options.info = false;
-      } else if (options.info !== true) {
-        throw new Error(
-          `Invalid Option: info must be true, got ${JSON.stringify(options.info)}`
-        );
-      }
-      if (options.max_record_size === void 0 || options.max_record_size === null || options.max_record_size === false) {
-        options.max_record_size = 0;
-      } else if (Number.isInteger(options.max_record_size) && options.max_record_size >= 0) {
-      } else if (typeof options.max_record_size === "string" && /\d+/.test(options.max_record_size)) {
-        options.max_record_size = parseInt(options.max_record_size);
-      } else {
-        throw new Error(
-          `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options.max_record_size)}`
-        );
-      }
-      if (options.objname === void 0 || options.objname === null || options.objname === false) {
-        options.objname = void 0;
-      } else if (Buffer.isBuffer(options.objname)) {
-        if (options.objname.length === 0) {
-          throw new Error(`Invalid Option: objname must be a non empty buffer`);
-        }
-        if (options.encoding === null) {
-        } else {
-          options.objname = options.objname.toString(options.encoding);
-        }
-      } else if (typeof options.objname === "string") {
-        if (options.objname.length === 0) {
-          throw new Error(`Invalid Option: objname must be a non empty string`);
-        }
-      } else if (typeof options.objname === "number") {
-      } else {
-        throw new Error(
-          `Invalid Option: objname must be a string or a buffer, got ${options.objname}`
-        );
-      }
-      if (options.objname !== void 0) {
-        if (typeof options.objname === "number") {
-          if (options.columns !== false) {
-            throw Error(
-              "Invalid Option: objname index cannot be combined with columns or be defined as a field"
-            );
-          }
-        } else {
-          if (options.columns === false) {
-            throw Error(
-              "Invalid Option: objname field must be combined with columns or be defined as an index"
-            );
-          }
-        }
-      }
-      if (options.on_record === void 0 || options.on_record === null) {
-        options.on_record = void 0;
-      } else if (typeof options.on_record !== "function") {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_ON_RECORD",
-          [
-            "Invalid option `on_record`:",
-            "expect a function,",
-            `got ${JSON.stringify(options.on_record)}`
-          ],
-          options
-        );
-      }
-      if (options.on_skip !== void 0 && options.on_skip !== null && typeof options.on_skip !== "function") {
-        throw new Error(
-          `Invalid Option: on_skip must be a function, got ${JSON.stringify(options.on_skip)}`
-        );
-      }
-      if (options.quote === null || options.quote === false || options.quote === "") {
-        options.quote = null;
-      } else {
-        if (options.quote === void 0 || options.quote === true) {
-          options.quote = Buffer.from('"', options.encoding);
-        } else if (typeof options.quote === "string") {
-          options.quote = Buffer.from(options.quote, options.encoding);
-        }
-        if (!Buffer.isBuffer(options.quote)) {
-          throw new Error(
-            `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options.quote)}`
-          );
-        }
-      }
-      if (options.raw === void 0 || options.raw === null || options.raw === false) {
-        options.raw = false;
-      } else if (options.raw !== true) {
-        throw new Error(
-          `Invalid Option: raw must be true, got ${JSON.stringify(options.raw)}`
-        );
-      }
-      if (options.record_delimiter === void 0) {
-        options.record_delimiter = [];
-      } else if (typeof options.record_delimiter === "string" || Buffer.isBuffer(options.record_delimiter)) {
-        if (options.record_delimiter.length === 0) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_RECORD_DELIMITER",
-            [
-              "Invalid option `record_delimiter`:",
-              "value must be a non empty string or buffer,",
-              `got ${JSON.stringify(options.record_delimiter)}`
-            ],
-            options
-          );
-        }
-        options.record_delimiter = [options.record_delimiter];
-      } else if (!Array.isArray(options.record_delimiter)) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_RECORD_DELIMITER",
-          [
-            "Invalid option `record_delimiter`:",
-            "value must be a string, a buffer or array of string|buffer,",
-            `got ${JSON.stringify(options.record_delimiter)}`
-          ],
-          options
-        );
-      }
-      options.record_delimiter = options.record_delimiter.map(function(rd, i) {
-        if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_RECORD_DELIMITER",
-            [
-              "Invalid option `record_delimiter`:",
-              "value must be a string, a buffer or array of string|buffer",
-              `at index ${i},`,
-              `got ${JSON.stringify(rd)}`
-            ],
-            options
-          );
-        } else if (rd.length === 0) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_RECORD_DELIMITER",
-            [
-              "Invalid option `record_delimiter`:",
-              "value must be a non empty string or buffer",
-              `at index ${i},`,
-              `got ${JSON.stringify(rd)}`
-            ],
-            options
-          );
-        }
-        if (typeof rd === "string") {
-          rd = Buffer.from(rd, options.encoding);
-        }
-        return rd;
-      });
-      if (typeof options.relax_column_count === "boolean") {
-      } else if (options.relax_column_count === void 0 || options.relax_column_count === null) {
-        options.relax_column_count = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options.relax_column_count)}`
-        );
-      }
-      if (typeof options.relax_column_count_less === "boolean") {
-      } else if (options.relax_column_count_less === void 0 || options.relax_column_count_less === null) {
-        options.relax_column_count_less = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options.relax_column_count_less)}`
-        );
-      }
-      if (typeof options.relax_column_count_more === "boolean") {
-      } else if (options.relax_column_count_more === void 0 || options.relax_column_count_more === null) {
-        options.relax_column_count_more = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options.relax_column_count_more)}`
-        );
-      }
-      if (typeof options.relax_quotes === "boolean") {
-      } else if (options.relax_quotes === void 0 || options.relax_quotes === null) {
-        options.relax_quotes = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options.relax_quotes)}`
-        );
-      }
-      if (typeof options.skip_empty_lines === "boolean") {
-      } else if (options.skip_empty_lines === void 0 || options.skip_empty_lines === null) {
-        options.skip_empty_lines = false;
-      } else {
-        throw new Error(
-          `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options.skip_empty_lines)}`
-        );
-      }
-      if (typeof options.skip_records_with_empty_values === "boolean") {
-      } else if (options.skip_records_with_empty_values === void 0 || options.skip_records_with_empty_values === null) {
-        options.skip_records_with_empty_values = false;
-      } else {
-        throw new Error(
-          `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options.skip_records_with_empty_values)}`
-        );
-      }
-      if (typeof options.skip_records_with_error === "boolean") {
-      } else if (options.skip_records_with_error === void 0 || options.skip_records_with_error === null) {
-        options.skip_records_with_error = false;
-      } else {
-        throw new Error(
-          `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options.skip_records_with_error)}`
-        );
-      }
-      if (options.rtrim === void 0 || options.rtrim === null || options.rtrim === false) {
-        options.rtrim = false;
-      } else if (options.rtrim !== true) {
-        throw new Error(
-          `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options.rtrim)}`
-        );
-      }
-      if (options.ltrim === void 0 || options.ltrim === null || options.ltrim === false) {
-        options.ltrim = false;
-      } else if (options.ltrim !== true) {
-        throw new Error(
-          `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options.ltrim)}`
-        );
-      }
-      if (options.trim === void 0 || options.trim === null || options.trim === false) {
-        options.trim = false;
-      } else if (options.trim !== true) {
-        throw new Error(
-          `Invalid Option: trim must be a boolean, got ${JSON.stringify(options.trim)}`
-        );
-      }
-      if (options.trim === true && opts.ltrim !== false) {
-        options.ltrim = true;
-      } else if (options.ltrim !== true) {
-        options.ltrim = false;
-      }
-      if (options.trim === true && opts.rtrim !== false) {
-        options.rtrim = true;
-      } else if (options.rtrim !== true) {
-        options.rtrim = false;
-      }
-      if (options.to === void 0 || options.to === null) {
-        options.to = -1;
-      } else if (options.to !== -1) {
-        if (typeof options.to === "string" && /\d+/.test(options.to)) {
-          options.to = parseInt(options.to);
-        }
-        if (Number.isInteger(options.to)) {
-          if (options.to <= 0) {
-            throw new Error(
-              `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
-          );
-        }
-      }
-      if (options.to_line === void 0 || options.to_line === null) {
-        options.to_line = -1;
-      } else if (options.to_line !== -1) {
-        if (typeof options.to_line === "string" && /\d+/.test(options.to_line)) {
-          options.to_line = parseInt(options.to_line);
-        }
-        if (Number.isInteger(options.to_line)) {
-          if (options.to_line <= 0) {
-            throw new Error(
-              `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
-          );
-        }
-      }
-      return options;
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/utils/delimiter_discover.js
-var delimiter_discover, std;
-var init_delimiter_discover = __esm({
-  "node_modules/csv-parse/lib/utils/delimiter_discover.js"() {
-    init_normalize_options();
-    init_api();
-    delimiter_discover = function(records, options) {
-      if (!options) {
-        ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
-      }
-      if (typeof records === "string") {
-        records = Buffer.from(records);
-      }
-      if (Buffer.isBuffer(records)) {
-        records = ((data) => {
-          const records2 = [];
-          const parser = transform({ delimiter: [] });
-          const push = (record) => records2.push(record);
-          const close = () => {
-          };
-          const error2 = parser.parse(data, true, push, close);
-          if (error2 !== void 0) throw error2;
-          return records2;
-        })(records);
-      }
-      const info2 = Array(127).fill().map(() => ({ lines: [] }));
-      records.map(([record], line) => {
-        for (let i = 0, l = record.length; i < l; i++) {
-          const code = record.charCodeAt(i);
-          if (info2[code].lines[line] === void 0) info2[code].lines[line] = 0;
-          info2[code].lines[line]++;
-        }
-      });
-      info2.map((info3, i) => {
-        info3.char_code = i;
-        info3.std = std(info3.lines);
-        info3.total = info3.lines.reduce((acc, val) => acc + val, 0);
-        info3.preferred = !!options.preferred[i];
-        info3.score = options.score(info3, options);
-      });
-      const result = info2.reduce(
-        (acc, info3) => acc.score > info3.score ? acc : info3,
-        {}
-      );
-      return String.fromCharCode(result.char_code);
-    };
-    std = function(array) {
-      const n = array.length;
-      if (n === 0) return 0;
-      const mean = array.reduce((a, b) => a + b) / n;
-      return Math.sqrt(
-        array.map((x) => Math.pow(x - mean, 2)).reduce((a, b) => a + b) / n
-      );
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/api/index.js
-var isRecordEmpty, cr, nl, boms, transform;
-var init_api = __esm({
-  "node_modules/csv-parse/lib/api/index.js"() {
-    init_normalize_columns_array();
-    init_init_state();
-    init_normalize_options();
-    init_CsvError();
-    init_delimiter_discover();
-    isRecordEmpty = function(record) {
-      return record.every(
-        (field) => field == null || field.toString && field.toString().trim() === ""
-      );
-    };
-    cr = 13;
-    nl = 10;
-    boms = {
-      // Note, the following are equals:
-      // Buffer.from("\ufeff")
-      // Buffer.from([239, 187, 191])
-      // Buffer.from('EFBBBF', 'hex')
-      utf8: Buffer.from([239, 187, 191]),
-      // Note, the following are equals:
-      // Buffer.from "\ufeff", 'utf16le
-      // Buffer.from([255, 254])
-      utf16le: Buffer.from([255, 254])
-    };
-    transform = function(original_options = {}) {
-      const info2 = {
-        bytes: 0,
-        bytes_records: 0,
-        comment_lines: 0,
-        empty_lines: 0,
-        invalid_field_length: 0,
-        lines: 1,
-        records: 0
-      };
-      const options = normalize_options(original_options);
-      return {
-        info: info2,
-        original_options,
-        options,
-        state: init_state(options),
-        __needMoreData: function(i, bufLen, end) {
-          if (end) return false;
-          const { encoding, escape: escape2, quote: quote2 } = this.options;
-          const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
-          const numOfCharLeft = bufLen - i - 1;
-          const requiredLength = Math.max(
-            needMoreDataSize,
-            // Skip if the remaining buffer smaller than record delimiter
-            // If "record_delimiter" is yet to be discovered:
-            // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
-            // 2. We set the length to windows line ending in the current encoding
-            // Note, that encoding is known from user or bom discovery at that point
-            // recordDelimiterMaxLength,
-            recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
-            // Skip if remaining buffer can be an escaped quote
-            quoting ? (escape2 === null ? 0 : escape2.length) + quote2.length : 0,
-            // Skip if remaining buffer can be record delimiter following the closing quote
-            quoting ? quote2.length + recordDelimiterMaxLength : 0
-          );
-          return numOfCharLeft < requiredLength;
-        },
-        // Central parser implementation
-        parse: function(nextBuf, end, push, close) {
-          const {
-            bom,
-            comment_no_infix,
-            delimiter_auto,
-            encoding,
-            from_line,
-            ltrim,
-            max_record_size,
-            raw,
-            relax_quotes,
-            rtrim,
-            skip_empty_lines,
-            to,
-            to_line
-          } = this.options;
-          let { comment, escape: escape2, quote: quote2, record_delimiter } = this.options;
-          const {
-            bomSkipped,
-            delimiterDiscovered,
-            delimiterBufPrevious,
-            rawBuffer,
-            escapeIsQuote
-          } = this.state;
-          if (!delimiterDiscovered && delimiter_auto) {
-            let delimiterBuf;
-            if (delimiterBufPrevious === void 0) {
-              delimiterBuf = nextBuf;
-            } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
-              delimiterBuf = delimiterBufPrevious;
-            } else {
-              delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
-            }
-            nextBuf = void 0;
-            if (end || delimiterBuf.length > delimiter_auto.size) {
-              this.options.delimiter = [
-                Buffer.from(
-                  delimiter_discover(delimiterBuf, this.options.delimiter_auto)
-                )
-              ];
-              this.state.previousBuf = delimiterBuf;
-              this.state.delimiterBufPrevious = void 0;
-              this.state.delimiterDiscovered = true;
-            } else {
-              this.state.delimiterBufPrevious = delimiterBuf;
-              return;
-            }
-          }
-          const { previousBuf } = this.state;
-          let buf;
-          if (previousBuf === void 0) {
-            if (nextBuf === void 0) {
-              close();
-              return;
-            } else {
-              buf = nextBuf;
-            }
-          } else if (previousBuf !== void 0 && nextBuf === void 0) {
-            buf = previousBuf;
-          } else {
-            buf = Buffer.concat([previousBuf, nextBuf]);
-          }
-          if (bomSkipped === false) {
-            if (bom === false) {
-              this.state.bomSkipped = true;
-            } else if (buf.length < 3) {
-              if (end === false) {
-                this.state.previousBuf = buf;
-                return;
-              }
-            } else {
-              for (const encoding2 in boms) {
-                if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
-                  const bomLength = boms[encoding2].length;
-                  this.state.bufBytesStart += bomLength;
-                  buf = buf.slice(bomLength);
-                  const options2 = normalize_options({
-                    ...this.original_options,
-                    encoding: encoding2
-                  });
-                  for (const key in options2) {
-                    this.options[key] = options2[key];
-                  }
-                  ({ comment, escape: escape2, quote: quote2 } = this.options);
-                  break;
-                }
-              }
-              this.state.bomSkipped = true;
-            }
-          }
-          const bufLen = buf.length;
-          let pos;
-          for (pos = 0; pos < bufLen; pos++) {
-            if (this.__needMoreData(pos, bufLen, end)) {
-              break;
-            }
-            if (this.state.wasRowDelimiter === true) {
-              this.info.lines++;
-              this.state.wasRowDelimiter = false;
-            }
-            if (to_line !== -1 && this.info.lines > to_line) {
-              this.state.stop = true;
-              close();
-              return;
-            }
-            if (this.state.quoting === false && record_delimiter.length === 0) {
-              const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
-                buf,
-                pos
-              );
-              if (record_delimiterCount) {
-                record_delimiter = this.options.record_delimiter;
-              }
-            }
-            const chr = buf[pos];
-            if (raw === true) {
-              rawBuffer.append(chr);
-            }
-            if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
-              this.state.wasRowDelimiter = true;
-            }
-            if (this.state.escaping === true) {
-              this.state.escaping = false;
-            } else {
-              if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
-                if (escapeIsQuote) {
-                  if (this.__isQuote(buf, pos + escape2.length)) {
-                    this.state.escaping = true;
-                    pos += escape2.length - 1;
-                    continue;
-                  }
-                } else {
-                  this.state.escaping = true;
-                  pos += escape2.length - 1;
-                  continue;
-                }
-              }
-              if (this.state.commenting === false && this.__isQuote(buf, pos)) {
-                if (this.state.quoting === true) {
-                  const nextChr = buf[pos + quote2.length];
-                  const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote2.length);
-                  const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote2.length, nextChr);
-                  const isNextChrDelimiter = this.__isDelimiter(
-                    buf,
-                    pos + quote2.length,
-                    nextChr
-                  );
-                  const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote2.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote2.length);
-                  if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
-                    pos += escape2.length - 1;
-                  } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
-                    this.state.quoting = false;
-                    this.state.wasQuoting = true;
-                    pos += quote2.length - 1;
-                    continue;
-                  } else if (relax_quotes === false) {
-                    const err = this.__error(
-                      new CsvError(
-                        "CSV_INVALID_CLOSING_QUOTE",
-                        [
-                          "Invalid Closing Quote:",
-                          `got "${String.fromCharCode(nextChr)}"`,
-                          `at line ${this.info.lines}`,
-                          "instead of delimiter, record delimiter, trimable character",
-                          "(if activated) or comment"
-                        ],
-                        this.options,
-                        this.__infoField()
-                      )
-                    );
-                    if (err !== void 0) return err;
-                  } else {
-                    this.state.quoting = false;
-                    this.state.wasQuoting = true;
-                    this.state.field.prepend(quote2);
-                    pos += quote2.length - 1;
-                  }
-                } else {
-                  if (this.state.field.length !== 0) {
-                    if (relax_quotes === false) {
-                      const info3 = this.__infoField();
-                      const bom2 = Object.keys(boms).map(
-                        (b) => boms[b].equals(this.state.field.toString()) ? b : false
-                      ).filter(Boolean)[0];
-                      const err = this.__error(
-                        new CsvError(
-                          "INVALID_OPENING_QUOTE",
-                          [
-                            "Invalid Opening Quote:",
-                            `a quote is found on field ${JSON.stringify(info3.column)} at line ${info3.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
-                            bom2 ? `(${bom2} bom)` : void 0
-                          ],
-                          this.options,
-                          info3,
-                          {
-                            field: this.state.field
-                          }
-                        )
-                      );
-                      if (err !== void 0) return err;
-                    }
-                  } else {
-                    this.state.quoting = true;
-                    pos += quote2.length - 1;
-                    continue;
-                  }
-                }
-              }
-              if (this.state.quoting === false) {
-                const recordDelimiterLength = this.__isRecordDelimiter(
-                  chr,
-                  buf,
-                  pos
-                );
-                if (recordDelimiterLength !== 0) {
-                  const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
-                  if (skipCommentLine) {
-                    this.info.comment_lines++;
-                  } else {
-                    if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
-                      this.state.enabled = true;
-                      this.__resetField();
-                      this.__resetRecord();
-                      pos += recordDelimiterLength - 1;
-                      continue;
-                    }
-                    if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
-                      this.info.empty_lines++;
-                      pos += recordDelimiterLength - 1;
-                      continue;
-                    }
-                    this.info.bytes = this.state.bufBytesStart + pos;
-                    const errField = this.__onField();
-                    if (errField !== void 0) return errField;
-                    this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
-                    const errRecord = this.__onRecord(push);
-                    if (errRecord !== void 0) return errRecord;
-                    if (to !== -1 && this.info.records >= to) {
-                      this.state.stop = true;
-                      close();
-                      return;
-                    }
-                  }
-                  this.state.commenting = false;
-                  pos += recordDelimiterLength - 1;
-                  continue;
-                }
-                if (this.state.commenting) {
-                  continue;
-                }
-                if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
-                  const commentCount = this.__compareBytes(comment, buf, pos, chr);
-                  if (commentCount !== 0) {
-                    this.state.commenting = true;
-                    continue;
-                  }
-                }
-                const delimiterLength = this.__isDelimiter(buf, pos, chr);
-                if (delimiterLength !== 0) {
-                  this.info.bytes = this.state.bufBytesStart + pos;
-                  const errField = this.__onField();
-                  if (errField !== void 0) return errField;
-                  pos += delimiterLength - 1;
-                  continue;
-                }
-              }
-            }
-            if (this.state.commenting === false) {
-              if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
-                return this.__error(
-                  new CsvError(
-                    "CSV_MAX_RECORD_SIZE",
-                    [
-                      "Max Record Size:",
-                      "record exceed the maximum number of tolerated bytes",
-                      `of ${max_record_size}`,
-                      `at line ${this.info.lines}`
-                    ],
-                    this.options,
-                    this.__infoField()
-                  )
-                );
-              }
-            }
-            const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
-            const rappend = rtrim === false || this.state.wasQuoting === false;
-            if (lappend === true && rappend === true) {
-              this.state.field.append(chr);
-            } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
-              return this.__error(
-                new CsvError(
-                  "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
-                  [
-                    "Invalid Closing Quote:",
-                    "found non trimable byte after quote",
-                    `at line ${this.info.lines}`
-                  ],
-                  this.options,
-                  this.__infoField()
-                )
-              );
-            } else {
-              if (lappend === false) {
-                pos += this.__isCharTrimable(buf, pos) - 1;
-              }
-              continue;
-            }
-          }
-          if (end === true) {
-            if (this.state.quoting === true) {
-              const err = this.__error(
-                new CsvError(
-                  "CSV_QUOTE_NOT_CLOSED",
-                  [
-                    "Quote Not Closed:",
-                    `the parsing is finished with an opening quote at line ${this.info.lines}`
-                  ],
-                  this.options,
-                  this.__infoField()
-                )
-              );
-              if (err !== void 0) return err;
-            } else {
-              if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
-                this.info.bytes = this.state.bufBytesStart + pos;
-                const errField = this.__onField();
-                if (errField !== void 0) return errField;
-                const errRecord = this.__onRecord(push);
-                if (errRecord !== void 0) return errRecord;
-              } else if (this.state.wasRowDelimiter === true) {
-                this.info.empty_lines++;
-              } else if (this.state.commenting === true) {
-                this.info.comment_lines++;
-              }
-            }
-          } else {
-            this.state.bufBytesStart += pos;
-            this.state.previousBuf = buf.slice(pos);
-          }
-          if (this.state.wasRowDelimiter === true) {
-            this.info.lines++;
-            this.state.wasRowDelimiter = false;
-          }
-        },
-        __onRecord: function(push) {
-          const {
-            columns,
-            group_columns_by_name,
-            encoding,
-            info: info3,
-            from,
-            relax_column_count,
-            relax_column_count_less,
-            relax_column_count_more,
-            raw,
-            skip_records_with_empty_values
-          } = this.options;
-          const { enabled, record } = this.state;
-          if (enabled === false) {
-            return this.__resetRecord();
-          }
-          const recordLength = record.length;
-          if (columns === true) {
-            if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
-              this.__resetRecord();
-              return;
-            }
-            return this.__firstLineToColumns(record);
-          }
-          if (columns === false && this.info.records === 0) {
-            this.state.expectedRecordLength = recordLength;
-          }
-          if (recordLength !== this.state.expectedRecordLength) {
-            const err = columns === false ? new CsvError(
-              "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
-              [
-                "Invalid Record Length:",
-                `expect ${this.state.expectedRecordLength},`,
-                `got ${recordLength} on line ${this.info.lines}`
-              ],
-              this.options,
-              this.__infoField(),
-              {
-                record
-              }
-            ) : new CsvError(
-              "CSV_RECORD_INCONSISTENT_COLUMNS",
-              [
-                "Invalid Record Length:",
-                `columns length is ${columns.length},`,
-                // rename columns
-                `got ${recordLength} on line ${this.info.lines}`
-              ],
-              this.options,
-              this.__infoField(),
-              {
-                record
-              }
-            );
-            if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
-              this.info.invalid_field_length++;
-              this.state.error = err;
-            } else {
-              const finalErr = this.__error(err);
-              if (finalErr) return finalErr;
-            }
-          }
-          if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
-            this.__resetRecord();
-            return;
-          }
-          if (this.state.recordHasError === true) {
-            this.__resetRecord();
-            this.state.recordHasError = false;
-            return;
-          }
-          this.info.records++;
-          if (from === 1 || this.info.records >= from) {
-            const { objname } = this.options;
-            if (columns !== false) {
-              const obj = {};
-              for (let i = 0, l = record.length; i < l; i++) {
-                if (columns[i] === void 0 || columns[i].disabled) continue;
-                if (group_columns_by_name === true && Object.hasOwn(obj, columns[i].name)) {
-                  if (Array.isArray(obj[columns[i].name])) {
-                    obj[columns[i].name] = obj[columns[i].name].concat(record[i]);
-                  } else {
-                    obj[columns[i].name] = [obj[columns[i].name], record[i]];
-                  }
-                } else {
-                  Object.defineProperty(obj, columns[i].name, {
-                    value: record[i],
-                    enumerable: true,
-                    writable: true,
-                    configurable: true
-                  });
-                }
-              }
-              if (raw === true || info3 === true) {
-                const extRecord = Object.assign(
-                  { record: obj },
-                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
-                  info3 === true ? { info: this.__infoRecord() } : {}
-                );
-                const err = this.__push(
-                  objname === void 0 ? extRecord : [obj[objname], extRecord],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              } else {
-                const err = this.__push(
-                  objname === void 0 ? obj : [obj[objname], obj],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              }
-            } else {
-              if (raw === true || info3 === true) {
-                const extRecord = Object.assign(
-                  { record },
-                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
-                  info3 === true ? { info: this.__infoRecord() } : {}
-                );
-                const err = this.__push(
-                  objname === void 0 ? extRecord : [record[objname], extRecord],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              } else {
-                const err = this.__push(
-                  objname === void 0 ? record : [record[objname], record],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              }
-            }
-          }
-          this.__resetRecord();
-        },
-        __firstLineToColumns: function(record) {
-          const { firstLineToHeaders } = this.state;
-          try {
-            const headers = firstLineToHeaders === void 0 ? record : firstLineToHeaders.call(null, record);
-            if (!Array.isArray(headers)) {
-              return this.__error(
-                new CsvError(
-                  "CSV_INVALID_COLUMN_MAPPING",
-                  [
-                    "Invalid Column Mapping:",
-                    "expect an array from column function,",
-                    `got ${JSON.stringify(headers)}`
-                  ],
-                  this.options,
-                  this.__infoField(),
-                  {
-                    headers
-                  }
-                )
-              );
-            }
-            const normalizedHeaders = normalize_columns_array(headers);
-            this.state.expectedRecordLength = normalizedHeaders.length;
-            this.options.columns = normalizedHeaders;
-            this.__resetRecord();
-            return;
-          } catch (err) {
-            return err;
-          }
-        },
-        __resetRecord: function() {
-          if (this.options.raw === true) {
-            this.state.rawBuffer.reset();
-          }
-          this.state.error = void 0;
-          this.state.record = [];
-          this.state.record_length = 0;
-        },
-        __onField: function() {
-          const { cast, encoding, rtrim, max_record_size } = this.options;
-          const { enabled, wasQuoting } = this.state;
-          if (enabled === false) {
-            return this.__resetField();
-          }
-          let field = this.state.field.toString(encoding);
-          if (rtrim === true && wasQuoting === false) {
-            field = field.trimRight();
-          }
-          if (cast === true) {
-            const [err, f] = this.__cast(field);
-            if (err !== void 0) return err;
-            field = f;
-          }
-          this.state.record.push(field);
-          if (max_record_size !== 0 && typeof field === "string") {
-            this.state.record_length += field.length;
-          }
-          this.__resetField();
-        },
-        __resetField: function() {
-          this.state.field.reset();
-          this.state.wasQuoting = false;
-        },
-        __push: function(record, push) {
-          const { on_record } = this.options;
-          if (on_record !== void 0) {
-            const info3 = this.__infoRecord();
-            try {
-              record = on_record.call(null, record, info3);
-            } catch (err) {
-              return err;
-            }
-            if (record === void 0 || record === null) {
-              return;
-            }
-          }
-          this.info.bytes_records += this.info.bytes;
-          push(record);
-        },
-        // Return a tuple with the error and the casted value
-        __cast: function(field) {
-          const { columns, relax_column_count } = this.options;
-          const isColumns = Array.isArray(columns);
-          if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
-            return [void 0, void 0];
-          }
-          if (this.state.castField !== null) {
-            try {
-              const info3 = this.__infoField();
-              return [void 0, this.state.castField.call(null, field, info3)];
-            } catch (err) {
-              return [err];
-            }
-          }
-          if (this.__isFloat(field)) {
-            return [void 0, parseFloat(field)];
-          } else if (this.options.cast_date !== false) {
-            const info3 = this.__infoField();
-            return [void 0, this.options.cast_date.call(null, field, info3)];
-          }
-          return [void 0, field];
-        },
-        __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
-          if (sourceBuf[0] !== firstByte) return 0;
-          const sourceLength = sourceBuf.length;
-          for (let i = 1; i < sourceLength; i++) {
-            if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
-          }
-          return sourceLength;
-        },
-        // Helper to test if a character is trimable
-        __isCharTrimable: function(buf, pos) {
-          const { timchars, timcharFirstBytes } = this.state;
-          const first = buf[pos];
-          if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
-          loop1: for (let i = 0; i < timchars.length; i++) {
-            const timchar = timchars[i];
-            for (let j = 0; j < timchar.length; j++) {
-              if (timchar[j] !== buf[pos + j]) continue loop1;
-            }
-            return timchar.length;
-          }
-          return 0;
-        },
-        __isDelimiter: function(buf, pos, chr) {
-          const { delimiter, ignore_last_delimiters } = this.options;
-          if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
-            return 0;
-          } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
-            return 0;
-          }
-          loop1: for (let i = 0; i < delimiter.length; i++) {
-            const del = delimiter[i];
-            if (del[0] === chr) {
-              for (let j = 1; j < del.length; j++) {
-                if (del[j] !== buf[pos + j]) continue loop1;
-              }
-              return del.length;
-            }
-          }
-          return 0;
-        },
-        __isEscape: function(buf, pos, chr) {
-          const { escape: escape2 } = this.options;
-          if (escape2 === null) return false;
-          const l = escape2.length;
-          if (escape2[0] === chr) {
-            for (let i = 0; i < l; i++) {
-              if (escape2[i] !== buf[pos + i]) {
-                return false;
-              }
-            }
-            return true;
-          }
-          return false;
-        },
-        __isFloat: function(value2) {
-          return value2 - parseFloat(value2) + 1 >= 0;
-        },
-        // Keep it in case we implement the `cast_int` option
-        // __isInt(value){
-        //   // return Number.isInteger(parseInt(value))
-        //   // return !isNaN( parseInt( obj ) );
-        //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
-        // }
-        __isQuote: function(buf, pos) {
-          const { quote: quote2 } = this.options;
-          if (quote2 === null) return false;
-          const l = quote2.length;
-          for (let i = 0; i < l; i++) {
-            if (quote2[i] !== buf[pos + i]) {
-              return false;
-            }
-          }
-          return true;
-        },
-        __isRecordDelimiter: function(chr, buf, pos) {
-          const { record_delimiter } = this.options;
-          const recordDelimiterLength = record_delimiter.length;
-          loop1: for (let i = 0; i < recordDelimiterLength; i++) {
-            const rd = record_delimiter[i];
-            const rdLength = rd.length;
-            if (rd[0] !== chr) {
-              continue;
-            }
-            for (let j = 1; j < rdLength; j++) {
-              if (rd[j] !== buf[pos + j]) {
-                continue loop1;
-              }
-            }
-            return rd.length;
-          }
-          return 0;
-        },
-        __autoDiscoverRecordDelimiter: function(buf, pos) {
-          const { encoding } = this.options;
-          const rds = [
-            // Important, the windows line ending must be before mac os 9
-            Buffer.from("\r\n", encoding),
-            Buffer.from("\n", encoding),
-            Buffer.from("\r", encoding)
-          ];
-          loop: for (let i = 0; i < rds.length; i++) {
-            const l = rds[i].length;
-            for (let j = 0; j < l; j++) {
-              if (rds[i][j] !== buf[pos + j]) {
-                continue loop;
-              }
-            }
-            this.options.record_delimiter.push(rds[i]);
-            this.state.recordDelimiterMaxLength = rds[i].length;
-            return rds[i].length;
-          }
-          return 0;
-        },
-        __error: function(msg) {
-          const { encoding, raw, skip_records_with_error } = this.options;
-          const err = typeof msg === "string" ? new Error(msg) : msg;
-          if (skip_records_with_error) {
-            this.state.recordHasError = true;
-            if (this.options.on_skip !== void 0) {
-              try {
-                this.options.on_skip(
-                  err,
-                  raw ? this.state.rawBuffer.toString(encoding) : void 0
-                );
-              } catch (err2) {
-                return err2;
-              }
-            }
-            return void 0;
-          } else {
-            return err;
-          }
-        },
-        __infoDataSet: function() {
-          return {
-            ...this.info,
-            columns: this.options.columns
-          };
-        },
-        __infoRecord: function() {
-          const { columns, raw, encoding } = this.options;
-          return {
-            ...this.__infoDataSet(),
-            bytes_records: this.info.bytes,
-            error: this.state.error,
-            header: columns === true,
-            index: this.state.record.length,
-            raw: raw ? this.state.rawBuffer.toString(encoding) : void 0
-          };
-        },
-        __infoField: function() {
-          const { columns } = this.options;
-          const isColumns = Array.isArray(columns);
-          const bytes_records = this.info.bytes_records;
-          return {
-            ...this.__infoRecord(),
-            bytes_records,
-            column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
-            quoting: this.state.wasQuoting
-          };
-        }
-      };
-    };
-  }
-});
-
-// node_modules/csv-parse/lib/sync.js
-var parse4;
-var init_sync = __esm({
-  "node_modules/csv-parse/lib/sync.js"() {
-    init_api();
-    init_normalize_options();
-    parse4 = function(data, opts = {}) {
-      if (typeof data === "string") {
-        data = Buffer.from(data);
-      }
-      const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
-      const parser = transform(opts);
-      const push = (record) => {
-        if (parser.options.objname === void 0) records.push(record);
-        else {
-          records[record[0]] = record[1];
-        }
-      };
-      const close = () => {
-      };
-      const error2 = parser.parse(data, true, push, close);
-      if (error2 !== void 0) throw error2;
-      return records;
-    };
-  }
-});
-
-// src/testsets/line-cursor.ts
-function countLineBreaks(text) {
-  let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
-  if (text.includes("\r")) {
-    for (let j = text.indexOf("\r"); j !== -1; j = text.indexOf("\r", j + 1)) {
-      if (text.charCodeAt(j + 1) !== LF) count++;
-    }
-  }
-  return count;
-}
-var LF, CR, LineCursor;
-var init_line_cursor = __esm({
-  "src/testsets/line-cursor.ts"() {
-    "use strict";
-    LF = 10;
-    CR = 13;
-    LineCursor = class {
-      constructor(text) {
-        this.text = text;
-      }
-      text;
-      #offset = 0;
-      #line = 1;
-      #lineStart = 0;
-      /** Position of the character at `offset` (clamped to the text). */
-      positionAt(offset) {
-        const target = Math.max(0, Math.min(offset, this.text.length));
-        if (target < this.#offset) {
-          this.#offset = 0;
-          this.#line = 1;
-          this.#lineStart = 0;
-        }
-        const text = this.text;
-        for (let i = this.#offset; i < target; i++) {
-          const c = text.charCodeAt(i);
-          if (c === LF || c === CR && text.charCodeAt(i + 1) !== LF) {
-            this.#line++;
-            this.#lineStart = i + 1;
-          }
-        }
-        this.#offset = target;
-        return { line: this.#line, col: target - this.#lineStart + 1 };
-      }
-    };
-  }
-});
-
-// src/testsets/rows.ts
-function isReservedKey(key) {
-  return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
-}
-function normalizeMeta(raw, line, issues) {
-  const meta = {};
-  let ok = true;
-  const id = idText(raw.id, "__id__", line, issues);
-  if (id === INVALID) ok = false;
-  else if (id !== void 0) meta.id = id;
-  const dedupId = idText(raw.dedupId, "__dedup_id__", line, issues);
-  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, line, issues);
-  if (dedupId === INVALID || dataDedupId === INVALID) {
-    ok = false;
-  } else if (dedupId !== void 0 && dataDedupId !== void 0 && dedupId !== dataDedupId) {
-    issues.add(
-      "testset.dedup-conflict",
-      line,
-      0,
-      `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`
-    );
-    ok = false;
-  } else {
-    const dedup = dedupId ?? dataDedupId;
-    if (dedup !== void 0) meta.dedupId = dedup;
-  }
-  const tags = tagList(raw.tags, line, issues);
-  if (tags === INVALID) ok = false;
-  else if (tags !== void 0) meta.tags = tags;
-  const flags = structured(raw.flags);
-  if (flags !== void 0) meta.flags = flags;
-  const extra = structured(raw.meta);
-  if (extra !== void 0) meta.meta = extra;
-  if (!ok) return null;
-  return Object.keys(meta).length === 0 ? NO_META : meta;
-}
-function isAbsent(value2) {
-  return value2 === void 0 || value2 === null || typeof value2 === "string" && value2.trim() === "";
-}
-function idText(value2, name, line, issues) {
-  if (isAbsent(value2)) return void 0;
-  if (typeof value2 === "string") return value2.trim();
-  if (typeof value2 === "number" && Number.isFinite(value2)) return String(value2);
-  issues.add(
-    "testset.meta",
-    line,
-    0,
-    `${name}: expected a string or a number, found ${describeValue(value2)}`
-  );
-  return INVALID;
-}
-function tagList(value2, line, issues) {
-  if (isAbsent(value2)) return void 0;
-  const decoded = typeof value2 === "string" ? decodeJsonText(value2) : value2;
-  let tags;
-  if (typeof decoded === "string") {
-    if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
-    tags = decoded.split(TAG_SEPARATORS);
-  } else if (Array.isArray(decoded) && decoded.every((tag) => typeof tag === "string")) {
-    tags = decoded;
-  } else {
-    issues.add(
-      "testset.meta",
-      line,
-      0,
-      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value2)}`
-    );
-    return INVALID;
-  }
-  const kept = [];
-  for (const tag of tags) {
-    const trimmed = tag.trim();
-    if (trimmed !== "") kept.push(trimmed);
-  }
-  return kept.length > 0 ? kept : void 0;
-}
-function structured(value2) {
-  if (isAbsent(value2)) return void 0;
-  return typeof value2 === "string" ? decodeJsonText(value2) : value2;
-}
-function decodeJsonText(text) {
-  const lead = text.charCodeAt(0);
-  if (lead !== 91 && lead !== 123 && !isSpace(lead)) return text;
-  const trimmed = text.trim();
-  if (trimmed.length < 2) return text;
-  const first = trimmed.charCodeAt(0);
-  const last = trimmed.charCodeAt(trimmed.length - 1);
-  const looksLikeJson = first === 91 && last === 93 || first === 123 && last === 125;
-  if (!looksLikeJson) return text;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return text;
-  }
-}
-function isSpace(code) {
-  return code <= 32 || code === 160 || code === 65279 || code >= 5760 && /\s/.test(String.fromCharCode(code));
-}
-function isRecordObject(value2) {
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
-}
-function rowFromObject(value2, line, col, issues, fallbackId) {
-  if (!isRecordObject(value2)) {
-    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value2)}`);
-    return null;
-  }
-  const hasReserved = Object.hasOwn(value2, "__id__") || Object.hasOwn(value2, "__dedup_id__") || Object.hasOwn(value2, "__flags__") || Object.hasOwn(value2, "__tags__") || Object.hasOwn(value2, "__meta__") || Object.hasOwn(value2, DATA_DEDUP_KEY);
-  if (!hasReserved) {
-    if (isAbsent(fallbackId)) return { data: value2, line, meta: NO_META };
-    const meta2 = normalizeMeta({ id: fallbackId }, line, issues);
-    return meta2 && { data: value2, line, meta: meta2 };
-  }
-  const data = {};
-  for (const key of Object.keys(value2)) {
-    if (!isReservedKey(key)) setDataKey(data, key, value2[key]);
-  }
-  const raw = {
-    id: isAbsent(value2.__id__) ? fallbackId : value2.__id__,
-    dedupId: value2.__dedup_id__,
-    dataDedupId: value2[DATA_DEDUP_KEY],
-    flags: value2.__flags__,
-    tags: value2.__tags__,
-    meta: value2.__meta__
-  };
-  const meta = normalizeMeta(raw, line, issues);
-  return meta && { data, line, meta };
-}
-function setDataKey(data, key, value2) {
-  if (key === "__proto__") {
-    Object.defineProperty(data, key, {
-      value: value2,
-      enumerable: true,
-      writable: true,
-      configurable: true
-    });
-  } else {
-    data[key] = value2;
-  }
-}
-function rowsFromRecords(records, file) {
-  const issues = new IssueList(file);
-  const rows2 = [];
-  for (const record of records) {
-    const row = rowFromObject(record.value, record.line, 0, issues);
-    if (row) rows2.push(row);
-  }
-  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
-}
-var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID, TAG_SEPARATORS;
-var init_rows = __esm({
-  "src/testsets/rows.ts"() {
-    "use strict";
-    init_errors();
-    init_issues();
-    META_COLUMNS = {
-      __id__: "id",
-      __dedup_id__: "dedupId",
-      __flags__: "flags",
-      __tags__: "tags",
-      __meta__: "meta"
-    };
-    DATA_DEDUP_KEY = "testcase_dedup_id";
-    NO_META = Object.freeze({});
-    INVALID = /* @__PURE__ */ Symbol("invalid");
-    TAG_SEPARATORS = /[,;]/;
-  }
-});
-
-// src/testsets/csv.ts
-function parseCsv(text, file) {
-  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  let records;
-  try {
-    records = parse4(body, CSV_OPTIONS);
-  } catch (error2) {
-    if (!(error2 instanceof CsvError)) throw error2;
-    return { ok: false, issues: [csvSyntaxIssue(error2, body, file)] };
-  }
-  const builder = new CsvRowBuilder(file);
-  builder.pushAll(records);
-  return builder.finish();
-}
-function csvSyntaxIssue(error2, body, file) {
-  const bytes = typeof error2.bytes === "number" ? error2.bytes : 0;
-  let offset = Buffer.from(body, "utf8").subarray(0, bytes).toString("utf8").length;
-  let message = `invalid CSV: ${error2.message}`;
-  if (error2.code === "CSV_QUOTE_NOT_CLOSED") {
-    const quote2 = body.indexOf('"', offset);
-    if (quote2 !== -1) offset = quote2;
-    message = 'a quoted cell that starts here is never closed (a missing or stray " character)';
-  }
-  const { line, col } = new LineCursor(body).positionAt(offset);
-  return { code: "testset.csv-syntax", file, line, col, path: "", message };
-}
-var CSV_OPTIONS, CsvRowBuilder;
-var init_csv = __esm({
-  "src/testsets/csv.ts"() {
-    "use strict";
-    init_sync();
-    init_issues();
-    init_line_cursor();
-    init_rows();
-    CSV_OPTIONS = {
-      record_delimiter: ["\r\n", "\n", "\r"],
-      skip_empty_lines: false,
-      relax_column_count: true,
-      relax_quotes: true
-    };
-    CsvRowBuilder = class {
-      #issues;
-      #rows = [];
-      /** Where rows go when streaming; without it they are collected for `finish`. */
-      #onRow;
-      #plan = null;
-      #headerOk = true;
-      #width = 0;
-      #nextLine = 1;
-      /**
-       * With `onRow`, each row is handed over as soon as it is built and `finish` returns no rows (a
-       * streaming reader keeps none); a row handed over may still be followed by issues in later
-       * rows, so the caller must wait for `finish` before trusting any of them.
-       */
-      constructor(file, onRow) {
-        this.#issues = new IssueList(file);
-        this.#onRow = onRow;
-      }
-      /** Feeds the next record, in file order, blank records included. */
-      push(record) {
-        this.pushAll([record]);
-      }
-      /**
-       * Feeds records in file order, blank records included. The per-record work is written out in
-       * this one loop, not spread over helpers: a 10,000-row file is read once, mostly before the JIT
-       * has optimised anything, and every call per cell shows in the timing.
-       */
-      pushAll(records) {
-        for (const record of records) {
-          const line = this.#nextLine;
-          let breaks = 0;
-          let blank = true;
-          for (let i = 0; i < record.length; i++) {
-            const cell = record[i] ?? "";
-            if (cell.includes("\n") || cell.includes("\r")) breaks += countLineBreaks(cell);
-            if (blank && cell.length > 0) {
-              const lead = cell.charCodeAt(0);
-              blank = lead > 32 && lead < 127 ? false : cell.trim() === "";
-            }
-          }
-          this.#nextLine = line + 1 + breaks;
-          if (blank) continue;
-          const plan = this.#plan;
-          if (plan === null) {
-            this.#plan = this.#readHeader(record, line);
-            continue;
-          }
-          if (!this.#headerOk) continue;
-          if (record.length !== this.#width) {
-            this.#issues.add(
-              "testset.csv-columns",
-              line,
-              0,
-              `expected ${this.#width} cells (one per header column), found ${record.length}`
-            );
-            continue;
-          }
-          const data = {};
-          const { dataIndex, dataName } = plan;
-          for (let i = 0; i < dataIndex.length; i++) {
-            const cell = record[dataIndex[i] ?? 0] ?? "";
-            const lead = cell.charCodeAt(0);
-            const value2 = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
-            if (plan.protoColumn) setDataKey(data, dataName[i] ?? "", value2);
-            else data[dataName[i] ?? ""] = value2;
-          }
-          if (plan.metaIndex.length === 0) {
-            this.#emit({ data, line, meta: NO_META });
-            continue;
-          }
-          const raw = {};
-          for (let i = 0; i < plan.metaIndex.length; i++) {
-            const field = plan.metaField[i];
-            if (field !== void 0) raw[field] = record[plan.metaIndex[i] ?? 0];
-          }
-          const meta = normalizeMeta(raw, line, this.#issues);
-          if (meta) this.#emit({ data, line, meta });
-        }
-      }
-      #emit(row) {
-        if (this.#onRow === void 0) this.#rows.push(row);
-        else this.#onRow(row);
-      }
-      /** Every row, or every problem found. */
-      finish() {
-        if (this.#plan === null) {
-          this.#issues.add(
-            "testset.csv-header",
-            1,
-            0,
-            "the file is empty: a CSV testset starts with a header row of column names"
-          );
-        }
-        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
-      }
-      #readHeader(record, line) {
-        const plan = {
-          dataIndex: [],
-          dataName: [],
-          metaIndex: [],
-          metaField: [],
-          protoColumn: false
-        };
-        const seen = /* @__PURE__ */ new Map();
-        this.#width = record.length;
-        record.forEach((cell, index) => {
-          const name = cell.trim();
-          if (name === "") {
-            this.#issues.add(
-              "testset.csv-header",
-              line,
-              0,
-              `column ${index + 1} of the header has no name: every column needs one`
-            );
-            this.#headerOk = false;
-            return;
-          }
-          const first = seen.get(name);
-          if (first !== void 0) {
-            this.#issues.add(
-              "testset.csv-header",
-              line,
-              0,
-              `column name ${JSON.stringify(name)} appears twice in the header (columns ${first + 1} and ${index + 1})`
-            );
-            this.#headerOk = false;
-            return;
-          }
-          seen.set(name, index);
-          if (isReservedKey(name)) {
-            plan.metaIndex.push(index);
-            plan.metaField.push(name === DATA_DEDUP_KEY ? "dataDedupId" : META_COLUMNS[name]);
-          } else {
-            plan.dataIndex.push(index);
-            plan.dataName.push(name);
-            if (name === "__proto__") plan.protoColumn = true;
-          }
-        });
-        return plan;
-      }
-    };
-  }
-});
-
-// src/testsets/json-syntax.ts
-function locateJsonError(text) {
-  const n = text.length;
-  const stack = [];
-  let state = "value";
-  let lastComma = -1;
-  let i = 0;
-  for (; ; ) {
-    i = skipWhitespace(text, i);
-    const top = stack[stack.length - 1];
-    if (i >= n) {
-      if (state === "after" && top === void 0) return null;
-      const what = top === void 0 ? "a JSON value" : top === "[" ? "the closing ']'" : "the closing '}'";
-      return { offset: n, message: `unexpected end of file: expected ${what}` };
-    }
-    const c = text.charAt(i);
-    if (state === "after") {
-      if (top === void 0) {
-        return { offset: i, message: `unexpected ${found(text, i)} after the JSON value` };
-      }
-      const close = top === "[" ? "]" : "}";
-      if (c === ",") {
-        lastComma = i;
-        state = top === "[" ? "value" : "key";
-        i++;
-      } else if (c === close) {
-        stack.pop();
-        i++;
-      } else {
-        const after = top === "[" ? "an array element" : "a property value";
-        return {
-          offset: i,
-          message: `expected ',' or '${close}' after ${after}, found ${found(text, i)}`
-        };
-      }
-      continue;
-    }
-    if (state === "key" || state === "first-key") {
-      if (c === "}") {
-        if (state === "first-key") {
-          stack.pop();
-          state = "after";
-          i++;
-          continue;
-        }
-        return { offset: lastComma, message: "trailing comma: JSON allows no ',' before '}'" };
-      }
-      if (c !== '"') {
-        return {
-          offset: i,
-          message: `expected a property name in double quotes, found ${found(text, i)}`
-        };
-      }
-      const end2 = scanString(text, i);
-      if (typeof end2 !== "number") return end2;
-      i = skipWhitespace(text, end2);
-      if (text.charAt(i) !== ":") {
-        return {
-          offset: i,
-          message: `expected ':' after the property name, found ${found(text, i)}`
-        };
-      }
-      state = "value";
-      i++;
-      continue;
-    }
-    if (c === "]" && top === "[") {
-      if (state === "first-value") {
-        stack.pop();
-        state = "after";
-        i++;
-        continue;
-      }
-      return { offset: lastComma, message: "trailing comma: JSON allows no ',' before ']'" };
-    }
-    if (c === "[" || c === "{") {
-      stack.push(c);
-      state = c === "[" ? "first-value" : "first-key";
-      i++;
-      continue;
-    }
-    const end = scanScalar(text, i);
-    if (typeof end !== "number") return end;
-    i = end;
-    state = "after";
-  }
-}
-function skipWhitespace(text, from) {
-  let i = from;
-  for (; ; ) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-    else return i;
-  }
-}
-function scanScalar(text, i) {
-  const c = text.charAt(i);
-  if (c === '"') return scanString(text, i);
-  if (c === "-" || c >= "0" && c <= "9") {
-    NUMBER.lastIndex = i;
-    const match = NUMBER.exec(text);
-    const end = match && match[0] !== "-" ? i + match[0].length : i;
-    if (end === i || NUMBER_CONTINUES.test(text.charAt(end))) {
-      return { offset: i, message: `invalid number ${found(text, i)}` };
-    }
-    return end;
-  }
-  for (const literal of LITERALS) {
-    if (text.startsWith(literal, i)) return i + literal.length;
-  }
-  const hint = c === "'" ? " (JSON strings use double quotes)" : "";
-  return { offset: i, message: `expected a value, found ${found(text, i)}${hint}` };
-}
-function scanString(text, start) {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charAt(i);
-    if (c === '"') return i + 1;
-    if (c === "\\") {
-      const next = text.charAt(i + 1);
-      if (next === "u") {
-        if (!HEX4.test(text.slice(i + 2, i + 6))) {
-          return { offset: i, message: "invalid \\u escape: expected four hex digits" };
-        }
-        i += 5;
-      } else if (ESCAPES.has(next)) {
-        i++;
-      } else {
-        return { offset: i, message: `invalid escape ${JSON.stringify(`\\${next}`)} in a string` };
-      }
-    } else if (c.charCodeAt(0) < 32) {
-      const what = c === "\n" || c === "\r" ? "a line break" : "a control character";
-      return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
-    }
-  }
-  return { offset: start, message: "a string that starts here is never closed" };
-}
-function found(text, i) {
-  if (i >= text.length) return "end of file";
-  const word = /[A-Za-z0-9_$.+-]+/y;
-  word.lastIndex = i;
-  const match = word.exec(text);
-  if (match) return JSON.stringify(match[0].slice(0, 20));
-  const c = text.charAt(i);
-  if (c === "'") return `"'"`;
-  return `'${JSON.stringify(c).slice(1, -1)}'`;
-}
-function explainJsonError(text, error2) {
-  const located = locateJsonError(text);
-  if (located) return located;
-  const message = error2 instanceof Error ? error2.message : String(error2);
-  const position = /at position (\d+)/.exec(message);
-  return { offset: position ? Number(position[1]) : 0, message };
-}
-var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
-var init_json_syntax = __esm({
-  "src/testsets/json-syntax.ts"() {
-    "use strict";
-    NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-    NUMBER_CONTINUES = /[0-9.eE+-]/;
-    LITERALS = ["true", "false", "null"];
-    ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
-    HEX4 = /^[0-9a-fA-F]{4}$/;
-  }
-});
-
-// src/testsets/json.ts
-function parseJson(text, file) {
-  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  let value2;
-  try {
-    value2 = JSON.parse(body);
-  } catch (error2) {
-    const { offset, message } = explainJsonError(body, error2);
-    const { line, col } = new LineCursor(body).positionAt(offset);
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "testset.json-syntax",
-          file,
-          line,
-          col,
-          path: "",
-          message: `invalid JSON: ${message}`
-        }
-      ]
-    };
-  }
-  const issues = new IssueList(file);
-  const cursor = new LineCursor(body);
-  const rows2 = [];
-  if (Array.isArray(value2)) {
-    const offsets = arrayElementOffsets(body, "root");
-    checkOffsets(offsets, value2);
-    value2.forEach((element, index) => {
-      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
-      const row = rowFromObject(element, line, col, issues);
-      if (row) rows2.push(row);
-    });
-  } else if (isRecordObject(value2) && Array.isArray(value2.testcases)) {
-    const testcases = value2.testcases;
-    const offsets = arrayElementOffsets(body, "testcases");
-    checkOffsets(offsets, testcases);
-    testcases.forEach((testcase, index) => {
-      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
-      if (!isRecordObject(testcase) || !isRecordObject(testcase.data)) {
-        issues.add(
-          "testset.row-type",
-          line,
-          col,
-          `expected a testcase object with a "data" object, found ${describeValue(testcase)}`
-        );
-        return;
-      }
-      const row = rowFromObject(testcase.data, line, col, issues, testcase.id);
-      if (row) rows2.push(row);
-    });
-  } else {
-    const { line, col } = cursor.positionAt(body.search(/\S/));
-    issues.add(
-      "testset.json-shape",
-      line,
-      col,
-      `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value2)}`
-    );
-  }
-  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
-}
-function checkOffsets(offsets, elements) {
-  if (offsets.length !== elements.length) {
-    throw new Error(
-      `testset JSON scanner found ${offsets.length} array elements where JSON.parse found ${elements.length}`
-    );
-  }
-}
-function arrayElementOffsets(text, target) {
-  const targetDepth = target === "root" ? 1 : 2;
-  let offsets = [];
-  let depth2 = 0;
-  let inTarget = false;
-  let expectElement = false;
-  let lastRootKey = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58) continue;
-    if (inTarget && depth2 === targetDepth) {
-      if (c === 44) {
-        expectElement = true;
-        continue;
-      }
-      if (expectElement && c !== 93) {
-        offsets.push(i);
-        expectElement = false;
-      }
-    }
-    if (c === QUOTE) {
-      const end = stringEnd(text, i);
-      if (target === "testcases" && depth2 === 1) {
-        COLON_AHEAD.lastIndex = end + 1;
-        lastRootKey = COLON_AHEAD.test(text) ? JSON.parse(text.slice(i, end + 1)) : null;
-      }
-      i = end;
-    } else if (c === 91 || c === 123) {
-      depth2++;
-      const isTarget = c === 91 && depth2 === targetDepth && (target === "root" || lastRootKey === "testcases");
-      if (isTarget) {
-        offsets = [];
-        inTarget = true;
-        expectElement = true;
-      }
-    } else if (c === 93 || c === 125) {
-      if (inTarget && depth2 === targetDepth) inTarget = false;
-      depth2--;
-    }
-  }
-  return offsets;
-}
-function stringEnd(text, start) {
-  let end = text.indexOf('"', start + 1);
-  for (; ; ) {
-    if (end === -1) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
-}
-var QUOTE, BACKSLASH, COLON_AHEAD;
-var init_json = __esm({
-  "src/testsets/json.ts"() {
-    "use strict";
-    init_errors();
-    init_issues();
-    init_json_syntax();
-    init_line_cursor();
-    init_rows();
-    QUOTE = 34;
-    BACKSLASH = 92;
-    COLON_AHEAD = /[ \t\r\n]*:/y;
-  }
-});
-
-// src/testsets/jsonl.ts
-function parseJsonl(text, file) {
-  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  const reader = new JsonlRowReader(file);
-  for (const source2 of body.split(LINE_BREAK)) reader.push(source2);
-  return reader.finish();
-}
-var LINE_BREAK, JsonlRowReader;
-var init_jsonl = __esm({
-  "src/testsets/jsonl.ts"() {
-    "use strict";
-    init_issues();
-    init_json_syntax();
-    init_rows();
-    LINE_BREAK = /\r\n|\n|\r/;
-    JsonlRowReader = class {
-      #issues;
-      #rows = [];
-      #onRow;
-      #line = 0;
-      constructor(file, onRow) {
-        this.#issues = new IssueList(file);
-        this.#onRow = onRow;
-      }
-      /** The next physical line. */
-      push(source2) {
-        const line = ++this.#line;
-        if (source2.trim() === "") return;
-        let value2;
-        try {
-          value2 = JSON.parse(source2);
-        } catch (error2) {
-          const { offset, message } = explainJsonError(source2, error2);
-          this.#issues.add("testset.json-syntax", line, offset + 1, `invalid JSON: ${message}`);
-          return;
-        }
-        const col = source2.search(/\S/) + 1;
-        const row = rowFromObject(value2, line, col, this.#issues);
-        if (!row) return;
-        if (this.#onRow === void 0) this.#rows.push(row);
-        else this.#onRow(row);
-      }
-      /** Every row (none when streaming), or every problem found. */
-      finish() {
-        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
-      }
-    };
-  }
-});
-
 // src/testsets/formats.ts
 function formatFromPath(path) {
   const match = /\.[^./\\]+$/.exec(path);
@@ -50282,299 +50842,6 @@ var init_formats = __esm({
   }
 });
 
-// node_modules/csv-parse/lib/index.js
-import { Transform } from "stream";
-var Parser, parse5;
-var init_lib = __esm({
-  "node_modules/csv-parse/lib/index.js"() {
-    init_is_object();
-    init_api();
-    init_CsvError();
-    init_normalize_options();
-    Parser = class extends Transform {
-      constructor(opts = {}) {
-        super({ ...{ readableObjectMode: true }, ...opts, encoding: null });
-        this.api = transform({
-          on_skip: (err, chunk) => {
-            this.emit("skip", err, chunk);
-          },
-          ...opts
-        });
-        this.state = this.api.state;
-        this.options = this.api.options;
-        this.info = this.api.info;
-      }
-      // Implementation of `Transform._transform`
-      _transform(buf, _, callback) {
-        if (this.state.stop === true) {
-          return;
-        }
-        const err = this.api.parse(
-          buf,
-          false,
-          (record) => {
-            this.push(record);
-          },
-          () => {
-            this.push(null);
-            this.end();
-            this.on("end", this.destroy);
-          }
-        );
-        if (err !== void 0) {
-          this.state.stop = true;
-        }
-        callback(err);
-      }
-      // Implementation of `Transform._flush`
-      _flush(callback) {
-        if (this.state.stop === true) {
-          return;
-        }
-        const err = this.api.parse(
-          void 0,
-          true,
-          (record) => {
-            this.push(record);
-          },
-          () => {
-            this.push(null);
-            this.on("end", this.destroy);
-          }
-        );
-        callback(err);
-      }
-    };
-    parse5 = function() {
-      let data, options, callback;
-      for (const i in arguments) {
-        const argument = arguments[i];
-        const type = typeof argument;
-        if (data === void 0 && (typeof argument === "string" || Buffer.isBuffer(argument))) {
-          data = argument;
-        } else if (options === void 0 && is_object(argument)) {
-          options = argument;
-        } else if (callback === void 0 && type === "function") {
-          callback = argument;
-        } else {
-          throw new CsvError(
-            "CSV_INVALID_ARGUMENT",
-            ["Invalid argument:", `got ${JSON.stringify(argument)} at index ${i}`],
-            options || {}
-          );
-        }
-      }
-      const parser = new Parser(options);
-      if (callback) {
-        const records = options === void 0 || options.objname === void 0 ? [] : /* @__PURE__ */ Object.create(null);
-        parser.on("readable", function() {
-          let record;
-          while ((record = this.read()) !== null) {
-            if (options === void 0 || options.objname === void 0) {
-              records.push(record);
-            } else {
-              Object.assign(records, {
-                [record[0]]: record[1]
-                // writable: true,
-                // enumerable: true,
-                // configurable: true
-              });
-            }
-          }
-        });
-        parser.on("error", function(err) {
-          callback(err, void 0, parser.api.__infoDataSet());
-        });
-        parser.on("end", function() {
-          callback(void 0, records, parser.api.__infoDataSet());
-        });
-      }
-      if (data !== void 0) {
-        const writer = function() {
-          parser.write(data);
-          parser.end();
-        };
-        if (typeof setImmediate === "function") {
-          setImmediate(writer);
-        } else {
-          setTimeout(writer, 0);
-        }
-      }
-      return parser;
-    };
-  }
-});
-
-// src/testsets/stream-read.ts
-import { createReadStream } from "node:fs";
-import { readFile as readFile5 } from "node:fs/promises";
-import { pipeline } from "node:stream/promises";
-async function streamTestsetRows(absPath, format, file, onRow) {
-  try {
-    if (format === "csv") return await streamCsv(absPath, file, onRow);
-    if (format === "jsonl") return await streamJsonl(absPath, file, onRow);
-    const parsed = parseJson(await readFile5(absPath, "utf8"), file);
-    if (parsed.ok) for (const row of parsed.rows) onRow(row);
-    return parsed.ok ? { ok: true, rows: [] } : parsed;
-  } catch (error2) {
-    if (error2 instanceof CsvError || !isErrno(error2)) throw error2;
-    throw new TestsetReadError(error2.code, error2.message);
-  }
-}
-async function streamCsv(absPath, file, onRow) {
-  const builder = new CsvRowBuilder(file, onRow);
-  const handed = await splitPlainLines(absPath, builder);
-  if (handed === null) return builder.finish();
-  const parser = parse5({ ...CSV_OPTIONS, bom: true });
-  let skip = handed;
-  let batch = [];
-  parser.on("data", (record) => {
-    if (skip > 0) {
-      skip--;
-      return;
-    }
-    batch.push(record);
-    if (batch.length >= RECORD_BATCH) {
-      builder.pushAll(batch);
-      batch = [];
-    }
-  });
-  try {
-    await pipeline(createReadStream(absPath), parser);
-  } catch (error2) {
-    if (!(error2 instanceof CsvError)) throw error2;
-    return parseCsv(await readFile5(absPath, "utf8"), file);
-  } finally {
-    parser.removeAllListeners("data");
-  }
-  builder.pushAll(batch);
-  return builder.finish();
-}
-async function splitPlainLines(absPath, builder) {
-  let handed = 0;
-  let irregular = false;
-  let batch = [];
-  const lines2 = new LineSplitter((line) => {
-    if (irregular) return;
-    const cells = line.includes('"') ? splitQuotedLine(line) : line.split(",");
-    if (cells === null) {
-      irregular = true;
-      return;
-    }
-    batch.push(cells);
-    if (batch.length >= RECORD_BATCH) {
-      builder.pushAll(batch);
-      handed += batch.length;
-      batch = [];
-    }
-  });
-  for await (const chunk of createReadStream(absPath, { encoding: "utf8" })) {
-    lines2.push(chunk);
-    if (irregular) return handed;
-  }
-  lines2.end();
-  if (irregular) return handed;
-  builder.pushAll(batch);
-  return null;
-}
-function splitQuotedLine(line) {
-  const cells = [];
-  let at = 0;
-  for (; ; ) {
-    if (line.charCodeAt(at) === 34) {
-      let text = "";
-      let from = at + 1;
-      for (; ; ) {
-        const quote2 = line.indexOf('"', from);
-        if (quote2 === -1) return null;
-        if (line.charCodeAt(quote2 + 1) !== 34) {
-          cells.push(text + line.slice(from, quote2));
-          at = quote2 + 1;
-          break;
-        }
-        text += line.slice(from, quote2 + 1);
-        from = quote2 + 2;
-      }
-      if (at === line.length) return cells;
-      if (line.charCodeAt(at) !== 44) return null;
-      at++;
-    } else {
-      const comma = line.indexOf(",", at);
-      const cell = comma === -1 ? line.slice(at) : line.slice(at, comma);
-      if (cell.includes('"')) return null;
-      cells.push(cell);
-      if (comma === -1) return cells;
-      at = comma + 1;
-    }
-  }
-}
-async function streamJsonl(absPath, file, onRow) {
-  const reader = new JsonlRowReader(file, onRow);
-  const lines2 = new LineSplitter((line) => reader.push(line));
-  const stream = createReadStream(absPath, { encoding: "utf8" });
-  for await (const chunk of stream) lines2.push(chunk);
-  lines2.end();
-  return reader.finish();
-}
-function isErrno(error2) {
-  return error2 instanceof Error && typeof error2.code === "string";
-}
-var RECORD_BATCH, TestsetReadError, LineSplitter;
-var init_stream_read = __esm({
-  "src/testsets/stream-read.ts"() {
-    "use strict";
-    init_lib();
-    init_csv();
-    init_json();
-    init_jsonl();
-    RECORD_BATCH = 32;
-    TestsetReadError = class extends Error {
-      constructor(code, message) {
-        super(message);
-        this.code = code;
-      }
-      code;
-    };
-    LineSplitter = class {
-      #onLine;
-      #rest = "";
-      #started = false;
-      constructor(onLine) {
-        this.#onLine = onLine;
-      }
-      push(chunk) {
-        let text = this.#rest + chunk;
-        if (!this.#started && text.length > 0) {
-          this.#started = true;
-          if (text.charCodeAt(0) === 65279) text = text.slice(1);
-        }
-        let start = 0;
-        let lf = text.indexOf("\n");
-        let cr2 = text.indexOf("\r");
-        for (; ; ) {
-          if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
-          if (cr2 !== -1 && cr2 < start) cr2 = text.indexOf("\r", start);
-          const at = cr2 !== -1 && (lf === -1 || cr2 < lf) ? cr2 : lf;
-          if (at === -1) break;
-          if (at === cr2 && at === text.length - 1) break;
-          this.#onLine(text.slice(start, at));
-          start = at === cr2 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
-        }
-        this.#rest = text.slice(start);
-      }
-      /** The last line (possibly empty, as `split` yields after a final break). */
-      end() {
-        const rest = this.#rest;
-        this.#rest = "";
-        if (rest.endsWith("\r")) {
-          this.#onLine(rest.slice(0, -1));
-          this.#onLine("");
-        } else this.#onLine(rest);
-      }
-    };
-  }
-});
-
 // src/testsets/git.ts
 var git_exports = {};
 __export(git_exports, {
@@ -50583,7 +50850,7 @@ __export(git_exports, {
   repoRoot: () => repoRoot,
   resolveCommit: () => resolveCommit
 });
-import { realpath, stat as stat4 } from "node:fs/promises";
+import { realpath, stat as stat5 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname8, isAbsolute as isAbsolute4, join as join9, posix, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve5(dir), "a testset ref: cannot be read");
@@ -50876,7 +51143,7 @@ async function brokenError(error2, cwd, args) {
     };
   }
   if (error2.code === "ENOENT" || error2.code === "EACCES") {
-    const cwdExists = await stat4(cwd).then(
+    const cwdExists = await stat5(cwd).then(
       (s) => s.isDirectory(),
       () => false
     );
@@ -51244,7 +51511,8 @@ function issueAt(config, suite) {
     };
   };
 }
-async function readSuiteTestset(config, suite, cwd, keep) {
+async function readSuiteTestset(config, suite, cwd, options = {}) {
+  const { keep } = options;
   const at = issueAt(config, suite);
   const ts = suite.testset;
   const hash3 = suite.hash ? { hash: suite.hash } : {};
@@ -51255,6 +51523,7 @@ async function readSuiteTestset(config, suite, cwd, keep) {
   let path = null;
   let commit = null;
   let location;
+  let streamed2;
   let issueFile;
   if (ts.kind === "file") {
     const abs = resolve6(config.dir, ts.path);
@@ -51262,12 +51531,15 @@ async function readSuiteTestset(config, suite, cwd, keep) {
     location = { absPath: abs, displayPath: display };
     sourceFile2 = toPosix(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
+    const format = formatFromPath(abs);
+    const stamp = options.stream === true && ts.ref === void 0 && format !== null ? await fileStamp(abs) : null;
     const preparer = new CasePreparer({
       testsetId,
       ...hash3,
       ...filter,
       file: sourceFile2,
-      positions: true
+      positions: true,
+      ...stamp !== null ? { hold: false } : {}
     });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...ts.ref !== void 0 ? { ref: ts.ref } : {} },
@@ -51286,6 +51558,18 @@ async function readSuiteTestset(config, suite, cwd, keep) {
       };
     }
     prepared = preparer.finish();
+    if (prepared.ok && prepared.kept !== void 0 && stamp !== null && format !== null) {
+      const source2 = {
+        absPath: abs,
+        displayPath: display,
+        format,
+        file: sourceFile2,
+        kept: prepared.kept,
+        rows: prepared.rows,
+        stamp
+      };
+      streamed2 = new CaseStream(prepared.kept.count, () => replayCases(source2));
+    }
     commit = read.commit;
     path = sourceFile2;
     issueFile = ts.ref !== void 0 ? `${display}@${ts.ref}` : display;
@@ -51310,7 +51594,7 @@ async function readSuiteTestset(config, suite, cwd, keep) {
   return {
     ok: true,
     testset: {
-      cases: prepared.cases,
+      cases: streamed2 ?? prepared.cases,
       revision: prepared.revision,
       info: {
         path,
@@ -51328,15 +51612,23 @@ async function prepareTestset(config, suite, options, at) {
   const tagged = [ts.tags ?? [], options.filters?.tags ?? []].filter((tags) => tags.length > 0).map(hasTagIn);
   const shard = options.filters?.shard;
   const keep = tagged.length === 0 && shard === void 0 ? void 0 : (id, meta) => tagged.every((hasTag) => hasTag(meta)) && (shard === void 0 || shardOf(id, shard.count) === shard.index);
-  const read = await readSuiteTestset(config, suite, options.cwd, keep);
+  const read = await readSuiteTestset(config, suite, options.cwd, {
+    ...keep !== void 0 ? { keep } : {},
+    ...options.stream === true ? { stream: true } : {}
+  });
   if (!read.ok) return read;
   const { testset } = read;
   if (ts.revision !== void 0 && !revisionMatches(ts.revision, testset.revision)) {
     let message;
     if (testset.location) {
-      const all = keep === void 0 ? read : await readSuiteTestset(config, suite, options.cwd);
+      const all = keep === void 0 && options.stream !== true ? read : await readSuiteTestset(config, suite, options.cwd);
       const current = all.ok ? all.testset : testset;
-      message = await explainPinMismatch(ts.revision, current, testset.location, testset.identity);
+      message = await explainPinMismatch(
+        ts.revision,
+        { cases: heldCases(current.cases), revision: current.revision },
+        testset.location,
+        testset.identity
+      );
     } else {
       message = `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
     }
@@ -51493,8 +51785,11 @@ var init_prepare = __esm({
     init_spec();
     init_grid();
     init_shard();
+    init_types();
     init_identity();
+    init_formats();
     init_read_file();
+    init_replay();
     init_rows();
     outputColumn = ({ testCase }) => {
       if (!("output" in testCase)) {
@@ -51539,7 +51834,8 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
     loader: createModuleLoader(loaderOptions),
     filters,
     models,
-    ...overrides.trials !== void 0 ? { trials: overrides.trials } : {}
+    ...overrides.trials !== void 0 ? { trials: overrides.trials } : {},
+    ...overrides.stream === true ? { stream: true } : {}
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);
   return { config, suites: prepared.suites, models };
@@ -53971,7 +54267,9 @@ function ranksOf(suites) {
   if (ranks === void 0) {
     ranks = /* @__PURE__ */ new Map();
     for (const spec of suites) {
-      if (!ranks.has(spec.id)) ranks.set(spec.id, new Map(spec.cases.map((c, i) => [c.id, i])));
+      if (!ranks.has(spec.id)) {
+        ranks.set(spec.id, new Map(heldCases(spec.cases).map((c, i) => [c.id, i])));
+      }
     }
     rankCache.set(suites, ranks);
   }
@@ -54034,7 +54332,7 @@ function planResume(suites, partial, options = {}) {
       const signature = hash2("sha256", done, "hex");
       let group = groups.get(signature);
       if (group === void 0) {
-        group = { grid: [], cases: spec.cases.filter((_, i) => done[i] === 0) };
+        group = { grid: [], cases: heldCases(spec.cases).filter((_, i) => done[i] === 0) };
         groups.set(signature, group);
       }
       group.grid.push(params);
@@ -54085,6 +54383,7 @@ var init_resume = __esm({
   "src/merge/resume.ts"() {
     "use strict";
     init_run_key();
+    init_types();
     init_merge();
     rankCache = /* @__PURE__ */ new WeakMap();
   }
@@ -58928,7 +59227,7 @@ init_version();
 import { resolve as resolve10 } from "node:path";
 
 // src/commands/git-info.ts
-import { readFile, stat as stat2 } from "node:fs/promises";
+import { readFile as readFile2, stat as stat3 } from "node:fs/promises";
 import { dirname as dirname3, join as join3, resolve } from "node:path";
 async function readGitInfo(dir, env) {
   if (env.GITHUB_SHA) {
@@ -58938,7 +59237,7 @@ async function readGitInfo(dir, env) {
     const gitDir = await findGitDir(resolve(dir));
     if (gitDir === null) return null;
     const commonDir = await readCommonDir(gitDir);
-    const head = (await readFile(join3(gitDir, "HEAD"), "utf8")).trim();
+    const head = (await readFile2(join3(gitDir, "HEAD"), "utf8")).trim();
     if (!head.startsWith("ref: ")) return { sha: isSha(head) ? head : null, ref: null };
     const ref = head.slice("ref: ".length);
     const sha = await resolveRef(commonDir, gitDir, ref);
@@ -58950,10 +59249,10 @@ async function readGitInfo(dir, env) {
 async function findGitDir(dir) {
   for (let current = dir; ; current = dirname3(current)) {
     const candidate = join3(current, ".git");
-    const info2 = await stat2(candidate).catch(() => null);
+    const info2 = await stat3(candidate).catch(() => null);
     if (info2?.isDirectory()) return candidate;
     if (info2?.isFile()) {
-      const text = await readFile(candidate, "utf8");
+      const text = await readFile2(candidate, "utf8");
       const match = /^gitdir:\s*(.+)$/m.exec(text);
       return match?.[1] ? resolve(current, match[1].trim()) : null;
     }
@@ -58961,15 +59260,15 @@ async function findGitDir(dir) {
   }
 }
 async function readCommonDir(gitDir) {
-  const text = await readFile(join3(gitDir, "commondir"), "utf8").catch(() => null);
+  const text = await readFile2(join3(gitDir, "commondir"), "utf8").catch(() => null);
   return text === null ? gitDir : resolve(gitDir, text.trim());
 }
 async function resolveRef(commonDir, gitDir, ref) {
   for (const base of [gitDir, commonDir]) {
-    const loose = await readFile(join3(base, ref), "utf8").catch(() => null);
+    const loose = await readFile2(join3(base, ref), "utf8").catch(() => null);
     if (loose !== null && isSha(loose.trim())) return loose.trim();
   }
-  const packed = await readFile(join3(commonDir, "packed-refs"), "utf8").catch(() => "");
+  const packed = await readFile2(join3(commonDir, "packed-refs"), "utf8").catch(() => "");
   for (const line of packed.split("\n")) {
     const [sha, name] = line.split(" ");
     if (name === ref && sha !== void 0 && isSha(sha)) return sha;
@@ -58994,7 +59293,10 @@ async function executeRun(args, ctx) {
     ...args.trials !== void 0 ? { trials: args.trials } : {},
     ...args.noCache ? { noCache: true } : {},
     ...args.cacheDir !== void 0 ? { cacheDir: args.cacheDir } : {},
-    ...args.updateBaselines ? { updateBaselines: true } : {}
+    ...args.updateBaselines ? { updateBaselines: true } : {},
+    // Cases are read again as they run, so memory does not grow with the testset; a resumption
+    // plans from every case's id, so it holds them.
+    ...resuming === void 0 ? { stream: true } : {}
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;

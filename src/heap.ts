@@ -6,24 +6,25 @@ import { setFlagsFromString } from 'node:v8';
  * bytes surviving since the last growth passing its size, so even a trickle grows it in time.)
  * What survives differs by phase:
  *
- * - While the testsets are read, every row survives: the prepared cases are kept to the end of
- *   the run, so a big young generation only copies them more times before promoting them, and
- *   then stays big (at 10,000 cases it was a quarter of the run's peak RSS).
+ * - While the testsets are read, each row's identity survives (kept to find duplicates), and
+ *   where cases are held (not read again as they run, see prepare.ts) every case: a big young
+ *   generation only copies them more times before promoting them, and then stays big (at
+ *   10,000 cases it is ~11 MB of the run's ~68 MB peak).
  * - While cases run, what survives is what calls keep in flight. Calls that wait (a model, a
  *   timer) keep their promises and state across many scavenges: there the default growth is
  *   right. Kept small, a latency-bound suite (100 calls in flight for 20 ms each) scavenged often
  *   enough to cost ~2.5% of its wall time. Synchronous calls keep nothing: growing only costs
- *   memory (1.5 MB of a 10,000-case run's ~71 MB peak).
+ *   memory (1.5 MB of a 10,000-case run's peak).
  *
  * So the CLI and the Action keep the young generation at its starting size (1 MB a semi-space)
  * from start-up on, and restore the default growth when the run first waits on a user call (the
  * engine's `onFirstAwait`), or once the testsets read have passed {@link SMALL_YOUNG_ROWS} rows:
  * then a small young generation costs more time than it saves memory. Each scavenge has a fixed
- * cost (~0.2 ms), and 100,000 rows read with 1 MB semi-spaces took ~250 of them, ~100 ms of
- * pauses; grown, ~10 (`node --trace-gc-nvp`, pauses summed over the run: 369 -> 217 ms, median
- * of 5) for ~15 MB more peak RSS (130 -> 145 MB), while a testset that size holds ~47 MB of
- * prepared cases anyway. Kept small through prepare, a 10,000-case run peaked at 72 instead of
- * 81 MB. Only for processes evalgate owns; the library leaves an embedding process's heap alone.
+ * cost (~0.2 ms): a synchronous 100,000-case run kept small throughout scavenged ~1,100 times,
+ * ~265 ms of pauses, and grown past 20,000 rows ~126 times, ~100 ms (`node --trace-gc-nvp`,
+ * pauses summed over the run), for ~21 MB more peak RSS (98 -> 119 MB). Kept small, a
+ * 10,000-case run peaks at ~68 instead of ~80 MB. Only for processes evalgate owns; the library
+ * leaves an embedding process's heap alone.
  *
  * The growth factor is read each time V8 considers growing, so setting it on a running process
  * takes effect (the semi-space size flags do not). V8 versions newer than the tested ones are

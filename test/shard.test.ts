@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { indexingSink } from '../src/merge/annotate.ts';
 import { parseShard, shardOf, type Shard } from '../src/plan/shard.ts';
+import { heldCases } from '../src/run/types.ts';
 import { oneSuiteProject, preparedSuites, runCli, scratch } from './helpers/cli.ts';
 
 /** 40 rows with distinct content, so each has its own identity. */
@@ -23,8 +24,8 @@ async function prepared(
   const [suite] = await preparedSuites(dir, shard ? { shard } : {});
   assert.ok(suite);
   return {
-    ids: suite.cases.map((c) => c.id),
-    positions: suite.cases.map((c) => c.index ?? -1),
+    ids: heldCases(suite.cases).map((c) => c.id),
+    positions: heldCases(suite.cases).map((c) => c.index ?? -1),
     grid: suite.grid,
   };
 }
@@ -125,34 +126,36 @@ describe('evals run --shard on the command line', () => {
 });
 
 describe('indexingSink', () => {
-  it('adds each streamed case its testset position, by run and case position', async () => {
+  it("adds each streamed case its prepared case's testset position", async () => {
     const dir = project(ROWS);
     const shard = { index: 2, count: 3 };
     const suites = await preparedSuites(dir, { shard });
     const recorded: { run: number; index: number; position: number | undefined }[] = [];
-    const sink = indexingSink(
-      {
-        open: () => undefined,
-        record: (run, index, result) => recorded.push({ run, index, position: result.index }),
-      },
-      suites,
-    );
-    const cases = suites[0]!.cases;
+    const sink = indexingSink({
+      open: () => undefined,
+      record: (run, index, result) => recorded.push({ run, index, position: result.index }),
+    });
+    const cases = heldCases(suites[0]!.cases);
     // Both grid points (runs 0 and 1) of the one suite, cases in reverse as if finishing so.
     for (const run of [0, 1]) {
       for (let i = cases.length - 1; i >= 0; i--) {
         const c = cases[i]!;
-        sink.record(run, i, {
-          id: c.id,
-          contentId: c.contentId,
-          source: c.source,
-          data: c.data,
-          output: null,
-          error: null,
-          durationMs: 0,
-          passed: true,
-          evaluations: [],
-        });
+        sink.record(
+          run,
+          i,
+          {
+            id: c.id,
+            contentId: c.contentId,
+            source: c.source,
+            data: c.data,
+            output: null,
+            error: null,
+            durationMs: 0,
+            passed: true,
+            evaluations: [],
+          },
+          c,
+        );
       }
     }
     assert.equal(recorded.length, cases.length * 2);

@@ -80,6 +80,9 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     ...(args.noCache ? { noCache: true } : {}),
     ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
     ...(args.updateBaselines ? { updateBaselines: true } : {}),
+    // Cases are read again as they run, so memory does not grow with the testset; a resumption
+    // plans from every case's id, so it holds them.
+    ...(resuming === undefined ? { stream: true } : {}),
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;

@@ -579,7 +579,8 @@ async function pinCommand(
 ): Promise<number> {
   const config = await loadConfig(configArg, ctx);
   const results = await Promise.all(
-    config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd)),
+    // Only the revisions are needed: the cases are not held.
+    config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd, { stream: true })),
   );
   const issues = results.flatMap((r) => (r.ok ? [] : r.issues));
   if (issues.length > 0) throw new UsageError(issues);

@@ -9,7 +9,8 @@ export async function validateCommand(
   configArg: string | undefined,
   ctx: CommandContext,
 ): Promise<number> {
-  const { config, suites } = await loadAndPrepare(configArg, ctx);
+  // Nothing runs, so no case needs holding: only their count.
+  const { config, suites } = await loadAndPrepare(configArg, ctx, {}, {}, { stream: true });
   const runs = suites.reduce((n, s) => n + s.grid.length, 0);
   const cases = suites.reduce((n, s) => n + s.cases.length * s.grid.length, 0);
   ctx.stdout.write(

@@ -5,7 +5,7 @@
  */
 import { runKey } from '../compare/run-key.ts';
 import type { Shard } from '../plan/shard.ts';
-import type { CaseSink, SuiteSpec } from '../run/types.ts';
+import { heldCases, type CaseSink, type SuiteSpec } from '../run/types.ts';
 import type { ResultsArtifact, RunPlan, RunResult } from '../types.ts';
 
 /** The plan a suite's runs are summarised and gated with. */
@@ -38,7 +38,7 @@ export function annotateRuns(
     const { cases, ...head } = run;
     // Streamed runs come back without cases: their positions went in through `indexingSink`.
     if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
-    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
+    const positions = new Map(heldCases(spec.cases).map((c) => [c.id, c.index]));
     return {
       ...head,
       plan: planOf(spec),
@@ -51,20 +51,19 @@ export function annotateRuns(
 }
 
 /**
- * A sink that adds each case's testset `index` before passing it on: what `annotateRuns` does
- * for a shard, for runs whose cases stream to the artifact instead of staying in memory. Run
- * positions follow the engine's: suite order, then grid order.
+ * A sink that adds each case's testset `index` (its prepared case's) before passing it on: what
+ * `annotateRuns` does for a shard, for runs whose cases stream to the artifact instead of
+ * staying in memory.
  */
-export function indexingSink(sink: CaseSink, specs: readonly SuiteSpec[]): CaseSink {
-  const casesByRun = specs.flatMap((spec) => spec.grid.map(() => spec.cases));
+export function indexingSink(sink: CaseSink): CaseSink {
   return {
     open: (runs) => sink.open(runs),
-    record: (run, index, result) => {
-      const position = casesByRun[run]?.[index]?.index;
+    record: (run, index, result, testCase) => {
+      const position = testCase?.index;
       // The engine hands each result over once and keeps no reference (cases stream), so adding
       // the field in place saves a copy of every case.
       if (position !== undefined) (result as { index?: number }).index = position;
-      sink.record(run, index, result);
+      sink.record(run, index, result, testCase);
     },
   };
 }

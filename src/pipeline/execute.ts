@@ -8,7 +8,7 @@ import { createProgressReporter } from '../report/progress.ts';
 import { runSuites } from '../run/engine.ts';
 import { ReducedCases } from '../compare/comparable.ts';
 import type { CaseSink, SuiteSpec } from '../run/types.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import type { CaseResult, PreparedCase, ResultsArtifact, RunResult } from '../types.ts';
 import { writeFileAtomic } from './write-file-atomic.ts';
 
 /** Where a run's human output goes; the CLI and `runTestSuite` both hand in the process streams. */
@@ -110,7 +110,7 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
     ? null
     : new SpooledReports({
         junit: io.junit === true,
-        ...(io.positions ? { positions: suites } : {}),
+        positions: io.positions === true,
         ...(io.reduce ? { reduce: io.reduce } : {}),
       });
   let result;
@@ -174,19 +174,19 @@ export class SpooledReports implements CaseSink {
   readonly #sink: CaseSink;
 
   /**
-   * `junit`: count what `writeJUnit` needs. `positions`: the suites run, to record each case's
+   * `junit`: count what `writeJUnit` needs. `positions`: record each case's
    * testset position (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep
    * each case reduced by it (`reducedCases`).
    */
   constructor(options: {
     junit: boolean;
-    positions?: readonly SuiteSpec[];
+    positions?: boolean;
     reduce?: (result: CaseResult) => CaseResult;
   }) {
     this.#junit = options.junit ? new JUnitCounts() : null;
     this.#reduced = options.reduce ? new ReducedCases(options.reduce) : null;
     this.#sink = allSinks([
-      options.positions ? indexingSink(this.#spool, options.positions) : this.#spool,
+      options.positions === true ? indexingSink(this.#spool) : this.#spool,
       this.#listed,
       ...(this.#junit ? [this.#junit] : []),
       ...(this.#reduced ? [this.#reduced] : []),
@@ -202,8 +202,8 @@ export class SpooledReports implements CaseSink {
     this.#sink.open(runs);
   }
 
-  record(run: number, index: number, result: CaseResult): void {
-    this.#sink.record(run, index, result);
+  record(run: number, index: number, result: CaseResult, testCase?: PreparedCase): void {
+    this.#sink.record(run, index, result, testCase);
   }
 
   /** What the summary table lists for each of `count` runs. */
@@ -242,8 +242,8 @@ function allSinks(sinks: CaseSink[]): CaseSink {
     open(runs) {
       for (const sink of sinks) sink.open(runs);
     },
-    record(run, index, result) {
-      for (const sink of sinks) sink.record(run, index, result);
+    record(run, index, result, testCase) {
+      for (const sink of sinks) sink.record(run, index, result, testCase);
     },
   };
 }

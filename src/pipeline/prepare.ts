@@ -10,7 +10,7 @@ import { asEvaluator, asPassCondition, asTestFn } from '../modules/shapes.ts';
 import { parseModuleSpec, type ModuleRef } from '../modules/spec.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { shardOf, type Shard } from '../plan/shard.ts';
-import type { SuiteSpec } from '../run/types.ts';
+import { CaseStream, heldCases, type SuiteSpec } from '../run/types.ts';
 import {
   CasePreparer,
   defaultTestsetId,
@@ -20,9 +20,18 @@ import {
   type PrepareCasesResult,
 } from '../testsets/identity.ts';
 import type { IdentityOptions } from '../testsets/history.ts';
+import { formatFromPath } from '../testsets/formats.ts';
 import { readTestsetInto } from '../testsets/read-file.ts';
+import { fileStamp, replayCases, type ReplaySource } from '../testsets/replay.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
-import type { EngineEvaluator, Params, PassCondition, RowMeta, TestFn } from '../types.ts';
+import type {
+  EngineEvaluator,
+  Params,
+  PassCondition,
+  PreparedCase,
+  RowMeta,
+  TestFn,
+} from '../types.ts';
 
 /** Narrowing of a run chosen on the command line (`--suite`, `--tag`, `--grid k=v`). */
 export interface RunFilters {
@@ -43,6 +52,13 @@ export interface PrepareOptions {
   trials?: number;
   /** Model access for judge built-ins; absent: they report that they cannot call a model. */
   models?: ModelAccess;
+  /**
+   * Read the cases of testset files again as the run goes (a `CaseStream`) instead of holding
+   * them all: `evals run` does, so its memory does not grow with the testset. Testsets at a
+   * `ref:` and inline ones are held either way. Default false (every case held, for code that
+   * needs them at once: resuming, the library).
+   */
+  stream?: boolean;
 }
 
 export type PrepareResult = { ok: true; suites: SuiteSpec[] } | { ok: false; issues: Issue[] };
@@ -143,14 +159,17 @@ export interface SuiteTestset {
 /**
  * Reads a suite's testset (from the working tree, or at its `ref:`) and computes identities and
  * the revision. Shared by runs and by `evals testset pin`, which needs no modules loaded.
- * `keep` narrows the cases held (tags, shard) without changing the revision or positions.
+ * `keep` narrows the cases kept (tags, shard) without changing the revision or positions.
+ * `stream`: a file in the working tree gives its cases as a `CaseStream` (read again as they
+ * are needed) instead of holding them.
  */
 export async function readSuiteTestset(
   config: LoadedConfig,
   suite: SuiteConfig,
   cwd: string,
-  keep?: (id: string, meta: RowMeta) => boolean,
+  options: { keep?: (id: string, meta: RowMeta) => boolean; stream?: boolean } = {},
 ): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
+  const { keep } = options;
   const at = issueAt(config, suite);
 
   const ts = suite.testset;
@@ -162,6 +181,7 @@ export async function readSuiteTestset(
   let path: string | null = null;
   let commit: string | null = null;
   let location: SuiteTestset['location'] | undefined;
+  let streamed: CaseStream | undefined;
   // Where problems in the rows are shown: relative to the user's folder, with the ref if any.
   let issueFile: string;
   if (ts.kind === 'file') {
@@ -170,6 +190,12 @@ export async function readSuiteTestset(
     location = { absPath: abs, displayPath: display };
     sourceFile = toPosix(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
+    // A file whose cases are read again later: what it is now, to notice a change by then.
+    const format = formatFromPath(abs);
+    const stamp =
+      options.stream === true && ts.ref === undefined && format !== null
+        ? await fileStamp(abs)
+        : null;
     // Each row becomes its case as the file streams in: its rows are never all held at once.
     const preparer = new CasePreparer({
       testsetId,
@@ -177,6 +203,7 @@ export async function readSuiteTestset(
       ...filter,
       file: sourceFile,
       positions: true,
+      ...(stamp !== null ? { hold: false } : {}),
     });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
@@ -197,6 +224,18 @@ export async function readSuiteTestset(
       };
     }
     prepared = preparer.finish();
+    if (prepared.ok && prepared.kept !== undefined && stamp !== null && format !== null) {
+      const source: ReplaySource = {
+        absPath: abs,
+        displayPath: display,
+        format,
+        file: sourceFile,
+        kept: prepared.kept,
+        rows: prepared.rows,
+        stamp,
+      };
+      streamed = new CaseStream(prepared.kept.count, () => replayCases(source));
+    }
     commit = read.commit;
     path = sourceFile;
     issueFile = ts.ref !== undefined ? `${display}@${ts.ref}` : display;
@@ -222,7 +261,7 @@ export async function readSuiteTestset(
   return {
     ok: true,
     testset: {
-      cases: prepared.cases,
+      cases: streamed ?? prepared.cases,
       revision: prepared.revision,
       info: {
         path,
@@ -259,7 +298,10 @@ async function prepareTestset(
       : (id: string, meta: RowMeta) =>
           tagged.every((hasTag) => hasTag(meta)) &&
           (shard === undefined || shardOf(id, shard.count) === shard.index);
-  const read = await readSuiteTestset(config, suite, options.cwd, keep);
+  const read = await readSuiteTestset(config, suite, options.cwd, {
+    ...(keep !== undefined ? { keep } : {}),
+    ...(options.stream === true ? { stream: true } : {}),
+  });
   if (!read.ok) return read;
   const { testset } = read;
 
@@ -267,9 +309,17 @@ async function prepareTestset(
     let message: string;
     if (testset.location) {
       // The explanation diffs every row against the pinned ones: read them all again, unfiltered.
-      const all = keep === undefined ? read : await readSuiteTestset(config, suite, options.cwd);
+      const all =
+        keep === undefined && options.stream !== true
+          ? read
+          : await readSuiteTestset(config, suite, options.cwd);
       const current = all.ok ? all.testset : testset;
-      message = await explainPinMismatch(ts.revision, current, testset.location, testset.identity);
+      message = await explainPinMismatch(
+        ts.revision,
+        { cases: heldCases(current.cases), revision: current.revision },
+        testset.location,
+        testset.identity,
+      );
     } else {
       message = `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
     }
@@ -287,7 +337,7 @@ async function prepareTestset(
  */
 async function explainPinMismatch(
   pin: string,
-  current: { cases: SuiteSpec['cases']; revision: string },
+  current: { cases: readonly PreparedCase[]; revision: string },
   location: { absPath: string; displayPath: string },
   identity: IdentityOptions,
 ): Promise<string> {

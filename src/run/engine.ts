@@ -18,6 +18,7 @@ import {
 } from './call.ts';
 import { erroredEvaluation, toEvaluationResult } from './evaluation.ts';
 import { evaluateRunGate, SummaryAccumulator } from './summary.ts';
+import { caseCursor, type CaseCursor } from './case-cursor.ts';
 import { aggregateTrials } from './trials.ts';
 import type { CaseSink, EngineObserver, EngineOptions, EngineResult, SuiteSpec } from './types.ts';
 
@@ -56,6 +57,8 @@ interface Engine {
   pause: Promise<void> | null;
   /** `onFirstAwait`, until it has been called. */
   onFirstAwait: (() => void) | undefined;
+  /** Reading a suite's cases failed: the run was stopped, and settles by rejecting with this. */
+  casesError: { error: unknown } | null;
 }
 
 /** Before the engine first waits on a user call: tells `onFirstAwait`, once. */
@@ -135,6 +138,8 @@ interface RunState {
   params: Params;
   /** Cases in the testset (the run's size, whatever finishes). */
   size: number;
+  /** Where the run's cases come from: the suite's held cases, or its testset read again. */
+  cases: CaseCursor;
   /**
    * With `keepCases`: indexed like the testset, so results keep its order whatever order cases
    * finish in. Otherwise null: a finished case only feeds `summary`, the observer and the sink.
@@ -180,7 +185,10 @@ interface RunState {
  * `keepCases: false` a finished case is handed to the sink (which streams it to the artifact)
  * and dropped; the returned runs then have empty `cases`. Only consumers that need
  * every case afterwards (JUnit, a baseline comparison, the Action's report, `runTestSuite`'s
- * return value) ask to keep them.
+ * return value) ask to keep them. A suite's cases may be a `CaseStream` rather than held: each
+ * grid point then reads them as its workers take them (`case-cursor.ts`), a batch at a time; a
+ * stream that fails stops the run as an interrupt would, and the engine then rejects with its
+ * error.
  */
 export async function runSuites(
   suites: SuiteSpec[],
@@ -201,6 +209,7 @@ export async function runSuites(
     loopRan: false,
     pause: null,
     onFirstAwait: options.onFirstAwait,
+    casesError: null,
   };
   watchLoop(engine);
 
@@ -238,6 +247,7 @@ export async function runSuites(
         position: runs.length + suite.runs.length,
         params,
         size: spec.cases.length,
+        cases: caseCursor(spec.cases),
         results: keepCases ? new Array<CaseResult | undefined>(spec.cases.length) : null,
         summary: new SummaryAccumulator(suite.evaluatorIds, { trials }),
         pendingTrials:
@@ -278,8 +288,11 @@ export async function runSuites(
     await Promise.all(workers);
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    // Testsets read as the run goes are closed, wherever the run stopped.
+    await Promise.all(runs.map((run) => run.cases.close()));
   }
 
+  if (engine.casesError !== null) throw engine.casesError.error;
   if (engine.observerError !== null) throw engine.observerError.error;
   return {
     runs: runs.map(toRunResult),
@@ -333,7 +346,18 @@ async function runCase(engine: Engine, run: RunState, index: number, trial: numb
   const { calls, now } = engine;
   if (calls.interrupted) return;
   const spec = run.suite.spec;
-  const prepared = spec.cases[index]!;
+  let prepared = run.cases.at(index);
+  if (prepared instanceof Promise) {
+    try {
+      prepared = await prepared;
+    } catch (error) {
+      // Cases that cannot be read cannot run: the run stops as if interrupted, then rejects.
+      engine.casesError ??= { error };
+      calls.interrupt(error);
+      return;
+    }
+    if (calls.interrupted) return;
+  }
   const testCase = prepared.data;
   const { params } = run;
 
@@ -407,7 +431,7 @@ async function runCase(engine: Engine, run: RunState, index: number, trial: numb
     engine.observerError ??= { error: observerError };
   }
   try {
-    engine.sink?.record(run.position, index, result);
+    engine.sink?.record(run.position, index, result, prepared);
   } catch (sinkError) {
     engine.observerError ??= { error: sinkError };
   }

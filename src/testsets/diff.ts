@@ -77,7 +77,10 @@ export interface TestsetDiff {
  * guarantees. Pass every row of each file (before tag filtering) for `equal` to mean "same
  * revision".
  */
-export function diffTestsets(before: PreparedCase[], after: PreparedCase[]): TestsetDiff {
+export function diffTestsets(
+  before: readonly PreparedCase[],
+  after: readonly PreparedCase[],
+): TestsetDiff {
   const beforeById = new Map<string, { row: PreparedCase; index: number }>();
   before.forEach((row, index) => beforeById.set(row.id, { row, index }));
   const afterIds = new Set(after.map((row) => row.id));
@@ -127,7 +130,7 @@ export function diffTestsets(before: PreparedCase[], after: PreparedCase[]): Tes
 }
 
 /** The revision is a hash of the ordered contentIds: comparing them says whether it is the same. */
-function sameContentIds(before: PreparedCase[], after: PreparedCase[]): boolean {
+function sameContentIds(before: readonly PreparedCase[], after: readonly PreparedCase[]): boolean {
   return (
     before.length === after.length &&
     before.every((row, index) => row.contentId === after[index]?.contentId)

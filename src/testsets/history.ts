@@ -106,7 +106,7 @@ export async function findPinOrigin(
   location: Omit<TestsetLocation, 'ref'>,
   identity: IdentityOptions,
   pin: string,
-  current: PreparedCase[],
+  current: readonly PreparedCase[],
   limit = HISTORY_LIMIT,
 ): Promise<PinOrigin | null> {
   const history = await fileHistory(location.absPath);

@@ -3,6 +3,7 @@ import { describeValue, type Issue } from '../errors.ts';
 import type { PreparedCase, RowMeta, TestsetRow } from '../types.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { IssueList } from './issues.ts';
+import { KeptCases } from './replay.ts';
 
 /** Canonical JSON, the text every id here is a hash of (defined in canonical-json.ts). */
 export { canonicalJson };
@@ -78,11 +79,21 @@ export interface PrepareCasesOptions {
    * same problems, revision and positions as an unfiltered one; only the kept cases are held.
    */
   keep?: (id: string, meta: RowMeta) => boolean;
+  /**
+   * False: hold no case, only what reading the rows again makes them back from (`kept`, see
+   * replay.ts); the result's `cases` is then empty. Not with a hash function (`hash` as a
+   * function), whose ids could not be made again without calling it. Default true.
+   */
+  hold?: boolean;
 }
 
-/** Prepared cases and the revision of all rows, or every problem found. */
+/**
+ * Prepared cases and the revision of all rows, or every problem found. `rows`: how many rows
+ * there were. `kept`: with `hold: false`, what makes the kept cases back (and `cases` is empty).
+ */
 export type PrepareCasesResult =
-  { ok: true; cases: PreparedCase[]; revision: string } | { ok: false; issues: Issue[] };
+  | { ok: true; cases: PreparedCase[]; revision: string; rows: number; kept?: KeptCases }
+  | { ok: false; issues: Issue[] };
 
 /**
  * Computes each row's contentId and identity, rejects duplicate identities, and computes the
@@ -121,6 +132,8 @@ export class CasePreparer {
   readonly #keep: ((id: string, meta: RowMeta) => boolean) | undefined;
   readonly #issues: IssueList;
   readonly #cases: PreparedCase[] = [];
+  /** With `hold: false`, instead of `#cases`. */
+  readonly #kept: KeptCases | null;
   readonly #firstLine = new Map<string, number>();
   readonly #revision: Hash = createHash('sha256');
   /** ContentIds not yet hashed into the revision: the first `#pending` slots. */
@@ -139,6 +152,10 @@ export class CasePreparer {
     this.#issues = new IssueList(options.file ?? '');
     this.#positions = options.positions ?? false;
     this.#keep = options.keep;
+    if (options.hold === false && this.#identity.kind === 'function') {
+      throw new TypeError('cases identified by a hash function are always held (hold: false)');
+    }
+    this.#kept = options.hold === false ? new KeptCases(this.#identity.kind === 'fields') : null;
   }
 
   /** The next row, in file order. */
@@ -163,6 +180,12 @@ export class CasePreparer {
     // A row with a problem fails the whole result, so in a returned one a case's place is its row's.
     const index = this.#identified++;
     if (this.#keep !== undefined && !this.#keep(id, row.meta)) return;
+    if (this.#kept !== null) {
+      const fieldId =
+        row.meta.dedupId === undefined && this.#identity.kind === 'fields' ? id : null;
+      this.#kept.add(index, cid, fieldId);
+      return;
+    }
     const source = this.#file === null ? null : { file: this.#file, line: row.line };
     this.#cases.push(
       this.#positions
@@ -179,7 +202,10 @@ export class CasePreparer {
     if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
     this.#hashPending();
     this.#revision.update(this.#rows === 0 ? '[]' : '"]');
-    return { ok: true, cases: this.#cases, revision: this.#revision.digest('hex') };
+    const revision = this.#revision.digest('hex');
+    return this.#kept === null
+      ? { ok: true, cases: this.#cases, revision, rows: this.#rows }
+      : { ok: true, cases: this.#cases, revision, rows: this.#rows, kept: this.#kept };
   }
 
   /** Hashes the pending contentIds: `["` before the first, `","` between any two. */

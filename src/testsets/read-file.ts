@@ -3,7 +3,7 @@ import type { Issue } from '../errors.ts';
 import type { TestsetRow } from '../types.ts';
 import { formatFromPath, parseTestset, TESTSET_EXTENSIONS } from './formats.ts';
 import type { TestsetIssueCode, TestsetParseResult } from './issues.ts';
-import { streamTestsetRows, TestsetReadError } from './stream-read.ts';
+import { streamTestsetRows, TestsetReadError, type StreamResult } from './stream-read.ts';
 
 /** Where a testset is: a file, optionally as of a git revision. */
 export interface TestsetLocation {
@@ -47,7 +47,7 @@ export async function readTestsetInto(
   if (ref === undefined) {
     const format = formatFromPath(absPath);
     if (format === null) return unsupported(displayPath);
-    let read: TestsetParseResult;
+    let read: StreamResult;
     try {
       read = await streamTestsetRows(absPath, format, displayPath, onRow);
     } catch (error) {

@@ -1,11 +1,12 @@
 /**
- * Testset files read as streams: rows are handed over as the file is read, so a large testset
- * never sits in memory as text, parsed records and rows all at once (200,000 CSV rows took
- * ~130 MB of transient memory that way). CSV lines go through the same `CsvRowBuilder` as
- * `parseCsv`, cut into cells here while their quoted cells are whole and by csv-parse's
- * streaming parser from the first line that is not; JSON Lines are split into lines chunk by chunk and go
- * through the same `JsonlRowReader` as `parseJsonl`. A JSON file is one value, so it is still
- * read whole (`parseJson`).
+ * Testset files read as streams: rows are read as they are taken, so a large testset never sits
+ * in memory as text, parsed records and rows all at once (200,000 CSV rows took ~130 MB of
+ * transient memory that way), and a run can read its cases again, case by case, instead of
+ * holding them (see `prepare.ts`). CSV lines go through the same `CsvRowBuilder` as `parseCsv`,
+ * cut into cells here while their quoted cells are whole and by csv-parse's streaming parser from
+ * the first line that is not; JSON Lines are split into lines chunk by chunk and go through the
+ * same `JsonlRowReader` as `parseJsonl`. A JSON file is one value, so it is still read whole
+ * (`parseJson`).
  *
  * Every message stays what the text parsers say. The one place a stream lacks what they use is
  * a CSV syntax error, whose line:col is computed from the text: then the file is read whole and
@@ -13,8 +14,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
+import type { Issue } from '../errors.ts';
 import type { TestsetRow } from '../types.ts';
 import { CSV_OPTIONS, CsvRowBuilder, parseCsv } from './csv.ts';
 import type { TestsetFormat } from './formats.ts';
@@ -41,27 +42,50 @@ export class TestsetReadError extends Error {
   }
 }
 
+/** What streaming a file gave: no rows (they were handed over), or every problem found. */
+export type StreamResult = { ok: true } | { ok: false; issues: Issue[] };
+
 /**
- * Streams the rows of `absPath` to `onRow`, in file order. Resolves to the parse result (with no
- * rows: they went to `onRow`; when it is not ok, the rows already handed over must be dropped).
- * Rejects with a {@link TestsetReadError} when the file cannot be read.
+ * Streams the rows of `absPath` to `onRow`, in file order. Resolves to the parse result (when it
+ * is not ok, the rows already handed over must be dropped). Rejects with a
+ * {@link TestsetReadError} when the file cannot be read.
  */
 export async function streamTestsetRows(
   absPath: string,
   format: TestsetFormat,
   file: string,
   onRow: (row: TestsetRow) => void,
-): Promise<TestsetParseResult> {
+): Promise<StreamResult> {
+  const batches = testsetRowBatches(absPath, format, file);
   try {
-    if (format === 'csv') return await streamCsv(absPath, file, onRow);
-    if (format === 'jsonl') return await streamJsonl(absPath, file, onRow);
-    const parsed = parseJson(await readFile(absPath, 'utf8'), file);
-    if (parsed.ok) for (const row of parsed.rows) onRow(row);
-    return parsed.ok ? { ok: true, rows: [] } : parsed;
+    for (;;) {
+      const next = await batches.next();
+      if (next.done) return next.value.ok ? { ok: true } : next.value;
+      for (const row of next.value) onRow(row);
+    }
   } catch (error) {
     if (error instanceof CsvError || !isErrno(error)) throw error;
     throw new TestsetReadError(error.code, error.message);
   }
+}
+
+/**
+ * The rows of `absPath` in file order, a few at a time ({@link RECORD_BATCH}), read as they are
+ * pulled: a reader that takes them slowly (a run, case by case) holds the file open at that place
+ * with one chunk of it in memory. Returns the parse result, without rows (when it is not ok, the
+ * rows already given must be dropped). Throws what reading the file throws (errno errors).
+ */
+export async function* testsetRowBatches(
+  absPath: string,
+  format: TestsetFormat,
+  file: string,
+): AsyncGenerator<TestsetRow[], TestsetParseResult> {
+  if (format === 'csv') return yield* csvRowBatches(absPath, file);
+  if (format === 'jsonl') return yield* jsonlRowBatches(absPath, file);
+  const parsed = parseJson(await readFile(absPath, 'utf8'), file);
+  if (!parsed.ok) return parsed;
+  if (parsed.rows.length > 0) yield parsed.rows;
+  return { ok: true, rows: [] };
 }
 
 /**
@@ -74,80 +98,72 @@ export async function streamTestsetRows(
  * from its start again and the records already handed over are skipped: every line before that
  * one was a complete record, which csv-parse makes the same cells of.
  */
-async function streamCsv(
+async function* csvRowBatches(
   absPath: string,
   file: string,
-  onRow: (row: TestsetRow) => void,
-): Promise<TestsetParseResult> {
-  const builder = new CsvRowBuilder(file, onRow);
-  const handed = await splitPlainLines(absPath, builder);
-  if (handed === null) return builder.finish();
-  // `bom: true` drops a leading BOM, as parseCsv does before parsing.
-  const parser = parse({ ...CSV_OPTIONS, bom: true });
-  let skip = handed;
-  let batch: string[][] = [];
-  parser.on('data', (record: string[]) => {
-    if (skip > 0) {
-      skip--;
-      return;
-    }
-    batch.push(record);
-    if (batch.length >= RECORD_BATCH) {
-      builder.pushAll(batch);
-      batch = [];
-    }
-  });
-  try {
-    await pipeline(createReadStream(absPath), parser);
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
-    // The syntax error's line:col comes from the text (see parseCsv); read it now, once.
-    return parseCsv(await readFile(absPath, 'utf8'), file);
-  } finally {
-    // The finished streams linger until their close events; their listener holds the builder,
-    // and through its onRow whatever the caller keeps per row.
-    parser.removeAllListeners('data');
-  }
-  builder.pushAll(batch);
-  return builder.finish();
-}
-
-/**
- * Feeds `builder` the file's records, one per line cut into its cells, until a line that
- * {@link splitQuotedLine} leaves to csv-parse. Returns null when none did (every record handed
- * over), else how many records were handed over before that line (the records of the current
- * batch are not: csv-parse reads them again).
- */
-async function splitPlainLines(absPath: string, builder: CsvRowBuilder): Promise<number | null> {
+): AsyncGenerator<TestsetRow[], TestsetParseResult> {
+  let rows: TestsetRow[] = [];
+  const builder = new CsvRowBuilder(file, (row) => rows.push(row));
+  // Records cut here and handed to the builder; those of the batch being filled are not.
   let handed = 0;
-  /** A line was left to csv-parse: nothing more is handed over from here. */
+  let records: string[][] = [];
   let irregular = false;
-  let batch: string[][] = [];
-  const lines = new LineSplitter((line) => {
-    if (irregular) return;
-    // `split` is csv-parse's answer for a line without a quote, and the quicker one.
-    const cells = line.includes('"') ? splitQuotedLine(line) : line.split(',');
-    if (cells === null) {
-      irregular = true;
-      return;
+  lines: for await (const lines of lineBatches(absPath)) {
+    for (const line of lines) {
+      // `split` is csv-parse's answer for a line without a quote, and the quicker one.
+      const cells = line.includes('"') ? splitQuotedLine(line) : line.split(',');
+      if (cells === null) {
+        irregular = true;
+        break lines;
+      }
+      records.push(cells);
+      if (records.length < RECORD_BATCH) continue;
+      builder.pushAll(records);
+      handed += records.length;
+      records = [];
+      if (rows.length > 0) {
+        yield rows;
+        rows = [];
+      }
     }
-    batch.push(cells);
-    if (batch.length >= RECORD_BATCH) {
-      builder.pushAll(batch);
-      handed += batch.length;
-      batch = [];
-    }
-  });
-  for await (const chunk of createReadStream(absPath, { encoding: 'utf8' })) {
-    lines.push(chunk as string);
-    if (irregular) return handed;
   }
-  // The text after the last line break. After a final break it is an empty line, which csv-parse
-  // leaves out; the builder skips it as blank, and it follows every row, so no row's line moves.
-  lines.end();
-  if (irregular) return handed;
-  builder.pushAll(batch);
-  return null;
+  if (irregular) {
+    // The records of the unfinished batch are read again by csv-parse, with the rest.
+    records = [];
+    const source = createReadStream(absPath);
+    // `bom: true` drops a leading BOM, as parseCsv does before parsing.
+    const parser = parse({ ...CSV_OPTIONS, bom: true });
+    // `pipe` leaves a read error with the file stream: hand it to the parser, whose iteration
+    // then throws it.
+    source.on('error', (error) => parser.destroy(error));
+    source.pipe(parser);
+    let skip = handed;
+    try {
+      for await (const record of parser as AsyncIterable<string[]>) {
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        records.push(record);
+        if (records.length < RECORD_BATCH) continue;
+        builder.pushAll(records);
+        records = [];
+        if (rows.length > 0) {
+          yield rows;
+          rows = [];
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof CsvError)) throw error;
+      // The syntax error's line:col comes from the text (see parseCsv); read it now, once.
+      return parseCsv(await readFile(absPath, 'utf8'), file);
+    } finally {
+      source.destroy();
+    }
+  }
+  builder.pushAll(records);
+  if (rows.length > 0) yield rows;
+  return builder.finish();
 }
 
 /**
@@ -189,17 +205,42 @@ export function splitQuotedLine(line: string): string[] | null {
   }
 }
 
-async function streamJsonl(
+async function* jsonlRowBatches(
   absPath: string,
   file: string,
-  onRow: (row: TestsetRow) => void,
-): Promise<TestsetParseResult> {
-  const reader = new JsonlRowReader(file, onRow);
-  const lines = new LineSplitter((line) => reader.push(line));
-  const stream = createReadStream(absPath, { encoding: 'utf8' });
-  for await (const chunk of stream) lines.push(chunk as string);
-  lines.end();
+): AsyncGenerator<TestsetRow[], TestsetParseResult> {
+  let rows: TestsetRow[] = [];
+  const reader = new JsonlRowReader(file, (row) => rows.push(row));
+  for await (const lines of lineBatches(absPath)) {
+    for (const line of lines) {
+      reader.push(line);
+      if (rows.length >= RECORD_BATCH) {
+        yield rows;
+        rows = [];
+      }
+    }
+  }
+  if (rows.length > 0) yield rows;
   return reader.finish();
+}
+
+/**
+ * The file's physical lines ({@link LineSplitter}), those of each chunk read at once. Breaking
+ * off the iteration closes the file.
+ */
+async function* lineBatches(absPath: string): AsyncGenerator<string[]> {
+  let lines: string[] = [];
+  const splitter = new LineSplitter((line) => lines.push(line));
+  for await (const chunk of createReadStream(absPath, { encoding: 'utf8' })) {
+    splitter.push(chunk as string);
+    if (lines.length === 0) continue;
+    yield lines;
+    lines = [];
+  }
+  // The text after the last line break. After a final break it is an empty line, which csv-parse
+  // leaves out; the builder skips it as blank, and it follows every row, so no row's line moves.
+  splitter.end();
+  yield lines;
 }
 
 /**

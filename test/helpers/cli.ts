@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../../src/commands/io.ts';
-import { loadAndPrepare } from '../../src/commands/load.ts';
+import { loadAndPrepare, type PrepareOverrides } from '../../src/commands/load.ts';
 import type { RunFilters } from '../../src/pipeline/prepare.ts';
 import type { SuiteSpec } from '../../src/run/types.ts';
 
@@ -55,11 +55,18 @@ export function oneSuiteProject(csv: string, settings: string[]): string {
   return dir;
 }
 
-/** The suites `evals run` would run in `dir` (its evals.yaml), prepared in this process. */
-export async function preparedSuites(dir: string, filters: RunFilters = {}): Promise<SuiteSpec[]> {
+/**
+ * The suites `evals run` would run in `dir` (its evals.yaml), prepared in this process: with
+ * their cases held unless `overrides` says `stream` (as `evals run` itself does).
+ */
+export async function preparedSuites(
+  dir: string,
+  filters: RunFilters = {},
+  overrides: PrepareOverrides = {},
+): Promise<SuiteSpec[]> {
   const quiet = { write: () => true };
   const ctx: CommandContext = { cwd: dir, env: {}, stdout: quiet, stderr: quiet };
-  return (await loadAndPrepare(undefined, ctx, filters)).suites;
+  return (await loadAndPrepare(undefined, ctx, filters, {}, overrides)).suites;
 }
 
 export interface RunOptions {
