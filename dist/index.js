@@ -23412,10 +23412,6 @@ var init_stream_read = __esm({
 
 // src/testsets/replay.ts
 import { stat as stat2 } from "node:fs/promises";
-function hexAt(blocks, i) {
-  const at = i % BLOCK * ID_BYTES;
-  return blocks[Math.floor(i / BLOCK)].toString("hex", at, at + ID_BYTES);
-}
 async function fileStamp(absPath) {
   try {
     const s = await stat2(absPath, { bigint: true });
@@ -23443,14 +23439,18 @@ async function* replayCases(source2) {
   const batches = testsetRowBatches(source2.absPath, source2.format, source2.displayPath);
   let next;
   try {
+    let cases = [];
     while (!(next = await batches.next()).done) {
-      const cases = [];
       for (const row of next.value) {
         const made = replay.add(row);
         if (made !== void 0) cases.push(made);
       }
-      if (cases.length > 0) yield cases;
+      if (cases.length >= REPLAY_BATCH) {
+        yield cases;
+        cases = [];
+      }
     }
+    if (cases.length > 0) yield cases;
   } catch (error2) {
     const errno = error2 instanceof Error && typeof error2.code === "string";
     if (errno) throw changed("could no longer be read");
@@ -23462,7 +23462,7 @@ async function* replayCases(source2) {
   if (!result.ok || !replay.complete(source2.rows)) throw changed("changed");
   await unchanged();
 }
-var ID_BYTES, BLOCK, KeptCases, CaseReplay;
+var ID_BYTES, BLOCK, RUN, NO_ID, IdColumn, KeptCases, CaseReplay, REPLAY_BATCH;
 var init_replay = __esm({
   "src/testsets/replay.ts"() {
     "use strict";
@@ -23470,15 +23470,51 @@ var init_replay = __esm({
     init_stream_read();
     ID_BYTES = 32;
     BLOCK = 2048;
+    RUN = 64;
+    NO_ID = "0".repeat(ID_BYTES * 2);
+    IdColumn = class {
+      #blocks = [];
+      #pending = [];
+      #written = 0;
+      /** The run last decoded, and where it starts. */
+      #run = "";
+      #runStart = -1;
+      push(id) {
+        this.#pending.push(id);
+        if (this.#pending.length === RUN) this.flush();
+      }
+      /** Writes the ids not written yet; done before any is read. */
+      flush() {
+        const count = this.#pending.length;
+        if (count === 0) return;
+        const slot = this.#written % BLOCK;
+        if (slot === 0) this.#blocks.push(Buffer.allocUnsafeSlow(BLOCK * ID_BYTES));
+        this.#blocks[this.#blocks.length - 1].write(this.#pending.join(""), slot * ID_BYTES, "hex");
+        this.#pending = [];
+        this.#written += count;
+      }
+      get(i) {
+        const start = i - i % RUN;
+        if (start !== this.#runStart) {
+          const at = start % BLOCK * ID_BYTES;
+          const end = Math.min(start + RUN, this.#written);
+          const block = this.#blocks[Math.floor(start / BLOCK)];
+          this.#run = block.toString("hex", at, at + (end - start) * ID_BYTES);
+          this.#runStart = start;
+        }
+        const from = (i - start) * ID_BYTES * 2;
+        return this.#run.slice(from, from + ID_BYTES * 2);
+      }
+    };
     KeptCases = class {
       #positions = [];
-      #contentIds = [];
-      /** With `hash:` fields: each case's identity (unused slots for rows with a dedup id). */
+      #contentIds = new IdColumn();
+      /** With `hash:` fields: each case's identity (a placeholder for rows with a dedup id). */
       #ids;
       #count = 0;
       /** `fieldIds`: the identities are hashes of `hash:` fields, so they are kept too. */
       constructor(fieldIds) {
-        this.#ids = fieldIds ? [] : null;
+        this.#ids = fieldIds ? new IdColumn() : null;
       }
       get count() {
         return this.#count;
@@ -23488,26 +23524,26 @@ var init_replay = __esm({
        * `hash:` fields (a dedup id comes back with its row, and a contentId is kept anyway).
        */
       add(position, contentId, fieldId) {
-        const block = Math.floor(this.#count / BLOCK);
         const slot = this.#count % BLOCK;
-        if (slot === 0) {
-          this.#positions.push(new Uint32Array(BLOCK));
-          this.#contentIds.push(Buffer.allocUnsafeSlow(BLOCK * ID_BYTES));
-          this.#ids?.push(Buffer.allocUnsafeSlow(BLOCK * ID_BYTES));
-        }
-        this.#positions[block][slot] = position;
-        this.#contentIds[block].write(contentId, slot * ID_BYTES, ID_BYTES, "hex");
-        if (fieldId !== null) this.#ids?.[block].write(fieldId, slot * ID_BYTES, ID_BYTES, "hex");
+        if (slot === 0) this.#positions.push(new Uint32Array(BLOCK));
+        this.#positions[this.#positions.length - 1][slot] = position;
+        this.#contentIds.push(contentId);
+        this.#ids?.push(fieldId ?? NO_ID);
         this.#count++;
+      }
+      /** After the last `add`: the ids are all written. */
+      seal() {
+        this.#contentIds.flush();
+        this.#ids?.flush();
       }
       position(i) {
         return this.#positions[Math.floor(i / BLOCK)][i % BLOCK];
       }
       contentId(i) {
-        return hexAt(this.#contentIds, i);
+        return this.#contentIds.get(i);
       }
       fieldId(i) {
-        return this.#ids === null ? null : hexAt(this.#ids, i);
+        return this.#ids === null ? null : this.#ids.get(i);
       }
     };
     CaseReplay = class {
@@ -23537,6 +23573,7 @@ var init_replay = __esm({
         return this.#next === this.#kept.count && this.#row === rows2;
       }
     };
+    REPLAY_BATCH = 256;
   }
 });
 
@@ -23706,6 +23743,7 @@ var init_identity = __esm({
         this.#hashPending();
         this.#revision.update(this.#rows === 0 ? "[]" : '"]');
         const revision = this.#revision.digest("hex");
+        this.#kept?.seal();
         return this.#kept === null ? { ok: true, cases: this.#cases, revision, rows: this.#rows } : { ok: true, cases: this.#cases, revision, rows: this.#rows, kept: this.#kept };
       }
       /** Hashes the pending contentIds: `["` before the first, `","` between any two. */

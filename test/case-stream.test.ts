@@ -148,8 +148,10 @@ describe('KeptCases', () => {
     const kept = new KeptCases(true);
     const hex = (n: number) => n.toString(16).padStart(64, '0');
     for (let i = 0; i < 5000; i++) kept.add(i * 3, hex(i), i % 4 ? hex(i + 1) : null);
+    kept.seal();
     assert.equal(kept.count, 5000);
-    for (const i of [0, 1, 2047, 2048, 4999]) {
+    // Across runs of 64 and blocks of 2,048, read in and out of order, and the last short run.
+    for (const i of [0, 1, 63, 64, 2047, 2048, 130, 4999, 4990, 4991]) {
       assert.equal(kept.position(i), i * 3);
       assert.equal(kept.contentId(i), hex(i));
       if (i % 4) assert.equal(kept.fieldId(i), hex(i + 1));
@@ -261,6 +263,16 @@ describe('the engine with streamed cases', () => {
     assert.equal(counts.closed, 1);
   });
 
+  it('reads the stream to its end with the last batch, and rejects when it gives more', async () => {
+    const base = suiteSpec(rows.slice(0, 20), { concurrency: 4 });
+    const cases = [...heldCases(base.cases)];
+    const stream = new CaseStream(20, streamOf([...cases, ...cases], 20).stream.read);
+    await assert.rejects(
+      runSuites([{ ...base, cases: stream }]),
+      /gave more cases than the 20 planned/,
+    );
+  });
+
   it('rejects when the stream ends before its length', async () => {
     const base = suiteSpec(rows.slice(0, 20), { concurrency: 4 });
     const short = heldCases(base.cases).slice(0, 15);
@@ -272,7 +284,8 @@ describe('the engine with streamed cases', () => {
 describe('evals run with a testset changing under it', () => {
   it('exits 2 with testset.changed, and the run it stopped writes no artifact', async () => {
     const dir = scratch();
-    const rows = many(50, (i) => `c${i},q${i}`).join('\n');
+    // More rows than a batch of cases (256): the second grid point reads on after its first call.
+    const rows = many(600, (i) => `c${i},q${i}`).join('\n');
     writeFiles(dir, {
       'evals.yaml': [
         'version: 1',
@@ -281,6 +294,8 @@ describe('evals run with a testset changing under it', () => {
         '    testset: { path: rows.csv }',
         '    function: ./fn.mjs',
         '    grid: { m: [a, b] }',
+        // One case at a time: the second grid point reads its last batch after the change.
+        '    concurrency: 1',
         '',
       ].join('\n'),
       'rows.csv': `id,q\n${rows}\n`,

@@ -203,6 +203,7 @@ export class CasePreparer {
     this.#hashPending();
     this.#revision.update(this.#rows === 0 ? '[]' : '"]');
     const revision = this.#revision.digest('hex');
+    this.#kept?.seal();
     return this.#kept === null
       ? { ok: true, cases: this.#cases, revision, rows: this.#rows }
       : { ok: true, cases: this.#cases, revision, rows: this.#rows, kept: this.#kept };
