@@ -25606,7 +25606,10 @@ var init_trials = __esm({
 
 // src/run/engine.ts
 function elapsedMs(now, started) {
-  return Math.round((now() - started) * 1e3) / 1e3;
+  return roundMs(now() - started);
+}
+function roundMs(ms) {
+  return Math.round(ms * 1e3) / 1e3;
 }
 function awaiting(engine) {
   const onFirstAwait = engine.onFirstAwait;
@@ -25656,7 +25659,8 @@ async function runSuites(suites, options = {}) {
     loopRan: false,
     pause: null,
     onFirstAwait: options.onFirstAwait,
-    casesError: null
+    casesError: null,
+    lastEnd: 0
   };
   watchLoop(engine);
   const keepCases = options.keepCases ?? true;
@@ -25802,11 +25806,12 @@ async function runCase(engine, run2, index, trial2) {
   } catch (thrown) {
     error2 = describeError(thrown);
   }
-  const durationMs2 = elapsedMs(now, started);
+  const ended = now();
+  const durationMs2 = roundMs(ended - started);
   let evaluations = [];
   let passed = false;
   if (error2 === null) {
-    const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2);
+    const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2, ended);
     if (evaluated instanceof Promise) {
       awaiting(engine);
       evaluations = await evaluated;
@@ -25857,16 +25862,18 @@ async function runCase(engine, run2, index, trial2) {
     engine.observerError ??= { error: sinkError };
   }
 }
-function runEvaluators(engine, run2, testCase, output, fnDurationMs) {
+function runEvaluators(engine, run2, testCase, output, fnDurationMs, fnEnded) {
   const { evaluators } = run2.suite.spec;
   const limits = run2.suite.evaluatorLimits;
   const results = new Array(evaluators.length);
   let pending;
+  let at = fnEnded;
   for (let i = 0; i < evaluators.length; i++) {
     const evaluator = evaluators[i];
     const limit = limits[i];
-    const value2 = limit ? limit(evaluate, engine, run2, evaluator, testCase, output, fnDurationMs) : evaluate(engine, run2, evaluator, testCase, output, fnDurationMs);
+    const value2 = limit ? limit(evaluate, engine, run2, evaluator, testCase, output, fnDurationMs, void 0) : evaluate(engine, run2, evaluator, testCase, output, fnDurationMs, at);
     if (value2 instanceof Promise) {
+      at = engine.now();
       (pending ??= []).push(
         value2.then((evaluation2) => {
           results[i] = evaluation2;
@@ -25874,22 +25881,30 @@ function runEvaluators(engine, run2, testCase, output, fnDurationMs) {
       );
     } else {
       results[i] = value2;
+      at = engine.lastEnd;
     }
   }
   return pending === void 0 ? results : Promise.all(pending).then(() => results);
 }
-function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
+function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs, at) {
   const { calls, now } = engine;
-  if (calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
+  const started = at ?? now();
+  if (calls.interrupted) {
+    engine.lastEnd = started;
+    return erroredEvaluation(evaluator, "interrupted", 0);
+  }
   const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
-  const started = now();
   let value2;
   try {
     value2 = evaluator.evaluateTestCase(args);
   } catch (thrown) {
-    return erroredEvaluation(evaluator, describeError(thrown), elapsedMs(now, started), thrown);
+    const ended = engine.lastEnd = now();
+    return erroredEvaluation(evaluator, describeError(thrown), roundMs(ended - started), thrown);
   }
-  if (!isThenable(value2)) return toEvaluationResult(evaluator, value2, elapsedMs(now, started));
+  if (!isThenable(value2)) {
+    const ended = engine.lastEnd = now();
+    return toEvaluationResult(evaluator, value2, roundMs(ended - started));
+  }
   return calls.settle(value2, args, evaluator.timeoutMs ?? run2.suite.spec.timeoutMs).then(
     (outcome) => outcome.ok ? toEvaluationResult(evaluator, outcome.value, elapsedMs(now, started)) : erroredEvaluation(evaluator, outcome.error, elapsedMs(now, started), outcome.thrown)
   );

@@ -139,6 +139,25 @@ void test('the function gets the case, the params and a live signal; durations u
   assert.ok(runs.every((r) => r.cases.every((c) => c.output === null && c.error === null)));
 });
 
+void test('synchronous evaluators are timed back to back: one clock read each, after the call', async () => {
+  let reads = 0;
+  const suite = makeSuite({
+    rows: rows(3),
+    fn: () => 'x',
+    evaluators: ['a', 'b', 'c'].map((id) => evaluator(id, () => ({ score: 1 }))),
+  });
+  const { runs } = await runSuites([suite], { now: () => ++reads * 10 });
+  // The function's start and end, then each evaluator's end (it starts where the last ended).
+  assert.equal(reads, 3 * 5);
+  for (const c of runs[0]!.cases) {
+    assert.equal(c.durationMs, 10);
+    assert.deepEqual(
+      c.evaluations.map((e) => e.durationMs),
+      [10, 10, 10],
+    );
+  }
+});
+
 void test('a function that throws, rejects or times out errors its case and the run goes on', async () => {
   const timedOutSignals: AbortSignal[] = [];
   let evaluatorCalls = 0;
