@@ -23342,7 +23342,7 @@ async function* jsonlRowBatches(absPath, file) {
 async function* lineBatches(absPath) {
   let lines2 = [];
   const splitter = new LineSplitter((line) => lines2.push(line));
-  for await (const chunk of createReadStream(absPath, { encoding: "utf8" })) {
+  for await (const chunk of createReadStream(absPath, { encoding: "utf8", highWaterMark: CHUNK })) {
     splitter.push(chunk);
     if (lines2.length === 0) continue;
     yield lines2;
@@ -23354,7 +23354,7 @@ async function* lineBatches(absPath) {
 function isErrno(error2) {
   return error2 instanceof Error && typeof error2.code === "string";
 }
-var RECORD_BATCH, TestsetReadError, LineSplitter;
+var RECORD_BATCH, TestsetReadError, CHUNK, LineSplitter;
 var init_stream_read = __esm({
   "src/testsets/stream-read.ts"() {
     "use strict";
@@ -23370,6 +23370,7 @@ var init_stream_read = __esm({
       }
       code;
     };
+    CHUNK = 16 * 1024;
     LineSplitter = class {
       #onLine;
       #rest = "";
@@ -23573,7 +23574,7 @@ var init_replay = __esm({
         return this.#next === this.#kept.count && this.#row === rows2;
       }
     };
-    REPLAY_BATCH = 256;
+    REPLAY_BATCH = 32;
   }
 });
 
@@ -23672,7 +23673,7 @@ var init_identity = __esm({
     init_replay();
     MIN_PIN_LENGTH = 6;
     PIN = /^[0-9a-f]+$/i;
-    REVISION_BATCH = 1024;
+    REVISION_BATCH = 64;
     CasePreparer = class {
       #testsetJson;
       #file;
@@ -25483,43 +25484,75 @@ var init_case_cursor = __esm({
       #batch = [];
       /** Position of `#batch[0]`. */
       #base = 0;
+      /** The batch after `#batch`, once read. */
+      #next = null;
+      /** Cases read so far, `#batch` and `#next` included. */
+      #read = 0;
+      /** The read of the next batch under way (it never rejects: a failure goes to `#error`). */
       #reading = null;
+      #error = null;
       constructor(stream) {
         this.#stream = stream;
       }
       at(index) {
-        return this.#batch[index - this.#base] ?? this.#load(index);
+        let found2 = this.#batch[index - this.#base];
+        if (found2 === void 0 && this.#next !== null && index >= this.#base + this.#batch.length) {
+          this.#base += this.#batch.length;
+          this.#batch = this.#next;
+          this.#next = null;
+          found2 = this.#batch[index - this.#base];
+        }
+        if (found2 === void 0) return this.#load(index);
+        if (this.#next === null && this.#reading === null && this.#read < this.#stream.length && (index - this.#base) * 2 >= this.#batch.length) {
+          this.#reading = this.#readAhead();
+        }
+        return found2;
       }
       async #load(index) {
         if (index < this.#base) throw new RangeError(`case ${index} was asked for after its batch`);
         while (index >= this.#base + this.#batch.length) {
-          this.#reading ??= this.#readBatch().finally(() => {
-            this.#reading = null;
-          });
+          if (this.#next !== null) {
+            this.#base += this.#batch.length;
+            this.#batch = this.#next;
+            this.#next = null;
+            continue;
+          }
+          if (this.#error !== null) throw this.#error.error;
+          this.#reading ??= this.#readAhead();
           await this.#reading;
         }
         return this.#batch[index - this.#base];
       }
-      async #readBatch() {
-        this.#iterator ??= this.#stream.read();
-        const next = await this.#iterator.next();
-        if (next.done === true) {
-          throw new Error(
-            `the testset gave ${this.#base + this.#batch.length} cases where ${this.#stream.length} were planned`
-          );
-        }
-        this.#base += this.#batch.length;
-        this.#batch = next.value;
-        if (this.#base + this.#batch.length < this.#stream.length) return;
-        const end = await this.#iterator.next();
-        if (end.done !== true) {
-          throw new Error(`the testset gave more cases than the ${this.#stream.length} planned`);
+      async #readAhead() {
+        try {
+          this.#iterator ??= this.#stream.read();
+          const next = await this.#iterator.next();
+          if (next.done === true) {
+            throw new Error(
+              `the testset gave ${this.#read} cases where ${this.#stream.length} were planned`
+            );
+          }
+          const read = this.#read + next.value.length;
+          if (read >= this.#stream.length) {
+            const end = await this.#iterator.next();
+            if (end.done !== true) {
+              throw new Error(`the testset gave more cases than the ${this.#stream.length} planned`);
+            }
+          }
+          this.#next = next.value;
+          this.#read = read;
+        } catch (error2) {
+          this.#error ??= { error: error2 };
+        } finally {
+          this.#reading = null;
         }
       }
       async close() {
+        await this.#reading;
         const iterator2 = this.#iterator;
         this.#iterator = null;
         this.#batch = [];
+        this.#next = null;
         await iterator2?.return?.();
       }
     };

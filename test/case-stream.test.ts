@@ -8,6 +8,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { UsageError } from '../src/errors.ts';
+import { caseCursor } from '../src/run/case-cursor.ts';
 import { runSuites } from '../src/run/engine.ts';
 import { CaseStream, heldCases, type SuiteSpec } from '../src/run/types.ts';
 import { KeptCases } from '../src/testsets/replay.ts';
@@ -278,6 +279,79 @@ describe('the engine with streamed cases', () => {
     const short = heldCases(base.cases).slice(0, 15);
     const stream = new CaseStream(20, streamOf(short, 4).stream.read);
     await assert.rejects(runSuites([{ ...base, cases: stream }]), /gave 15 cases where 20/);
+  });
+});
+
+describe('caseCursor over a stream', () => {
+  const cases = heldCases(suiteSpec(many(10, (i) => ({ q: i }))).cases);
+
+  /** A stream of `cases` in batches of 4 that records each call of its iterator. */
+  function recorded(fail?: number) {
+    const calls: string[] = [];
+    const stream = new CaseStream(cases.length, () => {
+      let at = 0;
+      return {
+        next: () => {
+          calls.push(`next@${at}`);
+          if (fail !== undefined && at >= fail) return Promise.reject(new Error('unreadable'));
+          const batch = cases.slice(at, at + 4);
+          at += 4;
+          return Promise.resolve(
+            batch.length > 0 ? { done: false, value: batch } : { done: true, value: undefined },
+          );
+        },
+        return: () => {
+          calls.push('return');
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    });
+    return { cursor: caseCursor(stream), calls };
+  }
+
+  it('reads the next batch once half of one was asked for, and the end with the last', async () => {
+    const { cursor, calls } = recorded();
+    assert.equal(await cursor.at(0), cases[0]);
+    assert.deepEqual(calls, ['next@0']);
+    assert.equal(cursor.at(1), cases[1]);
+    assert.deepEqual(calls, ['next@0']);
+    assert.equal(cursor.at(2), cases[2]); // half of the batch: the next one is read ahead
+    assert.deepEqual(calls, ['next@0', 'next@4']);
+    assert.equal(cursor.at(3), cases[3]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(cursor.at(4), cases[4]); // read ahead: no wait
+    for (let i = 5; i < 8; i++) assert.equal(await cursor.at(i), cases[i]);
+    // The last batch (2 cases) comes with the end of the stream.
+    assert.equal(await cursor.at(8), cases[8]);
+    assert.equal(cursor.at(9), cases[9]);
+    assert.deepEqual(calls, ['next@0', 'next@4', 'next@8', 'next@12']);
+    await cursor.close();
+    assert.deepEqual(calls.at(-1), 'return');
+  });
+
+  it('gives workers waiting on one read the cases they asked for', async () => {
+    const { cursor, calls } = recorded();
+    const got = await Promise.all([0, 1, 2, 3, 4, 5, 6].map(async (i) => cursor.at(i)));
+    assert.deepEqual(got, cases.slice(0, 7));
+    assert.deepEqual(calls, ['next@0', 'next@4']);
+  });
+
+  it('keeps a failed read ahead for the worker that needs its batch, unhandled by none', async () => {
+    const { cursor } = recorded(4);
+    assert.equal(await cursor.at(0), cases[0]);
+    for (let i = 1; i < 4; i++) assert.equal(cursor.at(i), cases[i]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await assert.rejects(async () => cursor.at(4), /unreadable/);
+    await assert.rejects(async () => cursor.at(5), /unreadable/);
+    await cursor.close();
+  });
+
+  it('closes after a read in flight, once', async () => {
+    const { cursor, calls } = recorded();
+    const first = cursor.at(0);
+    await cursor.close();
+    await first;
+    assert.equal(calls.filter((c) => c === 'return').length, 1);
   });
 });
 

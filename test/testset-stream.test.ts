@@ -242,8 +242,8 @@ describe('CasePreparer', () => {
     Array.from({ length: n }, (_, i) => ({ data: { i, text: `row ${i}` }, line: i + 2, meta: {} }));
 
   it('hashes the revision incrementally to what computeRevision gives', () => {
-    // 3,000 contentIds are ~200 KB of hashed text: several batches.
-    for (const n of [0, 1, 3000]) {
+    // Batches of 64 ids: exactly one, one and a bit, and many (3,000 ids, ~200 KB of text).
+    for (const n of [0, 1, 64, 65, 128, 3000]) {
       const preparer = new CasePreparer({ testsetId: 'set', file: 'set.csv' });
       for (const row of rows(n)) preparer.add(row);
       const result = preparer.finish();

@@ -19,12 +19,14 @@ export function caseCursor(cases: SuiteCases): CaseCursor {
 }
 
 /**
- * Reads a {@link CaseStream} as its cases are asked for, holding one batch. The stream is opened
- * by the first request, so a grid point's cases are only read once the previous grid point's
- * last case started. Workers take positions in order and ask for each at once, so a position
- * past the batch means every case of the batch has started: the next batch replaces it. Workers
- * asking while a batch is being read share that read. With the last batch, the stream is read
- * to its end.
+ * Reads a {@link CaseStream} as its cases are asked for, holding the batch being taken and the
+ * next one. The stream is opened by the first request, so a grid point's cases are only read
+ * once the previous grid point's last case started. Workers take positions in order and ask for
+ * each at once, so a position past the batch means every case of the batch has started: the
+ * next batch replaces it. Once half of a batch was asked for, the next one is read ahead, so
+ * workers seldom wait for it (every worker behind the first one past a batch would, up to a
+ * suite's concurrency); workers that do wait share one read. With the last batch, the stream is
+ * read to its end before the batch is handed out.
  */
 class StreamCursor implements CaseCursor {
   readonly #stream: CaseStream;
@@ -32,50 +34,90 @@ class StreamCursor implements CaseCursor {
   #batch: readonly PreparedCase[] = [];
   /** Position of `#batch[0]`. */
   #base = 0;
+  /** The batch after `#batch`, once read. */
+  #next: readonly PreparedCase[] | null = null;
+  /** Cases read so far, `#batch` and `#next` included. */
+  #read = 0;
+  /** The read of the next batch under way (it never rejects: a failure goes to `#error`). */
   #reading: Promise<void> | null = null;
+  #error: { error: unknown } | null = null;
 
   constructor(stream: CaseStream) {
     this.#stream = stream;
   }
 
   at(index: number): PreparedCase | Promise<PreparedCase> {
-    return this.#batch[index - this.#base] ?? this.#load(index);
+    let found = this.#batch[index - this.#base];
+    if (found === undefined && this.#next !== null && index >= this.#base + this.#batch.length) {
+      // Past the batch, with the next one read ahead: on to it at once.
+      this.#base += this.#batch.length;
+      this.#batch = this.#next;
+      this.#next = null;
+      found = this.#batch[index - this.#base];
+    }
+    if (found === undefined) return this.#load(index);
+    if (
+      this.#next === null &&
+      this.#reading === null &&
+      this.#read < this.#stream.length &&
+      (index - this.#base) * 2 >= this.#batch.length
+    ) {
+      this.#reading = this.#readAhead();
+    }
+    return found;
   }
 
   async #load(index: number): Promise<PreparedCase> {
     if (index < this.#base) throw new RangeError(`case ${index} was asked for after its batch`);
     while (index >= this.#base + this.#batch.length) {
-      this.#reading ??= this.#readBatch().finally(() => {
-        this.#reading = null;
-      });
+      if (this.#next !== null) {
+        this.#base += this.#batch.length;
+        this.#batch = this.#next;
+        this.#next = null;
+        continue;
+      }
+      if (this.#error !== null) throw this.#error.error;
+      // Workers waiting on one read all loop again: the first moves on to the batch it read.
+      this.#reading ??= this.#readAhead();
       await this.#reading;
     }
     return this.#batch[index - this.#base]!;
   }
 
-  async #readBatch(): Promise<void> {
-    this.#iterator ??= this.#stream.read();
-    const next = await this.#iterator.next();
-    if (next.done === true) {
-      throw new Error(
-        `the testset gave ${this.#base + this.#batch.length} cases where ${this.#stream.length} were planned`,
-      );
-    }
-    this.#base += this.#batch.length;
-    this.#batch = next.value;
-    if (this.#base + this.#batch.length < this.#stream.length) return;
-    // The last batch: the stream is read to its end now, before these cases run, so the checks
-    // it makes there (the file is as it was) can still stop the run.
-    const end = await this.#iterator.next();
-    if (end.done !== true) {
-      throw new Error(`the testset gave more cases than the ${this.#stream.length} planned`);
+  async #readAhead(): Promise<void> {
+    try {
+      this.#iterator ??= this.#stream.read();
+      const next = await this.#iterator.next();
+      if (next.done === true) {
+        throw new Error(
+          `the testset gave ${this.#read} cases where ${this.#stream.length} were planned`,
+        );
+      }
+      const read = this.#read + next.value.length;
+      if (read >= this.#stream.length) {
+        // The last batch: the stream is read to its end before its cases are handed out, so
+        // the checks it makes there (the file is as it was) can still stop the run.
+        const end = await this.#iterator.next();
+        if (end.done !== true) {
+          throw new Error(`the testset gave more cases than the ${this.#stream.length} planned`);
+        }
+      }
+      this.#next = next.value;
+      this.#read = read;
+    } catch (error) {
+      this.#error ??= { error };
+    } finally {
+      this.#reading = null;
     }
   }
 
   async close(): Promise<void> {
+    // A read ahead under way finishes first: an iterator takes no `return` while it runs.
+    await this.#reading;
     const iterator = this.#iterator;
     this.#iterator = null;
     this.#batch = [];
+    this.#next = null;
     await iterator?.return?.();
   }
 }

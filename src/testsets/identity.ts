@@ -113,8 +113,12 @@ export function prepareCases(
   return preparer.finish();
 }
 
-/** ContentIds handed to the revision's digest at a time. */
-const REVISION_BATCH = 1024;
+/**
+ * ContentIds handed to the revision's digest at a time. Few: ids waiting in the batch outlive
+ * young-generation collections and are promoted as garbage (1,024 cost a 10,000-case run's peak
+ * ~0.5–1 MB); 64 make 157 digest calls at 10,000 rows, no measurable time.
+ */
+const REVISION_BATCH = 64;
 
 /**
  * {@link prepareCases} one row at a time, so a testset read as a stream never needs its rows

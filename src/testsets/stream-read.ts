@@ -225,13 +225,21 @@ async function* jsonlRowBatches(
 }
 
 /**
+ * Bytes read at a time. A chunk's text and lines live until its last row was handed over, and
+ * 64 KB of them (Node's default) outlived two young-generation collections, to be promoted to
+ * the old generation and stay there as garbage: 16 KB chunks took a 10,000-case run's peak
+ * ~1 MB lower, at the same CPU time for 100,000 rows.
+ */
+const CHUNK = 16 * 1024;
+
+/**
  * The file's physical lines ({@link LineSplitter}), those of each chunk read at once. Breaking
  * off the iteration closes the file.
  */
 async function* lineBatches(absPath: string): AsyncGenerator<string[]> {
   let lines: string[] = [];
   const splitter = new LineSplitter((line) => lines.push(line));
-  for await (const chunk of createReadStream(absPath, { encoding: 'utf8' })) {
+  for await (const chunk of createReadStream(absPath, { encoding: 'utf8', highWaterMark: CHUNK })) {
     splitter.push(chunk as string);
     if (lines.length === 0) continue;
     yield lines;
