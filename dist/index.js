@@ -19163,6 +19163,7 @@ var require_undici = __commonJS({
 
 // src/heap.ts
 import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 function tested() {
   const major = Number(process.versions.v8.split(".")[0]);
   return major >= 11 && major <= 13;
@@ -19171,6 +19172,7 @@ function keepYoungGenerationSmall() {
   if (!tested()) return;
   setFlagsFromString("--semi-space-growth-factor=1");
   keptSmall = true;
+  owned = true;
   rows = 0;
 }
 function letYoungGenerationGrow() {
@@ -19180,13 +19182,28 @@ function letYoungGenerationGrow() {
 function rowRead() {
   if (keptSmall && ++rows >= SMALL_YOUNG_ROWS) letYoungGenerationGrow();
 }
-var SMALL_YOUNG_ROWS, keptSmall, rows;
+function collectPreparedGarbage() {
+  if (!owned || !tested()) return;
+  collect ??= exposedGc();
+  collect?.();
+}
+function exposedGc() {
+  setFlagsFromString("--expose-gc");
+  try {
+    const gc = runInNewContext("gc");
+    return typeof gc === "function" ? gc : null;
+  } finally {
+    setFlagsFromString("--no-expose-gc");
+  }
+}
+var SMALL_YOUNG_ROWS, keptSmall, rows, owned, collect;
 var init_heap = __esm({
   "src/heap.ts"() {
     "use strict";
     SMALL_YOUNG_ROWS = 2e4;
     keptSmall = false;
     rows = 0;
+    owned = false;
   }
 });
 
@@ -59387,6 +59404,7 @@ async function executeRun(args, ctx) {
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
   const git2 = readGitInfo(config.dir, ctx.env);
+  collectPreparedGarbage();
   const execution = await executeSuites(planned, {
     // Calls kept in flight survive collections: then the young generation may grow (src/heap.ts).
     onFirstAwait: letYoungGenerationGrow,

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /*
  * V8 doubles its young generation whenever many objects survive a scavenge, up to 16 MB a
@@ -42,12 +43,15 @@ export const SMALL_YOUNG_ROWS = 20_000;
 /** Kept small by {@link keepYoungGenerationSmall} and not let grow since. */
 let keptSmall = false;
 let rows = 0;
+/** The process is evalgate's own (the CLI, the Action): {@link keepYoungGenerationSmall} ran. */
+let owned = false;
 
 /** From start-up until cases run: the young generation stays at its starting size. */
 export function keepYoungGenerationSmall(): void {
   if (!tested()) return;
   setFlagsFromString('--semi-space-growth-factor=1');
   keptSmall = true;
+  owned = true;
   rows = 0;
 }
 
@@ -64,4 +68,33 @@ export function letYoungGenerationGrow(): void {
  */
 export function rowRead(): void {
   if (keptSmall && ++rows >= SMALL_YOUNG_ROWS) letYoungGenerationGrow();
+}
+
+/**
+ * A full collection, once the testsets were read and before the cases run. What reading left
+ * in the old generation (the identities kept to find duplicates, rows and read buffers that
+ * outlived two scavenges) is garbage by then, but a small heap is not collected in full for a
+ * long time: a 10,000-case run did no full collection at all, so everything the run promoted
+ * came on top of it. Collected here (~5 ms at that size), the run reuses that space: its peak
+ * was ~2 MB lower (65.4 vs 67.6 MB, median of 7). Node only lets code ask for a collection
+ * through `--expose-gc`, which a running process may set for the contexts it creates next: the
+ * function comes from one such context, made once. Only for processes evalgate owns, like the
+ * young-generation policy above.
+ */
+export function collectPreparedGarbage(): void {
+  if (!owned || !tested()) return;
+  collect ??= exposedGc();
+  collect?.();
+}
+
+let collect: (() => void) | null | undefined;
+
+function exposedGc(): (() => void) | null {
+  setFlagsFromString('--expose-gc');
+  try {
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : null;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
 }

@@ -82,3 +82,44 @@ describe('young generation size', () => {
     assert.ok(first <= SMALL && last < 2 * first, `young generation ${first}, then ${last} bytes`);
   });
 });
+
+// The full collection between reading and running: counted by a `gc` performance observer in a
+// child process, owned (the CLI) or not (a library's host).
+const collectProbe = `
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+const heap = await import(${JSON.stringify(new URL('../src/heap.ts', import.meta.url).href)});
+if (process.env.HEAP_MODE === 'owned') heap.keepYoungGenerationSmall();
+let major = 0;
+const observer = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
+});
+observer.observe({ entryTypes: ['gc'] });
+heap.collectPreparedGarbage();
+heap.collectPreparedGarbage();
+await new Promise((resolve) => setTimeout(resolve, 50));
+observer.disconnect();
+console.log(JSON.stringify({ major, exposed: typeof globalThis.gc }));
+`;
+
+function collections(mode: 'owned' | 'library'): { major: number; exposed: string } {
+  const child = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', collectProbe],
+    { encoding: 'utf8', env: { ...process.env, HEAP_MODE: mode }, timeout: 60_000 },
+  );
+  assert.equal(child.status, 0, child.stderr);
+  assert.equal(child.stderr, '', 'the V8 flags are known: nothing is printed');
+  return JSON.parse(child.stdout) as { major: number; exposed: string };
+}
+
+describe('collectPreparedGarbage', () => {
+  it('runs a full collection each time in a process evalgate owns, exposing no global gc', () => {
+    const { major, exposed } = collections('owned');
+    assert.ok(major >= 2, `${major} full collections for two calls`);
+    assert.equal(exposed, 'undefined');
+  });
+
+  it('does nothing in a process it does not own', () => {
+    assert.deepEqual(collections('library'), { major: 0, exposed: 'undefined' });
+  });
+});

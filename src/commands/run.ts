@@ -5,7 +5,7 @@ import type { CaseResult, ResultsArtifact } from '../types.ts';
 import { comparableCase, reportableCase } from '../compare/comparable.ts';
 import { buildArtifact } from '../report/artifact.ts';
 import { executeSuites } from '../pipeline/execute.ts';
-import { letYoungGenerationGrow } from '../heap.ts';
+import { collectPreparedGarbage, letYoungGenerationGrow } from '../heap.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { toolVersion } from '../version.ts';
 import { readGitInfo } from './git-info.ts';
@@ -87,6 +87,8 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
   const git = readGitInfo(config.dir, ctx.env);
+  // What reading the testsets left behind goes before the run adds its own (src/heap.ts).
+  collectPreparedGarbage();
   const execution = await executeSuites(planned, {
     // Calls kept in flight survive collections: then the young generation may grow (src/heap.ts).
     onFirstAwait: letYoungGenerationGrow,
