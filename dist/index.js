@@ -51726,9 +51726,9 @@ async function prepareTestset(config, suite, options, at) {
     if (testset.location) {
       const all = keep === void 0 && options.stream !== true ? read : await readSuiteTestset(config, suite, options.cwd);
       const current = all.ok ? all.testset : testset;
-      message = await explainPinMismatch(
+      message = current.cases instanceof CaseStream ? `the testset does not match its pinned revision: pinned ${ts.revision}, current ${testset.revision} (see the rows: evals testset show ${testset.location.displayPath}; pin them: evals testset pin)` : await explainPinMismatch(
         ts.revision,
-        { cases: heldCases(current.cases), revision: current.revision },
+        { cases: current.cases, revision: current.revision },
         testset.location,
         testset.identity
       );

@@ -10,7 +10,7 @@ import { asEvaluator, asPassCondition, asTestFn } from '../modules/shapes.ts';
 import { parseModuleSpec, type ModuleRef } from '../modules/spec.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { shardOf, type Shard } from '../plan/shard.ts';
-import { CaseStream, heldCases, type SuiteSpec } from '../run/types.ts';
+import { CaseStream, type SuiteSpec } from '../run/types.ts';
 import {
   CasePreparer,
   defaultTestsetId,
@@ -313,13 +313,17 @@ async function prepareTestset(
         keep === undefined && options.stream !== true
           ? read
           : await readSuiteTestset(config, suite, options.cwd);
+      // A failed second read (the file changed just now) leaves only streamed cases: no diff.
       const current = all.ok ? all.testset : testset;
-      message = await explainPinMismatch(
-        ts.revision,
-        { cases: heldCases(current.cases), revision: current.revision },
-        testset.location,
-        testset.identity,
-      );
+      message =
+        current.cases instanceof CaseStream
+          ? `the testset does not match its pinned revision: pinned ${ts.revision}, current ${testset.revision} (see the rows: evals testset show ${testset.location.displayPath}; pin them: evals testset pin)`
+          : await explainPinMismatch(
+              ts.revision,
+              { cases: current.cases, revision: current.revision },
+              testset.location,
+              testset.identity,
+            );
     } else {
       message = `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
     }
