@@ -25513,10 +25513,7 @@ var init_case_cursor = __esm({
       }
       at(index) {
         let found2 = this.#batch[index - this.#base];
-        if (found2 === void 0 && this.#next !== null && index >= this.#base + this.#batch.length) {
-          this.#base += this.#batch.length;
-          this.#batch = this.#next;
-          this.#next = null;
+        if (found2 === void 0 && index >= this.#base + this.#batch.length && this.#advance()) {
           found2 = this.#batch[index - this.#base];
         }
         if (found2 === void 0) return this.#load(index);
@@ -25528,17 +25525,20 @@ var init_case_cursor = __esm({
       async #load(index) {
         if (index < this.#base) throw new RangeError(`case ${index} was asked for after its batch`);
         while (index >= this.#base + this.#batch.length) {
-          if (this.#next !== null) {
-            this.#base += this.#batch.length;
-            this.#batch = this.#next;
-            this.#next = null;
-            continue;
-          }
+          if (this.#advance()) continue;
           if (this.#error !== null) throw this.#error.error;
           this.#reading ??= this.#readAhead();
           await this.#reading;
         }
         return this.#batch[index - this.#base];
+      }
+      /** Moves on to the batch read ahead, if there is one. */
+      #advance() {
+        if (this.#next === null) return false;
+        this.#base += this.#batch.length;
+        this.#batch = this.#next;
+        this.#next = null;
+        return true;
       }
       async #readAhead() {
         try {
@@ -26112,9 +26112,9 @@ var init_execute = __esm({
       #reduced;
       #sink;
       /**
-       * `junit`: count what `writeJUnit` needs. `positions`: record each case's
-       * testset position (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep
-       * each case reduced by it (`reducedCases`).
+       * `junit`: count what `writeJUnit` needs. `positions`: record each case's testset position
+       * (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep each case reduced
+       * by it (`reducedCases`).
        */
       constructor(options) {
         this.#junit = options.junit ? new JUnitCounts() : null;

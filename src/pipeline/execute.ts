@@ -174,9 +174,9 @@ export class SpooledReports implements CaseSink {
   readonly #sink: CaseSink;
 
   /**
-   * `junit`: count what `writeJUnit` needs. `positions`: record each case's
-   * testset position (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep
-   * each case reduced by it (`reducedCases`).
+   * `junit`: count what `writeJUnit` needs. `positions`: record each case's testset position
+   * (`index`) in the artifact, as a shard's artifact needs. `reduce`: also keep each case reduced
+   * by it (`reducedCases`).
    */
   constructor(options: {
     junit: boolean;

@@ -48,11 +48,8 @@ class StreamCursor implements CaseCursor {
 
   at(index: number): PreparedCase | Promise<PreparedCase> {
     let found = this.#batch[index - this.#base];
-    if (found === undefined && this.#next !== null && index >= this.#base + this.#batch.length) {
-      // Past the batch, with the next one read ahead: on to it at once.
-      this.#base += this.#batch.length;
-      this.#batch = this.#next;
-      this.#next = null;
+    // Past the batch, with the next one read ahead: on to it at once.
+    if (found === undefined && index >= this.#base + this.#batch.length && this.#advance()) {
       found = this.#batch[index - this.#base];
     }
     if (found === undefined) return this.#load(index);
@@ -70,18 +67,22 @@ class StreamCursor implements CaseCursor {
   async #load(index: number): Promise<PreparedCase> {
     if (index < this.#base) throw new RangeError(`case ${index} was asked for after its batch`);
     while (index >= this.#base + this.#batch.length) {
-      if (this.#next !== null) {
-        this.#base += this.#batch.length;
-        this.#batch = this.#next;
-        this.#next = null;
-        continue;
-      }
+      if (this.#advance()) continue;
       if (this.#error !== null) throw this.#error.error;
       // Workers waiting on one read all loop again: the first moves on to the batch it read.
       this.#reading ??= this.#readAhead();
       await this.#reading;
     }
     return this.#batch[index - this.#base]!;
+  }
+
+  /** Moves on to the batch read ahead, if there is one. */
+  #advance(): boolean {
+    if (this.#next === null) return false;
+    this.#base += this.#batch.length;
+    this.#batch = this.#next;
+    this.#next = null;
+    return true;
   }
 
   async #readAhead(): Promise<void> {
