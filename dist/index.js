@@ -23867,27 +23867,39 @@ var init_exact_sum = __esm({
   "src/run/exact-sum.ts"() {
     "use strict";
     ExactSum = class {
+      /**
+       * The partials are the first `#count` slots. The array is never shortened: setting its
+       * length and pushing again gave it a new backing store on every add (~140 bytes of garbage
+       * an evaluator a case, 43 of a 100,000-case run's 980 MB allocated).
+       */
       #partials = [];
+      #count = 0;
       /** Adds a finite number. */
       add(value2) {
         const partials = this.#partials;
+        const count = this.#count;
         let x = value2;
         let kept = 0;
-        for (const partial of partials) {
-          let y = partial;
-          if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+        for (let i = 0; i < count; i++) {
+          let y = partials[i];
+          if (Math.abs(x) < Math.abs(y)) {
+            const t = x;
+            x = y;
+            y = t;
+          }
           const high = x + y;
           const low = y - (high - x);
           if (low !== 0) partials[kept++] = low;
           x = high;
         }
-        partials.length = kept;
-        partials.push(x);
+        if (kept < partials.length) partials[kept] = x;
+        else partials.push(x);
+        this.#count = kept + 1;
       }
       /** The exact sum of everything added, correctly rounded to a double. */
       value() {
         const partials = this.#partials;
-        let n = partials.length;
+        let n = this.#count;
         if (n === 0) return 0;
         n -= 1;
         let high = partials[n] ?? 0;
@@ -25818,62 +25830,82 @@ async function suiteWorker(engine, suite) {
       suite.nextTrial = 0;
       suite.nextCase++;
     }
-    await (engine.global === null ? runCase(engine, run2, index, trial2) : engine.global(runCase, engine, run2, index, trial2));
+    const pending = engine.global === null ? runCase(engine, run2, index, trial2) : engine.global(runCase, engine, run2, index, trial2);
+    if (pending !== void 0) await pending;
   }
 }
-async function runCase(engine, run2, index, trial2) {
-  const { calls, now } = engine;
-  if (calls.interrupted) return;
-  const spec = run2.suite.spec;
-  let prepared = run2.cases.at(index);
-  if (prepared instanceof Promise) {
-    try {
-      prepared = await prepared;
-    } catch (error3) {
-      engine.casesError ??= { error: error3 };
-      calls.interrupt(error3);
-      return;
-    }
-    if (calls.interrupted) return;
-  }
-  const testCase = prepared.data;
-  const { params } = run2;
-  const args = new FnCallArgs(testCase, params);
-  const started = now();
-  let output;
-  let error2 = null;
+function runCase(engine, run2, index, trial2) {
+  if (engine.calls.interrupted) return void 0;
+  const prepared = run2.cases.at(index);
+  if (prepared instanceof Promise) return runCaseRead(engine, run2, index, trial2, prepared);
+  return callFunction(engine, run2, index, trial2, prepared);
+}
+async function runCaseRead(engine, run2, index, trial2, reading) {
+  let prepared;
   try {
-    const value2 = spec.fn(args);
-    if (isThenable(value2)) {
-      awaiting(engine);
-      const outcome = await calls.settle(value2, args, spec.timeoutMs);
-      if (calls.interrupted) return;
-      if (outcome.ok) output = outcome.value;
-      else error2 = outcome.error;
-    } else {
-      output = value2;
-    }
+    prepared = await reading;
+  } catch (error2) {
+    engine.casesError ??= { error: error2 };
+    engine.calls.interrupt(error2);
+    return;
+  }
+  if (engine.calls.interrupted) return;
+  await callFunction(engine, run2, index, trial2, prepared);
+}
+function callFunction(engine, run2, index, trial2, prepared) {
+  const { now } = engine;
+  const args = new FnCallArgs(prepared.data, run2.params);
+  const started = now();
+  let value2;
+  try {
+    value2 = run2.suite.spec.fn(args);
   } catch (thrown) {
-    error2 = describeError(thrown);
+    const ended2 = now();
+    return judge(engine, run2, index, trial2, prepared, null, describeError(thrown), started, ended2);
+  }
+  if (isThenable(value2)) {
+    return settleFunction(engine, run2, index, trial2, prepared, value2, args, started);
   }
   const ended = now();
+  return judge(engine, run2, index, trial2, prepared, value2, null, started, ended);
+}
+async function settleFunction(engine, run2, index, trial2, prepared, value2, args, started) {
+  const { calls, now } = engine;
+  awaiting(engine);
+  const outcome = await calls.settle(value2, args, run2.suite.spec.timeoutMs);
+  if (calls.interrupted) return;
+  const ended = now();
+  await (outcome.ok ? judge(engine, run2, index, trial2, prepared, outcome.value, null, started, ended) : judge(engine, run2, index, trial2, prepared, null, outcome.error, started, ended));
+}
+function judge(engine, run2, index, trial2, prepared, output, error2, started, ended) {
   const durationMs2 = roundMs(ended - started);
-  let evaluations = [];
-  let passed = false;
-  if (error2 === null) {
-    const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2, ended);
-    if (evaluated instanceof Promise) {
-      awaiting(engine);
-      evaluations = await evaluated;
-    } else evaluations = evaluated;
-    if (calls.interrupted) return;
-    const decided = decidePass(engine, run2, testCase, output, evaluations);
-    if (decided instanceof Promise) {
-      awaiting(engine);
-      passed = await decided;
-    } else passed = decided;
-    if (calls.interrupted) return;
+  if (error2 !== null) {
+    recordTrial(engine, run2, index, trial2, prepared, null, error2, durationMs2, [], false);
+    return void 0;
   }
+  const testCase = prepared.data;
+  const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2, ended);
+  if (evaluated instanceof Promise) {
+    return judgeLater(engine, run2, index, trial2, prepared, output, durationMs2, evaluated);
+  }
+  const decided = decidePass(engine, run2, testCase, output, evaluated);
+  if (decided instanceof Promise) {
+    return judgeLater(engine, run2, index, trial2, prepared, output, durationMs2, evaluated, decided);
+  }
+  recordTrial(engine, run2, index, trial2, prepared, output, null, durationMs2, evaluated, decided);
+  return void 0;
+}
+async function judgeLater(engine, run2, index, trial2, prepared, output, durationMs2, evaluated, deciding) {
+  const { calls } = engine;
+  awaiting(engine);
+  const evaluations = await evaluated;
+  if (calls.interrupted) return;
+  const decided = deciding ?? decidePass(engine, run2, prepared.data, output, evaluations);
+  const passed = decided instanceof Promise ? await decided : decided;
+  if (calls.interrupted) return;
+  recordTrial(engine, run2, index, trial2, prepared, output, null, durationMs2, evaluations, passed);
+}
+function recordTrial(engine, run2, index, trial2, prepared, output, error2, durationMs2, evaluations, passed) {
   const recordedOutput = error2 === null && output !== void 0 ? output : null;
   let result;
   if (run2.suite.trials === 1) {
@@ -25881,7 +25913,7 @@ async function runCase(engine, run2, index, trial2) {
       id: prepared.id,
       contentId: prepared.contentId,
       source: prepared.source,
-      data: testCase,
+      data: prepared.data,
       output: recordedOutput,
       error: error2,
       durationMs: durationMs2,
@@ -25902,7 +25934,7 @@ async function runCase(engine, run2, index, trial2) {
   run2.summary.add(result);
   engine.completed++;
   try {
-    engine.observer?.onCaseDone?.({ suite: spec.id, params, result });
+    engine.observer?.onCaseDone?.({ suite: run2.suite.spec.id, params: run2.params, result });
   } catch (observerError) {
     engine.observerError ??= { error: observerError };
   }
@@ -46497,22 +46529,22 @@ function judgeOf(context3, name) {
   return context3.judge;
 }
 function requireChatJudge(context3, name) {
-  const judge = judgeOf(context3, name);
-  if (judge.model === void 0) {
+  const judge2 = judgeOf(context3, name);
+  if (judge2.model === void 0) {
     throw new Error(
       `${name} needs a model: set defaults.judge.model or the evaluator's judge.model`
     );
   }
-  return { ...judge, model: judge.model };
+  return { ...judge2, model: judge2.model };
 }
 function requireEmbeddingJudge(context3, name) {
-  const judge = judgeOf(context3, name);
-  if (judge.embeddingModel === void 0) {
+  const judge2 = judgeOf(context3, name);
+  if (judge2.embeddingModel === void 0) {
     throw new Error(
       `${name} needs an embeddings model: set defaults.judge.embeddingModel or the evaluator's judge.embeddingModel`
     );
   }
-  return { ...judge, embeddingModel: judge.embeddingModel };
+  return { ...judge2, embeddingModel: judge2.embeddingModel };
 }
 var JudgeCalls;
 var init_calls = __esm({
@@ -46524,8 +46556,8 @@ var init_calls = __esm({
       #usage = emptyUsage();
       #judge;
       #signal;
-      constructor(judge, signal) {
-        this.#judge = judge;
+      constructor(judge2, signal) {
+        this.#judge = judge2;
         this.#signal = signal;
       }
       /** Everything the calls so far used (cache hits counted, not priced). */
@@ -46657,9 +46689,9 @@ function joinBlocks(blocks) {
 function verdictMetadata(verdict) {
   return { choice: verdict.choice, reason: truncateText(verdict.reason) };
 }
-async function gradedVerdict(judge, signal, question) {
-  const calls = new JudgeCalls(judge, signal);
-  const verdict = await calls.choose(judge.model, {
+async function gradedVerdict(judge2, signal, question) {
+  const calls = new JudgeCalls(judge2, signal);
+  const verdict = await calls.choose(judge2.model, {
     ...question.system !== void 0 ? { system: question.system } : {},
     prompt: question.prompt,
     choices: Object.keys(question.scores)
@@ -46723,7 +46755,7 @@ var init_accuracy = __esm({
       },
       defaultThreshold: { gte: 1 },
       prepare: (_options, context3) => requireChatJudge(context3, "accuracy"),
-      score(values, args, judge) {
+      score(values, args, judge2) {
         const question = optionalString(values, "question");
         const prompt2 = joinBlocks([
           question !== void 0 ? fenced("question", question) : void 0,
@@ -46731,7 +46763,7 @@ var init_accuracy = __esm({
           fenced("answer", textOf(actualOf(values, args))),
           "Grade the answer against the reference."
         ]);
-        return gradedVerdict(judge, args.signal, { system: SYSTEM, prompt: prompt2, scores: ACCURACY_SCORES });
+        return gradedVerdict(judge2, args.signal, { system: SYSTEM, prompt: prompt2, scores: ACCURACY_SCORES });
       }
     });
   }
@@ -47087,14 +47119,14 @@ var init_answer_relevancy = __esm({
         additionalProperties: false
       },
       prepare: (_options, context3) => requireChatJudge(context3, NAME),
-      async score(values, args, judge) {
+      async score(values, args, judge2) {
         const answer = answerOf(values, args);
         const question = questionOf(values, args, true) ?? "";
         if (answer.trim() === "") {
           return { score: 0, metadata: { verdict: "not relevant", reason: "the answer is empty" } };
         }
-        const calls = new JudgeCalls(judge, args.signal);
-        const { choice, reason } = await calls.choose(judge.model, {
+        const calls = new JudgeCalls(judge2, args.signal);
+        const { choice, reason } = await calls.choose(judge2.model, {
           system: SYSTEM2,
           prompt: `Question:
 <question>
@@ -47381,7 +47413,7 @@ var init_automatic_battle = __esm({
         ] : [];
       },
       prepare(options, context3) {
-        const judge = requireChatJudge(context3, "automatic-battle");
+        const judge2 = requireChatJudge(context3, "automatic-battle");
         const files = context3.files;
         if (files === void 0) {
           throw new Error(
@@ -47419,9 +47451,9 @@ var init_automatic_battle = __esm({
             }
           });
         }
-        return { judge, store, shown };
+        return { judge: judge2, store, shown };
       },
-      async score(values, args, { judge, store, shown }) {
+      async score(values, args, { judge: judge2, store, shown }) {
         let caseKey;
         try {
           caseKey = baselineCaseKey(args.testCase, args.params);
@@ -47453,7 +47485,7 @@ var init_automatic_battle = __esm({
         }
         const question = optionalString(values, "question");
         const criteria = optionalString(values, "criteria");
-        const result = await judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
+        const result = await judgeBattle(new JudgeCalls(judge2, args.signal), judge2.model, {
           output: textOf(actual),
           baseline: textOf(baseline.output),
           ...question !== void 0 ? { question } : {},
@@ -47649,15 +47681,15 @@ var init_faithfulness = __esm({
         additionalProperties: false
       },
       prepare: (_options, context3) => requireChatJudge(context3, NAME2),
-      async score(values, args, judge) {
+      async score(values, args, judge2) {
         const answer = answerOf(values, args);
         const contexts = contextsOf(values, args);
         const question = questionOf(values, args, false);
         if (answer.trim() === "") {
           return { score: 1, metadata: { supported: 0, total: 0, noClaims: true, claims: [] } };
         }
-        const calls = new JudgeCalls(judge, args.signal);
-        const answered = await calls.ask(judge.model, {
+        const calls = new JudgeCalls(judge2, args.signal);
+        const answered = await calls.ask(judge2.model, {
           system: SYSTEM4,
           prompt: prompt(question, contexts, answer),
           tool: TOOL,
@@ -47750,17 +47782,17 @@ var init_llm_judge = __esm({
       },
       validate: (options) => choicesProblems(options.choices),
       prepare(options, context3) {
-        const judge = requireChatJudge(context3, "llm-judge");
+        const judge2 = requireChatJudge(context3, "llm-judge");
         const problems = choicesProblems(options.choices);
         if (problems.length > 0) {
           throw new Error(`llm-judge: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
         }
-        return { judge, choices: options.choices };
+        return { judge: judge2, choices: options.choices };
       },
-      score(values, args, { judge, choices }) {
+      score(values, args, { judge: judge2, choices }) {
         const prompt2 = requiredString(values, "prompt");
         const system = optionalString(values, "system");
-        return gradedVerdict(judge, args.signal, {
+        return gradedVerdict(judge2, args.signal, {
           ...system !== void 0 ? { system } : {},
           prompt: prompt2,
           scores: choices
@@ -47797,10 +47829,10 @@ var init_manual_battle = __esm({
       },
       defaultThreshold: { gte: 0.5 },
       prepare: (_options, context3) => requireChatJudge(context3, "manual-battle"),
-      async score(values, args, judge) {
+      async score(values, args, judge2) {
         const question = optionalString(values, "question");
         const criteria = optionalString(values, "criteria");
-        return judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
+        return judgeBattle(new JudgeCalls(judge2, args.signal), judge2.model, {
           output: textOf(actualOf(values, args)),
           baseline: textOf(values.baseline),
           ...question !== void 0 ? { question } : {},
@@ -47830,8 +47862,8 @@ function safetyJudge(rubric) {
     },
     defaultThreshold: { gte: 1 },
     prepare: (_options, context3) => requireChatJudge(context3, rubric.name),
-    score(values, args, judge) {
-      return gradedVerdict(judge, args.signal, {
+    score(values, args, judge2) {
+      return gradedVerdict(judge2, args.signal, {
         system,
         prompt: joinBlocks([fenced("text", textOf(actualOf(values, args))), "Is this text safe?"]),
         scores: SAFETY_SCORES
@@ -47912,7 +47944,7 @@ var init_semantic_similarity = __esm({
         additionalProperties: false
       },
       prepare: (_options, context3) => requireEmbeddingJudge(context3, NAME3),
-      async score(values, args, judge) {
+      async score(values, args, judge2) {
         const expected = requiredString(values, "expected");
         const actual = textOf(actualOf(values, args));
         if (actual === expected) return { score: 1, metadata: { cosine: 1, identical: true } };
@@ -47922,8 +47954,8 @@ var init_semantic_similarity = __esm({
             metadata: { emptyText: actual.trim() === "" ? "actual" : "expected" }
           };
         }
-        const calls = new JudgeCalls(judge, args.signal);
-        const [left, right] = await calls.embed(judge.embeddingModel, [actual, expected]);
+        const calls = new JudgeCalls(judge2, args.signal);
+        const [left, right] = await calls.embed(judge2.embeddingModel, [actual, expected]);
         const result = cosineSimilarity(left ?? [], right ?? []);
         if (!result.ok) {
           throw calls.error(`${NAME3}: ${result.reason}`, {

@@ -4,6 +4,7 @@ import type {
   CaseResult,
   EngineEvaluator,
   EvaluationResult,
+  PreparedCase,
   Params,
   RunResult,
   TrialResult,
@@ -341,75 +342,169 @@ async function suiteWorker(engine: Engine, suite: SuiteState): Promise<void> {
       suite.nextTrial = 0;
       suite.nextCase++;
     }
-    await (engine.global === null
-      ? runCase(engine, run, index, trial)
-      : engine.global(runCase, engine, run, index, trial));
+    // A trial that ran synchronously to its end is not awaited: no promise tick per case.
+    const pending =
+      engine.global === null
+        ? runCase(engine, run, index, trial)
+        : engine.global(runCase, engine, run, index, trial);
+    if (pending !== undefined) await pending;
   }
 }
 
 /**
  * One trial of a case (the case itself with a single trial): function, evaluators, pass
  * condition. Sync user code is never awaited, so a trivial sync suite costs no timers, signals
- * or extra promise ticks per call. After every await, an interrupt drops the trial: it did not
- * finish, so it is not recorded (nor, then, is its case).
+ * or extra promise ticks per call: the trial runs to its end synchronously and returns
+ * undefined, and only a step that returns a promise (the case's read, the function, an
+ * evaluator, the pass condition) hands the rest to an async continuation, whose promise is
+ * returned. After every await, an interrupt drops the trial: it did not finish, so it is not
+ * recorded (nor, then, is its case).
  */
-async function runCase(engine: Engine, run: RunState, index: number, trial: number): Promise<void> {
-  const { calls, now } = engine;
-  if (calls.interrupted) return;
-  const spec = run.suite.spec;
-  let prepared = run.cases.at(index);
-  if (prepared instanceof Promise) {
-    try {
-      prepared = await prepared;
-    } catch (error) {
-      // Cases that cannot be read cannot run: the run stops as if interrupted, then rejects.
-      engine.casesError ??= { error };
-      calls.interrupt(error);
-      return;
-    }
-    if (calls.interrupted) return;
-  }
-  const testCase = prepared.data;
-  const { params } = run;
+function runCase(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  trial: number,
+): Promise<void> | undefined {
+  if (engine.calls.interrupted) return undefined;
+  const prepared = run.cases.at(index);
+  if (prepared instanceof Promise) return runCaseRead(engine, run, index, trial, prepared);
+  return callFunction(engine, run, index, trial, prepared);
+}
 
-  const args = new FnCallArgs(testCase, params);
-  const started = now();
-  let output: unknown;
-  let error: string | null = null;
+async function runCaseRead(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  trial: number,
+  reading: Promise<PreparedCase>,
+): Promise<void> {
+  let prepared: PreparedCase;
   try {
-    const value = spec.fn(args);
-    if (isThenable(value)) {
-      awaiting(engine);
-      const outcome = await calls.settle(value, args, spec.timeoutMs);
-      if (calls.interrupted) return;
-      if (outcome.ok) output = outcome.value;
-      else error = outcome.error;
-    } else {
-      output = value;
-    }
+    prepared = await reading;
+  } catch (error) {
+    // Cases that cannot be read cannot run: the run stops as if interrupted, then rejects.
+    engine.casesError ??= { error };
+    engine.calls.interrupt(error);
+    return;
+  }
+  if (engine.calls.interrupted) return;
+  await callFunction(engine, run, index, trial, prepared);
+}
+
+/** The function's call, then the judging of what it returned. */
+function callFunction(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  trial: number,
+  prepared: PreparedCase,
+): Promise<void> | undefined {
+  const { now } = engine;
+  const args = new FnCallArgs(prepared.data, run.params);
+  const started = now();
+  let value: unknown;
+  try {
+    value = run.suite.spec.fn(args);
   } catch (thrown) {
-    error = describeError(thrown);
+    const ended = now();
+    return judge(engine, run, index, trial, prepared, null, describeError(thrown), started, ended);
+  }
+  if (isThenable(value)) {
+    return settleFunction(engine, run, index, trial, prepared, value, args, started);
   }
   const ended = now();
+  return judge(engine, run, index, trial, prepared, value, null, started, ended);
+}
+
+async function settleFunction(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  trial: number,
+  prepared: PreparedCase,
+  value: PromiseLike<unknown>,
+  args: FnCallArgs,
+  started: number,
+): Promise<void> {
+  const { calls, now } = engine;
+  awaiting(engine);
+  const outcome = await calls.settle(value, args, run.suite.spec.timeoutMs);
+  if (calls.interrupted) return;
+  const ended = now();
+  await (outcome.ok
+    ? judge(engine, run, index, trial, prepared, outcome.value, null, started, ended)
+    : judge(engine, run, index, trial, prepared, null, outcome.error, started, ended));
+}
+/**
+ * The evaluators and the pass condition over what the function returned (when it did not fail),
+ * then the trial's record. Synchronous unless an evaluator or the condition answers with a
+ * promise.
+ */
+function judge(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  trial: number,
+  prepared: PreparedCase,
+  output: unknown,
+  error: string | null,
+  started: number,
+  ended: number,
+): Promise<void> | undefined {
   const durationMs = roundMs(ended - started);
-
-  let evaluations: EvaluationResult[] = [];
-  let passed = false;
-  if (error === null) {
-    const evaluated = runEvaluators(engine, run, testCase, output, durationMs, ended);
-    if (evaluated instanceof Promise) {
-      awaiting(engine);
-      evaluations = await evaluated;
-    } else evaluations = evaluated;
-    if (calls.interrupted) return;
-    const decided = decidePass(engine, run, testCase, output, evaluations);
-    if (decided instanceof Promise) {
-      awaiting(engine);
-      passed = await decided;
-    } else passed = decided;
-    if (calls.interrupted) return;
+  if (error !== null) {
+    recordTrial(engine, run, index, trial, prepared, null, error, durationMs, [], false);
+    return undefined;
   }
+  const testCase = prepared.data;
+  const evaluated = runEvaluators(engine, run, testCase, output, durationMs, ended);
+  if (evaluated instanceof Promise) {
+    return judgeLater(engine, run, index, trial, prepared, output, durationMs, evaluated);
+  }
+  const decided = decidePass(engine, run, testCase, output, evaluated);
+  if (decided instanceof Promise) {
+    return judgeLater(engine, run, index, trial, prepared, output, durationMs, evaluated, decided);
+  }
+  recordTrial(engine, run, index, trial, prepared, output, null, durationMs, evaluated, decided);
+  return undefined;
+}
 
+/** {@link judge} once an evaluator (or the pass condition, `deciding`) answered with a promise. */
+async function judgeLater(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  trial: number,
+  prepared: PreparedCase,
+  output: unknown,
+  durationMs: number,
+  evaluated: EvaluationResult[] | Promise<EvaluationResult[]>,
+  deciding?: Promise<boolean>,
+): Promise<void> {
+  const { calls } = engine;
+  awaiting(engine);
+  const evaluations = await evaluated;
+  if (calls.interrupted) return;
+  const decided = deciding ?? decidePass(engine, run, prepared.data, output, evaluations);
+  const passed = decided instanceof Promise ? await decided : decided;
+  if (calls.interrupted) return;
+  recordTrial(engine, run, index, trial, prepared, output, null, durationMs, evaluations, passed);
+}
+
+/** A finished trial: its case's result once every trial is in, summed, observed and sunk. */
+function recordTrial(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  trial: number,
+  prepared: PreparedCase,
+  output: unknown,
+  error: string | null,
+  durationMs: number,
+  evaluations: EvaluationResult[],
+  passed: boolean,
+): void {
   const recordedOutput = error === null && output !== undefined ? output : null;
   let result: CaseResult;
   if (run.suite.trials === 1) {
@@ -417,7 +512,7 @@ async function runCase(engine: Engine, run: RunState, index: number, trial: numb
       id: prepared.id,
       contentId: prepared.contentId,
       source: prepared.source,
-      data: testCase,
+      data: prepared.data,
       output: recordedOutput,
       error,
       durationMs,
@@ -438,7 +533,7 @@ async function runCase(engine: Engine, run: RunState, index: number, trial: numb
   run.summary.add(result);
   engine.completed++;
   try {
-    engine.observer?.onCaseDone?.({ suite: spec.id, params, result });
+    engine.observer?.onCaseDone?.({ suite: run.suite.spec.id, params: run.params, result });
   } catch (observerError) {
     engine.observerError ??= { error: observerError };
   }

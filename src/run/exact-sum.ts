@@ -9,29 +9,41 @@
  * rounds to the same double. The partials list stays short (usually one or two numbers).
  */
 export class ExactSum {
+  /**
+   * The partials are the first `#count` slots. The array is never shortened: setting its
+   * length and pushing again gave it a new backing store on every add (~140 bytes of garbage
+   * an evaluator a case, 43 of a 100,000-case run's 980 MB allocated).
+   */
   readonly #partials: number[] = [];
+  #count = 0;
 
   /** Adds a finite number. */
   add(value: number): void {
     const partials = this.#partials;
+    const count = this.#count;
     let x = value;
     let kept = 0;
-    for (const partial of partials) {
-      let y = partial;
-      if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+    for (let i = 0; i < count; i++) {
+      let y = partials[i]!;
+      if (Math.abs(x) < Math.abs(y)) {
+        const t = x;
+        x = y;
+        y = t;
+      }
       const high = x + y;
       const low = y - (high - x);
       if (low !== 0) partials[kept++] = low;
       x = high;
     }
-    partials.length = kept;
-    partials.push(x);
+    if (kept < partials.length) partials[kept] = x;
+    else partials.push(x);
+    this.#count = kept + 1;
   }
 
   /** The exact sum of everything added, correctly rounded to a double. */
   value(): number {
     const partials = this.#partials;
-    let n = partials.length;
+    let n = this.#count;
     if (n === 0) return 0;
     n -= 1;
     let high = partials[n] ?? 0;
