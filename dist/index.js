@@ -19979,6 +19979,22 @@ var require_lib = __commonJS({
   }
 });
 
+// src/report/detail.ts
+function markUndetailed(result) {
+  undetailed.add(result);
+  return result;
+}
+function isDetailed(result) {
+  return !undetailed.has(result);
+}
+var undetailed;
+var init_detail = __esm({
+  "src/report/detail.ts"() {
+    "use strict";
+    undetailed = /* @__PURE__ */ new WeakSet();
+  }
+});
+
 // src/compare/comparable.ts
 function comparableCase(result) {
   const reduced = {
@@ -20027,24 +20043,88 @@ function reducedEvaluation(evaluation2) {
 function reportableCase(result) {
   return result.passed && result.flaky !== true ? comparableCase(result) : result;
 }
-var NO_DATA, sharedEvaluations, ReducedCases;
+function undetailedCase(result) {
+  const reduced = comparableCase(result);
+  if (result.trials !== void 0) {
+    reduced.trials = result.trials.map((trial2) => ({
+      output: null,
+      error: trial2.error,
+      durationMs: 0,
+      passed: trial2.passed,
+      evaluations: []
+    }));
+  }
+  return markUndetailed(reduced);
+}
+function heapPush(heap, value2) {
+  heap.push(value2);
+  let at = heap.length - 1;
+  while (at > 0) {
+    const parent = at - 1 >> 1;
+    if (heap[parent] >= value2) break;
+    heap[at] = heap[parent];
+    at = parent;
+  }
+  heap[at] = value2;
+}
+function heapReplaceTop(heap, value2) {
+  let at = 0;
+  for (; ; ) {
+    const left = at * 2 + 1;
+    if (left >= heap.length) break;
+    const right = left + 1;
+    const child = right < heap.length && heap[right] > heap[left] ? right : left;
+    if (heap[child] <= value2) break;
+    heap[at] = heap[child];
+    at = child;
+  }
+  heap[at] = value2;
+}
+var NO_DATA, sharedEvaluations, REPORTED_WHOLE_CASES, ReducedCases;
 var init_comparable = __esm({
   "src/compare/comparable.ts"() {
     "use strict";
+    init_detail();
     NO_DATA = Object.freeze({});
     sharedEvaluations = /* @__PURE__ */ new Map();
+    REPORTED_WHOLE_CASES = 1e3;
     ReducedCases = class {
       #reduce;
+      #wholeAtMost;
       #runs = [];
-      constructor(reduce) {
+      /** Per run, the positions of the cases kept whole, as a max-heap. */
+      #whole = [];
+      constructor(reduce, options = {}) {
         this.#reduce = reduce;
+        this.#wholeAtMost = options.wholeAtMost ?? Infinity;
       }
       open(runs) {
         this.#runs = runs.map((run2) => new Array(run2.cases));
+        this.#whole = runs.map(() => []);
       }
       record(run2, index, result) {
         const cases = this.#runs[run2];
-        if (cases !== void 0) cases[index] = this.#reduce(result);
+        const whole = this.#whole[run2];
+        if (cases === void 0 || whole === void 0) return;
+        const reduced = this.#reduce(result);
+        if (reduced !== result || this.#wholeAtMost === Infinity) {
+          cases[index] = reduced;
+          return;
+        }
+        if (whole.length < this.#wholeAtMost) {
+          heapPush(whole, index);
+          cases[index] = result;
+          return;
+        }
+        const last = whole[0];
+        if (last === void 0 || index > last) {
+          cases[index] = undetailedCase(result);
+          return;
+        }
+        heapReplaceTop(whole, index);
+        cases[index] = result;
+        const displaced = cases[last];
+        if (displaced !== void 0) cases[last] = undetailedCase(displaced);
       }
       /** Run `run`'s finished cases, reduced, in testset order (cases an interrupt dropped left out). */
       cases(run2) {
@@ -26070,7 +26150,8 @@ async function executeSuites(suites, io) {
   const reports = keepCases ? null : new SpooledReports({
     junit: io.junit === true,
     positions: io.positions === true,
-    ...io.reduce ? { reduce: io.reduce } : {}
+    ...io.reduce ? { reduce: io.reduce } : {},
+    ...io.wholeAtMost !== void 0 ? { wholeAtMost: io.wholeAtMost } : {}
   });
   let result;
   try {
@@ -26150,7 +26231,9 @@ var init_execute = __esm({
        */
       constructor(options) {
         this.#junit = options.junit ? new JUnitCounts() : null;
-        this.#reduced = options.reduce ? new ReducedCases(options.reduce) : null;
+        this.#reduced = options.reduce ? new ReducedCases(options.reduce, {
+          ...options.wholeAtMost !== void 0 ? { wholeAtMost: options.wholeAtMost } : {}
+        }) : null;
         this.#sink = allSinks([
           options.positions === true ? indexingSink(this.#spool) : this.#spool,
           this.#listed,
@@ -53232,7 +53315,9 @@ function buildModel(artifact, options) {
       comparison = compareRuns2(run2, baseline);
     }
     const failing = run2.cases.filter((result) => !result.passed);
-    return { run: run2, label: runLabel(run2), comparison, failing, entries: [] };
+    const undetailed2 = failing.findIndex((result) => !isDetailed(result));
+    const listable = undetailed2 === -1 ? failing.length : undetailed2;
+    return { run: run2, label: runLabel(run2), comparison, failing, listable, entries: [] };
   });
   const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run2]) => run2);
   return {
@@ -53380,10 +53465,10 @@ function grow(current, max, fits, planFor) {
 }
 function roundRobin(views, runs) {
   const order = [];
-  const longest = Math.max(0, ...runs.map((index) => views[index]?.failing.length ?? 0));
+  const longest = Math.max(0, ...runs.map((index) => views[index]?.listable ?? 0));
   for (let round = 0; round < longest; round++) {
     for (const index of runs) {
-      if ((views[index]?.failing.length ?? 0) > round) order.push(index);
+      if ((views[index]?.listable ?? 0) > round) order.push(index);
     }
   }
   return order;
@@ -53536,7 +53621,7 @@ function renderFailingCases(view, shown, sourceRoot) {
   const errored = view.failing.filter((result) => result.error !== null).length;
   const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
   const entries = [];
-  for (let i = 0; i < Math.min(shown, total); i++) {
+  for (let i = 0; i < Math.min(shown, view.listable); i++) {
     entries.push(caseEntry(view, i, sourceRoot));
   }
   const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
@@ -53622,6 +53707,7 @@ var init_markdown = __esm({
     init_failure_details();
     init_labels();
     init_progress();
+    init_detail();
     OUTPUT_MAX_CHARS = 300;
     OUTPUT_MAX_LINES = 12;
     ERROR_MAX_CHARS = 600;
@@ -53959,12 +54045,14 @@ function openArtifactFile(path, name) {
   }
   return inMemory(path, name);
 }
-function readReducedArtifact(path, name, reduce) {
+function readReducedArtifact(path, name, keep) {
   const file = openArtifactFile(path, name);
-  const runs = file.frame.runs.map((run2, i) => ({
-    ...run2,
-    cases: Array.from(file.cases(i), reduce)
-  }));
+  keep.open(file.frame.runs.map((run2) => ({ cases: run2.summary.cases })));
+  const runs = file.frame.runs.map((run2, i) => {
+    let index = 0;
+    for (const result of file.cases(i)) keep.record(i, index++, result);
+    return { ...run2, cases: keep.cases(i) };
+  });
   return { ...file.frame, runs };
 }
 function* lines(fd, start, end) {
@@ -54161,7 +54249,7 @@ async function readComparable(path, ctx) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve8(ctx.cwd, path), path, comparableCase)
+      artifact: readReducedArtifact(resolve8(ctx.cwd, path), path, new ReducedCases(comparableCase))
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -54193,6 +54281,7 @@ var init_compare2 = __esm({
     "use strict";
     init_compare();
     init_render();
+    init_comparable();
     init_errors();
     init_artifact_read();
     init_io();
@@ -59435,6 +59524,7 @@ async function executeRun(args, ctx) {
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
+  const wholeAtMost = args.reportCases ? args.reportWholeCases ?? REPORTED_WHOLE_CASES : void 0;
   const git2 = readGitInfo(config.dir, ctx.env);
   collectPreparedGarbage();
   const execution = await executeSuites(planned, {
@@ -59453,7 +59543,7 @@ async function executeRun(args, ctx) {
     // run keeps each case reduced to what it reads: the Action's reports, or a baseline
     // comparison. A resumption reads its kept and new cases back from the spool instead.
     keepCases: false,
-    ...resuming === void 0 && (args.reportCases || args.baseline !== void 0) ? { reduce } : {},
+    ...resuming === void 0 && (args.reportCases || args.baseline !== void 0) ? { reduce, ...wholeAtMost !== void 0 ? { wholeAtMost } : {} } : {},
     junit: args.junit !== void 0 && resuming === void 0,
     summary: resuming === void 0,
     positions: filters.shard !== void 0
@@ -59462,7 +59552,7 @@ async function executeRun(args, ctx) {
 `);
   const fresh = annotateRuns(execution.runs, planned, filters.shard);
   const done = resuming ? resuming.finish(fresh, suites, execution, { junit: args.junit !== void 0 }) : { ...execution, runs: fresh };
-  const reducedCases = (run2) => resuming ? reduceEach(done.cases(run2), reduce) : execution.reducedCases(run2);
+  const reducedCases = (run2) => resuming ? reduceInOrder(done.cases(run2), reduce, wholeAtMost) : execution.reducedCases(run2);
   let artifact = buildArtifact({
     toolVersion,
     config: config.file,
@@ -59514,8 +59604,12 @@ async function executeRun(args, ctx) {
     exitCode: artifact.verdict === "pass" ? EXIT.pass : EXIT.fail
   };
 }
-function* reduceEach(cases, reduce) {
-  for (const result of cases) yield reduce(result);
+function reduceInOrder(cases, reduce, wholeAtMost) {
+  const kept = new ReducedCases(reduce, wholeAtMost !== void 0 ? { wholeAtMost } : {});
+  kept.open([{ cases: 0 }]);
+  let index = 0;
+  for (const result of cases) kept.record(0, index++, result);
+  return kept.cases(0);
 }
 
 // src/commands/validate.ts
@@ -60365,6 +60459,7 @@ async function tokenAuthor(octokit) {
 }
 
 // src/report/annotations.ts
+init_detail();
 init_failure_details();
 init_labels();
 function unannotatedText(shown, total) {
@@ -60381,16 +60476,22 @@ function buildAnnotations(artifact, options) {
   const groups = /* @__PURE__ */ new Map();
   for (const run2 of artifact.runs) {
     for (const result of run2.cases) {
-      if (result.passed) continue;
-      const path = result.source ? repoPath(options.sourceRoot, result.source.file) : repoPath("", options.configPath);
-      const line = result.source ? Math.max(1, result.source.line) : 1;
-      const key = JSON.stringify([path, line, result.id]);
+      if (result.passed || !isDetailed(result)) continue;
+      const { path, line } = placeOf(result, options);
+      const key = rowKey(path, line, result);
       let group = groups.get(key);
       if (!group) {
         group = { path, line, failures: [] };
         groups.set(key, group);
       }
       group.failures.push({ run: run2, result });
+    }
+  }
+  for (const run2 of artifact.runs) {
+    for (const result of run2.cases) {
+      if (result.passed || isDetailed(result)) continue;
+      const { path, line } = placeOf(result, options);
+      groups.delete(rowKey(path, line, result));
     }
   }
   const annotations = [...groups.values()].map(({ path, line, failures }) => {
@@ -60409,6 +60510,35 @@ function buildAnnotations(artifact, options) {
   return annotations.sort(
     (a, b) => compareText(a.path, b.path) || a.start_line - b.start_line || compareText(a.title, b.title)
   );
+}
+function countFailingRows(artifact, options) {
+  const places = /* @__PURE__ */ new Map();
+  let rows2 = 0;
+  for (const run2 of artifact.runs) {
+    for (const result of run2.cases) {
+      if (result.passed) continue;
+      const { path, line } = placeOf(result, options);
+      const place = `${line}:${path}`;
+      const seen = places.get(result.id);
+      if (seen === void 0) places.set(result.id, place);
+      else if (typeof seen === "string") {
+        if (seen === place) continue;
+        places.set(result.id, [seen, place]);
+      } else if (seen.includes(place)) continue;
+      else seen.push(place);
+      rows2++;
+    }
+  }
+  return rows2;
+}
+function placeOf(result, options) {
+  return result.source ? {
+    path: repoPath(options.sourceRoot, result.source.file),
+    line: Math.max(1, result.source.line)
+  } : { path: repoPath("", options.configPath), line: 1 };
+}
+function rowKey(path, line, result) {
+  return JSON.stringify([path, line, result.id]);
 }
 function toWorkflowCommands(annotations) {
   return annotations.slice(0, MAX_WORKFLOW_COMMAND_ANNOTATIONS).map((annotation) => ({
@@ -60664,10 +60794,9 @@ async function run(env = process.env) {
     }),
     maxBytes
   );
-  const annotations = buildAnnotations(artifact, {
-    sourceRoot: sourceRoot === "." ? "" : sourceRoot,
-    configPath
-  });
+  const annotationOptions = { sourceRoot: sourceRoot === "." ? "" : sourceRoot, configPath };
+  const annotations = buildAnnotations(artifact, annotationOptions);
+  const failingRows = countFailingRows(artifact, annotationOptions);
   const failures = [];
   try {
     await summary.addRaw(render2("", JOB_SUMMARY_LIMIT)).write();
@@ -60712,7 +60841,7 @@ async function run(env = process.env) {
         title: headline(artifact),
         summary: render2("", CHECK_SUMMARY_LIMIT),
         annotations: shown,
-        ...shown.length < annotations.length ? { text: unannotatedText(shown.length, annotations.length) } : {},
+        ...shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {},
         ...links.run ? { detailsUrl: links.run } : {}
       }
     );
@@ -60751,7 +60880,12 @@ async function runEvals(settings, workspace, env, baselineFile) {
     };
     const args = runArgs2(settings, workspace, interrupt.signal);
     const outcome = await executeRun(
-      { ...args, reportCases: true, ...baselineFile ? { baseline: baselineFile } : {} },
+      {
+        ...args,
+        reportCases: true,
+        reportWholeCases: wholeCases(settings),
+        ...baselineFile ? { baseline: baselineFile } : {}
+      },
       ctx
     );
     return { artifact: outcome.artifact, configFile: outcome.config.absPath };
@@ -60824,7 +60958,7 @@ function readResults(settings) {
   const artifact = readReduced(
     settings.results,
     relative5(settings.workingDirectory, settings.results),
-    reportableCase
+    new ReducedCases(reportableCase, { wholeAtMost: wholeCases(settings) })
   );
   if (!artifact.ok) {
     setOutput("verdict", "error");
@@ -60836,13 +60970,16 @@ function readResults(settings) {
     configFile: resolve12(settings.workingDirectory, settings.config)
   };
 }
-function readReduced(path, name, reduce) {
+function readReduced(path, name, keep) {
   try {
-    return { ok: true, value: readReducedArtifact(path, name, reduce) };
+    return { ok: true, value: readReducedArtifact(path, name, keep) };
   } catch (error2) {
     if (error2 instanceof ArtifactReadError) return { ok: false, message: error2.message };
     throw error2;
   }
+}
+function wholeCases(settings) {
+  return Math.max(settings.maxAnnotations, REPORTED_WHOLE_CASES);
 }
 function runArgs2(settings, workspace, signal) {
   const parsed = parseRunArgs(settings.args);
@@ -60882,7 +61019,7 @@ async function maskReferencedSecrets(configPath, env) {
   }
 }
 function readBaseline2(path) {
-  const baseline = readReduced(path, path, comparableCase);
+  const baseline = readReduced(path, path, new ReducedCases(comparableCase));
   if (baseline.ok) return baseline.value;
   warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
   return null;

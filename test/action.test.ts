@@ -334,6 +334,11 @@ describe('the Action on a pull request', () => {
     assert.equal(run?.annotations.length, 500);
     assert.equal(run?.batches.length, 10);
     assert.match(run?.output.text ?? '', /first 500 of the 5,000 failing rows/);
+    // The job summary has room for every case, but the run kept only the first 1,000 failing
+    // cases whole (REPORTED_WHOLE_CASES): those are listed, the rest counted.
+    assert.match(r.summary, /<summary>5,000 failing cases<\/summary>/);
+    assert.equal((r.summary.match(/^- `[0-9a-f]{12}`/gm) ?? []).length, 1000);
+    assert.match(r.summary, /^… 4,000 more failing cases not shown \(see the results artifact\)$/m);
   });
 });
 

@@ -15,17 +15,27 @@ import { parseRunArgs } from '../cli.ts';
 import type { CommandContext } from '../commands/io.ts';
 import { executeRun, type RunArgs } from '../commands/run.ts';
 import { UsageError, formatIssue } from '../errors.ts';
-import { comparableCase, reportableCase } from '../compare/comparable.ts';
+import {
+  comparableCase,
+  ReducedCases,
+  REPORTED_WHOLE_CASES,
+  reportableCase,
+} from '../compare/comparable.ts';
 import { renderComparisonMarkdown } from '../compare/render.ts';
 import type { Comparison } from '../compare/types.ts';
 import { downloadBaseline, findBaselineArtifact } from '../github/baseline.ts';
 import { publishCheckRun } from '../github/check-run.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
-import { buildAnnotations, toWorkflowCommands, unannotatedText } from '../report/annotations.ts';
+import {
+  buildAnnotations,
+  countFailingRows,
+  toWorkflowCommands,
+  unannotatedText,
+} from '../report/annotations.ts';
 import { ArtifactReadError, readReducedArtifact } from '../report/artifact-read.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
-import type { CaseResult, ResultsArtifact } from '../types.ts';
+import type { ResultsArtifact } from '../types.ts';
 import { readSettings, type ActionSettings } from './settings.ts';
 
 /** GitHub's limits, held in UTF-8 bytes: a comment body, a check-run summary, the job summary. */
@@ -81,10 +91,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         }),
       maxBytes,
     );
-  const annotations = buildAnnotations(artifact, {
-    sourceRoot: sourceRoot === '.' ? '' : sourceRoot,
-    configPath,
-  });
+  const annotationOptions = { sourceRoot: sourceRoot === '.' ? '' : sourceRoot, configPath };
+  const annotations = buildAnnotations(artifact, annotationOptions);
+  // Rows past the first failing cases of a run, kept without details, have no annotation.
+  const failingRows = countFailingRows(artifact, annotationOptions);
 
   const failures: ReportingFailure[] = [];
   try {
@@ -135,9 +145,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         title: headline(artifact),
         summary: render('', CHECK_SUMMARY_LIMIT),
         annotations: shown,
-        ...(shown.length < annotations.length
-          ? { text: unannotatedText(shown.length, annotations.length) }
-          : {}),
+        ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
         ...(links.run ? { detailsUrl: links.run } : {}),
       },
     );
@@ -185,9 +193,15 @@ async function runEvals(
     };
     const args = runArgs(settings, workspace, interrupt.signal);
     // The PR comment, check-run annotations and job summary read every case afterwards: the
-    // run keeps each as they read it (failing ones whole, passing ones reduced).
+    // run keeps each as they read it (the first failing ones of each run whole, the others
+    // reduced).
     const outcome = await executeRun(
-      { ...args, reportCases: true, ...(baselineFile ? { baseline: baselineFile } : {}) },
+      {
+        ...args,
+        reportCases: true,
+        reportWholeCases: wholeCases(settings),
+        ...(baselineFile ? { baseline: baselineFile } : {}),
+      },
       ctx,
     );
     return { artifact: outcome.artifact, configFile: outcome.config.absPath };
@@ -274,11 +288,12 @@ function readResults(
   settings: ActionSettings,
 ): { artifact: ResultsArtifact; configFile: string } | null {
   // A merged artifact of a sharded suite can hold hundreds of thousands of cases: read it a case
-  // at a time, keeping each as the reports read it (failing ones whole, passing ones reduced).
+  // at a time, keeping each as the reports read it (the first failing ones of each run whole,
+  // the others reduced).
   const artifact = readReduced(
     settings.results,
     relative(settings.workingDirectory, settings.results),
-    reportableCase,
+    new ReducedCases(reportableCase, { wholeAtMost: wholeCases(settings) }),
   );
   if (!artifact.ok) {
     core.setOutput('verdict', 'error');
@@ -298,14 +313,22 @@ function readResults(
 function readReduced(
   path: string,
   name: string,
-  reduce: (result: CaseResult) => CaseResult,
+  keep: ReducedCases,
 ): { ok: true; value: ResultsArtifact } | { ok: false; message: string } {
   try {
-    return { ok: true, value: readReducedArtifact(path, name, reduce) };
+    return { ok: true, value: readReducedArtifact(path, name, keep) };
   } catch (error) {
     if (error instanceof ArtifactReadError) return { ok: false, message: error.message };
     throw error;
   }
+}
+
+/**
+ * How many cases of a run the reports keep whole: enough for every annotation asked for, and at
+ * least `REPORTED_WHOLE_CASES` for the comment and job summary to list.
+ */
+function wholeCases(settings: ActionSettings): number {
+  return Math.max(settings.maxAnnotations, REPORTED_WHOLE_CASES);
 }
 
 /** `evals run` arguments: the `args` input through the CLI's own parser, then the inputs. */
@@ -357,7 +380,7 @@ async function maskReferencedSecrets(configPath: string, env: NodeJS.ProcessEnv)
 
 /** The baseline for the plain deltas: only pass statuses are compared, so cases are reduced. */
 function readBaseline(path: string): ResultsArtifact | null {
-  const baseline = readReduced(path, path, comparableCase);
+  const baseline = readReduced(path, path, new ReducedCases(comparableCase));
   if (baseline.ok) return baseline.value;
   core.warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
   return null;

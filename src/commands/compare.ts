@@ -11,6 +11,7 @@ import {
   renderComparisonMarkdown,
   renderComparisonText,
 } from '../compare/render.ts';
+import { ReducedCases } from '../compare/comparable.ts';
 import type { Comparison } from '../compare/types.ts';
 import { usageError } from '../errors.ts';
 import { ArtifactReadError, readReducedArtifact } from '../report/artifact-read.ts';
@@ -80,7 +81,7 @@ export async function readComparable(
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, comparableCase),
+      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, new ReducedCases(comparableCase)),
     };
   } catch (error) {
     if (!(error instanceof ArtifactReadError)) throw error;

@@ -2,7 +2,12 @@ import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { ModuleLoaderOptions } from '../modules/loader.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
-import { comparableCase, reportableCase } from '../compare/comparable.ts';
+import {
+  comparableCase,
+  ReducedCases,
+  REPORTED_WHOLE_CASES,
+  reportableCase,
+} from '../compare/comparable.ts';
 import { buildArtifact } from '../report/artifact.ts';
 import { executeSuites } from '../pipeline/execute.ts';
 import { collectPreparedGarbage, letYoungGenerationGrow } from '../heap.ts';
@@ -42,6 +47,11 @@ export interface RunArgs {
    * gets every case whole, streamed to it as it finishes.
    */
   reportCases?: boolean;
+  /**
+   * With `reportCases`: how many cases of each run are kept whole at most (the first by testset
+   * position), the rest reduced and marked as not detailed (`REPORTED_WHOLE_CASES` by default).
+   */
+  reportWholeCases?: number;
 }
 
 /** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
@@ -86,6 +96,9 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
+  const wholeAtMost = args.reportCases
+    ? (args.reportWholeCases ?? REPORTED_WHOLE_CASES)
+    : undefined;
   const git = readGitInfo(config.dir, ctx.env);
   // What reading the testsets left behind goes before the run adds its own (src/heap.ts).
   collectPreparedGarbage();
@@ -106,7 +119,7 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     // comparison. A resumption reads its kept and new cases back from the spool instead.
     keepCases: false,
     ...(resuming === undefined && (args.reportCases || args.baseline !== undefined)
-      ? { reduce }
+      ? { reduce, ...(wholeAtMost !== undefined ? { wholeAtMost } : {}) }
       : {}),
     junit: args.junit !== undefined && resuming === undefined,
     summary: resuming === undefined,
@@ -120,7 +133,7 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     ? resuming.finish(fresh, suites, execution, { junit: args.junit !== undefined })
     : { ...execution, runs: fresh };
   const reducedCases = (run: number): Iterable<CaseResult> =>
-    resuming ? reduceEach(done.cases(run), reduce) : execution.reducedCases(run);
+    resuming ? reduceInOrder(done.cases(run), reduce, wholeAtMost) : execution.reducedCases(run);
   let artifact = buildArtifact({
     toolVersion,
     config: config.file,
@@ -174,9 +187,14 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
   };
 }
 
-function* reduceEach(
+function reduceInOrder(
   cases: Iterable<CaseResult>,
   reduce: (result: CaseResult) => CaseResult,
-): Generator<CaseResult> {
-  for (const result of cases) yield reduce(result);
+  wholeAtMost: number | undefined,
+): CaseResult[] {
+  const kept = new ReducedCases(reduce, wholeAtMost !== undefined ? { wholeAtMost } : {});
+  kept.open([{ cases: 0 }]);
+  let index = 0;
+  for (const result of cases) kept.record(0, index++, result);
+  return kept.cases(0);
 }

@@ -56,6 +56,11 @@ export interface ExecuteIO {
    */
   reduce?: (result: CaseResult) => CaseResult;
   /**
+   * With `reduce`: the cases it keeps whole are kept so for at most this many of each run, the
+   * first by testset position, and reduced past that (see `ReducedCases`).
+   */
+  wholeAtMost?: number;
+  /**
    * Record each streamed case's testset position (`index`) in the artifact, as a shard's
    * artifact needs for `evals merge` to restore testset order. Kept cases get theirs from
    * `annotateRuns`.
@@ -112,6 +117,7 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
         junit: io.junit === true,
         positions: io.positions === true,
         ...(io.reduce ? { reduce: io.reduce } : {}),
+        ...(io.wholeAtMost !== undefined ? { wholeAtMost: io.wholeAtMost } : {}),
       });
   let result;
   try {
@@ -182,9 +188,14 @@ export class SpooledReports implements CaseSink {
     junit: boolean;
     positions?: boolean;
     reduce?: (result: CaseResult) => CaseResult;
+    wholeAtMost?: number;
   }) {
     this.#junit = options.junit ? new JUnitCounts() : null;
-    this.#reduced = options.reduce ? new ReducedCases(options.reduce) : null;
+    this.#reduced = options.reduce
+      ? new ReducedCases(options.reduce, {
+          ...(options.wholeAtMost !== undefined ? { wholeAtMost: options.wholeAtMost } : {}),
+        })
+      : null;
     this.#sink = allSinks([
       options.positions === true ? indexingSink(this.#spool) : this.#spool,
       this.#listed,

@@ -8,6 +8,7 @@
  * bounded to what the API accepts, and control characters are written out (`\u0000`).
  */
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import { isDetailed } from './detail.ts';
 import {
   clipText,
   evaluationReason,
@@ -82,6 +83,10 @@ const OUTPUT_MAX_CHARS = 2_000;
  * then line. A case that did not pass in several runs (grid points, or suites sharing a testset)
  * gets one annotation listing each run, not one per run stacked on the same line. Cases without
  * a source point at line 1 of the config.
+ *
+ * A row with a case kept without its details (`isDetailed`: past the first failing cases of its
+ * run the Action keeps whole) gets none: it comes after at least as many annotated rows of the
+ * same file as the check run takes, so it would not be shown. {@link countFailingRows} counts it.
  */
 export function buildAnnotations(
   artifact: Pick<ResultsArtifact, 'runs'>,
@@ -90,20 +95,23 @@ export function buildAnnotations(
   const groups = new Map<string, { path: string; line: number; failures: Failure[] }>();
   for (const run of artifact.runs) {
     for (const result of run.cases) {
-      if (result.passed) continue;
-      const path = result.source
-        ? repoPath(options.sourceRoot, result.source.file)
-        : repoPath('', options.configPath);
-      const line = result.source ? Math.max(1, result.source.line) : 1;
-      // Keyed by place and identity: two cases on one line (inline cases without a source) stay
-      // apart, one case in many runs comes together.
-      const key = JSON.stringify([path, line, result.id]);
+      if (result.passed || !isDetailed(result)) continue;
+      const { path, line } = placeOf(result, options);
+      const key = rowKey(path, line, result);
       let group = groups.get(key);
       if (!group) {
         group = { path, line, failures: [] };
         groups.set(key, group);
       }
       group.failures.push({ run, result });
+    }
+  }
+  // A second pass for the cases kept without details: only to leave out the rows they share.
+  for (const run of artifact.runs) {
+    for (const result of run.cases) {
+      if (result.passed || isDetailed(result)) continue;
+      const { path, line } = placeOf(result, options);
+      groups.delete(rowKey(path, line, result));
     }
   }
 
@@ -124,6 +132,53 @@ export function buildAnnotations(
     (a, b) =>
       compareText(a.path, b.path) || a.start_line - b.start_line || compareText(a.title, b.title),
   );
+}
+
+/**
+ * The rows {@link buildAnnotations} would annotate if every case were kept in detail. Counted by
+ * case id, whose strings the cases already hold, with the places each id failed at: a run where
+ * every one of 200,000 cases failed is counted without a key per case.
+ */
+export function countFailingRows(
+  artifact: Pick<ResultsArtifact, 'runs'>,
+  options: AnnotationOptions,
+): number {
+  const places = new Map<string, string | string[]>();
+  let rows = 0;
+  for (const run of artifact.runs) {
+    for (const result of run.cases) {
+      if (result.passed) continue;
+      const { path, line } = placeOf(result, options);
+      const place = `${line}:${path}`;
+      const seen = places.get(result.id);
+      if (seen === undefined) places.set(result.id, place);
+      else if (typeof seen === 'string') {
+        if (seen === place) continue;
+        places.set(result.id, [seen, place]);
+      } else if (seen.includes(place)) continue;
+      else seen.push(place);
+      rows++;
+    }
+  }
+  return rows;
+}
+
+/** Where a case's annotation goes: its source row, or line 1 of the config without a source. */
+function placeOf(result: CaseResult, options: AnnotationOptions): { path: string; line: number } {
+  return result.source
+    ? {
+        path: repoPath(options.sourceRoot, result.source.file),
+        line: Math.max(1, result.source.line),
+      }
+    : { path: repoPath('', options.configPath), line: 1 };
+}
+
+/**
+ * A row by place and identity: two cases on one line (inline cases without a source) stay
+ * apart, one case in many runs comes together.
+ */
+function rowKey(path: string, line: number, result: CaseResult): string {
+  return JSON.stringify([path, line, result.id]);
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   shortId,
 } from './labels.ts';
 import { formatDuration } from './progress.ts';
+import { isDetailed } from './detail.ts';
 
 /** GitHub's limit on a PR comment body and on a check run's `output.summary`. */
 export const PR_COMMENT_MAX_CHARS = 65_536;
@@ -118,6 +119,11 @@ interface RunView {
   /** `null` when no baseline was given at all. */
   comparison: RunComparison | null;
   failing: CaseResult[];
+  /**
+   * How many of `failing` can be listed: those kept in detail, which come first (the Action
+   * keeps the first failing cases of a run whole, see `isDetailed`).
+   */
+  listable: number;
   /** Rendered case entries, filled on demand: only the ones that fit are ever rendered. */
   entries: (string | undefined)[];
 }
@@ -145,7 +151,9 @@ function buildModel(artifact: ResultsArtifact, options: MarkdownOptions): Report
       comparison = compareRuns(run, baseline);
     }
     const failing = run.cases.filter((result) => !result.passed);
-    return { run, label: runLabel(run), comparison, failing, entries: [] };
+    const undetailed = failing.findIndex((result) => !isDetailed(result));
+    const listable = undetailed === -1 ? failing.length : undetailed;
+    return { run, label: runLabel(run), comparison, failing, listable, entries: [] };
   });
 
   const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run]) => run);
@@ -360,10 +368,10 @@ function grow(
  */
 function roundRobin(views: readonly RunView[], runs: readonly number[]): number[] {
   const order: number[] = [];
-  const longest = Math.max(0, ...runs.map((index) => views[index]?.failing.length ?? 0));
+  const longest = Math.max(0, ...runs.map((index) => views[index]?.listable ?? 0));
   for (let round = 0; round < longest; round++) {
     for (const index of runs) {
-      if ((views[index]?.failing.length ?? 0) > round) order.push(index);
+      if ((views[index]?.listable ?? 0) > round) order.push(index);
     }
   }
   return order;
@@ -577,7 +585,7 @@ function renderFailingCases(view: RunView, shown: number, sourceRoot: string): s
   const errored = view.failing.filter((result) => result.error !== null).length;
   const summary = `${plural(total, 'failing case')}${errored > 0 ? ` (${formatCount(errored)} errored)` : ''}`;
   const entries: string[] = [];
-  for (let i = 0; i < Math.min(shown, total); i++) {
+  for (let i = 0; i < Math.min(shown, view.listable); i++) {
     entries.push(caseEntry(view, i, sourceRoot));
   }
   const blocks = [`<details><summary>${summary}</summary>`, entries.join('\n')];
