@@ -25918,7 +25918,7 @@ function runCase(engine, run2, index, trial2) {
   if (engine.calls.interrupted) return void 0;
   const prepared = run2.cases.at(index);
   if (prepared instanceof Promise) return runCaseRead(engine, run2, index, trial2, prepared);
-  return callFunction(engine, run2, index, trial2, prepared);
+  return callFunction({ engine, run: run2, index, trial: trial2, prepared });
 }
 async function runCaseRead(engine, run2, index, trial2, reading) {
   let prepared;
@@ -25930,62 +25930,56 @@ async function runCaseRead(engine, run2, index, trial2, reading) {
     return;
   }
   if (engine.calls.interrupted) return;
-  await callFunction(engine, run2, index, trial2, prepared);
+  await callFunction({ engine, run: run2, index, trial: trial2, prepared });
 }
-function callFunction(engine, run2, index, trial2, prepared) {
-  const { now } = engine;
-  const args = new FnCallArgs(prepared.data, run2.params);
+function callFunction(t) {
+  const { now } = t.engine;
+  const args = new FnCallArgs(t.prepared.data, t.run.params);
   const started = now();
   let value2;
   try {
-    value2 = run2.suite.spec.fn(args);
+    value2 = t.run.suite.spec.fn(args);
   } catch (thrown) {
-    const ended2 = now();
-    return judge(engine, run2, index, trial2, prepared, null, describeError(thrown), started, ended2);
+    return judge(t, null, describeError(thrown), started, now());
   }
-  if (isThenable(value2)) {
-    return settleFunction(engine, run2, index, trial2, prepared, value2, args, started);
-  }
-  const ended = now();
-  return judge(engine, run2, index, trial2, prepared, value2, null, started, ended);
+  if (isThenable(value2)) return settleFunction(t, value2, args, started);
+  return judge(t, value2, null, started, now());
 }
-async function settleFunction(engine, run2, index, trial2, prepared, value2, args, started) {
-  const { calls, now } = engine;
-  awaiting(engine);
-  const outcome = await calls.settle(value2, args, run2.suite.spec.timeoutMs);
+async function settleFunction(t, value2, args, started) {
+  const { calls, now } = t.engine;
+  awaiting(t.engine);
+  const outcome = await calls.settle(value2, args, t.run.suite.spec.timeoutMs);
   if (calls.interrupted) return;
   const ended = now();
-  await (outcome.ok ? judge(engine, run2, index, trial2, prepared, outcome.value, null, started, ended) : judge(engine, run2, index, trial2, prepared, null, outcome.error, started, ended));
+  await (outcome.ok ? judge(t, outcome.value, null, started, ended) : judge(t, null, outcome.error, started, ended));
 }
-function judge(engine, run2, index, trial2, prepared, output, error2, started, ended) {
+function judge(t, output, error2, started, ended) {
   const durationMs2 = roundMs(ended - started);
   if (error2 !== null) {
-    recordTrial(engine, run2, index, trial2, prepared, null, error2, durationMs2, [], false);
+    recordTrial(t, null, error2, durationMs2, [], false);
     return void 0;
   }
-  const testCase = prepared.data;
+  const { engine, run: run2 } = t;
+  const testCase = t.prepared.data;
   const evaluated = runEvaluators(engine, run2, testCase, output, durationMs2, ended);
-  if (evaluated instanceof Promise) {
-    return judgeLater(engine, run2, index, trial2, prepared, output, durationMs2, evaluated);
-  }
+  if (evaluated instanceof Promise) return judgeLater(t, output, durationMs2, evaluated);
   const decided = decidePass(engine, run2, testCase, output, evaluated);
-  if (decided instanceof Promise) {
-    return judgeLater(engine, run2, index, trial2, prepared, output, durationMs2, evaluated, decided);
-  }
-  recordTrial(engine, run2, index, trial2, prepared, output, null, durationMs2, evaluated, decided);
+  if (decided instanceof Promise) return judgeLater(t, output, durationMs2, evaluated, decided);
+  recordTrial(t, output, null, durationMs2, evaluated, decided);
   return void 0;
 }
-async function judgeLater(engine, run2, index, trial2, prepared, output, durationMs2, evaluated, deciding) {
-  const { calls } = engine;
+async function judgeLater(t, output, durationMs2, evaluated, deciding) {
+  const { engine, run: run2 } = t;
   awaiting(engine);
   const evaluations = await evaluated;
-  if (calls.interrupted) return;
-  const decided = deciding ?? decidePass(engine, run2, prepared.data, output, evaluations);
+  if (engine.calls.interrupted) return;
+  const decided = deciding ?? decidePass(engine, run2, t.prepared.data, output, evaluations);
   const passed = decided instanceof Promise ? await decided : decided;
-  if (calls.interrupted) return;
-  recordTrial(engine, run2, index, trial2, prepared, output, null, durationMs2, evaluations, passed);
+  if (engine.calls.interrupted) return;
+  recordTrial(t, output, null, durationMs2, evaluations, passed);
 }
-function recordTrial(engine, run2, index, trial2, prepared, output, error2, durationMs2, evaluations, passed) {
+function recordTrial(t, output, error2, durationMs2, evaluations, passed) {
+  const { engine, run: run2, index, prepared } = t;
   const recordedOutput = error2 === null && output !== void 0 ? output : null;
   let result;
   if (run2.suite.trials === 1) {
@@ -26005,7 +25999,7 @@ function recordTrial(engine, run2, index, trial2, prepared, output, error2, dura
       trials: new Array(run2.suite.trials),
       done: 0
     };
-    pending.trials[trial2] = { output: recordedOutput, error: error2, durationMs: durationMs2, passed, evaluations };
+    pending.trials[t.trial] = { output: recordedOutput, error: error2, durationMs: durationMs2, passed, evaluations };
     if (++pending.done < run2.suite.trials) return;
     run2.pendingTrials[index] = void 0;
     result = aggregateTrials(prepared, pending.trials);

@@ -3,7 +3,18 @@
  * grid, covering every kind of case (passed, failed on a threshold, evaluator error, function
  * error, no source) and every nullable field of the artifact.
  */
-import type { CaseResult, EvaluationResult, RunResult, Threshold } from '../src/types.ts';
+import type {
+  CaseResult,
+  EvaluationResult,
+  RunResult,
+  Threshold,
+  TrialResult,
+} from '../src/types.ts';
+
+/** One trial of a case run with `trials:`, passed or not, with nothing else to show. */
+export function trialResult(passed: boolean): TrialResult {
+  return { output: 'x', error: null, durationMs: 1, passed, evaluations: [] };
+}
 
 /** An evaluation with defaults; `passed` follows from score and threshold unless given. */
 export function evaluation(

@@ -14,7 +14,7 @@ import { renderSummary } from '../src/report/summary-table.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
 import { comparableCase, reportableCase } from '../src/compare/comparable.ts';
 import { buildAnnotations } from '../src/report/annotations.ts';
-import { caseResult, evaluation, fixtureRuns } from './report-fixture.ts';
+import { caseResult, evaluation, fixtureRuns, trialResult } from './report-fixture.ts';
 import { artifactOf, failingRun, NASTY, nastyRun, passingRun } from './report-fixture-large.ts';
 
 const MARKER = '<!-- evalgate: evals.yaml -->';
@@ -447,15 +447,12 @@ describe('renderMarkdownReport with a baseline', () => {
     const [passing] = current;
     assert.ok(passing);
     // A case that passed one trial of two: listed as flaky, which needs its trials.
-    const trial = (passed: boolean) => ({
-      output: 'x',
-      error: null,
-      durationMs: 1,
-      passed,
-      evaluations: [],
-    });
     passing.cases.push(
-      caseResult(9, { flaky: true, trialPassRate: 0.5, trials: [trial(true), trial(false)] }),
+      caseResult(9, {
+        flaky: true,
+        trialPassRate: 0.5,
+        trials: [trialResult(true), trialResult(false)],
+      }),
     );
     const reduceRuns = (runs: RunResult[], reduce: (c: CaseResult) => CaseResult) =>
       runs.map((run) => ({ ...run, cases: run.cases.map(reduce) }));

@@ -6,7 +6,7 @@ import { buildAnnotations, countFailingRows } from '../src/report/annotations.ts
 import { isDetailed } from '../src/report/detail.ts';
 import { PR_COMMENT_MAX_CHARS, renderMarkdownReport } from '../src/report/markdown.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
-import { caseResult, evaluation } from './report-fixture.ts';
+import { caseResult, evaluation, trialResult } from './report-fixture.ts';
 import { artifactOf, failingRun } from './report-fixture-large.ts';
 
 /** A seeded permutation of 0..n-1 (xorshift), so a failure reproduces. */
@@ -23,14 +23,6 @@ function shuffled(n: number, seed: number): number[] {
   return order;
 }
 
-const trial = (passed: boolean) => ({
-  output: 'x',
-  error: null,
-  durationMs: 1,
-  passed,
-  evaluations: [],
-});
-
 /** Case i: every third passes, every seventh is flaky (passed one trial of two), the rest fail. */
 function mixedCases(n: number): CaseResult[] {
   return Array.from({ length: n }, (_, i) => {
@@ -39,7 +31,7 @@ function mixedCases(n: number): CaseResult[] {
         passed: i % 2 === 0,
         flaky: true,
         trialPassRate: 0.5,
-        trials: [trial(true), trial(false)],
+        trials: [trialResult(true), trialResult(false)],
       });
     }
     if (i % 3 === 0) return caseResult(i);
@@ -217,7 +209,7 @@ describe('reports over cases kept past the bound', () => {
       passed: true,
       flaky: true,
       trialPassRate: 0.5,
-      trials: [trial(true), trial(false)],
+      trials: [trialResult(true), trialResult(false)],
     });
     runs[0]!.cases.push(flaky);
     const doc = renderMarkdownReport(keepRuns(runs, 5), {

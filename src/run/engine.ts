@@ -369,7 +369,16 @@ function runCase(
   if (engine.calls.interrupted) return undefined;
   const prepared = run.cases.at(index);
   if (prepared instanceof Promise) return runCaseRead(engine, run, index, trial, prepared);
-  return callFunction(engine, run, index, trial, prepared);
+  return callFunction({ engine, run, index, trial, prepared });
+}
+
+/** One trial on its way through the steps below: where it runs, and the case it runs. */
+interface TrialRun {
+  engine: Engine;
+  run: RunState;
+  index: number;
+  trial: number;
+  prepared: PreparedCase;
 }
 
 async function runCaseRead(
@@ -389,64 +398,47 @@ async function runCaseRead(
     return;
   }
   if (engine.calls.interrupted) return;
-  await callFunction(engine, run, index, trial, prepared);
+  await callFunction({ engine, run, index, trial, prepared });
 }
 
 /** The function's call, then the judging of what it returned. */
-function callFunction(
-  engine: Engine,
-  run: RunState,
-  index: number,
-  trial: number,
-  prepared: PreparedCase,
-): Promise<void> | undefined {
-  const { now } = engine;
-  const args = new FnCallArgs(prepared.data, run.params);
+function callFunction(t: TrialRun): Promise<void> | undefined {
+  const { now } = t.engine;
+  const args = new FnCallArgs(t.prepared.data, t.run.params);
   const started = now();
   let value: unknown;
   try {
-    value = run.suite.spec.fn(args);
+    value = t.run.suite.spec.fn(args);
   } catch (thrown) {
-    const ended = now();
-    return judge(engine, run, index, trial, prepared, null, describeError(thrown), started, ended);
+    return judge(t, null, describeError(thrown), started, now());
   }
-  if (isThenable(value)) {
-    return settleFunction(engine, run, index, trial, prepared, value, args, started);
-  }
-  const ended = now();
-  return judge(engine, run, index, trial, prepared, value, null, started, ended);
+  if (isThenable(value)) return settleFunction(t, value, args, started);
+  return judge(t, value, null, started, now());
 }
 
 async function settleFunction(
-  engine: Engine,
-  run: RunState,
-  index: number,
-  trial: number,
-  prepared: PreparedCase,
+  t: TrialRun,
   value: PromiseLike<unknown>,
   args: FnCallArgs,
   started: number,
 ): Promise<void> {
-  const { calls, now } = engine;
-  awaiting(engine);
-  const outcome = await calls.settle(value, args, run.suite.spec.timeoutMs);
+  const { calls, now } = t.engine;
+  awaiting(t.engine);
+  const outcome = await calls.settle(value, args, t.run.suite.spec.timeoutMs);
   if (calls.interrupted) return;
   const ended = now();
   await (outcome.ok
-    ? judge(engine, run, index, trial, prepared, outcome.value, null, started, ended)
-    : judge(engine, run, index, trial, prepared, null, outcome.error, started, ended));
+    ? judge(t, outcome.value, null, started, ended)
+    : judge(t, null, outcome.error, started, ended));
 }
+
 /**
  * The evaluators and the pass condition over what the function returned (when it did not fail),
  * then the trial's record. Synchronous unless an evaluator or the condition answers with a
  * promise.
  */
 function judge(
-  engine: Engine,
-  run: RunState,
-  index: number,
-  trial: number,
-  prepared: PreparedCase,
+  t: TrialRun,
   output: unknown,
   error: string | null,
   started: number,
@@ -454,57 +446,47 @@ function judge(
 ): Promise<void> | undefined {
   const durationMs = roundMs(ended - started);
   if (error !== null) {
-    recordTrial(engine, run, index, trial, prepared, null, error, durationMs, [], false);
+    recordTrial(t, null, error, durationMs, [], false);
     return undefined;
   }
-  const testCase = prepared.data;
+  const { engine, run } = t;
+  const testCase = t.prepared.data;
   const evaluated = runEvaluators(engine, run, testCase, output, durationMs, ended);
-  if (evaluated instanceof Promise) {
-    return judgeLater(engine, run, index, trial, prepared, output, durationMs, evaluated);
-  }
+  if (evaluated instanceof Promise) return judgeLater(t, output, durationMs, evaluated);
   const decided = decidePass(engine, run, testCase, output, evaluated);
-  if (decided instanceof Promise) {
-    return judgeLater(engine, run, index, trial, prepared, output, durationMs, evaluated, decided);
-  }
-  recordTrial(engine, run, index, trial, prepared, output, null, durationMs, evaluated, decided);
+  if (decided instanceof Promise) return judgeLater(t, output, durationMs, evaluated, decided);
+  recordTrial(t, output, null, durationMs, evaluated, decided);
   return undefined;
 }
 
 /** {@link judge} once an evaluator (or the pass condition, `deciding`) answered with a promise. */
 async function judgeLater(
-  engine: Engine,
-  run: RunState,
-  index: number,
-  trial: number,
-  prepared: PreparedCase,
+  t: TrialRun,
   output: unknown,
   durationMs: number,
   evaluated: EvaluationResult[] | Promise<EvaluationResult[]>,
   deciding?: Promise<boolean>,
 ): Promise<void> {
-  const { calls } = engine;
+  const { engine, run } = t;
   awaiting(engine);
   const evaluations = await evaluated;
-  if (calls.interrupted) return;
-  const decided = deciding ?? decidePass(engine, run, prepared.data, output, evaluations);
+  if (engine.calls.interrupted) return;
+  const decided = deciding ?? decidePass(engine, run, t.prepared.data, output, evaluations);
   const passed = decided instanceof Promise ? await decided : decided;
-  if (calls.interrupted) return;
-  recordTrial(engine, run, index, trial, prepared, output, null, durationMs, evaluations, passed);
+  if (engine.calls.interrupted) return;
+  recordTrial(t, output, null, durationMs, evaluations, passed);
 }
 
 /** A finished trial: its case's result once every trial is in, summed, observed and sunk. */
 function recordTrial(
-  engine: Engine,
-  run: RunState,
-  index: number,
-  trial: number,
-  prepared: PreparedCase,
+  t: TrialRun,
   output: unknown,
   error: string | null,
   durationMs: number,
   evaluations: EvaluationResult[],
   passed: boolean,
 ): void {
+  const { engine, run, index, prepared } = t;
   const recordedOutput = error === null && output !== undefined ? output : null;
   let result: CaseResult;
   if (run.suite.trials === 1) {
@@ -524,7 +506,7 @@ function recordTrial(
       trials: new Array<TrialResult>(run.suite.trials),
       done: 0,
     });
-    pending.trials[trial] = { output: recordedOutput, error, durationMs, passed, evaluations };
+    pending.trials[t.trial] = { output: recordedOutput, error, durationMs, passed, evaluations };
     if (++pending.done < run.suite.trials) return;
     run.pendingTrials[index] = undefined;
     result = aggregateTrials(prepared, pending.trials);
