@@ -54041,7 +54041,7 @@ function openArtifactFile(path, name) {
 }
 function readReducedArtifact(path, name, keep) {
   const file = openArtifactFile(path, name);
-  keep.open(file.frame.runs.map((run2) => ({ cases: run2.summary.cases })));
+  keep.open(file.frame.runs.map(() => ({ cases: 0 })));
   const runs = file.frame.runs.map((run2, i) => {
     let index = 0;
     for (const result of file.cases(i)) keep.record(i, index++, result);
