@@ -60468,6 +60468,7 @@ var REASON_MAX_CHARS2 = 1e3;
 var OUTPUT_MAX_CHARS2 = 2e3;
 function buildAnnotations(artifact, options) {
   const groups = /* @__PURE__ */ new Map();
+  const detailedIds = /* @__PURE__ */ new Set();
   for (const run2 of artifact.runs) {
     for (const result of run2.cases) {
       if (result.passed || !isDetailed(result)) continue;
@@ -60479,11 +60480,12 @@ function buildAnnotations(artifact, options) {
         groups.set(key, group);
       }
       group.failures.push({ run: run2, result });
+      detailedIds.add(result.id);
     }
   }
   for (const run2 of artifact.runs) {
     for (const result of run2.cases) {
-      if (result.passed || isDetailed(result)) continue;
+      if (result.passed || isDetailed(result) || !detailedIds.has(result.id)) continue;
       const { path, line } = placeOf(result, options);
       groups.delete(rowKey(path, line, result));
     }

@@ -77,8 +77,8 @@ function reducedEvaluation(evaluation: EvaluationResult): EvaluationResult {
  * summary): a case that did not pass, or passed some trials and failed others, whole (its rows
  * show its output, errors and reasons); any other passing case only as a comparison reads it
  * (`comparableCase`: the reports count it, and compare its pass status with the baseline's).
- * The Action holds every case of a run this way: at 200,000 mostly passing cases, a fraction of
- * the whole cases' memory.
+ * The Action holds every case of a run this way, the cases kept whole bounded per run
+ * (`ReducedCases` with `wholeAtMost`): at 200,000 cases, a fraction of the whole cases' memory.
  */
 export function reportableCase(result: CaseResult): CaseResult {
   return result.passed && result.flaky !== true ? comparableCase(result) : result;

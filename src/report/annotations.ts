@@ -93,6 +93,7 @@ export function buildAnnotations(
   options: AnnotationOptions,
 ): Annotation[] {
   const groups = new Map<string, { path: string; line: number; failures: Failure[] }>();
+  const detailedIds = new Set<string>();
   for (const run of artifact.runs) {
     for (const result of run.cases) {
       if (result.passed || !isDetailed(result)) continue;
@@ -104,12 +105,14 @@ export function buildAnnotations(
         groups.set(key, group);
       }
       group.failures.push({ run, result });
+      detailedIds.add(result.id);
     }
   }
-  // A second pass for the cases kept without details: only to leave out the rows they share.
+  // A second pass for the cases kept without details: only to leave out the rows they share
+  // (a row's key is only worked out for an id that has one).
   for (const run of artifact.runs) {
     for (const result of run.cases) {
-      if (result.passed || isDetailed(result)) continue;
+      if (result.passed || isDetailed(result) || !detailedIds.has(result.id)) continue;
       const { path, line } = placeOf(result, options);
       groups.delete(rowKey(path, line, result));
     }
