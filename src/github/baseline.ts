@@ -7,8 +7,8 @@
 import { httpStatus, toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
-import { readZipEntries, ZipError } from './zip.ts';
-import type { ZipEntry } from './zip.ts';
+import { readZipEntries, ZipError } from './artifact-zip.ts';
+import type { ZipEntry } from './artifact-zip.ts';
 
 /** The repository whose artifacts are searched. */
 export interface BaselineTarget {
@@ -202,7 +202,7 @@ export async function downloadBaseline(
 
   let entries: ZipEntry[];
   try {
-    entries = readZipEntries(archive);
+    entries = await readZipEntries(archive);
   } catch (error) {
     if (!(error instanceof ZipError)) throw error;
     return {

@@ -1,6 +1,5 @@
 /** Builds ZIP archives for tests: valid ones like GitHub's artifact downloads, and forged ones. */
-import { deflateRawSync } from 'node:zlib';
-import { crc32 } from '../../src/github/zip.ts';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 /** One file for {@link writeZip}; the overrides forge what a broken or hostile archive claims. */
 export interface TestEntry {
@@ -18,11 +17,22 @@ export interface TestEntry {
   centralOnlyAt?: number;
 }
 
+/** Archive-wide choices for {@link writeZip}. */
+export interface TestZipOptions {
+  comment?: string;
+  /**
+   * Write the archive as ZIP64: every central record's sizes and offset in a ZIP64 extra
+   * field, and a ZIP64 End of Central Directory record with its locator before the EOCD.
+   */
+  zip64?: boolean;
+}
+
 /**
  * A tiny ZIP writer: local headers, data (and descriptors), central directory, EOCD. Just
  * enough of APPNOTE to build the archives the reader must accept and the ones it must refuse.
  */
-export function writeZip(entries: TestEntry[], options: { comment?: string } = {}): Buffer {
+export function writeZip(entries: TestEntry[], options: TestZipOptions = {}): Buffer {
+  const zip64 = options.zip64 ?? false;
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
@@ -38,7 +48,9 @@ export function writeZip(entries: TestEntry[], options: { comment?: string } = {
     const compressed = entry.compressedSize ?? body.length;
 
     if (entry.centralOnlyAt !== undefined) {
-      central.push(centralRecord(flags, method, crc, compressed, size, name, entry.centralOnlyAt));
+      central.push(
+        centralRecord(flags, method, crc, compressed, size, name, entry.centralOnlyAt, zip64),
+      );
       continue;
     }
     const local = Buffer.alloc(30);
@@ -65,19 +77,38 @@ export function writeZip(entries: TestEntry[], options: { comment?: string } = {
       length += descriptor.length;
     }
 
-    central.push(centralRecord(flags, method, crc, compressed, size, name, offset));
+    central.push(centralRecord(flags, method, crc, compressed, size, name, offset, zip64));
     offset += length;
   }
   const directory = Buffer.concat(central);
   const comment = Buffer.from(options.comment ?? '');
   const eocd = Buffer.alloc(22);
   eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(entries.length, 8);
-  eocd.writeUInt16LE(entries.length, 10);
-  eocd.writeUInt32LE(directory.length, 12);
-  eocd.writeUInt32LE(offset, 16);
+  eocd.writeUInt16LE(zip64 ? 0xffff : entries.length, 8);
+  eocd.writeUInt16LE(zip64 ? 0xffff : entries.length, 10);
+  eocd.writeUInt32LE(zip64 ? 0xffffffff : directory.length, 12);
+  eocd.writeUInt32LE(zip64 ? 0xffffffff : offset, 16);
   eocd.writeUInt16LE(comment.length, 20);
-  return Buffer.concat([...parts, directory, eocd, comment]);
+  const zip64End = zip64 ? zip64EndRecords(entries.length, directory.length, offset) : [];
+  return Buffer.concat([...parts, directory, ...zip64End, eocd, comment]);
+}
+
+/** The ZIP64 End of Central Directory record and its locator, for a directory at `offset`. */
+function zip64EndRecords(count: number, directorySize: number, offset: number): Buffer[] {
+  const record = Buffer.alloc(56);
+  record.writeUInt32LE(0x06064b50, 0);
+  record.writeBigUInt64LE(44n, 4);
+  record.writeUInt16LE(45, 12);
+  record.writeUInt16LE(45, 14);
+  record.writeBigUInt64LE(BigInt(count), 24);
+  record.writeBigUInt64LE(BigInt(count), 32);
+  record.writeBigUInt64LE(BigInt(directorySize), 40);
+  record.writeBigUInt64LE(BigInt(offset), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(offset + directorySize), 8);
+  locator.writeUInt32LE(1, 16);
+  return [record, locator];
 }
 
 function centralRecord(
@@ -88,6 +119,7 @@ function centralRecord(
   size: number,
   name: Buffer,
   offset: number,
+  zip64: boolean,
 ): Buffer {
   const record = Buffer.alloc(46);
   record.writeUInt32LE(0x02014b50, 0);
@@ -98,9 +130,18 @@ function centralRecord(
   record.writeUInt16LE(0x6000, 12);
   record.writeUInt16LE(0x5a21, 14);
   record.writeUInt32LE(crc, 16);
-  record.writeUInt32LE(compressed, 20);
-  record.writeUInt32LE(size, 24);
+  record.writeUInt32LE(zip64 ? 0xffffffff : compressed, 20);
+  record.writeUInt32LE(zip64 ? 0xffffffff : size, 24);
   record.writeUInt16LE(name.length, 28);
-  record.writeUInt32LE(offset, 42);
-  return Buffer.concat([record, name]);
+  record.writeUInt32LE(zip64 ? 0xffffffff : offset, 42);
+  if (!zip64) return Buffer.concat([record, name]);
+  // The ZIP64 extended information field: the sizes and the offset, in APPNOTE's order.
+  const extra = Buffer.alloc(4 + 24);
+  extra.writeUInt16LE(0x0001, 0);
+  extra.writeUInt16LE(24, 2);
+  extra.writeBigUInt64LE(BigInt(size), 4);
+  extra.writeBigUInt64LE(BigInt(compressed), 12);
+  extra.writeBigUInt64LE(BigInt(offset), 20);
+  record.writeUInt16LE(extra.length, 30);
+  return Buffer.concat([record, name, extra]);
 }
