@@ -1,10 +1,6 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is bundled into lib/cli.bundle.js by `npm run build` (run on install by `prepare`).
 import module from 'node:module';
-import { keepYoungGenerationSmall } from '../lib/heap.js';
-
-// Before the bundle loads: the young generation would otherwise double while it does.
-keepYoungGenerationSmall();
 
 // Node >= 22.1 can cache compiled code between runs (the Action runs on Node 24); a no-op on 20.
 module.enableCompileCache?.();

@@ -854,7 +854,7 @@ var require_tree = __commonJS({
        * @param {any} value
        * @param {number} index
        */
-      constructor(key, value2, index) {
+      constructor(key, value, index) {
         if (index === void 0 || index >= key.length) {
           throw new TypeError("Unreachable");
         }
@@ -863,16 +863,16 @@ var require_tree = __commonJS({
           throw new TypeError("key must be ascii string");
         }
         if (key.length !== ++index) {
-          this.middle = new _TstNode(key, value2, index);
+          this.middle = new _TstNode(key, value, index);
         } else {
-          this.value = value2;
+          this.value = value;
         }
       }
       /**
        * @param {string} key
        * @param {any} value
        */
-      add(key, value2) {
+      add(key, value) {
         const length2 = key.length;
         if (length2 === 0) {
           throw new TypeError("Unreachable");
@@ -886,25 +886,25 @@ var require_tree = __commonJS({
           }
           if (node.code === code) {
             if (length2 === ++index) {
-              node.value = value2;
+              node.value = value;
               break;
             } else if (node.middle !== null) {
               node = node.middle;
             } else {
-              node.middle = new _TstNode(key, value2, index);
+              node.middle = new _TstNode(key, value, index);
               break;
             }
           } else if (node.code < code) {
             if (node.left !== null) {
               node = node.left;
             } else {
-              node.left = new _TstNode(key, value2, index);
+              node.left = new _TstNode(key, value, index);
               break;
             }
           } else if (node.right !== null) {
             node = node.right;
           } else {
-            node.right = new _TstNode(key, value2, index);
+            node.right = new _TstNode(key, value, index);
             break;
           }
         }
@@ -943,11 +943,11 @@ var require_tree = __commonJS({
        * @param {string} key
        * @param {any} value
        * */
-      insert(key, value2) {
+      insert(key, value) {
         if (this.node === null) {
-          this.node = new TstNode(key, value2, 0);
+          this.node = new TstNode(key, value, 0);
         } else {
-          this.node.add(key, value2);
+          this.node.add(key, value);
         }
       }
       /**
@@ -1048,11 +1048,11 @@ var require_util = __commonJS({
       return url;
     }
     function isValidPort(port) {
-      const value2 = parseInt(port, 10);
-      return value2 === Number(port) && value2 >= 0 && value2 <= 65535;
+      const value = parseInt(port, 10);
+      return value === Number(port) && value >= 0 && value <= 65535;
     }
-    function isHttpOrHttpsPrefixed(value2) {
-      return value2 != null && value2[0] === "h" && value2[1] === "t" && value2[2] === "t" && value2[3] === "p" && (value2[4] === ":" || value2[4] === "s" && value2[5] === ":");
+    function isHttpOrHttpsPrefixed(value) {
+      return value != null && value[0] === "h" && value[1] === "t" && value[2] === "t" && value[3] === "p" && (value[4] === ":" || value[4] === "s" && value[5] === ":");
     }
     function parseURL(url) {
       if (typeof url === "string") {
@@ -1176,11 +1176,11 @@ var require_util = __commonJS({
       const m = val.toString().match(KEEPALIVE_TIMEOUT_EXPR);
       return m ? parseInt(m[1], 10) * 1e3 : null;
     }
-    function headerNameToString(value2) {
-      return typeof value2 === "string" ? headerNameLowerCasedRecord[value2] ?? value2.toLowerCase() : tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
+    function headerNameToString(value) {
+      return typeof value === "string" ? headerNameLowerCasedRecord[value] ?? value.toLowerCase() : tree.lookup(value) ?? value.toString("latin1").toLowerCase();
     }
-    function bufferToLowerCasedHeaderName(value2) {
-      return tree.lookup(value2) ?? value2.toString("latin1").toLowerCase();
+    function bufferToLowerCasedHeaderName(value) {
+      return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
     }
     function parseHeaders(headers, obj) {
       if (obj === void 0) obj = {};
@@ -1295,14 +1295,14 @@ var require_util = __commonJS({
             iterator2 = iterable[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { done, value: value2 } = await iterator2.next();
+            const { done, value } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
                 controller.byobRequest?.respond(0);
               });
             } else {
-              const buf = Buffer.isBuffer(value2) ? value2 : Buffer.from(value2);
+              const buf = Buffer.isBuffer(value) ? value : Buffer.from(value);
               if (buf.byteLength) {
                 controller.enqueue(new Uint8Array(buf));
               }
@@ -1967,8 +1967,8 @@ var require_request = __commonJS({
           this.endHandler = null;
         }
       }
-      addHeader(key, value2) {
-        processHeader(this, key, value2);
+      addHeader(key, value) {
+        processHeader(this, key, value);
         return this;
       }
     };
@@ -1998,11 +1998,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError(`invalid ${key} header`);
           } else {
-            const str2 = `${val[i]}`;
-            if (!isValidHeaderValue(str2)) {
+            const str = `${val[i]}`;
+            if (!isValidHeaderValue(str)) {
               throw new InvalidArgumentError(`invalid ${key} header`);
             }
-            arr.push(str2);
+            arr.push(str);
           }
         }
         val = arr;
@@ -2040,11 +2040,11 @@ var require_request = __commonJS({
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
-        const value2 = typeof val === "string" ? val.toLowerCase() : null;
-        if (value2 !== "close" && value2 !== "keep-alive") {
+        const value = typeof val === "string" ? val.toLowerCase() : null;
+        if (value !== "close" && value !== "keep-alive") {
           throw new InvalidArgumentError("invalid connection header");
         }
-        if (value2 === "close") {
+        if (value === "close") {
           request2.reset = true;
         }
       } else if (headerName === "expect") {
@@ -2709,9 +2709,9 @@ var require_utils = __commonJS({
     function enumToMap(obj) {
       const res = {};
       Object.keys(obj).forEach((key) => {
-        const value2 = obj[key];
-        if (typeof value2 === "number") {
-          res[key] = value2;
+        const value = obj[key];
+        if (typeof value === "number") {
+          res[key] = value;
         }
       });
       return res;
@@ -3524,11 +3524,11 @@ var require_data_url = __commonJS({
     }
     function collectAnHTTPQuotedString(input, position, extractValue) {
       const positionStart = position.position;
-      let value2 = "";
+      let value = "";
       assert(input[position.position] === '"');
       position.position++;
       while (true) {
-        value2 += collectASequenceOfCodePoints(
+        value += collectASequenceOfCodePoints(
           (char) => char !== '"' && char !== "\\",
           input,
           position
@@ -3540,10 +3540,10 @@ var require_data_url = __commonJS({
         position.position++;
         if (quoteOrBackslash === "\\") {
           if (position.position >= input.length) {
-            value2 += "\\";
+            value += "\\";
             break;
           }
-          value2 += input[position.position];
+          value += input[position.position];
           position.position++;
         } else {
           assert(quoteOrBackslash === '"');
@@ -3551,7 +3551,7 @@ var require_data_url = __commonJS({
         }
       }
       if (extractValue) {
-        return value2;
+        return value;
       }
       return input.slice(positionStart, position.position);
     }
@@ -3559,41 +3559,41 @@ var require_data_url = __commonJS({
       assert(mimeType !== "failure");
       const { parameters, essence } = mimeType;
       let serialization = essence;
-      for (let [name, value2] of parameters.entries()) {
+      for (let [name, value] of parameters.entries()) {
         serialization += ";";
         serialization += name;
         serialization += "=";
-        if (!HTTP_TOKEN_CODEPOINTS.test(value2)) {
-          value2 = value2.replace(/(\\|")/g, "\\$1");
-          value2 = '"' + value2;
-          value2 += '"';
+        if (!HTTP_TOKEN_CODEPOINTS.test(value)) {
+          value = value.replace(/(\\|")/g, "\\$1");
+          value = '"' + value;
+          value += '"';
         }
-        serialization += value2;
+        serialization += value;
       }
       return serialization;
     }
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str2, leading = true, trailing = true) {
-      return removeChars(str2, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str, leading = true, trailing = true) {
+      return removeChars(str, leading, trailing, isHTTPWhiteSpace);
     }
     function isASCIIWhitespace(char) {
       return char === 13 || char === 10 || char === 9 || char === 12 || char === 32;
     }
-    function removeASCIIWhitespace(str2, leading = true, trailing = true) {
-      return removeChars(str2, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str, leading = true, trailing = true) {
+      return removeChars(str, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str2, leading, trailing, predicate) {
+    function removeChars(str, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str2.length - 1;
+      let trail = str.length - 1;
       if (leading) {
-        while (lead < str2.length && predicate(str2.charCodeAt(lead))) lead++;
+        while (lead < str.length && predicate(str.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str2.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str2.length - 1 ? str2 : str2.slice(lead, trail + 1);
+      return lead === 0 && trail === str.length - 1 ? str : str.slice(lead, trail + 1);
     }
     function isomorphicDecode(input) {
       const length2 = input.length;
@@ -3841,11 +3841,11 @@ var require_webidl = __commonJS({
           });
         }
         while (true) {
-          const { done, value: value2 } = method.next();
+          const { done, value } = method.next();
           if (done) {
             break;
           }
-          seq.push(converter(value2, prefix, `${argument}[${index++}]`));
+          seq.push(converter(value, prefix, `${argument}[${index++}]`));
         }
         return seq;
       };
@@ -3913,20 +3913,20 @@ var require_webidl = __commonJS({
               });
             }
           }
-          let value2 = dictionary[key];
+          let value = dictionary[key];
           const hasDefault = Object.hasOwn(options2, "defaultValue");
-          if (hasDefault && value2 !== null) {
-            value2 ??= defaultValue();
+          if (hasDefault && value !== null) {
+            value ??= defaultValue();
           }
-          if (required || hasDefault || value2 !== void 0) {
-            value2 = converter(value2, prefix, `${argument}.${key}`);
-            if (options2.allowedValues && !options2.allowedValues.includes(value2)) {
+          if (required || hasDefault || value !== void 0) {
+            value = converter(value, prefix, `${argument}.${key}`);
+            if (options2.allowedValues && !options2.allowedValues.includes(value)) {
               throw webidl.errors.exception({
                 header: prefix,
-                message: `${value2} is not an accepted type. Expected one of ${options2.allowedValues.join(", ")}.`
+                message: `${value} is not an accepted type. Expected one of ${options2.allowedValues.join(", ")}.`
               });
             }
-            dict[key] = value2;
+            dict[key] = value;
           }
         }
         return dict;
@@ -4137,8 +4137,8 @@ var require_util2 = __commonJS({
       }
       return true;
     }
-    function normalizeBinaryStringToUtf8(value2) {
-      return Buffer.from(value2, "binary").toString("utf8");
+    function normalizeBinaryStringToUtf8(value) {
+      return Buffer.from(value, "binary").toString("utf8");
     }
     function requestCurrentURL(request2) {
       return request2.urlList[request2.urlList.length - 1];
@@ -4499,8 +4499,8 @@ var require_util2 = __commonJS({
     function normalizeMethod(method) {
       return normalizedMethodRecordsBase[method.toLowerCase()] ?? method;
     }
-    function serializeJavascriptValueToJSONString(value2) {
-      const result = JSON.stringify(value2);
+    function serializeJavascriptValueToJSONString(value) {
+      const result = JSON.stringify(value);
       if (result === void 0) {
         throw new TypeError("Value is not JSON serializable");
       }
@@ -4541,7 +4541,7 @@ var require_util2 = __commonJS({
               done: true
             };
           }
-          const { [keyIndex]: key, [valueIndex]: value2 } = values[index];
+          const { [keyIndex]: key, [valueIndex]: value } = values[index];
           this.#index = index + 1;
           let result;
           switch (this.#kind) {
@@ -4549,10 +4549,10 @@ var require_util2 = __commonJS({
               result = key;
               break;
             case "value":
-              result = value2;
+              result = value;
               break;
             case "key+value":
-              result = [key, value2];
+              result = [key, value];
               break;
           }
           return {
@@ -4618,8 +4618,8 @@ var require_util2 = __commonJS({
                 `Failed to execute 'forEach' on '${name}': parameter 1 is not of type 'Function'.`
               );
             }
-            for (const { 0: key, 1: value2 } of makeIterator(this, "key+value")) {
-              callbackfn.call(thisArg, value2, key, this);
+            for (const { 0: key, 1: value } of makeIterator(this, "key+value")) {
+              callbackfn.call(thisArg, value, key, this);
             }
           }
         }
@@ -4696,8 +4696,8 @@ var require_util2 = __commonJS({
       const protocol = url.protocol;
       return protocol === "http:" || protocol === "https:";
     }
-    function simpleRangeHeaderValue(value2, allowWhitespace) {
-      const data = value2;
+    function simpleRangeHeaderValue(value, allowWhitespace) {
+      const data = value;
       if (!data.startsWith("bytes")) {
         return "failure";
       }
@@ -4815,8 +4815,8 @@ var require_util2 = __commonJS({
       if (values === null) {
         return "failure";
       }
-      for (const value2 of values) {
-        const temporaryMimeType = parseMIMEType(value2);
+      for (const value of values) {
+        const temporaryMimeType = parseMIMEType(value);
         if (temporaryMimeType === "failure" || temporaryMimeType.essence === "*/*") {
           continue;
         }
@@ -4836,8 +4836,8 @@ var require_util2 = __commonJS({
       }
       return mimeType;
     }
-    function gettingDecodingSplitting(value2) {
-      const input = value2;
+    function gettingDecodingSplitting(value) {
+      const input = value;
       const position = { position: 0 };
       const values = [];
       let temporaryValue = "";
@@ -4867,12 +4867,12 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list2) {
-      const value2 = list2.get(name, true);
-      if (value2 === null) {
+    function getDecodeSplit(name, list) {
+      const value = list.get(name, true);
+      if (value === null) {
         return null;
       }
-      return gettingDecodingSplitting(value2);
+      return gettingDecodingSplitting(value);
     }
     var textDecoder = new TextDecoder();
     function utf8DecodeBytes(buffer) {
@@ -5055,19 +5055,19 @@ var require_formdata = __commonJS({
         }
         this[kState] = [];
       }
-      append(name, value2, filename = void 0) {
+      append(name, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.append";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value2)) {
+        if (arguments.length === 3 && !isBlobLike(value)) {
           throw new TypeError(
             "Failed to execute 'append' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "value", { strict: false }) : webidl.converters.USVString(value2, prefix, "value");
+        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "value", { strict: false }) : webidl.converters.USVString(value, prefix, "value");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "filename") : void 0;
-        const entry = makeEntry(name, value2, filename);
+        const entry = makeEntry(name, value, filename);
         this[kState].push(entry);
       }
       delete(name) {
@@ -5102,19 +5102,19 @@ var require_formdata = __commonJS({
         name = webidl.converters.USVString(name, prefix, "name");
         return this[kState].findIndex((entry) => entry.name === name) !== -1;
       }
-      set(name, value2, filename = void 0) {
+      set(name, value, filename = void 0) {
         webidl.brandCheck(this, _FormData);
         const prefix = "FormData.set";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        if (arguments.length === 3 && !isBlobLike(value2)) {
+        if (arguments.length === 3 && !isBlobLike(value)) {
           throw new TypeError(
             "Failed to execute 'set' on 'FormData': parameter 2 is not of type 'Blob'"
           );
         }
         name = webidl.converters.USVString(name, prefix, "name");
-        value2 = isBlobLike(value2) ? webidl.converters.Blob(value2, prefix, "name", { strict: false }) : webidl.converters.USVString(value2, prefix, "name");
+        value = isBlobLike(value) ? webidl.converters.Blob(value, prefix, "name", { strict: false }) : webidl.converters.USVString(value, prefix, "name");
         filename = arguments.length === 3 ? webidl.converters.USVString(filename, prefix, "name") : void 0;
-        const entry = makeEntry(name, value2, filename);
+        const entry = makeEntry(name, value, filename);
         const idx = this[kState].findIndex((entry2) => entry2.name === name);
         if (idx !== -1) {
           this[kState] = [
@@ -5158,21 +5158,21 @@ var require_formdata = __commonJS({
         configurable: true
       }
     });
-    function makeEntry(name, value2, filename) {
-      if (typeof value2 === "string") {
+    function makeEntry(name, value, filename) {
+      if (typeof value === "string") {
       } else {
-        if (!isFileLike(value2)) {
-          value2 = value2 instanceof Blob ? new File([value2], "blob", { type: value2.type }) : new FileLike(value2, "blob", { type: value2.type });
+        if (!isFileLike(value)) {
+          value = value instanceof Blob ? new File([value], "blob", { type: value.type }) : new FileLike(value, "blob", { type: value.type });
         }
         if (filename !== void 0) {
           const options2 = {
-            type: value2.type,
-            lastModified: value2.lastModified
+            type: value.type,
+            lastModified: value.lastModified
           };
-          value2 = value2 instanceof NativeFile ? new File([value2], filename, options2) : new FileLike(value2, filename, options2);
+          value = value instanceof NativeFile ? new File([value], filename, options2) : new FileLike(value, filename, options2);
         }
       }
-      return { name, value: value2 };
+      return { name, value };
     }
     module.exports = { FormData, makeEntry };
   }
@@ -5270,19 +5270,19 @@ var require_formdata_parser = __commonJS({
         } else {
           position.position += 2;
         }
-        let value2;
+        let value;
         if (filename !== null) {
           contentType ??= "text/plain";
           if (!isAsciiString(contentType)) {
             contentType = "";
           }
-          value2 = new File([body], filename, { type: contentType });
+          value = new File([body], filename, { type: contentType });
         } else {
-          value2 = utf8DecodeBytes(Buffer.from(body));
+          value = utf8DecodeBytes(Buffer.from(body));
         }
         assert(isUSVString(name));
-        assert(typeof value2 === "string" && isUSVString(value2) || isFileLike(value2));
-        entryList.push(makeEntry(name, value2, filename));
+        assert(typeof value === "string" && isUSVString(value) || isFileLike(value));
+        entryList.push(makeEntry(name, value, filename));
       }
     }
     function parseMultipartFormDataHeaders(input, position) {
@@ -5482,7 +5482,7 @@ var require_body = __commonJS({
       } else {
         stream = new ReadableStream({
           async pull(controller) {
-            const buffer = typeof source2 === "string" ? textEncoder.encode(source2) : source2;
+            const buffer = typeof source === "string" ? textEncoder.encode(source) : source;
             if (buffer.byteLength) {
               controller.enqueue(buffer);
             }
@@ -5495,45 +5495,45 @@ var require_body = __commonJS({
       }
       assert(isReadableStreamLike(stream));
       let action = null;
-      let source2 = null;
+      let source = null;
       let length2 = null;
       let type = null;
       if (typeof object === "string") {
-        source2 = object;
+        source = object;
         type = "text/plain;charset=UTF-8";
       } else if (object instanceof URLSearchParams) {
-        source2 = object.toString();
+        source = object.toString();
         type = "application/x-www-form-urlencoded;charset=UTF-8";
       } else if (isArrayBuffer(object)) {
-        source2 = new Uint8Array(object.slice());
+        source = new Uint8Array(object.slice());
       } else if (ArrayBuffer.isView(object)) {
-        source2 = new Uint8Array(object.buffer.slice(object.byteOffset, object.byteOffset + object.byteLength));
+        source = new Uint8Array(object.buffer.slice(object.byteOffset, object.byteOffset + object.byteLength));
       } else if (util.isFormDataLike(object)) {
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape2 = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
-        const normalizeLinefeeds = (value2) => value2.replace(/\r?\n|\r/g, "\r\n");
+        const escape2 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
         length2 = 0;
         let hasUnknownSizeValue = false;
-        for (const [name, value2] of object) {
-          if (typeof value2 === "string") {
+        for (const [name, value] of object) {
+          if (typeof value === "string") {
             const chunk2 = textEncoder.encode(prefix + `; name="${escape2(normalizeLinefeeds(name))}"\r
 \r
-${normalizeLinefeeds(value2)}\r
+${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length2 += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value2.name ? `; filename="${escape2(value2.name)}"` : "") + `\r
-Content-Type: ${value2.type || "application/octet-stream"}\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape2(value.name)}"` : "") + `\r
+Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
-            blobParts.push(chunk2, value2, rn);
-            if (typeof value2.size === "number") {
-              length2 += chunk2.byteLength + value2.size + rn.byteLength;
+            blobParts.push(chunk2, value, rn);
+            if (typeof value.size === "number") {
+              length2 += chunk2.byteLength + value.size + rn.byteLength;
             } else {
               hasUnknownSizeValue = true;
             }
@@ -5546,7 +5546,7 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
         if (hasUnknownSizeValue) {
           length2 = null;
         }
-        source2 = object;
+        source = object;
         action = async function* () {
           for (const part of blobParts) {
             if (part.stream) {
@@ -5558,7 +5558,7 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
         };
         type = `multipart/form-data; boundary=${boundary}`;
       } else if (isBlobLike(object)) {
-        source2 = object;
+        source = object;
         length2 = object.size;
         if (object.type) {
           type = object.type;
@@ -5574,8 +5574,8 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
         }
         stream = object instanceof ReadableStream ? object : ReadableStreamFrom(object);
       }
-      if (typeof source2 === "string" || util.isBuffer(source2)) {
-        length2 = Buffer.byteLength(source2);
+      if (typeof source === "string" || util.isBuffer(source)) {
+        length2 = Buffer.byteLength(source);
       }
       if (action != null) {
         let iterator2;
@@ -5584,7 +5584,7 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
             iterator2 = action(object)[Symbol.asyncIterator]();
           },
           async pull(controller) {
-            const { value: value2, done } = await iterator2.next();
+            const { value, done } = await iterator2.next();
             if (done) {
               queueMicrotask(() => {
                 controller.close();
@@ -5592,7 +5592,7 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
               });
             } else {
               if (!isErrored(stream)) {
-                const buffer = new Uint8Array(value2);
+                const buffer = new Uint8Array(value);
                 if (buffer.byteLength) {
                   controller.enqueue(buffer);
                 }
@@ -5606,7 +5606,7 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
           type: "bytes"
         });
       }
-      const body = { stream, source: source2, length: length2 };
+      const body = { stream, source, length: length2 };
       return [body, type];
     }
     function safelyExtractBody(object, keepalive = false) {
@@ -5655,12 +5655,12 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
           return consumeBody(this, parseJSONFromBytes, instance);
         },
         formData() {
-          return consumeBody(this, (value2) => {
+          return consumeBody(this, (value) => {
             const mimeType = bodyMimeType(this);
             if (mimeType !== null) {
               switch (mimeType.essence) {
                 case "multipart/form-data": {
-                  const parsed = multipartFormDataParser(value2, mimeType);
+                  const parsed = multipartFormDataParser(value, mimeType);
                   if (parsed === "failure") {
                     throw new TypeError("Failed to parse body as FormData.");
                   }
@@ -5669,10 +5669,10 @@ Content-Type: ${value2.type || "application/octet-stream"}\r
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
-                  const entries = new URLSearchParams(value2.toString());
+                  const entries = new URLSearchParams(value.toString());
                   const fd = new FormData();
-                  for (const [name, value3] of entries) {
-                    fd.append(name, value3);
+                  for (const [name, value2] of entries) {
+                    fd.append(name, value2);
                   }
                   return fd;
                 }
@@ -6928,13 +6928,13 @@ var require_client_h2 = __commonJS({
     } = http2;
     function parseH2Headers(headers) {
       const result = [];
-      for (const [name, value2] of Object.entries(headers)) {
-        if (Array.isArray(value2)) {
-          for (const subvalue of value2) {
+      for (const [name, value] of Object.entries(headers)) {
+        if (Array.isArray(value)) {
+          for (const subvalue of value) {
             result.push(Buffer.from(name), Buffer.from(subvalue));
           }
         } else {
-          result.push(Buffer.from(name), Buffer.from(value2));
+          result.push(Buffer.from(name), Buffer.from(value));
         }
       }
       return result;
@@ -7852,8 +7852,8 @@ var require_client = __commonJS({
       get pipelining() {
         return this[kPipelining];
       }
-      set pipelining(value2) {
-        this[kPipelining] = value2;
+      set pipelining(value) {
+        this[kPipelining] = value;
         this[kResume](true);
       }
       get [kPending]() {
@@ -9457,7 +9457,7 @@ var require_readable = __commonJS({
   "../main/node_modules/undici/lib/api/readable.js"(exports, module) {
     "use strict";
     var assert = __require("node:assert");
-    var { Readable } = __require("node:stream");
+    var { Readable: Readable2 } = __require("node:stream");
     var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors();
     var util = require_util();
     var { ReadableStreamFrom } = require_util();
@@ -9469,7 +9469,7 @@ var require_readable = __commonJS({
     var kContentLength = /* @__PURE__ */ Symbol("kContentLength");
     var noop3 = () => {
     };
-    var BodyReadable = class extends Readable {
+    var BodyReadable = class extends Readable2 {
       constructor({
         resume,
         abort,
@@ -9811,7 +9811,7 @@ var require_api_request = __commonJS({
   "../main/node_modules/undici/lib/api/api-request.js"(exports, module) {
     "use strict";
     var assert = __require("node:assert");
-    var { Readable } = require_readable();
+    var { Readable: Readable2 } = require_readable();
     var { InvalidArgumentError, RequestAbortedError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
@@ -9906,7 +9906,7 @@ var require_api_request = __commonJS({
         const parsedHeaders = responseHeaders === "raw" ? util.parseHeaders(rawHeaders) : headers;
         const contentType = parsedHeaders["content-type"];
         const contentLength = parsedHeaders["content-length"];
-        const res = new Readable({
+        const res = new Readable2({
           resume,
           abort,
           contentType,
@@ -10221,7 +10221,7 @@ var require_api_pipeline = __commonJS({
   "../main/node_modules/undici/lib/api/api-pipeline.js"(exports, module) {
     "use strict";
     var {
-      Readable,
+      Readable: Readable2,
       Duplex,
       PassThrough
     } = __require("node:stream");
@@ -10235,7 +10235,7 @@ var require_api_pipeline = __commonJS({
     var { addSignal, removeSignal } = require_abort_signal();
     var assert = __require("node:assert");
     var kResume = /* @__PURE__ */ Symbol("resume");
-    var PipelineRequest = class extends Readable {
+    var PipelineRequest = class extends Readable2 {
       constructor() {
         super({ autoDestroy: true });
         this[kResume] = null;
@@ -10252,7 +10252,7 @@ var require_api_pipeline = __commonJS({
         callback(err);
       }
     };
-    var PipelineResponse = class extends Readable {
+    var PipelineResponse = class extends Readable2 {
       constructor(resume) {
         super({ autoDestroy: true });
         this[kResume] = resume;
@@ -10682,15 +10682,15 @@ var require_mock_utils = __commonJS({
         isPromise
       }
     } = __require("node:util");
-    function matchValue(match, value2) {
+    function matchValue(match, value) {
       if (typeof match === "string") {
-        return match === value2;
+        return match === value;
       }
       if (match instanceof RegExp) {
-        return match.test(value2);
+        return match.test(value);
       }
       if (typeof match === "function") {
-        return match(value2) === true;
+        return match(value) === true;
       }
       return false;
     }
@@ -10831,14 +10831,14 @@ var require_mock_utils = __commonJS({
       const result = [];
       for (let i = 0; i < keys.length; ++i) {
         const key = keys[i];
-        const value2 = data[key];
+        const value = data[key];
         const name = Buffer.from(`${key}`);
-        if (Array.isArray(value2)) {
-          for (let j = 0; j < value2.length; ++j) {
-            result.push(name, Buffer.from(`${value2[j]}`));
+        if (Array.isArray(value)) {
+          for (let j = 0; j < value.length; ++j) {
+            result.push(name, Buffer.from(`${value[j]}`));
           }
         } else {
-          result.push(name, Buffer.from(`${value2}`));
+          result.push(name, Buffer.from(`${value}`));
         }
       }
       return result;
@@ -11988,25 +11988,25 @@ var require_headers = __commonJS({
         });
       }
     }
-    function appendHeader(headers, name, value2) {
-      value2 = headerValueNormalize(value2);
+    function appendHeader(headers, name, value) {
+      value = headerValueNormalize(value);
       if (!isValidHeaderName(name)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
           value: name,
           type: "header name"
         });
-      } else if (!isValidHeaderValue(value2)) {
+      } else if (!isValidHeaderValue(value)) {
         throw webidl.errors.invalidArgument({
           prefix: "Headers.append",
-          value: value2,
+          value,
           type: "header value"
         });
       }
       if (getHeadersGuard(headers) === "immutable") {
         throw new TypeError("immutable");
       }
-      return getHeadersList(headers).append(name, value2, false);
+      return getHeadersList(headers).append(name, value, false);
     }
     function compareHeaderName(a, b) {
       return a[0] < b[0] ? -1 : 1;
@@ -12043,7 +12043,7 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      append(name, value2, isLowerCase) {
+      append(name, value, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         const exists2 = this[kHeadersMap].get(lowercaseName);
@@ -12051,13 +12051,13 @@ var require_headers = __commonJS({
           const delimiter = lowercaseName === "cookie" ? "; " : ", ";
           this[kHeadersMap].set(lowercaseName, {
             name: exists2.name,
-            value: `${exists2.value}${delimiter}${value2}`
+            value: `${exists2.value}${delimiter}${value}`
           });
         } else {
-          this[kHeadersMap].set(lowercaseName, { name, value: value2 });
+          this[kHeadersMap].set(lowercaseName, { name, value });
         }
         if (lowercaseName === "set-cookie") {
-          (this.cookies ??= []).push(value2);
+          (this.cookies ??= []).push(value);
         }
       }
       /**
@@ -12066,13 +12066,13 @@ var require_headers = __commonJS({
        * @param {string} value
        * @param {boolean} isLowerCase
        */
-      set(name, value2, isLowerCase) {
+      set(name, value, isLowerCase) {
         this[kHeadersSortedMap] = null;
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         if (lowercaseName === "set-cookie") {
-          this.cookies = [value2];
+          this.cookies = [value];
         }
-        this[kHeadersMap].set(lowercaseName, { name, value: value2 });
+        this[kHeadersMap].set(lowercaseName, { name, value });
       }
       /**
        * @see https://fetch.spec.whatwg.org/#concept-header-list-delete
@@ -12097,15 +12097,15 @@ var require_headers = __commonJS({
         return this[kHeadersMap].get(isLowerCase ? name : name.toLowerCase())?.value ?? null;
       }
       *[Symbol.iterator]() {
-        for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
-          yield [name, value2];
+        for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
+          yield [name, value];
         }
       }
       get entries() {
         const headers = {};
         if (this[kHeadersMap].size !== 0) {
-          for (const { name, value: value2 } of this[kHeadersMap].values()) {
-            headers[name] = value2;
+          for (const { name, value } of this[kHeadersMap].values()) {
+            headers[name] = value;
           }
         }
         return headers;
@@ -12116,13 +12116,13 @@ var require_headers = __commonJS({
       get entriesList() {
         const headers = [];
         if (this[kHeadersMap].size !== 0) {
-          for (const { 0: lowerName, 1: { name, value: value2 } } of this[kHeadersMap]) {
+          for (const { 0: lowerName, 1: { name, value } } of this[kHeadersMap]) {
             if (lowerName === "set-cookie") {
               for (const cookie of this.cookies) {
                 headers.push([name, cookie]);
               }
             } else {
-              headers.push([name, value2]);
+              headers.push([name, value]);
             }
           }
         }
@@ -12140,9 +12140,9 @@ var require_headers = __commonJS({
           const firstValue = iterator2.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value2; i < size; ++i) {
-            value2 = iterator2.next().value;
-            x = array[i] = [value2[0], value2[1].value];
+          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
+            value = iterator2.next().value;
+            x = array[i] = [value[0], value[1].value];
             assert(x[1] !== null);
             left = 0;
             right = i;
@@ -12168,9 +12168,9 @@ var require_headers = __commonJS({
           return array;
         } else {
           let i = 0;
-          for (const { 0: name, 1: { value: value2 } } of this[kHeadersMap]) {
-            array[i++] = [name, value2];
-            assert(value2 !== null);
+          for (const { 0: name, 1: { value } } of this[kHeadersMap]) {
+            array[i++] = [name, value];
+            assert(value !== null);
           }
           return array.sort(compareHeaderName);
         }
@@ -12192,13 +12192,13 @@ var require_headers = __commonJS({
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
-      append(name, value2) {
+      append(name, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.append");
         const prefix = "Headers.append";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value2 = webidl.converters.ByteString(value2, prefix, "value");
-        return appendHeader(this, name, value2);
+        value = webidl.converters.ByteString(value, prefix, "value");
+        return appendHeader(this, name, value);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-delete
       delete(name) {
@@ -12252,37 +12252,37 @@ var require_headers = __commonJS({
         return this.#headersList.contains(name, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-set
-      set(name, value2) {
+      set(name, value) {
         webidl.brandCheck(this, _Headers);
         webidl.argumentLengthCheck(arguments, 2, "Headers.set");
         const prefix = "Headers.set";
         name = webidl.converters.ByteString(name, prefix, "name");
-        value2 = webidl.converters.ByteString(value2, prefix, "value");
-        value2 = headerValueNormalize(value2);
+        value = webidl.converters.ByteString(value, prefix, "value");
+        value = headerValueNormalize(value);
         if (!isValidHeaderName(name)) {
           throw webidl.errors.invalidArgument({
             prefix,
             value: name,
             type: "header name"
           });
-        } else if (!isValidHeaderValue(value2)) {
+        } else if (!isValidHeaderValue(value)) {
           throw webidl.errors.invalidArgument({
             prefix,
-            value: value2,
+            value,
             type: "header value"
           });
         }
         if (this.#guard === "immutable") {
           throw new TypeError("immutable");
         }
-        this.#headersList.set(name, value2, false);
+        this.#headersList.set(name, value, false);
       }
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list2 = this.#headersList.cookies;
-        if (list2) {
-          return [...list2];
+        const list = this.#headersList.cookies;
+        if (list) {
+          return [...list];
         }
         return [];
       }
@@ -12298,13 +12298,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap] = names;
         }
         for (let i = 0; i < names.length; ++i) {
-          const { 0: name, 1: value2 } = names[i];
+          const { 0: name, 1: value } = names[i];
           if (name === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name, cookies[j]]);
             }
           } else {
-            headers.push([name, value2]);
+            headers.push([name, value]);
           }
         }
         return this.#headersList[kHeadersSortedMap] = headers;
@@ -12322,8 +12322,8 @@ var require_headers = __commonJS({
       static getHeadersList(o) {
         return o.#headersList;
       }
-      static setHeadersList(o, list2) {
-        o.#headersList = list2;
+      static setHeadersList(o, list) {
+        o.#headersList = list;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers2;
@@ -12448,8 +12448,8 @@ var require_response = __commonJS({
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
         responseObject[kState].status = status;
-        const value2 = isomorphicEncode(URLSerializer(parsedURL));
-        responseObject[kState].headersList.append("location", value2, true);
+        const value = isomorphicEncode(URLSerializer(parsedURL));
+        responseObject[kState].headersList.append("location", value, true);
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
@@ -12631,9 +12631,9 @@ var require_response = __commonJS({
         get(target, p) {
           return p in state ? state[p] : target[p];
         },
-        set(target, p, value2) {
+        set(target, p, value) {
           assert(!(p in state));
-          target[p] = value2;
+          target[p] = value;
           return true;
         }
       });
@@ -12786,8 +12786,8 @@ var require_dispatcher_weakref = __commonJS({
     "use strict";
     var { kConnected, kSize } = require_symbols();
     var CompatWeakRef = class {
-      constructor(value2) {
-        this.value = value2;
+      constructor(value) {
+        this.value = value;
       }
       deref() {
         return this.value[kConnected] === 0 && this.value[kSize] === 0 ? void 0 : this.value;
@@ -13111,8 +13111,8 @@ var require_request2 = __commonJS({
           const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
-            for (const { name, value: value2 } of headers.rawValues()) {
-              headersList.append(name, value2, false);
+            for (const { name, value } of headers.rawValues()) {
+              headersList.append(name, value, false);
             }
             headersList.cookies = headers.cookies;
           } else {
@@ -13291,13 +13291,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list2 = dependentControllerMap.get(this.signal);
-          if (list2 === void 0) {
-            list2 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list2);
+          let list = dependentControllerMap.get(this.signal);
+          if (list === void 0) {
+            list = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list);
           }
           const acRef = new WeakRef(ac);
-          list2.add(acRef);
+          list.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -13577,7 +13577,7 @@ var require_fetch = __commonJS({
       subresourceSet
     } = require_constants3();
     var EE = __require("node:events");
-    var { Readable, pipeline, finished } = __require("node:stream");
+    var { Readable: Readable2, pipeline, finished } = __require("node:stream");
     var { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = require_util();
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
     var { getGlobalDispatcher } = require_global2();
@@ -13785,8 +13785,8 @@ var require_fetch = __commonJS({
         }
       }
       if (!request2.headersList.contains("accept", true)) {
-        const value2 = "*/*";
-        request2.headersList.append("accept", value2, true);
+        const value = "*/*";
+        request2.headersList.append("accept", value, true);
       }
       if (!request2.headersList.contains("accept-language", true)) {
         request2.headersList.append("accept-language", "*", true);
@@ -14385,11 +14385,11 @@ var require_fetch = __commonJS({
           let bytes;
           let isFailure;
           try {
-            const { done, value: value2 } = await fetchParams.controller.next();
+            const { done, value } = await fetchParams.controller.next();
             if (isAborted(fetchParams)) {
               break;
             }
-            bytes = done ? void 0 : value2;
+            bytes = done ? void 0 : value;
           } catch (err) {
             if (fetchParams.controller.ended && !timingInfo.encodedBodySize) {
               bytes = void 0;
@@ -14516,7 +14516,7 @@ var require_fetch = __commonJS({
                   }
                 }
               }
-              this.body = new Readable({ read: resume });
+              this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
               resolve13({
                 status,
@@ -14988,15 +14988,15 @@ var require_util4 = __commonJS({
       (async () => {
         while (!fr[kAborted]) {
           try {
-            const { done, value: value2 } = await chunkPromise;
+            const { done, value } = await chunkPromise;
             if (isFirstChunk && !fr[kAborted]) {
               queueMicrotask(() => {
                 fireAProgressEvent("loadstart", fr);
               });
             }
             isFirstChunk = false;
-            if (!done && types.isUint8Array(value2)) {
-              bytes.push(value2);
+            if (!done && types.isUint8Array(value)) {
+              bytes.push(value);
               if ((fr[kLastProgressEventFired] === void 0 || Date.now() - fr[kLastProgressEventFired] >= 50) && !fr[kAborted]) {
                 fr[kLastProgressEventFired] = Date.now();
                 queueMicrotask(() => {
@@ -15420,10 +15420,10 @@ var require_util5 = __commonJS({
     function getFieldValues(header) {
       assert(header !== null);
       const values = [];
-      for (let value2 of header.split(",")) {
-        value2 = value2.trim();
-        if (isValidHeaderName(value2)) {
-          values.push(value2);
+      for (let value of header.split(",")) {
+        value = value.trim();
+        if (isValidHeaderName(value)) {
+          values.push(value);
         }
       }
       return values;
@@ -16107,9 +16107,9 @@ var require_constants4 = __commonJS({
 var require_util6 = __commonJS({
   "../main/node_modules/undici/lib/web/cookies/util.js"(exports, module) {
     "use strict";
-    function isCTLExcludingHtab(value2) {
-      for (let i = 0; i < value2.length; ++i) {
-        const code = value2.charCodeAt(i);
+    function isCTLExcludingHtab(value) {
+      for (let i = 0; i < value.length; ++i) {
+        const code = value.charCodeAt(i);
         if (code >= 0 && code <= 8 || code >= 10 && code <= 31 || code === 127) {
           return true;
         }
@@ -16142,18 +16142,18 @@ var require_util6 = __commonJS({
         }
       }
     }
-    function validateCookieValue(value2) {
-      let len = value2.length;
+    function validateCookieValue(value) {
+      let len = value.length;
       let i = 0;
-      if (value2[0] === '"') {
-        if (len === 1 || value2[len - 1] !== '"') {
+      if (value[0] === '"') {
+        if (len === 1 || value[len - 1] !== '"') {
           throw new Error("Invalid cookie value");
         }
         --len;
         ++i;
       }
       while (i < len) {
-        const code = value2.charCodeAt(i++);
+        const code = value.charCodeAt(i++);
         if (code < 33 || // exclude CTLs (0-31)
         code > 126 || // non-ascii and DEL (127)
         code === 34 || // "
@@ -16291,9 +16291,9 @@ var require_util6 = __commonJS({
         if (!part.includes("=")) {
           throw new Error("Invalid unparsed");
         }
-        const [key, ...value2] = part.split("=");
+        const [key, ...value] = part.split("=");
         const trimmedKey = key.trim();
-        const joinedValue = value2.join("=");
+        const joinedValue = value.join("=");
         validateCookieName(trimmedKey);
         validateCookieValue(joinedValue);
         out.push(`${trimmedKey}=${joinedValue}`);
@@ -16326,7 +16326,7 @@ var require_parse = __commonJS({
       let nameValuePair = "";
       let unparsedAttributes = "";
       let name = "";
-      let value2 = "";
+      let value = "";
       if (header.includes(";")) {
         const position = { position: 0 };
         nameValuePair = collectASequenceOfCodePointsFast(";", header, position);
@@ -16335,7 +16335,7 @@ var require_parse = __commonJS({
         nameValuePair = header;
       }
       if (!nameValuePair.includes("=")) {
-        value2 = nameValuePair;
+        value = nameValuePair;
       } else {
         const position = { position: 0 };
         name = collectASequenceOfCodePointsFast(
@@ -16343,16 +16343,16 @@ var require_parse = __commonJS({
           nameValuePair,
           position
         );
-        value2 = nameValuePair.slice(position.position + 1);
+        value = nameValuePair.slice(position.position + 1);
       }
       name = name.trim();
-      value2 = value2.trim();
-      if (name.length + value2.length > maxNameValuePairSize) {
+      value = value.trim();
+      if (name.length + value.length > maxNameValuePairSize) {
         return null;
       }
       return {
         name,
-        value: value2,
+        value,
         ...parseUnparsedAttributes(unparsedAttributes)
       };
     }
@@ -16464,8 +16464,8 @@ var require_cookies = __commonJS({
         return out;
       }
       for (const piece of cookie.split(";")) {
-        const [name, ...value2] = piece.split("=");
-        out[name.trim()] = value2.join("=");
+        const [name, ...value] = piece.split("=");
+        out[name.trim()] = value.join("=");
       }
       return out;
     }
@@ -16495,9 +16495,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str2 = stringify2(cookie);
-      if (str2) {
-        headers.append("Set-Cookie", str2);
+      const str = stringify2(cookie);
+      if (str) {
+        headers.append("Set-Cookie", str);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -16522,11 +16522,11 @@ var require_cookies = __commonJS({
         key: "value"
       },
       {
-        converter: webidl.nullableConverter((value2) => {
-          if (typeof value2 === "number") {
-            return webidl.converters["unsigned long long"](value2);
+        converter: webidl.nullableConverter((value) => {
+          if (typeof value === "number") {
+            return webidl.converters["unsigned long long"](value);
           }
-          return new Date(value2);
+          return new Date(value);
         }),
         key: "expires",
         defaultValue: () => null
@@ -16623,7 +16623,7 @@ var require_events = __commonJS({
         }
         return this.#eventInit.ports;
       }
-      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source2 = null, ports = []) {
+      initMessageEvent(type, bubbles = false, cancelable = false, data = null, origin = "", lastEventId = "", source = null, ports = []) {
         webidl.brandCheck(this, _MessageEvent);
         webidl.argumentLengthCheck(arguments, 1, "MessageEvent.initMessageEvent");
         return new _MessageEvent(type, {
@@ -16632,7 +16632,7 @@ var require_events = __commonJS({
           data,
           origin,
           lastEventId,
-          source: source2,
+          source,
           ports
         });
       }
@@ -17038,27 +17038,27 @@ var require_util7 = __commonJS({
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
         const pair = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name, value2 = ""] = pair.split("=");
+        const [name, value = ""] = pair.split("=");
         extensionList.set(
           removeHTTPWhitespace(name, true, false),
-          removeHTTPWhitespace(value2, false, true)
+          removeHTTPWhitespace(value, false, true)
         );
         position.position++;
       }
       return extensionList;
     }
-    function isValidClientWindowBits(value2) {
-      if (value2.length === 0) {
+    function isValidClientWindowBits(value) {
+      if (value.length === 0) {
         return false;
       }
-      for (let i = 0; i < value2.length; i++) {
-        const byte = value2.charCodeAt(i);
+      for (let i = 0; i < value.length; i++) {
+        const byte = value.charCodeAt(i);
         if (byte < 48 || byte > 57) {
           return false;
         }
       }
-      const num2 = Number.parseInt(value2, 10);
-      return num2 >= 8 && num2 <= 15;
+      const num = Number.parseInt(value, 10);
+      return num >= 8 && num <= 15;
     }
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
@@ -18291,13 +18291,13 @@ var require_websocket = __commonJS({
 var require_util8 = __commonJS({
   "../main/node_modules/undici/lib/web/eventsource/util.js"(exports, module) {
     "use strict";
-    function isValidLastEventId(value2) {
-      return value2.indexOf("\0") === -1;
+    function isValidLastEventId(value) {
+      return value.indexOf("\0") === -1;
     }
-    function isASCIINumber(value2) {
-      if (value2.length === 0) return false;
-      for (let i = 0; i < value2.length; i++) {
-        if (value2.charCodeAt(i) < 48 || value2.charCodeAt(i) > 57) return false;
+    function isASCIINumber(value) {
+      if (value.length === 0) return false;
+      for (let i = 0; i < value.length; i++) {
+        if (value.charCodeAt(i) < 48 || value.charCodeAt(i) > 57) return false;
       }
       return true;
     }
@@ -18528,12 +18528,12 @@ var require_eventsource_stream = __commonJS({
           const valueBytes = line.length - valueStart;
           const dataSize = this.eventFieldSizes.data + (event.data === void 0 ? 0 : 1) + valueBytes;
           this.setEventFieldSize("data", dataSize);
-          const value2 = line.toString("utf8", valueStart);
+          const value = line.toString("utf8", valueStart);
           if (event.data === void 0) {
-            event.data = value2;
+            event.data = value;
           } else {
             event.data += `
-${value2}`;
+${value}`;
           }
           this.dataLineCount++;
           return;
@@ -19161,52 +19161,6 @@ var require_undici = __commonJS({
   }
 });
 
-// src/heap.ts
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
-function tested() {
-  const major = Number(process.versions.v8.split(".")[0]);
-  return major >= 11 && major <= 13;
-}
-function keepYoungGenerationSmall() {
-  if (!tested()) return;
-  setFlagsFromString("--semi-space-growth-factor=1");
-  keptSmall = true;
-  owned = true;
-  rows = 0;
-}
-function letYoungGenerationGrow() {
-  if (tested()) setFlagsFromString("--semi-space-growth-factor=2");
-  keptSmall = false;
-}
-function rowRead() {
-  if (keptSmall && ++rows >= SMALL_YOUNG_ROWS) letYoungGenerationGrow();
-}
-function collectPreparedGarbage() {
-  if (!owned || !tested()) return;
-  collect ??= exposedGc();
-  collect?.();
-}
-function exposedGc() {
-  setFlagsFromString("--expose-gc");
-  try {
-    const gc = runInNewContext("gc");
-    return typeof gc === "function" ? gc : null;
-  } finally {
-    setFlagsFromString("--no-expose-gc");
-  }
-}
-var SMALL_YOUNG_ROWS, keptSmall, rows, owned, collect;
-var init_heap = __esm({
-  "src/heap.ts"() {
-    "use strict";
-    SMALL_YOUNG_ROWS = 2e4;
-    keptSmall = false;
-    rows = 0;
-    owned = false;
-  }
-});
-
 // ../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js
 var require_proxy = __commonJS({
   "../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports) {
@@ -19330,22 +19284,22 @@ var require_lib = __commonJS({
       };
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
-      function adopt(value2) {
-        return value2 instanceof P ? value2 : new P(function(resolve13) {
-          resolve13(value2);
+      function adopt(value) {
+        return value instanceof P ? value : new P(function(resolve13) {
+          resolve13(value);
         });
       }
       return new (P || (P = Promise))(function(resolve13, reject) {
-        function fulfilled(value2) {
+        function fulfilled(value) {
           try {
-            step(generator.next(value2));
+            step(generator.next(value));
           } catch (e) {
             reject(e);
           }
         }
-        function rejected(value2) {
+        function rejected(value) {
           try {
-            step(generator["throw"](value2));
+            step(generator["throw"](value));
           } catch (e) {
             reject(e);
           }
@@ -19931,14 +19885,14 @@ var require_lib = __commonJS({
             if (statusCode === HttpCodes2.NotFound) {
               resolve13(response);
             }
-            function dateTimeDeserializer(key, value2) {
-              if (typeof value2 === "string") {
-                const a = new Date(value2);
+            function dateTimeDeserializer(key, value) {
+              if (typeof value === "string") {
+                const a = new Date(value);
                 if (!isNaN(a.valueOf())) {
                   return a;
                 }
               }
-              return value2;
+              return value;
             }
             let obj;
             let contents;
@@ -20012,33 +19966,16 @@ function comparableCase(result) {
   if (result.flaky !== void 0) reduced.flaky = result.flaky;
   return reduced;
 }
-function sharedSlot(evaluation2) {
-  if (evaluation2.error !== null || evaluation2.score !== 0 && evaluation2.score !== 1) return -1;
-  const pass = evaluation2.passed === null ? 2 : evaluation2.passed ? 1 : 0;
-  return evaluation2.score * 3 + pass;
-}
-function reducedEvaluation(evaluation2) {
-  const slot = sharedSlot(evaluation2);
-  let shared;
-  if (slot >= 0) {
-    shared = sharedEvaluations.get(evaluation2.evaluator);
-    const found2 = shared?.[slot];
-    if (found2 !== void 0) return found2;
-  }
-  const reduced = Object.freeze({
-    evaluator: evaluation2.evaluator,
-    score: evaluation2.score,
+function reducedEvaluation(evaluation) {
+  return {
+    evaluator: evaluation.evaluator,
+    score: evaluation.score,
     threshold: null,
-    passed: evaluation2.passed,
+    passed: evaluation.passed,
     metadata: null,
-    error: evaluation2.error,
+    error: evaluation.error,
     durationMs: 0
-  });
-  if (slot >= 0) {
-    if (shared === void 0) sharedEvaluations.set(evaluation2.evaluator, shared = []);
-    shared[slot] = reduced;
-  }
-  return reduced;
+  };
 }
 function reportableCase(result) {
   return result.passed && result.flaky !== true ? comparableCase(result) : result;
@@ -20046,47 +19983,46 @@ function reportableCase(result) {
 function undetailedCase(result) {
   const reduced = comparableCase(result);
   if (result.trials !== void 0) {
-    reduced.trials = result.trials.map((trial2) => ({
+    reduced.trials = result.trials.map((trial) => ({
       output: null,
-      error: trial2.error,
+      error: trial.error,
       durationMs: 0,
-      passed: trial2.passed,
+      passed: trial.passed,
       evaluations: []
     }));
   }
   return markUndetailed(reduced);
 }
-function heapPush(heap, value2) {
-  heap.push(value2);
+function heapPush(heap, value) {
+  heap.push(value);
   let at = heap.length - 1;
   while (at > 0) {
     const parent = at - 1 >> 1;
-    if (heap[parent] >= value2) break;
+    if (heap[parent] >= value) break;
     heap[at] = heap[parent];
     at = parent;
   }
-  heap[at] = value2;
+  heap[at] = value;
 }
-function heapReplaceTop(heap, value2) {
+function heapReplaceTop(heap, value) {
   let at = 0;
   for (; ; ) {
     const left = at * 2 + 1;
     if (left >= heap.length) break;
     const right = left + 1;
     const child = right < heap.length && heap[right] > heap[left] ? right : left;
-    if (heap[child] <= value2) break;
+    if (heap[child] <= value) break;
     heap[at] = heap[child];
     at = child;
   }
-  heap[at] = value2;
+  heap[at] = value;
 }
-var NO_DATA, sharedEvaluations, REPORTED_WHOLE_CASES, ReducedCases;
+var NO_DATA, REPORTED_WHOLE_CASES, ReducedCases;
 var init_comparable = __esm({
   "src/compare/comparable.ts"() {
     "use strict";
     init_detail();
     NO_DATA = Object.freeze({});
-    sharedEvaluations = /* @__PURE__ */ new Map();
     REPORTED_WHOLE_CASES = 1e3;
     ReducedCases = class {
       #reduce;
@@ -20173,113 +20109,6 @@ var init_usage = __esm({
   }
 });
 
-// src/report/case-json.ts
-function notPlain() {
-  throw NOT_PLAIN;
-}
-function caseJson(result) {
-  let text = `{"id":${str(result.id)},"contentId":${str(result.contentId)},"source":${source(result.source)},"data":${value(result.data)},"output":${value(result.output)},"error":${nullableStr(result.error)},"durationMs":${duration(result.durationMs)},"passed":${bool(result.passed)},"evaluations":${list(result.evaluations, evaluation)}`;
-  if (result.trials !== void 0) text += `,"trials":${list(result.trials, trial)}`;
-  if (result.trialPassRate !== void 0) text += `,"trialPassRate":${num(result.trialPassRate)}`;
-  if (result.flaky !== void 0) text += `,"flaky":${bool(result.flaky)}`;
-  if (result.index !== void 0) text += `,"index":${num(result.index)}`;
-  return `${text}}`;
-}
-function list(items, write2) {
-  if (!isList(items)) notPlain();
-  let text = "[";
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (item == null) notPlain();
-    text += i === 0 ? write2(item) : `,${write2(item)}`;
-  }
-  return `${text}]`;
-}
-function trial(t) {
-  return `{"output":${value(t.output)},"error":${nullableStr(t.error)},"durationMs":${duration(t.durationMs)},"passed":${bool(t.passed)},"evaluations":${list(t.evaluations, evaluation)}}`;
-}
-function evaluation(e) {
-  const head = evaluatorHead(e.evaluator, e.threshold);
-  const text = `${head.score}${nullableNum(e.score)}${head.threshold}${nullableBool(e.passed)},"metadata":${e.metadata === null ? "null" : value(e.metadata)},"error":${nullableStr(e.error)},"durationMs":${duration(e.durationMs)}`;
-  return e.usage === void 0 ? `${text}}` : `${text},"usage":${value(e.usage)}}`;
-}
-function evaluatorHead(evaluator, threshold) {
-  let head = heads.get(evaluator);
-  if (head === void 0) {
-    if (heads.size >= MAX_HEADS) heads.clear();
-    head = {
-      score: `{"evaluator":${str(evaluator)},"score":`,
-      thresholdOf: threshold,
-      threshold: thresholdText(threshold)
-    };
-    heads.set(evaluator, head);
-  } else if (head.thresholdOf !== threshold || !Object.isFrozen(threshold)) {
-    head.threshold = thresholdText(threshold);
-    head.thresholdOf = threshold;
-  }
-  return head;
-}
-function thresholdText(threshold) {
-  return `,"threshold":${threshold === null ? "null" : value(threshold)},"passed":`;
-}
-function source(s) {
-  if (s === null) return "null";
-  if (typeof s !== "object" || typeof s.file !== "string") notPlain();
-  if (s.file !== lastFile) {
-    lastFileJson = JSON.stringify(s.file);
-    lastFile = s.file;
-  }
-  return `{"file":${lastFileJson},"line":${num(s.line)}}`;
-}
-function isList(list2) {
-  return Array.isArray(list2);
-}
-function value(v) {
-  if (typeof v === "object" && v !== null && typeof v.toJSON === "function") {
-    notPlain();
-  }
-  return JSON.stringify(v) ?? notPlain();
-}
-function str(s) {
-  return typeof s === "string" ? JSON.stringify(s) : notPlain();
-}
-function nullableStr(s) {
-  return s === null ? "null" : str(s);
-}
-function bool(b) {
-  return b === true ? "true" : b === false ? "false" : notPlain();
-}
-function nullableBool(b) {
-  return b === null ? "null" : bool(b);
-}
-function num(n) {
-  if (typeof n !== "number") notPlain();
-  return Number.isFinite(n) ? String(n) : "null";
-}
-function nullableNum(n) {
-  return n === null ? "null" : num(n);
-}
-function duration(ms) {
-  if (typeof ms !== "number") notPlain();
-  const micros = Math.round(ms * 1e3);
-  if (micros >= 0 && micros < DURATION_TEXTS && micros / 1e3 === ms) {
-    return durationTexts[micros] ??= String(ms);
-  }
-  return num(ms);
-}
-var NOT_PLAIN, heads, MAX_HEADS, lastFile, lastFileJson, DURATION_TEXTS, durationTexts;
-var init_case_json = __esm({
-  "src/report/case-json.ts"() {
-    "use strict";
-    NOT_PLAIN = new Error("not a plain case: write it with JSON.stringify");
-    heads = /* @__PURE__ */ new Map();
-    MAX_HEADS = 256;
-    lastFileJson = "";
-    DURATION_TEXTS = 16384;
-    durationTexts = [];
-  }
-});
-
 // src/report/artifact.ts
 function buildArtifact(input) {
   const usage = totalUsage(input.runs);
@@ -20361,15 +20190,11 @@ function caseOfLine(line) {
   return JSON.parse(line.slice(CASE_INDENT.length, end));
 }
 function stringifyCase(result) {
-  try {
-    return caseJson(result);
-  } catch {
-    return stringify(result, 0);
-  }
+  return stringify(result, 0);
 }
-function splitAround(value2, key, depth2) {
+function splitAround(value, key, depth2) {
   const marker = "\0evalgate-split\0";
-  const text = indent(stringify({ ...value2, [key]: marker }), depth2);
+  const text = indent(stringify({ ...value, [key]: marker }), depth2);
   const quoted = JSON.stringify(marker);
   const at = text.lastIndexOf(quoted);
   return [text.slice(0, at), text.slice(at + quoted.length)];
@@ -20378,22 +20203,22 @@ function indent(text, depth2) {
   return depth2 === 0 ? text : text.replaceAll("\n", `
 ${" ".repeat(depth2)}`);
 }
-function stringify(value2, space = 2) {
+function stringify(value, space = 2) {
   try {
-    return JSON.stringify(value2, null, space);
+    return JSON.stringify(value, null, space);
   } catch {
-    return JSON.stringify(value2, safeReplacer(), space);
+    return JSON.stringify(value, safeReplacer(), space);
   }
 }
 function safeReplacer() {
   const ancestors = [];
-  return function(_key, value2) {
-    if (typeof value2 === "bigint") return value2.toString();
-    if (value2 === null || typeof value2 !== "object") return value2;
+  return function(_key, value) {
+    if (typeof value === "bigint") return value.toString();
+    if (value === null || typeof value !== "object") return value;
     while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
-    if (ancestors.includes(value2)) return "[Circular]";
-    ancestors.push(value2);
-    return value2;
+    if (ancestors.includes(value)) return "[Circular]";
+    ancestors.push(value);
+    return value;
   };
 }
 var CASE_INDENT, CASE_LINE_EXTRA_BYTES;
@@ -20401,7 +20226,6 @@ var init_artifact = __esm({
   "src/report/artifact.ts"() {
     "use strict";
     init_usage();
-    init_case_json();
     CASE_INDENT = "        ";
     CASE_LINE_EXTRA_BYTES = CASE_INDENT.length + 2;
   }
@@ -20416,23 +20240,23 @@ function formatIssue(issue3) {
 function usageError(code, message, file = "") {
   return new UsageError([{ code, file, line: 0, col: 0, path: "", message }], message);
 }
-function describeValue(value2) {
+function describeValue(value) {
   let text;
-  if (value2 === void 0) text = "nothing";
-  else if (typeof value2 === "string") text = JSON.stringify(value2);
-  else if (Array.isArray(value2)) text = `an array ${safeJson(value2)}`;
-  else if (value2 !== null && typeof value2 === "object") text = `an object ${safeJson(value2)}`;
-  else if (typeof value2 === "bigint") text = `${value2}n`;
-  else if (typeof value2 === "number") text = String(value2);
-  else if (typeof value2 === "symbol" || typeof value2 === "function") text = `a ${typeof value2}`;
-  else text = JSON.stringify(value2);
+  if (value === void 0) text = "nothing";
+  else if (typeof value === "string") text = JSON.stringify(value);
+  else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
+  else if (value !== null && typeof value === "object") text = `an object ${safeJson(value)}`;
+  else if (typeof value === "bigint") text = `${value}n`;
+  else if (typeof value === "number") text = String(value);
+  else if (typeof value === "symbol" || typeof value === "function") text = `a ${typeof value}`;
+  else text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
-function safeJson(value2) {
+function safeJson(value) {
   try {
-    return JSON.stringify(value2) ?? String(value2);
+    return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value2);
+    return String(value);
   }
 }
 var EvaluationError, UsageError;
@@ -20462,12 +20286,12 @@ var init_errors = __esm({
 });
 
 // src/testsets/canonical-json.ts
-function canonicalJson(value2) {
-  const flat = flatRecordJson(value2);
+function canonicalJson(value) {
+  const flat = flatRecordJson(value);
   if (flat !== void 0) return flat;
-  const sorted = sortedCopy(value2, 0);
-  const text = sorted === SLOW_PATH ? write(value2, 0) : JSON.stringify(sorted);
-  if (text === void 0) throw new TypeError(`cannot write ${typeof value2} as JSON`);
+  const sorted = sortedCopy(value, 0);
+  const text = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
+  if (text === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
   return text;
 }
 function sameKeys(a, b) {
@@ -20493,11 +20317,11 @@ function sortedOrder(keys, depth2) {
   }
   return order;
 }
-function flatRecordJson(value2) {
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) return void 0;
-  const proto = Object.getPrototypeOf(value2);
+function flatRecordJson(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
+  const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return void 0;
-  const record = value2;
+  const record = value;
   const order = sortedOrder(Object.keys(record), 0);
   if (order === null) return void 0;
   let quoted = quotedKeys.get(order);
@@ -20538,28 +20362,28 @@ function isIndexLike(key) {
   const c = key.charCodeAt(0);
   return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
 }
-function sortedCopy(value2, depth2) {
-  if (typeof value2 !== "object" || value2 === null) return value2;
+function sortedCopy(value, depth2) {
+  if (typeof value !== "object" || value === null) return value;
   if (depth2 > MAX_DEPTH) {
     throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
   }
-  if (Array.isArray(value2)) {
+  if (Array.isArray(value)) {
     let copy2 = null;
-    for (let i = 0; i < value2.length; i++) {
-      const item = value2[i];
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
       if (typeof item !== "object" || item === null) continue;
       const sorted = sortedCopy(item, depth2 + 1);
       if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy2 ??= value2.slice();
+      copy2 ??= value.slice();
       copy2[i] = sorted;
     }
-    return copy2 ?? value2;
+    return copy2 ?? value;
   }
-  const proto = Object.getPrototypeOf(value2);
+  const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
-    return value2 instanceof Date ? value2 : SLOW_PATH;
+    return value instanceof Date ? value : SLOW_PATH;
   }
-  const record = value2;
+  const record = value;
   const order = sortedOrder(Object.keys(record), depth2);
   if (order === null) return SLOW_PATH;
   const copy = {};
@@ -20575,14 +20399,14 @@ function sortedCopy(value2, depth2) {
   }
   return copy;
 }
-function write(value2, depth2) {
-  switch (typeof value2) {
+function write(value, depth2) {
+  switch (typeof value) {
     case "string":
-      return JSON.stringify(value2);
+      return JSON.stringify(value);
     case "number":
-      return Number.isFinite(value2) ? JSON.stringify(value2) : "null";
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
     case "boolean":
-      return value2 ? "true" : "false";
+      return value ? "true" : "false";
     case "bigint":
       throw new TypeError("cannot write a bigint as JSON");
     case "object":
@@ -20590,18 +20414,18 @@ function write(value2, depth2) {
     default:
       return void 0;
   }
-  if (value2 === null) return "null";
+  if (value === null) return "null";
   if (depth2 > MAX_DEPTH) {
     throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
   }
-  const toJson = value2.toJSON;
-  if (typeof toJson === "function") return write(toJson.call(value2), depth2 + 1);
-  if (Array.isArray(value2)) {
+  const toJson = value.toJSON;
+  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
+  if (Array.isArray(value)) {
     const items = [];
-    for (let i = 0; i < value2.length; i++) items.push(write(value2[i], depth2 + 1) ?? "null");
+    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
     return `[${items.join(",")}]`;
   }
-  const record = value2;
+  const record = value;
   const members = [];
   for (const key of Object.keys(record).sort()) {
     const member = write(record[key], depth2 + 1);
@@ -20664,3024 +20488,16 @@ var init_issues = __esm({
   }
 });
 
-// ../main/node_modules/csv-parse/lib/utils/is_object.js
-var is_object;
-var init_is_object = __esm({
-  "../main/node_modules/csv-parse/lib/utils/is_object.js"() {
-    is_object = function(obj) {
-      return typeof obj === "object" && obj !== null && !Array.isArray(obj);
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/api/CsvError.js
-var CsvError;
-var init_CsvError = __esm({
-  "../main/node_modules/csv-parse/lib/api/CsvError.js"() {
-    CsvError = class _CsvError extends Error {
-      constructor(code, message, options2, ...contexts) {
-        if (Array.isArray(message)) message = message.join(" ").trim();
-        super(message);
-        if (Error.captureStackTrace !== void 0) {
-          Error.captureStackTrace(this, _CsvError);
-        }
-        this.code = code;
-        for (const context3 of contexts) {
-          for (const key in context3) {
-            const value2 = context3[key];
-            this[key] = Buffer.isBuffer(value2) ? value2.toString(options2.encoding) : value2 == null ? value2 : JSON.parse(JSON.stringify(value2));
-          }
-        }
-      }
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/api/normalize_columns_array.js
-var normalize_columns_array;
-var init_normalize_columns_array = __esm({
-  "../main/node_modules/csv-parse/lib/api/normalize_columns_array.js"() {
-    init_CsvError();
-    init_is_object();
-    normalize_columns_array = function(columns) {
-      const normalizedColumns = [];
-      for (let i = 0, l = columns.length; i < l; i++) {
-        const column = columns[i];
-        if (column === void 0 || column === null || column === false) {
-          normalizedColumns[i] = { disabled: true };
-        } else if (typeof column === "string" || typeof column === "number") {
-          normalizedColumns[i] = { name: `${column}` };
-        } else if (is_object(column)) {
-          if (typeof column.name !== "string") {
-            throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
-              "Option columns missing name:",
-              `property "name" is required at position ${i}`,
-              "when column is an object literal"
-            ]);
-          }
-          normalizedColumns[i] = column;
-        } else {
-          throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
-            "Invalid column definition:",
-            "expect a string or a literal object,",
-            `got ${JSON.stringify(column)} at position ${i}`
-          ]);
-        }
-      }
-      return normalizedColumns;
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js
-var ResizeableBuffer, ResizeableBuffer_default;
-var init_ResizeableBuffer = __esm({
-  "../main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js"() {
-    ResizeableBuffer = class {
-      constructor(size = 100) {
-        this.size = size;
-        this.length = 0;
-        this.buf = Buffer.allocUnsafe(size);
-      }
-      prepend(val) {
-        if (Buffer.isBuffer(val)) {
-          const length2 = this.length + val.length;
-          if (length2 >= this.size) {
-            this.resize();
-            if (length2 >= this.size) {
-              throw Error("INVALID_BUFFER_STATE");
-            }
-          }
-          const buf = this.buf;
-          this.buf = Buffer.allocUnsafe(this.size);
-          val.copy(this.buf, 0);
-          buf.copy(this.buf, val.length);
-          this.length += val.length;
-        } else {
-          const length2 = this.length++;
-          if (length2 === this.size) {
-            this.resize();
-          }
-          const buf = this.clone();
-          this.buf[0] = val;
-          buf.copy(this.buf, 1, 0, length2);
-        }
-      }
-      append(val) {
-        const length2 = this.length++;
-        if (length2 === this.size) {
-          this.resize();
-        }
-        this.buf[length2] = val;
-      }
-      clone() {
-        return Buffer.from(this.buf.slice(0, this.length));
-      }
-      resize() {
-        const length2 = this.length;
-        this.size = this.size * 2;
-        const buf = Buffer.allocUnsafe(this.size);
-        this.buf.copy(buf, 0, 0, length2);
-        this.buf = buf;
-      }
-      toString(encoding) {
-        if (encoding) {
-          return this.buf.toString(encoding, 0, this.length);
-        } else {
-          return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
-        }
-      }
-      toJSON() {
-        return this.toString("utf8");
-      }
-      reset() {
-        this.length = 0;
-      }
-    };
-    ResizeableBuffer_default = ResizeableBuffer;
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/api/init_state.js
-var init_state;
-var init_init_state = __esm({
-  "../main/node_modules/csv-parse/lib/api/init_state.js"() {
-    init_ResizeableBuffer();
-    init_state = function(options2) {
-      const timchars = [
-        // Basic Latin
-        32,
-        // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
-        9,
-        // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
-        10,
-        // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
-        13,
-        // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
-        12,
-        // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
-        11,
-        // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
-        // Latin-1 Supplement
-        160,
-        // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
-        // Ogham
-        5760,
-        // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
-        // General Punctuation
-        8192,
-        // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
-        8193,
-        // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
-        8194,
-        // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
-        8195,
-        // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
-        8196,
-        // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
-        8197,
-        // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
-        8198,
-        // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
-        8199,
-        // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
-        8200,
-        // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
-        8201,
-        // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
-        8202,
-        // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
-        8232,
-        // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
-        8233,
-        // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
-        8239,
-        // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
-        8287,
-        // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
-        12288,
-        // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
-        65279
-        // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
-      ].reduce((acc, codepoint) => {
-        const encoded = Buffer.from(
-          String.fromCharCode(codepoint),
-          options2.encoding
-        );
-        if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
-          return acc;
-        }
-        acc.push(encoded);
-        return acc;
-      }, []);
-      const timcharFirstBytes = new Uint8Array(256);
-      for (const t of timchars) timcharFirstBytes[t[0]] = 1;
-      return {
-        bomSkipped: false,
-        bufBytesStart: 0,
-        castField: options2.cast_function,
-        commenting: false,
-        delimiterBufPrevious: void 0,
-        delimiterDiscovered: false,
-        // Current error encountered by a record
-        error: void 0,
-        enabled: options2.from_line === 1,
-        escaping: false,
-        escapeIsQuote: Buffer.isBuffer(options2.escape) && Buffer.isBuffer(options2.quote) && Buffer.compare(options2.escape, options2.quote) === 0,
-        // columns can be `false`, `true`, `Array`
-        expectedRecordLength: Array.isArray(options2.columns) ? options2.columns.length : void 0,
-        field: new ResizeableBuffer_default(20),
-        firstLineToHeaders: options2.cast_first_line_to_header,
-        needMoreDataSize: Math.max(
-          // Skip if the remaining buffer smaller than comment
-          options2.comment !== null ? options2.comment.length : 0,
-          ...options2.delimiter ? options2.delimiter.map((delimiter) => delimiter.length) : [],
-          // Auto discovery of delimiter is limited to 1 character
-          options2.delimiter_auto ? 1 : 0,
-          // Skip if the remaining buffer can be escape sequence
-          options2.quote !== null ? options2.quote.length : 0,
-          ...timchars.map((t) => t.length)
-        ),
-        previousBuf: void 0,
-        quoting: false,
-        stop: false,
-        rawBuffer: new ResizeableBuffer_default(100),
-        record: [],
-        recordHasError: false,
-        record_length: 0,
-        recordDelimiterMaxLength: options2.record_delimiter.length === 0 ? 0 : Math.max(...options2.record_delimiter.map((v) => v.length)),
-        trimChars: [
-          Buffer.from(" ", options2.encoding)[0],
-          Buffer.from("	", options2.encoding)[0]
-        ],
-        wasQuoting: false,
-        wasRowDelimiter: false,
-        timchars,
-        timcharFirstBytes
-      };
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/utils/underscore.js
-var underscore;
-var init_underscore = __esm({
-  "../main/node_modules/csv-parse/lib/utils/underscore.js"() {
-    underscore = function(str2) {
-      return str2.replace(/([A-Z])/g, function(_, match) {
-        return "_" + match.toLowerCase();
-      });
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/api/normalize_options.js
-var normalize_options;
-var init_normalize_options = __esm({
-  "../main/node_modules/csv-parse/lib/api/normalize_options.js"() {
-    init_normalize_columns_array();
-    init_CsvError();
-    init_underscore();
-    init_is_object();
-    normalize_options = function(opts) {
-      const options2 = {};
-      for (const opt in opts) {
-        options2[underscore(opt)] = opts[opt];
-      }
-      if (options2.encoding === void 0 || options2.encoding === true) {
-        options2.encoding = "utf8";
-      } else if (options2.encoding === null || options2.encoding === false) {
-        options2.encoding = null;
-      } else if (typeof options2.encoding !== "string" && options2.encoding !== null) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_ENCODING",
-          [
-            "Invalid option encoding:",
-            "encoding must be a string or null to return a buffer,",
-            `got ${JSON.stringify(options2.encoding)}`
-          ],
-          options2
-        );
-      }
-      if (options2.bom === void 0 || options2.bom === null || options2.bom === false) {
-        options2.bom = false;
-      } else if (options2.bom !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_BOM",
-          [
-            "Invalid option bom:",
-            "bom must be true,",
-            `got ${JSON.stringify(options2.bom)}`
-          ],
-          options2
-        );
-      }
-      options2.cast_function = null;
-      if (options2.cast === void 0 || options2.cast === null || options2.cast === false || options2.cast === "") {
-        options2.cast = void 0;
-      } else if (typeof options2.cast === "function") {
-        options2.cast_function = options2.cast;
-        options2.cast = true;
-      } else if (options2.cast !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_CAST",
-          [
-            "Invalid option cast:",
-            "cast must be true or a function,",
-            `got ${JSON.stringify(options2.cast)}`
-          ],
-          options2
-        );
-      }
-      if (options2.cast_date === void 0 || options2.cast_date === null || options2.cast_date === false || options2.cast_date === "") {
-        options2.cast_date = false;
-      } else if (options2.cast_date === true) {
-        options2.cast_date = function(value2) {
-          const date = Date.parse(value2);
-          return !isNaN(date) ? new Date(date) : value2;
-        };
-      } else if (typeof options2.cast_date !== "function") {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_CAST_DATE",
-          [
-            "Invalid option cast_date:",
-            "cast_date must be true or a function,",
-            `got ${JSON.stringify(options2.cast_date)}`
-          ],
-          options2
-        );
-      }
-      options2.cast_first_line_to_header = void 0;
-      if (options2.columns === true) {
-        options2.cast_first_line_to_header = void 0;
-      } else if (typeof options2.columns === "function") {
-        options2.cast_first_line_to_header = options2.columns;
-        options2.columns = true;
-      } else if (Array.isArray(options2.columns)) {
-        options2.columns = normalize_columns_array(options2.columns);
-      } else if (options2.columns === void 0 || options2.columns === null || options2.columns === false) {
-        options2.columns = false;
-      } else {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_COLUMNS",
-          [
-            "Invalid option columns:",
-            "expect an array, a function or true,",
-            `got ${JSON.stringify(options2.columns)}`
-          ],
-          options2
-        );
-      }
-      if (options2.group_columns_by_name === void 0 || options2.group_columns_by_name === null || options2.group_columns_by_name === false) {
-        options2.group_columns_by_name = false;
-      } else if (options2.group_columns_by_name !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-          [
-            "Invalid option group_columns_by_name:",
-            "expect an boolean,",
-            `got ${JSON.stringify(options2.group_columns_by_name)}`
-          ],
-          options2
-        );
-      } else if (options2.columns === false) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-          [
-            "Invalid option group_columns_by_name:",
-            "the `columns` mode must be activated."
-          ],
-          options2
-        );
-      }
-      if (options2.comment === void 0 || options2.comment === null || options2.comment === false || options2.comment === "") {
-        options2.comment = null;
-      } else {
-        if (typeof options2.comment === "string") {
-          options2.comment = Buffer.from(options2.comment, options2.encoding);
-        }
-        if (!Buffer.isBuffer(options2.comment)) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_COMMENT",
-            [
-              "Invalid option comment:",
-              "comment must be a buffer or a string,",
-              `got ${JSON.stringify(options2.comment)}`
-            ],
-            options2
-          );
-        }
-      }
-      if (options2.comment_no_infix === void 0 || options2.comment_no_infix === null || options2.comment_no_infix === false) {
-        options2.comment_no_infix = false;
-      } else if (options2.comment_no_infix !== true) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_COMMENT",
-          [
-            "Invalid option comment_no_infix:",
-            "value must be a boolean,",
-            `got ${JSON.stringify(options2.comment_no_infix)}`
-          ],
-          options2
-        );
-      }
-      if (options2.delimiter_auto === void 0 || options2.delimiter_auto === null || options2.delimiter_auto === false) {
-        options2.delimiter_auto = false;
-      } else if (options2.delimiter_auto === true) {
-        options2.delimiter_auto = {};
-      } else if (!is_object(options2.delimiter_auto)) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_DELIMITER_AUTO",
-          [
-            "Invalid option delimiter_auto:",
-            "delimiter_auto must be a boolean or a configuration object,",
-            `got ${JSON.stringify(options2.delimiter_auto)}`
-          ],
-          options2
-        );
-      }
-      if (options2.delimiter_auto) {
-        if (options2.delimiter_auto.preferred === void 0)
-          options2.delimiter_auto.preferred = {
-            [",".charCodeAt(0)]: 1.8,
-            ["	".charCodeAt(0)]: 1.8,
-            [";".charCodeAt(0)]: 1.6,
-            [" ".charCodeAt(0)]: 1.6,
-            [":".charCodeAt(0)]: 1.5,
-            [".".charCodeAt(0)]: 1.4,
-            ["/".charCodeAt(0)]: 1.4
-          };
-        else if (!is_object(options2.delimiter_auto.preferred)) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER_AUTO",
-            [
-              "Invalid option delimiter_auto:",
-              "preferred must be an object,",
-              `got ${JSON.stringify(options2.delimiter_auto.preferred)}`
-            ],
-            options2
-          );
-        }
-        if (options2.delimiter_auto.score === void 0)
-          options2.delimiter_auto.score = (info2, options3) => {
-            return (info2.total - info2.std) * (options3.preferred[info2.char_code] || 1);
-          };
-        else if (typeof options2.delimiter_auto.score !== "function") {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER_AUTO",
-            [
-              "Invalid option delimiter_auto:",
-              "score must be a function,",
-              `got ${JSON.stringify(options2.delimiter_auto.score)}`
-            ],
-            options2
-          );
-        }
-        if (options2.delimiter_auto.size === void 0)
-          options2.delimiter_auto.size = 2048;
-        else if (typeof options2.delimiter_auto.size !== "number") {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER_AUTO",
-            [
-              "Invalid option delimiter_auto:",
-              "size must be a number,",
-              `got ${JSON.stringify(options2.delimiter_auto.size)}`
-            ],
-            options2
-          );
-        }
-      }
-      const delimiter_json = JSON.stringify(options2.delimiter);
-      if (options2.delimiter_auto !== false) {
-        options2.delimiter = [];
-      }
-      if (!Array.isArray(options2.delimiter)) {
-        if (options2.delimiter === void 0 || options2.delimiter === null || options2.delimiter === false) {
-          options2.delimiter = Buffer.from(",", options2.encoding);
-        }
-        options2.delimiter = [options2.delimiter];
-      }
-      options2.delimiter = options2.delimiter.map(function(delimiter) {
-        if (typeof delimiter === "string") {
-          delimiter = Buffer.from(delimiter, options2.encoding);
-        }
-        if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_DELIMITER",
-            [
-              "Invalid option delimiter:",
-              "delimiter must be a non empty string or buffer or array of string|buffer,",
-              `got ${delimiter_json}`
-            ],
-            options2
-          );
-        }
-        return delimiter;
-      });
-      if (options2.escape === void 0 || options2.escape === true) {
-        options2.escape = Buffer.from('"', options2.encoding);
-      } else if (typeof options2.escape === "string") {
-        options2.escape = Buffer.from(options2.escape, options2.encoding);
-      } else if (options2.escape === null || options2.escape === false) {
-        options2.escape = null;
-      }
-      if (options2.escape !== null) {
-        if (!Buffer.isBuffer(options2.escape)) {
-          throw new Error(
-            `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options2.escape)}`
-          );
-        }
-      }
-      if (options2.from === void 0 || options2.from === null) {
-        options2.from = 1;
-      } else {
-        if (typeof options2.from === "string" && /\d+/.test(options2.from)) {
-          options2.from = parseInt(options2.from);
-        }
-        if (Number.isInteger(options2.from)) {
-          if (options2.from < 0) {
-            throw new Error(
-              `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: from must be an integer, got ${JSON.stringify(options2.from)}`
-          );
-        }
-      }
-      if (options2.from_line === void 0 || options2.from_line === null) {
-        options2.from_line = 1;
-      } else {
-        if (typeof options2.from_line === "string" && /\d+/.test(options2.from_line)) {
-          options2.from_line = parseInt(options2.from_line);
-        }
-        if (Number.isInteger(options2.from_line)) {
-          if (options2.from_line <= 0) {
-            throw new Error(
-              `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
-          );
-        }
-      }
-      if (options2.ignore_last_delimiters === void 0 || options2.ignore_last_delimiters === null) {
-        options2.ignore_last_delimiters = false;
-      } else if (typeof options2.ignore_last_delimiters === "number") {
-        options2.ignore_last_delimiters = Math.floor(options2.ignore_last_delimiters);
-        if (options2.ignore_last_delimiters === 0) {
-          options2.ignore_last_delimiters = false;
-        }
-      } else if (typeof options2.ignore_last_delimiters !== "boolean") {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
-          [
-            "Invalid option `ignore_last_delimiters`:",
-            "the value must be a boolean value or an integer,",
-            `got ${JSON.stringify(options2.ignore_last_delimiters)}`
-          ],
-          options2
-        );
-      }
-      if (options2.ignore_last_delimiters === true && options2.columns === false) {
-        throw new CsvError(
-          "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
-          [
-            "The option `ignore_last_delimiters`",
-            "requires the activation of the `columns` option"
-          ],
-          options2
-        );
-      }
-      if (options2.info === void 0 || options2.info === null || options2.info === false) {
-        options2.info = false;
-      } else if (options2.info !== true) {
-        throw new Error(
-          `Invalid Option: info must be true, got ${JSON.stringify(options2.info)}`
-        );
-      }
-      if (options2.max_record_size === void 0 || options2.max_record_size === null || options2.max_record_size === false) {
-        options2.max_record_size = 0;
-      } else if (Number.isInteger(options2.max_record_size) && options2.max_record_size >= 0) {
-      } else if (typeof options2.max_record_size === "string" && /\d+/.test(options2.max_record_size)) {
-        options2.max_record_size = parseInt(options2.max_record_size);
-      } else {
-        throw new Error(
-          `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options2.max_record_size)}`
-        );
-      }
-      if (options2.objname === void 0 || options2.objname === null || options2.objname === false) {
-        options2.objname = void 0;
-      } else if (Buffer.isBuffer(options2.objname)) {
-        if (options2.objname.length === 0) {
-          throw new Error(`Invalid Option: objname must be a non empty buffer`);
-        }
-        if (options2.encoding === null) {
-        } else {
-          options2.objname = options2.objname.toString(options2.encoding);
-        }
-      } else if (typeof options2.objname === "string") {
-        if (options2.objname.length === 0) {
-          throw new Error(`Invalid Option: objname must be a non empty string`);
-        }
-      } else if (typeof options2.objname === "number") {
-      } else {
-        throw new Error(
-          `Invalid Option: objname must be a string or a buffer, got ${options2.objname}`
-        );
-      }
-      if (options2.objname !== void 0) {
-        if (typeof options2.objname === "number") {
-          if (options2.columns !== false) {
-            throw Error(
-              "Invalid Option: objname index cannot be combined with columns or be defined as a field"
-            );
-          }
-        } else {
-          if (options2.columns === false) {
-            throw Error(
-              "Invalid Option: objname field must be combined with columns or be defined as an index"
-            );
-          }
-        }
-      }
-      if (options2.on_record === void 0 || options2.on_record === null) {
-        options2.on_record = void 0;
-      } else if (typeof options2.on_record !== "function") {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_ON_RECORD",
-          [
-            "Invalid option `on_record`:",
-            "expect a function,",
-            `got ${JSON.stringify(options2.on_record)}`
-          ],
-          options2
-        );
-      }
-      if (options2.on_skip !== void 0 && options2.on_skip !== null && typeof options2.on_skip !== "function") {
-        throw new Error(
-          `Invalid Option: on_skip must be a function, got ${JSON.stringify(options2.on_skip)}`
-        );
-      }
-      if (options2.quote === null || options2.quote === false || options2.quote === "") {
-        options2.quote = null;
-      } else {
-        if (options2.quote === void 0 || options2.quote === true) {
-          options2.quote = Buffer.from('"', options2.encoding);
-        } else if (typeof options2.quote === "string") {
-          options2.quote = Buffer.from(options2.quote, options2.encoding);
-        }
-        if (!Buffer.isBuffer(options2.quote)) {
-          throw new Error(
-            `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options2.quote)}`
-          );
-        }
-      }
-      if (options2.raw === void 0 || options2.raw === null || options2.raw === false) {
-        options2.raw = false;
-      } else if (options2.raw !== true) {
-        throw new Error(
-          `Invalid Option: raw must be true, got ${JSON.stringify(options2.raw)}`
-        );
-      }
-      if (options2.record_delimiter === void 0) {
-        options2.record_delimiter = [];
-      } else if (typeof options2.record_delimiter === "string" || Buffer.isBuffer(options2.record_delimiter)) {
-        if (options2.record_delimiter.length === 0) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_RECORD_DELIMITER",
-            [
-              "Invalid option `record_delimiter`:",
-              "value must be a non empty string or buffer,",
-              `got ${JSON.stringify(options2.record_delimiter)}`
-            ],
-            options2
-          );
-        }
-        options2.record_delimiter = [options2.record_delimiter];
-      } else if (!Array.isArray(options2.record_delimiter)) {
-        throw new CsvError(
-          "CSV_INVALID_OPTION_RECORD_DELIMITER",
-          [
-            "Invalid option `record_delimiter`:",
-            "value must be a string, a buffer or array of string|buffer,",
-            `got ${JSON.stringify(options2.record_delimiter)}`
-          ],
-          options2
-        );
-      }
-      options2.record_delimiter = options2.record_delimiter.map(function(rd, i) {
-        if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_RECORD_DELIMITER",
-            [
-              "Invalid option `record_delimiter`:",
-              "value must be a string, a buffer or array of string|buffer",
-              `at index ${i},`,
-              `got ${JSON.stringify(rd)}`
-            ],
-            options2
-          );
-        } else if (rd.length === 0) {
-          throw new CsvError(
-            "CSV_INVALID_OPTION_RECORD_DELIMITER",
-            [
-              "Invalid option `record_delimiter`:",
-              "value must be a non empty string or buffer",
-              `at index ${i},`,
-              `got ${JSON.stringify(rd)}`
-            ],
-            options2
-          );
-        }
-        if (typeof rd === "string") {
-          rd = Buffer.from(rd, options2.encoding);
-        }
-        return rd;
-      });
-      if (typeof options2.relax_column_count === "boolean") {
-      } else if (options2.relax_column_count === void 0 || options2.relax_column_count === null) {
-        options2.relax_column_count = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options2.relax_column_count)}`
-        );
-      }
-      if (typeof options2.relax_column_count_less === "boolean") {
-      } else if (options2.relax_column_count_less === void 0 || options2.relax_column_count_less === null) {
-        options2.relax_column_count_less = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options2.relax_column_count_less)}`
-        );
-      }
-      if (typeof options2.relax_column_count_more === "boolean") {
-      } else if (options2.relax_column_count_more === void 0 || options2.relax_column_count_more === null) {
-        options2.relax_column_count_more = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options2.relax_column_count_more)}`
-        );
-      }
-      if (typeof options2.relax_quotes === "boolean") {
-      } else if (options2.relax_quotes === void 0 || options2.relax_quotes === null) {
-        options2.relax_quotes = false;
-      } else {
-        throw new Error(
-          `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options2.relax_quotes)}`
-        );
-      }
-      if (typeof options2.skip_empty_lines === "boolean") {
-      } else if (options2.skip_empty_lines === void 0 || options2.skip_empty_lines === null) {
-        options2.skip_empty_lines = false;
-      } else {
-        throw new Error(
-          `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options2.skip_empty_lines)}`
-        );
-      }
-      if (typeof options2.skip_records_with_empty_values === "boolean") {
-      } else if (options2.skip_records_with_empty_values === void 0 || options2.skip_records_with_empty_values === null) {
-        options2.skip_records_with_empty_values = false;
-      } else {
-        throw new Error(
-          `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options2.skip_records_with_empty_values)}`
-        );
-      }
-      if (typeof options2.skip_records_with_error === "boolean") {
-      } else if (options2.skip_records_with_error === void 0 || options2.skip_records_with_error === null) {
-        options2.skip_records_with_error = false;
-      } else {
-        throw new Error(
-          `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options2.skip_records_with_error)}`
-        );
-      }
-      if (options2.rtrim === void 0 || options2.rtrim === null || options2.rtrim === false) {
-        options2.rtrim = false;
-      } else if (options2.rtrim !== true) {
-        throw new Error(
-          `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options2.rtrim)}`
-        );
-      }
-      if (options2.ltrim === void 0 || options2.ltrim === null || options2.ltrim === false) {
-        options2.ltrim = false;
-      } else if (options2.ltrim !== true) {
-        throw new Error(
-          `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options2.ltrim)}`
-        );
-      }
-      if (options2.trim === void 0 || options2.trim === null || options2.trim === false) {
-        options2.trim = false;
-      } else if (options2.trim !== true) {
-        throw new Error(
-          `Invalid Option: trim must be a boolean, got ${JSON.stringify(options2.trim)}`
-        );
-      }
-      if (options2.trim === true && opts.ltrim !== false) {
-        options2.ltrim = true;
-      } else if (options2.ltrim !== true) {
-        options2.ltrim = false;
-      }
-      if (options2.trim === true && opts.rtrim !== false) {
-        options2.rtrim = true;
-      } else if (options2.rtrim !== true) {
-        options2.rtrim = false;
-      }
-      if (options2.to === void 0 || options2.to === null) {
-        options2.to = -1;
-      } else if (options2.to !== -1) {
-        if (typeof options2.to === "string" && /\d+/.test(options2.to)) {
-          options2.to = parseInt(options2.to);
-        }
-        if (Number.isInteger(options2.to)) {
-          if (options2.to <= 0) {
-            throw new Error(
-              `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
-          );
-        }
-      }
-      if (options2.to_line === void 0 || options2.to_line === null) {
-        options2.to_line = -1;
-      } else if (options2.to_line !== -1) {
-        if (typeof options2.to_line === "string" && /\d+/.test(options2.to_line)) {
-          options2.to_line = parseInt(options2.to_line);
-        }
-        if (Number.isInteger(options2.to_line)) {
-          if (options2.to_line <= 0) {
-            throw new Error(
-              `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
-            );
-          }
-        } else {
-          throw new Error(
-            `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
-          );
-        }
-      }
-      return options2;
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/utils/delimiter_discover.js
-var delimiter_discover, std;
-var init_delimiter_discover = __esm({
-  "../main/node_modules/csv-parse/lib/utils/delimiter_discover.js"() {
-    init_normalize_options();
-    init_api();
-    delimiter_discover = function(records, options2) {
-      if (!options2) {
-        ({ delimiter_auto: options2 } = normalize_options({ delimiter_auto: true }));
-      }
-      if (typeof records === "string") {
-        records = Buffer.from(records);
-      }
-      if (Buffer.isBuffer(records)) {
-        records = ((data) => {
-          const records2 = [];
-          const parser = transform({ delimiter: [] });
-          const push = (record) => records2.push(record);
-          const close = () => {
-          };
-          const error2 = parser.parse(data, true, push, close);
-          if (error2 !== void 0) throw error2;
-          return records2;
-        })(records);
-      }
-      const info2 = Array(127).fill().map(() => ({ lines: [] }));
-      records.map(([record], line) => {
-        for (let i = 0, l = record.length; i < l; i++) {
-          const code = record.charCodeAt(i);
-          if (info2[code].lines[line] === void 0) info2[code].lines[line] = 0;
-          info2[code].lines[line]++;
-        }
-      });
-      info2.map((info3, i) => {
-        info3.char_code = i;
-        info3.std = std(info3.lines);
-        info3.total = info3.lines.reduce((acc, val) => acc + val, 0);
-        info3.preferred = !!options2.preferred[i];
-        info3.score = options2.score(info3, options2);
-      });
-      const result = info2.reduce(
-        (acc, info3) => acc.score > info3.score ? acc : info3,
-        {}
-      );
-      return String.fromCharCode(result.char_code);
-    };
-    std = function(array) {
-      const n = array.length;
-      if (n === 0) return 0;
-      const mean = array.reduce((a, b) => a + b) / n;
-      return Math.sqrt(
-        array.map((x) => Math.pow(x - mean, 2)).reduce((a, b) => a + b) / n
-      );
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/api/index.js
-var isRecordEmpty, cr, nl, boms, transform;
-var init_api = __esm({
-  "../main/node_modules/csv-parse/lib/api/index.js"() {
-    init_normalize_columns_array();
-    init_init_state();
-    init_normalize_options();
-    init_CsvError();
-    init_delimiter_discover();
-    isRecordEmpty = function(record) {
-      return record.every(
-        (field) => field == null || field.toString && field.toString().trim() === ""
-      );
-    };
-    cr = 13;
-    nl = 10;
-    boms = {
-      // Note, the following are equals:
-      // Buffer.from("\ufeff")
-      // Buffer.from([239, 187, 191])
-      // Buffer.from('EFBBBF', 'hex')
-      utf8: Buffer.from([239, 187, 191]),
-      // Note, the following are equals:
-      // Buffer.from "\ufeff", 'utf16le
-      // Buffer.from([255, 254])
-      utf16le: Buffer.from([255, 254])
-    };
-    transform = function(original_options = {}) {
-      const info2 = {
-        bytes: 0,
-        bytes_records: 0,
-        comment_lines: 0,
-        empty_lines: 0,
-        invalid_field_length: 0,
-        lines: 1,
-        records: 0
-      };
-      const options2 = normalize_options(original_options);
-      return {
-        info: info2,
-        original_options,
-        options: options2,
-        state: init_state(options2),
-        __needMoreData: function(i, bufLen, end) {
-          if (end) return false;
-          const { encoding, escape: escape2, quote: quote2 } = this.options;
-          const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
-          const numOfCharLeft = bufLen - i - 1;
-          const requiredLength = Math.max(
-            needMoreDataSize,
-            // Skip if the remaining buffer smaller than record delimiter
-            // If "record_delimiter" is yet to be discovered:
-            // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
-            // 2. We set the length to windows line ending in the current encoding
-            // Note, that encoding is known from user or bom discovery at that point
-            // recordDelimiterMaxLength,
-            recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
-            // Skip if remaining buffer can be an escaped quote
-            quoting ? (escape2 === null ? 0 : escape2.length) + quote2.length : 0,
-            // Skip if remaining buffer can be record delimiter following the closing quote
-            quoting ? quote2.length + recordDelimiterMaxLength : 0
-          );
-          return numOfCharLeft < requiredLength;
-        },
-        // Central parser implementation
-        parse: function(nextBuf, end, push, close) {
-          const {
-            bom,
-            comment_no_infix,
-            delimiter_auto,
-            encoding,
-            from_line,
-            ltrim,
-            max_record_size,
-            raw,
-            relax_quotes,
-            rtrim,
-            skip_empty_lines,
-            to,
-            to_line
-          } = this.options;
-          let { comment, escape: escape2, quote: quote2, record_delimiter } = this.options;
-          const {
-            bomSkipped,
-            delimiterDiscovered,
-            delimiterBufPrevious,
-            rawBuffer,
-            escapeIsQuote
-          } = this.state;
-          if (!delimiterDiscovered && delimiter_auto) {
-            let delimiterBuf;
-            if (delimiterBufPrevious === void 0) {
-              delimiterBuf = nextBuf;
-            } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
-              delimiterBuf = delimiterBufPrevious;
-            } else {
-              delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
-            }
-            nextBuf = void 0;
-            if (end || delimiterBuf.length > delimiter_auto.size) {
-              this.options.delimiter = [
-                Buffer.from(
-                  delimiter_discover(delimiterBuf, this.options.delimiter_auto)
-                )
-              ];
-              this.state.previousBuf = delimiterBuf;
-              this.state.delimiterBufPrevious = void 0;
-              this.state.delimiterDiscovered = true;
-            } else {
-              this.state.delimiterBufPrevious = delimiterBuf;
-              return;
-            }
-          }
-          const { previousBuf } = this.state;
-          let buf;
-          if (previousBuf === void 0) {
-            if (nextBuf === void 0) {
-              close();
-              return;
-            } else {
-              buf = nextBuf;
-            }
-          } else if (previousBuf !== void 0 && nextBuf === void 0) {
-            buf = previousBuf;
-          } else {
-            buf = Buffer.concat([previousBuf, nextBuf]);
-          }
-          if (bomSkipped === false) {
-            if (bom === false) {
-              this.state.bomSkipped = true;
-            } else if (buf.length < 3) {
-              if (end === false) {
-                this.state.previousBuf = buf;
-                return;
-              }
-            } else {
-              for (const encoding2 in boms) {
-                if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
-                  const bomLength = boms[encoding2].length;
-                  this.state.bufBytesStart += bomLength;
-                  buf = buf.slice(bomLength);
-                  const options3 = normalize_options({
-                    ...this.original_options,
-                    encoding: encoding2
-                  });
-                  for (const key in options3) {
-                    this.options[key] = options3[key];
-                  }
-                  ({ comment, escape: escape2, quote: quote2 } = this.options);
-                  break;
-                }
-              }
-              this.state.bomSkipped = true;
-            }
-          }
-          const bufLen = buf.length;
-          let pos;
-          for (pos = 0; pos < bufLen; pos++) {
-            if (this.__needMoreData(pos, bufLen, end)) {
-              break;
-            }
-            if (this.state.wasRowDelimiter === true) {
-              this.info.lines++;
-              this.state.wasRowDelimiter = false;
-            }
-            if (to_line !== -1 && this.info.lines > to_line) {
-              this.state.stop = true;
-              close();
-              return;
-            }
-            if (this.state.quoting === false && record_delimiter.length === 0) {
-              const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
-                buf,
-                pos
-              );
-              if (record_delimiterCount) {
-                record_delimiter = this.options.record_delimiter;
-              }
-            }
-            const chr = buf[pos];
-            if (raw === true) {
-              rawBuffer.append(chr);
-            }
-            if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
-              this.state.wasRowDelimiter = true;
-            }
-            if (this.state.escaping === true) {
-              this.state.escaping = false;
-            } else {
-              if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
-                if (escapeIsQuote) {
-                  if (this.__isQuote(buf, pos + escape2.length)) {
-                    this.state.escaping = true;
-                    pos += escape2.length - 1;
-                    continue;
-                  }
-                } else {
-                  this.state.escaping = true;
-                  pos += escape2.length - 1;
-                  continue;
-                }
-              }
-              if (this.state.commenting === false && this.__isQuote(buf, pos)) {
-                if (this.state.quoting === true) {
-                  const nextChr = buf[pos + quote2.length];
-                  const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote2.length);
-                  const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote2.length, nextChr);
-                  const isNextChrDelimiter = this.__isDelimiter(
-                    buf,
-                    pos + quote2.length,
-                    nextChr
-                  );
-                  const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote2.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote2.length);
-                  if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
-                    pos += escape2.length - 1;
-                  } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
-                    this.state.quoting = false;
-                    this.state.wasQuoting = true;
-                    pos += quote2.length - 1;
-                    continue;
-                  } else if (relax_quotes === false) {
-                    const err = this.__error(
-                      new CsvError(
-                        "CSV_INVALID_CLOSING_QUOTE",
-                        [
-                          "Invalid Closing Quote:",
-                          `got "${String.fromCharCode(nextChr)}"`,
-                          `at line ${this.info.lines}`,
-                          "instead of delimiter, record delimiter, trimable character",
-                          "(if activated) or comment"
-                        ],
-                        this.options,
-                        this.__infoField()
-                      )
-                    );
-                    if (err !== void 0) return err;
-                  } else {
-                    this.state.quoting = false;
-                    this.state.wasQuoting = true;
-                    this.state.field.prepend(quote2);
-                    pos += quote2.length - 1;
-                  }
-                } else {
-                  if (this.state.field.length !== 0) {
-                    if (relax_quotes === false) {
-                      const info3 = this.__infoField();
-                      const bom2 = Object.keys(boms).map(
-                        (b) => boms[b].equals(this.state.field.toString()) ? b : false
-                      ).filter(Boolean)[0];
-                      const err = this.__error(
-                        new CsvError(
-                          "INVALID_OPENING_QUOTE",
-                          [
-                            "Invalid Opening Quote:",
-                            `a quote is found on field ${JSON.stringify(info3.column)} at line ${info3.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
-                            bom2 ? `(${bom2} bom)` : void 0
-                          ],
-                          this.options,
-                          info3,
-                          {
-                            field: this.state.field
-                          }
-                        )
-                      );
-                      if (err !== void 0) return err;
-                    }
-                  } else {
-                    this.state.quoting = true;
-                    pos += quote2.length - 1;
-                    continue;
-                  }
-                }
-              }
-              if (this.state.quoting === false) {
-                const recordDelimiterLength = this.__isRecordDelimiter(
-                  chr,
-                  buf,
-                  pos
-                );
-                if (recordDelimiterLength !== 0) {
-                  const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
-                  if (skipCommentLine) {
-                    this.info.comment_lines++;
-                  } else {
-                    if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
-                      this.state.enabled = true;
-                      this.__resetField();
-                      this.__resetRecord();
-                      pos += recordDelimiterLength - 1;
-                      continue;
-                    }
-                    if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
-                      this.info.empty_lines++;
-                      pos += recordDelimiterLength - 1;
-                      continue;
-                    }
-                    this.info.bytes = this.state.bufBytesStart + pos;
-                    const errField = this.__onField();
-                    if (errField !== void 0) return errField;
-                    this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
-                    const errRecord = this.__onRecord(push);
-                    if (errRecord !== void 0) return errRecord;
-                    if (to !== -1 && this.info.records >= to) {
-                      this.state.stop = true;
-                      close();
-                      return;
-                    }
-                  }
-                  this.state.commenting = false;
-                  pos += recordDelimiterLength - 1;
-                  continue;
-                }
-                if (this.state.commenting) {
-                  continue;
-                }
-                if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
-                  const commentCount = this.__compareBytes(comment, buf, pos, chr);
-                  if (commentCount !== 0) {
-                    this.state.commenting = true;
-                    continue;
-                  }
-                }
-                const delimiterLength = this.__isDelimiter(buf, pos, chr);
-                if (delimiterLength !== 0) {
-                  this.info.bytes = this.state.bufBytesStart + pos;
-                  const errField = this.__onField();
-                  if (errField !== void 0) return errField;
-                  pos += delimiterLength - 1;
-                  continue;
-                }
-              }
-            }
-            if (this.state.commenting === false) {
-              if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
-                return this.__error(
-                  new CsvError(
-                    "CSV_MAX_RECORD_SIZE",
-                    [
-                      "Max Record Size:",
-                      "record exceed the maximum number of tolerated bytes",
-                      `of ${max_record_size}`,
-                      `at line ${this.info.lines}`
-                    ],
-                    this.options,
-                    this.__infoField()
-                  )
-                );
-              }
-            }
-            const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
-            const rappend = rtrim === false || this.state.wasQuoting === false;
-            if (lappend === true && rappend === true) {
-              this.state.field.append(chr);
-            } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
-              return this.__error(
-                new CsvError(
-                  "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
-                  [
-                    "Invalid Closing Quote:",
-                    "found non trimable byte after quote",
-                    `at line ${this.info.lines}`
-                  ],
-                  this.options,
-                  this.__infoField()
-                )
-              );
-            } else {
-              if (lappend === false) {
-                pos += this.__isCharTrimable(buf, pos) - 1;
-              }
-              continue;
-            }
-          }
-          if (end === true) {
-            if (this.state.quoting === true) {
-              const err = this.__error(
-                new CsvError(
-                  "CSV_QUOTE_NOT_CLOSED",
-                  [
-                    "Quote Not Closed:",
-                    `the parsing is finished with an opening quote at line ${this.info.lines}`
-                  ],
-                  this.options,
-                  this.__infoField()
-                )
-              );
-              if (err !== void 0) return err;
-            } else {
-              if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
-                this.info.bytes = this.state.bufBytesStart + pos;
-                const errField = this.__onField();
-                if (errField !== void 0) return errField;
-                const errRecord = this.__onRecord(push);
-                if (errRecord !== void 0) return errRecord;
-              } else if (this.state.wasRowDelimiter === true) {
-                this.info.empty_lines++;
-              } else if (this.state.commenting === true) {
-                this.info.comment_lines++;
-              }
-            }
-          } else {
-            this.state.bufBytesStart += pos;
-            this.state.previousBuf = buf.slice(pos);
-          }
-          if (this.state.wasRowDelimiter === true) {
-            this.info.lines++;
-            this.state.wasRowDelimiter = false;
-          }
-        },
-        __onRecord: function(push) {
-          const {
-            columns,
-            group_columns_by_name,
-            encoding,
-            info: info3,
-            from,
-            relax_column_count,
-            relax_column_count_less,
-            relax_column_count_more,
-            raw,
-            skip_records_with_empty_values
-          } = this.options;
-          const { enabled, record } = this.state;
-          if (enabled === false) {
-            return this.__resetRecord();
-          }
-          const recordLength = record.length;
-          if (columns === true) {
-            if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
-              this.__resetRecord();
-              return;
-            }
-            return this.__firstLineToColumns(record);
-          }
-          if (columns === false && this.info.records === 0) {
-            this.state.expectedRecordLength = recordLength;
-          }
-          if (recordLength !== this.state.expectedRecordLength) {
-            const err = columns === false ? new CsvError(
-              "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
-              [
-                "Invalid Record Length:",
-                `expect ${this.state.expectedRecordLength},`,
-                `got ${recordLength} on line ${this.info.lines}`
-              ],
-              this.options,
-              this.__infoField(),
-              {
-                record
-              }
-            ) : new CsvError(
-              "CSV_RECORD_INCONSISTENT_COLUMNS",
-              [
-                "Invalid Record Length:",
-                `columns length is ${columns.length},`,
-                // rename columns
-                `got ${recordLength} on line ${this.info.lines}`
-              ],
-              this.options,
-              this.__infoField(),
-              {
-                record
-              }
-            );
-            if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
-              this.info.invalid_field_length++;
-              this.state.error = err;
-            } else {
-              const finalErr = this.__error(err);
-              if (finalErr) return finalErr;
-            }
-          }
-          if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
-            this.__resetRecord();
-            return;
-          }
-          if (this.state.recordHasError === true) {
-            this.__resetRecord();
-            this.state.recordHasError = false;
-            return;
-          }
-          this.info.records++;
-          if (from === 1 || this.info.records >= from) {
-            const { objname } = this.options;
-            if (columns !== false) {
-              const obj = {};
-              for (let i = 0, l = record.length; i < l; i++) {
-                if (columns[i] === void 0 || columns[i].disabled) continue;
-                if (group_columns_by_name === true && Object.hasOwn(obj, columns[i].name)) {
-                  if (Array.isArray(obj[columns[i].name])) {
-                    obj[columns[i].name] = obj[columns[i].name].concat(record[i]);
-                  } else {
-                    obj[columns[i].name] = [obj[columns[i].name], record[i]];
-                  }
-                } else {
-                  Object.defineProperty(obj, columns[i].name, {
-                    value: record[i],
-                    enumerable: true,
-                    writable: true,
-                    configurable: true
-                  });
-                }
-              }
-              if (raw === true || info3 === true) {
-                const extRecord = Object.assign(
-                  { record: obj },
-                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
-                  info3 === true ? { info: this.__infoRecord() } : {}
-                );
-                const err = this.__push(
-                  objname === void 0 ? extRecord : [obj[objname], extRecord],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              } else {
-                const err = this.__push(
-                  objname === void 0 ? obj : [obj[objname], obj],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              }
-            } else {
-              if (raw === true || info3 === true) {
-                const extRecord = Object.assign(
-                  { record },
-                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
-                  info3 === true ? { info: this.__infoRecord() } : {}
-                );
-                const err = this.__push(
-                  objname === void 0 ? extRecord : [record[objname], extRecord],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              } else {
-                const err = this.__push(
-                  objname === void 0 ? record : [record[objname], record],
-                  push
-                );
-                if (err) {
-                  return err;
-                }
-              }
-            }
-          }
-          this.__resetRecord();
-        },
-        __firstLineToColumns: function(record) {
-          const { firstLineToHeaders } = this.state;
-          try {
-            const headers = firstLineToHeaders === void 0 ? record : firstLineToHeaders.call(null, record);
-            if (!Array.isArray(headers)) {
-              return this.__error(
-                new CsvError(
-                  "CSV_INVALID_COLUMN_MAPPING",
-                  [
-                    "Invalid Column Mapping:",
-                    "expect an array from column function,",
-                    `got ${JSON.stringify(headers)}`
-                  ],
-                  this.options,
-                  this.__infoField(),
-                  {
-                    headers
-                  }
-                )
-              );
-            }
-            const normalizedHeaders = normalize_columns_array(headers);
-            this.state.expectedRecordLength = normalizedHeaders.length;
-            this.options.columns = normalizedHeaders;
-            this.__resetRecord();
-            return;
-          } catch (err) {
-            return err;
-          }
-        },
-        __resetRecord: function() {
-          if (this.options.raw === true) {
-            this.state.rawBuffer.reset();
-          }
-          this.state.error = void 0;
-          this.state.record = [];
-          this.state.record_length = 0;
-        },
-        __onField: function() {
-          const { cast, encoding, rtrim, max_record_size } = this.options;
-          const { enabled, wasQuoting } = this.state;
-          if (enabled === false) {
-            return this.__resetField();
-          }
-          let field = this.state.field.toString(encoding);
-          if (rtrim === true && wasQuoting === false) {
-            field = field.trimRight();
-          }
-          if (cast === true) {
-            const [err, f] = this.__cast(field);
-            if (err !== void 0) return err;
-            field = f;
-          }
-          this.state.record.push(field);
-          if (max_record_size !== 0 && typeof field === "string") {
-            this.state.record_length += field.length;
-          }
-          this.__resetField();
-        },
-        __resetField: function() {
-          this.state.field.reset();
-          this.state.wasQuoting = false;
-        },
-        __push: function(record, push) {
-          const { on_record } = this.options;
-          if (on_record !== void 0) {
-            const info3 = this.__infoRecord();
-            try {
-              record = on_record.call(null, record, info3);
-            } catch (err) {
-              return err;
-            }
-            if (record === void 0 || record === null) {
-              return;
-            }
-          }
-          this.info.bytes_records += this.info.bytes;
-          push(record);
-        },
-        // Return a tuple with the error and the casted value
-        __cast: function(field) {
-          const { columns, relax_column_count } = this.options;
-          const isColumns = Array.isArray(columns);
-          if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
-            return [void 0, void 0];
-          }
-          if (this.state.castField !== null) {
-            try {
-              const info3 = this.__infoField();
-              return [void 0, this.state.castField.call(null, field, info3)];
-            } catch (err) {
-              return [err];
-            }
-          }
-          if (this.__isFloat(field)) {
-            return [void 0, parseFloat(field)];
-          } else if (this.options.cast_date !== false) {
-            const info3 = this.__infoField();
-            return [void 0, this.options.cast_date.call(null, field, info3)];
-          }
-          return [void 0, field];
-        },
-        __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
-          if (sourceBuf[0] !== firstByte) return 0;
-          const sourceLength = sourceBuf.length;
-          for (let i = 1; i < sourceLength; i++) {
-            if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
-          }
-          return sourceLength;
-        },
-        // Helper to test if a character is trimable
-        __isCharTrimable: function(buf, pos) {
-          const { timchars, timcharFirstBytes } = this.state;
-          const first = buf[pos];
-          if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
-          loop1: for (let i = 0; i < timchars.length; i++) {
-            const timchar = timchars[i];
-            for (let j = 0; j < timchar.length; j++) {
-              if (timchar[j] !== buf[pos + j]) continue loop1;
-            }
-            return timchar.length;
-          }
-          return 0;
-        },
-        __isDelimiter: function(buf, pos, chr) {
-          const { delimiter, ignore_last_delimiters } = this.options;
-          if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
-            return 0;
-          } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
-            return 0;
-          }
-          loop1: for (let i = 0; i < delimiter.length; i++) {
-            const del = delimiter[i];
-            if (del[0] === chr) {
-              for (let j = 1; j < del.length; j++) {
-                if (del[j] !== buf[pos + j]) continue loop1;
-              }
-              return del.length;
-            }
-          }
-          return 0;
-        },
-        __isEscape: function(buf, pos, chr) {
-          const { escape: escape2 } = this.options;
-          if (escape2 === null) return false;
-          const l = escape2.length;
-          if (escape2[0] === chr) {
-            for (let i = 0; i < l; i++) {
-              if (escape2[i] !== buf[pos + i]) {
-                return false;
-              }
-            }
-            return true;
-          }
-          return false;
-        },
-        __isFloat: function(value2) {
-          return value2 - parseFloat(value2) + 1 >= 0;
-        },
-        // Keep it in case we implement the `cast_int` option
-        // __isInt(value){
-        //   // return Number.isInteger(parseInt(value))
-        //   // return !isNaN( parseInt( obj ) );
-        //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
-        // }
-        __isQuote: function(buf, pos) {
-          const { quote: quote2 } = this.options;
-          if (quote2 === null) return false;
-          const l = quote2.length;
-          for (let i = 0; i < l; i++) {
-            if (quote2[i] !== buf[pos + i]) {
-              return false;
-            }
-          }
-          return true;
-        },
-        __isRecordDelimiter: function(chr, buf, pos) {
-          const { record_delimiter } = this.options;
-          const recordDelimiterLength = record_delimiter.length;
-          loop1: for (let i = 0; i < recordDelimiterLength; i++) {
-            const rd = record_delimiter[i];
-            const rdLength = rd.length;
-            if (rd[0] !== chr) {
-              continue;
-            }
-            for (let j = 1; j < rdLength; j++) {
-              if (rd[j] !== buf[pos + j]) {
-                continue loop1;
-              }
-            }
-            return rd.length;
-          }
-          return 0;
-        },
-        __autoDiscoverRecordDelimiter: function(buf, pos) {
-          const { encoding } = this.options;
-          const rds = [
-            // Important, the windows line ending must be before mac os 9
-            Buffer.from("\r\n", encoding),
-            Buffer.from("\n", encoding),
-            Buffer.from("\r", encoding)
-          ];
-          loop: for (let i = 0; i < rds.length; i++) {
-            const l = rds[i].length;
-            for (let j = 0; j < l; j++) {
-              if (rds[i][j] !== buf[pos + j]) {
-                continue loop;
-              }
-            }
-            this.options.record_delimiter.push(rds[i]);
-            this.state.recordDelimiterMaxLength = rds[i].length;
-            return rds[i].length;
-          }
-          return 0;
-        },
-        __error: function(msg) {
-          const { encoding, raw, skip_records_with_error } = this.options;
-          const err = typeof msg === "string" ? new Error(msg) : msg;
-          if (skip_records_with_error) {
-            this.state.recordHasError = true;
-            if (this.options.on_skip !== void 0) {
-              try {
-                this.options.on_skip(
-                  err,
-                  raw ? this.state.rawBuffer.toString(encoding) : void 0
-                );
-              } catch (err2) {
-                return err2;
-              }
-            }
-            return void 0;
-          } else {
-            return err;
-          }
-        },
-        __infoDataSet: function() {
-          return {
-            ...this.info,
-            columns: this.options.columns
-          };
-        },
-        __infoRecord: function() {
-          const { columns, raw, encoding } = this.options;
-          return {
-            ...this.__infoDataSet(),
-            bytes_records: this.info.bytes,
-            error: this.state.error,
-            header: columns === true,
-            index: this.state.record.length,
-            raw: raw ? this.state.rawBuffer.toString(encoding) : void 0
-          };
-        },
-        __infoField: function() {
-          const { columns } = this.options;
-          const isColumns = Array.isArray(columns);
-          const bytes_records = this.info.bytes_records;
-          return {
-            ...this.__infoRecord(),
-            bytes_records,
-            column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
-            quoting: this.state.wasQuoting
-          };
-        }
-      };
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/index.js
-import { Transform } from "stream";
-var Parser, parse3;
-var init_lib = __esm({
-  "../main/node_modules/csv-parse/lib/index.js"() {
-    init_is_object();
-    init_api();
-    init_CsvError();
-    init_normalize_options();
-    Parser = class extends Transform {
-      constructor(opts = {}) {
-        super({ ...{ readableObjectMode: true }, ...opts, encoding: null });
-        this.api = transform({
-          on_skip: (err, chunk) => {
-            this.emit("skip", err, chunk);
-          },
-          ...opts
-        });
-        this.state = this.api.state;
-        this.options = this.api.options;
-        this.info = this.api.info;
-      }
-      // Implementation of `Transform._transform`
-      _transform(buf, _, callback) {
-        if (this.state.stop === true) {
-          return;
-        }
-        const err = this.api.parse(
-          buf,
-          false,
-          (record) => {
-            this.push(record);
-          },
-          () => {
-            this.push(null);
-            this.end();
-            this.on("end", this.destroy);
-          }
-        );
-        if (err !== void 0) {
-          this.state.stop = true;
-        }
-        callback(err);
-      }
-      // Implementation of `Transform._flush`
-      _flush(callback) {
-        if (this.state.stop === true) {
-          return;
-        }
-        const err = this.api.parse(
-          void 0,
-          true,
-          (record) => {
-            this.push(record);
-          },
-          () => {
-            this.push(null);
-            this.on("end", this.destroy);
-          }
-        );
-        callback(err);
-      }
-    };
-    parse3 = function() {
-      let data, options2, callback;
-      for (const i in arguments) {
-        const argument = arguments[i];
-        const type = typeof argument;
-        if (data === void 0 && (typeof argument === "string" || Buffer.isBuffer(argument))) {
-          data = argument;
-        } else if (options2 === void 0 && is_object(argument)) {
-          options2 = argument;
-        } else if (callback === void 0 && type === "function") {
-          callback = argument;
-        } else {
-          throw new CsvError(
-            "CSV_INVALID_ARGUMENT",
-            ["Invalid argument:", `got ${JSON.stringify(argument)} at index ${i}`],
-            options2 || {}
-          );
-        }
-      }
-      const parser = new Parser(options2);
-      if (callback) {
-        const records = options2 === void 0 || options2.objname === void 0 ? [] : /* @__PURE__ */ Object.create(null);
-        parser.on("readable", function() {
-          let record;
-          while ((record = this.read()) !== null) {
-            if (options2 === void 0 || options2.objname === void 0) {
-              records.push(record);
-            } else {
-              Object.assign(records, {
-                [record[0]]: record[1]
-                // writable: true,
-                // enumerable: true,
-                // configurable: true
-              });
-            }
-          }
-        });
-        parser.on("error", function(err) {
-          callback(err, void 0, parser.api.__infoDataSet());
-        });
-        parser.on("end", function() {
-          callback(void 0, records, parser.api.__infoDataSet());
-        });
-      }
-      if (data !== void 0) {
-        const writer = function() {
-          parser.write(data);
-          parser.end();
-        };
-        if (typeof setImmediate === "function") {
-          setImmediate(writer);
-        } else {
-          setTimeout(writer, 0);
-        }
-      }
-      return parser;
-    };
-  }
-});
-
-// ../main/node_modules/csv-parse/lib/sync.js
-var parse4;
-var init_sync = __esm({
-  "../main/node_modules/csv-parse/lib/sync.js"() {
-    init_api();
-    init_normalize_options();
-    parse4 = function(data, opts = {}) {
-      if (typeof data === "string") {
-        data = Buffer.from(data);
-      }
-      const records = opts && opts.objname ? /* @__PURE__ */ Object.create(null) : [];
-      const parser = transform(opts);
-      const push = (record) => {
-        if (parser.options.objname === void 0) records.push(record);
-        else {
-          records[record[0]] = record[1];
-        }
-      };
-      const close = () => {
-      };
-      const error2 = parser.parse(data, true, push, close);
-      if (error2 !== void 0) throw error2;
-      return records;
-    };
-  }
-});
-
-// src/testsets/line-cursor.ts
-function countLineBreaks(text) {
-  let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
-  if (text.includes("\r")) {
-    for (let j = text.indexOf("\r"); j !== -1; j = text.indexOf("\r", j + 1)) {
-      if (text.charCodeAt(j + 1) !== LF) count++;
-    }
-  }
-  return count;
-}
-var LF, CR, LineCursor;
-var init_line_cursor = __esm({
-  "src/testsets/line-cursor.ts"() {
-    "use strict";
-    LF = 10;
-    CR = 13;
-    LineCursor = class {
-      constructor(text) {
-        this.text = text;
-      }
-      text;
-      #offset = 0;
-      #line = 1;
-      #lineStart = 0;
-      /** Position of the character at `offset` (clamped to the text). */
-      positionAt(offset) {
-        const target = Math.max(0, Math.min(offset, this.text.length));
-        if (target < this.#offset) {
-          this.#offset = 0;
-          this.#line = 1;
-          this.#lineStart = 0;
-        }
-        const text = this.text;
-        for (let i = this.#offset; i < target; i++) {
-          const c = text.charCodeAt(i);
-          if (c === LF || c === CR && text.charCodeAt(i + 1) !== LF) {
-            this.#line++;
-            this.#lineStart = i + 1;
-          }
-        }
-        this.#offset = target;
-        return { line: this.#line, col: target - this.#lineStart + 1 };
-      }
-    };
-  }
-});
-
-// src/testsets/rows.ts
-function isReservedKey(key) {
-  return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
-}
-function normalizeMeta(raw, line, issues) {
-  const meta = {};
-  let ok = true;
-  const id = idText(raw.id, "__id__", line, issues);
-  if (id === INVALID) ok = false;
-  else if (id !== void 0) meta.id = id;
-  const dedupId = idText(raw.dedupId, "__dedup_id__", line, issues);
-  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, line, issues);
-  if (dedupId === INVALID || dataDedupId === INVALID) {
-    ok = false;
-  } else if (dedupId !== void 0 && dataDedupId !== void 0 && dedupId !== dataDedupId) {
-    issues.add(
-      "testset.dedup-conflict",
-      line,
-      0,
-      `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`
-    );
-    ok = false;
-  } else {
-    const dedup = dedupId ?? dataDedupId;
-    if (dedup !== void 0) meta.dedupId = dedup;
-  }
-  const tags = tagList(raw.tags, line, issues);
-  if (tags === INVALID) ok = false;
-  else if (tags !== void 0) meta.tags = tags;
-  const flags = structured(raw.flags);
-  if (flags !== void 0) meta.flags = flags;
-  const extra = structured(raw.meta);
-  if (extra !== void 0) meta.meta = extra;
-  if (!ok) return null;
-  return Object.keys(meta).length === 0 ? NO_META : meta;
-}
-function isAbsent(value2) {
-  return value2 === void 0 || value2 === null || typeof value2 === "string" && value2.trim() === "";
-}
-function idText(value2, name, line, issues) {
-  if (isAbsent(value2)) return void 0;
-  if (typeof value2 === "string") return value2.trim();
-  if (typeof value2 === "number" && Number.isFinite(value2)) return String(value2);
-  issues.add(
-    "testset.meta",
-    line,
-    0,
-    `${name}: expected a string or a number, found ${describeValue(value2)}`
-  );
-  return INVALID;
-}
-function tagList(value2, line, issues) {
-  if (isAbsent(value2)) return void 0;
-  const decoded = typeof value2 === "string" ? decodeJsonText(value2) : value2;
-  let tags;
-  if (typeof decoded === "string") {
-    if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
-    tags = decoded.split(TAG_SEPARATORS);
-  } else if (Array.isArray(decoded) && decoded.every((tag) => typeof tag === "string")) {
-    tags = decoded;
-  } else {
-    issues.add(
-      "testset.meta",
-      line,
-      0,
-      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value2)}`
-    );
-    return INVALID;
-  }
-  const kept = [];
-  for (const tag of tags) {
-    const trimmed = tag.trim();
-    if (trimmed !== "") kept.push(trimmed);
-  }
-  return kept.length > 0 ? kept : void 0;
-}
-function structured(value2) {
-  if (isAbsent(value2)) return void 0;
-  return typeof value2 === "string" ? decodeJsonText(value2) : value2;
-}
-function decodeJsonText(text) {
-  const lead = text.charCodeAt(0);
-  if (lead !== 91 && lead !== 123 && !isSpace(lead)) return text;
-  const trimmed = text.trim();
-  if (trimmed.length < 2) return text;
-  const first = trimmed.charCodeAt(0);
-  const last = trimmed.charCodeAt(trimmed.length - 1);
-  const looksLikeJson = first === 91 && last === 93 || first === 123 && last === 125;
-  if (!looksLikeJson) return text;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return text;
-  }
-}
-function isSpace(code) {
-  return code <= 32 || code === 160 || code === 65279 || code >= 5760 && /\s/.test(String.fromCharCode(code));
-}
-function isRecordObject(value2) {
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
-}
-function rowFromObject(value2, line, col, issues, fallbackId) {
-  if (!isRecordObject(value2)) {
-    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value2)}`);
-    return null;
-  }
-  const hasReserved = Object.hasOwn(value2, "__id__") || Object.hasOwn(value2, "__dedup_id__") || Object.hasOwn(value2, "__flags__") || Object.hasOwn(value2, "__tags__") || Object.hasOwn(value2, "__meta__") || Object.hasOwn(value2, DATA_DEDUP_KEY);
-  if (!hasReserved) {
-    if (isAbsent(fallbackId)) return { data: value2, line, meta: NO_META };
-    const meta2 = normalizeMeta({ id: fallbackId }, line, issues);
-    return meta2 && { data: value2, line, meta: meta2 };
-  }
-  const data = {};
-  for (const key of Object.keys(value2)) {
-    if (!isReservedKey(key)) setDataKey(data, key, value2[key]);
-  }
-  const raw = {
-    id: isAbsent(value2.__id__) ? fallbackId : value2.__id__,
-    dedupId: value2.__dedup_id__,
-    dataDedupId: value2[DATA_DEDUP_KEY],
-    flags: value2.__flags__,
-    tags: value2.__tags__,
-    meta: value2.__meta__
-  };
-  const meta = normalizeMeta(raw, line, issues);
-  return meta && { data, line, meta };
-}
-function setDataKey(data, key, value2) {
-  if (key === "__proto__") {
-    Object.defineProperty(data, key, {
-      value: value2,
-      enumerable: true,
-      writable: true,
-      configurable: true
-    });
-  } else {
-    data[key] = value2;
-  }
-}
-function rowsFromRecords(records, file) {
-  const issues = new IssueList(file);
-  const rows2 = [];
-  for (const record of records) {
-    const row = rowFromObject(record.value, record.line, 0, issues);
-    if (row) rows2.push(row);
-  }
-  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
-}
-var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID, TAG_SEPARATORS;
-var init_rows = __esm({
-  "src/testsets/rows.ts"() {
-    "use strict";
-    init_errors();
-    init_issues();
-    META_COLUMNS = {
-      __id__: "id",
-      __dedup_id__: "dedupId",
-      __flags__: "flags",
-      __tags__: "tags",
-      __meta__: "meta"
-    };
-    DATA_DEDUP_KEY = "testcase_dedup_id";
-    NO_META = Object.freeze({});
-    INVALID = /* @__PURE__ */ Symbol("invalid");
-    TAG_SEPARATORS = /[,;]/;
-  }
-});
-
-// src/testsets/csv.ts
-function parseCsv(text, file) {
-  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  let records;
-  try {
-    records = parse4(body, CSV_OPTIONS);
-  } catch (error2) {
-    if (!(error2 instanceof CsvError)) throw error2;
-    return { ok: false, issues: [csvSyntaxIssue(error2, body, file)] };
-  }
-  const builder = new CsvRowBuilder(file);
-  builder.pushAll(records);
-  return builder.finish();
-}
-function csvSyntaxIssue(error2, body, file) {
-  const bytes = typeof error2.bytes === "number" ? error2.bytes : 0;
-  let offset = Buffer.from(body, "utf8").subarray(0, bytes).toString("utf8").length;
-  let message = `invalid CSV: ${error2.message}`;
-  if (error2.code === "CSV_QUOTE_NOT_CLOSED") {
-    const quote2 = body.indexOf('"', offset);
-    if (quote2 !== -1) offset = quote2;
-    message = 'a quoted cell that starts here is never closed (a missing or stray " character)';
-  }
-  const { line, col } = new LineCursor(body).positionAt(offset);
-  return { code: "testset.csv-syntax", file, line, col, path: "", message };
-}
-var CSV_OPTIONS, CsvRowBuilder;
-var init_csv = __esm({
-  "src/testsets/csv.ts"() {
-    "use strict";
-    init_sync();
-    init_issues();
-    init_line_cursor();
-    init_rows();
-    CSV_OPTIONS = {
-      record_delimiter: ["\r\n", "\n", "\r"],
-      skip_empty_lines: false,
-      relax_column_count: true,
-      relax_quotes: true
-    };
-    CsvRowBuilder = class {
-      #issues;
-      #rows = [];
-      /** Where rows go when streaming; without it they are collected for `finish`. */
-      #onRow;
-      #plan = null;
-      #headerOk = true;
-      #width = 0;
-      #nextLine = 1;
-      /**
-       * With `onRow`, each row is handed over as soon as it is built and `finish` returns no rows (a
-       * streaming reader keeps none); a row handed over may still be followed by issues in later
-       * rows, so the caller must wait for `finish` before trusting any of them.
-       */
-      constructor(file, onRow) {
-        this.#issues = new IssueList(file);
-        this.#onRow = onRow;
-      }
-      /** Feeds the next record, in file order, blank records included. */
-      push(record) {
-        this.pushAll([record]);
-      }
-      /**
-       * Feeds records in file order, blank records included. The per-record work is written out in
-       * this one loop, not spread over helpers: a 10,000-row file is read once, mostly before the JIT
-       * has optimised anything, and every call per cell shows in the timing.
-       */
-      pushAll(records) {
-        for (const record of records) {
-          const line = this.#nextLine;
-          let breaks = 0;
-          let blank = true;
-          for (let i = 0; i < record.length; i++) {
-            const cell = record[i] ?? "";
-            if (cell.includes("\n") || cell.includes("\r")) breaks += countLineBreaks(cell);
-            if (blank && cell.length > 0) {
-              const lead = cell.charCodeAt(0);
-              blank = lead > 32 && lead < 127 ? false : cell.trim() === "";
-            }
-          }
-          this.#nextLine = line + 1 + breaks;
-          if (blank) continue;
-          const plan = this.#plan;
-          if (plan === null) {
-            this.#plan = this.#readHeader(record, line);
-            continue;
-          }
-          if (!this.#headerOk) continue;
-          if (record.length !== this.#width) {
-            this.#issues.add(
-              "testset.csv-columns",
-              line,
-              0,
-              `expected ${this.#width} cells (one per header column), found ${record.length}`
-            );
-            continue;
-          }
-          const data = {};
-          const { dataIndex, dataName } = plan;
-          for (let i = 0; i < dataIndex.length; i++) {
-            const cell = record[dataIndex[i] ?? 0] ?? "";
-            const lead = cell.charCodeAt(0);
-            const value2 = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
-            if (plan.protoColumn) setDataKey(data, dataName[i] ?? "", value2);
-            else data[dataName[i] ?? ""] = value2;
-          }
-          if (plan.metaIndex.length === 0) {
-            this.#emit({ data, line, meta: NO_META });
-            continue;
-          }
-          const raw = {};
-          for (let i = 0; i < plan.metaIndex.length; i++) {
-            const field = plan.metaField[i];
-            if (field !== void 0) raw[field] = record[plan.metaIndex[i] ?? 0];
-          }
-          const meta = normalizeMeta(raw, line, this.#issues);
-          if (meta) this.#emit({ data, line, meta });
-        }
-      }
-      #emit(row) {
-        if (this.#onRow === void 0) this.#rows.push(row);
-        else this.#onRow(row);
-      }
-      /** Every row, or every problem found. */
-      finish() {
-        if (this.#plan === null) {
-          this.#issues.add(
-            "testset.csv-header",
-            1,
-            0,
-            "the file is empty: a CSV testset starts with a header row of column names"
-          );
-        }
-        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
-      }
-      #readHeader(record, line) {
-        const plan = {
-          dataIndex: [],
-          dataName: [],
-          metaIndex: [],
-          metaField: [],
-          protoColumn: false
-        };
-        const seen = /* @__PURE__ */ new Map();
-        this.#width = record.length;
-        record.forEach((cell, index) => {
-          const name = cell.trim();
-          if (name === "") {
-            this.#issues.add(
-              "testset.csv-header",
-              line,
-              0,
-              `column ${index + 1} of the header has no name: every column needs one`
-            );
-            this.#headerOk = false;
-            return;
-          }
-          const first = seen.get(name);
-          if (first !== void 0) {
-            this.#issues.add(
-              "testset.csv-header",
-              line,
-              0,
-              `column name ${JSON.stringify(name)} appears twice in the header (columns ${first + 1} and ${index + 1})`
-            );
-            this.#headerOk = false;
-            return;
-          }
-          seen.set(name, index);
-          if (isReservedKey(name)) {
-            plan.metaIndex.push(index);
-            plan.metaField.push(name === DATA_DEDUP_KEY ? "dataDedupId" : META_COLUMNS[name]);
-          } else {
-            plan.dataIndex.push(index);
-            plan.dataName.push(name);
-            if (name === "__proto__") plan.protoColumn = true;
-          }
-        });
-        return plan;
-      }
-    };
-  }
-});
-
-// src/testsets/json-syntax.ts
-function locateJsonError(text) {
-  const n = text.length;
-  const stack = [];
-  let state = "value";
-  let lastComma = -1;
-  let i = 0;
-  for (; ; ) {
-    i = skipWhitespace(text, i);
-    const top = stack[stack.length - 1];
-    if (i >= n) {
-      if (state === "after" && top === void 0) return null;
-      const what = top === void 0 ? "a JSON value" : top === "[" ? "the closing ']'" : "the closing '}'";
-      return { offset: n, message: `unexpected end of file: expected ${what}` };
-    }
-    const c = text.charAt(i);
-    if (state === "after") {
-      if (top === void 0) {
-        return { offset: i, message: `unexpected ${found(text, i)} after the JSON value` };
-      }
-      const close = top === "[" ? "]" : "}";
-      if (c === ",") {
-        lastComma = i;
-        state = top === "[" ? "value" : "key";
-        i++;
-      } else if (c === close) {
-        stack.pop();
-        i++;
-      } else {
-        const after = top === "[" ? "an array element" : "a property value";
-        return {
-          offset: i,
-          message: `expected ',' or '${close}' after ${after}, found ${found(text, i)}`
-        };
-      }
-      continue;
-    }
-    if (state === "key" || state === "first-key") {
-      if (c === "}") {
-        if (state === "first-key") {
-          stack.pop();
-          state = "after";
-          i++;
-          continue;
-        }
-        return { offset: lastComma, message: "trailing comma: JSON allows no ',' before '}'" };
-      }
-      if (c !== '"') {
-        return {
-          offset: i,
-          message: `expected a property name in double quotes, found ${found(text, i)}`
-        };
-      }
-      const end2 = scanString(text, i);
-      if (typeof end2 !== "number") return end2;
-      i = skipWhitespace(text, end2);
-      if (text.charAt(i) !== ":") {
-        return {
-          offset: i,
-          message: `expected ':' after the property name, found ${found(text, i)}`
-        };
-      }
-      state = "value";
-      i++;
-      continue;
-    }
-    if (c === "]" && top === "[") {
-      if (state === "first-value") {
-        stack.pop();
-        state = "after";
-        i++;
-        continue;
-      }
-      return { offset: lastComma, message: "trailing comma: JSON allows no ',' before ']'" };
-    }
-    if (c === "[" || c === "{") {
-      stack.push(c);
-      state = c === "[" ? "first-value" : "first-key";
-      i++;
-      continue;
-    }
-    const end = scanScalar(text, i);
-    if (typeof end !== "number") return end;
-    i = end;
-    state = "after";
-  }
-}
-function skipWhitespace(text, from) {
-  let i = from;
-  for (; ; ) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-    else return i;
-  }
-}
-function scanScalar(text, i) {
-  const c = text.charAt(i);
-  if (c === '"') return scanString(text, i);
-  if (c === "-" || c >= "0" && c <= "9") {
-    NUMBER.lastIndex = i;
-    const match = NUMBER.exec(text);
-    const end = match && match[0] !== "-" ? i + match[0].length : i;
-    if (end === i || NUMBER_CONTINUES.test(text.charAt(end))) {
-      return { offset: i, message: `invalid number ${found(text, i)}` };
-    }
-    return end;
-  }
-  for (const literal of LITERALS) {
-    if (text.startsWith(literal, i)) return i + literal.length;
-  }
-  const hint = c === "'" ? " (JSON strings use double quotes)" : "";
-  return { offset: i, message: `expected a value, found ${found(text, i)}${hint}` };
-}
-function scanString(text, start) {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charAt(i);
-    if (c === '"') return i + 1;
-    if (c === "\\") {
-      const next = text.charAt(i + 1);
-      if (next === "u") {
-        if (!HEX4.test(text.slice(i + 2, i + 6))) {
-          return { offset: i, message: "invalid \\u escape: expected four hex digits" };
-        }
-        i += 5;
-      } else if (ESCAPES.has(next)) {
-        i++;
-      } else {
-        return { offset: i, message: `invalid escape ${JSON.stringify(`\\${next}`)} in a string` };
-      }
-    } else if (c.charCodeAt(0) < 32) {
-      const what = c === "\n" || c === "\r" ? "a line break" : "a control character";
-      return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
-    }
-  }
-  return { offset: start, message: "a string that starts here is never closed" };
-}
-function found(text, i) {
-  if (i >= text.length) return "end of file";
-  const word = /[A-Za-z0-9_$.+-]+/y;
-  word.lastIndex = i;
-  const match = word.exec(text);
-  if (match) return JSON.stringify(match[0].slice(0, 20));
-  const c = text.charAt(i);
-  if (c === "'") return `"'"`;
-  return `'${JSON.stringify(c).slice(1, -1)}'`;
-}
-function explainJsonError(text, error2) {
-  const located = locateJsonError(text);
-  if (located) return located;
-  const message = error2 instanceof Error ? error2.message : String(error2);
-  const position = /at position (\d+)/.exec(message);
-  return { offset: position ? Number(position[1]) : 0, message };
-}
-var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
-var init_json_syntax = __esm({
-  "src/testsets/json-syntax.ts"() {
-    "use strict";
-    NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-    NUMBER_CONTINUES = /[0-9.eE+-]/;
-    LITERALS = ["true", "false", "null"];
-    ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
-    HEX4 = /^[0-9a-fA-F]{4}$/;
-  }
-});
-
-// src/testsets/json.ts
-function parseJson(text, file) {
-  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  let value2;
-  try {
-    value2 = JSON.parse(body);
-  } catch (error2) {
-    const { offset, message } = explainJsonError(body, error2);
-    const { line, col } = new LineCursor(body).positionAt(offset);
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "testset.json-syntax",
-          file,
-          line,
-          col,
-          path: "",
-          message: `invalid JSON: ${message}`
-        }
-      ]
-    };
-  }
-  const issues = new IssueList(file);
-  const cursor = new LineCursor(body);
-  const rows2 = [];
-  if (Array.isArray(value2)) {
-    const offsets = arrayElementOffsets(body, "root");
-    checkOffsets(offsets, value2);
-    value2.forEach((element, index) => {
-      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
-      const row = rowFromObject(element, line, col, issues);
-      if (row) rows2.push(row);
-    });
-  } else if (isRecordObject(value2) && Array.isArray(value2.testcases)) {
-    const testcases = value2.testcases;
-    const offsets = arrayElementOffsets(body, "testcases");
-    checkOffsets(offsets, testcases);
-    testcases.forEach((testcase, index) => {
-      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
-      if (!isRecordObject(testcase) || !isRecordObject(testcase.data)) {
-        issues.add(
-          "testset.row-type",
-          line,
-          col,
-          `expected a testcase object with a "data" object, found ${describeValue(testcase)}`
-        );
-        return;
-      }
-      const row = rowFromObject(testcase.data, line, col, issues, testcase.id);
-      if (row) rows2.push(row);
-    });
-  } else {
-    const { line, col } = cursor.positionAt(body.search(/\S/));
-    issues.add(
-      "testset.json-shape",
-      line,
-      col,
-      `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value2)}`
-    );
-  }
-  return issues.empty ? { ok: true, rows: rows2 } : { ok: false, issues: issues.toArray() };
-}
-function checkOffsets(offsets, elements) {
-  if (offsets.length !== elements.length) {
-    throw new Error(
-      `testset JSON scanner found ${offsets.length} array elements where JSON.parse found ${elements.length}`
-    );
-  }
-}
-function arrayElementOffsets(text, target) {
-  const targetDepth = target === "root" ? 1 : 2;
-  let offsets = [];
-  let depth2 = 0;
-  let inTarget = false;
-  let expectElement = false;
-  let lastRootKey = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58) continue;
-    if (inTarget && depth2 === targetDepth) {
-      if (c === 44) {
-        expectElement = true;
-        continue;
-      }
-      if (expectElement && c !== 93) {
-        offsets.push(i);
-        expectElement = false;
-      }
-    }
-    if (c === QUOTE) {
-      const end = stringEnd(text, i);
-      if (target === "testcases" && depth2 === 1) {
-        COLON_AHEAD.lastIndex = end + 1;
-        lastRootKey = COLON_AHEAD.test(text) ? JSON.parse(text.slice(i, end + 1)) : null;
-      }
-      i = end;
-    } else if (c === 91 || c === 123) {
-      depth2++;
-      const isTarget = c === 91 && depth2 === targetDepth && (target === "root" || lastRootKey === "testcases");
-      if (isTarget) {
-        offsets = [];
-        inTarget = true;
-        expectElement = true;
-      }
-    } else if (c === 93 || c === 125) {
-      if (inTarget && depth2 === targetDepth) inTarget = false;
-      depth2--;
-    }
-  }
-  return offsets;
-}
-function stringEnd(text, start) {
-  let end = text.indexOf('"', start + 1);
-  for (; ; ) {
-    if (end === -1) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
-}
-var QUOTE, BACKSLASH, COLON_AHEAD;
-var init_json = __esm({
-  "src/testsets/json.ts"() {
-    "use strict";
-    init_errors();
-    init_issues();
-    init_json_syntax();
-    init_line_cursor();
-    init_rows();
-    QUOTE = 34;
-    BACKSLASH = 92;
-    COLON_AHEAD = /[ \t\r\n]*:/y;
-  }
-});
-
-// src/testsets/jsonl.ts
-function parseJsonl(text, file) {
-  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
-  const reader = new JsonlRowReader(file);
-  for (const source2 of body.split(LINE_BREAK)) reader.push(source2);
-  return reader.finish();
-}
-var LINE_BREAK, JsonlRowReader;
-var init_jsonl = __esm({
-  "src/testsets/jsonl.ts"() {
-    "use strict";
-    init_issues();
-    init_json_syntax();
-    init_rows();
-    LINE_BREAK = /\r\n|\n|\r/;
-    JsonlRowReader = class {
-      #issues;
-      #rows = [];
-      #onRow;
-      #line = 0;
-      constructor(file, onRow) {
-        this.#issues = new IssueList(file);
-        this.#onRow = onRow;
-      }
-      /** The next physical line. */
-      push(source2) {
-        const line = ++this.#line;
-        if (source2.trim() === "") return;
-        let value2;
-        try {
-          value2 = JSON.parse(source2);
-        } catch (error2) {
-          const { offset, message } = explainJsonError(source2, error2);
-          this.#issues.add("testset.json-syntax", line, offset + 1, `invalid JSON: ${message}`);
-          return;
-        }
-        const col = source2.search(/\S/) + 1;
-        const row = rowFromObject(value2, line, col, this.#issues);
-        if (!row) return;
-        if (this.#onRow === void 0) this.#rows.push(row);
-        else this.#onRow(row);
-      }
-      /** Every row (none when streaming), or every problem found. */
-      finish() {
-        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
-      }
-    };
-  }
-});
-
-// src/testsets/stream-read.ts
-import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
-async function streamTestsetRows(absPath, format, file, onRow) {
-  const batches = testsetRowBatches(absPath, format, file);
-  try {
-    for (; ; ) {
-      const next = await batches.next();
-      if (next.done) return next.value.ok ? { ok: true } : next.value;
-      for (const row of next.value) onRow(row);
-    }
-  } catch (error2) {
-    if (error2 instanceof CsvError || !isErrno(error2)) throw error2;
-    throw new TestsetReadError(error2.code, error2.message);
-  }
-}
-async function* testsetRowBatches(absPath, format, file) {
-  if (format === "csv") return yield* csvRowBatches(absPath, file);
-  if (format === "jsonl") return yield* jsonlRowBatches(absPath, file);
-  const parsed = parseJson(await readFile(absPath, "utf8"), file);
-  if (!parsed.ok) return parsed;
-  if (parsed.rows.length > 0) yield parsed.rows;
-  return { ok: true, rows: [] };
-}
-async function* csvRowBatches(absPath, file) {
-  let rows2 = [];
-  const builder = new CsvRowBuilder(file, (row) => rows2.push(row));
-  let handed = 0;
-  let records = [];
-  let irregular = false;
-  lines: for await (const lines2 of lineBatches(absPath)) {
-    for (const line of lines2) {
-      const cells = line.includes('"') ? splitQuotedLine(line) : line.split(",");
-      if (cells === null) {
-        irregular = true;
-        break lines;
-      }
-      records.push(cells);
-      if (records.length < RECORD_BATCH) continue;
-      builder.pushAll(records);
-      handed += records.length;
-      records = [];
-      if (rows2.length > 0) {
-        yield rows2;
-        rows2 = [];
-      }
-    }
-  }
-  if (irregular) {
-    records = [];
-    const source2 = createReadStream(absPath);
-    const parser = parse3({ ...CSV_OPTIONS, bom: true });
-    source2.on("error", (error2) => parser.destroy(error2));
-    source2.pipe(parser);
-    let skip = handed;
-    try {
-      for await (const record of parser) {
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        records.push(record);
-        if (records.length < RECORD_BATCH) continue;
-        builder.pushAll(records);
-        records = [];
-        if (rows2.length > 0) {
-          yield rows2;
-          rows2 = [];
-        }
-      }
-    } catch (error2) {
-      if (!(error2 instanceof CsvError)) throw error2;
-      return parseCsv(await readFile(absPath, "utf8"), file);
-    } finally {
-      source2.destroy();
-    }
-  }
-  builder.pushAll(records);
-  if (rows2.length > 0) yield rows2;
-  return builder.finish();
-}
-function splitQuotedLine(line) {
-  const cells = [];
-  let at = 0;
-  for (; ; ) {
-    if (line.charCodeAt(at) === 34) {
-      let text = "";
-      let from = at + 1;
-      for (; ; ) {
-        const quote2 = line.indexOf('"', from);
-        if (quote2 === -1) return null;
-        if (line.charCodeAt(quote2 + 1) !== 34) {
-          cells.push(text + line.slice(from, quote2));
-          at = quote2 + 1;
-          break;
-        }
-        text += line.slice(from, quote2 + 1);
-        from = quote2 + 2;
-      }
-      if (at === line.length) return cells;
-      if (line.charCodeAt(at) !== 44) return null;
-      at++;
-    } else {
-      const comma = line.indexOf(",", at);
-      const cell = comma === -1 ? line.slice(at) : line.slice(at, comma);
-      if (cell.includes('"')) return null;
-      cells.push(cell);
-      if (comma === -1) return cells;
-      at = comma + 1;
-    }
-  }
-}
-async function* jsonlRowBatches(absPath, file) {
-  let rows2 = [];
-  const reader = new JsonlRowReader(file, (row) => rows2.push(row));
-  for await (const lines2 of lineBatches(absPath)) {
-    for (const line of lines2) {
-      reader.push(line);
-      if (rows2.length >= RECORD_BATCH) {
-        yield rows2;
-        rows2 = [];
-      }
-    }
-  }
-  if (rows2.length > 0) yield rows2;
-  return reader.finish();
-}
-async function* lineBatches(absPath) {
-  let lines2 = [];
-  const splitter = new LineSplitter((line) => lines2.push(line));
-  for await (const chunk of createReadStream(absPath, { encoding: "utf8", highWaterMark: CHUNK })) {
-    splitter.push(chunk);
-    if (lines2.length === 0) continue;
-    yield lines2;
-    lines2 = [];
-  }
-  splitter.end();
-  yield lines2;
-}
-function isErrno(error2) {
-  return error2 instanceof Error && typeof error2.code === "string";
-}
-var RECORD_BATCH, TestsetReadError, CHUNK, LineSplitter;
-var init_stream_read = __esm({
-  "src/testsets/stream-read.ts"() {
-    "use strict";
-    init_lib();
-    init_csv();
-    init_json();
-    init_jsonl();
-    RECORD_BATCH = 32;
-    TestsetReadError = class extends Error {
-      constructor(code, message) {
-        super(message);
-        this.code = code;
-      }
-      code;
-    };
-    CHUNK = 16 * 1024;
-    LineSplitter = class {
-      #onLine;
-      #rest = "";
-      #started = false;
-      constructor(onLine) {
-        this.#onLine = onLine;
-      }
-      push(chunk) {
-        let text = this.#rest + chunk;
-        if (!this.#started && text.length > 0) {
-          this.#started = true;
-          if (text.charCodeAt(0) === 65279) text = text.slice(1);
-        }
-        let start = 0;
-        let lf = text.indexOf("\n");
-        let cr2 = text.indexOf("\r");
-        for (; ; ) {
-          if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
-          if (cr2 !== -1 && cr2 < start) cr2 = text.indexOf("\r", start);
-          const at = cr2 !== -1 && (lf === -1 || cr2 < lf) ? cr2 : lf;
-          if (at === -1) break;
-          if (at === cr2 && at === text.length - 1) break;
-          this.#onLine(text.slice(start, at));
-          start = at === cr2 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
-        }
-        this.#rest = text.slice(start);
-      }
-      /** The last line (possibly empty, as `split` yields after a final break). */
-      end() {
-        const rest = this.#rest;
-        this.#rest = "";
-        if (rest.endsWith("\r")) {
-          this.#onLine(rest.slice(0, -1));
-          this.#onLine("");
-        } else this.#onLine(rest);
-      }
-    };
-  }
-});
-
-// src/testsets/replay.ts
-import { stat as stat2 } from "node:fs/promises";
-async function fileStamp(absPath) {
-  try {
-    const s = await stat2(absPath, { bigint: true });
-    return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs };
-  } catch {
-    return null;
-  }
-}
-async function* replayCases(source2) {
-  const changed = (how) => usageError(
-    "testset.changed",
-    `${source2.displayPath} ${how} since the run read it first (each run reads its cases again as it goes, to hold only a few in memory); run again with the file left as it is`,
-    source2.displayPath
-  );
-  const unchanged = async () => {
-    const now = await fileStamp(source2.absPath);
-    if (now === null) throw changed("went away");
-    const was = source2.stamp;
-    if (now.dev !== was.dev || now.ino !== was.ino || now.size !== was.size || now.mtimeNs !== was.mtimeNs) {
-      throw changed("changed");
-    }
-  };
-  await unchanged();
-  const replay = new CaseReplay(source2.kept, source2.file);
-  const batches = testsetRowBatches(source2.absPath, source2.format, source2.displayPath);
-  let next;
-  try {
-    let cases = [];
-    while (!(next = await batches.next()).done) {
-      for (const row of next.value) {
-        const made = replay.add(row);
-        if (made !== void 0) cases.push(made);
-      }
-      if (cases.length >= REPLAY_BATCH) {
-        yield cases;
-        cases = [];
-      }
-    }
-    if (cases.length > 0) yield cases;
-  } catch (error2) {
-    const errno = error2 instanceof Error && typeof error2.code === "string";
-    if (errno) throw changed("could no longer be read");
-    throw error2;
-  } finally {
-    await batches.return(void 0);
-  }
-  const result = next.value;
-  if (!result.ok || !replay.complete(source2.rows)) throw changed("changed");
-  await unchanged();
-}
-var ID_BYTES, BLOCK, RUN, NO_ID, IdColumn, KeptCases, CaseReplay, REPLAY_BATCH;
-var init_replay = __esm({
-  "src/testsets/replay.ts"() {
-    "use strict";
-    init_errors();
-    init_stream_read();
-    ID_BYTES = 32;
-    BLOCK = 2048;
-    RUN = 64;
-    NO_ID = "0".repeat(ID_BYTES * 2);
-    IdColumn = class {
-      #blocks = [];
-      #pending = [];
-      #written = 0;
-      /** The run last decoded, and where it starts. */
-      #run = "";
-      #runStart = -1;
-      push(id) {
-        this.#pending.push(id);
-        if (this.#pending.length === RUN) this.flush();
-      }
-      /** Writes the ids not written yet; done before any is read. */
-      flush() {
-        const count = this.#pending.length;
-        if (count === 0) return;
-        const slot = this.#written % BLOCK;
-        if (slot === 0) this.#blocks.push(Buffer.allocUnsafeSlow(BLOCK * ID_BYTES));
-        this.#blocks[this.#blocks.length - 1].write(this.#pending.join(""), slot * ID_BYTES, "hex");
-        this.#pending = [];
-        this.#written += count;
-      }
-      get(i) {
-        const start = i - i % RUN;
-        if (start !== this.#runStart) {
-          const at = start % BLOCK * ID_BYTES;
-          const end = Math.min(start + RUN, this.#written);
-          const block = this.#blocks[Math.floor(start / BLOCK)];
-          this.#run = block.toString("hex", at, at + (end - start) * ID_BYTES);
-          this.#runStart = start;
-        }
-        const from = (i - start) * ID_BYTES * 2;
-        return this.#run.slice(from, from + ID_BYTES * 2);
-      }
-    };
-    KeptCases = class {
-      #positions = [];
-      #contentIds = new IdColumn();
-      /** With `hash:` fields: each case's identity (a placeholder for rows with a dedup id). */
-      #ids;
-      #count = 0;
-      /** `fieldIds`: the identities are hashes of `hash:` fields, so they are kept too. */
-      constructor(fieldIds) {
-        this.#ids = fieldIds ? new IdColumn() : null;
-      }
-      get count() {
-        return this.#count;
-      }
-      /**
-       * The next kept case: its row position, contentId, and its identity when that is a hash of
-       * `hash:` fields (a dedup id comes back with its row, and a contentId is kept anyway).
-       */
-      add(position, contentId, fieldId) {
-        const slot = this.#count % BLOCK;
-        if (slot === 0) this.#positions.push(new Uint32Array(BLOCK));
-        this.#positions[this.#positions.length - 1][slot] = position;
-        this.#contentIds.push(contentId);
-        this.#ids?.push(fieldId ?? NO_ID);
-        this.#count++;
-      }
-      /** After the last `add`: the ids are all written. */
-      seal() {
-        this.#contentIds.flush();
-        this.#ids?.flush();
-      }
-      position(i) {
-        return this.#positions[Math.floor(i / BLOCK)][i % BLOCK];
-      }
-      contentId(i) {
-        return this.#contentIds.get(i);
-      }
-      fieldId(i) {
-        return this.#ids === null ? null : this.#ids.get(i);
-      }
-    };
-    CaseReplay = class {
-      #kept;
-      #file;
-      /** Rows seen: the next row's position. */
-      #row = 0;
-      /** Kept cases made: the next one's place in `#kept`. */
-      #next = 0;
-      constructor(kept, file) {
-        this.#kept = kept;
-        this.#file = file;
-      }
-      /** The next row's case, or undefined when the first read did not keep its row. */
-      add(row) {
-        const position = this.#row++;
-        const k = this.#next;
-        if (k >= this.#kept.count || this.#kept.position(k) !== position) return void 0;
-        this.#next++;
-        const contentId = this.#kept.contentId(k);
-        const id = row.meta.dedupId ?? this.#kept.fieldId(k) ?? contentId;
-        const source2 = this.#file === null ? null : { file: this.#file, line: row.line };
-        return { id, contentId, source: source2, data: row.data, meta: row.meta, index: position };
-      }
-      /** Whether the rows gave every kept case, and `rows` rows in all (as the first read did). */
-      complete(rows2) {
-        return this.#next === this.#kept.count && this.#row === rows2;
-      }
-    };
-    REPLAY_BATCH = 32;
-  }
-});
-
 // src/testsets/identity.ts
-import { createHash, hash as digest } from "node:crypto";
+import { hash as digest } from "node:crypto";
 function sha256(text) {
   return digest("sha256", text, "hex");
 }
 function contentIdWith(testsetJson, data) {
   return sha256(`{"data":${canonicalJson(data)},"testset":${testsetJson}}`);
+}
+function computeRevision(contentIds) {
+  return sha256(canonicalJson(contentIds));
 }
 function isRevisionPin(pin) {
   return pin.length >= MIN_PIN_LENGTH && pin.length <= 64 && PIN.test(pin);
@@ -23694,9 +20510,9 @@ function defaultTestsetId(path) {
   const stem = base.replace(/\.[^.]*$/, "");
   return stem === "" ? base : stem;
 }
-function prepareCases(rows2, options2) {
+function prepareCases(rows, options2) {
   const preparer = new CasePreparer(options2);
-  for (const row of rows2) preparer.add(row);
+  for (const row of rows) preparer.add(row);
   return preparer.finish();
 }
 function identityPlan(hash3) {
@@ -23712,8 +20528,8 @@ function identityOf(row, cid, identity, issues) {
   let text = "{";
   let complete = true;
   for (const { name, key } of identity.fields) {
-    const value2 = Object.hasOwn(row.data, name) ? row.data[name] : void 0;
-    if (value2 === void 0) {
+    const value = Object.hasOwn(row.data, name) ? row.data[name] : void 0;
+    if (value === void 0) {
       issues.add(
         "testset.hash-field-missing",
         row.line,
@@ -23723,8 +20539,8 @@ function identityOf(row, cid, identity, issues) {
       complete = false;
       continue;
     }
-    if (typeof value2 === "function" || typeof value2 === "symbol") continue;
-    text += `${text.length === 1 ? "" : ","}${key}:${canonicalJson(value2)}`;
+    if (typeof value === "function" || typeof value === "symbol") continue;
+    text += `${text.length === 1 ? "" : ","}${key}:${canonicalJson(value)}`;
   }
   return complete ? sha256(`${text}}`) : null;
 }
@@ -23760,35 +20576,23 @@ function hasTagIn(tags) {
   const wanted = new Set(tags);
   return (meta) => meta.tags?.some((tag) => wanted.has(tag)) ?? false;
 }
-var MIN_PIN_LENGTH, PIN, REVISION_BATCH, CasePreparer;
+var MIN_PIN_LENGTH, PIN, CasePreparer;
 var init_identity = __esm({
   "src/testsets/identity.ts"() {
     "use strict";
     init_errors();
     init_canonical_json();
     init_issues();
-    init_replay();
     MIN_PIN_LENGTH = 6;
     PIN = /^[0-9a-f]+$/i;
-    REVISION_BATCH = 64;
     CasePreparer = class {
       #testsetJson;
       #file;
       #identity;
-      #positions;
-      #keep;
       #issues;
       #cases = [];
-      /** With `hold: false`, instead of `#cases`. */
-      #kept;
+      /** The line of each identity seen, to report a duplicate where it first was. */
       #firstLine = /* @__PURE__ */ new Map();
-      #revision = createHash("sha256");
-      /** ContentIds not yet hashed into the revision: the first `#pending` slots. */
-      #batch = new Array(REVISION_BATCH);
-      #pending = 0;
-      #rows = 0;
-      /** Rows that became cases (kept or not): the next case's position. */
-      #identified = 0;
       constructor(options2) {
         this.#testsetJson = JSON.stringify(options2.testsetId);
         this.#file = options2.file;
@@ -23796,19 +20600,10 @@ var init_identity = __esm({
           Array.isArray(options2.hash) && options2.hash.length === 0 ? void 0 : options2.hash
         );
         this.#issues = new IssueList(options2.file ?? "");
-        this.#positions = options2.positions ?? false;
-        this.#keep = options2.keep;
-        if (options2.hold === false && this.#identity.kind === "function") {
-          throw new TypeError("cases identified by a hash function are always held (hold: false)");
-        }
-        this.#kept = options2.hold === false ? new KeptCases(this.#identity.kind === "fields") : null;
       }
       /** The next row, in file order. */
       add(row) {
         const cid = contentIdWith(this.#testsetJson, row.data);
-        this.#rows++;
-        this.#batch[this.#pending++] = cid;
-        if (this.#pending === REVISION_BATCH) this.#hashPending();
         const id = identityOf(row, cid, this.#identity, this.#issues);
         if (id === null) return;
         const first = this.#firstLine.get(id);
@@ -23822,35 +20617,21 @@ var init_identity = __esm({
           return;
         }
         this.#firstLine.set(id, row.line);
-        const index = this.#identified++;
-        if (this.#keep !== void 0 && !this.#keep(id, row.meta)) return;
-        if (this.#kept !== null) {
-          const fieldId = row.meta.dedupId === void 0 && this.#identity.kind === "fields" ? id : null;
-          this.#kept.add(index, cid, fieldId);
-          return;
-        }
-        const source2 = this.#file === null ? null : { file: this.#file, line: row.line };
-        this.#cases.push(
-          this.#positions ? { id, contentId: cid, source: source2, data: row.data, meta: row.meta, index } : { id, contentId: cid, source: source2, data: row.data, meta: row.meta }
-        );
+        this.#cases.push({
+          id,
+          contentId: cid,
+          source: this.#file === null ? null : { file: this.#file, line: row.line },
+          data: row.data,
+          meta: row.meta,
+          index: this.#cases.length
+        });
       }
       /** The cases and revision, or every problem found. Call once, after the last row. */
       finish() {
         this.#firstLine.clear();
         if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
-        this.#hashPending();
-        this.#revision.update(this.#rows === 0 ? "[]" : '"]');
-        const revision = this.#revision.digest("hex");
-        this.#kept?.seal();
-        return this.#kept === null ? { ok: true, cases: this.#cases, revision, rows: this.#rows } : { ok: true, cases: this.#cases, revision, rows: this.#rows, kept: this.#kept };
-      }
-      /** Hashes the pending contentIds: `["` before the first, `","` between any two. */
-      #hashPending() {
-        if (this.#pending === 0) return;
-        if (this.#pending < REVISION_BATCH) this.#batch.length = this.#pending;
-        const lead = this.#rows === this.#pending ? '["' : '","';
-        this.#revision.update(lead + this.#batch.join('","'));
-        this.#pending = 0;
+        const revision = computeRevision(this.#cases.map((c) => c.contentId));
+        return { ok: true, cases: this.#cases, revision };
       }
     };
   }
@@ -23864,28 +20645,6 @@ var init_run_key = __esm({
   "src/compare/run-key.ts"() {
     "use strict";
     init_identity();
-  }
-});
-
-// src/run/types.ts
-function heldCases(cases) {
-  if (cases instanceof CaseStream) {
-    throw new TypeError("these cases are read as the run goes (CaseStream), not held");
-  }
-  return cases;
-}
-var CaseStream;
-var init_types = __esm({
-  "src/run/types.ts"() {
-    "use strict";
-    CaseStream = class {
-      constructor(length2, read) {
-        this.length = length2;
-        this.read = read;
-      }
-      length;
-      read;
-    };
   }
 });
 
@@ -23907,7 +20666,7 @@ function annotateRuns(runs, specs, shard) {
     if (spec === void 0) return run2;
     const { cases, ...head } = run2;
     if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
-    const positions = new Map(heldCases(spec.cases).map((c) => [c.id, c.index]));
+    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
     return {
       ...head,
       plan: planOf(spec),
@@ -23937,7 +20696,6 @@ var init_annotate = __esm({
   "src/merge/annotate.ts"() {
     "use strict";
     init_run_key();
-    init_types();
   }
 });
 
@@ -23955,10 +20713,10 @@ var init_exact_sum = __esm({
       #partials = [];
       #count = 0;
       /** Adds a finite number. */
-      add(value2) {
+      add(value) {
         const partials = this.#partials;
         const count = this.#count;
-        let x = value2;
+        let x = value;
         let kept = 0;
         for (let i = 0; i < count; i++) {
           let y = partials[i];
@@ -24054,29 +20812,29 @@ function formatScore(score, threshold) {
   return String(rounded2);
 }
 function formatParams(params, separator) {
-  return Object.entries(params).map(([key, value2]) => `${key}=${typeof value2 === "string" ? value2 : JSON.stringify(value2)}`).join(separator);
+  return Object.entries(params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(separator);
 }
 function firstLine(text) {
   const end = text.search(/\r?\n/);
   return end === -1 ? text : `${text.slice(0, end)} \u2026`;
 }
-function describeFailedEvaluation(evaluation2) {
-  if (evaluation2.error !== null)
-    return `${evaluation2.evaluator}: error: ${firstLine(evaluation2.error)}`;
-  if (evaluation2.score === null) return `${evaluation2.evaluator}: no score`;
-  const score = formatScore(evaluation2.score, evaluation2.threshold);
-  if (evaluation2.threshold === null) return `${evaluation2.evaluator} ${score}`;
-  return `${evaluation2.evaluator} ${score} (needs ${describeThreshold(evaluation2.threshold)})`;
+function describeFailedEvaluation(evaluation) {
+  if (evaluation.error !== null)
+    return `${evaluation.evaluator}: error: ${firstLine(evaluation.error)}`;
+  if (evaluation.score === null) return `${evaluation.evaluator}: no score`;
+  const score = formatScore(evaluation.score, evaluation.threshold);
+  if (evaluation.threshold === null) return `${evaluation.evaluator} ${score}`;
+  return `${evaluation.evaluator} ${score} (needs ${describeThreshold(evaluation.threshold)})`;
 }
 function flakyLabel(result) {
   if (result.flaky !== true || result.trials === void 0) return null;
-  const passed = result.trials.filter((trial2) => trial2.passed).length;
+  const passed = result.trials.filter((trial) => trial.passed).length;
   return `flaky ${formatCount(passed)}/${formatCount(result.trials.length)}`;
 }
 function describeCaseFailure(result) {
   if (result.passed) return [];
   if (result.error !== null) return [`error: ${firstLine(result.error)}`];
-  const failed = result.evaluations.filter((evaluation2) => evaluation2.passed === false);
+  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
   if (failed.length === 0) return ["did not meet the pass condition"];
   return failed.map(describeFailedEvaluation);
 }
@@ -24119,8 +20877,8 @@ function casesInArtifact(artifact) {
 function renderJUnit(artifact) {
   return [...junitChunks(artifact, casesInArtifact(artifact))].join("");
 }
-function* junitChunks(artifact, source2) {
-  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source2.totals(index)));
+function* junitChunks(artifact, source) {
+  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
   const attributes = attrs({
     name: "evalgate",
     tests: sum(suites.map((totals2) => totals2.tests)),
@@ -24137,7 +20895,7 @@ function* junitChunks(artifact, source2) {
     const name = junitSuiteName(run2);
     yield `${suiteHead(run2, name, totals2)}
 `;
-    for (const result of source2.cases(index)) yield `${renderCase(result, name)}
+    for (const result of source.cases(index)) yield `${renderCase(result, name)}
 `;
     if (totals2.gateFailed) yield `${renderGate(run2, name)}
 `;
@@ -24146,7 +20904,7 @@ function* junitChunks(artifact, source2) {
   yield "</testsuites>\n";
 }
 function sum(values) {
-  return values.reduce((total, value2) => total + value2, 0);
+  return values.reduce((total, value) => total + value, 0);
 }
 function junitSuiteName(run2) {
   const params = formatParams(run2.params, ", ");
@@ -24168,7 +20926,7 @@ function suiteHead(run2, name, totals2) {
     run2.testset.path === null ? null : property("testset", run2.testset.path),
     run2.testset.ref === null ? null : property("ref", run2.testset.ref),
     ...Object.entries(run2.params).map(
-      ([key, value2]) => property(`param.${key}`, typeof value2 === "string" ? value2 : JSON.stringify(value2))
+      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
     )
   ].filter((line) => line !== null);
   const attributes = attrs({
@@ -24188,8 +20946,8 @@ function suiteHead(run2, name, totals2) {
   ].join("\n");
 }
 function renderCase(result, classname) {
-  const source2 = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open3 = `    <testcase${attrs({ name: `${source2} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const open3 = `    <testcase${attrs({ name: `${source} ${shortId2(result.id)}`, classname, time: seconds(result.durationMs) })}`;
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? "" : `${flaky}; `;
   if (result.error !== null) {
@@ -24211,11 +20969,11 @@ function renderCase(result, classname) {
   return `${open3}/>`;
 }
 function failureBody(result) {
-  const failed = result.evaluations.filter((evaluation2) => evaluation2.passed === false);
-  return (failed.length > 0 ? failed : result.evaluations).map((evaluation2) => {
-    const head = evaluation2.error === null ? describeFailedEvaluation(evaluation2) : `${evaluation2.evaluator}: error: ${evaluation2.error}`;
-    return evaluation2.metadata === null ? head : `${head}
-${safeJson2(evaluation2.metadata)}`;
+  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
+    const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
+    return evaluation.metadata === null ? head : `${head}
+${safeJson2(evaluation.metadata)}`;
   }).join("\n\n");
 }
 function renderGate(run2, classname) {
@@ -24228,31 +20986,31 @@ function renderGate(run2, classname) {
     "    </testcase>"
   ].join("\n");
 }
-function property(name, value2) {
-  return `      <property${attrs({ name, value: value2 })}/>`;
+function property(name, value) {
+  return `      <property${attrs({ name, value })}/>`;
 }
-function safeJson2(value2) {
+function safeJson2(value) {
   try {
     return JSON.stringify(
-      value2,
+      value,
       (_key, item) => typeof item === "bigint" ? item.toString() : item,
       2
     );
   } catch {
-    return String(value2);
+    return String(value);
   }
 }
 function seconds(ms) {
   return (ms / 1e3).toFixed(3);
 }
 function attrs(values) {
-  return Object.entries(values).map(([key, value2]) => ` ${key}="${escapeXmlAttribute(String(value2))}"`).join("");
+  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
 }
-function escapeXmlText(value2) {
-  return value2.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
+function escapeXmlText(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
 }
-function escapeXmlAttribute(value2) {
-  return value2.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
+function escapeXmlAttribute(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
 }
 var JUnitTotals, INVALID_XML, TEXT_ENTITIES, ATTRIBUTE_ENTITIES;
 var init_junit = __esm({
@@ -24762,11 +21520,11 @@ function renderRun(run2, listing, paint, width) {
 function renderCaseLine(result, paint, width) {
   const errored = result.error !== null;
   const mark = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
-  const source2 = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
   const flaky = flakyLabel(result);
   const reasons = describeCaseFailure(result).join("; ");
   const detail = [flaky, reasons].filter((part) => part !== null && part !== "").join("  ");
-  const text = `${clean(shortId2(result.id))}  ${clean(source2)}  ${clean(detail)}`;
+  const text = `${clean(shortId2(result.id))}  ${clean(source)}  ${clean(detail)}`;
   return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
 }
 function renderVerdictLine(runs, interrupted, paint) {
@@ -24793,14 +21551,14 @@ function renderVerdictLine(runs, interrupted, paint) {
 function verdictWord(verdict, paint) {
   return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
 }
-function renderTable(rows2, align) {
+function renderTable(rows, align) {
   const widths = [];
-  for (const row of rows2) {
+  for (const row of rows) {
     row.forEach((cell, column) => {
       widths[column] = Math.max(widths[column] ?? 0, visibleWidth(cell));
     });
   }
-  return rows2.map((row) => {
+  return rows.map((row) => {
     const cells = row.map((cell, column) => {
       const gap = " ".repeat((widths[column] ?? 0) - visibleWidth(cell));
       return align[column] === "right" ? gap + cell : cell + gap;
@@ -25024,8 +21782,8 @@ var init_yocto_queue = __esm({
     Node = class {
       value;
       next;
-      constructor(value2) {
-        this.value = value2;
+      constructor(value) {
+        this.value = value;
       }
     };
     Queue = class {
@@ -25035,8 +21793,8 @@ var init_yocto_queue = __esm({
       constructor() {
         this.clear();
       }
-      enqueue(value2) {
-        const node = new Node(value2);
+      enqueue(value) {
+        const node = new Node(value);
         if (this.#head) {
           this.#tail.next = node;
           this.#tail = node;
@@ -25167,8 +21925,8 @@ function pLimit(concurrency) {
       async value(iterable, function_) {
         const promises3 = [];
         try {
-          Array.from(iterable, (value2, index) => {
-            const promise = generator(function_, value2, index);
+          Array.from(iterable, (value, index) => {
+            const promise = generator(function_, value, index);
             promises3.push(promise);
             return promise;
           });
@@ -25200,10 +21958,10 @@ var init_p_limit = __esm({
 function timeoutMessage(timeoutMs2) {
   return `timed out after ${timeoutMs2} ms`;
 }
-function isThenable(value2) {
-  if (value2 === null || typeof value2 !== "object" && typeof value2 !== "function") return false;
+function isThenable(value) {
+  if (value === null || typeof value !== "object" && typeof value !== "function") return false;
   try {
-    return typeof value2.then === "function";
+    return typeof value.then === "function";
   } catch {
     return false;
   }
@@ -25295,7 +22053,7 @@ var init_call = __esm({
        * `TimeoutError`; the timer is cleared however the wait ends, so nothing keeps the process
        * alive. Never rejects.
        */
-      settle(value2, scope, timeoutMs2) {
+      settle(value, scope, timeoutMs2) {
         if (this.#interrupted) {
           CallScope.abort(scope, this.#reason);
           return Promise.resolve(INTERRUPTED);
@@ -25324,7 +22082,7 @@ var init_call = __esm({
               finish({ ok: false, error: message });
             }, timeoutMs2);
           }
-          Promise.resolve(value2).then(
+          Promise.resolve(value).then(
             (result) => finish({ ok: true, value: result }),
             (error2) => finish({ ok: false, error: describeError(error2), thrown: error2 })
           );
@@ -25375,9 +22133,9 @@ function toEvaluationResult(evaluator, raw, durationMs2) {
   if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
   return result;
 }
-function isUsage(value2) {
-  if (typeof value2 !== "object" || value2 === null) return false;
-  const u = value2;
+function isUsage(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const u = value;
   const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
   return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost));
 }
@@ -25397,9 +22155,9 @@ function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
   }
   return result;
 }
-function isThreshold(value2) {
-  if (typeof value2 !== "object" || value2 === null || Array.isArray(value2)) return false;
-  const bounds = value2;
+function isThreshold(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const bounds = value;
   return ["lt", "lte", "gt", "gte"].every(
     (key) => bounds[key] == null || typeof bounds[key] === "number"
   );
@@ -25459,16 +22217,16 @@ function evaluateGate(summary2, gate) {
   }
   return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
 }
-function measure(name, threshold, value2, missing) {
+function measure(name, threshold, value, missing) {
   return {
     name,
     expected: describeThreshold(threshold),
-    actual: value2 === null ? missing : formatNumber(value2),
-    passed: value2 !== null && meetsThreshold(value2, threshold)
+    actual: value === null ? missing : formatNumber(value),
+    passed: value !== null && meetsThreshold(value, threshold)
   };
 }
-function formatNumber(value2) {
-  return String(Number(value2.toFixed(4)));
+function formatNumber(value) {
+  return String(Number(value.toFixed(4)));
 }
 function evaluateRunGate(summary2, gate, planned) {
   const result = evaluateGate(summary2, gate);
@@ -25521,21 +22279,21 @@ var init_summary = __esm({
         if (result.error !== null) this.#errored++;
         else if (result.passed) this.#passed++;
         if (result.flaky === true) this.#flaky++;
-        for (const evaluation2 of result.evaluations) {
-          const total = this.#totals.get(evaluation2.evaluator);
+        for (const evaluation of result.evaluations) {
+          const total = this.#totals.get(evaluation.evaluator);
           if (total === void 0) continue;
           total.count++;
-          if (evaluation2.passed === true) total.passed++;
-          else if (evaluation2.passed === false) total.failed++;
-          if (evaluation2.error !== null) total.errors++;
-          else if (evaluation2.score !== null) {
-            total.sum.add(evaluation2.score);
+          if (evaluation.passed === true) total.passed++;
+          else if (evaluation.passed === false) total.failed++;
+          if (evaluation.error !== null) total.errors++;
+          else if (evaluation.score !== null) {
+            total.sum.add(evaluation.score);
             total.scored++;
           }
-          if (hasUsage(evaluation2.usage)) {
-            total.usage = total.usage === void 0 ? evaluation2.usage : addUsage(total.usage, evaluation2.usage);
-            if (evaluation2.usage.cost === null) total.cost = null;
-            else total.cost?.add(evaluation2.usage.cost);
+          if (hasUsage(evaluation.usage)) {
+            total.usage = total.usage === void 0 ? evaluation.usage : addUsage(total.usage, evaluation.usage);
+            if (evaluation.usage.cost === null) total.cost = null;
+            else total.cost?.add(evaluation.usage.cost);
           }
         }
       }
@@ -25577,108 +22335,17 @@ var init_summary = __esm({
   }
 });
 
-// src/run/case-cursor.ts
-function caseCursor(cases) {
-  if (cases instanceof CaseStream) return new StreamCursor(cases);
-  return { at: (index) => cases[index], close: () => Promise.resolve() };
-}
-var StreamCursor;
-var init_case_cursor = __esm({
-  "src/run/case-cursor.ts"() {
-    "use strict";
-    init_types();
-    StreamCursor = class {
-      #stream;
-      #iterator = null;
-      #batch = [];
-      /** Position of `#batch[0]`. */
-      #base = 0;
-      /** The batch after `#batch`, once read. */
-      #next = null;
-      /** Cases read so far, `#batch` and `#next` included. */
-      #read = 0;
-      /** The read of the next batch under way (it never rejects: a failure goes to `#error`). */
-      #reading = null;
-      #error = null;
-      constructor(stream) {
-        this.#stream = stream;
-      }
-      at(index) {
-        let found2 = this.#batch[index - this.#base];
-        if (found2 === void 0 && index >= this.#base + this.#batch.length && this.#advance()) {
-          found2 = this.#batch[index - this.#base];
-        }
-        if (found2 === void 0) return this.#load(index);
-        if (this.#next === null && this.#reading === null && this.#read < this.#stream.length && (index - this.#base) * 2 >= this.#batch.length) {
-          this.#reading = this.#readAhead();
-        }
-        return found2;
-      }
-      async #load(index) {
-        if (index < this.#base) throw new RangeError(`case ${index} was asked for after its batch`);
-        while (index >= this.#base + this.#batch.length) {
-          if (this.#advance()) continue;
-          if (this.#error !== null) throw this.#error.error;
-          this.#reading ??= this.#readAhead();
-          await this.#reading;
-        }
-        return this.#batch[index - this.#base];
-      }
-      /** Moves on to the batch read ahead, if there is one. */
-      #advance() {
-        if (this.#next === null) return false;
-        this.#base += this.#batch.length;
-        this.#batch = this.#next;
-        this.#next = null;
-        return true;
-      }
-      async #readAhead() {
-        try {
-          this.#iterator ??= this.#stream.read();
-          const next = await this.#iterator.next();
-          if (next.done === true) {
-            throw new Error(
-              `the testset gave ${this.#read} cases where ${this.#stream.length} were planned`
-            );
-          }
-          const read = this.#read + next.value.length;
-          if (read >= this.#stream.length) {
-            const end = await this.#iterator.next();
-            if (end.done !== true) {
-              throw new Error(`the testset gave more cases than the ${this.#stream.length} planned`);
-            }
-          }
-          this.#next = next.value;
-          this.#read = read;
-        } catch (error2) {
-          this.#error ??= { error: error2 };
-        } finally {
-          this.#reading = null;
-        }
-      }
-      async close() {
-        await this.#reading;
-        const iterator2 = this.#iterator;
-        this.#iterator = null;
-        this.#batch = [];
-        this.#next = null;
-        await iterator2?.return?.();
-      }
-    };
-  }
-});
-
 // src/run/trials.ts
 function aggregateTrials(prepared, trials) {
   let passedTrials = 0;
   let durationSum = 0;
-  for (const trial2 of trials) {
-    if (trial2.passed) passedTrials++;
-    durationSum += trial2.durationMs;
+  for (const trial of trials) {
+    if (trial.passed) passedTrials++;
+    durationSum += trial.durationMs;
   }
   const count = trials.length;
   const passed = passedTrials * 2 > count;
-  const shown = trials.find((trial2) => trial2.passed === passed) ?? trials[0];
+  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
   return {
     id: prepared.id,
     contentId: prepared.contentId,
@@ -25696,11 +22363,11 @@ function aggregateTrials(prepared, trials) {
 }
 function aggregateEvaluations(trials) {
   const byEvaluator = /* @__PURE__ */ new Map();
-  for (const trial2 of trials) {
-    for (const evaluation2 of trial2.evaluations) {
-      const list2 = byEvaluator.get(evaluation2.evaluator);
-      if (list2 === void 0) byEvaluator.set(evaluation2.evaluator, [evaluation2]);
-      else list2.push(evaluation2);
+  for (const trial of trials) {
+    for (const evaluation of trial.evaluations) {
+      const list = byEvaluator.get(evaluation.evaluator);
+      if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
+      else list.push(evaluation);
     }
   }
   const aggregated = [];
@@ -25711,15 +22378,15 @@ function aggregateEvaluations(trials) {
     let firstError = null;
     let threshold = null;
     let usage;
-    for (const evaluation2 of evaluations) {
-      durationSum += evaluation2.durationMs;
-      if (hasUsage(evaluation2.usage)) {
-        usage = usage === void 0 ? evaluation2.usage : addUsage(usage, evaluation2.usage);
+    for (const evaluation of evaluations) {
+      durationSum += evaluation.durationMs;
+      if (hasUsage(evaluation.usage)) {
+        usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
       }
-      threshold ??= evaluation2.threshold;
-      if (evaluation2.error !== null) firstError ??= evaluation2.error;
-      else if (evaluation2.score !== null) {
-        sum2 += evaluation2.score;
+      threshold ??= evaluation.threshold;
+      if (evaluation.error !== null) firstError ??= evaluation.error;
+      else if (evaluation.score !== null) {
+        sum2 += evaluation.score;
         scored++;
       }
     }
@@ -25752,16 +22419,6 @@ function elapsedMs(now, started) {
 }
 function roundMs(ms) {
   return Math.round(ms * 1e3) / 1e3;
-}
-function awaiting(engine) {
-  const onFirstAwait = engine.onFirstAwait;
-  if (onFirstAwait === void 0) return;
-  engine.onFirstAwait = void 0;
-  try {
-    onFirstAwait();
-  } catch (error2) {
-    engine.observerError ??= { error: error2 };
-  }
 }
 function breather(engine) {
   if (engine.pause !== null) return engine.pause;
@@ -25800,8 +22457,6 @@ async function runSuites(suites, options2 = {}) {
     breatheAt: performance.now() + BREATHE_EVERY_MS,
     loopRan: false,
     pause: null,
-    onFirstAwait: options2.onFirstAwait,
-    casesError: null,
     lastEnd: 0
   };
   watchLoop(engine);
@@ -25837,7 +22492,7 @@ async function runSuites(suites, options2 = {}) {
         position: runs.length + suite.runs.length,
         params,
         size: spec.cases.length,
-        cases: caseCursor(spec.cases),
+        cases: spec.cases,
         results: keepCases ? new Array(spec.cases.length) : null,
         summary: new SummaryAccumulator(suite.evaluatorIds, { trials }),
         pendingTrials: trials > 1 ? new Array(spec.cases.length) : []
@@ -25874,9 +22529,7 @@ async function runSuites(suites, options2 = {}) {
     await Promise.all(workers);
   } finally {
     signal?.removeEventListener("abort", onAbort);
-    await Promise.all(runs.map((run2) => run2.cases.close()));
   }
-  if (engine.casesError !== null) throw engine.casesError.error;
   if (engine.observerError !== null) throw engine.observerError.error;
   return {
     runs: runs.map(toRunResult),
@@ -25905,50 +22558,35 @@ async function suiteWorker(engine, suite) {
     }
     if (run2 === void 0) return;
     const index = suite.nextCase;
-    const trial2 = suite.nextTrial++;
+    const trial = suite.nextTrial++;
     if (suite.nextTrial >= suite.trials) {
       suite.nextTrial = 0;
       suite.nextCase++;
     }
-    const pending = engine.global === null ? runCase(engine, run2, index, trial2) : engine.global(runCase, engine, run2, index, trial2);
+    const pending = engine.global === null ? runCase(engine, run2, index, trial) : engine.global(runCase, engine, run2, index, trial);
     if (pending !== void 0) await pending;
   }
 }
-function runCase(engine, run2, index, trial2) {
+function runCase(engine, run2, index, trial) {
   if (engine.calls.interrupted) return void 0;
-  const prepared = run2.cases.at(index);
-  if (prepared instanceof Promise) return runCaseRead(engine, run2, index, trial2, prepared);
-  return callFunction({ engine, run: run2, index, trial: trial2, prepared });
-}
-async function runCaseRead(engine, run2, index, trial2, reading) {
-  let prepared;
-  try {
-    prepared = await reading;
-  } catch (error2) {
-    engine.casesError ??= { error: error2 };
-    engine.calls.interrupt(error2);
-    return;
-  }
-  if (engine.calls.interrupted) return;
-  await callFunction({ engine, run: run2, index, trial: trial2, prepared });
+  return callFunction({ engine, run: run2, index, trial, prepared: run2.cases[index] });
 }
 function callFunction(t) {
   const { now } = t.engine;
   const args = new FnCallArgs(t.prepared.data, t.run.params);
   const started = now();
-  let value2;
+  let value;
   try {
-    value2 = t.run.suite.spec.fn(args);
+    value = t.run.suite.spec.fn(args);
   } catch (thrown) {
     return judge(t, null, describeError(thrown), started, now());
   }
-  if (isThenable(value2)) return settleFunction(t, value2, args, started);
-  return judge(t, value2, null, started, now());
+  if (isThenable(value)) return settleFunction(t, value, args, started);
+  return judge(t, value, null, started, now());
 }
-async function settleFunction(t, value2, args, started) {
+async function settleFunction(t, value, args, started) {
   const { calls, now } = t.engine;
-  awaiting(t.engine);
-  const outcome = await calls.settle(value2, args, t.run.suite.spec.timeoutMs);
+  const outcome = await calls.settle(value, args, t.run.suite.spec.timeoutMs);
   if (calls.interrupted) return;
   const ended = now();
   await (outcome.ok ? judge(t, outcome.value, null, started, ended) : judge(t, null, outcome.error, started, ended));
@@ -25970,7 +22608,6 @@ function judge(t, output, error2, started, ended) {
 }
 async function judgeLater(t, output, durationMs2, evaluated, deciding) {
   const { engine, run: run2 } = t;
-  awaiting(engine);
   const evaluations = await evaluated;
   if (engine.calls.interrupted) return;
   const decided = deciding ?? decidePass(engine, run2, t.prepared.data, output, evaluations);
@@ -26027,16 +22664,16 @@ function runEvaluators(engine, run2, testCase, output, fnDurationMs, fnEnded) {
   for (let i = 0; i < evaluators.length; i++) {
     const evaluator = evaluators[i];
     const limit = limits[i];
-    const value2 = limit ? limit(evaluate, engine, run2, evaluator, testCase, output, fnDurationMs, void 0) : evaluate(engine, run2, evaluator, testCase, output, fnDurationMs, at);
-    if (value2 instanceof Promise) {
+    const value = limit ? limit(evaluate, engine, run2, evaluator, testCase, output, fnDurationMs, void 0) : evaluate(engine, run2, evaluator, testCase, output, fnDurationMs, at);
+    if (value instanceof Promise) {
       at = engine.now();
       (pending ??= []).push(
-        value2.then((evaluation2) => {
-          results[i] = evaluation2;
+        value.then((evaluation) => {
+          results[i] = evaluation;
         })
       );
     } else {
-      results[i] = value2;
+      results[i] = value;
       at = engine.lastEnd;
     }
   }
@@ -26050,29 +22687,29 @@ function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs, at) {
     return erroredEvaluation(evaluator, "interrupted", 0);
   }
   const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
-  let value2;
+  let value;
   try {
-    value2 = evaluator.evaluateTestCase(args);
+    value = evaluator.evaluateTestCase(args);
   } catch (thrown) {
     const ended = engine.lastEnd = now();
     return erroredEvaluation(evaluator, describeError(thrown), roundMs(ended - started), thrown);
   }
-  if (!isThenable(value2)) {
+  if (!isThenable(value)) {
     const ended = engine.lastEnd = now();
-    return toEvaluationResult(evaluator, value2, roundMs(ended - started));
+    return toEvaluationResult(evaluator, value, roundMs(ended - started));
   }
-  return calls.settle(value2, args, evaluator.timeoutMs ?? run2.suite.spec.timeoutMs).then(
+  return calls.settle(value, args, evaluator.timeoutMs ?? run2.suite.spec.timeoutMs).then(
     (outcome) => outcome.ok ? toEvaluationResult(evaluator, outcome.value, elapsedMs(now, started)) : erroredEvaluation(evaluator, outcome.error, elapsedMs(now, started), outcome.thrown)
   );
 }
 function decidePass(engine, run2, testCase, output, evaluations) {
   const { pass } = run2.suite.spec;
-  if (pass === "all") return evaluations.every((evaluation2) => evaluation2.passed !== false);
+  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
   if (pass === "any") {
     let judged = false;
-    for (const evaluation2 of evaluations) {
-      if (evaluation2.passed === true) return true;
-      if (evaluation2.passed === false) judged = true;
+    for (const evaluation of evaluations) {
+      if (evaluation.passed === true) return true;
+      if (evaluation.passed === false) judged = true;
     }
     return !judged;
   }
@@ -26090,11 +22727,11 @@ function decidePass(engine, run2, testCase, output, evaluations) {
     });
     return false;
   };
-  const check2 = (value2) => typeof value2 === "boolean" ? value2 : fail3(`the pass condition returned ${describeValue(value2)}; expected true or false`);
+  const check2 = (value) => typeof value === "boolean" ? value : fail3(`the pass condition returned ${describeValue(value)}; expected true or false`);
   try {
-    const value2 = pass({ testCase, output, params: run2.params, evaluations });
-    if (!isThenable(value2)) return check2(value2);
-    return calls.settle(value2, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check2(outcome.value) : fail3(outcome.error));
+    const value = pass({ testCase, output, params: run2.params, evaluations });
+    if (!isThenable(value)) return check2(value);
+    return calls.settle(value, new CallScope(), run2.suite.spec.timeoutMs).then((outcome) => outcome.ok ? check2(outcome.value) : fail3(outcome.error));
   } catch (thrown) {
     return fail3(describeError(thrown));
   }
@@ -26123,7 +22760,6 @@ var init_engine = __esm({
     init_call();
     init_evaluation();
     init_summary();
-    init_case_cursor();
     init_trials();
     PASS_CONDITION_EVALUATOR = "pass";
     BREATHE_EVERY_MS = 20;
@@ -26153,7 +22789,6 @@ async function executeSuites(suites, io) {
       ...progress ? { observer: progress } : {},
       ...io.signal ? { signal: io.signal } : {},
       ...io.globalConcurrency !== void 0 ? { globalConcurrency: io.globalConcurrency } : {},
-      ...io.onFirstAwait ? { onFirstAwait: io.onFirstAwait } : {},
       keepCases,
       ...reports ? { sink: reports } : {}
     });
@@ -26369,16 +23004,16 @@ function checkTemplateExpression(expr) {
   }
   return null;
 }
-function hasTemplates(value2) {
-  if (typeof value2 === "string") return value2.includes("{{");
-  if (Array.isArray(value2)) return value2.some(hasTemplates);
-  if (value2 !== null && typeof value2 === "object") return Object.values(value2).some(hasTemplates);
+function hasTemplates(value) {
+  if (typeof value === "string") return value.includes("{{");
+  if (Array.isArray(value)) return value.some(hasTemplates);
+  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
   return false;
 }
-function compileTemplates(value2) {
-  if (typeof value2 === "string") return compileString(value2);
-  if (Array.isArray(value2)) {
-    const items = value2.map(compileTemplates);
+function compileTemplates(value) {
+  if (typeof value === "string") return compileString(value);
+  if (Array.isArray(value)) {
+    const items = value.map(compileTemplates);
     return (scope) => {
       const out = [];
       for (const item of items) {
@@ -26389,8 +23024,8 @@ function compileTemplates(value2) {
       return { ok: true, value: out };
     };
   }
-  if (value2 !== null && typeof value2 === "object") {
-    const entries = Object.entries(value2).map(
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).map(
       ([key, item]) => [key, compileTemplates(item)]
     );
     return (scope) => {
@@ -26403,7 +23038,7 @@ function compileTemplates(value2) {
       return { ok: true, value: out };
     };
   }
-  const constant = { ok: true, value: value2 };
+  const constant = { ok: true, value };
   return () => constant;
 }
 function compileString(text) {
@@ -26433,8 +23068,8 @@ function compileString(text) {
       const { expr, parts } = paths[i];
       const r = lookup(expr, parts, scope);
       if (!r.ok) return r;
-      const value2 = r.value;
-      out += typeof value2 === "string" ? value2 : JSON.stringify(value2) ?? String(value2);
+      const value = r.value;
+      out += typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
       out += texts[i + 1] ?? "";
     }
     return { ok: true, value: out };
@@ -26513,7 +23148,7 @@ var init_config_path = __esm({
 
 // src/config/did-you-mean.ts
 function editDistance(a, b) {
-  const rows2 = [];
+  const rows = [];
   for (let i = 0; i <= a.length; i++) {
     const row = [];
     for (let j = 0; j <= b.length; j++) {
@@ -26521,17 +23156,17 @@ function editDistance(a, b) {
         row.push(i + j);
         continue;
       }
-      const above = rows2[i - 1] ?? [];
+      const above = rows[i - 1] ?? [];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, (rows2[i - 2]?.[j - 2] ?? 0) + 1);
+        best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
       }
       row.push(best);
     }
-    rows2.push(row);
+    rows.push(row);
   }
-  return rows2[a.length]?.[b.length] ?? Math.max(a.length, b.length);
+  return rows[a.length]?.[b.length] ?? Math.max(a.length, b.length);
 }
 function closestMatch(name, candidates) {
   const wanted = name.toLowerCase();
@@ -26621,7 +23256,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str2(strs, ...args) {
+    function str(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -26632,7 +23267,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str2;
+    exports.str = str;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -26675,7 +23310,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str2`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate(x) {
@@ -26760,8 +23395,8 @@ var require_scope = __commonJS({
         super(nameStr);
         this.prefix = prefix;
       }
-      setValue(value2, { property: property2, itemIndex }) {
-        this.value = value2;
+      setValue(value, { property: property2, itemIndex }) {
+        this.value = value;
         this.scopePath = (0, code_1._)`.${new code_1.Name(property2)}[${itemIndex}]`;
       }
     };
@@ -26780,13 +23415,13 @@ var require_scope = __commonJS({
       name(prefix) {
         return new ValueScopeName(prefix, this._newName(prefix));
       }
-      value(nameOrPrefix, value2) {
+      value(nameOrPrefix, value) {
         var _a;
-        if (value2.ref === void 0)
+        if (value.ref === void 0)
           throw new Error("CodeGen: ref must be passed in value");
         const name = this.toName(nameOrPrefix);
         const { prefix } = name;
-        const valueKey = (_a = value2.key) !== null && _a !== void 0 ? _a : value2.ref;
+        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
         let vs = this._values[prefix];
         if (vs) {
           const _name = vs.get(valueKey);
@@ -26798,8 +23433,8 @@ var require_scope = __commonJS({
         vs.set(valueKey, name);
         const s = this._scope[prefix] || (this._scope[prefix] = []);
         const itemIndex = s.length;
-        s[itemIndex] = value2.ref;
-        name.setValue(value2, { property: prefix, itemIndex });
+        s[itemIndex] = value.ref;
+        name.setValue(value, { property: prefix, itemIndex });
         return name;
       }
       getValue(prefix, keyOrRef) {
@@ -27269,8 +23904,8 @@ var require_codegen = __commonJS({
         return this._extScope.name(prefix);
       }
       // reserves unique name in the external scope and assigns value to it
-      scopeValue(prefixOrName, value2) {
-        const name = this._extScope.value(prefixOrName, value2);
+      scopeValue(prefixOrName, value) {
+        const name = this._extScope.value(prefixOrName, value);
         const vs = this._values[name.prefix] || (this._values[name.prefix] = /* @__PURE__ */ new Set());
         vs.add(name);
         return name;
@@ -27324,13 +23959,13 @@ var require_codegen = __commonJS({
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
         const code = ["{"];
-        for (const [key, value2] of keyValues) {
+        for (const [key, value] of keyValues) {
           if (code.length > 1)
             code.push(",");
           code.push(key);
-          if (key !== value2 || this.opts.es5) {
+          if (key !== value || this.opts.es5) {
             code.push(":");
-            (0, code_1.addCodeArg)(code, value2);
+            (0, code_1.addCodeArg)(code, value);
           }
         }
         code.push("}");
@@ -27409,10 +24044,10 @@ var require_codegen = __commonJS({
         return this._leafNode(new Break(label));
       }
       // `return` statement
-      return(value2) {
+      return(value) {
         const node = new Return();
         this._blockNode(node);
-        this.code(value2);
+        this.code(value);
         if (node.nodes.length !== 1)
           throw new Error('CodeGen: "return" should have one node');
         return this._endBlockNode(Return);
@@ -27637,22 +24272,22 @@ var require_util9 = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str2) {
-      return unescapeJsonPointer(decodeURIComponent(str2));
+    function unescapeFragment(str) {
+      return unescapeJsonPointer(decodeURIComponent(str));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str2) {
-      return encodeURIComponent(escapeJsonPointer(str2));
+    function escapeFragment(str) {
+      return encodeURIComponent(escapeJsonPointer(str));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str2) {
-      if (typeof str2 == "number")
-        return `${str2}`;
-      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str) {
+      if (typeof str == "number")
+        return `${str}`;
+      return str.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str2) {
-      return str2.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str) {
+      return str.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -28677,8 +25312,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str2) {
-      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str) {
+      return str.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -29775,10 +26410,10 @@ var require_utils2 = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str2, token) {
+    function findToken(str, token) {
       let ind = 0;
-      for (let i = 0; i < str2.length; i++) {
-        if (str2[i] === token) ind++;
+      for (let i = 0; i < str.length; i++) {
+        if (str[i] === token) ind++;
       }
       return ind;
     }
@@ -30774,13 +27409,13 @@ var require_fast_uri = __commonJS({
       if (typeof uri !== "string" && typeof uri !== "object") {
         return void 0;
       }
-      let value2;
+      let value;
       try {
-        value2 = typeof uri === "string" ? uri : serialize(uri, opts);
+        value = typeof uri === "string" ? uri : serialize(uri, opts);
       } catch {
         return void 0;
       }
-      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value2, opts);
+      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value, opts);
       return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
     }
     var fastUri = {
@@ -30848,7 +27483,7 @@ var require_core = __commonJS({
     var util_1 = require_util9();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str2, flags) => new RegExp(str2, flags);
+    var defaultRegExp = (str, flags) => new RegExp(str, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -31520,12 +28155,12 @@ var require_ref = __commonJS({
       function callSyncRef() {
         cxt.result((0, code_1.callValidateCode)(cxt, v, passCxt), () => addEvaluatedFrom(v), () => addErrorsFrom(v));
       }
-      function addErrorsFrom(source2) {
-        const errs = (0, codegen_1._)`${source2}.errors`;
+      function addErrorsFrom(source) {
+        const errs = (0, codegen_1._)`${source}.errors`;
         gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`);
         gen.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
       }
-      function addEvaluatedFrom(source2) {
+      function addEvaluatedFrom(source) {
         var _a;
         if (!it.opts.unevaluated)
           return;
@@ -31536,7 +28171,7 @@ var require_ref = __commonJS({
               it.props = util_1.mergeEvaluated.props(gen, schEvaluated.props, it.props);
             }
           } else {
-            const props = gen.var("props", (0, codegen_1._)`${source2}.evaluated.props`);
+            const props = gen.var("props", (0, codegen_1._)`${source}.evaluated.props`);
             it.props = util_1.mergeEvaluated.props(gen, props, it.props, codegen_1.Name);
           }
         }
@@ -31546,7 +28181,7 @@ var require_ref = __commonJS({
               it.items = util_1.mergeEvaluated.items(gen, schEvaluated.items, it.items);
             }
           } else {
-            const items = gen.var("items", (0, codegen_1._)`${source2}.evaluated.items`);
+            const items = gen.var("items", (0, codegen_1._)`${source}.evaluated.items`);
             it.items = util_1.mergeEvaluated.items(gen, items, it.items, codegen_1.Name);
           }
         }
@@ -31643,17 +28278,17 @@ var require_ucs2length = __commonJS({
   "../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str2) {
-      const len = str2.length;
+    function ucs2length(str) {
+      const len = str.length;
       let length2 = 0;
       let pos = 0;
-      let value2;
+      let value;
       while (pos < len) {
         length2++;
-        value2 = str2.charCodeAt(pos++);
-        if (value2 >= 55296 && value2 <= 56319 && pos < len) {
-          value2 = str2.charCodeAt(pos);
-          if ((value2 & 64512) === 56320)
+        value = str.charCodeAt(pos++);
+        if (value >= 55296 && value <= 56319 && pos < len) {
+          value = str.charCodeAt(pos);
+          if ((value & 64512) === 56320)
             pos++;
         }
       }
@@ -37777,8 +34412,8 @@ function schemaProblems(errors, data, options2 = {}) {
   }
   return problems;
 }
-function isTemplateString(value2) {
-  return typeof value2 === "string" && value2.includes("{{");
+function isTemplateString(value) {
+  return typeof value === "string" && value.includes("{{");
 }
 function isComposite(entry) {
   return entry.keyword === "anyOf" || entry.keyword === "oneOf";
@@ -37996,8 +34631,8 @@ function quote(text) {
 function kebab(keyword) {
   return keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
-function isRecord(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
+function isRecord(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 var init_schema_errors = __esm({
   "src/config/schema-errors.ts"() {
@@ -38026,8 +34661,8 @@ function impossibleThreshold(threshold) {
   const text = given.map(([key, sign]) => `${sign} ${String(threshold[key])}`).join(" and ");
   return `impossible threshold: no score in [0, 1] is ${text}`;
 }
-function isUnit(value2) {
-  return typeof value2 === "number" && value2 >= 0 && value2 <= 1;
+function isUnit(value) {
+  return typeof value === "number" && value >= 0 && value <= 1;
 }
 var BOUNDS;
 var init_threshold2 = __esm({
@@ -38255,9 +34890,9 @@ function checkThreshold(threshold, path, add) {
   const message = impossibleThreshold(threshold);
   if (message) add("threshold.impossible", path, message);
 }
-function checkTimeout(value2, path, add) {
-  if (typeof value2 === "string" && parseDuration(value2) === 0) {
-    add("duration.zero", path, `expected a duration above zero, found ${JSON.stringify(value2)}`);
+function checkTimeout(value, path, add) {
+  if (typeof value === "string" && parseDuration(value) === 0) {
+    add("duration.zero", path, `expected a duration above zero, found ${JSON.stringify(value)}`);
   }
 }
 function templateProblems(text) {
@@ -38270,18 +34905,18 @@ function templateProblems(text) {
   }
   return problems;
 }
-function strings(value2, path) {
-  if (typeof value2 === "string") return [[path, value2]];
-  if (Array.isArray(value2)) return value2.flatMap((item, index) => strings(item, [...path, index]));
-  if (isRecord2(value2))
-    return Object.entries(value2).flatMap(([key, item]) => strings(item, [...path, key]));
+function strings(value, path) {
+  if (typeof value === "string") return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => strings(item, [...path, index]));
+  if (isRecord2(value))
+    return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
   return [];
 }
 function describePlace(path, context3) {
   return `${formatConfigPath(path)} at line ${context3.locate(path).line}`;
 }
-function isRecord2(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
+function isRecord2(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 var init_rules = __esm({
   "src/config/rules.ts"() {
@@ -38335,8 +34970,8 @@ function buildTestset(testset, path, locate2) {
     ...testset.id !== void 0 ? { id: testset.id } : {}
   };
   if (testset.cases) {
-    const records = testset.cases.map((value2, i) => ({
-      value: value2,
+    const records = testset.cases.map((value, i) => ({
+      value,
       line: locate2([...path, "cases", i]).line
     }));
     return { kind: "inline", records, ...common };
@@ -38697,26 +35332,26 @@ var require_directives = __commonJS({
        * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
        *   `'!local'` tag, or `null` if unresolvable.
        */
-      tagName(source2, onError) {
-        if (source2 === "!")
+      tagName(source, onError) {
+        if (source === "!")
           return "!";
-        if (source2[0] !== "!") {
-          onError(`Not a valid tag: ${source2}`);
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
           return null;
         }
-        if (source2[1] === "<") {
-          const verbatim = source2.slice(2, -1);
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
           if (verbatim === "!" || verbatim === "!!") {
-            onError(`Verbatim tags aren't resolved, so ${source2} is invalid.`);
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
             return null;
           }
-          if (source2[source2.length - 1] !== ">")
+          if (source[source.length - 1] !== ">")
             onError("Verbatim tags must end with a >");
           return verbatim;
         }
-        const [, handle, suffix] = source2.match(/^(.*!)([^!]*)$/s);
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
         if (!suffix)
-          onError(`The ${source2} tag has no suffix`);
+          onError(`The ${source} tag has no suffix`);
         const prefix = this.tags[handle];
         if (prefix) {
           try {
@@ -38727,8 +35362,8 @@ var require_directives = __commonJS({
           }
         }
         if (handle === "!")
-          return source2;
-        onError(`Could not resolve tag: ${source2}`);
+          return source;
+        onError(`Could not resolve tag: ${source}`);
         return null;
       }
       /**
@@ -38806,8 +35441,8 @@ var require_anchors = __commonJS({
       const sourceObjects = /* @__PURE__ */ new Map();
       let prevAnchors = null;
       return {
-        onAnchor: (source2) => {
-          aliasObjects.push(source2);
+        onAnchor: (source) => {
+          aliasObjects.push(source);
           prevAnchors ?? (prevAnchors = anchorNames(doc));
           const anchor = findNewAnchor(prefix, prevAnchors);
           prevAnchors.add(anchor);
@@ -38819,13 +35454,13 @@ var require_anchors = __commonJS({
          * the nodes have been created.
          */
         setAnchors: () => {
-          for (const source2 of aliasObjects) {
-            const ref = sourceObjects.get(source2);
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
             if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
               ref.node.anchor = ref.anchor;
             } else {
               const error2 = new Error("Failed to resolve repeated object (this should not happen)");
-              error2.source = source2;
+              error2.source = source;
               throw error2;
             }
           }
@@ -38895,26 +35530,26 @@ var require_toJS = __commonJS({
   "../main/node_modules/yaml/dist/nodes/toJS.js"(exports) {
     "use strict";
     var identity = require_identity();
-    function toJS(value2, arg, ctx) {
-      if (Array.isArray(value2))
-        return value2.map((v, i) => toJS(v, String(i), ctx));
-      if (value2 && typeof value2.toJSON === "function") {
-        if (!ctx || !identity.hasAnchor(value2))
-          return value2.toJSON(arg, ctx);
+    function toJS(value, arg, ctx) {
+      if (Array.isArray(value))
+        return value.map((v, i) => toJS(v, String(i), ctx));
+      if (value && typeof value.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value))
+          return value.toJSON(arg, ctx);
         const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value2, data);
+        ctx.anchors.set(value, data);
         ctx.onCreate = (res2) => {
           data.res = res2;
           delete ctx.onCreate;
         };
-        const res = value2.toJSON(arg, ctx);
+        const res = value.toJSON(arg, ctx);
         if (ctx.onCreate)
           ctx.onCreate(res);
         return res;
       }
-      if (typeof value2 === "bigint" && !ctx?.keep)
-        return Number(value2);
-      return value2;
+      if (typeof value === "bigint" && !ctx?.keep)
+        return Number(value);
+      return value;
     }
     exports.toJS = toJS;
   }
@@ -38971,9 +35606,9 @@ var require_Alias = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var Alias = class extends Node2.NodeBase {
-      constructor(source2) {
+      constructor(source) {
         super(identity.ALIAS);
-        this.source = source2;
+        this.source = source;
         Object.defineProperty(this, "tag", {
           set() {
             throw new Error("Alias nodes cannot have tags");
@@ -39034,12 +35669,12 @@ var require_Alias = __commonJS({
       toJSON(_arg, ctx) {
         if (!ctx)
           return { source: this.source };
-        const source2 = this.resolve(ctx.doc, ctx);
-        if (!source2) {
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
           const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
           throw new ReferenceError(msg);
         }
-        return ctx.anchors.get(source2).res;
+        return ctx.anchors.get(source).res;
       }
       toString(ctx, _onComment, _onChompKeep) {
         const src = `*${this.source}`;
@@ -39057,8 +35692,8 @@ var require_Alias = __commonJS({
     };
     function getAliasCount(doc, node, anchors2) {
       if (identity.isAlias(node)) {
-        const source2 = node.resolve(doc);
-        const anchor = anchors2 && source2 && anchors2.get(source2);
+        const source = node.resolve(doc);
+        const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
         let count = 0;
@@ -39086,11 +35721,11 @@ var require_Scalar = __commonJS({
     var identity = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
-    var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
+    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
     var Scalar2 = class extends Node2.NodeBase {
-      constructor(value2) {
+      constructor(value) {
         super(identity.SCALAR);
-        this.value = value2;
+        this.value = value;
       }
       toJSON(arg, ctx) {
         return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
@@ -39117,7 +35752,7 @@ var require_createNode = __commonJS({
     var identity = require_identity();
     var Scalar2 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value2, tagName, tags) {
+    function findTagObject(value, tagName, tags) {
       if (tagName) {
         const match = tags.filter((t) => t.tag === tagName);
         const tagObj = match.find((t) => !t.format) ?? match[0];
@@ -39125,53 +35760,53 @@ var require_createNode = __commonJS({
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t) => t.identify?.(value2) && !t.format);
+      return tags.find((t) => t.identify?.(value) && !t.format);
     }
-    function createNode(value2, tagName, ctx) {
-      if (identity.isDocument(value2))
-        value2 = value2.contents;
-      if (identity.isNode(value2))
-        return value2;
-      if (identity.isPair(value2)) {
+    function createNode(value, tagName, ctx) {
+      if (identity.isDocument(value))
+        value = value.contents;
+      if (identity.isNode(value))
+        return value;
+      if (identity.isPair(value)) {
         const map = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
-        map.items.push(value2);
+        map.items.push(value);
         return map;
       }
-      if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
-        value2 = value2.valueOf();
+      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
+        value = value.valueOf();
       }
       const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
       let ref = void 0;
-      if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
-        ref = sourceObjects.get(value2);
+      if (aliasDuplicateObjects && value && typeof value === "object") {
+        ref = sourceObjects.get(value);
         if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value2));
+          ref.anchor ?? (ref.anchor = onAnchor(value));
           return new Alias.Alias(ref.anchor);
         } else {
           ref = { anchor: null, node: null };
-          sourceObjects.set(value2, ref);
+          sourceObjects.set(value, ref);
         }
       }
       if (tagName?.startsWith("!!"))
         tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value2, tagName, schema.tags);
+      let tagObj = findTagObject(value, tagName, schema.tags);
       if (!tagObj) {
-        if (value2 && typeof value2.toJSON === "function") {
-          value2 = value2.toJSON();
+        if (value && typeof value.toJSON === "function") {
+          value = value.toJSON();
         }
-        if (!value2 || typeof value2 !== "object") {
-          const node2 = new Scalar2.Scalar(value2);
+        if (!value || typeof value !== "object") {
+          const node2 = new Scalar2.Scalar(value);
           if (ref)
             ref.node = node2;
           return node2;
         }
-        tagObj = value2 instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value2) ? schema[identity.SEQ] : schema[identity.MAP];
+        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
       }
       if (onTagObj) {
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar2.Scalar(value2);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -39191,8 +35826,8 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node2 = require_Node();
-    function collectionFromPath(schema, path, value2) {
-      let v = value2;
+    function collectionFromPath(schema, path, value) {
+      let v = value;
       for (let i = path.length - 1; i >= 0; --i) {
         const k = path[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
@@ -39243,16 +35878,16 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path, value2) {
+      addIn(path, value) {
         if (isEmptyPath(path))
-          this.add(value2);
+          this.add(value);
         else {
           const [key, ...rest] = path;
           const node = this.get(key, true);
           if (identity.isCollection(node))
-            node.addIn(rest, value2);
+            node.addIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value2));
+            this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -39306,16 +35941,16 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value2) {
+      setIn(path, value) {
         const [key, ...rest] = path;
         if (rest.length === 0) {
-          this.set(key, value2);
+          this.set(key, value);
         } else {
           const node = this.get(key, true);
           if (identity.isCollection(node))
-            node.setIn(rest, value2);
+            node.setIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value2));
+            this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
         }
@@ -39331,13 +35966,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "../main/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent2) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent2 ? comment.replace(/^(?! *$)/gm, indent2) : comment;
     }
-    var lineComment = (str2, indent2, comment) => str2.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str2.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str, indent2, comment) => str.endsWith("\n") ? indentComment(comment, indent2) : comment.includes("\n") ? "\n" + indentComment(comment, indent2) : (str.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -39491,16 +36126,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
-    function lineLengthOverLimit(str2, lineWidth, indentLength) {
+    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
+    function lineLengthOverLimit(str, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str2.length;
+      const strLen = str.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str2[i] === "\n") {
+        if (str[i] === "\n") {
           if (i - start > limit)
             return true;
           start = i + 1;
@@ -39510,18 +36145,18 @@ var require_stringifyString = __commonJS({
       }
       return true;
     }
-    function doubleQuotedString(value2, ctx) {
-      const json = JSON.stringify(value2);
+    function doubleQuotedString(value, ctx) {
+      const json = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
         return json;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent2 = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
-      let str2 = "";
+      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      let str = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str2 += json.slice(start, i) + "\\ ";
+          str += json.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
@@ -39530,38 +36165,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str2 += json.slice(start, i);
+                str += json.slice(start, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str2 += "\\0";
+                    str += "\\0";
                     break;
                   case "0007":
-                    str2 += "\\a";
+                    str += "\\a";
                     break;
                   case "000b":
-                    str2 += "\\v";
+                    str += "\\v";
                     break;
                   case "001b":
-                    str2 += "\\e";
+                    str += "\\e";
                     break;
                   case "0085":
-                    str2 += "\\N";
+                    str += "\\N";
                     break;
                   case "00a0":
-                    str2 += "\\_";
+                    str += "\\_";
                     break;
                   case "2028":
-                    str2 += "\\L";
+                    str += "\\L";
                     break;
                   case "2029":
-                    str2 += "\\P";
+                    str += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str2 += "\\x" + code.substr(2);
+                      str += "\\x" + code.substr(2);
                     else
-                      str2 += json.substr(i, 6);
+                      str += json.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
@@ -39571,14 +36206,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str2 += json.slice(start, i) + "\n\n";
+                str += json.slice(start, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str2 += "\n";
+                  str += "\n";
                   i += 2;
                 }
-                str2 += indent2;
+                str += indent2;
                 if (json[i + 2] === " ")
-                  str2 += "\\";
+                  str += "\\";
                 i += 1;
                 start = i + 1;
               }
@@ -39587,25 +36222,25 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str2 = start ? str2 + json.slice(start) : json;
-      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str = start ? str + json.slice(start) : json;
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
-    function singleQuotedString(value2, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
-        return doubleQuotedString(value2, ctx);
-      const indent2 = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
-      const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
+    function singleQuotedString(value, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
+        return doubleQuotedString(value, ctx);
+      const indent2 = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
 ${indent2}`) + "'";
       return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
-    function quotedString(value2, ctx) {
+    function quotedString(value, ctx) {
       const { singleQuote } = ctx.options;
       let qs;
       if (singleQuote === false)
         qs = doubleQuotedString;
       else {
-        const hasDouble = value2.includes('"');
-        const hasSingle = value2.includes("'");
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
         if (hasDouble && !hasSingle)
           qs = singleQuotedString;
         else if (hasSingle && !hasDouble)
@@ -39613,7 +36248,7 @@ ${indent2}`) + "'";
         else
           qs = singleQuote ? singleQuotedString : doubleQuotedString;
       }
-      return qs(value2, ctx);
+      return qs(value, ctx);
     }
     var blockEndNewlines;
     try {
@@ -39621,27 +36256,27 @@ ${indent2}`) + "'";
     } catch {
       blockEndNewlines = /\n+(?!\n|$)/g;
     }
-    function blockString({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
       const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value2)) {
-        return quotedString(value2, ctx);
+      if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
       }
-      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent2.length);
-      if (!value2)
+      const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
+      if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
       let endStart;
-      for (endStart = value2.length; endStart > 0; --endStart) {
-        const ch = value2[endStart - 1];
+      for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
         if (ch !== "\n" && ch !== "	" && ch !== " ")
           break;
       }
-      let end = value2.substring(endStart);
+      let end = value.substring(endStart);
       const endNlPos = end.indexOf("\n");
       if (endNlPos === -1) {
         chomp = "-";
-      } else if (value2 === end || endNlPos !== end.length - 1) {
+      } else if (value === end || endNlPos !== end.length - 1) {
         chomp = "+";
         if (onChompKeep)
           onChompKeep();
@@ -39649,7 +36284,7 @@ ${indent2}`) + "'";
         chomp = "";
       }
       if (end) {
-        value2 = value2.slice(0, -end.length);
+        value = value.slice(0, -end.length);
         if (end[end.length - 1] === "\n")
           end = end.slice(0, -1);
         end = end.replace(blockEndNewlines, `$&${indent2}`);
@@ -39657,8 +36292,8 @@ ${indent2}`) + "'";
       let startWithSpace = false;
       let startEnd;
       let startNlPos = -1;
-      for (startEnd = 0; startEnd < value2.length; ++startEnd) {
-        const ch = value2[startEnd];
+      for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
         if (ch === " ")
           startWithSpace = true;
         else if (ch === "\n")
@@ -39666,9 +36301,9 @@ ${indent2}`) + "'";
         else
           break;
       }
-      let start = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
       if (start) {
-        value2 = value2.substring(start.length);
+        value = value.substring(start.length);
         start = start.replace(/\n+/g, `$&${indent2}`);
       }
       const indentSize = indent2 ? "2" : "1";
@@ -39679,7 +36314,7 @@ ${indent2}`) + "'";
           onComment();
       }
       if (!literal) {
-        const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
         if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
@@ -39692,39 +36327,39 @@ ${indent2}`) + "'";
           return `>${header}
 ${indent2}${body}`;
       }
-      value2 = value2.replace(/\n+/g, `$&${indent2}`);
+      value = value.replace(/\n+/g, `$&${indent2}`);
       return `|${header}
-${indent2}${start}${value2}${end}`;
+${indent2}${start}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value: value2 } = item;
+      const { type, value } = item;
       const { actualString, implicitKey, indent: indent2, indentStep, inFlow } = ctx;
-      if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
-        return quotedString(value2, ctx);
+      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
+        return quotedString(value, ctx);
       }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
-        return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value2.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
-      if (containsDocumentMarker(value2)) {
+      if (containsDocumentMarker(value)) {
         if (indent2 === "") {
           ctx.forceBlockIndent = true;
           return blockString(item, ctx, onComment, onChompKeep);
         } else if (implicitKey && indent2 === indentStep) {
-          return quotedString(value2, ctx);
+          return quotedString(value, ctx);
         }
       }
-      const str2 = value2.replace(/\n+/g, `$&
+      const str = value.replace(/\n+/g, `$&
 ${indent2}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
-          return quotedString(value2, ctx);
+          return quotedString(value, ctx);
       }
-      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent2, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -39876,11 +36511,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str2;
-      return identity.isScalar(node) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
-${ctx.indent}${str2}`;
+        return str;
+      return identity.isScalar(node) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify2;
@@ -39895,7 +36530,7 @@ var require_stringifyPair = __commonJS({
     var Scalar2 = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value: value2 }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent: indent2, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
       let keyComment = identity.isNode(key) && key.comment || null;
       if (simpleKeys) {
@@ -39907,7 +36542,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value2 == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -39915,59 +36550,59 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str2 = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
+      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
       }
       if (ctx.inFlow) {
-        if (allNullValues || value2 == null) {
+        if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
+          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
         }
-      } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
-        str2 = `? ${str2}`;
+      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+        str = `? ${str}`;
         if (keyComment && !keyCommentDone) {
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str2;
+        return str;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
-        str2 = `? ${str2}
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        str = `? ${str}
 ${indent2}:`;
       } else {
-        str2 = `${str2}:`;
+        str = `${str}:`;
         if (keyComment)
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
-      if (identity.isNode(value2)) {
-        vsb = !!value2.spaceBefore;
-        vcb = value2.commentBefore;
-        valueComment = value2.comment;
+      if (identity.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
       } else {
         vsb = false;
         vcb = null;
         valueComment = null;
-        if (value2 && typeof value2 === "object")
-          value2 = doc.createNode(value2);
+        if (value && typeof value === "object")
+          value = doc.createNode(value);
       }
       ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity.isScalar(value2))
-        ctx.indentAtStart = str2.length + 1;
+      if (!explicitKey && !keyComment && identity.isScalar(value))
+        ctx.indentAtStart = str.length + 1;
       chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -39983,11 +36618,11 @@ ${stringifyComment.indentComment(cs, ctx.indent)}`;
           ws += `
 ${ctx.indent}`;
         }
-      } else if (!explicitKey && identity.isCollection(value2)) {
+      } else if (!explicitKey && identity.isCollection(value)) {
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
         if (hasNewline || !flow) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
@@ -40005,16 +36640,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str2 += ws + valueStr;
+      str += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
+        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str2;
+      return str;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -40050,7 +36685,7 @@ var require_merge = __commonJS({
     var Scalar2 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge2 = {
-      identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
+      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
@@ -40060,31 +36695,31 @@ var require_merge = __commonJS({
       stringify: () => MERGE_KEY
     };
     var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
-    function addMergeToJSMap(ctx, map, value2) {
-      const source2 = resolveAliasValue(ctx, value2);
-      if (identity.isSeq(source2))
-        for (const it of source2.items)
+    function addMergeToJSMap(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (identity.isSeq(source))
+        for (const it of source.items)
           mergeValue(ctx, map, it);
-      else if (Array.isArray(source2))
-        for (const it of source2)
+      else if (Array.isArray(source))
+        for (const it of source)
           mergeValue(ctx, map, it);
       else
-        mergeValue(ctx, map, source2);
+        mergeValue(ctx, map, source);
     }
-    function mergeValue(ctx, map, value2) {
-      const source2 = resolveAliasValue(ctx, value2);
-      if (!identity.isMap(source2))
+    function mergeValue(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
-      const srcMap = source2.toJSON(null, ctx, Map);
-      for (const [key, value3] of srcMap) {
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key, value2] of srcMap) {
         if (map instanceof Map) {
           if (!map.has(key))
-            map.set(key, value3);
+            map.set(key, value2);
         } else if (map instanceof Set) {
           map.add(key);
         } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
           Object.defineProperty(map, key, {
-            value: value3,
+            value: value2,
             writable: true,
             enumerable: true,
             configurable: true
@@ -40093,8 +36728,8 @@ var require_merge = __commonJS({
       }
       return map;
     }
-    function resolveAliasValue(ctx, value2) {
-      return ctx && identity.isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
+    function resolveAliasValue(ctx, value) {
+      return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
@@ -40111,20 +36746,20 @@ var require_addPairToJSMap = __commonJS({
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key, value: value2 }) {
+    function addPairToJSMap(ctx, map, { key, value }) {
       if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map, value2);
+        key.addToJSMap(ctx, map, value);
       else if (merge2.isMergeKey(ctx, key))
-        merge2.addMergeToJSMap(ctx, map, value2);
+        merge2.addMergeToJSMap(ctx, map, value);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map instanceof Map) {
-          map.set(jsKey, toJS.toJS(value2, jsKey, ctx));
+          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
         } else if (map instanceof Set) {
           map.add(jsKey);
         } else {
           const stringKey = stringifyKey(key, jsKey, ctx);
-          const jsValue = toJS.toJS(value2, stringKey, ctx);
+          const jsValue = toJS.toJS(value, stringKey, ctx);
           if (stringKey in map)
             Object.defineProperty(map, stringKey, {
               value: jsValue,
@@ -40174,24 +36809,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value2, ctx) {
+    function createPair(key, value, ctx) {
       const k = createNode.createNode(key, void 0, ctx);
-      const v = createNode.createNode(value2, void 0, ctx);
+      const v = createNode.createNode(value, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value2 = null) {
+      constructor(key, value = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
         this.key = key;
-        this.value = value2;
+        this.value = value;
       }
       clone(schema) {
-        let { key, value: value2 } = this;
+        let { key, value } = this;
         if (identity.isNode(key))
           key = key.clone(schema);
-        if (identity.isNode(value2))
-          value2 = value2.clone(schema);
-        return new _Pair(key, value2);
+        if (identity.isNode(value))
+          value = value.clone(schema);
+        return new _Pair(key, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -40241,31 +36876,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str3 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines2.push(blockItemPrefix + str3);
+        lines2.push(blockItemPrefix + str2);
       }
-      let str2;
+      let str;
       if (lines2.length === 0) {
-        str2 = flowChars.start + flowChars.end;
+        str = flowChars.start + flowChars.end;
       } else {
-        str2 = lines2[0];
+        str = lines2[0];
         for (let i = 1; i < lines2.length; ++i) {
           const line = lines2[i];
-          str2 += line ? `
+          str += line ? `
 ${indent2}${line}` : "\n";
         }
       }
       if (comment) {
-        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent2);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str2;
+      return str;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent: indent2, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -40308,21 +36943,21 @@ ${indent2}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines2.length > linesAtValue || str2.includes("\n"));
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
-          str2 += ",";
+          str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines2.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum2, line) => sum2 + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str2 += ",";
+            str += ",";
           }
         }
         if (comment)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
-        lines2.push(str2);
+          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        lines2.push(str);
         linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
@@ -40334,11 +36969,11 @@ ${indent2}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str2 = start;
+          let str = start;
           for (const line of lines2)
-            str2 += line ? `
+            str += line ? `
 ${indentStep}${indent2}${line}` : "\n";
-          return `${str2}
+          return `${str}
 ${indent2}${end}`;
         } else {
           return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
@@ -40394,17 +37029,17 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
-        const add = (key, value2) => {
+        const add = (key, value) => {
           if (typeof replacer === "function")
-            value2 = replacer.call(obj, key, value2);
+            value = replacer.call(obj, key, value);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
-          if (value2 !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key, value2, ctx));
+          if (value !== void 0 || keepUndefined)
+            map.items.push(Pair.createPair(key, value, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value2] of obj)
-            add(key, value2);
+          for (const [key, value] of obj)
+            add(key, value);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
             add(key, obj[key]);
@@ -40462,8 +37097,8 @@ var require_YAMLMap = __commonJS({
       has(key) {
         return !!findPair(this.items, key);
       }
-      set(key, value2) {
-        this.add(new Pair.Pair(key, value2), true);
+      set(key, value) {
+        this.add(new Pair.Pair(key, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -40541,8 +37176,8 @@ var require_YAMLSeq = __commonJS({
         super(identity.SEQ, schema);
         this.items = [];
       }
-      add(value2) {
-        this.items.push(value2);
+      add(value) {
+        this.items.push(value);
       }
       /**
        * Removes a value from the collection.
@@ -40583,15 +37218,15 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value2) {
+      set(key, value) {
         const idx = asItemIndex(key);
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar2.isScalarValue(value2))
-          prev.value = value2;
+        if (identity.isScalar(prev) && Scalar2.isScalarValue(value))
+          prev.value = value;
         else
-          this.items[idx] = value2;
+          this.items[idx] = value;
       }
       toJSON(_, ctx) {
         const seq = [];
@@ -40667,10 +37302,10 @@ var require_string = __commonJS({
     "use strict";
     var stringifyString = require_stringifyString();
     var string = {
-      identify: (value2) => typeof value2 === "string",
+      identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str2) => str2,
+      resolve: (str) => str,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -40686,13 +37321,13 @@ var require_null = __commonJS({
     "use strict";
     var Scalar2 = require_Scalar();
     var nullTag = {
-      identify: (value2) => value2 == null,
+      identify: (value) => value == null,
       createNode: () => new Scalar2.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
       resolve: () => new Scalar2.Scalar(null),
-      stringify: ({ source: source2 }, ctx) => typeof source2 === "string" && nullTag.test.test(source2) ? source2 : ctx.options.nullStr
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
   }
@@ -40704,18 +37339,18 @@ var require_bool = __commonJS({
     "use strict";
     var Scalar2 = require_Scalar();
     var boolTag = {
-      identify: (value2) => typeof value2 === "boolean",
+      identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str2) => new Scalar2.Scalar(str2[0] === "t" || str2[0] === "T"),
-      stringify({ source: source2, value: value2 }, ctx) {
-        if (source2 && boolTag.test.test(source2)) {
-          const sv = source2[0] === "t" || source2[0] === "T";
-          if (value2 === sv)
-            return source2;
+      resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
+      stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value === sv)
+            return source;
         }
-        return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
       }
     };
     exports.boolTag = boolTag;
@@ -40726,13 +37361,13 @@ var require_bool = __commonJS({
 var require_stringifyNumber = __commonJS({
   "../main/node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
     "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
-      if (typeof value2 === "bigint")
-        return String(value2);
-      const num2 = typeof value2 === "number" ? value2 : Number(value2);
-      if (!isFinite(num2))
-        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
+    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+      if (typeof value === "bigint")
+        return String(value);
+      const num = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num))
+        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
         if (i < 0) {
@@ -40756,35 +37391,35 @@ var require_float = __commonJS({
     var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str2) => parseFloat(str2),
+      resolve: (str) => parseFloat(str),
       stringify(node) {
-        const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str2) {
-        const node = new Scalar2.Scalar(parseFloat(str2));
-        const dot = str2.indexOf(".");
-        if (dot !== -1 && str2[str2.length - 1] === "0")
-          node.minFractionDigits = str2.length - dot - 1;
+      resolve(str) {
+        const node = new Scalar2.Scalar(parseFloat(str));
+        const dot = str.indexOf(".");
+        if (dot !== -1 && str[str.length - 1] === "0")
+          node.minFractionDigits = str.length - dot - 1;
         return node;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -40800,21 +37435,21 @@ var require_int = __commonJS({
   "../main/node_modules/yaml/dist/schema/core/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
-    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
     function intStringify(node, radix, prefix) {
-      const { value: value2 } = node;
-      if (intIdentify(value2) && value2 >= 0)
-        return prefix + value2.toString(radix);
+      const { value } = node;
+      if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
       return stringifyNumber.stringifyNumber(node);
     }
     var intOct = {
-      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      identify: (value) => intIdentify(value) && value >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
+      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
       stringify: (node) => intStringify(node, 8, "0o")
     };
     var int = {
@@ -40822,16 +37457,16 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
-      identify: (value2) => intIdentify(value2) && value2 >= 0,
+      identify: (value) => intIdentify(value) && value >= 0,
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports.int = int;
@@ -40848,7 +37483,7 @@ var require_schema = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool2 = require_bool();
+    var bool = require_bool();
     var float = require_float();
     var int = require_int();
     var schema = [
@@ -40856,7 +37491,7 @@ var require_schema = __commonJS({
       seq.seq,
       string.string,
       _null.nullTag,
-      bool2.boolTag,
+      bool.boolTag,
       int.intOct,
       int.int,
       int.intHex,
@@ -40875,20 +37510,20 @@ var require_schema2 = __commonJS({
     var Scalar2 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
-    function intIdentify(value2) {
-      return typeof value2 === "bigint" || Number.isInteger(value2);
+    function intIdentify(value) {
+      return typeof value === "bigint" || Number.isInteger(value);
     }
-    var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
+    var stringifyJSON = ({ value }) => JSON.stringify(value);
     var jsonScalars = [
       {
-        identify: (value2) => typeof value2 === "string",
+        identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str2) => str2,
+        resolve: (str) => str,
         stringify: stringifyJSON
       },
       {
-        identify: (value2) => value2 == null,
+        identify: (value) => value == null,
         createNode: () => new Scalar2.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
@@ -40897,11 +37532,11 @@ var require_schema2 = __commonJS({
         stringify: stringifyJSON
       },
       {
-        identify: (value2) => typeof value2 === "boolean",
+        identify: (value) => typeof value === "boolean",
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str2) => str2 === "true",
+        resolve: (str) => str === "true",
         stringify: stringifyJSON
       },
       {
@@ -40909,15 +37544,15 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
-        stringify: ({ value: value2 }) => intIdentify(value2) ? value2.toString() : JSON.stringify(value2)
+        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
-        identify: (value2) => typeof value2 === "number",
+        identify: (value) => typeof value === "number",
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str2) => parseFloat(str2),
+        resolve: (str) => parseFloat(str),
         stringify: stringifyJSON
       }
     ];
@@ -40925,9 +37560,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str2, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
-        return str2;
+      resolve(str, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
+        return str;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -40943,7 +37578,7 @@ var require_binary = __commonJS({
     var Scalar2 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
-      identify: (value2) => value2 instanceof Uint8Array,
+      identify: (value) => value instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
       tag: "tag:yaml.org,2002:binary",
@@ -40959,42 +37594,42 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str2 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str2.length);
-          for (let i = 0; i < str2.length; ++i)
-            buffer[i] = str2.charCodeAt(i);
+          const str = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str.length);
+          for (let i = 0; i < str.length; ++i)
+            buffer[i] = str.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
           return src;
         }
       },
-      stringify({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
-        if (!value2)
+      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
           return "";
-        const buf = value2;
-        let str2;
+        const buf = value;
+        let str;
         if (typeof node_buffer.Buffer === "function") {
-          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str2 = btoa(s);
+          str = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
         if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str2.length / lineWidth);
+          const n = Math.ceil(str.length / lineWidth);
           const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines2[i] = str2.substr(o, lineWidth);
+            lines2[i] = str.substr(o, lineWidth);
           }
-          str2 = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -41044,25 +37679,25 @@ ${cn.comment}` : item.comment;
         for (let it of iterable) {
           if (typeof replacer === "function")
             it = replacer.call(iterable, String(i++), it);
-          let key, value2;
+          let key, value;
           if (Array.isArray(it)) {
             if (it.length === 2) {
               key = it[0];
-              value2 = it[1];
+              value = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
               key = keys[0];
-              value2 = it[key];
+              value = it[key];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
             key = it;
           }
-          pairs2.items.push(Pair.createPair(key, value2, ctx));
+          pairs2.items.push(Pair.createPair(key, value, ctx));
         }
       return pairs2;
     }
@@ -41109,16 +37744,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map);
         for (const pair of this.items) {
-          let key, value2;
+          let key, value;
           if (identity.isPair(pair)) {
             key = toJS.toJS(pair.key, "", ctx);
-            value2 = toJS.toJS(pair.value, key, ctx);
+            value = toJS.toJS(pair.value, key, ctx);
           } else {
             key = toJS.toJS(pair, "", ctx);
           }
           if (map.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key, value2);
+          map.set(key, value);
         }
         return map;
       }
@@ -41132,7 +37767,7 @@ var require_omap = __commonJS({
     YAMLOMap.tag = "tag:yaml.org,2002:omap";
     var omap = {
       collection: "seq",
-      identify: (value2) => value2 instanceof Map,
+      identify: (value) => value instanceof Map,
       nodeClass: YAMLOMap,
       default: false,
       tag: "tag:yaml.org,2002:omap",
@@ -41162,14 +37797,14 @@ var require_bool2 = __commonJS({
   "../main/node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
     var Scalar2 = require_Scalar();
-    function boolStringify({ value: value2, source: source2 }, ctx) {
-      const boolObj = value2 ? trueTag : falseTag;
-      if (source2 && boolObj.test.test(source2))
-        return source2;
-      return value2 ? ctx.options.trueStr : ctx.options.falseStr;
+    function boolStringify({ value, source }, ctx) {
+      const boolObj = value ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value ? ctx.options.trueStr : ctx.options.falseStr;
     }
     var trueTag = {
-      identify: (value2) => value2 === true,
+      identify: (value) => value === true,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
@@ -41177,7 +37812,7 @@ var require_bool2 = __commonJS({
       stringify: boolStringify
     };
     var falseTag = {
-      identify: (value2) => value2 === false,
+      identify: (value) => value === false,
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
@@ -41196,35 +37831,35 @@ var require_float2 = __commonJS({
     var Scalar2 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
+      resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node) {
-        const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
       }
     };
     var float = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str2) {
-        const node = new Scalar2.Scalar(parseFloat(str2.replace(/_/g, "")));
-        const dot = str2.indexOf(".");
+      resolve(str) {
+        const node = new Scalar2.Scalar(parseFloat(str.replace(/_/g, "")));
+        const dot = str.indexOf(".");
         if (dot !== -1) {
-          const f = str2.substring(dot + 1).replace(/_/g, "");
+          const f = str.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node.minFractionDigits = f.length;
         }
@@ -41243,35 +37878,35 @@ var require_int2 = __commonJS({
   "../main/node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
-    function intResolve(str2, offset, radix, { intAsBigInt }) {
-      const sign = str2[0];
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    function intResolve(str, offset, radix, { intAsBigInt }) {
+      const sign = str[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str2 = str2.substring(offset).replace(/_/g, "");
+      str = str.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str2 = `0b${str2}`;
+            str = `0b${str}`;
             break;
           case 8:
-            str2 = `0o${str2}`;
+            str = `0o${str}`;
             break;
           case 16:
-            str2 = `0x${str2}`;
+            str = `0x${str}`;
             break;
         }
-        const n2 = BigInt(str2);
+        const n2 = BigInt(str);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str2, radix);
+      const n = parseInt(str, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node, radix, prefix) {
-      const { value: value2 } = node;
-      if (intIdentify(value2)) {
-        const str2 = value2.toString(radix);
-        return value2 < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
+      const { value } = node;
+      if (intIdentify(value)) {
+        const str = value.toString(radix);
+        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
       }
       return stringifyNumber.stringifyNumber(node);
     }
@@ -41281,7 +37916,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
+      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
       stringify: (node) => intStringify(node, 2, "0b")
     };
     var intOct = {
@@ -41290,7 +37925,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
+      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
       stringify: (node) => intStringify(node, 8, "0")
     };
     var int = {
@@ -41298,7 +37933,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -41307,7 +37942,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports.int = int;
@@ -41349,13 +37984,13 @@ var require_set = __commonJS({
         const pair = YAMLMap.findPair(this.items, key);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value2) {
-        if (typeof value2 !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
+      set(key, value) {
+        if (typeof value !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
         const prev = YAMLMap.findPair(this.items, key);
-        if (prev && !value2) {
+        if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value2) {
+        } else if (!prev && value) {
           this.items.push(new Pair.Pair(key));
         }
       }
@@ -41374,10 +38009,10 @@ var require_set = __commonJS({
         const { replacer } = ctx;
         const set2 = new this(schema);
         if (iterable && Symbol.iterator in Object(iterable))
-          for (let value2 of iterable) {
+          for (let value of iterable) {
             if (typeof replacer === "function")
-              value2 = replacer.call(iterable, value2, value2);
-            set2.items.push(Pair.createPair(value2, null, ctx));
+              value = replacer.call(iterable, value, value);
+            set2.items.push(Pair.createPair(value, null, ctx));
           }
         return set2;
       }
@@ -41385,7 +38020,7 @@ var require_set = __commonJS({
     YAMLSet.tag = "tag:yaml.org,2002:set";
     var set = {
       collection: "map",
-      identify: (value2) => value2 instanceof Set,
+      identify: (value) => value instanceof Set,
       nodeClass: YAMLSet,
       default: false,
       tag: "tag:yaml.org,2002:set",
@@ -41411,67 +38046,67 @@ var require_timestamp = __commonJS({
   "../main/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str2, asBigInt) {
-      const sign = str2[0];
-      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
-      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
-      return sign === "-" ? num2(-1) * res : res;
+    function parseSexagesimal(str, asBigInt) {
+      const sign = str[0];
+      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const num = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      return sign === "-" ? num(-1) * res : res;
     }
     function stringifySexagesimal(node) {
-      let { value: value2 } = node;
-      let num2 = (n) => n;
-      if (typeof value2 === "bigint")
-        num2 = (n) => BigInt(n);
-      else if (isNaN(value2) || !isFinite(value2))
+      let { value } = node;
+      let num = (n) => n;
+      if (typeof value === "bigint")
+        num = (n) => BigInt(n);
+      else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node);
       let sign = "";
-      if (value2 < 0) {
+      if (value < 0) {
         sign = "-";
-        value2 *= num2(-1);
+        value *= num(-1);
       }
-      const _60 = num2(60);
-      const parts = [value2 % _60];
-      if (value2 < 60) {
+      const _60 = num(60);
+      const parts = [value % _60];
+      if (value < 60) {
         parts.unshift(0);
       } else {
-        value2 = (value2 - parts[0]) / _60;
-        parts.unshift(value2 % _60);
-        if (value2 >= 60) {
-          value2 = (value2 - parts[0]) / _60;
-          parts.unshift(value2);
+        value = (value - parts[0]) / _60;
+        parts.unshift(value % _60);
+        if (value >= 60) {
+          value = (value - parts[0]) / _60;
+          parts.unshift(value);
         }
       }
       return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
-      identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
+      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
       default: true,
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
+      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
-      identify: (value2) => typeof value2 === "number",
+      identify: (value) => typeof value === "number",
       default: true,
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str2) => parseSexagesimal(str2, false),
+      resolve: (str) => parseSexagesimal(str, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
-      identify: (value2) => value2 instanceof Date,
+      identify: (value) => value instanceof Date,
       default: true,
       tag: "tag:yaml.org,2002:timestamp",
       // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str2) {
-        const match = str2.match(timestamp.test);
+      resolve(str) {
+        const match = str.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -41486,7 +38121,7 @@ var require_timestamp = __commonJS({
         }
         return new Date(date);
       },
-      stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
     };
     exports.floatTime = floatTime;
     exports.intTime = intTime;
@@ -41503,7 +38138,7 @@ var require_schema3 = __commonJS({
     var seq = require_seq();
     var string = require_string();
     var binary = require_binary();
-    var bool2 = require_bool2();
+    var bool = require_bool2();
     var float = require_float2();
     var int = require_int2();
     var merge2 = require_merge();
@@ -41516,8 +38151,8 @@ var require_schema3 = __commonJS({
       seq.seq,
       string.string,
       _null.nullTag,
-      bool2.trueTag,
-      bool2.falseTag,
+      bool.trueTag,
+      bool.falseTag,
       int.intBin,
       int.intOct,
       int.int,
@@ -41546,7 +38181,7 @@ var require_tags = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool2 = require_bool();
+    var bool = require_bool();
     var float = require_float();
     var int = require_int();
     var schema = require_schema();
@@ -41567,7 +38202,7 @@ var require_tags = __commonJS({
     ]);
     var tagsByName = {
       binary: binary.binary,
-      bool: bool2.boolTag,
+      bool: bool.boolTag,
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
@@ -41760,7 +38395,7 @@ var require_Document = __commonJS({
     var createNode = require_createNode();
     var directives = require_directives();
     var Document = class _Document {
-      constructor(value2, replacer, options2) {
+      constructor(value, replacer, options2) {
         this.commentBefore = null;
         this.comment = null;
         this.errors = [];
@@ -41792,7 +38427,7 @@ var require_Document = __commonJS({
         } else
           this.directives = new directives.Directives({ version });
         this.setSchema(version, options2);
-        this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options2);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options2);
       }
       /**
        * Create a deep copy of this Document and its contents.
@@ -41817,14 +38452,14 @@ var require_Document = __commonJS({
         return copy;
       }
       /** Adds a value to the document. */
-      add(value2) {
+      add(value) {
         if (assertCollection(this.contents))
-          this.contents.add(value2);
+          this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path, value2) {
+      addIn(path, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path, value2);
+          this.contents.addIn(path, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -41843,10 +38478,10 @@ var require_Document = __commonJS({
         }
         return new Alias.Alias(node.anchor);
       }
-      createNode(value2, replacer, options2) {
+      createNode(value, replacer, options2) {
         let _replacer = void 0;
         if (typeof replacer === "function") {
-          value2 = replacer.call({ "": value2 }, "", value2);
+          value = replacer.call({ "": value }, "", value);
           _replacer = replacer;
         } else if (Array.isArray(replacer)) {
           const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
@@ -41873,7 +38508,7 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node = createNode.createNode(value2, tag, ctx);
+        const node = createNode.createNode(value, tag, ctx);
         if (flow && identity.isCollection(node))
           node.flow = true;
         setAnchors();
@@ -41883,9 +38518,9 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value2, options2 = {}) {
+      createPair(key, value, options2 = {}) {
         const k = this.createNode(key, null, options2);
-        const v = this.createNode(value2, null, options2);
+        const v = this.createNode(value, null, options2);
         return new Pair.Pair(k, v);
       }
       /**
@@ -41944,24 +38579,24 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value2) {
+      set(key, value) {
         if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value2);
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value2);
+          this.contents.set(key, value);
         }
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path, value2) {
+      setIn(path, value) {
         if (Collection2.isEmptyPath(path)) {
-          this.contents = value2;
+          this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value2);
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value2);
+          this.contents.setIn(path, value);
         }
       }
       /**
@@ -42347,7 +38982,7 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep6, value: value2 } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
           next: key ?? sep6?.[0],
@@ -42390,7 +39025,7 @@ var require_resolve_block_map = __commonJS({
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
         const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
-          next: value2,
+          next: value,
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
@@ -42399,14 +39034,14 @@ var require_resolve_block_map = __commonJS({
         offset = valueProps.end;
         if (valueProps.found) {
           if (implicitKey) {
-            if (value2?.type === "block-map" && !valueProps.hasNewline)
+            if (value?.type === "block-map" && !valueProps.hasNewline)
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value2, onError);
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
@@ -42452,18 +39087,18 @@ var require_resolve_block_seq = __commonJS({
         ctx.atKey = false;
       let offset = bs.offset;
       let commentEnd = null;
-      for (const { start, value: value2 } of bs.items) {
+      for (const { start, value } of bs.items) {
         const props = resolveProps.resolveProps(start, {
           indicator: "seq-item-ind",
-          next: value2,
+          next: value,
           offset,
           onError,
           parentIndent: bs.indent,
           startOnNewline: true
         });
         if (!props.found) {
-          if (props.anchor || props.tag || value2) {
-            if (value2?.type === "block-seq")
+          if (props.anchor || props.tag || value) {
+            if (value?.type === "block-seq")
               onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
             else
               onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
@@ -42474,9 +39109,9 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value2, onError);
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
         offset = node.range[2];
         seq.items.push(node);
       }
@@ -42497,7 +39132,7 @@ var require_resolve_end = __commonJS({
         let hasSpace = false;
         let sep6 = "";
         for (const token of end) {
-          const { source: source2, type } = token;
+          const { source, type } = token;
           switch (type) {
             case "space":
               hasSpace = true;
@@ -42505,7 +39140,7 @@ var require_resolve_end = __commonJS({
             case "comment": {
               if (reqSpace && !hasSpace)
                 onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-              const cb = source2.substring(1) || " ";
+              const cb = source.substring(1) || " ";
               if (!comment)
                 comment = cb;
               else
@@ -42515,13 +39150,13 @@ var require_resolve_end = __commonJS({
             }
             case "newline":
               if (comment)
-                sep6 += source2;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
           }
-          offset += source2.length;
+          offset += source.length;
         }
       }
       return { comment, offset };
@@ -42558,7 +39193,7 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep6, value: value2 } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
@@ -42569,7 +39204,7 @@ var require_resolve_flow_collection = __commonJS({
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value2) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -42624,10 +39259,10 @@ var require_resolve_flow_collection = __commonJS({
           }
         }
         if (!isMap3 && !sep6 && !props.found) {
-          const valueNode = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
-          if (isBlock(value2))
+          if (isBlock(value))
             onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
         } else {
           ctx.atKey = true;
@@ -42639,7 +39274,7 @@ var require_resolve_flow_collection = __commonJS({
           const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
-            next: value2,
+            next: value,
             offset: keyNode.range[2],
             onError,
             parentIndent: fc.indent,
@@ -42659,15 +39294,15 @@ var require_resolve_flow_collection = __commonJS({
               if (props.start < valueProps.found.offset - 1024)
                 onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
             }
-          } else if (value2) {
-            if ("source" in value2 && value2.source?.[0] === ":")
-              onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+          } else if (value) {
+            if ("source" in value && value.source?.[0] === ":")
+              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value2 ? composeNode(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
-            if (isBlock(value2))
+            if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
           } else if (valueProps.comment) {
             if (keyNode.comment)
@@ -42810,11 +39445,11 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value3 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value3, type, comment: header.comment, range: [start, end2, end2] };
+        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
       }
       let trimIndent = scalar.indent + header.indent;
       let offset = scalar.offset + header.length;
@@ -42844,11 +39479,11 @@ var require_resolve_block_scalar = __commonJS({
         if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
-      let value2 = "";
+      let value = "";
       let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value2 += lines2[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
         let [indent2, content] = lines2[i];
         offset += indent2.length + content.length + 1;
@@ -42862,23 +39497,23 @@ var require_resolve_block_scalar = __commonJS({
           indent2 = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value2 += sep6 + indent2.slice(trimIndent) + content;
+          value += sep6 + indent2.slice(trimIndent) + content;
           sep6 = "\n";
         } else if (indent2.length > trimIndent || content[0] === "	") {
           if (sep6 === " ")
             sep6 = "\n";
           else if (!prevMoreIndented && sep6 === "\n")
             sep6 = "\n\n";
-          value2 += sep6 + indent2.slice(trimIndent) + content;
+          value += sep6 + indent2.slice(trimIndent) + content;
           sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
           if (sep6 === "\n")
-            value2 += "\n";
+            value += "\n";
           else
             sep6 = "\n";
         } else {
-          value2 += sep6 + content;
+          value += sep6 + content;
           sep6 = " ";
           prevMoreIndented = false;
         }
@@ -42888,28 +39523,28 @@ var require_resolve_block_scalar = __commonJS({
           break;
         case "+":
           for (let i = chompStart; i < lines2.length; ++i)
-            value2 += "\n" + lines2[i][0].slice(trimIndent);
-          if (value2[value2.length - 1] !== "\n")
-            value2 += "\n";
+            value += "\n" + lines2[i][0].slice(trimIndent);
+          if (value[value.length - 1] !== "\n")
+            value += "\n";
           break;
         default:
-          value2 += "\n";
+          value += "\n";
       }
       const end = start + header.length + scalar.source.length;
-      return { value: value2, type, comment: header.comment, range: [start, end, end] };
+      return { value, type, comment: header.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
         onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
         return null;
       }
-      const { source: source2 } = props[0];
-      const mode = source2[0];
+      const { source } = props[0];
+      const mode = source[0];
       let indent2 = 0;
       let chomp = "";
       let error2 = -1;
-      for (let i = 1; i < source2.length; ++i) {
-        const ch = source2[i];
+      for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
         if (!chomp && (ch === "-" || ch === "+"))
           chomp = ch;
         else {
@@ -42921,10 +39556,10 @@ var require_resolve_block_scalar = __commonJS({
         }
       }
       if (error2 !== -1)
-        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source2}`);
+        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
       let hasSpace = false;
       let comment = "";
-      let length2 = source2.length;
+      let length2 = source.length;
       for (let i = 1; i < props.length; ++i) {
         const token = props[i];
         switch (token.type) {
@@ -42958,8 +39593,8 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent: indent2, chomp, comment, length: length2 };
     }
-    function splitLines(source2) {
-      const split = source2.split(/\n( *)/);
+    function splitLines(source) {
+      const split = source.split(/\n( *)/);
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
@@ -42979,22 +39614,22 @@ var require_resolve_flow_scalar = __commonJS({
     var Scalar2 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source: source2, end } = scalar;
+      const { offset, type, source, end } = scalar;
       let _type;
-      let value2;
+      let value;
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
           _type = Scalar2.Scalar.PLAIN;
-          value2 = plainValue(source2, _onError);
+          value = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
           _type = Scalar2.Scalar.QUOTE_SINGLE;
-          value2 = singleQuotedValue(source2, _onError);
+          value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
           _type = Scalar2.Scalar.QUOTE_DOUBLE;
-          value2 = doubleQuotedValue(source2, _onError);
+          value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
         default:
@@ -43003,21 +39638,21 @@ var require_resolve_flow_scalar = __commonJS({
             value: "",
             type: null,
             comment: "",
-            range: [offset, offset + source2.length, offset + source2.length]
+            range: [offset, offset + source.length, offset + source.length]
           };
       }
-      const valueEnd = offset + source2.length;
+      const valueEnd = offset + source.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
       return {
-        value: value2,
+        value,
         type: _type,
         comment: re.comment,
         range: [offset, valueEnd, re.offset]
       };
     }
-    function plainValue(source2, onError) {
+    function plainValue(source, onError) {
       let badChar = "";
-      switch (source2[0]) {
+      switch (source[0]) {
         /* istanbul ignore next should not happen */
         case "	":
           badChar = "a tab character";
@@ -43030,29 +39665,29 @@ var require_resolve_flow_scalar = __commonJS({
           break;
         case "|":
         case ">": {
-          badChar = `block scalar indicator ${source2[0]}`;
+          badChar = `block scalar indicator ${source[0]}`;
           break;
         }
         case "@":
         case "`": {
-          badChar = `reserved character ${source2[0]}`;
+          badChar = `reserved character ${source[0]}`;
           break;
         }
       }
       if (badChar)
         onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
-      return unfoldLines(source2);
+      return unfoldLines(source);
     }
-    function singleQuotedValue(source2, onError) {
-      if (source2[source2.length - 1] !== "'" || source2.length === 1)
-        onError(source2.length, "MISSING_CHAR", "Missing closing 'quote");
-      return unfoldLines(source2.slice(1, -1)).replace(/''/g, "'");
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
     }
-    function unfoldLines(source2) {
+    function unfoldLines(source) {
       const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source2);
+      let match = line.exec(source);
       if (!match)
-        return source2;
+        return source;
       let trimEnd, trimBoth;
       try {
         trimEnd = new RegExp("(?<![ 	])[ 	]+$");
@@ -43064,7 +39699,7 @@ var require_resolve_flow_scalar = __commonJS({
       let res = match[1].replace(trimEnd, "");
       let sep6 = " ";
       let pos = line.lastIndex;
-      while (match = line.exec(source2)) {
+      while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
           if (sep6 === "\n")
@@ -43079,66 +39714,66 @@ var require_resolve_flow_scalar = __commonJS({
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
-      match = last.exec(source2);
+      match = last.exec(source);
       return res + sep6 + (match?.[1] ?? "");
     }
-    function doubleQuotedValue(source2, onError) {
+    function doubleQuotedValue(source, onError) {
       let res = "";
-      for (let i = 1; i < source2.length - 1; ++i) {
-        const ch = source2[i];
-        if (ch === "\r" && source2[i + 1] === "\n")
+      for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === "\r" && source[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source2, i);
+          const { fold, offset } = foldNewline(source, i);
           res += fold;
           i = offset;
         } else if (ch === "\\") {
-          let next = source2[++i];
+          let next = source[++i];
           const cc = escapeCodes[next];
           if (cc)
             res += cc;
           else if (next === "\n") {
-            next = source2[i + 1];
+            next = source[i + 1];
             while (next === " " || next === "	")
-              next = source2[++i + 1];
-          } else if (next === "\r" && source2[i + 1] === "\n") {
-            next = source2[++i + 1];
+              next = source[++i + 1];
+          } else if (next === "\r" && source[i + 1] === "\n") {
+            next = source[++i + 1];
             while (next === " " || next === "	")
-              next = source2[++i + 1];
+              next = source[++i + 1];
           } else if (next === "x" || next === "u" || next === "U") {
             const length2 = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source2, i + 1, length2, onError);
+            res += parseCharCode(source, i + 1, length2, onError);
             i += length2;
           } else {
-            const raw = source2.substr(i - 1, 2);
+            const raw = source.substr(i - 1, 2);
             onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
             res += raw;
           }
         } else if (ch === " " || ch === "	") {
           const wsStart = i;
-          let next = source2[i + 1];
+          let next = source[i + 1];
           while (next === " " || next === "	")
-            next = source2[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source2[i + 2] === "\n"))
-            res += i > wsStart ? source2.slice(wsStart, i + 1) : ch;
+            next = source[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
         } else {
           res += ch;
         }
       }
-      if (source2[source2.length - 1] !== '"' || source2.length === 1)
-        onError(source2.length, "MISSING_CHAR", 'Missing closing "quote');
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
       return res;
     }
-    function foldNewline(source2, offset) {
+    function foldNewline(source, offset) {
       let fold = "";
-      let ch = source2[offset + 1];
+      let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
-        if (ch === "\r" && source2[offset + 2] !== "\n")
+        if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
           fold += "\n";
         offset += 1;
-        ch = source2[offset + 1];
+        ch = source[offset + 1];
       }
       if (!fold)
         fold = " ";
@@ -43177,14 +39812,14 @@ var require_resolve_flow_scalar = __commonJS({
       "\\": "\\",
       "	": "	"
     };
-    function parseCharCode(source2, offset, length2, onError) {
-      const cc = source2.substr(offset, length2);
+    function parseCharCode(source, offset, length2, onError) {
+      const cc = source.substr(offset, length2);
       const ok = cc.length === length2 && /^[0-9a-fA-F]+$/.test(cc);
       const code = ok ? parseInt(cc, 16) : NaN;
       try {
         return String.fromCodePoint(code);
       } catch {
-        const raw = source2.substr(offset - 2, length2 + 2);
+        const raw = source.substr(offset - 2, length2 + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
         return raw;
       }
@@ -43202,28 +39837,28 @@ var require_compose_scalar = __commonJS({
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
-      const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
       const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
       let tag;
       if (ctx.options.stringKeys && ctx.atKey) {
         tag = ctx.schema[identity.SCALAR];
       } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
       else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value2, token, onError);
+        tag = findScalarTagByTest(ctx, value, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
       let scalar;
       try {
-        const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
         scalar = identity.isScalar(res) ? res : new Scalar2.Scalar(res);
       } catch (error2) {
         const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar2.Scalar(value2);
+        scalar = new Scalar2.Scalar(value);
       }
       scalar.range = range;
-      scalar.source = value2;
+      scalar.source = value;
       if (type)
         scalar.type = type;
       if (tagName)
@@ -43234,7 +39869,7 @@ var require_compose_scalar = __commonJS({
         scalar.comment = comment;
       return scalar;
     }
-    function findScalarTagByName(schema, value2, tagName, tagToken, onError) {
+    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
       if (tagName === "!")
         return schema[identity.SCALAR];
       const matchWithTest = [];
@@ -43247,7 +39882,7 @@ var require_compose_scalar = __commonJS({
         }
       }
       for (const tag of matchWithTest)
-        if (tag.test?.test(value2))
+        if (tag.test?.test(value))
           return tag;
       const kt = schema.knownTags[tagName];
       if (kt && !kt.collection) {
@@ -43257,10 +39892,10 @@ var require_compose_scalar = __commonJS({
       onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
       return schema[identity.SCALAR];
     }
-    function findScalarTagByTest({ atKey, directives, schema }, value2, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema[identity.SCALAR];
+    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
       if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema[identity.SCALAR];
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
         if (tag.tag !== compat.tag) {
           const ts = directives.tagString(tag.tag);
           const cs = directives.tagString(compat.tag);
@@ -43392,13 +40027,13 @@ var require_compose_node = __commonJS({
       }
       return node;
     }
-    function composeAlias({ options: options2 }, { offset, source: source2, end }, onError) {
-      const alias = new Alias.Alias(source2.substring(1));
+    function composeAlias({ options: options2 }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
       if (alias.source === "")
         onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
       if (alias.source.endsWith(":"))
-        onError(offset + source2.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
-      const valueEnd = offset + source2.length;
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
       const re = resolveEnd.resolveEnd(end, valueEnd, options2.strict, onError);
       alias.range = [offset, valueEnd, re.offset];
       if (re.comment)
@@ -43418,7 +40053,7 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options2, directives, { offset, start, value: value2, end }, onError) {
+    function composeDoc(options2, directives, { offset, start, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options2);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
@@ -43430,7 +40065,7 @@ var require_compose_doc = __commonJS({
       };
       const props = resolveProps.resolveProps(start, {
         indicator: "doc-start",
-        next: value2 ?? end?.[0],
+        next: value ?? end?.[0],
         offset,
         onError,
         parentIndent: 0,
@@ -43438,10 +40073,10 @@ var require_compose_doc = __commonJS({
       });
       if (props.found) {
         doc.directives.docStart = true;
-        if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
+        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
           onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
       }
-      doc.contents = value2 ? composeNode.composeNode(ctx, value2, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
       const contentEnd = doc.contents.range[2];
       const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
       if (re.comment)
@@ -43469,18 +40104,18 @@ var require_composer = __commonJS({
         return [src, src + 1];
       if (Array.isArray(src))
         return src.length === 2 ? src : [src[0], src[1]];
-      const { offset, source: source2 } = src;
-      return [offset, offset + (typeof source2 === "string" ? source2.length : 1)];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
     }
     function parsePrelude(prelude) {
       let comment = "";
       let atComment = false;
       let afterEmptyLine = false;
       for (let i = 0; i < prelude.length; ++i) {
-        const source2 = prelude[i];
-        switch (source2[0]) {
+        const source = prelude[i];
+        switch (source[0]) {
           case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source2.substring(1) || " ");
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
             atComment = true;
             afterEmptyLine = false;
             break;
@@ -43504,8 +40139,8 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source2, code, message, warning2) => {
-          const pos = getErrorPos(source2);
+        this.onError = (source, code, message, warning2) => {
+          const pos = getErrorPos(source);
           if (warning2)
             this.warnings.push(new errors.YAMLWarning(pos, code, message));
           else
@@ -43689,9 +40324,9 @@ var require_cst_scalar = __commonJS({
       }
       return null;
     }
-    function createScalarToken(value2, context3) {
+    function createScalarToken(value, context3) {
       const { implicitKey = false, indent: indent2, inFlow = false, offset = -1, type = "PLAIN" } = context3;
-      const source2 = stringifyString.stringifyString({ type, value: value2 }, {
+      const source = stringifyString.stringifyString({ type, value }, {
         implicitKey,
         indent: indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
@@ -43700,12 +40335,12 @@ var require_cst_scalar = __commonJS({
       const end = context3.end ?? [
         { type: "newline", offset: -1, indent: indent2, source: "\n" }
       ];
-      switch (source2[0]) {
+      switch (source[0]) {
         case "|":
         case ">": {
-          const he = source2.indexOf("\n");
-          const head = source2.substring(0, he);
-          const body = source2.substring(he + 1) + "\n";
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body = source.substring(he + 1) + "\n";
           const props = [
             { type: "block-scalar-header", offset, indent: indent2, source: head }
           ];
@@ -43714,14 +40349,14 @@ var require_cst_scalar = __commonJS({
           return { type: "block-scalar", offset, indent: indent2, props, source: body };
         }
         case '"':
-          return { type: "double-quoted-scalar", offset, indent: indent2, source: source2, end };
+          return { type: "double-quoted-scalar", offset, indent: indent2, source, end };
         case "'":
-          return { type: "single-quoted-scalar", offset, indent: indent2, source: source2, end };
+          return { type: "single-quoted-scalar", offset, indent: indent2, source, end };
         default:
-          return { type: "scalar", offset, indent: indent2, source: source2, end };
+          return { type: "scalar", offset, indent: indent2, source, end };
       }
     }
-    function setScalarValue(token, value2, context3 = {}) {
+    function setScalarValue(token, value, context3 = {}) {
       let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
       let indent2 = "indent" in token ? token.indent : null;
       if (afterKey && typeof indent2 === "number")
@@ -43744,31 +40379,31 @@ var require_cst_scalar = __commonJS({
           default:
             type = "PLAIN";
         }
-      const source2 = stringifyString.stringifyString({ type, value: value2 }, {
+      const source = stringifyString.stringifyString({ type, value }, {
         implicitKey: implicitKey || indent2 === null,
         indent: indent2 !== null && indent2 > 0 ? " ".repeat(indent2) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
-      switch (source2[0]) {
+      switch (source[0]) {
         case "|":
         case ">":
-          setBlockScalarValue(token, source2);
+          setBlockScalarValue(token, source);
           break;
         case '"':
-          setFlowScalarValue(token, source2, "double-quoted-scalar");
+          setFlowScalarValue(token, source, "double-quoted-scalar");
           break;
         case "'":
-          setFlowScalarValue(token, source2, "single-quoted-scalar");
+          setFlowScalarValue(token, source, "single-quoted-scalar");
           break;
         default:
-          setFlowScalarValue(token, source2, "scalar");
+          setFlowScalarValue(token, source, "scalar");
       }
     }
-    function setBlockScalarValue(token, source2) {
-      const he = source2.indexOf("\n");
-      const head = source2.substring(0, he);
-      const body = source2.substring(he + 1) + "\n";
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
         const header = token.props[0];
         if (header.type !== "block-scalar-header")
@@ -43803,31 +40438,31 @@ var require_cst_scalar = __commonJS({
           }
       return false;
     }
-    function setFlowScalarValue(token, source2, type) {
+    function setFlowScalarValue(token, source, type) {
       switch (token.type) {
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
           token.type = type;
-          token.source = source2;
+          token.source = source;
           break;
         case "block-scalar": {
           const end = token.props.slice(1);
-          let oa = source2.length;
+          let oa = source.length;
           if (token.props[0].type === "block-scalar-header")
             oa -= token.props[0].source.length;
           for (const tok of end)
             tok.offset += oa;
           delete token.props;
-          Object.assign(token, { type, source: source2, end });
+          Object.assign(token, { type, source, end });
           break;
         }
         case "block-map":
         case "block-seq": {
-          const offset = token.offset + source2.length;
+          const offset = token.offset + source.length;
           const nl2 = { type: "newline", offset, indent: token.indent, source: "\n" };
           delete token.items;
-          Object.assign(token, { type, source: source2, end: [nl2] });
+          Object.assign(token, { type, source, end: [nl2] });
           break;
         }
         default: {
@@ -43836,7 +40471,7 @@ var require_cst_scalar = __commonJS({
           for (const key of Object.keys(token))
             if (key !== "type" && key !== "offset")
               delete token[key];
-          Object.assign(token, { type, indent: indent2, source: source2, end });
+          Object.assign(token, { type, indent: indent2, source, end });
         }
       }
     }
@@ -43890,7 +40525,7 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep6, value: value2 }) {
+    function stringifyItem({ start, key, sep: sep6, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
@@ -43899,8 +40534,8 @@ var require_cst_stringify = __commonJS({
       if (sep6)
         for (const st of sep6)
           res += st.source;
-      if (value2)
-        res += stringifyToken(value2);
+      if (value)
+        res += stringifyToken(value);
       return res;
     }
     exports.stringify = stringify2;
@@ -43996,8 +40631,8 @@ var require_cst = __commonJS({
           return JSON.stringify(token);
       }
     }
-    function tokenType(source2) {
-      switch (source2) {
+    function tokenType(source) {
+      switch (source) {
         case BOM:
           return "byte-order-mark";
         case DOCUMENT:
@@ -44031,7 +40666,7 @@ var require_cst = __commonJS({
         case ",":
           return "comma";
       }
-      switch (source2[0]) {
+      switch (source[0]) {
         case " ":
         case "	":
           return "space";
@@ -44113,11 +40748,11 @@ var require_lexer = __commonJS({
        *
        * @returns A generator of lexical tokens
        */
-      *lex(source2, incomplete = false) {
-        if (source2) {
-          if (typeof source2 !== "string")
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
             throw TypeError("source is not a string");
-          this.buffer = this.buffer ? this.buffer + source2 : source2;
+          this.buffer = this.buffer ? this.buffer + source : source;
           this.lineEndPos = null;
         }
         this.atEnd = !incomplete;
@@ -44698,15 +41333,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list2, type) {
-      for (let i = 0; i < list2.length; ++i)
-        if (list2[i].type === type)
+    function includesToken(list, type) {
+      for (let i = 0; i < list.length; ++i)
+        if (list[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list2) {
-      for (let i = 0; i < list2.length; ++i) {
-        switch (list2[i].type) {
+    function findNonEmptyIndex(list) {
+      for (let i = 0; i < list.length; ++i) {
+        switch (list[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -44762,12 +41397,12 @@ var require_parser = __commonJS({
       }
       return prev.splice(i, prev.length);
     }
-    function arrayPushArray(target, source2) {
-      if (source2.length < 1e5)
-        Array.prototype.push.apply(target, source2);
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
       else
-        for (let i = 0; i < source2.length; ++i)
-          target.push(source2[i]);
+        for (let i = 0; i < source.length; ++i)
+          target.push(source[i]);
     }
     function fixFlowSeqItems(fc) {
       if (fc.start.type === "flow-seq-start") {
@@ -44813,10 +41448,10 @@ var require_parser = __commonJS({
        *
        * @returns A generator of tokens representing each directive, document, and other structure.
        */
-      *parse(source2, incomplete = false) {
+      *parse(source, incomplete = false) {
         if (this.onNewLine && this.offset === 0)
           this.onNewLine(0);
-        for (const lexeme of this.lexer.lex(source2, incomplete))
+        for (const lexeme of this.lexer.lex(source, incomplete))
           yield* this.next(lexeme);
         if (!incomplete)
           yield* this.end();
@@ -44824,21 +41459,21 @@ var require_parser = __commonJS({
       /**
        * Advance the parser by the `source` of one lexical token.
        */
-      *next(source2) {
-        this.source = source2;
+      *next(source) {
+        this.source = source;
         if (node_process.env.LOG_TOKENS)
-          console.log("|", cst.prettyToken(source2));
+          console.log("|", cst.prettyToken(source));
         if (this.atScalar) {
           this.atScalar = false;
           yield* this.step();
-          this.offset += source2.length;
+          this.offset += source.length;
           return;
         }
-        const type = cst.tokenType(source2);
+        const type = cst.tokenType(source);
         if (!type) {
-          const message = `Not a YAML token: ${source2}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source: source2 });
-          this.offset += source2.length;
+          const message = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          this.offset += source.length;
         } else if (type === "scalar") {
           this.atNewLine = false;
           this.atScalar = true;
@@ -44851,17 +41486,17 @@ var require_parser = __commonJS({
               this.atNewLine = true;
               this.indent = 0;
               if (this.onNewLine)
-                this.onNewLine(this.offset + source2.length);
+                this.onNewLine(this.offset + source.length);
               break;
             case "space":
-              if (this.atNewLine && source2[0] === " ")
-                this.indent += source2.length;
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
               break;
             case "explicit-key-ind":
             case "map-value-ind":
             case "seq-item-ind":
               if (this.atNewLine)
-                this.indent += source2.length;
+                this.indent += source.length;
               break;
             case "doc-mode":
             case "flow-error-end":
@@ -44869,7 +41504,7 @@ var require_parser = __commonJS({
             default:
               this.atNewLine = false;
           }
-          this.offset += source2.length;
+          this.offset += source.length;
         }
       }
       /** Call at end of input to push out any remaining constructions */
@@ -45581,26 +42216,26 @@ var require_public_api = __commonJS({
       const lineCounter$1 = options2.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments(source2, options2 = {}) {
+    function parseAllDocuments(source, options2 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options2);
-      const docs = Array.from(composer$1.compose(parser$1.parse(source2)));
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
       if (prettyErrors && lineCounter2)
         for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source2, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source2, lineCounter2));
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
         }
       if (docs.length > 0)
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source2, options2 = {}) {
+    function parseDocument2(source, options2 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options2);
       let doc = null;
-      for (const _doc of composer$1.compose(parser$1.parse(source2), true, source2.length)) {
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
         if (!doc)
           doc = _doc;
         else if (doc.options.logLevel !== "silent") {
@@ -45609,8 +42244,8 @@ var require_public_api = __commonJS({
         }
       }
       if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source2, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source2, lineCounter2));
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
       }
       return doc;
     }
@@ -45633,7 +42268,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options2));
     }
-    function stringify2(value2, replacer, options2) {
+    function stringify2(value, replacer, options2) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -45646,14 +42281,14 @@ var require_public_api = __commonJS({
         const indent2 = Math.round(options2);
         options2 = indent2 < 1 ? void 0 : indent2 > 8 ? { indent: 8 } : { indent: indent2 };
       }
-      if (value2 === void 0) {
+      if (value === void 0) {
         const { keepUndefined } = options2 ?? replacer ?? {};
         if (!keepUndefined)
           return void 0;
       }
-      if (identity.isDocument(value2) && !_replacer)
-        return value2.toString(options2);
-      return new Document.Document(value2, _replacer, options2).toString(options2);
+      if (identity.isDocument(value) && !_replacer)
+        return value.toString(options2);
+      return new Document.Document(value, _replacer, options2).toString(options2);
     }
     exports.parse = parse7;
     exports.parseAllDocuments = parseAllDocuments;
@@ -45716,14 +42351,14 @@ var require_dist = __commonJS({
 
 // src/config/yaml-source.ts
 function keyText(key) {
-  const value2 = (0, import_yaml.isScalar)(key) ? key.value : key;
-  if (value2 === null || value2 === void 0) return "";
-  if (typeof value2 === "string") return value2;
-  if (typeof value2 === "number" || typeof value2 === "boolean") return String(value2);
-  return JSON.stringify(value2) ?? "";
+  const value = (0, import_yaml.isScalar)(key) ? key.value : key;
+  if (value === null || value === void 0) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value) ?? "";
 }
-function isNodeWithRange(value2) {
-  return ((0, import_yaml.isScalar)(value2) || (0, import_yaml.isMap)(value2) || (0, import_yaml.isSeq)(value2) || (0, import_yaml.isAlias)(value2)) && Array.isArray(value2.range);
+function isNodeWithRange(value) {
+  return ((0, import_yaml.isScalar)(value) || (0, import_yaml.isMap)(value) || (0, import_yaml.isSeq)(value) || (0, import_yaml.isAlias)(value)) && Array.isArray(value.range);
 }
 function parseYaml(text) {
   const lines2 = new import_yaml.LineCounter();
@@ -45825,9 +42460,9 @@ var init_yaml_source = __esm({
         }
         return { node, pair, complete: true };
       }
-      resolve(value2) {
-        if ((0, import_yaml.isAlias)(value2)) return value2.resolve(this.doc) ?? value2;
-        return isNodeWithRange(value2) ? value2 : null;
+      resolve(value) {
+        if ((0, import_yaml.isAlias)(value)) return value.resolve(this.doc) ?? value;
+        return isNodeWithRange(value) ? value : null;
       }
     };
   }
@@ -45871,9 +42506,9 @@ function substituteEnv(text, env) {
     }
     const name = match[1] ?? "";
     const fallback = match[2];
-    const value2 = env[name];
-    if (fallback !== void 0 && (value2 === void 0 || value2 === "")) out += fallback;
-    else if (value2 !== void 0) out += value2;
+    const value = env[name];
+    if (fallback !== void 0 && (value === void 0 || value === "")) out += fallback;
+    else if (value !== void 0) out += value;
     else {
       problems.push({
         code: "env.missing",
@@ -45888,9 +42523,9 @@ function substituteEnvInDocument(root, env, report) {
     if ((0, import_yaml2.isScalar)(node)) {
       if (typeof node.value !== "string" || !node.value.includes("$")) return;
       const original = node.value;
-      const { value: value2, problems } = substituteEnv(original, env);
+      const { value, problems } = substituteEnv(original, env);
       for (const problem of problems) report(node, path, problem);
-      node.value = node.type === import_yaml2.Scalar.PLAIN && value2 !== original ? retype(value2) : value2;
+      node.value = node.type === import_yaml2.Scalar.PLAIN && value !== original ? retype(value) : value;
     } else if ((0, import_yaml2.isMap)(node)) {
       for (const pair of node.items) visit(pair.value, [...path, keyText(pair.key)]);
     } else if ((0, import_yaml2.isSeq)(node)) {
@@ -45901,8 +42536,8 @@ function substituteEnvInDocument(root, env, report) {
 }
 function retype(text) {
   try {
-    const value2 = (0, import_yaml2.parse)(text);
-    return typeof value2 === "number" || typeof value2 === "boolean" ? value2 : text;
+    const value = (0, import_yaml2.parse)(text);
+    return typeof value === "number" || typeof value === "boolean" ? value : text;
   } catch {
     return text;
   }
@@ -45918,8 +42553,8 @@ var init_env = __esm({
 });
 
 // src/config/load.ts
-import { createHash as createHash2 } from "node:crypto";
-import { readFile as readFile3 } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile as readFile2 } from "node:fs/promises";
 import { dirname as dirname4, resolve as resolve3 } from "node:path";
 function parseConfig(text, options2) {
   const { file } = options2;
@@ -45938,10 +42573,10 @@ function parseConfig(text, options2) {
       )
     };
   }
-  const source2 = parsed.source;
+  const source = parsed.source;
   const issues = [];
   const issueAt2 = (problem) => {
-    const loc = problem.key === void 0 ? source2.locate(problem.path) : source2.locateKey([...problem.path, problem.key]);
+    const loc = problem.key === void 0 ? source.locate(problem.path) : source.locateKey([...problem.path, problem.key]);
     return {
       code: problem.code,
       file,
@@ -45950,7 +42585,7 @@ function parseConfig(text, options2) {
       message: problem.message
     };
   };
-  if (source2.doc.contents === null) {
+  if (source.doc.contents === null) {
     return {
       ok: false,
       issues: [
@@ -45966,9 +42601,9 @@ function parseConfig(text, options2) {
     };
   }
   const envBroken = /* @__PURE__ */ new Set();
-  substituteEnvInDocument(source2.doc.contents, options2.env, (node, path, problem) => {
+  substituteEnvInDocument(source.doc.contents, options2.env, (node, path, problem) => {
     envBroken.add(formatConfigPath(path));
-    const loc = source2.position(node.range?.[0] ?? 0);
+    const loc = source.position(node.range?.[0] ?? 0);
     issues.push({
       code: problem.code,
       file,
@@ -45979,7 +42614,7 @@ function parseConfig(text, options2) {
   });
   let data;
   try {
-    data = source2.doc.toJS({ maxAliasCount: 1e3 });
+    data = source.doc.toJS({ maxAliasCount: 1e3 });
   } catch (error2) {
     const message = `cannot expand the YAML aliases: ${error2.message}`;
     return {
@@ -45991,7 +42626,7 @@ function parseConfig(text, options2) {
     if (!envBroken.has(formatConfigPath(problem.path))) issues.push(issueAt2(problem));
   };
   for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
-  const locate2 = (path) => source2.locate(path);
+  const locate2 = (path) => source.locate(path);
   for (const problem of checkRules(data, { builtins: options2.builtins, locate: locate2 })) report(problem);
   if (issues.length > 0) return { ok: false, issues: sortIssues(issues) };
   const built = buildConfig(data, { locate: locate2 });
@@ -46001,7 +42636,7 @@ function parseConfig(text, options2) {
       file,
       absPath: options2.absPath,
       dir: dirname4(options2.absPath),
-      hash: createHash2("sha256").update(text).digest("hex"),
+      hash: createHash("sha256").update(text).digest("hex"),
       version: 1,
       defaults: built.defaults,
       suites: built.suites,
@@ -46013,7 +42648,7 @@ async function loadConfigFile(path, options2) {
   const absPath = resolve3(options2.cwd, path);
   let text;
   try {
-    text = await readFile3(absPath, "utf8");
+    text = await readFile2(absPath, "utf8");
   } catch (error2) {
     const code = error2.code;
     const issue3 = code === "ENOENT" ? {
@@ -46071,26 +42706,26 @@ function optionResolver(raw) {
 function actualOf(values, args) {
   return Object.hasOwn(values, "actual") ? values.actual : args.output;
 }
-function textOf(value2) {
-  if (typeof value2 === "string") return value2;
-  if (value2 === void 0) return "";
+function textOf(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0) return "";
   try {
-    const json = JSON.stringify(value2);
+    const json = JSON.stringify(value);
     if (json !== void 0) return json;
   } catch {
   }
-  return unencodableText(value2);
+  return unencodableText(value);
 }
-function unencodableText(value2) {
-  switch (typeof value2) {
+function unencodableText(value) {
+  switch (typeof value) {
     case "bigint":
-      return `${value2}`;
+      return `${value}`;
     case "symbol":
-      return value2.toString();
+      return value.toString();
     case "function":
-      return `[function ${value2.name || "anonymous"}]`;
+      return `[function ${value.name || "anonymous"}]`;
     default:
-      return `[${Array.isArray(value2) ? "array" : typeof value2} that JSON cannot encode]`;
+      return `[${Array.isArray(value) ? "array" : typeof value} that JSON cannot encode]`;
   }
 }
 function invalid(name, expected, found2) {
@@ -46100,44 +42735,44 @@ function invalid(name, expected, found2) {
   );
 }
 function requiredString(values, name) {
-  const value2 = values[name];
-  if (typeof value2 !== "string") throw invalid(name, "a string", value2);
-  return value2;
+  const value = values[name];
+  if (typeof value !== "string") throw invalid(name, "a string", value);
+  return value;
 }
 function optionalString(values, name) {
-  const value2 = values[name];
-  if (value2 === void 0) return void 0;
-  if (typeof value2 !== "string") throw invalid(name, "a string", value2);
-  return value2;
+  const value = values[name];
+  if (value === void 0) return void 0;
+  if (typeof value !== "string") throw invalid(name, "a string", value);
+  return value;
 }
 function optionalBoolean(values, name, fallback) {
-  const value2 = values[name];
-  if (value2 === void 0) return fallback;
-  if (typeof value2 === "boolean") return value2;
-  if (value2 === "true") return true;
-  if (value2 === "false") return false;
-  throw invalid(name, "a boolean", value2);
+  const value = values[name];
+  if (value === void 0) return fallback;
+  if (typeof value === "boolean") return value;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw invalid(name, "a boolean", value);
 }
 function requiredStringArray(values, name) {
-  const value2 = values[name];
-  if (!Array.isArray(value2) || !value2.every((item) => typeof item === "string")) {
-    throw invalid(name, "an array of strings", value2);
+  const value = values[name];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+    throw invalid(name, "an array of strings", value);
   }
-  return value2;
+  return value;
 }
 function optionalCount(values, name) {
-  const value2 = values[name];
-  if (value2 === void 0) return void 0;
-  if (typeof value2 === "number" && Number.isSafeInteger(value2) && value2 >= 0) return value2;
-  if (typeof value2 === "string" && /^\s*\d+\s*$/.test(value2)) return Number(value2);
-  throw invalid(name, "a whole number \u2265 0", value2);
+  const value = values[name];
+  if (value === void 0) return void 0;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
+  throw invalid(name, "a whole number \u2265 0", value);
 }
 function optionalChoice(values, name, choices, fallback) {
-  const value2 = values[name];
-  if (value2 === void 0) return fallback;
-  if (typeof value2 === "string" && choices.includes(value2))
-    return value2;
-  throw invalid(name, `one of ${choices.map((c) => `"${c}"`).join(", ")}`, value2);
+  const value = values[name];
+  if (value === void 0) return fallback;
+  if (typeof value === "string" && choices.includes(value))
+    return value;
+  throw invalid(name, `one of ${choices.map((c) => `"${c}"`).join(", ")}`, value);
 }
 var OptionError;
 var init_options = __esm({
@@ -46165,20 +42800,20 @@ function truncateText(text, limit = METADATA_STRING_LIMIT) {
   if (last >= 55296 && last <= 56319) end -= 1;
   return `${text.slice(0, end)}\u2026 (${text.length - end} more characters)`;
 }
-function compactValue(value2) {
-  if (typeof value2 === "string") return truncateText(value2);
-  if (value2 === void 0 || typeof value2 === "bigint") return String(value2);
-  if (typeof value2 === "number" && !Number.isFinite(value2)) return String(value2);
-  if (typeof value2 === "symbol" || typeof value2 === "function") return unencodableText(value2);
-  if (value2 === null || typeof value2 !== "object") return value2;
+function compactValue(value) {
+  if (typeof value === "string") return truncateText(value);
+  if (value === void 0 || typeof value === "bigint") return String(value);
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  if (typeof value === "symbol" || typeof value === "function") return unencodableText(value);
+  if (value === null || typeof value !== "object") return value;
   let json;
   try {
-    json = JSON.stringify(value2);
+    json = JSON.stringify(value);
   } catch {
     json = void 0;
   }
-  if (json === void 0) return unencodableText(value2);
-  return json.length <= METADATA_STRING_LIMIT ? value2 : truncateText(json);
+  if (json === void 0) return unencodableText(value);
+  return json.length <= METADATA_STRING_LIMIT ? value : truncateText(json);
 }
 function compactList(items, limit = METADATA_LIST_LIMIT) {
   const kept = items.slice(0, limit).map(compactValue);
@@ -46265,13 +42900,13 @@ var init_define = __esm({
 function rubricError(message) {
   return new OptionError("evaluator.option", `option "assertions"${message}`);
 }
-function readRubric(value2) {
-  let rubric = value2;
+function readRubric(value) {
+  let rubric = value;
   if (typeof rubric === "string") {
     try {
       rubric = JSON.parse(rubric);
     } catch {
-      throw rubricError(` is a string that is not JSON: ${describeValue(value2)}`);
+      throw rubricError(` is a string that is not JSON: ${describeValue(value)}`);
     }
   }
   if (!Array.isArray(rubric)) {
@@ -46378,7 +43013,7 @@ var init_contains = __esm({
         const text = textOf(actualOf(values, args));
         const haystack = ignoreCase ? text.toLowerCase() : text;
         const matched = candidates.find(
-          (value2) => haystack.includes(ignoreCase ? value2.toLowerCase() : value2)
+          (value) => haystack.includes(ignoreCase ? value.toLowerCase() : value)
         );
         if (matched !== void 0) return { score: 1, metadata: { matched: truncateText(matched) } };
         return { score: 0, metadata: { expectedAnyOf: compactList(candidates) } };
@@ -46435,9 +43070,9 @@ function normalize(text, rules) {
 function memberPath(path, key) {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
-function isPlainObject3(value2) {
-  if (value2 === null || typeof value2 !== "object") return false;
-  const proto = Object.getPrototypeOf(value2);
+function isPlainObject3(value) {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 function firstDifference(a, b, rules, path) {
@@ -46532,43 +43167,43 @@ function parseError(text) {
     return truncateText(`not valid JSON: ${message}`);
   }
 }
-function jsonSafetyError(value2, path = "$", seen = /* @__PURE__ */ new Set()) {
-  switch (typeof value2) {
+function jsonSafetyError(value, path = "$", seen = /* @__PURE__ */ new Set()) {
+  switch (typeof value) {
     case "string":
     case "boolean":
       return null;
     case "number":
-      return Number.isFinite(value2) ? null : `${path} is ${value2}, which JSON cannot represent`;
+      return Number.isFinite(value) ? null : `${path} is ${value}, which JSON cannot represent`;
     case "undefined":
       return `${path} is undefined, which JSON cannot represent`;
     case "object":
       break;
     default:
-      return `${path} is a ${typeof value2}, which JSON cannot represent`;
+      return `${path} is a ${typeof value}, which JSON cannot represent`;
   }
-  if (value2 === null) return null;
-  if (seen.has(value2)) return `${path} is a circular reference`;
-  seen.add(value2);
+  if (value === null) return null;
+  if (seen.has(value)) return `${path} is a circular reference`;
+  seen.add(value);
   try {
-    if (Array.isArray(value2)) {
-      for (let i = 0; i < value2.length; i++) {
-        const error2 = jsonSafetyError(value2[i], `${path}[${i}]`, seen);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const error2 = jsonSafetyError(value[i], `${path}[${i}]`, seen);
         if (error2 !== null) return error2;
       }
       return null;
     }
-    const proto = Object.getPrototypeOf(value2);
+    const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      const name = value2.constructor?.name ?? "object";
+      const name = value.constructor?.name ?? "object";
       return `${path} is a ${name}, which JSON does not keep as it is`;
     }
-    for (const [key, item] of Object.entries(value2)) {
+    for (const [key, item] of Object.entries(value)) {
       const error2 = jsonSafetyError(item, `${path}.${key}`, seen);
       if (error2 !== null) return error2;
     }
     return null;
   } finally {
-    seen.delete(value2);
+    seen.delete(value);
   }
 }
 var isValidJson;
@@ -46940,17 +43575,17 @@ var init_levenshtein = __esm({
 });
 
 // src/evaluators/judges/rag-shared.ts
-function isRecord3(value2) {
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+function isRecord3(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function optionError(message) {
   return new OptionError("evaluator.option", message);
 }
-function passages(value2, where) {
-  if (typeof value2 === "string") return [value2];
-  if (Array.isArray(value2) && value2.every((item) => typeof item === "string")) return value2;
+function passages(value, where) {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
   throw optionError(
-    `${where} must be a string or an array of strings, found ${describeValue(value2)}`
+    `${where} must be a string or an array of strings, found ${describeValue(value)}`
   );
 }
 function contextsOf(values, { testCase, output }) {
@@ -47019,12 +43654,12 @@ function referenceText(values, testCase) {
   );
 }
 function minSimilarityOf(values) {
-  const value2 = values.minSimilarity;
-  if (value2 === void 0) return DEFAULT_MIN_SIMILARITY;
-  const number = typeof value2 === "number" ? value2 : typeof value2 === "string" && value2.trim() !== "" ? Number(value2) : Number.NaN;
+  const value = values.minSimilarity;
+  if (value === void 0) return DEFAULT_MIN_SIMILARITY;
+  const number = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
   if (!(number >= 0 && number <= 1)) {
     throw optionError(
-      `option "minSimilarity" must be a number from 0 to 1, found ${describeValue(value2)}`
+      `option "minSimilarity" must be a number from 0 to 1, found ${describeValue(value)}`
     );
   }
   return number;
@@ -47094,8 +43729,8 @@ function approximateFind(needle, haystack, budget = LEVENSHTEIN_CELL_BUDGET) {
   }
   return { similarity: 1 - best / m, exact: true };
 }
-function rounded(value2) {
-  return Math.round(value2 * 1e3) / 1e3;
+function rounded(value) {
+  return Math.round(value * 1e3) / 1e3;
 }
 function formatContexts(contexts) {
   if (contexts.length === 0) return "(no passages were retrieved)";
@@ -47311,27 +43946,27 @@ var init_battle = __esm({
 });
 
 // src/evaluators/judges/battle-baselines.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { readFileSync as readFileSync3 } from "node:fs";
 function defaultBaselinePath(owner) {
   if (!SAFE_SEGMENT.test(owner.suite) || !SAFE_SEGMENT.test(owner.evaluator)) return void 0;
   return `battles/${owner.suite}/${owner.evaluator}.json`;
 }
 function baselineCaseKey(testCase, params) {
-  return createHash3("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
+  return createHash2("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
 }
-function recordableValue(value2) {
+function recordableValue(value) {
   let text;
   try {
-    text = JSON.stringify(value2);
+    text = JSON.stringify(value);
   } catch (error2) {
     return { ok: false, error: `it cannot be written as JSON (${error2.message})` };
   }
-  if (text === void 0) return { ok: false, error: `${typeof value2} cannot be written as JSON` };
+  if (text === void 0) return { ok: false, error: `${typeof value} cannot be written as JSON` };
   return { ok: true, value: JSON.parse(text) };
 }
-function isRecord4(value2) {
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+function isRecord4(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function parseBaselineFile(text, owner) {
   let data;
@@ -47371,11 +44006,11 @@ function parseBaselineFile(text, owner) {
   }
   return { ok: true, file: { version: BASELINES_VERSION, ...owner, baselines } };
 }
-function sortedKeys(value2) {
-  if (Array.isArray(value2)) return value2.map(sortedKeys);
-  if (!isRecord4(value2)) return value2;
+function sortedKeys(value) {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (!isRecord4(value)) return value;
   const sorted = {};
-  for (const key of Object.keys(value2).sort()) sorted[key] = sortedKeys(value2[key]);
+  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys(value[key]);
   return sorted;
 }
 function serializeBaselineFile(file) {
@@ -47548,16 +44183,16 @@ var init_automatic_battle = __esm({
               { metadata: { caseKey } }
             );
           }
-          const value2 = recordableValue(actual);
-          if (!value2.ok) {
+          const value = recordableValue(actual);
+          if (!value.ok) {
             throw new EvaluationError(
-              `cannot record the value under test as a baseline: ${value2.error}`,
+              `cannot record the value under test as a baseline: ${value.error}`,
               {
                 metadata: { caseKey }
               }
             );
           }
-          store.record(caseKey, value2.value);
+          store.record(caseKey, value.value);
           return { score: 0.5, metadata: { recorded: true, caseKey } };
         }
         const question = optionalString(values, "question");
@@ -47570,8 +44205,8 @@ var init_automatic_battle = __esm({
         });
         let replaced = {};
         if (result.score === 1 && store.writable) {
-          const value2 = recordableValue(actual);
-          replaced = value2.ok ? { baselineReplaced: store.record(caseKey, value2.value) } : { baselineReplaced: false, notReplacedBecause: value2.error };
+          const value = recordableValue(actual);
+          replaced = value.ok ? { baselineReplaced: store.record(caseKey, value.value) } : { baselineReplaced: false, notReplacedBecause: value.error };
         }
         return { ...result, metadata: { ...result.metadata, caseKey, ...replaced } };
       }
@@ -47603,7 +44238,7 @@ var init_context_precision = __esm({
       validate: validateMatchingOptions,
       score(values, args) {
         const minSimilarity = minSimilarityOf(values);
-        const { source: source2, items } = referenceItemsOf(values, args);
+        const { source, items } = referenceItemsOf(values, args);
         const contexts = contextsOf(values, args);
         const { similarities, exact } = matchItems(items, contexts);
         const best = contexts.map((_, k) => Math.max(0, ...similarities.map((row) => row[k] ?? 0)));
@@ -47616,7 +44251,7 @@ var init_context_precision = __esm({
             relevant: relevantRanks.length,
             relevantRanks: compactList(relevantRanks),
             similarities: compactList(best.map(rounded), METADATA_LIST_LIMIT),
-            [source2 === "reference" ? "referenceSentences" : "expectedContexts"]: items.length,
+            [source === "reference" ? "referenceSentences" : "expectedContexts"]: items.length,
             minSimilarity,
             ...!exact && { approximate: true }
           }
@@ -49348,8 +45983,8 @@ var require__2 = __commonJS({
 });
 
 // src/evaluators/json-schema.ts
-function isObject(value2) {
-  return value2 !== null && typeof value2 === "object" && !Array.isArray(value2);
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 function messageOf(error2) {
   return error2 instanceof Error ? error2.message : String(error2);
@@ -49491,10 +46126,10 @@ var init_json_schema = __esm({
 });
 
 // src/evaluators/duration.ts
-function durationMs(value2) {
-  if (typeof value2 === "number") return Number.isFinite(value2) && value2 >= 0 ? value2 : null;
-  if (typeof value2 !== "string") return null;
-  const text = value2.trim();
+function durationMs(value) {
+  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : null;
+  if (typeof value !== "string") return null;
+  const text = value.trim();
   if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text);
   return parseDuration(text);
 }
@@ -49794,7 +46429,7 @@ var init_registry = __esm({
 });
 
 // src/modules/exports.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { basename, dirname as dirname5, extname, join as join4 } from "node:path";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -49838,7 +46473,7 @@ async function isCommonJsFile(file) {
 async function packageType(file) {
   let text;
   try {
-    text = await readFile4(file, "utf8");
+    text = await readFile3(file, "utf8");
   } catch {
     return void 0;
   }
@@ -49871,12 +46506,12 @@ function moduleExports(ns) {
 function isTranspiledEsm(exports) {
   return isObjectLike(exports) && Boolean(exports.__esModule);
 }
-function isObjectLike(value2) {
-  return typeof value2 === "object" && value2 !== null || typeof value2 === "function";
+function isObjectLike(value) {
+  return typeof value === "object" && value !== null || typeof value === "function";
 }
-function isPlainObject4(value2) {
-  if (typeof value2 !== "object" || value2 === null) return false;
-  const proto = Object.getPrototypeOf(value2);
+function isPlainObject4(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 function hasExportProperty(target, name) {
@@ -50190,7 +46825,7 @@ var init_typescript_loader = __esm({
 });
 
 // src/modules/loader.ts
-import { stat as stat4 } from "node:fs/promises";
+import { stat as stat3 } from "node:fs/promises";
 import { extname as extname3, relative as relative2, sep as sep3 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 function createModuleLoader(options2 = {}) {
@@ -50205,7 +46840,7 @@ function createModuleLoader(options2 = {}) {
     return (await typescript).import(url);
   };
   const loadFile = async (file) => {
-    const found2 = await stat4(file).catch(() => void 0);
+    const found2 = await stat3(file).catch(() => void 0);
     if (!found2?.isFile()) {
       const isDirectory2 = found2?.isDirectory() ?? false;
       const suggestion = isDirectory2 ? await suggestIndexFile(file) : await suggestSibling(file);
@@ -50311,8 +46946,8 @@ function parseResetDuration(text) {
   let consumed = 0;
   for (const match of trimmed.matchAll(DURATION_PART)) {
     if (match.index !== consumed) return void 0;
-    const [whole, value2, unit] = match;
-    total += Number(value2) * (UNIT_MS2[unit ?? ""] ?? 0);
+    const [whole, value, unit] = match;
+    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
     consumed += whole.length;
   }
   if (consumed === 0 || consumed !== trimmed.length) return void 0;
@@ -50366,12 +47001,12 @@ var init_backoff = __esm({
 });
 
 // src/judge/cache.ts
-import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile5, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
+import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir3, readFile as readFile4, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
-  return createHash4("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
+  return createHash3("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
 }
 function createFileCache(dir) {
   const pathOf = (key) => join7(dir, key.slice(0, 2), `${key}.json`);
@@ -50379,7 +47014,7 @@ function createFileCache(dir) {
     async get(key) {
       let text;
       try {
-        text = await readFile5(pathOf(key), "utf8");
+        text = await readFile4(pathOf(key), "utf8");
       } catch {
         return void 0;
       }
@@ -50392,12 +47027,12 @@ function createFileCache(dir) {
       }
       return void 0;
     },
-    async set(key, value2) {
+    async set(key, value) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
       try {
         await mkdir3(join7(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value: value2 })}
+        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
 `);
         await rename3(temp, file);
       } catch {
@@ -50467,11 +47102,11 @@ function abortableSleep(sleep, ms, signal) {
     sleep(ms, signal).then(done, done);
   });
 }
-function isRecord5(value2) {
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+function isRecord5(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function tokenCount(value2) {
-  return typeof value2 === "number" && Number.isFinite(value2) && value2 >= 0 ? value2 : 0;
+function tokenCount(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 function parseChat(json) {
   if (!isRecord5(json) || !Array.isArray(json.choices)) return void 0;
@@ -50510,9 +47145,9 @@ function parseEmbeddings(json, count) {
   const usage = isRecord5(json.usage) ? json.usage : {};
   return { embeddings, usage: { promptTokens: tokenCount(usage.prompt_tokens) } };
 }
-function cachedChat(value2) {
-  if (!isRecord5(value2) || !isRecord5(value2.message) || !isRecord5(value2.usage)) return void 0;
-  const { content, toolCalls } = value2.message;
+function cachedChat(value) {
+  if (!isRecord5(value) || !isRecord5(value.message) || !isRecord5(value.usage)) return void 0;
+  const { content, toolCalls } = value.message;
   if (content !== null && typeof content !== "string") return void 0;
   if (!Array.isArray(toolCalls)) return void 0;
   const calls = [];
@@ -50525,23 +47160,23 @@ function cachedChat(value2) {
   return {
     message: { content, toolCalls: calls },
     usage: {
-      promptTokens: tokenCount(value2.usage.promptTokens),
-      completionTokens: tokenCount(value2.usage.completionTokens)
+      promptTokens: tokenCount(value.usage.promptTokens),
+      completionTokens: tokenCount(value.usage.completionTokens)
     }
   };
 }
-function cachedEmbeddings(value2, count) {
-  if (!isRecord5(value2) || !Array.isArray(value2.embeddings) || !isRecord5(value2.usage)) {
+function cachedEmbeddings(value, count) {
+  if (!isRecord5(value) || !Array.isArray(value.embeddings) || !isRecord5(value.usage)) {
     return void 0;
   }
-  const { embeddings } = value2;
+  const { embeddings } = value;
   if (embeddings.length !== count) return void 0;
   if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
     return void 0;
   }
   return {
     embeddings,
-    usage: { promptTokens: tokenCount(value2.usage.promptTokens) }
+    usage: { promptTokens: tokenCount(value.usage.promptTokens) }
   };
 }
 function createJudgeClient(options2 = {}) {
@@ -50561,12 +47196,12 @@ function createJudgeClient(options2 = {}) {
   const hostLimiter = options2.hostLimiter ?? createHostLimiter(options2.maxConcurrentPerHost ?? 8);
   const extraHeaders = options2.headers ?? {};
   const secrets = [apiKey, ...Object.values(extraHeaders)].filter(
-    (value2) => value2 !== void 0 && value2.length >= 4
+    (value) => value !== void 0 && value.length >= 4
   );
   const scrub = (text) => secrets.reduce((clean3, secret) => clean3.split(secret).join("[redacted]"), text);
   const headers = { "content-type": "application/json" };
   if (apiKey !== void 0 && apiKey !== "") headers.authorization = `Bearer ${apiKey}`;
-  for (const [name, value2] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value2;
+  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
   const attempt = async (url, payload, signal) => {
     const aborted = () => ({
       kind: "fail",
@@ -50718,7 +47353,7 @@ function createJudgeClient(options2 = {}) {
         model,
         { model, input: texts },
         (json) => parseEmbeddings(json, texts.length),
-        (value2) => cachedEmbeddings(value2, texts.length),
+        (value) => cachedEmbeddings(value, texts.length),
         callOptions.signal
       );
       if (!result.ok) return result;
@@ -50852,36 +47487,36 @@ var init_models = __esm({
 });
 
 // src/modules/shapes.ts
-function asTestFn(value2, ref) {
-  if (typeof value2 === "function" && !isClass(value2)) return { ok: true, value: value2 };
-  return wrongShape(ref, "a function (the function under test)", value2);
+function asTestFn(value, ref) {
+  if (typeof value === "function" && !isClass(value)) return { ok: true, value };
+  return wrongShape(ref, "a function (the function under test)", value);
 }
-function asPassCondition(value2, ref) {
-  if (typeof value2 === "function" && !isClass(value2)) {
-    return { ok: true, value: value2 };
+function asPassCondition(value, ref) {
+  if (typeof value === "function" && !isClass(value)) {
+    return { ok: true, value };
   }
-  return wrongShape(ref, "a function (the pass condition: (args) => boolean)", value2);
+  return wrongShape(ref, "a function (the pass condition: (args) => boolean)", value);
 }
-function asEvaluator(value2, ref, options2, fallbackId) {
-  if (typeof value2 === "function") {
-    if (isClass(value2) || hasMethod(value2.prototype, "evaluateTestCase")) {
+function asEvaluator(value, ref, options2, fallbackId) {
+  if (typeof value === "function") {
+    if (isClass(value) || hasMethod(value.prototype, "evaluateTestCase")) {
       return construct(
-        value2,
+        value,
         ref,
         options2,
         fallbackId
       );
     }
-    const fn = value2;
+    const fn = value;
     return { ok: true, value: { id: fallbackId, evaluateTestCase: (args) => fn(args, options2) } };
   }
-  if (hasMethod(value2, "evaluateTestCase")) {
-    return withId(value2, ref, fallbackId, "share");
+  if (hasMethod(value, "evaluateTestCase")) {
+    return withId(value, ref, fallbackId, "share");
   }
   return wrongShape(
     ref,
     "an evaluator (a class with an evaluateTestCase method, a function returning an evaluation, or an object with an evaluateTestCase method)",
-    value2
+    value
   );
 }
 function construct(Cls, ref, options2, fallbackId) {
@@ -50939,11 +47574,11 @@ function wrongShape(ref, expected, found2) {
     }
   };
 }
-function describeKind2(value2) {
-  if (value2 === void 0) return "undefined";
-  if (value2 === null) return "null";
-  if (Array.isArray(value2)) return "an array";
-  switch (typeof value2) {
+function describeKind2(value) {
+  if (value === void 0) return "undefined";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
     case "string":
       return "a string";
     case "number":
@@ -50955,9 +47590,9 @@ function describeKind2(value2) {
     case "symbol":
       return "a symbol";
     case "function":
-      return isClass(value2) ? `a class (${value2.name || "anonymous"})` : "a function";
+      return isClass(value) ? `a class (${value.name || "anonymous"})` : "a function";
     default: {
-      const proto = Object.getPrototypeOf(value2);
+      const proto = Object.getPrototypeOf(value);
       const name = proto?.constructor?.name;
       return proto === null || proto === Object.prototype || typeof name !== "string" || name === "" ? "an object" : `an instance of ${name}`;
     }
@@ -50966,8 +47601,8 @@ function describeKind2(value2) {
 function isClass(fn) {
   return typeof fn === "function" && /^class\b/.test(Function.prototype.toString.call(fn));
 }
-function hasMethod(value2, key) {
-  return (typeof value2 === "object" && value2 !== null || typeof value2 === "function") && typeof value2[key] === "function";
+function hasMethod(value, key) {
+  return (typeof value === "object" && value !== null || typeof value === "function") && typeof value[key] === "function";
 }
 var init_shapes = __esm({
   "src/modules/shapes.ts"() {
@@ -50983,7 +47618,7 @@ function expandGrid(grid) {
   for (const [key, values] of Object.entries(grid)) {
     const next = [];
     for (const point of points) {
-      for (const value2 of values) next.push({ ...point, [key]: value2 });
+      for (const value of values) next.push({ ...point, [key]: value });
     }
     points = next;
   }
@@ -51024,16 +47659,2496 @@ var init_shard = __esm({
   }
 });
 
+// ../main/node_modules/csv-parse/lib/api/CsvError.js
+var CsvError;
+var init_CsvError = __esm({
+  "../main/node_modules/csv-parse/lib/api/CsvError.js"() {
+    CsvError = class _CsvError extends Error {
+      constructor(code, message, options2, ...contexts) {
+        if (Array.isArray(message)) message = message.join(" ").trim();
+        super(message);
+        if (Error.captureStackTrace !== void 0) {
+          Error.captureStackTrace(this, _CsvError);
+        }
+        this.code = code;
+        for (const context3 of contexts) {
+          for (const key in context3) {
+            const value = context3[key];
+            this[key] = Buffer.isBuffer(value) ? value.toString(options2.encoding) : value == null ? value : JSON.parse(JSON.stringify(value));
+          }
+        }
+      }
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/utils/is_object.js
+var is_object;
+var init_is_object = __esm({
+  "../main/node_modules/csv-parse/lib/utils/is_object.js"() {
+    is_object = function(obj) {
+      return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/api/normalize_columns_array.js
+var normalize_columns_array;
+var init_normalize_columns_array = __esm({
+  "../main/node_modules/csv-parse/lib/api/normalize_columns_array.js"() {
+    init_CsvError();
+    init_is_object();
+    normalize_columns_array = function(columns) {
+      const normalizedColumns = [];
+      for (let i = 0, l = columns.length; i < l; i++) {
+        const column = columns[i];
+        if (column === void 0 || column === null || column === false) {
+          normalizedColumns[i] = { disabled: true };
+        } else if (typeof column === "string" || typeof column === "number") {
+          normalizedColumns[i] = { name: `${column}` };
+        } else if (is_object(column)) {
+          if (typeof column.name !== "string") {
+            throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
+              "Option columns missing name:",
+              `property "name" is required at position ${i}`,
+              "when column is an object literal"
+            ]);
+          }
+          normalizedColumns[i] = column;
+        } else {
+          throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
+            "Invalid column definition:",
+            "expect a string or a literal object,",
+            `got ${JSON.stringify(column)} at position ${i}`
+          ]);
+        }
+      }
+      return normalizedColumns;
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+var ResizeableBuffer, ResizeableBuffer_default;
+var init_ResizeableBuffer = __esm({
+  "../main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js"() {
+    ResizeableBuffer = class {
+      constructor(size = 100) {
+        this.size = size;
+        this.length = 0;
+        this.buf = Buffer.allocUnsafe(size);
+      }
+      prepend(val) {
+        if (Buffer.isBuffer(val)) {
+          const length2 = this.length + val.length;
+          if (length2 >= this.size) {
+            this.resize();
+            if (length2 >= this.size) {
+              throw Error("INVALID_BUFFER_STATE");
+            }
+          }
+          const buf = this.buf;
+          this.buf = Buffer.allocUnsafe(this.size);
+          val.copy(this.buf, 0);
+          buf.copy(this.buf, val.length);
+          this.length += val.length;
+        } else {
+          const length2 = this.length++;
+          if (length2 === this.size) {
+            this.resize();
+          }
+          const buf = this.clone();
+          this.buf[0] = val;
+          buf.copy(this.buf, 1, 0, length2);
+        }
+      }
+      append(val) {
+        const length2 = this.length++;
+        if (length2 === this.size) {
+          this.resize();
+        }
+        this.buf[length2] = val;
+      }
+      clone() {
+        return Buffer.from(this.buf.slice(0, this.length));
+      }
+      resize() {
+        const length2 = this.length;
+        this.size = this.size * 2;
+        const buf = Buffer.allocUnsafe(this.size);
+        this.buf.copy(buf, 0, 0, length2);
+        this.buf = buf;
+      }
+      toString(encoding) {
+        if (encoding) {
+          return this.buf.toString(encoding, 0, this.length);
+        } else {
+          return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
+        }
+      }
+      toJSON() {
+        return this.toString("utf8");
+      }
+      reset() {
+        this.length = 0;
+      }
+    };
+    ResizeableBuffer_default = ResizeableBuffer;
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/api/init_state.js
+var init_state;
+var init_init_state = __esm({
+  "../main/node_modules/csv-parse/lib/api/init_state.js"() {
+    init_ResizeableBuffer();
+    init_state = function(options2) {
+      const timchars = [
+        // Basic Latin
+        32,
+        // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
+        9,
+        // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
+        10,
+        // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
+        13,
+        // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
+        12,
+        // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
+        11,
+        // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
+        // Latin-1 Supplement
+        160,
+        // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
+        // Ogham
+        5760,
+        // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
+        // General Punctuation
+        8192,
+        // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
+        8193,
+        // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
+        8194,
+        // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
+        8195,
+        // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
+        8196,
+        // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
+        8197,
+        // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
+        8198,
+        // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
+        8199,
+        // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
+        8200,
+        // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
+        8201,
+        // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
+        8202,
+        // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
+        8232,
+        // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
+        8233,
+        // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
+        8239,
+        // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
+        8287,
+        // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
+        12288,
+        // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
+        65279
+        // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
+      ].reduce((acc, codepoint) => {
+        const encoded = Buffer.from(
+          String.fromCharCode(codepoint),
+          options2.encoding
+        );
+        if (codepoint !== 63 && encoded.length === 1 && encoded[0] === 63) {
+          return acc;
+        }
+        acc.push(encoded);
+        return acc;
+      }, []);
+      const timcharFirstBytes = new Uint8Array(256);
+      for (const t of timchars) timcharFirstBytes[t[0]] = 1;
+      return {
+        bomSkipped: false,
+        bufBytesStart: 0,
+        castField: options2.cast_function,
+        commenting: false,
+        delimiterBufPrevious: void 0,
+        delimiterDiscovered: false,
+        // Current error encountered by a record
+        error: void 0,
+        enabled: options2.from_line === 1,
+        escaping: false,
+        escapeIsQuote: Buffer.isBuffer(options2.escape) && Buffer.isBuffer(options2.quote) && Buffer.compare(options2.escape, options2.quote) === 0,
+        // columns can be `false`, `true`, `Array`
+        expectedRecordLength: Array.isArray(options2.columns) ? options2.columns.length : void 0,
+        field: new ResizeableBuffer_default(20),
+        firstLineToHeaders: options2.cast_first_line_to_header,
+        needMoreDataSize: Math.max(
+          // Skip if the remaining buffer smaller than comment
+          options2.comment !== null ? options2.comment.length : 0,
+          ...options2.delimiter ? options2.delimiter.map((delimiter) => delimiter.length) : [],
+          // Auto discovery of delimiter is limited to 1 character
+          options2.delimiter_auto ? 1 : 0,
+          // Skip if the remaining buffer can be escape sequence
+          options2.quote !== null ? options2.quote.length : 0,
+          ...timchars.map((t) => t.length)
+        ),
+        previousBuf: void 0,
+        quoting: false,
+        stop: false,
+        rawBuffer: new ResizeableBuffer_default(100),
+        record: [],
+        recordHasError: false,
+        record_length: 0,
+        recordDelimiterMaxLength: options2.record_delimiter.length === 0 ? 0 : Math.max(...options2.record_delimiter.map((v) => v.length)),
+        trimChars: [
+          Buffer.from(" ", options2.encoding)[0],
+          Buffer.from("	", options2.encoding)[0]
+        ],
+        wasQuoting: false,
+        wasRowDelimiter: false,
+        timchars,
+        timcharFirstBytes
+      };
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/utils/underscore.js
+var underscore;
+var init_underscore = __esm({
+  "../main/node_modules/csv-parse/lib/utils/underscore.js"() {
+    underscore = function(str) {
+      return str.replace(/([A-Z])/g, function(_, match) {
+        return "_" + match.toLowerCase();
+      });
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/api/normalize_options.js
+var normalize_options;
+var init_normalize_options = __esm({
+  "../main/node_modules/csv-parse/lib/api/normalize_options.js"() {
+    init_normalize_columns_array();
+    init_CsvError();
+    init_underscore();
+    init_is_object();
+    normalize_options = function(opts) {
+      const options2 = {};
+      for (const opt in opts) {
+        options2[underscore(opt)] = opts[opt];
+      }
+      if (options2.encoding === void 0 || options2.encoding === true) {
+        options2.encoding = "utf8";
+      } else if (options2.encoding === null || options2.encoding === false) {
+        options2.encoding = null;
+      } else if (typeof options2.encoding !== "string" && options2.encoding !== null) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_ENCODING",
+          [
+            "Invalid option encoding:",
+            "encoding must be a string or null to return a buffer,",
+            `got ${JSON.stringify(options2.encoding)}`
+          ],
+          options2
+        );
+      }
+      if (options2.bom === void 0 || options2.bom === null || options2.bom === false) {
+        options2.bom = false;
+      } else if (options2.bom !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_BOM",
+          [
+            "Invalid option bom:",
+            "bom must be true,",
+            `got ${JSON.stringify(options2.bom)}`
+          ],
+          options2
+        );
+      }
+      options2.cast_function = null;
+      if (options2.cast === void 0 || options2.cast === null || options2.cast === false || options2.cast === "") {
+        options2.cast = void 0;
+      } else if (typeof options2.cast === "function") {
+        options2.cast_function = options2.cast;
+        options2.cast = true;
+      } else if (options2.cast !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_CAST",
+          [
+            "Invalid option cast:",
+            "cast must be true or a function,",
+            `got ${JSON.stringify(options2.cast)}`
+          ],
+          options2
+        );
+      }
+      if (options2.cast_date === void 0 || options2.cast_date === null || options2.cast_date === false || options2.cast_date === "") {
+        options2.cast_date = false;
+      } else if (options2.cast_date === true) {
+        options2.cast_date = function(value) {
+          const date = Date.parse(value);
+          return !isNaN(date) ? new Date(date) : value;
+        };
+      } else if (typeof options2.cast_date !== "function") {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_CAST_DATE",
+          [
+            "Invalid option cast_date:",
+            "cast_date must be true or a function,",
+            `got ${JSON.stringify(options2.cast_date)}`
+          ],
+          options2
+        );
+      }
+      options2.cast_first_line_to_header = void 0;
+      if (options2.columns === true) {
+        options2.cast_first_line_to_header = void 0;
+      } else if (typeof options2.columns === "function") {
+        options2.cast_first_line_to_header = options2.columns;
+        options2.columns = true;
+      } else if (Array.isArray(options2.columns)) {
+        options2.columns = normalize_columns_array(options2.columns);
+      } else if (options2.columns === void 0 || options2.columns === null || options2.columns === false) {
+        options2.columns = false;
+      } else {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_COLUMNS",
+          [
+            "Invalid option columns:",
+            "expect an array, a function or true,",
+            `got ${JSON.stringify(options2.columns)}`
+          ],
+          options2
+        );
+      }
+      if (options2.group_columns_by_name === void 0 || options2.group_columns_by_name === null || options2.group_columns_by_name === false) {
+        options2.group_columns_by_name = false;
+      } else if (options2.group_columns_by_name !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+          [
+            "Invalid option group_columns_by_name:",
+            "expect an boolean,",
+            `got ${JSON.stringify(options2.group_columns_by_name)}`
+          ],
+          options2
+        );
+      } else if (options2.columns === false) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+          [
+            "Invalid option group_columns_by_name:",
+            "the `columns` mode must be activated."
+          ],
+          options2
+        );
+      }
+      if (options2.comment === void 0 || options2.comment === null || options2.comment === false || options2.comment === "") {
+        options2.comment = null;
+      } else {
+        if (typeof options2.comment === "string") {
+          options2.comment = Buffer.from(options2.comment, options2.encoding);
+        }
+        if (!Buffer.isBuffer(options2.comment)) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_COMMENT",
+            [
+              "Invalid option comment:",
+              "comment must be a buffer or a string,",
+              `got ${JSON.stringify(options2.comment)}`
+            ],
+            options2
+          );
+        }
+      }
+      if (options2.comment_no_infix === void 0 || options2.comment_no_infix === null || options2.comment_no_infix === false) {
+        options2.comment_no_infix = false;
+      } else if (options2.comment_no_infix !== true) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_COMMENT",
+          [
+            "Invalid option comment_no_infix:",
+            "value must be a boolean,",
+            `got ${JSON.stringify(options2.comment_no_infix)}`
+          ],
+          options2
+        );
+      }
+      if (options2.delimiter_auto === void 0 || options2.delimiter_auto === null || options2.delimiter_auto === false) {
+        options2.delimiter_auto = false;
+      } else if (options2.delimiter_auto === true) {
+        options2.delimiter_auto = {};
+      } else if (!is_object(options2.delimiter_auto)) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_DELIMITER_AUTO",
+          [
+            "Invalid option delimiter_auto:",
+            "delimiter_auto must be a boolean or a configuration object,",
+            `got ${JSON.stringify(options2.delimiter_auto)}`
+          ],
+          options2
+        );
+      }
+      if (options2.delimiter_auto) {
+        if (options2.delimiter_auto.preferred === void 0)
+          options2.delimiter_auto.preferred = {
+            [",".charCodeAt(0)]: 1.8,
+            ["	".charCodeAt(0)]: 1.8,
+            [";".charCodeAt(0)]: 1.6,
+            [" ".charCodeAt(0)]: 1.6,
+            [":".charCodeAt(0)]: 1.5,
+            [".".charCodeAt(0)]: 1.4,
+            ["/".charCodeAt(0)]: 1.4
+          };
+        else if (!is_object(options2.delimiter_auto.preferred)) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER_AUTO",
+            [
+              "Invalid option delimiter_auto:",
+              "preferred must be an object,",
+              `got ${JSON.stringify(options2.delimiter_auto.preferred)}`
+            ],
+            options2
+          );
+        }
+        if (options2.delimiter_auto.score === void 0)
+          options2.delimiter_auto.score = (info2, options3) => {
+            return (info2.total - info2.std) * (options3.preferred[info2.char_code] || 1);
+          };
+        else if (typeof options2.delimiter_auto.score !== "function") {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER_AUTO",
+            [
+              "Invalid option delimiter_auto:",
+              "score must be a function,",
+              `got ${JSON.stringify(options2.delimiter_auto.score)}`
+            ],
+            options2
+          );
+        }
+        if (options2.delimiter_auto.size === void 0)
+          options2.delimiter_auto.size = 2048;
+        else if (typeof options2.delimiter_auto.size !== "number") {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER_AUTO",
+            [
+              "Invalid option delimiter_auto:",
+              "size must be a number,",
+              `got ${JSON.stringify(options2.delimiter_auto.size)}`
+            ],
+            options2
+          );
+        }
+      }
+      const delimiter_json = JSON.stringify(options2.delimiter);
+      if (options2.delimiter_auto !== false) {
+        options2.delimiter = [];
+      }
+      if (!Array.isArray(options2.delimiter)) {
+        if (options2.delimiter === void 0 || options2.delimiter === null || options2.delimiter === false) {
+          options2.delimiter = Buffer.from(",", options2.encoding);
+        }
+        options2.delimiter = [options2.delimiter];
+      }
+      options2.delimiter = options2.delimiter.map(function(delimiter) {
+        if (typeof delimiter === "string") {
+          delimiter = Buffer.from(delimiter, options2.encoding);
+        }
+        if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_DELIMITER",
+            [
+              "Invalid option delimiter:",
+              "delimiter must be a non empty string or buffer or array of string|buffer,",
+              `got ${delimiter_json}`
+            ],
+            options2
+          );
+        }
+        return delimiter;
+      });
+      if (options2.escape === void 0 || options2.escape === true) {
+        options2.escape = Buffer.from('"', options2.encoding);
+      } else if (typeof options2.escape === "string") {
+        options2.escape = Buffer.from(options2.escape, options2.encoding);
+      } else if (options2.escape === null || options2.escape === false) {
+        options2.escape = null;
+      }
+      if (options2.escape !== null) {
+        if (!Buffer.isBuffer(options2.escape)) {
+          throw new Error(
+            `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options2.escape)}`
+          );
+        }
+      }
+      if (options2.from === void 0 || options2.from === null) {
+        options2.from = 1;
+      } else {
+        if (typeof options2.from === "string" && /\d+/.test(options2.from)) {
+          options2.from = parseInt(options2.from);
+        }
+        if (Number.isInteger(options2.from)) {
+          if (options2.from < 0) {
+            throw new Error(
+              `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: from must be an integer, got ${JSON.stringify(options2.from)}`
+          );
+        }
+      }
+      if (options2.from_line === void 0 || options2.from_line === null) {
+        options2.from_line = 1;
+      } else {
+        if (typeof options2.from_line === "string" && /\d+/.test(options2.from_line)) {
+          options2.from_line = parseInt(options2.from_line);
+        }
+        if (Number.isInteger(options2.from_line)) {
+          if (options2.from_line <= 0) {
+            throw new Error(
+              `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`
+          );
+        }
+      }
+      if (options2.ignore_last_delimiters === void 0 || options2.ignore_last_delimiters === null) {
+        options2.ignore_last_delimiters = false;
+      } else if (typeof options2.ignore_last_delimiters === "number") {
+        options2.ignore_last_delimiters = Math.floor(options2.ignore_last_delimiters);
+        if (options2.ignore_last_delimiters === 0) {
+          options2.ignore_last_delimiters = false;
+        }
+      } else if (typeof options2.ignore_last_delimiters !== "boolean") {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
+          [
+            "Invalid option `ignore_last_delimiters`:",
+            "the value must be a boolean value or an integer,",
+            `got ${JSON.stringify(options2.ignore_last_delimiters)}`
+          ],
+          options2
+        );
+      }
+      if (options2.ignore_last_delimiters === true && options2.columns === false) {
+        throw new CsvError(
+          "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
+          [
+            "The option `ignore_last_delimiters`",
+            "requires the activation of the `columns` option"
+          ],
+          options2
+        );
+      }
+      if (options2.info === void 0 || options2.info === null || options2.info === false) {
+        options2.info = false;
+      } else if (options2.info !== true) {
+        throw new Error(
+          `Invalid Option: info must be true, got ${JSON.stringify(options2.info)}`
+        );
+      }
+      if (options2.max_record_size === void 0 || options2.max_record_size === null || options2.max_record_size === false) {
+        options2.max_record_size = 0;
+      } else if (Number.isInteger(options2.max_record_size) && options2.max_record_size >= 0) {
+      } else if (typeof options2.max_record_size === "string" && /\d+/.test(options2.max_record_size)) {
+        options2.max_record_size = parseInt(options2.max_record_size);
+      } else {
+        throw new Error(
+          `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options2.max_record_size)}`
+        );
+      }
+      if (options2.objname === void 0 || options2.objname === null || options2.objname === false) {
+        options2.objname = void 0;
+      } else if (Buffer.isBuffer(options2.objname)) {
+        if (options2.objname.length === 0) {
+          throw new Error(`Invalid Option: objname must be a non empty buffer`);
+        }
+        if (options2.encoding === null) {
+        } else {
+          options2.objname = options2.objname.toString(options2.encoding);
+        }
+      } else if (typeof options2.objname === "string") {
+        if (options2.objname.length === 0) {
+          throw new Error(`Invalid Option: objname must be a non empty string`);
+        }
+      } else if (typeof options2.objname === "number") {
+      } else {
+        throw new Error(
+          `Invalid Option: objname must be a string or a buffer, got ${options2.objname}`
+        );
+      }
+      if (options2.objname !== void 0) {
+        if (typeof options2.objname === "number") {
+          if (options2.columns !== false) {
+            throw Error(
+              "Invalid Option: objname index cannot be combined with columns or be defined as a field"
+            );
+          }
+        } else {
+          if (options2.columns === false) {
+            throw Error(
+              "Invalid Option: objname field must be combined with columns or be defined as an index"
+            );
+          }
+        }
+      }
+      if (options2.on_record === void 0 || options2.on_record === null) {
+        options2.on_record = void 0;
+      } else if (typeof options2.on_record !== "function") {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_ON_RECORD",
+          [
+            "Invalid option `on_record`:",
+            "expect a function,",
+            `got ${JSON.stringify(options2.on_record)}`
+          ],
+          options2
+        );
+      }
+      if (options2.on_skip !== void 0 && options2.on_skip !== null && typeof options2.on_skip !== "function") {
+        throw new Error(
+          `Invalid Option: on_skip must be a function, got ${JSON.stringify(options2.on_skip)}`
+        );
+      }
+      if (options2.quote === null || options2.quote === false || options2.quote === "") {
+        options2.quote = null;
+      } else {
+        if (options2.quote === void 0 || options2.quote === true) {
+          options2.quote = Buffer.from('"', options2.encoding);
+        } else if (typeof options2.quote === "string") {
+          options2.quote = Buffer.from(options2.quote, options2.encoding);
+        }
+        if (!Buffer.isBuffer(options2.quote)) {
+          throw new Error(
+            `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options2.quote)}`
+          );
+        }
+      }
+      if (options2.raw === void 0 || options2.raw === null || options2.raw === false) {
+        options2.raw = false;
+      } else if (options2.raw !== true) {
+        throw new Error(
+          `Invalid Option: raw must be true, got ${JSON.stringify(options2.raw)}`
+        );
+      }
+      if (options2.record_delimiter === void 0) {
+        options2.record_delimiter = [];
+      } else if (typeof options2.record_delimiter === "string" || Buffer.isBuffer(options2.record_delimiter)) {
+        if (options2.record_delimiter.length === 0) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_RECORD_DELIMITER",
+            [
+              "Invalid option `record_delimiter`:",
+              "value must be a non empty string or buffer,",
+              `got ${JSON.stringify(options2.record_delimiter)}`
+            ],
+            options2
+          );
+        }
+        options2.record_delimiter = [options2.record_delimiter];
+      } else if (!Array.isArray(options2.record_delimiter)) {
+        throw new CsvError(
+          "CSV_INVALID_OPTION_RECORD_DELIMITER",
+          [
+            "Invalid option `record_delimiter`:",
+            "value must be a string, a buffer or array of string|buffer,",
+            `got ${JSON.stringify(options2.record_delimiter)}`
+          ],
+          options2
+        );
+      }
+      options2.record_delimiter = options2.record_delimiter.map(function(rd, i) {
+        if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_RECORD_DELIMITER",
+            [
+              "Invalid option `record_delimiter`:",
+              "value must be a string, a buffer or array of string|buffer",
+              `at index ${i},`,
+              `got ${JSON.stringify(rd)}`
+            ],
+            options2
+          );
+        } else if (rd.length === 0) {
+          throw new CsvError(
+            "CSV_INVALID_OPTION_RECORD_DELIMITER",
+            [
+              "Invalid option `record_delimiter`:",
+              "value must be a non empty string or buffer",
+              `at index ${i},`,
+              `got ${JSON.stringify(rd)}`
+            ],
+            options2
+          );
+        }
+        if (typeof rd === "string") {
+          rd = Buffer.from(rd, options2.encoding);
+        }
+        return rd;
+      });
+      if (typeof options2.relax_column_count === "boolean") {
+      } else if (options2.relax_column_count === void 0 || options2.relax_column_count === null) {
+        options2.relax_column_count = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options2.relax_column_count)}`
+        );
+      }
+      if (typeof options2.relax_column_count_less === "boolean") {
+      } else if (options2.relax_column_count_less === void 0 || options2.relax_column_count_less === null) {
+        options2.relax_column_count_less = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options2.relax_column_count_less)}`
+        );
+      }
+      if (typeof options2.relax_column_count_more === "boolean") {
+      } else if (options2.relax_column_count_more === void 0 || options2.relax_column_count_more === null) {
+        options2.relax_column_count_more = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options2.relax_column_count_more)}`
+        );
+      }
+      if (typeof options2.relax_quotes === "boolean") {
+      } else if (options2.relax_quotes === void 0 || options2.relax_quotes === null) {
+        options2.relax_quotes = false;
+      } else {
+        throw new Error(
+          `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options2.relax_quotes)}`
+        );
+      }
+      if (typeof options2.skip_empty_lines === "boolean") {
+      } else if (options2.skip_empty_lines === void 0 || options2.skip_empty_lines === null) {
+        options2.skip_empty_lines = false;
+      } else {
+        throw new Error(
+          `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options2.skip_empty_lines)}`
+        );
+      }
+      if (typeof options2.skip_records_with_empty_values === "boolean") {
+      } else if (options2.skip_records_with_empty_values === void 0 || options2.skip_records_with_empty_values === null) {
+        options2.skip_records_with_empty_values = false;
+      } else {
+        throw new Error(
+          `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options2.skip_records_with_empty_values)}`
+        );
+      }
+      if (typeof options2.skip_records_with_error === "boolean") {
+      } else if (options2.skip_records_with_error === void 0 || options2.skip_records_with_error === null) {
+        options2.skip_records_with_error = false;
+      } else {
+        throw new Error(
+          `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options2.skip_records_with_error)}`
+        );
+      }
+      if (options2.rtrim === void 0 || options2.rtrim === null || options2.rtrim === false) {
+        options2.rtrim = false;
+      } else if (options2.rtrim !== true) {
+        throw new Error(
+          `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options2.rtrim)}`
+        );
+      }
+      if (options2.ltrim === void 0 || options2.ltrim === null || options2.ltrim === false) {
+        options2.ltrim = false;
+      } else if (options2.ltrim !== true) {
+        throw new Error(
+          `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options2.ltrim)}`
+        );
+      }
+      if (options2.trim === void 0 || options2.trim === null || options2.trim === false) {
+        options2.trim = false;
+      } else if (options2.trim !== true) {
+        throw new Error(
+          `Invalid Option: trim must be a boolean, got ${JSON.stringify(options2.trim)}`
+        );
+      }
+      if (options2.trim === true && opts.ltrim !== false) {
+        options2.ltrim = true;
+      } else if (options2.ltrim !== true) {
+        options2.ltrim = false;
+      }
+      if (options2.trim === true && opts.rtrim !== false) {
+        options2.rtrim = true;
+      } else if (options2.rtrim !== true) {
+        options2.rtrim = false;
+      }
+      if (options2.to === void 0 || options2.to === null) {
+        options2.to = -1;
+      } else if (options2.to !== -1) {
+        if (typeof options2.to === "string" && /\d+/.test(options2.to)) {
+          options2.to = parseInt(options2.to);
+        }
+        if (Number.isInteger(options2.to)) {
+          if (options2.to <= 0) {
+            throw new Error(
+              `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`
+          );
+        }
+      }
+      if (options2.to_line === void 0 || options2.to_line === null) {
+        options2.to_line = -1;
+      } else if (options2.to_line !== -1) {
+        if (typeof options2.to_line === "string" && /\d+/.test(options2.to_line)) {
+          options2.to_line = parseInt(options2.to_line);
+        }
+        if (Number.isInteger(options2.to_line)) {
+          if (options2.to_line <= 0) {
+            throw new Error(
+              `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`
+            );
+          }
+        } else {
+          throw new Error(
+            `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`
+          );
+        }
+      }
+      return options2;
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/utils/delimiter_discover.js
+var delimiter_discover, std;
+var init_delimiter_discover = __esm({
+  "../main/node_modules/csv-parse/lib/utils/delimiter_discover.js"() {
+    init_normalize_options();
+    init_api();
+    delimiter_discover = function(records, options2) {
+      if (!options2) {
+        ({ delimiter_auto: options2 } = normalize_options({ delimiter_auto: true }));
+      }
+      if (typeof records === "string") {
+        records = Buffer.from(records);
+      }
+      if (Buffer.isBuffer(records)) {
+        records = ((data) => {
+          const records2 = [];
+          const parser = transform({ delimiter: [] });
+          const push = (record) => records2.push(record);
+          const close = () => {
+          };
+          const error2 = parser.parse(data, true, push, close);
+          if (error2 !== void 0) throw error2;
+          return records2;
+        })(records);
+      }
+      const info2 = Array(127).fill().map(() => ({ lines: [] }));
+      records.map(([record], line) => {
+        for (let i = 0, l = record.length; i < l; i++) {
+          const code = record.charCodeAt(i);
+          if (info2[code].lines[line] === void 0) info2[code].lines[line] = 0;
+          info2[code].lines[line]++;
+        }
+      });
+      info2.map((info3, i) => {
+        info3.char_code = i;
+        info3.std = std(info3.lines);
+        info3.total = info3.lines.reduce((acc, val) => acc + val, 0);
+        info3.preferred = !!options2.preferred[i];
+        info3.score = options2.score(info3, options2);
+      });
+      const result = info2.reduce(
+        (acc, info3) => acc.score > info3.score ? acc : info3,
+        {}
+      );
+      return String.fromCharCode(result.char_code);
+    };
+    std = function(array) {
+      const n = array.length;
+      if (n === 0) return 0;
+      const mean = array.reduce((a, b) => a + b) / n;
+      return Math.sqrt(
+        array.map((x) => Math.pow(x - mean, 2)).reduce((a, b) => a + b) / n
+      );
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/api/index.js
+var isRecordEmpty, cr, nl, boms, transform;
+var init_api = __esm({
+  "../main/node_modules/csv-parse/lib/api/index.js"() {
+    init_normalize_columns_array();
+    init_init_state();
+    init_normalize_options();
+    init_CsvError();
+    init_delimiter_discover();
+    isRecordEmpty = function(record) {
+      return record.every(
+        (field) => field == null || field.toString && field.toString().trim() === ""
+      );
+    };
+    cr = 13;
+    nl = 10;
+    boms = {
+      // Note, the following are equals:
+      // Buffer.from("\ufeff")
+      // Buffer.from([239, 187, 191])
+      // Buffer.from('EFBBBF', 'hex')
+      utf8: Buffer.from([239, 187, 191]),
+      // Note, the following are equals:
+      // Buffer.from "\ufeff", 'utf16le
+      // Buffer.from([255, 254])
+      utf16le: Buffer.from([255, 254])
+    };
+    transform = function(original_options = {}) {
+      const info2 = {
+        bytes: 0,
+        bytes_records: 0,
+        comment_lines: 0,
+        empty_lines: 0,
+        invalid_field_length: 0,
+        lines: 1,
+        records: 0
+      };
+      const options2 = normalize_options(original_options);
+      return {
+        info: info2,
+        original_options,
+        options: options2,
+        state: init_state(options2),
+        __needMoreData: function(i, bufLen, end) {
+          if (end) return false;
+          const { encoding, escape: escape2, quote: quote2 } = this.options;
+          const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
+          const numOfCharLeft = bufLen - i - 1;
+          const requiredLength = Math.max(
+            needMoreDataSize,
+            // Skip if the remaining buffer smaller than record delimiter
+            // If "record_delimiter" is yet to be discovered:
+            // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
+            // 2. We set the length to windows line ending in the current encoding
+            // Note, that encoding is known from user or bom discovery at that point
+            // recordDelimiterMaxLength,
+            recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
+            // Skip if remaining buffer can be an escaped quote
+            quoting ? (escape2 === null ? 0 : escape2.length) + quote2.length : 0,
+            // Skip if remaining buffer can be record delimiter following the closing quote
+            quoting ? quote2.length + recordDelimiterMaxLength : 0
+          );
+          return numOfCharLeft < requiredLength;
+        },
+        // Central parser implementation
+        parse: function(nextBuf, end, push, close) {
+          const {
+            bom,
+            comment_no_infix,
+            delimiter_auto,
+            encoding,
+            from_line,
+            ltrim,
+            max_record_size,
+            raw,
+            relax_quotes,
+            rtrim,
+            skip_empty_lines,
+            to,
+            to_line
+          } = this.options;
+          let { comment, escape: escape2, quote: quote2, record_delimiter } = this.options;
+          const {
+            bomSkipped,
+            delimiterDiscovered,
+            delimiterBufPrevious,
+            rawBuffer,
+            escapeIsQuote
+          } = this.state;
+          if (!delimiterDiscovered && delimiter_auto) {
+            let delimiterBuf;
+            if (delimiterBufPrevious === void 0) {
+              delimiterBuf = nextBuf;
+            } else if (delimiterBufPrevious !== void 0 && nextBuf === void 0) {
+              delimiterBuf = delimiterBufPrevious;
+            } else {
+              delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
+            }
+            nextBuf = void 0;
+            if (end || delimiterBuf.length > delimiter_auto.size) {
+              this.options.delimiter = [
+                Buffer.from(
+                  delimiter_discover(delimiterBuf, this.options.delimiter_auto)
+                )
+              ];
+              this.state.previousBuf = delimiterBuf;
+              this.state.delimiterBufPrevious = void 0;
+              this.state.delimiterDiscovered = true;
+            } else {
+              this.state.delimiterBufPrevious = delimiterBuf;
+              return;
+            }
+          }
+          const { previousBuf } = this.state;
+          let buf;
+          if (previousBuf === void 0) {
+            if (nextBuf === void 0) {
+              close();
+              return;
+            } else {
+              buf = nextBuf;
+            }
+          } else if (previousBuf !== void 0 && nextBuf === void 0) {
+            buf = previousBuf;
+          } else {
+            buf = Buffer.concat([previousBuf, nextBuf]);
+          }
+          if (bomSkipped === false) {
+            if (bom === false) {
+              this.state.bomSkipped = true;
+            } else if (buf.length < 3) {
+              if (end === false) {
+                this.state.previousBuf = buf;
+                return;
+              }
+            } else {
+              for (const encoding2 in boms) {
+                if (boms[encoding2].compare(buf, 0, boms[encoding2].length) === 0) {
+                  const bomLength = boms[encoding2].length;
+                  this.state.bufBytesStart += bomLength;
+                  buf = buf.slice(bomLength);
+                  const options3 = normalize_options({
+                    ...this.original_options,
+                    encoding: encoding2
+                  });
+                  for (const key in options3) {
+                    this.options[key] = options3[key];
+                  }
+                  ({ comment, escape: escape2, quote: quote2 } = this.options);
+                  break;
+                }
+              }
+              this.state.bomSkipped = true;
+            }
+          }
+          const bufLen = buf.length;
+          let pos;
+          for (pos = 0; pos < bufLen; pos++) {
+            if (this.__needMoreData(pos, bufLen, end)) {
+              break;
+            }
+            if (this.state.wasRowDelimiter === true) {
+              this.info.lines++;
+              this.state.wasRowDelimiter = false;
+            }
+            if (to_line !== -1 && this.info.lines > to_line) {
+              this.state.stop = true;
+              close();
+              return;
+            }
+            if (this.state.quoting === false && record_delimiter.length === 0) {
+              const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
+                buf,
+                pos
+              );
+              if (record_delimiterCount) {
+                record_delimiter = this.options.record_delimiter;
+              }
+            }
+            const chr = buf[pos];
+            if (raw === true) {
+              rawBuffer.append(chr);
+            }
+            if ((chr === cr || chr === nl) && this.state.wasRowDelimiter === false) {
+              this.state.wasRowDelimiter = true;
+            }
+            if (this.state.escaping === true) {
+              this.state.escaping = false;
+            } else {
+              if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
+                if (escapeIsQuote) {
+                  if (this.__isQuote(buf, pos + escape2.length)) {
+                    this.state.escaping = true;
+                    pos += escape2.length - 1;
+                    continue;
+                  }
+                } else {
+                  this.state.escaping = true;
+                  pos += escape2.length - 1;
+                  continue;
+                }
+              }
+              if (this.state.commenting === false && this.__isQuote(buf, pos)) {
+                if (this.state.quoting === true) {
+                  const nextChr = buf[pos + quote2.length];
+                  const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote2.length);
+                  const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote2.length, nextChr);
+                  const isNextChrDelimiter = this.__isDelimiter(
+                    buf,
+                    pos + quote2.length,
+                    nextChr
+                  );
+                  const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote2.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote2.length);
+                  if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
+                    pos += escape2.length - 1;
+                  } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
+                    this.state.quoting = false;
+                    this.state.wasQuoting = true;
+                    pos += quote2.length - 1;
+                    continue;
+                  } else if (relax_quotes === false) {
+                    const err = this.__error(
+                      new CsvError(
+                        "CSV_INVALID_CLOSING_QUOTE",
+                        [
+                          "Invalid Closing Quote:",
+                          `got "${String.fromCharCode(nextChr)}"`,
+                          `at line ${this.info.lines}`,
+                          "instead of delimiter, record delimiter, trimable character",
+                          "(if activated) or comment"
+                        ],
+                        this.options,
+                        this.__infoField()
+                      )
+                    );
+                    if (err !== void 0) return err;
+                  } else {
+                    this.state.quoting = false;
+                    this.state.wasQuoting = true;
+                    this.state.field.prepend(quote2);
+                    pos += quote2.length - 1;
+                  }
+                } else {
+                  if (this.state.field.length !== 0) {
+                    if (relax_quotes === false) {
+                      const info3 = this.__infoField();
+                      const bom2 = Object.keys(boms).map(
+                        (b) => boms[b].equals(this.state.field.toString()) ? b : false
+                      ).filter(Boolean)[0];
+                      const err = this.__error(
+                        new CsvError(
+                          "INVALID_OPENING_QUOTE",
+                          [
+                            "Invalid Opening Quote:",
+                            `a quote is found on field ${JSON.stringify(info3.column)} at line ${info3.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
+                            bom2 ? `(${bom2} bom)` : void 0
+                          ],
+                          this.options,
+                          info3,
+                          {
+                            field: this.state.field
+                          }
+                        )
+                      );
+                      if (err !== void 0) return err;
+                    }
+                  } else {
+                    this.state.quoting = true;
+                    pos += quote2.length - 1;
+                    continue;
+                  }
+                }
+              }
+              if (this.state.quoting === false) {
+                const recordDelimiterLength = this.__isRecordDelimiter(
+                  chr,
+                  buf,
+                  pos
+                );
+                if (recordDelimiterLength !== 0) {
+                  const skipCommentLine = this.state.commenting && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0;
+                  if (skipCommentLine) {
+                    this.info.comment_lines++;
+                  } else {
+                    if (this.state.enabled === false && this.info.lines + (this.state.wasRowDelimiter === true ? 1 : 0) >= from_line) {
+                      this.state.enabled = true;
+                      this.__resetField();
+                      this.__resetRecord();
+                      pos += recordDelimiterLength - 1;
+                      continue;
+                    }
+                    if (skip_empty_lines === true && this.state.wasQuoting === false && this.state.record.length === 0 && this.state.field.length === 0) {
+                      this.info.empty_lines++;
+                      pos += recordDelimiterLength - 1;
+                      continue;
+                    }
+                    this.info.bytes = this.state.bufBytesStart + pos;
+                    const errField = this.__onField();
+                    if (errField !== void 0) return errField;
+                    this.info.bytes = this.state.bufBytesStart + pos + recordDelimiterLength;
+                    const errRecord = this.__onRecord(push);
+                    if (errRecord !== void 0) return errRecord;
+                    if (to !== -1 && this.info.records >= to) {
+                      this.state.stop = true;
+                      close();
+                      return;
+                    }
+                  }
+                  this.state.commenting = false;
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                if (this.state.commenting) {
+                  continue;
+                }
+                if (comment !== null && (comment_no_infix === false || this.state.record.length === 0 && this.state.field.length === 0)) {
+                  const commentCount = this.__compareBytes(comment, buf, pos, chr);
+                  if (commentCount !== 0) {
+                    this.state.commenting = true;
+                    continue;
+                  }
+                }
+                const delimiterLength = this.__isDelimiter(buf, pos, chr);
+                if (delimiterLength !== 0) {
+                  this.info.bytes = this.state.bufBytesStart + pos;
+                  const errField = this.__onField();
+                  if (errField !== void 0) return errField;
+                  pos += delimiterLength - 1;
+                  continue;
+                }
+              }
+            }
+            if (this.state.commenting === false) {
+              if (max_record_size !== 0 && this.state.record_length + this.state.field.length > max_record_size) {
+                return this.__error(
+                  new CsvError(
+                    "CSV_MAX_RECORD_SIZE",
+                    [
+                      "Max Record Size:",
+                      "record exceed the maximum number of tolerated bytes",
+                      `of ${max_record_size}`,
+                      `at line ${this.info.lines}`
+                    ],
+                    this.options,
+                    this.__infoField()
+                  )
+                );
+              }
+            }
+            const lappend = ltrim === false || this.state.quoting === true || this.state.field.length !== 0 || !this.__isCharTrimable(buf, pos);
+            const rappend = rtrim === false || this.state.wasQuoting === false;
+            if (lappend === true && rappend === true) {
+              this.state.field.append(chr);
+            } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
+              return this.__error(
+                new CsvError(
+                  "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
+                  [
+                    "Invalid Closing Quote:",
+                    "found non trimable byte after quote",
+                    `at line ${this.info.lines}`
+                  ],
+                  this.options,
+                  this.__infoField()
+                )
+              );
+            } else {
+              if (lappend === false) {
+                pos += this.__isCharTrimable(buf, pos) - 1;
+              }
+              continue;
+            }
+          }
+          if (end === true) {
+            if (this.state.quoting === true) {
+              const err = this.__error(
+                new CsvError(
+                  "CSV_QUOTE_NOT_CLOSED",
+                  [
+                    "Quote Not Closed:",
+                    `the parsing is finished with an opening quote at line ${this.info.lines}`
+                  ],
+                  this.options,
+                  this.__infoField()
+                )
+              );
+              if (err !== void 0) return err;
+            } else {
+              if (this.state.wasQuoting === true || this.state.record.length !== 0 || this.state.field.length !== 0) {
+                this.info.bytes = this.state.bufBytesStart + pos;
+                const errField = this.__onField();
+                if (errField !== void 0) return errField;
+                const errRecord = this.__onRecord(push);
+                if (errRecord !== void 0) return errRecord;
+              } else if (this.state.wasRowDelimiter === true) {
+                this.info.empty_lines++;
+              } else if (this.state.commenting === true) {
+                this.info.comment_lines++;
+              }
+            }
+          } else {
+            this.state.bufBytesStart += pos;
+            this.state.previousBuf = buf.slice(pos);
+          }
+          if (this.state.wasRowDelimiter === true) {
+            this.info.lines++;
+            this.state.wasRowDelimiter = false;
+          }
+        },
+        __onRecord: function(push) {
+          const {
+            columns,
+            group_columns_by_name,
+            encoding,
+            info: info3,
+            from,
+            relax_column_count,
+            relax_column_count_less,
+            relax_column_count_more,
+            raw,
+            skip_records_with_empty_values
+          } = this.options;
+          const { enabled, record } = this.state;
+          if (enabled === false) {
+            return this.__resetRecord();
+          }
+          const recordLength = record.length;
+          if (columns === true) {
+            if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
+              this.__resetRecord();
+              return;
+            }
+            return this.__firstLineToColumns(record);
+          }
+          if (columns === false && this.info.records === 0) {
+            this.state.expectedRecordLength = recordLength;
+          }
+          if (recordLength !== this.state.expectedRecordLength) {
+            const err = columns === false ? new CsvError(
+              "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
+              [
+                "Invalid Record Length:",
+                `expect ${this.state.expectedRecordLength},`,
+                `got ${recordLength} on line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                record
+              }
+            ) : new CsvError(
+              "CSV_RECORD_INCONSISTENT_COLUMNS",
+              [
+                "Invalid Record Length:",
+                `columns length is ${columns.length},`,
+                // rename columns
+                `got ${recordLength} on line ${this.info.lines}`
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                record
+              }
+            );
+            if (relax_column_count === true || relax_column_count_less === true && recordLength < this.state.expectedRecordLength || relax_column_count_more === true && recordLength > this.state.expectedRecordLength) {
+              this.info.invalid_field_length++;
+              this.state.error = err;
+            } else {
+              const finalErr = this.__error(err);
+              if (finalErr) return finalErr;
+            }
+          }
+          if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
+            this.__resetRecord();
+            return;
+          }
+          if (this.state.recordHasError === true) {
+            this.__resetRecord();
+            this.state.recordHasError = false;
+            return;
+          }
+          this.info.records++;
+          if (from === 1 || this.info.records >= from) {
+            const { objname } = this.options;
+            if (columns !== false) {
+              const obj = {};
+              for (let i = 0, l = record.length; i < l; i++) {
+                if (columns[i] === void 0 || columns[i].disabled) continue;
+                if (group_columns_by_name === true && Object.hasOwn(obj, columns[i].name)) {
+                  if (Array.isArray(obj[columns[i].name])) {
+                    obj[columns[i].name] = obj[columns[i].name].concat(record[i]);
+                  } else {
+                    obj[columns[i].name] = [obj[columns[i].name], record[i]];
+                  }
+                } else {
+                  Object.defineProperty(obj, columns[i].name, {
+                    value: record[i],
+                    enumerable: true,
+                    writable: true,
+                    configurable: true
+                  });
+                }
+              }
+              if (raw === true || info3 === true) {
+                const extRecord = Object.assign(
+                  { record: obj },
+                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+                  info3 === true ? { info: this.__infoRecord() } : {}
+                );
+                const err = this.__push(
+                  objname === void 0 ? extRecord : [obj[objname], extRecord],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              } else {
+                const err = this.__push(
+                  objname === void 0 ? obj : [obj[objname], obj],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              }
+            } else {
+              if (raw === true || info3 === true) {
+                const extRecord = Object.assign(
+                  { record },
+                  raw === true ? { raw: this.state.rawBuffer.toString(encoding) } : {},
+                  info3 === true ? { info: this.__infoRecord() } : {}
+                );
+                const err = this.__push(
+                  objname === void 0 ? extRecord : [record[objname], extRecord],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              } else {
+                const err = this.__push(
+                  objname === void 0 ? record : [record[objname], record],
+                  push
+                );
+                if (err) {
+                  return err;
+                }
+              }
+            }
+          }
+          this.__resetRecord();
+        },
+        __firstLineToColumns: function(record) {
+          const { firstLineToHeaders } = this.state;
+          try {
+            const headers = firstLineToHeaders === void 0 ? record : firstLineToHeaders.call(null, record);
+            if (!Array.isArray(headers)) {
+              return this.__error(
+                new CsvError(
+                  "CSV_INVALID_COLUMN_MAPPING",
+                  [
+                    "Invalid Column Mapping:",
+                    "expect an array from column function,",
+                    `got ${JSON.stringify(headers)}`
+                  ],
+                  this.options,
+                  this.__infoField(),
+                  {
+                    headers
+                  }
+                )
+              );
+            }
+            const normalizedHeaders = normalize_columns_array(headers);
+            this.state.expectedRecordLength = normalizedHeaders.length;
+            this.options.columns = normalizedHeaders;
+            this.__resetRecord();
+            return;
+          } catch (err) {
+            return err;
+          }
+        },
+        __resetRecord: function() {
+          if (this.options.raw === true) {
+            this.state.rawBuffer.reset();
+          }
+          this.state.error = void 0;
+          this.state.record = [];
+          this.state.record_length = 0;
+        },
+        __onField: function() {
+          const { cast, encoding, rtrim, max_record_size } = this.options;
+          const { enabled, wasQuoting } = this.state;
+          if (enabled === false) {
+            return this.__resetField();
+          }
+          let field = this.state.field.toString(encoding);
+          if (rtrim === true && wasQuoting === false) {
+            field = field.trimRight();
+          }
+          if (cast === true) {
+            const [err, f] = this.__cast(field);
+            if (err !== void 0) return err;
+            field = f;
+          }
+          this.state.record.push(field);
+          if (max_record_size !== 0 && typeof field === "string") {
+            this.state.record_length += field.length;
+          }
+          this.__resetField();
+        },
+        __resetField: function() {
+          this.state.field.reset();
+          this.state.wasQuoting = false;
+        },
+        __push: function(record, push) {
+          const { on_record } = this.options;
+          if (on_record !== void 0) {
+            const info3 = this.__infoRecord();
+            try {
+              record = on_record.call(null, record, info3);
+            } catch (err) {
+              return err;
+            }
+            if (record === void 0 || record === null) {
+              return;
+            }
+          }
+          this.info.bytes_records += this.info.bytes;
+          push(record);
+        },
+        // Return a tuple with the error and the casted value
+        __cast: function(field) {
+          const { columns, relax_column_count } = this.options;
+          const isColumns = Array.isArray(columns);
+          if (isColumns === true && relax_column_count && this.options.columns.length <= this.state.record.length) {
+            return [void 0, void 0];
+          }
+          if (this.state.castField !== null) {
+            try {
+              const info3 = this.__infoField();
+              return [void 0, this.state.castField.call(null, field, info3)];
+            } catch (err) {
+              return [err];
+            }
+          }
+          if (this.__isFloat(field)) {
+            return [void 0, parseFloat(field)];
+          } else if (this.options.cast_date !== false) {
+            const info3 = this.__infoField();
+            return [void 0, this.options.cast_date.call(null, field, info3)];
+          }
+          return [void 0, field];
+        },
+        __compareBytes: function(sourceBuf, targetBuf, targetPos, firstByte) {
+          if (sourceBuf[0] !== firstByte) return 0;
+          const sourceLength = sourceBuf.length;
+          for (let i = 1; i < sourceLength; i++) {
+            if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
+          }
+          return sourceLength;
+        },
+        // Helper to test if a character is trimable
+        __isCharTrimable: function(buf, pos) {
+          const { timchars, timcharFirstBytes } = this.state;
+          const first = buf[pos];
+          if (first === void 0 || timcharFirstBytes[first] === 0) return 0;
+          loop1: for (let i = 0; i < timchars.length; i++) {
+            const timchar = timchars[i];
+            for (let j = 0; j < timchar.length; j++) {
+              if (timchar[j] !== buf[pos + j]) continue loop1;
+            }
+            return timchar.length;
+          }
+          return 0;
+        },
+        __isDelimiter: function(buf, pos, chr) {
+          const { delimiter, ignore_last_delimiters } = this.options;
+          if (ignore_last_delimiters === true && this.state.record.length === this.options.columns.length - 1) {
+            return 0;
+          } else if (ignore_last_delimiters !== false && typeof ignore_last_delimiters === "number" && this.state.record.length === ignore_last_delimiters - 1) {
+            return 0;
+          }
+          loop1: for (let i = 0; i < delimiter.length; i++) {
+            const del = delimiter[i];
+            if (del[0] === chr) {
+              for (let j = 1; j < del.length; j++) {
+                if (del[j] !== buf[pos + j]) continue loop1;
+              }
+              return del.length;
+            }
+          }
+          return 0;
+        },
+        __isEscape: function(buf, pos, chr) {
+          const { escape: escape2 } = this.options;
+          if (escape2 === null) return false;
+          const l = escape2.length;
+          if (escape2[0] === chr) {
+            for (let i = 0; i < l; i++) {
+              if (escape2[i] !== buf[pos + i]) {
+                return false;
+              }
+            }
+            return true;
+          }
+          return false;
+        },
+        __isFloat: function(value) {
+          return value - parseFloat(value) + 1 >= 0;
+        },
+        // Keep it in case we implement the `cast_int` option
+        // __isInt(value){
+        //   // return Number.isInteger(parseInt(value))
+        //   // return !isNaN( parseInt( obj ) );
+        //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
+        // }
+        __isQuote: function(buf, pos) {
+          const { quote: quote2 } = this.options;
+          if (quote2 === null) return false;
+          const l = quote2.length;
+          for (let i = 0; i < l; i++) {
+            if (quote2[i] !== buf[pos + i]) {
+              return false;
+            }
+          }
+          return true;
+        },
+        __isRecordDelimiter: function(chr, buf, pos) {
+          const { record_delimiter } = this.options;
+          const recordDelimiterLength = record_delimiter.length;
+          loop1: for (let i = 0; i < recordDelimiterLength; i++) {
+            const rd = record_delimiter[i];
+            const rdLength = rd.length;
+            if (rd[0] !== chr) {
+              continue;
+            }
+            for (let j = 1; j < rdLength; j++) {
+              if (rd[j] !== buf[pos + j]) {
+                continue loop1;
+              }
+            }
+            return rd.length;
+          }
+          return 0;
+        },
+        __autoDiscoverRecordDelimiter: function(buf, pos) {
+          const { encoding } = this.options;
+          const rds = [
+            // Important, the windows line ending must be before mac os 9
+            Buffer.from("\r\n", encoding),
+            Buffer.from("\n", encoding),
+            Buffer.from("\r", encoding)
+          ];
+          loop: for (let i = 0; i < rds.length; i++) {
+            const l = rds[i].length;
+            for (let j = 0; j < l; j++) {
+              if (rds[i][j] !== buf[pos + j]) {
+                continue loop;
+              }
+            }
+            this.options.record_delimiter.push(rds[i]);
+            this.state.recordDelimiterMaxLength = rds[i].length;
+            return rds[i].length;
+          }
+          return 0;
+        },
+        __error: function(msg) {
+          const { encoding, raw, skip_records_with_error } = this.options;
+          const err = typeof msg === "string" ? new Error(msg) : msg;
+          if (skip_records_with_error) {
+            this.state.recordHasError = true;
+            if (this.options.on_skip !== void 0) {
+              try {
+                this.options.on_skip(
+                  err,
+                  raw ? this.state.rawBuffer.toString(encoding) : void 0
+                );
+              } catch (err2) {
+                return err2;
+              }
+            }
+            return void 0;
+          } else {
+            return err;
+          }
+        },
+        __infoDataSet: function() {
+          return {
+            ...this.info,
+            columns: this.options.columns
+          };
+        },
+        __infoRecord: function() {
+          const { columns, raw, encoding } = this.options;
+          return {
+            ...this.__infoDataSet(),
+            bytes_records: this.info.bytes,
+            error: this.state.error,
+            header: columns === true,
+            index: this.state.record.length,
+            raw: raw ? this.state.rawBuffer.toString(encoding) : void 0
+          };
+        },
+        __infoField: function() {
+          const { columns } = this.options;
+          const isColumns = Array.isArray(columns);
+          const bytes_records = this.info.bytes_records;
+          return {
+            ...this.__infoRecord(),
+            bytes_records,
+            column: isColumns === true ? columns.length > this.state.record.length ? columns[this.state.record.length].name : null : this.state.record.length,
+            quoting: this.state.wasQuoting
+          };
+        }
+      };
+    };
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/sync.js
+var init_sync = __esm({
+  "../main/node_modules/csv-parse/lib/sync.js"() {
+    init_api();
+    init_normalize_options();
+  }
+});
+
+// src/testsets/line-cursor.ts
+function countLineBreaks(text) {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  if (text.includes("\r")) {
+    for (let j = text.indexOf("\r"); j !== -1; j = text.indexOf("\r", j + 1)) {
+      if (text.charCodeAt(j + 1) !== LF) count++;
+    }
+  }
+  return count;
+}
+var LF, CR, LineCursor;
+var init_line_cursor = __esm({
+  "src/testsets/line-cursor.ts"() {
+    "use strict";
+    LF = 10;
+    CR = 13;
+    LineCursor = class {
+      constructor(text) {
+        this.text = text;
+      }
+      text;
+      #offset = 0;
+      #line = 1;
+      #lineStart = 0;
+      /** Position of the character at `offset` (clamped to the text). */
+      positionAt(offset) {
+        const target = Math.max(0, Math.min(offset, this.text.length));
+        if (target < this.#offset) {
+          this.#offset = 0;
+          this.#line = 1;
+          this.#lineStart = 0;
+        }
+        const text = this.text;
+        for (let i = this.#offset; i < target; i++) {
+          const c = text.charCodeAt(i);
+          if (c === LF || c === CR && text.charCodeAt(i + 1) !== LF) {
+            this.#line++;
+            this.#lineStart = i + 1;
+          }
+        }
+        this.#offset = target;
+        return { line: this.#line, col: target - this.#lineStart + 1 };
+      }
+    };
+  }
+});
+
+// src/testsets/rows.ts
+function isReservedKey(key) {
+  return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
+}
+function normalizeMeta(raw, line, issues) {
+  const meta = {};
+  let ok = true;
+  const id = idText(raw.id, "__id__", line, issues);
+  if (id === INVALID) ok = false;
+  else if (id !== void 0) meta.id = id;
+  const dedupId = idText(raw.dedupId, "__dedup_id__", line, issues);
+  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, line, issues);
+  if (dedupId === INVALID || dataDedupId === INVALID) {
+    ok = false;
+  } else if (dedupId !== void 0 && dataDedupId !== void 0 && dedupId !== dataDedupId) {
+    issues.add(
+      "testset.dedup-conflict",
+      line,
+      0,
+      `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`
+    );
+    ok = false;
+  } else {
+    const dedup = dedupId ?? dataDedupId;
+    if (dedup !== void 0) meta.dedupId = dedup;
+  }
+  const tags = tagList(raw.tags, line, issues);
+  if (tags === INVALID) ok = false;
+  else if (tags !== void 0) meta.tags = tags;
+  const flags = structured(raw.flags);
+  if (flags !== void 0) meta.flags = flags;
+  const extra = structured(raw.meta);
+  if (extra !== void 0) meta.meta = extra;
+  if (!ok) return null;
+  return Object.keys(meta).length === 0 ? NO_META : meta;
+}
+function isAbsent(value) {
+  return value === void 0 || value === null || typeof value === "string" && value.trim() === "";
+}
+function idText(value, name, line, issues) {
+  if (isAbsent(value)) return void 0;
+  if (typeof value === "string") return value.trim();
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  issues.add(
+    "testset.meta",
+    line,
+    0,
+    `${name}: expected a string or a number, found ${describeValue(value)}`
+  );
+  return INVALID;
+}
+function tagList(value, line, issues) {
+  if (isAbsent(value)) return void 0;
+  const decoded = typeof value === "string" ? decodeJsonText(value) : value;
+  let tags;
+  if (typeof decoded === "string") {
+    if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
+    tags = decoded.split(TAG_SEPARATORS);
+  } else if (Array.isArray(decoded) && decoded.every((tag) => typeof tag === "string")) {
+    tags = decoded;
+  } else {
+    issues.add(
+      "testset.meta",
+      line,
+      0,
+      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value)}`
+    );
+    return INVALID;
+  }
+  const kept = [];
+  for (const tag of tags) {
+    const trimmed = tag.trim();
+    if (trimmed !== "") kept.push(trimmed);
+  }
+  return kept.length > 0 ? kept : void 0;
+}
+function structured(value) {
+  if (isAbsent(value)) return void 0;
+  return typeof value === "string" ? decodeJsonText(value) : value;
+}
+function decodeJsonText(text) {
+  const lead = text.charCodeAt(0);
+  if (lead !== 91 && lead !== 123 && !isSpace(lead)) return text;
+  const trimmed = text.trim();
+  if (trimmed.length < 2) return text;
+  const first = trimmed.charCodeAt(0);
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  const looksLikeJson = first === 91 && last === 93 || first === 123 && last === 125;
+  if (!looksLikeJson) return text;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return text;
+  }
+}
+function isSpace(code) {
+  return code <= 32 || code === 160 || code === 65279 || code >= 5760 && /\s/.test(String.fromCharCode(code));
+}
+function isRecordObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function rowFromObject(value, line, col, issues, fallbackId) {
+  if (!isRecordObject(value)) {
+    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value)}`);
+    return null;
+  }
+  const hasReserved = Object.hasOwn(value, "__id__") || Object.hasOwn(value, "__dedup_id__") || Object.hasOwn(value, "__flags__") || Object.hasOwn(value, "__tags__") || Object.hasOwn(value, "__meta__") || Object.hasOwn(value, DATA_DEDUP_KEY);
+  if (!hasReserved) {
+    if (isAbsent(fallbackId)) return { data: value, line, meta: NO_META };
+    const meta2 = normalizeMeta({ id: fallbackId }, line, issues);
+    return meta2 && { data: value, line, meta: meta2 };
+  }
+  const data = {};
+  for (const key of Object.keys(value)) {
+    if (!isReservedKey(key)) setDataKey(data, key, value[key]);
+  }
+  const raw = {
+    id: isAbsent(value.__id__) ? fallbackId : value.__id__,
+    dedupId: value.__dedup_id__,
+    dataDedupId: value[DATA_DEDUP_KEY],
+    flags: value.__flags__,
+    tags: value.__tags__,
+    meta: value.__meta__
+  };
+  const meta = normalizeMeta(raw, line, issues);
+  return meta && { data, line, meta };
+}
+function setDataKey(data, key, value) {
+  if (key === "__proto__") {
+    Object.defineProperty(data, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true
+    });
+  } else {
+    data[key] = value;
+  }
+}
+function rowsFromRecords(records, file) {
+  const issues = new IssueList(file);
+  const rows = [];
+  for (const record of records) {
+    const row = rowFromObject(record.value, record.line, 0, issues);
+    if (row) rows.push(row);
+  }
+  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+}
+var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID, TAG_SEPARATORS;
+var init_rows = __esm({
+  "src/testsets/rows.ts"() {
+    "use strict";
+    init_errors();
+    init_issues();
+    META_COLUMNS = {
+      __id__: "id",
+      __dedup_id__: "dedupId",
+      __flags__: "flags",
+      __tags__: "tags",
+      __meta__: "meta"
+    };
+    DATA_DEDUP_KEY = "testcase_dedup_id";
+    NO_META = Object.freeze({});
+    INVALID = /* @__PURE__ */ Symbol("invalid");
+    TAG_SEPARATORS = /[,;]/;
+  }
+});
+
+// src/testsets/csv.ts
+function csvSyntaxIssue(error2, body, file) {
+  const bytes = typeof error2.bytes === "number" ? error2.bytes : 0;
+  let offset = Buffer.from(body, "utf8").subarray(0, bytes).toString("utf8").length;
+  let message = `invalid CSV: ${error2.message}`;
+  if (error2.code === "CSV_QUOTE_NOT_CLOSED") {
+    const quote2 = body.indexOf('"', offset);
+    if (quote2 !== -1) offset = quote2;
+    message = 'a quoted cell that starts here is never closed (a missing or stray " character)';
+  }
+  const { line, col } = new LineCursor(body).positionAt(offset);
+  return { code: "testset.csv-syntax", file, line, col, path: "", message };
+}
+var CSV_OPTIONS, CsvRowBuilder;
+var init_csv = __esm({
+  "src/testsets/csv.ts"() {
+    "use strict";
+    init_sync();
+    init_issues();
+    init_line_cursor();
+    init_rows();
+    CSV_OPTIONS = {
+      record_delimiter: ["\r\n", "\n", "\r"],
+      skip_empty_lines: false,
+      relax_column_count: true,
+      relax_quotes: true
+    };
+    CsvRowBuilder = class {
+      #issues;
+      #rows = [];
+      /** Where rows go when streaming; without it they are collected for `finish`. */
+      #onRow;
+      #plan = null;
+      #headerOk = true;
+      #width = 0;
+      #nextLine = 1;
+      /**
+       * With `onRow`, each row is handed over as soon as it is built and `finish` returns no rows (a
+       * streaming reader keeps none); a row handed over may still be followed by issues in later
+       * rows, so the caller must wait for `finish` before trusting any of them.
+       */
+      constructor(file, onRow) {
+        this.#issues = new IssueList(file);
+        this.#onRow = onRow;
+      }
+      /** Feeds the next record, in file order, blank records included. */
+      push(record) {
+        this.pushAll([record]);
+      }
+      /**
+       * Feeds records in file order, blank records included. The per-record work is written out in
+       * this one loop, not spread over helpers: a 10,000-row file is read once, mostly before the JIT
+       * has optimised anything, and every call per cell shows in the timing.
+       */
+      pushAll(records) {
+        for (const record of records) {
+          const line = this.#nextLine;
+          let breaks = 0;
+          let blank = true;
+          for (let i = 0; i < record.length; i++) {
+            const cell = record[i] ?? "";
+            if (cell.includes("\n") || cell.includes("\r")) breaks += countLineBreaks(cell);
+            if (blank && cell.length > 0) {
+              const lead = cell.charCodeAt(0);
+              blank = lead > 32 && lead < 127 ? false : cell.trim() === "";
+            }
+          }
+          this.#nextLine = line + 1 + breaks;
+          if (blank) continue;
+          const plan = this.#plan;
+          if (plan === null) {
+            this.#plan = this.#readHeader(record, line);
+            continue;
+          }
+          if (!this.#headerOk) continue;
+          if (record.length !== this.#width) {
+            this.#issues.add(
+              "testset.csv-columns",
+              line,
+              0,
+              `expected ${this.#width} cells (one per header column), found ${record.length}`
+            );
+            continue;
+          }
+          const data = {};
+          const { dataIndex, dataName } = plan;
+          for (let i = 0; i < dataIndex.length; i++) {
+            const cell = record[dataIndex[i] ?? 0] ?? "";
+            const lead = cell.charCodeAt(0);
+            const value = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
+            if (plan.protoColumn) setDataKey(data, dataName[i] ?? "", value);
+            else data[dataName[i] ?? ""] = value;
+          }
+          if (plan.metaIndex.length === 0) {
+            this.#emit({ data, line, meta: NO_META });
+            continue;
+          }
+          const raw = {};
+          for (let i = 0; i < plan.metaIndex.length; i++) {
+            const field = plan.metaField[i];
+            if (field !== void 0) raw[field] = record[plan.metaIndex[i] ?? 0];
+          }
+          const meta = normalizeMeta(raw, line, this.#issues);
+          if (meta) this.#emit({ data, line, meta });
+        }
+      }
+      #emit(row) {
+        if (this.#onRow === void 0) this.#rows.push(row);
+        else this.#onRow(row);
+      }
+      /** Every row, or every problem found. */
+      finish() {
+        if (this.#plan === null) {
+          this.#issues.add(
+            "testset.csv-header",
+            1,
+            0,
+            "the file is empty: a CSV testset starts with a header row of column names"
+          );
+        }
+        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
+      }
+      #readHeader(record, line) {
+        const plan = {
+          dataIndex: [],
+          dataName: [],
+          metaIndex: [],
+          metaField: [],
+          protoColumn: false
+        };
+        const seen = /* @__PURE__ */ new Map();
+        this.#width = record.length;
+        record.forEach((cell, index) => {
+          const name = cell.trim();
+          if (name === "") {
+            this.#issues.add(
+              "testset.csv-header",
+              line,
+              0,
+              `column ${index + 1} of the header has no name: every column needs one`
+            );
+            this.#headerOk = false;
+            return;
+          }
+          const first = seen.get(name);
+          if (first !== void 0) {
+            this.#issues.add(
+              "testset.csv-header",
+              line,
+              0,
+              `column name ${JSON.stringify(name)} appears twice in the header (columns ${first + 1} and ${index + 1})`
+            );
+            this.#headerOk = false;
+            return;
+          }
+          seen.set(name, index);
+          if (isReservedKey(name)) {
+            plan.metaIndex.push(index);
+            plan.metaField.push(name === DATA_DEDUP_KEY ? "dataDedupId" : META_COLUMNS[name]);
+          } else {
+            plan.dataIndex.push(index);
+            plan.dataName.push(name);
+            if (name === "__proto__") plan.protoColumn = true;
+          }
+        });
+        return plan;
+      }
+    };
+  }
+});
+
+// src/testsets/json-syntax.ts
+function locateJsonError(text) {
+  const n = text.length;
+  const stack = [];
+  let state = "value";
+  let lastComma = -1;
+  let i = 0;
+  for (; ; ) {
+    i = skipWhitespace(text, i);
+    const top = stack[stack.length - 1];
+    if (i >= n) {
+      if (state === "after" && top === void 0) return null;
+      const what = top === void 0 ? "a JSON value" : top === "[" ? "the closing ']'" : "the closing '}'";
+      return { offset: n, message: `unexpected end of file: expected ${what}` };
+    }
+    const c = text.charAt(i);
+    if (state === "after") {
+      if (top === void 0) {
+        return { offset: i, message: `unexpected ${found(text, i)} after the JSON value` };
+      }
+      const close = top === "[" ? "]" : "}";
+      if (c === ",") {
+        lastComma = i;
+        state = top === "[" ? "value" : "key";
+        i++;
+      } else if (c === close) {
+        stack.pop();
+        i++;
+      } else {
+        const after = top === "[" ? "an array element" : "a property value";
+        return {
+          offset: i,
+          message: `expected ',' or '${close}' after ${after}, found ${found(text, i)}`
+        };
+      }
+      continue;
+    }
+    if (state === "key" || state === "first-key") {
+      if (c === "}") {
+        if (state === "first-key") {
+          stack.pop();
+          state = "after";
+          i++;
+          continue;
+        }
+        return { offset: lastComma, message: "trailing comma: JSON allows no ',' before '}'" };
+      }
+      if (c !== '"') {
+        return {
+          offset: i,
+          message: `expected a property name in double quotes, found ${found(text, i)}`
+        };
+      }
+      const end2 = scanString(text, i);
+      if (typeof end2 !== "number") return end2;
+      i = skipWhitespace(text, end2);
+      if (text.charAt(i) !== ":") {
+        return {
+          offset: i,
+          message: `expected ':' after the property name, found ${found(text, i)}`
+        };
+      }
+      state = "value";
+      i++;
+      continue;
+    }
+    if (c === "]" && top === "[") {
+      if (state === "first-value") {
+        stack.pop();
+        state = "after";
+        i++;
+        continue;
+      }
+      return { offset: lastComma, message: "trailing comma: JSON allows no ',' before ']'" };
+    }
+    if (c === "[" || c === "{") {
+      stack.push(c);
+      state = c === "[" ? "first-value" : "first-key";
+      i++;
+      continue;
+    }
+    const end = scanScalar(text, i);
+    if (typeof end !== "number") return end;
+    i = end;
+    state = "after";
+  }
+}
+function skipWhitespace(text, from) {
+  let i = from;
+  for (; ; ) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+    else return i;
+  }
+}
+function scanScalar(text, i) {
+  const c = text.charAt(i);
+  if (c === '"') return scanString(text, i);
+  if (c === "-" || c >= "0" && c <= "9") {
+    NUMBER.lastIndex = i;
+    const match = NUMBER.exec(text);
+    const end = match && match[0] !== "-" ? i + match[0].length : i;
+    if (end === i || NUMBER_CONTINUES.test(text.charAt(end))) {
+      return { offset: i, message: `invalid number ${found(text, i)}` };
+    }
+    return end;
+  }
+  for (const literal of LITERALS) {
+    if (text.startsWith(literal, i)) return i + literal.length;
+  }
+  const hint = c === "'" ? " (JSON strings use double quotes)" : "";
+  return { offset: i, message: `expected a value, found ${found(text, i)}${hint}` };
+}
+function scanString(text, start) {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '"') return i + 1;
+    if (c === "\\") {
+      const next = text.charAt(i + 1);
+      if (next === "u") {
+        if (!HEX4.test(text.slice(i + 2, i + 6))) {
+          return { offset: i, message: "invalid \\u escape: expected four hex digits" };
+        }
+        i += 5;
+      } else if (ESCAPES.has(next)) {
+        i++;
+      } else {
+        return { offset: i, message: `invalid escape ${JSON.stringify(`\\${next}`)} in a string` };
+      }
+    } else if (c.charCodeAt(0) < 32) {
+      const what = c === "\n" || c === "\r" ? "a line break" : "a control character";
+      return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
+    }
+  }
+  return { offset: start, message: "a string that starts here is never closed" };
+}
+function found(text, i) {
+  if (i >= text.length) return "end of file";
+  const word = /[A-Za-z0-9_$.+-]+/y;
+  word.lastIndex = i;
+  const match = word.exec(text);
+  if (match) return JSON.stringify(match[0].slice(0, 20));
+  const c = text.charAt(i);
+  if (c === "'") return `"'"`;
+  return `'${JSON.stringify(c).slice(1, -1)}'`;
+}
+function explainJsonError(text, error2) {
+  const located = locateJsonError(text);
+  if (located) return located;
+  const message = error2 instanceof Error ? error2.message : String(error2);
+  const position = /at position (\d+)/.exec(message);
+  return { offset: position ? Number(position[1]) : 0, message };
+}
+var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
+var init_json_syntax = __esm({
+  "src/testsets/json-syntax.ts"() {
+    "use strict";
+    NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+    NUMBER_CONTINUES = /[0-9.eE+-]/;
+    LITERALS = ["true", "false", "null"];
+    ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
+    HEX4 = /^[0-9a-fA-F]{4}$/;
+  }
+});
+
+// src/testsets/json.ts
+function parseJson(text, file) {
+  const body = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+  let value;
+  try {
+    value = JSON.parse(body);
+  } catch (error2) {
+    const { offset, message } = explainJsonError(body, error2);
+    const { line, col } = new LineCursor(body).positionAt(offset);
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "testset.json-syntax",
+          file,
+          line,
+          col,
+          path: "",
+          message: `invalid JSON: ${message}`
+        }
+      ]
+    };
+  }
+  const issues = new IssueList(file);
+  const cursor = new LineCursor(body);
+  const rows = [];
+  if (Array.isArray(value)) {
+    const offsets = arrayElementOffsets(body, "root");
+    checkOffsets(offsets, value);
+    value.forEach((element, index) => {
+      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
+      const row = rowFromObject(element, line, col, issues);
+      if (row) rows.push(row);
+    });
+  } else if (isRecordObject(value) && Array.isArray(value.testcases)) {
+    const testcases = value.testcases;
+    const offsets = arrayElementOffsets(body, "testcases");
+    checkOffsets(offsets, testcases);
+    testcases.forEach((testcase, index) => {
+      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
+      if (!isRecordObject(testcase) || !isRecordObject(testcase.data)) {
+        issues.add(
+          "testset.row-type",
+          line,
+          col,
+          `expected a testcase object with a "data" object, found ${describeValue(testcase)}`
+        );
+        return;
+      }
+      const row = rowFromObject(testcase.data, line, col, issues, testcase.id);
+      if (row) rows.push(row);
+    });
+  } else {
+    const { line, col } = cursor.positionAt(body.search(/\S/));
+    issues.add(
+      "testset.json-shape",
+      line,
+      col,
+      `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value)}`
+    );
+  }
+  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+}
+function checkOffsets(offsets, elements) {
+  if (offsets.length !== elements.length) {
+    throw new Error(
+      `testset JSON scanner found ${offsets.length} array elements where JSON.parse found ${elements.length}`
+    );
+  }
+}
+function arrayElementOffsets(text, target) {
+  const targetDepth = target === "root" ? 1 : 2;
+  let offsets = [];
+  let depth2 = 0;
+  let inTarget = false;
+  let expectElement = false;
+  let lastRootKey = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58) continue;
+    if (inTarget && depth2 === targetDepth) {
+      if (c === 44) {
+        expectElement = true;
+        continue;
+      }
+      if (expectElement && c !== 93) {
+        offsets.push(i);
+        expectElement = false;
+      }
+    }
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      if (target === "testcases" && depth2 === 1) {
+        COLON_AHEAD.lastIndex = end + 1;
+        lastRootKey = COLON_AHEAD.test(text) ? JSON.parse(text.slice(i, end + 1)) : null;
+      }
+      i = end;
+    } else if (c === 91 || c === 123) {
+      depth2++;
+      const isTarget = c === 91 && depth2 === targetDepth && (target === "root" || lastRootKey === "testcases");
+      if (isTarget) {
+        offsets = [];
+        inTarget = true;
+        expectElement = true;
+      }
+    } else if (c === 93 || c === 125) {
+      if (inTarget && depth2 === targetDepth) inTarget = false;
+      depth2--;
+    }
+  }
+  return offsets;
+}
+function stringEnd(text, start) {
+  let end = text.indexOf('"', start + 1);
+  for (; ; ) {
+    if (end === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+var QUOTE, BACKSLASH, COLON_AHEAD;
+var init_json = __esm({
+  "src/testsets/json.ts"() {
+    "use strict";
+    init_errors();
+    init_issues();
+    init_json_syntax();
+    init_line_cursor();
+    init_rows();
+    QUOTE = 34;
+    BACKSLASH = 92;
+    COLON_AHEAD = /[ \t\r\n]*:/y;
+  }
+});
+
+// src/testsets/jsonl.ts
+var JsonlRowReader;
+var init_jsonl = __esm({
+  "src/testsets/jsonl.ts"() {
+    "use strict";
+    init_issues();
+    init_json_syntax();
+    init_rows();
+    JsonlRowReader = class {
+      #issues;
+      #rows = [];
+      #onRow;
+      #line = 0;
+      constructor(file, onRow) {
+        this.#issues = new IssueList(file);
+        this.#onRow = onRow;
+      }
+      /** The next physical line. */
+      push(source) {
+        const line = ++this.#line;
+        if (source.trim() === "") return;
+        let value;
+        try {
+          value = JSON.parse(source);
+        } catch (error2) {
+          const { offset, message } = explainJsonError(source, error2);
+          this.#issues.add("testset.json-syntax", line, offset + 1, `invalid JSON: ${message}`);
+          return;
+        }
+        const col = source.search(/\S/) + 1;
+        const row = rowFromObject(value, line, col, this.#issues);
+        if (!row) return;
+        if (this.#onRow === void 0) this.#rows.push(row);
+        else this.#onRow(row);
+      }
+      /** Every row (none when streaming), or every problem found. */
+      finish() {
+        return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
+      }
+    };
+  }
+});
+
 // src/testsets/formats.ts
 function formatFromPath(path) {
   const match = /\.[^./\\]+$/.exec(path);
   if (!match) return null;
   return TESTSET_EXTENSIONS[match[0].toLowerCase()] ?? null;
 }
-function parseTestset(text, format, file) {
-  return PARSERS[format](text, file);
-}
-var TESTSET_EXTENSIONS, PARSERS;
+var TESTSET_EXTENSIONS;
 var init_formats = __esm({
   "src/testsets/formats.ts"() {
     "use strict";
@@ -51046,10 +50161,207 @@ var init_formats = __esm({
       ".jsonl": "jsonl",
       ".ndjson": "jsonl"
     };
-    PARSERS = {
-      csv: parseCsv,
-      json: parseJson,
-      jsonl: parseJsonl
+  }
+});
+
+// ../main/node_modules/csv-parse/lib/index.js
+import { Transform } from "stream";
+var Parser, parse5;
+var init_lib = __esm({
+  "../main/node_modules/csv-parse/lib/index.js"() {
+    init_is_object();
+    init_api();
+    init_CsvError();
+    init_normalize_options();
+    Parser = class extends Transform {
+      constructor(opts = {}) {
+        super({ ...{ readableObjectMode: true }, ...opts, encoding: null });
+        this.api = transform({
+          on_skip: (err, chunk) => {
+            this.emit("skip", err, chunk);
+          },
+          ...opts
+        });
+        this.state = this.api.state;
+        this.options = this.api.options;
+        this.info = this.api.info;
+      }
+      // Implementation of `Transform._transform`
+      _transform(buf, _, callback) {
+        if (this.state.stop === true) {
+          return;
+        }
+        const err = this.api.parse(
+          buf,
+          false,
+          (record) => {
+            this.push(record);
+          },
+          () => {
+            this.push(null);
+            this.end();
+            this.on("end", this.destroy);
+          }
+        );
+        if (err !== void 0) {
+          this.state.stop = true;
+        }
+        callback(err);
+      }
+      // Implementation of `Transform._flush`
+      _flush(callback) {
+        if (this.state.stop === true) {
+          return;
+        }
+        const err = this.api.parse(
+          void 0,
+          true,
+          (record) => {
+            this.push(record);
+          },
+          () => {
+            this.push(null);
+            this.on("end", this.destroy);
+          }
+        );
+        callback(err);
+      }
+    };
+    parse5 = function() {
+      let data, options2, callback;
+      for (const i in arguments) {
+        const argument = arguments[i];
+        const type = typeof argument;
+        if (data === void 0 && (typeof argument === "string" || Buffer.isBuffer(argument))) {
+          data = argument;
+        } else if (options2 === void 0 && is_object(argument)) {
+          options2 = argument;
+        } else if (callback === void 0 && type === "function") {
+          callback = argument;
+        } else {
+          throw new CsvError(
+            "CSV_INVALID_ARGUMENT",
+            ["Invalid argument:", `got ${JSON.stringify(argument)} at index ${i}`],
+            options2 || {}
+          );
+        }
+      }
+      const parser = new Parser(options2);
+      if (callback) {
+        const records = options2 === void 0 || options2.objname === void 0 ? [] : /* @__PURE__ */ Object.create(null);
+        parser.on("readable", function() {
+          let record;
+          while ((record = this.read()) !== null) {
+            if (options2 === void 0 || options2.objname === void 0) {
+              records.push(record);
+            } else {
+              Object.assign(records, {
+                [record[0]]: record[1]
+                // writable: true,
+                // enumerable: true,
+                // configurable: true
+              });
+            }
+          }
+        });
+        parser.on("error", function(err) {
+          callback(err, void 0, parser.api.__infoDataSet());
+        });
+        parser.on("end", function() {
+          callback(void 0, records, parser.api.__infoDataSet());
+        });
+      }
+      if (data !== void 0) {
+        const writer = function() {
+          parser.write(data);
+          parser.end();
+        };
+        if (typeof setImmediate === "function") {
+          setImmediate(writer);
+        } else {
+          setTimeout(writer, 0);
+        }
+      }
+      return parser;
+    };
+  }
+});
+
+// src/testsets/stream-read.ts
+import { createReadStream } from "node:fs";
+import { readFile as readFile5 } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { Readable } from "node:stream";
+async function streamTestsetRows(source, format, file, onRow) {
+  try {
+    if (format === "csv") return await csvRows(source, file, onRow);
+    if (format === "jsonl") return await jsonlRows(source, file, onRow);
+    const parsed = parseJson(await textOf2(source), file);
+    if (!parsed.ok) return parsed;
+    for (const row of parsed.rows) onRow(row);
+    return { ok: true };
+  } catch (error2) {
+    if (!isErrno(error2)) throw error2;
+    throw new TestsetReadError(error2.code, error2.message);
+  }
+}
+async function csvRows(source, file, onRow) {
+  const builder = new CsvRowBuilder(file, onRow);
+  const parser = parse5(CSV_OPTIONS);
+  const input = textStream(source);
+  input.on("error", (error2) => parser.destroy(error2));
+  input.pipe(parser);
+  try {
+    for await (const record of parser) builder.push(record);
+  } catch (error2) {
+    if (!(error2 instanceof CsvError)) throw error2;
+    const text = withoutBom(await textOf2(source));
+    return { ok: false, issues: [csvSyntaxIssue(error2, text, file)] };
+  } finally {
+    input.destroy();
+  }
+  return builder.finish();
+}
+async function jsonlRows(source, file, onRow) {
+  const reader = new JsonlRowReader(file, onRow);
+  const lines2 = createInterface({ input: textStream(source), crlfDelay: Infinity });
+  for await (const line of lines2) reader.push(line);
+  return reader.finish();
+}
+function textStream(source) {
+  return Readable.from(withoutLeadingBom(source));
+}
+async function* withoutLeadingBom(source) {
+  const chunks = "path" in source ? createReadStream(source.path, { encoding: "utf8" }) : [source.text];
+  let first = true;
+  for await (const chunk of chunks) {
+    yield first ? withoutBom(chunk) : chunk;
+    first = false;
+  }
+}
+async function textOf2(source) {
+  return "path" in source ? readFile5(source.path, "utf8") : source.text;
+}
+function withoutBom(text) {
+  return text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+}
+function isErrno(error2) {
+  return error2 instanceof Error && typeof error2.code === "string";
+}
+var TestsetReadError;
+var init_stream_read = __esm({
+  "src/testsets/stream-read.ts"() {
+    "use strict";
+    init_lib();
+    init_csv();
+    init_json();
+    init_jsonl();
+    TestsetReadError = class extends Error {
+      constructor(code, message) {
+        super(message);
+        this.code = code;
+      }
+      code;
     };
   }
 });
@@ -51062,7 +50374,7 @@ __export(git_exports, {
   repoRoot: () => repoRoot,
   resolveCommit: () => resolveCommit
 });
-import { realpath, stat as stat5 } from "node:fs/promises";
+import { realpath, stat as stat4 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname8, isAbsolute as isAbsolute4, join as join9, posix, relative as relative3, resolve as resolve5, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve5(dir), "a testset ref: cannot be read");
@@ -51355,7 +50667,7 @@ async function brokenError(error2, cwd, args) {
     };
   }
   if (error2.code === "ENOENT" || error2.code === "EACCES") {
-    const cwdExists = await stat5(cwd).then(
+    const cwdExists = await stat4(cwd).then(
       (s) => s.isDirectory(),
       () => false
     );
@@ -51403,48 +50715,32 @@ var init_git = __esm({
 
 // src/testsets/read-file.ts
 async function readTestset(location) {
-  const rows2 = [];
-  const read = await readTestsetInto(location, (row) => rows2.push(row));
-  return read.ok ? { ok: true, rows: rows2, commit: read.commit } : read;
+  const rows = [];
+  const read = await readTestsetInto(location, (row) => rows.push(row));
+  return read.ok ? { ok: true, rows, commit: read.commit } : read;
 }
 async function readTestsetInto(location, onRow) {
   const { absPath, displayPath: displayPath2, ref } = location;
-  if (ref === void 0) {
-    const format2 = formatFromPath(absPath);
-    if (format2 === null) return unsupported(displayPath2);
-    let read;
-    try {
-      read = await streamTestsetRows(absPath, format2, displayPath2, onRow);
-    } catch (error2) {
-      if (!(error2 instanceof TestsetReadError)) throw error2;
-      return readFailure(error2.code, error2.message, displayPath2);
-    }
-    return read.ok ? { ok: true, commit: null } : read;
-  }
-  const shown = `${displayPath2}@${ref}`;
   const format = formatFromPath(absPath);
   if (format === null) return unsupported(displayPath2);
-  const { readFileAtRef: readFileAtRef2 } = await Promise.resolve().then(() => (init_git(), git_exports));
-  const got = await readFileAtRef2(absPath, ref);
-  if (!got.ok) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: got.error.code,
-          file: shown,
-          line: 0,
-          col: 0,
-          path: "",
-          message: got.error.message
-        }
-      ]
-    };
+  let source = { path: absPath };
+  let shown = displayPath2;
+  let commit = null;
+  if (ref !== void 0) {
+    shown = `${displayPath2}@${ref}`;
+    const { readFileAtRef: readFileAtRef2 } = await Promise.resolve().then(() => (init_git(), git_exports));
+    const got = await readFileAtRef2(absPath, ref);
+    if (!got.ok) return fail2(got.error.code, shown, got.error.message);
+    source = { text: got.value.text };
+    commit = got.value.commit;
   }
-  const parsed = parseTestset(got.value.text, format, shown);
-  if (!parsed.ok) return parsed;
-  for (const row of parsed.rows) onRow(row);
-  return { ok: true, commit: got.value.commit };
+  try {
+    const read = await streamTestsetRows(source, format, shown, onRow);
+    return read.ok ? { ok: true, commit } : read;
+  } catch (error2) {
+    if (!(error2 instanceof TestsetReadError)) throw error2;
+    return readFailure(error2.code, error2.message, displayPath2);
+  }
 }
 function readFailure(code, message, displayPath2) {
   if (code === "ENOENT") {
@@ -51519,8 +50815,8 @@ function diffTestsets(before, after) {
 function sameContentIds(before, after) {
   return before.length === after.length && before.every((row, index) => row.contentId === after[index]?.contentId);
 }
-function comparable(value2) {
-  return value2 === void 0 ? ABSENT : canonicalJson(value2);
+function comparable(value) {
+  return value === void 0 ? ABSENT : canonicalJson(value);
 }
 function valueOf(record, key) {
   return Object.hasOwn(record, key) ? record[key] : void 0;
@@ -51551,12 +50847,12 @@ function metadataChanges(before, after) {
 function longestIncreasingRun(values) {
   const tails = [];
   const previous = new Array(values.length).fill(-1);
-  values.forEach((value2, position) => {
+  values.forEach((value, position) => {
     let low = 0;
     let high = tails.length;
     while (low < high) {
       const middle = low + high >>> 1;
-      if ((values[tails[middle] ?? 0] ?? 0) < value2) low = middle + 1;
+      if ((values[tails[middle] ?? 0] ?? 0) < value) low = middle + 1;
       else high = middle;
     }
     if (low > 0) previous[position] = tails[low - 1] ?? -1;
@@ -51723,42 +51019,26 @@ function issueAt(config, suite) {
     };
   };
 }
-async function readSuiteTestset(config, suite, cwd, options2 = {}) {
-  const { keep } = options2;
+async function readSuiteTestset(config, suite, cwd) {
   const at = issueAt(config, suite);
   const ts = suite.testset;
   const hash3 = suite.hash ? { hash: suite.hash } : {};
-  const filter = keep ? { keep } : {};
   let prepared;
-  let sourceFile2;
-  let testsetId;
   let path = null;
   let commit = null;
-  let location;
-  let streamed2;
+  let location = null;
+  let testsetId;
   let issueFile;
   if (ts.kind === "file") {
     const abs = resolve6(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
-    sourceFile2 = toPosix(ts.path);
+    path = toPosix(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
-    const format = formatFromPath(abs);
-    const stamp = options2.stream === true && ts.ref === void 0 && format !== null ? await fileStamp(abs) : null;
-    const preparer = new CasePreparer({
-      testsetId,
-      ...hash3,
-      ...filter,
-      file: sourceFile2,
-      positions: true,
-      ...stamp !== null ? { hold: false } : {}
-    });
+    const preparer = new CasePreparer({ testsetId, ...hash3, file: path });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...ts.ref !== void 0 ? { ref: ts.ref } : {} },
-      (row) => {
-        preparer.add(row);
-        rowRead();
-      }
+      (row) => preparer.add(row)
     );
     if (!read.ok) {
       const where = ts.ref !== void 0 && read.issues[0]?.code.startsWith("git.") ? "ref" : "path";
@@ -51770,43 +51050,26 @@ async function readSuiteTestset(config, suite, cwd, options2 = {}) {
       };
     }
     prepared = preparer.finish();
-    if (prepared.ok && prepared.kept !== void 0 && stamp !== null && format !== null) {
-      const source2 = {
-        absPath: abs,
-        displayPath: display,
-        format,
-        file: sourceFile2,
-        kept: prepared.kept,
-        rows: prepared.rows,
-        stamp
-      };
-      streamed2 = new CaseStream(prepared.kept.count, () => replayCases(source2));
-    }
     commit = read.commit;
-    path = sourceFile2;
     issueFile = ts.ref !== void 0 ? `${display}@${ts.ref}` : display;
   } else {
     const converted = rowsFromRecords(ts.records, config.file);
     if (!converted.ok) return { ok: false, issues: converted.issues };
-    sourceFile2 = displayPath(config.dir, config.absPath);
     testsetId = ts.id ?? suite.id;
     issueFile = config.file;
     prepared = prepareCases(converted.rows, {
       testsetId,
       ...hash3,
-      ...filter,
-      file: sourceFile2,
-      positions: true
+      file: displayPath(config.dir, config.absPath)
     });
   }
-  const identity = { testsetId, ...hash3 };
   if (!prepared.ok) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
   return {
     ok: true,
     testset: {
-      cases: streamed2 ?? prepared.cases,
+      cases: prepared.cases,
       revision: prepared.revision,
       info: {
         path,
@@ -51814,42 +51077,29 @@ async function readSuiteTestset(config, suite, cwd, options2 = {}) {
         commit,
         revision: prepared.revision
       },
-      identity,
-      location: location ?? null
+      identity: { testsetId, ...hash3 },
+      location
     }
   };
 }
 async function prepareTestset(config, suite, options2, at) {
   const ts = suite.testset;
-  const tagged = [ts.tags ?? [], options2.filters?.tags ?? []].filter((tags) => tags.length > 0).map(hasTagIn);
-  const shard = options2.filters?.shard;
-  const keep = tagged.length === 0 && shard === void 0 ? void 0 : (id, meta) => tagged.every((hasTag) => hasTag(meta)) && (shard === void 0 || shardOf(id, shard.count) === shard.index);
-  const read = await readSuiteTestset(config, suite, options2.cwd, {
-    ...keep !== void 0 ? { keep } : {},
-    ...options2.stream === true ? { stream: true } : {}
-  });
+  const read = await readSuiteTestset(config, suite, options2.cwd);
   if (!read.ok) return read;
   const { testset } = read;
   if (ts.revision !== void 0 && !revisionMatches(ts.revision, testset.revision)) {
-    let message;
-    if (testset.location) {
-      const all = keep === void 0 && options2.stream !== true ? read : await readSuiteTestset(config, suite, options2.cwd);
-      const current = all.ok ? all.testset : testset;
-      message = current.cases instanceof CaseStream ? `the testset does not match its pinned revision: pinned ${ts.revision}, current ${testset.revision} (see the rows: evals testset show ${testset.location.displayPath}; pin them: evals testset pin)` : await explainPinMismatch(
-        ts.revision,
-        { cases: current.cases, revision: current.revision },
-        testset.location,
-        testset.identity
-      );
-    } else {
-      message = `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
-    }
+    const message = testset.location ? await explainPinMismatch(ts.revision, testset, testset.location, testset.identity) : `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
     return {
       ok: false,
       issues: [{ ...at("testset", "revision"), code: "testset.revision-mismatch", message }]
     };
   }
-  return { ok: true, cases: testset.cases, info: testset.info };
+  const tagged = [ts.tags ?? [], options2.filters?.tags ?? []].filter((tags) => tags.length > 0).map(hasTagIn);
+  const shard = options2.filters?.shard;
+  const cases = testset.cases.filter(
+    (c) => tagged.every((hasTag) => hasTag(c.meta)) && (shard === void 0 || shardOf(c.id, shard.count) === shard.index)
+  );
+  return { ok: true, cases, info: testset.info };
 }
 async function explainPinMismatch(pin, current, location, identity) {
   const head = `the testset does not match its pinned revision: pinned ${pin}, current ${current.revision}`;
@@ -51910,13 +51160,12 @@ async function loadEvaluator(config, suite, ev, options2, at) {
       config,
       ev.use,
       where,
-      (value2, ref) => asEvaluator(value2, ref, ev.with, ev.id)
+      (value, ref) => asEvaluator(value, ref, ev.with, ev.id)
     );
     if (!shaped.ok) return shaped;
     inner = shaped.value;
   }
-  const configured = ev.threshold ?? inner.threshold;
-  const threshold = configured ? Object.freeze({ ...configured }) : void 0;
+  const threshold = ev.threshold ?? inner.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
   const timeoutMs2 = ev.timeoutMs ?? inner.timeoutMs;
   return {
@@ -51951,8 +51200,8 @@ function selectGrid(suite, filter, at) {
     }
   };
 }
-function gridValueText(value2) {
-  return typeof value2 === "string" ? value2 : JSON.stringify(value2);
+function gridValueText(value) {
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 function checkFilters(config, filters) {
   const issues = [];
@@ -51991,17 +51240,13 @@ var init_prepare = __esm({
   "src/pipeline/prepare.ts"() {
     "use strict";
     init_config_path();
-    init_heap();
     init_registry();
     init_shapes();
     init_spec();
     init_grid();
     init_shard();
-    init_types();
     init_identity();
-    init_formats();
     init_read_file();
-    init_replay();
     init_rows();
     outputColumn = ({ testCase }) => {
       if (!("output" in testCase)) {
@@ -52046,8 +51291,7 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
     loader: createModuleLoader(loaderOptions),
     filters,
     models,
-    ...overrides.trials !== void 0 ? { trials: overrides.trials } : {},
-    ...overrides.stream === true ? { stream: true } : {}
+    ...overrides.trials !== void 0 ? { trials: overrides.trials } : {}
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);
   return { config, suites: prepared.suites, models };
@@ -52679,9 +51923,9 @@ function caseValidator() {
   if (!compiledCase) throw new Error("the results schema has no case definition");
   return compiledCase;
 }
-function validateArtifact(value2) {
-  if (value2 !== null && typeof value2 === "object" && !Array.isArray(value2)) {
-    const version = value2.schemaVersion;
+function validateArtifact(value) {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const version = value.schemaVersion;
     if (version !== void 0 && version !== ARTIFACT_SCHEMA_VERSION) {
       return [
         `/schemaVersion: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`
@@ -52689,12 +51933,12 @@ function validateArtifact(value2) {
     }
   }
   const validate = validator();
-  if (validate(value2)) return [];
+  if (validate(value)) return [];
   return (validate.errors ?? []).map(describeError2);
 }
-function validateCase(value2) {
+function validateCase(value) {
   const validate = caseValidator();
-  if (validate(value2)) return [];
+  if (validate(value)) return [];
   return (validate.errors ?? []).map(describeError2);
 }
 function describeError2(error2) {
@@ -52741,10 +51985,10 @@ function pairedBootstrap(diffs, options2 = {}) {
   let sum2 = 0;
   let allZero = true;
   for (let i = 0; i < n; i++) {
-    const value2 = data[i] ?? 0;
-    if (!Number.isFinite(value2)) throw new RangeError(`diffs[${i}] is not a finite number`);
-    sum2 += value2;
-    if (value2 !== 0) allZero = false;
+    const value = data[i] ?? 0;
+    if (!Number.isFinite(value)) throw new RangeError(`diffs[${i}] is not a finite number`);
+    sum2 += value;
+    if (value !== 0) allZero = false;
   }
   const mean = sum2 / n;
   if (allZero) return { mean: 0, low: 0, high: 0, pValue: 1 };
@@ -52761,9 +52005,9 @@ function pairedBootstrap(diffs, options2 = {}) {
   let atOrBelow = 0;
   let atOrAbove = 0;
   for (let i = 0; i < iterations; i++) {
-    const value2 = means[i] ?? 0;
-    if (value2 <= 0) atOrBelow++;
-    if (value2 >= 0) atOrAbove++;
+    const value = means[i] ?? 0;
+    if (value <= 0) atOrBelow++;
+    if (value >= 0) atOrAbove++;
   }
   const farSide = Math.max(0.5, Math.min(atOrBelow, atOrAbove)) / iterations;
   const pValue = farSide >= 0.5 ? 1 : Math.min(1, 2 * studentUpperTail(normalQuantileUpper(farSide) * shrink, df));
@@ -52985,7 +52229,7 @@ function issue2(code, file, message) {
 function describeRuns(runs) {
   if (runs.length === 0) return "no runs";
   const shown = runs.slice(0, 3).map((run2) => {
-    const params = Object.entries(run2.params).map(([key, value2]) => `${key}=${typeof value2 === "string" ? value2 : JSON.stringify(value2)}`).join(" ");
+    const params = Object.entries(run2.params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
     return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
   });
   return `${shown.join(", ")}${runs.length > shown.length ? `, \u2026 ${runs.length - shown.length} more` : ""}`;
@@ -52994,8 +52238,8 @@ function matchRuns(baseRuns, headRuns) {
   const waiting = /* @__PURE__ */ new Map();
   for (const run2 of baseRuns) {
     const key = runKey(run2);
-    const list2 = waiting.get(key);
-    if (list2) list2.push(run2);
+    const list = waiting.get(key);
+    if (list) list.push(run2);
     else waiting.set(key, [run2]);
   }
   const pairs = [];
@@ -53077,7 +52321,7 @@ function caseRef(result) {
 function evaluatorIds(run2) {
   const ids = new Set(Object.keys(run2.summary.evaluators));
   for (const result of run2.cases) {
-    for (const evaluation2 of result.evaluations) ids.add(evaluation2.evaluator);
+    for (const evaluation of result.evaluations) ids.add(evaluation.evaluator);
   }
   return [...ids];
 }
@@ -53148,10 +52392,10 @@ function labelFromInterval(n, low, high, minPaired) {
   return "unchanged";
 }
 function scoreOf(result, evaluator) {
-  for (const evaluation2 of result.evaluations) {
-    if (evaluation2.evaluator !== evaluator) continue;
-    if (evaluation2.error !== null || evaluation2.score === null) return null;
-    return Number.isFinite(evaluation2.score) ? evaluation2.score : null;
+  for (const evaluation of result.evaluations) {
+    if (evaluation.evaluator !== evaluator) continue;
+    if (evaluation.error !== null || evaluation.score === null) return null;
+    return Number.isFinite(evaluation.score) ? evaluation.score : null;
   }
   return null;
 }
@@ -53171,10 +52415,10 @@ var init_compare = __esm({
 
 // src/compare/gate.ts
 function significantRegressions(run2, alpha = 0.05) {
-  const rows2 = [];
+  const rows = [];
   for (const e of run2.evaluators) {
     if (e.label === "too few cases" || e.pValue === null) continue;
-    rows2.push({
+    rows.push({
       row: e.evaluator,
       text: `${e.evaluator} ${fmt(e.baseMean)} \u2192 ${fmt(e.headMean)} (${signed(e.delta)}, p = ${e.pValue.toPrecision(2)})`,
       pValue: e.pValue,
@@ -53182,20 +52426,20 @@ function significantRegressions(run2, alpha = 0.05) {
     });
   }
   if (run2.passRate.label !== "too few cases") {
-    rows2.push({
+    rows.push({
       row: "pass rate",
       text: `pass rate ${pct(run2.passRate.baseRate)} \u2192 ${pct(run2.passRate.headRate)} (McNemar p = ${run2.passRate.pValue.toPrecision(2)})`,
       pValue: run2.passRate.pValue,
       regressed: run2.passRate.label === "regressed"
     });
   }
-  const sorted = [...rows2].sort((a, b) => a.pValue - b.pValue);
+  const sorted = [...rows].sort((a, b) => a.pValue - b.pValue);
   const rejected = /* @__PURE__ */ new Set();
   for (const [i, row] of sorted.entries()) {
     if (row.pValue > alpha / (sorted.length - i)) break;
     rejected.add(row);
   }
-  return rows2.filter((r) => r.regressed && rejected.has(r)).map(({ row, text, pValue }) => ({ row, text, pValue }));
+  return rows.filter((r) => r.regressed && rejected.has(r)).map(({ row, text, pValue }) => ({ row, text, pValue }));
 }
 function regressionCondition(run2) {
   const blocking = significantRegressions(run2);
@@ -53206,11 +52450,11 @@ function regressionCondition(run2) {
     passed: blocking.length === 0
   };
 }
-function fmt(value2) {
-  return value2 === null ? "\u2014" : value2.toFixed(3);
+function fmt(value) {
+  return value === null ? "\u2014" : value.toFixed(3);
 }
-function signed(value2) {
-  return value2 === null ? "\u2014" : `${value2 >= 0 ? "+" : ""}${value2.toFixed(3)}`;
+function signed(value) {
+  return value === null ? "\u2014" : `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
 }
 function pct(rate) {
   return rate === null ? "\u2014" : `${(rate * 100).toFixed(1)}%`;
@@ -53231,14 +52475,14 @@ function toPosix2(path) {
   return path.replace(/\\/g, "/");
 }
 function failedEvaluations(result) {
-  return result.evaluations.filter((evaluation2) => evaluation2.passed === false);
+  return result.evaluations.filter((evaluation) => evaluation.passed === false);
 }
-function evaluationReason(evaluation2) {
-  if (evaluation2.error !== null || evaluation2.metadata === null) return null;
-  const reason = evaluation2.metadata.reason;
+function evaluationReason(evaluation) {
+  if (evaluation.error !== null || evaluation.metadata === null) return null;
+  const reason = evaluation.metadata.reason;
   if (typeof reason === "string" && reason.trim() !== "") return reason;
-  for (const [key, value2] of Object.entries(evaluation2.metadata)) {
-    if (typeof value2 === "string" && value2.trim() !== "") return `${key}: ${value2}`;
+  for (const [key, value] of Object.entries(evaluation.metadata)) {
+    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
   }
   return null;
 }
@@ -53515,7 +52759,7 @@ function renderRun2(view, withEvaluators, shownCases, model) {
   const isNew = comparison !== null && before === null;
   blocks.push(`### ${icon} ${view.label}${isNew ? " \xB7 new run" : ""}`);
   const { summary: summary2 } = run2;
-  const rows2 = [
+  const rows = [
     "| | mean | pass rate | passed | failed | errored |",
     "| :-- | --: | --: | --: | --: | --: |",
     tableRow([
@@ -53530,10 +52774,10 @@ function renderRun2(view, withEvaluators, shownCases, model) {
   const evaluators = Object.entries(summary2.evaluators);
   if (withEvaluators) {
     for (const [id, stats] of evaluators) {
-      rows2.push(evaluatorRow(id, stats, before, comparison !== null));
+      rows.push(evaluatorRow(id, stats, before, comparison !== null));
     }
   }
-  blocks.push(rows2.join("\n"));
+  blocks.push(rows.join("\n"));
   if (!withEvaluators && evaluators.length > 0) {
     blocks.push(`_${plural(evaluators.length, "evaluator row")} not shown_`);
   }
@@ -53572,24 +52816,24 @@ function evaluatorRow(id, stats, before, compared) {
 function tableRow(cells) {
   return `| ${cells.join(" | ")} |`;
 }
-function compareMean(value2, previous) {
+function compareMean(value, previous) {
   return compare(
-    value2,
+    value,
     previous,
     (v) => v.toFixed(3),
     (delta) => signed2(delta, 3)
   );
 }
-function compareRate(value2, previous) {
-  return compare(value2, previous, formatPercent, (delta) => `${signed2(delta * 100, 1)} pp`);
+function compareRate(value, previous) {
+  return compare(value, previous, formatPercent, (delta) => `${signed2(delta * 100, 1)} pp`);
 }
-function compare(value2, previous, format, formatDelta) {
-  const now = value2 === null ? "\u2014" : format(value2);
-  if (previous === void 0 || previous === null && value2 === null) return now;
-  if (previous === null || value2 === null) {
+function compare(value, previous, format, formatDelta) {
+  const now = value === null ? "\u2014" : format(value);
+  if (previous === void 0 || previous === null && value === null) return now;
+  if (previous === null || value === null) {
     return `${previous === null ? "\u2014" : format(previous)} \u2192 ${now}`;
   }
-  const delta = formatDelta(value2 - previous);
+  const delta = formatDelta(value - previous);
   return format(previous) === now && delta.startsWith("\xB1") ? `${now} (${delta})` : `${format(previous)} \u2192 ${now} (${delta})`;
 }
 function signed2(delta, digits) {
@@ -53635,8 +52879,8 @@ function caseEntry(view, index, sourceRoot) {
 }
 function renderCase2(result, comparison, sourceRoot) {
   const errored = result.error !== null;
-  const source2 = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
-  const head = [codeSpan(shortId2(result.id)), source2, errored ? "**errored**" : "**failed**"];
+  const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
+  const head = [codeSpan(shortId2(result.id)), source, errored ? "**errored**" : "**failed**"];
   const flaky = flakyLabel(result);
   if (flaky !== null) head.push(flaky);
   if (comparison?.baseline) {
@@ -53653,9 +52897,9 @@ function renderCase2(result, comparison, sourceRoot) {
     return lines2.join("\n");
   }
   const failed = failedEvaluations(result);
-  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation2) => {
-    const reason = evaluationReason(evaluation2);
-    const text = escapeMarkdownText(describeFailedEvaluation(evaluation2));
+  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
+    const reason = evaluationReason(evaluation);
+    const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
     return reason === null ? text : `${text} \u2014 ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS))}`;
   });
   if (failed.length > EVALUATIONS_PER_CASE) {
@@ -53817,11 +53061,11 @@ function orderRuns(runs) {
   return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
 function orderRows(run2) {
-  const rows2 = [
+  const rows = [
     { kind: "pass rate", change: run2.passRate },
     ...run2.evaluators.map((change) => ({ kind: "evaluator", change }))
   ];
-  return rows2.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
+  return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
 function rowText(row, confidence) {
   if (row.kind === "pass rate") {
@@ -53845,10 +53089,10 @@ function rowText(row, confidence) {
     note: c.label === "too few cases" ? `(${formatCount(c.paired)} paired)` : ""
   };
 }
-function signed3(value2, digits) {
-  const text = Math.abs(value2).toFixed(digits);
-  if (value2 === 0) return text;
-  return `${value2 > 0 ? "+" : "-"}${text}`;
+function signed3(value, digits) {
+  const text = Math.abs(value).toFixed(digits);
+  if (value === 0) return text;
+  return `${value > 0 ? "+" : "-"}${text}`;
 }
 function formatP(p) {
   if (p < 1e-3) return "p < 0.001";
@@ -53870,7 +53114,7 @@ function caseLists(run2) {
     },
     { title: "flaky in HEAD", note: "trials disagreed", cases: cases.flaky }
   ];
-  return lists.filter((list2) => list2.cases.length > 0);
+  return lists.filter((list) => list.cases.length > 0);
 }
 function caseText(ref) {
   return {
@@ -53883,11 +53127,11 @@ function textRun(run2, confidence, paint) {
   const lines2 = [
     `${paint.bold(clean2(runTitle(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
   ];
-  const rows2 = orderRows(run2).map((row) => rowText(row, confidence));
-  const nameWidth = Math.max(...rows2.map((row) => clean2(row.name).length));
-  const changeWidth = Math.max(...rows2.map((row) => row.change.length));
-  const testWidth = Math.max(...rows2.map((row) => row.test.length));
-  for (const row of rows2) {
+  const rows = orderRows(run2).map((row) => rowText(row, confidence));
+  const nameWidth = Math.max(...rows.map((row) => clean2(row.name).length));
+  const changeWidth = Math.max(...rows.map((row) => row.change.length));
+  const testWidth = Math.max(...rows.map((row) => row.test.length));
+  for (const row of rows) {
     const label = paintLabel(row.label, paint);
     const cells = [
       clean2(row.name).padEnd(nameWidth),
@@ -53897,11 +53141,11 @@ function textRun(run2, confidence, paint) {
     ];
     lines2.push(`  ${cells.join("  ")}`.trimEnd());
   }
-  for (const list2 of caseLists(run2)) {
-    const title = `${list2.title} (${formatCount(list2.cases.length)})`;
-    const note = list2.note ? paint.dim(`: ${list2.note}`) : "";
-    lines2.push(`  ${list2.alarm ? paint.red(title) : title}${note}`);
-    const shown = list2.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
+  for (const list of caseLists(run2)) {
+    const title = `${list.title} (${formatCount(list.cases.length)})`;
+    const note = list.note ? paint.dim(`: ${list.note}`) : "";
+    lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
+    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
     const idWidth = Math.max(...shown.map((entry) => clean2(entry.id).length));
     const sourceWidth = Math.max(...shown.map((entry) => clean2(entry.source ?? "").length));
     for (const entry of shown) {
@@ -53910,8 +53154,8 @@ function textRun(run2, confidence, paint) {
       if (entry.detail !== null) cells.push(entry.detail);
       lines2.push(`    ${cells.join("  ")}`.trimEnd());
     }
-    if (list2.cases.length > shown.length) {
-      lines2.push(`    \u2026 ${formatCount(list2.cases.length - shown.length)} more`);
+    if (list.cases.length > shown.length) {
+      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
     }
   }
   const oneSided = evaluatorsOnOneSide(run2);
@@ -53947,26 +53191,26 @@ function markdownRun(run2, confidence, maxListed) {
   const blocks = [
     `#### ${escapeMarkdownText(runTitle(run2))} \xB7 ${plural(run2.passRate.paired, "case")} compared`
   ];
-  const rows2 = orderRows(run2).map((row) => {
+  const rows = orderRows(run2).map((row) => {
     const text = rowText(row, confidence);
     const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
     const label = text.label === "regressed" ? "**regressed**" : text.label;
     const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
     return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
   });
-  blocks.push(rows2.join("\n"));
-  for (const list2 of caseLists(run2)) {
-    const count = `${list2.title[0]?.toUpperCase() ?? ""}${list2.title.slice(1)} (${formatCount(list2.cases.length)})`;
-    const title = `${count}${list2.note ? `, ${list2.note}` : ""}:`;
-    const shown = list2.cases.slice(0, maxListed).map((ref) => {
-      const { id, source: source2, detail } = caseText(ref);
-      const where = [source2 === null ? null : codeSpan(source2), detail].filter(Boolean).join(", ");
+  blocks.push(rows.join("\n"));
+  for (const list of caseLists(run2)) {
+    const count = `${list.title[0]?.toUpperCase() ?? ""}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
+    const title = `${count}${list.note ? `, ${list.note}` : ""}:`;
+    const shown = list.cases.slice(0, maxListed).map((ref) => {
+      const { id, source, detail } = caseText(ref);
+      const where = [source === null ? null : codeSpan(source), detail].filter(Boolean).join(", ");
       return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
     });
-    if (list2.cases.length > shown.length) {
-      shown.push(`\u2026 ${formatCount(list2.cases.length - shown.length)} more`);
+    if (list.cases.length > shown.length) {
+      shown.push(`\u2026 ${formatCount(list.cases.length - shown.length)} more`);
     }
-    blocks.push(`${list2.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
+    blocks.push(`${list.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
   }
   const parts = [];
   if (run2.evaluatorsOnlyInBase.length > 0) {
@@ -54153,23 +53397,23 @@ function streamed(path, name, frame, found2) {
   };
 }
 function parseCase(line, name, run2, index, lineNo) {
-  let value2;
+  let value;
   try {
-    value2 = caseOfLine(line);
+    value = caseOfLine(line);
   } catch (error2) {
     throw new ArtifactReadError(
       "not-json",
       `${name} is not JSON: line ${lineNo}: ${error2.message}`
     );
   }
-  const problems = validateCase(value2);
+  const problems = validateCase(value);
   if (problems.length > 0) {
     throw invalid2(
       name,
       problems.map((p) => `/runs/${run2}/cases/${index}${p.startsWith("/:") ? p.slice(1) : p}`)
     );
   }
-  return value2;
+  return value;
 }
 function inMemory(path, name) {
   let text;
@@ -54178,14 +53422,14 @@ function inMemory(path, name) {
   } catch (error2) {
     throw unreadable(name, error2);
   }
-  let value2;
+  let value;
   try {
-    value2 = JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error2) {
     throw new ArtifactReadError("not-json", `${name} is not JSON: ${error2.message}`);
   }
-  check(value2, name);
-  const artifact = value2;
+  check(value, name);
+  const artifact = value;
   return {
     frame: { ...artifact, runs: artifact.runs.map((run2) => ({ ...run2, cases: [] })) },
     caseCounts: artifact.runs.map((run2) => run2.cases.length),
@@ -54194,8 +53438,8 @@ function inMemory(path, name) {
     }
   };
 }
-function check(value2, name) {
-  const problems = validateArtifact(value2);
+function check(value, name) {
+  const problems = validateArtifact(value);
   if (problems.length > 0) throw invalid2(name, problems);
 }
 function invalid2(name, problems) {
@@ -54486,7 +53730,7 @@ function ranksOf(suites) {
     ranks = /* @__PURE__ */ new Map();
     for (const spec of suites) {
       if (!ranks.has(spec.id)) {
-        ranks.set(spec.id, new Map(heldCases(spec.cases).map((c, i) => [c.id, i])));
+        ranks.set(spec.id, new Map(spec.cases.map((c, i) => [c.id, i])));
       }
     }
     rankCache.set(suites, ranks);
@@ -54550,7 +53794,7 @@ function planResume(suites, partial, options2 = {}) {
       const signature = hash2("sha256", done, "hex");
       let group = groups.get(signature);
       if (group === void 0) {
-        group = { grid: [], cases: heldCases(spec.cases).filter((_, i) => done[i] === 0) };
+        group = { grid: [], cases: spec.cases.filter((_, i) => done[i] === 0) };
         groups.set(signature, group);
       }
       group.grid.push(params);
@@ -54601,7 +53845,6 @@ var init_resume = __esm({
   "src/merge/resume.ts"() {
     "use strict";
     init_run_key();
-    init_types();
     init_merge();
     rankCache = /* @__PURE__ */ new WeakMap();
   }
@@ -54821,7 +54064,7 @@ var require_fd_slicer = __commonJS({
     var fs3 = __require("fs");
     var util = __require("util");
     var stream = __require("stream");
-    var Readable = stream.Readable;
+    var Readable2 = stream.Readable;
     var PassThrough = stream.PassThrough;
     var Pend = require_pend();
     var EventEmitter = __require("events").EventEmitter;
@@ -54864,10 +54107,10 @@ var require_fd_slicer = __commonJS({
         }
       }
     };
-    util.inherits(ReadStream, Readable);
+    util.inherits(ReadStream, Readable2);
     function ReadStream(context3, options2) {
       options2 = options2 || {};
-      Readable.call(this, options2);
+      Readable2.call(this, options2);
       this.context = context3;
       this.context.ref();
       this.start = options2.start || 0;
@@ -55612,13 +54855,13 @@ var require_yauzl = __commonJS({
           self.readEntry();
           return promise;
         },
-        return(value2) {
+        return(value) {
           cleanup();
-          return Promise.resolve({ done: true, value: value2 });
+          return Promise.resolve({ done: true, value });
         },
-        throw(value2) {
+        throw(value) {
           cleanup();
-          return Promise.reject(value2);
+          return Promise.reject(value);
         }
       };
     };
@@ -56190,9 +55433,9 @@ function issueFileCommand(command, message) {
     encoding: "utf8"
   });
 }
-function prepareKeyValueMessage(key, value2) {
+function prepareKeyValueMessage(key, value) {
   const delimiter = `ghadelimiter_${crypto.randomUUID()}`;
-  const convertedValue = toCommandValue(value2);
+  const convertedValue = toCommandValue(value);
   if (key.includes(delimiter)) {
     throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
   }
@@ -56264,22 +55507,22 @@ var HttpResponseRetryCodes = [
 import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
-  function adopt(value2) {
-    return value2 instanceof P ? value2 : new P(function(resolve13) {
-      resolve13(value2);
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
   return new (P || (P = Promise))(function(resolve13, reject) {
-    function fulfilled(value2) {
+    function fulfilled(value) {
       try {
-        step(generator.next(value2));
+        step(generator.next(value));
       } catch (e) {
         reject(e);
       }
     }
-    function rejected(value2) {
+    function rejected(value) {
       try {
-        step(generator["throw"](value2));
+        step(generator["throw"](value));
       } catch (e) {
         reject(e);
       }
@@ -56330,7 +55573,7 @@ var Summary = class {
    * @returns {string} content wrapped in HTML element
    */
   wrap(tag, content, attrs2 = {}) {
-    const htmlAttrs = Object.entries(attrs2).map(([key, value2]) => ` ${key}="${value2}"`).join("");
+    const htmlAttrs = Object.entries(attrs2).map(([key, value]) => ` ${key}="${value}"`).join("");
     if (!content) {
       return `<${tag}${htmlAttrs}>`;
     }
@@ -56441,8 +55684,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addTable(rows2) {
-    const tableBody = rows2.map((row) => {
+  addTable(rows) {
+    const tableBody = rows.map((row) => {
       const cells = row.map((cell) => {
         if (typeof cell === "string") {
           return this.wrap("td", cell);
@@ -56580,13 +55823,13 @@ function getInput(name, options2) {
   }
   return val.trim();
 }
-function setOutput(name, value2) {
+function setOutput(name, value) {
   const filePath = process.env["GITHUB_OUTPUT"] || "";
   if (filePath) {
-    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name, value2));
+    return issueFileCommand("OUTPUT", prepareKeyValueMessage(name, value));
   }
   process.stdout.write(os4.EOL);
-  issueCommand("set-output", { name }, toCommandValue(value2));
+  issueCommand("set-output", { name }, toCommandValue(value));
 }
 function setFailed(message) {
   process.exitCode = ExitCode.Failure;
@@ -56601,9 +55844,6 @@ function warning(message, properties = {}) {
 function info(message) {
   process.stdout.write(message + os4.EOL);
 }
-
-// src/action/index.ts
-init_heap();
 
 // src/action/main.ts
 import { existsSync as existsSync5 } from "node:fs";
@@ -56666,22 +55906,22 @@ var Context = class {
 var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
-  function adopt(value2) {
-    return value2 instanceof P ? value2 : new P(function(resolve13) {
-      resolve13(value2);
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve13) {
+      resolve13(value);
     });
   }
   return new (P || (P = Promise))(function(resolve13, reject) {
-    function fulfilled(value2) {
+    function fulfilled(value) {
       try {
-        step(generator.next(value2));
+        step(generator.next(value));
       } catch (e) {
         reject(e);
       }
     }
-    function rejected(value2) {
+    function rejected(value) {
       try {
-        step(generator["throw"](value2));
+        step(generator["throw"](value));
       } catch (e) {
         reject(e);
       }
@@ -56872,13 +56112,13 @@ function lowercaseKeys(object) {
     return newObj;
   }, {});
 }
-function isPlainObject(value2) {
-  if (typeof value2 !== "object" || value2 === null) return false;
-  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value2);
+function isPlainObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
 function mergeDeep(defaults2, options2) {
   const result = Object.assign({}, defaults2);
@@ -56954,70 +56194,70 @@ function omit(object, keysToOmit) {
   }
   return result;
 }
-function encodeReserved(str2) {
-  return str2.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+function encodeReserved(str) {
+  return str.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
     if (!/%[0-9A-Fa-f]/.test(part)) {
       part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
     }
     return part;
   }).join("");
 }
-function encodeUnreserved(str2) {
-  return encodeURIComponent(str2).replace(/[!'()*]/g, function(c) {
+function encodeUnreserved(str) {
+  return encodeURIComponent(str).replace(/[!'()*]/g, function(c) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value2, key) {
-  value2 = operator === "+" || operator === "#" ? encodeReserved(value2) : encodeUnreserved(value2);
+function encodeValue(operator, value, key) {
+  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
   if (key) {
-    return encodeUnreserved(key) + "=" + value2;
+    return encodeUnreserved(key) + "=" + value;
   } else {
-    return value2;
+    return value;
   }
 }
-function isDefined(value2) {
-  return value2 !== void 0 && value2 !== null;
+function isDefined(value) {
+  return value !== void 0 && value !== null;
 }
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
 function getValues(context3, operator, key, modifier) {
-  var value2 = context3[key], result = [];
-  if (isDefined(value2) && value2 !== "") {
-    if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "bigint" || typeof value2 === "boolean") {
-      value2 = value2.toString();
+  var value = context3[key], result = [];
+  if (isDefined(value) && value !== "") {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+      value = value.toString();
       if (modifier && modifier !== "*") {
-        value2 = value2.substring(0, parseInt(modifier, 10));
+        value = value.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
+        encodeValue(operator, value, isKeyOperator(operator) ? key : "")
       );
     } else {
       if (modifier === "*") {
-        if (Array.isArray(value2)) {
-          value2.filter(isDefined).forEach(function(value22) {
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
             result.push(
-              encodeValue(operator, value22, isKeyOperator(operator) ? key : "")
+              encodeValue(operator, value2, isKeyOperator(operator) ? key : "")
             );
           });
         } else {
-          Object.keys(value2).forEach(function(k) {
-            if (isDefined(value2[k])) {
-              result.push(encodeValue(operator, value2[k], k));
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
+              result.push(encodeValue(operator, value[k], k));
             }
           });
         }
       } else {
         const tmp = [];
-        if (Array.isArray(value2)) {
-          value2.filter(isDefined).forEach(function(value22) {
-            tmp.push(encodeValue(operator, value22));
+        if (Array.isArray(value)) {
+          value.filter(isDefined).forEach(function(value2) {
+            tmp.push(encodeValue(operator, value2));
           });
         } else {
-          Object.keys(value2).forEach(function(k) {
-            if (isDefined(value2[k])) {
+          Object.keys(value).forEach(function(k) {
+            if (isDefined(value[k])) {
               tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value2[k].toString()));
+              tmp.push(encodeValue(operator, value[k].toString()));
             }
           });
         }
@@ -57030,12 +56270,12 @@ function getValues(context3, operator, key, modifier) {
     }
   } else {
     if (operator === ";") {
-      if (isDefined(value2)) {
+      if (isDefined(value)) {
         result.push(encodeUnreserved(key));
       }
-    } else if (value2 === "" && (operator === "&" || operator === "?")) {
+    } else if (value === "" && (operator === "&" || operator === "?")) {
       result.push(encodeUnreserved(key) + "=");
-    } else if (value2 === "") {
+    } else if (value === "") {
       result.push("");
     }
   }
@@ -57231,8 +56471,8 @@ function parse2(header, options2) {
     index++;
   }
   const valueEnd = whitespace === -1 ? index : whitespace;
-  const value2 = header.slice(valueStart, valueEnd);
-  const type = (typeFlags & CASE_FLAGS) === 0 ? value2 : value2.toLowerCase();
+  const value = header.slice(valueStart, valueEnd);
+  const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
   if (index === len || stop !== 0) {
     return { type, index, parameters: new NullObject() };
   }
@@ -57258,8 +56498,8 @@ function parseParameters(header, type, index, len, stopFlags) {
       }
       if (code === EQ) {
         const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-        const value2 = header.slice(keyStart, keyEnd);
-        const key = (keyFlags & CASE_FLAGS) === 0 ? value2 : value2.toLowerCase();
+        const value = header.slice(keyStart, keyEnd);
+        const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
         index++;
         while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
           index++;
@@ -57335,15 +56575,15 @@ function parseParameters(header, type, index, len, stopFlags) {
   }
   return { type, index, parameters };
 }
-function unescapeQuotedPairs(str2, start, end) {
+function unescapeQuotedPairs(str, start, end) {
   let result = "";
   for (let index = start; index < end; index++) {
-    if (str2.charCodeAt(index) === BSLASH) {
-      result += str2.slice(start, index);
+    if (str.charCodeAt(index) === BSLASH) {
+      result += str.slice(start, index);
       start = ++index;
     }
   }
-  return result + str2.slice(start, end);
+  return result + str.slice(start, end);
 }
 
 // ../main/node_modules/json-with-bigint/json-with-bigint.js
@@ -57511,12 +56751,12 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   }
   return chunks.join("");
 };
-var JSONStringify = (value2, replacer, space) => {
+var JSONStringify = (value, replacer, space) => {
   try {
     const supportsRawJSON = "rawJSON" in JSON;
     if (supportsRawJSON) {
       return originalStringify(
-        value2,
+        value,
         (key, val) => {
           if (typeof val === "bigint") return JSON.rawJSON(val.toString());
           const hasFunctionReplacer = typeof replacer === "function";
@@ -57528,9 +56768,9 @@ var JSONStringify = (value2, replacer, space) => {
         space
       );
     }
-    if (!value2) return originalStringify(value2, replacer, space);
+    if (!value) return originalStringify(value, replacer, space);
     const convertedToCustomJSON = originalStringify(
-      value2,
+      value,
       (key, val) => {
         const isNoise = typeof val === "string" && noiseValue.test(val);
         if (isNoise) return val.toString() + "n";
@@ -57551,7 +56791,7 @@ var JSONStringify = (value2, replacer, space) => {
     return denoisedJSON;
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const convertedJSON = stringifyIteratively(value2, replacer, space);
+      const convertedJSON = stringifyIteratively(value, replacer, space);
       if (convertedJSON === void 0) return void 0;
       const supportsRawJSON = "rawJSON" in JSON;
       if (supportsRawJSON) return convertedJSON;
@@ -57579,26 +56819,26 @@ var isContextSourceSupported = () => {
     return false;
   }
 };
-var convertMarkedBigIntsReviver = (key, value2, context3, userReviver) => {
-  const isCustomFormatBigInt = typeof value2 === "string" && customFormat.test(value2);
-  if (isCustomFormatBigInt) return BigInt(value2.slice(0, -1));
-  const isNoiseValue = typeof value2 === "string" && noiseValue.test(value2);
-  if (isNoiseValue) return value2.slice(0, -1);
+var convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
+  const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
+  if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
+  const isNoiseValue = typeof value === "string" && noiseValue.test(value);
+  if (isNoiseValue) return value.slice(0, -1);
   const hasUserReviver = typeof userReviver === "function";
-  if (!hasUserReviver) return value2;
-  return userReviver(key, value2, context3);
+  if (!hasUserReviver) return value;
+  return userReviver(key, value, context3);
 };
 var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value2, context3) => {
-    const isNumber = typeof value2 === "number";
-    const isOutOfBounds = value2 > Number.MAX_SAFE_INTEGER || value2 < Number.MIN_SAFE_INTEGER;
+  return JSON.parse(text, (key, value, context3) => {
+    const isNumber = typeof value === "number";
+    const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
     const isInt = context3 && intRegex.test(context3.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context3.source);
     const hasCustomReviver = typeof reviver === "function";
-    if (!hasCustomReviver) return value2;
-    return reviver(key, value2, context3);
+    if (!hasCustomReviver) return value;
+    return reviver(key, value, context3);
   });
 };
 var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -57612,35 +56852,35 @@ var applyReviverIteratively = (parsed, userReviver) => {
     const node = stack[stack.length - 1];
     if (!node.visited) {
       node.visited = true;
-      const value2 = node.parent[node.key];
-      const isComplexObject = value2 !== null && typeof value2 === "object";
+      const value = node.parent[node.key];
+      const isComplexObject = value !== null && typeof value === "object";
       if (isComplexObject) {
-        const keys = Object.keys(value2);
+        const keys = Object.keys(value);
         for (let i = keys.length - 1; i >= 0; i--) {
-          stack.push({ parent: value2, key: keys[i], visited: false });
+          stack.push({ parent: value, key: keys[i], visited: false });
         }
       }
     } else {
       const { parent, key } = node;
-      let value2 = parent[key];
-      if (typeof value2 === "string") {
-        const isCustomFormatBigInt = customFormat.test(value2);
+      let value = parent[key];
+      if (typeof value === "string") {
+        const isCustomFormatBigInt = customFormat.test(value);
         if (isCustomFormatBigInt) {
-          value2 = BigInt(value2.slice(0, -1));
+          value = BigInt(value.slice(0, -1));
         } else {
-          const isNoise = noiseValue.test(value2);
-          if (isNoise) value2 = value2.slice(0, -1);
+          const isNoise = noiseValue.test(value);
+          if (isNoise) value = value.slice(0, -1);
         }
       }
       const hasUserReviver = typeof userReviver === "function";
       if (hasUserReviver) {
-        value2 = userReviver.call(parent, key, value2);
+        value = userReviver.call(parent, key, value);
       }
-      const isDeleted = value2 === void 0;
+      const isDeleted = value === void 0;
       if (isDeleted) {
         delete parent[key];
       } else {
-        parent[key] = value2;
+        parent[key] = value;
       }
       stack.pop();
     }
@@ -57669,7 +56909,7 @@ var JSONParse = (text, reviver) => {
     const serializedData = serializeBigInts(text);
     return originalParse(
       serializedData,
-      (key, value2, context3) => convertMarkedBigIntsReviver(key, value2, context3, reviver)
+      (key, value, context3) => convertMarkedBigIntsReviver(key, value, context3, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
@@ -57727,13 +56967,13 @@ var defaults_default = {
     "user-agent": `octokit-request.js/${VERSION2} ${getUserAgent()}`
   }
 };
-function isPlainObject2(value2) {
-  if (typeof value2 !== "object" || value2 === null) return false;
-  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value2);
+function isPlainObject2(value) {
+  if (typeof value !== "object" || value === null) return false;
+  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
 var noop = () => "";
 async function fetchWrapper(requestOptions) {
@@ -57747,9 +56987,9 @@ async function fetchWrapper(requestOptions) {
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value2]) => [
+    Object.entries(requestOptions.headers).map(([name, value]) => [
       name,
-      String(value2)
+      String(value)
     ])
   );
   let fetchResponse;
@@ -57789,8 +57029,8 @@ async function fetchWrapper(requestOptions) {
   const status = fetchResponse.status;
   const url = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key, value2] of fetchResponse.headers) {
-    responseHeaders[key] = value2;
+  for (const [key, value] of fetchResponse.headers) {
+    responseHeaders[key] = value;
   }
   const octokitResponse = {
     url,
@@ -60537,8 +59777,8 @@ var handler = {
   ownKeys({ scope }) {
     return [...endpointMethodsMap.get(scope).keys()];
   },
-  set(target, methodName, value2) {
-    return target.cache[methodName] = value2;
+  set(target, methodName, value) {
+    return target.cache[methodName] = value;
   },
   get({ octokit, scope, cache }, methodName) {
     if (cache[methodName]) {
@@ -60783,12 +60023,11 @@ import { parseArgs } from "node:util";
 init_comparable();
 init_artifact();
 init_execute();
-init_heap();
 init_version();
 import { resolve as resolve10 } from "node:path";
 
 // src/commands/git-info.ts
-import { readFile as readFile2, stat as stat3 } from "node:fs/promises";
+import { readFile, stat as stat2 } from "node:fs/promises";
 import { dirname as dirname3, join as join3, resolve } from "node:path";
 async function readGitInfo(dir, env) {
   if (env.GITHUB_SHA) {
@@ -60798,7 +60037,7 @@ async function readGitInfo(dir, env) {
     const gitDir = await findGitDir(resolve(dir));
     if (gitDir === null) return null;
     const commonDir = await readCommonDir(gitDir);
-    const head = (await readFile2(join3(gitDir, "HEAD"), "utf8")).trim();
+    const head = (await readFile(join3(gitDir, "HEAD"), "utf8")).trim();
     if (!head.startsWith("ref: ")) return { sha: isSha(head) ? head : null, ref: null };
     const ref = head.slice("ref: ".length);
     const sha = await resolveRef(commonDir, gitDir, ref);
@@ -60810,10 +60049,10 @@ async function readGitInfo(dir, env) {
 async function findGitDir(dir) {
   for (let current = dir; ; current = dirname3(current)) {
     const candidate = join3(current, ".git");
-    const info2 = await stat3(candidate).catch(() => null);
+    const info2 = await stat2(candidate).catch(() => null);
     if (info2?.isDirectory()) return candidate;
     if (info2?.isFile()) {
-      const text = await readFile2(candidate, "utf8");
+      const text = await readFile(candidate, "utf8");
       const match = /^gitdir:\s*(.+)$/m.exec(text);
       return match?.[1] ? resolve(current, match[1].trim()) : null;
     }
@@ -60821,15 +60060,15 @@ async function findGitDir(dir) {
   }
 }
 async function readCommonDir(gitDir) {
-  const text = await readFile2(join3(gitDir, "commondir"), "utf8").catch(() => null);
+  const text = await readFile(join3(gitDir, "commondir"), "utf8").catch(() => null);
   return text === null ? gitDir : resolve(gitDir, text.trim());
 }
 async function resolveRef(commonDir, gitDir, ref) {
   for (const base of [gitDir, commonDir]) {
-    const loose = await readFile2(join3(base, ref), "utf8").catch(() => null);
+    const loose = await readFile(join3(base, ref), "utf8").catch(() => null);
     if (loose !== null && isSha(loose.trim())) return loose.trim();
   }
-  const packed = await readFile2(join3(commonDir, "packed-refs"), "utf8").catch(() => "");
+  const packed = await readFile(join3(commonDir, "packed-refs"), "utf8").catch(() => "");
   for (const line of packed.split("\n")) {
     const [sha, name] = line.split(" ");
     if (name === ref && sha !== void 0 && isSha(sha)) return sha;
@@ -60854,19 +60093,13 @@ async function executeRun(args, ctx) {
     ...args.trials !== void 0 ? { trials: args.trials } : {},
     ...args.noCache ? { noCache: true } : {},
     ...args.cacheDir !== void 0 ? { cacheDir: args.cacheDir } : {},
-    ...args.updateBaselines ? { updateBaselines: true } : {},
-    // Cases are read again as they run, so memory does not grow with the testset; a resumption
-    // plans from every case's id, so it holds them.
-    ...resuming === void 0 ? { stream: true } : {}
+    ...args.updateBaselines ? { updateBaselines: true } : {}
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
   const wholeAtMost = args.reportCases ? args.reportWholeCases ?? REPORTED_WHOLE_CASES : void 0;
   const git2 = readGitInfo(config.dir, ctx.env);
-  collectPreparedGarbage();
   const execution = await executeSuites(planned, {
-    // Calls kept in flight survive collections: then the young generation may grow (src/heap.ts).
-    onFirstAwait: letYoungGenerationGrow,
     out: (t) => ctx.stdout.write(t),
     err: (t) => ctx.stderr.write(t),
     errIsTTY: Boolean(ctx.stderr.isTTY),
@@ -60954,7 +60187,6 @@ init_load2();
 
 // src/cli.ts
 init_errors();
-init_heap();
 init_shard();
 init_version();
 var MAIN_HELP = `evals ${toolVersion} \u2014 declarative evaluations for LLM applications
@@ -61155,8 +60387,8 @@ function oneLine(text) {
 function shorten(text) {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
-function isRecord6(value2) {
-  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
+function isRecord6(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 // src/github/artifact-zip.ts
@@ -61260,7 +60492,7 @@ async function inflate(zipfile, record, inflated) {
   });
   const crc = crc32(data);
   if (crc !== record.crc32) {
-    const hex = (value2) => `0x${value2.toString(16).padStart(8, "0")}`;
+    const hex = (value) => `0x${value.toString(16).padStart(8, "0")}`;
     throw new ZipError(
       `entry "${name}" is corrupt: CRC-32 ${hex(crc)} does not match the declared ${hex(record.crc32)}`
     );
@@ -61665,8 +60897,8 @@ init_detail();
 init_failure_details();
 init_labels();
 function unannotatedText(shown, total) {
-  const rows2 = plural(total, "failing row");
-  return shown === 0 ? `No annotations for the ${rows2} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown)} of the ${rows2} (\`max-annotations\`); every one is in the results artifact.`;
+  const rows = plural(total, "failing row");
+  return shown === 0 ? `No annotations for the ${rows} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
 }
 var MAX_WORKFLOW_COMMAND_ANNOTATIONS = 10;
 var TITLE_MAX_CHARS2 = 255;
@@ -61717,7 +60949,7 @@ function buildAnnotations(artifact, options2) {
 }
 function countFailingRows(artifact, options2) {
   const places = /* @__PURE__ */ new Map();
-  let rows2 = 0;
+  let rows = 0;
   for (const run2 of artifact.runs) {
     for (const result of run2.cases) {
       if (result.passed) continue;
@@ -61730,10 +60962,10 @@ function countFailingRows(artifact, options2) {
         places.set(result.id, [seen, place]);
       } else if (seen.includes(place)) continue;
       else seen.push(place);
-      rows2++;
+      rows++;
     }
   }
-  return rows2;
+  return rows;
 }
 function placeOf(result, options2) {
   return result.source ? {
@@ -61784,9 +61016,9 @@ function failureLines(result) {
   if (result.error !== null) return [shortenText(result.error, ERROR_MAX_CHARS2)];
   const failed = failedEvaluations(result);
   if (failed.length === 0) return describeCaseFailure(result);
-  return failed.map((evaluation2) => {
-    const reason = evaluationReason(evaluation2);
-    const head = evaluation2.error !== null ? `${evaluation2.evaluator}: error: ${shortenText(evaluation2.error, ERROR_MAX_CHARS2)}` : describeFailedEvaluation(evaluation2);
+  return failed.map((evaluation) => {
+    const reason = evaluationReason(evaluation);
+    const head = evaluation.error !== null ? `${evaluation.evaluator}: error: ${shortenText(evaluation.error, ERROR_MAX_CHARS2)}` : describeFailedEvaluation(evaluation);
     return reason === null ? head : `${head} \u2014 ${shortenText(reason, REASON_MAX_CHARS2)}`;
   });
 }
@@ -61870,7 +61102,7 @@ var DEFAULT_MAX_ANNOTATIONS = 500;
 function readSettings(input, workspace) {
   const errors = [];
   const workingDirectory = resolve11(workspace, input("working-directory") || ".");
-  const bool2 = (name, fallback) => {
+  const bool = (name, fallback) => {
     const raw = input(name).trim().toLowerCase();
     if (raw === "") return fallback;
     if (["true", "yes", "1", "on"].includes(raw)) return true;
@@ -61906,7 +61138,7 @@ function readSettings(input, workspace) {
   }
   const args = splitArgs(input("args"));
   if (!args.ok) errors.push(`input args: ${args.error}`);
-  const path = (value2) => isAbsolute5(value2) ? value2 : resolve11(workingDirectory, value2);
+  const path = (value) => isAbsolute5(value) ? value : resolve11(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -61915,8 +61147,8 @@ function readSettings(input, workspace) {
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
-    comment: bool2("comment", true),
-    checkRun: bool2("check-run", true),
+    comment: bool("comment", true),
+    checkRun: bool("check-run", true),
     maxAnnotations: Number.isInteger(maxAnnotations) && maxAnnotations >= 0 ? maxAnnotations : DEFAULT_MAX_ANNOTATIONS,
     failOn: failOnRaw === "never" ? "never" : "gate",
     args: args.ok ? args.value : [],
@@ -62218,8 +61450,8 @@ ${lines2.join("\n")}`);
 async function maskReferencedSecrets(configPath, env) {
   const text = await readFile7(configPath, "utf8").catch(() => "");
   for (const match of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
-    const value2 = env[match[1] ?? ""];
-    if (value2) setSecret(value2);
+    const value = env[match[1] ?? ""];
+    if (value) setSecret(value);
   }
 }
 function readBaseline2(path) {
@@ -62266,7 +61498,6 @@ function toRepoPath(workspace, path) {
 }
 
 // src/action/index.ts
-keepYoungGenerationSmall();
 await run().catch(
   (error2) => setFailed(error2 instanceof Error ? error2.stack ?? error2.message : String(error2))
 );

@@ -127,10 +127,10 @@ export interface PreparedCase<TCase = Record<string, unknown>> {
   data: TCase;
   meta: RowMeta;
   /**
-   * 0-based position of the row in its testset, before any tag or shard filter. Set by prepare;
-   * shard artifacts carry it so `evals merge` can put cases back in testset order.
+   * 0-based position of the row in its testset, before any tag or shard filter. Shard artifacts
+   * carry it so `evals merge` can put cases back in testset order.
    */
-  index?: number;
+  index: number;
 }
 
 /** How a case's pass/fail is decided from its evaluations. */

@@ -418,28 +418,6 @@ describe('comparableCase', () => {
     const reducedArtifact = reduce(artifact([run('s', {}, [{ id: 'a', scores: { q: 0.9 } }])]));
     assert.deepEqual(validateArtifact(reducedArtifact), []);
   });
-
-  it('shares one frozen evaluation per evaluator, score 0 or 1 and pass status, and no other', () => {
-    const cases = run('s', {}, [
-      { id: 'a', scores: { q: 1, r: 0 } },
-      { id: 'b', scores: { q: 1, r: 0 } },
-      { id: 'c', scores: { q: 0.5, r: 1 } },
-      { id: 'd', scores: { q: 0.5, r: null } },
-    ]).cases.map(comparableCase);
-    const [a, b, c, d] = cases.map((result) => result.evaluations);
-    assert.ok(a && b && c && d);
-    assert.equal(a[0], b[0]); // q = 1
-    assert.equal(a[1], b[1]); // r = 0
-    assert.ok(Object.isFrozen(a[0]));
-    assert.notEqual(a[0], a[1]); // another evaluator
-    assert.notEqual(a[1], c[1]); // another score
-    assert.notEqual(c[0], d[0]); // 0.5: each case its own
-    assert.equal(d[1]?.score, null);
-    assert.deepEqual(a[0], { ...a[0], evaluator: 'q', score: 1, passed: true });
-    // A shared evaluation belongs to its evaluator: the same score of another one is not it.
-    const other = run('s', {}, [{ id: 'e', scores: { z: 1 } }]).cases.map(comparableCase);
-    assert.equal(other[0]?.evaluations[0]?.evaluator, 'z');
-  });
 });
 
 describe('ReducedCases', () => {

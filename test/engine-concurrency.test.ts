@@ -40,6 +40,7 @@ function countedSuite(
       source: null,
       data: { i },
       meta: {},
+      index: i,
     })),
     fn: async ({ testCase }) => {
       gauge.enter();

@@ -693,46 +693,6 @@ void test('an observer that throws rejects the run, after every case settled', a
   assert.equal(finished, 4);
 });
 
-void test('onFirstAwait is called once, when the run first waits on a user call', async () => {
-  const firstAwaits = async (overrides: Partial<SuiteSpec>): Promise<number> => {
-    let called = 0;
-    await runSuites([makeSuite({ rows: rows(5), ...overrides })], {
-      onFirstAwait: () => called++,
-    });
-    return called;
-  };
-  const sync = evaluator('sync', () => ({ score: 1 }));
-  // Synchronous calls never make the run wait.
-  assert.equal(await firstAwaits({ evaluators: [sync] }), 0);
-  // A function, an evaluator or a pass condition that returns a promise does, once per run.
-  assert.equal(await firstAwaits({ fn: ({ testCase }) => Promise.resolve(testCase) }), 1);
-  assert.equal(
-    await firstAwaits({
-      evaluators: [sync, evaluator('async', () => Promise.resolve({ score: 1 }))],
-    }),
-    1,
-  );
-  assert.equal(await firstAwaits({ pass: () => Promise.resolve(true) }), 1);
-});
-
-void test('an onFirstAwait that throws rejects the run, after every case settled', async () => {
-  let calls = 0;
-  const suite = makeSuite({
-    rows: rows(3),
-    fn: ({ testCase }) => {
-      calls++;
-      return Promise.resolve(testCase);
-    },
-  });
-  const run = runSuites([suite], {
-    onFirstAwait: () => {
-      throw new Error('heap policy bug');
-    },
-  });
-  await assert.rejects(run, /heap policy bug/);
-  assert.equal(calls, 3);
-});
-
 void test('invalid concurrency settings are rejected before anything runs', async () => {
   let calls = 0;
   const fn = (): number => ++calls;

@@ -147,27 +147,21 @@ describe('progress in a log', () => {
 });
 
 describe('progress cost and lifetime', () => {
-  it('adds under 5 ms per 10,000 finished cases', () => {
-    // Best of five: the budget is about this code, not about a busy machine's scheduler.
-    const timings: number[] = [];
-    for (let attempt = 0; attempt < 5; attempt++) {
+  it('throttles: 10,000 cases finishing at once make a handful of writes', () => {
+    for (const isTTY of [true, false]) {
       let writes = 0;
       const reporter = createProgressReporter({
-        isTTY: attempt % 2 === 0,
+        isTTY,
         now: () => performance.now(),
         write: () => writes++,
       });
       reporter.onStart?.({ total: 10_000, runs: [] });
-      const started = performance.now();
       for (let i = 0; i < 10_000; i++) {
         reporter.onCaseDone?.({ suite: 's', params: {}, result: PASSED });
       }
-      timings.push(performance.now() - started);
       reporter.stop();
       assert.ok(writes < 10, `throttling failed: ${writes} writes`);
     }
-    const best = Math.min(...timings);
-    assert.ok(best < 5, `10,000 events took ${best.toFixed(2)} ms at best`);
   });
 
   it('never keeps the process alive', () => {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { indexingSink } from '../src/merge/annotate.ts';
 import { parseShard, shardOf, type Shard } from '../src/plan/shard.ts';
-import { heldCases } from '../src/run/types.ts';
 import { oneSuiteProject, preparedSuites, runCli, scratch } from './helpers/cli.ts';
 
 /** 40 rows with distinct content, so each has its own identity. */
@@ -24,8 +23,8 @@ async function prepared(
   const [suite] = await preparedSuites(dir, shard ? { shard } : {});
   assert.ok(suite);
   return {
-    ids: heldCases(suite.cases).map((c) => c.id),
-    positions: heldCases(suite.cases).map((c) => c.index ?? -1),
+    ids: suite.cases.map((c) => c.id),
+    positions: suite.cases.map((c) => c.index),
     grid: suite.grid,
   };
 }
@@ -135,7 +134,7 @@ describe('indexingSink', () => {
       open: () => undefined,
       record: (run, index, result) => recorded.push({ run, index, position: result.index }),
     });
-    const cases = heldCases(suites[0]!.cases);
+    const cases = suites[0]!.cases;
     // Both grid points (runs 0 and 1) of the one suite, cases in reverse as if finishing so.
     for (const run of [0, 1]) {
       for (let i = cases.length - 1; i >= 0; i--) {

@@ -688,6 +688,7 @@ describe('large testsets', () => {
       source: { file: FILE, line: i + 2 },
       data: { q: `question ${i}` },
       meta: {},
+      index: i,
     }));
     const diff = diffTestsets([], many);
     assert.equal(diff.added.length, 150_000);

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { formatFromPath } from '../src/testsets/formats.ts';
-import { readTestsetFile } from '../src/testsets/read-file.ts';
+import { readTestset } from '../src/testsets/read-file.ts';
+
+/** Reads a testset file from the working tree, as a run does. */
+const readTestsetFile = (absPath: string, displayPath: string) =>
+  readTestset({ absPath, displayPath });
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'testsets');
 
@@ -26,7 +30,7 @@ describe('formatFromPath', () => {
   }
 });
 
-describe('readTestsetFile', () => {
+describe('readTestset', () => {
   it('reads each format from disk', async () => {
     for (const name of ['capitals.csv', 'capitals.jsonl', 'capitals.json']) {
       const result = await readTestsetFile(join(fixtures, name), `testsets/${name}`);

@@ -3,8 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parse } from 'csv-parse/sync';
-import { CSV_OPTIONS, parseCsv } from '../src/testsets/csv.ts';
+import { parseCsv } from '../src/testsets/csv.ts';
 import {
   CasePreparer,
   computeRevision,
@@ -13,13 +12,8 @@ import {
 } from '../src/testsets/identity.ts';
 import type { TestsetParseResult } from '../src/testsets/issues.ts';
 import { parseJsonl } from '../src/testsets/jsonl.ts';
-import { readTestset, readTestsetFile, readTestsetInto } from '../src/testsets/read-file.ts';
-import {
-  LineSplitter,
-  RECORD_BATCH,
-  splitQuotedLine,
-  streamTestsetRows,
-} from '../src/testsets/stream-read.ts';
+import { readTestset, readTestsetInto } from '../src/testsets/read-file.ts';
+import { streamTestsetRows } from '../src/testsets/stream-read.ts';
 import type { TestsetRow } from '../src/types.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-testset-stream-'));
@@ -36,7 +30,14 @@ async function fileWith(text: string, ext: string): Promise<string> {
 async function streamed(text: string, format: 'csv' | 'jsonl'): Promise<TestsetParseResult> {
   const rows: TestsetRow[] = [];
   const path = await fileWith(text, format);
-  const result = await streamTestsetRows(path, format, 'cases', (row) => rows.push(row));
+  const result = await streamTestsetRows({ path }, format, 'cases', (row) => rows.push(row));
+  return result.ok ? { ok: true, rows } : result;
+}
+
+/** The same, from the text itself (a file read at a git revision). */
+async function fromText(text: string, format: 'csv' | 'jsonl'): Promise<TestsetParseResult> {
+  const rows: TestsetRow[] = [];
+  const result = await streamTestsetRows({ text }, format, 'cases', (row) => rows.push(row));
   return result.ok ? { ok: true, rows } : result;
 }
 
@@ -90,66 +91,6 @@ function quotedCsv(rows: number, spanAt?: number): string {
   return text;
 }
 
-/** A small deterministic generator (mulberry32), so a failing line can be reproduced. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-describe('cutting CSV lines with quoted cells', () => {
-  const cut: Record<string, [line: string, cells: string[]]> = {
-    'a quoted cell with commas': ['1,"a, b",2', ['1', 'a, b', '2']],
-    'doubled quotes': ['"say ""hi""","""",""', ['say "hi"', '"', '']],
-    'JSON in a cell': ['"{""echo"":""x""}","[1,2]"', ['{"echo":"x"}', '[1,2]']],
-    'a quoted cell last': ['a,"b, c"', ['a', 'b, c']],
-    'a trailing comma after a quoted cell': ['"x",', ['x', '']],
-    'only empty quoted cells': ['"",""', ['', '']],
-    'quoted multi-byte text': ['"ü ✓ 𝄞",plain', ['ü ✓ 𝄞', 'plain']],
-  };
-  for (const [name, [line, cells]] of Object.entries(cut)) {
-    it(`${name}: the cells csv-parse makes of the line`, () => {
-      assert.deepEqual(splitQuotedLine(line), cells);
-      assert.deepEqual(parse(line, CSV_OPTIONS), [cells]);
-    });
-  }
-
-  const leftToCsvParse: Record<string, string> = {
-    'an open quote (the cell goes on past the line)': 'a,"b, c',
-    'a quote inside an unquoted cell': 'a,5" screen',
-    'text after a closing quote': '"a"b,c',
-    'a space after a closing quote': '"a" ,b',
-    'a space before an opening quote': 'a, "b"',
-    'a lone quote': '"',
-  };
-  for (const [name, line] of Object.entries(leftToCsvParse)) {
-    it(`${name}: left to csv-parse`, () => {
-      assert.equal(splitQuotedLine(line), null);
-    });
-  }
-
-  it('never gives cells other than the ones csv-parse makes (5,000 random lines)', () => {
-    const next = random(7);
-    const alphabet = ['a', 'b', ',', '"', '""', ' ', 'ü'];
-    let cutHere = 0;
-    for (let n = 0; n < 5000; n++) {
-      let line = '';
-      const length = 1 + Math.floor(next() * 12); // csv-parse makes no record of no text
-      for (let i = 0; i < length; i++) line += alphabet[Math.floor(next() * alphabet.length)]!;
-      const cells = splitQuotedLine(line);
-      if (cells === null) continue;
-      cutHere++;
-      assert.deepEqual([cells], parse(line, CSV_OPTIONS), JSON.stringify(line));
-    }
-    // The generator must exercise the cutting itself, not only the lines it leaves.
-    assert.ok(cutHere > 1000, `only ${cutHere} lines were cut`);
-  });
-});
-
 describe('streaming testset reads', () => {
   const csvCases: Record<string, string> = {
     'a large file across chunks': bigCsv(),
@@ -157,9 +98,6 @@ describe('streaming testset reads', () => {
     'a large file without quotes or a final line break': plainCsv(3000).trimEnd(),
     'a large file ending in blank lines': `${plainCsv(2000)}\n\r\n\r`,
     'a cell spanning lines after many batches of plain lines': plainCsv(3000, 2500),
-    // Records are handed over in batches: a cell spanning lines at a batch's edge and just past it.
-    'a cell spanning lines on the first line of a batch': plainCsv(1100, RECORD_BATCH * 3 - 1),
-    'a cell spanning lines just after a batch': plainCsv(1100, RECORD_BATCH * 3),
     'a large file with quoted cells on their lines': quotedCsv(4000),
     'a cell spanning lines after many quoted lines': quotedCsv(4000, 3000),
     'a stray quote after many quoted lines': `${quotedCsv(1500)}7,5" screen,x\n8,"y",z\n`,
@@ -178,7 +116,9 @@ describe('streaming testset reads', () => {
   };
   for (const [name, text] of Object.entries(csvCases)) {
     it(`CSV, ${name}: the rows and issues parseCsv gives`, async () => {
-      assert.deepEqual(await streamed(text, 'csv'), parseCsv(text, 'cases'));
+      const expected = parseCsv(text, 'cases');
+      assert.deepEqual(await streamed(text, 'csv'), expected);
+      assert.deepEqual(await fromText(text, 'csv'), expected);
     });
   }
 
@@ -192,35 +132,38 @@ describe('streaming testset reads', () => {
   };
   for (const [name, text] of Object.entries(jsonlCases)) {
     it(`JSONL, ${name}: the rows and issues parseJsonl gives`, async () => {
-      assert.deepEqual(await streamed(text, 'jsonl'), parseJsonl(text, 'cases'));
+      const expected = parseJsonl(text, 'cases');
+      assert.deepEqual(await streamed(text, 'jsonl'), expected);
+      assert.deepEqual(await fromText(text, 'jsonl'), expected);
     });
   }
 
-  it('splits lines the way parseJsonl does, wherever the chunks are cut', () => {
-    const text = '\ufeffa\r\nb\rc\n\r\nd\r';
-    const expected = text.slice(1).split(/\r\n|\n|\r/);
-    for (let cut = 0; cut <= text.length; cut++) {
-      for (let second = cut; second <= text.length; second++) {
-        const lines: string[] = [];
-        const splitter = new LineSplitter((line) => lines.push(line));
-        splitter.push(text.slice(0, cut));
-        splitter.push(text.slice(cut, second));
-        splitter.push(text.slice(second));
-        splitter.end();
-        assert.deepEqual(lines, expected, `cut at ${cut} and ${second}`);
-      }
-    }
+  it('keeps a CRLF that a read chunk cuts in two as one line break', async () => {
+    // A file is read 64 KiB at a time: the first chunk ends between the CR and the LF.
+    const first = `{"pad":"${'x'.repeat(65_536 - 11)}"}`;
+    const text = `${first}\r\n{"a":1}\r\n`;
+    assert.equal(text.indexOf('\r\n'), 65_535);
+    const expected = parseJsonl(text, 'cases');
+    assert.ok(expected.ok && expected.rows[1]?.line === 2);
+    assert.deepEqual(await streamed(text, 'jsonl'), expected);
   });
 
   it('keeps the messages of files that cannot be read', async () => {
     const dir = join(work, 'a-folder.csv');
     await mkdir(dir);
-    for (const absPath of [join(work, 'missing.csv'), dir, join(work, 'notes.txt')]) {
+    const expected: [string, string, RegExp][] = [
+      [join(work, 'missing.csv'), 'testset.not-found', /^testset file not found: shown$/],
+      [dir, 'testset.read', /^cannot read testset shown: it is a directory$/],
+      [join(work, 'notes.txt'), 'testset.format', /^unsupported testset file type "shown"/],
+    ];
+    for (const [absPath, code, message] of expected) {
       const location = { absPath, displayPath: 'shown' };
-      const before = await readTestsetFile(absPath, 'shown');
-      assert.equal(before.ok, false);
-      assert.deepEqual(await readTestsetInto(location, () => {}), before);
-      assert.deepEqual(await readTestset(location), before);
+      const read = await readTestset(location);
+      assert.ok(!read.ok);
+      assert.equal(read.issues.length, 1);
+      assert.equal(read.issues[0]?.code, code);
+      assert.match(read.issues[0]?.message ?? '', message);
+      assert.deepEqual(await readTestsetInto(location, () => {}), read);
     }
   });
 
@@ -241,9 +184,8 @@ describe('CasePreparer', () => {
   const rows = (n: number): TestsetRow[] =>
     Array.from({ length: n }, (_, i) => ({ data: { i, text: `row ${i}` }, line: i + 2, meta: {} }));
 
-  it('hashes the revision incrementally to what computeRevision gives', () => {
-    // Batches of 64 ids: exactly one, one and a bit, and many (3,000 ids, ~200 KB of text).
-    for (const n of [0, 1, 64, 65, 128, 3000]) {
+  it('gives what prepareCases gives for the same rows, and the revision computeRevision does', () => {
+    for (const n of [0, 1, 3000]) {
       const preparer = new CasePreparer({ testsetId: 'set', file: 'set.csv' });
       for (const row of rows(n)) preparer.add(row);
       const result = preparer.finish();
@@ -253,21 +195,12 @@ describe('CasePreparer', () => {
     }
   });
 
-  it('gives positions only when asked', () => {
-    const plain = prepareCases(rows(3), { testsetId: 'set', file: null });
-    const placed = prepareCases(rows(3), { testsetId: 'set', file: null, positions: true });
-    assert.ok(plain.ok && placed.ok);
-    assert.deepEqual(
-      plain.cases.map((c) => c.index),
-      [undefined, undefined, undefined],
-    );
+  it('gives every case its row position', () => {
+    const placed = prepareCases(rows(3), { testsetId: 'set', file: null });
+    assert.ok(placed.ok);
     assert.deepEqual(
       placed.cases.map((c) => c.index),
       [0, 1, 2],
-    );
-    assert.deepEqual(
-      placed.cases.map(({ index: _, ...rest }) => rest),
-      plain.cases,
     );
   });
 

@@ -104,7 +104,7 @@ describe('usage in summaries', () => {
   });
 
   it('sums the trials of a case: usage is spending, not a mean', () => {
-    const prepared = { id: 'x', contentId: 'x', source: null, data: {}, meta: {} };
+    const prepared = { id: 'x', contentId: 'x', source: null, data: {}, meta: {}, index: 0 };
     const trial = (spent?: Usage) => ({
       output: 'o',
       error: null,
@@ -134,6 +134,7 @@ describe('usage in summaries', () => {
         source: null,
         data: { i },
         meta: {},
+        index: i,
       })),
       fn: ({ testCase }) => testCase,
       evaluators: [

@@ -48,8 +48,6 @@ export interface PrepareOverrides {
   cacheDir?: string;
   /** `--update-baselines`: automatic-battle may rewrite its baselines files. */
   updateBaselines?: boolean;
-  /** Testset files are read again as the run goes instead of held (see `PrepareOptions`). */
-  stream?: boolean;
 }
 
 /**
@@ -75,7 +73,6 @@ export async function loadAndPrepare(
     filters,
     models,
     ...(overrides.trials !== undefined ? { trials: overrides.trials } : {}),
-    ...(overrides.stream === true ? { stream: true } : {}),
   });
   if (!prepared.ok) throw new UsageError(prepared.issues);
   return { config, suites: prepared.suites, models };

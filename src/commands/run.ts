@@ -10,7 +10,6 @@ import {
 } from '../compare/comparable.ts';
 import { buildArtifact } from '../report/artifact.ts';
 import { executeSuites } from '../pipeline/execute.ts';
-import { collectPreparedGarbage, letYoungGenerationGrow } from '../heap.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { toolVersion } from '../version.ts';
 import { readGitInfo } from './git-info.ts';
@@ -90,9 +89,6 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     ...(args.noCache ? { noCache: true } : {}),
     ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
     ...(args.updateBaselines ? { updateBaselines: true } : {}),
-    // Cases are read again as they run, so memory does not grow with the testset; a resumption
-    // plans from every case's id, so it holds them.
-    ...(resuming === undefined ? { stream: true } : {}),
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
   const reduce = args.reportCases ? reportableCase : comparableCase;
@@ -100,11 +96,7 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     ? (args.reportWholeCases ?? REPORTED_WHOLE_CASES)
     : undefined;
   const git = readGitInfo(config.dir, ctx.env);
-  // What reading the testsets left behind goes before the run adds its own (src/heap.ts).
-  collectPreparedGarbage();
   const execution = await executeSuites(planned, {
-    // Calls kept in flight survive collections: then the young generation may grow (src/heap.ts).
-    onFirstAwait: letYoungGenerationGrow,
     out: (t) => ctx.stdout.write(t),
     err: (t) => ctx.stderr.write(t),
     errIsTTY: Boolean(ctx.stderr.isTTY),

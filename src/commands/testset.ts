@@ -580,7 +580,7 @@ async function pinCommand(
   const config = await loadConfig(configArg, ctx);
   const results = await Promise.all(
     // Only the revisions are needed: the cases are not held.
-    config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd, { stream: true })),
+    config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd)),
   );
   const issues = results.flatMap((r) => (r.ok ? [] : r.issues));
   if (issues.length > 0) throw new UsageError(issues);

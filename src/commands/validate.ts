@@ -10,7 +10,7 @@ export async function validateCommand(
   ctx: CommandContext,
 ): Promise<number> {
   // Nothing runs, so no case needs holding: only their count.
-  const { config, suites } = await loadAndPrepare(configArg, ctx, {}, {}, { stream: true });
+  const { config, suites } = await loadAndPrepare(configArg, ctx);
   const runs = suites.reduce((n, s) => n + s.grid.length, 0);
   const cases = suites.reduce((n, s) => n + s.cases.length * s.grid.length, 0);
   ctx.stdout.write(

@@ -32,31 +32,9 @@ export function comparableCase(result: CaseResult): CaseResult {
   return reduced;
 }
 
-/**
- * Reduced evaluations that scored 0 or 1 without an error, shared: one frozen object per
- * evaluator, score and pass status. Most cases of a run score so (a built-in check passes with 1
- * or fails with 0), so 100,000 cases × 3 evaluators need a handful of objects instead of 300,000
- * (~24 MB). Other scores get their own object; the cache is bounded by the evaluator names.
- */
-const sharedEvaluations = new Map<string, (EvaluationResult | undefined)[]>();
-
-/** The slot of a shareable evaluation in its evaluator's list: score × 3 + pass status. */
-function sharedSlot(evaluation: EvaluationResult): number {
-  if (evaluation.error !== null || (evaluation.score !== 0 && evaluation.score !== 1)) return -1;
-  const pass = evaluation.passed === null ? 2 : evaluation.passed ? 1 : 0;
-  return evaluation.score * 3 + pass;
-}
-
+/** An evaluation reduced to what a comparison reads: score, pass status and error. */
 function reducedEvaluation(evaluation: EvaluationResult): EvaluationResult {
-  const slot = sharedSlot(evaluation);
-  let shared: (EvaluationResult | undefined)[] | undefined;
-  if (slot >= 0) {
-    shared = sharedEvaluations.get(evaluation.evaluator);
-    const found = shared?.[slot];
-    if (found !== undefined) return found;
-  }
-  // Frozen: shared by many cases, so a caller that writes to one throws instead of changing all.
-  const reduced: EvaluationResult = Object.freeze({
+  return {
     evaluator: evaluation.evaluator,
     score: evaluation.score,
     threshold: null,
@@ -64,12 +42,7 @@ function reducedEvaluation(evaluation: EvaluationResult): EvaluationResult {
     metadata: null,
     error: evaluation.error,
     durationMs: 0,
-  });
-  if (slot >= 0) {
-    if (shared === undefined) sharedEvaluations.set(evaluation.evaluator, (shared = []));
-    shared[slot] = reduced;
-  }
-  return reduced;
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { runKey } from '../compare/run-key.ts';
 import type { Shard } from '../plan/shard.ts';
-import { heldCases, type CaseSink, type SuiteSpec } from '../run/types.ts';
+import type { CaseSink, SuiteSpec } from '../run/types.ts';
 import type { ResultsArtifact, RunPlan, RunResult } from '../types.ts';
 
 /** The plan a suite's runs are summarised and gated with. */
@@ -38,7 +38,7 @@ export function annotateRuns(
     const { cases, ...head } = run;
     // Streamed runs come back without cases: their positions went in through `indexingSink`.
     if (!shard || cases.length === 0) return { ...head, plan: planOf(spec), cases };
-    const positions = new Map(heldCases(spec.cases).map((c) => [c.id, c.index]));
+    const positions = new Map(spec.cases.map((c) => [c.id, c.index]));
     return {
       ...head,
       plan: planOf(spec),

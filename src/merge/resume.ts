@@ -7,7 +7,7 @@
  */
 import { hash } from 'node:crypto';
 import { runKey } from '../compare/run-key.ts';
-import { heldCases, type CaseSink, type SuiteSpec } from '../run/types.ts';
+import type { CaseSink, SuiteSpec } from '../run/types.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
 import { combineRun, describeRun, type Checked, type NamedArtifact } from './merge.ts';
 
@@ -43,7 +43,7 @@ function ranksOf(suites: readonly SuiteSpec[]): Map<string, Map<string, number>>
     ranks = new Map();
     for (const spec of suites) {
       if (!ranks.has(spec.id)) {
-        ranks.set(spec.id, new Map(heldCases(spec.cases).map((c, i) => [c.id, i])));
+        ranks.set(spec.id, new Map(spec.cases.map((c, i) => [c.id, i])));
       }
     }
     rankCache.set(suites, ranks);
@@ -124,7 +124,7 @@ export function planResume(
       const signature = hash('sha256', done, 'hex');
       let group = groups.get(signature);
       if (group === undefined) {
-        group = { grid: [], cases: heldCases(spec.cases).filter((_, i) => done[i] === 0) };
+        group = { grid: [], cases: spec.cases.filter((_, i) => done[i] === 0) };
         groups.set(signature, group);
       }
       group.grid.push(params);

@@ -27,8 +27,6 @@ export interface ExecuteIO {
   signal?: AbortSignal;
   /** `--concurrency N`: cases in flight across the whole process. */
   globalConcurrency?: number;
-  /** The engine's `onFirstAwait`: the run first waits on a user call. */
-  onFirstAwait?: () => void;
   /** Print nothing (tests, embedding). */
   quiet?: boolean;
   /**
@@ -125,7 +123,6 @@ export async function executeSuites(suites: SuiteSpec[], io: ExecuteIO): Promise
       ...(progress ? { observer: progress } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       ...(io.globalConcurrency !== undefined ? { globalConcurrency: io.globalConcurrency } : {}),
-      ...(io.onFirstAwait ? { onFirstAwait: io.onFirstAwait } : {}),
       keepCases,
       ...(reports ? { sink: reports } : {}),
     });

@@ -2,7 +2,6 @@ import { relative, resolve } from 'node:path';
 import { formatConfigPath } from '../config/config-path.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { Issue } from '../errors.ts';
-import { rowRead } from '../heap.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import type { ModelAccess } from './models.ts';
 import type { ModuleLoader, ModuleResult } from '../modules/loader.ts';
@@ -10,7 +9,7 @@ import { asEvaluator, asPassCondition, asTestFn } from '../modules/shapes.ts';
 import { parseModuleSpec, type ModuleRef } from '../modules/spec.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { shardOf, type Shard } from '../plan/shard.ts';
-import { CaseStream, type SuiteSpec } from '../run/types.ts';
+import type { SuiteSpec } from '../run/types.ts';
 import {
   CasePreparer,
   defaultTestsetId,
@@ -20,18 +19,9 @@ import {
   type PrepareCasesResult,
 } from '../testsets/identity.ts';
 import type { IdentityOptions } from '../testsets/history.ts';
-import { formatFromPath } from '../testsets/formats.ts';
 import { readTestsetInto } from '../testsets/read-file.ts';
-import { fileStamp, replayCases, type ReplaySource } from '../testsets/replay.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
-import type {
-  EngineEvaluator,
-  Params,
-  PassCondition,
-  PreparedCase,
-  RowMeta,
-  TestFn,
-} from '../types.ts';
+import type { EngineEvaluator, Params, PassCondition, PreparedCase, TestFn } from '../types.ts';
 
 /** Narrowing of a run chosen on the command line (`--suite`, `--tag`, `--grid k=v`). */
 export interface RunFilters {
@@ -52,13 +42,6 @@ export interface PrepareOptions {
   trials?: number;
   /** Model access for judge built-ins; absent: they report that they cannot call a model. */
   models?: ModelAccess;
-  /**
-   * Read the cases of testset files again as the run goes (a `CaseStream`) instead of holding
-   * them all: `evals run` does, so its memory does not grow with the testset. Testsets at a
-   * `ref:` and inline ones are held either way. Default false (every case held, for code that
-   * needs them at once: resuming, the library).
-   */
-  stream?: boolean;
 }
 
 export type PrepareResult = { ok: true; suites: SuiteSpec[] } | { ok: false; issues: Issue[] };
@@ -148,7 +131,7 @@ function issueAt(config: LoadedConfig, suite: SuiteConfig): (...path: ConfigPath
 
 /** A suite's testset read and identified, before its pin is checked or its tags applied. */
 export interface SuiteTestset {
-  cases: SuiteSpec['cases'];
+  cases: PreparedCase[];
   revision: string;
   info: SuiteSpec['testset'];
   identity: IdentityOptions;
@@ -159,58 +142,33 @@ export interface SuiteTestset {
 /**
  * Reads a suite's testset (from the working tree, or at its `ref:`) and computes identities and
  * the revision. Shared by runs and by `evals testset pin`, which needs no modules loaded.
- * `keep` narrows the cases kept (tags, shard) without changing the revision or positions.
- * `stream`: a file in the working tree gives its cases as a `CaseStream` (read again as they
- * are needed) instead of holding them.
  */
 export async function readSuiteTestset(
   config: LoadedConfig,
   suite: SuiteConfig,
   cwd: string,
-  options: { keep?: (id: string, meta: RowMeta) => boolean; stream?: boolean } = {},
 ): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
-  const { keep } = options;
   const at = issueAt(config, suite);
-
   const ts = suite.testset;
   const hash = suite.hash ? { hash: suite.hash } : {};
-  const filter = keep ? { keep } : {};
   let prepared: PrepareCasesResult;
-  let sourceFile: string;
-  let testsetId: string;
   let path: string | null = null;
   let commit: string | null = null;
-  let location: SuiteTestset['location'] | undefined;
-  let streamed: CaseStream | undefined;
+  let location: SuiteTestset['location'] = null;
+  let testsetId: string;
   // Where problems in the rows are shown: relative to the user's folder, with the ref if any.
   let issueFile: string;
   if (ts.kind === 'file') {
     const abs = resolve(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
-    sourceFile = toPosix(ts.path);
+    path = toPosix(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
-    // A file whose cases are read again later: what it is now, to notice a change by then.
-    const format = formatFromPath(abs);
-    const stamp =
-      options.stream === true && ts.ref === undefined && format !== null
-        ? await fileStamp(abs)
-        : null;
-    // Each row becomes its case as the file streams in: its rows are never all held at once.
-    const preparer = new CasePreparer({
-      testsetId,
-      ...hash,
-      ...filter,
-      file: sourceFile,
-      positions: true,
-      ...(stamp !== null ? { hold: false } : {}),
-    });
+    // Each row becomes its case as the file is read: its rows are never all held at once.
+    const preparer = new CasePreparer({ testsetId, ...hash, file: path });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
-      (row) => {
-        preparer.add(row);
-        rowRead();
-      },
+      (row) => preparer.add(row),
     );
     if (!read.ok) {
       // A missing file or a git failure is reported where the config names the file or ref.
@@ -224,44 +182,27 @@ export async function readSuiteTestset(
       };
     }
     prepared = preparer.finish();
-    if (prepared.ok && prepared.kept !== undefined && stamp !== null && format !== null) {
-      const source: ReplaySource = {
-        absPath: abs,
-        displayPath: display,
-        format,
-        file: sourceFile,
-        kept: prepared.kept,
-        rows: prepared.rows,
-        stamp,
-      };
-      streamed = new CaseStream(prepared.kept.count, () => replayCases(source));
-    }
     commit = read.commit;
-    path = sourceFile;
     issueFile = ts.ref !== undefined ? `${display}@${ts.ref}` : display;
   } else {
     const converted = rowsFromRecords(ts.records, config.file);
     if (!converted.ok) return { ok: false, issues: converted.issues };
-    sourceFile = displayPath(config.dir, config.absPath);
     testsetId = ts.id ?? suite.id;
     issueFile = config.file;
     prepared = prepareCases(converted.rows, {
       testsetId,
       ...hash,
-      ...filter,
-      file: sourceFile,
-      positions: true,
+      file: displayPath(config.dir, config.absPath),
     });
   }
 
-  const identity: IdentityOptions = { testsetId, ...hash };
   if (!prepared.ok) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
   return {
     ok: true,
     testset: {
-      cases: streamed ?? prepared.cases,
+      cases: prepared.cases,
       revision: prepared.revision,
       info: {
         path,
@@ -269,8 +210,8 @@ export async function readSuiteTestset(
         commit,
         revision: prepared.revision,
       },
-      identity,
-      location: location ?? null,
+      identity: { testsetId, ...hash },
+      location,
     },
   };
 }
@@ -285,54 +226,31 @@ async function prepareTestset(
   | { ok: false; issues: Issue[] }
 > {
   const ts = suite.testset;
-  // Filtered as the rows stream in, so a run holds only its own cases (a shard of a big testset
-  // holds its share). Positions count every row, so the cases of every shard share one order.
-  // The config's tags and --tag each narrow the cases (both must match when both are given).
-  const tagged = [ts.tags ?? [], options.filters?.tags ?? []]
-    .filter((tags) => tags.length > 0)
-    .map(hasTagIn);
-  const shard = options.filters?.shard;
-  const keep =
-    tagged.length === 0 && shard === undefined
-      ? undefined
-      : (id: string, meta: RowMeta) =>
-          tagged.every((hasTag) => hasTag(meta)) &&
-          (shard === undefined || shardOf(id, shard.count) === shard.index);
-  const read = await readSuiteTestset(config, suite, options.cwd, {
-    ...(keep !== undefined ? { keep } : {}),
-    ...(options.stream === true ? { stream: true } : {}),
-  });
+  const read = await readSuiteTestset(config, suite, options.cwd);
   if (!read.ok) return read;
   const { testset } = read;
 
   if (ts.revision !== undefined && !revisionMatches(ts.revision, testset.revision)) {
-    let message: string;
-    if (testset.location) {
-      // The explanation diffs every row against the pinned ones: read them all again, unfiltered.
-      const all =
-        keep === undefined && options.stream !== true
-          ? read
-          : await readSuiteTestset(config, suite, options.cwd);
-      // A failed second read (the file changed just now) leaves only streamed cases: no diff.
-      const current = all.ok ? all.testset : testset;
-      message =
-        current.cases instanceof CaseStream
-          ? `the testset does not match its pinned revision: pinned ${ts.revision}, current ${testset.revision} (see the rows: evals testset show ${testset.location.displayPath}; pin them: evals testset pin)`
-          : await explainPinMismatch(
-              ts.revision,
-              { cases: current.cases, revision: current.revision },
-              testset.location,
-              testset.identity,
-            );
-    } else {
-      message = `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
-    }
+    const message = testset.location
+      ? await explainPinMismatch(ts.revision, testset, testset.location, testset.identity)
+      : `the inline cases do not match their pinned revision: pinned ${ts.revision}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
     return {
       ok: false,
       issues: [{ ...at('testset', 'revision'), code: 'testset.revision-mismatch', message }],
     };
   }
-  return { ok: true, cases: testset.cases, info: testset.info };
+  // The config's tags and --tag each narrow the cases (both must match when both are given);
+  // positions count every row, so the cases of every shard share one order.
+  const tagged = [ts.tags ?? [], options.filters?.tags ?? []]
+    .filter((tags) => tags.length > 0)
+    .map(hasTagIn);
+  const shard = options.filters?.shard;
+  const cases = testset.cases.filter(
+    (c) =>
+      tagged.every((hasTag) => hasTag(c.meta)) &&
+      (shard === undefined || shardOf(c.id, shard.count) === shard.index),
+  );
+  return { ok: true, cases, info: testset.info };
 }
 
 /**
@@ -445,10 +363,7 @@ async function loadEvaluator(
     inner = shaped.value;
   }
   // The config's id, limits and threshold win over what the evaluator object declares.
-  // Frozen, and a copy: every result of the evaluator carries this one object, and the artifact
-  // writer keeps the JSON of a frozen one (see case-json.ts).
-  const configured = ev.threshold ?? inner.threshold;
-  const threshold = configured ? Object.freeze({ ...configured }) : undefined;
+  const threshold = ev.threshold ?? inner.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
   const timeoutMs = ev.timeoutMs ?? inner.timeoutMs;
   return {

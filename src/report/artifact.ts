@@ -3,7 +3,6 @@
  * serialized for `-o results.json`. Pure: the caller supplies the clock readings and git info.
  */
 import { addUsage } from '../judge/usage.ts';
-import { caseJson } from './case-json.ts';
 import type { ResultsArtifact, RunResult, Usage, Verdict } from '../types.ts';
 
 /** Everything `buildArtifact` needs; the caller gathers it at the edge (git, config hash, clock). */
@@ -160,12 +159,7 @@ export function caseOfLine(line: string): RunResult['cases'][number] {
  * values are written as strings rather than failing the whole artifact (see `serializeArtifact`).
  */
 export function stringifyCase(result: RunResult['cases'][number]): string {
-  try {
-    return caseJson(result);
-  } catch {
-    // Not as the schema has it (see caseJson), or a bigint or a cycle inside: the general way.
-    return stringify(result, 0);
-  }
+  return stringify(result, 0);
 }
 
 /**

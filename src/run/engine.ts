@@ -19,7 +19,6 @@ import {
 } from './call.ts';
 import { erroredEvaluation, toEvaluationResult } from './evaluation.ts';
 import { evaluateRunGate, SummaryAccumulator } from './summary.ts';
-import { caseCursor, type CaseCursor } from './case-cursor.ts';
 import { aggregateTrials } from './trials.ts';
 import type { CaseSink, EngineObserver, EngineOptions, EngineResult, SuiteSpec } from './types.ts';
 
@@ -60,28 +59,12 @@ interface Engine {
   loopRan: boolean;
   /** The pause every worker waits on while the event loop runs, once one is due. */
   pause: Promise<void> | null;
-  /** `onFirstAwait`, until it has been called. */
-  onFirstAwait: (() => void) | undefined;
-  /** Reading a suite's cases failed: the run was stopped, and settles by rejecting with this. */
-  casesError: { error: unknown } | null;
   /**
    * When the last synchronous call timed ended: the next call of the same case starts there
    * instead of reading the clock again (a clock read costs ~40 ns, and a case with three
    * evaluators read it eight times).
    */
   lastEnd: number;
-}
-
-/** Before the engine first waits on a user call: tells `onFirstAwait`, once. */
-function awaiting(engine: Engine): void {
-  const onFirstAwait = engine.onFirstAwait;
-  if (onFirstAwait === undefined) return;
-  engine.onFirstAwait = undefined;
-  try {
-    onFirstAwait();
-  } catch (error) {
-    engine.observerError ??= { error };
-  }
 }
 
 /**
@@ -149,8 +132,8 @@ interface RunState {
   params: Params;
   /** Cases in the testset (the run's size, whatever finishes). */
   size: number;
-  /** Where the run's cases come from: the suite's held cases, or its testset read again. */
-  cases: CaseCursor;
+  /** The suite's cases, in testset order. */
+  cases: readonly PreparedCase[];
   /**
    * With `keepCases`: indexed like the testset, so results keep its order whatever order cases
    * finish in. Otherwise null: a finished case only feeds `summary`, the observer and the sink.
@@ -196,10 +179,7 @@ interface RunState {
  * `keepCases: false` a finished case is handed to the sink (which streams it to the artifact)
  * and dropped; the returned runs then have empty `cases`. Only consumers that need
  * every case afterwards (JUnit, a baseline comparison, the Action's report, `runTestSuite`'s
- * return value) ask to keep them. A suite's cases may be a `CaseStream` rather than held: each
- * grid point then reads them as its workers take them (`case-cursor.ts`), a batch at a time; a
- * stream that fails stops the run as an interrupt would, and the engine then rejects with its
- * error.
+ * return value) ask to keep them.
  */
 export async function runSuites(
   suites: SuiteSpec[],
@@ -219,8 +199,6 @@ export async function runSuites(
     breatheAt: performance.now() + BREATHE_EVERY_MS,
     loopRan: false,
     pause: null,
-    onFirstAwait: options.onFirstAwait,
-    casesError: null,
     lastEnd: 0,
   };
   watchLoop(engine);
@@ -259,7 +237,7 @@ export async function runSuites(
         position: runs.length + suite.runs.length,
         params,
         size: spec.cases.length,
-        cases: caseCursor(spec.cases),
+        cases: spec.cases,
         results: keepCases ? new Array<CaseResult | undefined>(spec.cases.length) : null,
         summary: new SummaryAccumulator(suite.evaluatorIds, { trials }),
         pendingTrials:
@@ -300,11 +278,8 @@ export async function runSuites(
     await Promise.all(workers);
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    // Testsets read as the run goes are closed, wherever the run stopped.
-    await Promise.all(runs.map((run) => run.cases.close()));
   }
 
-  if (engine.casesError !== null) throw engine.casesError.error;
   if (engine.observerError !== null) throw engine.observerError.error;
   return {
     runs: runs.map(toRunResult),
@@ -367,9 +342,7 @@ function runCase(
   trial: number,
 ): Promise<void> | undefined {
   if (engine.calls.interrupted) return undefined;
-  const prepared = run.cases.at(index);
-  if (prepared instanceof Promise) return runCaseRead(engine, run, index, trial, prepared);
-  return callFunction({ engine, run, index, trial, prepared });
+  return callFunction({ engine, run, index, trial, prepared: run.cases[index]! });
 }
 
 /** One trial on its way through the steps below: where it runs, and the case it runs. */
@@ -379,26 +352,6 @@ interface TrialRun {
   index: number;
   trial: number;
   prepared: PreparedCase;
-}
-
-async function runCaseRead(
-  engine: Engine,
-  run: RunState,
-  index: number,
-  trial: number,
-  reading: Promise<PreparedCase>,
-): Promise<void> {
-  let prepared: PreparedCase;
-  try {
-    prepared = await reading;
-  } catch (error) {
-    // Cases that cannot be read cannot run: the run stops as if interrupted, then rejects.
-    engine.casesError ??= { error };
-    engine.calls.interrupt(error);
-    return;
-  }
-  if (engine.calls.interrupted) return;
-  await callFunction({ engine, run, index, trial, prepared });
 }
 
 /** The function's call, then the judging of what it returned. */
@@ -423,7 +376,6 @@ async function settleFunction(
   started: number,
 ): Promise<void> {
   const { calls, now } = t.engine;
-  awaiting(t.engine);
   const outcome = await calls.settle(value, args, t.run.suite.spec.timeoutMs);
   if (calls.interrupted) return;
   const ended = now();
@@ -468,7 +420,6 @@ async function judgeLater(
   deciding?: Promise<boolean>,
 ): Promise<void> {
   const { engine, run } = t;
-  awaiting(engine);
   const evaluations = await evaluated;
   if (engine.calls.interrupted) return;
   const decided = deciding ?? decidePass(engine, run, t.prepared.data, output, evaluations);

@@ -11,41 +11,12 @@ import type {
 } from '../types.ts';
 
 /**
- * A suite's cases read again from their testset file for each grid point, instead of held in
- * memory (see `prepare.ts`): `length` cases in testset order, which each call of `read` reads
- * anew, a batch at a time. The engine pulls them as it starts cases, so a run holds a batch or
- * two of them whatever the testset's size. A read may throw (the file changed or went away since
- * it was first read); the engine then stops the run and rejects with that error.
- */
-export class CaseStream<TCase = Record<string, unknown>> {
-  constructor(
-    readonly length: number,
-    readonly read: () => AsyncIterator<readonly PreparedCase<TCase>[], unknown>,
-  ) {}
-}
-
-/** A suite's cases: held in memory (cases given in code, inline ones), or read as they run. */
-export type SuiteCases<TCase = Record<string, unknown>> =
-  readonly PreparedCase<TCase>[] | CaseStream<TCase>;
-
-/**
- * The cases of a suite that holds them. For code that needs every case at once (planning a
- * resumption, placing a shard's kept cases): those prepare suites with their cases held.
- */
-export function heldCases<TCase>(cases: SuiteCases<TCase>): readonly PreparedCase<TCase>[] {
-  if (cases instanceof CaseStream) {
-    throw new TypeError('these cases are read as the run goes (CaseStream), not held');
-  }
-  return cases;
-}
-
-/**
  * One suite, fully resolved: everything the engine needs is here as values and functions.
  * Both the YAML path and `runTestSuite` compile into this.
  */
 export interface SuiteSpec<TCase = Record<string, unknown>, TOutput = unknown> {
   id: string;
-  cases: SuiteCases<TCase>;
+  cases: readonly PreparedCase<TCase>[];
   fn: TestFn<TCase, TOutput>;
   evaluators: EngineEvaluator<TCase, TOutput>[];
   /** Expanded grid points in run order; `[{}]` when the suite has no grid. */
@@ -108,12 +79,6 @@ export interface EngineOptions {
    */
   keepCases?: boolean;
   sink?: CaseSink;
-  /**
-   * Called once, when the run first waits on a user call (a function, evaluator or pass
-   * condition that returned a promise): from then on calls stay in flight across garbage
-   * collections, which a process may want to size its heap for (see src/heap.ts).
-   */
-  onFirstAwait?: () => void;
 }
 
 export interface EngineResult {

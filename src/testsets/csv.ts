@@ -48,7 +48,8 @@ export function parseCsv(text: string, file: string): TestsetParseResult {
   return builder.finish();
 }
 
-function csvSyntaxIssue(error: CsvError, body: string, file: string): Issue {
+/** The issue for a CSV syntax error, positioned in `body` (the text without its BOM). */
+export function csvSyntaxIssue(error: CsvError, body: string, file: string): Issue {
   // csv-parse reports a UTF-8 byte offset (where the failing field starts); its own "at line N"
   // counts the line where parsing stopped, which for an unclosed quote is the end of the file.
   const bytes = typeof error.bytes === 'number' ? error.bytes : 0;

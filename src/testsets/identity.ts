@@ -1,9 +1,8 @@
-import { createHash, hash as digest, type Hash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { describeValue, type Issue } from '../errors.ts';
 import type { PreparedCase, RowMeta, TestsetRow } from '../types.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { IssueList } from './issues.ts';
-import { KeptCases } from './replay.ts';
 
 /** Canonical JSON, the text every id here is a hash of (defined in canonical-json.ts). */
 export { canonicalJson };
@@ -68,41 +67,21 @@ export interface PrepareCasesOptions {
   file: string | null;
   /** `hash:` fields or `testCaseHash`; absent or empty: dedup id, else contentId. */
   hash?: CaseHash;
-  /**
-   * Give each case its row's position (`index`, 0-based, before any filter). Set here rather
-   * than copied on afterwards: a copy of every case costs ~280 bytes a case (56 MB at 200,000).
-   */
-  positions?: boolean;
-  /**
-   * Which cases to keep (tag filters, `--shard`). Every row is still hashed into the revision,
-   * checked for a duplicate identity and counted for positions, so a filtered run reports the
-   * same problems, revision and positions as an unfiltered one; only the kept cases are held.
-   */
-  keep?: (id: string, meta: RowMeta) => boolean;
-  /**
-   * False: hold no case, only what reading the rows again makes them back from (`kept`, see
-   * replay.ts); the result's `cases` is then empty. Not with a hash function (`hash` as a
-   * function), whose ids could not be made again without calling it. Default true.
-   */
-  hold?: boolean;
 }
 
-/**
- * Prepared cases and the revision of all rows, or every problem found. `rows`: how many rows
- * there were. `kept`: with `hold: false`, what makes the kept cases back (and `cases` is empty).
- */
+/** Prepared cases (one per row, in file order) and the testset's revision, or every problem found. */
 export type PrepareCasesResult =
-  | { ok: true; cases: PreparedCase[]; revision: string; rows: number; kept?: KeptCases }
-  | { ok: false; issues: Issue[] };
+  { ok: true; cases: PreparedCase[]; revision: string } | { ok: false; issues: Issue[] };
 
 /**
  * Computes each row's contentId and identity, rejects duplicate identities, and computes the
- * revision over every row in file order (before any tag filtering, so a pin covers the file).
+ * revision over every row in file order (filters such as tags apply later, to the cases, so a
+ * pin covers the whole file).
  *
  * Identity: the row's dedup id when it has one; else the sha256 of the canonical JSON of its
  * `hash` fields (or the hash function's result); else its contentId.
  *
- * A fold over {@link CasePreparer}, which a streaming reader feeds row by row instead.
+ * A fold over {@link CasePreparer}, which a reader feeds row by row instead.
  */
 export function prepareCases(
   rows: readonly TestsetRow[],
@@ -114,38 +93,17 @@ export function prepareCases(
 }
 
 /**
- * ContentIds handed to the revision's digest at a time. Few: ids waiting in the batch outlive
- * young-generation collections and are promoted as garbage (1,024 cost a 10,000-case run's peak
- * ~0.5–1 MB); 64 make 157 digest calls at 10,000 rows, no measurable time.
- */
-const REVISION_BATCH = 64;
-
-/**
- * {@link prepareCases} one row at a time, so a testset read as a stream never needs its rows
- * (or its contentIds) in memory as a whole: each row becomes its case at once, and the revision
- * is hashed incrementally. `computeRevision(ids)` hashes `["id1","id2",…]`; contentIds are hex,
- * so that text is written out here a batch of ids at a time (digest calls are few). The batch
- * is one reused array of ids joined when full, not a growing string: that string lived across
- * young-generation collections and was promoted, ~130 bytes of old-space garbage a row.
+ * {@link prepareCases} one row at a time, so a testset read from a file never needs its rows in
+ * memory as a whole: each row becomes its case as it is read.
  */
 export class CasePreparer {
   readonly #testsetJson: string;
   readonly #file: string | null;
   readonly #identity: Identity;
-  readonly #positions: boolean;
-  readonly #keep: ((id: string, meta: RowMeta) => boolean) | undefined;
   readonly #issues: IssueList;
   readonly #cases: PreparedCase[] = [];
-  /** With `hold: false`, instead of `#cases`. */
-  readonly #kept: KeptCases | null;
+  /** The line of each identity seen, to report a duplicate where it first was. */
   readonly #firstLine = new Map<string, number>();
-  readonly #revision: Hash = createHash('sha256');
-  /** ContentIds not yet hashed into the revision: the first `#pending` slots. */
-  readonly #batch = new Array<string>(REVISION_BATCH);
-  #pending = 0;
-  #rows = 0;
-  /** Rows that became cases (kept or not): the next case's position. */
-  #identified = 0;
 
   constructor(options: PrepareCasesOptions) {
     this.#testsetJson = JSON.stringify(options.testsetId);
@@ -154,20 +112,11 @@ export class CasePreparer {
       Array.isArray(options.hash) && options.hash.length === 0 ? undefined : options.hash,
     );
     this.#issues = new IssueList(options.file ?? '');
-    this.#positions = options.positions ?? false;
-    this.#keep = options.keep;
-    if (options.hold === false && this.#identity.kind === 'function') {
-      throw new TypeError('cases identified by a hash function are always held (hold: false)');
-    }
-    this.#kept = options.hold === false ? new KeptCases(this.#identity.kind === 'fields') : null;
   }
 
   /** The next row, in file order. */
   add(row: TestsetRow): void {
     const cid = contentIdWith(this.#testsetJson, row.data);
-    this.#rows++;
-    this.#batch[this.#pending++] = cid;
-    if (this.#pending === REVISION_BATCH) this.#hashPending();
     const id = identityOf(row, cid, this.#identity, this.#issues);
     if (id === null) return;
     const first = this.#firstLine.get(id);
@@ -182,44 +131,22 @@ export class CasePreparer {
     }
     this.#firstLine.set(id, row.line);
     // A row with a problem fails the whole result, so in a returned one a case's place is its row's.
-    const index = this.#identified++;
-    if (this.#keep !== undefined && !this.#keep(id, row.meta)) return;
-    if (this.#kept !== null) {
-      const fieldId =
-        row.meta.dedupId === undefined && this.#identity.kind === 'fields' ? id : null;
-      this.#kept.add(index, cid, fieldId);
-      return;
-    }
-    const source = this.#file === null ? null : { file: this.#file, line: row.line };
-    this.#cases.push(
-      this.#positions
-        ? { id, contentId: cid, source, data: row.data, meta: row.meta, index }
-        : { id, contentId: cid, source, data: row.data, meta: row.meta },
-    );
+    this.#cases.push({
+      id,
+      contentId: cid,
+      source: this.#file === null ? null : { file: this.#file, line: row.line },
+      data: row.data,
+      meta: row.meta,
+      index: this.#cases.length,
+    });
   }
 
   /** The cases and revision, or every problem found. Call once, after the last row. */
   finish(): PrepareCasesResult {
-    // Every identity seen, for duplicates: 460 KB at 10,000 rows, not needed past the last row
-    // (and the preparer itself can outlive it: a stream's listener may still hold it).
     this.#firstLine.clear();
     if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
-    this.#hashPending();
-    this.#revision.update(this.#rows === 0 ? '[]' : '"]');
-    const revision = this.#revision.digest('hex');
-    this.#kept?.seal();
-    return this.#kept === null
-      ? { ok: true, cases: this.#cases, revision, rows: this.#rows }
-      : { ok: true, cases: this.#cases, revision, rows: this.#rows, kept: this.#kept };
-  }
-
-  /** Hashes the pending contentIds: `["` before the first, `","` between any two. */
-  #hashPending(): void {
-    if (this.#pending === 0) return;
-    if (this.#pending < REVISION_BATCH) this.#batch.length = this.#pending;
-    const lead = this.#rows === this.#pending ? '["' : '","';
-    this.#revision.update(lead + this.#batch.join('","'));
-    this.#pending = 0;
+    const revision = computeRevision(this.#cases.map((c) => c.contentId));
+    return { ok: true, cases: this.#cases, revision };
   }
 }
 

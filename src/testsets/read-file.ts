@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import type { Issue } from '../errors.ts';
 import type { TestsetRow } from '../types.ts';
-import { formatFromPath, parseTestset, TESTSET_EXTENSIONS } from './formats.ts';
-import type { TestsetIssueCode, TestsetParseResult } from './issues.ts';
-import { streamTestsetRows, TestsetReadError, type StreamResult } from './stream-read.ts';
+import { formatFromPath, TESTSET_EXTENSIONS } from './formats.ts';
+import type { GitErrorCode } from './git.ts';
+import type { TestsetIssueCode } from './issues.ts';
+import { streamTestsetRows, TestsetReadError, type RowSource } from './stream-read.ts';
 
 /** Where a testset is: a file, optionally as of a git revision. */
 export interface TestsetLocation {
@@ -34,74 +34,36 @@ export async function readTestset(location: TestsetLocation): Promise<TestsetSou
 }
 
 /**
- * {@link readTestset} handing each row to `onRow` as it is read, without collecting them: a file
- * in the working tree is streamed (see `stream-read.ts`), so only what `onRow` keeps stays in
- * memory. When the result is not ok, the rows already handed over are to be dropped. A file at a
- * `ref` comes from git as text and is parsed whole.
+ * {@link readTestset} handing each row to `onRow` as it is read, without collecting them (see
+ * `stream-read.ts`), so only what `onRow` keeps stays in memory. When the result is not ok, the
+ * rows already handed over are to be dropped. A file at a `ref` comes from git as text.
  */
 export async function readTestsetInto(
   location: TestsetLocation,
   onRow: (row: TestsetRow) => void,
 ): Promise<{ ok: true; commit: string | null } | { ok: false; issues: Issue[] }> {
   const { absPath, displayPath, ref } = location;
-  if (ref === undefined) {
-    const format = formatFromPath(absPath);
-    if (format === null) return unsupported(displayPath);
-    let read: StreamResult;
-    try {
-      read = await streamTestsetRows(absPath, format, displayPath, onRow);
-    } catch (error) {
-      if (!(error instanceof TestsetReadError)) throw error;
-      return readFailure(error.code, error.message, displayPath);
-    }
-    return read.ok ? { ok: true, commit: null } : read;
-  }
-  const shown = `${displayPath}@${ref}`;
   const format = formatFromPath(absPath);
   if (format === null) return unsupported(displayPath);
-  // git is only needed for ref:, so its module loads only then.
-  const { readFileAtRef } = await import('./git.ts');
-  const got = await readFileAtRef(absPath, ref);
-  if (!got.ok) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: got.error.code,
-          file: shown,
-          line: 0,
-          col: 0,
-          path: '',
-          message: got.error.message,
-        },
-      ],
-    };
+  let source: RowSource = { path: absPath };
+  let shown = displayPath;
+  let commit: string | null = null;
+  if (ref !== undefined) {
+    shown = `${displayPath}@${ref}`;
+    // git is only needed for ref:, so its module loads only then.
+    const { readFileAtRef } = await import('./git.ts');
+    const got = await readFileAtRef(absPath, ref);
+    if (!got.ok) return fail(got.error.code, shown, got.error.message);
+    source = { text: got.value.text };
+    commit = got.value.commit;
   }
-  const parsed = parseTestset(got.value.text, format, shown);
-  if (!parsed.ok) return parsed;
-  for (const row of parsed.rows) onRow(row);
-  return { ok: true, commit: got.value.commit };
-}
-
-/**
- * Reads and parses a testset file; the one place in `testsets/` that touches the file system.
- * A missing file, an unsupported extension and an unreadable file are each one issue without a
- * position (line 0), so callers can point at the config's `path:` instead.
- */
-export async function readTestsetFile(
-  absPath: string,
-  displayPath: string,
-): Promise<TestsetParseResult> {
-  const format = formatFromPath(absPath);
-  if (format === null) return unsupported(displayPath);
-  let text: string;
   try {
-    text = await readFile(absPath, 'utf8');
+    const read = await streamTestsetRows(source, format, shown, onRow);
+    return read.ok ? { ok: true, commit } : read;
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    return readFailure(code, message, displayPath);
+    if (!(error instanceof TestsetReadError)) throw error;
+    return readFailure(error.code, error.message, displayPath);
   }
-  return parseTestset(text, format, displayPath);
 }
 
 /** A file that could not be read, by its errno code. */
@@ -127,7 +89,7 @@ function unsupported(displayPath: string): { ok: false; issues: Issue[] } {
 }
 
 function fail(
-  code: TestsetIssueCode,
+  code: TestsetIssueCode | GitErrorCode,
   file: string,
   message: string,
 ): { ok: false; issues: Issue[] } {

@@ -10,6 +10,7 @@ export function preparedCases(rows: Record<string, unknown>[]): PreparedCase[] {
     source: { file: 'cases.jsonl', line: i + 1 },
     data,
     meta: {},
+    index: i,
   }));
 }
 
