@@ -5512,7 +5512,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape2 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape3 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -5520,14 +5520,14 @@ Content-Disposition: form-data`;
         let hasUnknownSizeValue = false;
         for (const [name, value] of object) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${escape2(normalizeLinefeeds(name))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${escape3(normalizeLinefeeds(name))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length2 += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape2(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape3(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape3(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -21421,6 +21421,406 @@ var init_ansi = __esm({
   }
 });
 
+// ../main/node_modules/ansi-regex/index.js
+function ansiRegex({ onlyFirst = false } = {}) {
+  return new RegExp(pattern, onlyFirst ? void 0 : "g");
+}
+var ST, stringControls, osc, controlString, linuxPalette, csi, escape2, pattern;
+var init_ansi_regex = __esm({
+  "../main/node_modules/ansi-regex/index.js"() {
+    ST = String.raw`(?:\u001B\u005C|\u009C)`;
+    stringControls = String.raw`\u0018\u001A\u001B\u0080-\u009F`;
+    osc = String.raw`(?:\u001B\]|\u009D)[^\u0007${stringControls}]*(?:\u0007|${ST})`;
+    controlString = String.raw`(?:\u001B[PX^_k]|[\u0090\u0098\u009E\u009F])[^${stringControls}]*${ST}`;
+    linuxPalette = String.raw`\u001B\](?:P[\dA-Fa-f]{7}|R)(?:\u0007|${ST})?`;
+    csi = String.raw`(?:\u001B\[|\u009B)[\u0030-\u003F]*[\u0020-\u002F]*[\u0040-\u007E]`;
+    escape2 = String.raw`\u001B(?:[\u0020-\u002F]+[\u0030-\u007E]|[\dA-PR-TZcf-oq-uy=><~|}])`;
+    pattern = `${linuxPalette}|${osc}|${controlString}|${csi}|${escape2}`;
+  }
+});
+
+// ../main/node_modules/strip-ansi/index.js
+function stripAnsi(string) {
+  if (typeof string !== "string") {
+    throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
+  }
+  if (!string.includes("\x1B") && !string.includes("\x9B")) {
+    return string;
+  }
+  return string.replace(regex, "");
+}
+var regex;
+var init_strip_ansi = __esm({
+  "../main/node_modules/strip-ansi/index.js"() {
+    init_ansi_regex();
+    regex = ansiRegex();
+  }
+});
+
+// ../main/node_modules/get-east-asian-width/lookup-data.js
+var ambiguousMinimalCodePoint, ambiguousMaximumCodePoint, ambiguousRanges, fullwidthMinimalCodePoint, fullwidthMaximumCodePoint, fullwidthRanges, wideMinimalCodePoint, wideMaximumCodePoint, wideRanges;
+var init_lookup_data = __esm({
+  "../main/node_modules/get-east-asian-width/lookup-data.js"() {
+    ambiguousMinimalCodePoint = 161;
+    ambiguousMaximumCodePoint = 1114109;
+    ambiguousRanges = [161, 161, 164, 164, 167, 168, 170, 170, 173, 174, 176, 180, 182, 186, 188, 191, 198, 198, 208, 208, 215, 216, 222, 225, 230, 230, 232, 234, 236, 237, 240, 240, 242, 243, 247, 250, 252, 252, 254, 254, 257, 257, 273, 273, 275, 275, 283, 283, 294, 295, 299, 299, 305, 307, 312, 312, 319, 322, 324, 324, 328, 331, 333, 333, 338, 339, 358, 359, 363, 363, 462, 462, 464, 464, 466, 466, 468, 468, 470, 470, 472, 472, 474, 474, 476, 476, 593, 593, 609, 609, 708, 708, 711, 711, 713, 715, 717, 717, 720, 720, 728, 731, 733, 733, 735, 735, 768, 879, 913, 929, 931, 937, 945, 961, 963, 969, 1025, 1025, 1040, 1103, 1105, 1105, 8208, 8208, 8211, 8214, 8216, 8217, 8220, 8221, 8224, 8226, 8228, 8231, 8240, 8240, 8242, 8243, 8245, 8245, 8251, 8251, 8254, 8254, 8308, 8308, 8319, 8319, 8321, 8324, 8364, 8364, 8451, 8451, 8453, 8453, 8457, 8457, 8467, 8467, 8470, 8470, 8481, 8482, 8486, 8486, 8491, 8491, 8531, 8532, 8539, 8542, 8544, 8555, 8560, 8569, 8585, 8585, 8592, 8601, 8632, 8633, 8658, 8658, 8660, 8660, 8679, 8679, 8704, 8704, 8706, 8707, 8711, 8712, 8715, 8715, 8719, 8719, 8721, 8721, 8725, 8725, 8730, 8730, 8733, 8736, 8739, 8739, 8741, 8741, 8743, 8748, 8750, 8750, 8756, 8759, 8764, 8765, 8776, 8776, 8780, 8780, 8786, 8786, 8800, 8801, 8804, 8807, 8810, 8811, 8814, 8815, 8834, 8835, 8838, 8839, 8853, 8853, 8857, 8857, 8869, 8869, 8895, 8895, 8978, 8978, 9312, 9449, 9451, 9547, 9552, 9587, 9600, 9615, 9618, 9621, 9632, 9633, 9635, 9641, 9650, 9651, 9654, 9655, 9660, 9661, 9664, 9665, 9670, 9672, 9675, 9675, 9678, 9681, 9698, 9701, 9711, 9711, 9733, 9734, 9737, 9737, 9742, 9743, 9756, 9756, 9758, 9758, 9792, 9792, 9794, 9794, 9824, 9825, 9827, 9829, 9831, 9834, 9836, 9837, 9839, 9839, 9886, 9887, 9919, 9919, 9926, 9933, 9935, 9939, 9941, 9953, 9955, 9955, 9960, 9961, 9963, 9969, 9972, 9972, 9974, 9977, 9979, 9980, 9982, 9983, 10045, 10045, 10102, 10111, 11094, 11097, 12872, 12879, 57344, 63743, 65024, 65039, 65533, 65533, 127232, 127242, 127248, 127277, 127280, 127337, 127344, 127373, 127375, 127376, 127387, 127404, 917760, 917999, 983040, 1048573, 1048576, 1114109];
+    fullwidthMinimalCodePoint = 12288;
+    fullwidthMaximumCodePoint = 65510;
+    fullwidthRanges = [12288, 12288, 65281, 65376, 65504, 65510];
+    wideMinimalCodePoint = 4352;
+    wideMaximumCodePoint = 262141;
+    wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
+  }
+});
+
+// ../main/node_modules/get-east-asian-width/utilities.js
+var isInRange;
+var init_utilities = __esm({
+  "../main/node_modules/get-east-asian-width/utilities.js"() {
+    isInRange = (ranges, codePoint) => {
+      let low = 0;
+      let high = Math.floor(ranges.length / 2) - 1;
+      while (low <= high) {
+        const mid = Math.floor((low + high) / 2);
+        const i = mid * 2;
+        if (codePoint < ranges[i]) {
+          high = mid - 1;
+        } else if (codePoint > ranges[i + 1]) {
+          low = mid + 1;
+        } else {
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+});
+
+// ../main/node_modules/get-east-asian-width/lookup.js
+function findWideFastPathRange(ranges) {
+  let fastPathStart = ranges[0];
+  let fastPathEnd = ranges[1];
+  for (let index = 0; index < ranges.length; index += 2) {
+    const start = ranges[index];
+    const end = ranges[index + 1];
+    if (commonCjkCodePoint >= start && commonCjkCodePoint <= end) {
+      return [start, end];
+    }
+    if (end - start > fastPathEnd - fastPathStart) {
+      fastPathStart = start;
+      fastPathEnd = end;
+    }
+  }
+  return [fastPathStart, fastPathEnd];
+}
+var commonCjkCodePoint, wideFastPathStart, wideFastPathEnd, isAmbiguous, isFullwidth, isWide;
+var init_lookup = __esm({
+  "../main/node_modules/get-east-asian-width/lookup.js"() {
+    init_lookup_data();
+    init_utilities();
+    commonCjkCodePoint = 19968;
+    [wideFastPathStart, wideFastPathEnd] = /* @__PURE__ */ findWideFastPathRange(wideRanges);
+    isAmbiguous = (codePoint) => {
+      if (codePoint < ambiguousMinimalCodePoint || codePoint > ambiguousMaximumCodePoint) {
+        return false;
+      }
+      return isInRange(ambiguousRanges, codePoint);
+    };
+    isFullwidth = (codePoint) => {
+      if (codePoint < fullwidthMinimalCodePoint || codePoint > fullwidthMaximumCodePoint) {
+        return false;
+      }
+      return isInRange(fullwidthRanges, codePoint);
+    };
+    isWide = (codePoint) => {
+      if (codePoint >= wideFastPathStart && codePoint <= wideFastPathEnd) {
+        return true;
+      }
+      if (codePoint < wideMinimalCodePoint || codePoint > wideMaximumCodePoint) {
+        return false;
+      }
+      return isInRange(wideRanges, codePoint);
+    };
+  }
+});
+
+// ../main/node_modules/get-east-asian-width/index.js
+function validate(codePoint) {
+  if (!Number.isSafeInteger(codePoint)) {
+    throw new TypeError(`Expected a code point, got \`${typeof codePoint}\`.`);
+  }
+}
+function eastAsianWidth(codePoint, { ambiguousAsWide = false } = {}) {
+  validate(codePoint);
+  if (isFullwidth(codePoint) || isWide(codePoint) || ambiguousAsWide && isAmbiguous(codePoint)) {
+    return 2;
+  }
+  return 1;
+}
+var init_get_east_asian_width = __esm({
+  "../main/node_modules/get-east-asian-width/index.js"() {
+    init_lookup();
+  }
+});
+
+// ../main/node_modules/string-width/index.js
+function isDoubleWidthNonRgiEmojiSequence(segment) {
+  if (segment.length > 50) {
+    return false;
+  }
+  if (unqualifiedKeycapRegex.test(segment)) {
+    return true;
+  }
+  if (segment.includes("\u200D")) {
+    const pictographics = segment.match(extendedPictographicRegex);
+    return pictographics !== null && pictographics.length >= 2;
+  }
+  return false;
+}
+function baseVisible(segment) {
+  const index = segment.search(visibleCharacterRegex);
+  return index === -1 ? void 0 : segment.slice(index);
+}
+function isHangulLeadingJamo(codePoint) {
+  return codePoint >= 4352 && codePoint <= 4447 || codePoint >= 43360 && codePoint <= 43388;
+}
+function isHangulVowelJamo(codePoint) {
+  return codePoint >= 4448 && codePoint <= 4519 || codePoint >= 55216 && codePoint <= 55238;
+}
+function isHangulTrailingJamo(codePoint) {
+  return codePoint >= 4520 && codePoint <= 4607 || codePoint >= 55243 && codePoint <= 55291;
+}
+function isHangulJamo(codePoint) {
+  return isHangulLeadingJamo(codePoint) || isHangulVowelJamo(codePoint) || isHangulTrailingJamo(codePoint);
+}
+function hangulClusterWidth(visibleSegment, eastAsianWidthOptions) {
+  const codePoints3 = [];
+  for (const character of visibleSegment) {
+    if (!visibleCharacterRegex.test(character)) {
+      continue;
+    }
+    codePoints3.push(character.codePointAt(0));
+  }
+  if (codePoints3.length === 0) {
+    return void 0;
+  }
+  let width = 0;
+  for (let index = 0; index < codePoints3.length; index++) {
+    const codePoint = codePoints3[index];
+    if (!isHangulJamo(codePoint)) {
+      if (width === 0) {
+        return void 0;
+      }
+      for (let remaining = index; remaining < codePoints3.length; remaining++) {
+        width += eastAsianWidth(codePoints3[remaining], eastAsianWidthOptions);
+      }
+      return width;
+    }
+    if (isHangulLeadingJamo(codePoint) && isHangulVowelJamo(codePoints3[index + 1])) {
+      width += 2;
+      index += isHangulTrailingJamo(codePoints3[index + 2]) ? 2 : 1;
+      continue;
+    }
+    width += eastAsianWidth(codePoint, eastAsianWidthOptions);
+  }
+  return width;
+}
+function trailingWidth(visibleSegment, eastAsianWidthOptions) {
+  let extra = 0;
+  let first = true;
+  for (const character of visibleSegment) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (spacingMarkRegex.test(character) || character >= "\uFF00" && character <= "\uFFEF") {
+      extra += eastAsianWidth(character.codePointAt(0), eastAsianWidthOptions);
+    }
+  }
+  return extra;
+}
+function stringWidth(input, options2 = {}) {
+  if (typeof input !== "string" || input.length === 0) {
+    return 0;
+  }
+  const {
+    ambiguousIsNarrow = true,
+    countAnsiEscapeCodes = false
+  } = options2;
+  let string = input;
+  if (!countAnsiEscapeCodes && (string.includes("\x1B") || string.includes("\x9B"))) {
+    string = stripAnsi(string);
+  }
+  if (string.length === 0) {
+    return 0;
+  }
+  if (/^[\u0020-\u007E]*$/.test(string)) {
+    return string.length;
+  }
+  let width = 0;
+  const eastAsianWidthOptions = { ambiguousAsWide: !ambiguousIsNarrow };
+  for (const { segment } of segmenter.segment(string)) {
+    const visibleSegment = baseVisible(segment);
+    if (visibleSegment === void 0) {
+      continue;
+    }
+    if (rgiEmojiRegex.test(segment) || isDoubleWidthNonRgiEmojiSequence(segment)) {
+      width += 2;
+      continue;
+    }
+    const hangulWidth = hangulClusterWidth(visibleSegment, eastAsianWidthOptions);
+    if (hangulWidth !== void 0) {
+      width += hangulWidth;
+      continue;
+    }
+    const codePoint = visibleSegment.codePointAt(0);
+    width += eastAsianWidth(codePoint, eastAsianWidthOptions);
+    width += trailingWidth(visibleSegment, eastAsianWidthOptions);
+  }
+  return width;
+}
+var segmenter, visibleCharacterRegex, spacingMarkRegex, rgiEmojiRegex, unqualifiedKeycapRegex, extendedPictographicRegex;
+var init_string_width = __esm({
+  "../main/node_modules/string-width/index.js"() {
+    init_strip_ansi();
+    init_get_east_asian_width();
+    segmenter = new Intl.Segmenter();
+    visibleCharacterRegex = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
+    spacingMarkRegex = new RegExp("\\p{Spacing_Mark}", "v");
+    rgiEmojiRegex = new RegExp("^\\p{RGI_Emoji}$", "v");
+    unqualifiedKeycapRegex = /^[\d#*]\u20E3$/;
+    extendedPictographicRegex = new RegExp("\\p{Extended_Pictographic}", "gu");
+  }
+});
+
+// src/shared/text-table.ts
+function textWidth(text) {
+  return stringWidth(text);
+}
+function textWidthUpTo(text, limit) {
+  if (text.length * 2 <= limit) return stringWidth(text);
+  let width = 0;
+  for (const piece of textPieces(text)) {
+    if (PLAIN_ASCII.test(piece)) {
+      width += piece.length;
+    } else {
+      let chunk = "";
+      for (const { segment } of graphemes.segment(piece)) {
+        chunk += segment;
+        if (chunk.length < CHUNK) continue;
+        width += stringWidth(chunk);
+        chunk = "";
+        if (width > limit) break;
+      }
+      width += stringWidth(chunk);
+    }
+    if (width > limit) return limit + 1;
+  }
+  return width;
+}
+function textPieces(text) {
+  if (!text.includes("\x1B")) return [text];
+  return text.split(ANSI_SEQUENCE).filter((_, index) => index % 2 === 0);
+}
+function truncateToWidth(text, max) {
+  if (textWidthUpTo(text, max) <= max) return text;
+  if (max <= 0) return "";
+  if (PLAIN_ASCII.test(text)) return `${text.slice(0, max - 1)}${ELLIPSIS}`;
+  const room = max - stringWidth(ELLIPSIS);
+  let kept = "";
+  let width = 0;
+  let cut = false;
+  text.split(ANSI_SEQUENCE).forEach((piece, index) => {
+    if (index % 2 === 1) {
+      kept += piece;
+      return;
+    }
+    if (cut) return;
+    for (const { segment } of graphemes.segment(piece)) {
+      const next = PLAIN_ASCII.test(segment) ? segment.length : stringWidth(segment);
+      if (width + next > room) {
+        kept += ELLIPSIS;
+        cut = true;
+        return;
+      }
+      kept += segment;
+      width += next;
+    }
+  });
+  return kept;
+}
+function padToWidth(text, width, align = "left") {
+  return pad(text, width - textWidth(text), align);
+}
+function pad(text, spaces, align = "left") {
+  const gap = " ".repeat(Math.max(0, spaces));
+  return align === "right" ? gap + text : text + gap;
+}
+function renderTable(rows, options2 = {}) {
+  const indent2 = options2.indent ?? "";
+  const gap = options2.gap ?? "  ";
+  const count = rows.reduce((most, row) => Math.max(most, row.length), 0);
+  const specs = Array.from({ length: count }, (_, column) => options2.columns?.[column] ?? {});
+  const room = options2.maxWidth === void 0 ? Infinity : options2.maxWidth - textWidth(indent2);
+  const limits = specs.map((spec) => spec.shrink ? room : Infinity);
+  const measured = rows.map(
+    (row) => row.map((cell, column) => textWidthUpTo(cell, limits[column] ?? Infinity))
+  );
+  const widths = new Array(count).fill(0);
+  for (const row of measured) {
+    row.forEach((width, column) => {
+      widths[column] = Math.max(widths[column] ?? 0, width);
+    });
+  }
+  if (room !== Infinity) shrinkColumns(widths, specs, room, textWidth(gap));
+  const line = (cells) => `${indent2}${cells.join(gap)}`.replace(/ +$/, "");
+  const lines2 = rows.map(
+    (row, index) => line(
+      row.map((cell, column) => {
+        const width = widths[column] ?? 0;
+        const align = specs[column]?.align;
+        const cellWidth = measured[index]?.[column] ?? 0;
+        return cellWidth <= width ? pad(cell, width - cellWidth, align) : padToWidth(truncateToWidth(cell, width), width, align);
+      })
+    )
+  );
+  const rule = options2.rule;
+  if (rule !== void 0 && lines2.length > 0) {
+    lines2.splice(1, 0, line(widths.map((width) => rule.repeat(width))));
+  }
+  return lines2;
+}
+function shrinkColumns(widths, specs, room, gapWidth) {
+  const total = widths.reduce((sum2, width) => sum2 + width, 0) + gapWidth * (widths.length - 1);
+  if (total <= room) return;
+  const shrinking = specs.flatMap((spec, column) => spec.shrink ? [column] : []);
+  let remaining = room - gapWidth * (widths.length - 1);
+  widths.forEach((width, column) => {
+    if (specs[column]?.shrink !== true) remaining -= width;
+  });
+  const byWidth = shrinking.sort((a, b) => (widths[a] ?? 0) - (widths[b] ?? 0));
+  byWidth.forEach((column, index) => {
+    const natural = widths[column] ?? 0;
+    const minimum = Math.min(natural, specs[column]?.minWidth ?? 1);
+    const share = Math.floor(remaining / (byWidth.length - index));
+    const width = Math.max(minimum, Math.min(natural, share));
+    widths[column] = width;
+    remaining -= width;
+  });
+}
+var ELLIPSIS, PLAIN_ASCII, ANSI_SEQUENCE, CHUNK, graphemes;
+var init_text_table = __esm({
+  "src/shared/text-table.ts"() {
+    "use strict";
+    init_string_width();
+    ELLIPSIS = "\u2026";
+    PLAIN_ASCII = /^[\u0020-\u007e]*$/;
+    ANSI_SEQUENCE = /(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\))/;
+    CHUNK = 64;
+    graphemes = new Intl.Segmenter();
+  }
+});
+
 // src/report/summary-table.ts
 function listingOf(cases) {
   const notPassed = cases.filter((result) => !result.passed);
@@ -21468,7 +21868,7 @@ function renderRun(run2, listing, paint, width) {
           ...flaky
         ]
       ],
-      ["right", "right", "right", "right", "right", "right"]
+      { indent: INDENT, columns: [NUMBER, NUMBER, NUMBER, NUMBER, NUMBER, NUMBER] }
     )
   );
   const evaluators = Object.entries(summary2.evaluators);
@@ -21487,7 +21887,7 @@ function renderRun(run2, listing, paint, width) {
             formatCount(stats.errors)
           ])
         ],
-        ["left", "right", "right", "right", "right", "right"]
+        { indent: INDENT, columns: [{}, NUMBER, NUMBER, NUMBER, NUMBER, NUMBER] }
       )
     );
   }
@@ -21525,7 +21925,7 @@ function renderCaseLine(result, paint, width) {
   const reasons = describeCaseFailure(result).join("; ");
   const detail = [flaky, reasons].filter((part) => part !== null && part !== "").join("  ");
   const text = `${clean(shortId2(result.id))}  ${clean(source)}  ${clean(detail)}`;
-  return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
+  return `${INDENT}${INDENT}${mark} ${truncateToWidth(text, width - 6)}`;
 }
 function renderVerdictLine(runs, interrupted, paint) {
   if (runs.length === 0) {
@@ -21551,47 +21951,24 @@ function renderVerdictLine(runs, interrupted, paint) {
 function verdictWord(verdict, paint) {
   return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
 }
-function renderTable(rows, align) {
-  const widths = [];
-  for (const row of rows) {
-    row.forEach((cell, column) => {
-      widths[column] = Math.max(widths[column] ?? 0, visibleWidth(cell));
-    });
-  }
-  return rows.map((row) => {
-    const cells = row.map((cell, column) => {
-      const gap = " ".repeat((widths[column] ?? 0) - visibleWidth(cell));
-      return align[column] === "right" ? gap + cell : cell + gap;
-    });
-    return INDENT + cells.join("  ").trimEnd();
-  });
-}
-function visibleWidth(text) {
-  let width = 0;
-  for (const _char of text.replace(ANSI_SGR, "")) width++;
-  return width;
-}
-function truncate(text, max) {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join("")}\u2026`;
-}
 function clean(text) {
   return text.replace(
     /[\u0000-\u001f\u007f-\u009f]/g,
     (char) => char === "	" ? " " : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
 }
-var MAX_LISTED_CASES, DEFAULT_WIDTH, INDENT, ANSI_SGR;
+var MAX_LISTED_CASES, DEFAULT_WIDTH, INDENT, NUMBER;
 var init_summary_table = __esm({
   "src/report/summary-table.ts"() {
     "use strict";
     init_ansi();
     init_usage();
+    init_text_table();
     init_labels();
     MAX_LISTED_CASES = 5;
     DEFAULT_WIDTH = 100;
     INDENT = "  ";
-    ANSI_SGR = /\x1b\[[0-9;]*m/g;
+    NUMBER = { align: "right" };
   }
 });
 
@@ -23146,34 +23523,83 @@ var init_config_path = __esm({
   }
 });
 
-// src/config/did-you-mean.ts
-function editDistance(a, b) {
-  const rows = [];
-  for (let i = 0; i <= a.length; i++) {
-    const row = [];
-    for (let j = 0; j <= b.length; j++) {
-      if (i === 0 || j === 0) {
-        row.push(i + j);
-        continue;
-      }
-      const above = rows[i - 1] ?? [];
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
-      }
-      row.push(best);
-    }
-    rows.push(row);
+// src/shared/edit-distance.ts
+function editDistance(left, right, options2 = {}) {
+  const a = codePoints(left);
+  const b = codePoints(right);
+  const budget = options2.budget ?? LEVENSHTEIN_CELL_BUDGET;
+  const transpositions = options2.transpositions ?? false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
   }
-  return rows[a.length]?.[b.length] ?? Math.max(a.length, b.length);
+  const [long, short2] = endA - start >= endB - start ? [a.slice(start, endA), b.slice(start, endB)] : [b.slice(start, endB), a.slice(start, endA)];
+  const n = long.length;
+  const m = short2.length;
+  if (m === 0) return { distance: n, exact: true };
+  if (n * m <= budget) {
+    return { distance: bandedDistance(long, short2, n, transpositions), exact: true };
+  }
+  let best = n;
+  for (let k = Math.max(n - m, 32); n * (2 * k + 1) <= budget; k *= 2) {
+    const distance = bandedDistance(long, short2, k, transpositions);
+    if (distance <= k) return { distance, exact: true };
+    best = Math.min(best, distance);
+  }
+  return { distance: best, exact: false };
 }
+function codePoints(text) {
+  return Array.from(text, (char) => char.codePointAt(0) ?? 0);
+}
+function bandedDistance(a, b, k, transpositions) {
+  const n = a.length;
+  const m = b.length;
+  const unreachable = n + m + 1;
+  let beforeLast = new Uint32Array(m + 1).fill(unreachable);
+  let prev = new Uint32Array(m + 1).fill(unreachable);
+  let cur = new Uint32Array(m + 1).fill(unreachable);
+  for (let j = 0; j <= Math.min(m, k); j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - k);
+    const hi = Math.min(m, i + k);
+    cur[lo - 1] = lo === 1 ? i : unreachable;
+    const ai = a[i - 1];
+    const swappable = transpositions && i > 1;
+    for (let j = lo; j <= hi; j++) {
+      const bj = b[j - 1];
+      const substitute = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
+      const remove = (prev[j] ?? unreachable) + 1;
+      const insert = (cur[j - 1] ?? unreachable) + 1;
+      let best = Math.min(substitute, remove, insert);
+      if (swappable && j > 1 && ai === b[j - 2] && a[i - 2] === bj) {
+        best = Math.min(best, (beforeLast[j - 2] ?? unreachable) + 1);
+      }
+      cur[j] = best;
+    }
+    if (hi < m) cur[hi + 1] = unreachable;
+    [beforeLast, prev, cur] = [prev, cur, beforeLast];
+  }
+  return prev[m] ?? unreachable;
+}
+var LEVENSHTEIN_CELL_BUDGET;
+var init_edit_distance = __esm({
+  "src/shared/edit-distance.ts"() {
+    "use strict";
+    LEVENSHTEIN_CELL_BUDGET = 2e7;
+  }
+});
+
+// src/config/did-you-mean.ts
 function closestMatch(name, candidates) {
   const wanted = name.toLowerCase();
   let best;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const distance = editDistance(wanted, candidate.toLowerCase());
+    const { distance } = editDistance(wanted, candidate.toLowerCase(), { transpositions: true });
     const limit = Math.max(1, Math.floor(Math.max(wanted.length, candidate.length) / 3));
     if (distance <= limit && distance < wanted.length && distance < bestDistance) {
       best = candidate;
@@ -23185,6 +23611,7 @@ function closestMatch(name, candidates) {
 var init_did_you_mean = __esm({
   "src/config/did-you-mean.ts"() {
     "use strict";
+    init_edit_distance();
   }
 });
 
@@ -24933,14 +25360,14 @@ var require_code2 = __commonJS({
     }
     exports.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
-    function usePattern({ gen, it: { opts } }, pattern) {
+    function usePattern({ gen, it: { opts } }, pattern5) {
       const u = opts.unicodeRegExp ? "u" : "";
       const { regExp } = opts.code;
-      const rx = regExp(pattern, u);
+      const rx = regExp(pattern5, u);
       return gen.scopeValue("pattern", {
         key: rx.toString(),
         ref: rx,
-        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
+        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern5}, ${u})`
       });
     }
     exports.usePattern = usePattern;
@@ -25025,8 +25452,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate);
+      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate2);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -26099,28 +26526,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate });
-        validate.errors = null;
-        validate.schema = sch.schema;
-        validate.schemaEnv = sch;
+        const validate2 = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate2 });
+        validate2.errors = null;
+        validate2.schema = sch.schema;
+        validate2.schemaEnv = sch;
         if (sch.$async)
-          validate.$async = true;
+          validate2.$async = true;
         if (this.opts.code.source === true) {
-          validate.source = { validateName, validateCode, scopeValues: gen._values };
+          validate2.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate.evaluated = {
+          validate2.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate.source)
-            validate.source.evaluated = (0, codegen_1.stringify)(validate.evaluated);
+          if (validate2.source)
+            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
         }
-        sch.validate = validate;
+        sch.validate = validate2;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -27858,10 +28285,10 @@ var require_core = __commonJS({
         }
         return metaSchema;
       }
-      _removeAllSchemas(schemas2, regex2) {
+      _removeAllSchemas(schemas2, regex3) {
         for (const keyRef in schemas2) {
           const sch = schemas2[keyRef];
-          if (!regex2 || regex2.test(keyRef)) {
+          if (!regex3 || regex3.test(keyRef)) {
             if (typeof sch == "string") {
               delete schemas2[keyRef];
             } else if (sch && !sch.meta) {
@@ -34355,19 +34782,19 @@ function checkConfigSchema(data) {
   return validateConfig(data) ? [] : [...validateConfig.errors ?? []];
 }
 function checkOptionsSchema(optionsSchema, options2) {
-  let validate = optionValidators2.get(optionsSchema);
-  if (!validate) {
+  let validate2 = optionValidators2.get(optionsSchema);
+  if (!validate2) {
     const text = JSON.stringify(optionsSchema);
     const precompiled = Object.values(optionValidators).find((v) => v.schema === text);
     if (precompiled) {
-      validate = precompiled.validate;
+      validate2 = precompiled.validate;
     } else {
       optionsAjv ??= new import_ajv.Ajv({ ...OPTION_SCHEMA_AJV, validateSchema: false });
-      validate = optionsAjv.compile(optionsSchema);
+      validate2 = optionsAjv.compile(optionsSchema);
     }
-    optionValidators2.set(optionsSchema, validate);
+    optionValidators2.set(optionsSchema, validate2);
   }
-  return validate(options2) ? [] : [...validate.errors ?? []];
+  return validate2(options2) ? [] : [...validate2.errors ?? []];
 }
 var import_ajv, validateConfig, optionsAjv, optionValidators2;
 var init_schema_check = __esm({
@@ -43481,99 +43908,6 @@ var init_accuracy = __esm({
   }
 });
 
-// src/evaluators/levenshtein.ts
-function editDistance2(a, b, budget = LEVENSHTEIN_CELL_BUDGET) {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const [long, short2] = endA - start >= endB - start ? [a.slice(start, endA), b.slice(start, endB)] : [b.slice(start, endB), a.slice(start, endA)];
-  const n = long.length;
-  const m = short2.length;
-  if (m === 0) return { distance: n, exact: true };
-  if (n * m <= budget) return { distance: bandedDistance(long, short2, n), exact: true };
-  let best = n;
-  for (let k = Math.max(n - m, 32); n * (2 * k + 1) <= budget; k *= 2) {
-    const distance = bandedDistance(long, short2, k);
-    if (distance <= k) return { distance, exact: true };
-    best = Math.min(best, distance);
-  }
-  return { distance: best, exact: false };
-}
-function bandedDistance(a, b, k) {
-  const n = a.length;
-  const m = b.length;
-  const unreachable = n + m + 1;
-  let prev = new Uint32Array(m + 1).fill(unreachable);
-  let cur = new Uint32Array(m + 1).fill(unreachable);
-  for (let j = 0; j <= Math.min(m, k); j++) prev[j] = j;
-  for (let i = 1; i <= n; i++) {
-    const lo = Math.max(1, i - k);
-    const hi = Math.min(m, i + k);
-    cur[lo - 1] = lo === 1 ? i : unreachable;
-    const ai = a[i - 1];
-    for (let j = lo; j <= hi; j++) {
-      const substitute = (prev[j - 1] ?? unreachable) + (ai === b[j - 1] ? 0 : 1);
-      const remove = (prev[j] ?? unreachable) + 1;
-      const insert = (cur[j - 1] ?? unreachable) + 1;
-      cur[j] = Math.min(substitute, remove, insert);
-    }
-    if (hi < m) cur[hi + 1] = unreachable;
-    [prev, cur] = [cur, prev];
-  }
-  return prev[m] ?? unreachable;
-}
-var LEVENSHTEIN_CELL_BUDGET, levenshtein;
-var init_levenshtein = __esm({
-  "src/evaluators/levenshtein.ts"() {
-    "use strict";
-    init_metadata();
-    init_option_schemas();
-    init_options();
-    init_define();
-    LEVENSHTEIN_CELL_BUDGET = 2e7;
-    levenshtein = defineBuiltin({
-      summary: "Similarity to `expected`: 1 \u2212 edit distance / length of the longer text.",
-      optionsSchema: {
-        type: "object",
-        properties: {
-          expected: { type: "string", description: "The reference text." },
-          actual: ACTUAL_OPTION,
-          ignoreCase: IGNORE_CASE_OPTION
-        },
-        required: ["expected"],
-        additionalProperties: false
-      },
-      score(values, args) {
-        const ignoreCase = optionalBoolean(values, "ignoreCase", false);
-        const expected = requiredString(values, "expected");
-        const actual = textOf(actualOf(values, args));
-        const left = ignoreCase ? expected.toLowerCase() : expected;
-        const right = ignoreCase ? actual.toLowerCase() : actual;
-        if (left === right) return { score: 1, metadata: { distance: 0 } };
-        const a = Array.from(left, (char) => char.codePointAt(0) ?? 0);
-        const b = Array.from(right, (char) => char.codePointAt(0) ?? 0);
-        const { distance, exact } = editDistance2(a, b);
-        const maxLength = Math.max(a.length, b.length);
-        return {
-          score: 1 - distance / maxLength,
-          metadata: {
-            distance,
-            maxLength,
-            ...!exact && { approximate: true },
-            expected: truncateText(expected),
-            actual: truncateText(actual)
-          }
-        };
-      }
-    });
-  }
-});
-
 // src/evaluators/judges/rag-shared.ts
 function isRecord3(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -43689,8 +44023,8 @@ function validateMatchingOptions(options2) {
 function splitSentences(text) {
   const sentences = [];
   for (const line of text.split(/\r?\n/)) {
-    segmenter ??= new Intl.Segmenter("en", { granularity: "sentence" });
-    for (const { segment } of segmenter.segment(line)) {
+    segmenter2 ??= new Intl.Segmenter("en", { granularity: "sentence" });
+    for (const { segment } of segmenter2.segment(line)) {
       const sentence = segment.trim();
       if (sentence !== "") sentences.push(sentence);
     }
@@ -43700,15 +44034,15 @@ function splitSentences(text) {
 function matchForm(text) {
   return text.toLowerCase().replace(/\s+/g, " ").trim();
 }
-function codePoints(text) {
+function codePoints2(text) {
   return Array.from(text, (char) => char.codePointAt(0) ?? 0);
 }
 function approximateFind(needle, haystack, budget = LEVENSHTEIN_CELL_BUDGET) {
   const wanted = matchForm(needle);
   const searched = matchForm(haystack);
   if (searched.includes(wanted)) return { similarity: 1, exact: true };
-  const a = codePoints(wanted);
-  const b = codePoints(searched);
+  const a = codePoints2(wanted);
+  const b = codePoints2(searched);
   const m = a.length;
   if (m * b.length > budget) return { similarity: 0, exact: false };
   const column = Uint32Array.from({ length: m + 1 }, (_, i) => i);
@@ -43755,12 +44089,12 @@ function matchItems(items, contexts, budget = MATCH_CELL_BUDGET) {
   );
   return { similarities, exact };
 }
-var CONTEXTS_OPTION, ANSWER_OPTION, QUESTION_OPTION2, REFERENCE_OPTION, EXPECTED_CONTEXTS_OPTION, DEFAULT_MIN_SIMILARITY, MIN_SIMILARITY_OPTION, segmenter, MATCH_CELL_BUDGET;
+var CONTEXTS_OPTION, ANSWER_OPTION, QUESTION_OPTION2, REFERENCE_OPTION, EXPECTED_CONTEXTS_OPTION, DEFAULT_MIN_SIMILARITY, MIN_SIMILARITY_OPTION, segmenter2, MATCH_CELL_BUDGET;
 var init_rag_shared = __esm({
   "src/evaluators/judges/rag-shared.ts"() {
     "use strict";
     init_errors();
-    init_levenshtein();
+    init_edit_distance();
     init_option_schemas();
     init_options();
     CONTEXTS_OPTION = {
@@ -44721,8 +45055,8 @@ var require_dynamicAnchor = __commonJS({
       const { gen, it } = cxt;
       it.schemaEnv.root.dynamicAnchors[anchor] = true;
       const v = (0, codegen_1._)`${names_1.default.dynamicAnchors}${(0, codegen_1.getProperty)(anchor)}`;
-      const validate = it.errSchemaPath === "#" ? it.validateName : _getValidate(cxt);
-      gen.if((0, codegen_1._)`!${v}`, () => gen.assign(v, validate));
+      const validate2 = it.errSchemaPath === "#" ? it.validateName : _getValidate(cxt);
+      gen.if((0, codegen_1._)`!${v}`, () => gen.assign(v, validate2));
     }
     exports.dynamicAnchor = dynamicAnchor;
     function _getValidate(cxt) {
@@ -44771,11 +45105,11 @@ var require_dynamicRef = __commonJS({
           _callRef(it.validateName, valid)();
         }
       }
-      function _callRef(validate, valid) {
+      function _callRef(validate2, valid) {
         return valid ? () => gen.block(() => {
-          (0, ref_1.callRef)(cxt, validate);
+          (0, ref_1.callRef)(cxt, validate2);
           gen.let(valid, true);
-        }) : () => (0, ref_1.callRef)(cxt, validate);
+        }) : () => (0, ref_1.callRef)(cxt, validate2);
       }
     }
     exports.dynamicRef = dynamicRef;
@@ -46026,9 +46360,9 @@ function schemaCompiler(templated) {
       ajv2 = newAjv(dialect);
       instances.set(dialect, ajv2);
     }
-    let validate;
+    let validate2;
     try {
-      validate = compileSchema(ajv2, schema);
+      validate2 = compileSchema(ajv2, schema);
     } catch (error2) {
       throw new OptionError(
         "evaluator.option",
@@ -46036,8 +46370,8 @@ function schemaCompiler(templated) {
       );
     }
     if (cache.size >= SCHEMA_CACHE_LIMIT) cache.clear();
-    cache.set(key, validate);
-    return validate;
+    cache.set(key, validate2);
+    return validate2;
   };
 }
 function formatError(error2) {
@@ -46275,8 +46609,59 @@ var init_length = __esm({
   }
 });
 
+// src/evaluators/levenshtein.ts
+function codePointCount(text) {
+  let count = 0;
+  for (const _char of text) count++;
+  return count;
+}
+var levenshtein;
+var init_levenshtein = __esm({
+  "src/evaluators/levenshtein.ts"() {
+    "use strict";
+    init_metadata();
+    init_option_schemas();
+    init_options();
+    init_define();
+    init_edit_distance();
+    levenshtein = defineBuiltin({
+      summary: "Similarity to `expected`: 1 \u2212 edit distance / length of the longer text.",
+      optionsSchema: {
+        type: "object",
+        properties: {
+          expected: { type: "string", description: "The reference text." },
+          actual: ACTUAL_OPTION,
+          ignoreCase: IGNORE_CASE_OPTION
+        },
+        required: ["expected"],
+        additionalProperties: false
+      },
+      score(values, args) {
+        const ignoreCase = optionalBoolean(values, "ignoreCase", false);
+        const expected = requiredString(values, "expected");
+        const actual = textOf(actualOf(values, args));
+        const left = ignoreCase ? expected.toLowerCase() : expected;
+        const right = ignoreCase ? actual.toLowerCase() : actual;
+        if (left === right) return { score: 1, metadata: { distance: 0 } };
+        const { distance, exact } = editDistance(left, right);
+        const maxLength = Math.max(codePointCount(left), codePointCount(right));
+        return {
+          score: 1 - distance / maxLength,
+          metadata: {
+            distance,
+            maxLength,
+            ...!exact && { approximate: true },
+            expected: truncateText(expected),
+            actual: truncateText(actual)
+          }
+        };
+      }
+    });
+  }
+});
+
 // src/evaluators/regex.ts
-function compileProblem(pattern, flags) {
+function compileProblem(pattern5, flags) {
   try {
     new RegExp("", flags);
   } catch (error2) {
@@ -46286,7 +46671,7 @@ function compileProblem(pattern, flags) {
     };
   }
   try {
-    new RegExp(pattern, flags);
+    new RegExp(pattern5, flags);
   } catch (error2) {
     return { path: "pattern", message: messageOf2(error2) };
   }
@@ -46297,20 +46682,20 @@ function messageOf2(error2) {
 }
 function patternCompiler(templated) {
   const cache = /* @__PURE__ */ new Map();
-  return (pattern, flags) => {
-    const key = templated ? `${flags ?? ""}/${pattern}` : "";
+  return (pattern5, flags) => {
+    const key = templated ? `${flags ?? ""}/${pattern5}` : "";
     const cached = cache.get(key);
     if (cached) return cached;
-    const problem = compileProblem(pattern, flags);
+    const problem = compileProblem(pattern5, flags);
     if (problem)
       throw new OptionError("evaluator.option", `option "${problem.path}": ${problem.message}`);
     if (cache.size >= PATTERN_CACHE_LIMIT) cache.clear();
-    const re = new RegExp(pattern, flags);
+    const re = new RegExp(pattern5, flags);
     cache.set(key, re);
     return re;
   };
 }
-var MATCH_MODES, PATTERN_CACHE_LIMIT, regex;
+var MATCH_MODES, PATTERN_CACHE_LIMIT, regex2;
 var init_regex = __esm({
   "src/evaluators/regex.ts"() {
     "use strict";
@@ -46321,7 +46706,7 @@ var init_regex = __esm({
     init_define();
     MATCH_MODES = ["any", "none"];
     PATTERN_CACHE_LIMIT = 256;
-    regex = defineBuiltin({
+    regex2 = defineBuiltin({
       summary: "The text under test matches `pattern` (or, with `match: none`, does not).",
       optionsSchema: {
         type: "object",
@@ -46345,16 +46730,16 @@ var init_regex = __esm({
       },
       defaultThreshold: { gte: 1 },
       validate(options2) {
-        const { pattern, flags } = options2;
-        if (typeof pattern !== "string" || hasTemplates(pattern)) return [];
+        const { pattern: pattern5, flags } = options2;
+        if (typeof pattern5 !== "string" || hasTemplates(pattern5)) return [];
         if (flags !== void 0 && (typeof flags !== "string" || hasTemplates(flags))) return [];
-        const problem = compileProblem(pattern, flags);
+        const problem = compileProblem(pattern5, flags);
         return problem === null ? [] : [problem];
       },
       prepare: (options2) => patternCompiler(hasTemplates(options2.pattern) || hasTemplates(options2.flags)),
       score(values, args, compile) {
-        const pattern = requiredString(values, "pattern");
-        const re = compile(pattern, optionalString(values, "flags"));
+        const pattern5 = requiredString(values, "pattern");
+        const re = compile(pattern5, optionalString(values, "flags"));
         const mode = optionalChoice(values, "match", MATCH_MODES, "any");
         const text = textOf(actualOf(values, args));
         re.lastIndex = 0;
@@ -46362,7 +46747,7 @@ var init_regex = __esm({
         if (!found2) {
           if (mode === "none") return { score: 1 };
           const metadata = {
-            pattern: truncateText(pattern),
+            pattern: truncateText(pattern5),
             flags: re.flags,
             actual: truncateText(text)
           };
@@ -46406,7 +46791,7 @@ var init_registry = __esm({
       "is-valid-json": isValidJson,
       "has-all-substrings": hasAllSubstrings,
       contains,
-      regex,
+      regex: regex2,
       "json-schema": jsonSchema,
       assertions,
       levenshtein,
@@ -46710,7 +47095,7 @@ async function suggestSibling(file) {
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best;
   for (const name of candidates.sort()) {
-    const distance = editDistance3(wanted.toLowerCase(), name.toLowerCase());
+    const { distance } = editDistance(wanted.toLowerCase(), name.toLowerCase());
     if (distance <= limit && (best === void 0 || distance < best.distance)) {
       best = { name, distance };
     }
@@ -46736,22 +47121,11 @@ function extensionRank(name) {
 function stripModuleExtension(name) {
   return extensionRank(name) === -1 ? name : name.slice(0, -extname2(name).length);
 }
-function editDistance3(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
 var MODULE_EXTENSIONS2;
 var init_nearby_file = __esm({
   "src/modules/nearby-file.ts"() {
     "use strict";
+    init_edit_distance();
     MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
   }
 });
@@ -48627,7 +49001,7 @@ var init_api = __esm({
         state: init_state(options2),
         __needMoreData: function(i, bufLen, end) {
           if (end) return false;
-          const { encoding, escape: escape2, quote: quote2 } = this.options;
+          const { encoding, escape: escape3, quote: quote2 } = this.options;
           const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
           const numOfCharLeft = bufLen - i - 1;
           const requiredLength = Math.max(
@@ -48640,7 +49014,7 @@ var init_api = __esm({
             // recordDelimiterMaxLength,
             recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
             // Skip if remaining buffer can be an escaped quote
-            quoting ? (escape2 === null ? 0 : escape2.length) + quote2.length : 0,
+            quoting ? (escape3 === null ? 0 : escape3.length) + quote2.length : 0,
             // Skip if remaining buffer can be record delimiter following the closing quote
             quoting ? quote2.length + recordDelimiterMaxLength : 0
           );
@@ -48663,7 +49037,7 @@ var init_api = __esm({
             to,
             to_line
           } = this.options;
-          let { comment, escape: escape2, quote: quote2, record_delimiter } = this.options;
+          let { comment, escape: escape3, quote: quote2, record_delimiter } = this.options;
           const {
             bomSkipped,
             delimiterDiscovered,
@@ -48730,7 +49104,7 @@ var init_api = __esm({
                   for (const key in options3) {
                     this.options[key] = options3[key];
                   }
-                  ({ comment, escape: escape2, quote: quote2 } = this.options);
+                  ({ comment, escape: escape3, quote: quote2 } = this.options);
                   break;
                 }
               }
@@ -48771,16 +49145,16 @@ var init_api = __esm({
             if (this.state.escaping === true) {
               this.state.escaping = false;
             } else {
-              if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
+              if (escape3 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape3.length < bufLen) {
                 if (escapeIsQuote) {
-                  if (this.__isQuote(buf, pos + escape2.length)) {
+                  if (this.__isQuote(buf, pos + escape3.length)) {
                     this.state.escaping = true;
-                    pos += escape2.length - 1;
+                    pos += escape3.length - 1;
                     continue;
                   }
                 } else {
                   this.state.escaping = true;
-                  pos += escape2.length - 1;
+                  pos += escape3.length - 1;
                   continue;
                 }
               }
@@ -48795,8 +49169,8 @@ var init_api = __esm({
                     nextChr
                   );
                   const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote2.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote2.length);
-                  if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
-                    pos += escape2.length - 1;
+                  if (escape3 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape3.length)) {
+                    pos += escape3.length - 1;
                   } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
                     this.state.quoting = false;
                     this.state.wasQuoting = true;
@@ -49277,12 +49651,12 @@ var init_api = __esm({
           return 0;
         },
         __isEscape: function(buf, pos, chr) {
-          const { escape: escape2 } = this.options;
-          if (escape2 === null) return false;
-          const l = escape2.length;
-          if (escape2[0] === chr) {
+          const { escape: escape3 } = this.options;
+          if (escape3 === null) return false;
+          const l = escape3.length;
+          if (escape3[0] === chr) {
             for (let i = 0; i < l; i++) {
-              if (escape2[i] !== buf[pos + i]) {
+              if (escape3[i] !== buf[pos + i]) {
                 return false;
               }
             }
@@ -49896,8 +50270,8 @@ function scanScalar(text, i) {
   const c = text.charAt(i);
   if (c === '"') return scanString(text, i);
   if (c === "-" || c >= "0" && c <= "9") {
-    NUMBER.lastIndex = i;
-    const match = NUMBER.exec(text);
+    NUMBER2.lastIndex = i;
+    const match = NUMBER2.exec(text);
     const end = match && match[0] !== "-" ? i + match[0].length : i;
     if (end === i || NUMBER_CONTINUES.test(text.charAt(end))) {
       return { offset: i, message: `invalid number ${found(text, i)}` };
@@ -49950,11 +50324,11 @@ function explainJsonError(text, error2) {
   const position = /at position (\d+)/.exec(message);
   return { offset: position ? Number(position[1]) : 0, message };
 }
-var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
+var NUMBER2, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
 var init_json_syntax = __esm({
   "src/testsets/json-syntax.ts"() {
     "use strict";
-    NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+    NUMBER2 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
     NUMBER_CONTINUES = /[0-9.eE+-]/;
     LITERALS = ["true", "false", "null"];
     ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
@@ -51932,14 +52306,14 @@ function validateArtifact(value) {
       ];
     }
   }
-  const validate = validator();
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError2);
+  const validate2 = validator();
+  if (validate2(value)) return [];
+  return (validate2.errors ?? []).map(describeError2);
 }
 function validateCase(value) {
-  const validate = caseValidator();
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError2);
+  const validate2 = caseValidator();
+  if (validate2(value)) return [];
+  return (validate2.errors ?? []).map(describeError2);
 }
 function describeError2(error2) {
   const where = error2.instancePath === "" ? "/" : error2.instancePath;
@@ -52919,8 +53293,8 @@ function codeSpan(text) {
   const flat = showInvisible(text.replace(LINE_BREAKS, " "));
   if (flat === "") return "` `";
   const fence = "`".repeat(longestRun(flat, "`") + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") && flat.endsWith(" ") && flat.trim() !== "" ? " " : "";
-  return `${fence}${pad}${flat}${pad}${fence}`;
+  const pad2 = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") && flat.endsWith(" ") && flat.trim() !== "" ? " " : "";
+  return `${fence}${pad2}${flat}${pad2}${fence}`;
 }
 function codeBlock(text, indent2 = "") {
   const body = showInvisible(text.replace(/\r\n?/g, "\n"));
@@ -53128,32 +53502,36 @@ function textRun(run2, confidence, paint) {
     `${paint.bold(clean2(runTitle(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
   ];
   const rows = orderRows(run2).map((row) => rowText(row, confidence));
-  const nameWidth = Math.max(...rows.map((row) => clean2(row.name).length));
-  const changeWidth = Math.max(...rows.map((row) => row.change.length));
-  const testWidth = Math.max(...rows.map((row) => row.test.length));
-  for (const row of rows) {
-    const label = paintLabel(row.label, paint);
-    const cells = [
-      clean2(row.name).padEnd(nameWidth),
-      row.change.padEnd(changeWidth),
-      row.test.padEnd(testWidth),
-      row.note ? `${label} ${paint.dim(row.note)}` : label
-    ];
-    lines2.push(`  ${cells.join("  ")}`.trimEnd());
-  }
+  lines2.push(
+    ...renderTable(
+      rows.map((row) => {
+        const label = paintLabel(row.label, paint);
+        return [
+          clean2(row.name),
+          row.change,
+          row.test,
+          row.note ? `${label} ${paint.dim(row.note)}` : label
+        ];
+      }),
+      { indent: "  " }
+    )
+  );
   for (const list of caseLists(run2)) {
     const title = `${list.title} (${formatCount(list.cases.length)})`;
     const note = list.note ? paint.dim(`: ${list.note}`) : "";
     lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
     const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
-    const idWidth = Math.max(...shown.map((entry) => clean2(entry.id).length));
-    const sourceWidth = Math.max(...shown.map((entry) => clean2(entry.source ?? "").length));
-    for (const entry of shown) {
-      const cells = [clean2(entry.id).padEnd(idWidth)];
-      if (sourceWidth > 0) cells.push(paint.dim(clean2(entry.source ?? "").padEnd(sourceWidth)));
-      if (entry.detail !== null) cells.push(entry.detail);
-      lines2.push(`    ${cells.join("  ")}`.trimEnd());
-    }
+    const withSource = shown.some((entry) => entry.source !== null);
+    lines2.push(
+      ...renderTable(
+        shown.map((entry) => [
+          clean2(entry.id),
+          ...withSource ? [paint.dim(clean2(entry.source ?? ""))] : [],
+          ...entry.detail === null ? [] : [entry.detail]
+        ]),
+        { indent: "    " }
+      )
+    );
     if (list.cases.length > shown.length) {
       lines2.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
     }
@@ -53234,6 +53612,7 @@ var init_render = __esm({
     init_failure_details();
     init_labels();
     init_markdown();
+    init_text_table();
     MAX_LISTED_COMPARE_CASES = 10;
     MAX_LISTED_RUNS = 10;
     LABEL_ORDER = {

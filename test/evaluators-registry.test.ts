@@ -1,6 +1,7 @@
 /**
  * What every built-in shares: the registry, the option schemas, load-time `validate()`, default
- * thresholds, the helpers behind them (durations, edit distance, metadata caps) and speed.
+ * thresholds, the helpers behind them (durations, metadata caps) and speed. The edit distance
+ * behind `levenshtein` has its own tests in edit-distance.test.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -8,7 +9,6 @@ import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import { durationMs } from '../src/evaluators/duration.ts';
-import { editDistance } from '../src/evaluators/levenshtein.ts';
 import { compactValue, truncateText } from '../src/evaluators/metadata.ts';
 import { OptionError, textOf } from '../src/evaluators/options.ts';
 import {
@@ -326,76 +326,8 @@ void describe('durationMs', () => {
   }
 });
 
-/** The textbook full-table distance, to check the optimized one against. */
-function naiveDistance(a: number[], b: number[]): number {
-  const table = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = table[i] as number[];
-      const above = table[i - 1] as number[];
-      row[j] = Math.min(
-        (above[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-        (above[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-      );
-    }
-  }
-  return (table[a.length] as number[])[b.length] as number;
-}
-
-void describe('editDistance', () => {
-  // A small deterministic generator: the same "random" strings on every run.
-  let seed = 42;
-  const next = (): number => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  const randomCodes = (length: number, alphabet: number): number[] =>
-    Array.from({ length }, () => 97 + Math.floor(next() * alphabet));
-
-  void it('matches the textbook algorithm on random inputs', () => {
-    for (let trial = 0; trial < 300; trial++) {
-      const a = randomCodes(Math.floor(next() * 30), 4);
-      const b = randomCodes(Math.floor(next() * 30), 4);
-      assert.deepEqual(editDistance(a, b), { distance: naiveDistance(a, b), exact: true });
-    }
-  });
-
-  void it('stays exact through the band when the texts are similar and the budget is small', () => {
-    for (let trial = 0; trial < 100; trial++) {
-      const a = randomCodes(200, 3);
-      const b = [...a];
-      for (let edits = 0; edits < 5; edits++) {
-        const at = Math.floor(next() * b.length);
-        if (next() < 0.5) b.splice(at, 1);
-        else b.splice(at, 0, 120);
-      }
-      // 200 × 200 cells would exceed this budget, so the banded path runs.
-      const result = editDistance(a, b, 20_000);
-      assert.deepEqual(result, { distance: naiveDistance(a, b), exact: true });
-    }
-  });
-
-  void it('gives an upper bound, marked approximate, when the budget runs out', () => {
-    const a = randomCodes(300, 26);
-    const b = randomCodes(300, 26);
-    const result = editDistance(a, b, 30_000);
-    assert.equal(result.exact, false);
-    assert.ok(result.distance >= naiveDistance(a, b));
-    assert.ok(result.distance <= 300);
-  });
-
-  // Speed is the benchmark's business; this checks the long-text path gives the exact answer.
-  void it('finds the exact distance of long near-identical texts', () => {
-    const a = randomCodes(200_000, 26);
-    const b = [...a];
-    b[100_000] = 1;
-    assert.deepEqual(editDistance(a, b), { distance: 1, exact: true });
-  });
-
-  void it('levenshtein metadata says approximate for huge unrelated texts', async () => {
+void describe('levenshtein', () => {
+  void it('says approximate in its metadata for huge unrelated texts', async () => {
     const evaluator = builtinEvaluators.levenshtein.create(
       { expected: 'ab'.repeat(20_000) },
       { id: 'l' },

@@ -10,7 +10,8 @@ import {
 } from '../src/report/artifact.ts';
 import { formatCount, formatScore } from '../src/report/labels.ts';
 import { describeThreshold } from '../src/run/threshold.ts';
-import { renderSummary, visibleWidth } from '../src/report/summary-table.ts';
+import { renderSummary } from '../src/report/summary-table.ts';
+import { textWidth } from '../src/shared/text-table.ts';
 import type { RunResult } from '../src/types.ts';
 import { caseResult, fixtureRuns } from './report-fixture.ts';
 
@@ -63,7 +64,7 @@ describe('renderSummary', () => {
   it('aligns columns by visible width when cells are colored', () => {
     const colored = renderSummary(fixtureRuns(), { color: true }).split('\n');
     const header = colored.findIndex((line) => line.includes('evaluator'));
-    const widths = colored.slice(header, header + 3).map(visibleWidth);
+    const widths = colored.slice(header, header + 3).map(textWidth);
     assert.equal(new Set(widths).size, 1, `rows differ in width: ${widths.join(', ')}`);
   });
 
@@ -81,7 +82,7 @@ describe('renderSummary', () => {
     const text = renderSummary(fixtureRuns(), { color: false, width: 60 });
     const caseLines = text.split('\n').filter((line) => /^ {4}[✗!] /.test(line));
     assert.ok(caseLines.length > 0);
-    for (const line of caseLines) assert.ok(visibleWidth(line) <= 60, line);
+    for (const line of caseLines) assert.ok(textWidth(line) <= 60, line);
     assert.ok(caseLines.some((line) => line.endsWith('…')));
   });
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { textWidth } from '../src/shared/text-table.ts';
 import { diffTestsets, type TestsetDiff } from '../src/testsets/diff.ts';
 import { parseTestset } from '../src/testsets/formats.ts';
 import { prepareCases, type PrepareCasesOptions } from '../src/testsets/identity.ts';
 import {
   describeIdentity,
-  displayWidth,
   renderDiff,
   renderDiffJson,
   renderTestsetTable,
@@ -454,7 +454,7 @@ describe('renderDiff', () => {
       ),
       { ...options, width: 80 },
     );
-    for (const line of text.split('\n')) assert.ok(displayWidth(line) <= 80, line);
+    for (const line of text.split('\n')) assert.ok(textWidth(line) <= 80, line);
     assert.match(text, /^ {4}q: "x+…" → "short"$/m);
     assert.match(text, /^- [0-9a-f]{12} {2}line 3 {2}\{"q":"gone","blob":\{"deep":\["x+…$/m);
   });
@@ -513,25 +513,6 @@ describe('renderDiffJson', () => {
   });
 });
 
-describe('displayWidth', () => {
-  const table: [string, number][] = [
-    ['plain', 5],
-    ['', 0],
-    ['café', 4],
-    ['cafe\u0301', 4],
-    ['日本語', 6],
-    ['한국어', 6],
-    ['ｆｕｌｌ', 8],
-    ['🙂', 2],
-    ['a😀b', 4],
-    ['\x1b[31mred\x1b[39m', 3],
-  ];
-  for (const [text, width] of table) {
-    it(`${JSON.stringify(text)} is ${width} columns`, () =>
-      assert.equal(displayWidth(text), width));
-  }
-});
-
 describe('renderTestsetTable', () => {
   const capitals = fromCsv(
     [
@@ -574,7 +555,7 @@ describe('renderTestsetTable', () => {
       let previous = ' ';
       for (const char of line) {
         if (previous === ' ' && char !== ' ' && width > 0) positions.push(width);
-        width += displayWidth(char);
+        width += textWidth(char);
         previous = char;
       }
       return positions[1]; // the start of the third column (country)
@@ -586,7 +567,7 @@ describe('renderTestsetTable', () => {
     it(`fits ${maxWidth} columns with wide characters and line breaks`, () => {
       const text = renderTestsetTable(capitals.cases, { ...base, maxWidth });
       for (const line of text.trimEnd().split('\n')) {
-        assert.ok(displayWidth(line) <= maxWidth, `${displayWidth(line)} > ${maxWidth}: ${line}`);
+        assert.ok(textWidth(line) <= maxWidth, `${textWidth(line)} > ${maxWidth}: ${line}`);
       }
       assert.doesNotMatch(text, /Kyoto in 1869\n/, 'a cell never breaks its line');
       assertAligned(text);
@@ -612,7 +593,7 @@ describe('renderTestsetTable', () => {
     );
     const many = cases([wide], [{ ...wide, field3: 'x' }]);
     const text = renderTestsetTable(many, { ...base, maxWidth: 80, identity: 'content' });
-    for (const line of text.trimEnd().split('\n')) assert.ok(displayWidth(line) <= 80, line);
+    for (const line of text.trimEnd().split('\n')) assert.ok(textWidth(line) <= 80, line);
     const header = text.split('\n')[0] ?? '';
     const shown = header.split(/\s{2,}/).length - 2;
     assert.ok(shown >= 5, `only ${shown} data columns at 80`);
@@ -627,7 +608,7 @@ describe('renderTestsetTable', () => {
     const ys = /y+/.exec(row)?.[0].length ?? 0;
     const zs = /z+/.exec(row)?.[0].length ?? 0;
     assert.ok(Math.abs(ys - zs) <= 1, `${ys} vs ${zs}`);
-    assert.equal(displayWidth(row), 80);
+    assert.equal(textWidth(row), 80);
   });
 
   it('takes chosen columns, shows values as compact JSON and a clashing tags field', () => {

@@ -10,6 +10,7 @@ import { painter, type Painter } from '../report/ansi.ts';
 import { showInvisible } from '../report/failure-details.ts';
 import { formatCount, formatParams, formatPercent, plural, shortId } from '../report/labels.ts';
 import { codeSpan, escapeMarkdownText } from '../report/markdown.ts';
+import { renderTable } from '../shared/text-table.ts';
 import type {
   ArtifactInfo,
   CaseRef,
@@ -308,33 +309,38 @@ function textRun(run: RunComparison, confidence: number, paint: Painter): string
     `${paint.bold(clean(runTitle(run)))}  ${paint.dim(`${plural(run.passRate.paired, 'case')} compared`)}`,
   ];
   const rows = orderRows(run).map((row) => rowText(row, confidence));
-  const nameWidth = Math.max(...rows.map((row) => clean(row.name).length));
-  const changeWidth = Math.max(...rows.map((row) => row.change.length));
-  const testWidth = Math.max(...rows.map((row) => row.test.length));
-  for (const row of rows) {
-    const label = paintLabel(row.label, paint);
-    const cells = [
-      clean(row.name).padEnd(nameWidth),
-      row.change.padEnd(changeWidth),
-      row.test.padEnd(testWidth),
-      row.note ? `${label} ${paint.dim(row.note)}` : label,
-    ];
-    lines.push(`  ${cells.join('  ')}`.trimEnd());
-  }
+  lines.push(
+    ...renderTable(
+      rows.map((row) => {
+        const label = paintLabel(row.label, paint);
+        return [
+          clean(row.name),
+          row.change,
+          row.test,
+          row.note ? `${label} ${paint.dim(row.note)}` : label,
+        ];
+      }),
+      { indent: '  ' },
+    ),
+  );
 
   for (const list of caseLists(run)) {
     const title = `${list.title} (${formatCount(list.cases.length)})`;
     const note = list.note ? paint.dim(`: ${list.note}`) : '';
     lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
     const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
-    const idWidth = Math.max(...shown.map((entry) => clean(entry.id).length));
-    const sourceWidth = Math.max(...shown.map((entry) => clean(entry.source ?? '').length));
-    for (const entry of shown) {
-      const cells = [clean(entry.id).padEnd(idWidth)];
-      if (sourceWidth > 0) cells.push(paint.dim(clean(entry.source ?? '').padEnd(sourceWidth)));
-      if (entry.detail !== null) cells.push(entry.detail);
-      lines.push(`    ${cells.join('  ')}`.trimEnd());
-    }
+    // No source column when no case has one (cases given in code).
+    const withSource = shown.some((entry) => entry.source !== null);
+    lines.push(
+      ...renderTable(
+        shown.map((entry) => [
+          clean(entry.id),
+          ...(withSource ? [paint.dim(clean(entry.source ?? ''))] : []),
+          ...(entry.detail === null ? [] : [entry.detail]),
+        ]),
+        { indent: '    ' },
+      ),
+    );
     if (list.cases.length > shown.length) {
       lines.push(`    … ${formatCount(list.cases.length - shown.length)} more`);
     }

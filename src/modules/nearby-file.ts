@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
+import { editDistance } from '../shared/edit-distance.ts';
 
 /** Extensions a module file may have, in the order a suggestion prefers them. */
 const MODULE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs', '.jsx'];
@@ -25,7 +26,7 @@ export async function suggestSibling(file: string): Promise<string | undefined> 
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates.sort()) {
-    const distance = editDistance(wanted.toLowerCase(), name.toLowerCase());
+    const { distance } = editDistance(wanted.toLowerCase(), name.toLowerCase());
     if (distance <= limit && (best === undefined || distance < best.distance)) {
       best = { name, distance };
     }
@@ -60,18 +61,4 @@ function extensionRank(name: string): number {
 
 function stripModuleExtension(name: string): string {
   return extensionRank(name) === -1 ? name : name.slice(0, -extname(name).length);
-}
-
-/** Levenshtein distance, two rows at a time; names are short. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

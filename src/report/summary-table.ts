@@ -6,6 +6,7 @@
 import type { CaseResult, RunResult } from '../types.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
+import { renderTable, truncateToWidth, type TableColumn } from '../shared/text-table.ts';
 import {
   describeCaseFailure,
   describeUsage,
@@ -59,6 +60,8 @@ export const MAX_LISTED_CASES = 5;
 
 const DEFAULT_WIDTH = 100;
 const INDENT = '  ';
+/** A table column of numbers: right-aligned, so digits line up. */
+const NUMBER: TableColumn = { align: 'right' };
 
 /** Renders the end-of-run summary. Ends with a newline. */
 export function renderSummary(runs: readonly RunResult[], options: SummaryOptions): string {
@@ -102,7 +105,7 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
           ...flaky,
         ],
       ],
-      ['right', 'right', 'right', 'right', 'right', 'right'],
+      { indent: INDENT, columns: [NUMBER, NUMBER, NUMBER, NUMBER, NUMBER, NUMBER] },
     ),
   );
 
@@ -122,7 +125,7 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
             formatCount(stats.errors),
           ]),
         ],
-        ['left', 'right', 'right', 'right', 'right', 'right'],
+        { indent: INDENT, columns: [{}, NUMBER, NUMBER, NUMBER, NUMBER, NUMBER] },
       ),
     );
   }
@@ -173,7 +176,7 @@ function renderCaseLine(result: CaseResult, paint: Painter, width: number): stri
   const detail = [flaky, reasons].filter((part) => part !== null && part !== '').join('  ');
   const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(detail)}`;
   // The mark and its indent take 6 visible columns; the text is cut, never the mark.
-  return `${INDENT}${INDENT}${mark} ${truncate(text, width - 6)}`;
+  return `${INDENT}${INDENT}${mark} ${truncateToWidth(text, width - 6)}`;
 }
 
 function renderVerdictLine(
@@ -207,44 +210,6 @@ function renderVerdictLine(
 
 function verdictWord(verdict: 'pass' | 'fail', paint: Painter): string {
   return verdict === 'pass' ? paint.bold(paint.green('PASS')) : paint.bold(paint.red('FAIL'));
-}
-
-/**
- * Columns padded to their widest cell, measured by visible width so colored cells line up.
- * Every row is indented; cells are separated by two spaces.
- */
-function renderTable(rows: string[][], align: ('left' | 'right')[]): string[] {
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, column) => {
-      widths[column] = Math.max(widths[column] ?? 0, visibleWidth(cell));
-    });
-  }
-  return rows.map((row) => {
-    const cells = row.map((cell, column) => {
-      const gap = ' '.repeat((widths[column] ?? 0) - visibleWidth(cell));
-      return align[column] === 'right' ? gap + cell : cell + gap;
-    });
-    return INDENT + cells.join('  ').trimEnd();
-  });
-}
-
-// Only the color codes `painter` emits; user text has its escapes neutralised by `clean`.
-// eslint-disable-next-line no-control-regex
-const ANSI_SGR = /\x1b\[[0-9;]*m/g;
-
-/** Columns a string takes on a terminal: ANSI colors stripped, one column per code point. */
-export function visibleWidth(text: string): number {
-  let width = 0;
-  // Iterating the string counts code points, so an astral character is one column, not two.
-  for (const _char of text.replace(ANSI_SGR, '')) width++;
-  return width;
-}
-
-/** Cuts plain text to `max` columns, marking the cut with `…`. */
-function truncate(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
 /**

@@ -5,6 +5,13 @@
  */
 import { painter, type Painter } from '../report/ansi.ts';
 import { formatCount, plural } from '../report/labels.ts';
+import {
+  padToWidth,
+  renderTable,
+  textWidth,
+  textWidthUpTo,
+  truncateToWidth,
+} from '../shared/text-table.ts';
 import type { PreparedCase } from '../types.ts';
 import { isMetadataField, type FieldChange, type RowChange, type TestsetDiff } from './diff.ts';
 
@@ -110,7 +117,7 @@ export function renderDiff(diff: TestsetDiff, options: DiffRenderOptions): strin
     ...diff.metadataOnly.map((change) => change.after),
   ];
   const idWidth = widest(listed.map((row) => diffId(row.id)));
-  const id = (row: PreparedCase): string => padEnd(diffId(row.id), idWidth);
+  const id = (row: PreparedCase): string => padToWidth(diffId(row.id), idWidth);
 
   // With dedup ids, a renamed id is a removal plus an addition of the very same content.
   const removedByContent = new Map(diff.removed.map((row) => [row.contentId, row]));
@@ -132,7 +139,7 @@ export function renderDiff(diff: TestsetDiff, options: DiffRenderOptions): strin
     const head = `+ ${id(row)}  ${lineOf(row)}`;
     const tail =
       twin === undefined
-        ? shorten(compactJson(row.data), Math.max(16, width - displayWidth(head) - 2))
+        ? shorten(compactJson(row.data), Math.max(16, width - textWidth(head) - 2))
         : `(same data as removed ${diffId(twin.id)})`;
     lines.push(paint.green(`${head}  ${tail}`));
   }
@@ -140,7 +147,7 @@ export function renderDiff(diff: TestsetDiff, options: DiffRenderOptions): strin
     const head = `- ${id(row)}  ${lineOf(row)}`;
     lines.push(
       paint.red(
-        `${head}  ${shorten(compactJson(row.data), Math.max(16, width - displayWidth(head) - 2))}`,
+        `${head}  ${shorten(compactJson(row.data), Math.max(16, width - textWidth(head) - 2))}`,
       ),
     );
   }
@@ -160,7 +167,7 @@ export function renderDiff(diff: TestsetDiff, options: DiffRenderOptions): strin
     const moveIdWidth = widest(shown.map((move) => diffId(move.after.id)));
     for (const move of shown) {
       lines.push(
-        `${paint.yellow('↕')} ${padEnd(diffId(move.after.id), moveIdWidth)}  ${movedLines(move)}`,
+        `${paint.yellow('↕')} ${padToWidth(diffId(move.after.id), moveIdWidth)}  ${movedLines(move)}`,
       );
     }
     if (diff.moved.length > shown.length) {
@@ -238,9 +245,9 @@ function fieldLines(fields: FieldChange[], paint: Painter, width: number): strin
     const name = clean(change.field);
     let before = change.before === undefined ? 'absent' : compactJson(change.before);
     let after = change.after === undefined ? 'absent' : compactJson(change.after);
-    const room = Math.max(24, width - FIELD_INDENT.length - displayWidth(name) - 2 - 3);
+    const room = Math.max(24, width - FIELD_INDENT.length - textWidth(name) - 2 - 3);
     const half = Math.floor(room / 2);
-    if (displayWidth(before) + displayWidth(after) > room) {
+    if (textWidthUpTo(before, room) + textWidthUpTo(after, room) > room) {
       if (change.before !== undefined && change.after !== undefined) {
         // Only when the first difference would fall outside the shown part of `before`.
         const prefix = commonPrefix(before, after);
@@ -252,9 +259,9 @@ function fieldLines(fields: FieldChange[], paint: Painter, width: number): strin
         }
       }
       // A short side leaves its unused room to the other.
-      const beforeRoom = Math.max(half, room - displayWidth(after));
+      const beforeRoom = Math.max(half, room - textWidthUpTo(after, room));
       before = shorten(before, beforeRoom);
-      after = shorten(after, room - displayWidth(before));
+      after = shorten(after, room - textWidth(before));
     }
     return `${FIELD_INDENT}${name}: ${paint.red(before)} → ${paint.green(after)}`;
   });
@@ -317,9 +324,9 @@ function compactJson(value: unknown): string {
  * reads as a string: `"An island nat…"`.
  */
 function shorten(text: string, max: number): string {
-  if (displayWidth(text) <= max) return text;
+  if (textWidthUpTo(text, max) <= max) return text;
   const quoted = text.length > 1 && /^\u2026?"/.test(text) && text.endsWith('"') && max > 3;
-  return quoted ? `${truncate(text.slice(0, -1), max - 1)}"` : truncate(text, max);
+  return quoted ? `${truncateToWidth(text.slice(0, -1), max - 1)}"` : truncateToWidth(text, max);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -352,9 +359,6 @@ interface Column {
   header: string;
   cells: string[];
   align: 'left' | 'right';
-  /** Widest cell or header. */
-  natural: number;
-  width: number;
 }
 
 /**
@@ -369,52 +373,50 @@ export function renderTestsetTable(cases: PreparedCase[], options: TableRenderOp
   const paint = painter(options.color);
   const fields = options.columns ?? testsetColumns(cases);
 
-  const fixed = [
-    column(
-      '#',
-      cases.map((c) => (c.source === null ? '-' : String(c.source.line))),
-      'right',
-    ),
-    column(
-      'id',
-      cases.map((c) => tableId(c.id)),
-      'left',
-    ),
+  const fixed: Column[] = [
+    {
+      header: '#',
+      cells: cases.map((c) => (c.source === null ? '-' : String(c.source.line))),
+      align: 'right',
+    },
+    { header: 'id', cells: cases.map((c) => tableId(c.id)), align: 'left' },
   ];
-  const variable = fields.map((field) =>
-    column(
-      clean(field),
-      cases.map((c) => (Object.hasOwn(c.data, field) ? cellText(c.data[field]) : '')),
-      'left',
-    ),
-  );
+  const variable: Column[] = fields.map((field) => ({
+    header: clean(field),
+    cells: cases.map((c) => (Object.hasOwn(c.data, field) ? cellText(c.data[field]) : '')),
+    align: 'left',
+  }));
   if (cases.some((c) => (c.meta.tags?.length ?? 0) > 0)) {
     // A data field may itself be called `tags`; the metadata column then goes by its CSV name.
-    const header = fields.includes('tags') ? '__tags__' : 'tags';
-    variable.push(
-      column(
-        header,
-        cases.map((c) => cellText((c.meta.tags ?? []).join(', '))),
-        'left',
-      ),
-    );
+    variable.push({
+      header: fields.includes('tags') ? '__tags__' : 'tags',
+      cells: cases.map((c) => cellText((c.meta.tags ?? []).join(', '))),
+      align: 'left',
+    });
   }
 
-  const shown = fitColumns(fixed, variable, options.maxWidth);
+  const shown = variable.slice(0, columnsThatFit(fixed, variable, options.maxWidth));
   const all = [...fixed, ...shown];
-  const lines = [
-    paint.bold(joinCells(all.map((col) => align(truncate(col.header, col.width), col)))),
-    joinCells(all.map((col) => '─'.repeat(col.width))),
+  const rows = [
+    all.map((col) => col.header),
+    ...cases.map((_, index) =>
+      all.map((col, position) => {
+        const cell = col.cells[index] ?? '';
+        return position < fixed.length ? paint.dim(cell) : cell;
+      }),
+    ),
   ];
-  cases.forEach((_, index) => {
-    const cells = all.map((col, position) => {
-      const cell = truncate(col.cells[index] ?? '', col.width);
-      // The last cell is not padded: colored padding would survive the line's trimEnd.
-      const text = position === all.length - 1 && col.align === 'left' ? cell : align(cell, col);
-      return position < fixed.length ? paint.dim(text) : text;
-    });
-    lines.push(joinCells(cells));
+  const [header = '', ...body] = renderTable(rows, {
+    columns: all.map((col, position) => ({
+      align: col.align,
+      shrink: position >= fixed.length,
+      minWidth: MIN_COLUMN_WIDTH,
+    })),
+    gap: COLUMN_GAP,
+    maxWidth: options.maxWidth,
+    rule: '─',
   });
+  const lines = [paint.bold(header), ...body];
 
   const hidden = variable.length - shown.length;
   if (hidden > 0) lines.push(`… ${plural(hidden, 'more column')} (use --json)`);
@@ -431,45 +433,32 @@ export function renderTestsetTable(cases: PreparedCase[], options: TableRenderOp
   return `${lines.join('\n')}\n`;
 }
 
-function column(header: string, cells: string[], alignment: 'left' | 'right'): Column {
-  const natural = Math.max(1, displayWidth(header), widest(cells));
-  return { header, cells, align: alignment, natural, width: natural };
-}
-
 /**
- * Sets the widths of the variable columns and returns those that fit. Keeps as many columns,
- * from the left, as fit at their minimum width; then shares the room max-min fairly: narrow
- * columns get their natural width, the wide ones split the rest evenly.
+ * How many of the variable columns, from the left, fit beside the fixed ones at their minimum
+ * width (`MIN_COLUMN_WIDTH`, or less for a column whose widest cell is narrower). The table
+ * then shares the room among them.
  */
-function fitColumns(fixed: Column[], variable: Column[], maxWidth: number): Column[] {
-  const fixedWidth = fixed.reduce((sum, col) => sum + col.width, 0);
-  const minimum = (col: Column): number => Math.min(col.natural, MIN_COLUMN_WIDTH);
+function columnsThatFit(fixed: Column[], variable: Column[], maxWidth: number): number {
+  const natural = (col: Column): number =>
+    Math.max(textWidthUpTo(col.header, maxWidth), widest(col.cells, maxWidth));
+  const fixedWidth = fixed.reduce((sum, col) => sum + natural(col), 0);
   const room = (count: number): number =>
     maxWidth - fixedWidth - COLUMN_GAP.length * (fixed.length + count - 1);
-
   let kept = 0;
   let minimumSum = 0;
   for (const col of variable) {
-    if (minimumSum + minimum(col) > room(kept + 1)) break;
-    minimumSum += minimum(col);
+    const minimum = Math.min(natural(col), MIN_COLUMN_WIDTH);
+    if (minimumSum + minimum > room(kept + 1)) break;
+    minimumSum += minimum;
     kept++;
   }
-  const shown = variable.slice(0, kept);
-
-  let remaining = room(kept);
-  const byNatural = [...shown].sort((a, b) => a.natural - b.natural);
-  byNatural.forEach((col, index) => {
-    const share = Math.floor(remaining / (byNatural.length - index));
-    col.width = Math.max(minimum(col), Math.min(col.natural, share));
-    remaining -= col.width;
-  });
-  return shown;
+  return kept;
 }
 
 /** A table id: a hash as its first 12 hex digits, a dedup id cut to 12 columns with `…`. */
 function tableId(id: string): string {
   if (/^[0-9a-f]{13,}$/i.test(id)) return id.slice(0, REVISION_LENGTH);
-  return truncate(cellText(id), REVISION_LENGTH);
+  return truncateToWidth(cellText(id), REVISION_LENGTH);
 }
 
 /**
@@ -482,14 +471,6 @@ function cellText(value: unknown): string {
   return clean(text.replace(/\r\n|\r|\n/g, '⏎'));
 }
 
-function align(text: string, col: Column): string {
-  return col.align === 'right' ? padStart(text, col.width) : padEnd(text, col.width);
-}
-
-function joinCells(cells: string[]): string {
-  return cells.join(COLUMN_GAP).trimEnd();
-}
-
 /**
  * `a · b · c`, starting a new line where the next part would not fit in `maxWidth`; a part
  * wider than that on its own is broken at its spaces.
@@ -498,81 +479,31 @@ function wrapParts(parts: string[], maxWidth: number): string[] {
   const lines: string[] = [];
   const add = (piece: string, separator: string): void => {
     const last = lines.at(-1);
-    if (last !== undefined && displayWidth(last + separator + piece) <= maxWidth) {
+    if (last !== undefined && textWidth(last + separator + piece) <= maxWidth) {
       lines[lines.length - 1] = last + separator + piece;
     } else {
       lines.push(piece);
     }
   };
   for (const part of parts) {
-    if (displayWidth(part) <= maxWidth) add(part, ' · ');
+    if (textWidth(part) <= maxWidth) add(part, ' · ');
     else part.split(' ').forEach((word, index) => add(word, index === 0 ? ' · ' : ' '));
   }
   return lines;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Text measuring and cleaning
+// Measuring and cleaning
 // ---------------------------------------------------------------------------------------------
 
-// eslint-disable-next-line no-control-regex
-const ANSI_SGR = /\x1b\[[0-9;]*m/g;
-/** Text made only of these (ASCII and Latin) is one column per character: the common case. */
-const NARROW_ONLY = /^[\u0020-\u007e\u00a0-\u02ff]*$/;
-/** Combining marks, zero-width spaces and joiners, variation selectors: no column of their own. */
-const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|[\u200b-\u200f\u2060]|\p{Variation_Selector})$/u;
 /**
- * East Asian wide and fullwidth ranges (CJK, Hangul, kana, fullwidth forms) and emoji shown as
- * pictures: two columns. A subset of Unicode's East Asian Width table, enough for real text.
+ * The widest of `texts`, 0 for none; `limit + 1` when one is wider than `limit` (see
+ * `textWidthUpTo`). A loop: spreading 100,000 rows into Math.max overflows.
  */
-const WIDE =
-  /^(?:[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]|\p{Emoji_Presentation})$/u;
-
-/**
- * Columns a string takes on a terminal: ANSI colors stripped, CJK and emoji two columns,
- * combining marks none. Per code point, so an emoji joined with ZWJ counts each part.
- */
-export function displayWidth(text: string): number {
-  const plain = text.includes('\x1b') ? text.replace(ANSI_SGR, '') : text;
-  if (NARROW_ONLY.test(plain)) return plain.length;
+function widest(texts: readonly string[], limit = Infinity): number {
   let width = 0;
-  for (const char of plain) width += charWidth(char);
+  for (const text of texts) width = Math.max(width, textWidthUpTo(text, limit));
   return width;
-}
-
-function charWidth(char: string): number {
-  if (ZERO_WIDTH.test(char)) return 0;
-  return WIDE.test(char) ? 2 : 1;
-}
-
-/** Cuts plain text to `max` columns, marking the cut with `…`; never splits a wide character. */
-function truncate(text: string, max: number): string {
-  if (displayWidth(text) <= max) return text;
-  if (max <= 0) return '';
-  let width = 0;
-  let kept = '';
-  for (const char of text) {
-    const next = charWidth(char);
-    if (width + next > max - 1) break;
-    kept += char;
-    width += next;
-  }
-  return `${kept}…`;
-}
-
-/** The widest of `texts`, 0 for none. A loop: spreading 100,000 rows into Math.max overflows. */
-function widest(texts: readonly string[]): number {
-  let width = 0;
-  for (const text of texts) width = Math.max(width, displayWidth(text));
-  return width;
-}
-
-function padEnd(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
-}
-
-function padStart(text: string, width: number): string {
-  return ' '.repeat(Math.max(0, width - displayWidth(text))) + text;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { describeValue } from '../../errors.ts';
 import type { EvaluatorArgs } from '../../types.ts';
-import { LEVENSHTEIN_CELL_BUDGET } from '../levenshtein.ts';
+import { LEVENSHTEIN_CELL_BUDGET } from '../../shared/edit-distance.ts';
 import { WHOLE_TEMPLATE_SCHEMA, orTemplate } from '../option-schemas.ts';
 import { OptionError, textOf, type OptionValues } from '../options.ts';
 
