@@ -60,6 +60,23 @@ export type TestFn<TCase = Record<string, unknown>, TOutput = unknown> = (
   args: FnArgs<TCase>,
 ) => TOutput | Promise<TOutput>;
 
+/**
+ * What produces a case's output: the function under test, the outputs recorded in the testset,
+ * or (later) a model, an HTTP endpoint or a command. The engine calls `call` once per case and
+ * trial; a target that throws or rejects makes the case errored, with the message.
+ */
+export interface Target<TCase = Record<string, unknown>, TOutput = unknown> {
+  /** What it is, for plans and messages: `function ./app/answer.ts#answer`, `recorded outputs`. */
+  readonly description: string;
+  call(args: FnArgs<TCase>): TargetOutput<TOutput> | PromiseLike<TargetOutput<TOutput>>;
+}
+
+/** What a target produced for one case: the output, and the model calls it took, if any. */
+export interface TargetOutput<TOutput = unknown> {
+  output: TOutput;
+  usage?: Usage;
+}
+
 /** The argument handed to an evaluator. `testCase` and `output` match the Autoblocks SDK. */
 export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknown> {
   testCase: TCase;
@@ -179,6 +196,8 @@ export interface TrialResult {
   durationMs: number;
   passed: boolean;
   evaluations: EvaluationResult[];
+  /** Model calls the target made for this trial; absent when it made none. */
+  usage?: Usage;
 }
 
 export interface CaseResult {
@@ -198,6 +217,8 @@ export interface CaseResult {
    * that scored (and `passed` whether that mean meets the threshold); the trials keep their own.
    */
   evaluations: EvaluationResult[];
+  /** Model calls the target made for this case (summed over trials); absent when it made none. */
+  usage?: Usage;
   /** Every trial, in order, when the suite ran more than one; absent for a single trial. */
   trials?: TrialResult[];
   /** Share of trials that passed; absent for a single trial. */

@@ -4,23 +4,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
-import { executeSuites } from '../src/pipeline/execute.ts';
+import { MemoryCaseLog, type CaseLog } from '../src/artifact/case-log.ts';
+import { execute } from '../src/pipeline/execute.ts';
+import { artifactFile, junitFile } from '../src/report/file-reports.ts';
+import { terminalSummary } from '../src/report/terminal-summary.ts';
 import { serializeArtifact } from '../src/report/artifact.ts';
 import { validateArtifact } from '../src/report/artifact-schema.ts';
 import { CaseSpool } from '../src/report/artifact-writer.ts';
 import { renderJUnit } from '../src/report/junit.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { runSuites } from '../src/run/engine.ts';
-import type { SuiteSpec } from '../src/run/types.ts';
+import type { EngineListener, SuiteSpec } from '../src/run/types.ts';
 import type { CaseResult, EngineEvaluator, ResultsArtifact } from '../src/types.ts';
-import { artifactOf, suiteSpec } from './helpers/cases.ts';
+import { artifactOf, suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-stream-test-'));
 after(() => rm(work, { recursive: true, force: true }));
 
 type Row = Record<string, unknown>;
 
-function suite(id: string, rows: Row[], overrides: Partial<SuiteSpec> = {}): SuiteSpec {
+function suite(id: string, rows: Row[], overrides: SuiteOverrides = {}): SuiteSpec {
   return suiteSpec(rows, {
     id,
     // Cases wait a different number of event-loop turns, so they finish out of testset order.
@@ -57,6 +60,14 @@ function rows(n: number): Row[] {
   return Array.from({ length: n }, (_, i) => ({ i, question: `What is ${i} + 1? ünïcödé` }));
 }
 
+/** A listener that records every finished case into `log`, as the pipeline does. */
+function logging(log: CaseLog): EngineListener {
+  return {
+    onStart: (start) => log.open(start.runs),
+    onCaseDone: (done) => log.record(done.run, done.index, done.result),
+  };
+}
+
 /** Runs the suites once, keeping the cases AND spooling them, and writes the spooled artifact. */
 async function streamed(
   suites: SuiteSpec[],
@@ -66,7 +77,7 @@ async function streamed(
   let clock = 0;
   const result = await runSuites(suites, {
     keepCases: true,
-    sink: spool,
+    listener: logging(spool),
     now: () => clock++,
     ...options,
   });
@@ -163,7 +174,10 @@ describe('the streaming artifact writer', () => {
   it('keeps its spool files for the reports after the artifact, and removes them on discard', async () => {
     const before = new Set(await spoolDirs());
     const spool = new CaseSpool();
-    const result = await runSuites([suite('s', rows(50))], { keepCases: false, sink: spool });
+    const result = await runSuites([suite('s', rows(50))], {
+      keepCases: false,
+      listener: logging(spool),
+    });
     const created = async () => (await spoolDirs()).filter((dir) => !before.has(dir));
     assert.equal((await created()).length, 1);
     await spool.writeArtifact(join(work, 'cleanup.json'), artifactOf(result.runs));
@@ -174,7 +188,7 @@ describe('the streaming artifact writer', () => {
     assert.throws(() => [...spool.cases(0)], /already removed/);
 
     const dropped = new CaseSpool();
-    await runSuites([suite('s', rows(50))], { keepCases: false, sink: dropped });
+    await runSuites([suite('s', rows(50))], { keepCases: false, listener: logging(dropped) });
     dropped.discard();
     assert.deepEqual(
       (await spoolDirs()).filter((dir) => !before.has(dir)),
@@ -184,7 +198,7 @@ describe('the streaming artifact writer', () => {
 });
 
 describe('the engine without keeping cases', () => {
-  it('hands every case to the sink once, at its run and testset position, and keeps none', async () => {
+  it('hands every case to the listener once, at its run and testset position, and keeps none', async () => {
     const opened: number[][] = [];
     const seen: string[] = [];
     const result = await runSuites(
@@ -194,9 +208,9 @@ describe('the engine without keeping cases', () => {
       ],
       {
         keepCases: false,
-        sink: {
-          open: (runs) => opened.push(runs.map((run) => run.cases)),
-          record: (run, index, result) => {
+        listener: {
+          onStart: (start) => opened.push(start.runs.map((run) => run.cases)),
+          onCaseDone: ({ run, index, result }) => {
             assert.equal((result.data as Row).i, index);
             seen.push(`${run}:${index}`);
           },
@@ -224,16 +238,8 @@ async function spoolDirs(): Promise<string[]> {
   return (await readdir(tmpdir())).filter((name) => name.startsWith('evalgate-spool-'));
 }
 
-describe('executeSuites without keeping cases', () => {
-  const io = (out: string[]) => ({
-    out: (text: string) => out.push(text),
-    err: () => {},
-    errIsTTY: false,
-    color: false,
-    githubActions: false,
-  });
-
-  it('returns complete summaries but no cases, and prints the same summary table', async () => {
+describe('execute with cases spooled or held', () => {
+  it('prints the same summary table and writes the same artifact and JUnit report', async () => {
     const flaky: EngineEvaluator = {
       id: 'flaky',
       // Trials of a case alternate pass/fail for cases divisible by 3: flaky, some passing.
@@ -249,51 +255,58 @@ describe('executeSuites without keeping cases', () => {
       suite('plain', rows(60), { grid: [{ k: 1 }, { k: 2 }] }),
       suite('trials', rows(30), { trials: 3, evaluators: [flaky] }),
     ];
-
-    const keptOut: string[] = [];
-    const kept = await executeSuites(specs(), io(keptOut));
-    seen.clear();
-    const streamedOut: string[] = [];
-    const lean = await executeSuites(specs(), {
-      ...io(streamedOut),
-      keepCases: false,
-      junit: true,
-    });
+    const run = async (log: CaseLog, name: string) => {
+      const out: string[] = [];
+      const artifact = await execute(specs(), {
+        log,
+        reporters: [
+          terminalSummary({ write: (text) => out.push(text), color: false }),
+          artifactFile({ path: join(work, `${name}.json`) }),
+          junitFile({ path: join(work, `${name}.xml`) }),
+        ],
+        artifact: (executed) => artifactOf(executed.runs),
+      });
+      seen.clear();
+      const cases = artifact.runs.map((_, i) => [...log.cases(i)]);
+      log.discard();
+      return { out: out.join(''), artifact, cases };
+    };
+    const held = await run(new MemoryCaseLog(), 'held');
+    const spooled = await run(new CaseSpool(), 'spooled');
 
     assert.deepEqual(
-      lean.runs.map((run) => run.cases.length),
-      [0, 0, 0],
+      spooled.artifact.runs.map((r) => r.summary),
+      held.artifact.runs.map((r) => r.summary),
     );
-    assert.deepEqual(
-      lean.runs.map((run) => run.summary),
-      kept.runs.map((run) => run.summary),
+    assert.ok(held.artifact.runs[0]!.summary.failed > 5, 'more failures than the table lists');
+    assert.ok((held.artifact.runs[2]!.summary.flaky ?? 0) > 0);
+    assert.equal(spooled.out, held.out);
+    assert.equal(
+      held.out,
+      renderSummary(
+        held.artifact.runs.map((r, i) => ({ ...r, cases: held.cases[i]! })),
+        { color: false },
+      ),
     );
-    assert.ok(kept.runs[0]!.summary.failed > 5, 'more failures than the table lists');
-    assert.ok((kept.runs[2]!.summary.flaky ?? 0) > 0);
-    assert.equal(streamedOut.join(''), keptOut.join(''));
-    assert.equal(keptOut.join(''), renderSummary(kept.runs, { color: false }));
 
     // Both write the same artifact (durations aside, which differ between the two runs).
-    const paths = [join(work, 'kept.json'), join(work, 'lean.json')];
-    await kept.writeArtifact(paths[0]!, artifactOf(kept.runs));
-    await lean.writeArtifact(paths[1]!, artifactOf(lean.runs));
     const [a, b] = await Promise.all(
-      paths.map(async (path) => withoutDurations(await readFile(path, 'utf8'))),
+      ['held.json', 'spooled.json'].map(async (name) =>
+        withoutDurations(await readFile(join(work, name), 'utf8')),
+      ),
     );
     assert.equal(b, a);
 
-    // The JUnit report streams from the spool: exactly what renderJUnit makes of the streamed
-    // artifact, and the kept run's report but for times.
-    const reports = [join(work, 'kept.xml'), join(work, 'lean.xml')];
-    await kept.writeJUnit(reports[0]!, artifactOf(kept.runs));
-    await lean.writeJUnit(reports[1]!, artifactOf(lean.runs));
-    lean.discard();
-    const leanXml = await readFile(reports[1]!, 'utf8');
-    const leanArtifact = JSON.parse(await readFile(paths[1]!, 'utf8')) as ResultsArtifact;
-    assert.equal(leanXml, renderJUnit(leanArtifact));
-    assert.equal(leanXml.match(/<testcase /g)?.length, 60 + 60 + 30, 'every case of every run');
-    const keptXml = await readFile(reports[0]!, 'utf8');
-    assert.equal(withoutTimes(leanXml), withoutTimes(keptXml));
+    // The JUnit report: exactly what renderJUnit makes of the artifact, the same either way
+    // but for times.
+    const spooledXml = await readFile(join(work, 'spooled.xml'), 'utf8');
+    const spooledArtifact = JSON.parse(
+      await readFile(join(work, 'spooled.json'), 'utf8'),
+    ) as ResultsArtifact;
+    assert.equal(spooledXml, renderJUnit(spooledArtifact));
+    assert.equal(spooledXml.match(/<testcase /g)?.length, 60 + 60 + 30, 'every case of every run');
+    const heldXml = await readFile(join(work, 'held.xml'), 'utf8');
+    assert.equal(withoutTimes(spooledXml), withoutTimes(heldXml));
   });
 });
 

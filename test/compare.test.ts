@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { ReducedCases } from '../src/compare/comparable.ts';
+import { MemoryCaseLog } from '../src/artifact/case-log.ts';
 import { comparableCase, compareArtifacts, validateComparable } from '../src/compare/compare.ts';
 import {
   renderComparisonJson,
@@ -420,25 +420,23 @@ describe('comparableCase', () => {
   });
 });
 
-describe('ReducedCases', () => {
-  it("keeps each run's finished cases reduced, in testset order, leaving out the unfinished", () => {
+describe('MemoryCaseLog', () => {
+  it("gives each run's finished cases in testset order, leaving out the unfinished", () => {
     const cases = run('s', {}, [
       { id: 'a', scores: { q: 0.9 } },
       { id: 'b', scores: { q: 0.1 } },
       { id: 'c', scores: { q: 0.5 } },
       { id: 'd', scores: { q: 0.7 } },
     ]).cases;
-    const sink = new ReducedCases(comparableCase);
-    sink.open([{ cases: 4 }, { cases: 2 }]);
+    const log = new MemoryCaseLog();
+    log.open([{ cases: 4 }, { cases: 2 }]);
     // Out of order, as concurrent cases finish; case 1 of run 0 never finished (an interrupt).
-    for (const index of [3, 0, 2]) sink.record(0, index, cases[index]!);
-    sink.record(1, 1, cases[1]!);
-    assert.deepEqual(
-      sink.cases(0),
-      [cases[0], cases[2], cases[3]].map((c) => comparableCase(c!)),
-    );
-    assert.deepEqual(sink.cases(1), [comparableCase(cases[1]!)]);
-    assert.deepEqual(sink.cases(2), []);
+    for (const index of [3, 0, 2]) log.record(0, index, cases[index]!);
+    log.record(1, 1, cases[1]!);
+    assert.deepEqual(log.cases(0), [cases[0], cases[2], cases[3]]);
+    assert.deepEqual(log.cases(1), [cases[1]]);
+    assert.deepEqual(log.cases(2), []);
+    assert.throws(() => log.record(0, 4, cases[0]!), /no case 4 in run 0/);
   });
 });
 

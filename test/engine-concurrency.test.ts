@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
 import type { EngineEvaluator } from '../src/types.ts';
+import { suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 
 /** Counts how many units of work are in flight at once, and the most there ever were. */
 class Gauge {
@@ -30,9 +31,9 @@ function countedSuite(
   id: string,
   cases: number,
   gauge: Gauge,
-  overrides: Partial<SuiteSpec> = {},
+  overrides: SuiteOverrides = {},
 ): SuiteSpec {
-  return {
+  return suiteSpec([], {
     id,
     cases: Array.from({ length: cases }, (_, i) => ({
       id: `${id}-${i}`,
@@ -42,7 +43,7 @@ function countedSuite(
       meta: {},
       index: i,
     })),
-    fn: async ({ testCase }) => {
+    fn: async ({ testCase }: { testCase: unknown }) => {
       gauge.enter();
       await turn();
       return testCase;
@@ -64,7 +65,7 @@ function countedSuite(
     gate: {},
     testset: { path: null, ref: null, commit: null, revision: 'rev' },
     ...overrides,
-  };
+  });
 }
 
 void test('suite concurrency bounds cases in flight, function and evaluators included', async () => {

@@ -14,7 +14,7 @@ import { renderJUnit } from '../src/report/junit.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { runSuites } from '../src/run/engine.ts';
-import type { EngineObserver, SuiteSpec } from '../src/run/types.ts';
+import type { EngineListener, SuiteSpec } from '../src/run/types.ts';
 import type {
   CaseResult,
   EngineEvaluator,
@@ -23,12 +23,12 @@ import type {
   TestFn,
 } from '../src/types.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
-import { suiteSpec } from './helpers/cases.ts';
+import { reported, suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 import { artifactOf } from './report-fixture-large.ts';
 
 type Row = Record<string, unknown>;
 
-function suite(overrides: Partial<SuiteSpec> & { rows?: Row[] } = {}): SuiteSpec {
+function suite(overrides: SuiteOverrides & { rows?: Row[] } = {}): SuiteSpec {
   const { rows = [{ i: 0 }], ...rest } = overrides;
   return suiteSpec(rows, { id: 'trials', trials: 3, ...rest });
 }
@@ -316,15 +316,15 @@ describe('trials in the engine', () => {
     }
   });
 
-  it('the observer counts a case once, when its last trial finished', async () => {
+  it('the listener counts a case once, when its last trial finished', async () => {
     const events: string[] = [];
-    const observer: EngineObserver = {
+    const listener: EngineListener = {
       onStart: ({ total }) => events.push(`start ${total}`),
       onCaseDone: ({ params, result }) =>
         events.push(`${String(params.k)}:${result.id} ${result.trials?.length}`),
     };
     await runSuites([suite({ rows: [{ i: 0 }, { i: 1 }], grid: [{ k: 'a' }, { k: 'b' }] })], {
-      observer,
+      listener,
     });
     assert.deepEqual(events, ['start 4', 'a:c0 3', 'a:c1 3', 'b:c0 3', 'b:c1 3']);
   });
@@ -344,7 +344,7 @@ describe('trials in the engine', () => {
     let finished = 0;
     const { runs, interrupted } = await runSuites([spec], {
       signal: controller.signal,
-      observer: {
+      listener: {
         onCaseDone: () => {
           if (++finished === 1) setImmediate(() => controller.abort());
         },
@@ -454,7 +454,7 @@ describe('trials in the reports', () => {
   });
 
   it('the markdown report lists flaky cases with their trials passed', async () => {
-    const md = renderMarkdownReport(await artifact(), {
+    const md = renderMarkdownReport(reported(await artifact()), {
       title: 'evals',
       marker: '',
       maxChars: 65_536,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PASS_CONDITION_EVALUATOR, runSuites } from '../src/run/engine.ts';
-import type { EngineObserver, SuiteSpec } from '../src/run/types.ts';
+import type { EngineListener, EngineStart, SuiteSpec } from '../src/run/types.ts';
 import type {
   CaseResult,
   EngineEvaluator,
@@ -9,12 +9,14 @@ import type {
   EvaluatorArgs,
   FnArgs,
   Params,
+  Target,
+  TargetOutput,
 } from '../src/types.ts';
-import { suiteSpec } from './helpers/cases.ts';
+import { suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 
 type Row = Record<string, unknown>;
 
-function makeSuite(overrides: Partial<SuiteSpec> & { rows?: Row[] } = {}): SuiteSpec {
+function makeSuite(overrides: SuiteOverrides & { rows?: Row[] } = {}): SuiteSpec {
   const { rows = [{ i: 0 }], ...rest } = overrides;
   return suiteSpec(rows, rest);
 }
@@ -139,16 +141,17 @@ void test('the function gets the case, the params and a live signal; durations u
   assert.ok(runs.every((r) => r.cases.every((c) => c.output === null && c.error === null)));
 });
 
-void test('synchronous evaluators are timed back to back: one clock read each, after the call', async () => {
+void test('a synchronous call is timed from its start to its end, whatever runs beside it', async () => {
   let reads = 0;
   const suite = makeSuite({
     rows: rows(3),
+    concurrency: 2,
     fn: () => 'x',
     evaluators: ['a', 'b', 'c'].map((id) => evaluator(id, () => ({ score: 1 }))),
   });
   const { runs } = await runSuites([suite], { now: () => ++reads * 10 });
-  // The function's start and end, then each evaluator's end (it starts where the last ended).
-  assert.equal(reads, 3 * 5);
+  // The function's start and end, then each evaluator's start and end.
+  assert.equal(reads, 3 * 8);
   for (const c of runs[0]!.cases) {
     assert.equal(c.durationMs, 10);
     assert.deepEqual(
@@ -447,7 +450,7 @@ void test('results keep testset order when cases finish in reverse', async () =>
       }),
   });
   const { runs } = await runSuites([suite], {
-    observer: { onCaseDone: ({ result }) => finished.push(result.id) },
+    listener: { onCaseDone: ({ result }) => finished.push(result.id) },
   });
   assert.deepEqual(finished, ['c5', 'c4', 'c3', 'c2', 'c1', 'c0']);
   assert.deepEqual(
@@ -456,10 +459,10 @@ void test('results keep testset order when cases finish in reverse', async () =>
   );
 });
 
-void test('runs come in suite order then grid order; the observer sees every case once', async () => {
+void test('runs come in suite order then grid order; the listener sees every case once', async () => {
   const events: string[] = [];
   let startInfo: unknown;
-  const observer: EngineObserver = {
+  const listener: EngineListener = {
     onStart: (info) => {
       events.push('start');
       startInfo = info;
@@ -469,7 +472,7 @@ void test('runs come in suite order then grid order; the observer sees every cas
   };
   const a = makeSuite({ id: 'a', rows: rows(3), grid: [{ k: 1 }, { k: 2 }] });
   const b = makeSuite({ id: 'b', rows: rows(2), fn: ({ testCase }) => Promise.resolve(testCase) });
-  const { runs } = await runSuites([a, b], { observer });
+  const { runs } = await runSuites([a, b], { listener });
   assert.deepEqual(
     runs.map((r) => [r.suite, r.params, r.cases.length, r.testset.cases]),
     [
@@ -481,9 +484,9 @@ void test('runs come in suite order then grid order; the observer sees every cas
   assert.deepEqual(startInfo, {
     total: 8,
     runs: [
-      { suite: 'a', params: { k: 1 }, cases: 3 },
-      { suite: 'a', params: { k: 2 }, cases: 3 },
-      { suite: 'b', params: {}, cases: 2 },
+      { suite: 'a', params: { k: 1 }, cases: 3, finished: 0 },
+      { suite: 'a', params: { k: 2 }, cases: 3, finished: 0 },
+      { suite: 'b', params: {}, cases: 2, finished: 0 },
     ],
   });
   assert.equal(events[0], 'start');
@@ -662,7 +665,7 @@ void test('an abort after the last case finished does not mark the run interrupt
   const suite = makeSuite({ rows: rows(3) });
   const result = await runSuites([suite], {
     signal: controller.signal,
-    observer: {
+    listener: {
       onCaseDone: ({ result: done }) => {
         if (done.id === 'c2') controller.abort();
       },
@@ -681,7 +684,7 @@ void test('an observer that throws rejects the run, after every case settled', a
   });
   await assert.rejects(
     runSuites([suite], {
-      observer: {
+      listener: {
         onCaseDone: () => {
           finished++;
           if (finished === 1) throw new Error('reporter bug');
@@ -726,4 +729,121 @@ void test('the argument objects expose exactly the documented fields', async () 
   await runSuites([suite]);
   assert.deepEqual(fnKeys.sort(), ['params', 'signal', 'testCase']);
   assert.deepEqual(evaluatorKeys.sort(), ['durationMs', 'output', 'params', 'signal', 'testCase']);
+});
+
+void test('resumed cases are recorded as they were, not run, and the listener hears they are', async () => {
+  const calls: number[] = [];
+  const suite = makeSuite({
+    rows: rows(5),
+    grid: [{ k: 1 }, { k: 2 }],
+    fn: ({ testCase }) => {
+      calls.push(index(testCase));
+      return testCase;
+    },
+  });
+  const earlier = (i: number): CaseResult => ({
+    id: `c${i}`,
+    contentId: `content-${i}`,
+    source: { file: 'cases.jsonl', line: i + 1 },
+    data: { i },
+    output: 'from before',
+    error: null,
+    durationMs: 7,
+    passed: false,
+    evaluations: [],
+  });
+  const [first] = suite.runs;
+  assert.ok(first);
+  // Run 1 had finished cases 1 and 3; run 2 had finished none.
+  suite.runs[0] = {
+    ...first,
+    resumed: {
+      positions: new Set([1, 3]),
+      results: () => [1, 3].map((index) => ({ index, result: earlier(index) })),
+    },
+  };
+  const heard: string[] = [];
+  let start: EngineStart | undefined;
+  const { runs, interrupted } = await runSuites([suite], {
+    listener: {
+      onStart: (info) => (start = info),
+      onCaseDone: ({ run, index: at, replayed }) =>
+        heard.push(`${run}:${at}${replayed ? ' r' : ''}`),
+    },
+  });
+  assert.equal(interrupted, false);
+  assert.deepEqual(calls.sort(), [0, 0, 1, 2, 2, 3, 4, 4]);
+  assert.equal(start?.total, 8);
+  assert.deepEqual(
+    start?.runs.map((r) => r.finished),
+    [2, 0],
+  );
+  // Replayed first, before any case ran.
+  assert.deepEqual(heard.slice(0, 2), ['0:1 r', '0:3 r']);
+  assert.equal(heard.length, 10);
+  assert.deepEqual(
+    runs[0]!.cases.map((c) => c.output),
+    [{ i: 0 }, 'from before', { i: 2 }, 'from before', { i: 4 }],
+  );
+  assert.equal(runs[0]!.summary.cases, 5);
+  assert.equal(runs[0]!.summary.failed, 2);
+  assert.equal(runs[1]!.summary.passed, 5);
+});
+
+void test('resumed results that do not match their positions are refused', async () => {
+  const suite = makeSuite({ rows: rows(3) });
+  const result: CaseResult = {
+    id: 'c0',
+    contentId: 'content-0',
+    source: null,
+    data: {},
+    output: null,
+    error: null,
+    durationMs: 0,
+    passed: true,
+    evaluations: [],
+  };
+  suite.runs[0] = {
+    ...suite.runs[0]!,
+    resumed: { positions: new Set([0, 1]), results: () => [{ index: 0, result }] },
+  };
+  await assert.rejects(runSuites([suite]), /gave 1 results for 2 positions/);
+  suite.runs[0] = {
+    ...suite.runs[0],
+    resumed: { positions: new Set([0]), results: () => [{ index: 2, result }] },
+  };
+  await assert.rejects(runSuites([suite]), /position 2, not among the run's resumed/);
+});
+
+void test('a target is what produces the output: what it returns, its usage recorded with the case', async () => {
+  const usage = {
+    calls: 1,
+    cacheHits: 0,
+    promptTokens: 12,
+    completionTokens: 3,
+    cost: 0.01,
+    latencyMs: 40,
+  };
+  const target: Target = {
+    description: 'a fake model',
+    call: ({ testCase }) =>
+      index(testCase) === 2
+        ? ({ nothing: true } as unknown as TargetOutput)
+        : Promise.resolve({ output: `answer ${index(testCase)}`, usage }),
+  };
+  const { runs } = await runSuites([makeSuite({ rows: rows(3), target })]);
+  const [a, b, c] = runs[0]!.cases;
+  assert.equal(a?.output, 'answer 0');
+  assert.deepEqual(a?.usage, usage);
+  assert.equal(b?.output, 'answer 1');
+  assert.match(c?.error ?? '', /^the target returned .*; expected \{ output \}/);
+  assert.equal(c?.usage, undefined);
+  assert.deepEqual(runs[0]!.summary.usage, {
+    ...usage,
+    calls: 2,
+    promptTokens: 24,
+    completionTokens: 6,
+    cost: 0.02,
+    latencyMs: 80,
+  });
 });

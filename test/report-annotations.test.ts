@@ -10,12 +10,13 @@ import {
 } from '../src/report/annotations.ts';
 import type { RunResult } from '../src/types.ts';
 import { evaluation, fixtureRuns } from './report-fixture.ts';
+import { reported } from './helpers/cases.ts';
 import { artifactOf, failingRun, NASTY, nastyRun, passingRun } from './report-fixture-large.ts';
 
 const OPTIONS = { sourceRoot: 'evals', configPath: 'evals/evals.yaml' };
 
 function annotate(runs: RunResult[], options = OPTIONS): Annotation[] {
-  return buildAnnotations(artifactOf(runs), options);
+  return buildAnnotations(reported(artifactOf(runs)), options);
 }
 
 describe('buildAnnotations', () => {

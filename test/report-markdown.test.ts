@@ -11,8 +11,10 @@ import {
   type MarkdownOptions,
 } from '../src/report/markdown.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
-import { comparableCase, reportableCase } from '../src/compare/comparable.ts';
+import type { ResultsArtifact, RunResult } from '../src/types.ts';
+import { comparableCase } from '../src/compare/comparable.ts';
+import type { ReportedArtifact } from '../src/report/reported-cases.ts';
+import { reported } from './helpers/cases.ts';
 import { buildAnnotations } from '../src/report/annotations.ts';
 import { caseResult, evaluation, fixtureRuns, trialResult } from './report-fixture.ts';
 import { artifactOf, failingRun, NASTY, nastyRun, passingRun } from './report-fixture-large.ts';
@@ -22,7 +24,7 @@ const ZWJ = '\u200d';
 const ZWSP = '\u200b';
 
 function render(artifact: ResultsArtifact, options: Partial<MarkdownOptions> = {}): string {
-  return renderMarkdownReport(artifact, {
+  return renderMarkdownReport(reported(artifact), {
     title: 'evals: evals.yaml',
     marker: MARKER,
     maxChars: PR_COMMENT_MAX_CHARS,
@@ -442,7 +444,7 @@ describe('renderMarkdownReport with a baseline', () => {
     assert.match(unmatched, /1 new run · 1 no longer run/);
   });
 
-  it('reads the same from cases kept as the Action keeps them (reportableCase)', () => {
+  it('reads the same from passing cases reduced as the reports keep them', () => {
     const current = fixtureRuns();
     const [passing] = current;
     assert.ok(passing);
@@ -454,28 +456,52 @@ describe('renderMarkdownReport with a baseline', () => {
         trials: [trialResult(true), trialResult(false)],
       }),
     );
-    const reduceRuns = (runs: RunResult[], reduce: (c: CaseResult) => CaseResult) =>
-      runs.map((run) => ({ ...run, cases: run.cases.map(reduce) }));
     const full = artifactOf(current);
-    const kept = artifactOf(reduceRuns(current, reportableCase));
-    // Passing cases are reduced; the others are kept as they are.
+    // Every case whole: what the reports would read if nothing were reduced.
+    const whole: ReportedArtifact = {
+      ...full,
+      runs: full.runs.map((run) => ({
+        ...run,
+        cases: run.cases.map((c) => ({ ...c, detailed: true })),
+      })),
+    };
+    const kept = reported(full);
     for (const [r, run] of full.runs.entries()) {
       for (const [c, result] of run.cases.entries()) {
-        const reduced = kept.runs[r]?.cases[c];
-        if (result.passed && result.flaky !== true)
-          assert.deepEqual(reduced, comparableCase(result));
-        else assert.equal(reduced, result);
+        const { detailed, ...held } = kept.runs[r]!.cases[c]!;
+        if (result.passed && result.flaky !== true) {
+          assert.deepEqual(held, comparableCase(result));
+          assert.equal(detailed, false);
+        } else {
+          assert.deepEqual(held, result);
+          assert.equal(detailed, true);
+        }
       }
     }
+    const options = {
+      title: 'evals: evals.yaml',
+      marker: MARKER,
+      maxChars: PR_COMMENT_MAX_CHARS,
+      sourceRoot: '',
+    };
     const baseline = artifactOf(baselineRuns());
-    const keptBaseline = artifactOf(reduceRuns(baselineRuns(), comparableCase));
-    assert.equal(render(kept, { baseline: keptBaseline }), render(full, { baseline }));
-    assert.equal(render(kept), render(full));
-    assert.match(render(kept), /\*\*1 flaky case\*\*/);
+    const keptBaseline = {
+      ...baseline,
+      runs: baseline.runs.map((run) => ({ ...run, cases: run.cases.map(comparableCase) })),
+    };
+    assert.equal(
+      renderMarkdownReport(kept, { ...options, baseline: keptBaseline }),
+      renderMarkdownReport(whole, { ...options, baseline }),
+    );
+    assert.equal(
+      renderMarkdownReport(kept, { ...options, baseline: null }),
+      renderMarkdownReport(whole, { ...options, baseline: null }),
+    );
+    assert.match(render(full), /\*\*1 flaky case\*\*/);
     const annotationOptions = { sourceRoot: '', configPath: 'evals.yaml' };
     assert.deepEqual(
       buildAnnotations(kept, annotationOptions),
-      buildAnnotations(full, annotationOptions),
+      buildAnnotations(whole, annotationOptions),
     );
   });
 });

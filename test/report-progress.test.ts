@@ -8,6 +8,16 @@ import { createProgressReporter, formatDuration } from '../src/report/progress.t
 import type { CaseResult } from '../src/types.ts';
 import { caseResult } from './report-fixture.ts';
 
+/** A finished case's event, the fields progress does not read filled in. */
+const DONE = {
+  run: 0,
+  index: 0,
+  suite: 's',
+  params: {},
+  testCase: { id: 'c', contentId: 'c', source: null, data: {}, meta: {}, index: 0 },
+  replayed: false,
+};
+
 const PASSED = caseResult(1);
 const FAILED = caseResult(2, { passed: false });
 const ERRORED = caseResult(3, { passed: false, error: 'boom' });
@@ -23,7 +33,7 @@ function harness(options: { isTTY: boolean; intervalMs?: number; githubActions?:
   });
   const finish = (result: CaseResult, at: number): void => {
     clock = at;
-    reporter.onCaseDone?.({ suite: 's', params: {}, result });
+    reporter.onCaseDone?.({ ...DONE, result });
   };
   return {
     reporter,
@@ -31,7 +41,10 @@ function harness(options: { isTTY: boolean; intervalMs?: number; githubActions?:
     finish,
     setClock: (at: number) => (clock = at),
     start: (total: number) =>
-      reporter.onStart?.({ total, runs: [{ suite: 's', params: {}, cases: total }] }),
+      reporter.onRunStart?.({
+        total,
+        runs: [{ suite: 's', params: {}, cases: total, finished: 0 }],
+      }),
   };
 }
 
@@ -81,6 +94,17 @@ describe('progress in a log', () => {
     h.setClock(1234);
     h.reporter.stop();
     assert.deepEqual(h.writes, ['done 400/400 in 1.2s\n']);
+  });
+
+  it('counts only the cases this run ran, not those a resumed run took over', () => {
+    const h = harness({ isTTY: false });
+    h.start(2);
+    h.reporter.onCaseDone?.({ ...DONE, result: FAILED, replayed: true });
+    h.finish(PASSED, 100);
+    h.finish(PASSED, 200);
+    h.setClock(1000);
+    void h.reporter.onRunEnd?.({} as never);
+    assert.deepEqual(h.writes, ['done 2/2 in 1.0s\n']);
   });
 
   it('writes a plain line per interval, from the timer or from a finished case', () => {
@@ -139,8 +163,8 @@ describe('progress in a log', () => {
         throw new Error('EPIPE');
       },
     });
-    reporter.onStart?.({ total: 1, runs: [] });
-    reporter.onCaseDone?.({ suite: 's', params: {}, result: PASSED });
+    reporter.onRunStart?.({ total: 1, runs: [] });
+    reporter.onCaseDone?.({ ...DONE, result: PASSED });
     reporter.stop();
     assert.equal(calls, 1);
   });
@@ -155,9 +179,9 @@ describe('progress cost and lifetime', () => {
         now: () => performance.now(),
         write: () => writes++,
       });
-      reporter.onStart?.({ total: 10_000, runs: [] });
+      reporter.onRunStart?.({ total: 10_000, runs: [] });
       for (let i = 0; i < 10_000; i++) {
-        reporter.onCaseDone?.({ suite: 's', params: {}, result: PASSED });
+        reporter.onCaseDone?.({ ...DONE, result: PASSED });
       }
       reporter.stop();
       assert.ok(writes < 10, `throttling failed: ${writes} writes`);
@@ -169,7 +193,7 @@ describe('progress cost and lifetime', () => {
     const script = `
       const { createProgressReporter } = await import(${JSON.stringify(progress)});
       const reporter = createProgressReporter({ isTTY: false, now: () => performance.now(), write: () => {}, intervalMs: 60000 });
-      reporter.onStart({ total: 5, runs: [] });
+      reporter.onRunStart({ total: 5, runs: [] });
     `;
     const child = spawnSync(
       process.execPath,

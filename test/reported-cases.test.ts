@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { comparableCase, ReducedCases, reportableCase } from '../src/compare/comparable.ts';
+import { comparableCase } from '../src/compare/comparable.ts';
 import { buildAnnotations, countFailingRows } from '../src/report/annotations.ts';
-import { isDetailed } from '../src/report/detail.ts';
+import {
+  reportedArtifact,
+  type ReportedArtifact,
+  type ReportedCase,
+} from '../src/report/reported-cases.ts';
 import { PR_COMMENT_MAX_CHARS, renderMarkdownReport } from '../src/report/markdown.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
+import type { CaseResult, RunResult } from '../src/types.ts';
 import { caseResult, evaluation, trialResult } from './report-fixture.ts';
 import { artifactOf, failingRun } from './report-fixture-large.ts';
-
-/** A seeded permutation of 0..n-1 (xorshift), so a failure reproduces. */
-function shuffled(n: number, seed: number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  let x = seed;
-  for (let i = n - 1; i > 0; i--) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    const j = (x >>> 0) % (i + 1);
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  return order;
-}
 
 /** Case i: every third passes, every seventh is flaky (passed one trial of two), the rest fail. */
 function mixedCases(n: number): CaseResult[] {
@@ -43,101 +33,66 @@ function mixedCases(n: number): CaseResult[] {
   });
 }
 
-function keptInOrder(cases: CaseResult[], wholeAtMost: number, order: number[]): CaseResult[] {
-  const kept = new ReducedCases(reportableCase, { wholeAtMost });
-  kept.open([{ cases: cases.length }]);
-  for (const index of order) kept.record(0, index, cases[index]!);
-  return kept.cases(0);
+/** The one run of `cases`, as the reports hold it with at most `wholeAtMost` whole. */
+function keptCases(cases: CaseResult[], wholeAtMost: number): ReportedCase[] {
+  const artifact = artifactOf([{ ...failingRun(0), cases }]);
+  return reportedArtifact(artifact, () => cases, wholeAtMost).runs[0]!.cases;
 }
 
-describe('ReducedCases with wholeAtMost (the Action keeps the first failing cases whole)', () => {
-  it('keeps whole exactly the first N failing or flaky cases by position, in any finishing order', () => {
+describe('reportedArtifact (the reports keep the first failing cases whole)', () => {
+  it('keeps whole exactly the first N failing or flaky cases by position', () => {
     const cases = mixedCases(400);
-    const worthy = cases.flatMap((result, i) => (reportableCase(result) === result ? [i] : []));
+    const worthy = cases.flatMap((result, i) => (!result.passed || result.flaky ? [i] : []));
     for (const wholeAtMost of [0, 1, 17, worthy.length - 1, worthy.length, 10_000]) {
       const firstWhole = new Set(worthy.slice(0, wholeAtMost));
-      const inOrder = keptInOrder(
-        cases,
-        wholeAtMost,
-        cases.map((_, i) => i),
-      );
-      for (const seed of [1, 7, 2024]) {
-        const kept = keptInOrder(cases, wholeAtMost, shuffled(cases.length, seed));
-        assert.equal(kept.length, cases.length);
-        for (const [i, result] of kept.entries()) {
-          const original = cases[i]!;
-          if (firstWhole.has(i)) {
-            assert.equal(
-              result,
-              original,
-              `case ${i} whole (at most ${wholeAtMost}, seed ${seed})`,
-            );
-            assert.ok(isDetailed(result));
-          } else if (reportableCase(original) === original) {
-            assert.ok(!isDetailed(result), `case ${i} not detailed`);
-            // Reduced as a comparison reads it, trials kept as their pass status only.
-            const { trials, ...rest } = result;
-            const { trials: _dropped, ...comparable } = comparableCase(original);
-            assert.deepEqual(rest, comparable);
-            assert.deepEqual(
-              trials?.map((t) => t.passed),
-              original.trials?.map((t) => t.passed),
-            );
-          } else {
-            assert.deepEqual(result, comparableCase(original));
-            assert.ok(isDetailed(result));
-          }
+      const kept = keptCases(cases, wholeAtMost);
+      assert.equal(kept.length, cases.length);
+      for (const [i, result] of kept.entries()) {
+        const original = cases[i]!;
+        const { detailed, ...held } = result;
+        if (firstWhole.has(i)) {
+          assert.deepEqual(held, original, `case ${i} whole (at most ${wholeAtMost})`);
+          assert.equal(detailed, true);
+          continue;
         }
-        // The same cases kept whatever the order they finished in.
-        assert.deepEqual(kept, inOrder);
+        assert.equal(detailed, false, `case ${i} not detailed`);
+        // Reduced as a comparison reads it, trials kept as their pass status only.
+        const { trials, ...rest } = held;
+        const { trials: _dropped, ...comparable } = comparableCase(original);
+        assert.deepEqual(rest, comparable);
+        assert.deepEqual(
+          trials?.map((t) => t.passed),
+          original.trials?.map((t) => t.passed),
+        );
       }
     }
-  });
-
-  it('keeps every case as reduce has it without a bound', () => {
-    const cases = mixedCases(100);
-    const kept = new ReducedCases(reportableCase);
-    kept.open([{ cases: 100 }]);
-    for (const index of shuffled(100, 3)) kept.record(0, index, cases[index]!);
-    assert.deepEqual(kept.cases(0), cases.map(reportableCase));
-    assert.ok(kept.cases(0).every(isDetailed));
   });
 
   it('bounds each run on its own', () => {
     const a = mixedCases(60);
     const b = mixedCases(60);
-    const kept = new ReducedCases(reportableCase, { wholeAtMost: 5 });
-    kept.open([{ cases: 60 }, { cases: 60 }]);
-    for (const index of shuffled(60, 9)) {
-      kept.record(0, index, a[index]!);
-      kept.record(1, index, b[index]!);
-    }
-    for (const run of [0, 1]) {
-      const whole = kept.cases(run).filter((result, i) => result === (run === 0 ? a : b)[i]);
-      assert.equal(whole.length, 5);
+    const artifact = artifactOf([
+      { ...failingRun(0), cases: a },
+      { ...failingRun(0), cases: b },
+    ]);
+    const kept = reportedArtifact(artifact, (run) => (run === 0 ? a : b), 5);
+    for (const run of kept.runs) {
+      assert.equal(run.cases.filter((result) => result.detailed).length, 5);
     }
   });
 });
 
 describe('reports over cases kept past the bound', () => {
   const annotationOptions = { sourceRoot: '', configPath: 'evals.yaml' };
-  const keepRuns = (runs: RunResult[], wholeAtMost: number): ResultsArtifact => {
-    const kept = new ReducedCases(reportableCase, { wholeAtMost });
-    kept.open(runs.map((run) => ({ cases: run.cases.length })));
-    for (const [r, run] of runs.entries()) {
-      for (const index of shuffled(run.cases.length, r + 5)) {
-        kept.record(r, index, run.cases[index]!);
-      }
-    }
-    return artifactOf(runs.map((run, r) => ({ ...run, cases: kept.cases(r) })));
-  };
+  const keepRuns = (runs: RunResult[], wholeAtMost: number): ReportedArtifact =>
+    reportedArtifact(artifactOf(runs), (run) => runs[run]?.cases ?? [], wholeAtMost);
 
   it('annotates the first rows as from every case, and counts every failing row', () => {
     const runs = [
       failingRun(300, { outputChars: 50 }),
       failingRun(300, { outputChars: 50, params: { model: 'b' } }),
     ];
-    const full = artifactOf(runs);
+    const full = keepRuns(runs, Infinity);
     const kept = keepRuns(runs, 40);
     const fromFull = buildAnnotations(full, annotationOptions);
     const fromKept = buildAnnotations(kept, annotationOptions);
@@ -178,7 +133,7 @@ describe('reports over cases kept past the bound', () => {
 
   it('lists only detailed failing cases and counts the rest', () => {
     const runs = [failingRun(2000, { outputChars: 10 })];
-    const render = (artifact: ResultsArtifact, maxChars: number) =>
+    const render = (artifact: ReportedArtifact, maxChars: number) =>
       renderMarkdownReport(artifact, {
         title: 'evals: evals.yaml',
         marker: '',
@@ -198,7 +153,7 @@ describe('reports over cases kept past the bound', () => {
     const fits = keepRuns(runs, 1000);
     assert.equal(
       render(fits, PR_COMMENT_MAX_CHARS),
-      render(artifactOf(runs), PR_COMMENT_MAX_CHARS),
+      render(keepRuns(runs, Infinity), PR_COMMENT_MAX_CHARS),
     );
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { indexingSink } from '../src/merge/annotate.ts';
 import { parseShard, shardOf, type Shard } from '../src/plan/shard.ts';
+import { runSuites } from '../src/run/engine.ts';
 import { oneSuiteProject, preparedSuites, runCli, scratch } from './helpers/cli.ts';
 
 /** 40 rows with distinct content, so each has its own identity. */
@@ -23,9 +23,9 @@ async function prepared(
   const [suite] = await preparedSuites(dir, shard ? { shard } : {});
   assert.ok(suite);
   return {
-    ids: suite.cases.map((c) => c.id),
-    positions: suite.cases.map((c) => c.index),
-    grid: suite.grid,
+    ids: suite.runs[0]!.cases.map((c) => c.id),
+    positions: suite.runs[0]!.cases.map((c) => c.index),
+    grid: suite.runs.map((run) => run.params),
   };
 }
 
@@ -124,44 +124,25 @@ describe('evals run --shard on the command line', () => {
   });
 });
 
-describe('indexingSink', () => {
-  it("adds each streamed case its prepared case's testset position", async () => {
+describe('positions', () => {
+  it("gives each case of a shard its prepared case's testset position", async () => {
     const dir = project(ROWS);
     const shard = { index: 2, count: 3 };
     const suites = await preparedSuites(dir, { shard });
-    const recorded: { run: number; index: number; position: number | undefined }[] = [];
-    const sink = indexingSink({
-      open: () => undefined,
-      record: (run, index, result) => recorded.push({ run, index, position: result.index }),
-    });
-    const cases = suites[0]!.cases;
-    // Both grid points (runs 0 and 1) of the one suite, cases in reverse as if finishing so.
-    for (const run of [0, 1]) {
-      for (let i = cases.length - 1; i >= 0; i--) {
-        const c = cases[i]!;
-        sink.record(
-          run,
-          i,
-          {
-            id: c.id,
-            contentId: c.contentId,
-            source: c.source,
-            data: c.data,
-            output: null,
-            error: null,
-            durationMs: 0,
-            passed: true,
-            evaluations: [],
-          },
-          c,
-        );
-      }
+    const { runs } = await runSuites(suites, { positions: true });
+    const cases = suites[0]!.runs[0]!.cases;
+    // Both grid points (runs 0 and 1) of the one suite.
+    for (const run of runs) {
+      assert.deepEqual(
+        run.cases.map((c) => c.index),
+        cases.map((c) => c.index),
+      );
     }
-    assert.equal(recorded.length, cases.length * 2);
-    for (const r of recorded) assert.equal(r.position, cases[r.index]!.index);
     assert.ok(
-      recorded.some((r) => r.position !== r.index),
-      'positions are testset positions',
+      cases.some((c, i) => c.index !== i),
+      'a shard skips positions',
     );
+    const plain = await runSuites(suites);
+    assert.ok(plain.runs.every((run) => run.cases.every((c) => c.index === undefined)));
   });
 });

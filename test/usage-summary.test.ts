@@ -14,6 +14,7 @@ import type {
   Usage,
 } from '../src/types.ts';
 import { artifactOf } from './report-fixture-large.ts';
+import { suiteSpec } from './helpers/cases.ts';
 
 function usage(calls: number, cost: number | null = calls / 100): Usage {
   return {
@@ -123,10 +124,18 @@ describe('usage in summaries', () => {
       latencyMs: 20,
     });
     assert.equal(exact !== undefined && 'usage' in exact, false);
+    // The target's usage is the trials' sum too; trials that spent nothing add nothing.
+    const spentByTarget = aggregateTrials(prepared, [
+      { ...trial(), usage: usage(1) },
+      trial(),
+      { ...trial(), usage: usage(3) },
+    ]);
+    assert.deepEqual(spentByTarget.usage, judge?.usage);
+    assert.equal('usage' in aggregateTrials(prepared, [trial(), trial()]), false);
   });
 
   it('flows from evaluators through trials to the run and the artifact, which validates', async () => {
-    const spec: SuiteSpec = {
+    const spec: SuiteSpec = suiteSpec([], {
       id: 'judged',
       cases: [0, 1, 2].map((i) => ({
         id: `c${i}`,
@@ -136,7 +145,6 @@ describe('usage in summaries', () => {
         meta: {},
         index: i,
       })),
-      fn: ({ testCase }) => testCase,
       evaluators: [
         { id: 'judge', evaluateTestCase: () => ({ score: 1, usage: usage(1, 0.5) }) },
         { id: 'exact', evaluateTestCase: () => ({ score: 1 }) },
@@ -148,7 +156,7 @@ describe('usage in summaries', () => {
       pass: 'all',
       gate: {},
       testset: { path: null, ref: null, commit: null, revision: 'rev' },
-    };
+    });
     const { runs } = await runSuites([spec]);
     const first = runs[0]!;
     assert.deepEqual(first.cases[0]?.evaluations[0]?.usage, {

@@ -15,12 +15,7 @@ import { parseRunArgs } from '../cli.ts';
 import type { CommandContext } from '../commands/io.ts';
 import { executeRun, type RunArgs } from '../commands/run.ts';
 import { UsageError, formatIssue } from '../errors.ts';
-import {
-  comparableCase,
-  ReducedCases,
-  REPORTED_WHOLE_CASES,
-  reportableCase,
-} from '../compare/comparable.ts';
+import { comparableCase } from '../compare/comparable.ts';
 import { renderComparisonMarkdown } from '../compare/render.ts';
 import type { Comparison } from '../compare/types.ts';
 import { downloadBaseline, findBaselineArtifact } from '../github/baseline.ts';
@@ -33,8 +28,18 @@ import {
   toWorkflowCommands,
   unannotatedText,
 } from '../report/annotations.ts';
-import { ArtifactReadError, readReducedArtifact } from '../report/artifact-read.ts';
+import {
+  ArtifactReadError,
+  openArtifactFile,
+  readReducedArtifact,
+} from '../report/artifact-read.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
+import type { Reporter } from '../report/reporter.ts';
+import {
+  REPORTED_WHOLE_CASES,
+  reportedArtifact,
+  type ReportedArtifact,
+} from '../report/reported-cases.ts';
 import type { ResultsArtifact } from '../types.ts';
 import { readSettings, type ActionSettings } from './settings.ts';
 
@@ -179,7 +184,7 @@ async function runEvals(
   workspace: string,
   env: NodeJS.ProcessEnv,
   baselineFile: string | null,
-): Promise<{ artifact: ResultsArtifact; configFile: string } | null> {
+): Promise<{ artifact: ReportedArtifact; configFile: string } | null> {
   const interrupt = new AbortController();
   const onSignal = (): void => interrupt.abort();
   process.once('SIGINT', onSignal);
@@ -192,19 +197,23 @@ async function runEvals(
       stderr: process.stderr,
     };
     const args = runArgs(settings, workspace, interrupt.signal);
-    // The PR comment, check-run annotations and job summary read every case afterwards: the
-    // run keeps each as they read it (the first failing ones of each run whole, the others
-    // reduced).
-    const outcome = await executeRun(
-      {
-        ...args,
-        reportCases: true,
-        reportWholeCases: wholeCases(settings),
-        ...(baselineFile ? { baseline: baselineFile } : {}),
+    // The PR comment, check-run annotations and job summary read the cases once the run is
+    // over, from its case log: the first failing ones of each run whole, the others reduced.
+    let reported: ReportedArtifact | undefined;
+    const pullRequestCases: Reporter = {
+      onRunEnd({ artifact, log }) {
+        reported = reportedArtifact(artifact, (run) => log.cases(run), wholeCases(settings));
       },
+    };
+    const outcome = await executeRun(
+      { ...args, ...(baselineFile ? { baseline: baselineFile } : {}) },
       ctx,
+      [pullRequestCases],
     );
-    return { artifact: outcome.artifact, configFile: outcome.config.absPath };
+    return {
+      artifact: reported ?? reportedArtifact(outcome.artifact, () => []),
+      configFile: outcome.config.absPath,
+    };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     reportUsageError(error, settings, workspace);
@@ -286,15 +295,15 @@ function comparisonSection(comparison: Comparison): string {
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */
 function readResults(
   settings: ActionSettings,
-): { artifact: ResultsArtifact; configFile: string } | null {
+): { artifact: ReportedArtifact; configFile: string } | null {
   // A merged artifact of a sharded suite can hold hundreds of thousands of cases: read it a case
   // at a time, keeping each as the reports read it (the first failing ones of each run whole,
   // the others reduced).
-  const artifact = readReduced(
-    settings.results,
-    relative(settings.workingDirectory, settings.results),
-    new ReducedCases(reportableCase, { wholeAtMost: wholeCases(settings) }),
-  );
+  const name = relative(settings.workingDirectory, settings.results);
+  const artifact = readArtifact(() => {
+    const file = openArtifactFile(settings.results, name);
+    return reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
+  });
   if (!artifact.ok) {
     core.setOutput('verdict', 'error');
     core.setFailed(`evalgate (mode: report): ${artifact.message}`);
@@ -306,17 +315,10 @@ function readResults(
   };
 }
 
-/**
- * The artifact at `path` (`name` in messages), read a case at a time with each case reduced by
- * `reduce` (the file is checked against the results schema as it is read), or why it cannot be.
- */
-function readReduced(
-  path: string,
-  name: string,
-  keep: ReducedCases,
-): { ok: true; value: ResultsArtifact } | { ok: false; message: string } {
+/** What `read` read from an artifact file, or why the file cannot be read. */
+function readArtifact<T>(read: () => T): { ok: true; value: T } | { ok: false; message: string } {
   try {
-    return { ok: true, value: readReducedArtifact(path, name, keep) };
+    return { ok: true, value: read() };
   } catch (error) {
     if (error instanceof ArtifactReadError) return { ok: false, message: error.message };
     throw error;
@@ -380,7 +382,7 @@ async function maskReferencedSecrets(configPath: string, env: NodeJS.ProcessEnv)
 
 /** The baseline for the plain deltas: only pass statuses are compared, so cases are reduced. */
 function readBaseline(path: string): ResultsArtifact | null {
-  const baseline = readReduced(path, path, new ReducedCases(comparableCase));
+  const baseline = readArtifact(() => readReducedArtifact(path, path, comparableCase));
   if (baseline.ok) return baseline.value;
   core.warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
   return null;

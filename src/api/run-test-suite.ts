@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
 import { UsageError, describeValue, formatIssue } from '../errors.ts';
-import { executeSuites } from '../pipeline/execute.ts';
+import { MemoryCaseLog } from '../artifact/case-log.ts';
+import { execute } from '../pipeline/execute.ts';
+import { artifactFile } from '../report/file-reports.ts';
+import { createProgressReporter } from '../report/progress.ts';
+import type { Reporter } from '../report/reporter.ts';
+import { terminalSummary } from '../report/terminal-summary.ts';
+import { functionTarget } from '../targets/function.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { buildArtifact } from '../report/artifact.ts';
 import type { SuiteSpec } from '../run/types.ts';
@@ -66,30 +72,44 @@ export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
 ): Promise<RunTestSuiteResult> {
   const spec = buildSpec(args);
-  const execution = await executeSuites([spec as unknown as SuiteSpec], {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
-    errIsTTY: Boolean(process.stderr.isTTY),
-    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-    githubActions: process.env.GITHUB_ACTIONS === 'true',
-    quiet: args.quiet ?? false,
-    ...(args.signal ? { signal: args.signal } : {}),
+  // The cases are returned, so they are held in memory: a suite given as an array in code is in
+  // memory already, and its results are the point of the call.
+  const log = new MemoryCaseLog();
+  const reporters: Reporter[] = [];
+  if (!(args.quiet ?? false)) {
+    reporters.push(
+      createProgressReporter({
+        write: (t) => process.stderr.write(t),
+        isTTY: Boolean(process.stderr.isTTY),
+        now: () => performance.now(),
+        githubActions: process.env.GITHUB_ACTIONS === 'true',
+      }),
+      terminalSummary({
+        write: (t) => process.stdout.write(t),
+        color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      }),
+    );
+  }
+  if (args.output !== undefined) reporters.push(artifactFile({ path: resolve(args.output) }));
+  const artifact = await execute([spec as unknown as SuiteSpec], {
+    log,
+    reporters,
+    ...(args.signal ? { engine: { signal: args.signal } } : {}),
+    artifact: (executed) =>
+      buildArtifact({
+        toolVersion,
+        config: `runTestSuite:${args.id}`,
+        configHash: '',
+        git: null,
+        ...executed,
+      }),
   });
-  const artifact = buildArtifact({
-    toolVersion,
-    config: `runTestSuite:${args.id}`,
-    configHash: '',
-    git: null,
-    startedAt: execution.startedAt,
-    durationMs: execution.durationMs,
-    interrupted: execution.interrupted,
-    runs: execution.runs,
-  });
-  // The cases are returned, so they are kept in memory (`executeSuites`' default): a suite given
-  // as an array in code is in memory already, and its results are the point of the call.
-  if (args.output !== undefined) await execution.writeArtifact(resolve(args.output), artifact);
   if (artifact.verdict === 'fail' && (args.setExitCode ?? true)) process.exitCode = 1;
-  return { verdict: artifact.verdict, interrupted: artifact.interrupted, runs: artifact.runs };
+  return {
+    verdict: artifact.verdict,
+    interrupted: artifact.interrupted,
+    runs: artifact.runs.map((run, i) => ({ ...run, cases: log.cases(i) })),
+  };
 }
 
 function buildSpec<TCase, TOutput>(
@@ -130,10 +150,12 @@ function buildSpec<TCase, TOutput>(
   }
   return {
     id: args.id,
-    cases: prepared.cases as unknown as PreparedCase<TCase>[],
-    fn: args.fn,
+    target: functionTarget(args.fn, `runTestSuite(${args.id}) fn`),
     evaluators,
-    grid: expandGrid(mutableGrid(args.gridSearchParams)),
+    runs: expandGrid(mutableGrid(args.gridSearchParams)).map((params) => ({
+      params,
+      cases: prepared.cases as unknown as PreparedCase<TCase>[],
+    })),
     concurrency: args.maxTestCaseConcurrency ?? 10,
     timeoutMs: args.timeoutMs ?? null,
     ...(args.trials !== undefined ? { trials: args.trials } : {}),

@@ -11,7 +11,6 @@ import {
   renderComparisonMarkdown,
   renderComparisonText,
 } from '../compare/render.ts';
-import { ReducedCases } from '../compare/comparable.ts';
 import type { Comparison } from '../compare/types.ts';
 import { usageError } from '../errors.ts';
 import { ArtifactReadError, readReducedArtifact } from '../report/artifact-read.ts';
@@ -81,7 +80,7 @@ export async function readComparable(
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, new ReducedCases(comparableCase)),
+      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, comparableCase),
     };
   } catch (error) {
     if (!(error instanceof ArtifactReadError)) throw error;

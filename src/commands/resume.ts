@@ -1,44 +1,29 @@
 /**
  * `evals run --resume PARTIAL.json`: the edges around the core in src/merge/resume.ts. Opens
- * and checks the interrupted artifact, narrows the run to what is left, and afterwards combines
- * the old and new cases into a spool the artifact (and JUnit report) is written from, so a
- * resumed run holds no more cases in memory than a plain one. Loaded on demand, only by runs
- * that resume.
+ * and checks the interrupted artifact, and narrows the run to its runs, each taking the cases
+ * the partial holds over (the engine records them as they were and runs the rest). Loaded on
+ * demand, only by runs that resume.
  */
 import type { LoadedConfig } from '../config/types.ts';
 import { UsageError, usageError } from '../errors.ts';
-import { checkPartial, combineResumed, planResume } from '../merge/resume.ts';
-import { SpooledReports, type Execution } from '../pipeline/execute.ts';
+import { checkPartial, planResume } from '../merge/resume.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
-import { renderSummary } from '../report/summary-table.ts';
 import type { SuiteSpec } from '../run/types.ts';
-import type { RunResult } from '../types.ts';
 import { openResultsFile } from './merge.ts';
-import { useColor, type CommandContext } from './io.ts';
+import type { CommandContext } from './io.ts';
 
-/** A resumption under way: what to run, and how to finish the artifact afterwards. */
+/** A resumption under way: what to run, and what the artifact takes over from the partial. */
 export interface Resumption {
   /** The run's filters with the partial run's shard and suites filled in. */
   filters: RunFilters;
-  /** The prepared suites narrowed to the cases `PARTIAL` has no result for. */
+  /** The prepared suites narrowed to the partial's runs, each taking over its cases. */
   plan(config: LoadedConfig, suites: SuiteSpec[]): SuiteSpec[];
-  /**
-   * The partial runs completed with the new ones (with empty `cases`: they are spooled, written
-   * by the returned `writeArtifact` and `writeJUnit` and read back by its `cases`, as a baseline
-   * comparison and the Action's reports do); prints their summary table (the run's only one).
-   * `discard` frees the spool; call it once the reports are written.
-   */
-  finish(
-    fresh: RunResult[],
-    suites: SuiteSpec[],
-    execution: Execution,
-    options: { junit: boolean },
-  ): Pick<Execution, 'writeArtifact' | 'writeJUnit' | 'cases' | 'discard'> & {
-    runs: RunResult[];
-    startedAt: Date;
-    durationMs: number;
-    interrupted: boolean;
-  };
+  /** The interrupted run's start: the resumed artifact dates from it. */
+  startedAt: Date;
+  /** The interrupted run's duration: the resumed artifact counts the time of both. */
+  durationMs: number;
+  /** What the summary says before its table: how many cases were taken over, how many ran. */
+  preface(ran: number): string;
 }
 
 /**
@@ -81,54 +66,15 @@ export function startResume(
       if (problems.length > 0) throw problemsError('resume.mismatch', problems, path);
       const planned = planResume(prepared, named, trials !== undefined ? { trials } : {});
       if (!planned.ok) throw problemsError('resume.mismatch', planned.problems, path);
-      const left = planned.value.reduce((sum, s) => sum + s.cases.length * s.grid.length, 0);
+      const left = planned.value
+        .flatMap((spec) => spec.runs)
+        .reduce((sum, run) => sum + run.cases.length - (run.resumed?.positions.size ?? 0), 0);
       ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run\n`);
       return planned.value;
     },
-    finish(fresh, prepared, execution, options) {
-      const reports = new SpooledReports({ junit: options.junit });
-      try {
-        const combined = combineResumed(
-          named,
-          fresh,
-          (run) => execution.cases(run),
-          prepared,
-          reports,
-        );
-        // The checks in `plan` make this unreachable short of an engine bug; still, say why.
-        if (!combined.ok) throw problemsError('resume.combine', combined.problems, path);
-        const runs = combined.value;
-        const incomplete = runs.some((r) => r.summary.cases < r.testset.cases);
-        const interrupted = execution.interrupted || incomplete;
-        const ran = fresh.reduce((sum, r) => sum + r.summary.cases, 0);
-        ctx.stdout.write(`Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.\n\n`);
-        ctx.stdout.write(
-          renderSummary(runs, {
-            color: useColor(ctx),
-            interrupted,
-            listings: reports.listings(runs.length),
-            ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
-          }),
-        );
-        return {
-          runs,
-          // The resumed artifact dates from the interrupted run and counts the time of both.
-          startedAt: new Date(partial.startedAt),
-          durationMs: partial.durationMs + execution.durationMs,
-          interrupted,
-          writeArtifact: (output, artifact) => reports.writeArtifact(output, artifact),
-          writeJUnit: (output, artifact) => reports.writeJUnit(output, artifact),
-          cases: (run) => reports.cases(run) ?? runs[run]?.cases ?? [],
-          discard: () => reports.discard(),
-        };
-      } catch (error) {
-        reports.discard();
-        throw error;
-      } finally {
-        // The new cases are in `reports` now (or the run failed): the execution's spool can go.
-        execution.discard();
-      }
-    },
+    startedAt: new Date(partial.startedAt),
+    durationMs: partial.durationMs,
+    preface: (ran) => `Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.\n\n`,
   };
 }
 

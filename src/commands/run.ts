@@ -1,15 +1,14 @@
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { ModuleLoaderOptions } from '../modules/loader.ts';
-import type { CaseResult, ResultsArtifact } from '../types.ts';
-import {
-  comparableCase,
-  ReducedCases,
-  REPORTED_WHOLE_CASES,
-  reportableCase,
-} from '../compare/comparable.ts';
+import type { ResultsArtifact } from '../types.ts';
 import { buildArtifact } from '../report/artifact.ts';
-import { executeSuites } from '../pipeline/execute.ts';
+import { CaseSpool } from '../report/artifact-writer.ts';
+import { artifactFile, junitFile } from '../report/file-reports.ts';
+import { createProgressReporter } from '../report/progress.ts';
+import type { Reporter } from '../report/reporter.ts';
+import { terminalSummary } from '../report/terminal-summary.ts';
+import { execute } from '../pipeline/execute.ts';
 import type { RunFilters } from '../pipeline/prepare.ts';
 import { toolVersion } from '../version.ts';
 import { readGitInfo } from './git-info.ts';
@@ -39,18 +38,6 @@ export interface RunArgs {
   cacheDir?: string;
   /** `--update-baselines`: automatic-battle records missing baselines and replaces losers. */
   updateBaselines?: boolean;
-  /**
-   * Return in `RunOutcome.artifact` every case as the pull-request reports read it
-   * (`reportableCase`: cases that did not pass, and flaky ones, whole; passing ones reduced), for
-   * the Action. Without it the outcome's runs have empty `cases`. Either way the artifact file
-   * gets every case whole, streamed to it as it finishes.
-   */
-  reportCases?: boolean;
-  /**
-   * With `reportCases`: how many cases of each run are kept whole at most (the first by testset
-   * position), the rest reduced and marked as not detailed (`REPORTED_WHOLE_CASES` by default).
-   */
-  reportWholeCases?: number;
 }
 
 /** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
@@ -58,6 +45,7 @@ export const EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 } as const;
 
 /** What a finished (or interrupted) run produced, for callers that report it further (the Action). */
 export interface RunOutcome {
+  /** The artifact as written, without its cases (the reporters read those from the run's log). */
   artifact: ResultsArtifact;
   config: LoadedConfig;
   exitCode: number;
@@ -71,8 +59,16 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
   return (await executeRun(args, ctx)).exitCode;
 }
 
-/** The whole of `evals run`, returning the artifact and config as well as the exit code. */
-export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<RunOutcome> {
+/**
+ * The whole of `evals run`, returning the artifact and config as well as the exit code.
+ * `reporters` are added after the run's own (progress, summary, artifact file, JUnit): the
+ * Action's pull-request reports.
+ */
+export async function executeRun(
+  args: RunArgs,
+  ctx: CommandContext,
+  reporters: Reporter[] = [],
+): Promise<RunOutcome> {
   // Read before running, so a bad baseline stops the run before any case costs anything.
   const comparing = args.baseline === undefined ? undefined : await import('./baseline.ts');
   const baseline =
@@ -91,102 +87,95 @@ export async function executeRun(args: RunArgs, ctx: CommandContext): Promise<Ru
     ...(args.updateBaselines ? { updateBaselines: true } : {}),
   });
   const planned = resuming ? resuming.plan(config, suites) : suites;
-  const reduce = args.reportCases ? reportableCase : comparableCase;
-  const wholeAtMost = args.reportCases
-    ? (args.reportWholeCases ?? REPORTED_WHOLE_CASES)
-    : undefined;
   const git = readGitInfo(config.dir, ctx.env);
-  const execution = await executeSuites(planned, {
-    out: (t) => ctx.stdout.write(t),
-    err: (t) => ctx.stderr.write(t),
-    errIsTTY: Boolean(ctx.stderr.isTTY),
-    color: useColor(ctx),
-    ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
-    githubActions: ctx.env.GITHUB_ACTIONS === 'true',
-    ...(args.signal ? { signal: args.signal } : {}),
-    ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
-    // Cases stream to the artifact (bounded), a shard's with their testset positions; the
-    // JUnit report (and a resumption) reads them back from the spool. What is read after the
-    // run keeps each case reduced to what it reads: the Action's reports, or a baseline
-    // comparison. A resumption reads its kept and new cases back from the spool instead.
-    keepCases: false,
-    ...(resuming === undefined && (args.reportCases || args.baseline !== undefined)
-      ? { reduce, ...(wholeAtMost !== undefined ? { wholeAtMost } : {}) }
-      : {}),
-    junit: args.junit !== undefined && resuming === undefined,
-    summary: resuming === undefined,
-    positions: filters.shard !== undefined,
-  });
-  // Files judges keep (automatic-battle baselines) are written once, after the last call.
-  for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
-  // Each run records its plan (and a shard its cases' positions) so it can be merged or resumed.
-  const fresh = annotateRuns(execution.runs, planned, filters.shard);
-  const done = resuming
-    ? resuming.finish(fresh, suites, execution, { junit: args.junit !== undefined })
-    : { ...execution, runs: fresh };
-  const reducedCases = (run: number): Iterable<CaseResult> =>
-    resuming ? reduceInOrder(done.cases(run), reduce, wholeAtMost) : execution.reducedCases(run);
-  let artifact = buildArtifact({
-    toolVersion,
-    config: config.file,
-    configHash: config.hash,
-    git: await git,
-    startedAt: done.startedAt,
-    durationMs: done.durationMs,
-    interrupted: done.interrupted,
-    runs: done.runs,
-  });
-  artifact = withShard(artifact, filters.shard);
-  if (comparing && baseline !== undefined && args.baseline !== undefined) {
-    artifact = comparing.withComparison(
-      artifact,
-      // A resumed run's cases are the partial artifact's and the new ones: read back.
-      reducedCases,
-      baseline,
-      args.baseline,
-      suites,
-      ctx,
-    );
-  }
-  // Read before the artifact is written: the spool they may come from is removed after it.
-  const reported = args.reportCases
-    ? {
-        ...artifact,
-        runs: artifact.runs.map((run, i) => ({ ...run, cases: [...reducedCases(i)] })),
-      }
-    : artifact;
-  const output = resolve(ctx.cwd, args.output);
+  const color = useColor(ctx);
+  const width = ctx.stdout.columns ? { width: ctx.stdout.columns } : {};
+  // Cases the resumed runs take over from the partial: the rest ran now.
+  const takenOver = planned
+    .flatMap((spec) => spec.runs)
+    .reduce((sum, run) => sum + (run.resumed?.positions.size ?? 0), 0);
+  let ran = 0;
+  const own: Reporter[] = [
+    createProgressReporter({
+      write: (t) => ctx.stderr.write(t),
+      isTTY: Boolean(ctx.stderr.isTTY),
+      now: () => performance.now(),
+      githubActions: ctx.env.GITHUB_ACTIONS === 'true',
+    }),
+    terminalSummary({
+      write: (t) => ctx.stdout.write(t),
+      color,
+      ...width,
+      ...(resuming ? { preface: () => resuming.preface(ran) } : {}),
+    }),
+    artifactFile({
+      path: resolve(ctx.cwd, args.output),
+      written: () => ctx.stderr.write(`results written to ${args.output}\n`),
+    }),
+    ...(args.junit !== undefined
+      ? [
+          junitFile({
+            path: resolve(ctx.cwd, args.junit),
+            written: () => ctx.stderr.write(`JUnit report written to ${args.junit}\n`),
+          }),
+        ]
+      : []),
+  ];
+  // Cases are spooled to disk as they finish, so memory does not grow with the testset.
+  const log = new CaseSpool();
+  let artifact: ResultsArtifact;
   try {
-    await done.writeArtifact(output, artifact);
-    ctx.stderr.write(`results written to ${args.output}\n`);
-    if (args.junit !== undefined) {
-      await done.writeJUnit(resolve(ctx.cwd, args.junit), artifact);
-      ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
-    }
+    artifact = await execute(planned, {
+      log,
+      reporters: [...own, ...reporters],
+      engine: {
+        ...(args.signal ? { signal: args.signal } : {}),
+        ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
+        // A shard's cases carry their testset positions, for `evals merge`.
+        positions: filters.shard !== undefined,
+      },
+      artifact: async (executed) => {
+        // Files judges keep (automatic-battle baselines) are written once, after the last call.
+        for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
+        const recorded = executed.runs.reduce((sum, run) => sum + run.summary.cases, 0);
+        ran = recorded - takenOver;
+        // Each run records its plan so it can be merged or resumed without the config.
+        const runs = annotateRuns(executed.runs, planned);
+        // A resumed run may be complete in cases and still be marked so: it counts them.
+        const incomplete = runs.some((run) => run.summary.cases < run.testset.cases);
+        const interrupted = executed.interrupted || (resuming !== undefined && incomplete);
+        let built = buildArtifact({
+          toolVersion,
+          config: config.file,
+          configHash: config.hash,
+          git: await git,
+          startedAt: resuming?.startedAt ?? executed.startedAt,
+          durationMs: (resuming?.durationMs ?? 0) + executed.durationMs,
+          interrupted,
+          runs,
+        });
+        built = withShard(built, filters.shard);
+        if (comparing && baseline !== undefined && args.baseline !== undefined) {
+          built = comparing.withComparison(
+            built,
+            (run) => log.cases(run),
+            baseline,
+            args.baseline,
+            suites,
+            ctx,
+          );
+        }
+        return built;
+      },
+    });
   } finally {
-    done.discard();
+    log.discard();
   }
-  if (done.interrupted) {
+  if (artifact.interrupted) {
     ctx.stderr.write(
       'interrupted: the artifact holds the cases that finished (interrupted: true)\n',
     );
-    return { artifact: reported, config, exitCode: EXIT.interrupted };
+    return { artifact, config, exitCode: EXIT.interrupted };
   }
-  return {
-    artifact: reported,
-    config,
-    exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail,
-  };
-}
-
-function reduceInOrder(
-  cases: Iterable<CaseResult>,
-  reduce: (result: CaseResult) => CaseResult,
-  wholeAtMost: number | undefined,
-): CaseResult[] {
-  const kept = new ReducedCases(reduce, wholeAtMost !== undefined ? { wholeAtMost } : {});
-  kept.open([{ cases: 0 }]);
-  let index = 0;
-  for (const result of cases) kept.record(0, index++, result);
-  return kept.cases(0);
+  return { artifact, config, exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail };
 }

@@ -9,12 +9,11 @@ export async function validateCommand(
   configArg: string | undefined,
   ctx: CommandContext,
 ): Promise<number> {
-  // Nothing runs, so no case needs holding: only their count.
   const { config, suites } = await loadAndPrepare(configArg, ctx);
-  const runs = suites.reduce((n, s) => n + s.grid.length, 0);
-  const cases = suites.reduce((n, s) => n + s.cases.length * s.grid.length, 0);
+  const runs = suites.flatMap((suite) => suite.runs);
+  const cases = runs.reduce((n, run) => n + run.cases.length, 0);
   ctx.stdout.write(
-    `${config.file} is valid: ${plural(suites.length, 'suite')}, ${plural(runs, 'run')}, ${plural(cases, 'case execution')}\n`,
+    `${config.file} is valid: ${plural(suites.length, 'suite')}, ${plural(runs.length, 'run')}, ${plural(cases, 'case execution')}\n`,
   );
   return 0;
 }

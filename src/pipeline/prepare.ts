@@ -21,7 +21,9 @@ import {
 import type { IdentityOptions } from '../testsets/history.ts';
 import { readTestsetInto } from '../testsets/read-file.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
-import type { EngineEvaluator, Params, PassCondition, PreparedCase, TestFn } from '../types.ts';
+import { functionTarget } from '../targets/function.ts';
+import { recordedTarget } from '../targets/recorded.ts';
+import type { EngineEvaluator, Params, PassCondition, PreparedCase, Target } from '../types.ts';
 
 /** Narrowing of a run chosen on the command line (`--suite`, `--tag`, `--grid k=v`). */
 export interface RunFilters {
@@ -98,10 +100,9 @@ async function prepareSuite(
     ok: true,
     suite: {
       id: suite.id,
-      cases: testset.cases,
-      fn: fn.value,
+      target: fn.value,
       evaluators: evaluators.flatMap((e) => (e.ok ? [e.value] : [])),
-      grid: grid.value,
+      runs: grid.value.map((params) => ({ params, cases: testset.cases })),
       concurrency: suite.concurrency,
       timeoutMs: suite.timeoutMs,
       trials: options.trials ?? suite.trials,
@@ -222,8 +223,7 @@ async function prepareTestset(
   options: PrepareOptions,
   at: (...path: ConfigPath) => Issue,
 ): Promise<
-  | { ok: true; cases: SuiteSpec['cases']; info: SuiteSpec['testset'] }
-  | { ok: false; issues: Issue[] }
+  { ok: true; cases: PreparedCase[]; info: SuiteSpec['testset'] } | { ok: false; issues: Issue[] }
 > {
   const ts = suite.testset;
   const read = await readSuiteTestset(config, suite, options.cwd);
@@ -305,9 +305,11 @@ async function loadFunction(
   suite: SuiteConfig,
   loader: ModuleLoader,
   at: (...path: ConfigPath) => Issue,
-): Promise<Located<TestFn>> {
-  if (suite.function === undefined) return { ok: true, value: outputColumn };
-  return loadShaped(loader, config, suite.function, at('function'), asTestFn);
+): Promise<Located<Target>> {
+  if (suite.function === undefined) return { ok: true, value: recordedTarget };
+  const spec = suite.function;
+  const fn = await loadShaped(loader, config, spec, at('function'), asTestFn);
+  return fn.ok ? { ok: true, value: functionTarget(fn.value, `function ${spec}`) } : fn;
 }
 
 /** A module's export checked into the shape its use needs; problems located at `where`. */
@@ -325,14 +327,6 @@ async function loadShaped<T>(
     ? { ok: true, value: shaped.value }
     : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
 }
-
-/** Without `function:`, a suite scores outputs stored in the testset's `output` column. */
-const outputColumn: TestFn = ({ testCase }) => {
-  if (!('output' in testCase)) {
-    throw new Error('the suite has no function: and this row has no "output" field to score');
-  }
-  return testCase.output;
-};
 
 async function loadEvaluator(
   config: LoadedConfig,

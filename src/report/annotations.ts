@@ -8,7 +8,7 @@
  * bounded to what the API accepts, and control characters are written out (`\u0000`).
  */
 import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
-import { isDetailed } from './detail.ts';
+import type { ReportedArtifact } from './reported-cases.ts';
 import {
   clipText,
   evaluationReason,
@@ -84,19 +84,19 @@ const OUTPUT_MAX_CHARS = 2_000;
  * gets one annotation listing each run, not one per run stacked on the same line. Cases without
  * a source point at line 1 of the config.
  *
- * A row with a case kept without its details (`isDetailed`: past the first failing cases of its
- * run the Action keeps whole) gets none: it comes after at least as many annotated rows of the
+ * A row with a case kept without its details (`detailed: false`: past the first failing cases of
+ * its run the reports keep whole) gets none: it comes after at least as many annotated rows of the
  * same file as the check run takes, so it would not be shown. {@link countFailingRows} counts it.
  */
 export function buildAnnotations(
-  artifact: Pick<ResultsArtifact, 'runs'>,
+  artifact: Pick<ReportedArtifact, 'runs'>,
   options: AnnotationOptions,
 ): Annotation[] {
   const groups = new Map<string, { path: string; line: number; failures: Failure[] }>();
   const detailedIds = new Set<string>();
   for (const run of artifact.runs) {
     for (const result of run.cases) {
-      if (result.passed || !isDetailed(result)) continue;
+      if (result.passed || !result.detailed) continue;
       const { path, line } = placeOf(result, options);
       const key = rowKey(path, line, result);
       let group = groups.get(key);
@@ -112,7 +112,7 @@ export function buildAnnotations(
   // (a row's key is only worked out for an id that has one).
   for (const run of artifact.runs) {
     for (const result of run.cases) {
-      if (result.passed || isDetailed(result) || !detailedIds.has(result.id)) continue;
+      if (result.passed || result.detailed || !detailedIds.has(result.id)) continue;
       const { path, line } = placeOf(result, options);
       groups.delete(rowKey(path, line, result));
     }

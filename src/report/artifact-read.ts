@@ -97,29 +97,21 @@ export function openArtifactFile(path: string, name: string): ArtifactFile {
   return inMemory(path, name);
 }
 
-/** Where {@link readReducedArtifact} keeps each case as it reads it (a `ReducedCases`). */
-export interface CaseKeeper {
-  open(runs: readonly { cases: number }[]): void;
-  record(run: number, index: number, result: CaseResult): void;
-  /** Run `run`'s kept cases, in the order recorded. */
-  cases(run: number): CaseResult[];
-}
-
 /**
- * The artifact at `path` (shown as `name`) with every case read a case at a time and kept as
- * `keep` keeps it (reduced by `comparableCase`, `reportableCase`): what a caller that reads every
- * case but needs only part of each holds. Throws {@link ArtifactReadError} as
- * {@link openArtifactFile}.
+ * The artifact at `path` (shown as `name`) with every case read a case at a time and reduced by
+ * `reduce` (`comparableCase`): what a caller that reads every case but needs only part of each
+ * holds. Throws {@link ArtifactReadError} as {@link openArtifactFile}.
  */
-export function readReducedArtifact(path: string, name: string, keep: CaseKeeper): ResultsArtifact {
+export function readReducedArtifact(
+  path: string,
+  name: string,
+  reduce: (result: CaseResult) => CaseResult,
+): ResultsArtifact {
   const file = openArtifactFile(path, name);
-  // No sizes from the file: a count in an edited artifact must not decide an allocation.
-  keep.open(file.frame.runs.map(() => ({ cases: 0 })));
-  const runs = file.frame.runs.map((run, i) => {
-    let index = 0;
-    for (const result of file.cases(i)) keep.record(i, index++, result);
-    return { ...run, cases: keep.cases(i) };
-  });
+  const runs = file.frame.runs.map((run, i) => ({
+    ...run,
+    cases: Array.from(file.cases(i), reduce),
+  }));
   return { ...file.frame, runs };
 }
 

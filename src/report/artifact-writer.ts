@@ -26,7 +26,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeAtomically } from '../pipeline/write-file-atomic.ts';
-import type { CaseSink } from '../run/types.ts';
+import type { CaseLog } from '../artifact/case-log.ts';
 import type { CaseResult, ResultsArtifact } from '../types.ts';
 import {
   artifactLayout,
@@ -74,11 +74,11 @@ interface RunSpool {
 }
 
 /**
- * A `CaseSink` that spools finished cases to disk; `writeArtifact` writes the artifact from them
+ * A case log that spools finished cases to disk; `writeArtifact` writes the artifact from them
  * and `cases` reads them back. Not reusable: one run, then the reports, then `discard` (which
  * removes the spool files; idempotent).
  */
-export class CaseSpool implements CaseSink {
+export class CaseSpool implements CaseLog {
   #runs: RunSpool[] = [];
   #dir: string | null = null;
   /** No more cases can be recorded: the reports are being written, or the spool is gone. */

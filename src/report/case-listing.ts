@@ -1,8 +1,8 @@
 /**
  * What the end-of-run summary table lists from a run whose cases are not held in memory (a
  * spooled `evals run`, `evals merge`): the first few cases that did not pass, counted past that.
+ * Fed the cases as they finish: `open` with each run's size, then `record` per case.
  */
-import type { CaseSink } from '../run/types.ts';
 import type { CaseResult } from '../types.ts';
 import { MAX_LISTED_CASES, type CaseListing } from './summary-table.ts';
 
@@ -23,7 +23,7 @@ interface RunListing {
  * counted, and stand in the table's input as one shared placeholder each (a pointer, not a
  * case), so the table's counts come out as they would from the full list.
  */
-export class ListedCases implements CaseSink {
+export class ListedCases {
   #runs: RunListing[] = [];
 
   open(runs: readonly { cases: number }[]): void {

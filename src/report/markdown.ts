@@ -30,7 +30,7 @@ import {
   shortId,
 } from './labels.ts';
 import { formatDuration } from './progress.ts';
-import { isDetailed } from './detail.ts';
+import type { ReportedArtifact, ReportedCase, ReportedRun } from './reported-cases.ts';
 
 /** GitHub's limit on a PR comment body and on a check run's `output.summary`. */
 export const PR_COMMENT_MAX_CHARS = 65_536;
@@ -91,7 +91,7 @@ const SEE_ARTIFACT = '(see the results artifact)';
  * runs, then whole runs, passing ones first) and each cut says what is missing. Cuts happen
  * between blocks, never inside a tag or a code block. Ends with a newline.
  */
-export function renderMarkdownReport(artifact: ResultsArtifact, options: MarkdownOptions): string {
+export function renderMarkdownReport(artifact: ReportedArtifact, options: MarkdownOptions): string {
   const model = buildModel(artifact, options);
   return fitToBudget(model, Math.max(0, Math.floor(options.maxChars)));
 }
@@ -113,15 +113,15 @@ interface ReportModel {
 }
 
 interface RunView {
-  run: RunResult;
+  run: ReportedRun;
   /** `capitals · model=large temperature=0`, escaped. */
   label: string;
   /** `null` when no baseline was given at all. */
   comparison: RunComparison | null;
-  failing: CaseResult[];
+  failing: ReportedCase[];
   /**
-   * How many of `failing` can be listed: those kept in detail, which come first (the Action
-   * keeps the first failing cases of a run whole, see `isDetailed`).
+   * How many of `failing` can be listed: those kept in detail, which come first (the reports
+   * keep the first failing cases of a run whole, see `ReportedCase.detailed`).
    */
   listable: number;
   /** Rendered case entries, filled on demand: only the ones that fit are ever rendered. */
@@ -137,7 +137,7 @@ interface RunComparison {
   fixed: number;
 }
 
-function buildModel(artifact: ResultsArtifact, options: MarkdownOptions): ReportModel {
+function buildModel(artifact: ReportedArtifact, options: MarkdownOptions): ReportModel {
   const baselineRuns = new Map<string, RunResult>();
   for (const run of options.baseline?.runs ?? []) baselineRuns.set(runKey(run), run);
   const matched = new Set<string>();
@@ -151,7 +151,7 @@ function buildModel(artifact: ResultsArtifact, options: MarkdownOptions): Report
       comparison = compareRuns(run, baseline);
     }
     const failing = run.cases.filter((result) => !result.passed);
-    const undetailed = failing.findIndex((result) => !isDetailed(result));
+    const undetailed = failing.findIndex((result) => !result.detailed);
     const listable = undetailed === -1 ? failing.length : undetailed;
     return { run, label: runLabel(run), comparison, failing, listable, entries: [] };
   });
@@ -193,7 +193,7 @@ function verdictBadge(artifact: ResultsArtifact): string {
 }
 
 function renderIntro(
-  artifact: ResultsArtifact,
+  artifact: ReportedArtifact,
   options: MarkdownOptions,
   views: readonly RunView[],
   goneCount: number,

@@ -4,7 +4,7 @@
  * into a `::group::` under GitHub Actions. Output goes through the injected `write`, time through
  * the injected `now`, so this module touches no stream and tests need no real clock.
  */
-import type { EngineObserver } from '../run/types.ts';
+import type { Reporter } from './reporter.ts';
 import { formatCount } from './labels.ts';
 
 /** What the progress reporter writes to and reads time from. */
@@ -21,9 +21,12 @@ export interface ProgressOptions {
   githubActions?: boolean;
 }
 
-/** An engine observer that also knows how to clean up after itself. */
-export type ProgressReporter = EngineObserver & {
-  /** Clears the live line (TTY) or writes the final `done` line (log), and stops the timer. Idempotent. */
+/** The progress reporter, which also knows how to clean up after itself. */
+export type ProgressReporter = Reporter & {
+  /**
+   * Clears the live line (TTY) or writes the final `done` line (log), and stops the timer; at
+   * the run's end, or when it stops with an error. Idempotent.
+   */
   stop(): void;
 };
 
@@ -109,7 +112,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   };
 
   return {
-    onStart(info) {
+    onRunStart(info) {
       started = true;
       total = info.total;
       done = passed = failed = errored = 0;
@@ -124,7 +127,9 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       }
     },
 
-    onCaseDone({ result }) {
+    onCaseDone({ result, replayed }) {
+      // Cases an earlier run finished (a resumption) are not part of this run's progress.
+      if (replayed) return;
       done++;
       if (result.error !== null) errored++;
       else if (result.passed) passed++;
@@ -138,6 +143,14 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       } else if (at - lastLineAt >= intervalMs) {
         periodic(at);
       }
+    },
+
+    onRunEnd() {
+      this.stop();
+    },
+
+    close() {
+      this.stop();
     },
 
     stop() {

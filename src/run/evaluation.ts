@@ -62,7 +62,7 @@ export function toEvaluationResult(
 }
 
 /** A well-formed `Usage` (from user code it may be anything; a bad one is dropped, not fatal). */
-function isUsage(value: unknown): value is Usage {
+export function isUsage(value: unknown): value is Usage {
   if (typeof value !== 'object' || value === null) return false;
   const u = value as Record<string, unknown>;
   const count = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x) && x >= 0;

@@ -29,7 +29,7 @@ import { describeThreshold, meetsThreshold } from './threshold.ts';
  * summary stays as it always was.
  *
  * Usage (model calls) is spending, so it is summed, never averaged: per evaluator over its
- * evaluations, per run over its evaluators; absent wherever nothing was called.
+ * evaluations, per run over its evaluators and the target; absent wherever nothing was called.
  *
  * A fold over {@link SummaryAccumulator}, which the engine feeds case by case so a run never
  * has to keep its cases to be summarised (merge and resume fold theirs the same way).
@@ -52,9 +52,26 @@ interface EvaluatorTotal {
   /** Exact, so the mean is the same whatever order the cases finish in (see ExactSum). */
   sum: ExactSum;
   scored: number;
-  usage: Usage | undefined;
-  /** The usage's cost, summed exactly for the same reason; null once a cost was unknown. */
-  cost: ExactSum | null;
+  usage: UsageTotal;
+}
+
+/** Model calls summed in any order: counts add up, the cost exactly (null once one is unknown). */
+class UsageTotal {
+  #usage: Usage | undefined;
+  #cost: ExactSum | null = new ExactSum();
+
+  add(usage: Usage | undefined): void {
+    if (!hasUsage(usage)) return;
+    this.#usage = this.#usage === undefined ? usage : addUsage(this.#usage, usage);
+    if (usage.cost === null) this.#cost = null;
+    else this.#cost?.add(usage.cost);
+  }
+
+  /** The sum so far; `undefined` when nothing was called. */
+  value(): Usage | undefined {
+    if (this.#usage === undefined) return undefined;
+    return { ...this.#usage, cost: this.#cost === null ? null : this.#cost.value() };
+  }
 }
 
 /**
@@ -65,6 +82,8 @@ interface EvaluatorTotal {
 export class SummaryAccumulator {
   readonly #totals = new Map<string, EvaluatorTotal>();
   readonly #trials: number;
+  /** What the target's calls cost (a model target's). */
+  readonly #targetUsage = new UsageTotal();
   #cases = 0;
   #passed = 0;
   #errored = 0;
@@ -80,8 +99,7 @@ export class SummaryAccumulator {
         errors: 0,
         sum: new ExactSum(),
         scored: 0,
-        usage: undefined,
-        cost: new ExactSum(),
+        usage: new UsageTotal(),
       });
     }
   }
@@ -96,6 +114,7 @@ export class SummaryAccumulator {
     if (result.error !== null) this.#errored++;
     else if (result.passed) this.#passed++;
     if (result.flaky === true) this.#flaky++;
+    this.#targetUsage.add(result.usage);
     for (const evaluation of result.evaluations) {
       const total = this.#totals.get(evaluation.evaluator);
       if (total === undefined) continue;
@@ -107,27 +126,18 @@ export class SummaryAccumulator {
         total.sum.add(evaluation.score);
         total.scored++;
       }
-      if (hasUsage(evaluation.usage)) {
-        total.usage =
-          total.usage === undefined ? evaluation.usage : addUsage(total.usage, evaluation.usage);
-        if (evaluation.usage.cost === null) total.cost = null;
-        else total.cost?.add(evaluation.usage.cost);
-      }
+      total.usage.add(evaluation.usage);
     }
   }
 
   /** The summary of the cases added so far; a fresh object each call. */
   summary(): RunSummary {
     const evaluators: Record<string, EvaluatorSummary> = {};
-    let runUsage: Usage | undefined;
-    const runCost = new ExactSum();
+    const runUsage = new UsageTotal();
+    runUsage.add(this.#targetUsage.value());
     for (const [id, total] of this.#totals) {
       const judged = total.passed + total.failed;
-      const usage: Usage | undefined =
-        total.usage === undefined
-          ? undefined
-          : { ...total.usage, cost: total.cost === null ? null : total.cost.value() };
-      if (usage?.cost != null) runCost.add(usage.cost);
+      const usage = total.usage.value();
       evaluators[id] = {
         count: total.count,
         mean: total.scored > 0 ? total.sum.value() / total.scored : null,
@@ -137,10 +147,9 @@ export class SummaryAccumulator {
         passRate: judged > 0 ? total.passed / judged : null,
         ...(usage !== undefined ? { usage } : {}),
       };
-      if (usage !== undefined)
-        runUsage = runUsage === undefined ? { ...usage } : addUsage(runUsage, usage);
+      runUsage.add(usage);
     }
-    if (runUsage !== undefined && runUsage.cost !== null) runUsage.cost = runCost.value();
+    const usage = runUsage.value();
     const cases = this.#cases;
     return {
       cases,
@@ -150,7 +159,7 @@ export class SummaryAccumulator {
       passRate: cases > 0 ? this.#passed / cases : 1,
       ...(this.#trials > 1 ? { flaky: this.#flaky } : {}),
       evaluators,
-      ...(runUsage !== undefined ? { usage: runUsage } : {}),
+      ...(usage !== undefined ? { usage } : {}),
     };
   }
 }

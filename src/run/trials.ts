@@ -19,7 +19,8 @@ import { evaluationPassed } from './threshold.ts';
  *   regardless would let a passed case carry an error, and every reader (summary counts, JUnit,
  *   annotations, progress) treats `error !== null` as "errored, not passed"; it would also show a
  *   passing output as the example of why a case failed.
- * - `durationMs`: the mean of the trials' function times.
+ * - `durationMs`: the mean of the trials' function times; `usage`: the sum of what the target
+ *   spent in each trial (a model target's calls).
  */
 export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): CaseResult {
   let passedTrials = 0;
@@ -31,6 +32,11 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
   const count = trials.length;
   const passed = passedTrials * 2 > count;
   const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  let usage: Usage | undefined;
+  for (const trial of trials) {
+    if (hasUsage(trial.usage))
+      usage = usage === undefined ? trial.usage : addUsage(usage, trial.usage);
+  }
   return {
     id: prepared.id,
     contentId: prepared.contentId,
@@ -41,6 +47,7 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
     durationMs: count > 0 ? durationSum / count : 0,
     passed,
     evaluations: aggregateEvaluations(trials),
+    ...(usage !== undefined ? { usage: { ...usage } } : {}),
     trials,
     trialPassRate: count > 0 ? passedTrials / count : 0,
     flaky: passedTrials > 0 && passedTrials < count,

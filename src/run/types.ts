@@ -6,27 +6,27 @@ import type {
   PassCondition,
   PreparedCase,
   RunResult,
-  TestFn,
+  Target,
   TestsetInfo,
 } from '../types.ts';
 
 /**
  * One suite, fully resolved: everything the engine needs is here as values and functions.
- * Both the YAML path and `runTestSuite` compile into this.
+ * The YAML path (plan + bind) and `runTestSuite` both compile into this.
  */
 export interface SuiteSpec<TCase = Record<string, unknown>, TOutput = unknown> {
   id: string;
-  cases: readonly PreparedCase<TCase>[];
-  fn: TestFn<TCase, TOutput>;
+  /** What produces each case's output. */
+  target: Target<TCase, TOutput>;
   evaluators: EngineEvaluator<TCase, TOutput>[];
-  /** Expanded grid points in run order; `[{}]` when the suite has no grid. */
-  grid: Params[];
-  /** Max cases of this suite in flight (function + its evaluators), across all grid points. */
+  /** One run per grid point, in run order; a suite without a grid has one, with `params: {}`. */
+  runs: RunSpec<TCase>[];
+  /** Max cases of this suite in flight (target + its evaluators), across all its runs. */
   concurrency: number;
-  /** Per function call; `null` for no limit. */
+  /** Per target call; `null` for no limit. */
   timeoutMs: number | null;
   /**
-   * Times each case runs (function, evaluators and pass condition each time); default 1. Every
+   * Times each case runs (target, evaluators and pass condition each time); default 1. Every
    * trial counts against `concurrency` as a case would. With more than one, the case's result
    * aggregates its trials (`aggregateTrials`).
    */
@@ -37,31 +37,63 @@ export interface SuiteSpec<TCase = Record<string, unknown>, TOutput = unknown> {
   testset: Omit<TestsetInfo, 'cases'>;
 }
 
-/** Progress events, for reporters. Called synchronously; must not throw. */
-export interface EngineObserver {
-  /**
-   * Once, before any case starts: the total number of case executions (cases × grid points;
-   * trials do not multiply it, a case counts once).
-   */
-  onStart?(info: { total: number; runs: { suite: string; params: Params; cases: number }[] }): void;
-  /** A case finished: with trials, once all its trials did, with the aggregated result. */
-  onCaseDone?(info: { suite: string; params: Params; result: CaseResult }): void;
+/** One grid point of a suite: its parameters and the cases it plans. */
+export interface RunSpec<TCase = Record<string, unknown>> {
+  params: Params;
+  /** Every case the run plans, in testset order. */
+  cases: readonly PreparedCase<TCase>[];
+  /** Cases of `cases` that finished in an earlier, interrupted run (`evals run --resume`). */
+  resumed?: ResumedCases;
 }
 
 /**
- * Where finished cases go when they are not kept in memory (the streaming artifact writer).
- * Called synchronously, after the observer; like an observer, a sink that throws does not stop
- * the run: the engine rethrows its first error once every case has settled.
+ * Cases a run takes over from an earlier, interrupted run: recorded as they were, and not run
+ * again.
  */
-export interface CaseSink {
-  /** Once, before any case: the size of each run, in the order of `EngineResult.runs`. */
-  open(runs: readonly { cases: number }[]): void;
-  /**
-   * A case finished. `run` is its run's position in `EngineResult.runs`, `index` its position in
-   * the suite's `cases`: cases finish out of order, and this is how to put them back in order.
-   * `testCase` is the prepared case it ran (its testset position, for a shard's artifact).
-   */
-  record(run: number, index: number, result: CaseResult, testCase?: PreparedCase): void;
+export interface ResumedCases {
+  /** Their positions in the run's `cases`. */
+  positions: ReadonlySet<number>;
+  /** Their results, each with its position; read once, when the run starts. */
+  results(): Iterable<FinishedCase>;
+}
+
+/** A case's result from an earlier run, and its position in its run's `cases`. */
+export interface FinishedCase {
+  index: number;
+  result: CaseResult;
+}
+
+/** Before any case starts: what the engine is about to do. */
+export interface EngineStart {
+  /** Case executions to come (cases × runs, finished ones left out; trials count once). */
+  total: number;
+  /** Each run, in the order of `EngineResult.runs`: its size and how many cases finished before. */
+  runs: { suite: string; params: Params; cases: number; finished: number }[];
+}
+
+/** A case finished: with trials, once all its trials did, with the aggregated result. */
+export interface CaseDone {
+  /** The run's position in `EngineResult.runs`. */
+  run: number;
+  /** The case's position in its run's `cases`: cases finish out of order, this puts them back. */
+  index: number;
+  suite: string;
+  params: Params;
+  result: CaseResult;
+  /** The prepared case it ran (its testset position, for a shard's artifact). */
+  testCase: PreparedCase;
+  /** True for a case recorded from an earlier run (`RunSpec.finished`), which did not run now. */
+  replayed: boolean;
+}
+
+/**
+ * Who hears of the run as it goes (the reporters, through the pipeline). Called synchronously;
+ * a listener that throws does not stop the run: the engine rethrows its first error once every
+ * case has settled.
+ */
+export interface EngineListener {
+  onStart?(start: EngineStart): void;
+  onCaseDone?(done: CaseDone): void;
 }
 
 export interface EngineOptions {
@@ -69,16 +101,20 @@ export interface EngineOptions {
   globalConcurrency?: number;
   /** Interrupt: stop starting new cases, abort in-flight calls, return what finished. */
   signal?: AbortSignal;
-  observer?: EngineObserver;
+  listener?: EngineListener;
   /** Monotonic milliseconds; injectable for tests. Defaults to performance.now(). */
   now?: () => number;
   /**
    * Keep every finished case in memory and return it in `RunResult.cases` (default true). With
-   * false the runs come back with empty `cases` (summaries are complete either way): an observer
-   * that streams cases out (the artifact writer) is then the only place they go.
+   * false the runs come back with empty `cases` (summaries are complete either way): the
+   * listener is then the only place they go.
    */
   keepCases?: boolean;
-  sink?: CaseSink;
+  /**
+   * Record each case's testset position in its result (`index`), as a shard's artifact needs for
+   * `evals merge` to restore testset order.
+   */
+  positions?: boolean;
 }
 
 export interface EngineResult {

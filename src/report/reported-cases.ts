@@ -1,0 +1,84 @@
+/**
+ * The cases of a run as the pull-request reports read them (the comment, the check run's
+ * annotations, the job summary). They list the first cases of each run that did not pass (or
+ * passed some trials and failed others) with their outputs and reasons, and past a bound only
+ * count them; every other case they only count and compare with a baseline. So the first such
+ * cases in testset order are kept whole and marked `detailed`, and every other case is kept as a
+ * comparison reads it (`comparableCase`): a run where all 200,000 cases fail holds a bounded
+ * number of whole cases.
+ */
+import { comparableCase } from '../compare/comparable.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+
+/**
+ * The most cases of a run kept whole for the reports (with a larger `max-annotations`, that
+ * many): the check run annotates, and the comment and job summary list, the first failing cases
+ * of each run in testset order, and past this many a report says how many more there are.
+ */
+export const REPORTED_WHOLE_CASES = 1_000;
+
+/** A case as the reports hold it. */
+export interface ReportedCase extends CaseResult {
+  /**
+   * True when the case is kept whole, so a report may show its output and reasons; false when it
+   * is kept reduced (every passing case, and failing ones past the bound): counted, not shown.
+   */
+  detailed: boolean;
+}
+
+/** A run as the reports hold it: its cases in testset order. */
+export interface ReportedRun extends Omit<RunResult, 'cases'> {
+  cases: ReportedCase[];
+}
+
+/** The artifact as the reports hold it. */
+export interface ReportedArtifact extends Omit<ResultsArtifact, 'runs'> {
+  runs: ReportedRun[];
+}
+
+/**
+ * `artifact` with each run's cases read from `cases(run)`, in testset order: the first
+ * `wholeAtMost` cases of each run that did not pass or are flaky kept whole, every other case
+ * reduced.
+ */
+export function reportedArtifact(
+  artifact: ResultsArtifact,
+  cases: (run: number) => Iterable<CaseResult>,
+  wholeAtMost: number = REPORTED_WHOLE_CASES,
+): ReportedArtifact {
+  return {
+    ...artifact,
+    runs: artifact.runs.map((run, i) => {
+      const kept: ReportedCase[] = [];
+      let whole = 0;
+      for (const result of cases(i)) {
+        const worthShowing = !result.passed || result.flaky === true;
+        if (worthShowing && whole < wholeAtMost) {
+          whole++;
+          kept.push({ ...result, detailed: true });
+        } else {
+          kept.push({ ...reducedCase(result), detailed: false });
+        }
+      }
+      return { ...run, cases: kept };
+    }),
+  };
+}
+
+/**
+ * A case as a comparison reads it, with its trials reduced to their pass status (a flaky line
+ * counts them).
+ */
+function reducedCase(result: CaseResult): CaseResult {
+  const reduced = comparableCase(result);
+  if (result.trials !== undefined) {
+    reduced.trials = result.trials.map((trial) => ({
+      output: null,
+      error: trial.error,
+      durationMs: 0,
+      passed: trial.passed,
+      evaluations: [],
+    }));
+  }
+  return reduced;
+}
