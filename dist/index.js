@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve12, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve13(data);
+              return err ? reject(err) : resolve12(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve12, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve13(data);
+              ) : resolve12(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve13, reject) => {
-        res = resolve13;
+      const promise = new Promise((resolve12, reject) => {
+        res = resolve12;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve12, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve12;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve12, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve12;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve13) => {
+        return new Promise((resolve12) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve13;
+            this[kClosedResolve] = resolve12;
           } else {
-            resolve13(null);
+            resolve12(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve13) => {
+        return new Promise((resolve12) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve13(null);
+            resolve12(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve13, reject) => {
+        const socket = await new Promise((resolve12, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve13(socket2);
+              resolve12(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve13) => {
-            this[kClosedResolve] = resolve13;
+          await new Promise((resolve12) => {
+            this[kClosedResolve] = resolve12;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve13, reject) => {
+        return await new Promise((resolve12, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve13(null);
+              resolve12(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve13,
+              resolve: resolve12,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve13, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve12, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve13(chunksDecode(body, length2));
+          resolve12(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve13(JSON.parse(chunksDecode(body, length2)));
+          resolve12(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve13(chunksConcat(body, length2).buffer);
+          resolve12(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve13(new Blob(body, { type: stream[kContentType] }));
+          resolve12(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve13(chunksConcat(body, length2));
+          resolve12(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve12, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve12(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve12, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve12(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve12, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve12(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve12, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve12(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve13, reject) => agent.dispatch(
+        return new Promise((resolve12, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve13({
+              resolve12({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve13({
+              resolve12({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve13) => {
-        setTimeout(resolve13, ms).unref();
+      return new Promise((resolve12) => {
+        setTimeout(resolve12, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve13) {
-          resolve13(value);
+        return value instanceof P ? value : new P(function(resolve12) {
+          resolve12(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve13, reject) {
+      return new (P || (P = Promise))(function(resolve12, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve12) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve13(output.toString());
+              resolve12(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve12) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve13(Buffer.concat(chunks));
+              resolve12(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve12, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve13(res);
+                resolve12(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve13) => setTimeout(() => resolve13(), ms));
+          return new Promise((resolve12) => setTimeout(() => resolve12(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve13, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve12, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve13(response);
+              resolve12(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve13(response);
+              resolve12(response);
             }
           }));
         });
@@ -19972,7 +19972,7 @@ var init_usage = __esm({
   }
 });
 
-// src/report/artifact.ts
+// src/artifact/artifact.ts
 function buildArtifact(input) {
   const usage = totalUsage(input.runs);
   return {
@@ -20075,7 +20075,7 @@ function safeReplacer() {
 }
 var CASE_INDENT, CASE_LINE_EXTRA_BYTES;
 var init_artifact = __esm({
-  "src/report/artifact.ts"() {
+  "src/artifact/artifact.ts"() {
     "use strict";
     init_usage();
     CASE_INDENT = "        ";
@@ -20083,7 +20083,7 @@ var init_artifact = __esm({
   }
 });
 
-// src/pipeline/write-file-atomic.ts
+// src/shared/write-file-atomic.ts
 import { randomBytes } from "node:crypto";
 import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -20116,13 +20116,13 @@ async function writeAtomically(path, write2) {
 }
 var BATCH_CHARS;
 var init_write_file_atomic = __esm({
-  "src/pipeline/write-file-atomic.ts"() {
+  "src/shared/write-file-atomic.ts"() {
     "use strict";
     BATCH_CHARS = 1 << 20;
   }
 });
 
-// src/report/artifact-writer.ts
+// src/artifact/spool.ts
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20180,8 +20180,8 @@ function writeAll(fd, bytes) {
   return done;
 }
 var SPOOL_BATCH, WINDOW, OUTPUT_BATCH, NEWLINE_BYTES, CaseSpool, BatchWriter;
-var init_artifact_writer = __esm({
-  "src/report/artifact-writer.ts"() {
+var init_spool = __esm({
+  "src/artifact/spool.ts"() {
     "use strict";
     init_write_file_atomic();
     init_artifact();
@@ -21449,27 +21449,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve13, arguments_) => {
+  const run2 = async (function_, resolve12, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve13(result);
+    resolve12(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve13, reject, arguments_) => {
+  const enqueue = (function_, resolve12, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve13, arguments_));
+    }).then(run2.bind(void 0, function_, resolve12, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve13, reject) => {
-    enqueue(function_, resolve13, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve12, reject) => {
+    enqueue(function_, resolve12, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -21535,7 +21535,7 @@ var init_p_limit = __esm({
   }
 });
 
-// src/errors.ts
+// src/shared/errors.ts
 function formatIssue(issue3) {
   const where = issue3.line > 0 ? `${issue3.file}:${issue3.line}:${issue3.col || 1}` : issue3.file;
   const what = issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message;
@@ -21565,7 +21565,7 @@ function safeJson2(value) {
 }
 var EvaluationError, UsageError;
 var init_errors = __esm({
-  "src/errors.ts"() {
+  "src/shared/errors.ts"() {
     "use strict";
     EvaluationError = class extends Error {
       metadata;
@@ -21586,6 +21586,15 @@ var init_errors = __esm({
       issues;
       exitCode = 2;
     };
+  }
+});
+
+// src/shared/reserved-ids.ts
+var PASS_CONDITION_EVALUATOR;
+var init_reserved_ids = __esm({
+  "src/shared/reserved-ids.ts"() {
+    "use strict";
+    PASS_CONDITION_EVALUATOR = "pass";
   }
 });
 
@@ -21693,7 +21702,7 @@ var init_call = __esm({
           CallScope.abort(scope, this.#reason);
           return Promise.resolve(INTERRUPTED);
         }
-        return new Promise((resolve13) => {
+        return new Promise((resolve12) => {
           let timer;
           let done = false;
           const finish = (outcome) => {
@@ -21701,7 +21710,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve13(outcome);
+            resolve12(outcome);
           };
           const call = {
             abandon: (reason) => {
@@ -21724,92 +21733,6 @@ var init_call = __esm({
         });
       }
     };
-  }
-});
-
-// src/run/evaluation.ts
-function toEvaluationResult(evaluator, raw, durationMs2) {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return erroredEvaluation(
-      evaluator,
-      `expected an evaluation object { score }, got ${describeValue(raw)}`,
-      durationMs2
-    );
-  }
-  const { score, threshold: ownThreshold, metadata, usage } = raw;
-  let threshold = evaluator.threshold ?? null;
-  let thresholdError = null;
-  if (threshold === null && ownThreshold != null) {
-    if (isThreshold(ownThreshold)) threshold = ownThreshold;
-    else {
-      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
-    }
-  }
-  let error2 = null;
-  let recordedScore = null;
-  if (score === void 0) error2 = "the evaluation has no score";
-  else if (typeof score !== "number") error2 = `score must be a number, got ${describeValue(score)}`;
-  else if (Number.isNaN(score)) error2 = "score is NaN";
-  else if (!Number.isFinite(score)) error2 = `score ${score} is outside [0, 1]`;
-  else {
-    recordedScore = score;
-    if (score < 0 || score > 1) error2 = `score ${score} is outside [0, 1]`;
-  }
-  error2 ??= thresholdError;
-  const result = {
-    evaluator: evaluator.id,
-    score: recordedScore,
-    threshold,
-    passed: evaluationPassed(recordedScore, threshold, error2),
-    metadata: toMetadata(metadata),
-    error: error2,
-    durationMs: durationMs2
-  };
-  if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
-  return result;
-}
-function isUsage(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const u = value;
-  const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
-  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost));
-}
-function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
-  const result = {
-    evaluator: evaluator.id,
-    score: null,
-    threshold: evaluator.threshold ?? null,
-    passed: false,
-    metadata: null,
-    error: error2,
-    durationMs: durationMs2
-  };
-  if (thrown instanceof EvaluationError) {
-    if (thrown.metadata !== void 0) result.metadata = toMetadata(thrown.metadata);
-    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
-  }
-  return result;
-}
-function isThreshold(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const bounds = value;
-  return ["lt", "lte", "gt", "gte"].every(
-    (key) => bounds[key] == null || typeof bounds[key] === "number"
-  );
-}
-function toMetadata(metadata) {
-  if (metadata === void 0 || metadata === null) return null;
-  if (typeof metadata === "object" && !Array.isArray(metadata)) {
-    return metadata;
-  }
-  return { value: metadata };
-}
-var init_evaluation = __esm({
-  "src/run/evaluation.ts"() {
-    "use strict";
-    init_errors();
-    init_usage();
-    init_threshold();
   }
 });
 
@@ -21981,431 +21904,7 @@ var init_summary = __esm({
   }
 });
 
-// src/run/trials.ts
-function aggregateTrials(prepared, trials) {
-  let passedTrials = 0;
-  let durationSum = 0;
-  for (const trial of trials) {
-    if (trial.passed) passedTrials++;
-    durationSum += trial.durationMs;
-  }
-  const count = trials.length;
-  const passed = passedTrials * 2 > count;
-  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
-  let usage;
-  for (const trial of trials) {
-    if (hasUsage(trial.usage))
-      usage = usage === void 0 ? trial.usage : addUsage(usage, trial.usage);
-  }
-  return {
-    id: prepared.id,
-    contentId: prepared.contentId,
-    source: prepared.source,
-    data: prepared.data,
-    output: shown?.output ?? null,
-    error: shown?.error ?? null,
-    durationMs: count > 0 ? durationSum / count : 0,
-    passed,
-    evaluations: aggregateEvaluations(trials),
-    ...usage !== void 0 ? { usage: { ...usage } } : {},
-    trials,
-    trialPassRate: count > 0 ? passedTrials / count : 0,
-    flaky: passedTrials > 0 && passedTrials < count
-  };
-}
-function aggregateEvaluations(trials) {
-  const byEvaluator = /* @__PURE__ */ new Map();
-  for (const trial of trials) {
-    for (const evaluation of trial.evaluations) {
-      const list = byEvaluator.get(evaluation.evaluator);
-      if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
-      else list.push(evaluation);
-    }
-  }
-  const aggregated = [];
-  for (const [evaluator, evaluations] of byEvaluator) {
-    let sum2 = 0;
-    let scored = 0;
-    let durationSum = 0;
-    let firstError = null;
-    let threshold = null;
-    let usage;
-    for (const evaluation of evaluations) {
-      durationSum += evaluation.durationMs;
-      if (hasUsage(evaluation.usage)) {
-        usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
-      }
-      threshold ??= evaluation.threshold;
-      if (evaluation.error !== null) firstError ??= evaluation.error;
-      else if (evaluation.score !== null) {
-        sum2 += evaluation.score;
-        scored++;
-      }
-    }
-    const score = scored > 0 ? sum2 / scored : null;
-    const error2 = scored === 0 ? firstError : null;
-    aggregated.push({
-      evaluator,
-      score,
-      threshold,
-      passed: evaluationPassed(score, threshold, error2),
-      metadata: { trials: trials.length, scored },
-      error: error2,
-      durationMs: durationSum / evaluations.length,
-      ...usage !== void 0 ? { usage: { ...usage } } : {}
-    });
-  }
-  return aggregated;
-}
-var init_trials = __esm({
-  "src/run/trials.ts"() {
-    "use strict";
-    init_usage();
-    init_threshold();
-  }
-});
-
-// src/run/engine.ts
-async function runSuites(suites, options2 = {}) {
-  const engine = {
-    now: options2.now ?? (() => performance.now()),
-    calls: new PendingCalls(),
-    global: options2.globalConcurrency === void 0 ? null : createLimit(options2.globalConcurrency, "globalConcurrency"),
-    listener: options2.listener,
-    keepCases: options2.keepCases ?? true,
-    positions: options2.positions ?? false,
-    completed: 0,
-    listenerError: null,
-    yieldAt: performance.now() + YIELD_EVERY_MS
-  };
-  const states = [];
-  for (const spec of suites) {
-    const position = states.reduce((sum2, suite) => sum2 + suite.runs.length, 0);
-    states.push(suiteState(engine, spec, position));
-  }
-  const runs = states.flatMap((suite) => suite.runs);
-  const unfinished = (run2) => run2.cases.length - (run2.resumed?.size ?? 0);
-  const total = runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0);
-  const start = {
-    total,
-    runs: runs.map((run2) => ({
-      suite: run2.suite.spec.id,
-      params: run2.params,
-      cases: run2.cases.length,
-      finished: run2.resumed?.size ?? 0
-    }))
-  };
-  tell(engine, () => engine.listener?.onStart?.(start));
-  for (const [i, run2] of runs.entries()) replayResumed(engine, run2, specOf(suites, i).resumed);
-  const { signal } = options2;
-  const onAbort = () => engine.calls.interrupt(signal?.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const workers = [];
-    for (const suite of states) {
-      const units = suite.runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0) * suite.trials;
-      const count = Math.min(suite.spec.concurrency, units);
-      for (let i = 0; i < count; i++) workers.push(suiteWorker(engine, suite));
-    }
-    await Promise.all(workers);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
-  if (engine.listenerError !== null) throw engine.listenerError.error;
-  return {
-    runs: runs.map(toRunResult),
-    interrupted: engine.calls.interrupted && engine.completed < total
-  };
-}
-function suiteState(engine, spec, firstPosition) {
-  checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
-  const trials = spec.trials ?? 1;
-  if (!(Number.isInteger(trials) && trials >= 1)) {
-    throw new RangeError(
-      `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`
-    );
-  }
-  const suite = {
-    spec,
-    runs: [],
-    trials,
-    nextRun: 0,
-    nextCase: 0,
-    nextTrial: 0,
-    evaluatorLimits: spec.evaluators.map(
-      (evaluator) => evaluator.maxConcurrency === void 0 || evaluator.maxConcurrency === Infinity ? null : createLimit(
-        evaluator.maxConcurrency,
-        `suite "${spec.id}": evaluator "${evaluator.id}": maxConcurrency`
-      )
-    )
-  };
-  const evaluatorIds2 = spec.evaluators.map((evaluator) => evaluator.id);
-  suite.runs = spec.runs.map((run2, i) => ({
-    suite,
-    position: firstPosition + i,
-    params: run2.params,
-    cases: run2.cases,
-    resumed: run2.resumed?.positions,
-    results: engine.keepCases ? new Array(run2.cases.length) : null,
-    summary: new SummaryAccumulator(evaluatorIds2, { trials }),
-    pendingTrials: /* @__PURE__ */ new Map()
-  }));
-  return suite;
-}
-function specOf(suites, position) {
-  let at = position;
-  for (const spec of suites) {
-    if (at < spec.runs.length) return spec.runs[at];
-    at -= spec.runs.length;
-  }
-  throw new RangeError(`no run at position ${position}`);
-}
-function replayResumed(engine, run2, resumed) {
-  if (resumed === void 0) return;
-  let count = 0;
-  for (const { index, result } of resumed.results()) {
-    if (!resumed.positions.has(index)) {
-      throw new RangeError(`a resumed case has position ${index}, not among the run's resumed`);
-    }
-    record(engine, run2, index, result, true);
-    count++;
-  }
-  if (count !== resumed.positions.size) {
-    throw new RangeError(
-      `the resumed run gave ${count} results for ${resumed.positions.size} positions`
-    );
-  }
-}
-function checkConcurrency(concurrency, label) {
-  if (!(Number.isInteger(concurrency) && concurrency >= 1) && concurrency !== Infinity) {
-    throw new RangeError(`${label} must be a positive integer, got ${describeValue(concurrency)}`);
-  }
-}
-function createLimit(concurrency, label) {
-  checkConcurrency(concurrency, label);
-  return pLimit(concurrency);
-}
-async function suiteWorker(engine, suite) {
-  for (; ; ) {
-    if (engine.calls.interrupted) return;
-    const unit = nextUnit(suite);
-    if (unit === void 0) return;
-    await (engine.global === null ? runTrial(engine, unit) : engine.global(() => runTrial(engine, unit)));
-    if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve13) => setImmediate(resolve13));
-      engine.yieldAt = performance.now() + YIELD_EVERY_MS;
-    }
-  }
-}
-function nextUnit(suite) {
-  for (; ; ) {
-    const run2 = suite.runs[suite.nextRun];
-    if (run2 === void 0) return void 0;
-    const index = suite.nextCase;
-    if (index >= run2.cases.length) {
-      suite.nextRun++;
-      suite.nextCase = 0;
-      continue;
-    }
-    if (run2.resumed?.has(index) === true) {
-      suite.nextCase++;
-      continue;
-    }
-    const trial = suite.nextTrial++;
-    if (suite.nextTrial >= suite.trials) {
-      suite.nextTrial = 0;
-      suite.nextCase++;
-    }
-    return { run: run2, index, trial };
-  }
-}
-function callUser(engine, call, scope, timeoutMs2) {
-  let value;
-  try {
-    value = call();
-  } catch (thrown) {
-    return { ok: false, error: describeError(thrown), thrown };
-  }
-  return isThenable(value) ? engine.calls.settle(value, scope, timeoutMs2) : { ok: true, value };
-}
-async function runTrial(engine, { run: run2, index, trial }) {
-  if (engine.calls.interrupted) return;
-  const { spec } = run2.suite;
-  const testCase = run2.cases[index];
-  const args = new FnCallArgs(testCase.data, run2.params);
-  const started = engine.now();
-  const called = callUser(engine, () => spec.target.call(args), args, spec.timeoutMs);
-  const produced = called instanceof Promise ? await called : called;
-  if (engine.calls.interrupted) return;
-  const durationMs2 = roundMs(engine.now() - started);
-  const target = produced.ok ? targetOutput(produced.value) : produced;
-  if (!target.ok) {
-    recordTrial(engine, run2, index, trial, {
-      output: null,
-      error: target.error,
-      durationMs: durationMs2,
-      passed: false,
-      evaluations: []
-    });
-    return;
-  }
-  const { output, usage } = target.value;
-  const evaluations = await Promise.all(
-    spec.evaluators.map((evaluator, i) => {
-      const limit = run2.suite.evaluatorLimits[i];
-      const evaluateOne = () => evaluate(engine, run2, evaluator, testCase.data, output, durationMs2);
-      return limit ? limit(evaluateOne) : evaluateOne();
-    })
-  );
-  if (engine.calls.interrupted) return;
-  const passed = await decidePass(engine, run2, testCase.data, output, evaluations);
-  if (engine.calls.interrupted) return;
-  recordTrial(engine, run2, index, trial, {
-    output: output === void 0 ? null : output,
-    error: null,
-    durationMs: durationMs2,
-    passed,
-    evaluations,
-    ...usage !== void 0 ? { usage } : {}
-  });
-}
-function targetOutput(value) {
-  if (typeof value !== "object" || value === null || !("output" in value)) {
-    return {
-      ok: false,
-      error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
-    };
-  }
-  const { output, usage } = value;
-  return { ok: true, value: isUsage(usage) ? { output, usage } : { output } };
-}
-async function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
-  if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
-  const started = engine.now();
-  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
-  const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
-  const called = callUser(engine, () => evaluator.evaluateTestCase(args), args, timeoutMs2);
-  const outcome = called instanceof Promise ? await called : called;
-  const durationMs2 = roundMs(engine.now() - started);
-  return outcome.ok ? toEvaluationResult(evaluator, outcome.value, durationMs2) : erroredEvaluation(evaluator, outcome.error, durationMs2, outcome.thrown);
-}
-async function decidePass(engine, run2, testCase, output, evaluations) {
-  const { pass, timeoutMs: timeoutMs2 } = run2.suite.spec;
-  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
-  if (pass === "any") {
-    const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
-    return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
-  }
-  const started = engine.now();
-  const called = callUser(
-    engine,
-    () => pass({ testCase, output, params: run2.params, evaluations }),
-    new CallScope(),
-    timeoutMs2
-  );
-  const outcome = called instanceof Promise ? await called : called;
-  if (outcome.ok && typeof outcome.value === "boolean") return outcome.value;
-  const error2 = outcome.ok ? `the pass condition returned ${describeValue(outcome.value)}; expected true or false` : outcome.error;
-  evaluations.push({
-    evaluator: PASS_CONDITION_EVALUATOR,
-    score: null,
-    threshold: null,
-    passed: false,
-    metadata: null,
-    error: error2,
-    durationMs: roundMs(engine.now() - started)
-  });
-  return false;
-}
-function recordTrial(engine, run2, index, trial, result) {
-  const testCase = run2.cases[index];
-  const trials = run2.suite.trials;
-  if (trials === 1) {
-    const { usage, ...rest } = result;
-    record(engine, run2, index, caseOf(testCase, rest, usage), false);
-    return;
-  }
-  let pending = run2.pendingTrials.get(index);
-  if (pending === void 0) {
-    pending = { trials: new Array(trials), done: 0 };
-    run2.pendingTrials.set(index, pending);
-  }
-  pending.trials[trial] = result;
-  if (++pending.done < trials) return;
-  run2.pendingTrials.delete(index);
-  record(engine, run2, index, aggregateTrials(testCase, pending.trials), false);
-}
-function caseOf(testCase, trial, usage) {
-  return {
-    id: testCase.id,
-    contentId: testCase.contentId,
-    source: testCase.source,
-    data: testCase.data,
-    ...trial,
-    ...usage !== void 0 ? { usage } : {}
-  };
-}
-function record(engine, run2, index, result, replayed) {
-  const testCase = run2.cases[index];
-  if (engine.positions) result.index = testCase.index;
-  if (run2.results !== null) run2.results[index] = result;
-  run2.summary.add(result);
-  if (!replayed) engine.completed++;
-  tell(
-    engine,
-    () => engine.listener?.onCaseDone?.({
-      run: run2.position,
-      index,
-      suite: run2.suite.spec.id,
-      params: run2.params,
-      result,
-      testCase,
-      replayed
-    })
-  );
-}
-function tell(engine, call) {
-  try {
-    call();
-  } catch (error2) {
-    engine.listenerError ??= { error: error2 };
-  }
-}
-function roundMs(ms) {
-  return Math.round(ms * 1e3) / 1e3;
-}
-function toRunResult(run2) {
-  const { spec } = run2.suite;
-  const cases = run2.results?.filter((result) => result !== void 0) ?? [];
-  const summary2 = run2.summary.summary();
-  const gate = evaluateRunGate(summary2, spec.gate, run2.cases.length);
-  return {
-    suite: spec.id,
-    params: run2.params,
-    testset: { ...spec.testset, cases: run2.cases.length },
-    verdict: gate.verdict,
-    gate: { conditions: gate.conditions },
-    summary: summary2,
-    cases
-  };
-}
-var PASS_CONDITION_EVALUATOR, YIELD_EVERY_MS;
-var init_engine = __esm({
-  "src/run/engine.ts"() {
-    "use strict";
-    init_p_limit();
-    init_errors();
-    init_call();
-    init_evaluation();
-    init_summary();
-    init_trials();
-    PASS_CONDITION_EVALUATOR = "pass";
-    YIELD_EVERY_MS = 20;
-  }
-});
-
-// src/version.ts
+// src/shared/version.ts
 import { readFileSync as readFileSync2 } from "node:fs";
 import { dirname as dirname2, join as join2 } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22422,23 +21921,23 @@ function findVersion(start) {
 }
 var toolVersion;
 var init_version = __esm({
-  "src/version.ts"() {
+  "src/shared/version.ts"() {
     "use strict";
     toolVersion = findVersion(dirname2(fileURLToPath(import.meta.url)));
   }
 });
 
-// src/commands/io.ts
+// src/pipeline/context.ts
 function useColor(ctx) {
   return Boolean(ctx.stdout.isTTY) && !ctx.env.NO_COLOR && ctx.env.TERM !== "dumb";
 }
-var init_io = __esm({
-  "src/commands/io.ts"() {
+var init_context = __esm({
+  "src/pipeline/context.ts"() {
     "use strict";
   }
 });
 
-// src/modules/spec.ts
+// src/config/module-spec.ts
 import { isAbsolute, resolve as resolve2 } from "node:path";
 function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
@@ -22450,14 +21949,14 @@ function parseModuleSpec(spec, baseDir) {
   return { spec, file: resolve2(baseDir, path), exportName };
 }
 var MODULE_EXTENSIONS;
-var init_spec = __esm({
-  "src/modules/spec.ts"() {
+var init_module_spec = __esm({
+  "src/config/module-spec.ts"() {
     "use strict";
     MODULE_EXTENSIONS = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
   }
 });
 
-// src/duration.ts
+// src/shared/duration.ts
 function parseDuration(text) {
   const match = DURATION.exec(text);
   if (!match) return null;
@@ -22468,14 +21967,14 @@ function parseDuration(text) {
 }
 var DURATION, UNIT_MS;
 var init_duration = __esm({
-  "src/duration.ts"() {
+  "src/shared/duration.ts"() {
     "use strict";
     DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
     UNIT_MS = { ms: 1, s: 1e3, m: 6e4, h: 36e5 };
   }
 });
 
-// src/templates.ts
+// src/shared/templates.ts
 function templateExpressions(text) {
   return [...text.matchAll(ANY)].map((m) => m[1] ?? "");
 }
@@ -22579,7 +22078,7 @@ function lookup(expr, parts, scope) {
 }
 var TEMPLATE_ROOTS, WHOLE, ANY, PATH;
 var init_templates = __esm({
-  "src/templates.ts"() {
+  "src/shared/templates.ts"() {
     "use strict";
     TEMPLATE_ROOTS = ["case", "output", "params"];
     WHOLE = /^\s*\{\{\s*([^{}]*?)\s*\}\}\s*$/;
@@ -25674,7 +25173,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve13.call(this, root, ref);
+      let _sch = resolve12.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -25701,7 +25200,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve13(root, ref) {
+    function resolve12(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26565,7 +26064,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve13(baseURI, relativeURI, options2) {
+    function resolve12(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26956,7 +26455,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve13,
+      resolve: resolve12,
       resolveComponent,
       equal,
       serialize,
@@ -34456,12 +33955,12 @@ function isRecord2(value) {
 var init_rules = __esm({
   "src/config/rules.ts"() {
     "use strict";
-    init_spec();
+    init_module_spec();
     init_templates();
     init_config_path();
     init_did_you_mean();
     init_duration();
-    init_engine();
+    init_reserved_ids();
     init_schema_check();
     init_schema_errors();
     init_threshold2();
@@ -34545,7 +34044,7 @@ var DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, DEFAULT_TRIALS;
 var init_build = __esm({
   "src/config/build.ts"() {
     "use strict";
-    init_spec();
+    init_module_spec();
     init_duration();
     init_rules();
     DEFAULT_CONCURRENCY = 8;
@@ -42229,8 +41728,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...raw };
-    for (const { key, resolve: resolve13 } of templated) {
-      const resolved = resolve13(scope);
+    for (const { key, resolve: resolve12 } of templated) {
+      const resolved = resolve12(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -42414,12 +41913,12 @@ function defineBuiltin(spec) {
     ...definition,
     create(options2, context3) {
       const { id } = context3;
-      const resolve13 = optionResolver(options2);
+      const resolve12 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score(resolve13(args), args, prepared)
+        evaluateTestCase: (args) => score(resolve12(args), args, prepared)
       };
     }
   };
@@ -43387,7 +42886,7 @@ var init_battle = __esm({
   }
 });
 
-// src/testsets/canonical-json.ts
+// src/shared/canonical-json.ts
 function canonicalJson(value) {
   const flat = flatRecordJson(value);
   if (flat !== void 0) return flat;
@@ -43537,7 +43036,7 @@ function write(value, depth2) {
 }
 var SLOW_PATH, MAX_DEPTH, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
 var init_canonical_json = __esm({
-  "src/testsets/canonical-json.ts"() {
+  "src/shared/canonical-json.ts"() {
     "use strict";
     SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
     MAX_DEPTH = 1e3;
@@ -46082,7 +45581,7 @@ var init_registry = __esm({
   }
 });
 
-// src/modules/exports.ts
+// src/bind/modules/exports.ts
 import { readFile as readFile3 } from "node:fs/promises";
 import { basename, dirname as dirname5, extname, join as join4 } from "node:path";
 function findExport(mod, name) {
@@ -46175,13 +45674,13 @@ function hasExportProperty(target, name) {
 }
 var MODULE_EXPORTS;
 var init_exports = __esm({
-  "src/modules/exports.ts"() {
+  "src/bind/modules/exports.ts"() {
     "use strict";
     MODULE_EXPORTS = "module.exports";
   }
 });
 
-// src/modules/module-error.ts
+// src/bind/modules/module-error.ts
 import { isAbsolute as isAbsolute3, relative, sep as sep2 } from "node:path";
 function specPath(ref) {
   const hash2 = ref.spec.lastIndexOf("#");
@@ -46197,12 +45696,12 @@ function displayFile(file, ref) {
   return `.${sep2}${rel}`;
 }
 var init_module_error = __esm({
-  "src/modules/module-error.ts"() {
+  "src/bind/modules/module-error.ts"() {
     "use strict";
   }
 });
 
-// src/modules/import-failure.ts
+// src/bind/modules/import-failure.ts
 import { existsSync as existsSync3 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function describeImportFailure(error2, ref) {
@@ -46340,7 +45839,7 @@ function firstLine2(text) {
 }
 var ESBUILD_LOCATED, ESBUILD_UNLOCATED, FRAME, HEADER;
 var init_import_failure = __esm({
-  "src/modules/import-failure.ts"() {
+  "src/bind/modules/import-failure.ts"() {
     "use strict";
     init_module_error();
     ESBUILD_LOCATED = /^(.*):(\d+):(\d+): ERROR: (.*)$/m;
@@ -46350,7 +45849,7 @@ var init_import_failure = __esm({
   }
 });
 
-// src/modules/nearby-file.ts
+// src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname6, extname as extname2, join as join5 } from "node:path";
 async function suggestSibling(file) {
@@ -46392,14 +45891,14 @@ function stripModuleExtension(name) {
 }
 var MODULE_EXTENSIONS2;
 var init_nearby_file = __esm({
-  "src/modules/nearby-file.ts"() {
+  "src/bind/modules/nearby-file.ts"() {
     "use strict";
     init_edit_distance();
     MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
   }
 });
 
-// src/modules/typescript-loader.ts
+// src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync4 } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname as dirname7, join as join6 } from "node:path";
@@ -46452,7 +45951,7 @@ async function startTypeScriptLoader(searchFrom = []) {
 }
 var loaders, TsxMissingError;
 var init_typescript_loader = __esm({
-  "src/modules/typescript-loader.ts"() {
+  "src/bind/modules/typescript-loader.ts"() {
     "use strict";
     loaders = 0;
     TsxMissingError = class extends Error {
@@ -46467,7 +45966,7 @@ var init_typescript_loader = __esm({
   }
 });
 
-// src/modules/loader.ts
+// src/bind/modules/loader.ts
 import { stat as stat3 } from "node:fs/promises";
 import { extname as extname3, relative as relative2, sep as sep3 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
@@ -46566,7 +46065,7 @@ function exportMissing(ref, module) {
 }
 var TYPESCRIPT_EXTENSIONS;
 var init_loader = __esm({
-  "src/modules/loader.ts"() {
+  "src/bind/modules/loader.ts"() {
     "use strict";
     init_exports();
     init_import_failure();
@@ -46723,12 +46222,12 @@ function networkCode(error2) {
   return void 0;
 }
 function timerSleep(ms, signal) {
-  return new Promise((resolve13) => {
-    if (signal?.aborted) return resolve13();
+  return new Promise((resolve12) => {
+    if (signal?.aborted) return resolve12();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve13();
+      resolve12();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -46736,10 +46235,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve13) => {
+  return new Promise((resolve12) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve13();
+      resolve12();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
@@ -47047,7 +46546,7 @@ var init_client = __esm({
   }
 });
 
-// src/pipeline/models.ts
+// src/bind/models.ts
 import { join as join8 } from "node:path";
 function resolveCacheDir(config, cwd, options2) {
   if (options2.noCache) return null;
@@ -47121,7 +46620,7 @@ function createModelAccess(config, runtime) {
 }
 var DEFAULT_CACHE_DIR, DEFAULT_HOST_CONCURRENCY;
 var init_models = __esm({
-  "src/pipeline/models.ts"() {
+  "src/bind/models.ts"() {
     "use strict";
     init_client();
     DEFAULT_CACHE_DIR = ".evalgate/cache";
@@ -47129,7 +46628,7 @@ var init_models = __esm({
   }
 });
 
-// src/modules/shapes.ts
+// src/bind/modules/shapes.ts
 function asTestFn(value, ref) {
   if (typeof value === "function" && !isClass(value)) return { ok: true, value };
   return wrongShape(ref, "a function (the function under test)", value);
@@ -47248,7 +46747,7 @@ function hasMethod(value, key) {
   return (typeof value === "object" && value !== null || typeof value === "function") && typeof value[key] === "function";
 }
 var init_shapes = __esm({
-  "src/modules/shapes.ts"() {
+  "src/bind/modules/shapes.ts"() {
     "use strict";
     init_import_failure();
     init_module_error();
@@ -50826,7 +50325,7 @@ var init_history = __esm({
   }
 });
 
-// src/pipeline/prepare.ts
+// src/bind/prepare.ts
 import { relative as relative4, resolve as resolve6 } from "node:path";
 async function prepareSuites(config, options2) {
   const filters = options2.filters ?? {};
@@ -51105,12 +50604,12 @@ function toPosix(path) {
   return path.replaceAll("\\", "/").replace(/^\.\//, "");
 }
 var init_prepare = __esm({
-  "src/pipeline/prepare.ts"() {
+  "src/bind/prepare.ts"() {
     "use strict";
     init_config_path();
     init_registry();
     init_shapes();
-    init_spec();
+    init_module_spec();
     init_grid();
     init_shard();
     init_identity();
@@ -51121,7 +50620,7 @@ var init_prepare = __esm({
   }
 });
 
-// src/commands/load.ts
+// src/pipeline/load.ts
 import { existsSync as existsSync4 } from "node:fs";
 import { resolve as resolve7 } from "node:path";
 function resolveConfigArg(arg, ctx) {
@@ -51162,7 +50661,7 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
 }
 var DEFAULT_CONFIGS;
 var init_load2 = __esm({
-  "src/commands/load.ts"() {
+  "src/pipeline/load.ts"() {
     "use strict";
     init_load();
     init_errors();
@@ -51174,14 +50673,14 @@ var init_load2 = __esm({
   }
 });
 
-// src/compare/run-key.ts
+// src/shared/run-key.ts
 function runKey(run2) {
   return canonicalJson([run2.suite, run2.params]);
 }
 var init_run_key = __esm({
-  "src/compare/run-key.ts"() {
+  "src/shared/run-key.ts"() {
     "use strict";
-    init_identity();
+    init_canonical_json();
   }
 });
 
@@ -51823,7 +51322,7 @@ var init_results_schema = __esm({
   }
 });
 
-// src/report/artifact-schema.ts
+// src/artifact/schema.ts
 function schemas() {
   if (!ajv) {
     ajv = new import_ajv3.Ajv({ allErrors: true, strict: true, strictTypes: false });
@@ -51877,8 +51376,8 @@ function describeError2(error2) {
   }
 }
 var import_ajv3, ARTIFACT_SCHEMA_VERSION, DATE_TIME, ajv, compiled, compiledCase;
-var init_artifact_schema = __esm({
-  "src/report/artifact-schema.ts"() {
+var init_schema = __esm({
+  "src/artifact/schema.ts"() {
     "use strict";
     import_ajv3 = __toESM(require_ajv(), 1);
     init_results_schema();
@@ -52325,7 +51824,7 @@ var init_compare = __esm({
     init_errors();
     init_run_key();
     init_comparable();
-    init_artifact_schema();
+    init_schema();
     init_stats();
     DEFAULT_MIN_PAIRED = 10;
     COMPARISON_CONFIDENCE = 0.95;
@@ -52884,7 +52383,7 @@ var init_markdown = __esm({
   }
 });
 
-// src/compare/render.ts
+// src/report/comparison.ts
 function renderComparisonText(comparison, options2) {
   const paint = painter(options2.color);
   const blocks = [];
@@ -53149,8 +52648,8 @@ function markdownRun(run2, confidence, maxListed) {
   return blocks.join("\n\n");
 }
 var MAX_LISTED_COMPARE_CASES, MAX_LISTED_RUNS, LABEL_ORDER, LABEL_ICONS;
-var init_render = __esm({
-  "src/compare/render.ts"() {
+var init_comparison = __esm({
+  "src/report/comparison.ts"() {
     "use strict";
     init_ansi();
     init_failure_details();
@@ -53174,7 +52673,7 @@ var init_render = __esm({
   }
 });
 
-// src/report/artifact-read.ts
+// src/artifact/read.ts
 import { closeSync as closeSync2, fstatSync, openSync as openSync2, readFileSync as readFileSync5, readSync as readSync2 } from "node:fs";
 function openArtifactFile(path, name) {
   let fd;
@@ -53377,11 +52876,11 @@ function unreadable(name, error2) {
   );
 }
 var ArtifactReadError, WINDOW2, NEWLINE, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START;
-var init_artifact_read = __esm({
-  "src/report/artifact-read.ts"() {
+var init_read = __esm({
+  "src/artifact/read.ts"() {
     "use strict";
     init_artifact();
-    init_artifact_schema();
+    init_schema();
     ArtifactReadError = class extends Error {
       constructor(kind, message) {
         super(message);
@@ -53401,9 +52900,42 @@ var init_artifact_read = __esm({
   }
 });
 
-// src/commands/compare.ts
+// src/pipeline/artifact-files.ts
 import { readFile as readFile6 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
+function openResultsFile(path, ctx, what) {
+  const asUsageError = (error2) => {
+    if (!(error2 instanceof ArtifactReadError)) return error2;
+    const code = {
+      unreadable: "compare.unreadable",
+      "not-json": "compare.not-json",
+      invalid: "merge.invalid"
+    }[error2.kind];
+    return usageError(
+      code,
+      error2.kind === "invalid" ? `${what} ${error2.message}` : error2.message,
+      path
+    );
+  };
+  let file;
+  try {
+    file = openArtifactFile(resolve8(ctx.cwd, path), path);
+  } catch (error2) {
+    throw asUsageError(error2);
+  }
+  return {
+    name: path,
+    artifact: file.frame,
+    caseCounts: file.caseCounts,
+    *cases(run2) {
+      try {
+        yield* file.cases(run2);
+      } catch (error2) {
+        throw asUsageError(error2);
+      }
+    }
+  };
+}
 async function readComparable(path, ctx) {
   try {
     return {
@@ -53435,18 +52967,16 @@ async function readJson(path, ctx) {
     throw usageError("compare.not-json", `${path} is not JSON: ${error2.message}`, path);
   }
 }
-var init_compare2 = __esm({
-  "src/commands/compare.ts"() {
+var init_artifact_files = __esm({
+  "src/pipeline/artifact-files.ts"() {
     "use strict";
-    init_compare();
-    init_render();
+    init_read();
+    init_comparable();
     init_errors();
-    init_artifact_read();
-    init_io();
   }
 });
 
-// src/commands/baseline.ts
+// src/pipeline/baseline.ts
 var baseline_exports = {};
 __export(baseline_exports, {
   readBaseline: () => readBaseline,
@@ -53502,35 +53032,35 @@ ${renderComparisonText(comparison, { color: useColor(ctx) })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }
 var init_baseline = __esm({
-  "src/commands/baseline.ts"() {
+  "src/pipeline/baseline.ts"() {
     "use strict";
     init_compare();
     init_gate();
     init_run_key();
-    init_render();
+    init_comparison();
     init_errors();
     init_artifact();
-    init_artifact_schema();
-    init_compare2();
-    init_io();
+    init_schema();
+    init_artifact_files();
+    init_context();
   }
 });
 
-// src/merge/merge.ts
+// src/artifact/merge.ts
 function describeRun(run2) {
   return Object.keys(run2.params).length === 0 ? `suite ${run2.suite}` : `suite ${run2.suite} ${JSON.stringify(run2.params)}`;
 }
 var init_merge = __esm({
-  "src/merge/merge.ts"() {
+  "src/artifact/merge.ts"() {
     "use strict";
     init_run_key();
     init_artifact();
     init_summary();
-    init_identity();
+    init_canonical_json();
   }
 });
 
-// src/merge/resume.ts
+// src/artifact/resume.ts
 function checkPartial(partial, name, configHash) {
   if (!partial.interrupted) {
     return [
@@ -53643,7 +53173,7 @@ function resumedCases(partial, r, run2) {
   };
 }
 var init_resume = __esm({
-  "src/merge/resume.ts"() {
+  "src/artifact/resume.ts"() {
     "use strict";
     init_run_key();
     init_errors();
@@ -53651,56 +53181,7 @@ var init_resume = __esm({
   }
 });
 
-// src/commands/merge.ts
-import { resolve as resolve9 } from "node:path";
-function openResultsFile(path, ctx, what) {
-  const asUsageError = (error2) => {
-    if (!(error2 instanceof ArtifactReadError)) return error2;
-    const code = {
-      unreadable: "compare.unreadable",
-      "not-json": "compare.not-json",
-      invalid: "merge.invalid"
-    }[error2.kind];
-    return usageError(
-      code,
-      error2.kind === "invalid" ? `${what} ${error2.message}` : error2.message,
-      path
-    );
-  };
-  let file;
-  try {
-    file = openArtifactFile(resolve9(ctx.cwd, path), path);
-  } catch (error2) {
-    throw asUsageError(error2);
-  }
-  return {
-    name: path,
-    artifact: file.frame,
-    caseCounts: file.caseCounts,
-    *cases(run2) {
-      try {
-        yield* file.cases(run2);
-      } catch (error2) {
-        throw asUsageError(error2);
-      }
-    }
-  };
-}
-var init_merge2 = __esm({
-  "src/commands/merge.ts"() {
-    "use strict";
-    init_errors();
-    init_merge();
-    init_artifact_read();
-    init_artifact_writer();
-    init_case_listing();
-    init_summary_table();
-    init_version();
-    init_io();
-  }
-});
-
-// src/commands/resume.ts
+// src/pipeline/resume.ts
 var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
@@ -53754,11 +53235,11 @@ function problemsError(code, problems, path) {
   );
 }
 var init_resume2 = __esm({
-  "src/commands/resume.ts"() {
+  "src/pipeline/resume.ts"() {
     "use strict";
     init_errors();
     init_resume();
-    init_merge2();
+    init_artifact_files();
   }
 });
 
@@ -54275,34 +53756,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         open3(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve13(zipfile);
+          resolve12(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve13(zipfile);
+          resolve12(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve13(zipfile);
+          resolve12(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve13(zipfile);
+          resolve12(zipfile);
         });
       });
     }
@@ -54586,15 +54067,15 @@ var require_yauzl = __commonJS({
         if (self.autoClose) self.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve13 } = pendingResolveReject;
+        let { resolve: resolve12 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve13({ value: entry });
+        resolve12({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve13 } = pendingResolveReject;
+        let { resolve: resolve12 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve13({ done: true });
+        resolve12({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -54607,9 +54088,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve13, reject) => {
+          const promise = new Promise((resolve12, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve13, reject };
+            pendingResolveReject = { resolve: resolve12, reject };
           });
           self.readEntry();
           return promise;
@@ -54798,26 +54279,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve13(readStream);
+          resolve12(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve13(readStream);
+          resolve12(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve12, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve13(localFileHeader);
+          resolve12(localFileHeader);
         });
       });
     };
@@ -55267,11 +54748,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve12) {
+      resolve12(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject) {
+  return new (P || (P = Promise))(function(resolve12, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -55287,7 +54768,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -55608,7 +55089,7 @@ function info(message) {
 import { existsSync as existsSync5 } from "node:fs";
 import { mkdtemp, readFile as readFile7, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve12, sep as sep5 } from "node:path";
+import { dirname as dirname9, isAbsolute as isAbsolute6, join as join10, relative as relative5, resolve as resolve11, sep as sep5 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -55666,11 +55147,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve13) {
-      resolve13(value);
+    return value instanceof P ? value : new P(function(resolve12) {
+      resolve12(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve13, reject) {
+  return new (P || (P = Promise))(function(resolve12, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -55686,7 +55167,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve13(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve12(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -59775,13 +59256,13 @@ function getOctokit(token, options2, ...additionalPlugins) {
   return new GitHubWithPlugins(getOctokitOptions(token, options2));
 }
 
-// src/cli.ts
+// src/cli/main.ts
 import { parseArgs } from "node:util";
 
-// src/commands/run.ts
+// src/pipeline/run.ts
 init_artifact();
-init_artifact_writer();
-import { resolve as resolve10 } from "node:path";
+init_spool();
+import { resolve as resolve9 } from "node:path";
 
 // src/report/file-reports.ts
 init_write_file_atomic();
@@ -59983,7 +59464,7 @@ function junitFile(options2) {
   };
 }
 
-// src/commands/run.ts
+// src/pipeline/run.ts
 init_progress();
 
 // src/report/terminal-summary.ts
@@ -60013,8 +59494,503 @@ function terminalSummary(options2) {
   };
 }
 
+// src/run/engine.ts
+init_p_limit();
+init_errors();
+init_reserved_ids();
+init_call();
+
+// src/run/evaluation.ts
+init_errors();
+init_usage();
+init_threshold();
+function toEvaluationResult(evaluator, raw, durationMs2) {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return erroredEvaluation(
+      evaluator,
+      `expected an evaluation object { score }, got ${describeValue(raw)}`,
+      durationMs2
+    );
+  }
+  const { score, threshold: ownThreshold, metadata, usage } = raw;
+  let threshold = evaluator.threshold ?? null;
+  let thresholdError = null;
+  if (threshold === null && ownThreshold != null) {
+    if (isThreshold(ownThreshold)) threshold = ownThreshold;
+    else {
+      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
+    }
+  }
+  let error2 = null;
+  let recordedScore = null;
+  if (score === void 0) error2 = "the evaluation has no score";
+  else if (typeof score !== "number") error2 = `score must be a number, got ${describeValue(score)}`;
+  else if (Number.isNaN(score)) error2 = "score is NaN";
+  else if (!Number.isFinite(score)) error2 = `score ${score} is outside [0, 1]`;
+  else {
+    recordedScore = score;
+    if (score < 0 || score > 1) error2 = `score ${score} is outside [0, 1]`;
+  }
+  error2 ??= thresholdError;
+  const result = {
+    evaluator: evaluator.id,
+    score: recordedScore,
+    threshold,
+    passed: evaluationPassed(recordedScore, threshold, error2),
+    metadata: toMetadata(metadata),
+    error: error2,
+    durationMs: durationMs2
+  };
+  if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
+  return result;
+}
+function isUsage(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const u = value;
+  const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
+  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost));
+}
+function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
+  const result = {
+    evaluator: evaluator.id,
+    score: null,
+    threshold: evaluator.threshold ?? null,
+    passed: false,
+    metadata: null,
+    error: error2,
+    durationMs: durationMs2
+  };
+  if (thrown instanceof EvaluationError) {
+    if (thrown.metadata !== void 0) result.metadata = toMetadata(thrown.metadata);
+    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
+  }
+  return result;
+}
+function isThreshold(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const bounds = value;
+  return ["lt", "lte", "gt", "gte"].every(
+    (key) => bounds[key] == null || typeof bounds[key] === "number"
+  );
+}
+function toMetadata(metadata) {
+  if (metadata === void 0 || metadata === null) return null;
+  if (typeof metadata === "object" && !Array.isArray(metadata)) {
+    return metadata;
+  }
+  return { value: metadata };
+}
+
+// src/run/engine.ts
+init_summary();
+
+// src/run/trials.ts
+init_usage();
+init_threshold();
+function aggregateTrials(prepared, trials) {
+  let passedTrials = 0;
+  let durationSum = 0;
+  for (const trial of trials) {
+    if (trial.passed) passedTrials++;
+    durationSum += trial.durationMs;
+  }
+  const count = trials.length;
+  const passed = passedTrials * 2 > count;
+  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  let usage;
+  for (const trial of trials) {
+    if (hasUsage(trial.usage))
+      usage = usage === void 0 ? trial.usage : addUsage(usage, trial.usage);
+  }
+  return {
+    id: prepared.id,
+    contentId: prepared.contentId,
+    source: prepared.source,
+    data: prepared.data,
+    output: shown?.output ?? null,
+    error: shown?.error ?? null,
+    durationMs: count > 0 ? durationSum / count : 0,
+    passed,
+    evaluations: aggregateEvaluations(trials),
+    ...usage !== void 0 ? { usage: { ...usage } } : {},
+    trials,
+    trialPassRate: count > 0 ? passedTrials / count : 0,
+    flaky: passedTrials > 0 && passedTrials < count
+  };
+}
+function aggregateEvaluations(trials) {
+  const byEvaluator = /* @__PURE__ */ new Map();
+  for (const trial of trials) {
+    for (const evaluation of trial.evaluations) {
+      const list = byEvaluator.get(evaluation.evaluator);
+      if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
+      else list.push(evaluation);
+    }
+  }
+  const aggregated = [];
+  for (const [evaluator, evaluations] of byEvaluator) {
+    let sum2 = 0;
+    let scored = 0;
+    let durationSum = 0;
+    let firstError = null;
+    let threshold = null;
+    let usage;
+    for (const evaluation of evaluations) {
+      durationSum += evaluation.durationMs;
+      if (hasUsage(evaluation.usage)) {
+        usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
+      }
+      threshold ??= evaluation.threshold;
+      if (evaluation.error !== null) firstError ??= evaluation.error;
+      else if (evaluation.score !== null) {
+        sum2 += evaluation.score;
+        scored++;
+      }
+    }
+    const score = scored > 0 ? sum2 / scored : null;
+    const error2 = scored === 0 ? firstError : null;
+    aggregated.push({
+      evaluator,
+      score,
+      threshold,
+      passed: evaluationPassed(score, threshold, error2),
+      metadata: { trials: trials.length, scored },
+      error: error2,
+      durationMs: durationSum / evaluations.length,
+      ...usage !== void 0 ? { usage: { ...usage } } : {}
+    });
+  }
+  return aggregated;
+}
+
+// src/run/engine.ts
+var YIELD_EVERY_MS = 20;
+async function runSuites(suites, options2 = {}) {
+  const engine = {
+    now: options2.now ?? (() => performance.now()),
+    calls: new PendingCalls(),
+    global: options2.globalConcurrency === void 0 ? null : createLimit(options2.globalConcurrency, "globalConcurrency"),
+    listener: options2.listener,
+    keepCases: options2.keepCases ?? true,
+    positions: options2.positions ?? false,
+    completed: 0,
+    listenerError: null,
+    yieldAt: performance.now() + YIELD_EVERY_MS
+  };
+  const states = [];
+  for (const spec of suites) {
+    const position = states.reduce((sum2, suite) => sum2 + suite.runs.length, 0);
+    states.push(suiteState(engine, spec, position));
+  }
+  const runs = states.flatMap((suite) => suite.runs);
+  const unfinished = (run2) => run2.cases.length - (run2.resumed?.size ?? 0);
+  const total = runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0);
+  const start = {
+    total,
+    runs: runs.map((run2) => ({
+      suite: run2.suite.spec.id,
+      params: run2.params,
+      cases: run2.cases.length,
+      finished: run2.resumed?.size ?? 0
+    }))
+  };
+  tell(engine, () => engine.listener?.onStart?.(start));
+  for (const [i, run2] of runs.entries()) replayResumed(engine, run2, specOf(suites, i).resumed);
+  const { signal } = options2;
+  const onAbort = () => engine.calls.interrupt(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const workers = [];
+    for (const suite of states) {
+      const units = suite.runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0) * suite.trials;
+      const count = Math.min(suite.spec.concurrency, units);
+      for (let i = 0; i < count; i++) workers.push(suiteWorker(engine, suite));
+    }
+    await Promise.all(workers);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+  if (engine.listenerError !== null) throw engine.listenerError.error;
+  return {
+    runs: runs.map(toRunResult),
+    interrupted: engine.calls.interrupted && engine.completed < total
+  };
+}
+function suiteState(engine, spec, firstPosition) {
+  checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
+  const trials = spec.trials ?? 1;
+  if (!(Number.isInteger(trials) && trials >= 1)) {
+    throw new RangeError(
+      `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`
+    );
+  }
+  const suite = {
+    spec,
+    runs: [],
+    trials,
+    nextRun: 0,
+    nextCase: 0,
+    nextTrial: 0,
+    evaluatorLimits: spec.evaluators.map(
+      (evaluator) => evaluator.maxConcurrency === void 0 || evaluator.maxConcurrency === Infinity ? null : createLimit(
+        evaluator.maxConcurrency,
+        `suite "${spec.id}": evaluator "${evaluator.id}": maxConcurrency`
+      )
+    )
+  };
+  const evaluatorIds2 = spec.evaluators.map((evaluator) => evaluator.id);
+  suite.runs = spec.runs.map((run2, i) => ({
+    suite,
+    position: firstPosition + i,
+    params: run2.params,
+    cases: run2.cases,
+    resumed: run2.resumed?.positions,
+    results: engine.keepCases ? new Array(run2.cases.length) : null,
+    summary: new SummaryAccumulator(evaluatorIds2, { trials }),
+    pendingTrials: /* @__PURE__ */ new Map()
+  }));
+  return suite;
+}
+function specOf(suites, position) {
+  let at = position;
+  for (const spec of suites) {
+    if (at < spec.runs.length) return spec.runs[at];
+    at -= spec.runs.length;
+  }
+  throw new RangeError(`no run at position ${position}`);
+}
+function replayResumed(engine, run2, resumed) {
+  if (resumed === void 0) return;
+  let count = 0;
+  for (const { index, result } of resumed.results()) {
+    if (!resumed.positions.has(index)) {
+      throw new RangeError(`a resumed case has position ${index}, not among the run's resumed`);
+    }
+    record(engine, run2, index, result, true);
+    count++;
+  }
+  if (count !== resumed.positions.size) {
+    throw new RangeError(
+      `the resumed run gave ${count} results for ${resumed.positions.size} positions`
+    );
+  }
+}
+function checkConcurrency(concurrency, label) {
+  if (!(Number.isInteger(concurrency) && concurrency >= 1) && concurrency !== Infinity) {
+    throw new RangeError(`${label} must be a positive integer, got ${describeValue(concurrency)}`);
+  }
+}
+function createLimit(concurrency, label) {
+  checkConcurrency(concurrency, label);
+  return pLimit(concurrency);
+}
+async function suiteWorker(engine, suite) {
+  for (; ; ) {
+    if (engine.calls.interrupted) return;
+    const unit = nextUnit(suite);
+    if (unit === void 0) return;
+    await (engine.global === null ? runTrial(engine, unit) : engine.global(() => runTrial(engine, unit)));
+    if (performance.now() >= engine.yieldAt) {
+      await new Promise((resolve12) => setImmediate(resolve12));
+      engine.yieldAt = performance.now() + YIELD_EVERY_MS;
+    }
+  }
+}
+function nextUnit(suite) {
+  for (; ; ) {
+    const run2 = suite.runs[suite.nextRun];
+    if (run2 === void 0) return void 0;
+    const index = suite.nextCase;
+    if (index >= run2.cases.length) {
+      suite.nextRun++;
+      suite.nextCase = 0;
+      continue;
+    }
+    if (run2.resumed?.has(index) === true) {
+      suite.nextCase++;
+      continue;
+    }
+    const trial = suite.nextTrial++;
+    if (suite.nextTrial >= suite.trials) {
+      suite.nextTrial = 0;
+      suite.nextCase++;
+    }
+    return { run: run2, index, trial };
+  }
+}
+function callUser(engine, call, scope, timeoutMs2) {
+  let value;
+  try {
+    value = call();
+  } catch (thrown) {
+    return { ok: false, error: describeError(thrown), thrown };
+  }
+  return isThenable(value) ? engine.calls.settle(value, scope, timeoutMs2) : { ok: true, value };
+}
+async function runTrial(engine, { run: run2, index, trial }) {
+  if (engine.calls.interrupted) return;
+  const { spec } = run2.suite;
+  const testCase = run2.cases[index];
+  const args = new FnCallArgs(testCase.data, run2.params);
+  const started = engine.now();
+  const called = callUser(engine, () => spec.target.call(args), args, spec.timeoutMs);
+  const produced = called instanceof Promise ? await called : called;
+  if (engine.calls.interrupted) return;
+  const durationMs2 = roundMs(engine.now() - started);
+  const target = produced.ok ? targetOutput(produced.value) : produced;
+  if (!target.ok) {
+    recordTrial(engine, run2, index, trial, {
+      output: null,
+      error: target.error,
+      durationMs: durationMs2,
+      passed: false,
+      evaluations: []
+    });
+    return;
+  }
+  const { output, usage } = target.value;
+  const evaluations = await Promise.all(
+    spec.evaluators.map((evaluator, i) => {
+      const limit = run2.suite.evaluatorLimits[i];
+      const evaluateOne = () => evaluate(engine, run2, evaluator, testCase.data, output, durationMs2);
+      return limit ? limit(evaluateOne) : evaluateOne();
+    })
+  );
+  if (engine.calls.interrupted) return;
+  const passed = await decidePass(engine, run2, testCase.data, output, evaluations);
+  if (engine.calls.interrupted) return;
+  recordTrial(engine, run2, index, trial, {
+    output: output === void 0 ? null : output,
+    error: null,
+    durationMs: durationMs2,
+    passed,
+    evaluations,
+    ...usage !== void 0 ? { usage } : {}
+  });
+}
+function targetOutput(value) {
+  if (typeof value !== "object" || value === null || !("output" in value)) {
+    return {
+      ok: false,
+      error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
+    };
+  }
+  const { output, usage } = value;
+  return { ok: true, value: isUsage(usage) ? { output, usage } : { output } };
+}
+async function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
+  if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
+  const started = engine.now();
+  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
+  const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
+  const called = callUser(engine, () => evaluator.evaluateTestCase(args), args, timeoutMs2);
+  const outcome = called instanceof Promise ? await called : called;
+  const durationMs2 = roundMs(engine.now() - started);
+  return outcome.ok ? toEvaluationResult(evaluator, outcome.value, durationMs2) : erroredEvaluation(evaluator, outcome.error, durationMs2, outcome.thrown);
+}
+async function decidePass(engine, run2, testCase, output, evaluations) {
+  const { pass, timeoutMs: timeoutMs2 } = run2.suite.spec;
+  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
+  if (pass === "any") {
+    const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
+    return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
+  }
+  const started = engine.now();
+  const called = callUser(
+    engine,
+    () => pass({ testCase, output, params: run2.params, evaluations }),
+    new CallScope(),
+    timeoutMs2
+  );
+  const outcome = called instanceof Promise ? await called : called;
+  if (outcome.ok && typeof outcome.value === "boolean") return outcome.value;
+  const error2 = outcome.ok ? `the pass condition returned ${describeValue(outcome.value)}; expected true or false` : outcome.error;
+  evaluations.push({
+    evaluator: PASS_CONDITION_EVALUATOR,
+    score: null,
+    threshold: null,
+    passed: false,
+    metadata: null,
+    error: error2,
+    durationMs: roundMs(engine.now() - started)
+  });
+  return false;
+}
+function recordTrial(engine, run2, index, trial, result) {
+  const testCase = run2.cases[index];
+  const trials = run2.suite.trials;
+  if (trials === 1) {
+    const { usage, ...rest } = result;
+    record(engine, run2, index, caseOf(testCase, rest, usage), false);
+    return;
+  }
+  let pending = run2.pendingTrials.get(index);
+  if (pending === void 0) {
+    pending = { trials: new Array(trials), done: 0 };
+    run2.pendingTrials.set(index, pending);
+  }
+  pending.trials[trial] = result;
+  if (++pending.done < trials) return;
+  run2.pendingTrials.delete(index);
+  record(engine, run2, index, aggregateTrials(testCase, pending.trials), false);
+}
+function caseOf(testCase, trial, usage) {
+  return {
+    id: testCase.id,
+    contentId: testCase.contentId,
+    source: testCase.source,
+    data: testCase.data,
+    ...trial,
+    ...usage !== void 0 ? { usage } : {}
+  };
+}
+function record(engine, run2, index, result, replayed) {
+  const testCase = run2.cases[index];
+  if (engine.positions) result.index = testCase.index;
+  if (run2.results !== null) run2.results[index] = result;
+  run2.summary.add(result);
+  if (!replayed) engine.completed++;
+  tell(
+    engine,
+    () => engine.listener?.onCaseDone?.({
+      run: run2.position,
+      index,
+      suite: run2.suite.spec.id,
+      params: run2.params,
+      result,
+      testCase,
+      replayed
+    })
+  );
+}
+function tell(engine, call) {
+  try {
+    call();
+  } catch (error2) {
+    engine.listenerError ??= { error: error2 };
+  }
+}
+function roundMs(ms) {
+  return Math.round(ms * 1e3) / 1e3;
+}
+function toRunResult(run2) {
+  const { spec } = run2.suite;
+  const cases = run2.results?.filter((result) => result !== void 0) ?? [];
+  const summary2 = run2.summary.summary();
+  const gate = evaluateRunGate(summary2, spec.gate, run2.cases.length);
+  return {
+    suite: spec.id,
+    params: run2.params,
+    testset: { ...spec.testset, cases: run2.cases.length },
+    verdict: gate.verdict,
+    gate: { conditions: gate.conditions },
+    summary: summary2,
+    cases
+  };
+}
+
 // src/pipeline/execute.ts
-init_engine();
 async function execute(suites, options2) {
   const { log, reporters } = options2;
   const listener = {
@@ -60060,10 +60036,10 @@ function tellEach(reporters, tell2) {
   if (failure !== null) throw failure.error;
 }
 
-// src/commands/run.ts
+// src/pipeline/run.ts
 init_version();
 
-// src/commands/git-info.ts
+// src/pipeline/git-info.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
 import { dirname as dirname3, join as join3, resolve } from "node:path";
 async function readGitInfo(dir, env) {
@@ -60116,11 +60092,11 @@ function isSha(text) {
   return /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(text);
 }
 
-// src/commands/run.ts
-init_io();
+// src/pipeline/run.ts
+init_context();
 init_load2();
 
-// src/merge/annotate.ts
+// src/artifact/annotate.ts
 init_run_key();
 function planOf(spec) {
   return {
@@ -60147,7 +60123,7 @@ function withShard(artifact, shard) {
   return { ...head, shard: { index: shard.index, count: shard.count }, runs };
 }
 
-// src/commands/run.ts
+// src/pipeline/run.ts
 var EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 };
 async function executeRun(args, ctx, reporters = []) {
   const comparing = args.baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
@@ -60180,13 +60156,13 @@ async function executeRun(args, ctx, reporters = []) {
       ...resuming ? { preface: () => resuming.preface(ran) } : {}
     }),
     artifactFile({
-      path: resolve10(ctx.cwd, args.output),
+      path: resolve9(ctx.cwd, args.output),
       written: () => ctx.stderr.write(`results written to ${args.output}
 `)
     }),
     ...args.junit !== void 0 ? [
       junitFile({
-        path: resolve10(ctx.cwd, args.junit),
+        path: resolve9(ctx.cwd, args.junit),
         written: () => ctx.stderr.write(`JUnit report written to ${args.junit}
 `)
       })
@@ -60248,10 +60224,10 @@ async function executeRun(args, ctx, reporters = []) {
   return { artifact, config, exitCode: artifact.verdict === "pass" ? EXIT.pass : EXIT.fail };
 }
 
-// src/commands/validate.ts
+// src/cli/validate.ts
 init_load2();
 
-// src/cli.ts
+// src/cli/main.ts
 init_errors();
 init_shard();
 init_version();
@@ -60358,7 +60334,7 @@ function parseGridFilters(items) {
 // src/action/main.ts
 init_errors();
 init_comparable();
-init_render();
+init_comparison();
 
 // src/github/errors.ts
 var README_SECTION = "see README 'Use it in GitHub Actions'";
@@ -61158,7 +61134,7 @@ function utf8Length(codePoint) {
 }
 
 // src/action/main.ts
-init_artifact_read();
+init_read();
 init_markdown();
 
 // src/report/reported-cases.ts
@@ -61198,11 +61174,11 @@ function reducedCase(result) {
 }
 
 // src/action/settings.ts
-import { isAbsolute as isAbsolute5, resolve as resolve11 } from "node:path";
+import { isAbsolute as isAbsolute5, resolve as resolve10 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 function readSettings(input, workspace) {
   const errors = [];
-  const workingDirectory = resolve11(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve10(workspace, input("working-directory") || ".");
   const bool = (name, fallback) => {
     const raw = input(name).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -61239,7 +61215,7 @@ function readSettings(input, workspace) {
   }
   const args = splitArgs(input("args"));
   if (!args.ok) errors.push(`input args: ${args.error}`);
-  const path = (value) => isAbsolute5(value) ? value : resolve11(workingDirectory, value);
+  const path = (value) => isAbsolute5(value) ? value : resolve10(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -61307,7 +61283,7 @@ async function run(env = process.env) {
   }
   const settings = read.settings;
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve12(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve11(settings.workingDirectory, settings.config), env);
   const octokit = settings.token ? getOctokit(settings.token) : null;
   const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env) : null;
   const obtained = settings.mode === "report" ? readResults(settings) : await runEvals(settings, workspace, env, baselineFile);
@@ -61509,7 +61485,7 @@ function readResults(settings) {
   }
   return {
     artifact: artifact.value,
-    configFile: resolve12(settings.workingDirectory, settings.config)
+    configFile: resolve11(settings.workingDirectory, settings.config)
   };
 }
 function readArtifact(read) {
@@ -61532,7 +61508,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname9(resolve12(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname9(resolve11(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -61541,7 +61517,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue3 of error2.issues) {
-    const file = issue3.file ? toRepoPath(workspace, resolve12(settings.workingDirectory, issue3.file)) : void 0;
+    const file = issue3.file ? toRepoPath(workspace, resolve11(settings.workingDirectory, issue3.file)) : void 0;
     error(issue3.path ? `${issue3.path}: ${issue3.message}` : issue3.message, {
       ...file ? { file } : {},
       ...issue3.line > 0 ? { startLine: issue3.line, startColumn: issue3.col || 1 } : {},

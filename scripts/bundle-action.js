@@ -1,6 +1,6 @@
 // Bundles the Action into dist/index.js (committed: the Action runs it without installing
 // anything). @actions/* and every other dependency go inside; tsx is found at run time in the
-// user's workspace (src/modules/typescript-loader.ts).
+// user's workspace (src/bind/modules/typescript-loader.ts).
 // `--check` rebuilds in memory and fails when the committed dist/ differs (run by `npm test`).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { buildSync } from 'esbuild';

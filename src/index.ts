@@ -8,7 +8,7 @@ export {
   type RunTestSuiteResult,
 } from './api/run-test-suite.ts';
 export { BaseTestEvaluator } from './evaluators/base.ts';
-export { EvaluationError } from './errors.ts';
+export { EvaluationError } from './shared/errors.ts';
 export { addUsage, callUsage, emptyUsage, type PriceTable } from './judge/usage.ts';
 export {
   createHostLimiter,
@@ -55,4 +55,4 @@ export type {
   TrialResult,
   Usage,
   Verdict,
-} from './types.ts';
+} from './types/index.ts';

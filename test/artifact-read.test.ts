@@ -3,10 +3,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { serializeArtifact } from '../src/report/artifact.ts';
-import { ArtifactReadError, openArtifactFile } from '../src/report/artifact-read.ts';
-import { CaseSpool } from '../src/report/artifact-writer.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
+import { serializeArtifact } from '../src/artifact/artifact.ts';
+import { ArtifactReadError, openArtifactFile } from '../src/artifact/read.ts';
+import { CaseSpool } from '../src/artifact/spool.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { artifactOf } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-read-test-'));

@@ -8,14 +8,14 @@ import { MemoryCaseLog, type CaseLog } from '../src/artifact/case-log.ts';
 import { execute } from '../src/pipeline/execute.ts';
 import { artifactFile, junitFile } from '../src/report/file-reports.ts';
 import { terminalSummary } from '../src/report/terminal-summary.ts';
-import { serializeArtifact } from '../src/report/artifact.ts';
-import { validateArtifact } from '../src/report/artifact-schema.ts';
-import { CaseSpool } from '../src/report/artifact-writer.ts';
+import { serializeArtifact } from '../src/artifact/artifact.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
+import { CaseSpool } from '../src/artifact/spool.ts';
 import { renderJUnit } from '../src/report/junit.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { runSuites } from '../src/run/engine.ts';
 import type { EngineListener, SuiteSpec } from '../src/run/types.ts';
-import type { CaseResult, EngineEvaluator, ResultsArtifact } from '../src/types.ts';
+import type { CaseResult, EngineEvaluator, ResultsArtifact } from '../src/types/index.ts';
 import { artifactOf, suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-stream-test-'));

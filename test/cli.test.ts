@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { validateArtifact } from '../src/report/artifact-schema.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
 import { renderJUnit } from '../src/report/junit.ts';
-import type { ResultsArtifact } from '../src/types.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
 import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
 
 function readArtifact(path: string): ResultsArtifact {

@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compareArtifacts } from '../src/compare/compare.ts';
-import { renderComparisonJson } from '../src/compare/render.ts';
-import type { ResultsArtifact } from '../src/types.ts';
+import { renderComparisonJson } from '../src/report/comparison.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
 /** 40 cases; with BREAK=1 the function gets two in three wrong, a regression no noise explains. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
-import type { EvaluatorChange, RunComparison } from '../src/compare/types.ts';
+import type { EvaluatorChange, RunComparison } from '../src/types/comparison.ts';
 
 function row(evaluator: string, pValue: number, label: EvaluatorChange['label']): EvaluatorChange {
   const delta = label === 'regressed' ? -0.1 : label === 'improved' ? 0.1 : 0;

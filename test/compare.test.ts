@@ -7,11 +7,11 @@ import {
   renderComparisonJson,
   renderComparisonMarkdown,
   renderComparisonText,
-} from '../src/compare/render.ts';
+} from '../src/report/comparison.ts';
 import { mulberry32 } from '../src/compare/stats.ts';
-import type { Comparison } from '../src/compare/types.ts';
-import { UsageError } from '../src/errors.ts';
-import { validateArtifact } from '../src/report/artifact-schema.ts';
+import type { Comparison } from '../src/types/comparison.ts';
+import { UsageError } from '../src/shared/errors.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
 import type {
   CaseResult,
   EvaluationResult,
@@ -19,7 +19,7 @@ import type {
   Params,
   ResultsArtifact,
   RunResult,
-} from '../src/types.ts';
+} from '../src/types/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // A small builder: cases from scores, runs from cases, artifacts from runs

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../src/config/load.ts';
 import type { LoadedConfig } from '../src/config/types.ts';
-import { formatIssue } from '../src/errors.ts';
+import { formatIssue } from '../src/shared/errors.ts';
 import { fakeBuiltins } from './fixtures/config/fake-builtins.ts';
 import { loaded, parse, yaml } from './fixtures/config/check.ts';
 

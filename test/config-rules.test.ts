@@ -11,7 +11,7 @@ import { defaultEvaluatorId, templateProblems } from '../src/config/rules.ts';
 import { schemaProblems } from '../src/config/schema-errors.ts';
 import { impossibleThreshold } from '../src/config/threshold.ts';
 import type { ConfigPath } from '../src/config/types.ts';
-import type { Threshold } from '../src/types.ts';
+import type { Threshold } from '../src/types/index.ts';
 
 describe('closestMatch', () => {
   const keys = ['id', 'use', 'with', 'threshold', 'concurrency', 'timeout'];

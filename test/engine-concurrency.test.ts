@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runSuites } from '../src/run/engine.ts';
 import type { SuiteSpec } from '../src/run/types.ts';
-import type { EngineEvaluator } from '../src/types.ts';
+import type { EngineEvaluator } from '../src/types/index.ts';
 import { suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 
 /** Counts how many units of work are in flight at once, and the most there ever were. */

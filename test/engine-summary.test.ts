@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { evaluateGate, summarizeRun } from '../src/run/summary.ts';
 import { describeThreshold, meetsThreshold } from '../src/run/threshold.ts';
-import type { CaseResult, EvaluationResult, RunSummary, Threshold } from '../src/types.ts';
+import type { CaseResult, EvaluationResult, RunSummary, Threshold } from '../src/types/index.ts';
 
 void test('meetsThreshold: every bound must hold', () => {
   const table: [number, Threshold, boolean][] = [

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runTestSuite } from '../src/api/run-test-suite.ts';
-import { cli } from '../src/cli.ts';
-import type { CommandContext } from '../src/commands/io.ts';
-import { validateArtifact } from '../src/report/artifact-schema.ts';
+import { cli } from '../src/cli/main.ts';
+import type { CommandContext } from '../src/pipeline/context.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
 import { renderJUnit } from '../src/report/junit.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
@@ -21,7 +21,7 @@ import type {
   ResultsArtifact,
   RunResult,
   TestFn,
-} from '../src/types.ts';
+} from '../src/types/index.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
 import { reported, suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 import { artifactOf } from './report-fixture-large.ts';

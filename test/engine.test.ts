@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PASS_CONDITION_EVALUATOR, runSuites } from '../src/run/engine.ts';
+import { runSuites } from '../src/run/engine.ts';
+import { PASS_CONDITION_EVALUATOR } from '../src/shared/reserved-ids.ts';
 import type { EngineListener, EngineStart, SuiteSpec } from '../src/run/types.ts';
 import type {
   CaseResult,
@@ -11,7 +12,7 @@ import type {
   Params,
   Target,
   TargetOutput,
-} from '../src/types.ts';
+} from '../src/types/index.ts';
 import { suiteSpec, type SuiteOverrides } from './helpers/cases.ts';
 
 type Row = Record<string, unknown>;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
-import type { Evaluation, Params } from '../src/types.ts';
+import type { Evaluation, Params } from '../src/types/index.ts';
 
 interface Row {
   name: string;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { mulberry32 } from '../src/compare/stats.ts';
 import { ExactSum } from '../src/run/exact-sum.ts';
 import { summarizeRun } from '../src/run/summary.ts';
-import type { CaseResult } from '../src/types.ts';
+import type { CaseResult } from '../src/types/index.ts';
 import { caseResult, evaluation } from './report-fixture.ts';
 
 /** Seeded, so a failure replays. */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { readGitInfo } from '../src/commands/git-info.ts';
+import { readGitInfo } from '../src/pipeline/git-info.ts';
 import { commitAll, git, newRepo } from './helpers/git.ts';
 
 function repo(): string {

@@ -11,7 +11,8 @@ import {
   parseRetryAfter,
   serverRequestedDelay,
 } from '../src/judge/backoff.ts';
-import { cacheKey, canonicalJson } from '../src/judge/cache.ts';
+import { cacheKey } from '../src/judge/cache.ts';
+import { canonicalJson } from '../src/shared/canonical-json.ts';
 import { useOpenAiServer } from './helpers/openai-server.ts';
 import type { OpenAiServer } from './helpers/openai-server.ts';
 import { freePort } from './helpers/free-port.ts';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import type { ResultsArtifact } from '../src/types.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 

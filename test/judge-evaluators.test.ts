@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkOptionsSchema } from '../src/config/schema-check.ts';
-import { EvaluationError } from '../src/errors.ts';
+import { EvaluationError } from '../src/shared/errors.ts';
 import { createJudgeClient, type JudgeClientOptions } from '../src/judge/client.ts';
 import {
   baselineCaseKey,
@@ -15,7 +15,7 @@ import {
 import { battleOutcome } from '../src/evaluators/judges/battle.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
 import type { BuiltinFiles, JudgeContext } from '../src/evaluators/types.ts';
-import type { EngineEvaluator, Evaluation, Params } from '../src/types.ts';
+import type { EngineEvaluator, Evaluation, Params } from '../src/types/index.ts';
 import {
   useOpenAiServer,
   type OpenAiServer,

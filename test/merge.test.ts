@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { ResultsArtifact } from '../src/types.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
 
 import {

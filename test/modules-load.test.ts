@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createModuleLoader, type ModuleError, type ModuleLoader } from '../src/modules/loader.ts';
-import { parseModuleSpec } from '../src/modules/spec.ts';
+import {
+  createModuleLoader,
+  type ModuleError,
+  type ModuleLoader,
+} from '../src/bind/modules/loader.ts';
+import { parseModuleSpec } from '../src/config/module-spec.ts';
 
 // Specs are written relative to the fixtures folder, as a config next to them would write them.
 const fixtures = fileURLToPath(new URL('./fixtures/modules/', import.meta.url));

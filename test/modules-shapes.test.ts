@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createModuleLoader, type ModuleError } from '../src/modules/loader.ts';
-import type { ModuleResult } from '../src/modules/module-error.ts';
-import { asEvaluator, asPassCondition, asTestFn, describeKind } from '../src/modules/shapes.ts';
-import { parseModuleSpec, type ModuleRef } from '../src/modules/spec.ts';
-import type { EngineEvaluator, Evaluation, EvaluatorArgs } from '../src/types.ts';
+import { createModuleLoader, type ModuleError } from '../src/bind/modules/loader.ts';
+import type { ModuleResult } from '../src/bind/modules/module-error.ts';
+import {
+  asEvaluator,
+  asPassCondition,
+  asTestFn,
+  describeKind,
+} from '../src/bind/modules/shapes.ts';
+import { parseModuleSpec, type ModuleRef } from '../src/config/module-spec.ts';
+import type { EngineEvaluator, Evaluation, EvaluatorArgs } from '../src/types/index.ts';
 
 const fixtures = fileURLToPath(new URL('./fixtures/modules/', import.meta.url));
 const loader = createModuleLoader();

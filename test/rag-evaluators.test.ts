@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EvaluationError } from '../src/errors.ts';
+import { EvaluationError } from '../src/shared/errors.ts';
 import { averagePrecision } from '../src/evaluators/judges/context-precision.ts';
 import {
   approximateFind,
@@ -15,7 +15,7 @@ import { OptionError } from '../src/evaluators/options.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
 import type { JudgeContext } from '../src/evaluators/types.ts';
 import { createJudgeClient } from '../src/judge/client.ts';
-import type { Evaluation } from '../src/types.ts';
+import type { Evaluation } from '../src/types/index.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;

@@ -8,7 +8,7 @@ import {
   unannotatedText,
   type Annotation,
 } from '../src/report/annotations.ts';
-import type { RunResult } from '../src/types.ts';
+import type { RunResult } from '../src/types/index.ts';
 import { evaluation, fixtureRuns } from './report-fixture.ts';
 import { reported } from './helpers/cases.ts';
 import { artifactOf, failingRun, NASTY, nastyRun, passingRun } from './report-fixture-large.ts';

@@ -3,8 +3,8 @@
  * outputs (the size budget), and user text built to break markdown, HTML and GitHub's
  * autolinkers (the escaping).
  */
-import { buildArtifact } from '../src/report/artifact.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../src/types.ts';
+import { buildArtifact } from '../src/artifact/artifact.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { caseResult, evaluation } from './report-fixture.ts';
 
 /** Wraps runs in an artifact with fixed clock and git values. */

@@ -9,7 +9,7 @@ import type {
   RunResult,
   Threshold,
   TrialResult,
-} from '../src/types.ts';
+} from '../src/types/index.ts';
 
 /** One trial of a case run with `trials:`, passed or not, with nothing else to show. */
 export function trialResult(passed: boolean): TrialResult {

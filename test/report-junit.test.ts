@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { buildArtifact } from '../src/report/artifact.ts';
+import { buildArtifact } from '../src/artifact/artifact.ts';
 import {
   escapeXmlAttribute,
   escapeXmlText,
   junitSuiteName,
   renderJUnit,
 } from '../src/report/junit.ts';
-import type { ResultsArtifact, RunResult } from '../src/types.ts';
+import type { ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { caseResult, evaluation, fixtureRuns } from './report-fixture.ts';
 
 function artifactOf(runs: RunResult[]): ResultsArtifact {

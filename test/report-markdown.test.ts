@@ -11,7 +11,7 @@ import {
   type MarkdownOptions,
 } from '../src/report/markdown.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
-import type { ResultsArtifact, RunResult } from '../src/types.ts';
+import type { ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { comparableCase } from '../src/compare/comparable.ts';
 import type { ReportedArtifact } from '../src/report/reported-cases.ts';
 import { reported } from './helpers/cases.ts';

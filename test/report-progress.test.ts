@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { createProgressReporter, formatDuration } from '../src/report/progress.ts';
-import type { CaseResult } from '../src/types.ts';
+import type { CaseResult } from '../src/types/index.ts';
 import { caseResult } from './report-fixture.ts';
 
 /** A finished case's event, the fields progress does not read filled in. */

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import schema from '../schemas/results.schema.json' with { type: 'json' };
-import { buildArtifact } from '../src/report/artifact.ts';
-import { validateArtifact } from '../src/report/artifact-schema.ts';
-import type { ResultsArtifact } from '../src/types.ts';
+import { buildArtifact } from '../src/artifact/artifact.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
 import { fixtureRuns } from './report-fixture.ts';
 
 /**

@@ -7,12 +7,12 @@ import {
   overallVerdict,
   serializeArtifact,
   serializeArtifactChunks,
-} from '../src/report/artifact.ts';
+} from '../src/artifact/artifact.ts';
 import { formatCount, formatScore } from '../src/report/labels.ts';
 import { describeThreshold } from '../src/run/threshold.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { textWidth } from '../src/shared/text-table.ts';
-import type { RunResult } from '../src/types.ts';
+import type { RunResult } from '../src/types/index.ts';
 import { caseResult, fixtureRuns } from './report-fixture.ts';
 
 const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');

@@ -9,7 +9,7 @@ import {
   type ReportedCase,
 } from '../src/report/reported-cases.ts';
 import { PR_COMMENT_MAX_CHARS, renderMarkdownReport } from '../src/report/markdown.ts';
-import type { CaseResult, RunResult } from '../src/types.ts';
+import type { CaseResult, RunResult } from '../src/types/index.ts';
 import { caseResult, evaluation, trialResult } from './report-fixture.ts';
 import { artifactOf, failingRun } from './report-fixture-large.ts';
 

@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { renderJUnit } from '../src/report/junit.ts';
-import type { ResultsArtifact } from '../src/types.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
 import {

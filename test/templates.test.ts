@@ -6,7 +6,7 @@ import {
   resolveTemplates,
   templateExpressions,
   type TemplateScope,
-} from '../src/templates.ts';
+} from '../src/shared/templates.ts';
 
 const scope: TemplateScope = {
   case: { capital: 'Paris', keywords: ['Paris', 'France'], n: 3, nested: { a: { b: null } } },

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import type { Issue } from '../src/errors.ts';
+import type { Issue } from '../src/shared/errors.ts';
 import { parseTestset } from '../src/testsets/formats.ts';
-import type { TestsetRow } from '../src/types.ts';
+import type { TestsetRow } from '../src/types/index.ts';
 
 function rows(text: string): TestsetRow[] {
   const result = parseTestset(text, 'csv', 'cases.csv');

@@ -12,8 +12,8 @@ import {
   testsetColumns,
   type DiffRenderOptions,
   type TableRenderOptions,
-} from '../src/testsets/render.ts';
-import type { PreparedCase, RowMeta, TestsetRow } from '../src/types.ts';
+} from '../src/report/testset.ts';
+import type { PreparedCase, RowMeta, TestsetRow } from '../src/types/index.ts';
 
 const FILE = 'testsets/capitals.csv';
 

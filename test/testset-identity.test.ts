@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseTestset, type TestsetFormat } from '../src/testsets/formats.ts';
+import { canonicalJson } from '../src/shared/canonical-json.ts';
 import {
-  canonicalJson,
   computeRevision,
   contentId,
   defaultTestsetId,
@@ -15,7 +15,7 @@ import {
   revisionMatches,
   type PrepareCasesOptions,
 } from '../src/testsets/identity.ts';
-import type { TestsetRow } from '../src/types.ts';
+import type { TestsetRow } from '../src/types/index.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'testsets');
 

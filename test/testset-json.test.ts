@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Issue } from '../src/errors.ts';
+import type { Issue } from '../src/shared/errors.ts';
 import { parseTestset, type TestsetFormat } from '../src/testsets/formats.ts';
 import { arrayElementOffsets } from '../src/testsets/json.ts';
 import { locateJsonError } from '../src/testsets/json-syntax.ts';
-import type { TestsetRow } from '../src/types.ts';
+import type { TestsetRow } from '../src/types/index.ts';
 
 function rows(text: string, format: TestsetFormat = 'json'): TestsetRow[] {
   const result = parseTestset(text, format, `cases.${format}`);

@@ -11,7 +11,7 @@ import { parseTestset, type TestsetFormat } from '../src/testsets/formats.ts';
 import { prepareCases } from '../src/testsets/identity.ts';
 import { decodeJsonText, isReservedKey } from '../src/testsets/rows.ts';
 import { serializeTestset, type SerializeOptions } from '../src/testsets/write.ts';
-import type { RowMeta, TestsetRow } from '../src/types.ts';
+import type { RowMeta, TestsetRow } from '../src/types/index.ts';
 
 const SEED = Number(process.env.ROUNDTRIP_SEED ?? 20240611);
 const CASES = Number(process.env.ROUNDTRIP_CASES ?? 300);

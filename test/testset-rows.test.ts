@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseTestset } from '../src/testsets/formats.ts';
 import { rowsFromRecords } from '../src/testsets/rows.ts';
-import type { RowMeta } from '../src/types.ts';
+import type { RowMeta } from '../src/types/index.ts';
 
 describe('metadata columns', () => {
   const csv: { name: string; text: string; data: Record<string, unknown>; meta: RowMeta }[] = [

@@ -14,7 +14,7 @@ import type { TestsetParseResult } from '../src/testsets/issues.ts';
 import { parseJsonl } from '../src/testsets/jsonl.ts';
 import { readTestset, readTestsetInto } from '../src/testsets/read-file.ts';
 import { streamTestsetRows } from '../src/testsets/stream-read.ts';
-import type { TestsetRow } from '../src/types.ts';
+import type { TestsetRow } from '../src/types/index.ts';
 
 const work = await mkdtemp(join(tmpdir(), 'evalgate-testset-stream-'));
 after(() => rm(work, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import {
   type SerializeOptions,
   type SerializeProblem,
 } from '../src/testsets/write.ts';
-import type { RowMeta, TestsetRow } from '../src/types.ts';
+import type { RowMeta, TestsetRow } from '../src/types/index.ts';
 
 function row(data: Record<string, unknown>, meta: RowMeta = {}, line = 2): TestsetRow {
   return { data, line, meta };

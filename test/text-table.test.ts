@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { compareArtifacts } from '../src/compare/compare.ts';
-import { renderComparisonText } from '../src/compare/render.ts';
+import { renderComparisonText } from '../src/report/comparison.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import {
   padToWidth,
@@ -12,7 +12,7 @@ import {
   textWidthUpTo,
   truncateToWidth,
 } from '../src/shared/text-table.ts';
-import type { ResultsArtifact, RunResult } from '../src/types.ts';
+import type { ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { fixtureRuns } from './report-fixture.ts';
 
 const red = (text: string): string => `\x1b[31m${text}\x1b[39m`;

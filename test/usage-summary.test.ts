@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { serializeArtifact } from '../src/report/artifact.ts';
-import { validateArtifact } from '../src/report/artifact-schema.ts';
+import { serializeArtifact } from '../src/artifact/artifact.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
 import { runSuites } from '../src/run/engine.ts';
 import { SummaryAccumulator, summarizeRun } from '../src/run/summary.ts';
 import { aggregateTrials } from '../src/run/trials.ts';
@@ -12,7 +12,7 @@ import type {
   ResultsArtifact,
   RunResult,
   Usage,
-} from '../src/types.ts';
+} from '../src/types/index.ts';
 import { artifactOf } from './report-fixture-large.ts';
 import { suiteSpec } from './helpers/cases.ts';
 

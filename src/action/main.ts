@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { parseRunArgs } from '../cli.ts';
-import type { CommandContext } from '../commands/io.ts';
-import { executeRun, type RunArgs } from '../commands/run.ts';
-import { UsageError, formatIssue } from '../errors.ts';
+import { parseRunArgs } from '../cli/main.ts';
+import type { CommandContext } from '../pipeline/context.ts';
+import { executeRun, type RunArgs } from '../pipeline/run.ts';
+import { UsageError, formatIssue } from '../shared/errors.ts';
 import { comparableCase } from '../compare/comparable.ts';
-import { renderComparisonMarkdown } from '../compare/render.ts';
-import type { Comparison } from '../compare/types.ts';
+import { renderComparisonMarkdown } from '../report/comparison.ts';
+import type { Comparison } from '../types/comparison.ts';
 import { downloadBaseline, findBaselineArtifact } from '../github/baseline.ts';
 import { publishCheckRun } from '../github/check-run.ts';
 import { upsertStickyComment } from '../github/comment.ts';
@@ -28,11 +28,7 @@ import {
   toWorkflowCommands,
   unannotatedText,
 } from '../report/annotations.ts';
-import {
-  ArtifactReadError,
-  openArtifactFile,
-  readReducedArtifact,
-} from '../report/artifact-read.ts';
+import { ArtifactReadError, openArtifactFile, readReducedArtifact } from '../artifact/read.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
 import type { Reporter } from '../report/reporter.ts';
 import {
@@ -40,7 +36,7 @@ import {
   reportedArtifact,
   type ReportedArtifact,
 } from '../report/reported-cases.ts';
-import type { ResultsArtifact } from '../types.ts';
+import type { ResultsArtifact } from '../types/index.ts';
 import { readSettings, type ActionSettings } from './settings.ts';
 
 /** GitHub's limits, held in UTF-8 bytes: a comment body, a check-run summary, the job summary. */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { UsageError, describeValue, formatIssue } from '../errors.ts';
+import { UsageError, describeValue, formatIssue } from '../shared/errors.ts';
 import { MemoryCaseLog } from '../artifact/case-log.ts';
 import { execute } from '../pipeline/execute.ts';
 import { artifactFile } from '../report/file-reports.ts';
@@ -8,7 +8,7 @@ import type { Reporter } from '../report/reporter.ts';
 import { terminalSummary } from '../report/terminal-summary.ts';
 import { functionTarget } from '../targets/function.ts';
 import { expandGrid } from '../plan/grid.ts';
-import { buildArtifact } from '../report/artifact.ts';
+import { buildArtifact } from '../artifact/artifact.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import { prepareCases } from '../testsets/identity.ts';
 import { NO_META } from '../testsets/rows.ts';
@@ -20,8 +20,8 @@ import type {
   PreparedCase,
   RunResult,
   Verdict,
-} from '../types.ts';
-import { toolVersion } from '../version.ts';
+} from '../types/index.ts';
+import { toolVersion } from '../shared/version.ts';
 
 /** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
 export interface RunTestSuiteArgs<TCase, TOutput> {

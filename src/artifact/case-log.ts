@@ -6,9 +6,9 @@
  * them), `CaseSpool` (artifact-writer.ts) spools them to disk so memory does not grow with the
  * testset (`evals run`, `evals merge`).
  */
-import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
-import { serializeArtifactChunks } from '../report/artifact.ts';
-import type { CaseResult, ResultsArtifact } from '../types.ts';
+import { writeFileAtomic } from '../shared/write-file-atomic.ts';
+import { serializeArtifactChunks } from './artifact.ts';
+import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 
 export interface CaseLog {
   /** Once, before any case: how many cases each run plans, in artifact order. */

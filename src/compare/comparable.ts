@@ -2,7 +2,7 @@
  * Cases reduced to what a comparison reads. A small module of its own: the run pipeline reduces
  * cases for `--baseline` and the Action without loading the statistics.
  */
-import type { CaseResult, EvaluationResult } from '../types.ts';
+import type { CaseResult, EvaluationResult } from '../types/index.ts';
 
 const NO_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 

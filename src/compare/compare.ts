@@ -2,11 +2,11 @@
  * BASE against HEAD: matches runs and cases, runs the paired statistics and labels every row.
  * Pure: two artifacts in, a `Comparison` out; the same inputs give the same comparison.
  */
-import { UsageError, type Issue } from '../errors.ts';
-import { runKey } from './run-key.ts';
+import { UsageError, type Issue } from '../shared/errors.ts';
+import { runKey } from '../shared/run-key.ts';
 export { comparableCase } from './comparable.ts';
-import { ARTIFACT_SCHEMA_VERSION, validateArtifact } from '../report/artifact-schema.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import { ARTIFACT_SCHEMA_VERSION, validateArtifact } from '../artifact/schema.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import {
   DEFAULT_BOOTSTRAP_ITERATIONS,
   DEFAULT_BOOTSTRAP_SEED,
@@ -25,7 +25,7 @@ import type {
   PassRateChange,
   RunComparison,
   RunRef,
-} from './types.ts';
+} from '../types/comparison.ts';
 
 /** Options of `compareArtifacts`. */
 export interface CompareOptions {

@@ -1,5 +1,5 @@
-import type { GateCondition } from '../types.ts';
-import type { RunComparison } from './types.ts';
+import type { GateCondition } from '../types/index.ts';
+import type { RunComparison } from '../types/comparison.ts';
 
 /** How a suite treats a statistically significant regression (`gate.regressions`). */
 export type RegressionPolicy = 'block' | 'warn' | 'off';

@@ -2,9 +2,9 @@
  * The typed `LoadedConfig` from data that passed the schema and the rules: defaults filled in,
  * durations in milliseconds, evaluator ids settled, inline cases given their lines.
  */
-import { isModuleSpec } from '../modules/spec.ts';
-import type { GateSpec, Threshold } from '../types.ts';
-import { parseDuration } from '../duration.ts';
+import { isModuleSpec } from './module-spec.ts';
+import type { GateSpec, Threshold } from '../types/index.ts';
+import { parseDuration } from '../shared/duration.ts';
 import { defaultEvaluatorId } from './rules.ts';
 import type {
   ConfigPath,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Issue } from '../errors.ts';
+import type { Issue } from '../shared/errors.ts';
 import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { buildConfig } from './build.ts';
 import { formatConfigPath } from './config-path.ts';
@@ -18,7 +18,7 @@ import { checkRules } from './rules.ts';
 import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
 import { parseYaml } from './yaml-source.ts';
 
-export { parseDuration } from '../duration.ts';
+export { parseDuration } from '../shared/duration.ts';
 
 /** The outcome of loading a config: the typed config, or every problem found. */
 export type LoadResult = { ok: true; config: LoadedConfig } | { ok: false; issues: Issue[] };

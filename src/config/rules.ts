@@ -5,12 +5,12 @@
  * each rule therefore checks the shape of what it reads and skips what the schema reports.
  */
 import type { BuiltinDefinition } from '../evaluators/types.ts';
-import { isModuleSpec, parseModuleSpec } from '../modules/spec.ts';
-import { checkTemplateExpression, templateExpressions } from '../templates.ts';
+import { isModuleSpec, parseModuleSpec } from './module-spec.ts';
+import { checkTemplateExpression, templateExpressions } from '../shared/templates.ts';
 import { formatConfigPath, parseDottedPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
-import { parseDuration } from '../duration.ts';
-import { PASS_CONDITION_EVALUATOR } from '../run/engine.ts';
+import { parseDuration } from '../shared/duration.ts';
+import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 import { checkOptionsSchema } from './schema-check.ts';
 import { orList, schemaProblems } from './schema-errors.ts';
 import { impossibleThreshold } from './threshold.ts';

@@ -7,7 +7,7 @@
  * useful message per location.
  */
 import type { ErrorObject } from 'ajv';
-import { describeValue } from '../errors.ts';
+import { describeValue } from '../shared/errors.ts';
 import { pointerToPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
 import type { ConfigPath } from './types.ts';

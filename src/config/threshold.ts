@@ -2,7 +2,7 @@
  * Load-time sense check of a threshold: a range no score in [0, 1] can fall in would make an
  * evaluator (or a gate) fail on every run, which is never what the author meant.
  */
-import type { Threshold } from '../types.ts';
+import type { Threshold } from '../types/index.ts';
 
 const BOUNDS = [
   ['gt', '>'],

@@ -1,5 +1,5 @@
 import type { PriceTable } from '../judge/usage.ts';
-import type { GateSpec, Threshold } from '../types.ts';
+import type { GateSpec, Threshold } from '../types/index.ts';
 
 /** A 1-based position in the config file. */
 export interface Loc {

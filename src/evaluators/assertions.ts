@@ -1,5 +1,5 @@
-import { describeValue } from '../errors.ts';
-import type { Evaluation } from '../types.ts';
+import { describeValue } from '../shared/errors.ts';
+import type { Evaluation } from '../types/index.ts';
 import { compactList, truncateText } from './metadata.ts';
 import { orTemplate } from './option-schemas.ts';
 import { OptionError } from './options.ts';

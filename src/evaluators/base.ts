@@ -1,4 +1,4 @@
-import type { EngineEvaluator, Evaluation, EvaluatorArgs } from '../types.ts';
+import type { EngineEvaluator, Evaluation, EvaluatorArgs } from '../types/index.ts';
 
 /**
  * Base class for class-style evaluators, with the Autoblocks SDK's shape: set `id`, optionally

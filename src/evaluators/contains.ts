@@ -1,4 +1,4 @@
-import type { Evaluation } from '../types.ts';
+import type { Evaluation } from '../types/index.ts';
 import { compactList, truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, optionalBoolean, requiredStringArray, textOf } from './options.ts';

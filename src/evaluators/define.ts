@@ -1,4 +1,4 @@
-import type { EngineEvaluator, Evaluation, EvaluatorArgs, Threshold } from '../types.ts';
+import type { EngineEvaluator, Evaluation, EvaluatorArgs, Threshold } from '../types/index.ts';
 import { optionResolver, type OptionValues } from './options.ts';
 import type { BuiltinContext, BuiltinDefinition } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { parseDuration } from '../duration.ts';
+import { parseDuration } from '../shared/duration.ts';
 
 /**
  * A duration option of a built-in (`latency`'s `max`): the config's duration forms (`500ms`,

@@ -1,6 +1,6 @@
-import { describeValue } from '../errors.ts';
-import { hasTemplates } from '../templates.ts';
-import type { Evaluation } from '../types.ts';
+import { describeValue } from '../shared/errors.ts';
+import { hasTemplates } from '../shared/templates.ts';
+import type { Evaluation } from '../types/index.ts';
 import { durationMs } from './duration.ts';
 import { WHOLE_TEMPLATE_SCHEMA } from './option-schemas.ts';
 import { OptionError } from './options.ts';

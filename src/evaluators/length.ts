@@ -1,4 +1,4 @@
-import type { Evaluation } from '../types.ts';
+import type { Evaluation } from '../types/index.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, OptionError, optionalChoice, optionalCount, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';

@@ -5,9 +5,9 @@
  * Problems found here are thrown as `OptionError`: the engine turns a throw into that case's
  * evaluation error, which is the right place for a value that only turned out wrong for one row.
  */
-import { describeValue } from '../errors.ts';
-import { compileTemplates, hasTemplates } from '../templates.ts';
-import type { EvaluatorArgs } from '../types.ts';
+import { describeValue } from '../shared/errors.ts';
+import { compileTemplates, hasTemplates } from '../shared/templates.ts';
+import type { EvaluatorArgs } from '../types/index.ts';
 
 /** A built-in's `with:` object, raw or with its templates resolved. */
 export type OptionValues = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import { hasTemplates } from '../templates.ts';
-import type { Evaluation } from '../types.ts';
+import { hasTemplates } from '../shared/templates.ts';
+import type { Evaluation } from '../types/index.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
 import {

@@ -1,6 +1,6 @@
 import type { JudgeClient } from '../judge/client.ts';
 import type { PriceTable } from '../judge/usage.ts';
-import type { EngineEvaluator, Threshold } from '../types.ts';
+import type { EngineEvaluator, Threshold } from '../types/index.ts';
 
 /** Context a built-in gets when it is created from an `evals.yaml` evaluator entry. */
 export interface BuiltinContext {

@@ -6,10 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalJson } from '../testsets/canonical-json.ts';
-
-/** The JSON the cache key hashes: keys sorted at every depth (shared with testset identity). */
-export { canonicalJson };
+import { canonicalJson } from '../shared/canonical-json.ts';
 
 /** Bumped when the entry shape changes; entries of another version are misses. */
 const CACHE_FORMAT = 1;

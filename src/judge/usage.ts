@@ -2,7 +2,7 @@
  * Accounting of model calls: one call's usage from a client result, and sums over evaluations,
  * evaluators and runs. Pure.
  */
-import type { Usage } from '../types.ts';
+import type { Usage } from '../types/index.ts';
 import type { ChatResult, EmbedResult } from './client.ts';
 
 /** US dollars per million tokens, by model name (`defaults.judge.prices`). */

@@ -8,7 +8,7 @@ import type { CaseLog } from '../artifact/case-log.ts';
 import type { Reporter, RunEnd } from '../report/reporter.ts';
 import { runSuites } from '../run/engine.ts';
 import type { EngineListener, EngineOptions, SuiteSpec } from '../run/types.ts';
-import type { ResultsArtifact, RunResult } from '../types.ts';
+import type { ResultsArtifact, RunResult } from '../types/index.ts';
 
 /** What the engine gave, for building the artifact. */
 export interface Executed {

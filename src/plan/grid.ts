@@ -1,4 +1,4 @@
-import type { Params } from '../types.ts';
+import type { Params } from '../types/index.ts';
 
 /**
  * Expands grid-search parameters into their cartesian product, one `Params` per run.

@@ -7,7 +7,7 @@
  * Annotations are plain text in GitHub's UI, so nothing here is markdown-escaped: lengths are
  * bounded to what the API accepts, and control characters are written out (`\u0000`).
  */
-import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import type { ReportedArtifact } from './reported-cases.ts';
 import {
   clipText,

@@ -3,7 +3,7 @@
  * spooled `evals run`, `evals merge`): the first few cases that did not pass, counted past that.
  * Fed the cases as they finish: `open` with each run's size, then `record` per case.
  */
-import type { CaseResult } from '../types.ts';
+import type { CaseResult } from '../types/index.ts';
 import { MAX_LISTED_CASES, type CaseListing } from './summary-table.ts';
 
 /** A run's cases as far as the summary table needs them. */

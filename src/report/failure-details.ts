@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 
-import type { CaseResult, EvaluationResult } from '../types.ts';
+import type { CaseResult, EvaluationResult } from '../types/index.ts';
 import { plural } from './labels.ts';
 
 /**

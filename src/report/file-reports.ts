@@ -2,7 +2,7 @@
  * The reports written to files at the end of a run: the results artifact (`-o`) and the JUnit
  * XML report (`--junit`). Each reads the cases back from the run's case log, in testset order.
  */
-import { writeFileAtomic } from '../pipeline/write-file-atomic.ts';
+import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import { JUnitTotals, junitChunks } from './junit.ts';
 import type { Reporter } from './reporter.ts';
 

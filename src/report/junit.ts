@@ -4,7 +4,7 @@
  * in pieces, so a run's cases can come one at a time from the case spool rather than memory.
  */
 import { ExactSum } from '../run/exact-sum.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import {
   describeCaseFailure,
   describeFailedEvaluation,

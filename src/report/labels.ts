@@ -3,7 +3,7 @@
  * thresholds, scores, case ids and why a case did not pass. Plain text, no color.
  */
 import { describeThreshold } from '../run/threshold.ts';
-import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types.ts';
+import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types/index.ts';
 
 /** Case ids are sha256 hex or user dedup ids; 12 characters tell them apart in a listing. */
 export const SHORT_ID_LENGTH = 12;

@@ -7,8 +7,8 @@
  * goes through `escapeMarkdownText`, `codeSpan` or `codeBlock`, so it cannot open HTML, close the
  * `<details>`, break a table, link, or notify anyone.
  */
-import type { CaseResult, EvaluatorSummary, ResultsArtifact, RunResult } from '../types.ts';
-import { runKey } from '../compare/run-key.ts';
+import type { CaseResult, EvaluatorSummary, ResultsArtifact, RunResult } from '../types/index.ts';
+import { runKey } from '../shared/run-key.ts';
 import {
   clipText,
   evaluationReason,

@@ -8,7 +8,7 @@
  * number of whole cases.
  */
 import { comparableCase } from '../compare/comparable.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../types.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 
 /**
  * The most cases of a run kept whole for the reports (with a larger `max-annotations`, that

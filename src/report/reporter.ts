@@ -7,7 +7,7 @@
  */
 import type { CaseLog } from '../artifact/case-log.ts';
 import type { CaseDone, EngineStart } from '../run/types.ts';
-import type { ResultsArtifact } from '../types.ts';
+import type { ResultsArtifact } from '../types/index.ts';
 
 /** The end of a run, as every reporter gets it. */
 export interface RunEnd {

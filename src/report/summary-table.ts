@@ -3,7 +3,7 @@
  * table, an evaluator table, the gate conditions that failed, the first failing cases and (with
  * trials) the first flaky ones that passed; then one verdict line. Pure: data in, string out.
  */
-import type { CaseResult, RunResult } from '../types.ts';
+import type { CaseResult, RunResult } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
 import { renderTable, truncateToWidth, type TableColumn } from '../shared/text-table.ts';

@@ -1,4 +1,4 @@
-import type { EvaluatorArgs, FnArgs, Params } from '../types.ts';
+import type { EvaluatorArgs, FnArgs, Params } from '../types/index.ts';
 
 /**
  * Calling user code safely: cancellation signals, time limits, interrupts and error messages.

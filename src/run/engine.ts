@@ -1,5 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import { describeValue } from '../errors.ts';
+import { describeValue } from '../shared/errors.ts';
+import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 import type {
   CaseResult,
   EngineEvaluator,
@@ -10,7 +11,7 @@ import type {
   TargetOutput,
   TrialResult,
   Usage,
-} from '../types.ts';
+} from '../types/index.ts';
 import {
   CallScope,
   EvaluatorCallArgs,
@@ -32,14 +33,6 @@ import type {
   RunSpec,
   SuiteSpec,
 } from './types.ts';
-
-/**
- * The `evaluator` name of the synthetic evaluation recorded when a pass-condition function
- * throws, times out or returns a non-boolean. The case is then failed, not errored: `errored`
- * is reserved for the target, and the evaluation list is where a report already looks for why
- * a case failed. Config validation reserves this id.
- */
-export const PASS_CONDITION_EVALUATOR = 'pass';
 
 /**
  * How long the workers may keep the event loop out. A target and evaluators that answer

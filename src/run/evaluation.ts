@@ -1,6 +1,6 @@
-import { EvaluationError, describeValue } from '../errors.ts';
+import { EvaluationError, describeValue } from '../shared/errors.ts';
 import { hasUsage } from '../judge/usage.ts';
-import type { EngineEvaluator, EvaluationResult, Threshold, Usage } from '../types.ts';
+import type { EngineEvaluator, EvaluationResult, Threshold, Usage } from '../types/index.ts';
 import { evaluationPassed } from './threshold.ts';
 
 /** The parts of an evaluator its results record. */

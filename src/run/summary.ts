@@ -7,7 +7,7 @@ import type {
   Threshold,
   Usage,
   Verdict,
-} from '../types.ts';
+} from '../types/index.ts';
 import { addUsage, hasUsage } from '../judge/usage.ts';
 import { ExactSum } from './exact-sum.ts';
 import { describeThreshold, meetsThreshold } from './threshold.ts';

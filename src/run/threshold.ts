@@ -1,4 +1,4 @@
-import type { Threshold } from '../types.ts';
+import type { Threshold } from '../types/index.ts';
 
 /**
  * Whether a score meets every bound of a threshold. A threshold with no bounds accepts every

@@ -3,7 +3,13 @@
  * hands in the case and its finished trials, in trial order.
  */
 import { addUsage, hasUsage } from '../judge/usage.ts';
-import type { CaseResult, EvaluationResult, PreparedCase, TrialResult, Usage } from '../types.ts';
+import type {
+  CaseResult,
+  EvaluationResult,
+  PreparedCase,
+  TrialResult,
+  Usage,
+} from '../types/index.ts';
 import { evaluationPassed } from './threshold.ts';
 
 /**

@@ -8,7 +8,7 @@ import type {
   RunResult,
   Target,
   TestsetInfo,
-} from '../types.ts';
+} from '../types/index.ts';
 
 /**
  * One suite, fully resolved: everything the engine needs is here as values and functions.

@@ -4,7 +4,7 @@
  * resolves to, is the output.
  */
 import { isThenable } from '../run/call.ts';
-import type { Target, TestFn } from '../types.ts';
+import type { Target, TestFn } from '../types/index.ts';
 
 /** A target calling `fn`; `description` names it in plans and messages. */
 export function functionTarget<TCase, TOutput>(

@@ -2,7 +2,7 @@
  * Outputs recorded in the testset as the target: a suite without `function:` scores each row's
  * `output` field, as produced by an earlier run or another tool.
  */
-import type { Target } from '../types.ts';
+import type { Target } from '../types/index.ts';
 
 /** The target of a suite whose outputs are the testset's `output` column. */
 export const recordedTarget: Target = {

@@ -1,6 +1,6 @@
 import { CsvError, parse, type Options } from 'csv-parse/sync';
-import type { Issue } from '../errors.ts';
-import type { TestsetRow } from '../types.ts';
+import type { Issue } from '../shared/errors.ts';
+import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { countLineBreaks, LineCursor } from './line-cursor.ts';
 import {

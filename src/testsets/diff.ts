@@ -5,8 +5,8 @@
  * content identity (neither) the identity *is* the content, so the same edit is one row removed
  * and one added. Pure: prepared cases in, a model out (render.ts turns it into text or JSON).
  */
-import type { PreparedCase, RowMeta } from '../types.ts';
-import { canonicalJson } from './canonical-json.ts';
+import type { PreparedCase, RowMeta } from '../types/index.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 
 /** One field that differs between the two versions of a row. */
 export interface FieldChange {

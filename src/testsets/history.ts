@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { PreparedCase } from '../types.ts';
+import type { PreparedCase } from '../types/index.ts';
 import { diffTestsets } from './diff.ts';
 import { fileHistory, type GitError } from './git.ts';
 import { prepareCases, revisionMatches, type CaseHash } from './identity.ts';

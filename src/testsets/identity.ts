@@ -1,11 +1,8 @@
 import { hash as digest } from 'node:crypto';
-import { describeValue, type Issue } from '../errors.ts';
-import type { PreparedCase, RowMeta, TestsetRow } from '../types.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { describeValue, type Issue } from '../shared/errors.ts';
+import type { PreparedCase, RowMeta, TestsetRow } from '../types/index.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import { IssueList } from './issues.ts';
-
-/** Canonical JSON, the text every id here is a hash of (defined in canonical-json.ts). */
-export { canonicalJson };
 
 function sha256(text: string): string {
   return digest('sha256', text, 'hex');

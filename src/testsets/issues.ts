@@ -1,5 +1,5 @@
-import type { Issue } from '../errors.ts';
-import type { TestsetRow } from '../types.ts';
+import type { Issue } from '../shared/errors.ts';
+import type { TestsetRow } from '../types/index.ts';
 
 /** Stable codes of every problem the testset readers and identity checks report. */
 export type TestsetIssueCode =

@@ -1,5 +1,5 @@
-import { describeValue } from '../errors.ts';
-import type { TestsetRow } from '../types.ts';
+import { describeValue } from '../shared/errors.ts';
+import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { LineCursor } from './line-cursor.ts';

@@ -1,4 +1,4 @@
-import type { TestsetRow } from '../types.ts';
+import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { rowFromObject } from './rows.ts';

@@ -1,5 +1,5 @@
-import type { Issue } from '../errors.ts';
-import type { TestsetRow } from '../types.ts';
+import type { Issue } from '../shared/errors.ts';
+import type { TestsetRow } from '../types/index.ts';
 import { formatFromPath, TESTSET_EXTENSIONS } from './formats.ts';
 import type { GitErrorCode } from './git.ts';
 import type { TestsetIssueCode } from './issues.ts';

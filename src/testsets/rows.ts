@@ -1,5 +1,5 @@
-import { describeValue } from '../errors.ts';
-import type { RowMeta, TestsetRow } from '../types.ts';
+import { describeValue } from '../shared/errors.ts';
+import type { RowMeta, TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 
 /**

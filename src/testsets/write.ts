@@ -1,4 +1,4 @@
-import type { RowMeta, TestsetRow } from '../types.ts';
+import type { RowMeta, TestsetRow } from '../types/index.ts';
 import type { TestsetFormat } from './formats.ts';
 import { DATA_DEDUP_KEY, decodeJsonText, isReservedKey, isSpace, setDataKey } from './rows.ts';
 

@@ -1,9 +1,15 @@
 /** Prepared cases for engine-level tests: ids `c0`, `c1`, … and a source line per row. */
-import { buildArtifact } from '../../src/report/artifact.ts';
+import { buildArtifact } from '../../src/artifact/artifact.ts';
 import type { SuiteSpec } from '../../src/run/types.ts';
 import { functionTarget } from '../../src/targets/function.ts';
 import { reportedArtifact, type ReportedArtifact } from '../../src/report/reported-cases.ts';
-import type { Params, PreparedCase, ResultsArtifact, RunResult, TestFn } from '../../src/types.ts';
+import type {
+  Params,
+  PreparedCase,
+  ResultsArtifact,
+  RunResult,
+  TestFn,
+} from '../../src/types/index.ts';
 
 export function preparedCases(rows: Record<string, unknown>[]): PreparedCase[] {
   return rows.map((data, i) => ({

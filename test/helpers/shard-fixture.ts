@@ -3,8 +3,8 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { validateArtifact } from '../../src/report/artifact-schema.ts';
-import type { ResultsArtifact } from '../../src/types.ts';
+import { validateArtifact } from '../../src/artifact/schema.ts';
+import type { ResultsArtifact } from '../../src/types/index.ts';
 
 /**
  * A project exercising what a merge must get right: a CSV suite on a two-point grid with a

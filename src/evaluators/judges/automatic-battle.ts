@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
-import { EvaluationError } from '../../errors.ts';
-import { hasTemplates } from '../../templates.ts';
-import type { Evaluation } from '../../types.ts';
+import { EvaluationError } from '../../shared/errors.ts';
+import { hasTemplates } from '../../shared/templates.ts';
+import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { ACTUAL_OPTION } from '../option-schemas.ts';
 import { actualOf, optionalString, textOf } from '../options.ts';
@@ -14,7 +14,7 @@ import {
   recordableValue,
   serializeBaselineFile,
 } from './battle-baselines.ts';
-import { writeFileAtomic } from '../../pipeline/write-file-atomic.ts';
+import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
 
 /** The flag that lets a run change an existing baselines file. */

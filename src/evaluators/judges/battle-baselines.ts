@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { canonicalJson } from '../../testsets/canonical-json.ts';
+import { canonicalJson } from '../../shared/canonical-json.ts';
 
 /** The file format this code reads and writes; another version is refused, not guessed at. */
 export const BASELINES_VERSION = 1;

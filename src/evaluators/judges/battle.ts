@@ -4,8 +4,8 @@
  * each battle is judged twice with the answers swapped, and only a verdict that survives the
  * swap counts as a win or a loss. Shared by `manual-battle` and `automatic-battle`.
  */
-import { EvaluationError } from '../../errors.ts';
-import type { Evaluation } from '../../types.ts';
+import { EvaluationError } from '../../shared/errors.ts';
+import type { Evaluation } from '../../types/index.ts';
 import { truncateText } from '../metadata.ts';
 import type { JudgeCalls } from './calls.ts';
 import { fenced, joinBlocks, QUESTION_OPTION } from './shared.ts';

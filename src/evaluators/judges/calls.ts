@@ -5,10 +5,10 @@
  * choice not offered) — is thrown as an `EvaluationError` carrying the raw text and the usage
  * so far, which the engine records as that evaluation's error; nothing here crashes a run.
  */
-import { EvaluationError } from '../../errors.ts';
+import { EvaluationError } from '../../shared/errors.ts';
 import type { ChatMessage, JudgeError } from '../../judge/client.ts';
 import { addUsage, callUsage, emptyUsage } from '../../judge/usage.ts';
-import type { Usage } from '../../types.ts';
+import type { Usage } from '../../types/index.ts';
 import type { BuiltinContext, JudgeContext } from '../types.ts';
 
 /** A judge context whose chat model is known. */

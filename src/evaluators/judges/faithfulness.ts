@@ -1,4 +1,4 @@
-import type { Evaluation } from '../../types.ts';
+import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { METADATA_LIST_LIMIT, truncateText } from '../metadata.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';

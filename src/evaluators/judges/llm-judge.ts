@@ -1,5 +1,5 @@
-import { describeValue } from '../../errors.ts';
-import type { Evaluation } from '../../types.ts';
+import { describeValue } from '../../shared/errors.ts';
+import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { optionalString, requiredString } from '../options.ts';
 import { requireChatJudge } from './calls.ts';

@@ -1,4 +1,4 @@
-import type { Evaluation } from '../../types.ts';
+import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { ACTUAL_OPTION } from '../option-schemas.ts';
 import { actualOf, optionalString, textOf } from '../options.ts';

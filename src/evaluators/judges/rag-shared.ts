@@ -6,8 +6,8 @@
  * Everything here is pure. A value that is unusable for one case is thrown as an `OptionError`,
  * which the engine records as that case's evaluation error.
  */
-import { describeValue } from '../../errors.ts';
-import type { EvaluatorArgs } from '../../types.ts';
+import { describeValue } from '../../shared/errors.ts';
+import type { EvaluatorArgs } from '../../types/index.ts';
 import { LEVENSHTEIN_CELL_BUDGET } from '../../shared/edit-distance.ts';
 import { WHOLE_TEMPLATE_SCHEMA, orTemplate } from '../option-schemas.ts';
 import { OptionError, textOf, type OptionValues } from '../options.ts';

@@ -2,7 +2,7 @@
  * Pieces the judge built-ins share: their common options, how texts are laid out in a judge
  * prompt, and the metadata a verdict leaves behind.
  */
-import type { Evaluation } from '../../types.ts';
+import type { Evaluation } from '../../types/index.ts';
 import { truncateText } from '../metadata.ts';
 import { JudgeCalls, type ChatJudge } from './calls.ts';
 

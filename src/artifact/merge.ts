@@ -1,0 +1,339 @@
+/**
+ * The merge core: pieces of the same runs (the shards of `evals run --shard`, or an interrupted
+ * artifact and its resumption) combined into the artifact one uninterrupted, unsharded run
+ * would have written. Summaries and gates are recomputed from the combined cases with the same
+ * functions the engine uses, never added up, so means and verdicts come out identical.
+ *
+ * Cases stream through: each input's cases are read one at a time (from an iterable the caller
+ * gives, which may read a file as it goes) and handed on with their testset position, so merging
+ * holds the runs' summaries and the case ids (to find overlaps), never the cases themselves.
+ * Problems come back as messages for the caller to report.
+ */
+import { runKey } from '../shared/run-key.ts';
+import { buildArtifact } from './artifact.ts';
+import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
+import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
+
+/** A value, or every problem found on the way to it. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** One run as read from one input, with the input's name for messages. */
+export interface RunPiece {
+  from: string;
+  /** The run; its `cases` are not read (they come from `cases`). */
+  run: RunResult;
+  cases: Iterable<CaseResult>;
+}
+
+/**
+ * An input artifact, the name (path) messages call it by, and its cases: `artifact.runs[i].cases`
+ * are not read; run i's cases come from `cases(i)`, `caseCounts[i]` of them.
+ */
+export interface NamedArtifact {
+  name: string;
+  artifact: ResultsArtifact;
+  caseCounts: readonly number[];
+  cases(run: number): Iterable<CaseResult>;
+}
+
+/** Where combined cases go: run `run`'s case at testset position `position`. */
+export interface CombinedCases {
+  /** Once, before any case: at most how many cases each combined run gets. */
+  open(runs: readonly { cases: number }[]): void;
+  add(run: number, position: number, testCase: CaseResult): void;
+}
+
+/** How many duplicate case ids a message lists before it just counts the rest. */
+const LISTED = 3;
+
+/** `suite` or `suite {"model":"large"}`, as messages name a run. */
+export function describeRun(run: { suite: string; params: object }): string {
+  return Object.keys(run.params).length === 0
+    ? `suite ${run.suite}`
+    : `suite ${run.suite} ${JSON.stringify(run.params)}`;
+}
+
+/**
+ * Combines the pieces of one run (same suite and params). Each case goes to `add` with its place
+ * in the testset (`position`; a case without one is a problem), and the run comes back with
+ * empty `cases` and its summary and gate recomputed from them; `planned` is how many cases the
+ * combined run was meant to have: fewer present adds the engine's failing `complete` condition,
+ * as an interrupted run has. Refuses pieces of different testset revisions or plans, and a case
+ * present in two pieces (the same work done twice).
+ */
+export function combineRun(
+  pieces: readonly RunPiece[],
+  options: {
+    planned: number;
+    position: (testCase: CaseResult) => number | undefined;
+    keepIndex: boolean;
+    add: (position: number, testCase: CaseResult) => void;
+  },
+): Checked<RunResult> {
+  const first = pieces[0];
+  if (first === undefined) throw new RangeError('combineRun needs at least one piece');
+  const name = describeRun(first.run);
+  const problems: string[] = [];
+
+  for (const piece of pieces.slice(1)) {
+    if (piece.run.testset.revision !== first.run.testset.revision) {
+      problems.push(
+        `${name}: the testset revision differs: ${first.from} has ${first.run.testset.revision}, ${piece.from} has ${piece.run.testset.revision} (the testset changed between the runs; run them again on the same testset)`,
+      );
+    }
+  }
+
+  const plans = pieces.map((p) => p.run.plan);
+  const plan = plans[0];
+  const unplanned = pieces.filter((p) => p.run.plan === undefined).map((p) => p.from);
+  if (plan === undefined || unplanned.length > 0) {
+    problems.push(
+      `${name}: ${unplanned.join(', ')} has no run plan (written by an older evalgate); run it again with this version`,
+    );
+  } else {
+    for (const [i, other] of plans.entries()) {
+      if (other !== undefined && canonicalJson(other) !== canonicalJson(plan)) {
+        problems.push(
+          `${name}: ${pieces[i]?.from} ran with other settings than ${first.from} (${describePlanDifference(plan, other)}); run every part with the same config and --trials`,
+        );
+      }
+    }
+  }
+  if (problems.length > 0 || plan === undefined) return { ok: false, problems };
+
+  // One pass over every case: overlaps and missing positions are found, the summary folded and
+  // the cases handed on as they come (the caller drops them all if a problem turns up).
+  const summary = new SummaryAccumulator(plan.evaluators, { trials: plan.trials });
+  const seen = new Map<string, string>();
+  const duplicates: string[] = [];
+  const unplaced = new Set<string>();
+  for (const piece of pieces) {
+    for (const testCase of piece.cases) {
+      const earlier = seen.get(testCase.id);
+      if (earlier !== undefined) {
+        duplicates.push(`${testCase.id} (in ${earlier} and ${piece.from})`);
+        continue;
+      }
+      seen.set(testCase.id, piece.from);
+      const position = options.position(testCase);
+      if (position === undefined) {
+        unplaced.add(piece.from);
+        continue;
+      }
+      summary.add(testCase);
+      options.add(position, options.keepIndex ? testCase : withoutIndex(testCase));
+    }
+  }
+  if (unplaced.size > 0) {
+    problems.push(
+      `${name}: ${[...unplaced].join(', ')} has cases without their testset position (index); write the shards with this evalgate`,
+    );
+  }
+  if (duplicates.length > 0) {
+    const more = duplicates.length > LISTED ? ` and ${duplicates.length - LISTED} more` : '';
+    problems.push(
+      `${name}: the inputs overlap: ${duplicates.length} case(s) appear twice: ${duplicates.slice(0, LISTED).join(', ')}${more}`,
+    );
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const totals = summary.summary();
+  const gate = evaluateRunGate(totals, plan.gate, options.planned);
+  return {
+    ok: true,
+    value: {
+      suite: first.run.suite,
+      params: first.run.params,
+      testset: { ...first.run.testset, cases: options.planned },
+      verdict: gate.verdict,
+      gate: { conditions: gate.conditions },
+      summary: totals,
+      plan,
+      cases: [],
+    },
+  };
+}
+
+function withoutIndex(testCase: CaseResult): CaseResult {
+  if (testCase.index === undefined) return testCase;
+  const { index: _index, ...rest } = testCase;
+  return rest;
+}
+
+function describePlanDifference(a: RunPlan, b: RunPlan): string {
+  if (a.trials !== b.trials) return `trials ${a.trials} vs ${b.trials}`;
+  if (canonicalJson(a.evaluators) !== canonicalJson(b.evaluators)) {
+    return `evaluators ${a.evaluators.join(', ')} vs ${b.evaluators.join(', ')}`;
+  }
+  return 'different gate rules';
+}
+
+/** What merging shard artifacts produced: the artifact, and what the caller should tell. */
+export interface MergedShards {
+  /** The merged artifact; its runs' cases went to the {@link CombinedCases} given. */
+  artifact: ResultsArtifact;
+  /** Shard count n, and the indices present. */
+  count: number;
+  present: number[];
+  /** Indices of 1..n with no input (only with `allowPartial`). */
+  missing: number[];
+  /** Inputs that were interrupted (only with `allowPartial`). */
+  interrupted: string[];
+  /** Things worth a warning that do not stop the merge. */
+  warnings: string[];
+}
+
+/**
+ * Merges the artifacts of `evals run --shard i/n` (i = 1..n) into the unsharded run's artifact.
+ * Refuses, listing every reason: different configs, unsharded inputs, mixed shard counts, a
+ * shard given twice, runs present in some shards only, different testset revisions, a case in
+ * two inputs; and, unless `allowPartial`, missing shards or interrupted inputs (the result is
+ * then marked `interrupted`, so it cannot pass).
+ */
+export function mergeShards(
+  inputs: readonly NamedArtifact[],
+  options: { allowPartial: boolean; toolVersion: string },
+  output: CombinedCases,
+): Checked<MergedShards> {
+  const first = inputs[0];
+  if (first === undefined) return { ok: false, problems: ['no results files to merge'] };
+  const problems: string[] = [];
+
+  const hashes = groupBy(inputs, (i) => i.artifact.configHash);
+  if (hashes.size > 1) {
+    const listed = [...hashes].map(([hash, named]) => `${names(named)} ran ${hash}`).join('; ');
+    problems.push(
+      `the inputs ran different configs (configHash): ${listed}. Merge only shards of one run of the same evals.yaml`,
+    );
+  }
+
+  const unsharded = inputs.filter((i) => i.artifact.shard === undefined);
+  const sharded = inputs.filter((i) => i.artifact.shard !== undefined);
+  if (unsharded.length > 0) {
+    problems.push(
+      sharded.length > 0
+        ? `${names(unsharded)} ${unsharded.length > 1 ? 'are' : 'is'} not a shard (written without --shard) and cannot be merged with the shards ${names(sharded)}`
+        : `${names(unsharded)} ${unsharded.length > 1 ? 'are' : 'is'} not a shard artifact (written without --shard); evals merge combines the artifacts of evals run --shard INDEX/COUNT`,
+    );
+  }
+
+  const counts = groupBy(sharded, (i) => String(i.artifact.shard?.count));
+  if (counts.size > 1) {
+    const listed = [...counts].map(([n, named]) => `${names(named)} of ${n}`).join('; ');
+    problems.push(`the shards split the run differently (mixed shard counts): ${listed}`);
+  }
+  const count = sharded[0]?.artifact.shard?.count ?? 0;
+
+  const byIndex = groupBy(sharded, (i) => String(i.artifact.shard?.index));
+  for (const [index, named] of byIndex) {
+    if (named.length > 1) {
+      problems.push(`shard ${index}/${count} is given ${named.length} times: ${names(named)}`);
+    }
+  }
+  const present = [...byIndex.keys()].map(Number).sort((a, b) => a - b);
+  const missing: number[] = [];
+  for (let i = 1; i <= count; i++) if (!byIndex.has(String(i))) missing.push(i);
+  if (missing.length > 0 && counts.size === 1 && !options.allowPartial) {
+    problems.push(
+      `incomplete: shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing (pass --allow-partial to merge the ${present.length} present; the result is then marked interrupted and fails)`,
+    );
+  }
+
+  const interrupted = inputs.filter((i) => i.artifact.interrupted).map((i) => i.name);
+  if (interrupted.length > 0 && !options.allowPartial) {
+    problems.push(
+      `${interrupted.join(', ')} ${interrupted.length > 1 ? 'were' : 'was'} interrupted (interrupted: true): finish ${interrupted.length > 1 ? 'them' : 'it'} with evals run --resume FILE, or pass --allow-partial`,
+    );
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  // Shard order, so run order and every tie is the same whatever order the files were given in.
+  const ordered = [...inputs].sort(
+    (a, b) => (a.artifact.shard?.index ?? 0) - (b.artifact.shard?.index ?? 0),
+  );
+  const pieces = new Map<string, (RunPiece & { count: number })[]>();
+  for (const input of ordered) {
+    for (const [r, run] of input.artifact.runs.entries()) {
+      const key = runKey(run);
+      const list = pieces.get(key) ?? [];
+      const cases = { [Symbol.iterator]: () => input.cases(r)[Symbol.iterator]() };
+      list.push({ from: input.name, run, cases, count: input.caseCounts[r] ?? 0 });
+      pieces.set(key, list);
+    }
+  }
+
+  const lists = [...pieces.values()];
+  for (const list of lists) {
+    const from = new Set(list.map((p) => p.from));
+    const absent = ordered.filter((i) => !from.has(i.name)).map((i) => i.name);
+    if (absent.length > 0) {
+      problems.push(
+        `${describeRun(list[0]!.run)} is in ${[...from].join(', ')} but not in ${absent.join(', ')}: every shard must run the same suites and grid points (the same --suite and --grid)`,
+      );
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  output.open(lists.map((list) => ({ cases: list.reduce((sum, p) => sum + p.count, 0) })));
+  const runs: RunResult[] = [];
+  for (const [r, list] of lists.entries()) {
+    const combined = combineRun(list, {
+      planned: list.reduce((sum, p) => sum + p.run.testset.cases, 0),
+      position: (c) => c.index,
+      keepIndex: false,
+      add: (position, c) => output.add(r, position, c),
+    });
+    if (combined.ok) runs.push(combined.value);
+    else problems.push(...combined.problems);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  const warnings: string[] = [];
+  const commits = groupBy(ordered, (i) => i.artifact.git?.sha ?? 'unknown');
+  if (commits.size > 1) {
+    const listed = [...commits].map(([sha, named]) => `${names(named)} at ${sha}`).join('; ');
+    warnings.push(`the shards ran on different commits (${listed}); the merge records the first`);
+  }
+  const compared = ordered.filter((i) => i.artifact.comparison !== undefined);
+  if (compared.length > 0) {
+    warnings.push(
+      `the baseline comparisons of ${names(compared)} are per shard and are not merged; compare the merged file instead (evals compare BASE merged.json)`,
+    );
+  }
+
+  // The merged run spans from the first shard's start to the last shard's end.
+  const starts = ordered.map((i) => Date.parse(i.artifact.startedAt));
+  const ends = ordered.map((i) => Date.parse(i.artifact.startedAt) + i.artifact.durationMs);
+  const startedAt = Math.min(...starts);
+  const partial = missing.length > 0 || interrupted.length > 0;
+  const head = ordered[0]!.artifact;
+  const artifact = buildArtifact({
+    toolVersion: options.toolVersion,
+    config: head.config,
+    configHash: head.configHash,
+    git: head.git,
+    startedAt: new Date(startedAt),
+    durationMs: Math.max(0, Math.max(...ends) - startedAt),
+    interrupted: partial,
+    runs,
+  });
+  return {
+    ok: true,
+    value: { artifact, count, present, missing, interrupted, warnings },
+  };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k) ?? [];
+    list.push(item);
+    groups.set(k, list);
+  }
+  return groups;
+}
+
+function names(inputs: readonly NamedArtifact[]): string {
+  return inputs.map((i) => i.name).join(', ');
+}

@@ -1,0 +1,323 @@
+/**
+ * Reading a results artifact without holding its cases: `evals merge` and `evals run --resume`
+ * go through every case of inputs that may hold hundreds of thousands (a 200,000-case artifact
+ * is ~150 MB of JSON, several times that once parsed).
+ *
+ * The artifact evalgate writes (`artifactLayout`) puts each case on a line of its own inside its
+ * run's `cases` array, and JSON text has no raw newlines inside strings, so a scan of the lines
+ * finds the frame (everything but the cases, a few kilobytes) and where each case line is
+ * without parsing any case. The frame is parsed and validated at once; the cases are parsed and
+ * validated one at a time as a caller reads them.
+ *
+ * A file laid out otherwise (reformatted by another tool, written compact on one line) is still
+ * read, by parsing it whole as before; only the memory saving is lost.
+ */
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import type { CaseResult, ResultsArtifact } from '../types/index.ts';
+import { caseOfLine } from './artifact.ts';
+import { validateArtifact, validateCase } from './schema.ts';
+
+/** A results artifact: its frame in memory, its cases read on demand. */
+export interface ArtifactFile {
+  /** The artifact with every run's `cases` empty. */
+  frame: ResultsArtifact;
+  /** How many cases each run holds. */
+  caseCounts: number[];
+  /**
+   * Run `run`'s cases in file order, each checked against the results schema as it is read
+   * (an invalid one throws {@link ArtifactReadError}).
+   */
+  cases(run: number): Generator<CaseResult>;
+}
+
+/** Why a file cannot be read as a results artifact. */
+export class ArtifactReadError extends Error {
+  constructor(
+    readonly kind: 'unreadable' | 'not-json' | 'invalid',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ArtifactReadError';
+  }
+}
+
+/** Read window; a longer case line gets a window of its own size. */
+const WINDOW = 1 << 20;
+const NEWLINE = 0x0a;
+/** The lines the scan keys on, exactly as `artifactLayout` writes them. */
+const RUNS_OPEN = '  "runs": [';
+const RUNS_CLOSE = '  ]';
+const RUN_OPEN = '    {';
+const CASES_OPEN = '      "cases": [';
+const CASES_CLOSE = '      ]';
+const CASE_START = Buffer.from('        {');
+
+/** Where one run's case lines are: consecutive lines, so a start, an end and a count. */
+interface CaseLines {
+  /** Byte offset of the first case line and the end of the last (its newline excluded). */
+  start: number;
+  end: number;
+  count: number;
+  /** 1-based line number of the first case line, for messages. */
+  line: number;
+}
+
+/**
+ * Opens `path` (shown as `name` in messages). Throws {@link ArtifactReadError} for a missing or
+ * unreadable file, text that is not JSON, or a frame the results schema rejects.
+ */
+export function openArtifactFile(path: string, name: string): ArtifactFile {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw unreadable(name, error);
+  }
+  let scanned: { frameText: string; lines: Map<number, CaseLines> } | null;
+  try {
+    scanned = scan(fd);
+  } catch (error) {
+    throw unreadable(name, error);
+  } finally {
+    closeSync(fd);
+  }
+  if (scanned !== null) {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(scanned.frameText);
+    } catch {
+      frame = undefined; // not our layout after all (or not JSON): the whole-file path says which
+    }
+    const runs = (frame as { runs?: unknown } | undefined)?.runs;
+    if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
+      check(frame, name);
+      return streamed(path, name, frame as ResultsArtifact, scanned.lines);
+    }
+  }
+  return inMemory(path, name);
+}
+
+/**
+ * The artifact at `path` (shown as `name`) with every case read a case at a time and reduced by
+ * `reduce` (`comparableCase`): what a caller that reads every case but needs only part of each
+ * holds. Throws {@link ArtifactReadError} as {@link openArtifactFile}.
+ */
+export function readReducedArtifact(
+  path: string,
+  name: string,
+  reduce: (result: CaseResult) => CaseResult,
+): ResultsArtifact {
+  const file = openArtifactFile(path, name);
+  const runs = file.frame.runs.map((run, i) => ({
+    ...run,
+    cases: Array.from(file.cases(i), reduce),
+  }));
+  return { ...file.frame, runs };
+}
+
+/** One line as {@link lines} hands it out: `bytes[from, to)` (its newline and any `\r` left out). */
+interface Line {
+  bytes: Buffer;
+  from: number;
+  to: number;
+  /** The line's byte offset in the file. */
+  offset: number;
+}
+
+/**
+ * The lines of bytes `[start, end)` of `fd`, read through a window that is refilled behind a
+ * partial line and doubled for a line longer than itself. The yielded object is reused: read it
+ * before asking for the next line.
+ */
+function* lines(fd: number, start: number, end: number): Generator<Line> {
+  let window = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, end - start)));
+  const line: Line = { bytes: window, from: 0, to: 0, offset: 0 };
+  let position = start; // file offset of the next byte to read
+  let kept = 0; // bytes of a partial line at the start of the window
+  while (position < end) {
+    if (kept === window.length) {
+      const bigger = Buffer.allocUnsafe(window.length * 2);
+      window.copy(bigger, 0, 0, kept);
+      window = bigger;
+    }
+    const read = readSync(
+      fd,
+      window,
+      kept,
+      Math.min(window.length - kept, end - position),
+      position,
+    );
+    if (read === 0) throw new Error('the file is shorter than it was');
+    const windowOffset = position - kept;
+    position += read;
+    const filled = kept + read;
+    let at = 0;
+    line.bytes = window;
+    for (;;) {
+      let newline = window.indexOf(NEWLINE, at);
+      if (newline === -1 || newline >= filled) {
+        if (position < end) break;
+        newline = filled; // the last line of the range needs no newline
+        if (at === filled) break;
+      }
+      line.from = at;
+      line.to = newline > at && window[newline - 1] === 0x0d ? newline - 1 : newline;
+      line.offset = windowOffset + at;
+      yield line;
+      at = newline + 1;
+      if (at > filled) break;
+    }
+    kept = Math.max(0, filled - at);
+    if (kept > 0) window.copy(window, 0, at, filled);
+  }
+}
+
+/**
+ * The frame's text and each run's case lines, or null when the file is not laid out as
+ * `artifactLayout` writes it. Works on bytes: only frame lines are decoded.
+ */
+function scan(fd: number): { frameText: string; lines: Map<number, CaseLines> } | null {
+  const frame: string[] = [];
+  const found = new Map<number, CaseLines>();
+  let state: 'top' | 'runs' | 'cases' | 'after' = 'top';
+  let run = -1;
+  let current: CaseLines | null = null;
+  let lineNo = 0;
+  let lastHadComma = false;
+  for (const { bytes, from, to, offset } of lines(fd, 0, fstatSync(fd).size)) {
+    lineNo++;
+    if (
+      state === 'cases' &&
+      to - from > CASE_START.length &&
+      bytes.compare(CASE_START, 0, CASE_START.length, from, from + CASE_START.length) === 0
+    ) {
+      // A case line: `{…}` or `{…},` after the indent. Not parsed here.
+      const comma = bytes[to - 1] === 0x2c;
+      if (bytes[comma ? to - 2 : to - 1] !== 0x7d) return null;
+      if (current === null) current = { start: offset, end: 0, count: 0, line: lineNo };
+      else if (!lastHadComma) return null;
+      current.end = offset + (to - from);
+      current.count++;
+      lastHadComma = comma;
+      continue;
+    }
+    const text = bytes.toString('utf8', from, to);
+    frame.push(text, '\n');
+    if (state === 'cases') {
+      if (text !== CASES_CLOSE || current === null || lastHadComma) return null;
+      found.set(run, current);
+      current = null;
+      state = 'runs';
+    } else if (state === 'top') {
+      if (text === RUNS_OPEN) state = 'runs';
+    } else if (state === 'runs') {
+      if (text === RUN_OPEN) run++;
+      else if (text === CASES_OPEN) state = 'cases';
+      else if (text === RUNS_CLOSE || text === `${RUNS_CLOSE},`) state = 'after';
+    }
+  }
+  return state === 'after' ? { frameText: frame.join(''), lines: found } : null;
+}
+
+function streamed(
+  path: string,
+  name: string,
+  frame: ResultsArtifact,
+  found: Map<number, CaseLines>,
+): ArtifactFile {
+  return {
+    frame,
+    caseCounts: frame.runs.map((_, r) => found.get(r)?.count ?? 0),
+    *cases(run) {
+      const where = found.get(run);
+      if (where === undefined) return;
+      const fd = openSync(path, 'r');
+      try {
+        let i = 0;
+        for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
+          yield parseCase(bytes.toString('utf8', from, to), name, run, i, where.line + i);
+          i++;
+        }
+        if (i !== where.count) throw new Error('the file changed while it was read');
+      } catch (error) {
+        if (error instanceof ArtifactReadError) throw error;
+        throw unreadable(name, error);
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
+}
+
+function parseCase(
+  line: string,
+  name: string,
+  run: number,
+  index: number,
+  lineNo: number,
+): CaseResult {
+  let value: unknown;
+  try {
+    value = caseOfLine(line);
+  } catch (error) {
+    throw new ArtifactReadError(
+      'not-json',
+      `${name} is not JSON: line ${lineNo}: ${(error as Error).message}`,
+    );
+  }
+  const problems = validateCase(value);
+  if (problems.length > 0) {
+    throw invalid(
+      name,
+      problems.map((p) => `/runs/${run}/cases/${index}${p.startsWith('/:') ? p.slice(1) : p}`),
+    );
+  }
+  return value as CaseResult;
+}
+
+/** The whole-file path, for a file not laid out a case per line: parsed and validated at once. */
+function inMemory(path: string, name: string): ArtifactFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw unreadable(name, error);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ArtifactReadError('not-json', `${name} is not JSON: ${(error as Error).message}`);
+  }
+  check(value, name);
+  const artifact = value as ResultsArtifact;
+  return {
+    frame: { ...artifact, runs: artifact.runs.map((run) => ({ ...run, cases: [] })) },
+    caseCounts: artifact.runs.map((run) => run.cases.length),
+    *cases(run) {
+      yield* artifact.runs[run]?.cases ?? [];
+    },
+  };
+}
+
+function check(value: unknown, name: string): void {
+  const problems = validateArtifact(value);
+  if (problems.length > 0) throw invalid(name, problems);
+}
+
+function invalid(name: string, problems: string[]): ArtifactReadError {
+  return new ArtifactReadError(
+    'invalid',
+    `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join('; ')}`,
+  );
+}
+
+function unreadable(name: string, error: unknown): ArtifactReadError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new ArtifactReadError(
+    'unreadable',
+    code === 'ENOENT'
+      ? `${name}: no such results file`
+      : `${name}: cannot read it (${code ?? String(error)})`,
+  );
+}

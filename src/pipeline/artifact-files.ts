@@ -1,0 +1,103 @@
+/**
+ * Results artifacts named on the command line, opened as the commands that read them need them:
+ * `evals compare` and `--baseline` (every case reduced to what a comparison reads), `evals merge`
+ * and `--resume` (a case at a time). Problems with the files are usage errors naming them.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { NamedArtifact } from '../artifact/merge.ts';
+import {
+  ArtifactReadError,
+  openArtifactFile,
+  readReducedArtifact,
+  type ArtifactFile,
+} from '../artifact/read.ts';
+import { comparableCase } from '../compare/comparable.ts';
+import { usageError } from '../shared/errors.ts';
+import type { ResultsArtifact } from '../types/index.ts';
+import type { CommandContext } from './context.ts';
+
+/**
+ * Opens a results artifact for reading a case at a time, as a merge or resume input named by
+ * `path`. Refuses a missing file, non-JSON and anything the schema rejects (`what` names the
+ * flag); a case found invalid while it is read throws the same usage error.
+ */
+export function openResultsFile(path: string, ctx: CommandContext, what: string): NamedArtifact {
+  const asUsageError = (error: unknown): unknown => {
+    if (!(error instanceof ArtifactReadError)) return error;
+    const code = {
+      unreadable: 'compare.unreadable',
+      'not-json': 'compare.not-json',
+      invalid: 'merge.invalid',
+    }[error.kind];
+    return usageError(
+      code,
+      error.kind === 'invalid' ? `${what} ${error.message}` : error.message,
+      path,
+    );
+  };
+  let file: ArtifactFile;
+  try {
+    file = openArtifactFile(resolve(ctx.cwd, path), path);
+  } catch (error) {
+    throw asUsageError(error);
+  }
+  return {
+    name: path,
+    artifact: file.frame,
+    caseCounts: file.caseCounts,
+    *cases(run) {
+      try {
+        yield* file.cases(run);
+      } catch (error) {
+        throw asUsageError(error);
+      }
+    },
+  };
+}
+
+/**
+ * A results file for a comparison. A valid artifact is read a case at a time
+ * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCase`), so two
+ * 100,000-case artifacts are never in memory as text or as full cases. Anything else comes back
+ * as its JSON value, parsed whole, for the validation to say what is wrong with it. A missing or
+ * unparsable file is a usage error naming it.
+ */
+export async function readComparable(
+  path: string,
+  ctx: CommandContext,
+): Promise<{ ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown }> {
+  try {
+    return {
+      ok: true,
+      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, comparableCase),
+    };
+  } catch (error) {
+    if (!(error instanceof ArtifactReadError)) throw error;
+    if (error.kind === 'unreadable') throw usageError('compare.unreadable', error.message, path);
+    if (error.kind === 'not-json') throw usageError('compare.not-json', error.message, path);
+  }
+  return { ok: false, value: await readJson(path, ctx) };
+}
+
+/** A results file as JSON; a missing or unparsable file is a usage error naming it. */
+export async function readJson(path: string, ctx: CommandContext): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(resolve(ctx.cwd, path), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw usageError(
+      'compare.unreadable',
+      code === 'ENOENT'
+        ? `${path}: no such results file`
+        : `${path}: cannot read it (${code ?? String(error)})`,
+      path,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw usageError('compare.not-json', `${path} is not JSON: ${(error as Error).message}`, path);
+  }
+}

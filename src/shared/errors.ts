@@ -1,0 +1,87 @@
+/**
+ * User mistakes are data (`Issue`), collected and reported together; bugs are exceptions.
+ * `cli.ts` is the one place that turns these into exit codes and messages.
+ */
+import type { Usage } from '../types/index.ts';
+
+/** One problem with the user's input, located precisely enough to jump to. */
+export interface Issue {
+  /** Stable machine-readable kind, e.g. `schema.type`, `env.missing`, `module.export-missing`. */
+  code: string;
+  /** The file the problem is in, as the user wrote it (relative to cwd where possible). */
+  file: string;
+  /** 1-based; 0 when the problem has no position (e.g. a file that does not exist). */
+  line: number;
+  /** 1-based; 0 when unknown. */
+  col: number;
+  /** Config path such as `suites[0].evaluators[1].threshold.gte`; '' when not applicable. */
+  path: string;
+  /** What was expected and what was found, e.g. `expected number, found "high"`. */
+  message: string;
+}
+
+/** `evals.yaml:3:7  suites[0].id: expected string, found 12` */
+export function formatIssue(issue: Issue): string {
+  const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.col || 1}` : issue.file;
+  const what = issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+  return `${where}  ${what}`;
+}
+
+/** The user's input is wrong: nothing ran. Exit code 2, no stack trace. */
+/**
+ * Thrown by an evaluator to fail one evaluation while keeping what explains it: the engine
+ * records `message` as the evaluation's error, and keeps `metadata` (a judge's raw answer) and
+ * `usage` (the model calls already paid for). Any other throw records the message alone.
+ */
+export class EvaluationError extends Error {
+  readonly metadata: Record<string, unknown> | undefined;
+  readonly usage: Usage | undefined;
+  constructor(
+    message: string,
+    details: { metadata?: Record<string, unknown>; usage?: Usage } = {},
+  ) {
+    super(message);
+    this.name = 'EvaluationError';
+    this.metadata = details.metadata;
+    this.usage = details.usage;
+  }
+}
+
+export class UsageError extends Error {
+  readonly exitCode = 2;
+  constructor(
+    readonly issues: Issue[],
+    message = issues.map(formatIssue).join('\n'),
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Shorthand for a usage problem with no file position (a bad flag, a missing argument). */
+export function usageError(code: string, message: string, file = ''): UsageError {
+  return new UsageError([{ code, file, line: 0, col: 0, path: '', message }], message);
+}
+
+/** Describes a value for "found …" in messages: quoted strings, JSON for the rest, shortened. */
+export function describeValue(value: unknown): string {
+  let text: string;
+  if (value === undefined) text = 'nothing';
+  else if (typeof value === 'string') text = JSON.stringify(value);
+  else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
+  else if (value !== null && typeof value === 'object') text = `an object ${safeJson(value)}`;
+  else if (typeof value === 'bigint') text = `${value}n`;
+  // JSON has no Infinity or NaN (a YAML 8e71234567 is Infinity): JSON.stringify would say null.
+  else if (typeof value === 'number') text = String(value);
+  else if (typeof value === 'symbol' || typeof value === 'function') text = `a ${typeof value}`;
+  else text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,322 @@
+/**
+ * The domain types shared by every layer: what a user's code receives and returns, what the
+ * engine consumes, and the shape of the results artifact (`schemas/results.schema.json`).
+ *
+ * This file holds types only, so any layer may import it without pulling in behaviour.
+ */
+import type { Comparison } from './comparison.ts';
+
+/** A range the score must fall in to pass. Any combination of bounds; all must hold. */
+export interface Threshold {
+  lt?: number;
+  lte?: number;
+  gt?: number;
+  gte?: number;
+}
+
+/** What an evaluator returns for one case: a score in [0, 1], optionally a threshold and context. */
+export interface Evaluation {
+  score: number;
+  threshold?: Threshold;
+  metadata?: Record<string, unknown>;
+  /** Model calls the evaluator made for this case (judge built-ins fill it; custom ones may). */
+  usage?: Usage;
+}
+
+/**
+ * Model calls and what they cost. Cache hits are counted, but their tokens, latency and cost
+ * are not: the usage is what this run spent, so a re-run served from the cache costs nothing.
+ */
+export interface Usage {
+  /** Requests answered by the server (retries of one call count once). */
+  calls: number;
+  /** Calls served from the on-disk cache, with no request made. */
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** In US dollars from the configured prices; `null` when a model used has no price. */
+  cost: number | null;
+  /** Summed wall time of the calls that reached the server, retries and waits included. */
+  latencyMs: number;
+}
+
+/** Grid-search parameters of one run (one point of the grid). `{}` when the suite has no grid. */
+export type Params = Record<string, unknown>;
+
+/** The argument handed to the function under test. */
+export interface FnArgs<TCase = Record<string, unknown>, TParams extends Params = Params> {
+  testCase: TCase;
+  params: TParams;
+  /**
+   * Aborted when the call times out or the run is interrupted. Created on first read (most
+   * functions never look), so read it from the argument (`{ signal }` or `args.signal`): a copy
+   * made with `{ ...args }` does not carry it.
+   */
+  signal: AbortSignal;
+}
+
+/** The function under test: sync or async, any return type. */
+export type TestFn<TCase = Record<string, unknown>, TOutput = unknown> = (
+  args: FnArgs<TCase>,
+) => TOutput | Promise<TOutput>;
+
+/**
+ * What produces a case's output: the function under test, the outputs recorded in the testset,
+ * or (later) a model, an HTTP endpoint or a command. The engine calls `call` once per case and
+ * trial; a target that throws or rejects makes the case errored, with the message.
+ */
+export interface Target<TCase = Record<string, unknown>, TOutput = unknown> {
+  /** What it is, for plans and messages: `function ./app/answer.ts#answer`, `recorded outputs`. */
+  readonly description: string;
+  call(args: FnArgs<TCase>): TargetOutput<TOutput> | PromiseLike<TargetOutput<TOutput>>;
+}
+
+/** What a target produced for one case: the output, and the model calls it took, if any. */
+export interface TargetOutput<TOutput = unknown> {
+  output: TOutput;
+  usage?: Usage;
+}
+
+/** The argument handed to an evaluator. `testCase` and `output` match the Autoblocks SDK. */
+export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknown> {
+  testCase: TCase;
+  output: TOutput;
+  params: Params;
+  /** Wall time of the function call that produced `output`, in milliseconds. */
+  durationMs: number;
+  /** Aborted when the evaluator times out or the run is interrupted. Read it from the argument (see FnArgs). */
+  signal: AbortSignal;
+}
+
+/** A plain-function evaluator, the alternative to a `BaseTestEvaluator` subclass. */
+export type EvaluatorFn<TCase = Record<string, unknown>, TOutput = unknown> = (
+  args: EvaluatorArgs<TCase, TOutput>,
+) => Evaluation | Promise<Evaluation>;
+
+/**
+ * What the engine runs as an evaluator. `BaseTestEvaluator` subclasses satisfy it as they are;
+ * YAML built-ins and plain functions are adapted into it.
+ */
+export interface EngineEvaluator<TCase = Record<string, unknown>, TOutput = unknown> {
+  id: string;
+  /** Max concurrent `evaluateTestCase` calls of this evaluator, across every grid point. */
+  maxConcurrency?: number;
+  /** When set, replaces the threshold the evaluation itself carries (a config `threshold:`). */
+  threshold?: Threshold;
+  /** Per-call time limit; when absent the suite's timeout applies. */
+  timeoutMs?: number;
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Evaluation | Promise<Evaluation>;
+}
+
+/** Where a case came from, for annotations and error messages. `file` is relative to the config. */
+export interface TestCaseSource {
+  file: string;
+  line: number;
+}
+
+/** Metadata columns of a testset row (`__id__`, `__dedup_id__`, `__flags__`, `__tags__`, `__meta__`). */
+export interface RowMeta {
+  /** `__id__`: kept for round trips; identity never trusts it. */
+  id?: string;
+  /** `__dedup_id__` or `data.testcase_dedup_id`: "the same row" across edits. */
+  dedupId?: string;
+  flags?: unknown;
+  tags?: string[];
+  meta?: unknown;
+}
+
+/** A testset row as read from its file, before identities are computed. */
+export interface TestsetRow {
+  /** The row's data, metadata columns and `testcase_dedup_id` removed. */
+  data: Record<string, unknown>;
+  /** 1-based line in the source file (CSV physical line, JSONL line, JSON/YAML node line). */
+  line: number;
+  meta: RowMeta;
+}
+
+/** A case ready to run: data plus its identities. */
+export interface PreparedCase<TCase = Record<string, unknown>> {
+  /** Identity used to match cases across runs: dedup id, else hash of `hash:` fields, else contentId. */
+  id: string;
+  /** sha256 of canonical JSON of `{ testset, data }`. */
+  contentId: string;
+  source: TestCaseSource | null;
+  data: TCase;
+  meta: RowMeta;
+  /**
+   * 0-based position of the row in its testset, before any tag or shard filter. Shard artifacts
+   * carry it so `evals merge` can put cases back in testset order.
+   */
+  index: number;
+}
+
+/** How a case's pass/fail is decided from its evaluations. */
+export type PassCondition<TCase = Record<string, unknown>, TOutput = unknown> =
+  'all' | 'any' | ((args: PassConditionArgs<TCase, TOutput>) => boolean | Promise<boolean>);
+
+export interface PassConditionArgs<TCase = Record<string, unknown>, TOutput = unknown> {
+  testCase: TCase;
+  output: TOutput;
+  params: Params;
+  evaluations: EvaluationResult[];
+}
+
+/** A suite's verdict rule. With no `minPassRate`, every case must pass. */
+export interface GateSpec {
+  minPassRate?: number;
+  evaluators?: Record<string, { mean?: Threshold; passRate?: Threshold }>;
+  /** A significant regression against a baseline: `block` fails the suite, `warn` (default) reports it. */
+  regressions?: 'block' | 'warn' | 'off';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results artifact, schemaVersion 1
+// ---------------------------------------------------------------------------------------------
+
+export type Verdict = 'pass' | 'fail';
+
+export interface EvaluationResult {
+  evaluator: string;
+  /** `null` when the evaluator errored. */
+  score: number | null;
+  threshold: Threshold | null;
+  /** `null` when there is no threshold: reported, never counted as pass or fail. */
+  passed: boolean | null;
+  metadata: Record<string, unknown> | null;
+  error: string | null;
+  durationMs: number;
+  /** Model calls of this evaluation; absent when it made none. */
+  usage?: Usage;
+}
+
+/** One trial of a case, when its suite runs several (`trials: N`). */
+export interface TrialResult {
+  output: unknown;
+  error: string | null;
+  durationMs: number;
+  passed: boolean;
+  evaluations: EvaluationResult[];
+  /** Model calls the target made for this trial; absent when it made none. */
+  usage?: Usage;
+}
+
+export interface CaseResult {
+  id: string;
+  contentId: string;
+  source: TestCaseSource | null;
+  data: unknown;
+  /** `null` when the function errored (or returned nothing). */
+  output: unknown;
+  /** The function's error message (thrown, rejected or timed out), else `null`. */
+  error: string | null;
+  durationMs: number;
+  /** `false` for errored cases. With trials: more than half of the trials passed. */
+  passed: boolean;
+  /**
+   * Per evaluator. With trials, one entry per evaluator whose score is the mean over the trials
+   * that scored (and `passed` whether that mean meets the threshold); the trials keep their own.
+   */
+  evaluations: EvaluationResult[];
+  /** Model calls the target made for this case (summed over trials); absent when it made none. */
+  usage?: Usage;
+  /** Every trial, in order, when the suite ran more than one; absent for a single trial. */
+  trials?: TrialResult[];
+  /** Share of trials that passed; absent for a single trial. */
+  trialPassRate?: number;
+  /** Passed in some trials and failed in others. Absent for a single trial. */
+  flaky?: boolean;
+  /**
+   * 0-based position of the case's row in its testset, before any filter. Only in shard
+   * artifacts (`evals run --shard`), where `evals merge` needs it to restore testset order.
+   */
+  index?: number;
+}
+
+export interface EvaluatorSummary {
+  /** Evaluations recorded (including errored ones). */
+  count: number;
+  /** Mean score over evaluations that produced a score; `null` when none did. */
+  mean: number | null;
+  passed: number;
+  failed: number;
+  errors: number;
+  /** passed / (passed + failed); `null` when no evaluation had a threshold. */
+  passRate: number | null;
+  /** Model calls of this evaluator over the run; absent when it made none. */
+  usage?: Usage;
+}
+
+export interface RunSummary {
+  cases: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  /** passed / cases; 1 when there are no cases. */
+  passRate: number;
+  /** Cases that passed some trials and failed others; present only when the suite ran trials. */
+  flaky?: number;
+  evaluators: Record<string, EvaluatorSummary>;
+  /** Model calls of every evaluator of the run; absent when none made any. */
+  usage?: Usage;
+}
+
+/** One condition of a gate, with what it needed and what the run measured. */
+export interface GateCondition {
+  /** e.g. `all cases pass`, `minPassRate`, `evaluators.tone.mean` */
+  name: string;
+  expected: string;
+  actual: string;
+  passed: boolean;
+}
+
+export interface TestsetInfo {
+  /** The file relative to the config; `null` for inline cases. */
+  path: string | null;
+  /** The git revision the file was read at, as written in the config; `null`: the working tree. */
+  ref: string | null;
+  /** The full commit sha `ref` resolved to; `null` when read from the working tree. */
+  commit: string | null;
+  revision: string;
+  cases: number;
+}
+
+export interface RunResult {
+  suite: string;
+  params: Params;
+  testset: TestsetInfo;
+  verdict: Verdict;
+  gate: { conditions: GateCondition[] };
+  summary: RunSummary;
+  /**
+   * What the summary and gate were computed from, so `evals merge` and `evals run --resume`
+   * can recompute them over combined cases without the config. Absent in older artifacts.
+   */
+  plan?: RunPlan;
+  cases: CaseResult[];
+}
+
+/** A run's evaluator ids (summary order), trials per case and gate rules. */
+export interface RunPlan {
+  evaluators: string[];
+  trials: number;
+  gate: GateSpec;
+}
+
+export interface ResultsArtifact {
+  schemaVersion: 1;
+  tool: { name: 'evalgate'; version: string };
+  config: string;
+  configHash: string;
+  git: { sha: string | null; ref: string | null } | null;
+  startedAt: string;
+  durationMs: number;
+  interrupted: boolean;
+  verdict: Verdict;
+  /** Present when this artifact holds one shard of a run (`evals run --shard INDEX/COUNT`). */
+  shard?: { index: number; count: number };
+  runs: RunResult[];
+  /** The comparison against a baseline, when the run had one. */
+  comparison?: Comparison;
+  /** Model calls over every run; absent when no evaluator made any. */
+  usage?: Usage;
+}
