@@ -10,22 +10,20 @@ export {
 export { BaseTestEvaluator } from './evaluators/base.ts';
 export { EvaluationError } from './shared/errors.ts';
 export { addUsage, callUsage, emptyUsage, type PriceTable } from './judge/usage.ts';
-export {
-  createHostLimiter,
-  createJudgeClient,
-  type CallOptions,
-  type HostLimiter,
-  type ChatMessage,
-  type ChatRequest,
-  type ChatResult,
-  type ChatTool,
-  type ChatUsage,
-  type EmbedResult,
-  type JudgeClient,
-  type JudgeClientOptions,
-  type JudgeError,
-  type ToolCall,
-} from './judge/client.ts';
+export { createJudgeClient, type JudgeClientOptions } from './judge/client.ts';
+export { createHostLimiter, type HostLimiter } from './judge/host-limiter.ts';
+export type {
+  CallOptions,
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ChatTool,
+  ChatUsage,
+  EmbedResult,
+  JudgeClient,
+  JudgeError,
+  ToolCall,
+} from './judge/types.ts';
 export { builtinEvaluators, type BuiltinEvaluatorName } from './evaluators/registry.ts';
 export type {
   BuiltinContext,

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { MemoryCaseLog } from '../src/artifact/case-log.ts';
-import { comparableCase, compareArtifacts, validateComparable } from '../src/compare/compare.ts';
-import {
-  renderComparisonJson,
-  renderComparisonMarkdown,
-  renderComparisonText,
-} from '../src/report/comparison.ts';
+import { comparableCase } from '../src/compare/comparable.ts';
+import { compareArtifacts } from '../src/compare/compare.ts';
+import { validateComparable } from '../src/compare/validate-comparable.ts';
+import { renderComparisonJson } from '../src/report/comparison.ts';
+import { renderComparisonMarkdown } from '../src/report/comparison-markdown.ts';
+import { renderComparisonText } from '../src/report/comparison-text.ts';
 import { mulberry32 } from '../src/compare/stats.ts';
 import type { Comparison } from '../src/types/comparison.ts';
 import { UsageError } from '../src/shared/errors.ts';

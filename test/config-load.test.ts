@@ -85,7 +85,7 @@ describe('a valid config', () => {
             tags: ['smoke'],
           },
           hash: ['country'],
-          function: './app/answer.ts#answer',
+          target: { kind: 'function', module: './app/answer.ts#answer' },
           grid: { model: ['small', 'large'], temperature: [0, 0.7] },
           concurrency: 10,
           timeoutMs: 20_000,
@@ -141,7 +141,7 @@ describe('a valid config', () => {
     assert.equal(suite?.pass, 'all');
     assert.deepEqual(suite?.grid, {});
     assert.deepEqual(suite?.gate, {});
-    assert.equal(suite?.function, undefined);
+    assert.deepEqual(suite?.target, { kind: 'recorded' });
     assert.equal(suite?.hash, undefined);
     assert.deepEqual(suite?.evaluators[0], {
       index: 0,

@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 
 import {
   buildAnnotations,
-  MAX_WORKFLOW_COMMAND_ANNOTATIONS,
   toWorkflowCommands,
   unannotatedText,
   type Annotation,
 } from '../src/report/annotations.ts';
+import { MAX_WORKFLOW_COMMAND_ANNOTATIONS } from '../src/report/github-limits.ts';
 import type { RunResult } from '../src/types/index.ts';
 import { evaluation, fixtureRuns } from './report-fixture.ts';
 import { reported } from './helpers/cases.ts';

@@ -2,14 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
-  codeBlock,
-  codeSpan,
-  escapeMarkdownText,
-  JOB_SUMMARY_MAX_CHARS,
+  // The renderer budgets characters; a job summary of 1 MiB of UTF-8 has at most that many.
+  JOB_SUMMARY_MAX_BYTES as JOB_SUMMARY_MAX_CHARS,
   PR_COMMENT_MAX_CHARS,
-  renderMarkdownReport,
-  type MarkdownOptions,
-} from '../src/report/markdown.ts';
+} from '../src/report/github-limits.ts';
+import { renderMarkdownReport, type MarkdownOptions } from '../src/report/markdown.ts';
+import { codeBlock, codeSpan, escapeMarkdownText } from '../src/report/markdown-text.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import type { ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { comparableCase } from '../src/compare/comparable.ts';

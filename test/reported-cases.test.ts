@@ -8,7 +8,8 @@ import {
   type ReportedArtifact,
   type ReportedCase,
 } from '../src/report/reported-cases.ts';
-import { PR_COMMENT_MAX_CHARS, renderMarkdownReport } from '../src/report/markdown.ts';
+import { PR_COMMENT_MAX_CHARS } from '../src/report/github-limits.ts';
+import { renderMarkdownReport } from '../src/report/markdown.ts';
 import type { CaseResult, RunResult } from '../src/types/index.ts';
 import { caseResult, evaluation, trialResult } from './report-fixture.ts';
 import { artifactOf, failingRun } from './report-fixture-large.ts';

@@ -68,6 +68,16 @@ describe('evals testset log', () => {
     );
     const text = await runCli(['testset', 'log', 'testsets/capitals.csv'], { cwd: dir });
     assert.match(text.stdout, /\+1\s+-1\s+~1\s+Kyoto, no Italy, add Spain/);
+    // Columns as wide as their widest cell, two spaces apart, the counts to the right.
+    const [header, newest] = text.stdout.split('\n');
+    assert.equal(
+      header,
+      'commit      date        revision      rows  added  removed  changed  subject',
+    );
+    assert.match(
+      newest ?? '',
+      /^[0-9a-f]{10} {2}\d{4}-\d\d-\d\d {2}[0-9a-f]{12} {5}4 {5}\+1 {7}-1 {7}~1 {2}Kyoto, no Italy, add Spain$/,
+    );
   });
 
   it('lists uncommitted changes first', async () => {

@@ -6,13 +6,12 @@ import { parseTestset } from '../src/testsets/formats.ts';
 import { prepareCases, type PrepareCasesOptions } from '../src/testsets/identity.ts';
 import {
   describeIdentity,
-  renderDiff,
-  renderDiffJson,
   renderTestsetTable,
   testsetColumns,
-  type DiffRenderOptions,
   type TableRenderOptions,
-} from '../src/report/testset.ts';
+} from '../src/report/testset-table.ts';
+import { renderDiff, type DiffRenderOptions } from '../src/report/testset-diff.ts';
+import { renderDiffJson } from '../src/report/testset-diff-json.ts';
 import type { PreparedCase, RowMeta, TestsetRow } from '../src/types/index.ts';
 
 const FILE = 'testsets/capitals.csv';

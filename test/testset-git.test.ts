@@ -12,15 +12,9 @@ import {
 import { devNull, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import {
-  fileHistory,
-  readFileAtRef,
-  repoRoot,
-  resolveCommit,
-  type GitError,
-  type GitErrorCode,
-  type GitResult,
-} from '../src/testsets/git.ts';
+import { fileHistory, readFileAtRef, repoRoot } from '../src/testsets/git.ts';
+import { resolveCommit } from '../src/testsets/git-refs.ts';
+import { type GitError, type GitErrorCode, type GitResult } from '../src/testsets/git-run.ts';
 
 const identity = {
   GIT_AUTHOR_NAME: 't',

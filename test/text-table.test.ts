@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { compareArtifacts } from '../src/compare/compare.ts';
-import { renderComparisonText } from '../src/report/comparison.ts';
+import { renderComparisonText } from '../src/report/comparison-text.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import {
   padToWidth,

@@ -2,10 +2,7 @@ import { resolve } from 'node:path';
 import { UsageError, describeValue, formatIssue } from '../shared/errors.ts';
 import { MemoryCaseLog } from '../artifact/case-log.ts';
 import { execute } from '../pipeline/execute.ts';
-import { artifactFile } from '../report/file-reports.ts';
-import { createProgressReporter } from '../report/progress.ts';
-import type { Reporter } from '../report/reporter.ts';
-import { terminalSummary } from '../report/terminal-summary.ts';
+import { createReporters } from '../report/registry.ts';
 import { functionTarget } from '../targets/function.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { buildArtifact } from '../artifact/artifact.ts';
@@ -75,22 +72,21 @@ export async function runTestSuite<TCase, TOutput>(
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
   const log = new MemoryCaseLog();
-  const reporters: Reporter[] = [];
-  if (!(args.quiet ?? false)) {
-    reporters.push(
-      createProgressReporter({
-        write: (t) => process.stderr.write(t),
-        isTTY: Boolean(process.stderr.isTTY),
-        now: () => performance.now(),
-        githubActions: process.env.GITHUB_ACTIONS === 'true',
-      }),
-      terminalSummary({
-        write: (t) => process.stdout.write(t),
-        color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-      }),
-    );
-  }
-  if (args.output !== undefined) reporters.push(artifactFile({ path: resolve(args.output) }));
+  const reporters = createReporters(
+    [
+      ...(args.quiet === true ? [] : [{ name: 'progress' as const }, { name: 'summary' as const }]),
+      ...(args.output !== undefined
+        ? [{ name: 'artifact' as const, path: resolve(args.output) }]
+        : []),
+    ],
+    {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+      errIsTTY: Boolean(process.stderr.isTTY),
+      color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      githubActions: process.env.GITHUB_ACTIONS === 'true',
+    },
+  );
   const artifact = await execute([spec as unknown as SuiteSpec], {
     log,
     reporters,

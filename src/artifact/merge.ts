@@ -9,7 +9,7 @@
  * holds the runs' summaries and the case ids (to find overlaps), never the cases themselves.
  * Problems come back as messages for the caller to report.
  */
-import { runKey } from '../shared/run-key.ts';
+import { describeRun, runKey } from '../shared/run-key.ts';
 import { buildArtifact } from './artifact.ts';
 import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
@@ -46,13 +46,6 @@ export interface CombinedCases {
 
 /** How many duplicate case ids a message lists before it just counts the rest. */
 const LISTED = 3;
-
-/** `suite` or `suite {"model":"large"}`, as messages name a run. */
-export function describeRun(run: { suite: string; params: object }): string {
-  return Object.keys(run.params).length === 0
-    ? `suite ${run.suite}`
-    : `suite ${run.suite} ${JSON.stringify(run.params)}`;
-}
 
 /**
  * Combines the pieces of one run (same suite and params). Each case goes to `add` with its place

@@ -21,8 +21,7 @@
  * a write into the page cache takes microseconds, and a synchronous write cannot queue up
  * unbounded buffers behind a slow disk the way an unawaited stream write would.
  */
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeAtomically } from '../shared/write-file-atomic.ts';
@@ -36,42 +35,12 @@ import {
   stringifyCase,
   writeCaseLine,
 } from './artifact.ts';
+import { BatchWriter } from './batch-writer.ts';
+import { writeAll } from './fd-io.ts';
+import { copyLines, newRunSpool, sortByKey, spooledLines, type RunSpool } from './run-spool.ts';
 
 /** Spool bytes gathered per run before a write. */
 const SPOOL_BATCH = 1 << 16;
-/** Read-back window over a spool. */
-const WINDOW = 1 << 20;
-/**
- * The artifact's output batch. It is filled to the brim while the artifact is written, at the
- * end of the run where the process peaks, so each MB of it is a MB of peak RSS; 256 KB writes
- * cost no more time than 1 MB ones (the page cache takes either at memory speed).
- */
-const OUTPUT_BATCH = 1 << 18;
-const NEWLINE_BYTES = Buffer.from('\n');
-
-/** One run's spool: where each finished case's line is in its file. */
-interface RunSpool {
-  /** The run's position (its file's name). */
-  run: number;
-  /** Byte offset of case i's line in the file; -1 while (or when) it has not finished. */
-  offsets: Float64Array;
-  /** Byte length of case i's line. */
-  lengths: Uint32Array;
-  size: number;
-  recorded: number;
-  /**
-   * With {@link CaseSpool.recordKeyed}: each case's sort key, by arrival; `offsets` and `lengths`
-   * are then in arrival order until sealing puts them in key order.
-   */
-  keys: Float64Array | null;
-  fd: number | null;
-  path: string | null;
-  /** Lines not yet written, and how many bytes of it are used. */
-  batch: Buffer | null;
-  used: number;
-  /** Bytes already in the file. */
-  written: number;
-}
 
 /**
  * A case log that spools finished cases to disk; `writeArtifact` writes the artifact from them
@@ -92,19 +61,7 @@ export class CaseSpool implements CaseLog {
   readonly #onExit = (): void => this.discard();
 
   open(runs: readonly { cases: number }[]): void {
-    this.#runs = runs.map((run, index) => ({
-      run: index,
-      offsets: new Float64Array(run.cases).fill(-1),
-      lengths: new Uint32Array(run.cases),
-      size: run.cases,
-      recorded: 0,
-      keys: null,
-      fd: null,
-      path: null,
-      batch: null,
-      used: 0,
-      written: 0,
-    }));
+    this.#runs = runs.map((run, index) => newRunSpool(index, run.cases));
   }
 
   record(run: number, index: number, result: CaseResult): void {
@@ -113,12 +70,7 @@ export class CaseSpool implements CaseLog {
     if (spool === undefined || !(index >= 0 && index < spool.size)) {
       throw new RangeError(`no case ${index} in run ${run} of the spool`);
     }
-    // Spooled as the artifact's line (indent, JSON, `,` and newline), so lines that are in
-    // testset order in the file can be copied into the artifact in bulk.
-    this.#append(spool, index, stringifyCase(result));
-    spool.recorded++;
-    // A complete run's file is closed now, so open files track the runs still going.
-    if (spool.recorded === spool.size) this.#flush(spool, true);
+    this.#add(spool, index, result);
   }
 
   /**
@@ -137,8 +89,16 @@ export class CaseSpool implements CaseLog {
       spool.keys = new Float64Array(spool.size);
     }
     spool.keys[spool.recorded] = key;
-    this.#append(spool, spool.recorded, stringifyCase(result));
+    this.#add(spool, spool.recorded, result);
+  }
+
+  /** Spools `result` as case `index` of the run; the run's file closes once the run is complete. */
+  #add(spool: RunSpool, index: number, result: CaseResult): void {
+    // Spooled as the artifact's line (indent, JSON, `,` and newline), so lines that are in
+    // testset order in the file can be copied into the artifact in bulk.
+    this.#append(spool, index, stringifyCase(result));
     spool.recorded++;
+    // A complete run's file is closed now, so open files track the runs still going.
     if (spool.recorded === spool.size) this.#flush(spool, true);
   }
 
@@ -210,8 +170,13 @@ export class CaseSpool implements CaseLog {
 
   /** True when run `run` has spooled cases (then {@link cases} reads them). */
   spooled(run: number): boolean {
+    return this.#spooledRun(run) !== undefined;
+  }
+
+  /** Run `run`'s spool, when it has spooled cases. */
+  #spooledRun(run: number): RunSpool | undefined {
     const spool = this.#runs[run];
-    return spool !== undefined && spool.recorded > 0;
+    return spool !== undefined && spool.recorded > 0 ? spool : undefined;
   }
 
   /**
@@ -220,31 +185,10 @@ export class CaseSpool implements CaseLog {
    */
   *cases(run: number): Generator<CaseResult> {
     this.#seal();
-    const spool = this.#runs[run];
     if (this.#discarded) throw new Error('the case spool is already removed');
-    if (spool === undefined || spool.recorded === 0 || spool.path === null) return;
-    const fd = openSync(spool.path, 'r');
-    try {
-      // Lines are served from a window of the file, refilled where the next line starts when it
-      // falls outside; cases that finished in order make that one sequential read.
-      let window = Buffer.allocUnsafe(WINDOW);
-      let from = 0;
-      let to = 0;
-      for (let index = 0; index < spool.size; index++) {
-        const start = spool.offsets[index]!;
-        if (start < 0) continue; // never finished (an interrupt)
-        const end = start + spool.lengths[index]!;
-        if (start < from || end > to) {
-          if (end - start > window.length) window = Buffer.allocUnsafe(end - start);
-          from = start;
-          to = start + readAt(fd, window, start);
-          if (to < end) throw new Error('the case spool is shorter than recorded');
-        }
-        yield caseOfLine(window.toString('utf8', start - from, end - from));
-      }
-    } finally {
-      closeSync(fd);
-    }
+    const spool = this.#spooledRun(run);
+    if (spool === undefined) return;
+    for (const line of spooledLines(spool)) yield caseOfLine(line);
   }
 
   /** Flushes and closes every run's file, and puts keyed runs in key order: nothing more is recorded. */
@@ -274,20 +218,16 @@ export class CaseSpool implements CaseLog {
   }
 
   #writeArtifact(out: BatchWriter, artifact: ResultsArtifact): void {
-    const spooled = (index: number): RunSpool | undefined => {
-      const spool = this.#runs[index];
-      return spool !== undefined && spool.recorded > 0 ? spool : undefined;
-    };
     const layout = artifactLayout(
       artifact,
-      (run, index) => spooled(index) !== undefined || run.cases.length > 0,
+      (run, index) => this.#spooledRun(index) !== undefined || run.cases.length > 0,
     );
     for (const part of layout) {
       if (typeof part === 'string') {
         out.text(part);
         continue;
       }
-      const spool = spooled(part.run);
+      const spool = this.#spooledRun(part.run);
       if (spool !== undefined) copyLines(spool, out);
       else {
         const { cases } = artifact.runs[part.run]!;
@@ -297,131 +237,5 @@ export class CaseSpool implements CaseLog {
       }
     }
     out.flush();
-  }
-}
-
-/**
- * A run's spooled lines in testset order. Cases that finished in order sit next to each other
- * in the file, so each stretch of consecutive cases is copied as one byte range (the common
- * case: a synchronous function finishes everything in order); the last line loses its comma.
- */
-function copyLines(spool: RunSpool, out: BatchWriter): void {
-  const { offsets, lengths } = spool;
-  let last = spool.size - 1;
-  while (last >= 0 && offsets[last]! < 0) last--;
-  if (last < 0 || spool.path === null) return;
-  // Read synchronously (from the page cache, mostly), written through the async output.
-  const fd = openSync(spool.path, 'r');
-  try {
-    for (let first = 0; first <= last;) {
-      const start = offsets[first]!;
-      if (start < 0) {
-        first++; // dropped by an interrupt
-        continue;
-      }
-      let end = start + lengths[first]!;
-      let next = first + 1;
-      while (next <= last && offsets[next] === end) end += lengths[next++]!;
-      // The artifact's last case line has no comma: drop the spooled ",\n" and end the line.
-      const through = next > last ? end - 2 : end;
-      out.copyFrom(fd, start, through - start);
-      if (next > last) out.bytes(NEWLINE_BYTES);
-      first = next;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Reorders a keyed run's offsets and lengths by ascending key (stable); unused slots stay last. */
-function sortByKey(spool: RunSpool): void {
-  const keys = spool.keys!;
-  const order = Uint32Array.from({ length: spool.recorded }, (_, i) => i);
-  order.sort((a, b) => keys[a]! - keys[b]! || a - b);
-  const offsets = new Float64Array(spool.size).fill(-1);
-  const lengths = new Uint32Array(spool.size);
-  for (const [to, from] of order.entries()) {
-    offsets[to] = spool.offsets[from]!;
-    lengths[to] = spool.lengths[from]!;
-  }
-  spool.offsets = offsets;
-  spool.lengths = lengths;
-  spool.keys = null;
-}
-
-/** Fills `buffer` from `position` of file `fd` as far as the file goes; returns the bytes read. */
-function readAt(fd: number, buffer: Buffer, position: number): number {
-  let filled = 0;
-  while (filled < buffer.length) {
-    const read = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
-    if (read === 0) break;
-    filled += read;
-  }
-  return filled;
-}
-
-function writeAll(fd: number, bytes: Buffer): number {
-  let done = 0;
-  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-  return done;
-}
-
-/**
- * Output gathered into batched writes: text encoded into the batch, bytes copied into it.
- * Written synchronously through the handle's descriptor: this runs once, at the end of a run,
- * with nothing else to do meanwhile, and each awaited write of a batch was a trip through
- * libuv's thread pool. Copying a 75 MB spool (100,000 cases) took ~45 ms that way, ~20 ms so.
- */
-class BatchWriter {
-  readonly #fd: number;
-  readonly #batch = Buffer.allocUnsafe(OUTPUT_BATCH);
-  #used = 0;
-
-  constructor(file: FileHandle) {
-    this.#fd = file.fd;
-  }
-
-  text(text: string): void {
-    if (text.length * 3 > this.#batch.length - this.#used) {
-      this.flush();
-      if (text.length * 3 > this.#batch.length) {
-        writeAll(this.#fd, Buffer.from(text));
-        return;
-      }
-    }
-    this.#used += this.#batch.write(text, this.#used);
-  }
-
-  bytes(bytes: Buffer): void {
-    if (bytes.length > this.#batch.length - this.#used) {
-      this.flush();
-      if (bytes.length > this.#batch.length) {
-        writeAll(this.#fd, bytes);
-        return;
-      }
-    }
-    bytes.copy(this.#batch, this.#used);
-    this.#used += bytes.length;
-  }
-
-  /**
-   * `length` bytes of file `fd` from `position`, read straight into the batch: a spool's lines
-   * reach the artifact with one copy (75 MB at 100,000 cases), not through a second buffer.
-   */
-  copyFrom(fd: number, position: number, length: number): void {
-    for (let done = 0; done < length;) {
-      if (this.#used === this.#batch.length) this.flush();
-      const want = Math.min(this.#batch.length - this.#used, length - done);
-      const read = readSync(fd, this.#batch, this.#used, want, position + done);
-      if (read === 0) throw new Error('the case spool is shorter than recorded');
-      this.#used += read;
-      done += read;
-    }
-  }
-
-  flush(): void {
-    if (this.#used === 0) return;
-    writeAll(this.#fd, this.#batch.subarray(0, this.#used));
-    this.#used = 0;
   }
 }

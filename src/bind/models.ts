@@ -8,12 +8,9 @@
 import { join } from 'node:path';
 import type { EvaluatorConfig, JudgeSettings, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { BuiltinContext } from '../evaluators/types.ts';
-import {
-  createHostLimiter,
-  createJudgeClient,
-  DEFAULT_BASE_URL,
-  type JudgeClient,
-} from '../judge/client.ts';
+import { createHostLimiter } from '../judge/host-limiter.ts';
+import { createJudgeClient, DEFAULT_BASE_URL } from '../judge/client.ts';
+import { type JudgeClient } from '../judge/types.ts';
 
 /** The cache folder when `--cache-dir` is not given, relative to the config's folder. */
 export const DEFAULT_CACHE_DIR = '.evalgate/cache';

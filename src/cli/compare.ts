@@ -1,9 +1,8 @@
-import { compareArtifacts, requireCommonCases, validateComparable } from '../compare/compare.ts';
-import {
-  renderComparisonJson,
-  renderComparisonMarkdown,
-  renderComparisonText,
-} from '../report/comparison.ts';
+import { compareArtifacts } from '../compare/compare.ts';
+import { requireCommonCases, validateComparable } from '../compare/validate-comparable.ts';
+import { renderComparisonJson } from '../report/comparison.ts';
+import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
+import { renderComparisonText } from '../report/comparison-text.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { readComparable } from '../pipeline/artifact-files.ts';

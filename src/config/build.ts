@@ -89,6 +89,10 @@ export function buildConfig(
       index,
       id: suite.id,
       testset: buildTestset(suite.testset, ['suites', index, 'testset'], options.locate),
+      target:
+        suite.function === undefined
+          ? { kind: 'recorded' }
+          : { kind: 'function', module: suite.function },
       grid: suite.grid ?? {},
       concurrency: suite.concurrency ?? defaults.concurrency,
       timeoutMs: suite.timeout === undefined ? defaults.timeoutMs : timeoutMs(suite.timeout),
@@ -98,7 +102,6 @@ export function buildConfig(
       gate: suite.gate ?? {},
     };
     if (suite.hash) built.hash = suite.hash;
-    if (suite.function !== undefined) built.function = suite.function;
     return built;
   });
   return { defaults, suites };

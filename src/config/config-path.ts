@@ -2,7 +2,8 @@
  * Config paths: the segments that locate a value (`['suites', 0, 'id']`) and their text form
  * in messages (`suites[0].id`).
  */
-import type { ConfigPath } from './types.ts';
+import type { Issue } from '../shared/errors.ts';
+import type { ConfigPath, LoadedConfig, SuiteConfig } from './types.ts';
 
 const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
 
@@ -53,4 +54,27 @@ export function parseDottedPath(text: string): ConfigPath {
     else if (match[2] !== undefined) path.push(match[2]);
   }
   return path;
+}
+
+/**
+ * An issue placed at a config path inside `suite` (line, column and path text filled in), for
+ * problems found after loading: a testset that does not match its pin, a module that does not
+ * load. The caller sets `code` and `message`.
+ */
+export function suiteIssueAt(
+  config: Pick<LoadedConfig, 'file' | 'locate'>,
+  suite: Pick<SuiteConfig, 'index'>,
+): (...path: ConfigPath) => Issue {
+  return (...path) => {
+    const full: ConfigPath = ['suites', suite.index, ...path];
+    const loc = config.locate(full);
+    return {
+      code: '',
+      file: config.file,
+      line: loc.line,
+      col: loc.col,
+      path: formatConfigPath(full),
+      message: '',
+    };
+  };
 }

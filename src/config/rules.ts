@@ -15,6 +15,7 @@ import { checkOptionsSchema } from './schema-check.ts';
 import { orList, schemaProblems } from './schema-errors.ts';
 import { impossibleThreshold } from './threshold.ts';
 import type { ConfigPath, Loc } from './types.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** A broken rule, located by config path (and key, for problems with a mapping key). */
 export interface RuleProblem {
@@ -344,8 +345,4 @@ function strings(value: unknown, path: ConfigPath): [ConfigPath, string][] {
 
 function describePlace(path: ConfigPath, context: RuleContext): string {
   return `${formatConfigPath(path)} at line ${context.locate(path).line}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -11,6 +11,7 @@ import { describeValue } from '../shared/errors.ts';
 import { pointerToPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
 import type { ConfigPath } from './types.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** A schema violation, located by config path. */
 export interface SchemaProblem {
@@ -379,8 +380,4 @@ function quote(text: string | undefined): string {
 
 function kebab(keyword: string): string {
   return keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

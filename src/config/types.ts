@@ -39,8 +39,8 @@ export interface SuiteConfig {
   testset: TestsetConfig;
   /** Fields that identify a case; absent: dedup id, else contentId. */
   hash?: string[];
-  /** Module spec as written (`./app/answer.ts#answer`); absent: the output is the row's `output` field. */
-  function?: string;
+  /** What produces each case's output (`function:`, else the row's `output` field). */
+  target: TargetConfig;
   /** Grid parameters in the order written; `{}` when there is no grid. */
   grid: Record<string, unknown[]>;
   concurrency: number;
@@ -52,6 +52,16 @@ export interface SuiteConfig {
   pass: string;
   gate: GateSpec;
 }
+
+/**
+ * What produces a suite's outputs, by kind; each kind is one entry of the target registry
+ * (`targets/registry.ts`).
+ */
+export type TargetConfig =
+  /** `function: ./app/answer.ts#answer`: the module spec as written. */
+  | { kind: 'function'; module: string }
+  /** No `function:`: the outputs recorded in the testset's `output` field. */
+  | { kind: 'recorded' };
 
 export type TestsetConfig =
   | {

@@ -3,6 +3,7 @@ import { compactValue } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, optionalBoolean, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';
+import { isPlainObject } from '../shared/is-record.ts';
 
 interface StringRules {
   ignoreCase: boolean;
@@ -64,12 +65,6 @@ function normalize(text: string, rules: StringRules): string {
 /** `$.name` for identifier-like keys, `$["odd key"]` for the rest. */
 function memberPath(path: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**

@@ -9,6 +9,7 @@ import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, OptionError } from './options.ts';
 import { defineBuiltin } from './define.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /** Validation errors listed in metadata; the total is reported alongside. */
 const ERRORS_SHOWN = 5;
@@ -60,7 +61,7 @@ export const jsonSchema = defineBuiltin({
   defaultThreshold: { gte: 1 },
   validate(options) {
     const { schema } = options;
-    if (!isObject(schema) || hasTemplates(schema)) return [];
+    if (!isRecord(schema) || hasTemplates(schema)) return [];
     try {
       compileSchema(newAjv(dialectOf(schema)), schema);
       return [];
@@ -93,10 +94,6 @@ export const jsonSchema = defineBuiltin({
     };
   },
 });
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -141,7 +138,7 @@ function schemaCompiler(templated: boolean): (schema: unknown) => ValidateFuncti
   const cache = new Map<string, ValidateFunction>();
   const instances = new Map<ReturnType<typeof dialectOf>, AnyAjv>();
   return (schema) => {
-    if (!isObject(schema)) {
+    if (!isRecord(schema)) {
       throw new OptionError(
         'evaluator.option',
         `option "schema" must be an object (a JSON Schema), found ${describeValue(schema)}`,

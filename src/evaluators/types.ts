@@ -1,4 +1,4 @@
-import type { JudgeClient } from '../judge/client.ts';
+import type { JudgeClient } from '../judge/types.ts';
 import type { PriceTable } from '../judge/usage.ts';
 import type { EngineEvaluator, Threshold } from '../types/index.ts';
 
@@ -29,6 +29,11 @@ export interface BuiltinDefinition {
    * evaluator's `judge:` block is only accepted on built-ins that call one.
    */
   calls?: 'chat' | 'embeddings';
+  /**
+   * Model requests one evaluation makes at most (a retried request counts once), for the plan
+   * `evals run --dry-run` prints; default 1 when `calls` is set, else 0.
+   */
+  callsPerCase?: number;
   /**
    * Load-time checks beyond the schema (an invalid regex, min > max). Options holding templates
    * are passed as written; skip checks on those. Each problem names its option path (`pattern`).

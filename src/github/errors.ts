@@ -4,6 +4,7 @@
  * and workflow-command annotations. Classification uses the HTTP status (and rate-limit
  * headers), never GitHub's message text.
  */
+import { isRecord } from '../shared/is-record.ts';
 
 /** Stable kinds of reporting failure; branch on these. */
 export type ReportingFailureCode =
@@ -161,8 +162,4 @@ function oneLine(text: string): string {
 
 function shorten(text: string): string {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
  * evaluators and runs. Pure.
  */
 import type { Usage } from '../types/index.ts';
-import type { ChatResult, EmbedResult } from './client.ts';
+import type { ChatResult, EmbedResult } from './types.ts';
 
 /** US dollars per million tokens, by model name (`defaults.judge.prices`). */
 export type PriceTable = Readonly<Record<string, { prompt: number; completion?: number }>>;

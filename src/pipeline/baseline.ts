@@ -2,10 +2,12 @@
  * `--baseline`: the comparison with an earlier results artifact, applied to a finished run.
  * Loaded on demand, so a run without a baseline never loads the statistics.
  */
-import { comparableCase, compareArtifacts, requireCommonCases } from '../compare/compare.ts';
+import { comparableCase } from '../compare/comparable.ts';
+import { compareArtifacts } from '../compare/compare.ts';
+import { requireCommonCases } from '../compare/validate-comparable.ts';
 import { regressionCondition } from '../compare/gate.ts';
 import { runKey } from '../shared/run-key.ts';
-import { renderComparisonText } from '../report/comparison.ts';
+import { renderComparisonText } from '../report/comparison-text.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
 import { validateArtifact } from '../artifact/schema.ts';

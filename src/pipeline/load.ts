@@ -6,8 +6,12 @@ import { UsageError, usageError } from '../shared/errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
 import { createModuleLoader, type ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import { createModelAccess, resolveCacheDir, type ModelAccess } from '../bind/models.ts';
-import { prepareSuites, type RunFilters } from '../bind/prepare.ts';
-import type { SuiteSpec } from '../run/types.ts';
+import { bindSuites, suiteSpecs } from '../bind/bind.ts';
+import { readTestsets } from '../bind/testsets.ts';
+import { checkFilters, planRun, selectedSuites } from '../plan/plan.ts';
+import type { RunFilters, RunPlan, TestsetIndex } from '../plan/types.ts';
+import type { ResumedCases, SuiteSpec } from '../run/types.ts';
+import type { TargetKinds } from '../targets/registry.ts';
 import type { CommandContext } from './context.ts';
 
 const DEFAULT_CONFIGS = ['evals.yaml', 'evals.yml'];
@@ -48,11 +52,23 @@ export interface PrepareOverrides {
   cacheDir?: string;
   /** `--update-baselines`: automatic-battle may rewrite its baselines files. */
   updateBaselines?: boolean;
+  /** The target kinds a config may name (default: the built-in ones). */
+  targets?: TargetKinds;
+}
+
+/** A config's run, planned and bound: what the engine runs, and the plan it came from. */
+export interface PreparedRun {
+  config: LoadedConfig;
+  plan: RunPlan;
+  suites: SuiteSpec[];
+  /** `models.finish()` must run after the suites did: it writes what judges recorded. */
+  models: ModelAccess;
 }
 
 /**
- * Loads and validates the config, then prepares every selected suite; any problem is a UsageError.
- * `models.finish()` must run after the suites did: it writes what judges recorded (baselines).
+ * Loads and validates the config, reads the selected suites' testsets and loads their modules
+ * (both at once, so one look shows every problem), plans the run and binds it; any problem is a
+ * UsageError. `narrow` changes the plan before it is bound (a resumption takes over cases).
  */
 export async function loadAndPrepare(
   configArg: string | undefined,
@@ -60,20 +76,68 @@ export async function loadAndPrepare(
   filters: RunFilters = {},
   loaderOptions: ModuleLoaderOptions = {},
   overrides: PrepareOverrides = {},
-): Promise<{ config: LoadedConfig; suites: SuiteSpec[]; models: ModelAccess }> {
+  narrow?: (plan: RunPlan, config: LoadedConfig) => Narrowed,
+): Promise<PreparedRun> {
   const config = await loadConfig(configArg, ctx);
+  const filterIssues = checkFilters(config, filters);
+  if (filterIssues.length > 0) throw new UsageError(filterIssues);
   const models = createModelAccess(config, {
     cacheDir: resolveCacheDir(config, ctx.cwd, overrides),
     updateBaselines: overrides.updateBaselines === true,
     env: ctx.env,
   });
-  const prepared = await prepareSuites(config, {
-    cwd: ctx.cwd,
-    loader: createModuleLoader(loaderOptions),
+  const selected = selectedSuites(config, filters);
+  const [testsets, bound] = await Promise.all([
+    readTestsets(config, selected, ctx.cwd),
+    bindSuites(config, selected, {
+      loader: createModuleLoader(loaderOptions),
+      models,
+      ...(overrides.targets ? { targets: overrides.targets } : {}),
+    }),
+  ]);
+  const issues = [...(testsets.ok ? [] : testsets.issues), ...(bound.ok ? [] : bound.issues)];
+  if (!testsets.ok || !bound.ok || issues.length > 0) throw new UsageError(issues);
+  const planned = plannedRun(config, testsets.testsets, filters, overrides);
+  const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
+  return { config, plan, suites: suiteSpecs(plan, bound.suites, resumed), models };
+}
+
+/** A plan changed before binding, and what its runs take over from an earlier run. */
+export interface Narrowed {
+  plan: RunPlan;
+  resumed?: (suite: string, run: number) => ResumedCases | undefined;
+}
+
+/**
+ * The plan of a config's run without binding it: no module is loaded and no model client made
+ * (`evals run --dry-run`).
+ */
+export async function loadAndPlan(
+  configArg: string | undefined,
+  ctx: CommandContext,
+  filters: RunFilters = {},
+  overrides: Pick<PrepareOverrides, 'trials'> = {},
+): Promise<{ config: LoadedConfig; plan: RunPlan }> {
+  const config = await loadConfig(configArg, ctx);
+  const filterIssues = checkFilters(config, filters);
+  if (filterIssues.length > 0) throw new UsageError(filterIssues);
+  const testsets = await readTestsets(config, selectedSuites(config, filters), ctx.cwd);
+  if (!testsets.ok) throw new UsageError(testsets.issues);
+  return { config, plan: plannedRun(config, testsets.testsets, filters, overrides) };
+}
+
+function plannedRun(
+  config: LoadedConfig,
+  testsets: TestsetIndex,
+  filters: RunFilters,
+  overrides: Pick<PrepareOverrides, 'trials'>,
+): RunPlan {
+  const planned = planRun(
+    config,
+    testsets,
     filters,
-    models,
-    ...(overrides.trials !== undefined ? { trials: overrides.trials } : {}),
-  });
-  if (!prepared.ok) throw new UsageError(prepared.issues);
-  return { config, suites: prepared.suites, models };
+    overrides.trials !== undefined ? { trials: overrides.trials } : {},
+  );
+  if (!planned.ok) throw new UsageError(planned.issues);
+  return planned.plan;
 }

@@ -1,23 +1,26 @@
 /**
- * `evals run --resume PARTIAL.json`: the edges around the core in src/merge/resume.ts. Opens
- * and checks the interrupted artifact, and narrows the run to its runs, each taking the cases
- * the partial holds over (the engine records them as they were and runs the rest). Loaded on
- * demand, only by runs that resume.
+ * `evals run --resume PARTIAL.json`: the edges around the planning in src/plan/resume.ts. Opens
+ * and checks the interrupted artifact, narrows the plan to its runs, each taking over the cases
+ * the partial holds (the engine records them as they were, read from the file again as the run
+ * starts, and runs the rest). Loaded on demand, only by runs that resume.
  */
 import type { LoadedConfig } from '../config/types.ts';
+import type { NamedArtifact } from '../artifact/merge.ts';
+import { checkPartial, planResume, type ResumeIndex } from '../plan/resume.ts';
+import type { RunFilters, RunPlan } from '../plan/types.ts';
+import type { ResumedCases } from '../run/types.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
-import { checkPartial, planResume } from '../artifact/resume.ts';
-import type { RunFilters } from '../bind/prepare.ts';
-import type { SuiteSpec } from '../run/types.ts';
+import { runKey } from '../shared/run-key.ts';
 import { openResultsFile } from './artifact-files.ts';
 import type { CommandContext } from './context.ts';
+import type { Narrowed } from './load.ts';
 
 /** A resumption under way: what to run, and what the artifact takes over from the partial. */
 export interface Resumption {
   /** The run's filters with the partial run's shard and suites filled in. */
   filters: RunFilters;
-  /** The prepared suites narrowed to the partial's runs, each taking over its cases. */
-  plan(config: LoadedConfig, suites: SuiteSpec[]): SuiteSpec[];
+  /** The plan narrowed to the partial's runs, each taking over the cases it finished. */
+  narrow(plan: RunPlan, config: LoadedConfig): Narrowed;
   /** The interrupted run's start: the resumed artifact dates from it. */
   startedAt: Date;
   /** The interrupted run's duration: the resumed artifact counts the time of both. */
@@ -61,16 +64,16 @@ export function startResume(
   const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);
   return {
     filters: resumeFilters,
-    plan(config, prepared) {
+    narrow(plan, config) {
       const problems = checkPartial(partial, path, config.hash);
       if (problems.length > 0) throw problemsError('resume.mismatch', problems, path);
-      const planned = planResume(prepared, named, trials !== undefined ? { trials } : {});
-      if (!planned.ok) throw problemsError('resume.mismatch', planned.problems, path);
-      const left = planned.value
-        .flatMap((spec) => spec.runs)
-        .reduce((sum, run) => sum + run.cases.length - (run.resumed?.positions.size ?? 0), 0);
+      const resumed = planResume(plan, resumeIndex(named), trials !== undefined ? { trials } : {});
+      if (!resumed.ok) throw problemsError('resume.mismatch', resumed.problems, path);
+      const left = resumed.plan.suites
+        .flatMap((suite) => suite.runs)
+        .reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
       ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run\n`);
-      return planned.value;
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named) };
     },
     startedAt: new Date(partial.startedAt),
     durationMs: partial.durationMs,
@@ -90,4 +93,55 @@ function problemsError(code: string, problems: string[], path: string): UsageErr
   return new UsageError(
     problems.map((message) => ({ code, file: path, line: 0, col: 0, path: '', message })),
   );
+}
+
+/** The partial's runs as planning reads them: each finished case by its id, read as needed. */
+function resumeIndex(named: NamedArtifact): ResumeIndex {
+  return {
+    name: named.name,
+    runs: named.artifact.runs.map((run, r) => ({
+      suite: run.suite,
+      params: run.params,
+      revision: run.testset.revision,
+      planned: run.testset.cases,
+      // checkPartial refused a partial with a run that has no plan.
+      trials: run.plan?.trials ?? 1,
+      finished: {
+        *[Symbol.iterator]() {
+          for (const result of named.cases(r)) yield result.id;
+        },
+      },
+    })),
+  };
+}
+
+/**
+ * For run `i` of suite `id` of the narrowed plan, the partial's results it takes over, read
+ * from the file again as the run starts.
+ */
+function resumedCases(
+  plan: RunPlan,
+  named: NamedArtifact,
+): (suite: string, run: number) => ResumedCases | undefined {
+  const partialRun = new Map(named.artifact.runs.map((run, r) => [runKey(run), r]));
+  return (suiteId, i) => {
+    const run = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
+    const r = run && partialRun.get(runKey({ suite: suiteId, params: run.params }));
+    if (run === undefined || r === undefined || run.done === undefined) return undefined;
+    const positions = run.done;
+    return {
+      positions,
+      *results() {
+        const rank = new Map(run.cases.map((c, at) => [c.id, at]));
+        for (const result of named.cases(r)) {
+          const index = rank.get(result.id);
+          // The file changed since it was first read: it no longer matches the run.
+          if (index === undefined || !positions.has(index)) {
+            throw usageError('resume.changed', `${named.name} changed while it was resumed`);
+          }
+          yield { index, result };
+        }
+      },
+    };
+  };
 }

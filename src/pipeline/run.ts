@@ -4,16 +4,17 @@ import type { ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { buildArtifact } from '../artifact/artifact.ts';
 import { CaseSpool } from '../artifact/spool.ts';
-import { artifactFile, junitFile } from '../report/file-reports.ts';
-import { createProgressReporter } from '../report/progress.ts';
+import { createReporters, type ReporterContext, type ReporterSpec } from '../report/registry.ts';
 import type { Reporter } from '../report/reporter.ts';
-import { terminalSummary } from '../report/terminal-summary.ts';
 import { execute } from './execute.ts';
-import type { RunFilters } from '../bind/prepare.ts';
+import type { RunFilters } from '../plan/types.ts';
+import { usageError } from '../shared/errors.ts';
 import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
 import { useColor, type CommandContext } from './context.ts';
-import { loadAndPrepare } from './load.ts';
+import { loadAndPlan, loadAndPrepare } from './load.ts';
+import type { Resumption } from './resume.ts';
+import { renderPlan } from '../report/plan.ts';
 import { annotateRuns, withShard } from '../artifact/annotate.ts';
 
 export interface RunArgs {
@@ -38,6 +39,8 @@ export interface RunArgs {
   cacheDir?: string;
   /** `--update-baselines`: automatic-battle records missing baselines and replaces losers. */
   updateBaselines?: boolean;
+  /** `--dry-run`: print the plan (suites, grid points, cases, model calls at most) and run nothing. */
+  dryRun?: boolean;
 }
 
 /** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
@@ -56,7 +59,39 @@ export interface RunOutcome {
  * An interrupted run still writes its partial artifact, marked `interrupted: true`.
  */
 export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<number> {
+  if (args.dryRun === true) return dryRun(args, ctx);
   return (await executeRun(args, ctx)).exitCode;
+}
+
+/**
+ * `evals run --dry-run`: the plan of the run the same arguments would make, printed; nothing is
+ * run, no module is loaded and no model is called. Exit 0, or 2 for the problems a run would
+ * stop at before its first case (the config, the testsets, their pins, the filters).
+ */
+async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
+  const { resuming, filters, trials } = await selection(args, ctx);
+  const { config, plan } = await loadAndPlan(args.config, ctx, filters, trials);
+  ctx.stdout.write(renderPlan(resuming ? resuming.narrow(plan, config).plan : plan));
+  return EXIT.pass;
+}
+
+/**
+ * What the arguments select: with `--resume`, the interrupted run (whose shard and suites the
+ * filters take), and the trials `--trials` sets.
+ */
+async function selection(
+  args: RunArgs,
+  ctx: CommandContext,
+): Promise<{ resuming: Resumption | undefined; filters: RunFilters; trials: { trials?: number } }> {
+  const resuming =
+    args.resume === undefined
+      ? undefined
+      : (await import('./resume.ts')).startResume(args.resume, args.filters, args.trials, ctx);
+  return {
+    resuming,
+    filters: resuming?.filters ?? args.filters,
+    trials: args.trials !== undefined ? { trials: args.trials } : {},
+  };
 }
 
 /**
@@ -69,63 +104,50 @@ export async function executeRun(
   ctx: CommandContext,
   reporters: Reporter[] = [],
 ): Promise<RunOutcome> {
+  if (args.dryRun === true) {
+    throw usageError(
+      'cli.dry-run',
+      '--dry-run prints the plan of `evals run` on the command line; here the suites run and report (leave --dry-run out)',
+    );
+  }
   // Read before running, so a bad baseline stops the run before any case costs anything.
   const comparing = args.baseline === undefined ? undefined : await import('./baseline.ts');
   const baseline =
     comparing && args.baseline !== undefined
       ? await comparing.readBaseline(args.baseline, ctx)
       : undefined;
-  const resuming =
-    args.resume === undefined
-      ? undefined
-      : (await import('./resume.ts')).startResume(args.resume, args.filters, args.trials, ctx);
-  const filters = resuming?.filters ?? args.filters;
-  const { config, suites, models } = await loadAndPrepare(args.config, ctx, filters, args.loader, {
-    ...(args.trials !== undefined ? { trials: args.trials } : {}),
-    ...(args.noCache ? { noCache: true } : {}),
-    ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
-    ...(args.updateBaselines ? { updateBaselines: true } : {}),
-  });
-  const planned = resuming ? resuming.plan(config, suites) : suites;
+  const { resuming, filters, trials } = await selection(args, ctx);
+  const { config, plan, suites, models } = await loadAndPrepare(
+    args.config,
+    ctx,
+    filters,
+    args.loader,
+    {
+      ...trials,
+      ...(args.noCache ? { noCache: true } : {}),
+      ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
+      ...(args.updateBaselines ? { updateBaselines: true } : {}),
+    },
+    resuming ? (planned, loaded) => resuming.narrow(planned, loaded) : undefined,
+  );
   const git = readGitInfo(config.dir, ctx.env);
-  const color = useColor(ctx);
-  const width = ctx.stdout.columns ? { width: ctx.stdout.columns } : {};
   // Cases the resumed runs take over from the partial: the rest ran now.
-  const takenOver = planned
-    .flatMap((spec) => spec.runs)
-    .reduce((sum, run) => sum + (run.resumed?.positions.size ?? 0), 0);
+  const takenOver = plan.resume?.kept ?? 0;
   let ran = 0;
-  const own: Reporter[] = [
-    createProgressReporter({
-      write: (t) => ctx.stderr.write(t),
-      isTTY: Boolean(ctx.stderr.isTTY),
-      now: () => performance.now(),
-      githubActions: ctx.env.GITHUB_ACTIONS === 'true',
-    }),
-    terminalSummary({
-      write: (t) => ctx.stdout.write(t),
-      color,
-      ...width,
-      ...(resuming ? { preface: () => resuming.preface(ran) } : {}),
-    }),
-    artifactFile({
-      path: resolve(ctx.cwd, args.output),
-      written: () => ctx.stderr.write(`results written to ${args.output}\n`),
-    }),
+  const specs: ReporterSpec[] = [
+    { name: 'progress' },
+    { name: 'summary', ...(resuming ? { preface: () => resuming.preface(ran) } : {}) },
+    { name: 'artifact', path: resolve(ctx.cwd, args.output), shown: args.output },
     ...(args.junit !== undefined
-      ? [
-          junitFile({
-            path: resolve(ctx.cwd, args.junit),
-            written: () => ctx.stderr.write(`JUnit report written to ${args.junit}\n`),
-          }),
-        ]
+      ? [{ name: 'junit' as const, path: resolve(ctx.cwd, args.junit), shown: args.junit }]
       : []),
   ];
+  const own = createReporters(specs, reporterContext(ctx));
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.
   const log = new CaseSpool();
   let artifact: ResultsArtifact;
   try {
-    artifact = await execute(planned, {
+    artifact = await execute(suites, {
       log,
       reporters: [...own, ...reporters],
       engine: {
@@ -140,7 +162,7 @@ export async function executeRun(
         const recorded = executed.runs.reduce((sum, run) => sum + run.summary.cases, 0);
         ran = recorded - takenOver;
         // Each run records its plan so it can be merged or resumed without the config.
-        const runs = annotateRuns(executed.runs, planned);
+        const runs = annotateRuns(executed.runs, suites);
         // A resumed run may be complete in cases and still be marked so: it counts them.
         const incomplete = runs.some((run) => run.summary.cases < run.testset.cases);
         const interrupted = executed.interrupted || (resuming !== undefined && incomplete);
@@ -178,4 +200,16 @@ export async function executeRun(
     return { artifact, config, exitCode: EXIT.interrupted };
   }
   return { artifact, config, exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail };
+}
+
+/** Where a command's reporters write: its streams, as the terminal it runs in allows. */
+export function reporterContext(ctx: CommandContext): ReporterContext {
+  return {
+    out: (text) => ctx.stdout.write(text),
+    err: (text) => ctx.stderr.write(text),
+    errIsTTY: Boolean(ctx.stderr.isTTY),
+    color: useColor(ctx),
+    ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+    githubActions: ctx.env.GITHUB_ACTIONS === 'true',
+  };
 }

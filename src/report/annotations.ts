@@ -10,6 +10,11 @@
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import type { ReportedArtifact } from './reported-cases.ts';
 import {
+  ANNOTATION_TEXT_BUDGET_BYTES,
+  ANNOTATION_TITLE_MAX_CHARS,
+  MAX_WORKFLOW_COMMAND_ANNOTATIONS,
+} from './github-limits.ts';
+import {
   clipText,
   evaluationReason,
   failedEvaluations,
@@ -67,13 +72,6 @@ export function unannotatedText(shown: number, total: number): string {
     : `Annotations on the first ${formatCount(shown)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
 }
 
-/** GitHub shows at most 10 error annotations per step from workflow commands. */
-export const MAX_WORKFLOW_COMMAND_ANNOTATIONS = 10;
-
-/** The API's limit on an annotation title. */
-const TITLE_MAX_CHARS = 255;
-/** The API's limit on `message` and on `raw_details` is 64 KB; this leaves room for JSON escapes. */
-const TEXT_MAX_BYTES = 60_000;
 const ERROR_MAX_CHARS = 4_000;
 const REASON_MAX_CHARS = 1_000;
 const OUTPUT_MAX_CHARS = 2_000;
@@ -125,10 +123,10 @@ export function buildAnnotations(
       end_line: line,
       annotation_level: 'failure',
       title: annotationTitle(failures),
-      message: capBytes(annotationMessage(failures), TEXT_MAX_BYTES),
+      message: capBytes(annotationMessage(failures), ANNOTATION_TEXT_BUDGET_BYTES),
     };
     const details = rawDetails(failures);
-    if (details !== null) annotation.raw_details = capBytes(details, TEXT_MAX_BYTES);
+    if (details !== null) annotation.raw_details = capBytes(details, ANNOTATION_TEXT_BUDGET_BYTES);
     return annotation;
   });
   return annotations.sort(
@@ -225,7 +223,7 @@ function annotationTitle(failures: readonly Failure[]): string {
   const reason =
     reasons.length > 1 ? `${reasons[0] ?? ''} (+${reasons.length - 1} more)` : (reasons[0] ?? '');
   const title = `${suites}: case ${shortId(first.result.id)} ${allErrored ? 'errored' : 'failed'}${runs}${reason ? `: ${reason}` : ''}`;
-  return clipText(showInvisible(oneLine(title)), TITLE_MAX_CHARS);
+  return clipText(showInvisible(oneLine(title)), ANNOTATION_TITLE_MAX_CHARS);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Short text forms of results shared by the terminal summary and the JUnit report: grid params,
- * thresholds, scores, case ids and why a case did not pass. Plain text, no color.
+ * Short text forms of results shared by the reports (terminal summary, JUnit, markdown, compare):
+ * grid params and run names, thresholds, scores, case ids and commits, and why a case did not
+ * pass. Plain text, no color.
  */
 import { describeThreshold } from '../run/threshold.ts';
 import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types/index.ts';
@@ -35,6 +36,16 @@ export function shortId(id: string): string {
   return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;
 }
 
+/** A commit as people quote it: its first 7 hex digits, as `git log --oneline` shows them. */
+export function shortSha(sha: string): string {
+  return sha.slice(0, 7);
+}
+
+/** The `YYYY-MM-DD` an ISO timestamp starts with (`startedAt`), or `undefined` when it has none. */
+export function startDate(timestamp: string): string | undefined {
+  return /^\d{4}-\d{2}-\d{2}/.exec(timestamp)?.[0];
+}
+
 /**
  * A score with up to 3 decimals (`0.667`, `1`). When rounding would make a failing score print
  * as one of its threshold's bounds (0.79996 against `≥ 0.8`), the full value is shown instead.
@@ -53,6 +64,15 @@ export function formatParams(params: Params, separator: string): string {
   return Object.entries(params)
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(separator);
+}
+
+/**
+ * A run as its heading names it: `capitals · model=large temperature=0`, or the suite alone for a
+ * run without grid params.
+ */
+export function describeRun(run: { suite: string; params: Params }): string {
+  const params = formatParams(run.params, ' ');
+  return params ? `${run.suite} · ${params}` : run.suite;
 }
 
 /** The first line of a message, for one-line listings. */

@@ -17,6 +17,7 @@ import {
   plural,
   shortId,
 } from './labels.ts';
+import { runTotals } from './totals.ts';
 
 /** How `renderSummary` lays out its text. */
 export interface SummaryOptions {
@@ -187,19 +188,12 @@ function renderVerdictLine(
   if (runs.length === 0) {
     return `${verdictWord(interrupted ? 'fail' : 'pass', paint)}  no runs${interrupted ? ' (interrupted)' : ''}`;
   }
-  const failedRuns = runs.filter((run) => run.verdict === 'fail').length;
-  const total = { cases: 0, passed: 0, failed: 0, errored: 0 };
-  for (const run of runs) {
-    total.cases += run.summary.cases;
-    total.passed += run.summary.passed;
-    total.failed += run.summary.failed;
-    total.errored += run.summary.errored;
-  }
-  const verdict = !interrupted && failedRuns === 0 ? 'pass' : 'fail';
+  const total = runTotals(runs);
+  const verdict = !interrupted && total.failedRuns === 0 ? 'pass' : 'fail';
   const runText =
-    failedRuns === 0
-      ? `${plural(runs.length, 'run')} passed`
-      : `${formatCount(failedRuns)} of ${plural(runs.length, 'run')} failed`;
+    total.failedRuns === 0
+      ? `${plural(total.runs, 'run')} passed`
+      : `${formatCount(total.failedRuns)} of ${plural(total.runs, 'run')} failed`;
   const parts = [
     verdictWord(verdict, paint),
     interrupted ? 'interrupted' : null,

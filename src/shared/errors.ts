@@ -20,6 +20,9 @@ export interface Issue {
   message: string;
 }
 
+/** A value, or the one problem that stopped it, placed in the config (a module that does not load). */
+export type Located<T> = { ok: true; value: T } | { ok: false; issue: Issue };
+
 /** `evals.yaml:3:7  suites[0].id: expected string, found 12` */
 export function formatIssue(issue: Issue): string {
   const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.col || 1}` : issue.file;

@@ -9,3 +9,10 @@ import type { Params } from '../types/index.ts';
 export function runKey(run: { suite: string; params: Params }): string {
   return canonicalJson([run.suite, run.params]);
 }
+
+/** `suite` or `suite {"model":"large"}`, as messages name a run. */
+export function describeRun(run: { suite: string; params: object }): string {
+  return Object.keys(run.params).length === 0
+    ? `suite ${run.suite}`
+    : `suite ${run.suite} ${JSON.stringify(run.params)}`;
+}

@@ -1,7 +1,8 @@
 import pLimit from 'p-limit';
 import type { PreparedCase } from '../types/index.ts';
 import { diffTestsets } from './diff.ts';
-import { fileHistory, type GitError } from './git.ts';
+import { fileHistory } from './git.ts';
+import { type GitError } from './git-run.ts';
 import { prepareCases, revisionMatches, type CaseHash } from './identity.ts';
 import { readTestset, type TestsetLocation } from './read-file.ts';
 

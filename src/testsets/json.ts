@@ -3,7 +3,8 @@ import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { LineCursor } from './line-cursor.ts';
-import { isRecordObject, rowFromObject } from './rows.ts';
+import { isRecord } from '../shared/is-record.ts';
+import { rowFromObject } from './rows.ts';
 
 /**
  * Parses a JSON testset: an array of row objects, or Agenta's export shape
@@ -46,13 +47,13 @@ export function parseJson(text: string, file: string): TestsetParseResult {
       const row = rowFromObject(element, line, col, issues);
       if (row) rows.push(row);
     });
-  } else if (isRecordObject(value) && Array.isArray(value.testcases)) {
+  } else if (isRecord(value) && Array.isArray(value.testcases)) {
     const testcases: unknown[] = value.testcases;
     const offsets = arrayElementOffsets(body, 'testcases');
     checkOffsets(offsets, testcases);
     testcases.forEach((testcase, index) => {
       const { line, col } = cursor.positionAt(offsets[index] ?? 0);
-      if (!isRecordObject(testcase) || !isRecordObject(testcase.data)) {
+      if (!isRecord(testcase) || !isRecord(testcase.data)) {
         issues.add(
           'testset.row-type',
           line,

@@ -1,7 +1,7 @@
 import type { Issue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { formatFromPath, TESTSET_EXTENSIONS } from './formats.ts';
-import type { GitErrorCode } from './git.ts';
+import type { GitErrorCode } from './git-run.ts';
 import type { TestsetIssueCode } from './issues.ts';
 import { streamTestsetRows, TestsetReadError, type RowSource } from './stream-read.ts';
 

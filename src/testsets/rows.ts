@@ -1,6 +1,7 @@
 import { describeValue } from '../shared/errors.ts';
 import type { RowMeta, TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
+import { isRecord } from '../shared/is-record.ts';
 
 /**
  * Agenta's import/export metadata columns and the `RowMeta` field each one fills. They never
@@ -191,11 +192,6 @@ export function isSpace(code: number): boolean {
   );
 }
 
-/** True for a value usable as row data: a plain JSON-like object, not an array or null. */
-export function isRecordObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Builds a row from one object (a JSON element, a JSONL line, an inline YAML case): reserved
  * keys move into `meta`, the rest is the data. `fallbackId` fills `__id__` when the object has
@@ -208,7 +204,7 @@ export function rowFromObject(
   issues: IssueList,
   fallbackId?: unknown,
 ): TestsetRow | null {
-  if (!isRecordObject(value)) {
+  if (!isRecord(value)) {
     issues.add('testset.row-type', line, col, `expected an object, found ${describeValue(value)}`);
     return null;
   }

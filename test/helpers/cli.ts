@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../../src/pipeline/context.ts';
 import { loadAndPrepare, type PrepareOverrides } from '../../src/pipeline/load.ts';
-import type { RunFilters } from '../../src/bind/prepare.ts';
+import type { RunFilters } from '../../src/plan/types.ts';
 import type { SuiteSpec } from '../../src/run/types.ts';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
+import { isPlainObject } from '../../shared/is-record.ts';
 
 /**
  * Finding a named or default export on a loaded module, for both module systems.
@@ -131,12 +132,6 @@ function isTranspiledEsm(exports: unknown): exports is Record<string, unknown> {
 
 function isObjectLike(value: unknown): value is Record<string, unknown> {
   return (typeof value === 'object' && value !== null) || typeof value === 'function';
-}
-
-function isPlainObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /** Own or inherited properties, but not what every object or function inherits (`toString`). */

@@ -31,6 +31,8 @@ export const automaticBattle = defineBuiltin({
   summary:
     'A judge model compares the output with the one recorded for the case in a baselines file: win 1, tie 0.5, loss 0.',
   calls: 'chat',
+  // Each battle is judged twice, the answers swapped (battle.ts).
+  callsPerCase: 2,
   optionsSchema: {
     type: 'object',
     properties: {

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../../shared/canonical-json.ts';
+import { isRecord } from '../../shared/is-record.ts';
 
 /** The file format this code reads and writes; another version is refused, not guessed at. */
 export const BASELINES_VERSION = 1;
@@ -71,10 +72,6 @@ export function recordableValue(
   }
   if (text === undefined) return { ok: false, error: `${typeof value} cannot be written as JSON` };
   return { ok: true, value: JSON.parse(text) as unknown };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

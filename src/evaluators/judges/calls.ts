@@ -6,7 +6,7 @@
  * so far, which the engine records as that evaluation's error; nothing here crashes a run.
  */
 import { EvaluationError } from '../../shared/errors.ts';
-import type { ChatMessage, JudgeError } from '../../judge/client.ts';
+import type { ChatMessage, JudgeError } from '../../judge/types.ts';
 import { addUsage, callUsage, emptyUsage } from '../../judge/usage.ts';
 import type { Usage } from '../../types/index.ts';
 import type { BuiltinContext, JudgeContext } from '../types.ts';

@@ -14,6 +14,8 @@ export const manualBattle = defineBuiltin({
   summary:
     'A judge model compares the output with `baseline` in both orders: win 1, tie 0.5, loss 0.',
   calls: 'chat',
+  // Each battle is judged twice, the answers swapped (battle.ts).
+  callsPerCase: 2,
   optionsSchema: {
     type: 'object',
     properties: {

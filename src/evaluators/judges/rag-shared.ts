@@ -11,12 +11,9 @@ import type { EvaluatorArgs } from '../../types/index.ts';
 import { LEVENSHTEIN_CELL_BUDGET } from '../../shared/edit-distance.ts';
 import { WHOLE_TEMPLATE_SCHEMA, orTemplate } from '../option-schemas.ts';
 import { OptionError, textOf, type OptionValues } from '../options.ts';
+import { isRecord } from '../../shared/is-record.ts';
 
 type CaseArgs = Pick<EvaluatorArgs, 'testCase' | 'output'>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function optionError(message: string): OptionError {
   return new OptionError('evaluator.option', message);

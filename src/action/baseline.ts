@@ -1,0 +1,85 @@
+/**
+ * What this run is compared with: a results file (`baseline: path`), or for `baseline: auto`
+ * the newest results artifact uploaded from the pull request's base branch, downloaded. No
+ * baseline is not an error: the run goes on without a comparison, and says why.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { readReducedArtifact } from '../artifact/read.ts';
+import { comparableCase } from '../compare/comparable.ts';
+import { downloadBaseline, findBaselineArtifact } from '../github/baseline.ts';
+import type { Octokit } from '../github/octokit.ts';
+import type { ResultsArtifact } from '../types/index.ts';
+import { readArtifact } from './run-evals.ts';
+import type { ActionSettings } from './settings.ts';
+
+/**
+ * The baseline results file for this run: the `baseline` path, or for `auto` the newest results
+ * artifact uploaded from the pull request's base branch, downloaded to a temporary file; null
+ * when there is none.
+ */
+export async function resolveBaseline(
+  settings: ActionSettings,
+  octokit: Octokit | null,
+  env: NodeJS.ProcessEnv,
+): Promise<string | null> {
+  if (settings.baseline.kind === 'none') return null;
+  if (settings.baseline.kind === 'file') {
+    if (existsSync(settings.baseline.path)) return settings.baseline.path;
+    core.warning(
+      `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`,
+    );
+    return null;
+  }
+  const pullRequest = github.context.payload.pull_request;
+  const branch = (pullRequest?.base as { ref?: string } | undefined)?.ref ?? env.GITHUB_BASE_REF;
+  if (!branch) {
+    core.info(
+      'evalgate: baseline: auto compares a pull request with its base branch; this event has none, so there is no comparison',
+    );
+    return null;
+  }
+  if (octokit === null) {
+    core.warning('evalgate: baseline: auto needs a github-token; running without a comparison');
+    return null;
+  }
+  const target = github.context.repo;
+  const found = await findBaselineArtifact(octokit, target, {
+    name: settings.artifactName,
+    branch,
+  });
+  if (!found.ok) {
+    core.warning(`evalgate: ${found.failure.message}; running without a comparison`);
+    return null;
+  }
+  if (found.found === null) {
+    core.info(
+      `evalgate: no results artifact named ${settings.artifactName} from ${branch} yet; running without a comparison`,
+    );
+    return null;
+  }
+  const downloaded = await downloadBaseline(octokit, target, found.found.id);
+  if (!downloaded.ok) {
+    core.warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
+    return null;
+  }
+  const dir = await mkdtemp(join(env.RUNNER_TEMP || tmpdir(), 'evalgate-baseline-'));
+  const file = join(dir, 'baseline.json');
+  await writeFile(file, downloaded.text);
+  core.info(
+    `evalgate: comparing with ${settings.artifactName} from ${branch} (${found.found.createdAt}, ${downloaded.entry})`,
+  );
+  return file;
+}
+
+/** The baseline for the plain deltas: only pass statuses are compared, so cases are reduced. */
+export function readBaseline(path: string): ResultsArtifact | null {
+  const baseline = readArtifact(() => readReducedArtifact(path, path, comparableCase));
+  if (baseline.ok) return baseline.value;
+  core.warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
+  return null;
+}

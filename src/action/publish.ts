@@ -1,0 +1,188 @@
+/**
+ * Publishing the results: the job summary, the sticky PR comment and the check run with row
+ * annotations, each rendered under GitHub's size limit for it (`report/github-limits.ts`).
+ *
+ * Publishing never changes the verdict: a 403 from a fork's read-only token, a 404 or a 5xx turns
+ * into a warning plus workflow-command annotations, and the step still ends on the eval verdict.
+ */
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { publishCheckRun } from '../github/check-run.ts';
+import { upsertStickyComment } from '../github/comment.ts';
+import type { ReportingFailure } from '../github/errors.ts';
+import type { Octokit } from '../github/octokit.ts';
+import {
+  buildAnnotations,
+  countFailingRows,
+  toWorkflowCommands,
+  unannotatedText,
+} from '../report/annotations.ts';
+import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
+import { PR_COMMENT_MAX_CHARS, REPORT_MAX_BYTES } from '../report/github-limits.ts';
+import { renderMarkdownReport } from '../report/markdown.ts';
+import { runTotals } from '../report/totals.ts';
+import type { Comparison } from '../types/comparison.ts';
+import type { ResultsArtifact } from '../types/index.ts';
+import { readBaseline } from './baseline.ts';
+import type { EvalResults } from './run-evals.ts';
+import type { ActionSettings } from './settings.ts';
+
+/** What was published that the step's outputs name. */
+export interface Published {
+  /** The sticky comment's URL; '' when none was posted. */
+  commentUrl: string;
+}
+
+/**
+ * Writes the job summary, then (with a token) upserts the PR comment and creates the check run;
+ * what could not be posted becomes a warning, and the failing rows workflow-command annotations.
+ */
+export async function publishResults(
+  results: EvalResults,
+  settings: ActionSettings,
+  octokit: Octokit | null,
+  env: NodeJS.ProcessEnv,
+): Promise<Published> {
+  const { artifact, configPath, sourceRoot } = results;
+  const title = `evals: ${configPath}`;
+  // With a comparison, the comment shows its statistics; the plain deltas would only repeat them.
+  const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : undefined;
+  const baseline =
+    preamble === undefined && settings.baseline.kind === 'file'
+      ? readBaseline(settings.baseline.path)
+      : null;
+  const links = runLinks(env);
+  const render = (marker: string, maxBytes: number): string =>
+    withinBytes(
+      (maxChars) =>
+        renderMarkdownReport(artifact, {
+          title,
+          marker,
+          maxChars,
+          sourceRoot,
+          baseline,
+          links,
+          ...(preamble !== undefined ? { preamble } : {}),
+        }),
+      maxBytes,
+    );
+  const annotationOptions = { sourceRoot, configPath };
+  const annotations = buildAnnotations(artifact, annotationOptions);
+  // Rows past the first failing cases of a run, kept without details, have no annotation.
+  const failingRows = countFailingRows(artifact, annotationOptions);
+
+  const failures: ReportingFailure[] = [];
+  try {
+    await core.summary.addRaw(render('', REPORT_MAX_BYTES.jobSummary)).write();
+  } catch (error) {
+    core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
+  }
+
+  const context = github.context;
+  const { owner, repo } = context.repo;
+  const pullRequest = context.payload.pull_request;
+  const prNumber = settings.prNumber ?? pullRequest?.number ?? null;
+  let commentUrl = '';
+  if (octokit === null && (settings.comment || settings.checkRun)) {
+    failures.push({
+      code: 'github.forbidden',
+      message: 'no github-token was given, so nothing could be posted to GitHub',
+    });
+  }
+  if (octokit && settings.comment && prNumber !== null) {
+    const marker = stickyMarker(configPath, env.GITHUB_JOB ?? '');
+    const posted = await upsertStickyComment(
+      octokit,
+      { owner, repo, issueNumber: prNumber },
+      marker,
+      render(marker, REPORT_MAX_BYTES.comment),
+    );
+    if (posted.ok) {
+      commentUrl = posted.url;
+      core.info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
+    } else failures.push(posted.failure);
+  }
+  if (octokit && settings.checkRun) {
+    // On a pull request the check belongs to the PR's head commit, not the merge commit.
+    const headSha =
+      settings.headSha ?? (pullRequest?.head as { sha?: string } | undefined)?.sha ?? context.sha;
+    // The first rows in path and line order; the check run says how many more there are.
+    const shown = annotations.slice(0, settings.maxAnnotations);
+    const published = await publishCheckRun(
+      octokit,
+      { owner, repo },
+      {
+        name: title,
+        headSha,
+        conclusion: artifact.verdict === 'pass' ? 'success' : 'failure',
+        title: headline(artifact),
+        summary: render('', REPORT_MAX_BYTES.checkRunSummary),
+        annotations: shown,
+        ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
+        ...(links.run ? { detailsUrl: links.run } : {}),
+      },
+    );
+    if (published.ok)
+      core.info(`evalgate: check run ${published.url} with ${published.annotations} annotations`);
+    else failures.push(published.failure);
+  }
+  if (failures.length > 0) {
+    for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
+    // Without the API, the failing rows still show up on the diff through workflow commands.
+    for (const a of toWorkflowCommands(annotations)) {
+      core.error(a.message, { file: a.file, startLine: a.line, title: a.title });
+    }
+  }
+  return { commentUrl };
+}
+
+/** `fail: 1 of 4 runs failed · 38 passed, 2 failed, 0 errored` */
+export function headline(artifact: ResultsArtifact): string {
+  const t = runTotals(artifact.runs);
+  const state = artifact.interrupted ? 'interrupted' : artifact.verdict;
+  return `${state}: ${t.failedRuns} of ${t.runs} runs failed · ${t.passed} passed, ${t.failed} failed, ${t.errored} errored`;
+}
+
+/**
+ * The hidden marker the sticky comment is found by again: one comment per config and job, and
+ * it must stay one HTML comment whatever the names.
+ */
+function stickyMarker(configPath: string, job: string): string {
+  const markerText = (text: string): string => text.replace(/[^\w./@ -]/g, '_');
+  return `<!-- evalgate-report config="${markerText(configPath)}" job="${markerText(job)}" -->`;
+}
+
+/**
+ * The comparison for the comment: its full rendering when it takes at most a third of the
+ * comment, else without the case lists, else a pointer to where it is.
+ */
+function comparisonSection(comparison: Comparison): string {
+  const full = renderComparisonMarkdown(comparison);
+  if (full.length <= PR_COMMENT_MAX_CHARS / 3) return full;
+  const short = renderComparisonMarkdown(comparison, { maxListedCases: 0 });
+  if (short.length <= PR_COMMENT_MAX_CHARS / 3) return short;
+  return '_The comparison with the baseline is too large for this comment: see `comparison` in the results artifact, or `evals compare`._';
+}
+
+/** The workflow run's page, when the runner says where it is. */
+function runLinks(env: NodeJS.ProcessEnv): { run?: string } {
+  const server = env.GITHUB_SERVER_URL;
+  const repo = env.GITHUB_REPOSITORY;
+  const id = env.GITHUB_RUN_ID;
+  return server && repo && id ? { run: `${server}/${repo}/actions/runs/${id}` } : {};
+}
+
+/**
+ * The renderer budgets characters; GitHub counts bytes, and user text (CJK, emoji) can take up
+ * to four bytes a character. Shrink the budget until the bytes fit (bounded tries).
+ */
+function withinBytes(render: (maxChars: number) => string, maxBytes: number): string {
+  let budget = maxBytes;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const text = render(budget);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes <= maxBytes) return text;
+    budget = Math.floor((budget * maxBytes * 0.97) / bytes);
+  }
+  return render(Math.floor(maxBytes / 4));
+}

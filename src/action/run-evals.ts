@@ -1,0 +1,182 @@
+/**
+ * The results the Action reports on: the evals run in-process through the same pipeline as
+ * `evals run` (`mode: run`), or an artifact an earlier job wrote (`mode: report`). Either way
+ * the cases come as the reports read them (`reportedArtifact`), with the config's place in the
+ * repository. A config or input mistake fails the step here, with annotations at its lines.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import * as core from '@actions/core';
+import { parseRunArgs } from '../cli/run-args.ts';
+import type { CommandContext } from '../pipeline/context.ts';
+import { executeRun, type RunArgs } from '../pipeline/run.ts';
+import { UsageError, formatIssue } from '../shared/errors.ts';
+import { ArtifactReadError, openArtifactFile } from '../artifact/read.ts';
+import type { Reporter } from '../report/reporter.ts';
+import {
+  REPORTED_WHOLE_CASES,
+  reportedArtifact,
+  type ReportedArtifact,
+} from '../report/reported-cases.ts';
+import type { ActionSettings } from './settings.ts';
+
+/** What the reports are made from. */
+export interface EvalResults {
+  artifact: ReportedArtifact;
+  /** The config file, repository-relative: the reports' title, where source-less cases point. */
+  configPath: string;
+  /** The config's folder, repository-relative, '' at the root: case sources are relative to it. */
+  sourceRoot: string;
+}
+
+/**
+ * Values of the environment variables the config reads (`${OPENAI_API_KEY}`) are masked in the
+ * log, so a key echoed by user code or an error message never shows.
+ */
+export async function maskReferencedSecrets(
+  configPath: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const text = await readFile(configPath, 'utf8').catch(() => '');
+  for (const match of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
+    const value = env[match[1] ?? ''];
+    if (value) core.setSecret(value);
+  }
+}
+
+/** Runs the evals in-process; null (after failing the step) when the config or inputs are bad. */
+export async function runEvals(
+  settings: ActionSettings,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  baselineFile: string | null,
+): Promise<EvalResults | null> {
+  const interrupt = new AbortController();
+  const onSignal = (): void => interrupt.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const ctx: CommandContext = {
+      cwd: settings.workingDirectory,
+      env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    };
+    const args = runArgs(settings, workspace, interrupt.signal);
+    // The PR comment, check-run annotations and job summary read the cases once the run is
+    // over, from its case log: the first failing ones of each run whole, the others reduced.
+    let reported: ReportedArtifact | undefined;
+    const pullRequestCases: Reporter = {
+      onRunEnd({ artifact, log }) {
+        reported = reportedArtifact(artifact, (run) => log.cases(run), wholeCases(settings));
+      },
+    };
+    const outcome = await executeRun(
+      { ...args, ...(baselineFile ? { baseline: baselineFile } : {}) },
+      ctx,
+      [pullRequestCases],
+    );
+    return located(
+      workspace,
+      reported ?? reportedArtifact(outcome.artifact, () => []),
+      outcome.config.absPath,
+    );
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    reportUsageError(error, settings, workspace);
+    return null;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+/** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */
+export function readResults(settings: ActionSettings, workspace: string): EvalResults | null {
+  // A merged artifact of a sharded suite can hold hundreds of thousands of cases: read it a case
+  // at a time, keeping each as the reports read it (the first failing ones of each run whole,
+  // the others reduced).
+  const name = relative(settings.workingDirectory, settings.results);
+  const artifact = readArtifact(() => {
+    const file = openArtifactFile(settings.results, name);
+    return reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
+  });
+  if (!artifact.ok) {
+    core.setOutput('verdict', 'error');
+    core.setFailed(`evalgate (mode: report): ${artifact.message}`);
+    return null;
+  }
+  return located(workspace, artifact.value, resolve(settings.workingDirectory, settings.config));
+}
+
+/** What `read` read from an artifact file, or why the file cannot be read. */
+export function readArtifact<T>(
+  read: () => T,
+): { ok: true; value: T } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: read() };
+  } catch (error) {
+    if (error instanceof ArtifactReadError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+/**
+ * How many cases of a run the reports keep whole: enough for every annotation asked for, and at
+ * least `REPORTED_WHOLE_CASES` for the comment and job summary to list.
+ */
+function wholeCases(settings: ActionSettings): number {
+  return Math.max(settings.maxAnnotations, REPORTED_WHOLE_CASES);
+}
+
+/** `evals run` arguments: the `args` input through the CLI's own parser, then the inputs. */
+function runArgs(settings: ActionSettings, workspace: string, signal: AbortSignal): RunArgs {
+  const parsed = parseRunArgs(settings.args);
+  return {
+    ...parsed,
+    config: parsed.config ?? settings.config,
+    output: settings.results,
+    signal,
+    loader: {
+      tsxSearchFrom: [
+        dirname(resolve(settings.workingDirectory, parsed.config ?? settings.config)),
+        settings.workingDirectory,
+        workspace,
+      ],
+    },
+  };
+}
+
+/** Config problems: annotations at the config's lines, and a failed step. */
+function reportUsageError(error: UsageError, settings: ActionSettings, workspace: string): void {
+  for (const issue of error.issues) {
+    const file = issue.file
+      ? toRepoPath(workspace, resolve(settings.workingDirectory, issue.file))
+      : undefined;
+    core.error(issue.path ? `${issue.path}: ${issue.message}` : issue.message, {
+      ...(file ? { file } : {}),
+      ...(issue.line > 0 ? { startLine: issue.line, startColumn: issue.col || 1 } : {}),
+      title: 'evalgate: invalid input',
+    });
+  }
+  const lines = error.issues.length > 0 ? error.issues.map(formatIssue) : [error.message];
+  core.setOutput('verdict', 'error');
+  core.setFailed(`evalgate could not run:\n${lines.join('\n')}`);
+}
+
+/** The results with their config's place in the repository. */
+function located(workspace: string, artifact: ReportedArtifact, configFile: string): EvalResults {
+  const sourceRoot = toRepoPath(workspace, dirname(configFile));
+  return {
+    artifact,
+    configPath: toRepoPath(workspace, configFile),
+    sourceRoot: sourceRoot === '.' ? '' : sourceRoot,
+  };
+}
+
+/** A repository-relative POSIX path for annotations; absolute when outside the workspace. */
+function toRepoPath(workspace: string, path: string): string {
+  const rel = relative(workspace, path);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
+}

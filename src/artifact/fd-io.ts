@@ -1,0 +1,23 @@
+/**
+ * Whole reads and writes on a file descriptor: `readSync` and `writeSync` may move fewer bytes
+ * than asked, so each loops until done (or, reading, until the file ends).
+ */
+import { readSync, writeSync } from 'node:fs';
+
+/** Fills `buffer` from `position` of file `fd` as far as the file goes; returns the bytes read. */
+export function readAt(fd: number, buffer: Buffer, position: number): number {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const read = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled;
+}
+
+/** Writes all of `bytes` to file `fd` at its current position; returns the bytes written. */
+export function writeAll(fd: number, bytes: Buffer): number {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+  return done;
+}

@@ -1,0 +1,222 @@
+/**
+ * Binding: what a suite's config names, made into what the engine calls. User modules are
+ * loaded (the function under test, custom evaluators, a pass condition), built-in evaluators
+ * and judge clients created, and the target built by its kind's registry entry. Then the plan's
+ * runs and the bound suites make the engine's suites.
+ */
+import { suiteIssueAt } from '../config/config-path.ts';
+import { parseModuleSpec, type ModuleRef } from '../config/module-spec.ts';
+import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
+import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
+import type { RunPlan } from '../plan/types.ts';
+import type { ResumedCases, SuiteSpec } from '../run/types.ts';
+import type { Issue, Located } from '../shared/errors.ts';
+import { targetKinds, type TargetKinds } from '../targets/registry.ts';
+import type { EngineEvaluator, PassCondition, Target } from '../types/index.ts';
+import type { ModelAccess } from './models.ts';
+import type { ModuleLoader, ModuleResult } from './modules/loader.ts';
+import { asEvaluator, asPassCondition, asTestFn } from './modules/shapes.ts';
+
+export interface BindOptions {
+  loader: ModuleLoader;
+  /** Model access for judge built-ins; absent: they report that they cannot call a model. */
+  models?: ModelAccess;
+  /** The target kinds a config may name (default: the built-in ones, `targetKinds`). */
+  targets?: TargetKinds;
+}
+
+/** What the engine calls for one suite. */
+export interface BoundSuite {
+  target: Target;
+  evaluators: EngineEvaluator[];
+  pass: PassCondition;
+}
+
+export type Bound =
+  { ok: true; suites: ReadonlyMap<string, BoundSuite> } | { ok: false; issues: Issue[] };
+
+/** Binds every suite of `suites`; every problem of every one, or the bound suites by id. */
+export async function bindSuites(
+  config: LoadedConfig,
+  suites: readonly SuiteConfig[],
+  options: BindOptions,
+): Promise<Bound> {
+  const bound = await Promise.all(suites.map((suite) => bindSuite(config, suite, options)));
+  const issues = bound.flatMap((b) => (b.ok ? [] : b.issues));
+  if (issues.length > 0) return { ok: false, issues };
+  return {
+    ok: true,
+    suites: new Map(bound.flatMap((b, i) => (b.ok ? [[suites[i]!.id, b.suite] as const] : []))),
+  };
+}
+
+async function bindSuite(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  options: BindOptions,
+): Promise<{ ok: true; suite: BoundSuite } | { ok: false; issues: Issue[] }> {
+  const at = suiteIssueAt(config, suite);
+  const [target, evaluators, pass] = await Promise.all([
+    bindTarget(config, suite, options),
+    Promise.all(suite.evaluators.map((e) => loadEvaluator(config, suite, e, options, at))),
+    loadPass(config, suite, options.loader, at),
+  ]);
+  const issues: Issue[] = [];
+  if (!target.ok) issues.push(target.issue);
+  for (const e of evaluators) if (!e.ok) issues.push(e.issue);
+  if (!pass.ok) issues.push(pass.issue);
+  if (!target.ok || !pass.ok || issues.length > 0) return { ok: false, issues };
+  return {
+    ok: true,
+    suite: {
+      target: target.value,
+      evaluators: evaluators.flatMap((e) => (e.ok ? [e.value] : [])),
+      pass: pass.value,
+    },
+  };
+}
+
+/** The suite's target, built by its kind's entry in the registry. */
+function bindTarget(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  options: BindOptions,
+): Promise<Located<Target>> {
+  const kinds: TargetKinds = options.targets ?? targetKinds;
+  const kind = kinds[suite.target.kind];
+  if (kind === undefined) throw new Error(`no target kind "${suite.target.kind}" is registered`);
+  const at = suiteIssueAt(config, suite);
+  return kind.create(suite.target, {
+    config,
+    suite,
+    loadFunction: (module, where) =>
+      loadShaped(options.loader, config, module, at(...where), asTestFn),
+  });
+}
+
+/**
+ * The engine's suites: each planned suite with what was bound for it. `resumed(suite, run)`
+ * gives the reader of the cases an interrupted run finished, for a plan that resumes one.
+ */
+export function suiteSpecs(
+  plan: RunPlan,
+  bound: ReadonlyMap<string, BoundSuite>,
+  resumed?: (suite: string, run: number) => ResumedCases | undefined,
+): SuiteSpec[] {
+  return plan.suites.map((suite) => {
+    const b = bound.get(suite.id);
+    if (b === undefined) throw new Error(`suiteSpecs: suite ${suite.id} was not bound`);
+    return {
+      id: suite.id,
+      target: b.target,
+      evaluators: b.evaluators,
+      runs: suite.runs.map((run, i) => {
+        const taken = resumed?.(suite.id, i);
+        return { params: run.params, cases: run.cases, ...(taken ? { resumed: taken } : {}) };
+      }),
+      concurrency: suite.concurrency,
+      timeoutMs: suite.timeoutMs,
+      trials: suite.trials,
+      pass: b.pass,
+      gate: suite.gate,
+      testset: suite.testset,
+    };
+  });
+}
+
+async function loadModule(
+  loader: ModuleLoader,
+  config: LoadedConfig,
+  spec: string,
+  issueAt: Issue,
+): Promise<{ ok: true; ref: ModuleRef; value: unknown } | { ok: false; issue: Issue }> {
+  const ref = parseModuleSpec(spec, config.dir);
+  const loaded = await loader.loadExport(ref);
+  if (loaded.ok) return { ok: true, ref, value: loaded.value };
+  const e = loaded.error;
+  // A syntax error is shown where it is (the TypeScript file), not where the config names it.
+  if (e.file !== undefined && e.line !== undefined) {
+    return {
+      ok: false,
+      issue: {
+        code: e.code,
+        file: e.file,
+        line: e.line,
+        col: e.col ?? 1,
+        path: '',
+        message: `${e.message} (loading ${spec} for ${issueAt.path})`,
+      },
+    };
+  }
+  return { ok: false, issue: { ...issueAt, code: e.code, message: e.message } };
+}
+
+/** A module's export checked into the shape its use needs; problems located at `where`. */
+async function loadShaped<T>(
+  loader: ModuleLoader,
+  config: LoadedConfig,
+  spec: string,
+  where: Issue,
+  shape: (value: unknown, ref: ModuleRef) => ModuleResult<T>,
+): Promise<Located<T>> {
+  const loaded = await loadModule(loader, config, spec, where);
+  if (!loaded.ok) return loaded;
+  const shaped = shape(loaded.value, loaded.ref);
+  return shaped.ok
+    ? { ok: true, value: shaped.value }
+    : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
+}
+
+async function loadEvaluator(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  ev: EvaluatorConfig,
+  options: BindOptions,
+  at: (...path: ConfigPath) => Issue,
+): Promise<Located<EngineEvaluator>> {
+  const where = at('evaluators', ev.index, 'use');
+  let inner: EngineEvaluator;
+  if (ev.kind === 'builtin') {
+    // A built-in carries its default threshold itself (see defineBuiltin). Creating one can
+    // fail on settings only known now (a judge without a model, a corrupt baselines file).
+    try {
+      inner = builtinEvaluators[ev.use as BuiltinEvaluatorName].create(ev.with, {
+        id: ev.id,
+        ...options.models?.contextFor(suite, ev),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, issue: { ...where, code: 'evaluator.create', message } };
+    }
+  } else {
+    const shaped = await loadShaped(options.loader, config, ev.use, where, (value, ref) =>
+      asEvaluator(value, ref, ev.with, ev.id),
+    );
+    if (!shaped.ok) return shaped;
+    inner = shaped.value;
+  }
+  // The config's id, limits and threshold win over what the evaluator object declares.
+  const threshold = ev.threshold ?? inner.threshold;
+  const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
+  const timeoutMs = ev.timeoutMs ?? inner.timeoutMs;
+  return {
+    ok: true,
+    value: {
+      id: ev.id,
+      ...(threshold ? { threshold } : {}),
+      ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      evaluateTestCase: (args) => inner.evaluateTestCase(args),
+    },
+  };
+}
+
+async function loadPass(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  loader: ModuleLoader,
+  at: (...path: ConfigPath) => Issue,
+): Promise<Located<PassCondition>> {
+  if (suite.pass === 'all' || suite.pass === 'any') return { ok: true, value: suite.pass };
+  return loadShaped(loader, config, suite.pass, at('pass'), asPassCondition);
+}

@@ -1,0 +1,183 @@
+/**
+ * Reading the testsets a run needs: each selected suite's file (from the working tree, or at its
+ * `ref:`) or inline cases, every row given its identities, and the revision checked against the
+ * suite's pin. The I/O before planning: what comes out is the `TestsetIndex` `planRun` takes.
+ */
+import { relative, resolve } from 'node:path';
+import { suiteIssueAt } from '../config/config-path.ts';
+import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
+import type { TestsetIndex } from '../plan/types.ts';
+import type { Issue } from '../shared/errors.ts';
+import type { IdentityOptions } from '../testsets/history.ts';
+import {
+  CasePreparer,
+  defaultTestsetId,
+  prepareCases,
+  revisionMatches,
+  type PrepareCasesResult,
+} from '../testsets/identity.ts';
+import { readTestsetInto } from '../testsets/read-file.ts';
+import { rowsFromRecords } from '../testsets/rows.ts';
+import type { PreparedCase, TestsetInfo } from '../types/index.ts';
+
+/**
+ * The testsets of `suites`, read at once, each checked against its `revision:` pin; every
+ * problem in every one of them, or the index.
+ */
+export async function readTestsets(
+  config: LoadedConfig,
+  suites: readonly SuiteConfig[],
+  cwd: string,
+): Promise<{ ok: true; testsets: TestsetIndex } | { ok: false; issues: Issue[] }> {
+  const read = await Promise.all(suites.map((suite) => readPinnedTestset(config, suite, cwd)));
+  const issues = read.flatMap((r) => (r.ok ? [] : r.issues));
+  if (issues.length > 0) return { ok: false, issues };
+  const testsets = new Map(
+    read.flatMap((r, i) =>
+      r.ok ? [[suites[i]!.id, { cases: r.testset.cases, info: r.testset.info }] as const] : [],
+    ),
+  );
+  return { ok: true, testsets };
+}
+
+/** A suite's testset, refused when it does not match its `revision:` pin. */
+async function readPinnedTestset(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  cwd: string,
+): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
+  const read = await readSuiteTestset(config, suite, cwd);
+  if (!read.ok) return read;
+  const { testset } = read;
+  const pin = suite.testset.revision;
+  if (pin === undefined || revisionMatches(pin, testset.revision)) return read;
+  const message = testset.location
+    ? await explainPinMismatch(pin, testset, testset.location, testset.identity)
+    : `the inline cases do not match their pinned revision: pinned ${pin}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
+  return {
+    ok: false,
+    issues: [
+      {
+        ...suiteIssueAt(config, suite)('testset', 'revision'),
+        code: 'testset.revision-mismatch',
+        message,
+      },
+    ],
+  };
+}
+
+/** A suite's testset read and identified, before its pin is checked or its tags applied. */
+export interface SuiteTestset {
+  cases: PreparedCase[];
+  revision: string;
+  info: Omit<TestsetInfo, 'cases'>;
+  identity: IdentityOptions;
+  /** The file, for history look-ups; null for inline cases. */
+  location: { absPath: string; displayPath: string } | null;
+}
+
+/**
+ * Reads a suite's testset (from the working tree, or at its `ref:`) and computes identities and
+ * the revision. Shared by runs and by `evals testset pin`, which needs no modules loaded.
+ */
+export async function readSuiteTestset(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  cwd: string,
+): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
+  const at = suiteIssueAt(config, suite);
+  const ts = suite.testset;
+  const hash = suite.hash ? { hash: suite.hash } : {};
+  let prepared: PrepareCasesResult;
+  let path: string | null = null;
+  let commit: string | null = null;
+  let location: SuiteTestset['location'] = null;
+  let testsetId: string;
+  // Where problems in the rows are shown: relative to the user's folder, with the ref if any.
+  let issueFile: string;
+  if (ts.kind === 'file') {
+    const abs = resolve(config.dir, ts.path);
+    const display = displayPath(cwd, abs);
+    location = { absPath: abs, displayPath: display };
+    path = toPosix(ts.path);
+    testsetId = ts.id ?? defaultTestsetId(ts.path);
+    // Each row becomes its case as the file is read: its rows are never all held at once.
+    const preparer = new CasePreparer({ testsetId, ...hash, file: path });
+    const read = await readTestsetInto(
+      { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
+      (row) => preparer.add(row),
+    );
+    if (!read.ok) {
+      // A missing file or a git failure is reported where the config names the file or ref.
+      const where =
+        ts.ref !== undefined && read.issues[0]?.code.startsWith('git.') ? 'ref' : 'path';
+      return {
+        ok: false,
+        issues: read.issues.map((i) =>
+          i.line === 0 ? { ...at('testset', where), code: i.code, message: i.message } : i,
+        ),
+      };
+    }
+    prepared = preparer.finish();
+    commit = read.commit;
+    issueFile = ts.ref !== undefined ? `${display}@${ts.ref}` : display;
+  } else {
+    const converted = rowsFromRecords(ts.records, config.file);
+    if (!converted.ok) return { ok: false, issues: converted.issues };
+    testsetId = ts.id ?? suite.id;
+    issueFile = config.file;
+    prepared = prepareCases(converted.rows, {
+      testsetId,
+      ...hash,
+      file: displayPath(config.dir, config.absPath),
+    });
+  }
+
+  if (!prepared.ok) {
+    return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
+  }
+  return {
+    ok: true,
+    testset: {
+      cases: prepared.cases,
+      revision: prepared.revision,
+      info: {
+        path,
+        ref: ts.kind === 'file' ? (ts.ref ?? null) : null,
+        commit,
+        revision: prepared.revision,
+      },
+      identity: { testsetId, ...hash },
+      location,
+    },
+  };
+}
+
+/**
+ * A pin mismatch says what changed: the pinned revision is looked up in the file's git history
+ * and diffed against the current rows, with the command that shows the rows themselves.
+ */
+async function explainPinMismatch(
+  pin: string,
+  current: { cases: readonly PreparedCase[]; revision: string },
+  location: { absPath: string; displayPath: string },
+  identity: IdentityOptions,
+): Promise<string> {
+  const head = `the testset does not match its pinned revision: pinned ${pin}, current ${current.revision}`;
+  const { findPinOrigin } = await import('../testsets/history.ts');
+  const origin = await findPinOrigin(location, identity, pin, current.cases);
+  if (origin === null) {
+    return `${head}; no commit of ${location.displayPath} has the pinned revision, so the changes cannot be counted (see the rows: evals testset show ${location.displayPath}; pin them: evals testset pin)`;
+  }
+  const short = origin.commit.slice(0, 10);
+  return `${head}: since the pin (commit ${short}, ${origin.date.slice(0, 10)}) ${origin.added} added, ${origin.removed} removed, ${origin.changed} changed (see them: evals testset diff ${location.displayPath}@${short} ${location.displayPath}; pin the current rows: evals testset pin)`;
+}
+
+function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  return rel && !rel.startsWith('..') ? toPosix(rel) : abs;
+}
+
+function toPosix(path: string): string {
+  return path.replaceAll('\\', '/').replace(/^\.\//, '');
+}

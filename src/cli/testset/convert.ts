@@ -1,0 +1,100 @@
+import { resolve } from 'node:path';
+import { formatCount } from '../../report/labels.ts';
+import { UsageError, usageError, type Issue } from '../../shared/errors.ts';
+import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
+import { formatFromPath, parseTestset } from '../../testsets/formats.ts';
+import type { IdentityOptions } from '../../testsets/history.ts';
+import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
+import { serializeTestset } from '../../testsets/write.ts';
+import type { CommandContext } from '../../pipeline/context.ts';
+import { load, parseLocation, realPath, shown } from './read.ts';
+
+/** Problems listed before the rest are summed up, as the readers do. */
+const MAX_PROBLEMS = 50;
+
+/**
+ * `evals testset convert IN[@REF] OUT`: the testset in another format (by OUT's extension),
+ * checked to keep every content id, so the revision is unchanged; `--lossy` writes values a
+ * CSV cell cannot hold as text and reports the new revision.
+ */
+export async function convertCommand(
+  inArg: string,
+  outArg: string,
+  args: { lossy: boolean },
+  ctx: CommandContext,
+): Promise<number> {
+  const input = parseLocation(inArg, ctx.cwd);
+  const outAbs = resolve(ctx.cwd, outArg);
+  const format = formatFromPath(outAbs);
+  if (format === null) {
+    throw usageError(
+      'testset.format',
+      `${outArg}: the output must end in .csv, .json, .jsonl or .ndjson`,
+    );
+  }
+  if (realPath(outAbs) === realPath(input.absPath) && input.ref === undefined) {
+    throw usageError(
+      'cli.arguments',
+      `convert would overwrite its input ${inArg}: give another output file`,
+    );
+  }
+  // The input's testset id is kept for the check, so renaming while converting is not mistaken
+  // for a content change.
+  const identity: IdentityOptions = { testsetId: defaultTestsetId(input.absPath) };
+  const before = await load(input, identity);
+  const serialized = serializeTestset(before.rows, format);
+  if (!serialized.ok && !args.lossy) {
+    const issues = serialized.problems.slice(0, MAX_PROBLEMS).map((p): Issue => ({
+      code: 'testset.lossy',
+      file: shown(input),
+      line: p.line,
+      col: p.line > 0 ? 1 : 0,
+      path: p.field,
+      message: p.message,
+    }));
+    const more = serialized.problems.length - issues.length;
+    const tail = `${more > 0 ? `… and ${more} more problems; ` : ''}${outArg} was not written (--lossy writes it anyway)`;
+    throw new UsageError([
+      ...issues,
+      { code: 'testset.lossy', file: outArg, line: 0, col: 0, path: '', message: tail },
+    ]);
+  }
+  const text = serialized.text;
+
+  // Read back what would be written: the conversion must not change a single content id. Under
+  // --lossy, rows can collapse into one (missing cells become ""), so a failure here is the
+  // user's data, not a bug.
+  const reread = parseTestset(text, format, outArg);
+  const after = reread.ok ? prepareCases(reread.rows, { ...identity, file: outArg }) : reread;
+  if (!after.ok) {
+    if (!args.lossy)
+      throw new Error(`convert wrote ${format} it cannot read back: ${after.issues[0]?.message}`);
+    throw new UsageError([
+      ...after.issues.slice(0, MAX_PROBLEMS),
+      {
+        code: 'testset.lossy',
+        file: outArg,
+        line: 0,
+        col: 0,
+        path: '',
+        message: `with --lossy the output would not be a valid testset; ${outArg} was not written`,
+      },
+    ]);
+  }
+  const same = after.revision === before.revision;
+  if (!same && !args.lossy)
+    throw new Error('convert changed the revision although no problem was reported');
+  const rowCount = after.cases.length;
+
+  await writeFileAtomic(outAbs, text);
+  ctx.stdout.write(
+    `wrote ${formatCount(rowCount)} rows to ${outArg} · revision ${after.revision.slice(0, 12)} ${same ? '(unchanged)' : `(was ${before.revision.slice(0, 12)}: --lossy changed values)`}\n`,
+  );
+  const outId = defaultTestsetId(outAbs);
+  if (outId !== identity.testsetId) {
+    ctx.stderr.write(
+      `note: ${outArg}'s default testset id is "${outId}", not "${identity.testsetId}"; to keep the same ids, set testset.id: ${identity.testsetId} in evals.yaml\n`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import { applyPins } from '../../config/pin.ts';
+import { readSuiteTestset } from '../../bind/testsets.ts';
+import { UsageError, usageError } from '../../shared/errors.ts';
+import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
+import { revisionMatches } from '../../testsets/identity.ts';
+import type { CommandContext } from '../../pipeline/context.ts';
+import { loadConfig } from '../../pipeline/load.ts';
+
+/**
+ * `evals testset pin [config]`: writes each suite's current testset revision into its
+ * `testset.revision`, keeping the file's formatting; `--check` writes nothing and exits 1 when
+ * a pin is stale.
+ */
+export async function pinCommand(
+  configArg: string | undefined,
+  args: { check: boolean },
+  ctx: CommandContext,
+): Promise<number> {
+  const config = await loadConfig(configArg, ctx);
+  const results = await Promise.all(
+    // Only the revisions are needed: the cases are not held.
+    config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd)),
+  );
+  const issues = results.flatMap((r) => (r.ok ? [] : r.issues));
+  if (issues.length > 0) throw new UsageError(issues);
+
+  const states = config.suites.map((suite, i) => {
+    const r = results[i];
+    const current = r?.ok ? r.testset.revision : '';
+    const pinned = suite.testset.revision;
+    return {
+      suite,
+      current,
+      pinned,
+      fresh: pinned !== undefined && revisionMatches(pinned, current),
+    };
+  });
+
+  if (args.check) {
+    let stale = 0;
+    for (const s of states) {
+      if (s.pinned === undefined) {
+        ctx.stdout.write(
+          `  ${s.suite.id}: not pinned (current revision ${s.current.slice(0, 12)})\n`,
+        );
+      } else if (!s.fresh) {
+        stale += 1;
+        ctx.stdout.write(
+          `✗ ${s.suite.id}: pinned ${s.pinned}, but the testset is now ${s.current.slice(0, 12)}\n`,
+        );
+      } else {
+        ctx.stdout.write(`✓ ${s.suite.id}: ${s.pinned}\n`);
+      }
+    }
+    ctx.stdout.write(
+      stale > 0
+        ? `${stale} stale pin${stale === 1 ? '' : 's'}: run evals testset pin ${config.file} to update\n`
+        : 'every pin is current\n',
+    );
+    return stale > 0 ? 1 : 0;
+  }
+
+  const updates = states
+    .filter((s) => !s.fresh)
+    .map((s) => ({ suiteIndex: s.suite.index, revision: s.current }));
+  if (updates.length === 0) {
+    ctx.stdout.write('every pin is current; nothing to write\n');
+    return 0;
+  }
+  const text = await readFile(config.absPath, 'utf8');
+  const pinned = applyPins(text, updates);
+  if (!pinned.ok) throw usageError('pin.failed', pinned.message, config.file);
+  await writeFileAtomic(config.absPath, pinned.text);
+  for (const s of states.filter((x) => !x.fresh)) {
+    ctx.stdout.write(
+      `pinned ${s.suite.id}: ${s.current.slice(0, 12)}${s.pinned ? ` (was ${s.pinned})` : ''}\n`,
+    );
+  }
+  ctx.stdout.write(`updated ${config.file}\n`);
+  return 0;
+}

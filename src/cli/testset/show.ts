@@ -1,0 +1,34 @@
+import { renderTestsetTable } from '../../report/testset-table.ts';
+import { useColor, type CommandContext } from '../../pipeline/context.ts';
+import { identityFor, identityMode, load, parseLocation, type IdentityArgs } from './read.ts';
+
+/** `evals testset show FILE[@REF]`: the rows with their line and identity, as a table or JSON. */
+export async function showCommand(
+  arg: string,
+  args: IdentityArgs & { json: boolean },
+  ctx: CommandContext,
+): Promise<number> {
+  const location = parseLocation(arg, ctx.cwd);
+  const identity = await identityFor(location, args, ctx);
+  const version = await load(location, identity);
+  if (args.json) {
+    const rows = version.cases.map((c) => ({
+      id: c.id,
+      contentId: c.contentId,
+      line: c.source?.line ?? null,
+      data: c.data,
+      ...(Object.keys(c.meta).length > 0 ? { meta: c.meta } : {}),
+    }));
+    ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  ctx.stdout.write(
+    renderTestsetTable(version.cases, {
+      maxWidth: ctx.stdout.columns ?? 120,
+      color: useColor(ctx),
+      revision: version.revision,
+      identity: identityMode(version.cases, identity),
+    }),
+  );
+  return 0;
+}

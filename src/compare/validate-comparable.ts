@@ -1,0 +1,115 @@
+/**
+ * Whether two artifacts can be compared at all: both results artifacts of this schema version,
+ * with a case in common. Problems are collected and thrown as one `UsageError` (exit code 2).
+ */
+import { UsageError, usageError, type Issue } from '../shared/errors.ts';
+import { ARTIFACT_SCHEMA_VERSION, validateArtifact } from '../artifact/schema.ts';
+import type { ResultsArtifact, RunResult } from '../types/index.ts';
+import { matchRuns } from './match-runs.ts';
+
+/**
+ * Checks that two parsed JSON values can be compared, and returns them typed. Collects every
+ * problem before throwing one `UsageError` (exit code 2): a value that is not a results artifact,
+ * one of another `schemaVersion`, and two artifacts with no case in common. `names` are how the
+ * user named the inputs (file paths), used in the messages.
+ */
+export function validateComparable(
+  base: unknown,
+  head: unknown,
+  names: { base: string; head: string },
+): { base: ResultsArtifact; head: ResultsArtifact } {
+  const issues = [...artifactIssues(base, names.base), ...artifactIssues(head, names.head)];
+  if (issues.length > 0) throw new UsageError(issues);
+
+  const valid = { base: base as ResultsArtifact, head: head as ResultsArtifact };
+  requireCommonCases(valid.base, valid.head, names);
+  return valid;
+}
+
+/**
+ * Throws a `UsageError` when no run of `head` shares a case id with the matching run of `base`:
+ * such a comparison would be empty. The part of {@link validateComparable} for artifacts already
+ * known to be valid (a run and the baseline it read case by case).
+ */
+export function requireCommonCases(
+  base: ResultsArtifact,
+  head: ResultsArtifact,
+  names: { base: string; head: string },
+): void {
+  const { pairs } = matchRuns(base.runs, head.runs);
+  const shared = pairs.some(([baseRun, headRun]) => {
+    const ids = new Set(baseRun.cases.map((result) => result.id));
+    return headRun.cases.some((result) => ids.has(result.id));
+  });
+  if (!shared) {
+    const why =
+      pairs.length === 0
+        ? `no run of ${names.head} (${describeRuns(head.runs)}) has the suite and params of a run of ${names.base} (${describeRuns(base.runs)})`
+        : `${pairs.length === 1 ? 'the matching run shares' : `the ${pairs.length} matching runs share`} no case id`;
+    const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why}`;
+    throw usageError('compare.no-common-cases', message);
+  }
+}
+
+/** How many schema problems of one file are quoted; the first few say what is wrong. */
+const LISTED_PROBLEMS = 3;
+
+function artifactIssues(value: unknown, file: string): Issue[] {
+  const problems = validateArtifact(value);
+  if (problems.length === 0) return [];
+  const record =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  const version = record?.schemaVersion;
+  if (version !== undefined && version !== ARTIFACT_SCHEMA_VERSION) {
+    return [
+      issue(
+        'compare.schema-version',
+        file,
+        `results of schemaVersion ${JSON.stringify(version)}: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION} (compare results written by the same major version)`,
+      ),
+    ];
+  }
+  // Something else entirely (a config, package.json, an array): say what was expected rather
+  // than list every missing property.
+  if (record === null || (version === undefined && !('runs' in record))) {
+    return [
+      issue(
+        'compare.not-results',
+        file,
+        `not an evalgate results artifact: expected the JSON object \`evals run -o FILE\` writes (schemaVersion ${ARTIFACT_SCHEMA_VERSION}, runs, …), found ${describeKind(value)}`,
+      ),
+    ];
+  }
+  const listed = problems.slice(0, LISTED_PROBLEMS).join('; ');
+  const more =
+    problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
+  return [issue('compare.invalid-results', file, `not a valid results artifact: ${listed}${more}`)];
+}
+
+function describeKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  const keys = Object.keys(value).slice(0, 5);
+  return keys.length === 0
+    ? 'an empty object'
+    : `an object with ${keys.map((key) => JSON.stringify(key)).join(', ')}${Object.keys(value).length > keys.length ? ', …' : ''}`;
+}
+
+function issue(code: string, file: string, message: string): Issue {
+  return { code, file, line: 0, col: 0, path: '', message };
+}
+
+/** `qa · model=small, capitals` — at most a few, for the no-common-runs message. */
+function describeRuns(runs: readonly RunResult[]): string {
+  if (runs.length === 0) return 'no runs';
+  const shown = runs.slice(0, 3).map((run) => {
+    const params = Object.entries(run.params)
+      .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .join(' ');
+    return params ? `${run.suite} · ${params}` : run.suite;
+  });
+  return `${shown.join(', ')}${runs.length > shown.length ? `, … ${runs.length - shown.length} more` : ''}`;
+}

@@ -1,0 +1,110 @@
+/**
+ * Reading what a server answered (a chat completion, embeddings, an error body) and re-checking
+ * what the cache holds. Nothing here trusts its input: a field of the wrong shape makes the
+ * answer `undefined`, which the client reports as `judge.malformed` (or treats as a cache miss).
+ */
+import type { CallMeta, ChatResult, EmbedResult, ToolCall } from './types.ts';
+import { isRecord } from '../shared/is-record.ts';
+
+/** What a successful chat call carries besides {@link CallMeta}. */
+export type ChatPayload = Omit<Extract<ChatResult, { ok: true }>, keyof CallMeta | 'ok'>;
+/** What a successful embeddings call carries besides {@link CallMeta}. */
+export type EmbedPayload = Omit<Extract<EmbedResult, { ok: true }>, keyof CallMeta | 'ok'>;
+
+function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** Reads a chat-completions response; undefined when it has no first choice with a message. */
+export function parseChat(json: unknown): ChatPayload | undefined {
+  if (!isRecord(json) || !Array.isArray(json.choices)) return undefined;
+  const choice: unknown = json.choices[0];
+  if (!isRecord(choice) || !isRecord(choice.message)) return undefined;
+  const { content, tool_calls: rawCalls } = choice.message;
+  if (content !== undefined && content !== null && typeof content !== 'string') return undefined;
+  const toolCalls: ToolCall[] = [];
+  if (Array.isArray(rawCalls)) {
+    for (const call of rawCalls) {
+      if (!isRecord(call) || !isRecord(call.function)) return undefined;
+      const { name, arguments: args } = call.function;
+      if (typeof name !== 'string') return undefined;
+      // Some compatible servers (Ollama) send the arguments as an object, not JSON text.
+      toolCalls.push({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+    }
+  }
+  const usage = isRecord(json.usage) ? json.usage : {};
+  return {
+    message: { content: content ?? null, toolCalls },
+    usage: {
+      promptTokens: tokenCount(usage.prompt_tokens),
+      completionTokens: tokenCount(usage.completion_tokens),
+    },
+  };
+}
+
+/** Reads an embeddings response; undefined unless it has exactly `count` numeric vectors. */
+export function parseEmbeddings(json: unknown, count: number): EmbedPayload | undefined {
+  if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return undefined;
+  const embeddings: number[][] = new Array<number[]>(count);
+  for (const [position, item] of json.data.entries()) {
+    if (!isRecord(item) || !Array.isArray(item.embedding)) return undefined;
+    const index = typeof item.index === 'number' ? item.index : position;
+    if (!item.embedding.every((x) => typeof x === 'number')) return undefined;
+    if (index < 0 || index >= count || embeddings[index] !== undefined) return undefined;
+    embeddings[index] = item.embedding;
+  }
+  const usage = isRecord(json.usage) ? json.usage : {};
+  return { embeddings, usage: { promptTokens: tokenCount(usage.prompt_tokens) } };
+}
+
+/** Re-checks a cached chat entry, so a hand-edited or stale file is a miss, not a crash. */
+export function cachedChat(value: unknown): ChatPayload | undefined {
+  if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return undefined;
+  const { content, toolCalls } = value.message;
+  if (content !== null && typeof content !== 'string') return undefined;
+  if (!Array.isArray(toolCalls)) return undefined;
+  const calls: ToolCall[] = [];
+  for (const call of toolCalls) {
+    if (!isRecord(call) || typeof call.name !== 'string' || typeof call.arguments !== 'string') {
+      return undefined;
+    }
+    calls.push({ name: call.name, arguments: call.arguments });
+  }
+  return {
+    message: { content, toolCalls: calls },
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      completionTokens: tokenCount(value.usage.completionTokens),
+    },
+  };
+}
+
+/** Re-checks a cached embeddings entry of `count` vectors, as {@link cachedChat} does. */
+export function cachedEmbeddings(value: unknown, count: number): EmbedPayload | undefined {
+  if (!isRecord(value) || !Array.isArray(value.embeddings) || !isRecord(value.usage)) {
+    return undefined;
+  }
+  const { embeddings } = value;
+  if (embeddings.length !== count) return undefined;
+  if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === 'number'))) {
+    return undefined;
+  }
+  return {
+    embeddings: embeddings,
+    usage: { promptTokens: tokenCount(value.usage.promptTokens) },
+  };
+}
+
+/** `: <message>` from an OpenAI-style `{ error: { message } }` body, else a short excerpt. */
+export function errorDetail(text: string): string {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (isRecord(json) && isRecord(json.error) && typeof json.error.message === 'string') {
+      return `: ${json.error.message.slice(0, 300)}`;
+    }
+  } catch {
+    // not JSON: fall through to the excerpt
+  }
+  const excerpt = text.trim().slice(0, 200);
+  return excerpt === '' ? '' : `: ${excerpt}`;
+}

@@ -1,0 +1,98 @@
+/**
+ * What goes into and comes out of a judge client: the chat-completions request as the API takes
+ * it, and the results `chat` and `embed` hand back. `client.ts` re-exports them; they live apart
+ * so the response readers and the request loop can share them without importing the client.
+ */
+
+/** A chat message as the chat-completions API takes it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool' | 'developer';
+  content: string | null | Record<string, unknown>[];
+  name?: string;
+  tool_call_id?: string;
+  tool_calls?: Record<string, unknown>[];
+}
+
+/** A function the model may (or, with `tool_choice`, must) call. */
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+/**
+ * A chat-completions request body. `temperature` defaults to 0 (judges should be repeatable);
+ * other fields the API accepts (`seed`, `response_format`, …) pass through unchanged.
+ */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  tools?: ChatTool[];
+  tool_choice?: 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
+  max_tokens?: number;
+  [field: string]: unknown;
+}
+
+/** One tool call of the answer; `arguments` is the JSON text the model produced. */
+export interface ToolCall {
+  name: string;
+  arguments: string;
+}
+
+/** Token counts as the server reported them (0 when it reported none). */
+export interface ChatUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Why a call failed; branch on `code`. */
+export interface JudgeError {
+  code: 'judge.http' | 'judge.timeout' | 'judge.network' | 'judge.malformed' | 'judge.aborted';
+  message: string;
+  /** The HTTP status, for `judge.http` (and a `judge.malformed` 2xx). */
+  status?: number;
+  /** The first 2 KB of the body, for `judge.malformed` and `judge.http`. */
+  raw?: string;
+  /** Requests made, including the failing one. */
+  attempts?: number;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call, including a backoff wait; the result is `judge.aborted`. */
+  signal?: AbortSignal;
+}
+
+/** What a call reports on success, besides its payload. */
+export interface CallMeta {
+  /** Served from the cache: no request was made. Usage is the original call's. */
+  cached: boolean;
+  /** From the first attempt to the answer, including backoff waits; 0 for a cache hit. */
+  latencyMs: number;
+  /** Requests made (0 for a cache hit). */
+  attempts: number;
+}
+
+/** The outcome of {@link JudgeClient.chat}. */
+export type ChatResult =
+  | ({
+      ok: true;
+      message: { content: string | null; toolCalls: ToolCall[] };
+      usage: ChatUsage;
+    } & CallMeta)
+  | { ok: false; error: JudgeError };
+
+/** The outcome of {@link JudgeClient.embed}: one vector per input text, in input order. */
+export type EmbedResult =
+  | ({ ok: true; embeddings: number[][]; usage: { promptTokens: number } } & CallMeta)
+  | { ok: false; error: JudgeError };
+
+/** A client; create one per process (or per cap) and share it. */
+export interface JudgeClient {
+  /** The resolved API root, without a trailing slash. */
+  readonly baseUrl: string;
+  /** POST `/chat/completions`. */
+  chat(request: ChatRequest, options?: CallOptions): Promise<ChatResult>;
+  /** POST `/embeddings` with `input: texts`. */
+  embed(texts: string[], model: string, options?: CallOptions): Promise<EmbedResult>;
+}

@@ -1,0 +1,175 @@
+/**
+ * The plan of a run, from the config, its testsets and the command line's filters. Pure: the
+ * testsets come in already read (`bind/testsets.ts`), and nothing here reads a file, loads a
+ * module or looks at the clock.
+ */
+import { suiteIssueAt } from '../config/config-path.ts';
+import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
+import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
+import type { Issue } from '../shared/errors.ts';
+import { hasTagIn } from '../testsets/identity.ts';
+import type { Params, PreparedCase } from '../types/index.ts';
+import { expandGrid } from './grid.ts';
+import { shardOf } from './shard.ts';
+import type { PlannedEvaluator, RunFilters, RunPlan, SuitePlan, TestsetIndex } from './types.ts';
+
+export type Planned = { ok: true; plan: RunPlan } | { ok: false; issues: Issue[] };
+
+/**
+ * The suites `filters.suites` selects (every suite without it), in config order. Filters naming
+ * a suite or a grid parameter the config does not have are problems, reported by `planRun`.
+ */
+export function selectedSuites(config: LoadedConfig, filters: RunFilters): SuiteConfig[] {
+  const wanted = filters.suites ?? [];
+  return config.suites.filter((suite) => wanted.length === 0 || wanted.includes(suite.id));
+}
+
+/**
+ * What the run does: each selected suite's grid points (narrowed by `--grid`), the cases each
+ * runs (narrowed by the testset's `tags:`, `--tag` and `--shard`, in testset order), its trials
+ * (`--trials` replaces the config's) and the model calls it makes at most.
+ */
+export function planRun(
+  config: LoadedConfig,
+  testsets: TestsetIndex,
+  filters: RunFilters,
+  options: { trials?: number } = {},
+): Planned {
+  const issues = checkFilters(config, filters);
+  if (issues.length > 0) return { ok: false, issues };
+  const suites: SuitePlan[] = [];
+  for (const suite of selectedSuites(config, filters)) {
+    const testset = testsets.get(suite.id);
+    if (testset === undefined) throw new Error(`planRun: no testset read for suite ${suite.id}`);
+    const grid = selectGrid(config, suite, filters.grid);
+    if (!grid.ok) {
+      issues.push(grid.issue);
+      continue;
+    }
+    const cases = selectCases(
+      testset.cases,
+      [suite.testset.tags ?? [], filters.tags ?? []],
+      filters,
+    );
+    const trials = options.trials ?? suite.trials;
+    const evaluators = suite.evaluators.map(plannedEvaluator);
+    suites.push({
+      id: suite.id,
+      target:
+        suite.target.kind === 'function' ? `function ${suite.target.module}` : 'recorded outputs',
+      evaluators,
+      testset: testset.info,
+      rows: testset.cases.length,
+      trials,
+      concurrency: suite.concurrency,
+      timeoutMs: suite.timeoutMs,
+      pass: suite.pass,
+      gate: suite.gate,
+      runs: grid.points.map((params) => ({ params, cases })),
+      modelCalls: modelCalls(suite, evaluators),
+    });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return {
+    ok: true,
+    plan: { config: config.file, shard: filters.shard ?? null, resume: null, suites },
+  };
+}
+
+/**
+ * The cases a run keeps: those tagged as each non-empty tag list asks (the testset's `tags:`
+ * and `--tag` must both match when both are given) and, with `--shard`, whose identity falls in
+ * it. Positions count every row, so the cases of every shard share one order.
+ */
+function selectCases(
+  cases: readonly PreparedCase[],
+  tagLists: readonly (readonly string[])[],
+  filters: RunFilters,
+): readonly PreparedCase[] {
+  const tagged = tagLists.filter((tags) => tags.length > 0).map(hasTagIn);
+  const { shard } = filters;
+  if (tagged.length === 0 && shard === undefined) return cases;
+  return cases.filter(
+    (c) =>
+      tagged.every((hasTag) => hasTag(c.meta)) &&
+      (shard === undefined || shardOf(c.id, shard.count) === shard.index),
+  );
+}
+
+function plannedEvaluator(evaluator: SuiteConfig['evaluators'][number]): PlannedEvaluator {
+  if (evaluator.kind === 'module')
+    return { id: evaluator.id, use: evaluator.use, callsPerCase: null };
+  const builtin = builtinEvaluators[evaluator.use as BuiltinEvaluatorName];
+  const callsPerCase = builtin.calls === undefined ? 0 : (builtin.callsPerCase ?? 1);
+  return { id: evaluator.id, use: evaluator.use, callsPerCase };
+}
+
+/** The model calls of one case execution at most, and what they leave uncounted. */
+function modelCalls(
+  suite: SuiteConfig,
+  evaluators: readonly PlannedEvaluator[],
+): SuitePlan['modelCalls'] {
+  const perCase = evaluators.reduce((sum, e) => sum + (e.callsPerCase ?? 0), 0);
+  const unknown = [
+    ...(suite.target.kind === 'function' ? [`the function ${suite.target.module}`] : []),
+    ...evaluators.filter((e) => e.callsPerCase === null).map((e) => `evaluator ${e.id}`),
+  ];
+  return { perCase, unknown };
+}
+
+function selectGrid(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  filter: Record<string, string[]> | undefined,
+): { ok: true; points: Params[] } | { ok: false; issue: Issue } {
+  const points = expandGrid(suite.grid);
+  if (!filter) return { ok: true, points };
+  const keys = Object.keys(filter).filter((k) => k in suite.grid);
+  const kept = points.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText(p[k]))));
+  if (kept.length > 0) return { ok: true, points: kept };
+  const wanted = keys.map((k) => `${k}=${filter[k]?.join('|')}`).join(' ');
+  const offered = keys
+    .map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText).join(', ')}`)
+    .join('; ');
+  return {
+    ok: false,
+    issue: {
+      ...suiteIssueAt(config, suite)('grid'),
+      code: 'cli.grid-no-match',
+      message: `no grid point matches --grid ${wanted} (the grid has ${offered})`,
+    },
+  };
+}
+
+/** How a grid value is written on the command line: strings as is, the rest as JSON. */
+export function gridValueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Filters naming a suite or a grid parameter the config does not have. */
+export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[] {
+  const issues: Issue[] = [];
+  const ids = config.suites.map((s) => s.id);
+  for (const id of filters.suites ?? []) {
+    if (!ids.includes(id)) {
+      issues.push(
+        cliIssue(
+          'cli.unknown-suite',
+          `--suite ${id}: no such suite in ${config.file} (suites: ${ids.join(', ')})`,
+        ),
+      );
+    }
+  }
+  for (const key of Object.keys(filters.grid ?? {})) {
+    if (!config.suites.some((s) => key in s.grid)) {
+      issues.push(
+        cliIssue('cli.unknown-grid-key', `--grid ${key}=…: no suite has a grid parameter "${key}"`),
+      );
+    }
+  }
+  return issues;
+}
+
+function cliIssue(code: string, message: string): Issue {
+  return { code, file: '', line: 0, col: 0, path: '', message };
+}

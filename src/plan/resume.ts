@@ -1,0 +1,149 @@
+/**
+ * `evals run --resume PARTIAL.json`, planned: the interrupted run's runs, each taking over the
+ * cases it finished (the engine records them as they were and runs the rest), so the artifact,
+ * summaries and reports come out as one uninterrupted run's. Pure: what the partial artifact
+ * holds comes in already read (`ResumeIndex`, see pipeline/resume.ts).
+ */
+import { describeRun, runKey } from '../shared/run-key.ts';
+import type { Params, ResultsArtifact } from '../types/index.ts';
+import type { PlannedRun, RunPlan, SuitePlan } from './types.ts';
+
+/** Why `partial` cannot be resumed by a run of the config with hash `configHash`; [] if it can. */
+export function checkPartial(partial: ResultsArtifact, name: string, configHash: string): string[] {
+  if (!partial.interrupted) {
+    return [
+      `nothing to resume: ${name} is a complete run (interrupted: false); run evals run without --resume to run it again`,
+    ];
+  }
+  const problems: string[] = [];
+  if (partial.configHash !== configHash) {
+    problems.push(
+      `${name} was written by another version of the config (configHash ${partial.configHash}, now ${configHash}); resuming needs the config the interrupted run used`,
+    );
+  }
+  const unplanned = partial.runs.filter((r) => r.plan === undefined);
+  if (unplanned.length > 0) {
+    problems.push(
+      `${name} has no run plan for ${unplanned.map(describeRun).join(', ')} (written by an older evalgate); run it again with this version`,
+    );
+  }
+  return problems;
+}
+
+/**
+
+/** What an interrupted artifact holds, as far as planning its resumption needs it. */
+export interface ResumeIndex {
+  /** The artifact as the user named it, for messages. */
+  name: string;
+  runs: ResumedRun[];
+}
+
+export interface ResumedRun {
+  suite: string;
+  params: Params;
+  /** The testset revision the run read. */
+  revision: string;
+  /** How many cases it planned. */
+  planned: number;
+  /** Trials per case it ran with (its recorded plan). */
+  trials: number;
+  /** The ids of the cases it finished. */
+  finished: Iterable<string>;
+}
+
+export type Resumed = { ok: true; plan: RunPlan } | { ok: false; problems: string[] };
+
+/**
+ * `plan` narrowed to the partial's runs (in the plan's order), each marking the cases the
+ * partial finished as `done`, with the trials the partial ran. The plan must come from the same
+ * config with the same shard and tag filters: the same testset revision and the same cases.
+ */
+export function planResume(
+  plan: RunPlan,
+  partial: ResumeIndex,
+  options: { trials?: number } = {},
+): Resumed {
+  const { name } = partial;
+  const problems: string[] = [];
+  const wanted = new Map(partial.runs.map((run) => [runKey(run), run]));
+  const found = new Set<string>();
+  const suites: SuitePlan[] = [];
+  let kept = 0;
+
+  for (const suite of plan.suites) {
+    const runs: PlannedRun[] = [];
+    let trials = suite.trials;
+    for (const planned of suite.runs) {
+      const key = runKey({ suite: suite.id, params: planned.params });
+      const run = wanted.get(key);
+      if (run === undefined) continue;
+      found.add(key);
+      const what = describeRun(run);
+      if (run.revision !== suite.testset.revision) {
+        problems.push(
+          `${what}: the testset changed since ${name} was written (revision ${run.revision}, now ${suite.testset.revision}); resuming needs the same testset`,
+        );
+        continue;
+      }
+      if (run.planned !== planned.cases.length) {
+        problems.push(
+          `${what}: ${name} planned ${run.planned} cases, this run plans ${planned.cases.length}; pass the same --tag filters as the interrupted run`,
+        );
+        continue;
+      }
+      if (options.trials !== undefined && options.trials !== run.trials) {
+        problems.push(
+          `${what}: ${name} ran ${run.trials} trial(s) per case; --trials ${options.trials} would mix results (leave --trials out to resume with ${run.trials})`,
+        );
+        continue;
+      }
+      trials = run.trials;
+      const done = donePositions(planned, run.finished, name);
+      if (!done.ok) {
+        problems.push(`${what}: ${done.problem}`);
+        continue;
+      }
+      kept += done.positions.size;
+      runs.push({ ...planned, done: done.positions });
+    }
+    if (runs.length > 0) suites.push({ ...suite, runs, trials });
+  }
+
+  for (const [key, run] of wanted) {
+    if (!found.has(key)) {
+      problems.push(
+        `${describeRun(run)} of ${name} is not run by this config (pass the same --suite and --grid as the interrupted run)`,
+      );
+    }
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, plan: { ...plan, resume: { from: name, kept }, suites } };
+}
+
+/** The positions in `run.cases` of the `finished` case ids, or why they do not fit the run. */
+function donePositions(
+  run: PlannedRun,
+  finished: Iterable<string>,
+  name: string,
+): { ok: true; positions: Set<number> } | { ok: false; problem: string } {
+  const rank = new Map(run.cases.map((c, i) => [c.id, i]));
+  const positions = new Set<number>();
+  let stray = 0;
+  let strayId = '';
+  for (const id of finished) {
+    const at = rank.get(id);
+    if (at === undefined) {
+      if (stray++ === 0) strayId = id;
+    } else if (positions.has(at)) {
+      return { ok: false, problem: `${name} holds case ${id} twice` };
+    } else positions.add(at);
+  }
+  if (stray > 0) {
+    return {
+      ok: false,
+      problem: `${name} holds ${stray} case(s) this run does not plan (e.g. ${strayId}); pass the same --tag filters as the interrupted run`,
+    };
+  }
+  return { ok: true, positions };
+}

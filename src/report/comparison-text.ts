@@ -1,0 +1,134 @@
+/**
+ * The text form of a `Comparison`, for a terminal (`evals compare`, and `evals run --baseline`):
+ * the two sides, the counts, then per run a table of rows and the case lists, colored when asked.
+ */
+import { painter, type Painter } from './ansi.ts';
+import {
+  caseLists,
+  caseText,
+  countsLine,
+  evaluatorsOnOneSide,
+  footnote,
+  listRuns,
+  MAX_LISTED_COMPARE_CASES,
+  oneSidedRuns,
+  orderRows,
+  orderRuns,
+  rowText,
+} from './comparison-wording.ts';
+import { showInvisible } from './failure-details.ts';
+import { describeRun, formatCount, plural, shortSha, startDate } from './labels.ts';
+import { renderTable } from '../shared/text-table.ts';
+import type { ArtifactInfo, ChangeLabel, Comparison, RunComparison } from '../types/comparison.ts';
+
+/** How `renderComparisonText` lays out its text. */
+export interface ComparisonTextOptions {
+  /** Emit ANSI colors (red regressed, green improved). The caller decides from the stream and NO_COLOR. */
+  color: boolean;
+}
+
+/** The comparison for a terminal, ending with a newline. */
+export function renderComparisonText(
+  comparison: Comparison,
+  options: ComparisonTextOptions,
+): string {
+  const paint = painter(options.color);
+  const blocks: string[] = [];
+  blocks.push(
+    [
+      `${paint.bold('BASE')} ${clean(describeArtifact(comparison.base))}`,
+      `${paint.bold('HEAD')} ${clean(describeArtifact(comparison.head))}`,
+      countsLine(comparison.counts, (text) => paint.bold(paint.red(text))),
+    ].join('\n'),
+  );
+  for (const run of orderRuns(comparison.runs)) {
+    blocks.push(textRun(run, comparison.settings.confidence, paint));
+  }
+  for (const [title, runs] of oneSidedRuns(comparison)) {
+    blocks.push([title, ...listRuns(runs).map((line) => `  ${clean(line)}`)].join('\n'));
+  }
+  blocks.push(paint.dim(footnote(comparison)));
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** `evals.yaml · 3f9a1c2 (main) · 2024-05-01` */
+function describeArtifact(info: ArtifactInfo): string {
+  const parts = [info.config];
+  const sha = info.git?.sha ? shortSha(info.git.sha) : null;
+  const ref = info.git?.ref ?? null;
+  if (sha !== null || ref !== null) {
+    parts.push(
+      [sha, ref === null ? null : sha === null ? ref : `(${ref})`].filter(Boolean).join(' '),
+    );
+  }
+  const date = startDate(info.startedAt);
+  if (date) parts.push(date);
+  return parts.join(' · ');
+}
+
+function textRun(run: RunComparison, confidence: number, paint: Painter): string {
+  const lines = [
+    `${paint.bold(clean(describeRun(run)))}  ${paint.dim(`${plural(run.passRate.paired, 'case')} compared`)}`,
+  ];
+  const rows = orderRows(run).map((row) => rowText(row, confidence));
+  lines.push(
+    ...renderTable(
+      rows.map((row) => {
+        const label = paintLabel(row.label, paint);
+        return [
+          clean(row.name),
+          row.change,
+          row.test,
+          row.note ? `${label} ${paint.dim(row.note)}` : label,
+        ];
+      }),
+      { indent: '  ' },
+    ),
+  );
+
+  for (const list of caseLists(run)) {
+    const title = `${list.title} (${formatCount(list.cases.length)})`;
+    const note = list.note ? paint.dim(`: ${list.note}`) : '';
+    lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
+    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
+    // No source column when no case has one (cases given in code).
+    const withSource = shown.some((entry) => entry.source !== null);
+    lines.push(
+      ...renderTable(
+        shown.map((entry) => [
+          clean(entry.id),
+          ...(withSource ? [paint.dim(clean(entry.source ?? ''))] : []),
+          ...(entry.detail === null ? [] : [entry.detail]),
+        ]),
+        { indent: '    ' },
+      ),
+    );
+    if (list.cases.length > shown.length) {
+      lines.push(`    … ${formatCount(list.cases.length - shown.length)} more`);
+    }
+  }
+
+  const oneSided = evaluatorsOnOneSide(run).map(
+    ([side, ids]) => `evaluators only in ${side}: ${ids.join(', ')}`,
+  );
+  if (oneSided.length > 0) lines.push(`  ${clean(oneSided.join(' · '))}`);
+  return lines.join('\n');
+}
+
+function paintLabel(label: ChangeLabel, paint: Painter): string {
+  switch (label) {
+    case 'regressed':
+      return paint.bold(paint.red(label));
+    case 'improved':
+      return paint.green(label);
+    case 'too few cases':
+      return paint.yellow(label);
+    case 'unchanged':
+      return label;
+  }
+}
+
+/** One line of user text for a terminal: line breaks and tabs as spaces, controls written out. */
+function clean(text: string): string {
+  return showInvisible(text.replace(/\r\n?|[\n\t\u2028\u2029]/g, ' '));
+}

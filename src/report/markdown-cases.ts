@@ -1,0 +1,122 @@
+/**
+ * The failing cases of a run in the markdown report: a `<details>` list whose entries give each
+ * case's id, source, status against the baseline, why its evaluations failed and its output (or
+ * the function's error), every part bounded so one case never crowds out the others.
+ */
+import type { CaseResult } from '../types/index.ts';
+import {
+  evaluationReason,
+  failedEvaluations,
+  outputText,
+  repoPath,
+  shortenText,
+} from './failure-details.ts';
+import {
+  describeCaseFailure,
+  describeFailedEvaluation,
+  flakyLabel,
+  formatCount,
+  plural,
+  shortId,
+} from './labels.ts';
+import type { RunComparison, RunView } from './markdown-model.ts';
+import { codeBlock, codeSpan, escapeMarkdownText } from './markdown-text.ts';
+
+/** Where a note about something left out of the report sends the reader. */
+export const SEE_ARTIFACT = '(see the results artifact)';
+
+// Per-case bounds: one case must never crowd out the others, and an entry's size is what the
+// budget search trades against the rest of the document.
+const OUTPUT_MAX_CHARS = 300;
+const OUTPUT_MAX_LINES = 12;
+const ERROR_MAX_CHARS = 600;
+const ERROR_MAX_LINES = 8;
+const REASON_MAX_CHARS = 200;
+const EVALUATIONS_PER_CASE = 5;
+
+/**
+ * The first `shown` failing cases of a run (no more than it keeps in detail) in a `<details>`,
+ * with a line counting the rest; only a count when `shown` is 0; '' when none failed.
+ */
+export function renderFailingCases(view: RunView, shown: number, sourceRoot: string): string {
+  const total = view.failing.length;
+  if (total === 0) return '';
+  if (shown === 0) return `_${plural(total, 'failing case')} not shown_`;
+  const errored = view.failing.filter((result) => result.error !== null).length;
+  const summary = `${plural(total, 'failing case')}${errored > 0 ? ` (${formatCount(errored)} errored)` : ''}`;
+  const entries: string[] = [];
+  for (let i = 0; i < Math.min(shown, view.listable); i++) {
+    entries.push(caseEntry(view, i, sourceRoot));
+  }
+  const blocks = [`<details><summary>${summary}</summary>`, entries.join('\n')];
+  if (shown < total) {
+    blocks.push(`… ${plural(total - shown, 'more failing case')} not shown ${SEE_ARTIFACT}`);
+  }
+  // The blank line before `</details>` ends the list, so the tag is read as HTML, not as text of
+  // the last item.
+  blocks.push('</details>');
+  return blocks.join('\n\n');
+}
+
+function caseEntry(view: RunView, index: number, sourceRoot: string): string {
+  const cached = view.entries[index];
+  if (cached !== undefined) return cached;
+  const result = view.failing[index];
+  const entry = result === undefined ? '' : renderCase(result, view.comparison, sourceRoot);
+  view.entries[index] = entry;
+  return entry;
+}
+
+/**
+ * One failing case as a list item: id, source, status and how it compares with the baseline;
+ * one sub-item per failing evaluation with its reason; then the output (or the function's
+ * error) in a code block, shortened.
+ */
+function renderCase(
+  result: CaseResult,
+  comparison: RunComparison | null,
+  sourceRoot: string,
+): string {
+  const errored = result.error !== null;
+  const source = result.source
+    ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`)
+    : 'no source';
+  const head = [codeSpan(shortId(result.id)), source, errored ? '**errored**' : '**failed**'];
+  const flaky = flakyLabel(result);
+  if (flaky !== null) head.push(flaky);
+  if (comparison?.baseline) {
+    const before = comparison.before.get(result.id);
+    if (before === true) head.push('newly failing');
+    else if (before === undefined) head.push('new case');
+  }
+  const lines = [`- ${head.join(' · ')}`];
+
+  if (errored) {
+    lines.push(
+      '',
+      codeBlock(shortenText(result.error ?? '', ERROR_MAX_CHARS, ERROR_MAX_LINES), '  '),
+    );
+    return lines.join('\n');
+  }
+
+  const failed = failedEvaluations(result);
+  const reasons =
+    failed.length === 0
+      ? describeCaseFailure(result).map(escapeMarkdownText)
+      : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
+          const reason = evaluationReason(evaluation);
+          const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
+          return reason === null
+            ? text
+            : `${text} — ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS))}`;
+        });
+  if (failed.length > EVALUATIONS_PER_CASE) {
+    reasons.push(`… ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
+  }
+  lines.push(...reasons.map((reason) => `  - ${reason}`));
+  lines.push(
+    '',
+    codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES), '  '),
+  );
+  return lines.join('\n');
+}

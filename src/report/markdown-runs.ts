@@ -1,0 +1,201 @@
+/**
+ * The markdown report for one plan of what fits: the heading and intro, then per run its counts
+ * and evaluator table (with deltas against a baseline), failed gate conditions, flaky cases and
+ * failing cases, then notes on what was left out.
+ */
+import type { EvaluatorSummary, RunResult } from '../types/index.ts';
+import { flakyLabel, formatCount, formatPercent, plural, shortId } from './labels.ts';
+import { renderFailingCases, SEE_ARTIFACT } from './markdown-cases.ts';
+import type { ReportModel, RunView } from './markdown-model.ts';
+import { codeSpan, escapeMarkdownText } from './markdown-text.ts';
+
+/** Which parts of the model one rendering shows. */
+export interface Plan {
+  /** Indexes of the runs rendered; the others are counted in a note. */
+  runs: ReadonlySet<number>;
+  /** Indexes of the runs whose evaluator rows are rendered. */
+  evaluatorRows: ReadonlySet<number>;
+  /** Per run index, how many failing cases are listed. */
+  cases: readonly number[];
+}
+
+/** Flaky cases named in a run's flaky line; the rest are counted. */
+const LISTED_FLAKY_CASES = 10;
+
+/** The whole document for `plan`, ending with a newline. */
+export function renderDocument(model: ReportModel, plan: Plan): string {
+  const blocks: string[] = [];
+  blocks.push(model.marker ? `${model.marker}\n${model.heading}` : model.heading);
+  blocks.push(model.intro.join('\n\n'));
+  model.views.forEach((view, index) => {
+    if (!plan.runs.has(index)) return;
+    blocks.push(renderRun(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
+  });
+  const hidden = model.views.length - plan.runs.size;
+  if (hidden > 0) {
+    const failing = model.views.filter(
+      (view, index) => !plan.runs.has(index) && view.run.verdict === 'fail',
+    ).length;
+    const runs = plan.runs.size > 0 ? plural(hidden, 'more run') : plural(hidden, 'run');
+    const ofThem = failing > 0 ? `, ${formatCount(failing)} of them failing` : '';
+    blocks.push(`… ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
+  }
+  if (model.goneRuns) blocks.push(model.goneRuns);
+  // Per-run notes stay short (there can be hundreds); one line says where the rest is.
+  const cutInRuns = model.views.some(
+    (view, index) =>
+      plan.runs.has(index) &&
+      ((!plan.evaluatorRows.has(index) && Object.keys(view.run.summary.evaluators).length > 0) ||
+        (view.failing.length > 0 && (plan.cases[index] ?? 0) === 0)),
+  );
+  if (cutInRuns) blocks.push(`_What is not shown here is in the results artifact._`);
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function renderRun(
+  view: RunView,
+  withEvaluators: boolean,
+  shownCases: number,
+  model: ReportModel,
+): string {
+  const { run, comparison } = view;
+  const before = comparison?.baseline ?? null;
+  const blocks: string[] = [];
+
+  const icon = run.verdict === 'pass' ? '✅' : '❌';
+  const isNew = comparison !== null && before === null;
+  blocks.push(`### ${icon} ${view.label}${isNew ? ' · new run' : ''}`);
+
+  const { summary } = run;
+  const rows = [
+    '| | mean | pass rate | passed | failed | errored |',
+    '| :-- | --: | --: | --: | --: | --: |',
+    tableRow([
+      `**${plural(summary.cases, 'case')}**`,
+      '',
+      compareRate(summary.passRate, before ? before.summary.passRate : undefined),
+      formatCount(summary.passed),
+      formatCount(summary.failed),
+      formatCount(summary.errored),
+    ]),
+  ];
+  const evaluators = Object.entries(summary.evaluators);
+  if (withEvaluators) {
+    for (const [id, stats] of evaluators) {
+      rows.push(evaluatorRow(id, stats, before, comparison !== null));
+    }
+  }
+  blocks.push(rows.join('\n'));
+  if (!withEvaluators && evaluators.length > 0) {
+    blocks.push(`_${plural(evaluators.length, 'evaluator row')} not shown_`);
+  }
+
+  if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {
+    const newly = `${formatCount(comparison.newlyFailing)} newly failing`;
+    blocks.push(
+      `vs baseline: ${comparison.newlyFailing > 0 ? `**${newly}**` : newly} · ${formatCount(comparison.fixed)} fixed`,
+    );
+  }
+
+  const failedConditions = run.gate.conditions.filter((condition) => !condition.passed);
+  if (failedConditions.length > 0) {
+    blocks.push(
+      failedConditions
+        .map(
+          (condition) =>
+            `- ✗ ${escapeMarkdownText(condition.name)}: expected ${escapeMarkdownText(condition.expected)}, got ${escapeMarkdownText(condition.actual)}`,
+        )
+        .join('\n'),
+    );
+  }
+
+  const flakyLine = renderFlakyLine(run);
+  if (flakyLine) blocks.push(flakyLine);
+
+  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
+  if (failingBlock) blocks.push(failingBlock);
+  return blocks.join('\n\n');
+}
+
+function evaluatorRow(
+  id: string,
+  stats: EvaluatorSummary,
+  before: RunResult | null,
+  compared: boolean,
+): string {
+  const previous = before ? (before.summary.evaluators[id] ?? null) : undefined;
+  // An evaluator the baseline run did not have: say so rather than show a delta from nothing.
+  const isNew = compared && before !== null && previous === null;
+  return tableRow([
+    `${escapeMarkdownText(id)}${isNew ? ' (new)' : ''}`,
+    compareMean(stats.mean, previous ? previous.mean : undefined),
+    compareRate(stats.passRate, previous ? previous.passRate : undefined),
+    formatCount(stats.passed),
+    formatCount(stats.failed),
+    formatCount(stats.errors),
+  ]);
+}
+
+/** Cells are already escaped; a row is one line, so no cell can hold a newline. */
+function tableRow(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+/**
+ * `0.860`; against a baseline value (`undefined`: none) `0.812 → 0.860 (+0.048)`, or
+ * `0.860 (±0.000)` when nothing changed at the shown precision.
+ */
+function compareMean(value: number | null, previous: number | null | undefined): string {
+  return compare(
+    value,
+    previous,
+    (v) => v.toFixed(3),
+    (delta) => signed(delta, 3),
+  );
+}
+
+/** `86.0%`; against a baseline rate `80.0% → 86.0% (+6.0 pp)`. */
+function compareRate(value: number | null, previous: number | null | undefined): string {
+  return compare(value, previous, formatPercent, (delta) => `${signed(delta * 100, 1)} pp`);
+}
+
+function compare(
+  value: number | null,
+  previous: number | null | undefined,
+  format: (value: number) => string,
+  formatDelta: (delta: number) => string,
+): string {
+  const now = value === null ? '—' : format(value);
+  if (previous === undefined || (previous === null && value === null)) return now;
+  if (previous === null || value === null) {
+    return `${previous === null ? '—' : format(previous)} → ${now}`;
+  }
+  const delta = formatDelta(value - previous);
+  return format(previous) === now && delta.startsWith('±')
+    ? `${now} (${delta})`
+    : `${format(previous)} → ${now} (${delta})`;
+}
+
+/** `+0.048`, `-0.120`, `±0.000` (a change too small to show is not shown as a gain or a loss). */
+function signed(delta: number, digits: number): string {
+  const text = Math.abs(delta).toFixed(digits);
+  if (Number(text) === 0) return `±${text}`;
+  return `${delta > 0 ? '+' : '-'}${text}`;
+}
+
+/**
+ * With trials: `**2 flaky cases** (…): `a1b2c3` 2/3 · `d4e5f6` 1/3`, passed and failed ones
+ * alike, each with its trials passed / run; '' when no case is flaky. Bounded, so it never
+ * competes with the failing cases for the budget.
+ */
+function renderFlakyLine(run: RunResult): string {
+  const flaky = run.cases.filter((result) => result.flaky === true);
+  if (flaky.length === 0) return '';
+  const listed = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
+    const rate = (flakyLabel(result) ?? '').replace(/^flaky /, '');
+    return `${codeSpan(shortId(result.id))} ${rate}`;
+  });
+  if (flaky.length > listed.length)
+    listed.push(`… ${formatCount(flaky.length - listed.length)} more`);
+  return `**${plural(flaky.length, 'flaky case')}** (passed some trials, failed others; trials passed): ${listed.join(' · ')}`;
+}

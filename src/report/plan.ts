@@ -1,0 +1,88 @@
+/**
+ * A run's plan as `evals run --dry-run` prints it: per suite what produces the outputs, the
+ * testset, the runs (grid points × cases × trials), the evaluators and the model calls the
+ * built-in judges make at most; then the totals. Pure: the plan in, text out.
+ */
+import type { RunPlan, SuitePlan } from '../plan/types.ts';
+import { formatCount, formatParams, plural } from './labels.ts';
+
+/** How many grid points a suite's plan names one by one before it counts the rest. */
+const LISTED_POINTS = 6;
+
+/** The plan as text, ending with a newline. */
+export function renderPlan(plan: RunPlan): string {
+  const lines: string[] = [`Plan of ${plan.config}${planNotes(plan)}`, ''];
+  let runs = 0;
+  let executions = 0;
+  let calls = 0;
+  const uncounted = new Set<string>();
+  for (const suite of plan.suites) {
+    lines.push(...renderSuite(suite), '');
+    runs += suite.runs.length;
+    executions += toRun(suite);
+    calls += suite.modelCalls.perCase * toRun(suite);
+    for (const part of suite.modelCalls.unknown) uncounted.add(`${suite.id}: ${part}`);
+  }
+  lines.push(
+    `Total: ${plural(plan.suites.length, 'suite')}, ${plural(runs, 'run')}, ` +
+      `${plural(executions, 'case execution')} to run, at most ${plural(calls, 'model call')} ` +
+      `from built-in judges${uncounted.size > 0 ? ' (calls made by your own code are not counted)' : ''}`,
+    'Nothing was run (--dry-run).',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function planNotes(plan: RunPlan): string {
+  const notes = [
+    ...(plan.shard ? [`shard ${plan.shard.index}/${plan.shard.count}`] : []),
+    ...(plan.resume
+      ? [`resuming ${plan.resume.from}: ${plural(plan.resume.kept, 'case result')} kept`]
+      : []),
+  ];
+  return notes.length > 0 ? ` (${notes.join('; ')})` : '';
+}
+
+/** Case executions the suite has left to run: its cases in every run, times its trials. */
+function toRun(suite: SuitePlan): number {
+  const cases = suite.runs.reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
+  return cases * suite.trials;
+}
+
+function renderSuite(suite: SuitePlan): string[] {
+  const { testset } = suite;
+  const where = testset.path === null ? 'inline cases' : testset.path;
+  const at = testset.ref === null ? '' : ` at ${testset.ref}`;
+  const cases = suite.runs[0]?.cases.length ?? 0;
+  const done = suite.runs.reduce((sum, run) => sum + (run.done?.size ?? 0), 0);
+  const lines = [
+    `${suite.id}: ${suite.target}`,
+    `  testset     ${where}${at} · revision ${testset.revision.slice(0, 12)} · ${plural(suite.rows, 'row')}` +
+      (cases === suite.rows ? '' : `, ${formatCount(cases)} selected`),
+    `  runs        ${plural(suite.runs.length, 'grid point')} × ${plural(cases, 'case')} × ` +
+      `${plural(suite.trials, 'trial')} = ${plural(toRun(suite), 'case execution')}` +
+      (done > 0 ? ` (${formatCount(done)} taken over from the interrupted run)` : ''),
+  ];
+  const points = suite.runs.map((run) => formatParams(run.params, ' ')).filter((p) => p !== '');
+  if (points.length > 0) {
+    const listed = points.slice(0, LISTED_POINTS).join(' · ');
+    const more = points.length > LISTED_POINTS ? ` · … ${points.length - LISTED_POINTS} more` : '';
+    lines.push(`              ${listed}${more}`);
+  }
+  lines.push(
+    `  concurrency ${suite.concurrency} cases in flight, ` +
+      (suite.timeoutMs === null ? 'no time limit' : `${formatCount(suite.timeoutMs)} ms a call`),
+    `  evaluators  ${
+      suite.evaluators.length === 0
+        ? 'none'
+        : suite.evaluators.map((e) => (e.id === e.use ? e.id : `${e.id} (${e.use})`)).join(', ')
+    }`,
+    `  model calls at most ${formatCount(suite.modelCalls.perCase * toRun(suite))}` +
+      (suite.modelCalls.perCase > 0
+        ? ` (${plural(suite.modelCalls.perCase, 'call')} a case execution)`
+        : '') +
+      (suite.modelCalls.unknown.length > 0
+        ? `; not counted: ${suite.modelCalls.unknown.join(', ')}`
+        : ''),
+  );
+  return lines;
+}

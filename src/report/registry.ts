@@ -1,0 +1,92 @@
+/**
+ * Every reporter, by name: how each is made from its options and the terminal it writes to. A
+ * run lists the reporters it wants (`ReporterSpec`s) and `createReporters` makes them; a new
+ * reporter is one file and one entry here.
+ */
+import { artifactFile, junitFile } from './file-reports.ts';
+import { createProgressReporter } from './progress.ts';
+import type { Reporter } from './reporter.ts';
+import { terminalSummary } from './terminal-summary.ts';
+
+/** Where reporters write, shared by every reporter of a run. */
+export interface ReporterContext {
+  /** The run's results and tables. */
+  out: (text: string) => void;
+  /** Progress and notes (`results written to …`). */
+  err: (text: string) => void;
+  /** Progress redraws one line in place on a terminal; periodic plain lines otherwise. */
+  errIsTTY: boolean;
+  color: boolean;
+  /** The terminal's width, when known. */
+  width?: number;
+  /** Under GitHub Actions, progress lines are folded into a group. */
+  githubActions: boolean;
+}
+
+/** Makes one kind of reporter from its options. */
+export interface ReporterKind<O> {
+  create(options: O, context: ReporterContext): Reporter;
+}
+
+/** The reporters a run may list. */
+export const reporterKinds = {
+  /** Live progress on stderr: counts, pass/fail so far and an ETA. */
+  progress: {
+    create: (_options: Record<never, never>, context) =>
+      createProgressReporter({
+        write: context.err,
+        isTTY: context.errIsTTY,
+        now: () => performance.now(),
+        githubActions: context.githubActions,
+      }),
+  } satisfies ReporterKind<Record<never, never>>,
+  /** The summary table at the end, on stdout; `preface` is printed before it. */
+  summary: {
+    create: (options: { preface?: () => string | undefined }, context) =>
+      terminalSummary({
+        write: context.out,
+        color: context.color,
+        ...(context.width !== undefined ? { width: context.width } : {}),
+        ...(options.preface ? { preface: options.preface } : {}),
+      }),
+  } satisfies ReporterKind<{ preface?: () => string | undefined }>,
+  /** The results artifact, written to `path`; `shown` is how the note names it. */
+  artifact: {
+    create: (options: { path: string; shown?: string }, context) =>
+      artifactFile({
+        path: options.path,
+        written: () => context.err(`results written to ${options.shown ?? options.path}\n`),
+      }),
+  } satisfies ReporterKind<{ path: string; shown?: string }>,
+  /** The JUnit XML report, written to `path`. */
+  junit: {
+    create: (options: { path: string; shown?: string }, context) =>
+      junitFile({
+        path: options.path,
+        written: () => context.err(`JUnit report written to ${options.shown ?? options.path}\n`),
+      }),
+  } satisfies ReporterKind<{ path: string; shown?: string }>,
+};
+
+type Kinds = typeof reporterKinds;
+
+/** A reporter a run wants: its name and its options. */
+export type ReporterSpec = {
+  [K in keyof Kinds]: { name: K } & Parameters<Kinds[K]['create']>[0];
+}[keyof Kinds];
+
+/** A registry as `createReporters` takes it: the built-in reporters, or more (in tests). */
+export type ReporterKinds = Readonly<Record<string, ReporterKind<never>>>;
+
+/** The reporters `specs` name, in order, made from `kinds` (the built-in ones by default). */
+export function createReporters(
+  specs: readonly { readonly name: string; readonly [option: string]: unknown }[],
+  context: ReporterContext,
+  kinds: ReporterKinds = reporterKinds,
+): Reporter[] {
+  return specs.map(({ name, ...options }) => {
+    const kind = kinds[name];
+    if (kind === undefined) throw new Error(`no reporter named "${name}" is registered`);
+    return kind.create(options as never, context);
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * How the `evals testset` renderers show user text and measure it: one line, control characters
+ * written out, values as compact JSON, revisions at a fixed length.
+ */
+import { textWidthUpTo } from '../shared/text-table.ts';
+
+/** Characters of a revision shown (and of a hash-like case id). */
+export const REVISION_LENGTH = 12;
+
+/**
+ * The widest of `texts`, 0 for none; `limit + 1` when one is wider than `limit` (see
+ * `textWidthUpTo`). A loop: spreading 100,000 rows into Math.max overflows.
+ */
+export function widest(texts: readonly string[], limit = Infinity): number {
+  let width = 0;
+  for (const text of texts) width = Math.max(width, textWidthUpTo(text, limit));
+  return width;
+}
+
+/**
+ * Compact JSON for display, keys in the row's own order. Never throws: a value JSON cannot
+ * write (a bigint from code) is shown as its text.
+ */
+export function compactJson(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  return clean(text ?? String(value));
+}
+
+/**
+ * Makes user text (labels, ids, keys, values) safe to print: control characters, escape
+ * sequences included, are shown as `\uXXXX` instead of acting on the terminal; a tab is a space.
+ */
+export function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
+    char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * Whether a case id is a hash (of the content, or of `hash:` fields) rather than a dedup id a
+ * user wrote: shown as its first `REVISION_LENGTH` hex digits.
+ */
+export function isHashId(id: string): boolean {
+  return /^[0-9a-f]{13,}$/i.test(id);
+}

@@ -1,0 +1,126 @@
+/**
+ * The two extension points: a new kind of target and a new reporter each take one registration,
+ * and the engine runs them as it runs its own (nothing in run/ knows them).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MemoryCaseLog } from '../src/artifact/case-log.ts';
+import { buildArtifact } from '../src/artifact/artifact.ts';
+import { bindSuites, suiteSpecs } from '../src/bind/bind.ts';
+import { createModuleLoader } from '../src/bind/modules/loader.ts';
+import { readTestsets } from '../src/bind/testsets.ts';
+import { loadConfig } from '../src/pipeline/load.ts';
+import { execute } from '../src/pipeline/execute.ts';
+import { planRun } from '../src/plan/plan.ts';
+import { createReporters, reporterKinds, type ReporterKind } from '../src/report/registry.ts';
+import { targetKinds, type TargetKind } from '../src/targets/registry.ts';
+import type { TargetConfig } from '../src/config/types.ts';
+import { oneSuiteProject } from './helpers/cli.ts';
+
+describe('extension points', () => {
+  it('a fake target and a fake reporter, one registration each, run through the engine', async () => {
+    const dir = oneSuiteProject('q,expected\nhello,HELLO\nbye,BYE\nodd,nope\n', [
+      'evaluators:',
+      '  - { id: upper, use: is-equals, with: { expected: "{{case.expected}}" } }',
+    ]);
+    const quiet = { write: () => true };
+    const ctx = { cwd: dir, env: {}, stdout: quiet, stderr: quiet };
+    const config = await loadConfig(undefined, ctx);
+    // A config naming the new kind (the schema would gain a key for it; here it is set directly).
+    const suite = config.suites[0]!;
+    suite.target = { kind: 'shout', suffix: '' } as unknown as TargetConfig;
+
+    // One registration: the kind, next to the built-in ones.
+    const shout: TargetKind<{ kind: string; suffix: string }> = {
+      create: (target) =>
+        Promise.resolve({
+          ok: true,
+          value: {
+            description: 'shouts the question',
+            call: ({ testCase }) => ({
+              output: `${String(testCase.q).toUpperCase()}${target.suffix}`,
+              usage: {
+                calls: 1,
+                cacheHits: 0,
+                promptTokens: 3,
+                completionTokens: 1,
+                cost: 0.001,
+                latencyMs: 2,
+              },
+            }),
+          },
+        }),
+    };
+    const bound = await bindSuites(config, config.suites, {
+      loader: createModuleLoader(),
+      targets: { ...targetKinds, shout },
+    });
+    assert.ok(bound.ok, JSON.stringify(!bound.ok && bound.issues));
+    const testsets = await readTestsets(config, config.suites, dir);
+    assert.ok(testsets.ok);
+    const planned = planRun(config, testsets.testsets, {});
+    assert.ok(planned.ok);
+
+    // One registration: the reporter, next to the built-in ones.
+    const heard: string[] = [];
+    const tally: ReporterKind<{ prefix: string }> = {
+      create: (options) => ({
+        onRunStart: (start) => heard.push(`${options.prefix} start ${start.total}`),
+        onCaseDone: ({ result }) =>
+          heard.push(`${options.prefix} ${String(result.output)} ${result.passed}`),
+        onRunEnd: ({ artifact, log }) => {
+          heard.push(`${options.prefix} end ${artifact.verdict} ${[...log.cases(0)].length}`);
+        },
+      }),
+    };
+    const reporters = createReporters(
+      [{ name: 'tally', prefix: '>' }],
+      { out: () => {}, err: () => {}, errIsTTY: false, color: false, githubActions: false },
+      { ...reporterKinds, tally },
+    );
+    const artifact = await execute(suiteSpecs(planned.plan, bound.suites), {
+      log: new MemoryCaseLog(),
+      reporters,
+      engine: { globalConcurrency: 1 },
+      artifact: (executed) =>
+        buildArtifact({
+          toolVersion: 'test',
+          config: config.file,
+          configHash: config.hash,
+          git: null,
+          ...executed,
+        }),
+    });
+    assert.deepEqual(heard, [
+      '> start 3',
+      '> HELLO true',
+      '> BYE true',
+      '> ODD false',
+      '> end fail 3',
+    ]);
+    // The target's usage is the case's, and the run's.
+    assert.equal(artifact.runs[0]?.summary.usage?.calls, 3);
+  });
+
+  it('refuses a reporter or a target kind nobody registered', async () => {
+    assert.throws(
+      () =>
+        createReporters([{ name: 'nope' }], {
+          out: () => {},
+          err: () => {},
+          errIsTTY: false,
+          color: false,
+          githubActions: false,
+        }),
+      /no reporter named "nope" is registered/,
+    );
+    const dir = oneSuiteProject('q\nx\n', []);
+    const quiet = { write: () => true };
+    const config = await loadConfig(undefined, { cwd: dir, env: {}, stdout: quiet, stderr: quiet });
+    config.suites[0]!.target = { kind: 'nope' } as unknown as TargetConfig;
+    await assert.rejects(
+      bindSuites(config, config.suites, { loader: createModuleLoader() }),
+      /no target kind "nope" is registered/,
+    );
+  });
+});

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { describeRun, shortSha, startDate } from '../src/report/labels.ts';
+import { describeOriginMarkdown } from '../src/report/markdown-text.ts';
+
+describe('run and origin labels shared by the reports', () => {
+  it('describeRun names a run by suite and grid params', () => {
+    assert.equal(describeRun({ suite: 'capitals', params: {} }), 'capitals');
+    assert.equal(
+      describeRun({ suite: 'capitals', params: { model: 'large', temperature: 0 } }),
+      'capitals · model=large temperature=0',
+    );
+  });
+
+  it('shortSha and startDate', () => {
+    assert.equal(shortSha('3f9a1c2d4e5f'), '3f9a1c2');
+    assert.equal(startDate('2024-05-01T12:00:00.000Z'), '2024-05-01');
+    assert.equal(startDate('yesterday'), undefined);
+  });
+
+  it('describeOriginMarkdown says each part it knows, in code spans', () => {
+    const startedAt = '2024-05-01T12:00:00.000Z';
+    assert.equal(
+      describeOriginMarkdown({ git: { sha: '3f9a1c2d4e5f', ref: 'main' }, startedAt }),
+      ' at `3f9a1c2` on `main` (2024-05-01)',
+    );
+    assert.equal(
+      describeOriginMarkdown({ git: { sha: null, ref: 'feat/`x`' }, startedAt: '' }),
+      ' on `` feat/`x` ``',
+    );
+    assert.equal(describeOriginMarkdown({ git: null, startedAt: 'n/a' }), '');
+  });
+});
