@@ -29716,6 +29716,12 @@ function shrinkColumns(widths, specs, room, gapWidth) {
     remaining -= width;
   });
 }
+function printable(text) {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (char) => char === "	" ? " " : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
 var ELLIPSIS, PLAIN_ASCII, ANSI_SEQUENCE, CHUNK, graphemes;
 var init_text_table = __esm({
   "src/shared/text-table.ts"() {
@@ -42847,15 +42853,26 @@ var init_stats = __esm({
   }
 });
 
+// src/shared/group-by.ts
+function groupBy(items, keyOf) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+var init_group_by = __esm({
+  "src/shared/group-by.ts"() {
+    "use strict";
+  }
+});
+
 // src/compare/match-runs.ts
 function matchRuns(baseRuns, headRuns) {
-  const waiting = /* @__PURE__ */ new Map();
-  for (const run2 of baseRuns) {
-    const key = runKey(run2);
-    const list = waiting.get(key);
-    if (list) list.push(run2);
-    else waiting.set(key, [run2]);
-  }
+  const waiting = groupBy(baseRuns, runKey);
   const pairs = [];
   const onlyInHead = [];
   const paired = /* @__PURE__ */ new Set();
@@ -42874,6 +42891,7 @@ var init_match_runs = __esm({
   "src/compare/match-runs.ts"() {
     "use strict";
     init_run_key();
+    init_group_by();
   }
 });
 
@@ -43343,8 +43361,8 @@ function renderComparisonText(comparison, options2) {
   const blocks = [];
   blocks.push(
     [
-      `${paint.bold("BASE")} ${clean2(describeArtifact(comparison.base))}`,
-      `${paint.bold("HEAD")} ${clean2(describeArtifact(comparison.head))}`,
+      `${paint.bold("BASE")} ${oneLine2(describeArtifact(comparison.base))}`,
+      `${paint.bold("HEAD")} ${oneLine2(describeArtifact(comparison.head))}`,
       countsLine(comparison.counts, (text) => paint.bold(paint.red(text)))
     ].join("\n")
   );
@@ -43352,7 +43370,7 @@ function renderComparisonText(comparison, options2) {
     blocks.push(textRun(run2, comparison.settings.confidence, paint));
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
-    blocks.push([title, ...listRuns(runs).map((line) => `  ${clean2(line)}`)].join("\n"));
+    blocks.push([title, ...listRuns(runs).map((line) => `  ${oneLine2(line)}`)].join("\n"));
   }
   blocks.push(paint.dim(footnote(comparison)));
   return `${blocks.join("\n\n")}
@@ -43373,7 +43391,7 @@ function describeArtifact(info2) {
 }
 function textRun(run2, confidence, paint) {
   const lines2 = [
-    `${paint.bold(clean2(describeRun(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
+    `${paint.bold(oneLine2(describeRun(run2)))}  ${paint.dim(`${plural(run2.passRate.paired, "case")} compared`)}`
   ];
   const rows = orderRows(run2).map((row) => rowText(row, confidence));
   lines2.push(
@@ -43381,7 +43399,7 @@ function textRun(run2, confidence, paint) {
       rows.map((row) => {
         const label = paintLabel(row.label, paint);
         return [
-          clean2(row.name),
+          oneLine2(row.name),
           row.change,
           row.test,
           row.note ? `${label} ${paint.dim(row.note)}` : label
@@ -43399,8 +43417,8 @@ function textRun(run2, confidence, paint) {
     lines2.push(
       ...renderTable(
         shown.map((entry) => [
-          clean2(entry.id),
-          ...withSource ? [paint.dim(clean2(entry.source ?? ""))] : [],
+          oneLine2(entry.id),
+          ...withSource ? [paint.dim(oneLine2(entry.source ?? ""))] : [],
           ...entry.detail === null ? [] : [entry.detail]
         ]),
         { indent: "    " }
@@ -43413,7 +43431,7 @@ function textRun(run2, confidence, paint) {
   const oneSided = evaluatorsOnOneSide(run2).map(
     ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
   );
-  if (oneSided.length > 0) lines2.push(`  ${clean2(oneSided.join(" \xB7 "))}`);
+  if (oneSided.length > 0) lines2.push(`  ${oneLine2(oneSided.join(" \xB7 "))}`);
   return lines2.join("\n");
 }
 function paintLabel(label, paint) {
@@ -43428,7 +43446,7 @@ function paintLabel(label, paint) {
       return label;
   }
 }
-function clean2(text) {
+function oneLine2(text) {
   return showInvisible(text.replace(/\r\n?|[\n\t\u2028\u2029]/g, " "));
 }
 var init_comparison_text = __esm({
@@ -48419,12 +48437,8 @@ function overTotal(maxTotal, name) {
 }
 
 // src/github/baseline.ts
-var DEFAULT_RESULTS_FILE = "evals-results.json";
 var PERMISSION = "actions: read";
 var DEFAULT_MAX_PAGES = 10;
-var DEFAULT_TIMEOUT_MS = 12e4;
-var DEFAULT_MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
-var LISTED_ENTRIES = 20;
 async function findBaselineArtifact(octokit, target, options2) {
   const { owner, repo } = target;
   const { name, branch } = options2;
@@ -48470,6 +48484,18 @@ async function findBaselineArtifact(octokit, target, options2) {
     }
   };
 }
+function fromFork(run2) {
+  return run2.head_repository_id !== void 0 && run2.repository_id !== void 0 && run2.head_repository_id !== run2.repository_id;
+}
+function isNewer(a, b) {
+  return a.time > b.time || a.time === b.time && a.artifact.id > b.artifact.id;
+}
+
+// src/github/baseline-download.ts
+var DEFAULT_RESULTS_FILE = "evals-results.json";
+var DEFAULT_TIMEOUT_MS = 12e4;
+var DEFAULT_MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+var LISTED_ENTRIES = 20;
 async function downloadBaseline(octokit, target, artifactId, options2 = {}) {
   const what = `download the baseline artifact ${artifactId}`;
   let archive;
@@ -48652,12 +48678,6 @@ function describeEntries(entries) {
 }
 function baseName(path) {
   return path.slice(path.lastIndexOf("/") + 1);
-}
-function fromFork(run2) {
-  return run2.head_repository_id !== void 0 && run2.repository_id !== void 0 && run2.head_repository_id !== run2.repository_id;
-}
-function isNewer(a, b) {
-  return a.time > b.time || a.time === b.time && a.artifact.id > b.artifact.id;
 }
 function githubSaid(error2) {
   const data = error2.response?.data;
@@ -50028,7 +50048,11 @@ function renderRun(run2, listing, paint, width) {
   const lines2 = [];
   const params = formatParams(run2.params, " ");
   lines2.push(
-    [paint.bold(clean(run2.suite)), params ? clean(params) : null, verdictWord(run2.verdict, paint)].filter((part) => part !== null).join("  ")
+    [
+      paint.bold(printable(run2.suite)),
+      params ? printable(params) : null,
+      verdictWord(run2.verdict, paint)
+    ].filter((part) => part !== null).join("  ")
   );
   const { summary: summary2 } = run2;
   const flaky = summary2.flaky === void 0 ? [] : [formatCount(summary2.flaky)];
@@ -50056,7 +50080,7 @@ function renderRun(run2, listing, paint, width) {
         [
           ["evaluator", "mean", "pass rate", "passed", "failed", "errors"],
           ...evaluators.map(([id, stats]) => [
-            clean(id),
+            printable(id),
             stats.mean === null ? "\u2014" : stats.mean.toFixed(3),
             stats.passRate === null ? "\u2014" : formatPercent(stats.passRate),
             formatCount(stats.passed),
@@ -50073,7 +50097,7 @@ function renderRun(run2, listing, paint, width) {
   if (failedConditions.length > 0) {
     lines2.push("");
     for (const condition of failedConditions) {
-      const text = `${clean(condition.name)}: expected ${clean(condition.expected)}, got ${clean(condition.actual)}`;
+      const text = `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
       lines2.push(`${INDENT}${paint.red("\u2717")} ${text}`);
     }
   }
@@ -50101,7 +50125,7 @@ function renderCaseLine(result, paint, width) {
   const flaky = flakyLabel(result);
   const reasons = describeCaseFailure(result).join("; ");
   const detail = [flaky, reasons].filter((part) => part !== null && part !== "").join("  ");
-  const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(detail)}`;
+  const text = `${printable(shortId(result.id))}  ${printable(source)}  ${printable(detail)}`;
   return `${INDENT}${INDENT}${mark} ${truncateToWidth(text, width - 6)}`;
 }
 function renderVerdictLine(runs, interrupted, paint) {
@@ -50120,12 +50144,6 @@ function renderVerdictLine(runs, interrupted, paint) {
 }
 function verdictWord(verdict, paint) {
   return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
-}
-function clean(text) {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (char) => char === "	" ? " " : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
 }
 
 // src/report/case-listing.ts
@@ -50251,9 +50269,6 @@ function createReporters(specs, context3, kinds = reporterKinds) {
 // src/run/engine.ts
 init_p_limit();
 init_errors();
-
-// src/shared/reserved-ids.ts
-var PASS_CONDITION_EVALUATOR = "pass";
 
 // src/run/call.ts
 var MAX_TIMER_MS = 2147483647;
@@ -50387,85 +50402,35 @@ var PendingCalls = class {
   }
 };
 
-// src/run/evaluation.ts
-init_errors();
-init_usage();
-init_threshold();
-function toEvaluationResult(evaluator, raw, durationMs2) {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return erroredEvaluation(
-      evaluator,
-      `expected an evaluation object { score }, got ${describeValue(raw)}`,
-      durationMs2
-    );
-  }
-  const { score, threshold: ownThreshold, metadata, usage } = raw;
-  let threshold = evaluator.threshold ?? null;
-  let thresholdError = null;
-  if (threshold === null && ownThreshold != null) {
-    if (isThreshold(ownThreshold)) threshold = ownThreshold;
-    else {
-      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
-    }
-  }
-  let error2 = null;
-  let recordedScore = null;
-  if (score === void 0) error2 = "the evaluation has no score";
-  else if (typeof score !== "number") error2 = `score must be a number, got ${describeValue(score)}`;
-  else if (Number.isNaN(score)) error2 = "score is NaN";
-  else if (!Number.isFinite(score)) error2 = `score ${score} is outside [0, 1]`;
-  else {
-    recordedScore = score;
-    if (score < 0 || score > 1) error2 = `score ${score} is outside [0, 1]`;
-  }
-  error2 ??= thresholdError;
-  const result = {
-    evaluator: evaluator.id,
-    score: recordedScore,
-    threshold,
-    passed: evaluationPassed(recordedScore, threshold, error2),
-    metadata: toMetadata(metadata),
-    error: error2,
-    durationMs: durationMs2
-  };
-  if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
-  return result;
-}
-function isUsage(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const u = value;
-  const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
-  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost));
-}
-function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
-  const result = {
-    evaluator: evaluator.id,
-    score: null,
-    threshold: evaluator.threshold ?? null,
-    passed: false,
-    metadata: null,
-    error: error2,
-    durationMs: durationMs2
-  };
-  if (thrown instanceof EvaluationError) {
-    if (thrown.metadata !== void 0) result.metadata = toMetadata(thrown.metadata);
-    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
-  }
-  return result;
-}
-function isThreshold(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const bounds = value;
-  return ["lt", "lte", "gt", "gte"].every(
-    (key) => bounds[key] == null || typeof bounds[key] === "number"
+// src/run/state.ts
+function record(engine, run2, index, result, replayed) {
+  const testCase = run2.cases[index];
+  if (engine.positions) result.index = testCase.index;
+  if (run2.results !== null) run2.results[index] = result;
+  run2.summary.add(result);
+  if (!replayed) engine.completed++;
+  tell(
+    engine,
+    () => engine.listener?.onCaseDone?.({
+      run: run2.position,
+      index,
+      suite: run2.suite.spec.id,
+      params: run2.params,
+      result,
+      testCase,
+      replayed
+    })
   );
 }
-function toMetadata(metadata) {
-  if (metadata === void 0 || metadata === null) return null;
-  if (typeof metadata === "object" && !Array.isArray(metadata)) {
-    return metadata;
+function tell(engine, call) {
+  try {
+    call();
+  } catch (error2) {
+    engine.listenerError ??= { error: error2 };
   }
-  return { value: metadata };
+}
+function roundMs(ms) {
+  return Math.round(ms * 1e3) / 1e3;
 }
 
 // src/run/summary.ts
@@ -50629,6 +50594,93 @@ function evaluateRunGate(summary2, gate, planned) {
   return result;
 }
 
+// src/run/trial.ts
+init_errors();
+
+// src/shared/reserved-ids.ts
+var PASS_CONDITION_EVALUATOR = "pass";
+
+// src/run/evaluation.ts
+init_errors();
+init_usage();
+init_threshold();
+function toEvaluationResult(evaluator, raw, durationMs2) {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return erroredEvaluation(
+      evaluator,
+      `expected an evaluation object { score }, got ${describeValue(raw)}`,
+      durationMs2
+    );
+  }
+  const { score, threshold: ownThreshold, metadata, usage } = raw;
+  let threshold = evaluator.threshold ?? null;
+  let thresholdError = null;
+  if (threshold === null && ownThreshold != null) {
+    if (isThreshold(ownThreshold)) threshold = ownThreshold;
+    else {
+      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
+    }
+  }
+  let error2 = null;
+  let recordedScore = null;
+  if (score === void 0) error2 = "the evaluation has no score";
+  else if (typeof score !== "number") error2 = `score must be a number, got ${describeValue(score)}`;
+  else if (Number.isNaN(score)) error2 = "score is NaN";
+  else if (!Number.isFinite(score)) error2 = `score ${score} is outside [0, 1]`;
+  else {
+    recordedScore = score;
+    if (score < 0 || score > 1) error2 = `score ${score} is outside [0, 1]`;
+  }
+  error2 ??= thresholdError;
+  const result = {
+    evaluator: evaluator.id,
+    score: recordedScore,
+    threshold,
+    passed: evaluationPassed(recordedScore, threshold, error2),
+    metadata: toMetadata(metadata),
+    error: error2,
+    durationMs: durationMs2
+  };
+  if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
+  return result;
+}
+function isUsage(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const u = value;
+  const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
+  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost));
+}
+function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
+  const result = {
+    evaluator: evaluator.id,
+    score: null,
+    threshold: evaluator.threshold ?? null,
+    passed: false,
+    metadata: null,
+    error: error2,
+    durationMs: durationMs2
+  };
+  if (thrown instanceof EvaluationError) {
+    if (thrown.metadata !== void 0) result.metadata = toMetadata(thrown.metadata);
+    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
+  }
+  return result;
+}
+function isThreshold(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const bounds = value;
+  return ["lt", "lte", "gt", "gte"].every(
+    (key) => bounds[key] == null || typeof bounds[key] === "number"
+  );
+}
+function toMetadata(metadata) {
+  if (metadata === void 0 || metadata === null) return null;
+  if (typeof metadata === "object" && !Array.isArray(metadata)) {
+    return metadata;
+  }
+  return { value: metadata };
+}
+
 // src/run/trials.ts
 init_usage();
 init_threshold();
@@ -50706,6 +50758,134 @@ function aggregateEvaluations(trials) {
     });
   }
   return aggregated;
+}
+
+// src/run/trial.ts
+function callUser(engine, call, scope, timeoutMs2) {
+  let value;
+  try {
+    value = call();
+  } catch (thrown) {
+    return { ok: false, error: describeError3(thrown), thrown };
+  }
+  return isThenable(value) ? engine.calls.settle(value, scope, timeoutMs2) : { ok: true, value };
+}
+async function runTrial(engine, { run: run2, index, trial }) {
+  if (engine.calls.interrupted) return;
+  const { spec } = run2.suite;
+  const testCase = run2.cases[index];
+  const args = new FnCallArgs(testCase.data, run2.params);
+  const started = engine.now();
+  const called = callUser(engine, () => spec.target.call(args), args, spec.timeoutMs);
+  const produced = called instanceof Promise ? await called : called;
+  if (engine.calls.interrupted) return;
+  const durationMs2 = roundMs(engine.now() - started);
+  const target = produced.ok ? targetOutput(produced.value) : produced;
+  if (!target.ok) {
+    recordTrial(engine, run2, index, trial, {
+      output: null,
+      error: target.error,
+      durationMs: durationMs2,
+      passed: false,
+      evaluations: []
+    });
+    return;
+  }
+  const { output, usage } = target.value;
+  const evaluations = await Promise.all(
+    spec.evaluators.map((evaluator, i) => {
+      const limit = run2.suite.evaluatorLimits[i];
+      const evaluateOne = () => evaluate(engine, run2, evaluator, testCase.data, output, durationMs2);
+      return limit ? limit(evaluateOne) : evaluateOne();
+    })
+  );
+  if (engine.calls.interrupted) return;
+  const passed = await decidePass(engine, run2, testCase.data, output, evaluations);
+  if (engine.calls.interrupted) return;
+  recordTrial(engine, run2, index, trial, {
+    output: output === void 0 ? null : output,
+    error: null,
+    durationMs: durationMs2,
+    passed,
+    evaluations,
+    ...usage !== void 0 ? { usage } : {}
+  });
+}
+function targetOutput(value) {
+  if (typeof value !== "object" || value === null || !("output" in value)) {
+    return {
+      ok: false,
+      error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
+    };
+  }
+  const { output, usage } = value;
+  return { ok: true, value: isUsage(usage) ? { output, usage } : { output } };
+}
+async function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
+  if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
+  const started = engine.now();
+  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
+  const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
+  const called = callUser(engine, () => evaluator.evaluateTestCase(args), args, timeoutMs2);
+  const outcome = called instanceof Promise ? await called : called;
+  const durationMs2 = roundMs(engine.now() - started);
+  return outcome.ok ? toEvaluationResult(evaluator, outcome.value, durationMs2) : erroredEvaluation(evaluator, outcome.error, durationMs2, outcome.thrown);
+}
+async function decidePass(engine, run2, testCase, output, evaluations) {
+  const { pass, timeoutMs: timeoutMs2 } = run2.suite.spec;
+  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
+  if (pass === "any") {
+    const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
+    return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
+  }
+  const started = engine.now();
+  const called = callUser(
+    engine,
+    () => pass({ testCase, output, params: run2.params, evaluations }),
+    new CallScope(),
+    timeoutMs2
+  );
+  const outcome = called instanceof Promise ? await called : called;
+  if (outcome.ok && typeof outcome.value === "boolean") return outcome.value;
+  const error2 = outcome.ok ? `the pass condition returned ${describeValue(outcome.value)}; expected true or false` : outcome.error;
+  evaluations.push({
+    evaluator: PASS_CONDITION_EVALUATOR,
+    score: null,
+    threshold: null,
+    passed: false,
+    metadata: null,
+    error: error2,
+    durationMs: roundMs(engine.now() - started)
+  });
+  return false;
+}
+function recordTrial(engine, run2, index, trial, result) {
+  const testCase = run2.cases[index];
+  const trials = run2.suite.trials;
+  if (trials === 1) {
+    const { usage, ...rest } = result;
+    record(engine, run2, index, caseOf(testCase, rest, usage), false);
+    return;
+  }
+  let pending = run2.pendingTrials.get(index);
+  if (pending === void 0) {
+    pending = { trials: new Array(trials), done: 0 };
+    run2.pendingTrials.set(index, pending);
+  }
+  pending.trials[trial] = result;
+  if (++pending.done < trials) return;
+  run2.pendingTrials.delete(index);
+  record(engine, run2, index, aggregateTrials(testCase, pending.trials), false);
+}
+function caseOf(testCase, trial, usage) {
+  return {
+    id: testCase.id,
+    contentId: testCase.contentId,
+    source: testCase.source,
+    data: testCase.data,
+    ...trial,
+    ...usage !== void 0 ? { usage } : {}
+  };
 }
 
 // src/run/engine.ts
@@ -50863,161 +51043,6 @@ function nextUnit(suite) {
     }
     return { run: run2, index, trial };
   }
-}
-function callUser(engine, call, scope, timeoutMs2) {
-  let value;
-  try {
-    value = call();
-  } catch (thrown) {
-    return { ok: false, error: describeError3(thrown), thrown };
-  }
-  return isThenable(value) ? engine.calls.settle(value, scope, timeoutMs2) : { ok: true, value };
-}
-async function runTrial(engine, { run: run2, index, trial }) {
-  if (engine.calls.interrupted) return;
-  const { spec } = run2.suite;
-  const testCase = run2.cases[index];
-  const args = new FnCallArgs(testCase.data, run2.params);
-  const started = engine.now();
-  const called = callUser(engine, () => spec.target.call(args), args, spec.timeoutMs);
-  const produced = called instanceof Promise ? await called : called;
-  if (engine.calls.interrupted) return;
-  const durationMs2 = roundMs(engine.now() - started);
-  const target = produced.ok ? targetOutput(produced.value) : produced;
-  if (!target.ok) {
-    recordTrial(engine, run2, index, trial, {
-      output: null,
-      error: target.error,
-      durationMs: durationMs2,
-      passed: false,
-      evaluations: []
-    });
-    return;
-  }
-  const { output, usage } = target.value;
-  const evaluations = await Promise.all(
-    spec.evaluators.map((evaluator, i) => {
-      const limit = run2.suite.evaluatorLimits[i];
-      const evaluateOne = () => evaluate(engine, run2, evaluator, testCase.data, output, durationMs2);
-      return limit ? limit(evaluateOne) : evaluateOne();
-    })
-  );
-  if (engine.calls.interrupted) return;
-  const passed = await decidePass(engine, run2, testCase.data, output, evaluations);
-  if (engine.calls.interrupted) return;
-  recordTrial(engine, run2, index, trial, {
-    output: output === void 0 ? null : output,
-    error: null,
-    durationMs: durationMs2,
-    passed,
-    evaluations,
-    ...usage !== void 0 ? { usage } : {}
-  });
-}
-function targetOutput(value) {
-  if (typeof value !== "object" || value === null || !("output" in value)) {
-    return {
-      ok: false,
-      error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
-    };
-  }
-  const { output, usage } = value;
-  return { ok: true, value: isUsage(usage) ? { output, usage } : { output } };
-}
-async function evaluate(engine, run2, evaluator, testCase, output, fnDurationMs) {
-  if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
-  const started = engine.now();
-  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
-  const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
-  const called = callUser(engine, () => evaluator.evaluateTestCase(args), args, timeoutMs2);
-  const outcome = called instanceof Promise ? await called : called;
-  const durationMs2 = roundMs(engine.now() - started);
-  return outcome.ok ? toEvaluationResult(evaluator, outcome.value, durationMs2) : erroredEvaluation(evaluator, outcome.error, durationMs2, outcome.thrown);
-}
-async function decidePass(engine, run2, testCase, output, evaluations) {
-  const { pass, timeoutMs: timeoutMs2 } = run2.suite.spec;
-  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
-  if (pass === "any") {
-    const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
-    return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
-  }
-  const started = engine.now();
-  const called = callUser(
-    engine,
-    () => pass({ testCase, output, params: run2.params, evaluations }),
-    new CallScope(),
-    timeoutMs2
-  );
-  const outcome = called instanceof Promise ? await called : called;
-  if (outcome.ok && typeof outcome.value === "boolean") return outcome.value;
-  const error2 = outcome.ok ? `the pass condition returned ${describeValue(outcome.value)}; expected true or false` : outcome.error;
-  evaluations.push({
-    evaluator: PASS_CONDITION_EVALUATOR,
-    score: null,
-    threshold: null,
-    passed: false,
-    metadata: null,
-    error: error2,
-    durationMs: roundMs(engine.now() - started)
-  });
-  return false;
-}
-function recordTrial(engine, run2, index, trial, result) {
-  const testCase = run2.cases[index];
-  const trials = run2.suite.trials;
-  if (trials === 1) {
-    const { usage, ...rest } = result;
-    record(engine, run2, index, caseOf(testCase, rest, usage), false);
-    return;
-  }
-  let pending = run2.pendingTrials.get(index);
-  if (pending === void 0) {
-    pending = { trials: new Array(trials), done: 0 };
-    run2.pendingTrials.set(index, pending);
-  }
-  pending.trials[trial] = result;
-  if (++pending.done < trials) return;
-  run2.pendingTrials.delete(index);
-  record(engine, run2, index, aggregateTrials(testCase, pending.trials), false);
-}
-function caseOf(testCase, trial, usage) {
-  return {
-    id: testCase.id,
-    contentId: testCase.contentId,
-    source: testCase.source,
-    data: testCase.data,
-    ...trial,
-    ...usage !== void 0 ? { usage } : {}
-  };
-}
-function record(engine, run2, index, result, replayed) {
-  const testCase = run2.cases[index];
-  if (engine.positions) result.index = testCase.index;
-  if (run2.results !== null) run2.results[index] = result;
-  run2.summary.add(result);
-  if (!replayed) engine.completed++;
-  tell(
-    engine,
-    () => engine.listener?.onCaseDone?.({
-      run: run2.position,
-      index,
-      suite: run2.suite.spec.id,
-      params: run2.params,
-      result,
-      testCase,
-      replayed
-    })
-  );
-}
-function tell(engine, call) {
-  try {
-    call();
-  } catch (error2) {
-    engine.listenerError ??= { error: error2 };
-  }
-}
-function roundMs(ms) {
-  return Math.round(ms * 1e3) / 1e3;
 }
 function toRunResult(run2) {
   const { spec } = run2.suite;
@@ -56280,14 +56305,11 @@ function keyText(key) {
 function isNodeWithRange(value) {
   return ((0, import_yaml.isScalar)(value) || (0, import_yaml.isMap)(value) || (0, import_yaml.isSeq)(value) || (0, import_yaml.isAlias)(value)) && Array.isArray(value.range);
 }
+var YAML_PARSE_OPTIONS = { merge: true, uniqueKeys: true, prettyErrors: false };
+var MAX_ALIAS_COUNT = 1e3;
 function parseYaml(text) {
   const lines2 = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, {
-    lineCounter: lines2,
-    prettyErrors: false,
-    merge: true,
-    uniqueKeys: true
-  });
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines2, ...YAML_PARSE_OPTIONS });
   if (doc.errors.length === 0) return { ok: true, source: new YamlSource(doc, lines2) };
   const problems = doc.errors.map((error2) => {
     const { line, col } = lines2.linePos(error2.pos[0]);
@@ -56445,7 +56467,7 @@ function parseConfig(text, options2) {
   });
   let data;
   try {
-    data = source.doc.toJS({ maxAliasCount: 1e3 });
+    data = source.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error2) {
     const message = `cannot expand the YAML aliases: ${error2.message}`;
     return {
@@ -59431,7 +59453,7 @@ function createJudgeClient(options2 = {}) {
   const secrets = [apiKey, ...Object.values(extraHeaders)].filter(
     (value) => value !== void 0 && value.length >= 4
   );
-  const scrub = (text) => secrets.reduce((clean3, secret) => clean3.split(secret).join("[redacted]"), text);
+  const scrub = (text) => secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
   const headers = { "content-type": "application/json" };
   if (apiKey !== void 0 && apiKey !== "") headers.authorization = `Bearer ${apiKey}`;
   for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
@@ -60675,6 +60697,7 @@ var ANNOTATION_TEXT_BUDGET_BYTES = 6e4;
 // src/report/annotations.ts
 init_failure_details();
 init_labels();
+init_group_by();
 function unannotatedText(shown, total) {
   const rows = plural(total, "failing row");
   return shown === 0 ? `No annotations for the ${rows} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
@@ -60770,7 +60793,7 @@ function annotationTitle(failures) {
   const reasons = shown.result.error !== null ? [firstLine(shown.result.error)] : describeCaseFailure(shown.result);
   const reason = reasons.length > 1 ? `${reasons[0] ?? ""} (+${reasons.length - 1} more)` : reasons[0] ?? "";
   const title = `${suites}: case ${shortId(first.result.id)} ${allErrored ? "errored" : "failed"}${runs}${reason ? `: ${reason}` : ""}`;
-  return clipText(showInvisible(oneLine2(title)), ANNOTATION_TITLE_MAX_CHARS);
+  return clipText(showInvisible(oneLine3(title)), ANNOTATION_TITLE_MAX_CHARS);
 }
 function annotationMessage(failures) {
   const labelled = failures.length > 1 || failures.some(({ run: run2 }) => hasParams(run2));
@@ -60815,16 +60838,6 @@ function rawDetails(failures) {
 ${output}`;
   }).join("\n\n");
 }
-function groupBy(items, keyOf) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
-}
 function runName(run2, failures) {
   const params = formatParams(run2.params, " ");
   const manySuites = failures.some((failure) => failure.run.suite !== run2.suite);
@@ -60834,7 +60847,7 @@ function runName(run2, failures) {
 function hasParams(run2) {
   return Object.keys(run2.params).length > 0;
 }
-function oneLine2(text) {
+function oneLine3(text) {
   return text.replace(/\s*[\r\n]+\s*/g, " ").replace(/\t/g, " ");
 }
 function compareText(a, b) {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { getOctokit } from '@actions/github';
-import { downloadBaseline, findBaselineArtifact } from '../src/github/baseline.ts';
+import { downloadBaseline } from '../src/github/baseline-download.ts';
+import { findBaselineArtifact } from '../src/github/baseline.ts';
 import type { Octokit } from '../src/github/octokit.ts';
 import { readZipEntries, ZipError } from '../src/github/artifact-zip.ts';
 import { startGitHubServer } from './helpers/github-server.ts';

@@ -14,6 +14,7 @@ import { buildArtifact } from './artifact.ts';
 import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
+import { groupBy } from '../shared/group-by.ts';
 
 /** A value, or every problem found on the way to it. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -314,17 +315,6 @@ export function mergeShards(
     ok: true,
     value: { artifact, count, present, missing, interrupted, warnings },
   };
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k) ?? [];
-    list.push(item);
-    groups.set(k, list);
-  }
-  return groups;
 }
 
 function names(inputs: readonly NamedArtifact[]): string {

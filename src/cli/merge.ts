@@ -12,6 +12,7 @@ import { renderSummary } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
+import { runTotals } from '../report/totals.ts';
 
 export interface MergeArgs {
   inputs: string[];
@@ -77,7 +78,7 @@ async function mergeInto(
       ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
     }),
   );
-  const cases = artifact.runs.reduce((sum, run) => sum + run.summary.cases, 0);
+  const { cases } = runTotals(artifact.runs);
   const partial = [
     ...(missing.length > 0 ? [`missing shard(s) ${missing.join(', ')}`] : []),
     ...(interrupted.length > 0 ? [`interrupted: ${interrupted.join(', ')}`] : []),

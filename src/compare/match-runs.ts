@@ -4,6 +4,7 @@
  */
 import { runKey } from '../shared/run-key.ts';
 import type { RunResult } from '../types/index.ts';
+import { groupBy } from '../shared/group-by.ts';
 
 /** Runs paired across two artifacts, and those found on one side only. */
 export interface RunMatch {
@@ -20,13 +21,7 @@ export function matchRuns(
   baseRuns: readonly RunResult[],
   headRuns: readonly RunResult[],
 ): RunMatch {
-  const waiting = new Map<string, RunResult[]>();
-  for (const run of baseRuns) {
-    const key = runKey(run);
-    const list = waiting.get(key);
-    if (list) list.push(run);
-    else waiting.set(key, [run]);
-  }
+  const waiting = groupBy(baseRuns, runKey);
   const pairs: [RunResult, RunResult][] = [];
   const onlyInHead: RunResult[] = [];
   const paired = new Set<RunResult>();

@@ -16,7 +16,7 @@ import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
 import { checkRules } from './rules.ts';
 import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
-import { parseYaml } from './yaml-source.ts';
+import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
 
 export { parseDuration } from '../shared/duration.ts';
 
@@ -117,7 +117,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   });
   let data: unknown;
   try {
-    data = source.doc.toJS({ maxAliasCount: 1000 });
+    data = source.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     // yaml refuses documents whose aliases expand without bound (a "billion laughs" file).
     const message = `cannot expand the YAML aliases: ${(error as Error).message}`;

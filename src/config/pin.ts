@@ -16,6 +16,8 @@ import { formatConfigPath } from './config-path.ts';
 import { pinEdit, testsetMap, type Edit } from './pin-edit.ts';
 import type { ConfigPath } from './types.ts';
 import { nodeKind, ownValue } from './yaml-nodes.ts';
+// The same reading as the loader's, so "unchanged" means unchanged to it.
+import { MAX_ALIAS_COUNT, YAML_PARSE_OPTIONS } from './yaml-source.ts';
 
 /** One pin to write: the suite's index in `suites:` and its testset's current (full) revision. */
 export interface PinUpdate {
@@ -40,12 +42,6 @@ export type ApplyPinsResult = { ok: true; text: string } | { ok: false; message:
  * practice and still readable in a diff, while a pin accepts any prefix of at least 6.
  */
 export const DEFAULT_PIN_LENGTH = 12;
-
-/** The same reading as the loader's (`parseYaml`), so "unchanged" means unchanged to it. */
-const PARSE_OPTIONS = { merge: true, uniqueKeys: true, prettyErrors: false } as const;
-
-/** Enough for any real config; a file that expands further is refused like the loader does. */
-const MAX_ALIAS_COUNT = 1000;
 
 /**
  * The config text with each listed suite's `testset.revision` set to the given revision (cut
@@ -72,7 +68,7 @@ export function applyPins(
   }
 
   const lines = new LineCounter();
-  const doc = parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
+  const doc = parseDocument(text, { ...YAML_PARSE_OPTIONS, lineCounter: lines });
   const firstError = doc.errors[0];
   if (firstError) {
     const { line, col } = lines.linePos(firstError.pos[0]);
@@ -163,7 +159,7 @@ function changeProblem(
   after: string,
   written: ReadonlyMap<number, string>,
 ): string | null {
-  const doc = parseDocument(after, PARSE_OPTIONS);
+  const doc = parseDocument(after, YAML_PARSE_OPTIONS);
   if (doc.errors.length > 0) {
     return `internal error: the edited config does not parse (${doc.errors[0]?.message ?? ''}); nothing was written`;
   }

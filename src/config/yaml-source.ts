@@ -117,6 +117,15 @@ function isNodeWithRange(value: unknown): value is Node & { range: [number, numb
   );
 }
 
+/** How the config's YAML is read, by the loader and by `evals testset pin` alike. */
+export const YAML_PARSE_OPTIONS = { merge: true, uniqueKeys: true, prettyErrors: false } as const;
+
+/**
+ * The most aliases a config may expand to (`toJS`): enough for any real config, while a file
+ * whose aliases expand without bound (a "billion laughs") is refused.
+ */
+export const MAX_ALIAS_COUNT = 1000;
+
 /**
  * Parses the config text, keeping positions. `merge: true` lets `<<: *anchor` share evaluator
  * settings, a YAML 1.1 habit many users bring along.
@@ -125,12 +134,7 @@ export function parseYaml(
   text: string,
 ): { ok: true; source: YamlSource } | { ok: false; problems: YamlProblem[] } {
   const lines = new LineCounter();
-  const doc = parseDocument(text, {
-    lineCounter: lines,
-    prettyErrors: false,
-    merge: true,
-    uniqueKeys: true,
-  });
+  const doc = parseDocument(text, { lineCounter: lines, ...YAML_PARSE_OPTIONS });
   if (doc.errors.length === 0) return { ok: true, source: new YamlSource(doc, lines) };
   const problems = doc.errors.map((error): YamlProblem => {
     const { line, col } = lines.linePos(error.pos[0]);

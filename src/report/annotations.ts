@@ -32,6 +32,7 @@ import {
   plural,
   shortId,
 } from './labels.ts';
+import { groupBy } from '../shared/group-by.ts';
 
 /** One check-run annotation, shaped as the Checks API takes it (`output.annotations[]`). */
 export interface Annotation {
@@ -285,18 +286,6 @@ function rawDetails(failures: readonly Failure[]): string | null {
       return `${names}:\n${output}`;
     })
     .join('\n\n');
-}
-
-/** Items grouped by key, in order of first appearance. */
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
 }
 
 /** `model=small temperature=0`; the suite is named too when the failures span several suites. */

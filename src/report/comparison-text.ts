@@ -36,8 +36,8 @@ export function renderComparisonText(
   const blocks: string[] = [];
   blocks.push(
     [
-      `${paint.bold('BASE')} ${clean(describeArtifact(comparison.base))}`,
-      `${paint.bold('HEAD')} ${clean(describeArtifact(comparison.head))}`,
+      `${paint.bold('BASE')} ${oneLine(describeArtifact(comparison.base))}`,
+      `${paint.bold('HEAD')} ${oneLine(describeArtifact(comparison.head))}`,
       countsLine(comparison.counts, (text) => paint.bold(paint.red(text))),
     ].join('\n'),
   );
@@ -45,7 +45,7 @@ export function renderComparisonText(
     blocks.push(textRun(run, comparison.settings.confidence, paint));
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
-    blocks.push([title, ...listRuns(runs).map((line) => `  ${clean(line)}`)].join('\n'));
+    blocks.push([title, ...listRuns(runs).map((line) => `  ${oneLine(line)}`)].join('\n'));
   }
   blocks.push(paint.dim(footnote(comparison)));
   return `${blocks.join('\n\n')}\n`;
@@ -68,7 +68,7 @@ function describeArtifact(info: ArtifactInfo): string {
 
 function textRun(run: RunComparison, confidence: number, paint: Painter): string {
   const lines = [
-    `${paint.bold(clean(describeRun(run)))}  ${paint.dim(`${plural(run.passRate.paired, 'case')} compared`)}`,
+    `${paint.bold(oneLine(describeRun(run)))}  ${paint.dim(`${plural(run.passRate.paired, 'case')} compared`)}`,
   ];
   const rows = orderRows(run).map((row) => rowText(row, confidence));
   lines.push(
@@ -76,7 +76,7 @@ function textRun(run: RunComparison, confidence: number, paint: Painter): string
       rows.map((row) => {
         const label = paintLabel(row.label, paint);
         return [
-          clean(row.name),
+          oneLine(row.name),
           row.change,
           row.test,
           row.note ? `${label} ${paint.dim(row.note)}` : label,
@@ -96,8 +96,8 @@ function textRun(run: RunComparison, confidence: number, paint: Painter): string
     lines.push(
       ...renderTable(
         shown.map((entry) => [
-          clean(entry.id),
-          ...(withSource ? [paint.dim(clean(entry.source ?? ''))] : []),
+          oneLine(entry.id),
+          ...(withSource ? [paint.dim(oneLine(entry.source ?? ''))] : []),
           ...(entry.detail === null ? [] : [entry.detail]),
         ]),
         { indent: '    ' },
@@ -111,7 +111,7 @@ function textRun(run: RunComparison, confidence: number, paint: Painter): string
   const oneSided = evaluatorsOnOneSide(run).map(
     ([side, ids]) => `evaluators only in ${side}: ${ids.join(', ')}`,
   );
-  if (oneSided.length > 0) lines.push(`  ${clean(oneSided.join(' · '))}`);
+  if (oneSided.length > 0) lines.push(`  ${oneLine(oneSided.join(' · '))}`);
   return lines.join('\n');
 }
 
@@ -129,6 +129,6 @@ function paintLabel(label: ChangeLabel, paint: Painter): string {
 }
 
 /** One line of user text for a terminal: line breaks and tabs as spaces, controls written out. */
-function clean(text: string): string {
+function oneLine(text: string): string {
   return showInvisible(text.replace(/\r\n?|[\n\t\u2028\u2029]/g, ' '));
 }

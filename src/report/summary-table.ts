@@ -6,7 +6,7 @@
 import type { CaseResult, RunResult } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
-import { renderTable, truncateToWidth, type TableColumn } from '../shared/text-table.ts';
+import { renderTable, truncateToWidth, type TableColumn, printable } from '../shared/text-table.ts';
 import {
   describeCaseFailure,
   describeUsage,
@@ -85,7 +85,11 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
   const lines: string[] = [];
   const params = formatParams(run.params, ' ');
   lines.push(
-    [paint.bold(clean(run.suite)), params ? clean(params) : null, verdictWord(run.verdict, paint)]
+    [
+      paint.bold(printable(run.suite)),
+      params ? printable(params) : null,
+      verdictWord(run.verdict, paint),
+    ]
       .filter((part) => part !== null)
       .join('  '),
   );
@@ -118,7 +122,7 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
         [
           ['evaluator', 'mean', 'pass rate', 'passed', 'failed', 'errors'],
           ...evaluators.map(([id, stats]) => [
-            clean(id),
+            printable(id),
             stats.mean === null ? '—' : stats.mean.toFixed(3),
             stats.passRate === null ? '—' : formatPercent(stats.passRate),
             formatCount(stats.passed),
@@ -137,7 +141,7 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
   if (failedConditions.length > 0) {
     lines.push('');
     for (const condition of failedConditions) {
-      const text = `${clean(condition.name)}: expected ${clean(condition.expected)}, got ${clean(condition.actual)}`;
+      const text = `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
       lines.push(`${INDENT}${paint.red('✗')} ${text}`);
     }
   }
@@ -175,7 +179,7 @@ function renderCaseLine(result: CaseResult, paint: Painter, width: number): stri
   const flaky = flakyLabel(result);
   const reasons = describeCaseFailure(result).join('; ');
   const detail = [flaky, reasons].filter((part) => part !== null && part !== '').join('  ');
-  const text = `${clean(shortId(result.id))}  ${clean(source)}  ${clean(detail)}`;
+  const text = `${printable(shortId(result.id))}  ${printable(source)}  ${printable(detail)}`;
   // The mark and its indent take 6 visible columns; the text is cut, never the mark.
   return `${INDENT}${INDENT}${mark} ${truncateToWidth(text, width - 6)}`;
 }
@@ -204,15 +208,4 @@ function renderVerdictLine(
 
 function verdictWord(verdict: 'pass' | 'fail', paint: Painter): string {
   return verdict === 'pass' ? paint.bold(paint.green('PASS')) : paint.bold(paint.red('FAIL'));
-}
-
-/**
- * Makes user-controlled text (ids, error messages, params) safe to print: control characters,
- * escape sequences included, are shown as `\uXXXX` instead of acting on the terminal.
- */
-function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
-    char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }

@@ -45,12 +45,6 @@ export interface DiffJson {
  * that is absent on one side has no `before` (or `after`) key.
  */
 export function renderDiffJson(diff: TestsetDiff): DiffJson {
-  const row = (c: PreparedCase): RowJson => ({
-    id: c.id,
-    contentId: c.contentId,
-    line: c.source?.line ?? null,
-    data: c.data,
-  });
   const lines = (change: { before: PreparedCase; after: PreparedCase }) => ({
     before: change.before.source?.line ?? null,
     after: change.after.source?.line ?? null,
@@ -62,8 +56,8 @@ export function renderDiffJson(diff: TestsetDiff): DiffJson {
     fields: c.fields.map(fieldJson),
   });
   return {
-    added: diff.added.map(row),
-    removed: diff.removed.map(row),
+    added: diff.added.map(rowJson),
+    removed: diff.removed.map(rowJson),
     changed: diff.changed.map(change),
     metadataOnly: diff.metadataOnly.map(change),
     moved: diff.moved.map((move) => ({ id: move.after.id, lines: lines(move) })),
@@ -71,6 +65,11 @@ export function renderDiffJson(diff: TestsetDiff): DiffJson {
     reordered: diff.reordered,
     equal: diff.equal,
   };
+}
+
+/** A row as JSON: its id, contentId, source line and data (`evals testset show --json` too). */
+export function rowJson(c: PreparedCase): RowJson {
+  return { id: c.id, contentId: c.contentId, line: c.source?.line ?? null, data: c.data };
 }
 
 function fieldJson(change: FieldChange): FieldChangeJson {

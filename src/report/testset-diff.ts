@@ -4,8 +4,14 @@
  */
 import { painter, type Painter } from './ansi.ts';
 import { formatCount, plural } from './labels.ts';
-import { clean, compactJson, isHashId, REVISION_LENGTH, widest } from './testset-text.ts';
-import { padToWidth, textWidth, textWidthUpTo, truncateToWidth } from '../shared/text-table.ts';
+import { compactJson, isHashId, REVISION_LENGTH, widest } from './testset-text.ts';
+import {
+  padToWidth,
+  textWidth,
+  textWidthUpTo,
+  truncateToWidth,
+  printable,
+} from '../shared/text-table.ts';
 import type { PreparedCase } from '../types/index.ts';
 import { isMetadataField, type FieldChange, type TestsetDiff } from '../testsets/diff.ts';
 
@@ -118,7 +124,7 @@ export function renderDiff(diff: TestsetDiff, options: DiffRenderOptions): strin
 }
 
 function side(label: string, revision: string, rows: number): string {
-  return `${clean(label)} (rev ${revision.slice(0, REVISION_LENGTH)}, ${plural(rows, 'row')})`;
+  return `${printable(label)} (rev ${revision.slice(0, REVISION_LENGTH)}, ${plural(rows, 'row')})`;
 }
 
 function summaryLine(diff: TestsetDiff): string {
@@ -140,7 +146,7 @@ function summaryLine(diff: TestsetDiff): string {
  */
 function fieldLines(fields: FieldChange[], paint: Painter, width: number): string[] {
   return fields.map((change) => {
-    const name = clean(change.field);
+    const name = printable(change.field);
     let before = change.before === undefined ? 'absent' : compactJson(change.before);
     let after = change.after === undefined ? 'absent' : compactJson(change.after);
     const room = Math.max(24, width - FIELD_INDENT.length - textWidth(name) - 2 - 3);
@@ -198,7 +204,7 @@ function movedLines(change: { before: PreparedCase; after: PreparedCase }): stri
  */
 function diffId(id: string): string {
   if (isHashId(id)) return id.slice(0, REVISION_LENGTH);
-  return shorten(clean(id), MAX_SHOWN_ID);
+  return shorten(printable(id), MAX_SHOWN_ID);
 }
 
 /**

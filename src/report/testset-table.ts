@@ -4,8 +4,14 @@
  */
 import { painter } from './ansi.ts';
 import { plural } from './labels.ts';
-import { clean, compactJson, isHashId, REVISION_LENGTH, widest } from './testset-text.ts';
-import { renderTable, textWidth, textWidthUpTo, truncateToWidth } from '../shared/text-table.ts';
+import { compactJson, isHashId, REVISION_LENGTH, widest } from './testset-text.ts';
+import {
+  renderTable,
+  textWidth,
+  textWidthUpTo,
+  truncateToWidth,
+  printable,
+} from '../shared/text-table.ts';
 import type { PreparedCase } from '../types/index.ts';
 
 /** How `renderTestsetTable` lays out a testset. */
@@ -75,7 +81,7 @@ export function renderTestsetTable(cases: PreparedCase[], options: TableRenderOp
     { header: 'id', cells: cases.map((c) => tableId(c.id)), align: 'left' },
   ];
   const variable: Column[] = fields.map((field) => ({
-    header: clean(field),
+    header: printable(field),
     cells: cases.map((c) => (Object.hasOwn(c.data, field) ? cellText(c.data[field]) : '')),
     align: 'left',
   }));
@@ -118,7 +124,7 @@ export function renderTestsetTable(cases: PreparedCase[], options: TableRenderOp
       [
         plural(cases.length, 'row'),
         `revision ${options.revision.slice(0, REVISION_LENGTH)}`,
-        `identity: ${clean(options.identity)}`,
+        `identity: ${printable(options.identity)}`,
       ],
       options.maxWidth,
     ),
@@ -161,7 +167,7 @@ function tableId(id: string): string {
 function cellText(value: unknown): string {
   if (value === undefined) return '';
   const text = typeof value === 'string' ? value : compactJson(value);
-  return clean(text.replace(/\r\n|\r|\n/g, '⏎'));
+  return printable(text.replace(/\r\n|\r|\n/g, '⏎'));
 }
 
 /**

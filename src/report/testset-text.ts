@@ -2,7 +2,7 @@
  * How the `evals testset` renderers show user text and measure it: one line, control characters
  * written out, values as compact JSON, revisions at a fixed length.
  */
-import { textWidthUpTo } from '../shared/text-table.ts';
+import { textWidthUpTo, printable } from '../shared/text-table.ts';
 
 /** Characters of a revision shown (and of a hash-like case id). */
 export const REVISION_LENGTH = 12;
@@ -28,18 +28,7 @@ export function compactJson(value: unknown): string {
   } catch {
     text = undefined;
   }
-  return clean(text ?? String(value));
-}
-
-/**
- * Makes user text (labels, ids, keys, values) safe to print: control characters, escape
- * sequences included, are shown as `\uXXXX` instead of acting on the terminal; a tab is a space.
- */
-export function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
-    char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return printable(text ?? String(value));
 }
 
 /**

@@ -225,3 +225,14 @@ function shrinkColumns(
     remaining -= width;
   });
 }
+
+/**
+ * Makes user text (labels, ids, keys, values) safe to print: control characters, escape
+ * sequences included, are shown as `\uXXXX` instead of acting on the terminal; a tab is a space.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
+    char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

@@ -1,3 +1,4 @@
+import { rowJson } from '../../report/testset-diff-json.ts';
 import { renderTestsetTable } from '../../report/testset-table.ts';
 import { useColor, type CommandContext } from '../../pipeline/context.ts';
 import { identityFor, identityMode, load, parseLocation, type IdentityArgs } from './read.ts';
@@ -13,10 +14,7 @@ export async function showCommand(
   const version = await load(location, identity);
   if (args.json) {
     const rows = version.cases.map((c) => ({
-      id: c.id,
-      contentId: c.contentId,
-      line: c.source?.line ?? null,
-      data: c.data,
+      ...rowJson(c),
       ...(Object.keys(c.meta).length > 0 ? { meta: c.meta } : {}),
     }));
     ctx.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

@@ -1,0 +1,99 @@
+/**
+ * The engine's state while it runs (the suites, their runs, the work units), and what records a
+ * finished case: shared by the scheduling (engine.ts) and the trials (trial.ts).
+ */
+import type { LimitFunction } from 'p-limit';
+import type { CaseResult, Params, PreparedCase, TrialResult } from '../types/index.ts';
+import type { PendingCalls } from './call.ts';
+import type { SummaryAccumulator } from './summary.ts';
+import type { EngineListener, SuiteSpec } from './types.ts';
+
+export interface Engine {
+  now: () => number;
+  calls: PendingCalls;
+  /** `globalConcurrency`: cases in flight across every suite. */
+  global: LimitFunction | null;
+  listener: EngineListener | undefined;
+  keepCases: boolean;
+  positions: boolean;
+  /** Cases run (not replayed) to their end. */
+  completed: number;
+  /** A listener must not throw; if one does, the run still settles and then rethrows it. */
+  listenerError: { error: unknown } | null;
+  /** When (performance.now()) the workers next let the event loop in. */
+  yieldAt: number;
+}
+
+export interface SuiteState {
+  spec: SuiteSpec;
+  runs: RunState[];
+  /** Times each case runs (`trials`); 1 for the usual single run. */
+  trials: number;
+  /** The next trial to start: trial `nextTrial` of case `nextCase` of `runs[nextRun]`. */
+  nextRun: number;
+  nextCase: number;
+  nextTrial: number;
+  /** Per evaluator (same index), shared by all runs of the suite; null without `maxConcurrency`. */
+  evaluatorLimits: (LimitFunction | null)[];
+}
+
+export interface RunState {
+  suite: SuiteState;
+  /** Position in the engine's run list (a listener's `run`). */
+  position: number;
+  params: Params;
+  cases: readonly PreparedCase[];
+  /** Positions of the cases taken over from an earlier run (`RunSpec.resumed`). */
+  resumed: ReadonlySet<number> | undefined;
+  /** With `keepCases`: indexed like `cases`, so results keep testset order. */
+  results: (CaseResult | undefined)[] | null;
+  summary: SummaryAccumulator;
+  /** With several trials: per case, the trials finished so far (at their trial index). */
+  pendingTrials: Map<number, { trials: TrialResult[]; done: number }>;
+}
+
+/** One unit of work: a trial of a case. */
+export interface Unit {
+  run: RunState;
+  index: number;
+  trial: number;
+}
+
+/** A case's result: kept, summed and told to the listener. */
+export function record(
+  engine: Engine,
+  run: RunState,
+  index: number,
+  result: CaseResult,
+  replayed: boolean,
+): void {
+  const testCase = run.cases[index]!;
+  if (engine.positions) result.index = testCase.index;
+  if (run.results !== null) run.results[index] = result;
+  run.summary.add(result);
+  if (!replayed) engine.completed++;
+  tell(engine, () =>
+    engine.listener?.onCaseDone?.({
+      run: run.position,
+      index,
+      suite: run.suite.spec.id,
+      params: run.params,
+      result,
+      testCase,
+      replayed,
+    }),
+  );
+}
+
+/** Calls the listener; its first error is kept, to be thrown once the run has settled. */
+export function tell(engine: Engine, call: () => void): void {
+  try {
+    call();
+  } catch (error) {
+    engine.listenerError ??= { error };
+  }
+}
+
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
