@@ -9,13 +9,20 @@
  * (c) cold start of a 1-case TypeScript suite vs `node -e 0`
  * (d) with --peers only: the same suite side by side with promptfoo (bench/peers.ts)
  * (e) peak RSS at 10k, 100k and 200k cases, and its slope per 10k cases
+ * (f) a command target: 200 cases each starting `node -e` at concurrency 8 vs `xargs -P 8`
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { interleaved, measure, root, type Row, type Sample } from './measure.ts';
 import { runPeers } from './peers.ts';
-import { TYPESCRIPT_CONFIG, writeLatencySuite, writeOverheadSuite } from './suites.ts';
+import {
+  COMMAND_SCRIPT,
+  TYPESCRIPT_CONFIG,
+  writeCommandSuite,
+  writeLatencySuite,
+  writeOverheadSuite,
+} from './suites.ts';
 
 const argv = process.argv.slice(2);
 const withPeers = argv.includes('--peers');
@@ -221,6 +228,28 @@ rows.push({
   met: null,
   runs: 'from the rows above',
   data: { bytesPer10k: slope },
+});
+
+// (f) a command target: the time is the processes' own start-up, so the runner should add little
+// beyond its own start to what xargs takes for the same processes.
+step('command target: 200 × node -e at concurrency 8 vs xargs -P 8, 3 runs each');
+const cmd = join(work, 'command');
+writeCommandSuite(cmd, 200, 8);
+const [cmdRun, xargsRun] = await interleaved(3, [
+  evals(cmd),
+  () => measure([join(root, 'bench', 'xargs.mjs'), 'cases.csv', '8', COMMAND_SCRIPT], cmd),
+]);
+const cmdRatio = cmdRun.wallMs / xargsRun.wallMs;
+rows.push({
+  id: 'command-target',
+  scenario: '(f) command target, 200 × node -e, concurrency 8',
+  evalgate: ms(cmdRun.wallMs),
+  baseline: `xargs -P 8: ${ms(xargsRun.wallMs)}`,
+  ratio: x(cmdRatio),
+  target: 'ratio ≤ 1.30×',
+  met: cmdRatio <= 1.3,
+  runs: 'median of 3',
+  data: { wallMs: cmdRun.wallMs, xargsMs: xargsRun.wallMs },
 });
 
 if (withPeers) rows.push(...(await runPeers(work, bin, step)));

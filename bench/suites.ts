@@ -74,3 +74,28 @@ suites:
       - { id: shape, use: regex, with: { pattern: "^answer: " } }
 `;
 }
+
+/** What each process of (f) runs: print its argument, as the xargs baseline's processes do. */
+export const COMMAND_SCRIPT = 'console.log(process.argv[1])';
+
+/**
+ * (f): a `command` target starting one `node -e` per case at `concurrency`; bench/xargs.mjs runs
+ * the same processes through `xargs -P`.
+ */
+export function writeCommandSuite(dir: string, cases: number, concurrency: number): void {
+  writeCases(dir, cases);
+  writeFileSync(
+    join(dir, 'evals.yaml'),
+    `version: 1
+suites:
+  - id: bench
+    testset: { path: cases.csv }
+    concurrency: ${concurrency}
+    target:
+      type: command
+      run: [node, -e, ${JSON.stringify(COMMAND_SCRIPT)}, "{{case.expected}}"]
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
+`,
+  );
+}

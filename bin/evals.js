@@ -2,11 +2,23 @@
 // Thin launcher: the CLI is bundled into lib/cli.bundle.js by `npm run build` (run on install by `prepare`).
 import module from 'node:module';
 
+// A signal that arrives while the CLI loads is held for it (not left to end the process with
+// no word); the CLI handles it as soon as it runs.
+const early = [];
+const hold = (signal) => early.push(signal);
+process.on('SIGINT', hold);
+process.on('SIGTERM', hold);
+
 // Node >= 22.1 can cache compiled code between runs (the Action runs on Node 24); a no-op on 20.
 module.enableCompileCache?.();
 
 const { main } = await import('../lib/cli.bundle.js');
-const code = await main(process.argv.slice(2));
+// `main` installs its own handlers before it first waits; only then are these let go (with no
+// listener in between, Node would drop a signal that is pending now).
+const running = main(process.argv.slice(2), early);
+process.off('SIGINT', hold);
+process.off('SIGTERM', hold);
+const code = await running;
 process.exitCode = code;
 // User code may leave timers or sockets open (an abandoned call after an interrupt, an HTTP
 // keep-alive agent). The run is over and its artifact written, so don't wait on them for long.

@@ -8,6 +8,30 @@ export {
   type RunTestSuiteResult,
 } from './api/run-test-suite.ts';
 export { BaseTestEvaluator } from './evaluators/base.ts';
+// The Autoblocks SDK's out-of-box evaluator classes and grid-point store (also `evalgate/testing`).
+export {
+  BaseAccuracy,
+  BaseAssertions,
+  BaseAutomaticBattle,
+  BaseHasAllSubstrings,
+  BaseIsEquals,
+  BaseIsValidJSON,
+  BaseIsValidJson,
+  BaseLLMJudge,
+  BaseManualBattle,
+  BaseNSFW,
+  BaseRagasFaithfulness,
+  BaseRagasNonLLMContextPrecisionWithReference,
+  BaseRagasNonLLMContextRecall,
+  BaseRagasResponseRelevancy,
+  BaseRagasSemanticSimilarity,
+  BaseToxicity,
+  gridSearchAsyncLocalStorage,
+  type EvaluationOverride,
+  type ScoreChoice,
+  type SdkEvaluatorContext,
+  type SuiteJudgeSettings,
+} from './testing.ts';
 export { EvaluationError } from './shared/errors.ts';
 export { addUsage, callUsage, emptyUsage, type PriceTable } from './judge/usage.ts';
 export { createJudgeClient, type JudgeClientOptions } from './judge/client.ts';
@@ -32,6 +56,7 @@ export type {
   JudgeContext,
 } from './evaluators/types.ts';
 export type {
+  Assertion,
   CaseResult,
   EngineEvaluator,
   Evaluation,
@@ -42,12 +67,14 @@ export type {
   FnArgs,
   GateCondition,
   GateSpec,
+  MaybeEvaluation,
   Params,
   PassCondition,
   PassConditionArgs,
   ResultsArtifact,
   RunResult,
   RunSummary,
+  TestEvaluator,
   TestFn,
   Threshold,
   TrialResult,

@@ -39,6 +39,7 @@ describe('readSettings', () => {
         config: 'evals.yaml',
         workingDirectory: '/ws/evals',
         results: '/ws/evals/evals-results.json',
+        report: '/ws/evals/evals-report.html',
         baseline: { kind: 'none' },
         artifactName: 'evals-results',
         token: 't',
@@ -50,8 +51,24 @@ describe('readSettings', () => {
         mode: 'run',
         prNumber: null,
         headSha: null,
+        name: '',
+        retryScale: 1,
       },
     });
+  });
+
+  it('reads name on one line, and the retry scale from the environment only', () => {
+    const r = readSettings(inputs({ name: '  model: small \n shard 1 ' }), '/ws', {
+      EVALGATE_GITHUB_RETRY_SCALE: '0.01',
+    });
+    assert.equal(r.ok && r.settings.name, 'model: small shard 1');
+    assert.equal(r.ok && r.settings.retryScale, 0.01);
+    for (const bad of ['0', '2', 'fast', '-1']) {
+      const refused = readSettings(inputs({}), '/ws', { EVALGATE_GITHUB_RETRY_SCALE: bad });
+      assert.deepEqual(!refused.ok && refused.errors, [
+        `environment variable EVALGATE_GITHUB_RETRY_SCALE: expected a number above 0 and at most 1, found ${JSON.stringify(bad)}`,
+      ]);
+    }
   });
 
   it('reads baseline as nothing, a file, or auto', () => {
@@ -125,6 +142,18 @@ describe('action.yml', () => {
     assert.deepEqual(Object.keys(action.inputs).sort(), [...read].sort());
     for (const [name, input] of Object.entries(action.inputs)) {
       assert.ok(input.description.length > 10, `${name} has a description`);
+    }
+  });
+
+  it("documents every input in docs/action.md's table", () => {
+    const readme = readFileSync(new URL('../docs/action.md', import.meta.url), 'utf8');
+    const documented = new Set(
+      [...readme.matchAll(/^\| `([a-z-]+)`(?:, `([a-z-]+)`)? \|/gm)].flatMap((m) =>
+        [m[1], m[2]].filter((name) => name !== undefined),
+      ),
+    );
+    for (const name of Object.keys(action.inputs)) {
+      assert.ok(documented.has(name), `docs/action.md documents the input ${name}`);
     }
   });
 

@@ -1,122 +1,27 @@
 /**
  * The GitHub Action end to end: the committed dist/index.js, copied where a runner would check
  * the action out (no node_modules beside it), run as a child process with the runner's
- * environment against a GitHub REST API server on 127.0.0.1.
+ * environment against a GitHub REST API server on 127.0.0.1 (`helpers/action-run.ts`). How it
+ * copes with GitHub's own behaviour (app tokens, matrix legs, retries) is in action-github.test.ts.
  */
 import assert from 'node:assert/strict';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot, runCli, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
+import {
+  actionCheckout,
+  fileErrors,
+  HEAD_SHA,
+  MERGE_SHA,
+  ONE_FAILING,
+  runAction,
+  suiteFiles,
+  workspace,
+  type Workspace,
+} from './helpers/action-run.ts';
+import { repoRoot, runCli, writeFiles } from './helpers/cli.ts';
 import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 import { writeZip } from './helpers/zip-writer.ts';
-
-/** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
-function actionCheckout(): string {
-  const dir = scratch();
-  mkdirSync(join(dir, 'dist'));
-  copyFileSync(join(repoRoot, 'dist', 'index.js'), join(dir, 'dist', 'index.js'));
-  copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
-  copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
-  return dir;
-}
-
-const HEAD_SHA = 'a'.repeat(40);
-const MERGE_SHA = 'b'.repeat(40);
-
-interface Workspace {
-  dir: string;
-  event: string;
-}
-
-/** A repository checkout with a config and a testset; `rows` failing rows after two passing ones. */
-function workspace(
-  files: Record<string, string>,
-  event: 'pull_request' | 'push' = 'pull_request',
-): Workspace {
-  const dir = scratch();
-  writeFiles(dir, files);
-  const payload =
-    event === 'pull_request'
-      ? {
-          action: 'synchronize',
-          number: 7,
-          pull_request: {
-            number: 7,
-            head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'octo/repo' } },
-            base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
-          },
-          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
-        }
-      : {
-          ref: 'refs/heads/main',
-          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
-        };
-  const eventPath = join(dir, '..', `${dir.split('/').pop()}-event.json`);
-  writeFileSync(eventPath, JSON.stringify(payload));
-  return { dir, event: eventPath };
-}
-
-interface ActionRun extends CliResult {
-  summary: string;
-  outputs: Record<string, string>;
-}
-
-async function runAction(
-  action: string,
-  ws: Workspace,
-  server: GitHubServer,
-  inputs: Record<string, string> = {},
-  extraEnv: Record<string, string> = {},
-): Promise<ActionRun> {
-  const summary = join(ws.dir, '..', `${ws.dir.split('/').pop()}-summary.md`);
-  const output = join(ws.dir, '..', `${ws.dir.split('/').pop()}-output.txt`);
-  writeFileSync(summary, '');
-  writeFileSync(output, '');
-  const event = JSON.parse(readFileSync(ws.event, 'utf8')) as { pull_request?: unknown };
-  const env: Record<string, string> = {
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: event.pull_request ? 'pull_request' : 'push',
-    GITHUB_EVENT_PATH: ws.event,
-    GITHUB_REPOSITORY: 'octo/repo',
-    GITHUB_SHA: MERGE_SHA,
-    GITHUB_REF: 'refs/pull/7/merge',
-    GITHUB_API_URL: server.url,
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_RUN_ID: '42',
-    GITHUB_JOB: 'evals',
-    GITHUB_WORKSPACE: ws.dir,
-    GITHUB_STEP_SUMMARY: summary,
-    GITHUB_OUTPUT: output,
-    'INPUT_GITHUB-TOKEN': 'test-token',
-    INPUT_CONFIG: 'evals.yaml',
-    'INPUT_WORKING-DIRECTORY': '.',
-    INPUT_RESULTS: 'evals-results.json',
-    INPUT_COMMENT: 'true',
-    'INPUT_CHECK-RUN': 'true',
-    'INPUT_FAIL-ON': 'gate',
-    INPUT_ARGS: '',
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
-    ...extraEnv,
-  };
-  const result = await runNode([join(action, 'dist', 'index.js')], {
-    cwd: ws.dir,
-    env,
-    timeoutMs: 120_000,
-  });
-  return {
-    ...result,
-    summary: readFileSync(summary, 'utf8'),
-    outputs: parseOutputs(readFileSync(output, 'utf8')),
-  };
-}
 
 /**
  * The markdown outside fenced code blocks and code spans (where GitHub renders nothing as markup),
@@ -133,44 +38,6 @@ function outsideCode(markdown: string): { text: string; fencesClosed: boolean } 
   }
   return { text: kept.join('\n').replace(/(`+)[\s\S]*?\1/g, ''), fencesClosed: fence === 0 };
 }
-
-/** `name<<delimiter\nvalue\ndelimiter` blocks, as @actions/core writes GITHUB_OUTPUT. */
-function parseOutputs(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const re = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
-  for (const m of text.matchAll(re)) out[m[1] ?? ''] = m[3] ?? '';
-  return out;
-}
-
-/** A suite whose JS function echoes `answer`; rows with answer != expected fail `exact`. */
-function suiteFiles(
-  rows: { expected: string; answer: string }[],
-  extra: Record<string, string> = {},
-): Record<string, string> {
-  return {
-    'evals.yaml': `version: 1
-suites:
-  - id: qa
-    testset: { path: testsets/qa.csv }
-    function: ./app/answer.mjs
-    evaluators:
-      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
-`,
-    'testsets/qa.csv': `expected,answer\n${rows.map((r) => `${csvCell(r.expected)},${csvCell(r.answer)}`).join('\n')}\n`,
-    'app/answer.mjs': 'export default ({ testCase }) => testCase.answer;\n',
-    ...extra,
-  };
-}
-
-function csvCell(text: string): string {
-  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const ONE_FAILING = [
-  { expected: 'Paris', answer: 'Paris' },
-  { expected: 'Berlin', answer: 'Berlin' },
-  { expected: 'Rome', answer: 'Milan' },
-];
 
 /** 120 rows: the first 7 pass, the other 113 fail (on lines 9 to 121 of the CSV). */
 const PASS_7_FAIL_113 = Array.from({ length: 120 }, (_, i) => ({
@@ -282,17 +149,24 @@ describe('the Action on a pull request', () => {
     assert.match(r.summary, /pass/i, 'the summary still comes out');
   });
 
-  it('a 500 on the check run degrades to workflow-command annotations (at most 10)', async () => {
+  it('a check run it may not create (a PAT: 403) degrades to 9 row annotations and the verdict line', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ expected: `e${i}`, answer: `x${i}` }));
     const ws = workspace(suiteFiles(rows));
-    server.failNext('POST', /\/check-runs$/, 500, 1);
+    server.failNext('POST', /\/check-runs$/, 403, 1, {
+      message: 'You must authenticate via a GitHub App.',
+    });
     const r = await runAction(action, ws, server);
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /::warning::evalgate: .*500/);
-    assert.equal(
-      r.stdout.match(/^::error title=[^,]*,file=testsets\/qa\.csv,line=\d+/gm)?.length,
-      10,
+    assert.match(
+      r.stdout,
+      /::warning::evalgate: could not create the check run .*403.*personal access token/,
     );
+    // GitHub shows 10 error annotations a step: 9 rows, then the verdict line that fails it.
+    const rowErrors = fileErrors(r.stdout);
+    assert.equal(rowErrors.length, 9);
+    assert.ok(rowErrors.every((line) => /file=testsets\/qa\.csv,line=\d+/.test(line)));
+    assert.equal(r.stdout.match(/^::error[ :]/gm)?.length, 10);
+    assert.match(r.stdout, /^::error::evals: fail: 1 of 1 runs failed/m);
   });
 
   it('escapes outputs so the comment keeps its structure and mentions nobody', async () => {
@@ -337,7 +211,7 @@ describe('the Action on a pull request', () => {
     // The job summary has room for every case, but the run kept only the first 1,000 failing
     // cases whole (REPORTED_WHOLE_CASES): those are listed, the rest counted.
     assert.match(r.summary, /<summary>5,000 failing cases<\/summary>/);
-    assert.equal((r.summary.match(/^- `[0-9a-f]{12}`/gm) ?? []).length, 1000);
+    assert.equal((r.summary.match(/^- `[0-9a-f]{11,}…`/gm) ?? []).length, 1000);
     assert.match(r.summary, /^… 4,000 more failing cases not shown \(see the results artifact\)$/m);
   });
 });

@@ -447,7 +447,7 @@ describe('help, version, validate, init', () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
       version: string;
     };
-    assert.equal(version.stdout.trim(), pkg.version);
+    assert.equal(version.stdout.trim(), `evalgate ${pkg.version}`);
   });
 
   it('validate checks the quickstart without running it', async () => {

@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
+import { testRuns } from '../src/compare/row-tests.ts';
+import type { RunPairing } from '../src/compare/run-comparison.ts';
 import type { EvaluatorChange, RunComparison } from '../src/types/comparison.ts';
 
-function row(evaluator: string, pValue: number, label: EvaluatorChange['label']): EvaluatorChange {
+const SETTINGS = { confidence: 0.95, resamples: 4999, seed: 1, minPaired: 10 };
+
+function row(
+  evaluator: string,
+  pValue: number,
+  label: EvaluatorChange['label'],
+  adjustedP = pValue,
+): EvaluatorChange {
   const delta = label === 'regressed' ? -0.1 : label === 'improved' ? 0.1 : 0;
   return {
     evaluator,
@@ -12,8 +21,13 @@ function row(evaluator: string, pValue: number, label: EvaluatorChange['label'])
     headMean: 0.8 + delta,
     delta,
     ci: { low: delta - 0.05, high: delta + 0.05 },
+    sd: 0.2,
     pValue,
+    adjustedP,
+    qValue: adjustedP,
     label,
+    significant: label !== 'unchanged' && label !== 'too few cases' && adjustedP < 0.05,
+    power: null,
   };
 }
 
@@ -24,46 +38,76 @@ function run(
   return {
     suite: 's',
     params: {},
+    trials: 1,
+    minDetectableEffect: 0.1,
     passRate: {
       paired: 50,
       baseRate: 0.9,
       headRate: 0.9,
       delta: 0,
+      ci: { low: 0, high: 0 },
+      sd: 0,
       passToFail: 0,
       failToPass: 0,
       pValue: 1,
+      adjustedP: 1,
+      qValue: 1,
       label: 'unchanged',
+      significant: false,
+      power: null,
       ...passRate,
     },
     evaluators,
+    agreement: [],
     evaluatorsOnlyInBase: [],
     evaluatorsOnlyInHead: [],
     cases: { newlyFailing: [], fixed: [], added: [], removed: [], contentChanged: [], flaky: [] },
   };
 }
 
-describe('significantRegressions (Holm across the rows of a run)', () => {
+/** A run's rows before testing: `shift` moves every case of `quality` by that much. */
+function pairing(seed: number, cases: number, shift: number): RunPairing {
+  let state = seed;
+  const noise = (): number => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648 - 0.5;
+  };
+  const diffs = Float64Array.from({ length: cases }, () => shift + 0.4 * noise());
+  return {
+    suite: 'qa',
+    params: { point: seed },
+    trials: 1,
+    minDetectableEffect: 0.1,
+    passRate: {
+      diffs: new Float64Array(cases),
+      baseTotal: 0,
+      headTotal: 0,
+      passToFail: 0,
+      failToPass: 0,
+    },
+    evaluators: [{ evaluator: 'quality', diffs, baseTotal: cases / 2, headTotal: cases / 2 }],
+    agreement: [],
+    evaluatorsOnlyInBase: [],
+    evaluatorsOnlyInHead: [],
+    cases: { newlyFailing: [], fixed: [], added: [], removed: [], contentChanged: [], flaky: [] },
+  };
+}
+
+describe('significantRegressions (what survives Holm over the whole comparison)', () => {
   const quiet = Array.from({ length: 9 }, (_, i) => row(`e${i}`, 0.6, 'unchanged'));
 
-  it('blocks a clear regression', () => {
-    const found = significantRegressions(run([row('exact', 0.0001, 'regressed'), ...quiet]));
+  it('blocks a regression still significant after the correction', () => {
+    const found = significantRegressions(
+      run([row('exact', 0.0001, 'regressed', 0.0011), ...quiet]),
+    );
     assert.deepEqual(
-      found.map((f) => f.row),
-      ['exact'],
+      found.map((f) => [f.row, f.adjustedP]),
+      [['exact', 0.0011]],
     );
   });
 
-  it('does not block a borderline one among many rows: p = 0.01 with 11 rows tested', () => {
-    // 0.01 > 0.05 / 11: with this many rows, one p = 0.01 is what noise produces now and then.
-    assert.deepEqual(significantRegressions(run([row('exact', 0.01, 'regressed'), ...quiet])), []);
-  });
-
-  it('blocks the same p = 0.01 when it is the only row tested', () => {
-    assert.equal(
-      significantRegressions(run([row('exact', 0.01, 'regressed')], { label: 'too few cases' }))
-        .length,
-      1,
-    );
+  it('does not block a regression the correction removed (p = 0.01, Holm p = 0.11)', () => {
+    assert.deepEqual(significantRegressions(run([row('exact', 0.01, 'regressed', 0.11)])), []);
   });
 
   it('never blocks an improvement, an unchanged row, or too few cases', () => {
@@ -78,18 +122,68 @@ describe('significantRegressions (Holm across the rows of a run)', () => {
   it('counts the pass-rate row, and the gate condition names what regressed', () => {
     const r = run([row('exact', 0.5, 'unchanged')], {
       label: 'regressed',
+      significant: true,
       pValue: 0.001,
+      adjustedP: 0.004,
       baseRate: 0.9,
       headRate: 0.7,
+      delta: -0.2,
     });
     const condition = regressionCondition(r);
     assert.equal(condition.passed, false);
-    assert.match(condition.actual, /pass rate 90\.0% → 70\.0% \(McNemar p = 0\.0010\)/);
+    assert.match(
+      condition.actual,
+      /pass rate 90\.0% → 70\.0% \(-20\.0 pp, p = 0\.0010, Holm p = 0\.0040\)/,
+    );
     assert.deepEqual(regressionCondition(run(quiet)), {
       name: 'regressions',
-      expected: 'no significant regression against the baseline',
+      expected:
+        'no significant regression against the baseline (Holm-corrected over the comparison)',
       actual: 'none',
       passed: true,
     });
+  });
+});
+
+describe('testRuns: one family across every run of a comparison', () => {
+  it('corrects over the rows of all runs, not within each run', () => {
+    const one = testRuns([pairing(3, 40, -0.06)], SETTINGS);
+    const many = testRuns(
+      [pairing(3, 40, -0.06), pairing(4, 40, 0), pairing(5, 40, 0), pairing(6, 40, 0)],
+      SETTINGS,
+    );
+    const alone = one.runs[0]?.evaluators[0];
+    const among = many.runs[0]?.evaluators[0];
+    assert.ok(alone && among);
+    // The same row, the same raw p: only the family grew (1 row alone, 4 rows among the runs;
+    // the pass-rate rows, where no case changed, are not in it).
+    assert.equal(alone.pValue, among.pValue);
+    assert.equal(one.family.rows, 1);
+    assert.equal(many.family.rows, 4);
+    assert.equal(alone.adjustedP, alone.pValue);
+    assert.ok((among.adjustedP ?? 0) >= Math.min(1, 4 * (among.pValue ?? 0)) - 1e-12);
+    assert.equal(alone.label, 'regressed');
+    assert.equal(alone.significant, true);
+    assert.equal(among.significant, (among.adjustedP ?? 1) < 0.05);
+    assert.equal(many.family.regressions, among.significant ? 1 : 0);
+  });
+
+  it('reports a q-value beside each raw p and Holm p, never below the raw p', () => {
+    const tested = testRuns([pairing(7, 60, -0.1), pairing(8, 60, 0.02)], SETTINGS);
+    for (const r of tested.runs.flatMap((x) => x.evaluators)) {
+      assert.ok(r.pValue !== null && r.qValue !== null && r.adjustedP !== null);
+      assert.ok(r.qValue >= r.pValue && r.qValue <= r.adjustedP, JSON.stringify(r));
+    }
+  });
+
+  it('gives every unchanged row its power and marks a small run underpowered', () => {
+    const tested = testRuns([pairing(9, 12, 0), pairing(10, 400, 0)], SETTINGS);
+    const [small, large] = tested.runs.map((r) => r.evaluators[0]);
+    assert.ok(small?.power && large?.power);
+    assert.equal(small.label, 'unchanged');
+    assert.equal(small.power.underpowered, true);
+    assert.ok((small.power.casesNeeded ?? 0) > 12);
+    assert.equal(large.power.underpowered, false);
+    assert.ok(large.power.detectable < 0.1 && large.power.detectable < small.power.detectable);
   });
 });

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { adjustFamily } from '../src/compare/family.ts';
+import { normalQuantileUpper, normalUpperTail } from '../src/compare/normal.ts';
+import { fewestDetectable, rowPower } from '../src/compare/power.ts';
 import {
-  mcnemarExact,
   mulberry32,
-  normalUpperTail,
-  pairedBootstrap,
-  studentUpperTail,
-} from '../src/compare/stats.ts';
+  RESAMPLING_LIMIT,
+  resamplingLimit,
+  signFlipTest,
+} from '../src/compare/sign-flip.ts';
 
 /** Standard normal draws from a seeded stream (Box–Muller), so every test sees the same data. */
 function normals(seed: number): () => number {
@@ -15,26 +17,24 @@ function normals(seed: number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
-/** P[X ≤ k] for X ~ Binomial(n, ½), exactly, with BigInt: the reference for the log-space sum. */
-function exactMcNemar(b: number, c: number): number {
-  const n = BigInt(b + c);
-  const k = BigInt(Math.min(b, c));
-  let coefficient = 1n;
-  let total = 0n;
-  for (let i = 0n; i <= k; i++) {
-    if (i > 0n) coefficient = (coefficient * (n - i + 1n)) / i;
-    total += coefficient;
-  }
-  // 2 · total / 2^n, kept exact down to 1e-18 before the conversion to a double.
-  const scaled = (2n * total * 10n ** 18n) / 2n ** n;
-  return Math.min(1, Number(scaled) / 1e18);
-}
-
 function assertClose(actual: number, expected: number, tolerance: number, what = ''): void {
   assert.ok(
     Math.abs(actual - expected) <= tolerance,
     `${what} expected ${expected} ± ${tolerance}, got ${actual}`,
   );
+}
+
+/** The exact sign-flip p-value, every one of the 2^n sign vectors enumerated: the reference. */
+function exactSignFlip(diffs: readonly number[]): number {
+  const n = diffs.length;
+  const observed = Math.abs(diffs.reduce((a, b) => a + b, 0));
+  let atLeast = 0;
+  for (let mask = 0; mask < 2 ** n; mask++) {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += (mask >> i) & 1 ? (diffs[i] ?? 0) : -(diffs[i] ?? 0);
+    if (Math.abs(total) >= observed - 1e-12) atLeast++;
+  }
+  return atLeast / 2 ** n;
 }
 
 describe('mulberry32', () => {
@@ -57,166 +57,186 @@ describe('mulberry32', () => {
   });
 });
 
-describe('distribution tails', () => {
-  it('match published values', () => {
+describe('normal distribution', () => {
+  it('matches published tail values and inverts them', () => {
     assertClose(normalUpperTail(1.959963984540054), 0.025, 1e-12, 'Φ upper at 1.96');
     assertClose(normalUpperTail(-1), 0.8413447460685429, 1e-12, 'Φ upper at −1');
     assertClose(normalUpperTail(5), 2.866515718791939e-7, 1e-17, 'Φ upper at 5');
-    assertClose(studentUpperTail(12.706204736174707, 1), 0.025, 1e-10, 't(1)');
-    assertClose(studentUpperTail(2.262157162740992, 9), 0.025, 1e-9, 't(9)');
-    assertClose(studentUpperTail(0, 30), 0.5, 1e-12, 't(30) at 0');
-    assertClose(studentUpperTail(-2.042272456301238, 30), 0.975, 1e-9, 't(30) lower');
+    assertClose(normalQuantileUpper(0.025), 1.959963984540054, 1e-9, 'z(0.025)');
+    assertClose(normalQuantileUpper(0.2), 0.8416212335729143, 1e-9, 'z(0.2)');
+    assertClose(normalQuantileUpper(0.05 / 48), 3.0780881, 1e-6, 'z(0.05/48)');
   });
 });
 
-describe('pairedBootstrap', () => {
+describe('signFlipTest', () => {
   it('handles no pairs, one pair and all-zero differences', () => {
-    assert.deepEqual(pairedBootstrap([]), { mean: 0, low: 0, high: 0, pValue: 1 });
-    // One pair says nothing about spread: the interval includes 0 and p = 1.
-    assert.deepEqual(pairedBootstrap([0.3]), { mean: 0.3, low: 0, high: 0.3, pValue: 1 });
-    assert.deepEqual(pairedBootstrap([-0.2]), { mean: -0.2, low: -0.2, high: 0, pValue: 1 });
-    assert.deepEqual(pairedBootstrap(new Array<number>(50).fill(0)), {
-      mean: 0,
-      low: 0,
-      high: 0,
-      pValue: 1,
-    });
+    const none = { mean: 0, low: 0, high: 0, pValue: 1, sd: 0, method: 'resampled' };
+    assert.deepEqual(signFlipTest([]), none);
+    assert.deepEqual(signFlipTest(new Array<number>(50).fill(0)), none);
+    // One pair: every sign vector gives ±d, as extreme as the data, so p = 1 and 0 is inside.
+    const one = signFlipTest([0.3]);
+    assert.equal(one.pValue, 1);
+    assert.ok(one.low <= 0 && one.high >= 0.3, JSON.stringify(one));
   });
 
-  it('gives a zero-width interval for equal non-zero differences', () => {
-    const result = pairedBootstrap(new Array<number>(20).fill(0.25));
-    assertClose(result.mean, 0.25, 1e-12);
-    assertClose(result.low, 0.25, 1e-12);
-    assertClose(result.high, 0.25, 1e-12);
-    // No resample crosses 0: p is as small as 2,000 resamples resolve at 20 pairs.
-    assert.ok(result.pValue < 0.01, `p = ${result.pValue}`);
+  it('matches the exact test (all 2^n sign vectors) within its Monte Carlo error', () => {
+    const gauss = normals(11);
+    for (let k = 0; k < 12; k++) {
+      const diffs = Array.from({ length: 12 }, () => 0.1 * k * 0.1 + 0.2 * gauss());
+      const exact = exactSignFlip(diffs);
+      const { pValue } = signFlipTest(diffs, { seed: k });
+      // 4,999 draws: standard error √(p(1 − p)/5000) ≤ 0.0071; 4 of them, plus the +1.
+      assertClose(pValue, exact, 0.03, `case ${k}`);
+    }
+  });
+
+  it('gives the exact McNemar p-value on pass/fail changes (±1 and 0)', () => {
+    // 1 pass→fail, 9 fail→pass among 40 cases: 2 · (C(10,0) + C(10,1)) / 2^10 = 22/1024.
+    const diffs = [-1, ...new Array<number>(9).fill(1), ...new Array<number>(30).fill(0)];
+    assertClose(signFlipTest(diffs).pValue, 22 / 1024, 0.006, 'McNemar');
+    // 0 and 5: 2/32.
+    const five = [...new Array<number>(5).fill(-1), ...new Array<number>(20).fill(0)];
+    assertClose(signFlipTest(five).pValue, 2 / 32, 0.01, 'McNemar 0 vs 5');
   });
 
   it('is deterministic for a seed, and the seed matters', () => {
     const gauss = normals(1);
     const diffs = Array.from({ length: 60 }, () => 0.05 + 0.2 * gauss());
-    assert.deepEqual(pairedBootstrap(diffs, { seed: 9 }), pairedBootstrap(diffs, { seed: 9 }));
-    assert.notDeepEqual(pairedBootstrap(diffs, { seed: 9 }), pairedBootstrap(diffs, { seed: 10 }));
+    assert.deepEqual(signFlipTest(diffs, { seed: 9 }), signFlipTest(diffs, { seed: 9 }));
+    assert.notDeepEqual(signFlipTest(diffs, { seed: 9 }), signFlipTest(diffs, { seed: 10 }));
   });
 
-  it('finds a known shift and agrees with the paired t interval on normal data', () => {
+  it('finds a known shift with an interval close to the paired t interval', () => {
     const gauss = normals(2);
     const n = 200;
     const diffs = Array.from({ length: n }, () => 0.15 + 0.1 * gauss());
-    const result = pairedBootstrap(diffs);
-    assert.ok(result.low > 0, `low ${result.low}`);
-    assert.ok(result.low < 0.15 && result.high > 0.15, `[${result.low}, ${result.high}]`);
-    assert.ok(result.pValue < 0.001);
-
+    const result = signFlipTest(diffs);
+    assert.ok(result.low > 0 && result.pValue < 0.001, JSON.stringify(result));
     const mean = diffs.reduce((a, b) => a + b, 0) / n;
-    const sd = Math.sqrt(diffs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
-    const half = 1.971956544249395 * (sd / Math.sqrt(n)); // t(0.975, 199)
+    const half = 1.971956544249395 * (result.sd / Math.sqrt(n)); // t(0.975, 199)
     assertClose(result.mean, mean, 1e-12, 'mean');
-    // Monte Carlo error of 2,000 resamples: about 5% of the half-width.
     assertClose(result.low, mean - half, 0.1 * half, 'low');
     assertClose(result.high, mean + half, 0.1 * half, 'high');
   });
 
-  it('gives a p-value close to the paired t-test for normal data', () => {
-    const gauss = normals(3);
-    const n = 30;
-    const diffs = Array.from({ length: n }, () => 0.07 + 0.2 * gauss());
-    const mean = diffs.reduce((a, b) => a + b, 0) / n;
-    const sd = Math.sqrt(diffs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
-    const tTest = 2 * studentUpperTail(Math.abs(mean) / (sd / Math.sqrt(n)), n - 1);
-    const { pValue } = pairedBootstrap(diffs);
-    assert.ok(Math.abs(pValue - tTest) < 0.25 * tTest + 0.01, `bootstrap ${pValue}, t ${tTest}`);
-  });
-
-  it('says p < 0.05 exactly when the 95% interval excludes 0', () => {
-    // Means placed near the edge of significance, where the two could disagree.
+  it('says p < 0.05 exactly when the 95% interval excludes 0, resampled and normal', () => {
+    // Means placed at the edge of significance, where two methods could disagree.
     const gauss = normals(4);
     for (let seed = 0; seed < 300; seed++) {
-      const n = 10 + (seed % 50);
+      const limit = resamplingLimit(999);
+      const n = seed % 3 === 0 ? limit + 50 + seed : 10 + (seed % 50);
       const diffs = Array.from({ length: n }, () => 0.2 * gauss() + (0.4 * 2) / Math.sqrt(n));
-      const result = pairedBootstrap(diffs, { seed, iterations: 500 });
+      const result = signFlipTest(diffs, { seed, resamples: 999 });
+      assert.equal(result.method, n > limit ? 'normal' : 'resampled');
       const excludesZero = result.low > 0 || result.high < 0;
       assert.equal(excludesZero, result.pValue < 0.05, `seed ${seed}: ${JSON.stringify(result)}`);
     }
   });
 
-  it('keeps about 5% false positives at 10 and 20 pairs (the expanded interval)', (t) => {
+  it('keeps about 5% false positives at 10 and 30 pairs', (t) => {
     const gauss = normals(5);
-    for (const n of [10, 20]) {
+    for (const n of [10, 30]) {
       let flagged = 0;
-      const trials = 400;
-      for (let seed = 0; seed < trials; seed++) {
+      const samples = 400;
+      for (let seed = 0; seed < samples; seed++) {
         const diffs = Array.from({ length: n }, () => 0.2 * gauss());
-        const result = pairedBootstrap(diffs, { seed, iterations: 1000 });
-        if (result.low > 0 || result.high < 0) flagged++;
+        if (signFlipTest(diffs, { seed, resamples: 999 }).pValue < 0.05) flagged++;
       }
-      t.diagnostic(`n = ${n}: ${flagged}/${trials} null samples flagged`);
-      // A plain percentile interval flags about 10% at n = 10; sampling error allows up to ~8%.
-      assert.ok(flagged / trials <= 0.085, `n = ${n}: ${flagged}/${trials}`);
+      t.diagnostic(`n = ${n}: ${flagged}/${samples} null samples flagged`);
+      // The test is exact: at most 5% in expectation; sampling error allows up to ~8%.
+      assert.ok(flagged / samples <= 0.08, `n = ${n}: ${flagged}/${samples}`);
     }
   });
 
-  it('resamples 10,000 pairs into an interval around the mean', () => {
+  it('resamples up to a bounded amount of work, then uses the normal approximation', () => {
+    assert.equal(RESAMPLING_LIMIT, 5001);
+    assert.equal(resamplingLimit(39_999), 625);
+    const changed = Float64Array.from({ length: 700 }, (_, i) => (i % 3) - 0.9);
+    assert.equal(signFlipTest(changed).method, 'resampled');
+    assert.equal(signFlipTest(changed, { resamples: 39_999 }).method, 'normal');
+  });
+
+  it('handles 100,000 cases by the normal approximation, whose p is the z-test on Σd²', () => {
     const gauss = normals(6);
-    const diffs = Array.from({ length: 10_000 }, () => 0.01 + 0.3 * gauss());
-    const result = pairedBootstrap(diffs);
+    const diffs = Float64Array.from({ length: 100_000 }, () => 0.003 + 0.3 * gauss());
+    const result = signFlipTest(diffs);
+    assert.equal(result.method, 'normal');
     assert.ok(result.low < result.mean && result.mean < result.high);
+    let sum = 0;
+    let squares = 0;
+    for (const d of diffs) {
+      sum += d;
+      squares += d * d;
+    }
+    assertClose(result.pValue, 2 * normalUpperTail(Math.abs(sum) / Math.sqrt(squares)), 1e-12);
   });
 
   it('refuses nonsense options and values', () => {
-    assert.throws(() => pairedBootstrap([1, 2], { iterations: 0 }), RangeError);
-    assert.throws(() => pairedBootstrap([1, 2], { confidence: 1 }), RangeError);
-    assert.throws(() => pairedBootstrap([1, Number.NaN]), RangeError);
+    assert.throws(() => signFlipTest([1, 2], { resamples: 0 }), RangeError);
+    assert.throws(() => signFlipTest([1, 2], { resamples: 10 }), /cannot resolve/);
+    assert.throws(() => signFlipTest([1, 2], { confidence: 1 }), RangeError);
+    assert.throws(() => signFlipTest([1, Number.NaN]), RangeError);
   });
 });
 
-describe('mcnemarExact', () => {
-  it('matches hand-computed exact binomial values', () => {
-    // b = 0, c = 5: 2 · (½)^5
-    assert.equal(mcnemarExact(0, 5), 2 / 32);
-    assert.equal(mcnemarExact(5, 0), 0.0625);
-    // b = 1, c = 9: 2 · (C(10,0) + C(10,1)) / 2^10 = 22/1024
-    assertClose(mcnemarExact(1, 9), 0.021484375, 1e-15);
-    // b = c: the tail is at least ½, so p = 1
-    assert.equal(mcnemarExact(3, 3), 1);
-    // b = 10, c = 20: 2 · Σ_{i ≤ 10} C(30, i) / 2^30 = 106018204 / 1073741824
-    assertClose(mcnemarExact(10, 20), 106018204 / 1073741824, 1e-15);
-    assertClose(mcnemarExact(10, 20), 0.098737146705389, 1e-14);
-    // b = 2, c = 8: 2 · (1 + 10 + 45) / 1024
-    assertClose(mcnemarExact(2, 8), 112 / 1024, 1e-15);
-    assert.equal(mcnemarExact(0, 0), 1);
-    assert.equal(mcnemarExact(0, 1), 1);
-  });
-
-  it('agrees with exact BigInt arithmetic', () => {
-    for (const [b, c] of [
-      [0, 12],
-      [4, 17],
-      [25, 40],
-      [60, 100],
-      [300, 260],
-      [480, 520],
-    ] as const) {
-      const expected = exactMcNemar(b, c);
-      assertClose(mcnemarExact(b, c), expected, 1e-12 + 1e-10 * expected, `b=${b} c=${c}`);
-      assert.equal(mcnemarExact(b, c), mcnemarExact(c, b));
+describe('adjustFamily (Holm and Benjamini–Hochberg)', () => {
+  it('matches hand-computed adjustments', () => {
+    // Sorted: 0.01, 0.02, 0.03, 0.5. Holm: 4·0.01, max(3·0.02, ·), max(2·0.03, ·), max(0.5, ·).
+    // BH: 0.01·4/1, 0.02·4/2, 0.03·4/3, 0.5·4/4, then running minimum from the top.
+    const { holm, q } = adjustFamily([0.03, 0.01, 0.5, 0.02]);
+    const expectedHolm = [0.06, 0.04, 0.5, 0.06];
+    const expectedQ = [0.04, 0.04, 0.5, 0.04];
+    for (let i = 0; i < 4; i++) {
+      assertClose(holm[i] ?? -1, expectedHolm[i] ?? 0, 1e-12, `holm ${i}`);
+      assertClose(q[i] ?? -1, expectedQ[i] ?? 0, 1e-12, `q ${i}`);
     }
+    assert.deepEqual(adjustFamily([0.9, 0.8]).holm, [1, 1]);
+    assert.deepEqual(adjustFamily([]), { holm: [], q: [] });
+  });
+});
+
+describe('rowPower', () => {
+  it('gives (z(α/2F) + z(0.8)) standard errors, and the cases to reach the target', () => {
+    // F = 1: (1.959964 + 0.841621) × 0.02 = 0.056032.
+    const alone = rowPower({
+      standardError: 0.02,
+      cases: 100,
+      family: 1,
+      alpha: 0.05,
+      target: 0.1,
+      bounded: false,
+    });
+    assertClose(alone.detectable, 0.0560317, 1e-6);
+    assert.deepEqual([alone.underpowered, alone.casesNeeded], [false, null]);
+
+    // F = 24: z(0.05/48) = 3.078088, so 3.919709 × 0.04 = 0.156788 > 0.1; n = 100 · 1.56788² → 246.
+    const many = rowPower({
+      standardError: 0.04,
+      cases: 100,
+      family: 24,
+      alpha: 0.05,
+      target: 0.1,
+      bounded: false,
+    });
+    assertClose(many.detectable, 0.1567884, 1e-6);
+    assert.equal(many.underpowered, true);
+    assert.equal(many.casesNeeded, 246);
   });
 
-  it('stays finite and accurate at 100,000 discordant pairs', () => {
-    // Normal approximation with continuity correction: z = (|b − c| − 1)/√(b + c)
-    const p = mcnemarExact(49_700, 50_300);
-    const z = (600 - 1) / Math.sqrt(100_000);
-    assertClose(p, 2 * normalUpperTail(z), 2e-4, 'near-normal tail');
-    assert.ok(mcnemarExact(49_000, 51_000) < 1e-9);
-    assert.ok(mcnemarExact(49_000, 51_000) > 0);
-    assert.equal(mcnemarExact(50_000, 50_000), 1);
-    const tiny = mcnemarExact(40_000, 60_000);
-    assert.ok(Number.isFinite(tiny) && tiny >= 0);
-  });
-
-  it('refuses counts that are not whole numbers', () => {
-    assert.throws(() => mcnemarExact(-1, 3), RangeError);
-    assert.throws(() => mcnemarExact(1.5, 3), RangeError);
+  it('knows the fewest cases a sign-flip test needs to block anything', () => {
+    // 2 / 2^k < 0.05 / F: F = 1 needs k = 6 (2/64 < 0.05); F = 24 needs k = 10 (2/1024 < 0.00208).
+    assert.equal(fewestDetectable(0.05, 1), 6);
+    assert.equal(fewestDetectable(0.05, 24), 10);
+    const tiny = rowPower({
+      standardError: 0,
+      cases: 20,
+      family: 24,
+      alpha: 0.05,
+      target: 0.1,
+      bounded: true,
+    });
+    // No noise at all: 10 of 20 cases must move, a change of 0.5; 0.1 takes 10 / 0.1 = 100 cases.
+    assertClose(tiny.detectable, 10 / 20, 1e-12);
+    assert.equal(tiny.casesNeeded, 100);
   });
 });

@@ -98,7 +98,7 @@ const schemaErrors: Case[] = [
               evaluater: x
     `,
     issues: [
-      'evals.yaml:8:9  suites[0].evaluators[0]: unknown key "evaluater" (expected one of: id, use, with, threshold, concurrency, timeout, judge)',
+      'evals.yaml:8:9  suites[0].evaluators[0]: unknown key "evaluater" (expected one of: id, use, with, threshold, concurrency, timeout, judge, when, not, agreement)',
     ],
   },
   {
@@ -565,7 +565,7 @@ const ruleErrors: Case[] = [
     `,
     issues: [
       'evals.yaml:8:21  suites[0].evaluators[0].with.expected: template {{ row.capital }} starts with "row": expected one of case, output, params',
-      'evals.yaml:9:19  suites[0].evaluators[0].with.actual: malformed template {{ output..answer }}: expected a path such as case.question or output.answer',
+      'evals.yaml:9:19  suites[0].evaluators[0].with.actual: malformed template {{ output..answer }}: expected a path such as case.question, output.items[0] or case["Expected Output"]',
       'evals.yaml:12:27  suites[0].evaluators[1].with.expected: unclosed template in "{{case.capital": write {{ case.field }}, {{ output.field }} or {{ params.name }}',
     ],
   },
@@ -640,7 +640,7 @@ const ruleErrors: Case[] = [
           gate: { evaluators: { exact: {} } }
     `,
     issues: [
-      'evals.yaml:6:34  suites[0].gate.evaluators.exact: expected at least one of: mean, passRate, found an object {}',
+      'evals.yaml:6:34  suites[0].gate.evaluators.exact: expected at least one of: mean, passRate, agreement, found an object {}',
     ],
   },
   {

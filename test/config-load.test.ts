@@ -72,7 +72,7 @@ describe('a valid config', () => {
       dir: '/project',
       hash: createHash('sha256').update(sketch).digest('hex'),
       version: 1,
-      defaults: { concurrency: 8, timeoutMs: 30_000, trials: 1, judge: {} },
+      defaults: { concurrency: 8, timeoutMs: 30_000, trials: 1, stopAfterErrors: 5, judge: {} },
       suites: [
         {
           index: 0,
@@ -133,7 +133,13 @@ describe('a valid config', () => {
             - use: regex
               with: { pattern: "^ok" }
     `);
-    assert.deepEqual(config.defaults, { concurrency: 8, timeoutMs: 30_000, trials: 1, judge: {} });
+    assert.deepEqual(config.defaults, {
+      concurrency: 8,
+      timeoutMs: 30_000,
+      trials: 1,
+      stopAfterErrors: 5,
+      judge: {},
+    });
     const suite = config.suites[0];
     assert.equal(suite?.concurrency, 8);
     assert.equal(suite?.timeoutMs, 30_000);

@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { formatConfigPath, parseDottedPath, pointerToPath } from '../src/config/config-path.ts';
 import { closestMatch } from '../src/config/did-you-mean.ts';
-import { defaultEvaluatorId, templateProblems } from '../src/config/rules.ts';
+import { defaultEvaluatorId } from '../src/config/rules.ts';
+import { templateProblems } from '../src/config/template-check.ts';
 import { schemaProblems } from '../src/config/schema-errors.ts';
 import { impossibleThreshold } from '../src/config/threshold.ts';
 import type { ConfigPath } from '../src/config/types.ts';
@@ -116,7 +117,12 @@ describe('templateProblems', () => {
       '{{ row.x }}',
       ['template {{ row.x }} starts with "row": expected one of case, output, params'],
     ],
-    ['{{}}', ['malformed template {{  }}: expected a path such as case.question or output.answer']],
+    [
+      '{{}}',
+      [
+        'malformed template {{  }}: expected a path such as case.question, output.items[0] or case["Expected Output"]',
+      ],
+    ],
     [
       '{{case.x',
       [

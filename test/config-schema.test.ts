@@ -89,11 +89,14 @@ describe('evals.schema.json', () => {
       }
     };
     visit(evalsSchema, '#');
-    // Free-form by design: an evaluator's options (checked against the built-in's own schema)
-    // and an inline case (a row of user data).
+    // Free-form by design: an evaluator's options (checked against the built-in's own schema),
+    // an inline case (a row of user data), a target (closed by the definition its type picks)
+    // and a model target's response schema (a JSON Schema of the user's).
     assert.deepEqual(open, [
       '#.definitions.testset.properties.cases.items',
       '#.definitions.evaluator.properties.with',
+      '#.definitions.target',
+      '#.definitions.modelTarget.properties.responseFormat.anyOf[1]',
     ]);
   });
 
@@ -103,6 +106,7 @@ describe('evals.schema.json', () => {
     assert.deepEqual(propertyNames((evalsSchema.properties as Schema).defaults), [
       'concurrency',
       'timeout',
+      'stopAfterErrors',
       'trials',
       'judge',
     ]);
@@ -132,10 +136,13 @@ describe('evals.schema.json', () => {
       'testset',
       'hash',
       'function',
+      'output',
+      'target',
       'grid',
       'concurrency',
       'timeout',
       'trials',
+      'allowEmpty',
       'evaluators',
       'pass',
       'gate',
@@ -145,6 +152,7 @@ describe('evals.schema.json', () => {
       'ref',
       'cases',
       'revision',
+      'split',
       'tags',
       'id',
     ]);
@@ -156,8 +164,16 @@ describe('evals.schema.json', () => {
       'concurrency',
       'timeout',
       'judge',
+      'when',
+      'not',
+      'agreement',
     ]);
     assert.deepEqual(propertyNames(definitions.threshold), ['lt', 'lte', 'gt', 'gte']);
-    assert.deepEqual(propertyNames(definitions.gate), ['minPassRate', 'evaluators', 'regressions']);
+    assert.deepEqual(propertyNames(definitions.gate), [
+      'minPassRate',
+      'evaluators',
+      'regressions',
+      'minDetectableEffect',
+    ]);
   });
 });

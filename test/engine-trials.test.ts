@@ -197,7 +197,7 @@ describe('trials in the engine', () => {
         score: 0.5,
         threshold: { gte: 0.4 },
         passed: true,
-        metadata: { trials: 3, scored: 3 },
+        metadata: { trials: 3, scored: 3, passedTrials: 2 },
         error: null,
         durationMs: 0,
       },
@@ -206,7 +206,7 @@ describe('trials in the engine', () => {
         score: (0.2 + 0.4) / 2,
         threshold: null,
         passed: null,
-        metadata: { trials: 3, scored: 2 },
+        metadata: { trials: 3, scored: 2, passedTrials: 0 },
         error: null,
         durationMs: 0,
       },
@@ -215,7 +215,7 @@ describe('trials in the engine', () => {
         score: null,
         threshold: { gte: 0.5 },
         passed: false,
-        metadata: { trials: 3, scored: 0 },
+        metadata: { trials: 3, scored: 0, passedTrials: 0 },
         error: 'judge down (call 1)',
         durationMs: 0,
       },
@@ -529,7 +529,11 @@ export function answer({ testCase }: { testCase: { word: string } }): string {
       ],
     );
     assert.equal(run.summary.flaky, 2);
-    assert.deepEqual(run.cases[0]?.evaluations[0]?.metadata, { trials: 3, scored: 3 });
+    assert.deepEqual(run.cases[0]?.evaluations[0]?.metadata, {
+      trials: 3,
+      scored: 3,
+      passedTrials: 2,
+    });
     assert.match(out(), /~ a {2}evals\.yaml:\d+ {2}flaky 2\/3/);
     assert.match(err(), /2\/2/, 'progress counts cases, not trials');
     const junit = readFileSync(join(dir, 'j.xml'), 'utf8');

@@ -252,7 +252,7 @@ void test('evaluator failures become evaluations with an error and passed: false
       ['infinite', () => ({ score: Infinity }), { score: null, error: 'score Infinity is outside [0, 1]' }],
       ['missing', () => ({ metadata: {} }), { score: null, error: 'the evaluation has no score' }],
       ['text', () => ({ score: '0.5' }), { score: null, error: 'score must be a number, got "0.5"' }],
-      ['nothing', () => undefined, { score: null, error: 'expected an evaluation object { score }, got nothing' }],
+      // Returning nothing skips the case instead (test/sdk-behaviour.test.ts).
       ['hangs', () => never(), { score: null, error: 'timed out after 20 ms' }],
     ];
   const suite = makeSuite({
@@ -504,10 +504,20 @@ void test('runs come in suite order then grid order; the listener sees every cas
   ]);
 });
 
-void test('a suite with no cases runs and passes its default gate', async () => {
+void test('a suite with no cases fails, unless it allows it or the run is a shard', async () => {
   const { runs } = await runSuites([makeSuite({ rows: [] })]);
-  assert.equal(runs[0]!.verdict, 'pass');
-  assert.equal(runs[0]!.gate.conditions[0]!.actual, 'no cases ran');
+  assert.equal(runs[0]!.verdict, 'fail', 'a gate that checked nothing does not pass');
+  assert.deepEqual(
+    runs[0]!.gate.conditions.map((c) => [c.name, c.actual, c.passed]),
+    [
+      ['all cases pass', 'no cases ran', true],
+      ['cases', 'no cases matched (allowEmpty: true on the suite accepts this)', false],
+    ],
+  );
+  const allowed = await runSuites([makeSuite({ rows: [], gate: { allowEmpty: true } })]);
+  assert.equal(allowed.runs[0]!.verdict, 'pass');
+  const shard = await runSuites([makeSuite({ rows: [] })], { shard: true });
+  assert.equal(shard.runs[0]!.verdict, 'pass', 'a shard may get none of a small suite');
   assert.deepEqual(await runSuites([]), { runs: [], interrupted: false });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mulberry32 } from '../src/compare/stats.ts';
+import { mulberry32 } from '../src/compare/sign-flip.ts';
 import { ExactSum } from '../src/run/exact-sum.ts';
 import { summarizeRun } from '../src/run/summary.ts';
 import type { CaseResult } from '../src/types/index.ts';

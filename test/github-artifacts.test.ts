@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { getOctokit } from '@actions/github';
 import { downloadBaseline } from '../src/github/baseline-download.ts';
 import { findBaselineArtifact } from '../src/github/baseline.ts';
 import type { Octokit } from '../src/github/octokit.ts';
 import { readZipEntries, ZipError } from '../src/github/artifact-zip.ts';
+import { testOctokit } from './helpers/github-client.ts';
 import { startGitHubServer } from './helpers/github-server.ts';
 import type { GitHubServer } from './helpers/github-server.ts';
 import { writeZip } from './helpers/zip-writer.ts';
@@ -296,7 +296,7 @@ let octokit: Octokit;
 
 before(async () => {
   server = await startGitHubServer();
-  octokit = getOctokit('test-token', { baseUrl: server.url });
+  octokit = testOctokit(server.url);
 });
 
 after(async () => {
@@ -361,6 +361,7 @@ describe('findBaselineArtifact', () => {
     assert.deepEqual(result, {
       ok: true,
       found: { id: newest.id, createdAt: day(100), runId: 777, headSha: 'e'.repeat(40) },
+      searched: { artifacts: 103, pages: 2, total: 103, exhausted: true },
     });
     const calls = listCalls();
     assert.deepEqual(
@@ -399,7 +400,11 @@ describe('findBaselineArtifact', () => {
     server.addArtifact({ name: 'evals-results-2', branch: 'main', zip });
     assert.deepEqual(
       await findBaselineArtifact(octokit, target, { name: 'evals-results', branch: 'main' }),
-      { ok: true, found: null },
+      {
+        ok: true,
+        found: null,
+        searched: { artifacts: 3, pages: 1, total: 3, exhausted: true },
+      },
     );
 
     server.requests.length = 0;
@@ -411,8 +416,45 @@ describe('findBaselineArtifact', () => {
       branch: 'main',
       maxPages: 2,
     });
-    assert.deepEqual(capped, { ok: true, found: null });
+    assert.deepEqual(capped, {
+      ok: true,
+      found: null,
+      searched: { artifacts: 200, pages: 2, total: 250, exhausted: false },
+    });
     assert.equal(listCalls().length, 2);
+  });
+
+  it('finds the base branch artifact behind 1,050 newer pull request uploads', async () => {
+    const zip = writeZip([{ name: 'evals-results.json', data: RESULTS }]);
+    for (let index = 0; index < 1050; index++) {
+      server.addArtifact({
+        name: 'evals-results',
+        branch: `pr-${index % 40}`,
+        createdAt: day(2000 - index),
+        zip,
+      });
+    }
+    const base = server.addArtifact({
+      name: 'evals-results',
+      branch: 'main',
+      createdAt: day(900),
+      zip,
+    });
+    server.addArtifact({ name: 'other', branch: 'main', createdAt: day(3000), zip });
+    const result = await findBaselineArtifact(octokit, target, {
+      name: 'evals-results',
+      branch: 'main',
+    });
+    assert.equal(result.ok && result.found?.id, base.id);
+    const calls = listCalls();
+    assert.equal(calls.length, 11, 'pages of 100 until the one holding it');
+    assert.ok(calls.every((call) => call.query['name'] === 'evals-results'));
+    assert.deepEqual(result.ok && result.searched, {
+      artifacts: 1051,
+      pages: 11,
+      total: 1051,
+      exhausted: true,
+    });
   });
 
   it('reports a 403 as github.forbidden naming `actions: read`', async () => {
@@ -616,11 +658,8 @@ describe('downloadBaseline', () => {
 
   it('still works when the fetch follows the redirect itself', async () => {
     // A fetch that ignores redirect: 'manual' hands octokit the archive with status 200.
-    const following = getOctokit('test-token', {
-      baseUrl: server.url,
-      request: {
-        fetch: (url: string, init: RequestInit) => fetch(url, { ...init, redirect: 'follow' }),
-      },
+    const following = testOctokit(server.url, {
+      fetch: (url, init) => fetch(url, { ...init, redirect: 'follow' }),
     });
     const artifact = server.addArtifact({ name: 'evals-results', branch: 'main', zip: PYTHON_ZIP });
     assert.deepEqual(await downloadBaseline(following, target, artifact.id), {

@@ -1,15 +1,18 @@
+/**
+ * The check run (`src/github/check-run.ts`), the client's retries and throttling
+ * (`src/github/octokit.ts`) and failure mapping (`src/github/errors.ts`), against the fake GitHub.
+ */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { getOctokit } from '@actions/github';
 import { ANNOTATIONS_PER_REQUEST, publishCheckRun } from '../src/github/check-run.ts';
 import type { CheckRunReport } from '../src/github/check-run.ts';
 import type { Annotation } from '../src/report/annotations.ts';
 import { upsertStickyComment } from '../src/github/comment.ts';
-import { httpStatus, toReportingFailure } from '../src/github/errors.ts';
+import { toReportingFailure } from '../src/github/errors.ts';
 import type { Octokit } from '../src/github/octokit.ts';
 import { startGitHubServer } from './helpers/github-server.ts';
 import type { GitHubServer } from './helpers/github-server.ts';
-import { freePort } from './helpers/free-port.ts';
+import { testOctokit } from './helpers/github-client.ts';
 
 const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
 const MARKER = '<!-- evalgate:evals.yaml:eval -->';
@@ -19,7 +22,7 @@ let octokit: Octokit;
 
 before(async () => {
   server = await startGitHubServer();
-  octokit = getOctokit('test-token', { baseUrl: server.url });
+  octokit = testOctokit(server.url);
 });
 
 after(async () => {
@@ -34,205 +37,11 @@ beforeEach(() => {
   server.setUser(null);
 });
 
-function comments(issue = target.issueNumber) {
-  return server.state.comments.get(issue) ?? [];
-}
-
 function calls(method: string, pattern: RegExp) {
   return server.requests.filter(
     (request) => request.method === method && pattern.test(request.path),
   );
 }
-
-describe('upsertStickyComment', () => {
-  it('creates the comment once, then updates that same comment', async () => {
-    const first = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nfirst`);
-    assert.equal(first.ok && first.action, 'created');
-    const second = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nsecond`);
-    assert.equal(second.ok && second.action, 'updated');
-
-    assert.equal(comments().length, 1);
-    const [only] = comments();
-    assert.equal(only?.body, `${MARKER}\nsecond`);
-    assert.equal(only?.user.login, 'github-actions[bot]');
-    assert.ok(first.ok && second.ok && first.url === second.url && first.url === only?.html_url);
-    assert.equal(calls('POST', /\/comments$/).length, 1);
-    assert.equal(calls('PATCH', /\/issues\/comments\/\d+$/).length, 1);
-    assert.ok(
-      server.requests.every((request) => request.headers.authorization === 'token test-token'),
-    );
-  });
-
-  it('uses github-actions[bot] as the author when GET /user is refused (GITHUB_TOKEN)', async () => {
-    const ours = server.addComment(7, {
-      body: `${MARKER}\nold`,
-      login: 'github-actions[bot]',
-      type: 'Bot',
-    });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
-    assert.equal(calls('GET', /^\/user$/).length, 1);
-  });
-
-  it('uses github-actions[bot] when GET /user answers 404', async () => {
-    server.setUser('alice');
-    server.failNext('GET', /^\/user$/, 404);
-    const ours = server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
-  });
-
-  it('matches the token user from GET /user (a PAT) and ignores the Actions bot then', async () => {
-    server.setUser('alice');
-    const bots = server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
-    const alices = server.addComment(7, { body: `${MARKER}\nold`, login: 'alice' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.deepEqual(result, { ok: true, url: alices.html_url, action: 'updated' });
-    assert.equal(bots.body, MARKER);
-  });
-
-  it('never edits a comment by someone else, even one that contains the marker', async () => {
-    const quote = server.addComment(7, {
-      body: `> ${MARKER}\n> why is this failing?`,
-      login: 'bob',
-    });
-    const otherBot = server.addComment(7, { body: MARKER, login: 'renovate[bot]', type: 'Bot' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nreport`);
-    assert.equal(result.ok && result.action, 'created');
-    assert.equal(comments().length, 3);
-    assert.equal(quote.body, `> ${MARKER}\n> why is this failing?`);
-    assert.equal(otherBot.body, MARKER);
-    assert.equal(quote.updated_at, quote.created_at);
-  });
-
-  it('updates the newest of several own marker comments', async () => {
-    server.addComment(7, { body: `${MARKER}\nolder`, login: 'github-actions[bot]', type: 'Bot' });
-    server.addComment(7, { body: 'unrelated', login: 'github-actions[bot]', type: 'Bot' });
-    const newest = server.addComment(7, {
-      body: `${MARKER}\nnewer`,
-      login: 'github-actions[bot]',
-      type: 'Bot',
-    });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.deepEqual(result, { ok: true, url: newest.html_url, action: 'updated' });
-    assert.deepEqual(
-      comments().map((comment) => comment.body),
-      [`${MARKER}\nolder`, 'unrelated', `${MARKER}\nnew`],
-    );
-  });
-
-  it('pages through more than 100 comments and finds the marker on page 3', async () => {
-    for (let i = 0; i < 250; i++) {
-      if (i === 230)
-        server.addComment(7, { body: `${MARKER}\nold`, login: 'github-actions[bot]', type: 'Bot' });
-      else
-        server.addComment(7, {
-          body: `comment ${i}`,
-          login: i % 2 === 0 ? 'bob' : 'github-actions[bot]',
-          type: i % 2 === 0 ? 'User' : 'Bot',
-        });
-    }
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.equal(result.ok && result.action, 'updated');
-    const pages = calls('GET', /\/issues\/7\/comments$/).map(
-      (request) => request.query['page'] ?? '1',
-    );
-    assert.deepEqual(pages, ['1', '2', '3']);
-    assert.ok(
-      calls('GET', /\/issues\/7\/comments$/).every(
-        (request) => request.query['per_page'] === '100',
-      ),
-    );
-    assert.equal(comments()[230]?.body, `${MARKER}\nnew`);
-    assert.equal(comments().length, 250);
-  });
-
-  it('prepends the marker when the body lacks it, so the next run finds the comment', async () => {
-    await upsertStickyComment(octokit, target, MARKER, 'no marker here');
-    assert.equal(comments()[0]?.body, `${MARKER}\nno marker here`);
-    const again = await upsertStickyComment(octokit, target, MARKER, 'still none');
-    assert.equal(again.ok && again.action, 'updated');
-  });
-
-  it('creates a new comment when the one found was deleted before the update (404)', async () => {
-    server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
-    server.failNext('PATCH', /\/issues\/comments\/\d+$/, 404);
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.equal(result.ok && result.action, 'created');
-  });
-
-  it('reports a 403 on create as github.forbidden naming forks and the permission', async () => {
-    server.failNext('POST', /\/issues\/7\/comments$/, 403);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
-    assert.equal(result.ok, false);
-    assert.ok(!result.ok);
-    assert.equal(result.failure.code, 'github.forbidden');
-    assert.equal(result.failure.status, 403);
-    assert.equal(
-      result.failure.message,
-      'could not create the PR comment: 403 Resource not accessible by integration ' +
-        '(a pull request from a fork gets a read-only token, otherwise the workflow needs ' +
-        "`permissions: pull-requests: write`; see README 'Use it in GitHub Actions')",
-    );
-    assert.equal(comments().length, 0);
-  });
-
-  it('reports a 403 on update without creating a second comment', async () => {
-    server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
-    server.failNext('PATCH', /\/issues\/comments\/\d+$/, 403);
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.equal(!result.ok && result.failure.code, 'github.forbidden');
-    assert.equal(calls('POST', /\/comments$/).length, 0);
-  });
-
-  it('maps a 404 while listing to github.not-found', async () => {
-    server.failNext('GET', /\/issues\/7\/comments$/, 404);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
-    assert.ok(!result.ok);
-    assert.equal(result.failure.code, 'github.not-found');
-    assert.equal(result.failure.status, 404);
-    assert.match(result.failure.message, /^could not list the PR comments: 404 Not Found \(/);
-  });
-
-  it('surfaces a single 500 as github.unavailable: @actions/github does not retry', async () => {
-    server.failNext('POST', /\/issues\/7\/comments$/, 500);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
-    assert.ok(!result.ok);
-    assert.equal(result.failure.code, 'github.unavailable');
-    assert.equal(result.failure.status, 500);
-    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 1);
-    assert.equal(comments().length, 0);
-  });
-
-  it('stops when GET /user fails for another reason than 403/404 (bad credentials)', async () => {
-    server.failNext('GET', /^\/user$/, 401);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
-    assert.ok(!result.ok);
-    assert.equal(result.failure.code, 'github.forbidden');
-    assert.match(
-      result.failure.message,
-      /GET \/user\): 401 Bad credentials \(the token was rejected/,
-    );
-    assert.equal(server.requests.length, 1);
-  });
-
-  it('maps no answer at all (nothing listening) to github.unavailable without a status', async () => {
-    const unused = await freePort();
-    const offline = getOctokit('test-token', { baseUrl: `http://127.0.0.1:${unused}` });
-    const result = await upsertStickyComment(offline, target, MARKER, MARKER);
-    assert.ok(!result.ok);
-    assert.equal(result.failure.code, 'github.unavailable');
-    assert.equal(result.failure.status, undefined);
-    assert.match(result.failure.message, /no answer from the GitHub API/);
-  });
-
-  it('refuses an empty marker, which would match every comment it wrote', async () => {
-    await assert.rejects(
-      upsertStickyComment(octokit, target, ' ', 'body'),
-      /marker must not be empty/,
-    );
-  });
-});
 
 function annotations(count: number): Annotation[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -340,7 +149,7 @@ describe('publishCheckRun', () => {
 
   it('reports a 422 on the second PATCH with partial counts of 100', async () => {
     let patches = 0;
-    const counting = getOctokit('test-token', { baseUrl: server.url });
+    const counting = testOctokit(server.url);
     counting.hook.before('request', (options) => {
       if (options.method === 'PATCH' && ++patches === 2) {
         server.failNext('PATCH', /\/check-runs\/\d+$/, 422);
@@ -367,127 +176,22 @@ describe('publishCheckRun', () => {
     );
   });
 
-  it('surfaces a single 500 on create once, without retrying', async () => {
-    server.failNext('POST', /\/check-runs$/, 500);
+  it('retries a 503 on create, and makes one check run', async () => {
+    server.failNext('POST', /\/check-runs$/, 503);
     const result = await publishCheckRun(octokit, target, report(3));
-    assert.equal(!result.ok && result.failure.code, 'github.unavailable');
-    assert.equal(server.requests.length, 1);
+    assert.ok(result.ok);
+    assert.equal(server.requests.length, 2);
+    assert.equal(server.state.checkRuns.size, 1);
   });
-});
 
-describe('the fake GitHub server validates like GitHub', () => {
-  const base = { owner: 'acme', repo: 'app', name: 'evalgate', head_sha: 'b'.repeat(40) };
-
-  async function status(request: Promise<unknown>): Promise<number | undefined> {
-    try {
-      await request;
-      return 200;
-    } catch (error) {
-      return httpStatus(error);
-    }
-  }
-
-  it('rejects more than 50 annotations in one request', async () => {
-    const output = { title: 't', summary: 's', annotations: annotations(51) };
-    await assert.rejects(octokit.rest.checks.create({ ...base, output }), (error: unknown) => {
-      const failure = toReportingFailure(error, 'create the check run');
-      assert.equal(failure.code, 'github.invalid');
-      assert.match(failure.message, /No more than 50 items are allowed; 51 were supplied/);
-      return true;
+  it('says a personal access token cannot create check runs when the create gets 403', async () => {
+    server.failNext('POST', /\/check-runs$/, 403, 1, {
+      message: 'You must authenticate via a GitHub App.',
     });
-  });
-
-  it('rejects a summary over 65535 characters (and over 65535 UTF-8 bytes)', async () => {
-    const long = await status(
-      octokit.rest.checks.create({ ...base, output: { title: 't', summary: 'x'.repeat(65536) } }),
-    );
-    assert.equal(long, 422);
-    const fits = await status(
-      octokit.rest.checks.create({ ...base, output: { title: 't', summary: 'x'.repeat(65535) } }),
-    );
-    assert.equal(fits, 200);
-    await assert.rejects(
-      octokit.rest.checks.create({ ...base, output: { title: 't', summary: 'é'.repeat(40000) } }),
-      (error: unknown) => {
-        assert.match(
-          toReportingFailure(error, 'x').message,
-          /summary exceeds a maximum bytesize of 65535/,
-        );
-        return true;
-      },
-    );
-  });
-
-  it('requires name and head_sha on create, title and summary with output, conclusion when completed', async () => {
-    const bad = [
-      { name: 'x' },
-      { ...base, output: { title: 't' } },
-      { ...base, output: { summary: 's' } },
-      { ...base, status: 'completed' },
-    ];
-    for (const body of bad) {
-      const response = await fetch(`${server.url}/repos/acme/app/check-runs`, {
-        method: 'POST',
-        headers: { authorization: 'token test-token', 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      assert.equal(response.status, 422, JSON.stringify(body));
-    }
-    const created = await octokit.rest.checks.create(base);
-    const patch = await status(
-      octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
-        owner: 'acme',
-        repo: 'app',
-        check_run_id: created.data.id,
-        output: { summary: 'no title' },
-      }),
-    );
-    assert.equal(patch, 422);
-    assert.equal(
-      await status(octokit.rest.checks.update({ owner: 'acme', repo: 'app', check_run_id: 1 })),
-      404,
-    );
-  });
-
-  it('requires an authorization header and answers unknown routes with 404 JSON', async () => {
-    const response = await fetch(`${server.url}/user`);
-    assert.equal(response.status, 401);
-    assert.deepEqual(await response.json(), {
-      message: 'Requires authentication',
-      documentation_url: 'https://docs.github.com/rest',
-      status: '401',
-    });
-    const unknown = await fetch(`${server.url}/nope`, { headers: { authorization: 'token t' } });
-    assert.equal(unknown.status, 404);
-    assert.equal(((await unknown.json()) as { message: string }).message, 'Not Found');
-  });
-
-  it('answers GET /user with the PAT user, or 403 for a GITHUB_TOKEN', async () => {
-    assert.equal(await status(octokit.rest.users.getAuthenticated()), 403);
-    server.setUser('alice');
-    const { data } = await octokit.rest.users.getAuthenticated();
-    assert.equal(data.login, 'alice');
-    assert.equal(data.type, 'User');
-  });
-
-  it('serves one comment by id and rejects a comment body over 65536 characters', async () => {
-    const seeded = server.addComment(9, { body: 'hello', login: 'bob' });
-    const { data } = await octokit.rest.issues.getComment({
-      owner: 'acme',
-      repo: 'app',
-      comment_id: seeded.id,
-    });
-    assert.equal(data.body, 'hello');
-    assert.equal(data.user?.login, 'bob');
-    const tooLong = await status(
-      octokit.rest.issues.createComment({
-        owner: 'acme',
-        repo: 'app',
-        issue_number: 9,
-        body: 'x'.repeat(65537),
-      }),
-    );
-    assert.equal(tooLong, 422);
+    const result = await publishCheckRun(octokit, target, report(3));
+    assert.ok(!result.ok);
+    assert.match(result.failure.message, /403 You must authenticate via a GitHub App\./);
+    assert.match(result.failure.message, /a personal access token gets 403/);
   });
 });
 
@@ -564,7 +268,59 @@ describe('toReportingFailure', () => {
     );
     assert.match(
       failure.message,
-      /\(the token lacks `permissions: pull-requests: read`; see README/,
+      /\(the token lacks `permissions: pull-requests: read`; see docs\/action\.md/,
     );
+  });
+});
+
+describe('createOctokit: retries and rate limits within one budget', () => {
+  it('gives up on a 502 once the next wait would pass the budget, and says so', async () => {
+    const log: string[] = [];
+    const tight = testOctokit(server.url, { budgetSeconds: 10, log });
+    server.failNext('POST', /\/issues\/7\/comments$/, 502, 3);
+    const result = await upsertStickyComment(tight, target, MARKER, MARKER);
+    assert.equal(!result.ok && result.failure.code, 'github.unavailable');
+    // Retries after 1 s and 4 s fit the 10 s budget; one after 9 s more would not.
+    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 3);
+    assert.equal(
+      log.at(-1),
+      'GitHub answered 502 to POST /repos/acme/app/issues/7/comments: not retrying (the retries would wait past the 10 s budget; 5 s already waited)',
+    );
+  });
+
+  it('waits out a secondary rate limit for its retry-after, at most twice a request', async () => {
+    const log: string[] = [];
+    const client = testOctokit(server.url, { log });
+    server.rateLimitNext('POST', /\/issues\/7\/comments$/, 'secondary', 3, 2);
+    const ok = await upsertStickyComment(client, target, MARKER, MARKER);
+    assert.equal(ok.ok && ok.action, 'created');
+    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 3);
+    assert.match(
+      log[0] ?? '',
+      /secondary rate limit on POST \/repos\/acme\/app\/issues\/7\/comments: retrying in 3 s$/,
+    );
+
+    server.requests.length = 0;
+    server.rateLimitNext('POST', /\/check-runs$/, 'secondary', 1, 3);
+    const refused = await publishCheckRun(client, target, report(1));
+    assert.equal(!refused.ok && refused.failure.code, 'github.unavailable');
+    assert.equal(calls('POST', /\/check-runs$/).length, 3);
+  });
+
+  it('waits for the reset of an exhausted primary rate limit', async () => {
+    server.rateLimitNext('GET', /\/issues\/7\/comments$/, 'primary', 1);
+    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    assert.equal(result.ok && result.action, 'created');
+    assert.equal(calls('GET', /\/issues\/7\/comments$/).length, 2);
+  });
+
+  it("does not carry one request's retries over to the next (a 403 after a retried 503)", async () => {
+    server.failNext('POST', /\/check-runs$/, 503);
+    assert.ok((await publishCheckRun(octokit, target, report(1))).ok);
+    server.requests.length = 0;
+    server.failNext('POST', /\/check-runs$/, 403);
+    const refused = await publishCheckRun(octokit, target, report(1));
+    assert.equal(!refused.ok && refused.failure.code, 'github.forbidden');
+    assert.equal(calls('POST', /\/check-runs$/).length, 1);
   });
 });

@@ -54,6 +54,18 @@ export class Polite extends BaseTestEvaluator<{ name: string }, string> {
         { cwd: project, encoding: 'utf8' },
       );
       assert.equal(install.status, 0, install.stderr);
+      // What the CLI never loads (the Action's GitHub client) is bundled into dist/, not installed.
+      assert.doesNotMatch(install.stderr, /EBADENGINE|npm warn deprecated/);
+      const size = Number(
+        execFileSync('du', ['-sk', 'node_modules'], { cwd: project, encoding: 'utf8' }).split(
+          '\t',
+        )[0],
+      );
+      assert.ok(size <= 25 * 1024, `node_modules is ${(size / 1024).toFixed(1)} MB, over 25 MB`);
+      assert.ok(
+        !existsSync(join(project, 'node_modules', '@actions')),
+        '@actions/* is not installed',
+      );
 
       const installed = join(project, 'node_modules', 'evalgate');
       assert.ok(
@@ -81,6 +93,39 @@ export class Polite extends BaseTestEvaluator<{ name: string }, string> {
       assert.equal(artifact.runs[0]?.summary.passed, 2);
     },
   );
+});
+
+describe('the tarball', () => {
+  it('lists every file a user needs', () => {
+    const listed = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const files = new Set(
+      (JSON.parse(listed) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path),
+    );
+    for (const needed of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'bin/evals.js',
+      'lib/index.js',
+      'lib/index.d.ts',
+      'lib/cli.bundle.js',
+      'schemas/evals.schema.json',
+      'schemas/results.schema.json',
+    ]) {
+      assert.ok(files.has(needed), `the tarball lacks ${needed}`);
+    }
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    for (const field of ['repository', 'homepage', 'bugs', 'keywords', 'license']) {
+      assert.ok(pkg[field] !== undefined, `package.json has no ${field}`);
+    }
+  });
 });
 
 describe('the programmatic API', () => {

@@ -283,7 +283,7 @@ describe('renderPlan', () => {
     assert.match(text, /^recorded: recorded outputs$/m);
     assert.match(
       text,
-      /^Total: 2 suites, 5 runs, \d+ case executions to run, at most \d+ model calls from built-in judges \(calls made by your own code are not counted\)\nNothing was run \(--dry-run\)\.\n$/m,
+      /^Total: 2 suites, 5 runs, \d+ case executions to run, at most \d+ model calls from model targets and built-in judges \(calls made by code, commands and HTTP endpoints are not counted\)\nNothing was run \(--dry-run\)\.\n$/m,
     );
   });
 

@@ -27,7 +27,7 @@ describe('buildAnnotations', () => {
         start_line: 1,
         end_line: 1,
         annotation_level: 'failure',
-        title: 'capitals: case 5555abcdef01 failed: did not meet the pass condition',
+        title: 'capitals: case 5555abcdef0… failed: did not meet the pass condition',
         message: 'model=small temperature=0: failed\n  did not meet the pass condition',
         raw_details: '{"answer":"Capital 5"}',
       },
@@ -36,8 +36,9 @@ describe('buildAnnotations', () => {
         start_line: 3,
         end_line: 3,
         annotation_level: 'failure',
-        title: 'capitals: case 2222abcdef01 failed: exact 0 (needs ≥ 1)',
-        message: 'model=small temperature=0: failed\n  exact 0 (needs ≥ 1) — expected: Paris',
+        title: 'capitals: case 2222abcdef0… failed: exact 0 (needs ≥ 1)',
+        message:
+          'model=small temperature=0: failed\n  exact 0 (needs ≥ 1) — expected "Paris", got "Lyon"',
         raw_details: '{"answer":"Lyon"}',
       },
       {
@@ -45,7 +46,7 @@ describe('buildAnnotations', () => {
         start_line: 4,
         end_line: 4,
         annotation_level: 'failure',
-        title: 'capitals: case 3333abcdef01 failed: exact 0.79996 (needs ≥ 0.8) (+1 more)',
+        title: 'capitals: case 3333abcdef0… failed: exact 0.79996 (needs ≥ 0.8) (+1 more)',
         message:
           'model=small temperature=0: failed\n  exact 0.79996 (needs ≥ 0.8)\n  tone: error: judge timed out\n  at line 2',
         raw_details: '{"answer":"Capital 3"}',
@@ -55,7 +56,7 @@ describe('buildAnnotations', () => {
         start_line: 5,
         end_line: 5,
         annotation_level: 'failure',
-        title: 'capitals: case 4444abcdef01 errored: TypeError: boom …',
+        title: 'capitals: case 4444abcdef0… errored: TypeError: boom …',
         message:
           'model=small temperature=0: errored\n  TypeError: boom\n      at answer (app/answer.ts:3:9)',
       },
@@ -64,7 +65,7 @@ describe('buildAnnotations', () => {
         start_line: 7,
         end_line: 7,
         annotation_level: 'failure',
-        title: 'capitals: case 6666abcdef01 failed: exact 0.2 (needs > 0.5, < 0.9)',
+        title: 'capitals: case 6666abcdef0… failed: exact 0.2 (needs > 0.5, < 0.9)',
         message: 'model=small temperature=0: failed\n  exact 0.2 (needs > 0.5, < 0.9)',
         raw_details: '{"answer":"Capital 6"}',
       },

@@ -117,12 +117,12 @@ describe('renderJUnit', () => {
     assert.deepEqual(
       cases.map((c) => [c.attributes.name, c.children.map((child) => child.name).join()]),
       [
-        ['testsets/capitals.csv:2 1111abcdef01', ''],
-        ['testsets/capitals.csv:3 2222abcdef01', 'failure'],
-        ['testsets/capitals.csv:4 3333abcdef01', 'failure'],
-        ['testsets/capitals.csv:5 4444abcdef01', 'error'],
-        ['(inline) 5555abcdef01', 'failure'],
-        ['testsets/capitals.csv:7 6666abcdef01', 'failure'],
+        ['testsets/capitals.csv:2 1111abcdef0…', ''],
+        ['testsets/capitals.csv:3 2222abcdef0…', 'failure'],
+        ['testsets/capitals.csv:4 3333abcdef0…', 'failure'],
+        ['testsets/capitals.csv:5 4444abcdef0…', 'error'],
+        ['(inline) 5555abcdef0…', 'failure'],
+        ['testsets/capitals.csv:7 6666abcdef0…', 'failure'],
       ],
     );
     assert.ok(
@@ -184,7 +184,7 @@ describe('renderJUnit', () => {
     assert.deepEqual(properties[0]?.attributes, { name: 'revision', value: kept });
     assert.deepEqual(properties.at(-1)?.attributes, { name: `param.${kept}`, value: kept });
     const [errored, failed] = suite.children.slice(1);
-    assert.equal(errored?.attributes.name, `${kept}:3 ${kept.slice(0, 12)}`);
+    assert.equal(errored?.attributes.name, `${kept}:3 ${kept.slice(0, 11)}…`);
     assert.equal(errored?.children[0]?.text, kept);
     assert.equal(failed?.children[0]?.attributes.message, `${kept} 0 (needs ≥ 1)`);
     // JSON.stringify escapes the control characters in metadata itself; the rest must survive.

@@ -228,32 +228,32 @@ describe('renderMarkdownReport', () => {
       '',
       '<details><summary>5 failing cases (1 errored)</summary>',
       '',
-      '- `2222abcdef01` · `evals/testsets/capitals.csv:3` · **failed**',
-      '  - exact 0 (needs ≥ 1) — expected: Paris',
+      '- `2222abcdef0…` · `evals/testsets/capitals.csv:3` · **failed**',
+      '  - exact 0 (needs ≥ 1) — expected "Paris", got "Lyon"',
       '',
       '  ```',
       '  {"answer":"Lyon"}',
       '  ```',
-      '- `3333abcdef01` · `evals/testsets/capitals.csv:4` · **failed**',
+      '- `3333abcdef0…` · `evals/testsets/capitals.csv:4` · **failed**',
       '  - exact 0.79996 (needs ≥ 0.8)',
       '  - tone: error: judge timed out …',
       '',
       '  ```',
       '  {"answer":"Capital 3"}',
       '  ```',
-      '- `4444abcdef01` · `evals/testsets/capitals.csv:5` · **errored**',
+      '- `4444abcdef0…` · `evals/testsets/capitals.csv:5` · **errored**',
       '',
       '  ```',
       '  TypeError: boom',
       '      at answer (app/answer.ts:3:9)',
       '  ```',
-      '- `5555abcdef01` · no source · **failed**',
+      '- `5555abcdef0…` · no source · **failed**',
       '  - did not meet the pass condition',
       '',
       '  ```',
       '  {"answer":"Capital 5"}',
       '  ```',
-      '- `6666abcdef01` · `evals/testsets/capitals.csv:7` · **failed**',
+      '- `6666abcdef0…` · `evals/testsets/capitals.csv:7` · **failed**',
       '  - exact 0.2 (needs &gt; 0.5, &lt; 0.9)',
       '',
       '  ```',
@@ -406,9 +406,9 @@ describe('renderMarkdownReport with a baseline', () => {
     assert.match(doc, /^vs baseline: \*\*1 newly failing\*\* · 1 fixed$/m);
     assert.match(
       doc,
-      /`2222abcdef01` · `testsets\/capitals\.csv:3` · \*\*failed\*\* · newly failing/,
+      /`2222abcdef0…` · `testsets\/capitals\.csv:3` · \*\*failed\*\* · newly failing/,
     );
-    assert.match(doc, /`3333abcdef01` · `testsets\/capitals\.csv:4` · \*\*failed\*\*\n/);
+    assert.match(doc, /`3333abcdef0…` · `testsets\/capitals\.csv:4` · \*\*failed\*\*\n/);
     assert.match(doc, /^### ✅ capitals · model=huge · new run$/m);
     assert.match(
       doc,
@@ -423,7 +423,7 @@ describe('renderMarkdownReport with a baseline', () => {
     assert.ok(failing);
     failing.cases = failing.cases.filter((result) => !result.id.startsWith('6666'));
     const doc = render(artifactOf(current), { baseline: artifactOf(baseRuns) });
-    assert.match(doc, /`6666abcdef01` · `testsets\/capitals\.csv:7` · \*\*failed\*\* · new case/);
+    assert.match(doc, /`6666abcdef0…` · `testsets\/capitals\.csv:7` · \*\*failed\*\* · new case/);
     assert.match(doc, /^Compared with the baseline \(2025-01-02\): 0 newly failing · 0 fixed$/m);
   });
 

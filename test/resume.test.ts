@@ -82,7 +82,7 @@ describe('evals run --resume', () => {
         `Resumed partial\\.json: ${done} case result\\(s\\) kept, ${FIXTURE_CASES - done} run now`,
       ),
     );
-    assert.equal(r.stdout.match(/ cases +passed +failed/g)?.length, full.runs.length);
+    assert.equal(r.stdout.match(/^(PASS|FAIL) {2}/gm)?.length, 1);
     const resumed = readArtifact(join(dir, 'resumed.json'));
     assert.equal(resumed.interrupted, false);
     assert.deepEqual(withoutTimings(resumed), withoutTimings(full));

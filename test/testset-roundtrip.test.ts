@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mulberry32 } from '../src/compare/stats.ts';
+import { mulberry32 } from '../src/compare/sign-flip.ts';
 import { parseTestset, type TestsetFormat } from '../src/testsets/formats.ts';
 import { prepareCases } from '../src/testsets/identity.ts';
 import { decodeJsonText, isReservedKey } from '../src/testsets/rows.ts';

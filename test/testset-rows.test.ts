@@ -152,7 +152,7 @@ describe('metadata columns', () => {
       value: { q: 1, __tags__: ['a', 2] },
       code: 'testset.meta',
       message:
-        '__tags__: expected a list of strings or text such as "smoke, regression", found an array ["a",2]',
+        '__tags__: expected a list of strings, an object such as {"split": "test"}, or text such as "smoke, regression", found an array ["a",2]',
     },
   ];
   for (const { name, value, code, message } of bad) {

@@ -205,7 +205,11 @@ describe('CasePreparer', () => {
   });
 
   it('reports duplicates as prepareCases does', () => {
-    const twice = [...rows(2), { data: { i: 0, text: 'row 0' }, line: 9, meta: {} }];
+    // The same data with other tags: an exact duplicate would collapse instead (a warning).
+    const twice = [
+      ...rows(2),
+      { data: { i: 0, text: 'row 0' }, line: 9, meta: { tags: ['again'] } },
+    ];
     const preparer = new CasePreparer({ testsetId: 'set', file: 'set.csv' });
     for (const row of twice) preparer.add(row);
     const result: PrepareCasesResult = preparer.finish();

@@ -255,7 +255,8 @@ describe('tables with a CJK cell line up', () => {
   }
 
   it('in the end-of-run summary', () => {
-    const lines = renderSummary(cjkRuns(), { color: true }).split('\n');
+    // One run: a suite over several grid points shows a matrix instead of evaluator tables.
+    const lines = renderSummary(cjkRuns().slice(1), { color: true }).split('\n');
     const header = lines.findIndex((line) => line.includes('evaluator'));
     const table = lines.slice(header, header + 3);
     assert.match(table[2] ?? '', /語調/);

@@ -39,7 +39,7 @@ class HasAllSubstrings extends BaseTestEvaluator<MyTestCase, string> {
 // so its scores are reported but never pass or fail a case.
 class IsFriendly extends BaseTestEvaluator<MyTestCase, string> {
   id = 'is-friendly';
-  maxConcurrency = 5;
+  override maxConcurrency = 5;
 
   async evaluateTestCase(_args: { testCase: MyTestCase; output: string }): Promise<Evaluation> {
     await pause(Math.random() * 1000);

@@ -12,7 +12,7 @@ import * as github from '@actions/github';
 import { readReducedArtifact } from '../artifact/read.ts';
 import { comparableCase } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
-import { findBaselineArtifact } from '../github/baseline.ts';
+import { findBaselineArtifact, type SearchExtent } from '../github/baseline.ts';
 import type { Octokit } from '../github/octokit.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { readArtifact } from './run-evals.ts';
@@ -58,9 +58,7 @@ export async function resolveBaseline(
     return null;
   }
   if (found.found === null) {
-    core.info(
-      `evalgate: no results artifact named ${settings.artifactName} from ${branch} yet; running without a comparison`,
-    );
+    core.info(`evalgate: ${notFound(settings.artifactName, branch, found.searched)}`);
     return null;
   }
   const downloaded = await downloadBaseline(octokit, target, found.found.id);
@@ -75,6 +73,24 @@ export async function resolveBaseline(
     `evalgate: comparing with ${settings.artifactName} from ${branch} (${found.found.createdAt}, ${downloaded.entry})`,
   );
   return file;
+}
+
+/** Why there is no baseline, saying how far the search looked when it stopped early. */
+export function notFound(name: string, branch: string, searched: SearchExtent): string {
+  const count = (n: number): string => n.toLocaleString('en-US');
+  if (searched.exhausted) {
+    const among =
+      searched.artifacts > 0
+        ? ` (looked at all ${count(searched.artifacts)} artifacts of that name)`
+        : '';
+    return `no results artifact named ${name} from ${branch} yet${among}; running without a comparison`;
+  }
+  const of = searched.total !== null ? ` of ${count(searched.total)}` : '';
+  return (
+    `no results artifact named ${name} from ${branch} among the newest ${count(searched.artifacts)}${of} artifacts of that name ` +
+    `(${count(searched.pages)} pages; the search stops there); running without a comparison. ` +
+    `Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them`
+  );
 }
 
 /** The baseline for the plain deltas: only pass statuses are compared, so cases are reduced. */

@@ -6,17 +6,19 @@
  */
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
-import * as github from '@actions/github';
+import { createOctokit } from '../github/octokit.ts';
+import { RetryBudget } from '../github/retry-budget.ts';
 import { runTotals } from '../report/totals.ts';
+import { toolVersion } from '../shared/version.ts';
 import { resolveBaseline } from './baseline.ts';
-import { headline, publishResults } from './publish.ts';
+import { headline, publishResults, willFailStep } from './publish.ts';
 import { maskReferencedSecrets, readResults, runEvals } from './run-evals.ts';
 import { readSettings } from './settings.ts';
 
 /** The Action's entry: never throws for user mistakes; sets outputs and the step's outcome. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
-  const read = readSettings((name) => core.getInput(name), workspace);
+  const read = readSettings((name) => core.getInput(name), workspace, env);
   if (!read.ok) {
     for (const error of read.errors) core.error(error);
     core.setFailed(
@@ -28,7 +30,15 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (settings.token) core.setSecret(settings.token);
   await maskReferencedSecrets(resolve(settings.workingDirectory, settings.config), env);
 
-  const octokit = settings.token ? github.getOctokit(settings.token) : null;
+  // One budget for the whole run: the baseline search and download, the comment, the check run.
+  const budget = new RetryBudget(undefined, settings.retryScale);
+  const octokit = settings.token
+    ? createOctokit(settings.token, {
+        userAgent: `evalgate/${toolVersion}`,
+        budget,
+        log: (message) => core.info(`evalgate: ${message}`),
+      })
+    : null;
   const baselineFile =
     settings.mode === 'run' ? await resolveBaseline(settings, octokit, env) : null;
   const results =
@@ -47,7 +57,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   core.setOutput('failed', counts.failed);
   core.setOutput('errored', counts.errored);
   core.setOutput('comment-url', commentUrl);
-  if (artifact.verdict === 'fail' && settings.failOn === 'gate') {
+  if (willFailStep(artifact, settings)) {
     core.setFailed(`evals: ${headline(artifact)}`);
   }
 }

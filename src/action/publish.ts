@@ -3,8 +3,11 @@
  * annotations, each rendered under GitHub's size limit for it (`report/github-limits.ts`).
  *
  * Publishing never changes the verdict: a 403 from a fork's read-only token, a 404 or a 5xx turns
- * into a warning plus workflow-command annotations, and the step still ends on the eval verdict.
+ * into a warning, annotations the check run could not carry become workflow commands, and the
+ * step still ends on the eval verdict.
  */
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
@@ -12,18 +15,24 @@ import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
 import {
+  type Annotation,
   buildAnnotations,
   countFailingRows,
   toWorkflowCommands,
   unannotatedText,
 } from '../report/annotations.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
-import { PR_COMMENT_MAX_CHARS, REPORT_MAX_BYTES } from '../report/github-limits.ts';
+import {
+  MAX_WORKFLOW_COMMAND_ANNOTATIONS,
+  PR_COMMENT_MAX_CHARS,
+  REPORT_MAX_BYTES,
+} from '../report/github-limits.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
 import { runTotals } from '../report/totals.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { readBaseline } from './baseline.ts';
+import { reportIdentity } from './report-identity.ts';
 import type { EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
 
@@ -35,7 +44,8 @@ export interface Published {
 
 /**
  * Writes the job summary, then (with a token) upserts the PR comment and creates the check run;
- * what could not be posted becomes a warning, and the failing rows workflow-command annotations.
+ * what could not be posted becomes a warning, and the failing rows the check run could not
+ * carry become workflow-command annotations.
  */
 export async function publishResults(
   results: EvalResults,
@@ -44,7 +54,13 @@ export async function publishResults(
   env: NodeJS.ProcessEnv,
 ): Promise<Published> {
   const { artifact, configPath, sourceRoot } = results;
-  const title = `evals: ${configPath}`;
+  const identity = reportIdentity({
+    configPath,
+    name: settings.name,
+    args: results.args,
+    job: env.GITHUB_JOB ?? '',
+  });
+  const title = `evals: ${identity.label}`;
   // With a comparison, the comment shows its statistics; the plain deltas would only repeat them.
   const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : undefined;
   const baseline =
@@ -52,6 +68,11 @@ export async function publishResults(
       ? readBaseline(settings.baseline.path)
       : null;
   const links = runLinks(env);
+  // Said where it is only when this run wrote it (`mode: run`, `report: true`).
+  const htmlReport =
+    settings.mode === 'run' && settings.report !== null && existsSync(settings.report)
+      ? relative(settings.workingDirectory, settings.report)
+      : undefined;
   const render = (marker: string, maxBytes: number): string =>
     withinBytes(
       (maxChars) =>
@@ -63,6 +84,7 @@ export async function publishResults(
           baseline,
           links,
           ...(preamble !== undefined ? { preamble } : {}),
+          ...(htmlReport !== undefined ? { htmlReport } : {}),
         }),
       maxBytes,
     );
@@ -90,18 +112,22 @@ export async function publishResults(
     });
   }
   if (octokit && settings.comment && prNumber !== null) {
-    const marker = stickyMarker(configPath, env.GITHUB_JOB ?? '');
     const posted = await upsertStickyComment(
       octokit,
       { owner, repo, issueNumber: prNumber },
-      marker,
-      render(marker, REPORT_MAX_BYTES.comment),
+      identity.marker,
+      render(identity.marker, REPORT_MAX_BYTES.comment),
     );
     if (posted.ok) {
       commentUrl = posted.url;
       core.info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
     } else failures.push(posted.failure);
   }
+  // The annotations a wanted check run does not carry: all of them without a token, those of a
+  // failed create, or those after the last update that went through. With `check-run: false`
+  // none: the fork-safe pattern's untrusted half runs so, and its report job's check run
+  // carries them.
+  let undelivered: readonly Annotation[] = settings.checkRun ? annotations : [];
   if (octokit && settings.checkRun) {
     // On a pull request the check belongs to the PR's head commit, not the merge commit.
     const headSha =
@@ -122,18 +148,37 @@ export async function publishResults(
         ...(links.run ? { detailsUrl: links.run } : {}),
       },
     );
-    if (published.ok)
+    if (published.ok) {
+      undelivered = [];
       core.info(`evalgate: check run ${published.url} with ${published.annotations} annotations`);
-    else failures.push(published.failure);
-  }
-  if (failures.length > 0) {
-    for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
-    // Without the API, the failing rows still show up on the diff through workflow commands.
-    for (const a of toWorkflowCommands(annotations)) {
-      core.error(a.message, { file: a.file, startLine: a.line, title: a.title });
+    } else {
+      failures.push(published.failure);
+      undelivered = shown.slice(published.partial?.annotations ?? 0);
     }
   }
+  for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
+  annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
+}
+
+/** Whether `run` ends the step with the verdict line, `core.setFailed`: one error annotation. */
+export function willFailStep(artifact: ResultsArtifact, settings: ActionSettings): boolean {
+  return artifact.verdict === 'fail' && settings.failOn === 'gate';
+}
+
+/**
+ * The failing rows no check run carries, on the diff through `::error file=…` commands. GitHub
+ * shows 10 error annotations a step and drops the rest; the verdict line that fails the step is
+ * one of them, so it keeps its place and the rows get the others.
+ */
+function annotateThroughWorkflowCommands(
+  annotations: readonly Annotation[],
+  verdictLineFollows: boolean,
+): void {
+  const room = MAX_WORKFLOW_COMMAND_ANNOTATIONS - (verdictLineFollows ? 1 : 0);
+  for (const a of toWorkflowCommands(annotations).slice(0, room)) {
+    core.error(a.message, { file: a.file, startLine: a.line, title: a.title });
+  }
 }
 
 /** `fail: 1 of 4 runs failed · 38 passed, 2 failed, 0 errored` */
@@ -141,15 +186,6 @@ export function headline(artifact: ResultsArtifact): string {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? 'interrupted' : artifact.verdict;
   return `${state}: ${t.failedRuns} of ${t.runs} runs failed · ${t.passed} passed, ${t.failed} failed, ${t.errored} errored`;
-}
-
-/**
- * The hidden marker the sticky comment is found by again: one comment per config and job, and
- * it must stay one HTML comment whatever the names.
- */
-function stickyMarker(configPath: string, job: string): string {
-  const markerText = (text: string): string => text.replace(/[^\w./@ -]/g, '_');
-  return `<!-- evalgate-report config="${markerText(configPath)}" job="${markerText(job)}" -->`;
 }
 
 /**

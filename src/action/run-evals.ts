@@ -4,8 +4,9 @@
  * the cases come as the reports read them (`reportedArtifact`), with the config's place in the
  * repository. A config or input mistake fails the step here, with annotations at its lines.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import { parseRunArgs } from '../cli/run-args.ts';
 import type { CommandContext } from '../pipeline/context.ts';
@@ -27,6 +28,8 @@ export interface EvalResults {
   configPath: string;
   /** The config's folder, repository-relative, '' at the root: case sources are relative to it. */
   sourceRoot: string;
+  /** The `evals run` arguments the results were made with; none in `mode: report`. */
+  args: readonly string[];
 }
 
 /**
@@ -76,11 +79,14 @@ export async function runEvals(
       ctx,
       [pullRequestCases],
     );
-    return located(
-      workspace,
-      reported ?? reportedArtifact(outcome.artifact, () => []),
-      outcome.config.absPath,
-    );
+    return {
+      ...located(
+        workspace,
+        reported ?? reportedArtifact(outcome.artifact, () => []),
+        outcome.config.absPath,
+      ),
+      args: settings.args,
+    };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     reportUsageError(error, settings, workspace);
@@ -106,7 +112,10 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
     core.setFailed(`evalgate (mode: report): ${artifact.message}`);
     return null;
   }
-  return located(workspace, artifact.value, resolve(settings.workingDirectory, settings.config));
+  return {
+    ...located(workspace, artifact.value, resolve(settings.workingDirectory, settings.config)),
+    args: [],
+  };
 }
 
 /** What `read` read from an artifact file, or why the file cannot be read. */
@@ -136,6 +145,8 @@ function runArgs(settings: ActionSettings, workspace: string, signal: AbortSigna
     ...parsed,
     config: parsed.config ?? settings.config,
     output: settings.results,
+    // The `args` input may name its own --report; else the `report` input's file.
+    ...(parsed.report === undefined && settings.report !== null ? { report: settings.report } : {}),
     signal,
     loader: {
       tsxSearchFrom: [
@@ -150,9 +161,8 @@ function runArgs(settings: ActionSettings, workspace: string, signal: AbortSigna
 /** Config problems: annotations at the config's lines, and a failed step. */
 function reportUsageError(error: UsageError, settings: ActionSettings, workspace: string): void {
   for (const issue of error.issues) {
-    const file = issue.file
-      ? toRepoPath(workspace, resolve(settings.workingDirectory, issue.file))
-      : undefined;
+    const path = issue.file ? resolve(settings.workingDirectory, issue.file) : undefined;
+    const file = path ? toRepoPath(repositoryRoot(dirname(path), workspace), path) : undefined;
     core.error(issue.path ? `${issue.path}: ${issue.message}` : issue.message, {
       ...(file ? { file } : {}),
       ...(issue.line > 0 ? { startLine: issue.line, startColumn: issue.col || 1 } : {}),
@@ -165,18 +175,40 @@ function reportUsageError(error: UsageError, settings: ActionSettings, workspace
 }
 
 /** The results with their config's place in the repository. */
-function located(workspace: string, artifact: ReportedArtifact, configFile: string): EvalResults {
-  const sourceRoot = toRepoPath(workspace, dirname(configFile));
+function located(
+  workspace: string,
+  artifact: ReportedArtifact,
+  configFile: string,
+): Omit<EvalResults, 'args'> {
+  const root = repositoryRoot(dirname(configFile), workspace);
+  const sourceRoot = toRepoPath(root, dirname(configFile));
   return {
     artifact,
-    configPath: toRepoPath(workspace, configFile),
+    configPath: toRepoPath(root, configFile),
     sourceRoot: sourceRoot === '.' ? '' : sourceRoot,
   };
 }
 
-/** A repository-relative POSIX path for annotations; absolute when outside the workspace. */
-function toRepoPath(workspace: string, path: string): string {
-  const rel = relative(workspace, path);
+/**
+ * The root of the git checkout holding `dir`: the nearest folder at or above it with a `.git`
+ * (a folder, or a file in a worktree or submodule). GitHub places annotations by
+ * repository-relative path, and `actions/checkout` with `path:` puts the repository below
+ * `GITHUB_WORKSPACE`, so paths relative to the workspace would miss (`repo/testsets/qa.csv`).
+ * The workspace when there is no checkout around `dir`.
+ */
+export function repositoryRoot(dir: string, workspace: string): string {
+  for (let current = resolve(dir), depth = 0; depth < 64; depth++) {
+    if (existsSync(join(current, '.git'))) return current;
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return workspace;
+}
+
+/** A repository-relative POSIX path for annotations; absolute when outside the repository. */
+function toRepoPath(root: string, path: string): string {
+  const rel = relative(root, path);
   if (rel === '') return '.';
   return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
 }

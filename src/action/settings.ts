@@ -2,7 +2,7 @@
  * The Action's inputs, read once, here, into a typed settings object: nothing below `action/`
  * calls `core.getInput`. Each input is documented in action.yml.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** `max-annotations` when not given: ten requests' worth. */
 export const DEFAULT_MAX_ANNOTATIONS = 500;
@@ -17,6 +17,11 @@ export interface ActionSettings {
   workingDirectory: string;
   /** Absolute path of the results artifact to write. */
   results: string;
+  /**
+   * Absolute path of the HTML report written next to the results (`evals-report.html` in the
+   * results' folder), or null when the `report` input is false. Written in `mode: run` only.
+   */
+  report: string | null;
   /**
    * What to compare against: nothing, an earlier results file, or (`auto`) the newest results
    * artifact uploaded from the pull request's base branch.
@@ -46,13 +51,37 @@ export interface ActionSettings {
   prNumber: number | null;
   /** The commit the check run belongs to when the event does not say (a `workflow_run`). */
   headSha: string | null;
+  /**
+   * What tells this report apart from the others on the pull request (matrix legs, shards): its
+   * check run is `evals: <name>` and its comment is its own. '' for the default, the config and
+   * the `args` (`report-identity.ts`).
+   */
+  name: string;
+  /**
+   * Shortens every wait for GitHub and the one-minute budget alike, from the environment
+   * variable `EVALGATE_GITHUB_RETRY_SCALE` (a number in (0, 1]); 1 unless a test sets it.
+   */
+  retryScale: number;
 }
 
 export type SettingsResult =
   { ok: true; settings: ActionSettings } | { ok: false; errors: string[] };
 
-/** Builds the settings from the inputs; every bad input is reported, quoting the value. */
-export function readSettings(input: InputReader, workspace: string): SettingsResult {
+/** The environment variable that shortens the Action's waits for GitHub, for its own tests. */
+export const RETRY_SCALE_ENV = 'EVALGATE_GITHUB_RETRY_SCALE';
+
+/** The HTML report's name, in the results' folder (the `report` input). */
+export const REPORT_FILE = 'evals-report.html';
+
+/**
+ * Builds the settings from the inputs (and `EVALGATE_GITHUB_RETRY_SCALE` from `env`); every bad
+ * input is reported, quoting the value.
+ */
+export function readSettings(
+  input: InputReader,
+  workspace: string,
+  env: NodeJS.ProcessEnv = {},
+): SettingsResult {
   const errors: string[] = [];
   const workingDirectory = resolve(workspace, input('working-directory') || '.');
   const bool = (name: string, fallback: boolean): boolean => {
@@ -89,8 +118,25 @@ export function readSettings(input: InputReader, workspace: string): SettingsRes
       `input head-sha: expected a full 40-character commit sha, found ${JSON.stringify(headSha)}`,
     );
   }
+  const name = input('name').replace(/\s+/g, ' ').trim();
+  const scaleRaw = (env[RETRY_SCALE_ENV] ?? '').trim();
+  const retryScale = scaleRaw === '' ? 1 : Number(scaleRaw);
+  if (!(retryScale > 0 && retryScale <= 1)) {
+    errors.push(
+      `environment variable ${RETRY_SCALE_ENV}: expected a number above 0 and at most 1, found ${JSON.stringify(scaleRaw)}`,
+    );
+  }
   const args = splitArgs(input('args'));
   if (!args.ok) errors.push(`input args: ${args.error}`);
+  // A gate must run what its pins say: --ignore-pin is for local work only.
+  if (
+    args.ok &&
+    args.value.some((arg) => arg === '--ignore-pin' || arg.startsWith('--ignore-pin='))
+  ) {
+    errors.push(
+      'input args: --ignore-pin is refused here: a pull request is gated on the pinned testsets (pin the current rows with evals testset pin, and commit the config)',
+    );
+  }
   const path = (value: string): string =>
     isAbsolute(value) ? value : resolve(workingDirectory, value);
   const baseline = input('baseline').trim();
@@ -98,6 +144,9 @@ export function readSettings(input: InputReader, workspace: string): SettingsRes
     config: input('config').trim() || 'evals.yaml',
     workingDirectory,
     results: path(input('results').trim() || 'evals-results.json'),
+    report: bool('report', true)
+      ? join(dirname(path(input('results').trim() || 'evals-results.json')), REPORT_FILE)
+      : null,
     baseline:
       baseline === ''
         ? { kind: 'none' }
@@ -117,6 +166,8 @@ export function readSettings(input: InputReader, workspace: string): SettingsRes
     mode: modeRaw === 'report' ? 'report' : 'run',
     prNumber: prNumber !== null && Number.isInteger(prNumber) && prNumber > 0 ? prNumber : null,
     headSha: headSha === '' ? null : headSha,
+    name,
+    retryScale: retryScale > 0 && retryScale <= 1 ? retryScale : 1,
   };
   return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
 }

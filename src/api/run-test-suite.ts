@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { UsageError, describeValue, formatIssue } from '../shared/errors.ts';
 import { MemoryCaseLog } from '../artifact/case-log.ts';
+import { useColor } from '../pipeline/context.ts';
 import { execute } from '../pipeline/execute.ts';
 import { createReporters } from '../report/registry.ts';
 import { functionTarget } from '../targets/function.ts';
@@ -10,15 +11,17 @@ import type { SuiteSpec } from '../run/types.ts';
 import { prepareCases } from '../testsets/identity.ts';
 import { NO_META } from '../testsets/rows.ts';
 import type {
-  EngineEvaluator,
   FnArgs,
   GateSpec,
   PassCondition,
   PreparedCase,
   RunResult,
+  TestEvaluator,
   Verdict,
 } from '../types/index.ts';
 import { toolVersion } from '../shared/version.ts';
+import { evaluatorWithGridPoint, withGridPoint } from './grid-context.ts';
+import { attachSdkContext, type SuiteJudgeSettings } from './sdk-context.ts';
 
 /** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
 export interface RunTestSuiteArgs<TCase, TOutput> {
@@ -28,7 +31,8 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
   /** Fields that identify a case, or a function returning its identity. */
   testCaseHash: (keyof TCase & string)[] | ((testCase: TCase) => string);
   fn: (args: FnArgs<TCase>) => TOutput | Promise<TOutput>;
-  evaluators?: EngineEvaluator<TCase, TOutput>[];
+  /** Each may return `undefined` / `null` for a case to skip it (no evaluation, not a failure). */
+  evaluators?: TestEvaluator<TCase, TOutput>[];
   /** Cases in flight through `fn` and their evaluators (default 10, the SDK's usual setting). */
   maxTestCaseConcurrency?: number;
   /** Each combination is one run; the current point reaches `fn` as `params`. */
@@ -44,6 +48,8 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
   pass?: PassCondition<TCase, TOutput>;
   /** Suite verdict rule (default: every case passes). */
   gate?: GateSpec;
+  /** Let a suite with no test cases pass (default false: `testCases: []` is a failed run). */
+  allowEmpty?: boolean;
   /** Also write the JSON results artifact here. */
   output?: string;
   /** Print nothing (default: progress on stderr, summary on stdout, like `evals run`). */
@@ -52,6 +58,16 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
   setExitCode?: boolean;
   /** Stop early: in-flight cases finish, the result is marked interrupted. */
   signal?: AbortSignal;
+  /**
+   * Model access of the SDK's judge classes (`BaseLLMJudge`, `BaseAccuracy`, …); default: a
+   * client from `OPENAI_BASE_URL` / `OPENAI_API_KEY`, no cache.
+   */
+  judge?: SuiteJudgeSettings;
+  /**
+   * Folder of `BaseAutomaticBattle`'s baselines (`battles/<suite>/<id>.json` inside it),
+   * relative to the working directory. Default: the working directory.
+   */
+  baselinesDir?: string;
 }
 
 export interface RunTestSuiteResult {
@@ -69,6 +85,7 @@ export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
 ): Promise<RunTestSuiteResult> {
   const spec = buildSpec(args);
+  const flushes = attachSdkContext(args.evaluators ?? [], args, process.cwd());
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
   const log = new MemoryCaseLog();
@@ -83,7 +100,7 @@ export async function runTestSuite<TCase, TOutput>(
       out: (text) => process.stdout.write(text),
       err: (text) => process.stderr.write(text),
       errIsTTY: Boolean(process.stderr.isTTY),
-      color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      color: useColor({ env: process.env, stdout: process.stdout }),
       githubActions: process.env.GITHUB_ACTIONS === 'true',
     },
   );
@@ -100,6 +117,8 @@ export async function runTestSuite<TCase, TOutput>(
         ...executed,
       }),
   });
+  // Baselines an automatic battle recorded or replaced are written once, after the run.
+  for (const flush of flushes) await flush();
   if (artifact.verdict === 'fail' && (args.setExitCode ?? true)) process.exitCode = 1;
   return {
     verdict: artifact.verdict,
@@ -146,8 +165,8 @@ function buildSpec<TCase, TOutput>(
   }
   return {
     id: args.id,
-    target: functionTarget(args.fn, `runTestSuite(${args.id}) fn`),
-    evaluators,
+    target: functionTarget(withGridPoint(args.fn), `runTestSuite(${args.id}) fn`),
+    evaluators: evaluators.map((e) => evaluatorWithGridPoint(e)),
     runs: expandGrid(mutableGrid(args.gridSearchParams)).map((params) => ({
       params,
       cases: prepared.cases as unknown as PreparedCase<TCase>[],
@@ -156,7 +175,7 @@ function buildSpec<TCase, TOutput>(
     timeoutMs: args.timeoutMs ?? null,
     ...(args.trials !== undefined ? { trials: args.trials } : {}),
     pass: args.pass ?? 'all',
-    gate: args.gate ?? {},
+    gate: { ...args.gate, ...(args.allowEmpty === true ? { allowEmpty: true } : {}) },
     testset: { path: null, ref: null, commit: null, revision: prepared.revision },
   };
 }

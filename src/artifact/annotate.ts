@@ -4,15 +4,18 @@
  */
 import { runKey } from '../shared/run-key.ts';
 import type { Shard } from '../plan/shard.ts';
+import { agreementOf } from '../run/summary.ts';
 import type { SuiteSpec } from '../run/types.ts';
 import type { ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
 
 /** The plan a suite's runs are summarised and gated with. */
 export function planOf(spec: SuiteSpec): RunPlan {
+  const agreement = agreementOf(spec.evaluators);
   return {
     evaluators: spec.evaluators.map((e) => e.id),
     trials: spec.trials ?? 1,
     gate: spec.gate,
+    ...(agreement !== undefined ? { agreement } : {}),
   };
 }
 
@@ -38,4 +41,14 @@ export function withShard(artifact: ResultsArtifact, shard: Shard | undefined): 
   if (!shard) return artifact;
   const { runs, ...head } = artifact;
   return { ...head, shard: { index: shard.index, count: shard.count }, runs };
+}
+
+/**
+ * The artifact marked `pinIgnored: true` (before `runs`, which stays last) when a testset ran
+ * that did not match its pin (`evals run --ignore-pin`): it is not comparable to runs at the pin.
+ */
+export function withPinIgnored(artifact: ResultsArtifact, ignored: boolean): ResultsArtifact {
+  if (!ignored) return artifact;
+  const { runs, ...head } = artifact;
+  return { ...head, pinIgnored: true, runs };
 }

@@ -20,7 +20,8 @@ export class BatchWriter {
   readonly #batch = Buffer.allocUnsafe(OUTPUT_BATCH);
   #used = 0;
 
-  constructor(file: FileHandle) {
+  /** `file`: an open handle, or just a descriptor (a synchronous write at process exit). */
+  constructor(file: Pick<FileHandle, 'fd'>) {
     this.#fd = file.fd;
   }
 

@@ -13,8 +13,11 @@ import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 export interface CaseLog {
   /** Once, before any case: how many cases each run plans, in artifact order. */
   open(runs: readonly { cases: number }[]): void;
-  /** A finished case of run `run`, at position `index` of the run's planned cases. */
-  record(run: number, index: number, result: CaseResult): void;
+  /**
+   * A finished case of run `run`, at position `index` of the run's planned cases; `json`, when
+   * given, is the case already encoded by `stringifyCase` (so it is not encoded twice).
+   */
+  record(run: number, index: number, result: CaseResult, json?: string): void;
   /** Run `run`'s recorded cases, in position order (synchronous: read after the run). */
   cases(run: number): Iterable<CaseResult>;
   /**

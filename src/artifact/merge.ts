@@ -10,6 +10,7 @@
  * Problems come back as messages for the caller to report.
  */
 import { describeRun, runKey } from '../shared/run-key.ts';
+import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
 import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
@@ -98,7 +99,10 @@ export function combineRun(
 
   // One pass over every case: overlaps and missing positions are found, the summary folded and
   // the cases handed on as they come (the caller drops them all if a problem turns up).
-  const summary = new SummaryAccumulator(plan.evaluators, { trials: plan.trials });
+  const summary = new SummaryAccumulator(plan.evaluators, {
+    trials: plan.trials,
+    ...(plan.agreement ? { agreement: plan.agreement } : {}),
+  });
   const seen = new Map<string, string>();
   const duplicates: string[] = [];
   const unplaced = new Set<string>();
@@ -311,9 +315,18 @@ export function mergeShards(
     interrupted: partial,
     runs,
   });
+  // One shard that ran past its pin makes the whole not comparable to runs at the pin.
+  const pinIgnored = ordered.some((i) => i.artifact.pinIgnored === true);
   return {
     ok: true,
-    value: { artifact, count, present, missing, interrupted, warnings },
+    value: {
+      artifact: withPinIgnored(artifact, pinIgnored),
+      count,
+      present,
+      missing,
+      interrupted,
+      warnings,
+    },
   };
 }
 

@@ -24,7 +24,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeAtomically } from '../shared/write-file-atomic.ts';
+import { writeAtomically, writeAtomicallySync } from '../shared/write-file-atomic.ts';
 import type { CaseLog } from './case-log.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import {
@@ -64,13 +64,13 @@ export class CaseSpool implements CaseLog {
     this.#runs = runs.map((run, index) => newRunSpool(index, run.cases));
   }
 
-  record(run: number, index: number, result: CaseResult): void {
+  record(run: number, index: number, result: CaseResult, json?: string): void {
     if (this.#closed) throw new Error('the case spool is already closed');
     const spool = this.#runs[run];
     if (spool === undefined || !(index >= 0 && index < spool.size)) {
       throw new RangeError(`no case ${index} in run ${run} of the spool`);
     }
-    this.#add(spool, index, result);
+    this.#add(spool, index, result, json);
   }
 
   /**
@@ -93,10 +93,10 @@ export class CaseSpool implements CaseLog {
   }
 
   /** Spools `result` as case `index` of the run; the run's file closes once the run is complete. */
-  #add(spool: RunSpool, index: number, result: CaseResult): void {
+  #add(spool: RunSpool, index: number, result: CaseResult, json?: string): void {
     // Spooled as the artifact's line (indent, JSON, `,` and newline), so lines that are in
     // testset order in the file can be copied into the artifact in bulk.
-    this.#append(spool, index, stringifyCase(result));
+    this.#append(spool, index, json ?? stringifyCase(result));
     spool.recorded++;
     // A complete run's file is closed now, so open files track the runs still going.
     if (spool.recorded === spool.size) this.#flush(spool, true);
@@ -165,6 +165,18 @@ export class CaseSpool implements CaseLog {
     this.#seal();
     await writeAtomically(path, (file) => {
       this.#writeArtifact(new BatchWriter(file), artifact);
+    });
+  }
+
+  /**
+   * {@link writeArtifact}, synchronously: for the partial artifact of a run the process is
+   * exiting under (an `exit` listener cannot wait for anything).
+   */
+  writeArtifactSync(path: string, artifact: ResultsArtifact): void {
+    if (this.#discarded) throw new Error('the case spool is already removed');
+    this.#seal();
+    writeAtomicallySync(path, (fd) => {
+      this.#writeArtifact(new BatchWriter({ fd }), artifact);
     });
   }
 

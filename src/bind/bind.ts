@@ -8,11 +8,18 @@ import { suiteIssueAt } from '../config/config-path.ts';
 import { parseModuleSpec, type ModuleRef } from '../config/module-spec.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
+import type { Breaker } from '../judge/breaker.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { targetKinds, type TargetKinds } from '../targets/registry.ts';
-import type { EngineEvaluator, PassCondition, Target } from '../types/index.ts';
+import type {
+  AgreementSpec,
+  EngineEvaluator,
+  Evaluation,
+  PassCondition,
+  Target,
+} from '../types/index.ts';
 import type { ModelAccess } from './models.ts';
 import type { ModuleLoader, ModuleResult } from './modules/loader.ts';
 import { asEvaluator, asPassCondition, asTestFn } from './modules/shapes.ts';
@@ -21,6 +28,12 @@ export interface BindOptions {
   loader: ModuleLoader;
   /** Model access for judge built-ins; absent: they report that they cannot call a model. */
   models?: ModelAccess;
+  /** The run's secrets, for targets to scrub from what they report; default none. */
+  secrets?: readonly string[];
+  /** Gives up on servers that fail systematically (HTTP targets); default none. */
+  breaker?: Breaker;
+  /** The environment command targets inherit (the CLI's); default none. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** The target kinds a config may name (default: the built-in ones, `targetKinds`). */
   targets?: TargetKinds;
 }
@@ -89,6 +102,11 @@ function bindTarget(
   return kind.create(suite.target, {
     config,
     suite,
+    issueAt: at,
+    ...(options.models !== undefined ? { models: options.models } : {}),
+    env: options.env ?? {},
+    secrets: options.secrets ?? [],
+    ...(options.breaker !== undefined ? { breaker: options.breaker } : {}),
     loadFunction: (module, where) =>
       loadShaped(options.loader, config, module, at(...where), asTestFn),
   });
@@ -206,9 +224,48 @@ async function loadEvaluator(
       ...(threshold ? { threshold } : {}),
       ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      evaluateTestCase: (args) => inner.evaluateTestCase(args),
+      ...(ev.when !== undefined ? { when: ev.when } : {}),
+      ...(ev.agreement !== undefined ? { agreement: agreementSpec(ev, ev.agreement.column) } : {}),
+      evaluateTestCase: ev.not
+        ? (args) => negated(inner.evaluateTestCase(args))
+        : (args) => inner.evaluateTestCase(args),
     },
   };
+}
+
+/**
+ * What `agreement:` compares: an llm-judge's verdicts are its choices (ordered by their scores),
+ * any other evaluator's are pass/fail against its threshold.
+ */
+function agreementSpec(ev: EvaluatorConfig, column: string): AgreementSpec {
+  const choices = ev.use === 'llm-judge' ? ev.with.choices : undefined;
+  const valid =
+    typeof choices === 'object' &&
+    choices !== null &&
+    Object.values(choices).every((score) => typeof score === 'number');
+  return { column, choices: valid ? (choices as Record<string, number>) : null };
+}
+
+/**
+ * `not: true`: the evaluation with its score inverted. A score outside 0..1 has no inverse, so
+ * the evaluation is an error saying so; anything that is not an evaluation is left for the
+ * engine to report as it would without `not`.
+ */
+function negated(
+  evaluation: ReturnType<EngineEvaluator['evaluateTestCase']>,
+): ReturnType<EngineEvaluator['evaluateTestCase']> {
+  if (evaluation instanceof Promise) return evaluation.then(invert);
+  return invert(evaluation);
+}
+
+function invert(evaluation: Evaluation): Evaluation {
+  if (typeof evaluation !== 'object' || evaluation === null) return evaluation;
+  const { score } = evaluation;
+  if (typeof score !== 'number' || Number.isNaN(score)) return evaluation;
+  if (score < 0 || score > 1) {
+    throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score}`);
+  }
+  return { ...evaluation, score: 1 - score };
 }
 
 async function loadPass(

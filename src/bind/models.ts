@@ -8,9 +8,11 @@
 import { join } from 'node:path';
 import type { EvaluatorConfig, JudgeSettings, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { BuiltinContext } from '../evaluators/types.ts';
+import type { Breaker } from '../judge/breaker.ts';
 import { createHostLimiter } from '../judge/host-limiter.ts';
 import { createJudgeClient, DEFAULT_BASE_URL } from '../judge/client.ts';
 import { type JudgeClient } from '../judge/types.ts';
+import type { ModelClients } from '../targets/model.ts';
 
 /** The cache folder when `--cache-dir` is not given, relative to the config's folder. */
 export const DEFAULT_CACHE_DIR = '.evalgate/cache';
@@ -24,11 +26,19 @@ export interface ModelRuntime {
   /** `--update-baselines`. */
   updateBaselines: boolean;
   env: Record<string, string | undefined>;
+  /** The run's secrets, scrubbed by every client from errors, answers and its cache. */
+  secrets?: readonly string[];
+  /** Gives up on servers that fail systematically, for every client of the run. */
+  breaker?: Breaker;
   /** Injected for tests; default the global fetch. */
   fetch?: typeof fetch;
 }
 
-export interface ModelAccess {
+/**
+ * The run's model access: for judges (`contextFor`) and, as `ModelClients`, for model targets,
+ * which share the judges' clients, cache and per-host cap.
+ */
+export interface ModelAccess extends ModelClients {
   /** The `judge` and `files` parts of a built-in's create context. */
   contextFor(
     suite: SuiteConfig,
@@ -81,6 +91,8 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
         ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         cacheDir: runtime.cacheDir,
         hostLimiter,
+        ...(runtime.secrets !== undefined ? { secrets: runtime.secrets } : {}),
+        ...(runtime.breaker !== undefined ? { breaker: runtime.breaker } : {}),
         env: runtime.env,
         ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
       });
@@ -90,6 +102,8 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
   };
 
   return {
+    client: clientFor,
+    prices: defaults.prices,
     contextFor(suite, evaluator) {
       const settings: JudgeSettings = { ...defaults, ...evaluator.judge };
       return {

@@ -3,6 +3,7 @@
  * `ref:`) or inline cases, every row given its identities, and the revision checked against the
  * suite's pin. The I/O before planning: what comes out is the `TestsetIndex` `planRun` takes.
  */
+import { splitListCells } from '../testsets/split.ts';
 import { relative, resolve } from 'node:path';
 import { suiteIssueAt } from '../config/config-path.ts';
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
@@ -22,14 +23,33 @@ import type { PreparedCase, TestsetInfo } from '../types/index.ts';
 
 /**
  * The testsets of `suites`, read at once, each checked against its `revision:` pin; every
- * problem in every one of them, or the index.
+ * problem in every one of them, or the index. With `ignorePin` (`evals run --ignore-pin`), a
+ * pin that does not match is not a problem: it is returned in `pinIgnored`, for the run to say.
  */
 export async function readTestsets(
   config: LoadedConfig,
   suites: readonly SuiteConfig[],
   cwd: string,
-): Promise<{ ok: true; testsets: TestsetIndex } | { ok: false; issues: Issue[] }> {
+  options: { ignorePin?: boolean } = {},
+): Promise<
+  | {
+      ok: true;
+      testsets: TestsetIndex;
+      pinIgnored: Issue[];
+      /** Exact duplicate rows collapsed into one case (`testset.duplicate-row`), to print. */
+      warnings: Issue[];
+    }
+  | { ok: false; issues: Issue[] }
+> {
   const read = await Promise.all(suites.map((suite) => readPinnedTestset(config, suite, cwd)));
+  const pinIgnored: Issue[] = [];
+  for (const [i, r] of read.entries()) {
+    if (r.ok || options.ignorePin !== true || !r.issues.every(isPinMismatch)) continue;
+    const unpinned = await readSuiteTestset(config, suites[i]!, cwd);
+    if (!unpinned.ok) continue;
+    pinIgnored.push(...r.issues);
+    read[i] = unpinned;
+  }
   const issues = read.flatMap((r) => (r.ok ? [] : r.issues));
   if (issues.length > 0) return { ok: false, issues };
   const testsets = new Map(
@@ -37,7 +57,12 @@ export async function readTestsets(
       r.ok ? [[suites[i]!.id, { cases: r.testset.cases, info: r.testset.info }] as const] : [],
     ),
   );
-  return { ok: true, testsets };
+  const warnings = read.flatMap((r) => (r.ok ? (r.testset.warnings ?? []) : []));
+  return { ok: true, testsets, pinIgnored, warnings };
+}
+
+function isPinMismatch(issue: Issue): boolean {
+  return issue.code === 'testset.revision-mismatch';
 }
 
 /** A suite's testset, refused when it does not match its `revision:` pin. */
@@ -74,6 +99,8 @@ export interface SuiteTestset {
   identity: IdentityOptions;
   /** The file, for history look-ups; null for inline cases. */
   location: { absPath: string; displayPath: string } | null;
+  /** Exact duplicate rows collapsed into one case, shown where the rows are. */
+  warnings?: Issue[];
 }
 
 /**
@@ -136,10 +163,16 @@ export async function readSuiteTestset(
   if (!prepared.ok) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
+  // `split:` cuts joined list cells once identity and the revision are fixed on the file's text.
+  const split = ts.split;
+  const cases =
+    split === undefined
+      ? prepared.cases
+      : prepared.cases.map((c) => ({ ...c, data: splitListCells(c.data, split) }));
   return {
     ok: true,
     testset: {
-      cases: prepared.cases,
+      cases,
       revision: prepared.revision,
       info: {
         path,
@@ -149,6 +182,9 @@ export async function readSuiteTestset(
       },
       identity: { testsetId, ...hash },
       location,
+      ...(prepared.warnings !== undefined
+        ? { warnings: prepared.warnings.map((w) => ({ ...w, file: issueFile })) }
+        : {}),
     },
   };
 }

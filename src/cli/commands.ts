@@ -22,9 +22,8 @@ export const RUN = {
     output: {
       type: 'string',
       short: 'o',
-      default: 'evals-results.json',
       value: 'FILE',
-      help: 'Results artifact path (default: evals-results.json)',
+      help: 'Results artifact path (default: evals-results.json; with --resume FILE, FILE itself)',
     },
     suite: {
       type: 'string',
@@ -59,6 +58,11 @@ export const RUN = {
       value: 'FILE',
       help: 'Also write a JUnit XML report (one <testsuite> per suite and grid point)',
     },
+    report: {
+      type: 'string',
+      value: 'FILE',
+      help: 'Also write a self-contained HTML report (verdict, grid matrix, charts, a searchable case table; opens from disk, no network)',
+    },
     baseline: {
       type: 'string',
       value: 'FILE',
@@ -91,10 +95,14 @@ export const RUN = {
       type: 'boolean',
       help: 'automatic-battle: record missing baselines and replace those that lost',
     },
+    'ignore-pin': {
+      type: 'boolean',
+      help: 'Run even when a testset no longer matches its pinned revision: for local work only (the summary warns, the artifact says pinIgnored: true, the Action refuses it)',
+    },
     help: HELP,
   },
   footer: [
-    'Exit codes: 0 verdict pass · 1 verdict fail · 2 bad usage or config (nothing ran) · 130 interrupted (the partial artifact is written first, with interrupted: true).',
+    'Exit codes: 0 verdict pass · 1 verdict fail, or the run was cut short from inside (user code called process.exit; the partial artifact is written first) · 2 bad usage or config, or an output path that cannot be written (nothing ran) · 3 the run finished but a result file could not be written (the message says where the results were kept) · 130 interrupted (the partial artifact is written first, with interrupted: true, and the --resume command to finish it is printed).',
   ],
 } satisfies CommandSpec;
 
@@ -113,12 +121,21 @@ export const VALIDATE = {
 /** `evals init [dir]` */
 export const INIT = {
   name: 'evals init',
-  summary: 'Write a working example project (evals.yaml, testset, function, evaluator)',
+  summary: 'Write a working starter project (a function, command, HTTP or model target)',
   positionals: { names: '[dir]', what: 'at most one folder', min: 0, max: 1 },
   about: [
-    'Writes a small working project into dir (default: the current folder): evals.yaml, a CSV testset, a TypeScript function under test and a custom evaluator. Existing files are never overwritten.',
+    'Writes a small working project into dir (default: the current folder): evals.yaml, a CSV testset and what produces the outputs. Existing files are never overwritten.',
+    'Templates: function (a TypeScript function and a custom evaluator; the default), command (a local script as the agent, no code in the config), http (an endpoint, with a tiny local server to try it), model (a chat model over two prompt files; Ollama by default).',
   ],
-  options: { help: HELP },
+  options: {
+    template: {
+      type: 'string',
+      default: 'function',
+      value: 'function|command|http|model',
+      help: 'Which starter to write (default: function)',
+    },
+    help: HELP,
+  },
 } satisfies CommandSpec;
 
 /** `evals compare BASE HEAD` */
@@ -127,7 +144,7 @@ export const COMPARE = {
   summary: 'Compare two results artifacts: paired statistics per evaluator and pass rate',
   positionals: { names: 'BASE HEAD', what: 'two results files', min: 2, max: 2 },
   about: [
-    'BASE and HEAD are results artifacts (written by evals run). Matches runs by suite and grid params and cases by identity, then reports for each evaluator the base and head means, the change with a 95% bootstrap confidence interval (fixed seed) and a p-value, and for the pass rate an exact McNemar test. Each row is improved, regressed, unchanged (the interval includes zero: no detectable change) or "too few cases" (under 10 paired).',
+    'BASE and HEAD are results artifacts (written by evals run). Matches runs by suite and grid params and cases by identity, then reports for each evaluator and the pass rate the base and head values, the change with its p-value and 95% confidence interval from one paired sign-flip test (fixed seed; p < 0.05 exactly when the interval excludes zero), and the Holm-adjusted p and Benjamini–Hochberg q over every row compared. Each row is improved, regressed, unchanged (the interval includes zero: no detectable change; with what it could have detected, or "underpowered") or "too few cases" (under 10 paired). Exit 1 when a regression stays significant after Holm\'s correction over every row.',
     'Also lists newly failing, fixed, added, removed, flaky and changed-row cases.',
   ],
   options: {
@@ -165,6 +182,67 @@ export const MERGE = {
     help: HELP,
   },
   footer: ['Exit codes: 0 verdict pass · 1 verdict fail · 2 inputs refused.'],
+} satisfies CommandSpec;
+
+/** `evals show RESULTS.json` */
+export const SHOW = {
+  name: 'evals show',
+  summary: 'Print the cases of a results artifact: inputs, output, every evaluation and why',
+  positionals: { names: 'RESULTS.json', what: 'one results file', min: 1, max: 1 },
+  about: [
+    'Prints each selected case of a results artifact (written by evals run): its run, source line and label, inputs, output, error, every evaluation (score, threshold, pass, the reason its evaluator gave, the error in full) and its trials. Status flags (--failed, --errored, --flaky) may be combined: a case matching any is shown; the other flags narrow.',
+  ],
+  options: {
+    failed: { type: 'boolean', help: 'Only cases that did not pass (failed or errored)' },
+    errored: { type: 'boolean', help: 'Only cases whose function errored' },
+    flaky: { type: 'boolean', help: 'Only cases that passed some trials and failed others' },
+    case: { type: 'string', value: 'ID', help: 'Only cases whose id starts with ID' },
+    suite: { type: 'string', multiple: true, value: 'ID', help: 'Only this suite (repeatable)' },
+    grid: {
+      type: 'string',
+      multiple: true,
+      value: 'KEY=VALUE',
+      help: 'Only grid points where KEY has VALUE (repeatable; values of one key are OR-ed)',
+    },
+    limit: {
+      type: 'string',
+      value: 'N',
+      help: 'Show at most N cases (default: 20; the rest are counted)',
+    },
+    full: { type: 'boolean', help: 'Show every value whole (no cutting of long outputs)' },
+    json: {
+      type: 'boolean',
+      help: 'Print the selected cases as JSON: { shown, matched, cases: [{ suite, params, case }] }',
+    },
+    help: HELP,
+  },
+  footer: ['Exit codes: 0 printed (also when no case matches a status flag) · 2 bad input.'],
+} satisfies CommandSpec;
+
+/** `evals report RESULTS.json -o report.html` */
+export const REPORT = {
+  name: 'evals report',
+  summary: 'Write a self-contained HTML report of a results artifact',
+  positionals: { names: 'RESULTS.json', what: 'one results file', min: 1, max: 1 },
+  about: [
+    'Writes one HTML file that opens from disk with no network: the verdict and gate conditions, a grid matrix per suite, charts (score distribution per evaluator, pass rate per grid point, the baseline comparison with confidence intervals, flaky cases) and a case table that filters, sorts and searches, with each case in detail (inputs, output, expected and their diff, every evaluation with its reason, model calls).',
+  ],
+  options: {
+    output: {
+      type: 'string',
+      short: 'o',
+      default: 'report.html',
+      value: 'FILE',
+      help: 'Where to write the report (default: report.html)',
+    },
+    baseline: {
+      type: 'string',
+      value: 'FILE',
+      help: 'Compare with an earlier results artifact (as evals compare BASE RESULTS.json); without it, the comparison the run embedded, if any, is shown',
+    },
+    help: HELP,
+  },
+  footer: ['Exit codes: 0 written · 2 bad input or the file cannot be written.'],
 } satisfies CommandSpec;
 
 /** How rows are identified: shared by `evals testset revision`, `show`, `diff` and `log`. */
@@ -317,6 +395,8 @@ export const COMMANDS = {
   init: INIT,
   compare: COMPARE,
   merge: MERGE,
+  show: SHOW,
+  report: REPORT,
   testset: TESTSET,
 } satisfies Record<string, CommandSpec>;
 

@@ -1,83 +1,48 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
+import { closestMatch } from '../config/did-you-mean.ts';
+import { STARTERS, type StarterName } from './init-templates.ts';
+
+/** What a run writes and no one commits: the results, the HTML report and the model cache. */
+export const GITIGNORED = ['evals-results.json', 'evals-report.html', '.evalgate/'];
 
 /**
- * The starter project `evals init` writes: a CSV testset, a TypeScript function under test, a
- * custom evaluator and a small grid. It runs offline; swap `answer` for a real model call.
+ * Adds the lines of {@link GITIGNORED} that `dir/.gitignore` lacks (creating the file if need
+ * be); returns the lines added.
  */
-const FILES: Record<string, string> = {
-  'evals.yaml': `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
-version: 1
-defaults:
-  concurrency: 8
-  timeout: 30s
-suites:
-  - id: support-answers
-    testset:
-      path: testsets/questions.csv
-    function: ./app/answer.ts#answer
-    grid:
-      tone: [plain, friendly]
-    evaluators:
-      - id: mentions-keywords
-        use: has-all-substrings
-        with:
-          substrings: "{{case.keywords}}"
-          ignoreCase: true
-      - id: short-enough
-        use: length
-        with: { max: 40, unit: words }
-      - id: polite
-        use: ./evaluators/polite.ts#polite
-        threshold: { gte: 0.5 }
-    gate:
-      minPassRate: 0.9
-`,
-  'testsets/questions.csv': `__dedup_id__,question,keywords
-refund-window,How long do I have to ask for a refund?,"[""30 days""]"
-reset-password,How do I reset my password?,"[""Settings"",""reset link""]"
-cancel-plan,Can I cancel my plan at any time?,"[""cancel"",""any time""]"
-`,
-  'app/answer.ts': `import type { FnArgs } from 'evalgate';
-
-interface Question {
-  question: string;
-  keywords: string[];
+async function ignoreOutputs(dir: string): Promise<string[]> {
+  const path = join(dir, '.gitignore');
+  let text = '';
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
+  const missing = GITIGNORED.filter((line) => !present.has(line) && !present.has(`/${line}`));
+  if (missing.length === 0) return [];
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
+  await appendFile(path, `${separator}# evalgate outputs\n${missing.join('\n')}\n`);
+  return missing;
 }
 
-// Canned answers keep the example offline; replace this lookup with your model call.
-const ANSWERS: Record<string, string> = {
-  refund: 'You can ask for a refund within 30 days of purchase.',
-  password: 'Open Settings, choose Security and we will email you a reset link.',
-  cancel: 'Yes, you can cancel your plan at any time from the billing page.',
-};
-
-/** The function under test: one question in, one answer out. */
-export async function answer({ testCase, params, signal }: FnArgs<Question>): Promise<string> {
-  signal.throwIfAborted();
-  const key = Object.keys(ANSWERS).find((k) => testCase.question.toLowerCase().includes(k));
-  const text = key ? ANSWERS[key] : 'Sorry, I do not know.';
-  return params.tone === 'friendly' ? \`Happy to help! \${text}\` : text;
-}
-`,
-  'evaluators/polite.ts': `import type { EvaluatorFn } from 'evalgate';
-
-/** A custom evaluator: a plain function returning a score in [0, 1]. */
-export const polite: EvaluatorFn<Record<string, unknown>, string> = ({ output }) => {
-  const rude = /\\b(obviously|just read|stupid)\\b/i.test(output);
-  return { score: rude ? 0 : 1, metadata: rude ? { reason: 'dismissive wording' } : {} };
-};
-`,
-};
-
-/** `evals init [dir]`: writes the starter project, never overwriting a file. */
+/** `evals init [dir] [--template NAME]`: writes a starter project, never overwriting a file. */
 export async function initCommand(
   dirArg: string | undefined,
+  template: string,
   ctx: CommandContext,
 ): Promise<number> {
+  if (!Object.hasOwn(STARTERS, template)) {
+    const near = closestMatch(template, Object.keys(STARTERS));
+    throw usageError(
+      'init.template',
+      `--template ${template} is not a starter: expected one of ${Object.keys(STARTERS).join(', ')}${near === undefined ? '' : ` (did you mean ${near}?)`}`,
+    );
+  }
+  const { files: FILES, next } = STARTERS[template as StarterName];
   const dir = resolve(ctx.cwd, dirArg ?? '.');
   const clashes = Object.keys(FILES).filter((name) => existsSync(join(dir, name)));
   if (clashes.length > 0) {
@@ -91,13 +56,15 @@ export async function initCommand(
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, text, { flag: 'wx' });
   }
+  const ignored = await ignoreOutputs(dir);
   const where = relative(ctx.cwd, dir) || '.';
+  const gitignore = ignored.length === 0 ? '' : `Added to .gitignore: ${ignored.join(', ')}\n`;
   ctx.stdout.write(
     `Created ${Object.keys(FILES).length} files in ${where}:\n${Object.keys(FILES)
       .map((f) => `  ${f}\n`)
       .join(
         '',
-      )}\nNext:\n  npm i -D evalgate   # if it is not installed yet\n  npx evals run ${where === '.' ? '' : `${where}/`}evals.yaml\n`,
+      )}${gitignore}\nNext:\n  npm i -D evalgate   # if it is not installed yet\n${next.map((line) => `  ${line}\n`).join('')}  npx evals run ${where === '.' ? '' : `${where}/`}evals.yaml\n`,
   );
   return 0;
 }

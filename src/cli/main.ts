@@ -4,15 +4,20 @@ import { closestMatch } from '../config/did-you-mean.ts';
 import { UsageError, formatIssue, usageError } from '../shared/errors.ts';
 import { toolVersion } from '../shared/version.ts';
 import { optionError, positional, withArgs } from './args.ts';
-import { COMMANDS, COMPARE, EVALS, INIT, MERGE, RUN, VALIDATE } from './commands.ts';
+import { COMMANDS, COMPARE, EVALS, INIT, MERGE, REPORT, RUN, SHOW, VALIDATE } from './commands.ts';
 import { renderHelp } from './help.ts';
-import { runArgs } from './run-args.ts';
+import { resumeCommand, runArgs } from './run-args.ts';
 import { validateCommand } from './validate.ts';
+import { announceExit, guarding } from '../pipeline/exit-guard.ts';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 
-/** Process-level wiring: real streams, environment and signals. Returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Process-level wiring: real streams, environment and signals. Returns the exit code.
+ * `early`: signals the launcher caught while this module loaded (bin/evals.js holds them from its
+ * first line, so a SIGTERM in the first instants is not lost), handled as if they came now.
+ */
+export async function main(argv: string[], early: readonly string[] = []): Promise<number> {
   const ctx: CommandContext = {
     cwd: process.cwd(),
     env: process.env,
@@ -20,25 +25,45 @@ export async function main(argv: string[]): Promise<number> {
     stderr: process.stderr,
   };
   const interrupt = new AbortController();
+  // Only `evals run` stops gracefully (its cases finish, its partial artifact is written); every
+  // other command has nothing to keep and ends at the first signal.
+  const graceful = argv[0] === 'run';
   let signals = 0;
   const onSignal = (): void => {
     signals += 1;
-    if (signals === 1) {
+    if (!graceful) {
+      ctx.stderr.write('\ninterrupted\n');
+      process.exit(EXIT.interrupted);
+    } else if (signals === 1) {
       ctx.stderr.write(
         '\nstopping: no new cases start; writing the partial artifact with the cases that finished (press Ctrl-C again to quit now)\n',
       );
       interrupt.abort();
     } else {
+      announceExit('quit at the second signal');
       process.exit(EXIT.interrupted);
     }
   };
+  // The event loop emptied while the command still waits: a promise that can never settle (a
+  // module's top-level await, say). Node would end with code 13 and no word; say so instead.
+  // During a run, its own guard (pipeline/exit-guard.ts) deals with it and keeps the results.
+  const onStalled = (): void => {
+    if (guarding()) return;
+    ctx.stderr.write(
+      'error: evals stopped before it finished: it waited on a promise that can never settle (a module whose top-level await never ends, say), with nothing else left to run\n',
+    );
+    process.exitCode = EXIT.fail;
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('beforeExit', onStalled);
+  for (const _ of early.slice(0, 2)) onSignal();
   try {
     return await cli(argv, ctx, interrupt.signal);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('beforeExit', onStalled);
   }
 }
 
@@ -81,7 +106,8 @@ async function dispatch(
   if (first.startsWith('-')) {
     return withArgs(EVALS, argv, ctx, ({ values }) => {
       if (!values.version) throw unknownCommand(first);
-      ctx.stdout.write(`${toolVersion}\n`);
+      // The package's name with it: the `evals` command may come from another package.
+      ctx.stdout.write(`evalgate ${toolVersion}\n`);
       return 0;
     });
   }
@@ -89,15 +115,22 @@ async function dispatch(
   switch (first) {
     case 'run':
       return withArgs(RUN, rest, ctx, ({ values, positionals }) =>
-        runCommand({ ...runArgs(values, positionals[0]), ...(signal ? { signal } : {}) }, ctx),
+        runCommand(
+          {
+            ...runArgs(values, positionals[0]),
+            resumeCommand: resumeCommand(rest),
+            ...(signal ? { signal } : {}),
+          },
+          ctx,
+        ),
       );
     case 'validate':
       return withArgs(VALIDATE, rest, ctx, ({ positionals }) =>
         validateCommand(positionals[0], ctx),
       );
     case 'init':
-      return withArgs(INIT, rest, ctx, async ({ positionals }) =>
-        (await import('./init.ts')).initCommand(positionals[0], ctx),
+      return withArgs(INIT, rest, ctx, async ({ values, positionals }) =>
+        (await import('./init.ts')).initCommand(positionals[0], values.template, ctx),
       );
     case 'compare':
       return withArgs(COMPARE, rest, ctx, async ({ values, positionals }) => {
@@ -122,6 +155,14 @@ async function dispatch(
           },
           ctx,
         ),
+      );
+    case 'show':
+      return withArgs(SHOW, rest, ctx, async (args) =>
+        (await import('./show.ts')).showCommand(args, ctx),
+      );
+    case 'report':
+      return withArgs(REPORT, rest, ctx, async (args) =>
+        (await import('./report.ts')).reportCommand(args, ctx),
       );
     case 'testset':
       return (await import('./testset/command.ts')).testsetCommand(rest, ctx);

@@ -3,6 +3,7 @@
  * checked and converted (numbers, `KEY=VALUE`, `I/N`). The Action parses its `args` input here
  * too, so it accepts exactly what the CLI does.
  */
+import { parseArgs } from 'node:util';
 import type { RunArgs } from '../pipeline/run.ts';
 import { parseShard } from '../plan/shard.ts';
 import {
@@ -29,14 +30,16 @@ export function runArgs(values: OptionValues<typeof RUN>, config: string | undef
   if (shard && !shard.ok) throw badOption(RUN, shard.message);
   return {
     ...(config !== undefined ? { config } : {}),
-    output: values.output,
+    output: outputOf(values),
     ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(values.report !== undefined ? { report: values.report } : {}),
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     ...(values.resume !== undefined ? { resume: values.resume } : {}),
     ...(values['no-cache'] ? { noCache: true } : {}),
     ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
     ...(values['update-baselines'] ? { updateBaselines: true } : {}),
     ...(values['dry-run'] ? { dryRun: true } : {}),
+    ...(values['ignore-pin'] ? { ignorePin: true } : {}),
     ...(values.concurrency !== undefined
       ? { concurrency: positiveInt(RUN, '--concurrency', values.concurrency) }
       : {}),
@@ -48,6 +51,45 @@ export function runArgs(values: OptionValues<typeof RUN>, config: string | undef
       ...(shard?.ok ? { shard: shard.shard } : {}),
     },
   };
+}
+
+/** Where the artifact goes: `-o`, else the artifact `--resume` finishes, else the default. */
+function outputOf(values: OptionValues<typeof RUN>): string {
+  return values.output ?? values.resume ?? DEFAULT_OUTPUT;
+}
+
+/** `-o`'s default. */
+export const DEFAULT_OUTPUT = 'evals-results.json';
+
+/**
+ * The command that finishes an interrupted run of `argv` (what followed `evals run`): the same
+ * arguments, its own `-o` and `--resume` left out, resuming the artifact it writes (which a
+ * resumed run then writes back to). Quoted for a POSIX shell.
+ */
+export function resumeCommand(argv: readonly string[]): string {
+  const { values, tokens } = parseArgs({
+    args: [...argv],
+    options: RUN.options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const kept: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') kept.push(token.value);
+    else if (token.kind === 'option-terminator') kept.push('--');
+    else if (token.name === 'output' || token.name === 'resume' || token.name === 'help') continue;
+    else if (token.value === undefined) kept.push(token.rawName);
+    else if (token.inlineValue === true) kept.push(`${token.rawName}=${token.value}`);
+    else kept.push(token.rawName, token.value);
+  }
+  const output = outputOf(values as OptionValues<typeof RUN>);
+  return ['evals', 'run', ...kept, '--resume', output].map(shellQuote).join(' ');
+}
+
+/** `word` as one POSIX shell word: as it is when that is safe, else single-quoted. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** `['model=large', 'model=small', 't=0']` → `{ model: ['large', 'small'], t: ['0'] }` */

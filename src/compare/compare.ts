@@ -1,25 +1,28 @@
 /**
- * BASE against HEAD: matches runs and cases, runs the paired statistics and labels every row.
+ * BASE against HEAD: matches runs and cases, tests every row as one family and labels it.
  * Pure: two artifacts in, a `Comparison` out; the same inputs give the same comparison.
  */
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
-import { DEFAULT_BOOTSTRAP_ITERATIONS, DEFAULT_BOOTSTRAP_SEED } from './stats.ts';
 import type {
   ArtifactInfo,
   ChangeCounts,
+  ChangeLabel,
   Comparison,
   ComparisonSettings,
   RunRef,
 } from '../types/comparison.ts';
 import { matchRuns } from './match-runs.ts';
-import { compareRuns } from './run-comparison.ts';
+import { DETECTION_POWER } from './power.ts';
+import { testRuns } from './row-tests.ts';
+import { pairRuns } from './run-comparison.ts';
+import { DEFAULT_RESAMPLES, DEFAULT_SEED, resamplingLimit } from './sign-flip.ts';
 
 /** Options of `compareArtifacts`. */
 export interface CompareOptions {
-  /** Bootstrap seed; the default is fixed, so output never varies between calls. */
+  /** Sign-flip seed; the default is fixed, so output never varies between calls. */
   seed?: number;
-  /** Bootstrap resamples per row; 2000 by default. */
-  iterations?: number;
+  /** Sign vectors per resampled row, at least; 4,999 by default (more for large families). */
+  resamples?: number;
   /** Rows with fewer paired cases are labelled `too few cases`; 10 by default. */
   minPaired?: number;
 }
@@ -27,7 +30,7 @@ export interface CompareOptions {
 /** Rows with fewer paired cases than this get no verdict. */
 export const DEFAULT_MIN_PAIRED = 10;
 
-/** Every interval is 95%, and the pass rate's McNemar test uses the matching α = 0.05. */
+/** Every interval is 95%, and every test and the family's correction use α = 0.05. */
 export const COMPARISON_CONFIDENCE = 0.95;
 
 /**
@@ -36,8 +39,10 @@ export const COMPARISON_CONFIDENCE = 0.95;
  * row was edited is listed as `contentChanged` and kept out of the statistics, since its score
  * moved with the question. Runs and evaluators found on one side only are listed, never dropped.
  *
- * Every row's bootstrap uses the same seed, so a row's interval depends only on its own data:
- * adding an evaluator or a run never moves the numbers of the others.
+ * Every row of every run is then tested as one family (`testRuns`): a pull request is one gate
+ * decision, so its chance of a false block is held at 5% however many suites, grid points and
+ * evaluators it has. Every resampled row uses the same seed, so a row's interval depends only on
+ * its own data and the number of sign vectors (which grows only for families above 62 rows).
  *
  * Expects artifacts that passed `validateComparable`.
  */
@@ -46,21 +51,40 @@ export function compareArtifacts(
   head: ResultsArtifact,
   options: CompareOptions = {},
 ): Comparison {
+  const minPaired = options.minPaired ?? DEFAULT_MIN_PAIRED;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
+  const tested = testRuns(
+    pairs.map(([baseRun, headRun]) => pairRuns(baseRun, headRun)),
+    {
+      confidence: COMPARISON_CONFIDENCE,
+      resamples: options.resamples ?? DEFAULT_RESAMPLES,
+      seed,
+      minPaired,
+    },
+  );
   const settings: ComparisonSettings = {
     confidence: COMPARISON_CONFIDENCE,
-    iterations: options.iterations ?? DEFAULT_BOOTSTRAP_ITERATIONS,
-    seed: options.seed ?? DEFAULT_BOOTSTRAP_SEED,
-    minPaired: options.minPaired ?? DEFAULT_MIN_PAIRED,
+    resamples: tested.resamples,
+    resamplingLimit: resamplingLimit(tested.resamples),
+    seed,
+    minPaired,
+    power: DETECTION_POWER,
   };
 
-  const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
-  const runs = pairs.map(([baseRun, headRun]) => compareRuns(baseRun, headRun, settings));
-
-  const counts: ChangeCounts = { improved: 0, regressed: 0, unchanged: 0, tooFewCases: 0 };
-  for (const run of runs) {
-    for (const label of [run.passRate.label, ...run.evaluators.map((row) => row.label)]) {
+  const counts: ChangeCounts = {
+    improved: 0,
+    regressed: 0,
+    unchanged: 0,
+    tooFewCases: 0,
+    underpowered: 0,
+  };
+  for (const run of tested.runs) {
+    for (const row of [run.passRate, ...run.evaluators, ...run.agreement]) {
+      const label: ChangeLabel = row.label;
       if (label === 'too few cases') counts.tooFewCases++;
       else counts[label]++;
+      if (label === 'unchanged' && row.power?.underpowered === true) counts.underpowered++;
     }
   }
 
@@ -69,8 +93,9 @@ export function compareArtifacts(
     base: artifactInfo(base),
     head: artifactInfo(head),
     counts,
-    hasRegression: counts.regressed > 0,
-    runs,
+    family: tested.family,
+    hasRegression: tested.family.regressions > 0,
+    runs: tested.runs,
     onlyInBase: onlyInBase.map(runRef),
     onlyInHead: onlyInHead.map(runRef),
   };

@@ -1,51 +1,55 @@
 import type { GateCondition } from '../types/index.ts';
-import type { RunComparison } from '../types/comparison.ts';
+import type { RowTest, RunComparison } from '../types/comparison.ts';
 
 /** How a suite treats a statistically significant regression (`gate.regressions`). */
 export type RegressionPolicy = 'block' | 'warn' | 'off';
 
 /** One row that regressed and survives the correction for testing many rows at once. */
 export interface BlockingRegression {
-  /** An evaluator id, or `pass rate`. */
+  /** An evaluator id, `pass rate`, or `<id> agreement`. */
   row: string;
   text: string;
   pValue: number;
+  /** Holm-adjusted over the comparison's family. */
+  adjustedP: number;
 }
 
 /**
- * The regressions of one run that a gate may act on. Each row is tested at 5% on its own, so a
- * run with many evaluators would show some "regression" on pure noise; Holm's step-down
- * correction over the run's tested rows keeps the chance of any false block at about 5%.
- * Rows with too few cases are not tested and never block.
+ * The regressions of one run that a gate acts on: rows labelled `regressed` that stay
+ * significant after Holm's correction over the whole comparison (`RowTest.significant`). The
+ * family is every row of every run of the comparison, so however many suites and grid points a
+ * pull request runs, the chance that noise alone blocks it stays at about 5%. Rows with too few
+ * cases are not tested and never block.
  */
-export function significantRegressions(run: RunComparison, alpha = 0.05): BlockingRegression[] {
-  const rows: (BlockingRegression & { regressed: boolean })[] = [];
+export function significantRegressions(run: RunComparison): BlockingRegression[] {
+  const found: BlockingRegression[] = [];
+  const add = (row: string, test: RowTest, text: string): void => {
+    if (test.label !== 'regressed' || !test.significant) return;
+    if (test.pValue === null || test.adjustedP === null) return;
+    const ps = `p = ${test.pValue.toPrecision(2)}, Holm p = ${test.adjustedP.toPrecision(2)}`;
+    found.push({ row, text: `${text}, ${ps})`, pValue: test.pValue, adjustedP: test.adjustedP });
+  };
+  const pass = run.passRate;
+  add(
+    'pass rate',
+    pass,
+    `pass rate ${pct(pass.baseRate)} → ${pct(pass.headRate)} (${points(pass.delta)}`,
+  );
   for (const e of run.evaluators) {
-    if (e.label === 'too few cases' || e.pValue === null) continue;
-    rows.push({
-      row: e.evaluator,
-      text: `${e.evaluator} ${fmt(e.baseMean)} → ${fmt(e.headMean)} (${signed(e.delta)}, p = ${e.pValue.toPrecision(2)})`,
-      pValue: e.pValue,
-      regressed: e.label === 'regressed',
-    });
+    add(
+      e.evaluator,
+      e,
+      `${e.evaluator} ${fmt(e.baseMean)} → ${fmt(e.headMean)} (${signed(e.delta)}`,
+    );
   }
-  if (run.passRate.label !== 'too few cases') {
-    rows.push({
-      row: 'pass rate',
-      text: `pass rate ${pct(run.passRate.baseRate)} → ${pct(run.passRate.headRate)} (McNemar p = ${run.passRate.pValue.toPrecision(2)})`,
-      pValue: run.passRate.pValue,
-      regressed: run.passRate.label === 'regressed',
-    });
+  for (const a of run.agreement) {
+    add(
+      `${a.evaluator} agreement`,
+      a,
+      `${a.evaluator} agreement κ ${fmt(a.baseKappa)} → ${fmt(a.headKappa)} (${signed(a.delta)}`,
+    );
   }
-  const sorted = [...rows].sort((a, b) => a.pValue - b.pValue);
-  const rejected = new Set<(typeof rows)[number]>();
-  for (const [i, row] of sorted.entries()) {
-    if (row.pValue > alpha / (sorted.length - i)) break;
-    rejected.add(row);
-  }
-  return rows
-    .filter((r) => r.regressed && rejected.has(r))
-    .map(({ row, text, pValue }) => ({ row, text, pValue }));
+  return found;
 }
 
 /** The gate condition a `block` policy adds: fails when a corrected regression remains. */
@@ -53,7 +57,7 @@ export function regressionCondition(run: RunComparison): GateCondition {
   const blocking = significantRegressions(run);
   return {
     name: 'regressions',
-    expected: 'no significant regression against the baseline',
+    expected: 'no significant regression against the baseline (Holm-corrected over the comparison)',
     actual: blocking.length === 0 ? 'none' : blocking.map((b) => b.text).join('; '),
     passed: blocking.length === 0,
   };
@@ -65,6 +69,11 @@ function fmt(value: number | null): string {
 
 function signed(value: number | null): string {
   return value === null ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
+}
+
+/** A change of rate in percentage points: `-20.0 pp`. */
+function points(delta: number | null): string {
+  return delta === null ? '—' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} pp`;
 }
 
 function pct(rate: number | null): string {

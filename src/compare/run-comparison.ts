@@ -1,29 +1,54 @@
 /**
- * One run of HEAD against the same run of BASE: cases paired by id (and content id), the pass
- * rate's McNemar test, each shared evaluator's paired bootstrap, and the label of every row.
+ * One run of HEAD against the same run of BASE, before any test: cases paired by id (and
+ * content id), the per-case changes each row will be tested on, the agreement summaries of both
+ * sides, and the case lists. The tests come later (`row-tests.ts`), once the whole comparison
+ * knows how many rows it tests together.
  */
-import type { CaseResult, RunResult } from '../types/index.ts';
-import type {
-  CaseChanges,
-  CaseRef,
-  ChangeLabel,
-  ComparisonSettings,
-  EvaluatorChange,
-  PassRateChange,
-  RunComparison,
-} from '../types/comparison.ts';
-import { mcnemarExact, pairedBootstrap } from './stats.ts';
+import type { AgreementSummary, CaseResult, Params, RunResult } from '../types/index.ts';
+import type { CaseChanges, CaseRef } from '../types/comparison.ts';
+import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
+
+/** A score or pass-rate row: the per-case `head − base` changes and the sums behind its means. */
+export interface PairedRow {
+  /** One entry per case scored on both sides. */
+  diffs: Float64Array;
+  baseTotal: number;
+  headTotal: number;
+}
+
+/** An evaluator present in both runs. */
+export interface PairedEvaluator extends PairedRow {
+  evaluator: string;
+}
+
+/** An evaluator whose agreement with the human labels both runs measured. */
+export interface PairedAgreement {
+  evaluator: string;
+  base: AgreementSummary;
+  head: AgreementSummary;
+}
+
+/** A run of HEAD with its run of BASE, cases paired, rows ready to test. */
+export interface RunPairing {
+  suite: string;
+  params: Params;
+  trials: number;
+  minDetectableEffect: number;
+  passRate: PairedRow & { passToFail: number; failToPass: number };
+  evaluators: PairedEvaluator[];
+  agreement: PairedAgreement[];
+  evaluatorsOnlyInBase: string[];
+  evaluatorsOnlyInHead: string[];
+  cases: CaseChanges;
+}
 
 /**
- * Compares a run of HEAD with its run of BASE: cases match by `id` when their `contentId` is
- * also equal (an edited row is `contentChanged`, kept out of the statistics); evaluators found in
- * one run only are listed.
+ * Pairs a run of HEAD with its run of BASE: cases match by `id` when their `contentId` is also
+ * equal (an edited row is `contentChanged`, kept out of the statistics); evaluators found in one
+ * run only are listed. Scores errored or missing on either side leave that case out of that
+ * evaluator's row only.
  */
-export function compareRuns(
-  baseRun: RunResult,
-  headRun: RunResult,
-  settings: ComparisonSettings,
-): RunComparison {
+export function pairRuns(baseRun: RunResult, headRun: RunResult): RunPairing {
   const baseById = firstById(baseRun.cases);
   const headById = firstById(headRun.cases);
 
@@ -55,19 +80,53 @@ export function compareRuns(
 
   const baseEvaluators = evaluatorIds(baseRun);
   const headEvaluators = evaluatorIds(headRun);
-  const evaluators = headEvaluators
-    .filter((id) => baseEvaluators.includes(id))
-    .map((id) => compareEvaluator(id, paired, settings));
+  const shared = headEvaluators.filter((id) => baseEvaluators.includes(id));
+  const agreement: PairedAgreement[] = [];
+  for (const evaluator of shared) {
+    const base = baseRun.summary.evaluators[evaluator]?.agreement;
+    const head = headRun.summary.evaluators[evaluator]?.agreement;
+    if (base !== undefined && head !== undefined) agreement.push({ evaluator, base, head });
+  }
 
   return {
     suite: headRun.suite,
     params: headRun.params,
-    passRate: comparePassRate(paired, cases, settings),
-    evaluators,
+    trials: headRun.plan?.trials ?? 1,
+    minDetectableEffect: headRun.plan?.gate.minDetectableEffect ?? DEFAULT_MIN_DETECTABLE_EFFECT,
+    passRate: {
+      ...pairedRow(paired, (result) => (result.passed ? 1 : 0)),
+      passToFail: cases.newlyFailing.length,
+      failToPass: cases.fixed.length,
+    },
+    evaluators: shared.map((evaluator) => ({
+      evaluator,
+      ...pairedRow(paired, (result) => scoreOf(result, evaluator)),
+    })),
+    agreement,
     evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases,
   };
+}
+
+/** The changes of the cases with a value on both sides (pairwise exclusion of the rest). */
+function pairedRow(
+  paired: readonly [CaseResult, CaseResult][],
+  valueOf: (result: CaseResult) => number | null,
+): PairedRow {
+  const diffs: number[] = [];
+  let baseTotal = 0;
+  let headTotal = 0;
+  for (const [base, head] of paired) {
+    const before = valueOf(base);
+    const after = valueOf(head);
+    // A case errored or unscored on either side says nothing about a change.
+    if (before === null || after === null) continue;
+    diffs.push(after - before);
+    baseTotal += before;
+    headTotal += after;
+  }
+  return { diffs: Float64Array.from(diffs), baseTotal, headTotal };
 }
 
 /** Case ids are unique in a run the engine wrote; should one repeat, its first case counts. */
@@ -94,90 +153,6 @@ function evaluatorIds(run: RunResult): string[] {
     for (const evaluation of result.evaluations) ids.add(evaluation.evaluator);
   }
   return [...ids];
-}
-
-function comparePassRate(
-  paired: readonly [CaseResult, CaseResult][],
-  cases: CaseChanges,
-  settings: ComparisonSettings,
-): PassRateChange {
-  const n = paired.length;
-  const passToFail = cases.newlyFailing.length;
-  const failToPass = cases.fixed.length;
-  let basePassed = 0;
-  for (const [base] of paired) if (base.passed) basePassed++;
-  const headPassed = basePassed - passToFail + failToPass;
-  const pValue = mcnemarExact(passToFail, failToPass);
-
-  const alpha = 1 - settings.confidence;
-  let label: ChangeLabel = 'unchanged';
-  if (n < settings.minPaired) label = 'too few cases';
-  else if (pValue < alpha) label = failToPass > passToFail ? 'improved' : 'regressed';
-
-  return {
-    paired: n,
-    baseRate: n === 0 ? null : basePassed / n,
-    headRate: n === 0 ? null : headPassed / n,
-    delta: n === 0 ? null : (headPassed - basePassed) / n,
-    passToFail,
-    failToPass,
-    pValue,
-    label,
-  };
-}
-
-function compareEvaluator(
-  evaluator: string,
-  paired: readonly [CaseResult, CaseResult][],
-  settings: ComparisonSettings,
-): EvaluatorChange {
-  const diffs: number[] = [];
-  let baseTotal = 0;
-  let headTotal = 0;
-  for (const [base, head] of paired) {
-    const before = scoreOf(base, evaluator);
-    const after = scoreOf(head, evaluator);
-    // Pairwise exclusion: a case errored or unscored on either side says nothing about a change.
-    if (before === null || after === null) continue;
-    diffs.push(after - before);
-    baseTotal += before;
-    headTotal += after;
-  }
-  const n = diffs.length;
-  if (n === 0) {
-    return {
-      evaluator,
-      paired: 0,
-      baseMean: null,
-      headMean: null,
-      delta: null,
-      ci: null,
-      pValue: null,
-      label: 'too few cases',
-    };
-  }
-  const result = pairedBootstrap(diffs, settings);
-  return {
-    evaluator,
-    paired: n,
-    baseMean: baseTotal / n,
-    headMean: headTotal / n,
-    delta: result.mean,
-    ci: { low: result.low, high: result.high },
-    pValue: result.pValue,
-    label: labelFromInterval(n, result.low, result.high, settings.minPaired),
-  };
-}
-
-/**
- * The label follows from the interval alone, so a row is never called regressed (or improved)
- * while its interval still contains 0.
- */
-function labelFromInterval(n: number, low: number, high: number, minPaired: number): ChangeLabel {
-  if (n < minPaired) return 'too few cases';
-  if (low > 0) return 'improved';
-  if (high < 0) return 'regressed';
-  return 'unchanged';
 }
 
 /** The case's score for an evaluator; `null` when absent, errored or not a finite number. */

@@ -4,8 +4,10 @@
  */
 import { isModuleSpec } from './module-spec.ts';
 import type { GateSpec, Threshold } from '../types/index.ts';
+import { DEFAULT_STOP_AFTER_ERRORS } from '../judge/breaker.ts';
 import { parseDuration } from '../shared/duration.ts';
 import { defaultEvaluatorId } from './rules.ts';
+import { buildTarget } from './target.ts';
 import type {
   ConfigPath,
   EvaluatorConfig,
@@ -30,6 +32,7 @@ interface RawConfig {
     concurrency?: number;
     timeout?: string;
     trials?: number;
+    stopAfterErrors?: number;
     judge?: RawJudge & { prices?: JudgeDefaults['prices']; hostConcurrency?: number };
   };
   suites: RawSuite[];
@@ -43,10 +46,13 @@ interface RawSuite {
     ref?: string;
     revision?: string;
     tags?: string[];
+    split?: Record<string, string>;
     id?: string;
   };
   hash?: string[];
   function?: string;
+  output?: string;
+  target?: Parameters<typeof buildTarget>[0];
   grid?: Record<string, unknown[]>;
   concurrency?: number;
   timeout?: string;
@@ -54,6 +60,7 @@ interface RawSuite {
   evaluators?: RawEvaluator[];
   pass?: string;
   gate?: GateSpec;
+  allowEmpty?: boolean;
 }
 
 /** A `judge:` block as the schema checked it: the timeout still a duration string. */
@@ -67,6 +74,9 @@ interface RawEvaluator {
   concurrency?: number;
   timeout?: string;
   judge?: RawJudge;
+  when?: { tags: string[] };
+  not?: boolean;
+  agreement?: { column: string };
 }
 
 /** Builds the typed parts of the config; `data` must have passed the schema and the rules. */
@@ -80,6 +90,7 @@ export function buildConfig(
     timeoutMs:
       raw.defaults?.timeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout),
     trials: raw.defaults?.trials ?? DEFAULT_TRIALS,
+    stopAfterErrors: raw.defaults?.stopAfterErrors ?? DEFAULT_STOP_AFTER_ERRORS,
     judge: buildJudge<NonNullable<NonNullable<RawConfig['defaults']>['judge']>>(
       raw.defaults?.judge ?? {},
     ),
@@ -90,16 +101,19 @@ export function buildConfig(
       id: suite.id,
       testset: buildTestset(suite.testset, ['suites', index, 'testset'], options.locate),
       target:
-        suite.function === undefined
-          ? { kind: 'recorded' }
-          : { kind: 'function', module: suite.function },
+        suite.function !== undefined
+          ? { kind: 'function', module: suite.function }
+          : suite.target !== undefined
+            ? buildTarget(suite.target)
+            : { kind: 'recorded', ...(suite.output !== undefined ? { column: suite.output } : {}) },
       grid: suite.grid ?? {},
       concurrency: suite.concurrency ?? defaults.concurrency,
       timeoutMs: suite.timeout === undefined ? defaults.timeoutMs : timeoutMs(suite.timeout),
       trials: suite.trials ?? defaults.trials,
       evaluators: (suite.evaluators ?? []).map(buildEvaluator),
       pass: suite.pass ?? 'all',
-      gate: suite.gate ?? {},
+      // Kept with the gate rules, so `evals merge` and `--resume` judge an empty run the same.
+      gate: { ...suite.gate, ...(suite.allowEmpty === true ? { allowEmpty: true } : {}) },
     };
     if (suite.hash) built.hash = suite.hash;
     return built;
@@ -115,6 +129,7 @@ function buildTestset(
   const common = {
     ...(testset.revision !== undefined ? { revision: testset.revision } : {}),
     ...(testset.tags !== undefined ? { tags: testset.tags } : {}),
+    ...(testset.split !== undefined ? { split: testset.split } : {}),
     ...(testset.id !== undefined ? { id: testset.id } : {}),
   };
   if (testset.cases) {
@@ -145,6 +160,9 @@ function buildEvaluator(evaluator: RawEvaluator, index: number): EvaluatorConfig
   if (evaluator.timeout !== undefined)
     built.timeoutMs = parseDuration(evaluator.timeout) ?? undefined;
   if (evaluator.judge !== undefined) built.judge = buildJudge(evaluator.judge);
+  if (evaluator.when !== undefined) built.when = { tags: evaluator.when.tags };
+  if (evaluator.not === true) built.not = true;
+  if (evaluator.agreement !== undefined) built.agreement = { column: evaluator.agreement.column };
   return built;
 }
 

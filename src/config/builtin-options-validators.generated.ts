@@ -1032,7 +1032,7 @@ return errors === 0;
 }
 
 export const v7 = validate17;
-const schema18 = {"type":"object","properties":{"expected":{"type":"string","description":"The reference text."},"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."},"ignoreCase":{"description":"Compare case-insensitively. Default: false.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^\\s*\\{\\{[^{}]*\\}\\}\\s*$","patternErrorMessage":"expected a boolean or a whole-value {{ template }}"}]}},"required":["expected"],"additionalProperties":false};
+const schema18 = {"type":"object","properties":{"expected":{"type":"string","description":"The reference text."},"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."},"ignoreCase":{"description":"Compare case-insensitively. Default: false.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^\\s*\\{\\{[^{}]*\\}\\}\\s*$","patternErrorMessage":"expected a boolean or a whole-value {{ template }}"}]},"maxDistance":{"description":"Passes when at most this many edits apart (sets the threshold per case; a `threshold:` on the evaluator wins).","anyOf":[{"type":"integer","minimum":0},{"type":"string"}]}},"required":["expected"],"additionalProperties":false};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1049,7 +1049,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "expected") || (key0 === "actual")) || (key0 === "ignoreCase"))){
+if(!((((key0 === "expected") || (key0 === "actual")) || (key0 === "ignoreCase")) || (key0 === "maxDistance"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema18,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -1139,14 +1139,80 @@ vErrors = null;
 }
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.type,parentSchema:schema18,data};
+if(data.maxDistance !== undefined){
+let data2 = data.maxDistance;
+const _errs11 = errors;
+let valid2 = false;
+const _errs12 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err7 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.properties.maxDistance.anyOf[0].type,parentSchema:schema18.properties.maxDistance.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 vErrors.push(err7);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err8 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema18.properties.maxDistance.anyOf[0],data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid1 = _errs12 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs14 = errors;
+if(typeof data2 !== "string"){
+const err9 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.properties.maxDistance.anyOf[1].type,parentSchema:schema18.properties.maxDistance.anyOf[1],data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs14 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+const err10 = {instancePath:instancePath+"/maxDistance",schemaPath:"#/properties/maxDistance/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema18.properties.maxDistance.anyOf,parentSchema:schema18.properties.maxDistance,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.type,parentSchema:schema18,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }
@@ -2796,7 +2862,7 @@ export const optionValidators = {
   "regex": { schema: "{\"type\":\"object\",\"properties\":{\"pattern\":{\"type\":\"string\",\"description\":\"A JavaScript regular expression, without slashes (YAML: quote it, e.g. \\\"\\\\\\\\d+\\\").\"},\"flags\":{\"type\":\"string\",\"description\":\"Regular expression flags such as \\\"i\\\", \\\"m\\\", \\\"s\\\", \\\"u\\\". Default: none.\"},\"match\":{\"description\":\"any: pass when the pattern matches (default); none: pass when it does not match anywhere.\",\"anyOf\":[{\"enum\":[\"any\",\"none\"]},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected \\\"any\\\" or \\\"none\\\" or a whole-value {{ template }}\"}]},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"required\":[\"pattern\"],\"additionalProperties\":false}", validate: v4 },
   "json-schema": { schema: "{\"type\":\"object\",\"properties\":{\"schema\":{\"description\":\"The JSON Schema (draft-07 by default; 2019-09 and 2020-12 by $schema). `format` is not checked.\",\"anyOf\":[{\"type\":\"object\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected an object or a whole-value {{ template }}\"}]},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"required\":[\"schema\"],\"additionalProperties\":false}", validate: v5 },
   "assertions": { schema: "{\"type\":\"object\",\"properties\":{\"assertions\":{\"description\":\"The rubric: an array of { criterion: string, passed: boolean, required?: boolean (default true) }. Default: the function output ({{output}}); e.g. {{output.assertions}}.\",\"anyOf\":[{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"criterion\":{\"type\":\"string\"},\"passed\":{\"type\":\"boolean\"},\"required\":{\"type\":\"boolean\"}},\"required\":[\"criterion\",\"passed\"]}},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected an array or a whole-value {{ template }}\"}]}},\"additionalProperties\":false}", validate: v6 },
-  "levenshtein": { schema: "{\"type\":\"object\",\"properties\":{\"expected\":{\"type\":\"string\",\"description\":\"The reference text.\"},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"},\"ignoreCase\":{\"description\":\"Compare case-insensitively. Default: false.\",\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a boolean or a whole-value {{ template }}\"}]}},\"required\":[\"expected\"],\"additionalProperties\":false}", validate: v7 },
+  "levenshtein": { schema: "{\"type\":\"object\",\"properties\":{\"expected\":{\"type\":\"string\",\"description\":\"The reference text.\"},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"},\"ignoreCase\":{\"description\":\"Compare case-insensitively. Default: false.\",\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a boolean or a whole-value {{ template }}\"}]},\"maxDistance\":{\"description\":\"Passes when at most this many edits apart (sets the threshold per case; a `threshold:` on the evaluator wins).\",\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\"}]}},\"required\":[\"expected\"],\"additionalProperties\":false}", validate: v7 },
   "length": { schema: "{\"type\":\"object\",\"properties\":{\"min\":{\"description\":\"Smallest length allowed (inclusive).\",\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a whole number ≥ 0 or a whole-value {{ template }}\"}]},\"max\":{\"description\":\"Largest length allowed (inclusive).\",\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a whole number ≥ 0 or a whole-value {{ template }}\"}]},\"unit\":{\"description\":\"chars: Unicode code points (default); words: runs of non-whitespace characters.\",\"anyOf\":[{\"enum\":[\"chars\",\"words\"]},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected \\\"chars\\\" or \\\"words\\\" or a whole-value {{ template }}\"}]},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"additionalProperties\":false}", validate: v8 },
   "latency": { schema: "{\"type\":\"object\",\"properties\":{\"max\":{\"description\":\"Longest call allowed (inclusive): \\\"500ms\\\", \\\"2s\\\", \\\"1.5s\\\", \\\"1m\\\", \\\"1h\\\", or a number of milliseconds.\",\"anyOf\":[{\"type\":\"number\",\"minimum\":0},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\d+(\\\\.\\\\d+)?(ms|s|m|h)?\\\\s*$\",\"patternErrorMessage\":\"expected a duration such as \\\"500ms\\\", \\\"2s\\\", \\\"1m\\\" or a number of milliseconds\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\"}]}},\"required\":[\"max\"],\"additionalProperties\":false}", validate: v9 },
   "llm-judge": { schema: "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The full judge prompt, with templates, e.g. \\\"Is this answer helpful?\\\\nQuestion: {{case.question}}\\\\nAnswer: {{output}}\\\".\"},\"choices\":{\"type\":\"object\",\"description\":\"The answers the judge may give, each with its score in [0, 1], e.g. { \\\"yes\\\": 1, \\\"partly\\\": 0.5, \\\"no\\\": 0 }. At least two.\",\"minProperties\":2,\"additionalProperties\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1}},\"system\":{\"type\":\"string\",\"description\":\"A system message for the judge. Default: none.\"}},\"required\":[\"prompt\",\"choices\"],\"additionalProperties\":false}", validate: v10 },

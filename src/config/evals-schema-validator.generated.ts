@@ -5,7 +5,7 @@ import runtime0 from 'ajv/dist/runtime/ucs2length.js';
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"stopAfterErrors":{"description":"Stop calling a model server or HTTP host after this many calls in a row failed the same systematic way (401, 403, a model API's 404, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.","type":"integer","minimum":0},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"target":{"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]},"modelTarget":{"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"httpTarget":{"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}},"commandTarget":{"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}}}};
 const schema12 = {"type":"integer","minimum":1};
 const schema13 = {"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"};
 const schema14 = {"type":"integer","minimum":1};
@@ -15,22 +15,1308 @@ const pattern1 = new RegExp("^https?://", "u");
 const pattern2 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime0.default;
-const schema17 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Absent: each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
+const schema17 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
 const schema18 = {"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"};
-const schema19 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
+const schema19 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
 const schema20 = {"type":"string","minLength":1};
 const pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 const pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
-const schema24 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"}}};
-const schema26 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
-const schema27 = {"type":"number","minimum":0,"maximum":1};
+const schema21 = {"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]};
+const schema24 = {"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}};
+const schema25 = {"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}};
+const schema22 = {"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema22.required,parentSchema:schema22,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.model === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema22.required,parentSchema:schema22,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema22.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema22,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if("model" !== data0){
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "model"},message:"must be equal to constant",schema:"model",parentSchema:schema22.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+let data1 = data.model;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err4 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.model,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.model.type,parentSchema:schema22.properties.model,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+let data2 = data.prompt;
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+if(typeof data2 === "string"){
+if(func3(data2) < 1){
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.prompt.anyOf[0],data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.prompt.anyOf[0].type,parentSchema:schema22.properties.prompt.anyOf[0],data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs9 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.file === undefined){
+const err8 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema22.properties.prompt.anyOf[1].required,parentSchema:schema22.properties.prompt.anyOf[1],data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key1 in data2){
+if(!(key1 === "file")){
+const err9 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema22.properties.prompt.anyOf[1],data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data2.file !== undefined){
+let data3 = data2.file;
+if(typeof data3 === "string"){
+if(func3(data3) < 1){
+const err10 = {instancePath:instancePath+"/prompt/file",schemaPath:"#/properties/prompt/anyOf/1/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.prompt.anyOf[1].properties.file,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/prompt/file",schemaPath:"#/properties/prompt/anyOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.prompt.anyOf[1].properties.file.type,parentSchema:schema22.properties.prompt.anyOf[1].properties.file,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.prompt.anyOf[1].type,parentSchema:schema22.properties.prompt.anyOf[1],data:data2};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err13 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema22.properties.prompt.anyOf,parentSchema:schema22.properties.prompt,data:data2};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.messages !== undefined){
+let data4 = data.messages;
+if(Array.isArray(data4)){
+if(data4.length < 1){
+const err14 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema22.properties.messages,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.role === undefined){
+const err15 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema22.properties.messages.items.required,parentSchema:schema22.properties.messages.items,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data5.content === undefined){
+const err16 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema22.properties.messages.items.required,parentSchema:schema22.properties.messages.items,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+for(const key2 in data5){
+if(!((key2 === "role") || (key2 === "content"))){
+const err17 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema22.properties.messages.items,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data5.role !== undefined){
+let data6 = data5.role;
+if(!((((data6 === "system") || (data6 === "user")) || (data6 === "assistant")) || (data6 === "developer"))){
+const err18 = {instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema22.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema22.properties.messages.items.properties.role.enum,parentSchema:schema22.properties.messages.items.properties.role,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data5.content !== undefined){
+let data7 = data5.content;
+const _errs21 = errors;
+let valid6 = false;
+const _errs22 = errors;
+if(typeof data7 === "string"){
+if(func3(data7) < 1){
+const err19 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.messages.items.properties.content.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.messages.items.properties.content.anyOf[0].type,parentSchema:schema22.properties.messages.items.properties.content.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var _valid1 = _errs22 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const _errs24 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.file === undefined){
+const err21 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema22.properties.messages.items.properties.content.anyOf[1].required,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key3 in data7){
+if(!(key3 === "file")){
+const err22 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data7.file !== undefined){
+let data8 = data7.file;
+if(typeof data8 === "string"){
+if(func3(data8) < 1){
+const err23 = {instancePath:instancePath+"/messages/" + i0+"/content/file",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1].properties.file,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/messages/" + i0+"/content/file",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.messages.items.properties.content.anyOf[1].properties.file.type,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1].properties.file,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.messages.items.properties.content.anyOf[1].type,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid1 = _errs24 === errors;
+valid6 = valid6 || _valid1;
+}
+if(!valid6){
+const err26 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema22.properties.messages.items.properties.content.anyOf,parentSchema:schema22.properties.messages.items.properties.content,data:data7};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.messages.items.type,parentSchema:schema22.properties.messages.items,data:data5};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema22.properties.messages.type,parentSchema:schema22.properties.messages,data:data4};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.baseUrl !== undefined){
+let data9 = data.baseUrl;
+if(typeof data9 === "string"){
+if(!pattern1.test(data9)){
+const err29 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema22.properties.baseUrl,data:data9};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.baseUrl.type,parentSchema:schema22.properties.baseUrl,data:data9};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.apiKey !== undefined){
+let data10 = data.apiKey;
+if(typeof data10 !== "string"){
+const err31 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.apiKey.type,parentSchema:schema22.properties.apiKey,data:data10};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+let data11 = data.headers;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key4 in data11){
+let data12 = data11[key4];
+if(typeof data12 !== "string"){
+const err32 = {instancePath:instancePath+"/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.headers.additionalProperties.type,parentSchema:schema22.properties.headers.additionalProperties,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.headers.type,parentSchema:schema22.properties.headers,data:data11};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.temperature !== undefined){
+let data13 = data.temperature;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 2 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema22.properties.temperature,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data13 < 0 || isNaN(data13)){
+const err35 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema22.properties.temperature,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema22.properties.temperature.type,parentSchema:schema22.properties.temperature,data:data13};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.maxTokens !== undefined){
+let data14 = data.maxTokens;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err37 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema22.properties.maxTokens.type,parentSchema:schema22.properties.maxTokens,data:data14};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 1 || isNaN(data14)){
+const err38 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema22.properties.maxTokens,data:data14};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+if(data.seed !== undefined){
+let data15 = data.seed;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err39 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema22.properties.seed.type,parentSchema:schema22.properties.seed,data:data15};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.responseFormat !== undefined){
+let data16 = data.responseFormat;
+const _errs45 = errors;
+let valid9 = false;
+const _errs46 = errors;
+if(!((data16 === "text") || (data16 === "json"))){
+const err40 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema22.properties.responseFormat.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema22.properties.responseFormat.anyOf[0].enum,parentSchema:schema22.properties.responseFormat.anyOf[0],data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var _valid2 = _errs46 === errors;
+valid9 = valid9 || _valid2;
+if(!valid9){
+const _errs47 = errors;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err41 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.responseFormat.anyOf[1].type,parentSchema:schema22.properties.responseFormat.anyOf[1],data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var _valid2 = _errs47 === errors;
+valid9 = valid9 || _valid2;
+}
+if(!valid9){
+const err42 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema22.properties.responseFormat.anyOf,parentSchema:schema22.properties.responseFormat,data:data16};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+else {
+errors = _errs45;
+if(vErrors !== null){
+if(_errs45){
+vErrors.length = _errs45;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.timeout !== undefined){
+let data17 = data.timeout;
+if(typeof data17 === "string"){
+if(!pattern2.test(data17)){
+const err43 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data17};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.maxRetries !== undefined){
+let data18 = data.maxRetries;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err45 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema22.properties.maxRetries.type,parentSchema:schema22.properties.maxRetries,data:data18};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 20 || isNaN(data18)){
+const err46 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema22.properties.maxRetries,data:data18};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data18 < 0 || isNaN(data18)){
+const err47 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema22.properties.maxRetries,data:data18};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+validate13.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs2 = errors;
+let valid1 = true;
+const _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+if("model" !== data.type){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs3 === errors;
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs5 = errors;
+if(!(validate13(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs5 === errors;
+valid1 = _valid0;
+}
+if(!valid1){
+const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema21.allOf[0].if,parentSchema:schema21.allOf[0],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+const _errs7 = errors;
+let valid3 = true;
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+if("http" !== data.type){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs8 === errors;
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs10 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err5 = {instancePath,schemaPath:"#/definitions/httpTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema24.required,parentSchema:schema24,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.url === undefined){
+const err6 = {instancePath,schemaPath:"#/definitions/httpTarget/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema24.required,parentSchema:schema24,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "type") || (key0 === "url")) || (key0 === "method")) || (key0 === "headers")) || (key0 === "body")) || (key0 === "output")) || (key0 === "maxRetries"))){
+const err7 = {instancePath,schemaPath:"#/definitions/httpTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema24,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data2 = data.type;
+if("http" !== data2){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/httpTarget/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant",schema:"http",parentSchema:schema24.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data3 = data.url;
+if(typeof data3 === "string"){
+if(func3(data3) < 1){
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/definitions/httpTarget/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema24.properties.url,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/definitions/httpTarget/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.url.type,parentSchema:schema24.properties.url,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.method !== undefined){
+let data4 = data.method;
+if(!(((((data4 === "GET") || (data4 === "POST")) || (data4 === "PUT")) || (data4 === "PATCH")) || (data4 === "DELETE"))){
+const err11 = {instancePath:instancePath+"/method",schemaPath:"#/definitions/httpTarget/properties/method/enum",keyword:"enum",params:{allowedValues: schema24.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema24.properties.method.enum,parentSchema:schema24.properties.method,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+let data5 = data.headers;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+let data6 = data5[key1];
+if(typeof data6 !== "string"){
+const err12 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/httpTarget/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.headers.additionalProperties.type,parentSchema:schema24.properties.headers.additionalProperties,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/headers",schemaPath:"#/definitions/httpTarget/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.properties.headers.type,parentSchema:schema24.properties.headers,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+let data7 = data.output;
+if(typeof data7 === "string"){
+if(func3(data7) < 1){
+const err14 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/httpTarget/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema24.properties.output,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/httpTarget/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.output.type,parentSchema:schema24.properties.output,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.maxRetries !== undefined){
+let data8 = data.maxRetries;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema24.properties.maxRetries.type,parentSchema:schema24.properties.maxRetries,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 20 || isNaN(data8)){
+const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema24.properties.maxRetries,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err18 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema24.properties.maxRetries,data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/definitions/httpTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid1 = _errs10 === errors;
+valid3 = _valid1;
+}
+if(!valid3){
+const err20 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema21.allOf[1].if,parentSchema:schema21.allOf[1],data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+const _errs28 = errors;
+let valid8 = true;
+const _errs29 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.type === undefined) && (missing2 = "type")){
+const err21 = {};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+if("command" !== data.type){
+const err22 = {};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs29 === errors;
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs31 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err23 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema25.required,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.run === undefined){
+const err24 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'",schema:schema25.required,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+for(const key2 in data){
+if(!((((((key2 === "type") || (key2 === "run")) || (key2 === "shell")) || (key2 === "cwd")) || (key2 === "env")) || (key2 === "output"))){
+const err25 = {instancePath,schemaPath:"#/definitions/commandTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data10 = data.type;
+if("command" !== data10){
+const err26 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/commandTarget/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema25.properties.type,data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.run !== undefined){
+let data11 = data.run;
+const _errs37 = errors;
+let valid12 = false;
+const _errs38 = errors;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err27 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema25.properties.run.anyOf[0],data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(typeof data12 !== "string"){
+const err28 = {instancePath:instancePath+"/run/" + i0,schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.run.anyOf[0].items.type,parentSchema:schema25.properties.run.anyOf[0].items,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema25.properties.run.anyOf[0].type,parentSchema:schema25.properties.run.anyOf[0],data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid3 = _errs38 === errors;
+valid12 = valid12 || _valid3;
+if(!valid12){
+const _errs42 = errors;
+if(typeof data11 === "string"){
+if(func3(data11) < 1){
+const err30 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.run.anyOf[1],data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.run.anyOf[1].type,parentSchema:schema25.properties.run.anyOf[1],data:data11};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var _valid3 = _errs42 === errors;
+valid12 = valid12 || _valid3;
+}
+if(!valid12){
+const err32 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema25.properties.run.anyOf,parentSchema:schema25.properties.run,data:data11};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+errors = _errs37;
+if(vErrors !== null){
+if(_errs37){
+vErrors.length = _errs37;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.shell !== undefined){
+let data13 = data.shell;
+if(typeof data13 !== "boolean"){
+const err33 = {instancePath:instancePath+"/shell",schemaPath:"#/definitions/commandTarget/properties/shell/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema25.properties.shell.type,parentSchema:schema25.properties.shell,data:data13};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.cwd !== undefined){
+let data14 = data.cwd;
+if(typeof data14 === "string"){
+if(func3(data14) < 1){
+const err34 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.cwd,data:data14};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.cwd.type,parentSchema:schema25.properties.cwd,data:data14};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.env !== undefined){
+let data15 = data.env;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key3 in data15){
+let data16 = data15[key3];
+if(typeof data16 !== "string"){
+const err36 = {instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/commandTarget/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.env.additionalProperties.type,parentSchema:schema25.properties.env.additionalProperties,data:data16};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/env",schemaPath:"#/definitions/commandTarget/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.properties.env.type,parentSchema:schema25.properties.env,data:data15};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.output !== undefined){
+let data17 = data.output;
+if(!((data17 === "text") || (data17 === "json"))){
+const err38 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/commandTarget/properties/output/enum",keyword:"enum",params:{allowedValues: schema25.properties.output.enum},message:"must be equal to one of the allowed values",schema:schema25.properties.output.enum,parentSchema:schema25.properties.output,data:data17};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/definitions/commandTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.type,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var _valid2 = _errs31 === errors;
+valid8 = _valid2;
+}
+if(!valid8){
+const err40 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema21.allOf[2].if,parentSchema:schema21.allOf[2],data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err41 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema21.required,parentSchema:schema21,data};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data18 = data.type;
+if(!(((data18 === "model") || (data18 === "http")) || (data18 === "command"))){
+const err42 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema21.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema21.properties.type.enum,parentSchema:schema21.properties.type,data:data18};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.type,parentSchema:schema21,data};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+validate12.errors = vErrors;
+return errors === 0;
+}
+
+const schema29 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
+const schema32 = {"type":"number","minimum":0,"maximum":1};
+
+function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema26,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41,7 +1327,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "lt") || (key0 === "lte")) || (key0 === "gt")) || (key0 === "gte"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema26,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -55,7 +1341,7 @@ if(data.lt !== undefined){
 let data0 = data.lt;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data0};
+const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -65,7 +1351,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data0};
+const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -76,7 +1362,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data0};
+const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -90,7 +1376,7 @@ if(data.lte !== undefined){
 let data1 = data.lte;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data1};
+const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -100,7 +1386,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data1};
+const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -111,7 +1397,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data1};
+const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -125,7 +1411,7 @@ if(data.gt !== undefined){
 let data2 = data.gt;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data2};
+const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -135,7 +1421,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data2};
+const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -146,7 +1432,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data2};
+const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -160,7 +1446,7 @@ if(data.gte !== undefined){
 let data3 = data.gte;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data3};
+const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -170,7 +1456,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3 < 0 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data3};
+const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -181,7 +1467,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data3};
+const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -193,7 +1479,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -202,19 +1488,19 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate13.errors = vErrors;
+validate17.errors = vErrors;
 return errors === 0;
 }
 
-const schema33 = {"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
+const schema38 = {"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
 
-function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((((((key0 === "model") || (key0 === "embeddingModel")) || (key0 === "baseUrl")) || (key0 === "apiKey")) || (key0 === "headers")) || (key0 === "temperature")) || (key0 === "timeout")) || (key0 === "maxRetries"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -228,7 +1514,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 if(typeof data0 === "string"){
 if(func3(data0) < 1){
-const err1 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.model,data:data0};
+const err1 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.model,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -239,7 +1525,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.model.type,parentSchema:schema33.properties.model,data:data0};
+const err2 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.model.type,parentSchema:schema38.properties.model,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -253,7 +1539,7 @@ if(data.embeddingModel !== undefined){
 let data1 = data.embeddingModel;
 if(typeof data1 === "string"){
 if(func3(data1) < 1){
-const err3 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.embeddingModel,data:data1};
+const err3 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.embeddingModel,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -264,7 +1550,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.embeddingModel.type,parentSchema:schema33.properties.embeddingModel,data:data1};
+const err4 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.embeddingModel.type,parentSchema:schema38.properties.embeddingModel,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -278,7 +1564,7 @@ if(data.baseUrl !== undefined){
 let data2 = data.baseUrl;
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-const err5 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema33.properties.baseUrl,data:data2};
+const err5 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema38.properties.baseUrl,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -289,7 +1575,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.baseUrl.type,parentSchema:schema33.properties.baseUrl,data:data2};
+const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.baseUrl.type,parentSchema:schema38.properties.baseUrl,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -302,7 +1588,7 @@ errors++;
 if(data.apiKey !== undefined){
 let data3 = data.apiKey;
 if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.apiKey.type,parentSchema:schema33.properties.apiKey,data:data3};
+const err7 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.apiKey.type,parentSchema:schema38.properties.apiKey,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -318,7 +1604,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
 let data5 = data4[key1];
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.headers.additionalProperties.type,parentSchema:schema33.properties.headers.additionalProperties,data:data5};
+const err8 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.headers.additionalProperties.type,parentSchema:schema38.properties.headers.additionalProperties,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -330,7 +1616,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.properties.headers.type,parentSchema:schema33.properties.headers,data:data4};
+const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.headers.type,parentSchema:schema38.properties.headers,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -344,7 +1630,7 @@ if(data.temperature !== undefined){
 let data6 = data.temperature;
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2 || isNaN(data6)){
-const err10 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema33.properties.temperature,data:data6};
+const err10 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema38.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -354,7 +1640,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data6 < 0 || isNaN(data6)){
-const err11 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.temperature,data:data6};
+const err11 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -365,7 +1651,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema33.properties.temperature.type,parentSchema:schema33.properties.temperature,data:data6};
+const err12 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema38.properties.temperature.type,parentSchema:schema38.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -403,7 +1689,7 @@ errors++;
 if(data.maxRetries !== undefined){
 let data8 = data.maxRetries;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.maxRetries.type,parentSchema:schema33.properties.maxRetries,data:data8};
+const err15 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.maxRetries.type,parentSchema:schema38.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -414,7 +1700,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 20 || isNaN(data8)){
-const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema33.properties.maxRetries,data:data8};
+const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema38.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -424,7 +1710,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data8 < 0 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.maxRetries,data:data8};
+const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -437,7 +1723,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -446,17 +1732,17 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate15.errors = vErrors;
+validate19.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.use === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema24.required,parentSchema:schema24,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema29.required,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -466,8 +1752,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "id") || (key0 === "use")) || (key0 === "with")) || (key0 === "threshold")) || (key0 === "concurrency")) || (key0 === "timeout")) || (key0 === "judge"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema24,data};
+if(!(func2.call(schema29.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -506,7 +1792,7 @@ if(data.use !== undefined){
 let data1 = data.use;
 if(typeof data1 === "string"){
 if(func3(data1) < 1){
-const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema24.properties.use,data:data1};
+const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -517,7 +1803,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.use.type,parentSchema:schema24.properties.use,data:data1};
+const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.use.type,parentSchema:schema29.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -530,7 +1816,7 @@ errors++;
 if(data.with !== undefined){
 let data2 = data.with;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.properties.with.type,parentSchema:schema24.properties.with,data:data2};
+const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.with.type,parentSchema:schema29.properties.with,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -541,8 +1827,8 @@ errors++;
 }
 }
 if(data.threshold !== undefined){
-if(!(validate13(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
-vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+if(!(validate17(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
 errors = vErrors.length;
 }
 }
@@ -597,14 +1883,16 @@ errors++;
 }
 }
 if(data.judge !== undefined){
-if(!(validate15(data.judge, {instancePath:instancePath+"/judge",parentData:data,parentDataProperty:"judge",rootData}))){
-vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+if(!(validate19(data.judge, {instancePath:instancePath+"/judge",parentData:data,parentDataProperty:"judge",rootData}))){
+vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
 errors = vErrors.length;
 }
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data};
+if(data.when !== undefined){
+let data7 = data.when;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.tags === undefined){
+const err11 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema29.properties.when.required,parentSchema:schema29.properties.when,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -613,19 +1901,180 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate12.errors = vErrors;
+for(const key1 in data7){
+if(!(key1 === "tags")){
+const err12 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.when,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data7.tags !== undefined){
+let data8 = data7.tags;
+if(Array.isArray(data8)){
+if(data8.length < 1){
+const err13 = {instancePath:instancePath+"/when/tags",schemaPath:"#/properties/when/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema29.properties.when.properties.tags,data:data8};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(typeof data9 === "string"){
+if(func3(data9) < 1){
+const err14 = {instancePath:instancePath+"/when/tags/" + i0,schemaPath:"#/properties/when/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.when.properties.tags.items,data:data9};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/when/tags/" + i0,schemaPath:"#/properties/when/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.when.properties.tags.items.type,parentSchema:schema29.properties.when.properties.tags.items,data:data9};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/when/tags",schemaPath:"#/properties/when/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema29.properties.when.properties.tags.type,parentSchema:schema29.properties.when.properties.tags,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.when.type,parentSchema:schema29.properties.when,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.not !== undefined){
+let data10 = data.not;
+if(typeof data10 !== "boolean"){
+const err18 = {instancePath:instancePath+"/not",schemaPath:"#/properties/not/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema29.properties.not.type,parentSchema:schema29.properties.not,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.agreement !== undefined){
+let data11 = data.agreement;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.column === undefined){
+const err19 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/required",keyword:"required",params:{missingProperty: "column"},message:"must have required property '"+"column"+"'",schema:schema29.properties.agreement.required,parentSchema:schema29.properties.agreement,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+for(const key2 in data11){
+if(!(key2 === "column")){
+const err20 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.agreement,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data11.column !== undefined){
+let data12 = data11.column;
+if(typeof data12 === "string"){
+if(func3(data12) < 1){
+const err21 = {instancePath:instancePath+"/agreement/column",schemaPath:"#/properties/agreement/properties/column/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.agreement.properties.column,data:data12};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/agreement/column",schemaPath:"#/properties/agreement/properties/column/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.agreement.properties.column.type,parentSchema:schema29.properties.agreement.properties.column,data:data12};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.agreement.type,parentSchema:schema29.properties.agreement,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.type,parentSchema:schema29,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+validate16.errors = vErrors;
 return errors === 0;
 }
 
-const schema35 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Rows are corrected for testing many evaluators at once (Holm); inconclusive changes never block.","enum":["block","warn","off"]}}};
+const schema40 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}};
 
-function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((key0 === "minPassRate") || (key0 === "evaluators")) || (key0 === "regressions"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data};
+if(!((((key0 === "minPassRate") || (key0 === "evaluators")) || (key0 === "regressions")) || (key0 === "minDetectableEffect"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -639,7 +2088,7 @@ if(data.minPassRate !== undefined){
 let data0 = data.minPassRate;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema27,data:data0};
+const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -649,7 +2098,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema27,data:data0};
+const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -660,7 +2109,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema27.type,parentSchema:schema27,data:data0};
+const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -677,7 +2126,7 @@ for(const key1 in data1){
 let data2 = data1[key1];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(Object.keys(data2).length < 1){
-const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema35.properties.evaluators.additionalProperties,data:data2};
+const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema40.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -687,8 +2136,8 @@ vErrors.push(err4);
 errors++;
 }
 for(const key2 in data2){
-if(!((key2 === "mean") || (key2 === "passRate"))){
-const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema35.properties.evaluators.additionalProperties,data:data2};
+if(!(((key2 === "mean") || (key2 === "passRate")) || (key2 === "agreement"))){
+const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -699,20 +2148,22 @@ errors++;
 }
 }
 if(data2.mean !== undefined){
-if(!(validate13(data2.mean, {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/mean",parentData:data2,parentDataProperty:"mean",rootData}))){
-vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+if(!(validate17(data2.mean, {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/mean",parentData:data2,parentDataProperty:"mean",rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
 errors = vErrors.length;
 }
 }
 if(data2.passRate !== undefined){
-if(!(validate13(data2.passRate, {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/passRate",parentData:data2,parentDataProperty:"passRate",rootData}))){
-vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+if(!(validate17(data2.passRate, {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/passRate",parentData:data2,parentDataProperty:"passRate",rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
 errors = vErrors.length;
 }
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.evaluators.additionalProperties.type,parentSchema:schema35.properties.evaluators.additionalProperties,data:data2};
+if(data2.agreement !== undefined){
+let data5 = data2.agreement;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length < 1){
+const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema40.properties.evaluators.additionalProperties.properties.agreement,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -721,10 +2172,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.evaluators.type,parentSchema:schema35.properties.evaluators,data:data1};
+for(const key3 in data5){
+if(!((key3 === "kappa") || (key3 === "accuracy"))){
+const err7 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.evaluators.additionalProperties.properties.agreement,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -734,10 +2184,21 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.regressions !== undefined){
-let data5 = data.regressions;
-if(!(((data5 === "block") || (data5 === "warn")) || (data5 === "off"))){
-const err8 = {instancePath:instancePath+"/regressions",schemaPath:"#/properties/regressions/enum",keyword:"enum",params:{allowedValues: schema35.properties.regressions.enum},message:"must be equal to one of the allowed values",schema:schema35.properties.regressions.enum,parentSchema:schema35.properties.regressions,data:data5};
+if(data5.kappa !== undefined){
+if(!(validate17(data5.kappa, {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement/kappa",parentData:data5,parentDataProperty:"kappa",rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+errors = vErrors.length;
+}
+}
+if(data5.accuracy !== undefined){
+if(!(validate17(data5.accuracy, {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement/accuracy",parentData:data5,parentDataProperty:"accuracy",rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.evaluators.additionalProperties.properties.agreement.type,parentSchema:schema40.properties.evaluators.additionalProperties.properties.agreement,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -749,7 +2210,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
+const err9 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.evaluators.additionalProperties.type,parentSchema:schema40.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -758,7 +2219,79 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate18.errors = vErrors;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.evaluators.type,parentSchema:schema40.properties.evaluators,data:data1};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.regressions !== undefined){
+let data8 = data.regressions;
+if(!(((data8 === "block") || (data8 === "warn")) || (data8 === "off"))){
+const err11 = {instancePath:instancePath+"/regressions",schemaPath:"#/properties/regressions/enum",keyword:"enum",params:{allowedValues: schema40.properties.regressions.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.regressions.enum,parentSchema:schema40.properties.regressions,data:data8};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.minDetectableEffect !== undefined){
+let data9 = data.minDetectableEffect;
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 1 || isNaN(data9)){
+const err12 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema40.properties.minDetectableEffect,data:data9};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data9 <= 0 || isNaN(data9)){
+const err13 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema40.properties.minDetectableEffect,data:data9};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema40.properties.minDetectableEffect.type,parentSchema:schema40.properties.minDetectableEffect,data:data9};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate22.errors = vErrors;
 return errors === 0;
 }
 
@@ -894,7 +2427,7 @@ vErrors = null;
 }
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
-if(!((((((key1 === "path") || (key1 === "ref")) || (key1 === "cases")) || (key1 === "revision")) || (key1 === "tags")) || (key1 === "id"))){
+if(!(((((((key1 === "path") || (key1 === "ref")) || (key1 === "cases")) || (key1 === "revision")) || (key1 === "split")) || (key1 === "tags")) || (key1 === "id"))){
 const err8 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema19,data:data1};
 if(vErrors === null){
 vErrors = [err8];
@@ -1019,11 +2552,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data1.tags !== undefined){
-let data7 = data1.tags;
-if(Array.isArray(data7)){
-if(data7.length < 1){
-const err18 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema19.properties.tags,data:data7};
+if(data1.split !== undefined){
+let data7 = data1.split;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length < 1){
+const err18 = {instancePath:instancePath+"/testset/split",schemaPath:"#/definitions/testset/properties/split/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema19.properties.split,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1032,12 +2565,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
+for(const key2 in data7){
+let data8 = data7[key2];
 if(typeof data8 === "string"){
 if(func3(data8) < 1){
-const err19 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.tags.items,data:data8};
+const err19 = {instancePath:instancePath+"/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testset/properties/split/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.split.additionalProperties,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1048,7 +2580,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.tags.items.type,parentSchema:schema19.properties.tags.items,data:data8};
+const err20 = {instancePath:instancePath+"/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testset/properties/split/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.split.additionalProperties.type,parentSchema:schema19.properties.split.additionalProperties,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1060,7 +2592,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema19.properties.tags.type,parentSchema:schema19.properties.tags,data:data7};
+const err21 = {instancePath:instancePath+"/testset/split",schemaPath:"#/definitions/testset/properties/split/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.split.type,parentSchema:schema19.properties.split,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1070,11 +2602,11 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data1.id !== undefined){
-let data9 = data1.id;
-if(typeof data9 === "string"){
-if(func3(data9) < 1){
-const err22 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.id,data:data9};
+if(data1.tags !== undefined){
+let data9 = data1.tags;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err22 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema19.properties.tags,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1083,9 +2615,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-else {
-const err23 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.id.type,parentSchema:schema19.properties.id,data:data9};
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func3(data10) < 1){
+const err23 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.tags.items,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1095,9 +2630,8 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
 else {
-const err24 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data:data1};
+const err24 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.tags.items.type,parentSchema:schema19.properties.tags.items,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1107,11 +2641,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.hash !== undefined){
-let data10 = data.hash;
-if(Array.isArray(data10)){
-if(data10.length < 1){
-const err25 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.hash,data:data10};
+}
+else {
+const err25 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema19.properties.tags.type,parentSchema:schema19.properties.tags,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1120,12 +2652,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-let data11 = data10[i2];
+}
+if(data1.id !== undefined){
+let data11 = data1.id;
 if(typeof data11 === "string"){
 if(func3(data11) < 1){
-const err26 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.hash.items,data:data11};
+const err26 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1136,7 +2668,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.hash.items.type,parentSchema:schema17.properties.hash.items,data:data11};
+const err27 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.id.type,parentSchema:schema19.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1146,18 +2678,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-let i3 = data10.length;
-let j0;
-if(i3 > 1){
-const indices0 = {};
-for(;i3--;){
-let item0 = data10[i3];
-if(typeof item0 !== "string"){
-continue;
 }
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err28 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema17.properties.hash,data:data10};
+else {
+const err28 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data:data1};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1165,14 +2688,13 @@ else {
 vErrors.push(err28);
 }
 errors++;
-break;
-}
-indices0[item0] = i3;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.hash.type,parentSchema:schema17.properties.hash,data:data10};
+if(data.hash !== undefined){
+let data12 = data.hash;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.hash,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1181,12 +2703,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data.function !== undefined){
-let data12 = data.function;
-if(typeof data12 === "string"){
-if(func3(data12) < 1){
-const err30 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20,data:data12};
+const len2 = data12.length;
+for(let i2=0; i2<len2; i2++){
+let data13 = data12[i2];
+if(typeof data13 === "string"){
+if(func3(data13) < 1){
+const err30 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.hash.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1197,7 +2719,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.type,parentSchema:schema20,data:data12};
+const err31 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.hash.items.type,parentSchema:schema17.properties.hash.items,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1207,14 +2729,18 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.grid !== undefined){
-let data13 = data.grid;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key2 in data13){
-let data14 = data13[key2];
-if(Array.isArray(data14)){
-if(data14.length < 1){
-const err32 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.grid.additionalProperties,data:data14};
+let i3 = data12.length;
+let j0;
+if(i3 > 1){
+const indices0 = {};
+for(;i3--;){
+let item0 = data12[i3];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err32 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema17.properties.hash,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1222,10 +2748,14 @@ else {
 vErrors.push(err32);
 }
 errors++;
+break;
+}
+indices0[item0] = i3;
+}
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/grid/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.grid.additionalProperties.type,parentSchema:schema17.properties.grid.additionalProperties,data:data14};
+const err33 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.hash.type,parentSchema:schema17.properties.hash,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1235,9 +2765,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.properties.grid.type,parentSchema:schema17.properties.grid,data:data13};
+if(data.function !== undefined){
+let data14 = data.function;
+if(typeof data14 === "string"){
+if(func3(data14) < 1){
+const err34 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1247,10 +2779,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.concurrency !== undefined){
-let data15 = data.concurrency;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err35 = {instancePath:instancePath+"/concurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data15};
+else {
+const err35 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.type,parentSchema:schema20,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1259,9 +2789,12 @@ vErrors.push(err35);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/concurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data15};
+}
+if(data.output !== undefined){
+let data15 = data.output;
+if(typeof data15 === "string"){
+if(func3(data15) < 1){
+const err36 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.output,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1271,12 +2804,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-if(data.timeout !== undefined){
-let data16 = data.timeout;
-if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
-const err37 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/timeout/pattern",keyword:"pattern",params:{pattern: "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$"},message:"must match pattern \""+"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$"+"\"",schema:"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$",parentSchema:schema13,data:data16};
+else {
+const err37 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.output.type,parentSchema:schema17.properties.output,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1286,8 +2815,20 @@ vErrors.push(err37);
 errors++;
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/timeout/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data16};
+if(data.target !== undefined){
+if(!(validate12(data.target, {instancePath:instancePath+"/target",parentData:data,parentDataProperty:"target",rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
+}
+}
+if(data.grid !== undefined){
+let data17 = data.grid;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key3 in data17){
+let data18 = data17[key3];
+if(Array.isArray(data18)){
+if(data18.length < 1){
+const err38 = {instancePath:instancePath+"/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.grid.additionalProperties,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1297,10 +2838,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.trials !== undefined){
-let data17 = data.trials;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err39 = {instancePath:instancePath+"/trials",schemaPath:"#/definitions/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema14.type,parentSchema:schema14,data:data17};
+else {
+const err39 = {instancePath:instancePath+"/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.grid.additionalProperties.type,parentSchema:schema17.properties.grid.additionalProperties,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1309,9 +2848,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 1 || isNaN(data17)){
-const err40 = {instancePath:instancePath+"/trials",schemaPath:"#/definitions/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema14,data:data17};
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.properties.grid.type,parentSchema:schema17.properties.grid,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1321,20 +2861,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-if(data.evaluators !== undefined){
-let data18 = data.evaluators;
-if(Array.isArray(data18)){
-const len3 = data18.length;
-for(let i4=0; i4<len3; i4++){
-if(!(validate12(data18[i4], {instancePath:instancePath+"/evaluators/" + i4,parentData:data18,parentDataProperty:i4,rootData}))){
-vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.evaluators.type,parentSchema:schema17.properties.evaluators,data:data18};
+if(data.concurrency !== undefined){
+let data19 = data.concurrency;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err41 = {instancePath:instancePath+"/concurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data19};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1343,12 +2873,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-if(data.pass !== undefined){
-let data20 = data.pass;
-if(typeof data20 === "string"){
-if(func3(data20) < 1){
-const err42 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.pass,data:data20};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 1 || isNaN(data19)){
+const err42 = {instancePath:instancePath+"/concurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1358,8 +2885,12 @@ vErrors.push(err42);
 errors++;
 }
 }
-else {
-const err43 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.pass.type,parentSchema:schema17.properties.pass,data:data20};
+}
+if(data.timeout !== undefined){
+let data20 = data.timeout;
+if(typeof data20 === "string"){
+if(!pattern0.test(data20)){
+const err43 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/timeout/pattern",keyword:"pattern",params:{pattern: "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$"},message:"must match pattern \""+"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$"+"\"",schema:"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$",parentSchema:schema13,data:data20};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1369,20 +2900,116 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.gate !== undefined){
-if(!(validate18(data.gate, {instancePath:instancePath+"/gate",parentData:data,parentDataProperty:"gate",rootData}))){
-vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
-errors = vErrors.length;
-}
-}
-}
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
+const err44 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/timeout/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data20};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.trials !== undefined){
+let data21 = data.trials;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err45 = {instancePath:instancePath+"/trials",schemaPath:"#/definitions/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema14.type,parentSchema:schema14,data:data21};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err46 = {instancePath:instancePath+"/trials",schemaPath:"#/definitions/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema14,data:data21};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+if(data.allowEmpty !== undefined){
+let data22 = data.allowEmpty;
+if(typeof data22 !== "boolean"){
+const err47 = {instancePath:instancePath+"/allowEmpty",schemaPath:"#/properties/allowEmpty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema17.properties.allowEmpty.type,parentSchema:schema17.properties.allowEmpty,data:data22};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.evaluators !== undefined){
+let data23 = data.evaluators;
+if(Array.isArray(data23)){
+const len3 = data23.length;
+for(let i4=0; i4<len3; i4++){
+if(!(validate16(data23[i4], {instancePath:instancePath+"/evaluators/" + i4,parentData:data23,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.evaluators.type,parentSchema:schema17.properties.evaluators,data:data23};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+if(data.pass !== undefined){
+let data25 = data.pass;
+if(typeof data25 === "string"){
+if(func3(data25) < 1){
+const err49 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.pass,data:data25};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.pass.type,parentSchema:schema17.properties.pass,data:data25};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.gate !== undefined){
+if(!(validate22(data.gate, {instancePath:instancePath+"/gate",parentData:data,parentDataProperty:"gate",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
 }
 errors++;
 }
@@ -1444,7 +3071,7 @@ if(data.defaults !== undefined){
 let data1 = data.defaults;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
-if(!((((key1 === "concurrency") || (key1 === "timeout")) || (key1 === "trials")) || (key1 === "judge"))){
+if(!(((((key1 === "concurrency") || (key1 === "timeout")) || (key1 === "stopAfterErrors")) || (key1 === "trials")) || (key1 === "judge"))){
 const err4 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err4];
@@ -1505,10 +3132,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data1.trials !== undefined){
-let data4 = data1.trials;
+if(data1.stopAfterErrors !== undefined){
+let data4 = data1.stopAfterErrors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/defaults/trials",schemaPath:"#/definitions/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema14.type,parentSchema:schema14,data:data4};
+const err9 = {instancePath:instancePath+"/defaults/stopAfterErrors",schemaPath:"#/properties/defaults/properties/stopAfterErrors/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.stopAfterErrors.type,parentSchema:schema11.properties.defaults.properties.stopAfterErrors,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1518,8 +3145,8 @@ vErrors.push(err9);
 errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err10 = {instancePath:instancePath+"/defaults/trials",schemaPath:"#/definitions/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema14,data:data4};
+if(data4 < 0 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/defaults/stopAfterErrors",schemaPath:"#/properties/defaults/properties/stopAfterErrors/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.stopAfterErrors,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1530,12 +3157,10 @@ errors++;
 }
 }
 }
-if(data1.judge !== undefined){
-let data5 = data1.judge;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key2 in data5){
-if(!(func2.call(schema11.properties.defaults.properties.judge.properties, key2))){
-const err11 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge,data:data5};
+if(data1.trials !== undefined){
+let data5 = data1.trials;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err11 = {instancePath:instancePath+"/defaults/trials",schemaPath:"#/definitions/trials/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema14.type,parentSchema:schema14,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1544,12 +3169,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data5.model !== undefined){
-let data6 = data5.model;
-if(typeof data6 === "string"){
-if(func3(data6) < 1){
-const err12 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data6};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err12 = {instancePath:instancePath+"/defaults/trials",schemaPath:"#/definitions/trials/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema14,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1559,8 +3181,13 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.model.type,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data6};
+}
+if(data1.judge !== undefined){
+let data6 = data1.judge;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+if(!(func2.call(schema11.properties.defaults.properties.judge.properties, key2))){
+const err13 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1570,11 +3197,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data5.embeddingModel !== undefined){
-let data7 = data5.embeddingModel;
+if(data6.model !== undefined){
+let data7 = data6.model;
 if(typeof data7 === "string"){
 if(func3(data7) < 1){
-const err14 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data7};
+const err14 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1585,7 +3212,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.embeddingModel.type,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data7};
+const err15 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.model.type,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1595,11 +3222,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data5.baseUrl !== undefined){
-let data8 = data5.baseUrl;
+if(data6.embeddingModel !== undefined){
+let data8 = data6.embeddingModel;
 if(typeof data8 === "string"){
-if(!pattern1.test(data8)){
-const err16 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data8};
+if(func3(data8) < 1){
+const err16 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1610,7 +3237,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.baseUrl.type,parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data8};
+const err17 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.embeddingModel.type,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1620,10 +3247,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data5.apiKey !== undefined){
-let data9 = data5.apiKey;
-if(typeof data9 !== "string"){
-const err18 = {instancePath:instancePath+"/defaults/judge/apiKey",schemaPath:"#/properties/defaults/properties/judge/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.apiKey.type,parentSchema:schema11.properties.defaults.properties.judge.properties.apiKey,data:data9};
+if(data6.baseUrl !== undefined){
+let data9 = data6.baseUrl;
+if(typeof data9 === "string"){
+if(!pattern1.test(data9)){
+const err18 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1633,13 +3261,8 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data5.headers !== undefined){
-let data10 = data5.headers;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key3 in data10){
-let data11 = data10[key3];
-if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties,data:data11};
+else {
+const err19 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.baseUrl.type,parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1649,9 +3272,10 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/defaults/judge/headers",schemaPath:"#/properties/defaults/properties/judge/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.headers.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers,data:data10};
+if(data6.apiKey !== undefined){
+let data10 = data6.apiKey;
+if(typeof data10 !== "string"){
+const err20 = {instancePath:instancePath+"/defaults/judge/apiKey",schemaPath:"#/properties/defaults/properties/judge/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.apiKey.type,parentSchema:schema11.properties.defaults.properties.judge.properties.apiKey,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1661,11 +3285,13 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data5.temperature !== undefined){
-let data12 = data5.temperature;
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 2 || isNaN(data12)){
-const err21 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data12};
+if(data6.headers !== undefined){
+let data11 = data6.headers;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key3 in data11){
+let data12 = data11[key3];
+if(typeof data12 !== "string"){
+const err21 = {instancePath:instancePath+"/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1674,8 +3300,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data12 < 0 || isNaN(data12)){
-const err22 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data12};
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/defaults/judge/headers",schemaPath:"#/properties/defaults/properties/judge/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.headers.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1685,8 +3313,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-else {
-const err23 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.temperature.type,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data12};
+if(data6.temperature !== undefined){
+let data13 = data6.temperature;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 2 || isNaN(data13)){
+const err23 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1695,12 +3326,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data5.timeout !== undefined){
-let data13 = data5.timeout;
-if(typeof data13 === "string"){
-if(!pattern2.test(data13)){
-const err24 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data13};
+if(data13 < 0 || isNaN(data13)){
+const err24 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1711,7 +3338,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data13};
+const err25 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.temperature.type,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1721,10 +3348,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data5.maxRetries !== undefined){
-let data14 = data5.maxRetries;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err26 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.judge.properties.maxRetries.type,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data14};
+if(data6.timeout !== undefined){
+let data14 = data6.timeout;
+if(typeof data14 === "string"){
+if(!pattern2.test(data14)){
+const err26 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1733,9 +3361,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 > 20 || isNaN(data14)){
-const err27 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data14};
+}
+else {
+const err27 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1744,8 +3372,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data14 < 0 || isNaN(data14)){
-const err28 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data14};
+}
+if(data6.maxRetries !== undefined){
+let data15 = data6.maxRetries;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err28 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.judge.properties.maxRetries.type,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1754,16 +3385,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data5.prices !== undefined){
-let data15 = data5.prices;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key4 in data15){
-let data16 = data15[key4];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.prompt === undefined){
-const err29 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.required,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data16};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 20 || isNaN(data15)){
+const err29 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1772,9 +3396,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-for(const key5 in data16){
-if(!((key5 === "prompt") || (key5 === "completion"))){
-const err30 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data16};
+if(data15 < 0 || isNaN(data15)){
+const err30 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1784,11 +3407,15 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data16.prompt !== undefined){
-let data17 = data16.prompt;
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-const err31 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data17};
+}
+if(data6.prices !== undefined){
+let data16 = data6.prices;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key4 in data16){
+let data17 = data16[key4];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.prompt === undefined){
+const err31 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.required,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data17};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1797,9 +3424,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data17};
+for(const key5 in data17){
+if(!((key5 === "prompt") || (key5 === "completion"))){
+const err32 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1809,11 +3436,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data16.completion !== undefined){
-let data18 = data16.completion;
+if(data17.prompt !== undefined){
+let data18 = data17.prompt;
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 < 0 || isNaN(data18)){
-const err33 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data18};
+const err33 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1824,7 +3451,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data18};
+const err34 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1834,9 +3461,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data16};
+if(data17.completion !== undefined){
+let data19 = data17.completion;
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err35 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data19};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1846,9 +3475,8 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
 else {
-const err36 = {instancePath:instancePath+"/defaults/judge/prices",schemaPath:"#/properties/defaults/properties/judge/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices,data:data15};
+const err36 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1858,10 +3486,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data5.hostConcurrency !== undefined){
-let data19 = data5.hostConcurrency;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err37 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data19};
+}
+else {
+const err37 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1870,9 +3497,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 1 || isNaN(data19)){
-const err38 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data19};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/defaults/judge/prices",schemaPath:"#/properties/defaults/properties/judge/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1882,10 +3510,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.type,parentSchema:schema11.properties.defaults.properties.judge,data:data5};
+if(data6.hostConcurrency !== undefined){
+let data20 = data6.hostConcurrency;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err39 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data20};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1894,10 +3522,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 1 || isNaN(data20)){
+const err40 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data20};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1907,11 +3534,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data.suites !== undefined){
-let data20 = data.suites;
-if(Array.isArray(data20)){
-if(data20.length < 1){
-const err41 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data20};
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.type,parentSchema:schema11.properties.defaults.properties.judge,data:data6};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1920,16 +3546,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-const len0 = data20.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate11(data20[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data20,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data20};
+const err42 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1939,14 +3559,46 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.suites !== undefined){
+let data21 = data.suites;
+if(Array.isArray(data21)){
+if(data21.length < 1){
+const err43 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data21};
 if(vErrors === null){
 vErrors = [err43];
 }
 else {
 vErrors.push(err43);
+}
+errors++;
+}
+const len0 = data21.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate11(data21[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data21,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data21};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
 }
 errors++;
 }

@@ -5,9 +5,9 @@
  * can be trusted.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Issue } from '../shared/errors.ts';
+import { isFileError, readRegularFile } from '../shared/regular-file.ts';
 import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { buildConfig } from './build.ts';
 import { formatConfigPath } from './config-path.ts';
@@ -16,6 +16,7 @@ import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
 import { checkRules } from './rules.ts';
 import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
+import { dataTooLarge } from './yaml-limits.ts';
 import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
 
 export { parseDuration } from '../shared/duration.ts';
@@ -126,6 +127,14 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       issues: [{ code: 'yaml.aliases', file, line: 1, col: 1, path: '', message }],
     };
   }
+  // Aliases can stack nesting and multiply values past what the text shows.
+  const tooLarge = dataTooLarge(data);
+  if (tooLarge !== null) {
+    return {
+      ok: false,
+      issues: [{ code: 'yaml.too-large', file, line: 1, col: 1, path: '', message: tooLarge }],
+    };
+  }
   const report = (problem: Located): void => {
     if (!envBroken.has(formatConfigPath(problem.path))) issues.push(issueAt(problem));
   };
@@ -152,6 +161,9 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   };
 }
 
+/** The largest config file read; a config is a few kilobytes, and its text is held whole. */
+export const MAX_CONFIG_BYTES = 16 * 2 ** 20;
+
 /**
  * Reads and validates a config file. `path` is as the user gave it (relative to `cwd` or
  * absolute) and is the `file` of every issue; a missing file is one `config.not-found` issue.
@@ -163,9 +175,10 @@ export async function loadConfigFile(
   const absPath = resolve(options.cwd, path);
   let text: string;
   try {
-    text = await readFile(absPath, 'utf8');
+    text = await readRegularFile(absPath, MAX_CONFIG_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    if (!isFileError(error)) throw error;
+    const code = error.code;
     const issue: Issue =
       code === 'ENOENT'
         ? {
@@ -185,17 +198,47 @@ export async function loadConfigFile(
             message:
               code === 'EISDIR'
                 ? 'expected a config file, found a directory'
-                : `cannot read the config: ${(error as Error).message}`,
+                : `cannot read the config: ${error.message}`,
           };
     return { ok: false, issues: [issue] };
   }
   return parseConfig(text, { file: path, absPath, env: options.env, builtins: options.builtins });
 }
 
+/**
+ * Most problems reported for one config; the rest are counted. A config with a systematic
+ * mistake (20,000 unknown keys) would otherwise print a line for each.
+ */
+export const MAX_CONFIG_ISSUES = 100;
+
+/** Longest message or config path of an issue: a 1 MB value must not make a 1 MB error line. */
+const MAX_ISSUE_TEXT = 500;
+
 function sortIssues(issues: Issue[]): Issue[] {
   // Stable: problems at one place keep the order they were found in.
-  return issues
+  const sorted = issues
     .map((issue, order) => ({ issue, order }))
     .sort((a, b) => a.issue.line - b.issue.line || a.issue.col - b.issue.col || a.order - b.order)
-    .map(({ issue }) => issue);
+    .slice(0, MAX_CONFIG_ISSUES)
+    .map(({ issue }) => ({
+      ...issue,
+      path: shorten(issue.path),
+      message: shorten(issue.message),
+    }));
+  if (issues.length > MAX_CONFIG_ISSUES) {
+    const last = sorted[sorted.length - 1];
+    sorted.push({
+      code: 'config.too-many-issues',
+      file: last?.file ?? '',
+      line: last?.line ?? 0,
+      col: last?.col ?? 0,
+      path: '',
+      message: `${issues.length - MAX_CONFIG_ISSUES} more problems not shown (${issues.length} in all)`,
+    });
+  }
+  return sorted;
+}
+
+function shorten(text: string): string {
+  return text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT - 1)}…` : text;
 }

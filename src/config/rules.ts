@@ -6,7 +6,6 @@
  */
 import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { isModuleSpec, parseModuleSpec } from './module-spec.ts';
-import { checkTemplateExpression, templateExpressions } from '../shared/templates.ts';
 import { formatConfigPath, parseDottedPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
 import { parseDuration } from '../shared/duration.ts';
@@ -16,6 +15,15 @@ import { orList, schemaProblems } from './schema-errors.ts';
 import { impossibleThreshold } from './threshold.ts';
 import type { ConfigPath, Loc } from './types.ts';
 import { isRecord } from '../shared/is-record.ts';
+import { checkTarget } from './target.ts';
+import { strings, templateProblems } from './template-check.ts';
+
+/**
+ * Most points (combinations of values, each one run) a suite's grid may have. Every point is
+ * planned, run and reported; a grid of 6 keys of 30 values each (729 million points) would
+ * exhaust memory before the first case.
+ */
+export const MAX_GRID_POINTS = 1000;
 
 /** A broken rule, located by config path (and key, for problems with a mapping key). */
 export interface RuleProblem {
@@ -81,6 +89,8 @@ interface EvaluatorFacts {
   id: string;
   builtin: BuiltinDefinition | undefined;
   hasThreshold: boolean;
+  /** It has `agreement:` (human labels to be checked against). */
+  hasAgreement?: boolean;
 }
 
 function checkSuite(
@@ -115,6 +125,8 @@ function checkSuite(
     );
   }
 
+  checkTarget(suite, path, add);
+
   const testset = suite.testset;
   if (
     isRecord(testset) &&
@@ -130,7 +142,8 @@ function checkSuite(
   }
 
   if (isRecord(suite.grid)) {
-    for (const key of Object.keys(suite.grid)) {
+    let points = 1;
+    for (const [key, values] of Object.entries(suite.grid)) {
       if (key.trim() === '')
         add(
           'grid.empty-key',
@@ -138,6 +151,14 @@ function checkSuite(
           'expected a parameter name, found an empty key',
           key,
         );
+      if (Array.isArray(values)) points *= Math.max(1, values.length);
+    }
+    if (points > MAX_GRID_POINTS) {
+      add(
+        'grid.too-large',
+        [...path, 'grid'],
+        `expected at most ${MAX_GRID_POINTS} grid points (runs), found ${points.toLocaleString('en-US')}: split the grid across suites or use fewer values`,
+      );
     }
   }
 
@@ -149,7 +170,7 @@ function checkSuite(
     const evPath: ConfigPath = [...path, 'evaluators', index];
     const fact = checkEvaluator(evaluator, evPath, context, add);
     if (!fact) return;
-    facts.push(fact);
+    facts.push({ ...fact, hasAgreement: isRecord(evaluator.agreement) });
     if (fact.id === PASS_CONDITION_EVALUATOR) {
       // The engine records a failing pass-condition function under this id.
       add(
@@ -296,6 +317,13 @@ function checkGate(
       const threshold = bounds[key];
       if (isRecord(threshold)) checkThreshold(threshold, [...entryPath, key], add);
     }
+    if (isRecord(bounds.agreement) && fact && fact.hasAgreement !== true) {
+      add(
+        'gate.agreement-without-labels',
+        [...entryPath, 'agreement'],
+        `evaluator ${JSON.stringify(id)} has no agreement: { column: ... } naming the testset column of human labels, so there is no agreement to gate on`,
+      );
+    }
     if (isRecord(bounds.passRate) && fact?.builtin && !fact.hasThreshold) {
       add(
         'gate.pass-rate-without-threshold',
@@ -315,32 +343,6 @@ function checkTimeout(value: unknown, path: ConfigPath, add: Add): void {
   if (typeof value === 'string' && parseDuration(value) === 0) {
     add('duration.zero', path, `expected a duration above zero, found ${JSON.stringify(value)}`);
   }
-}
-
-/**
- * Problems with the `{{ … }}` templates in one string: malformed or unknown-root expressions,
- * and a `{{` left unclosed (it would otherwise be compared as literal text).
- */
-export function templateProblems(text: string): string[] {
-  if (!text.includes('{{')) return [];
-  const problems = templateExpressions(text)
-    .map((expression) => checkTemplateExpression(expression))
-    .filter((message): message is string => message !== null);
-  if (text.replace(/\{\{\s*[^{}]*?\s*\}\}/g, '').includes('{{')) {
-    problems.push(
-      `unclosed template in ${JSON.stringify(text)}: write {{ case.field }}, {{ output.field }} or {{ params.name }}`,
-    );
-  }
-  return problems;
-}
-
-/** Every string inside `value`, with its config path. */
-function strings(value: unknown, path: ConfigPath): [ConfigPath, string][] {
-  if (typeof value === 'string') return [[path, value]];
-  if (Array.isArray(value)) return value.flatMap((item, index) => strings(item, [...path, index]));
-  if (isRecord(value))
-    return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
-  return [];
 }
 
 function describePlace(path: ConfigPath, context: RuleContext): string {

@@ -231,8 +231,10 @@ function dropConsequencesOfTypeErrors(entries: Entry[]): Entry[] {
 
 function render(entry: Entry): SchemaProblem {
   if (entry.made) return { code: entry.made.code, path: entry.path, message: entry.made.message };
-  const found = describeValue(entry.data);
   const { params, parentSchema: parent } = entry;
+  // Described only where a message shows it: an object with 20,000 unknown keys is one
+  // problem per key, and describing the object for each would be quadratic.
+  const found = entry.keyword === 'additionalProperties' ? '' : describeValue(entry.data);
   const code = `schema.${kebab(entry.keyword)}`;
   const hint =
     typeof parent.patternErrorMessage === 'string' ? parent.patternErrorMessage : undefined;

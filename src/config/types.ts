@@ -24,6 +24,8 @@ export interface LoadedConfig {
     concurrency: number;
     timeoutMs: number | null;
     trials: number;
+    /** `defaults.stopAfterErrors`: identical systematic call failures before a host is given up. */
+    stopAfterErrors: number;
     /** `defaults.judge`, as written (durations in ms); `{}` when absent. */
     judge: JudgeDefaults;
   };
@@ -60,8 +62,77 @@ export interface SuiteConfig {
 export type TargetConfig =
   /** `function: ./app/answer.ts#answer`: the module spec as written. */
   | { kind: 'function'; module: string }
-  /** No `function:`: the outputs recorded in the testset's `output` field. */
-  | { kind: 'recorded' };
+  /**
+   * Neither `function:` nor `target:`: the outputs recorded in the testset, in the column `output:`
+   * names (absent: the `output` field).
+   */
+  | { kind: 'recorded'; column?: string }
+  | ModelTargetConfig
+  | HttpTargetConfig
+  | CommandTargetConfig;
+
+/**
+ * Text of a prompt or message: inline (a template), or a file relative to the config whose path
+ * may hold `{{params.x}}` (read once per grid point) and whose content is a template.
+ */
+export type PromptSource =
+  | {
+      text: string;
+      /** Where the text is, relative to the suite, for a problem found in it. */
+      at: ConfigPath;
+    }
+  | {
+      file: string;
+      /** Where `file:` is, relative to the suite, for a missing file's message. */
+      at: ConfigPath;
+    };
+
+/** `target: { type: model }`: one chat completion per case from an OpenAI-compatible API. */
+export interface ModelTargetConfig {
+  kind: 'model';
+  /** Template: `gpt-4o-mini`, or `{{params.model}}` for a grid over models. */
+  model: string;
+  /** `prompt:` becomes one user message. */
+  messages: { role: 'system' | 'user' | 'assistant' | 'developer'; content: PromptSource }[];
+  baseUrl?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  temperature?: number;
+  maxTokens?: number;
+  seed?: number;
+  /** `text` (the default): the reply's text; `json`: the parsed reply; a schema: JSON that has to match it. */
+  responseFormat: 'text' | 'json' | { schema: Record<string, unknown> };
+  /** Per request attempt. */
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+/** `target: { type: http }`: one request per case to an HTTP endpoint. */
+export interface HttpTargetConfig {
+  kind: 'http';
+  /** Template; what a template puts into it is percent-encoded. */
+  url: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers: Record<string, string>;
+  /** A JSON template (any YAML value), or absent for no body. */
+  body?: unknown;
+  /** A path into the JSON answer (`data.answer`, `choices.0.message.content`); absent: the whole body. */
+  output?: string;
+  maxRetries: number;
+}
+
+/** `target: { type: command }`: one process per case. */
+export interface CommandTargetConfig {
+  kind: 'command';
+  /** An argv list of templates, or with `shell: true` one command line. */
+  run: string[] | string;
+  shell: boolean;
+  /** Relative to the config; default the config's folder. */
+  cwd?: string;
+  env: Record<string, string>;
+  /** `text`: stdout without its trailing line breaks; `json`: stdout parsed. */
+  output: 'text' | 'json';
+}
 
 export type TestsetConfig =
   | {
@@ -71,6 +142,8 @@ export type TestsetConfig =
       ref?: string;
       revision?: string;
       tags?: string[];
+      /** `split:` column → separator: joined list cells cut into lists before the run. */
+      split?: Record<string, string>;
       /** Testset id for contentIds; default: the file's base name without extension. */
       id?: string;
     }
@@ -80,6 +153,8 @@ export type TestsetConfig =
       records: { value: Record<string, unknown>; line: number }[];
       revision?: string;
       tags?: string[];
+      /** `split:` column → separator: joined list cells cut into lists before the run. */
+      split?: Record<string, string>;
       /** Testset id for contentIds; default: the suite id. */
       id?: string;
     };
@@ -115,4 +190,10 @@ export interface EvaluatorConfig {
   timeoutMs?: number;
   /** The evaluator's `judge:` block, as written (durations in ms). */
   judge?: JudgeSettings;
+  /** `when: { tags }`: the rows it applies to; absent, every row. */
+  when?: { tags: string[] };
+  /** `not: true`: the score is inverted (1 − score). */
+  not?: boolean;
+  /** `agreement: { column }`: its verdicts are checked against the human labels in that column. */
+  agreement?: { column: string };
 }

@@ -3,17 +3,22 @@
  * path is written, so every later problem can point at the exact key or value.
  */
 import {
+  Composer,
   isAlias,
   isMap,
   isScalar,
   isSeq,
   LineCounter,
-  parseDocument,
+  Parser,
+  YAMLParseError,
+  type CST,
   type Document,
   type Node,
   type Pair,
+  type YAMLMap,
 } from 'yaml';
 import type { ConfigPath, Loc } from './types.ts';
+import { MAX_CONFIG_NESTING, shapeProblems, tooDeepOffset } from './yaml-limits.ts';
 
 /** A problem yaml itself found (malformed text, a duplicate key). */
 export interface YamlProblem {
@@ -74,15 +79,13 @@ export class YamlSource {
       let next: Node | null = null;
       let nextPair: Pair | null = null;
       if (isMap(node)) {
-        for (const item of node.items) {
-          if (keyText(item.key) === String(segment)) {
-            nextPair = item;
-            next = this.resolve(item.value);
-            // An entry written with no value has no node; its key still has a position.
-            if (!next && isNodeWithRange(item.key))
-              return { node: item.key, pair: item, complete: false };
-            break;
-          }
+        const item = this.entry(node, String(segment));
+        if (item) {
+          nextPair = item;
+          next = this.resolve(item.value);
+          // An entry written with no value has no node; its key still has a position.
+          if (!next && isNodeWithRange(item.key))
+            return { node: item.key, pair: item, complete: false };
         }
       } else if (isSeq(node) && typeof segment === 'number') {
         next = this.resolve(node.items[segment]);
@@ -93,6 +96,25 @@ export class YamlSource {
     }
     return { node, pair, complete: true };
   }
+
+  /**
+   * The first entry of `map` with key `key`. Each mapping is indexed once, on first use, so
+   * locating every one of 20,000 unknown keys stays linear.
+   */
+  private entry(map: YAMLMap<unknown, unknown>, key: string): Pair<unknown, unknown> | undefined {
+    let index = this.index.get(map);
+    if (!index) {
+      index = new Map();
+      for (const item of map.items) {
+        const text = keyText(item.key);
+        if (!index.has(text)) index.set(text, item);
+      }
+      this.index.set(map, index);
+    }
+    return index.get(key);
+  }
+
+  private readonly index = new WeakMap<object, Map<string, Pair<unknown, unknown>>>();
 
   private resolve(value: unknown): Node | null {
     if (isAlias(value)) return (value.resolve(this.doc) as Node | undefined) ?? value;
@@ -127,36 +149,90 @@ export const YAML_PARSE_OPTIONS = { merge: true, uniqueKeys: true, prettyErrors:
 export const MAX_ALIAS_COUNT = 1000;
 
 /**
+ * Most YAML errors reported for one file. A malformed line makes yaml report one error per
+ * token after it; the first few say what is wrong.
+ */
+export const MAX_YAML_PROBLEMS = 10;
+
+/**
  * Parses the config text, keeping positions. `merge: true` lets `<<: *anchor` share evaluator
- * settings, a YAML 1.1 habit many users bring along.
+ * settings, a YAML 1.1 habit many users bring along. Text nested deeper than
+ * {@link MAX_CONFIG_NESTING} is refused before yaml composes it (which recurses), and duplicate
+ * keys and self-containing aliases are found by `shapeProblems` in one linear pass.
  */
 export function parseYaml(
   text: string,
 ): { ok: true; source: YamlSource } | { ok: false; problems: YamlProblem[] } {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, ...YAML_PARSE_OPTIONS });
-  if (doc.errors.length === 0) return { ok: true, source: new YamlSource(doc, lines) };
-  const problems = doc.errors.map((error): YamlProblem => {
-    const { line, col } = lines.linePos(error.pos[0]);
-    if (error.code === 'DUPLICATE_KEY') {
-      // yaml's range covers only the key's first character; the key runs to its colon.
-      const key = /^[^:\n]*/.exec(text.slice(error.pos[0]))?.[0].trim() ?? '';
-      return {
-        code: 'yaml.duplicate-key',
-        loc: { line, col },
-        message: `duplicate key ${JSON.stringify(key)}: each key may appear once in a mapping`,
-      };
+  const tokens = [...new Parser(lines.addNewLine).parse(text)];
+  const deep = tooDeepOffset(tokens);
+  if (deep !== null) {
+    const message = `the YAML nests more than ${MAX_CONFIG_NESTING} levels deep here: a config may nest at most ${MAX_CONFIG_NESTING} levels of mappings and lists`;
+    return { ok: false, problems: [{ code: 'yaml.too-deep', loc: lines.linePos(deep), message }] };
+  }
+  const doc = composeFirst(tokens, text.length);
+  const problems = doc.errors.slice(0, MAX_YAML_PROBLEMS).map((error) => {
+    const loc = lines.linePos(error.pos[0]);
+    return syntaxProblem(error.code, error.message, loc, lineAt(text, lines, loc.line));
+  });
+  if (doc.errors.length > MAX_YAML_PROBLEMS) {
+    const more = doc.errors.length - MAX_YAML_PROBLEMS;
+    const loc = lines.linePos(doc.errors[MAX_YAML_PROBLEMS]?.pos[0] ?? 0);
+    problems.push({ code: 'yaml.syntax', loc, message: `${more} more YAML errors not shown` });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const shape = shapeProblems(doc).map((p): YamlProblem => ({
+    code: p.code,
+    loc: lines.linePos(p.offset),
+    message: p.message,
+  }));
+  if (shape.length > 0) return { ok: false, problems: shape };
+  return { ok: true, source: new YamlSource(doc, lines) };
+}
+
+/**
+ * The first document of the parsed tokens, as `parseDocument` composes it (a second document is
+ * an error). Keys are not checked for uniqueness here: yaml compares each key with every earlier
+ * one, which takes seconds for a mapping of 20,000 keys; `shapeProblems` does it in one pass.
+ */
+function composeFirst(tokens: CST.Token[], length: number): Document.Parsed {
+  const composer = new Composer({ ...YAML_PARSE_OPTIONS, uniqueKeys: false });
+  let doc: Document.Parsed | undefined;
+  for (const next of composer.compose(tokens, true, length)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(
+        new YAMLParseError(
+          [next.range[0], next.range[1]],
+          'MULTIPLE_DOCS',
+          'Source contains multiple documents',
+        ),
+      );
+      break;
     }
-    // `${VAR}` is plain YAML in a block, but inside [ ] or { } its braces end the scalar.
-    const lineText = text.split('\n')[line - 1] ?? '';
-    const hint = /[[{].*\$\{/.test(lineText)
+  }
+  // compose(…, true) always ends with a document, even for empty text.
+  return doc as Document.Parsed;
+}
+
+/** The text of 1-based line `line`, without reading past it. */
+function lineAt(text: string, lines: LineCounter, line: number): string {
+  const start = lines.lineStarts[line - 1] ?? 0;
+  const end = lines.lineStarts[line] ?? text.length;
+  return text.slice(start, end);
+}
+
+function syntaxProblem(code: string, message: string, loc: Loc, lineText: string): YamlProblem {
+  if (code === 'RESOURCE_EXHAUSTION') {
+    // yaml ran out of stack below the nesting limit (a very small stack): say so plainly.
+    return { code: 'yaml.too-deep', loc, message: 'the YAML nests too deeply here to be read' };
+  }
+  // `${VAR}` is plain YAML in a block, but inside [ ] or { } its braces end the scalar. Two
+  // searches, not a regex such as /[[{].*\$\{/, which backtracks quadratically on a long line.
+  const open = lineText.search(/[[{]/);
+  const hint =
+    open !== -1 && lineText.includes('${', open)
       ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")'
       : '';
-    return {
-      code: 'yaml.syntax',
-      loc: { line, col },
-      message: `malformed YAML: ${error.message}${hint}`,
-    };
-  });
-  return { ok: false, problems };
+  return { code: 'yaml.syntax', loc, message: `malformed YAML: ${message}${hint}` };
 }

@@ -1,8 +1,9 @@
-import type { EngineEvaluator, Evaluation, EvaluatorArgs } from '../types/index.ts';
+import type { EvaluatorArgs, MaybeEvaluation, TestEvaluator } from '../types/index.ts';
 
 /**
  * Base class for class-style evaluators, with the Autoblocks SDK's shape: set `id`, optionally
- * `maxConcurrency`, and implement `evaluateTestCase` (sync or async).
+ * `maxConcurrency`, and implement `evaluateTestCase` (sync or async). Returning `undefined` or
+ * `null` skips the case: it gets no evaluation from this evaluator, which is not a failure.
  *
  * In `evals.yaml`, a module export that extends this class is constructed with the evaluator's
  * `with:` options as its only argument.
@@ -10,10 +11,17 @@ import type { EngineEvaluator, Evaluation, EvaluatorArgs } from '../types/index.
 export abstract class BaseTestEvaluator<
   TCase = Record<string, unknown>,
   TOutput = unknown,
-> implements EngineEvaluator<TCase, TOutput> {
+> implements TestEvaluator<TCase, TOutput> {
   abstract id: string;
-  // maxConcurrency, threshold and timeoutMs (see EngineEvaluator) are not declared here on
-  // purpose: a subclass then sets them as plain fields (`maxConcurrency = 5`), as Autoblocks
-  // suites do, without needing `override` under noImplicitOverride.
-  abstract evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Evaluation | Promise<Evaluation>;
+  /**
+   * Most concurrent `evaluateTestCase` calls of this evaluator (default: no limit of its own).
+   * Declared so it shows on the class type; a subclass sets it as a plain field.
+   */
+  maxConcurrency?: number;
+  // threshold and timeoutMs (see EngineEvaluator) are not declared here on purpose: a subclass
+  // then sets them as plain fields, as Autoblocks suites do, without needing `override` under
+  // noImplicitOverride.
+  abstract evaluateTestCase(
+    args: EvaluatorArgs<TCase, TOutput>,
+  ): MaybeEvaluation | Promise<MaybeEvaluation>;
 }

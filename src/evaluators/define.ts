@@ -27,16 +27,32 @@ export interface BuiltinSpec<Prepared> {
 }
 
 /**
+ * A built-in scored on values computed in code (the SDK classes' mappers) rather than on
+ * `with:` templates: a mapped text that happens to hold `{{ }}` must stay text. `direct` runs
+ * `prepare` once with the per-evaluator `options` and returns the per-case scorer.
+ */
+export interface DirectScoring {
+  direct(
+    options: OptionValues,
+    context: BuiltinContext,
+  ): (values: OptionValues, args: EvaluatorArgs) => Evaluation | Promise<Evaluation>;
+}
+
+/**
  * The common shape of every built-in: templated options resolved per call, and the default
  * threshold carried by the evaluator itself, so a built-in used from code gates the same way as
  * one named in evals.yaml.
  */
 export function defineBuiltin<Prepared = undefined>(
   spec: BuiltinSpec<Prepared>,
-): BuiltinDefinition {
+): BuiltinDefinition & DirectScoring {
   const { prepare, score, ...definition } = spec;
   return {
     ...definition,
+    direct(options, context) {
+      const prepared = prepare ? prepare(options, context) : (undefined as Prepared);
+      return (values, args) => score(values, args, prepared);
+    },
     create(options, context): EngineEvaluator {
       const { id } = context;
       const resolve = optionResolver(options);

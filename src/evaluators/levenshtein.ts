@@ -1,7 +1,7 @@
 import type { Evaluation } from '../types/index.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION } from './option-schemas.ts';
-import { actualOf, optionalBoolean, requiredString, textOf } from './options.ts';
+import { actualOf, optionalBoolean, optionalCount, requiredString, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';
 import { editDistance } from '../shared/edit-distance.ts';
 
@@ -17,6 +17,11 @@ export const levenshtein = defineBuiltin({
       expected: { type: 'string', description: 'The reference text.' },
       actual: ACTUAL_OPTION,
       ignoreCase: IGNORE_CASE_OPTION,
+      maxDistance: {
+        description:
+          'Passes when at most this many edits apart (sets the threshold per case; a `threshold:` on the evaluator wins).',
+        anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
+      },
     },
     required: ['expected'],
     additionalProperties: false,
@@ -28,13 +33,29 @@ export const levenshtein = defineBuiltin({
     // Compared lowercased when asked; the metadata still shows the texts as they were.
     const left = ignoreCase ? expected.toLowerCase() : expected;
     const right = ignoreCase ? actual.toLowerCase() : actual;
-    if (left === right) return { score: 1, metadata: { distance: 0 } };
-    const { distance, exact } = editDistance(left, right);
+    const maxDistance = optionalCount(values, 'maxDistance');
+    const { distance, exact } =
+      left === right ? { distance: 0, exact: true } : editDistance(left, right);
     const maxLength = Math.max(codePointCount(left), codePointCount(right));
+    // With maxDistance, "at most N edits" is the similarity's threshold for this pair: the two
+    // are the same test, since both sides are divided by the same length.
+    const threshold =
+      maxDistance === undefined
+        ? undefined
+        : { gte: maxLength === 0 ? 1 : 1 - maxDistance / maxLength };
+    if (distance === 0) {
+      return {
+        score: 1,
+        metadata: { distance: 0, ...(maxDistance !== undefined && { maxDistance }) },
+        ...(threshold && { threshold }),
+      };
+    }
     return {
       score: 1 - distance / maxLength,
+      ...(threshold && { threshold }),
       metadata: {
         distance,
+        ...(maxDistance !== undefined && { maxDistance }),
         maxLength,
         ...(!exact && { approximate: true }),
         expected: truncateText(expected),

@@ -35,19 +35,34 @@ export interface FindBaselineOptions {
   /** The config the baseline is for; only named in messages. */
   configPath?: string;
   /**
-   * Pages of 100 to read at most; default 10. Bounds the API calls on a repository that
-   * uploads the artifact on every pull request and rarely on the base branch.
+   * Pages of 100 to read at most; default 100 (10,000 artifacts of that name). Bounds the API
+   * calls on a repository that uploads the artifact on every pull request and rarely on the
+   * base branch; when the search stops there, {@link SearchExtent} says so.
    */
   maxPages?: number;
 }
 
+/** How far a search looked, for saying so when it found nothing. */
+export interface SearchExtent {
+  /** Artifacts of that name read, newest first. */
+  artifacts: number;
+  pages: number;
+  /** How many artifacts of that name GitHub says there are; null when it did not say. */
+  total: number | null;
+  /** True when every artifact of that name was read; false when `maxPages` stopped the search. */
+  exhausted: boolean;
+}
+
 /** The newest matching artifact, null when there is none, or why the search failed. */
 export type FindBaselineResult =
-  { ok: true; found: BaselineArtifact | null } | { ok: false; failure: ReportingFailure };
+  | { ok: true; found: BaselineArtifact; searched: SearchExtent }
+  | { ok: true; found: null; searched: SearchExtent }
+  | { ok: false; failure: ReportingFailure };
 
 /** Listing and downloading artifacts both need this workflow permission. */
 export const PERMISSION = 'actions: read';
-const DEFAULT_MAX_PAGES = 10;
+export const DEFAULT_MAX_PAGES = 100;
+const PER_PAGE = 100;
 
 type ListedArtifact = Awaited<
   ReturnType<Octokit['rest']['actions']['listArtifactsForRepo']>
@@ -56,6 +71,10 @@ type ListedArtifact = Awaited<
 /**
  * Finds the newest non-expired artifact named `options.name` uploaded by a run on
  * `options.branch` of this repository.
+ *
+ * GitHub filters the list by name (`?name=`), but cannot filter it by branch: a repository that
+ * uploads the artifact on every pull request buries the base branch's under them, so the search
+ * pages on until it finds one or the list ends, up to `maxPages`.
  *
  * A run for a pull request from a fork reports the fork's branch as `head_branch`, so a fork's
  * `main` would pass for ours; such runs (head repository ≠ repository) are ignored, or anyone
@@ -74,38 +93,47 @@ export async function findBaselineArtifact(
   const { name, branch } = options;
   const maxPages = Math.max(1, options.maxPages ?? DEFAULT_MAX_PAGES);
   let best: { artifact: ListedArtifact; time: number } | undefined;
-  let pages = 0;
+  const searched: SearchExtent = { artifacts: 0, pages: 0, total: null, exhausted: true };
 
   try {
-    await octokit.paginate(
-      octokit.rest.actions.listArtifactsForRepo,
-      { owner, repo, name, per_page: 100 },
-      (response, done) => {
-        pages += 1;
-        for (const artifact of response.data) {
-          const time = Date.parse(artifact.created_at ?? '');
-          const run = artifact.workflow_run;
-          const candidate =
-            artifact.name === name &&
-            !artifact.expired &&
-            run?.head_branch === branch &&
-            !fromFork(run) &&
-            !Number.isNaN(time);
-          if (candidate && (best === undefined || isNewer({ artifact, time }, best))) {
-            best = { artifact, time };
-          }
+    const pages = octokit.paginate.iterator(octokit.rest.actions.listArtifactsForRepo, {
+      owner,
+      repo,
+      name,
+      per_page: PER_PAGE,
+    });
+    for await (const response of pages) {
+      searched.pages += 1;
+      searched.artifacts += response.data.length;
+      // paginate moves `total_count` onto the page's array.
+      const total = (response.data as { total_count?: unknown }).total_count;
+      if (typeof total === 'number') searched.total = total;
+      for (const artifact of response.data) {
+        const time = Date.parse(artifact.created_at ?? '');
+        const run = artifact.workflow_run;
+        const candidate =
+          artifact.name === name &&
+          !artifact.expired &&
+          run?.head_branch === branch &&
+          !fromFork(run) &&
+          !Number.isNaN(time);
+        if (candidate && (best === undefined || isNewer({ artifact, time }, best))) {
+          best = { artifact, time };
         }
-        // GitHub lists newest first: once a page ends older than the best match, so does
-        // everything after it.
-        const last = response.data.at(-1);
-        const restIsOlder =
-          best !== undefined &&
-          last !== undefined &&
-          !(Date.parse(last.created_at ?? '') > best.time);
-        if (restIsOlder || pages >= maxPages) done();
-        return [];
-      },
-    );
+      }
+      // GitHub lists newest first: once a page ends older than the best match, so does
+      // everything after it.
+      const last = response.data.at(-1);
+      const restIsOlder =
+        best !== undefined &&
+        last !== undefined &&
+        !(Date.parse(last.created_at ?? '') > best.time);
+      if (restIsOlder) break;
+      if (searched.pages >= maxPages) {
+        searched.exhausted = response.data.length < PER_PAGE || searched.artifacts === total;
+        break;
+      }
+    }
   } catch (error) {
     const config = options.configPath ? ` (the baseline for ${options.configPath})` : '';
     return {
@@ -114,7 +142,7 @@ export async function findBaselineArtifact(
     };
   }
 
-  if (best === undefined) return { ok: true, found: null };
+  if (best === undefined) return { ok: true, found: null, searched };
   const { artifact } = best;
   return {
     ok: true,
@@ -124,6 +152,7 @@ export async function findBaselineArtifact(
       runId: artifact.workflow_run?.id ?? null,
       headSha: artifact.workflow_run?.head_sha ?? null,
     },
+    searched,
   };
 }
 

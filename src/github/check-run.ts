@@ -80,10 +80,11 @@ export async function publishCheckRun(
     id = data.id;
     url = data.html_url ?? '';
   } catch (error) {
-    return {
-      ok: false,
-      failure: toReportingFailure(error, `create the check run "${run.name}"`, PERMISSION),
-    };
+    const failure = toReportingFailure(error, `create the check run "${run.name}"`, PERMISSION);
+    if (failure.code === 'github.forbidden' && failure.status === 403) {
+      failure.message += `; only GitHub Apps create check runs (GITHUB_TOKEN is one): a personal access token gets 403, so leave github-token at its default or set check-run: false (docs/action.md, 'Tokens and permissions')`;
+    }
+    return { ok: false, failure };
   }
 
   let sent = batches[0]?.length ?? 0;

@@ -24,7 +24,7 @@ export interface ReportingFailure {
 }
 
 /** Where the README explains tokens, permissions and forks. */
-const README_SECTION = "see README 'Use it in GitHub Actions'";
+const README_SECTION = 'see docs/action.md#tokens-and-permissions';
 
 /**
  * The HTTP status GitHub answered a failed octokit call with, or undefined when GitHub did not

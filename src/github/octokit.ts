@@ -1,8 +1,171 @@
 /**
- * The one octokit type `src/github/` works with: what `@actions/github`'s `getOctokit` returns
- * (core + REST endpoint methods + paginate, and no retry or throttling plugin).
+ * The one GitHub client `src/github/` works with: `@actions/github`'s octokit (REST methods,
+ * paginate, the runner's proxy) plus octokit's retry and throttling plugins, the headers GitHub
+ * asks every client to send, and one budget for all the waiting a report may do.
  */
-import type { getOctokit } from '@actions/github';
+import { getOctokit } from '@actions/github';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import Bottleneck from 'bottleneck/light.js';
+import type { RetryBudget } from './retry-budget.ts';
 
-/** An authenticated client from `getOctokit(token, options)`. */
+/** An authenticated client from {@link createOctokit} (or `getOctokit`, which has the same type). */
 export type Octokit = ReturnType<typeof getOctokit>;
+
+type OctokitPlugin =
+  Parameters<typeof getOctokit> extends [unknown, unknown?, ...infer P] ? P[number] : never;
+
+/** The REST API version every request names (docs.github.com/rest/about-the-rest-api). */
+export const GITHUB_API_VERSION = '2022-11-28';
+const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
+/** What @octokit/endpoint sends unless told otherwise; replaced by {@link GITHUB_MEDIA_TYPE}. */
+const OCTOKIT_DEFAULT_ACCEPT = 'application/vnd.github.v3+json';
+
+/**
+ * Statuses never retried: the request itself is wrong, or (403, 429) a rate limit, which the
+ * throttling plugin handles with GitHub's own `retry-after`.
+ */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+/** Retries of one request on a 5xx or a dropped connection: after 1, 4 and 9 seconds. */
+const MAX_SERVER_ERROR_RETRIES = 3;
+/** Retries of one request after a rate limit: each waits what GitHub says. */
+const MAX_RATE_LIMIT_RETRIES = 2;
+
+/** How to build the client. */
+export interface GitHubClientOptions {
+  /** The API's URL; default `GITHUB_API_URL` or api.github.com, as `@actions/github` decides. */
+  baseUrl?: string;
+  /** Names the client in `User-Agent`, e.g. `evalgate/0.4.0`. */
+  userAgent: string;
+  /** Every wait of every request together stays within this budget (`retry-budget.ts`). */
+  budget: RetryBudget;
+  /** Told about each retry before its wait, e.g. `core.info`. */
+  log?: (message: string) => void;
+  /** The fetch to use instead of `@actions/github`'s (which knows the runner's proxy); tests only. */
+  fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * An octokit that retries 5xx answers and dropped connections (plugin-retry) and waits out
+ * primary and secondary rate limits (plugin-throttling, which also spaces writes a second apart
+ * as GitHub asks), each retry only while it fits the budget; past it the call fails like any
+ * other, and the Action reports what it could not post.
+ */
+export function createOctokit(token: string, options: GitHubClientOptions): Octokit {
+  const { budget } = options;
+  const log = options.log ?? (() => undefined);
+  const rateLimited =
+    (kind: string) =>
+    (retryAfter: number, options: RequestOptions, client: EndpointParser, count: number) => {
+      const allowed = count < MAX_RATE_LIMIT_RETRIES && budget.take(retryAfter * budget.secondMs);
+      const what = `GitHub's ${kind} on ${describeRequest(client, options)}`;
+      log(
+        allowed
+          ? `${what}: retrying in ${retryAfter} s`
+          : `${what}: not retrying (${budget.describe()})`,
+      );
+      return allowed;
+    };
+  return getOctokit(
+    token,
+    {
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      userAgent: options.userAgent,
+      ...(options.fetch !== undefined ? { request: { fetch: options.fetch } } : {}),
+      retry: {
+        doNotRetry: DO_NOT_RETRY,
+        retries: MAX_SERVER_ERROR_RETRIES,
+        retryAfterBaseValue: budget.secondMs,
+      },
+      throttle: {
+        retryAfterBaseValue: budget.secondMs,
+        ...pacing(budget.secondMs),
+        onRateLimit: rateLimited('rate limit'),
+        onSecondaryRateLimit: rateLimited('secondary rate limit'),
+      },
+    },
+    // Order matters: a plugin's hooks wrap those of the plugins before it, so the budget sees a
+    // failed attempt first, then plugin-retry, then plugin-throttling; ownRetryState runs first.
+    standardHeaders,
+    retryWithinBudget(budget, log),
+    retry,
+    throttling,
+    ownRetryState,
+  );
+}
+
+/**
+ * How far apart plugin-throttling spaces writes: a second (GitHub asks for one between mutating
+ * requests), three for those that notify people (a comment), as the plugin does by default, but
+ * in this client's seconds, and per client rather than per process, so that a test's shortened
+ * seconds shorten these too. Spacing is not retrying: it does not draw on the budget.
+ */
+function pacing(secondMs: number): Record<'write' | 'notifications', Bottleneck.Group> {
+  return {
+    write: new Bottleneck.Group({ maxConcurrent: 1, minTime: secondMs }),
+    notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 3 * secondMs }),
+  };
+}
+
+/** The options a request hook sees, as far as these plugins read them. */
+type RequestOptions = { method: string; url: string; request?: object } & Record<string, unknown>;
+
+/** What {@link describeRequest} needs of a client: octokit's own URL expansion. */
+interface EndpointParser {
+  request: { endpoint: { parse(options: never): { method: string; url: string } } };
+}
+
+/** `POST /repos/acme/app/issues/7/comments`: the request's path with its parameters filled in. */
+function describeRequest(client: EndpointParser, options: RequestOptions): string {
+  const { method, url } = client.request.endpoint.parse(options as never);
+  const { pathname, search } = new URL(url, 'http://github.invalid');
+  return `${method} ${pathname}${search}`;
+}
+
+/**
+ * Gives each request its own `options.request`. octokit hands every request the client's default
+ * `request` object itself, and the retry plugins keep their counts on it (`retries`,
+ * `retryCount`): shared, one request's retries would carry over to the next (a 403 after a
+ * retried 503 was retried too).
+ */
+const ownRetryState: OctokitPlugin = (octokit) => {
+  octokit.hook.before('request', (options) => {
+    options.request = { ...options.request };
+  });
+};
+
+/** `X-GitHub-Api-Version` and `Accept: application/vnd.github+json` on every request. */
+const standardHeaders: OctokitPlugin = (octokit) => {
+  octokit.hook.before('request', (options) => {
+    options.headers['x-github-api-version'] = GITHUB_API_VERSION;
+    if (options.headers.accept === OCTOKIT_DEFAULT_ACCEPT)
+      options.headers.accept = GITHUB_MEDIA_TYPE;
+  });
+};
+
+/**
+ * Decides, before plugin-retry does, whether a failed attempt may be retried: plugin-retry
+ * waits `(n)²` seconds before its n-th retry of a request and reads the retries allowed from
+ * `options.request.retries`, so setting that to 0 stops it when the wait would overrun the budget.
+ */
+function retryWithinBudget(budget: RetryBudget, log: (message: string) => void): OctokitPlugin {
+  return (octokit) => {
+    octokit.hook.error('request', (error, options) => {
+      const status = (error as { status?: unknown }).status;
+      if (typeof status === 'number' && status >= 400 && !DO_NOT_RETRY.includes(status)) {
+        const request = options.request as { retries?: number; retryCount?: number };
+        const next = (request.retryCount ?? 0) + 1;
+        const waitSeconds = next * next;
+        const allowed =
+          next <= MAX_SERVER_ERROR_RETRIES && budget.take(waitSeconds * budget.secondMs);
+        request.retries = allowed ? MAX_SERVER_ERROR_RETRIES : 0;
+        const what = `GitHub answered ${status} to ${describeRequest(octokit, options)}`;
+        if (allowed)
+          log(`${what}: retry ${next} of ${MAX_SERVER_ERROR_RETRIES} in ${waitSeconds} s`);
+        else if (next <= MAX_SERVER_ERROR_RETRIES)
+          log(`${what}: not retrying (${budget.describe()})`);
+      }
+      throw error;
+    });
+  };
+}

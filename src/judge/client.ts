@@ -8,22 +8,23 @@
  * `chat` and `embed` do not throw for them. The API key is sent only in the `Authorization`
  * header: it is not part of the cache key, never stored, and scrubbed from error text.
  */
-import { abortableSleep, timerSleep, type Sleep } from './abortable-sleep.ts';
-import { backoffDelay } from './backoff.ts';
+import { timerSleep, type Sleep } from './abortable-sleep.ts';
+import {
+  createScrubber,
+  secretsInHeaders,
+  secretsInUrl,
+  type Scrubber,
+} from '../shared/secrets.ts';
+import type { Breaker } from './breaker.ts';
 import { cacheKey, createFileCache, type ResponseCache } from './cache.ts';
 import { createHostLimiter, type HostLimiter } from './host-limiter.ts';
 import { abortedError, postAttempt, type AttemptSettings } from './post-attempt.ts';
+import { withRetries } from './retry.ts';
 import { cachedChat, cachedEmbeddings, parseChat, parseEmbeddings } from './responses.ts';
 import type { CallMeta, JudgeClient, JudgeError } from './types.ts';
 
 /** OpenAI's API, used when neither `baseUrl` nor `OPENAI_BASE_URL` is set. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-
-/**
- * A server may ask for a wait longer than any eval run should sit idle (a daily quota's
- * `Retry-After`). Beyond this we give up with the error rather than wait less than asked.
- */
-export const MAX_SERVER_WAIT_MS = 120_000;
 
 /** Options of {@link createJudgeClient}; every one has a default. */
 export interface JudgeClientOptions {
@@ -42,6 +43,13 @@ export interface JudgeClientOptions {
   maxRetries?: number;
   /** Where responses are cached; null or absent: no cache. */
   cacheDir?: string | null;
+  /**
+   * The run's other secrets (keys in the environment, other judges' keys), scrubbed like this
+   * client's own key from error text, answers and cache entries.
+   */
+  secrets?: readonly string[];
+  /** Gives up on a server that fails systematically (shared by a run's clients); default none. */
+  breaker?: Breaker;
   /**
    * Requests in flight per host (`host:port`) through this client; default 8. The cap is per
    * client, not per process: share one client between the callers that should share a cap.
@@ -93,12 +101,15 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
   const hostLimiter = options.hostLimiter ?? createHostLimiter(options.maxConcurrentPerHost ?? 8);
 
   const extraHeaders = options.headers ?? {};
-  /** The key and header values, removed from any text we hand out: servers echo headers. */
-  const secrets = [apiKey, ...Object.values(extraHeaders)].filter(
-    (value): value is string => value !== undefined && value.length >= 4,
-  );
-  const scrub = (text: string): string =>
-    secrets.reduce((clean, secret) => clean.split(secret).join('[redacted]'), text);
+  // The key and header values are removed from any text we hand out or store: servers echo
+  // headers, in errors and sometimes in answers.
+  const scrubber = createScrubber([
+    ...(apiKey !== undefined ? [apiKey] : []),
+    ...secretsInHeaders(extraHeaders),
+    ...secretsInUrl(baseUrl),
+    ...(options.secrets ?? []),
+  ]);
+  const scrub = scrubber.text;
 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey !== undefined && apiKey !== '') headers.authorization = `Bearer ${apiKey}`;
@@ -135,41 +146,42 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         error: { code: 'judge.network', message: `"${url}" is not a valid URL`, attempts: 0 },
       };
     }
+    // The breaker knows the server by its base URL without the query, which may hold a key.
+    const server = baseUrl.replace(/[?#].*$/, '');
+    const refused = options.breaker?.refused(server);
+    if (refused !== undefined) return { ok: false, error: refused };
     const started = now();
-    for (let attempts = 1; ; attempts++) {
-      const outcome = await hostLimiter.run(host.host, () =>
-        postAttempt(url, payload, signal, attemptSettings),
-      );
-      if (outcome.kind === 'ok') {
-        const parsed = parse(outcome.json);
-        if (parsed === undefined) {
-          return {
-            ok: false,
-            error: {
-              code: 'judge.malformed',
-              message: `POST ${url} answered ${outcome.status} without the expected fields`,
-              status: outcome.status,
-              raw: outcome.text,
-              attempts,
-            },
-          };
-        }
-        if (cache !== undefined && key !== undefined) await cache.set(key, parsed);
-        return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
-      }
-      if (outcome.kind === 'fail' || attempts > maxRetries) {
-        return { ok: false, error: { ...outcome.error, attempts } };
-      }
-      const asked = outcome.serverDelay ?? 0;
-      if (asked > MAX_SERVER_WAIT_MS) {
-        const message = `${outcome.error.message}; the server asked to wait ${Math.ceil(asked / 1000)} s, more than ${MAX_SERVER_WAIT_MS / 1000} s`;
-        return { ok: false, error: { ...outcome.error, message, attempts } };
-      }
-      await abortableSleep(sleep, Math.max(asked, backoffDelay(attempts - 1, random)), signal);
-      if (signal?.aborted) {
-        return { ok: false, error: { ...abortedError(url), attempts } };
-      }
+    const answered = await withRetries(
+      () => hostLimiter.run(host.host, () => postAttempt(url, payload, signal, attemptSettings)),
+      {
+        maxRetries,
+        sleep,
+        random,
+        ...(signal ? { signal } : {}),
+        aborted: () => abortedError(url),
+      },
+    );
+    // A call stopped by its signal says nothing about the server.
+    if (answered.ok || answered.error.code !== 'judge.aborted') {
+      options.breaker?.record(server, answered.ok ? undefined : answered.error, true);
     }
+    if (!answered.ok) return { ok: false, error: answered.error };
+    const { answer, attempts } = answered;
+    const parsed = parse(scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber));
+    if (parsed === undefined) {
+      return {
+        ok: false,
+        error: {
+          code: 'judge.malformed',
+          message: `POST ${url} answered ${answer.status} without the expected fields`,
+          status: answer.status,
+          raw: answer.text,
+          attempts,
+        },
+      };
+    }
+    if (cache !== undefined && key !== undefined) await cache.set(key, parsed);
+    return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
   };
 
   return {
@@ -196,6 +208,13 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
       );
     },
   };
+}
+
+/** `value` with every secret removed from its strings (an answer that echoed a key). */
+function scrubbedJson(value: unknown, scrubber: Scrubber): unknown {
+  const text = JSON.stringify(value);
+  const clean = scrubber.json(text);
+  return clean === text ? value : (JSON.parse(clean) as unknown);
 }
 
 /**

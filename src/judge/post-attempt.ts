@@ -47,62 +47,101 @@ const RETRYABLE_NETWORK_CODES = new Set([
 ]);
 
 /** The error of a call to `url` stopped by its signal, during a request or a backoff wait. */
-export function abortedError(url: string): JudgeError {
-  return { code: 'judge.aborted', message: `POST ${url} was aborted` };
+export function abortedError(url: string, method = 'POST'): JudgeError {
+  return { code: 'judge.aborted', message: `${method} ${url} was aborted` };
 }
 
-/** POSTs `payload` to `url` once; every HTTP or network problem comes back as an outcome. */
+/** One HTTP request as an attempt sends it; `headers` replace the settings' headers. */
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** The outcome of one request: the answer's text, or why there is none (see {@link AttemptOutcome}). */
+export type RequestOutcome =
+  | { kind: 'ok'; status: number; text: string; contentType: string | null }
+  | Exclude<AttemptOutcome, { kind: 'ok' }>;
+
+/** POSTs `payload` to `url` once and reads the answer as JSON. */
 export async function postAttempt(
   url: string,
   payload: string,
   signal: AbortSignal | undefined,
   settings: AttemptSettings,
 ): Promise<AttemptOutcome> {
+  const outcome = await requestAttempt({ method: 'POST', url, body: payload }, signal, settings);
+  if (outcome.kind !== 'ok') return outcome;
+  const raw = settings.scrub(outcome.text).slice(0, RAW_LIMIT);
+  try {
+    return {
+      kind: 'ok',
+      json: JSON.parse(outcome.text) as unknown,
+      text: raw,
+      status: outcome.status,
+    };
+  } catch {
+    return {
+      kind: 'fail',
+      error: {
+        code: 'judge.malformed',
+        message: `POST ${url} answered ${outcome.status} with a body that is not JSON`,
+        status: outcome.status,
+        raw,
+      },
+    };
+  }
+}
+
+/**
+ * Sends `request` once, within `settings.timeoutMs` (`null`: only `signal` stops it); every HTTP
+ * or network problem comes back as an outcome. A 2xx answer is `ok` with its whole text; a 429
+ * or 5xx, a timeout or a dropped socket is worth another attempt; anything else is not.
+ */
+export async function requestAttempt(
+  request: HttpRequest,
+  signal: AbortSignal | undefined,
+  settings: Omit<AttemptSettings, 'timeoutMs'> & { timeoutMs: number | null },
+): Promise<RequestOutcome> {
   const { fetch: fetchFn, timeoutMs, scrub } = settings;
-  if (signal?.aborted) return { kind: 'fail', error: abortedError(url) };
+  const { method, url } = request;
+  if (signal?.aborted) return { kind: 'fail', error: abortedError(url, method) };
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+  const timer =
+    timeoutMs === null
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
   const forwardAbort = (): void => controller.abort();
   signal?.addEventListener('abort', forwardAbort, { once: true });
   try {
     const response = await fetchFn(url, {
-      method: 'POST',
-      headers: settings.headers,
-      body: payload,
+      method,
+      headers: request.headers ?? settings.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
       signal: controller.signal,
     });
     // The timeout covers the body too: a server may send headers and then stall.
     const text = await response.text();
-    const raw = scrub(text.slice(0, RAW_LIMIT));
     if (response.ok) {
-      try {
-        return {
-          kind: 'ok',
-          json: JSON.parse(text) as unknown,
-          text: raw,
-          status: response.status,
-        };
-      } catch {
-        return {
-          kind: 'fail',
-          error: {
-            code: 'judge.malformed',
-            message: `POST ${url} answered ${response.status} with a body that is not JSON`,
-            status: response.status,
-            raw,
-          },
-        };
-      }
+      return {
+        kind: 'ok',
+        status: response.status,
+        text,
+        contentType: response.headers.get('content-type'),
+      };
     }
+    // Scrubbed before it is cut: a secret across the cut would otherwise keep its first part.
+    const clean = scrub(text);
     const error: JudgeError = {
       code: 'judge.http',
-      message: scrub(`POST ${url} answered ${response.status}${errorDetail(text)}`),
+      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
       status: response.status,
-      raw,
+      raw: clean.slice(0, RAW_LIMIT),
     };
     if (response.status === 429 || response.status >= 500) {
       return {
@@ -113,11 +152,14 @@ export async function postAttempt(
     }
     return { kind: 'fail', error };
   } catch (cause) {
-    if (signal?.aborted) return { kind: 'fail', error: abortedError(url) };
+    if (signal?.aborted) return { kind: 'fail', error: abortedError(url, method) };
     if (timedOut) {
       return {
         kind: 'retry',
-        error: { code: 'judge.timeout', message: `POST ${url} timed out after ${timeoutMs} ms` },
+        error: {
+          code: 'judge.timeout',
+          message: `${method} ${scrub(url)} timed out after ${timeoutMs} ms`,
+        },
       };
     }
     const code = networkCode(cause);
@@ -125,7 +167,8 @@ export async function postAttempt(
     const detail = reason instanceof Error ? reason.message : String(reason);
     const error: JudgeError = {
       code: 'judge.network',
-      message: scrub(`POST ${url} failed${code === undefined ? '' : ` (${code})`}: ${detail}`),
+      message: scrub(`${method} ${url} failed${code === undefined ? '' : ` (${code})`}: ${detail}`),
+      ...(code !== undefined ? { networkCode: code } : {}),
     };
     return code !== undefined && RETRYABLE_NETWORK_CODES.has(code)
       ? { kind: 'retry', error }

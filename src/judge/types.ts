@@ -55,6 +55,8 @@ export interface JudgeError {
   raw?: string;
   /** Requests made, including the failing one. */
   attempts?: number;
+  /** For `judge.network`: the system's error code (`ECONNREFUSED`, `ENOTFOUND`), when known. */
+  networkCode?: string;
 }
 
 /** Per-call options. */

@@ -4,10 +4,12 @@
  * handed to the reporters in order. Shared by `evals run`, the Action and `runTestSuite`, so
  * all three behave the same.
  */
+import { stringifyCase } from '../artifact/artifact.ts';
 import type { CaseLog } from '../artifact/case-log.ts';
 import type { Reporter, RunEnd } from '../report/reporter.ts';
 import { runSuites } from '../run/engine.ts';
-import type { EngineListener, EngineOptions, SuiteSpec } from '../run/types.ts';
+import type { CaseDone, EngineListener, EngineOptions, SuiteSpec } from '../run/types.ts';
+import { NO_SECRETS, type Scrubber } from '../shared/secrets.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 
 /** What the engine gave, for building the artifact. */
@@ -24,12 +26,20 @@ export interface ExecuteOptions {
   log: CaseLog;
   /** In order: each hears every event, and their `onRunEnd`s run one after another. */
   reporters: Reporter[];
-  engine?: Pick<EngineOptions, 'signal' | 'globalConcurrency' | 'positions' | 'now'>;
+  engine?: Pick<
+    EngineOptions,
+    'signal' | 'globalConcurrency' | 'positions' | 'shard' | 'now' | 'control'
+  >;
   /**
    * The artifact of the finished runs (config, git, timing, a comparison): built once the
    * engine is done, before the reporters' `onRunEnd`.
    */
   artifact(executed: Executed): ResultsArtifact | Promise<ResultsArtifact>;
+  /**
+   * Removes the run's secrets from each finished case before the log or any reporter sees it,
+   * so no artifact, JUnit file, comment or terminal line holds one. Default: none to remove.
+   */
+  scrubber?: Scrubber;
 }
 
 /** Runs `suites` and reports them; resolves to the artifact the reporters got. */
@@ -38,13 +48,15 @@ export async function execute(
   options: ExecuteOptions,
 ): Promise<ResultsArtifact> {
   const { log, reporters } = options;
+  const scrubber = options.scrubber ?? NO_SECRETS;
   const listener: EngineListener = {
     onStart(start) {
       log.open(start.runs);
       tellEach(reporters, (reporter) => reporter.onRunStart?.(start));
     },
-    onCaseDone(done) {
-      log.record(done.run, done.index, done.result);
+    onCaseDone(finished) {
+      const done = scrubbed(finished, scrubber);
+      log.record(done.run, done.index, done.result, done.json);
       tellEach(reporters, (reporter) => reporter.onCaseDone?.(done));
     },
   };
@@ -55,6 +67,9 @@ export async function execute(
       ...options.engine,
       listener,
       keepCases: false,
+      // Each case is encoded as the artifact writes it once, as it finishes: one that cannot be
+      // (a throwing toJSON or getter in user values) is that case's error, not the run's end.
+      encode: (result) => stringifyCase(result as RunResult['cases'][number]),
     });
     const artifact = await options.artifact({
       runs: result.runs,
@@ -68,6 +83,17 @@ export async function execute(
   } finally {
     for (const reporter of reporters) reporter.close?.();
   }
+}
+
+/**
+ * `done` without secrets: its case line scrubbed and, when that removed any, its result read
+ * back from the clean line (so the log and the reporters see the same clean case).
+ */
+function scrubbed(done: CaseDone, scrubber: Scrubber): CaseDone {
+  if (scrubber.empty || done.json === undefined) return done;
+  const json = scrubber.json(done.json);
+  if (json === done.json) return done;
+  return { ...done, json, result: JSON.parse(json) as CaseDone['result'] };
 }
 
 /** Tells every reporter, even when one throws; then throws the first error. */

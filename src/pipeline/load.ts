@@ -1,8 +1,11 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.ts';
+import { configSecrets } from '../config/secrets.ts';
+import { createBreaker } from '../judge/breaker.ts';
 import type { LoadedConfig } from '../config/types.ts';
-import { UsageError, usageError } from '../shared/errors.ts';
+import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
+import { UsageError, formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
 import { createModuleLoader, type ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import { createModelAccess, resolveCacheDir, type ModelAccess } from '../bind/models.ts';
@@ -16,15 +19,49 @@ import type { CommandContext } from './context.ts';
 
 const DEFAULT_CONFIGS = ['evals.yaml', 'evals.yml'];
 
-/** The config the user named, else `evals.yaml` / `evals.yml` in the current folder. */
+/**
+ * The config the user named (in a folder named, its `evals.yaml` / `evals.yml`), else one of
+ * those in the current folder. A missing `x.yml` whose `x.yaml` exists (or the reverse) is
+ * refused with the name that exists.
+ */
 export function resolveConfigArg(arg: string | undefined, ctx: CommandContext): string {
-  if (arg !== undefined) return arg;
+  if (arg !== undefined) return namedConfig(arg, ctx);
   const found = DEFAULT_CONFIGS.find((name) => existsSync(resolve(ctx.cwd, name)));
   if (found) return found;
   throw usageError(
     'config.not-found',
     `no config given and no ${DEFAULT_CONFIGS.join(' or ')} in ${ctx.cwd} (run \`evals init\` to create one)`,
   );
+}
+
+function namedConfig(arg: string, ctx: CommandContext): string {
+  const path = resolve(ctx.cwd, arg);
+  if (isFolder(path)) {
+    const found = DEFAULT_CONFIGS.find((name) => existsSync(join(path, name)));
+    if (found !== undefined) return join(arg, found);
+    throw usageError(
+      'config.not-found',
+      `${arg} is a folder with no ${DEFAULT_CONFIGS.join(' or ')} in it (name the config file, or run \`evals init ${arg}\` to create one)`,
+    );
+  }
+  if (existsSync(path)) return arg;
+  const other = arg.endsWith('.yml')
+    ? `${arg.slice(0, -'.yml'.length)}.yaml`
+    : arg.endsWith('.yaml')
+      ? `${arg.slice(0, -'.yaml'.length)}.yml`
+      : undefined;
+  if (other !== undefined && existsSync(resolve(ctx.cwd, other))) {
+    throw usageError('config.not-found', `${arg}: no such file; did you mean ${other}?`);
+  }
+  return arg;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Loads and validates the config the user named (or the default one); problems are a UsageError. */
@@ -54,6 +91,8 @@ export interface PrepareOverrides {
   updateBaselines?: boolean;
   /** The target kinds a config may name (default: the built-in ones). */
   targets?: TargetKinds;
+  /** `--ignore-pin`: a testset that does not match its `revision:` pin runs anyway. */
+  ignorePin?: boolean;
 }
 
 /** A config's run, planned and bound: what the engine runs, and the plan it came from. */
@@ -63,6 +102,10 @@ export interface PreparedRun {
   suites: SuiteSpec[];
   /** `models.finish()` must run after the suites did: it writes what judges recorded. */
   models: ModelAccess;
+  /** Removes the run's secrets (the config's keys and the environment's) from its results. */
+  scrubber: Scrubber;
+  /** With `ignorePin`: the pins that did not match, as the problems they would have been. */
+  pinIgnored: Issue[];
 }
 
 /**
@@ -81,25 +124,46 @@ export async function loadAndPrepare(
   const config = await loadConfig(configArg, ctx);
   const filterIssues = checkFilters(config, filters);
   if (filterIssues.length > 0) throw new UsageError(filterIssues);
+  const secrets = [...configSecrets(config), ...secretsInEnv(ctx.env)];
+  const scrubber = createScrubber(secrets);
+  // Said once per server, when the run stops calling it; the cases say it each time.
+  const breaker = createBreaker(config.defaults.stopAfterErrors, (server, count, error) => {
+    ctx.stderr.write(
+      `warning: stopped calling ${server}: ${count} calls in a row failed with ${scrubber.text(error.message)}; the remaining calls to it error at once (defaults.stopAfterErrors)\n`,
+    );
+  });
   const models = createModelAccess(config, {
     cacheDir: resolveCacheDir(config, ctx.cwd, overrides),
     updateBaselines: overrides.updateBaselines === true,
     env: ctx.env,
+    secrets,
+    breaker,
   });
   const selected = selectedSuites(config, filters);
   const [testsets, bound] = await Promise.all([
-    readTestsets(config, selected, ctx.cwd),
+    readTestsets(config, selected, ctx.cwd, { ignorePin: overrides.ignorePin === true }),
     bindSuites(config, selected, {
       loader: createModuleLoader(loaderOptions),
       models,
+      env: ctx.env,
+      secrets,
+      breaker,
       ...(overrides.targets ? { targets: overrides.targets } : {}),
     }),
   ]);
   const issues = [...(testsets.ok ? [] : testsets.issues), ...(bound.ok ? [] : bound.issues)];
   if (!testsets.ok || !bound.ok || issues.length > 0) throw new UsageError(issues);
+  warnCollapsedRows(testsets.warnings, ctx);
   const planned = plannedRun(config, testsets.testsets, filters, overrides);
   const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
-  return { config, plan, suites: suiteSpecs(plan, bound.suites, resumed), models };
+  return {
+    config,
+    plan,
+    suites: suiteSpecs(plan, bound.suites, resumed),
+    models,
+    scrubber,
+    pinIgnored: testsets.pinIgnored,
+  };
 }
 
 /** A plan changed before binding, and what its runs take over from an earlier run. */
@@ -116,14 +180,27 @@ export async function loadAndPlan(
   configArg: string | undefined,
   ctx: CommandContext,
   filters: RunFilters = {},
-  overrides: Pick<PrepareOverrides, 'trials'> = {},
-): Promise<{ config: LoadedConfig; plan: RunPlan }> {
+  overrides: Pick<PrepareOverrides, 'trials' | 'ignorePin'> = {},
+): Promise<{ config: LoadedConfig; plan: RunPlan; pinIgnored: Issue[] }> {
   const config = await loadConfig(configArg, ctx);
   const filterIssues = checkFilters(config, filters);
   if (filterIssues.length > 0) throw new UsageError(filterIssues);
-  const testsets = await readTestsets(config, selectedSuites(config, filters), ctx.cwd);
+  const testsets = await readTestsets(config, selectedSuites(config, filters), ctx.cwd, {
+    ignorePin: overrides.ignorePin === true,
+  });
   if (!testsets.ok) throw new UsageError(testsets.issues);
-  return { config, plan: plannedRun(config, testsets.testsets, filters, overrides) };
+  warnCollapsedRows(testsets.warnings, ctx);
+  return {
+    config,
+    plan: plannedRun(config, testsets.testsets, filters, overrides),
+    pinIgnored: testsets.pinIgnored,
+  };
+}
+
+/** Says which exact duplicate rows were collapsed into one case, naming both lines. */
+function warnCollapsedRows(warnings: readonly Issue[], ctx: CommandContext): void {
+  for (const warning of warnings)
+    ctx.stderr.write(`warning: ${formatIssue(warning).trimStart()}\n`);
 }
 
 function plannedRun(

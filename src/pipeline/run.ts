@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import type { ResultsArtifact } from '../types/index.ts';
@@ -8,19 +10,26 @@ import { createReporters, type ReporterContext, type ReporterSpec } from '../rep
 import type { Reporter } from '../report/reporter.ts';
 import { execute } from './execute.ts';
 import type { RunFilters } from '../plan/types.ts';
-import { usageError } from '../shared/errors.ts';
 import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
 import { useColor, type CommandContext } from './context.ts';
 import { loadAndPlan, loadAndPrepare } from './load.ts';
 import type { Resumption } from './resume.ts';
 import { renderPlan } from '../report/plan.ts';
-import { annotateRuns, withShard } from '../artifact/annotate.ts';
+import { annotateRuns, withPinIgnored, withShard } from '../artifact/annotate.ts';
+import { formatIssue, usageError, type Issue } from '../shared/errors.ts';
+import { RunControl } from '../run/control.ts';
+import { guardProcess } from './exit-guard.ts';
+import { checkOutputPaths } from './output-paths.ts';
+import type { WriteFailure } from '../report/file-reports.ts';
+import { WriteKeptError } from '../shared/write-file-atomic.ts';
 
 export interface RunArgs {
   config?: string;
   output: string;
   junit?: string;
+  /** `--report FILE`: the self-contained HTML report. */
+  report?: string;
   concurrency?: number;
   /** `--trials N`: runs of each case in every suite, overriding the config's `trials`. */
   trials?: number;
@@ -41,10 +50,21 @@ export interface RunArgs {
   updateBaselines?: boolean;
   /** `--dry-run`: print the plan (suites, grid points, cases, model calls at most) and run nothing. */
   dryRun?: boolean;
+  /**
+   * `--ignore-pin`: a testset that no longer matches its `revision:` pin runs anyway, with a
+   * warning and `pinIgnored: true` in the artifact (local work; the Action refuses it).
+   */
+  ignorePin?: boolean;
+  /** The command that finishes this run if it is interrupted, printed then (the CLI's argv). */
+  resumeCommand?: string;
 }
 
-/** Exit codes of `evals run`: verdict pass, verdict fail, interrupted (usage errors are thrown). */
-export const EXIT = { pass: 0, fail: 1, usage: 2, interrupted: 130 } as const;
+/**
+ * Exit codes of `evals run`: verdict pass, verdict fail (or a run cut short from inside: see
+ * exit-guard.ts), bad usage (thrown as UsageErrors), the run finished but a result file could
+ * not be written (`unwritten`), interrupted by a signal.
+ */
+export const EXIT = { pass: 0, fail: 1, usage: 2, unwritten: 3, interrupted: 130 } as const;
 
 /** What a finished (or interrupted) run produced, for callers that report it further (the Action). */
 export interface RunOutcome {
@@ -70,7 +90,11 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
  */
 async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
   const { resuming, filters, trials } = await selection(args, ctx);
-  const { config, plan } = await loadAndPlan(args.config, ctx, filters, trials);
+  const { config, plan, pinIgnored } = await loadAndPlan(args.config, ctx, filters, {
+    ...trials,
+    ...(args.ignorePin ? { ignorePin: true } : {}),
+  });
+  warnPinIgnored(pinIgnored, ctx);
   ctx.stdout.write(renderPlan(resuming ? resuming.narrow(plan, config).plan : plan));
   return EXIT.pass;
 }
@@ -110,6 +134,14 @@ export async function executeRun(
       '--dry-run prints the plan of `evals run` on the command line; here the suites run and report (leave --dry-run out)',
     );
   }
+  checkOutputPaths(
+    [
+      { flag: '-o', path: args.output },
+      ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
+      ...(args.report !== undefined ? [{ flag: '--report', path: args.report }] : []),
+    ],
+    ctx.cwd,
+  );
   // Read before running, so a bad baseline stops the run before any case costs anything.
   const comparing = args.baseline === undefined ? undefined : await import('./baseline.ts');
   const baseline =
@@ -117,7 +149,15 @@ export async function executeRun(
       ? await comparing.readBaseline(args.baseline, ctx)
       : undefined;
   const { resuming, filters, trials } = await selection(args, ctx);
-  const { config, plan, suites, models } = await loadAndPrepare(
+  if (
+    args.resume !== undefined &&
+    resolve(ctx.cwd, args.resume) === resolve(ctx.cwd, args.output)
+  ) {
+    ctx.stderr.write(
+      `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)\n`,
+    );
+  }
+  const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
     filters,
@@ -127,34 +167,81 @@ export async function executeRun(
       ...(args.noCache ? { noCache: true } : {}),
       ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
       ...(args.updateBaselines ? { updateBaselines: true } : {}),
+      ...(args.ignorePin ? { ignorePin: true } : {}),
     },
     resuming ? (planned, loaded) => resuming.narrow(planned, loaded) : undefined,
   );
+  warnPinIgnored(pinIgnored, ctx);
+  const marks = (artifact: ResultsArtifact): ResultsArtifact =>
+    withPinIgnored(withShard(artifact, filters.shard), pinIgnored.length > 0);
   const git = readGitInfo(config.dir, ctx.env);
+  // What an exit listener can use: it cannot wait for the git read.
+  let gitRead: ResultsArtifact['git'] = null;
+  void git.then((read) => (gitRead = read));
   // Cases the resumed runs take over from the partial: the rest ran now.
   const takenOver = plan.resume?.kept ?? 0;
   let ran = 0;
+  const unwritten: WriteFailure[] = [];
+  const fileReport = (path: string) => ({
+    path: resolve(ctx.cwd, path),
+    shown: path,
+    failed: (failure: WriteFailure) => unwritten.push({ ...failure, path }),
+    fallback: fallbackPath(path),
+  });
   const specs: ReporterSpec[] = [
     { name: 'progress' },
-    { name: 'summary', ...(resuming ? { preface: () => resuming.preface(ran) } : {}) },
-    { name: 'artifact', path: resolve(ctx.cwd, args.output), shown: args.output },
-    ...(args.junit !== undefined
-      ? [{ name: 'junit' as const, path: resolve(ctx.cwd, args.junit), shown: args.junit }]
-      : []),
+    {
+      name: 'summary',
+      results: args.output,
+      ...(resuming ? { preface: () => resuming.preface(ran) } : {}),
+    },
+    { name: 'artifact', ...fileReport(args.output) },
+    ...(args.junit !== undefined ? [{ name: 'junit' as const, ...fileReport(args.junit) }] : []),
+    ...(args.report !== undefined ? [{ name: 'html' as const, ...fileReport(args.report) }] : []),
   ];
   const own = createReporters(specs, reporterContext(ctx));
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.
   const log = new CaseSpool();
+  const control = new RunControl();
+  const t0 = performance.now();
+  const startedAt = new Date();
+  const outputPath = resolve(ctx.cwd, args.output);
+  const unguard = guardProcess({
+    control,
+    stderr: ctx.stderr,
+    writePartial: ({ result }) => {
+      const partial = buildArtifact({
+        toolVersion,
+        config: config.file,
+        configHash: config.hash,
+        git: gitRead,
+        startedAt: resuming?.startedAt ?? startedAt,
+        durationMs: (resuming?.durationMs ?? 0) + performance.now() - t0,
+        interrupted: true,
+        runs: annotateRuns(result.runs, suites),
+      });
+      try {
+        log.writeArtifactSync(outputPath, marks(partial));
+      } finally {
+        // The spool's own exit listener may have been added during this exit: too late to run.
+        log.discard();
+      }
+      return args.output;
+    },
+  });
   let artifact: ResultsArtifact;
   try {
     artifact = await execute(suites, {
       log,
+      scrubber,
       reporters: [...own, ...reporters],
       engine: {
+        control,
         ...(args.signal ? { signal: args.signal } : {}),
         ...(args.concurrency !== undefined ? { globalConcurrency: args.concurrency } : {}),
         // A shard's cases carry their testset positions, for `evals merge`.
         positions: filters.shard !== undefined,
+        shard: filters.shard !== undefined,
       },
       artifact: async (executed) => {
         // Files judges keep (automatic-battle baselines) are written once, after the last call.
@@ -176,7 +263,7 @@ export async function executeRun(
           interrupted,
           runs,
         });
-        built = withShard(built, filters.shard);
+        built = marks(built);
         if (comparing && baseline !== undefined && args.baseline !== undefined) {
           built = comparing.withComparison(
             built,
@@ -191,15 +278,50 @@ export async function executeRun(
       },
     });
   } finally {
+    unguard();
     log.discard();
   }
+  if (unwritten.length > 0) {
+    for (const failure of unwritten) ctx.stderr.write(`error: ${describeWriteFailure(failure)}\n`);
+    return { artifact, config, exitCode: EXIT.unwritten };
+  }
   if (artifact.interrupted) {
+    const finish = args.resumeCommand === undefined ? '' : `; to finish it: ${args.resumeCommand}`;
     ctx.stderr.write(
-      'interrupted: the artifact holds the cases that finished (interrupted: true)\n',
+      `interrupted: ${args.output} holds the cases that finished (interrupted: true)${finish}\n`,
     );
     return { artifact, config, exitCode: EXIT.interrupted };
   }
   return { artifact, config, exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail };
+}
+
+/** Says, before the run, which pins `--ignore-pin` let through. */
+function warnPinIgnored(pinIgnored: readonly Issue[], ctx: CommandContext): void {
+  for (const issue of pinIgnored) {
+    ctx.stderr.write(`warning: --ignore-pin: ${formatIssue(issue).trimStart()}\n`);
+  }
+}
+
+/**
+ * Where a report goes when its own path fails after the run: the system's temporary folder,
+ * named after it, so the results of a long run are not lost to a full or read-only disk.
+ */
+function fallbackPath(path: string): string {
+  return join(
+    tmpdir(),
+    `evalgate-${process.pid}-${randomBytes(4).toString('hex')}-${basename(path)}`,
+  );
+}
+
+/** One line: what could not be written, why, and where the results are kept, if anywhere. */
+function describeWriteFailure({ path, error, kept }: WriteFailure): string {
+  const cause = error instanceof WriteKeptError ? error.cause : error;
+  const why = (cause as Error | undefined)?.message ?? String(cause);
+  const keptAt =
+    kept === null
+      ? 'nothing was kept'
+      : `the complete file is kept at ${kept}; move it where it belongs`;
+  return `the run finished but ${path} could not be written (${why}); ${keptAt}`;
 }
 
 /** Where a command's reporters write: its streams, as the terminal it runs in allows. */
@@ -209,7 +331,14 @@ export function reporterContext(ctx: CommandContext): ReporterContext {
     err: (text) => ctx.stderr.write(text),
     errIsTTY: Boolean(ctx.stderr.isTTY),
     color: useColor(ctx),
-    ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+    ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
   };
+}
+
+/** The terminal's columns; through a pipe, `COLUMNS` when set (as a shell exports it). */
+function terminalWidth(ctx: CommandContext): number | undefined {
+  if (ctx.stdout.columns) return ctx.stdout.columns;
+  const columns = Number(ctx.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }

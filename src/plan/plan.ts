@@ -8,6 +8,7 @@ import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import type { Issue } from '../shared/errors.ts';
 import { hasTagIn } from '../testsets/identity.ts';
+import { describeTarget } from '../config/target.ts';
 import type { Params, PreparedCase } from '../types/index.ts';
 import { expandGrid } from './grid.ts';
 import { shardOf } from './shard.ts';
@@ -55,8 +56,7 @@ export function planRun(
     const evaluators = suite.evaluators.map(plannedEvaluator);
     suites.push({
       id: suite.id,
-      target:
-        suite.target.kind === 'function' ? `function ${suite.target.module}` : 'recorded outputs',
+      target: describeTarget(suite.target),
       evaluators,
       testset: testset.info,
       rows: testset.cases.length,
@@ -109,9 +109,19 @@ function modelCalls(
   suite: SuiteConfig,
   evaluators: readonly PlannedEvaluator[],
 ): SuitePlan['modelCalls'] {
-  const perCase = evaluators.reduce((sum, e) => sum + (e.callsPerCase ?? 0), 0);
+  const target = suite.target;
+  const perCase =
+    evaluators.reduce((sum, e) => sum + (e.callsPerCase ?? 0), 0) +
+    (target.kind === 'model' ? 1 : 0);
+  // Code, an endpoint or a command may call models too; how often is theirs to say.
+  const opaque =
+    target.kind === 'http'
+      ? `the endpoint ${describeTarget(target)}`
+      : target.kind === 'function' || target.kind === 'command'
+        ? `the ${describeTarget(target)}`
+        : null;
   const unknown = [
-    ...(suite.target.kind === 'function' ? [`the function ${suite.target.module}`] : []),
+    ...(opaque === null ? [] : [opaque]),
     ...evaluators.filter((e) => e.callsPerCase === null).map((e) => `evaluator ${e.id}`),
   ];
   return { perCase, unknown };

@@ -4,6 +4,7 @@
  * Fed the cases as they finish: `open` with each run's size, then `record` per case.
  */
 import type { CaseResult } from '../types/index.ts';
+import { ErrorTally } from './case-text.ts';
 import { MAX_LISTED_CASES, type CaseListing } from './summary-table.ts';
 
 /** A run's cases as far as the summary table needs them. */
@@ -14,6 +15,7 @@ interface RunListing {
   /** The same for cases that passed but are flaky. */
   flakyPassed: Map<number, CaseResult>;
   flakyPassedCount: number;
+  errors: ErrorTally;
 }
 
 /**
@@ -32,12 +34,14 @@ export class ListedCases {
       notPassedCount: 0,
       flakyPassed: new Map(),
       flakyPassedCount: 0,
+      errors: new ErrorTally(),
     }));
   }
 
   record(run: number, index: number, result: CaseResult): void {
     const listing = this.#runs[run];
     if (listing === undefined) return;
+    listing.errors.addCase(result);
     if (!result.passed) {
       listing.notPassedCount++;
       keepFirst(listing.notPassed, index, result);
@@ -56,6 +60,7 @@ export class ListedCases {
       notPassedCount: listing.notPassedCount,
       flakyPassed: inOrder(listing.flakyPassed),
       flakyPassedCount: listing.flakyPassedCount,
+      errors: listing.errors.counted(),
     };
   }
 }

@@ -5,6 +5,7 @@
 import {
   caseLists,
   caseText,
+  comparedLine,
   countsLine,
   evaluatorsOnOneSide,
   footnote,
@@ -15,7 +16,7 @@ import {
   orderRuns,
   rowText,
 } from './comparison-wording.ts';
-import { describeRun, formatCount, plural } from './labels.ts';
+import { describeRun, formatCount } from './labels.ts';
 import { codeSpan, describeOriginMarkdown, escapeMarkdownText } from './markdown-text.ts';
 import type { ChangeLabel, Comparison, RunComparison } from '../types/comparison.ts';
 
@@ -46,7 +47,7 @@ export function renderComparisonMarkdown(
   const maxListed = options.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
   const blocks: string[] = [];
   const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
-  blocks.push(`Compared with ${base}: ${countsLine(comparison.counts, (text) => `**${text}**`)}`);
+  blocks.push(`Compared with ${base}: ${countsLine(comparison, (text) => `**${text}**`)}`);
   for (const run of orderRuns(comparison.runs)) {
     blocks.push(markdownRun(run, comparison.settings.confidence, maxListed));
   }
@@ -62,11 +63,9 @@ export function renderComparisonMarkdown(
 }
 
 function markdownRun(run: RunComparison, confidence: number, maxListed: number): string {
-  const blocks: string[] = [
-    `#### ${escapeMarkdownText(describeRun(run))} · ${plural(run.passRate.paired, 'case')} compared`,
-  ];
+  const blocks: string[] = [`#### ${escapeMarkdownText(describeRun(run))} · ${comparedLine(run)}`];
   const rows = orderRows(run).map((row) => {
-    const text = rowText(row, confidence);
+    const text = rowText(row, confidence, run.minDetectableEffect);
     const name = row.kind === 'pass rate' ? '**pass rate**' : escapeMarkdownText(text.name);
     const label = text.label === 'regressed' ? '**regressed**' : text.label;
     const tail = [text.note, text.test].filter(Boolean).join(' · ');

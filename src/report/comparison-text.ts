@@ -6,6 +6,7 @@ import { painter, type Painter } from './ansi.ts';
 import {
   caseLists,
   caseText,
+  comparedLine,
   countsLine,
   evaluatorsOnOneSide,
   footnote,
@@ -17,7 +18,7 @@ import {
   rowText,
 } from './comparison-wording.ts';
 import { showInvisible } from './failure-details.ts';
-import { describeRun, formatCount, plural, shortSha, startDate } from './labels.ts';
+import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { renderTable } from '../shared/text-table.ts';
 import type { ArtifactInfo, ChangeLabel, Comparison, RunComparison } from '../types/comparison.ts';
 
@@ -38,7 +39,7 @@ export function renderComparisonText(
     [
       `${paint.bold('BASE')} ${oneLine(describeArtifact(comparison.base))}`,
       `${paint.bold('HEAD')} ${oneLine(describeArtifact(comparison.head))}`,
-      countsLine(comparison.counts, (text) => paint.bold(paint.red(text))),
+      countsLine(comparison, (text) => paint.bold(paint.red(text))),
     ].join('\n'),
   );
   for (const run of orderRuns(comparison.runs)) {
@@ -67,10 +68,8 @@ function describeArtifact(info: ArtifactInfo): string {
 }
 
 function textRun(run: RunComparison, confidence: number, paint: Painter): string {
-  const lines = [
-    `${paint.bold(oneLine(describeRun(run)))}  ${paint.dim(`${plural(run.passRate.paired, 'case')} compared`)}`,
-  ];
-  const rows = orderRows(run).map((row) => rowText(row, confidence));
+  const lines = [`${paint.bold(oneLine(describeRun(run)))}  ${paint.dim(`${comparedLine(run)}`)}`];
+  const rows = orderRows(run).map((row) => rowText(row, confidence, run.minDetectableEffect));
   lines.push(
     ...renderTable(
       rows.map((row) => {

@@ -6,12 +6,13 @@
  */
 import { describeRun, formatCount, formatPercent, plural, shortId } from './labels.ts';
 import type {
+  AgreementChange,
   CaseRef,
-  ChangeCounts,
   ChangeLabel,
   Comparison,
   EvaluatorChange,
   PassRateChange,
+  RowTest,
   RunComparison,
   RunRef,
 } from '../types/comparison.ts';
@@ -22,26 +23,57 @@ export const MAX_LISTED_COMPARE_CASES = 10;
 /** Runs listed as present on one side only; the rest are counted. */
 const MAX_LISTED_RUNS = 10;
 
-/** `1 regression · 2 improvements · 5 unchanged · 1 with too few cases`; regressions emphasized. */
-export function countsLine(counts: ChangeCounts, emphasize: (text: string) => string): string {
+/**
+ * `2 regressions (1 significant over the family) · 2 improvements · 5 unchanged (2 underpowered)
+ * · 1 with too few cases`: rows by label, and how many regressions survive the correction over
+ * the whole comparison (what `regressions: block` acts on); regressions emphasized.
+ */
+export function countsLine(
+  comparison: Pick<Comparison, 'counts' | 'family'>,
+  emphasize: (text: string) => string,
+): string {
+  const { counts, family } = comparison;
   const regressions = plural(counts.regressed, 'regression');
+  const significant =
+    counts.regressed > 0 && family.regressions !== counts.regressed
+      ? ` (${formatCount(family.regressions)} significant over the ${plural(family.rows, 'row')} compared)`
+      : '';
+  const underpowered =
+    counts.underpowered > 0 ? ` (${formatCount(counts.underpowered)} underpowered)` : '';
   return [
-    counts.regressed > 0 ? emphasize(regressions) : regressions,
+    `${counts.regressed > 0 ? emphasize(regressions) : regressions}${significant}`,
     plural(counts.improved, 'improvement'),
-    `${formatCount(counts.unchanged)} unchanged`,
+    `${formatCount(counts.unchanged)} unchanged${underpowered}`,
     `${formatCount(counts.tooFewCases)} with too few cases`,
   ].join(' · ');
 }
 
+/** `40 cases compared`, and with trials `· 3 trials each, averaged per case`. */
+export function comparedLine(run: RunComparison): string {
+  const cases = `${plural(run.passRate.paired, 'case')} compared`;
+  return run.trials > 1 ? `${cases} · ${run.trials} trials each, averaged per case` : cases;
+}
+
 /** What the labels mean and how the statistics were made: the last line of either form. */
 export function footnote(comparison: Comparison): string {
-  const { settings } = comparison;
+  const { settings, family } = comparison;
   const percent = Math.round(settings.confidence * 100);
+  const trials = comparison.runs.some((run) => run.trials > 1)
+    ? "With trials, each case's trials are averaged first: the case is the unit. "
+    : '';
   return (
-    `Scores: ${percent}% CI of the paired mean difference (bootstrap, ${formatCount(settings.iterations)} resamples, seed ${settings.seed}); ` +
-    `pass rate: exact McNemar test. Unchanged means no significant change either way, not proof of equality; ` +
-    `rows with fewer than ${settings.minPaired} paired cases get no verdict.`
+    `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 ` +
+    `(${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
+    `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini–Hochberg. ` +
+    `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` +
+    trials +
+    `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`
   );
+}
+
+/** `0.05` for 95%. */
+function formatAlpha(confidence: number): string {
+  return String(Number((1 - confidence).toFixed(4)));
 }
 
 /** The runs present on one side only, titled, leaving out an empty side. */
@@ -79,21 +111,24 @@ const LABEL_ORDER: Record<ChangeLabel, number> = {
 /** Runs with a regression first, otherwise in HEAD's order (the sort is stable). */
 export function orderRuns(runs: readonly RunComparison[]): RunComparison[] {
   const regressed = (run: RunComparison): number =>
-    run.passRate.label === 'regressed' || run.evaluators.some((row) => row.label === 'regressed')
+    [run.passRate, ...run.evaluators, ...run.agreement].some((row) => row.label === 'regressed')
       ? 0
       : 1;
   return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
 
-/** One row of a run's table: its pass rate, or one evaluator's scores. */
+/** One row of a run's table: its pass rate, one evaluator's scores, or a judge's agreement κ. */
 export type Row =
-  { kind: 'pass rate'; change: PassRateChange } | { kind: 'evaluator'; change: EvaluatorChange };
+  | { kind: 'pass rate'; change: PassRateChange }
+  | { kind: 'evaluator'; change: EvaluatorChange }
+  | { kind: 'agreement'; change: AgreementChange };
 
-/** The pass-rate row and the evaluator rows, by label; the pass rate first among equals. */
+/** The pass-rate, evaluator and agreement rows, by label; the pass rate first among equals. */
 export function orderRows(run: RunComparison): Row[] {
   const rows: Row[] = [
     { kind: 'pass rate', change: run.passRate },
     ...run.evaluators.map((change): Row => ({ kind: 'evaluator', change })),
+    ...run.agreement.map((change): Row => ({ kind: 'agreement', change })),
   ];
   return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
@@ -103,28 +138,61 @@ export interface RowText {
   name: string;
   /** `0.81 → 0.86 (+0.05, 95% CI +0.02…+0.08)` */
   change: string;
-  /** `p = 0.003`, `McNemar p = 0.021`, or '' */
+  /** `p = 0.003 · Holm p = 0.041 · q = 0.020`, `McNemar p = 0.021 · …`, or '' */
   test: string;
   label: ChangeLabel;
-  /** `(4 paired)` after `too few cases`, else ''. */
+  /**
+   * After the label: `(4 paired)` for too few cases; for an unchanged row what it could have
+   * seen (`could detect ±0.06`, or `underpowered: could detect ±0.15, ~450 cases needed for
+   * ±0.10`); for a regressed or improved row the family's correction removed, why it does not
+   * count. Else ''.
+   */
   note: string;
+  /** The row cannot see the suite's `gate.minDetectableEffect`. */
+  underpowered: boolean;
 }
 
-/** The words of `row`; intervals are at `confidence` (0.95 prints `95% CI`). */
-export function rowText(row: Row, confidence: number): RowText {
+/**
+ * The words of `row`; intervals are at `confidence` (0.95 prints `95% CI`), and `target` is the
+ * run's `gate.minDetectableEffect`, the change an underpowered row's case count is sized for.
+ */
+export function rowText(row: Row, confidence: number, target: number): RowText {
+  const ci = `${Math.round(confidence * 100)}% CI`;
+  const underpowered = row.change.power?.underpowered === true;
   if (row.kind === 'pass rate') {
     const c = row.change;
     const change =
       c.baseRate === null || c.headRate === null || c.delta === null
         ? 'no case in both runs'
-        : `${formatPercent(c.baseRate)} → ${formatPercent(c.headRate)} (${signed(c.delta * 100, 1)} pp; ` +
-          `${formatCount(c.passToFail)} pass→fail, ${formatCount(c.failToPass)} fail→pass)`;
+        : `${formatPercent(c.baseRate)} → ${formatPercent(c.headRate)} (${signed(c.delta * 100, 1)} pp` +
+          (c.ci === null
+            ? ''
+            : `, ${ci} ${signed(c.ci.low * 100, 1)}…${signed(c.ci.high * 100, 1)} pp`) +
+          `; ${formatCount(c.passToFail)} pass→fail, ${formatCount(c.failToPass)} fail→pass)`;
     return {
       name: 'pass rate',
       change,
-      test: c.paired === 0 ? '' : `McNemar ${formatP(c.pValue)}`,
+      test: testText(c, 'McNemar '),
       label: c.label,
-      note: c.label === 'too few cases' ? `(${formatCount(c.paired)} paired)` : '',
+      note: noteText(c, c.paired, target, (value) => `±${(value * 100).toFixed(1)} pp`),
+      underpowered,
+    };
+  }
+  if (row.kind === 'agreement') {
+    const c = row.change;
+    const kappa = c.weighted ? 'weighted κ' : 'κ';
+    const change =
+      c.baseKappa === null || c.headKappa === null || c.delta === null || c.ci === null
+        ? `${kappa} not measured on both sides`
+        : `${kappa} ${c.baseKappa.toFixed(2)} → ${c.headKappa.toFixed(2)} (${signed(c.delta, 2)}, ` +
+          `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)})`;
+    return {
+      name: `${c.evaluator} agreement`,
+      change,
+      test: testText(c, ''),
+      label: c.label,
+      note: noteText(c, Math.min(c.compared.base, c.compared.head), target, plusMinus),
+      underpowered,
     };
   }
   const c = row.change;
@@ -132,14 +200,50 @@ export function rowText(row: Row, confidence: number): RowText {
     c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null
       ? 'no case scored in both runs'
       : `${c.baseMean.toFixed(2)} → ${c.headMean.toFixed(2)} (${signed(c.delta, 2)}, ` +
-        `${Math.round(confidence * 100)}% CI ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)})`;
+        `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)})`;
   return {
     name: c.evaluator,
     change,
-    test: c.pValue === null ? '' : formatP(c.pValue),
+    test: testText(c, ''),
     label: c.label,
-    note: c.label === 'too few cases' ? `(${formatCount(c.paired)} paired)` : '',
+    note: noteText(c, c.paired, target, plusMinus),
+    underpowered,
   };
+}
+
+/** `p = 0.003 · Holm p = 0.041 · q = 0.020`; the corrected figures only for rows in the family. */
+function testText(row: RowTest, prefix: string): string {
+  if (row.pValue === null) return '';
+  const parts = [`${prefix}${formatP(row.pValue)}`];
+  if (row.adjustedP !== null) parts.push(`Holm ${formatP(row.adjustedP)}`);
+  if (row.qValue !== null) parts.push(`q ${formatP(row.qValue).slice(2)}`);
+  return parts.join(' · ');
+}
+
+function noteText(
+  row: RowTest,
+  paired: number,
+  target: number,
+  size: (value: number) => string,
+): string {
+  if (row.label === 'too few cases') return `(${formatCount(paired)} paired)`;
+  if (row.label !== 'unchanged') {
+    return row.significant ? '' : '(not significant once every row of the comparison is counted)';
+  }
+  const power = row.power;
+  if (power === null) return '';
+  const detect = `could detect ${size(power.detectable)}`;
+  if (!power.underpowered) return `(${detect})`;
+  const needed =
+    power.casesNeeded === null
+      ? ''
+      : `, ~${formatCount(power.casesNeeded)} cases needed for ${size(target)}`;
+  return `(underpowered: ${detect}${needed})`;
+}
+
+/** `±0.06`. */
+function plusMinus(value: number): string {
+  return `±${value.toFixed(2)}`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { posix } from 'node:path';
 
 import type { CaseResult, EvaluationResult } from '../types/index.ts';
+import { reasonOf } from './evaluation-reason.ts';
 import { plural } from './labels.ts';
 
 /**
@@ -29,18 +30,12 @@ export function failedEvaluations(result: CaseResult): EvaluationResult[] {
 }
 
 /**
- * The evaluator's own explanation: `metadata.reason` when it is a string, else the first string
- * metadata value as `key: value` (built-ins record `expected`/`actual` and the like), else null.
- * Errored evaluations have none; their error says it all.
+ * The evaluator's own explanation: `metadata.reason` when it is a string, else what a built-in's
+ * metadata says in numbers (`length 2,862 characters > max 200`), else the first string metadata
+ * value as `key: value`, else null. Errored evaluations have none; their error says it all.
  */
 export function evaluationReason(evaluation: EvaluationResult): string | null {
-  if (evaluation.error !== null || evaluation.metadata === null) return null;
-  const reason = evaluation.metadata.reason;
-  if (typeof reason === 'string' && reason.trim() !== '') return reason;
-  for (const [key, value] of Object.entries(evaluation.metadata)) {
-    if (typeof value === 'string' && value.trim() !== '') return `${key}: ${value}`;
-  }
-  return null;
+  return reasonOf(evaluation);
 }
 
 /**

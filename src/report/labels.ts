@@ -31,9 +31,12 @@ export function plural(count: number, noun: string): string {
   return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** The first `SHORT_ID_LENGTH` characters of a case id. */
+/**
+ * A case id in `SHORT_ID_LENGTH` characters: a longer one is cut and ends with `…`, so nobody
+ * takes the prefix for the whole id (`report/case-text.ts` keeps prefixes apart in a listing).
+ */
 export function shortId(id: string): string {
-  return id.length > SHORT_ID_LENGTH ? id.slice(0, SHORT_ID_LENGTH) : id;
+  return id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH - 1)}\u2026` : id;
 }
 
 /** A commit as people quote it: its first 7 hex digits, as `git log --oneline` shows them. */

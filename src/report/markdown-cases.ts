@@ -7,6 +7,7 @@ import type { CaseResult } from '../types/index.ts';
 import {
   evaluationReason,
   failedEvaluations,
+  clipText,
   outputText,
   repoPath,
   shortenText,
@@ -17,8 +18,8 @@ import {
   flakyLabel,
   formatCount,
   plural,
-  shortId,
 } from './labels.ts';
+import { caseLabel, distinctShortIds } from './case-text.ts';
 import type { RunComparison, RunView } from './markdown-model.ts';
 import { codeBlock, codeSpan, escapeMarkdownText } from './markdown-text.ts';
 
@@ -58,11 +59,26 @@ export function renderFailingCases(view: RunView, shown: number, sourceRoot: str
   return blocks.join('\n\n');
 }
 
+const idsOfView = new WeakMap<RunView, Map<string, string>>();
+
+/** The listed ids of a run, each shortened only as far as it stays apart from the others. */
+function shownIds(view: RunView): Map<string, string> {
+  let ids = idsOfView.get(view);
+  if (ids === undefined) {
+    ids = distinctShortIds(view.failing.slice(0, view.listable).map((result) => result.id));
+    idsOfView.set(view, ids);
+  }
+  return ids;
+}
+
 function caseEntry(view: RunView, index: number, sourceRoot: string): string {
   const cached = view.entries[index];
   if (cached !== undefined) return cached;
   const result = view.failing[index];
-  const entry = result === undefined ? '' : renderCase(result, view.comparison, sourceRoot);
+  const entry =
+    result === undefined
+      ? ''
+      : renderCase(result, shownIds(view).get(result.id) ?? result.id, view.comparison, sourceRoot);
   view.entries[index] = entry;
   return entry;
 }
@@ -74,6 +90,7 @@ function caseEntry(view: RunView, index: number, sourceRoot: string): string {
  */
 function renderCase(
   result: CaseResult,
+  shownId: string,
   comparison: RunComparison | null,
   sourceRoot: string,
 ): string {
@@ -81,7 +98,13 @@ function renderCase(
   const source = result.source
     ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`)
     : 'no source';
-  const head = [codeSpan(shortId(result.id)), source, errored ? '**errored**' : '**failed**'];
+  const label = caseLabel(result);
+  const head = [
+    codeSpan(shownId),
+    ...(label !== null ? [escapeMarkdownText(clipText(label, 60))] : []),
+    source,
+    errored ? '**errored**' : '**failed**',
+  ];
   const flaky = flakyLabel(result);
   if (flaky !== null) head.push(flaky);
   if (comparison?.baseline) {

@@ -7,7 +7,7 @@ import type { ResultsArtifact, RunResult } from '../types/index.ts';
 import { runKey } from '../shared/run-key.ts';
 import { clipText } from './failure-details.ts';
 import { describeRun, describeUsage, formatCount, plural } from './labels.ts';
-import { describeOriginMarkdown, escapeMarkdownText } from './markdown-text.ts';
+import { codeSpan, describeOriginMarkdown, escapeMarkdownText } from './markdown-text.ts';
 import { formatDuration } from './progress.ts';
 import type { ReportedArtifact, ReportedCase, ReportedRun } from './reported-cases.ts';
 import { runTotals } from './totals.ts';
@@ -35,6 +35,11 @@ export interface MarkdownOptions {
   preamble?: string;
   /** Optional links: the workflow run, the check run. */
   links?: { run?: string; checkRun?: string };
+  /**
+   * Where the HTML report was written (repository-relative), said under the totals; the
+   * documented workflow uploads it with actions/upload-artifact.
+   */
+  htmlReport?: string;
 }
 
 /** The document before it is sized: what every rendering of it shares. */
@@ -158,6 +163,11 @@ function renderIntro(
     options.links?.checkRun ? `[check run](${safeUrl(options.links.checkRun)})` : null,
   ].filter((link) => link !== null);
   if (links.length > 0) lines.push(links.join(' · '));
+  if (options.htmlReport !== undefined) {
+    lines.push(
+      `HTML report: ${codeSpan(options.htmlReport)} (charts and every case; kept by the workflow's upload-artifact step)`,
+    );
+  }
 
   if (options.baseline !== null) lines.push(renderBaselineLine(options.baseline, views, goneCount));
   if (options.preamble) lines.push(options.preamble.trim());

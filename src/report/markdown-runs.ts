@@ -8,6 +8,7 @@ import { flakyLabel, formatCount, formatPercent, plural, shortId } from './label
 import { renderFailingCases, SEE_ARTIFACT } from './markdown-cases.ts';
 import type { ReportModel, RunView } from './markdown-model.ts';
 import { codeSpan, escapeMarkdownText } from './markdown-text.ts';
+import { agreementLine, agreementsOf } from './agreement-text.ts';
 
 /** Which parts of the model one rendering shows. */
 export interface Plan {
@@ -88,6 +89,12 @@ function renderRun(
   blocks.push(rows.join('\n'));
   if (!withEvaluators && evaluators.length > 0) {
     blocks.push(`_${plural(evaluators.length, 'evaluator row')} not shown_`);
+  }
+  const agreements = agreementsOf(summary.evaluators);
+  if (agreements.length > 0) {
+    blocks.push(
+      agreements.map(([id, a]) => `- ${escapeMarkdownText(agreementLine(id, a))}`).join('\n'),
+    );
   }
 
   if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {

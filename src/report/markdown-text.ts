@@ -29,7 +29,8 @@ const ZWSP = '\u200b';
  *   table, GitHub splits cells only at a pipe that is not escaped);
  * - a leading `-`, `+`, `=` or `1.`/`1)` (then a space) is escaped so it cannot start a list or an underline;
  * - `@` gets a zero-width joiner after it (no mention), `#1`/`GH-1` a zero-width space before
- *   the number (no issue reference), `://` and `www.` one inside (no autolink).
+ *   the number (no issue reference), `://` and `www.` one inside (no autolink), and a colon
+ *   that opens an emoji shortcode (`:shipit:`) one after it (no emoji).
  */
 export function escapeMarkdownText(text: string): string {
   return showInvisible(text.replace(LINE_BREAKS, ' ').replace(/\t/g, ' '))
@@ -40,7 +41,8 @@ export function escapeMarkdownText(text: string): string {
     .replace(/#(?=\d)/g, `#${ZWSP}`)
     .replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`)
     .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/\bwww\./gi, `www${ZWSP}.`);
+    .replace(/\bwww\./gi, `www${ZWSP}.`)
+    .replace(/:(?=[a-z0-9_+-]+:)/gi, `:${ZWSP}`);
 }
 
 /**
@@ -65,6 +67,8 @@ export function codeSpan(text: string): string {
 /**
  * User text as a fenced code block, every line prefixed with `indent` (so it stays inside a list
  * item). The fence is longer than any backtick run inside, so no line of the text can close it.
+ * In a PR comment the indent also keeps every line of user text from equalling a sticky-comment
+ * marker (`<!-- evalgate-report … -->`, matched as a whole line at column 0).
  */
 export function codeBlock(text: string, indent = ''): string {
   const body = showInvisible(text.replace(/\r\n?/g, '\n'));

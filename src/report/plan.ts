@@ -26,7 +26,7 @@ export function renderPlan(plan: RunPlan): string {
   lines.push(
     `Total: ${plural(plan.suites.length, 'suite')}, ${plural(runs, 'run')}, ` +
       `${plural(executions, 'case execution')} to run, at most ${plural(calls, 'model call')} ` +
-      `from built-in judges${uncounted.size > 0 ? ' (calls made by your own code are not counted)' : ''}`,
+      `from model targets and built-in judges${uncounted.size > 0 ? ' (calls made by code, commands and HTTP endpoints are not counted)' : ''}`,
     'Nothing was run (--dry-run).',
   );
   return `${lines.join('\n')}\n`;

@@ -3,7 +3,8 @@
  * run lists the reporters it wants (`ReporterSpec`s) and `createReporters` makes them; a new
  * reporter is one file and one entry here.
  */
-import { artifactFile, junitFile } from './file-reports.ts';
+import { artifactFile, junitFile, type FileReportOptions } from './file-reports.ts';
+import { htmlFile } from './html-report.ts';
 import { createProgressReporter } from './progress.ts';
 import type { Reporter } from './reporter.ts';
 import { terminalSummary } from './terminal-summary.ts';
@@ -42,31 +43,60 @@ export const reporterKinds = {
   } satisfies ReporterKind<Record<never, never>>,
   /** The summary table at the end, on stdout; `preface` is printed before it. */
   summary: {
-    create: (options: { preface?: () => string | undefined }, context) =>
+    create: (options: SummarySpec, context) =>
       terminalSummary({
         write: context.out,
         color: context.color,
         ...(context.width !== undefined ? { width: context.width } : {}),
         ...(options.preface ? { preface: options.preface } : {}),
+        ...(options.results !== undefined ? { results: options.results } : {}),
       }),
-  } satisfies ReporterKind<{ preface?: () => string | undefined }>,
-  /** The results artifact, written to `path`; `shown` is how the note names it. */
+  } satisfies ReporterKind<SummarySpec>,
+  /**
+   * The results artifact, written to `path`; `shown` is how the note names it. With `failed`, a
+   * write that fails is told there (after trying `fallback`) instead of thrown.
+   */
   artifact: {
-    create: (options: { path: string; shown?: string }, context) =>
+    create: (options: FileReportSpec, context) =>
       artifactFile({
-        path: options.path,
+        ...fileOptions(options),
         written: () => context.err(`results written to ${options.shown ?? options.path}\n`),
       }),
-  } satisfies ReporterKind<{ path: string; shown?: string }>,
-  /** The JUnit XML report, written to `path`. */
+  } satisfies ReporterKind<FileReportSpec>,
+  /** The JUnit XML report, written to `path` (`failed` and `fallback` as for the artifact). */
   junit: {
-    create: (options: { path: string; shown?: string }, context) =>
+    create: (options: FileReportSpec, context) =>
       junitFile({
-        path: options.path,
+        ...fileOptions(options),
         written: () => context.err(`JUnit report written to ${options.shown ?? options.path}\n`),
       }),
-  } satisfies ReporterKind<{ path: string; shown?: string }>,
+  } satisfies ReporterKind<FileReportSpec>,
+  /** The self-contained HTML report, written to `path` (`failed` and `fallback` as above). */
+  html: {
+    create: (options: FileReportSpec, context) =>
+      htmlFile({
+        ...fileOptions(options),
+        written: () => context.err(`HTML report written to ${options.shown ?? options.path}\n`),
+      }),
+  } satisfies ReporterKind<FileReportSpec>,
 };
+
+/** The summary's options: a line before it, and the results file its last line points at. */
+export type SummarySpec = {
+  preface?: () => string | undefined;
+  results?: string;
+};
+
+/** A file report's options in a `ReporterSpec`. */
+export type FileReportSpec = { shown?: string } & Omit<FileReportOptions, 'written'>;
+
+function fileOptions(spec: FileReportSpec): Omit<FileReportOptions, 'written'> {
+  return {
+    path: spec.path,
+    ...(spec.failed !== undefined ? { failed: spec.failed } : {}),
+    ...(spec.fallback !== undefined ? { fallback: spec.fallback } : {}),
+  };
+}
 
 type Kinds = typeof reporterKinds;
 

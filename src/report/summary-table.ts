@@ -6,18 +6,20 @@
 import type { CaseResult, RunResult } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
-import { renderTable, truncateToWidth, type TableColumn, printable } from '../shared/text-table.ts';
+import { renderTable, type TableColumn, printable } from '../shared/text-table.ts';
+import { describeUsage, formatCount, formatParams, formatPercent, plural } from './labels.ts';
+import { renderCaseLines } from './case-lines.ts';
 import {
-  describeCaseFailure,
-  describeUsage,
-  flakyLabel,
-  formatCount,
-  formatParams,
-  formatPercent,
-  plural,
-  shortId,
-} from './labels.ts';
+  ErrorTally,
+  countedLine,
+  cutMiddle,
+  distinctShortIds,
+  type CountedMessage,
+} from './case-text.ts';
+import { gridMatrices, matrixSuites } from './grid-matrix.ts';
+import { renderMatrixText } from './grid-matrix-text.ts';
 import { runTotals } from './totals.ts';
+import { agreementLine, agreementsOf } from './agreement-text.ts';
 
 /** How `renderSummary` lays out its text. */
 export interface SummaryOptions {
@@ -32,6 +34,11 @@ export interface SummaryOptions {
    * memory; absent: taken from each run's `cases`.
    */
   listings?: readonly (CaseListing | undefined)[];
+  /**
+   * The results file as the user named it: the summary ends by pointing at
+   * `evals show FILE --failed` for the full story of each case.
+   */
+  results?: string;
 }
 
 /** The cases a run's table lists: the first few of each kind, and how many there are in all. */
@@ -42,17 +49,22 @@ export interface CaseListing {
   /** Cases that passed by majority but are flaky; at most `MAX_LISTED_CASES`. */
   flakyPassed: CaseResult[];
   flakyPassedCount: number;
+  /** Every error of the run (the function's and the evaluators'), identical ones counted once. */
+  errors?: CountedMessage[];
 }
 
 /** The listing of a run that holds its cases. */
 export function listingOf(cases: readonly CaseResult[]): CaseListing {
   const notPassed = cases.filter((result) => !result.passed);
   const flakyPassed = cases.filter((result) => result.passed && result.flaky === true);
+  const errors = new ErrorTally();
+  for (const result of cases) errors.addCase(result);
   return {
     notPassed: notPassed.slice(0, MAX_LISTED_CASES),
     notPassedCount: notPassed.length,
     flakyPassed: flakyPassed.slice(0, MAX_LISTED_CASES),
     flakyPassedCount: flakyPassed.length,
+    errors: errors.counted(),
   };
 }
 
@@ -68,9 +80,19 @@ const NUMBER: TableColumn = { align: 'right' };
 export function renderSummary(runs: readonly RunResult[], options: SummaryOptions): string {
   const paint = painter(options.color);
   const width = Math.max(40, options.width ?? DEFAULT_WIDTH);
-  const blocks = runs.map((run, index) =>
-    renderRun(run, options.listings?.[index] ?? listingOf(run.cases), paint, width),
-  );
+  // A suite over several grid points gets one matrix, before its first run; its runs' own
+  // blocks then leave out the tables the matrix holds.
+  const matrices = gridMatrices(runs);
+  const inMatrix = matrixSuites(matrices);
+  const blocks: string[] = [];
+  runs.forEach((run, index) => {
+    const matrix = matrices.find((m) => m.rows[0]?.run === index);
+    if (matrix !== undefined)
+      blocks.push(renderMatrixText(matrix, paint, INDENT, width).join('\n'));
+    const listing = options.listings?.[index] ?? listingOf(run.cases);
+    const block = renderRun(run, listing, paint, width, inMatrix.has(run.suite));
+    if (block !== '') blocks.push(block);
+  });
   // With several runs calling models, their sum is what the user pays; one run already shows it.
   const usages = runs.flatMap((run) => (run.summary.usage ? [run.summary.usage] : []));
   const [first, ...rest] = usages;
@@ -78,10 +100,25 @@ export function renderSummary(runs: readonly RunResult[], options: SummaryOption
     blocks.push(`all runs: ${describeUsage(rest.reduce(addUsage, first))}`);
   }
   blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint));
+  const total = runTotals(runs);
+  if (options.results !== undefined && total.passed < total.cases) {
+    const file = printable(options.results);
+    blocks[blocks.length - 1] += `\nwhy each case did not pass: evals show ${file} --failed`;
+  }
   return `${blocks.join('\n\n')}\n`;
 }
 
-function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: number): string {
+/**
+ * One run's block. `brief` (the suite's matrix shows its counts and means): only what went
+ * wrong, and nothing at all for a run where nothing did.
+ */
+function renderRun(
+  run: RunResult,
+  listing: CaseListing,
+  paint: Painter,
+  width: number,
+  brief: boolean,
+): string {
   const lines: string[] = [];
   const params = formatParams(run.params, ' ');
   lines.push(
@@ -93,8 +130,14 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
       .filter((part) => part !== null)
       .join('  '),
   );
-
   const { summary } = run;
+  const wrong = renderWrong(run, listing, paint, width);
+  if (brief) {
+    const usage = summary.usage !== undefined ? [`${INDENT}${describeUsage(summary.usage)}`] : [];
+    if (wrong.length === 0 && usage.length === 0) return '';
+    return [...lines, ...usage, ...wrong].join('\n');
+  }
+
   // The flaky column only exists for runs with trials, so single-trial output is unchanged.
   const flaky = summary.flaky === undefined ? [] : [formatCount(summary.flaky)];
   lines.push(
@@ -106,7 +149,8 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
           formatCount(summary.passed),
           formatCount(summary.failed),
           formatCount(summary.errored),
-          formatPercent(summary.passRate),
+          // No cases, no rate: "100.0%" of nothing would read as a pass.
+          summary.cases === 0 ? '—' : formatPercent(summary.passRate),
           ...flaky,
         ],
       ],
@@ -135,8 +179,23 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
     );
   }
 
-  if (summary.usage !== undefined) lines.push('', `${INDENT}${describeUsage(summary.usage)}`);
+  const agreements = agreementsOf(summary.evaluators);
+  if (agreements.length > 0) {
+    lines.push('', ...agreements.map(([id, a]) => `${INDENT}${printable(agreementLine(id, a))}`));
+  }
 
+  if (summary.usage !== undefined) lines.push('', `${INDENT}${describeUsage(summary.usage)}`);
+  return [...lines, ...wrong].join('\n');
+}
+
+/** The failed gate conditions, the errors counted, the cases that did not pass or are flaky. */
+function renderWrong(
+  run: RunResult,
+  listing: CaseListing,
+  paint: Painter,
+  width: number,
+): string[] {
+  const lines: string[] = [];
   const failedConditions = run.gate.conditions.filter((condition) => !condition.passed);
   if (failedConditions.length > 0) {
     lines.push('');
@@ -147,6 +206,22 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
   }
 
   const { notPassed, notPassedCount, flakyPassed, flakyPassedCount } = listing;
+  const errors = listing.errors ?? [];
+  // Worth its own block when a message repeats; single errors read fine next to their case.
+  if (errors.some((error) => error.count > 1)) {
+    lines.push('', `${INDENT}errors (identical ones counted once):`);
+    for (const error of errors.slice(0, MAX_LISTED_CASES)) {
+      lines.push(`${INDENT}${INDENT}${cutMiddle(printable(countedLine(error)), width - 4)}`);
+    }
+    if (errors.length > MAX_LISTED_CASES) {
+      lines.push(
+        `${INDENT}${INDENT}and ${plural(errors.length - MAX_LISTED_CASES, 'other message')}`,
+      );
+    }
+  }
+  const ids = distinctShortIds([...notPassed, ...flakyPassed].map((result) => result.id));
+  const caseLines = (result: CaseResult): string[] =>
+    renderCaseLines(result, ids.get(result.id) ?? result.id, paint, width, `${INDENT}${INDENT}`);
   if (notPassedCount > 0) {
     lines.push('');
     lines.push(
@@ -154,7 +229,7 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
         ? `${INDENT}${formatCount(notPassedCount)} cases did not pass, first ${notPassed.length}:`
         : `${INDENT}cases that did not pass:`,
     );
-    for (const result of notPassed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of notPassed) lines.push(...caseLines(result));
   }
 
   // Flaky cases that failed are in the list above (tagged); the ones that passed by majority
@@ -166,22 +241,9 @@ function renderRun(run: RunResult, listing: CaseListing, paint: Painter, width: 
         ? `${INDENT}${formatCount(flakyPassedCount)} cases passed but are flaky, first ${flakyPassed.length}:`
         : `${INDENT}cases that passed but are flaky:`,
     );
-    for (const result of flakyPassed) lines.push(renderCaseLine(result, paint, width));
+    for (const result of flakyPassed) lines.push(...caseLines(result));
   }
-  return lines.join('\n');
-}
-
-/** `✗ id  source  reasons`, `! …` for an errored case, `~ id  source  flaky 2/3` for a flaky pass. */
-function renderCaseLine(result: CaseResult, paint: Painter, width: number): string {
-  const errored = result.error !== null;
-  const mark = result.passed ? paint.yellow('~') : errored ? paint.yellow('!') : paint.red('✗');
-  const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
-  const flaky = flakyLabel(result);
-  const reasons = describeCaseFailure(result).join('; ');
-  const detail = [flaky, reasons].filter((part) => part !== null && part !== '').join('  ');
-  const text = `${printable(shortId(result.id))}  ${printable(source)}  ${printable(detail)}`;
-  // The mark and its indent take 6 visible columns; the text is cut, never the mark.
-  return `${INDENT}${INDENT}${mark} ${truncateToWidth(text, width - 6)}`;
+  return lines;
 }
 
 function renderVerdictLine(

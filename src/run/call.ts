@@ -5,8 +5,9 @@ import type { EvaluatorArgs, FnArgs, Params } from '../types/index.ts';
  *
  * Sync calls are the common case for built-in evaluators and must stay cheap, so nothing here
  * allocates a timer or an `AbortSignal` unless it is needed: a timer only exists while a
- * returned promise is pending (a sync call cannot be pre-empted anyway), and a signal only
- * exists once the callee reads `args.signal`.
+ * returned promise is pending (a sync call cannot be pre-empted in-process: one that ran past
+ * its limit is timed out once it returns), and a signal only exists once the callee reads
+ * `args.signal`.
  */
 
 /** How a pending call ended: its value, or the message of why it failed. */
@@ -109,47 +110,141 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * The message recorded for anything user code threw or rejected with: an Error's message
- * (`Error: boom` → `boom`), a string as is, other values as JSON (`{"code":1}`, `42`).
+ * (`Error: boom` → `boom`), a string as is, other values as JSON (`{"code":1}`, `42`). Never
+ * throws: an error whose `message` getter or `toJSON` throws is described as such, since the
+ * engine records this text and must not crash on reading it.
  */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  if (
-    typeof error === 'object' &&
-    error !== null &&
-    typeof (error as { message?: unknown }).message === 'string'
-  ) {
-    return (error as { message: string }).message;
-  }
   try {
-    const json = JSON.stringify(error);
-    if (json !== undefined) return json;
-  } catch {
-    // Cyclic or BigInt-holding values: fall back to their string form.
+    return messageOf(error);
+  } catch (reading) {
+    let why = '';
+    try {
+      why = `: ${messageOf(reading)}`;
+    } catch {
+      // Unreadable twice over: the sentence alone says enough.
+    }
+    return `it threw a value whose message cannot be read${why}`;
   }
-  return String(error);
+}
+
+function messageOf(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string' && message !== '') return message;
+    if (error instanceof Error) return error.name;
+  }
+  const json = jsonOf(error);
+  return json ?? String(error);
+}
+
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    // Cyclic or BigInt-holding values: the caller falls back on their string form.
+    return undefined;
+  }
+}
+
+/** A call's outcome and how long the call itself took. */
+export type CallOutcome<T> = Outcome<T> & { durationMs: number };
+
+/** Durations in the results: microsecond precision is plenty, and keeps the artifact short. */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+/** The message of a call that ran synchronously past its limit: it could not be stopped. */
+export function syncTimeoutMessage(timeoutMs: number, ranMs: number): string {
+  return `${timeoutMessage(timeoutMs)} (it ran ${Math.round(ranMs)} ms without returning: synchronous code cannot be stopped in-process)`;
 }
 
 interface PendingCall {
-  abandon(reason: unknown): void;
+  /** Ends the wait with `outcome`, aborting the callee's signal with `reason`. */
+  end(reason: unknown, error: string): void;
 }
 
 /** What an interrupted call resolves to; the engine drops the case, so the text is never shown. */
-const INTERRUPTED: Outcome<never> = { ok: false, error: 'interrupted' };
+const INTERRUPTED = 'interrupted';
+
+const ignore = (): void => {};
 
 /**
- * Every call of one engine run that is waiting on a promise, so an interrupt can abort their
- * signals and stop waiting for them at once. Calls that ignore their signal are abandoned, not
- * awaited: their promises keep running, but nothing of theirs is recorded any more.
+ * Every call of user code in one engine run: each is timed, held to its time limit, and
+ * remembered while it waits on a promise, so that
+ *
+ * - an interrupt aborts every pending call's signal and stops waiting for it at once (calls that
+ *   ignore their signal are abandoned, not awaited: their promises keep running, but nothing of
+ *   theirs is recorded any more);
+ * - when nothing else is left to happen (the event loop emptied: `neverSettled`), the calls
+ *   still waiting are known never to settle, and each ends as an error.
+ *
+ * A call that runs synchronously past its limit cannot be stopped, but it still times out: its
+ * result is not used. `current` is the unit whose code runs synchronously at this moment, so
+ * that a process exit from inside user code can name the case that caused it.
  */
-export class PendingCalls {
-  #pending = new Set<PendingCall>();
+export class UserCalls<U> {
+  readonly #now: () => number;
+  readonly #pending = new Set<PendingCall>();
   #interrupted = false;
   #reason: unknown;
+  /** The unit whose user code is running synchronously right now, else null. */
+  current: U | null = null;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
 
   /** True once `interrupt` was called: start no new user calls. */
   get interrupted(): boolean {
     return this.#interrupted;
+  }
+
+  /** Calls waiting on a promise. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /**
+   * Calls `fn` for `unit`, no longer than `timeoutMs` (null: no limit) and no longer than the
+   * next interrupt. A call that answers synchronously gives its outcome at once, timed right
+   * after it returns, before any other case gets a turn: its duration is its own. Never throws
+   * or rejects.
+   */
+  call<T>(
+    unit: U,
+    fn: () => T | PromiseLike<T>,
+    scope: CallScope,
+    timeoutMs: number | null,
+  ): CallOutcome<T> | Promise<CallOutcome<T>> {
+    const started = this.#now();
+    let value: T | PromiseLike<T>;
+    this.current = unit;
+    try {
+      value = fn();
+    } catch (thrown) {
+      this.current = null;
+      return { ok: false, error: describeError(thrown), thrown, durationMs: this.#since(started) };
+    }
+    this.current = null;
+    const ranMs = this.#now() - started;
+    const overran = timeoutMs !== null && ranMs > timeoutMs;
+    if (!isThenable(value)) {
+      return overran
+        ? { ok: false, error: syncTimeoutMessage(timeoutMs, ranMs), durationMs: roundMs(ranMs) }
+        : { ok: true, value, durationMs: roundMs(ranMs) };
+    }
+    if (overran) {
+      this.#abandon(value, scope, new DOMException(timeoutMessage(timeoutMs), 'TimeoutError'));
+      return { ok: false, error: syncTimeoutMessage(timeoutMs, ranMs), durationMs: roundMs(ranMs) };
+    }
+    if (this.#interrupted) {
+      this.#abandon(value, scope, this.#reason);
+      return Promise.resolve({ ok: false, error: INTERRUPTED, durationMs: roundMs(ranMs) });
+    }
+    return this.#settle(value, scope, timeoutMs, started, ranMs);
   }
 
   /** Aborts every pending call and resolves each of them as interrupted. */
@@ -157,30 +252,52 @@ export class PendingCalls {
     if (this.#interrupted) return;
     this.#interrupted = true;
     this.#reason = reason;
-    const pending = [...this.#pending];
-    this.#pending.clear();
-    for (const call of pending) call.abandon(reason);
+    this.#endAll(reason, INTERRUPTED);
   }
 
   /**
-   * Waits for a promise returned by user code, no longer than `timeoutMs` (null: no limit) and
-   * no longer than the next interrupt. A time-out aborts the scope's signal with a
-   * `TimeoutError`; the timer is cleared however the wait ends, so nothing keeps the process
-   * alive. Never rejects.
+   * Nothing else can happen (the event loop emptied): every call still waiting on a promise
+   * never settles. Each ends as an error with `message` and the run goes on. Returns how many.
    */
-  settle<T>(
+  neverSettled(message: string): number {
+    const count = this.#pending.size;
+    this.#endAll(new Error(message), message);
+    return count;
+  }
+
+  #endAll(reason: unknown, error: string): void {
+    const pending = [...this.#pending];
+    this.#pending.clear();
+    for (const call of pending) call.end(reason, error);
+  }
+
+  #since(started: number): number {
+    return roundMs(this.#now() - started);
+  }
+
+  /** No longer waits on `value`: its signal is aborted and a later rejection is not unhandled. */
+  #abandon(value: PromiseLike<unknown>, scope: CallScope, reason: unknown): void {
+    CallScope.abort(scope, reason);
+    // Promise.resolve adopts foreign thenables too, turning a throwing `then` into a rejection.
+    Promise.resolve(value).then(ignore, ignore);
+  }
+
+  /**
+   * Waits for a promise returned by user code whose synchronous part took `ranMs` of its
+   * limit. A time-out aborts the scope's signal with a `TimeoutError`; the timer is cleared
+   * however the wait ends, so nothing keeps the process alive.
+   */
+  #settle<T>(
     value: PromiseLike<T>,
     scope: CallScope,
     timeoutMs: number | null,
-  ): Promise<Outcome<T>> {
-    if (this.#interrupted) {
-      CallScope.abort(scope, this.#reason);
-      return Promise.resolve(INTERRUPTED);
-    }
-    return new Promise<Outcome<T>>((resolve) => {
+    started: number,
+    ranMs: number,
+  ): Promise<CallOutcome<T>> {
+    return new Promise<CallOutcome<T>>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let done = false;
-      const finish = (outcome: Outcome<T>): void => {
+      const finish = (outcome: CallOutcome<T>): void => {
         if (done) return;
         done = true;
         if (timer !== undefined) clearTimeout(timer);
@@ -188,9 +305,9 @@ export class PendingCalls {
         resolve(outcome);
       };
       const call: PendingCall = {
-        abandon: (reason) => {
+        end: (reason, error) => {
           CallScope.abort(scope, reason);
-          finish(INTERRUPTED);
+          finish({ ok: false, error, durationMs: this.#since(started) });
         },
       };
       this.#pending.add(call);
@@ -198,13 +315,36 @@ export class PendingCalls {
         timer = setTimeout(() => {
           const message = timeoutMessage(timeoutMs);
           CallScope.abort(scope, new DOMException(message, 'TimeoutError'));
-          finish({ ok: false, error: message });
-        }, timeoutMs);
+          finish({ ok: false, error: message, durationMs: this.#since(started) });
+        }, timeoutMs - ranMs);
       }
       // Promise.resolve adopts foreign thenables too, turning a throwing `then` into a rejection.
+      // Synchronous work after an `await` can hold the timer off past the limit and settle
+      // first: a call that settles late is timed out all the same.
+      const late = (durationMs: number): CallOutcome<T> | undefined =>
+        timeoutMs !== null && durationMs > timeoutMs
+          ? {
+              ok: false,
+              error: `${timeoutMessage(timeoutMs)} (it settled after ${Math.round(durationMs)} ms)`,
+              durationMs,
+            }
+          : undefined;
       Promise.resolve(value).then(
-        (result) => finish({ ok: true, value: result }),
-        (error: unknown) => finish({ ok: false, error: describeError(error), thrown: error }),
+        (result) => {
+          const durationMs = this.#since(started);
+          finish(late(durationMs) ?? { ok: true, value: result, durationMs });
+        },
+        (error: unknown) => {
+          const durationMs = this.#since(started);
+          finish(
+            late(durationMs) ?? {
+              ok: false,
+              error: describeError(error),
+              thrown: error,
+              durationMs,
+            },
+          );
+        },
       );
     });
   }

@@ -1,10 +1,11 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { describeValue } from '../shared/errors.ts';
 import type { CaseResult, RunResult } from '../types/index.ts';
-import { PendingCalls } from './call.ts';
+import { UserCalls } from './call.ts';
+import type { AbandonedRun, RunningCase } from './control.ts';
 import { record, tell, type Engine, type RunState, type SuiteState, type Unit } from './state.ts';
-import { evaluateRunGate, SummaryAccumulator } from './summary.ts';
-import { runTrial } from './trial.ts';
+import { agreementOf, evaluateRunGate, SummaryAccumulator } from './summary.ts';
+import { abandonCase, runTrial } from './trial.ts';
 import type {
   EngineOptions,
   EngineResult,
@@ -44,14 +45,24 @@ const YIELD_EVERY_MS = 20;
  * awaited), and each run keeps only the cases that finished before the interrupt (all of their
  * trials). Synchronous user code cannot hold the interrupt off: the workers let the event loop
  * in every {@link YIELD_EVERY_MS} ms.
+ *
+ * `options.control` lets the edge that watches the process act on the run: when the event loop
+ * empties, calls still waiting are errored as never settled and the run goes on; when the
+ * process exits under it, the run is abandoned synchronously (see `RunControl`). With
+ * `options.encode`, each case's result is encoded (the artifact's case line) before it is
+ * counted: one that cannot be is recorded as errored, saying why (`unencodable`).
  */
 export async function runSuites(
   suites: SuiteSpec[],
   options: EngineOptions = {},
 ): Promise<EngineResult> {
+  const now = options.now ?? (() => performance.now());
   const engine: Engine = {
-    now: options.now ?? (() => performance.now()),
-    calls: new PendingCalls(),
+    now,
+    calls: new UserCalls(now),
+    slots: [],
+    ended: false,
+    encode: options.encode,
     global:
       options.globalConcurrency === undefined
         ? null
@@ -59,6 +70,7 @@ export async function runSuites(
     listener: options.listener,
     keepCases: options.keepCases ?? true,
     positions: options.positions ?? false,
+    shard: options.shard ?? false,
     completed: 0,
     listenerError: null,
     yieldAt: performance.now() + YIELD_EVERY_MS,
@@ -84,6 +96,10 @@ export async function runSuites(
   tell(engine, () => engine.listener?.onStart?.(start));
   for (const [i, run] of runs.entries()) replayResumed(engine, run, specOf(suites, i).resumed);
 
+  options.control?.attach({
+    neverSettled: () => engine.calls.neverSettled(NEVER_SETTLED),
+    abandon: (reason) => abandon(engine, runs, total, reason),
+  });
   const { signal } = options;
   const onAbort = (): void => engine.calls.interrupt(signal?.reason);
   if (signal?.aborted) onAbort();
@@ -98,12 +114,67 @@ export async function runSuites(
     await Promise.all(workers);
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    options.control?.attach(undefined);
   }
+  if (engine.ended) {
+    // Abandoned from outside while it ran (the process is exiting): what it had is gone out.
+    return { runs: runs.map((run) => toRunResult(run, engine.shard)), interrupted: true };
+  }
+  engine.ended = true;
 
   if (engine.listenerError !== null) throw engine.listenerError.error;
   return {
-    runs: runs.map(toRunResult),
+    runs: runs.map((run) => toRunResult(run, engine.shard)),
     interrupted: engine.calls.interrupted && engine.completed < total,
+  };
+}
+
+/** The error of a call still waiting when the event loop emptied. */
+export const NEVER_SETTLED =
+  'never settled: nothing was left to run while it waited, so its promise can no longer resolve (a timeout bounds such a call)';
+
+/**
+ * Ends the run at once, synchronously, for a process that is exiting: the cases in flight are
+ * recorded as errored with `reason` (each trial not yet finished too), every pending call is
+ * abandoned, and the runs are returned as they stand.
+ */
+function abandon(
+  engine: Engine,
+  runs: RunState[],
+  total: number,
+  reason: string,
+): AbandonedRun | undefined {
+  if (engine.ended) return undefined;
+  const current = engine.calls.current;
+  engine.calls.interrupt(new Error(reason));
+  const running: RunningCase[] = [];
+  const seen = new Set<string>();
+  for (const unit of [current, ...engine.slots.map((slot) => slot.unit)]) {
+    if (unit === null || unit === undefined) continue;
+    const key = `${unit.run.position}:${unit.index}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    running.push(runningCase(unit));
+    abandonCase(engine, unit.run, unit.index, reason);
+  }
+  engine.ended = true;
+  return {
+    result: {
+      runs: runs.map((run) => toRunResult(run, engine.shard)),
+      interrupted: engine.completed < total,
+    },
+    running,
+    current: current === null ? null : runningCase(current),
+  };
+}
+
+function runningCase({ run, index }: Unit): RunningCase {
+  const testCase = run.cases[index]!;
+  return {
+    suite: run.suite.spec.id,
+    params: run.params,
+    id: testCase.id,
+    source: testCase.source,
   };
 }
 
@@ -132,6 +203,7 @@ function suiteState(engine: Engine, spec: SuiteSpec, firstPosition: number): Sui
     ),
   };
   const evaluatorIds = spec.evaluators.map((evaluator) => evaluator.id);
+  const agreement = agreementOf(spec.evaluators);
   suite.runs = spec.runs.map((run, i) => ({
     suite,
     position: firstPosition + i,
@@ -139,7 +211,7 @@ function suiteState(engine: Engine, spec: SuiteSpec, firstPosition: number): Sui
     cases: run.cases,
     resumed: run.resumed?.positions,
     results: engine.keepCases ? new Array<CaseResult | undefined>(run.cases.length) : null,
-    summary: new SummaryAccumulator(evaluatorIds, { trials }),
+    summary: new SummaryAccumulator(evaluatorIds, { trials, ...(agreement ? { agreement } : {}) }),
     pendingTrials: new Map(),
   }));
   return suite;
@@ -186,13 +258,23 @@ function createLimit(concurrency: number, label: string): LimitFunction {
 
 /** One suite slot: runs the suite's next trial until none is left or the run is interrupted. */
 async function suiteWorker(engine: Engine, suite: SuiteState): Promise<void> {
+  const slot: { unit: Unit | undefined } = { unit: undefined };
+  engine.slots.push(slot);
   for (;;) {
+    slot.unit = undefined;
     if (engine.calls.interrupted) return;
     const unit = nextUnit(suite);
     if (unit === undefined) return;
-    await (engine.global === null
-      ? runTrial(engine, unit)
-      : engine.global(() => runTrial(engine, unit)));
+    if (engine.global === null) {
+      slot.unit = unit;
+      await runTrial(engine, unit);
+    } else {
+      // Only a unit holding its global slot is in flight, not one queued for it.
+      await engine.global(() => {
+        slot.unit = unit;
+        return runTrial(engine, unit);
+      });
+    }
     if (performance.now() >= engine.yieldAt) {
       await new Promise((resolve) => setImmediate(resolve));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
@@ -224,12 +306,12 @@ function nextUnit(suite: SuiteState): Unit | undefined {
   }
 }
 
-function toRunResult(run: RunState): RunResult {
+function toRunResult(run: RunState, shard: boolean): RunResult {
   const { spec } = run.suite;
   // `filter` skips the holes left by cases an interrupt dropped, keeping testset order.
   const cases = run.results?.filter((result): result is CaseResult => result !== undefined) ?? [];
   const summary = run.summary.summary();
-  const gate = evaluateRunGate(summary, spec.gate, run.cases.length);
+  const gate = evaluateRunGate(summary, spec.gate, run.cases.length, shard);
   return {
     suite: spec.id,
     params: run.params,

@@ -23,7 +23,16 @@ export function toEvaluationResult(
       durationMs,
     );
   }
-  const { score, threshold: ownThreshold, metadata, usage } = raw as Record<string, unknown>;
+  const { score, threshold: ownThreshold, usage, assertions } = raw as Record<string, unknown>;
+  // The SDK's `Evaluation.assertions` travels in the metadata, with the required ones that
+  // failed as `failedRequired`: the reports explain a failed rubric from that list.
+  const metadata = Array.isArray(assertions)
+    ? {
+        ...toMetadata((raw as Record<string, unknown>).metadata),
+        assertions,
+        failedRequired: failedRequiredOf(assertions),
+      }
+    : (raw as Record<string, unknown>).metadata;
 
   let threshold: Threshold | null = evaluator.threshold ?? null;
   let thresholdError: string | null = null;
@@ -100,6 +109,15 @@ export function erroredEvaluation(
     if (hasUsage(thrown.usage)) result.usage = thrown.usage;
   }
   return result;
+}
+
+/** The criteria of rubric items that are required (the default) and did not pass. */
+function failedRequiredOf(assertions: unknown[]): unknown[] {
+  return assertions.flatMap((item) => {
+    if (typeof item !== 'object' || item === null) return [];
+    const { criterion, passed, required } = item as Record<string, unknown>;
+    return passed === false && required !== false ? [criterion] : [];
+  });
 }
 
 function isThreshold(value: unknown): value is Threshold {

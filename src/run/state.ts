@@ -4,18 +4,30 @@
  */
 import type { LimitFunction } from 'p-limit';
 import type { CaseResult, Params, PreparedCase, TrialResult } from '../types/index.ts';
-import type { PendingCalls } from './call.ts';
+import type { UserCalls } from './call.ts';
 import type { SummaryAccumulator } from './summary.ts';
 import type { EngineListener, SuiteSpec } from './types.ts';
+import { unencodable } from './unencodable.ts';
 
 export interface Engine {
   now: () => number;
-  calls: PendingCalls;
+  calls: UserCalls<Unit>;
+  /**
+   * What each worker is running (one slot per worker, `unit` undefined between units): the
+   * cases in flight, for an engine abandoned from outside (`RunControl.abandon`).
+   */
+  slots: { unit: Unit | undefined }[];
+  /** Set once the engine has returned its result, or was abandoned. */
+  ended: boolean;
+  /** `EngineOptions.encode`. */
+  encode: ((value: unknown) => string) | undefined;
   /** `globalConcurrency`: cases in flight across every suite. */
   global: LimitFunction | null;
   listener: EngineListener | undefined;
   keepCases: boolean;
   positions: boolean;
+  /** `EngineOptions.shard`. */
+  shard: boolean;
   /** Cases run (not replayed) to their end. */
   completed: number;
   /** A listener must not throw; if one does, the run still settles and then rethrows it. */
@@ -69,6 +81,15 @@ export function record(
 ): void {
   const testCase = run.cases[index]!;
   if (engine.positions) result.index = testCase.index;
+  let json: string | undefined;
+  if (engine.encode !== undefined) {
+    try {
+      json = engine.encode(result);
+    } catch (error) {
+      result = unencodable(engine.encode, result, error);
+      json = encodeOrBare(engine.encode, result);
+    }
+  }
   if (run.results !== null) run.results[index] = result;
   run.summary.add(result);
   if (!replayed) engine.completed++;
@@ -81,8 +102,24 @@ export function record(
       result,
       testCase,
       replayed,
+      json,
     }),
   );
+}
+
+/**
+ * The repaired result's JSON; when even that fails (a part nobody thought of throws), the case
+ * keeps only its identity and its error, which always encode.
+ */
+function encodeOrBare(encode: (value: unknown) => string, result: CaseResult): string {
+  try {
+    return encode(result);
+  } catch {
+    Object.assign(result, { data: {}, output: null, evaluations: [] });
+    delete result.usage;
+    delete result.trials;
+    return encode(result);
+  }
 }
 
 /** Calls the listener; its first error is kept, to be thrown once the run has settled. */
@@ -92,8 +129,4 @@ export function tell(engine: Engine, call: () => void): void {
   } catch (error) {
     engine.listenerError ??= { error };
   }
-}
-
-export function roundMs(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }

@@ -1,4 +1,5 @@
 import type {
+  AgreementSpec,
   CaseResult,
   EvaluatorSummary,
   GateCondition,
@@ -9,6 +10,7 @@ import type {
   Verdict,
 } from '../types/index.ts';
 import { addUsage, hasUsage } from '../judge/usage.ts';
+import { AgreementTally } from '../evaluators/agreement.ts';
 import { ExactSum } from './exact-sum.ts';
 import { describeThreshold, meetsThreshold } from './threshold.ts';
 
@@ -28,6 +30,9 @@ import { describeThreshold, meetsThreshold } from './threshold.ts';
  * some trials and failed others) is then counted; it is absent for single-trial runs, whose
  * summary stays as it always was.
  *
+ * An evaluator with `agreement:` also gets its verdicts tallied against the human label in
+ * the case's data (`AgreementTally`): accuracy and Cohen's κ over the labelled rows.
+ *
  * Usage (model calls) is spending, so it is summed, never averaged: per evaluator over its
  * evaluations, per run over its evaluators and the target; absent wherever nothing was called.
  *
@@ -37,7 +42,7 @@ import { describeThreshold, meetsThreshold } from './threshold.ts';
 export function summarizeRun(
   cases: readonly CaseResult[],
   evaluatorIds: readonly string[],
-  options: { trials?: number } = {},
+  options: SummaryOptions = {},
 ): RunSummary {
   const accumulator = new SummaryAccumulator(evaluatorIds, options);
   for (const result of cases) accumulator.add(result);
@@ -53,6 +58,23 @@ interface EvaluatorTotal {
   sum: ExactSum;
   scored: number;
   usage: UsageTotal;
+}
+
+/** How a run is summarised: its trials, and the evaluators checked against human labels. */
+export interface SummaryOptions {
+  trials?: number;
+  /** Evaluator id → its `agreement:`: the summary tallies its verdicts against the labels. */
+  agreement?: Readonly<Record<string, AgreementSpec>>;
+}
+
+/** The `agreement:` of the evaluators that have one, by id; `undefined` when none has. */
+export function agreementOf(
+  evaluators: readonly { id: string; agreement?: AgreementSpec }[],
+): Record<string, AgreementSpec> | undefined {
+  const specs = evaluators.flatMap((e) =>
+    e.agreement === undefined ? [] : [[e.id, e.agreement] as const],
+  );
+  return specs.length === 0 ? undefined : Object.fromEntries(specs);
 }
 
 /** Model calls summed in any order: counts add up, the cost exactly (null once one is unknown). */
@@ -88,9 +110,14 @@ export class SummaryAccumulator {
   #passed = 0;
   #errored = 0;
   #flaky = 0;
+  /** Per evaluator with `agreement:`, its verdicts against the human labels. */
+  readonly #agreement = new Map<string, AgreementTally>();
 
-  constructor(evaluatorIds: readonly string[], options: { trials?: number } = {}) {
+  constructor(evaluatorIds: readonly string[], options: SummaryOptions = {}) {
     this.#trials = options.trials ?? 1;
+    for (const [id, spec] of Object.entries(options.agreement ?? {})) {
+      if (evaluatorIds.includes(id)) this.#agreement.set(id, new AgreementTally(spec));
+    }
     for (const id of evaluatorIds) {
       this.#totals.set(id, {
         count: 0,
@@ -128,6 +155,13 @@ export class SummaryAccumulator {
       }
       total.usage.add(evaluation.usage);
     }
+    for (const [id, tally] of this.#agreement) {
+      const label = (result.data as Record<string, unknown> | null)?.[tally.column];
+      tally.add(
+        label,
+        result.evaluations.find((evaluation) => evaluation.evaluator === id),
+      );
+    }
   }
 
   /** The summary of the cases added so far; a fresh object each call. */
@@ -138,6 +172,7 @@ export class SummaryAccumulator {
     for (const [id, total] of this.#totals) {
       const judged = total.passed + total.failed;
       const usage = total.usage.value();
+      const agreement = this.#agreement.get(id)?.summary();
       evaluators[id] = {
         count: total.count,
         mean: total.scored > 0 ? total.sum.value() / total.scored : null,
@@ -146,6 +181,7 @@ export class SummaryAccumulator {
         errors: total.errors,
         passRate: judged > 0 ? total.passed / judged : null,
         ...(usage !== undefined ? { usage } : {}),
+        ...(agreement !== undefined ? { agreement } : {}),
       };
       runUsage.add(usage);
     }
@@ -214,6 +250,30 @@ export function evaluateGate(
         ),
       );
     }
+    // Agreement with people: a judge that cannot be trusted fails the run like a low score.
+    const agreement = measured?.agreement;
+    const missing =
+      agreement === undefined ? 'no agreement: on the evaluator' : 'no labelled row judged';
+    if (rules.agreement?.kappa != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.kappa`,
+          rules.agreement.kappa,
+          agreement?.kappa ?? null,
+          missing,
+        ),
+      );
+    }
+    if (rules.agreement?.accuracy != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.accuracy`,
+          rules.agreement.accuracy,
+          agreement?.accuracy ?? null,
+          missing,
+        ),
+      );
+    }
   }
 
   return { verdict: conditions.every((c) => c.passed) ? 'pass' : 'fail', conditions };
@@ -241,14 +301,28 @@ function formatNumber(value: number): string {
 /**
  * `evaluateGate` for a run that planned `planned` cases: one cut short (an interrupt, a partial
  * merge) gets a failing `complete` condition and never passes, whatever its finished cases
- * looked like. The engine and `evals merge` both decide a run's verdict through here.
+ * looked like; one that planned none gets a failing `cases` condition, unless the gate allows
+ * it (`allowEmpty`) or the run is one shard of its cases (`shard`: a shard may get none of a
+ * small suite; the merged run is judged whole). The engine and `evals merge` both decide a
+ * run's verdict through here.
  */
 export function evaluateRunGate(
   summary: RunSummary,
   gate: GateSpec,
   planned: number,
+  shard = false,
 ): { verdict: Verdict; conditions: GateCondition[] } {
   const result = evaluateGate(summary, gate);
+  if (planned === 0 && gate.allowEmpty !== true && !shard) {
+    // A `--tag` typo or an empty testset: a gate that checked nothing must not pass.
+    result.conditions.push({
+      name: 'cases',
+      expected: 'at least 1 case',
+      actual: 'no cases matched (allowEmpty: true on the suite accepts this)',
+      passed: false,
+    });
+    result.verdict = 'fail';
+  }
   if (summary.cases < planned) {
     result.conditions.push({
       name: 'complete',

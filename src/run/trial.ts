@@ -4,6 +4,7 @@
  */
 import { describeValue } from '../shared/errors.ts';
 import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
+import { hasTagIn } from '../testsets/identity.ts';
 import type {
   CaseResult,
   EngineEvaluator,
@@ -13,54 +14,27 @@ import type {
   TrialResult,
   Usage,
 } from '../types/index.ts';
-import {
-  CallScope,
-  EvaluatorCallArgs,
-  FnCallArgs,
-  describeError,
-  isThenable,
-  type Outcome,
-} from './call.ts';
+import { CallScope, EvaluatorCallArgs, FnCallArgs, describeError, type Outcome } from './call.ts';
 import { erroredEvaluation, isUsage, toEvaluationResult } from './evaluation.ts';
-import { record, roundMs, type Engine, type RunState, type Unit } from './state.ts';
+import { record, type Engine, type RunState, type Unit } from './state.ts';
 import { aggregateTrials } from './trials.ts';
-
-/**
- * A call of user code: its value, or why it failed, within `timeoutMs` and any interrupt. A
- * call that answers synchronously gives its outcome at once, so the caller reads the clock
- * right after it, before any other case gets a turn: its duration is its own.
- */
-function callUser<T>(
-  engine: Engine,
-  call: () => T | PromiseLike<T>,
-  scope: CallScope,
-  timeoutMs: number | null,
-): Outcome<T> | Promise<Outcome<T>> {
-  let value: T | PromiseLike<T>;
-  try {
-    value = call();
-  } catch (thrown) {
-    return { ok: false, error: describeError(thrown), thrown };
-  }
-  return isThenable(value) ? engine.calls.settle(value, scope, timeoutMs) : { ok: true, value };
-}
 
 /**
  * One trial of a case: the target, then the evaluators and the pass condition over what it
  * produced. After every wait, an interrupt drops the trial: it did not finish, so it is not
  * recorded (nor, then, is its case).
  */
-export async function runTrial(engine: Engine, { run, index, trial }: Unit): Promise<void> {
+export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   if (engine.calls.interrupted) return;
+  const { run, index, trial } = unit;
   const { spec } = run.suite;
   const testCase = run.cases[index]!;
   const args = new FnCallArgs(testCase.data, run.params);
-  const started = engine.now();
-  const called = callUser(engine, () => spec.target.call(args), args, spec.timeoutMs);
+  const called = engine.calls.call(unit, () => spec.target.call(args), args, spec.timeoutMs);
   const produced = called instanceof Promise ? await called : called;
   if (engine.calls.interrupted) return;
-  const durationMs = roundMs(engine.now() - started);
-  const target = produced.ok ? targetOutput(produced.value) : produced;
+  const { durationMs } = produced;
+  const target = produced.ok ? guarded(() => targetOutput(produced.value)) : produced;
   if (!target.ok) {
     recordTrial(engine, run, index, trial, {
       output: null,
@@ -71,18 +45,33 @@ export async function runTrial(engine: Engine, { run, index, trial }: Unit): Pro
     });
     return;
   }
-  const { output, usage } = target.value;
-  const evaluations = await Promise.all(
-    spec.evaluators.map((evaluator, i) => {
+  const { output, usage, error } = target.value;
+  if (error !== undefined) {
+    recordTrial(engine, run, index, trial, {
+      output: output === undefined ? null : output,
+      error,
+      durationMs,
+      passed: false,
+      evaluations: [],
+      ...(usage !== undefined ? { usage } : {}),
+    });
+    return;
+  }
+  const evaluated = await Promise.all(
+    spec.evaluators.flatMap((evaluator, i) => {
+      // `when:` an evaluator that does not apply to this row gives it no evaluation at all.
+      if (evaluator.when !== undefined && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
       const limit = run.suite.evaluatorLimits[i];
-      const evaluateOne = (): Promise<EvaluationResult> =>
-        evaluate(engine, run, evaluator, testCase.data, output, durationMs);
+      const evaluateOne = (): Promise<EvaluationResult | null> =>
+        evaluate(engine, unit, evaluator, testCase.data, output, durationMs);
       // A limited evaluator may wait for its turn: its time starts when it is called.
       return limit ? limit(evaluateOne) : evaluateOne();
     }),
   );
+  // An evaluator that returned nothing skipped this case, as `when:` does: no entry at all.
+  const evaluations = evaluated.filter((result): result is EvaluationResult => result !== null);
   if (engine.calls.interrupted) return;
-  const passed = await decidePass(engine, run, testCase.data, output, evaluations);
+  const passed = await decidePass(engine, unit, testCase.data, output, evaluations);
   if (engine.calls.interrupted) return;
   recordTrial(engine, run, index, trial, {
     output: output === undefined ? null : output,
@@ -102,30 +91,57 @@ function targetOutput(value: unknown): Outcome<TargetOutput> {
       error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`,
     };
   }
-  const { output, usage } = value as TargetOutput;
-  return { ok: true, value: isUsage(usage) ? { output, usage } : { output } };
+  const { output, usage, error } = value as TargetOutput;
+  return {
+    ok: true,
+    value: {
+      output,
+      ...(isUsage(usage) ? { usage } : {}),
+      ...(typeof error === 'string' ? { error } : {}),
+    },
+  };
 }
 
 /** One evaluator call, timed from its start (not from when it queued for its limiter). */
 async function evaluate(
   engine: Engine,
-  run: RunState,
+  unit: Unit,
   evaluator: EngineEvaluator,
   testCase: Record<string, unknown>,
   output: unknown,
   fnDurationMs: number,
-): Promise<EvaluationResult> {
+): Promise<EvaluationResult | null> {
   // The case is dropped after an interrupt; do not start user code whose result is discarded.
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, 'interrupted', 0);
-  const started = engine.now();
+  const { run } = unit;
   const args = new EvaluatorCallArgs(testCase, output, run.params, fnDurationMs);
   const timeoutMs = evaluator.timeoutMs ?? run.suite.spec.timeoutMs;
-  const called = callUser(engine, () => evaluator.evaluateTestCase(args), args, timeoutMs);
+  const called = engine.calls.call(unit, () => evaluator.evaluateTestCase(args), args, timeoutMs);
   const outcome = called instanceof Promise ? await called : called;
-  const durationMs = roundMs(engine.now() - started);
-  return outcome.ok
-    ? toEvaluationResult(evaluator, outcome.value, durationMs)
-    : erroredEvaluation(evaluator, outcome.error, durationMs, outcome.thrown);
+  if (!outcome.ok) {
+    return erroredEvaluation(evaluator, outcome.error, outcome.durationMs, outcome.thrown);
+  }
+  // `undefined` / `null`: the evaluator skips this case (the Autoblocks SDK's semantics).
+  if (outcome.value === undefined || outcome.value === null) return null;
+  const checked = guarded(() => ({
+    ok: true as const,
+    value: toEvaluationResult(evaluator, outcome.value, outcome.durationMs),
+  }));
+  return checked.ok
+    ? checked.value
+    : erroredEvaluation(evaluator, checked.error, outcome.durationMs);
+}
+
+/**
+ * `check` of what user code returned, which reads its members: a getter there that throws is
+ * the case's error (saying so), not the run's end.
+ */
+function guarded<T>(check: () => Outcome<T>): Outcome<T> {
+  try {
+    return check();
+  } catch (error) {
+    return { ok: false, error: `reading what it returned threw: ${describeError(error)}` };
+  }
 }
 
 /**
@@ -136,20 +152,20 @@ async function evaluate(
  */
 async function decidePass(
   engine: Engine,
-  run: RunState,
+  unit: Unit,
   testCase: Record<string, unknown>,
   output: unknown,
   evaluations: EvaluationResult[],
 ): Promise<boolean> {
+  const { run } = unit;
   const { pass, timeoutMs } = run.suite.spec;
   if (pass === 'all') return evaluations.every((evaluation) => evaluation.passed !== false);
   if (pass === 'any') {
     const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
     return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
   }
-  const started = engine.now();
-  const called = callUser(
-    engine,
+  const called = engine.calls.call(
+    unit,
     () => pass({ testCase, output, params: run.params, evaluations }),
     new CallScope(),
     timeoutMs,
@@ -166,7 +182,7 @@ async function decidePass(
     passed: false,
     metadata: null,
     error,
-    durationMs: roundMs(engine.now() - started),
+    durationMs: outcome.durationMs,
   });
   return false;
 }
@@ -195,6 +211,24 @@ function recordTrial(
   if (++pending.done < trials) return;
   run.pendingTrials.delete(index);
   record(engine, run, index, aggregateTrials(testCase, pending.trials), false);
+}
+
+/**
+ * Records case `index` of `run` as errored with `reason`, the run being abandoned while the case
+ * ran (the process is exiting): every trial of it not yet finished gets that error.
+ */
+export function abandonCase(engine: Engine, run: RunState, index: number, reason: string): void {
+  const finished = run.pendingTrials.get(index)?.trials;
+  for (let trial = 0; trial < run.suite.trials; trial++) {
+    if (finished?.[trial] !== undefined) continue;
+    recordTrial(engine, run, index, trial, {
+      output: null,
+      error: reason,
+      durationMs: 0,
+      passed: false,
+      evaluations: [],
+    });
+  }
 }
 
 function caseOf(

@@ -10,7 +10,6 @@ import type {
   TrialResult,
   Usage,
 } from '../types/index.ts';
-import { evaluationPassed } from './threshold.ts';
 
 /**
  * The result of a case that ran several trials:
@@ -67,9 +66,15 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
  * - `score`: the mean of the trials' scores that have no error; `null` when none has one.
  * - `error`: set only when every trial that ran the evaluator errored (the first trial's message;
  *   the trials keep all of them). An evaluator that errored in some trials is judged on the rest.
- * - `threshold`: the first the trials carry; `passed`: whether the mean meets it, `null` without
- *   one, `false` when errored — as for a single evaluation.
- * - `metadata`: `{ trials: N, scored: k }`; `durationMs`: the mean over the trials that ran it.
+ * - `threshold`: the first the trials carry; `passed`: by the case's own rule, whether it passed
+ *   in more than half of the trials that judged it without an error (`null` when no trial gave
+ *   it a pass status, `false` when errored). Not whether the mean meets the threshold: scores
+ *   1, 1, 0 against `gte: 1` pass 2 of 3 trials, and a case passed by them must not list the
+ *   evaluator that made it pass as failed. So under `pass: all`, a passed case never has a failed
+ *   evaluation. (A failed case may still list every evaluator as passed: each can pass most
+ *   trials while the trials each fail on a different one; `trials` says which.)
+ * - `metadata`: `{ trials: N, scored: k, passedTrials: p }`, `p` the trials in which it passed;
+ *   `durationMs`: the mean over the trials that ran it.
  * - `usage`: the SUM over the trials (absent when none called a model): it is what the case
  *   spent, and a mean would under-report the bill N-fold.
  *
@@ -93,7 +98,12 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
     let firstError: string | null = null;
     let threshold: EvaluationResult['threshold'] = null;
     let usage: Usage | undefined;
+    let judged = 0;
+    let passedTrials = 0;
     for (const evaluation of evaluations) {
+      // Like its score, its pass status is judged on the trials where it did not error.
+      if (evaluation.error === null && evaluation.passed !== null) judged++;
+      if (evaluation.error === null && evaluation.passed === true) passedTrials++;
       durationSum += evaluation.durationMs;
       if (hasUsage(evaluation.usage)) {
         usage = usage === undefined ? evaluation.usage : addUsage(usage, evaluation.usage);
@@ -111,8 +121,8 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
       evaluator,
       score,
       threshold,
-      passed: evaluationPassed(score, threshold, error),
-      metadata: { trials: trials.length, scored },
+      passed: error !== null ? false : judged === 0 ? null : passedTrials * 2 > judged,
+      metadata: { trials: trials.length, scored, passedTrials },
       error,
       durationMs: durationSum / evaluations.length,
       ...(usage !== undefined ? { usage: { ...usage } } : {}),

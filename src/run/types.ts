@@ -9,6 +9,7 @@ import type {
   Target,
   TestsetInfo,
 } from '../types/index.ts';
+import type { RunControl } from './control.ts';
 
 /**
  * One suite, fully resolved: everything the engine needs is here as values and functions.
@@ -84,6 +85,8 @@ export interface CaseDone {
   testCase: PreparedCase;
   /** True for a case recorded from an earlier run (`RunSpec.finished`), which did not run now. */
   replayed: boolean;
+  /** `result` encoded by `EngineOptions.encode` (the artifact's case line), when given one. */
+  json?: string;
 }
 
 /**
@@ -115,6 +118,19 @@ export interface EngineOptions {
    * `evals merge` to restore testset order.
    */
   positions?: boolean;
+  /**
+   * Encodes a value as the artifact writes it (JSON). Each case's result is encoded before it
+   * is counted, and the text handed on in `CaseDone.json`, so it is encoded once; a result that
+   * cannot be (a `toJSON` or getter that throws) is recorded as errored, saying why.
+   */
+  encode?: (value: unknown) => string;
+  /**
+   * The runs hold one shard of their cases (`--shard`): a run that got none is not an empty
+   * run, so it is not failed for it (see `evaluateRunGate`).
+   */
+  shard?: boolean;
+  /** Lets the edge that watches the process act on the run (see `RunControl`). */
+  control?: RunControl;
 }
 
 export interface EngineResult {

@@ -81,10 +81,44 @@ export function describeValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-function safeJson(value: unknown): string {
+/**
+ * JSON of `value`, cut short once it is longer than a message shows: an object of 20,000 keys,
+ * described once per problem it has, must not be written out in full each time. Only as many
+ * entries are visited as fit in `room` characters.
+ */
+function safeJson(value: unknown, room = 100): string {
   try {
+    if (Array.isArray(value)) {
+      return bounded('[', ']', value, room, (item, left) => safeJson(item, left));
+    }
+    if (value !== null && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      return bounded('{', '}', Object.keys(record), room, (key, left) => {
+        const name = JSON.stringify(key);
+        return `${name}:${safeJson(record[key], left - name.length - 1)}`;
+      });
+    }
+    if (typeof value === 'string' && value.length > room) {
+      return `${JSON.stringify(value.slice(0, room))}...`;
+    }
     return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
   }
+}
+
+/** `open` items `close`, stopping (with `...`) once the text outgrows `room`. */
+function bounded<T>(
+  open: string,
+  close: string,
+  items: Iterable<T>,
+  room: number,
+  show: (item: T, room: number) => string,
+): string {
+  let text = open;
+  for (const item of items) {
+    if (text.length > room) return `${text}...`;
+    text += (text.length > 1 ? ',' : '') + show(item, room - text.length);
+  }
+  return text + close;
 }

@@ -4,6 +4,10 @@
  * A value that is exactly one template keeps the resolved value's type (an array stays an array);
  * a template inside a longer string interpolates text (objects as JSON). An unknown path is an
  * error, never a silent empty string.
+ *
+ * A path is a root, then `.name` (letters, digits, `_`, `$`, `-`), `[0]` or `["any key"]` /
+ * `['any key']` steps. Only own data properties resolve: `{{ case.constructor }}` is not the
+ * row's constructor but a missing field, and a getter is never run.
  */
 
 export const TEMPLATE_ROOTS = ['case', 'output', 'params'] as const;
@@ -17,7 +21,15 @@ export interface TemplateScope {
 
 const WHOLE = /^\s*\{\{\s*([^{}]*?)\s*\}\}\s*$/;
 const ANY = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const PATH = /^[A-Za-z_$][\w$-]*(?:\.[\w$-]+|\[\d+\])*$/;
+const ROOT = /^[A-Za-z_$][\w$-]*/y;
+/** One step after the root: `.name`, `[12]`, `["key"]` (JSON escapes) or `['key']` (no escapes). */
+const STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
+
+/** A template path split into its root and the keys after it. */
+export interface TemplatePath {
+  root: string;
+  keys: string[];
+}
 
 export type TemplateResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -26,16 +38,50 @@ export function templateExpressions(text: string): string[] {
   return [...text.matchAll(ANY)].map((m) => m[1] ?? '');
 }
 
+/**
+ * Parses one expression (`case.items[0]`, `case["Expected Output"]`) into its root and keys, or
+ * says why it is not a path. The root is not checked here (see {@link checkTemplateExpression}).
+ */
+export function parseTemplatePath(expr: string): TemplatePath | { error: string } {
+  ROOT.lastIndex = 0;
+  const root = ROOT.exec(expr)?.[0];
+  const keys: string[] = [];
+  let at = root?.length ?? 0;
+  while (root !== undefined && at < expr.length) {
+    STEP.lastIndex = at;
+    const step = STEP.exec(expr);
+    if (!step) break;
+    const [, name, index, doubleQuoted, singleQuoted] = step;
+    keys.push(name ?? index ?? singleQuoted ?? (JSON.parse(doubleQuoted ?? '""') as string));
+    at = STEP.lastIndex;
+  }
+  if (root === undefined || at < expr.length) {
+    return {
+      error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`,
+    };
+  }
+  return { root, keys };
+}
+
 /** Load-time check of one expression: a known root and a well-formed path. Returns a message or null. */
 export function checkTemplateExpression(expr: string): string | null {
-  if (!PATH.test(expr)) {
-    return `malformed template {{ ${expr} }}: expected a path such as case.question or output.answer`;
-  }
-  const root = expr.split(/[.[]/, 1)[0] ?? '';
-  if (!(TEMPLATE_ROOTS as readonly string[]).includes(root)) {
-    return `template {{ ${expr} }} starts with "${root}": expected one of ${TEMPLATE_ROOTS.join(', ')}`;
+  const path = parseTemplatePath(expr);
+  if ('error' in path) return path.error;
+  if (!(TEMPLATE_ROOTS as readonly string[]).includes(path.root)) {
+    return `template {{ ${expr} }} starts with "${path.root}": expected one of ${TEMPLATE_ROOTS.join(', ')}`;
   }
   return null;
+}
+
+/** A path as a user would write it: `case.items[0]`, `case["Expected Output"]`. */
+export function formatTemplatePath(root: string, keys: readonly string[]): string {
+  let text = root;
+  for (const key of keys) {
+    if (/^\d+$/.test(key)) text += `[${key}]`;
+    else if (/^[\w$-]+$/.test(key)) text += `.${key}`;
+    else text += `[${JSON.stringify(key)}]`;
+  }
+  return text;
 }
 
 /** True when the value (deeply) contains a template. */
@@ -128,7 +174,9 @@ function compileString(text: string): CompiledTemplate {
 
 function parsePath(expr: string): string[] | { error: string } {
   const bad = checkTemplateExpression(expr);
-  return bad ? { error: bad } : (expr.match(/[^.[\]]+/g) ?? []);
+  if (bad) return { error: bad };
+  const path = parseTemplatePath(expr);
+  return 'error' in path ? path : [path.root, ...path.keys];
 }
 
 function lookup(
@@ -140,11 +188,17 @@ function lookup(
   let current: unknown = scope;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    if (current === null || typeof current !== 'object' || !(part in current)) {
-      const walked = parts.slice(0, i + 1).join('.');
+    // Own data properties only: inherited members (`constructor`, `__proto__`) are not fields
+    // of a row, and a getter could run code or throw.
+    const property =
+      current !== null && typeof current === 'object'
+        ? Object.getOwnPropertyDescriptor(current, part)
+        : undefined;
+    if (property === undefined || !('value' in property)) {
+      const walked = formatTemplatePath(parts[0] ?? '', parts.slice(1, i + 1));
       return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
     }
-    current = (current as Record<string, unknown>)[part];
+    current = property.value as unknown;
   }
   return { ok: true, value: current };
 }

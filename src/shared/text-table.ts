@@ -227,12 +227,20 @@ function shrinkColumns(
 }
 
 /**
- * Makes user text (labels, ids, keys, values) safe to print: control characters, escape
- * sequences included, are shown as `\uXXXX` instead of acting on the terminal; a tab is a space.
+ * Characters that act on the terminal instead of showing: C0 and C1 controls (escape sequences
+ * start with one), and the bidirectional marks, embeddings, overrides and isolates (U+061C,
+ * U+200E/F, U+202A–U+202E, U+2066–U+2069) that make text read differently from what it is
+ * (CVE-2021-42574).
+ */
+// eslint-disable-next-line no-control-regex
+const ACTING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Makes user text (labels, ids, keys, values) safe to print: acting characters (see `ACTING`),
+ * escape sequences included, are shown as `\uXXXX`; a tab is a space.
  */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
+  return text.replace(ACTING, (char) =>
     char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

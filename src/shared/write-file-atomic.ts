@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -37,8 +38,7 @@ export async function writeAtomically(
   write: (file: FileHandle) => Promise<void> | void,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  // Unique per call, so two writes of one path in flight never share a temporary file.
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = temporaryPath(path);
   const file = await open(tmp, 'w');
   try {
     await write(file);
@@ -48,5 +48,55 @@ export async function writeAtomically(
     throw error;
   }
   await file.close();
-  await rename(tmp, path);
+  await renameOrKeep(() => rename(tmp, path), tmp);
+}
+
+/**
+ * {@link writeAtomically}, synchronously, for a write that must finish before the process
+ * exits (the partial artifact of a run cut short from inside, in an `exit` listener).
+ */
+export function writeAtomicallySync(path: string, write: (fd: number) => void): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = temporaryPath(path);
+  const fd = openSync(tmp, 'w');
+  try {
+    write(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (error) {
+    throw new WriteKeptError(tmp, error);
+  }
+}
+
+/** Unique per call, so two writes of one path in flight never share a temporary file. */
+function temporaryPath(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/**
+ * The complete file was written but could not be moved into place (the target is a folder,
+ * say): the temporary file is kept, and `kept` says where, so the results are not lost.
+ */
+export class WriteKeptError extends Error {
+  readonly code = 'write.kept';
+  constructor(
+    readonly kept: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${(cause as Error).message ?? String(cause)} (the complete file is kept at ${kept})`);
+  }
+}
+
+async function renameOrKeep(rename: () => Promise<void>, tmp: string): Promise<void> {
+  try {
+    await rename();
+  } catch (error) {
+    throw new WriteKeptError(tmp, error);
+  }
 }

@@ -5,12 +5,25 @@
 import type { Target } from '../types/index.ts';
 
 /** The target of a suite whose outputs are the testset's `output` column. */
-export const recordedTarget: Target = {
-  description: 'the output field of each testset row',
-  call({ testCase }) {
-    if (!('output' in testCase)) {
-      throw new Error('the suite has no function: and this row has no "output" field to score');
-    }
-    return { output: testCase.output };
-  },
-};
+export const recordedTarget: Target = recordedColumnTarget('output');
+
+/**
+ * The target of a suite whose outputs are in the testset column `column` (`output:` in
+ * evals.yaml, such as Judgment's `actual_output`).
+ */
+export function recordedColumnTarget(column: string): Target {
+  return {
+    description:
+      column === 'output'
+        ? 'the output field of each testset row'
+        : `the ${column} field of each testset row`,
+    call({ testCase }) {
+      if (!Object.hasOwn(testCase, column)) {
+        throw new Error(
+          `the suite has no function: and this row has no ${JSON.stringify(column)} field to score`,
+        );
+      }
+      return { output: testCase[column] };
+    },
+  };
+}

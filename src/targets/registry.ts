@@ -5,15 +5,34 @@
  * error.
  */
 import type { ConfigPath, LoadedConfig, SuiteConfig, TargetConfig } from '../config/types.ts';
-import type { Located } from '../shared/errors.ts';
+import type { Breaker } from '../judge/breaker.ts';
+import type { Issue, Located } from '../shared/errors.ts';
 import type { Target, TestFn } from '../types/index.ts';
+import { createCommandTarget } from './command.ts';
 import { functionTarget } from './function.ts';
-import { recordedTarget } from './recorded.ts';
+import { createHttpTarget } from './http.ts';
+import { createModelTarget, type ModelClients } from './model.ts';
+import { recordedColumnTarget, recordedTarget } from './recorded.ts';
 
-/** What building a target may use: the suite it belongs to and the loading of user code. */
+/**
+ * What building a target may use: the suite it belongs to, the loading of user code, the run's
+ * model clients and the environment commands inherit.
+ */
 export interface TargetContext {
   config: LoadedConfig;
   suite: SuiteConfig;
+  /** The issue at a path of the suite (`issueAt('target', 'url')`). */
+  issueAt: (...path: ConfigPath) => Issue;
+  /** The run's model clients (shared with the judges); absent when the run has none. */
+  models?: ModelClients;
+  /** The run's secrets (keys, tokens), which targets scrub from what they report. */
+  secrets: readonly string[];
+  /** Gives up on servers that fail systematically. */
+  breaker?: Breaker;
+  /** The environment a command target's process inherits. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Injected for tests; default the global fetch. */
+  fetch?: typeof fetch;
   /**
    * The function exported by `module` (a module spec), or the problem placed at `where` in the
    * config (or at the syntax error in the module itself).
@@ -39,7 +58,41 @@ export const targetKinds: {
     },
   },
   recorded: {
-    create: () => Promise.resolve({ ok: true, value: recordedTarget }),
+    create: (config) =>
+      Promise.resolve({
+        ok: true,
+        value: config.column !== undefined ? recordedColumnTarget(config.column) : recordedTarget,
+      }),
+  },
+  model: {
+    create: (config, context) =>
+      createModelTarget(config, {
+        dir: context.config.dir,
+        grid: context.suite.grid,
+        models: context.models,
+        issueAt: context.issueAt,
+      }),
+  },
+  http: {
+    create: (config, context) =>
+      Promise.resolve(
+        createHttpTarget(config, {
+          issueAt: context.issueAt,
+          secrets: context.secrets,
+          ...(context.breaker !== undefined ? { breaker: context.breaker } : {}),
+          ...(context.fetch !== undefined ? { fetch: context.fetch } : {}),
+        }),
+      ),
+  },
+  command: {
+    create: (config, context) =>
+      Promise.resolve(
+        createCommandTarget(config, {
+          dir: context.config.dir,
+          env: context.env,
+          issueAt: context.issueAt,
+        }),
+      ),
   },
 };
 

@@ -20,14 +20,26 @@ import {
  * the others as text). Empty lines are NOT skipped by the parser: each comes back as a record
  * `['']`, which keeps the physical line count exact (see {@link CsvRowBuilder}). Column counts
  * are checked here so every bad row is reported, not just the first. `relax_quotes` keeps a
- * quote inside an unquoted cell (`5" screen`) as text, which is what a hand-written file means.
+ * quote inside an unquoted cell (`5" screen`) as text, which is what a hand-written file means;
+ * but it would also keep a quoted cell with an undoubled quote inside (`"say "hi" now"`) as
+ * text, quotes and all, so each record comes with its raw text (`raw`) to check such a cell.
  */
 export const CSV_OPTIONS: Options = {
   record_delimiter: ['\r\n', '\n', '\r'],
   skip_empty_lines: false,
   relax_column_count: true,
   relax_quotes: true,
+  raw: true,
 };
+
+/** A record as csv-parse gives it with {@link CSV_OPTIONS}: its cells and its text. */
+export interface CsvRecord {
+  record: string[];
+  raw: string;
+}
+
+/** The same settings without `relax_quotes`, to find a malformed quoted cell in a record's text. */
+const STRICT_OPTIONS: Options = { ...CSV_OPTIONS, relax_quotes: false, raw: false };
 
 /**
  * Parses CSV text into rows. A header row is required; a leading BOM is ignored; CRLF, LF and CR
@@ -36,9 +48,9 @@ export const CSV_OPTIONS: Options = {
  */
 export function parseCsv(text: string, file: string): TestsetParseResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let records: string[][];
+  let records: CsvRecord[];
   try {
-    records = parse(body, CSV_OPTIONS);
+    records = parse(body, CSV_OPTIONS) as unknown as CsvRecord[];
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     return { ok: false, issues: [csvSyntaxIssue(error, body, file)] };
@@ -108,7 +120,7 @@ export class CsvRowBuilder {
   }
 
   /** Feeds the next record, in file order, blank records included. */
-  push(record: string[]): void {
+  push(record: CsvRecord): void {
     this.pushAll([record]);
   }
 
@@ -117,11 +129,12 @@ export class CsvRowBuilder {
    * this one loop, not spread over helpers: a 10,000-row file is read once, mostly before the JIT
    * has optimised anything, and every call per cell shows in the timing.
    */
-  pushAll(records: readonly string[][]): void {
-    for (const record of records) {
+  pushAll(records: readonly CsvRecord[]): void {
+    for (const { record, raw: text } of records) {
       const line = this.#nextLine;
       let breaks = 0;
       let blank = true;
+      let quoteLed = false;
       for (let i = 0; i < record.length; i++) {
         const cell = record[i] ?? '';
         if (cell.includes('\n') || cell.includes('\r')) breaks += countLineBreaks(cell);
@@ -129,9 +142,13 @@ export class CsvRowBuilder {
           const lead = cell.charCodeAt(0);
           blank = lead > 0x20 && lead < 0x7f ? false : cell.trim() === '';
         }
+        if (cell.charCodeAt(0) === 0x22) quoteLed = true;
       }
       this.#nextLine = line + 1 + breaks;
       if (blank) continue;
+      // A cell that still starts with a quote is either `"""x"" y"` (fine) or a malformed
+      // quoted cell kept as text by relax_quotes; only the record's text tells which.
+      if (quoteLed && this.#malformedQuote(text, line)) continue;
 
       const plan = this.#plan;
       if (plan === null) {
@@ -174,6 +191,24 @@ export class CsvRowBuilder {
       }
       const meta = normalizeMeta(raw, line, this.#issues);
       if (meta) this.#emit({ data, line, meta });
+    }
+  }
+
+  /** Reports and returns true when `raw` holds a quoted cell with an undoubled quote inside. */
+  #malformedQuote(raw: string, line: number): boolean {
+    try {
+      parse(raw, STRICT_OPTIONS);
+      return false;
+    } catch (error) {
+      if (!(error instanceof CsvError) || error.code !== 'CSV_INVALID_CLOSING_QUOTE') return false;
+      // csv-parse's offset here is where it stopped, not where the cell starts: line only.
+      this.#issues.add(
+        'testset.csv-syntax',
+        line,
+        0,
+        'a quoted cell holds a " that is not doubled: inside quotes write each " as "" ("How do I ""reset"" it?"), or leave the cell unquoted',
+      );
+      return true;
     }
   }
 

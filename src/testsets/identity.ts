@@ -68,7 +68,14 @@ export interface PrepareCasesOptions {
 
 /** Prepared cases (one per row, in file order) and the testset's revision, or every problem found. */
 export type PrepareCasesResult =
-  { ok: true; cases: PreparedCase[]; revision: string } | { ok: false; issues: Issue[] };
+  | {
+      ok: true;
+      cases: PreparedCase[];
+      revision: string;
+      /** Exact duplicate rows collapsed into the first (`testset.duplicate-row`), to print. */
+      warnings?: Issue[];
+    }
+  | { ok: false; issues: Issue[] };
 
 /**
  * Computes each row's contentId and identity, rejects duplicate identities, and computes the
@@ -101,6 +108,9 @@ export class CasePreparer {
   readonly #cases: PreparedCase[] = [];
   /** The line of each identity seen, to report a duplicate where it first was. */
   readonly #firstLine = new Map<string, number>();
+  /** The contentId and metadata of each identity seen, to tell an exact duplicate row. */
+  readonly #firstRow = new Map<string, { contentId: string; meta: string }>();
+  readonly #warnings: IssueList;
 
   constructor(options: PrepareCasesOptions) {
     this.#testsetJson = JSON.stringify(options.testsetId);
@@ -109,15 +119,39 @@ export class CasePreparer {
       Array.isArray(options.hash) && options.hash.length === 0 ? undefined : options.hash,
     );
     this.#issues = new IssueList(options.file ?? '');
+    this.#warnings = new IssueList(options.file ?? '');
   }
 
   /** The next row, in file order. */
   add(row: TestsetRow): void {
+    if (nestsTooDeep(row.data)) {
+      this.#issues.add(
+        'testset.too-deep',
+        row.line,
+        0,
+        `the row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep: a row may nest at most ${MAX_ROW_NESTING} levels`,
+      );
+      return;
+    }
     const cid = contentIdWith(this.#testsetJson, row.data);
     const id = identityOf(row, cid, this.#identity, this.#issues);
     if (id === null) return;
     const first = this.#firstLine.get(id);
+    const meta = JSON.stringify(row.meta);
     if (first !== undefined) {
+      // Content addressing (seed 004): a row with the same content and metadata is the same
+      // testcase, so it collapses into the first with a warning. The same identity with other
+      // content is two different rows claiming one id: still an error.
+      const seen = this.#firstRow.get(id);
+      if (seen !== undefined && seen.contentId === cid && seen.meta === meta) {
+        this.#warnings.add(
+          'testset.duplicate-row',
+          row.line,
+          0,
+          `${this.#file === null ? `test case ${row.line}` : `the row at line ${row.line}`} repeats ${this.#file === null ? `test case ${first}` : `line ${first}`} exactly: collapsed into one case`,
+        );
+        return;
+      }
       this.#issues.add(
         'testset.duplicate-id',
         row.line,
@@ -127,6 +161,7 @@ export class CasePreparer {
       return;
     }
     this.#firstLine.set(id, row.line);
+    this.#firstRow.set(id, { contentId: cid, meta });
     // A row with a problem fails the whole result, so in a returned one a case's place is its row's.
     this.#cases.push({
       id,
@@ -141,10 +176,34 @@ export class CasePreparer {
   /** The cases and revision, or every problem found. Call once, after the last row. */
   finish(): PrepareCasesResult {
     this.#firstLine.clear();
+    this.#firstRow.clear();
     if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
     const revision = computeRevision(this.#cases.map((c) => c.contentId));
-    return { ok: true, cases: this.#cases, revision };
+    return this.#warnings.empty
+      ? { ok: true, cases: this.#cases, revision }
+      : { ok: true, cases: this.#cases, revision, warnings: this.#warnings.toArray() };
   }
+}
+
+/**
+ * The deepest a row's data may nest arrays and objects (the row itself is level 1). Hashing,
+ * templates, reports and the artifact all walk the data recursively; real rows nest a few levels.
+ */
+export const MAX_ROW_NESTING = 500;
+
+/** True when `data` nests deeper than {@link MAX_ROW_NESTING}; walks without recursion. */
+function nestsTooDeep(data: unknown): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value: data, depth: 1 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, depth } = next;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_ROW_NESTING) return true;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (child !== null && typeof child === 'object')
+        stack.push({ value: child, depth: depth + 1 });
+    }
+  }
+  return false;
 }
 
 /**

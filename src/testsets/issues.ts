@@ -11,12 +11,15 @@ export type TestsetIssueCode =
   | 'testset.csv-columns'
   | 'testset.json-syntax'
   | 'testset.json-shape'
+  | 'testset.duplicate-key'
+  | 'testset.too-deep'
   | 'testset.row-type'
   | 'testset.meta'
   | 'testset.dedup-conflict'
   | 'testset.hash-field-missing'
   | 'testset.hash-invalid'
   | 'testset.duplicate-id'
+  | 'testset.duplicate-row'
   | 'testset.too-many-issues';
 
 /** What a reader returns: every row, or every problem found. */

@@ -1,16 +1,25 @@
 import { describeValue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
+import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { LineCursor } from './line-cursor.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { rowFromObject } from './rows.ts';
 
 /**
- * Parses a JSON testset: an array of row objects, or Agenta's export shape
- * `{ "testcases": [ { "data": {…}, "id": "…" }, … ] }`, where each testcase's `data` is the row
- * and its `id` fills `__id__` when the data has none (other testcase keys are ignored). Each row's
- * line is the line of its object's opening `{`.
+ * Parses a JSON testset, in any of these shapes:
+ *
+ * - an array of row objects;
+ * - Agenta's export `{ "testcases": [ { "id", "data": {…}, "flags", "tags", "meta" }, … ] }`:
+ *   each testcase's `data` is the row, and `id`, `flags`, `tags`, `meta` fill `__id__`,
+ *   `__flags__`, `__tags__`, `__meta__` where the data has none;
+ * - Autoblocks dataset items `[ { "id", "splits": [...], "data": {…} }, … ]` (an array whose
+ *   every element has an object `data` and only testcase keys): `splits` are tags;
+ * - Judgment's `{ "examples": [ … ] }`: each example is a row (or, with an object `data`, a
+ *   testcase as above, `example_id` its id).
+ *
+ * Each row's line is the line of its object's opening `{`.
  */
 export function parseJson(text: string, file: string): TestsetParseResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -38,13 +47,23 @@ export function parseJson(text: string, file: string): TestsetParseResult {
   const issues = new IssueList(file);
   const cursor = new LineCursor(body);
   const rows: TestsetRow[] = [];
+  const duplicates = duplicateJsonKeys(body);
+  for (const { offset, key } of duplicates) {
+    const { line, col } = cursor.positionAt(offset);
+    issues.add('testset.duplicate-key', line, col, duplicateKeyMessage(key));
+  }
+  if (duplicates.length > 0) return { ok: false, issues: issues.toArray() };
 
+  const at = (offsets: number[], index: number) => cursor.positionAt(offsets[index] ?? 0);
   if (Array.isArray(value)) {
     const offsets = arrayElementOffsets(body, 'root');
     checkOffsets(offsets, value);
+    const items = value.length > 0 && value.every(isDatasetItem);
     value.forEach((element, index) => {
-      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
-      const row = rowFromObject(element, line, col, issues);
+      const { line, col } = at(offsets, index);
+      const row = items
+        ? testcaseRow(element, line, col, issues)
+        : rowFromObject(element, line, col, issues);
       if (row) rows.push(row);
     });
   } else if (isRecord(value) && Array.isArray(value.testcases)) {
@@ -52,17 +71,20 @@ export function parseJson(text: string, file: string): TestsetParseResult {
     const offsets = arrayElementOffsets(body, 'testcases');
     checkOffsets(offsets, testcases);
     testcases.forEach((testcase, index) => {
-      const { line, col } = cursor.positionAt(offsets[index] ?? 0);
-      if (!isRecord(testcase) || !isRecord(testcase.data)) {
-        issues.add(
-          'testset.row-type',
-          line,
-          col,
-          `expected a testcase object with a "data" object, found ${describeValue(testcase)}`,
-        );
-        return;
-      }
-      const row = rowFromObject(testcase.data, line, col, issues, testcase.id);
+      const { line, col } = at(offsets, index);
+      const row = testcaseRow(testcase, line, col, issues);
+      if (row) rows.push(row);
+    });
+  } else if (isRecord(value) && Array.isArray(value.examples)) {
+    const examples: unknown[] = value.examples;
+    const offsets = arrayElementOffsets(body, 'examples');
+    checkOffsets(offsets, examples);
+    examples.forEach((example, index) => {
+      const { line, col } = at(offsets, index);
+      const row =
+        isRecord(example) && isRecord(example.data)
+          ? testcaseRow(example, line, col, issues)
+          : rowFromObject(example, line, col, issues);
       if (row) rows.push(row);
     });
   } else {
@@ -71,10 +93,56 @@ export function parseJson(text: string, file: string): TestsetParseResult {
       'testset.json-shape',
       line,
       col,
-      `expected an array of row objects or an object with a "testcases" array, found ${describeValue(value)}`,
+      `expected an array of row objects, or an object with a "testcases" or "examples" array, found ${describeValue(value)}`,
     );
   }
   return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+}
+
+/** The keys a testcase wrapper may have beside its `data` (Agenta, Autoblocks, Judgment). */
+const TESTCASE_KEYS = new Set([
+  'id',
+  'data',
+  'flags',
+  'tags',
+  'meta',
+  'splits',
+  'testset_id',
+  'example_id',
+  'created_at',
+]);
+
+/** An Autoblocks dataset item: an object `data` and nothing but testcase keys. */
+function isDatasetItem(value: unknown): boolean {
+  return (
+    isRecord(value) && isRecord(value.data) && Object.keys(value).every((k) => TESTCASE_KEYS.has(k))
+  );
+}
+
+/** The row of a testcase wrapper: its `data`, with `id`, `flags`, `tags` (or `splits`), `meta`. */
+function testcaseRow(
+  testcase: unknown,
+  line: number,
+  col: number,
+  issues: IssueList,
+): TestsetRow | null {
+  if (!isRecord(testcase) || !isRecord(testcase.data)) {
+    issues.add(
+      'testset.row-type',
+      line,
+      col,
+      `expected a testcase object with a "data" object, found ${describeValue(testcase)}`,
+    );
+    return null;
+  }
+  const { flags, meta } = testcase;
+  const tags = testcase.tags ?? testcase.splits;
+  const extra =
+    flags !== undefined || tags !== undefined || meta !== undefined
+      ? { flags, tags, meta }
+      : undefined;
+  const id = testcase.id ?? testcase.example_id;
+  return rowFromObject(testcase.data, line, col, issues, id, extra);
 }
 
 /** The scanner and JSON.parse read the same text; disagreeing means a bug in the scanner. */
@@ -96,7 +164,10 @@ const COLON_AHEAD = /[ \t\r\n]*:/y;
  * positions and the yaml package (which does) is far slower on large files, so this scanner only
  * tracks strings, escapes and nesting depth — enough to see where each element begins.
  */
-export function arrayElementOffsets(text: string, target: 'root' | 'testcases'): number[] {
+export function arrayElementOffsets(
+  text: string,
+  target: 'root' | 'testcases' | 'examples',
+): number[] {
   const targetDepth = target === 'root' ? 1 : 2;
   let offsets: number[] = [];
   let depth = 0;
@@ -121,8 +192,8 @@ export function arrayElementOffsets(text: string, target: 'root' | 'testcases'):
 
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      if (target === 'testcases' && depth === 1) {
-        // In the root object a string followed by ':' is a key; remember it to find "testcases".
+      if (target !== 'root' && depth === 1) {
+        // In the root object a string followed by ':' is a key; remember it to find the target.
         COLON_AHEAD.lastIndex = end + 1;
         lastRootKey = COLON_AHEAD.test(text)
           ? (JSON.parse(text.slice(i, end + 1)) as string)
@@ -132,9 +203,9 @@ export function arrayElementOffsets(text: string, target: 'root' | 'testcases'):
     } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
       depth++;
       const isTarget =
-        c === 0x5b && depth === targetDepth && (target === 'root' || lastRootKey === 'testcases');
+        c === 0x5b && depth === targetDepth && (target === 'root' || lastRootKey === target);
       if (isTarget) {
-        // A repeated "testcases" key: JSON.parse keeps the last one, and so does this.
+        // A repeated target key: JSON.parse keeps the last one, and so does this.
         offsets = [];
         inTarget = true;
         expectElement = true;

@@ -1,5 +1,6 @@
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
+import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { rowFromObject } from './rows.ts';
 
@@ -46,6 +47,11 @@ export class JsonlRowReader {
       this.#issues.add('testset.json-syntax', line, offset + 1, `invalid JSON: ${message}`);
       return;
     }
+    const duplicates = duplicateJsonKeys(source);
+    for (const { offset, key } of duplicates) {
+      this.#issues.add('testset.duplicate-key', line, offset + 1, duplicateKeyMessage(key));
+    }
+    if (duplicates.length > 0) return;
     const col = source.search(/\S/) + 1;
     const row = rowFromObject(value, line, col, this.#issues);
     if (!row) return;

@@ -131,14 +131,19 @@ function tagList(
     // The common cell holds one tag: skip splitting it.
     if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
     tags = decoded.split(TAG_SEPARATORS);
-  } else if (Array.isArray(decoded) && decoded.every((tag) => typeof tag === 'string')) {
-    tags = decoded;
+  } else if (Array.isArray(decoded) && (decoded as unknown[]).every(isTagItem)) {
+    // Agenta's tags may be objects ({"split": "test"}), alone or in a list: each key/value
+    // pair becomes the tag `split=test`, which `--tag split=test` selects.
+    const items = decoded as (string | Record<string, string | number | boolean>)[];
+    tags = items.flatMap((tag) => (typeof tag === 'string' ? [tag] : objectTags(tag)));
+  } else if (isTagObject(decoded)) {
+    tags = objectTags(decoded);
   } else {
     issues.add(
       'testset.meta',
       line,
       0,
-      `__tags__: expected a list of strings or text such as "smoke, regression", found ${describeValue(value)}`,
+      `__tags__: expected a list of strings, an object such as {"split": "test"}, or text such as "smoke, regression", found ${describeValue(value)}`,
     );
     return INVALID;
   }
@@ -148,6 +153,25 @@ function tagList(
     if (trimmed !== '') kept.push(trimmed);
   }
   return kept.length > 0 ? kept : undefined;
+}
+
+/** A tag object's values are scalars: `{"split": "test", "reviewed": true}`. */
+function isTagObject(value: unknown): value is Record<string, string | number | boolean> {
+  return (
+    isRecord(value) &&
+    Object.values(value).every(
+      (v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
+    )
+  );
+}
+
+function isTagItem(value: unknown): value is string | Record<string, string | number | boolean> {
+  return typeof value === 'string' || isTagObject(value);
+}
+
+/** `{"split": "test"}` → `["split=test"]`; keys in their order. */
+function objectTags(tags: Record<string, string | number | boolean>): string[] {
+  return Object.entries(tags).map(([key, value]) => `${key}=${String(value)}`);
 }
 
 /** `__flags__` / `__meta__`: JSON text is decoded, anything else is kept as given. */
@@ -203,6 +227,7 @@ export function rowFromObject(
   col: number,
   issues: IssueList,
   fallbackId?: unknown,
+  fallbackMeta?: { flags?: unknown; tags?: unknown; meta?: unknown },
 ): TestsetRow | null {
   if (!isRecord(value)) {
     issues.add('testset.row-type', line, col, `expected an object, found ${describeValue(value)}`);
@@ -217,8 +242,10 @@ export function rowFromObject(
     Object.hasOwn(value, DATA_DEDUP_KEY);
   if (!hasReserved) {
     // The common case: no copy, the parsed object is the data.
-    if (isAbsent(fallbackId)) return { data: value, line, meta: NO_META };
-    const meta = normalizeMeta({ id: fallbackId }, line, issues);
+    if (isAbsent(fallbackId) && fallbackMeta === undefined) {
+      return { data: value, line, meta: NO_META };
+    }
+    const meta = normalizeMeta({ ...fallbackMeta, id: fallbackId }, line, issues);
     return meta && { data: value, line, meta };
   }
   const data: Record<string, unknown> = {};
@@ -229,9 +256,9 @@ export function rowFromObject(
     id: isAbsent(value.__id__) ? fallbackId : value.__id__,
     dedupId: value.__dedup_id__,
     dataDedupId: value[DATA_DEDUP_KEY],
-    flags: value.__flags__,
-    tags: value.__tags__,
-    meta: value.__meta__,
+    flags: isAbsent(value.__flags__) ? fallbackMeta?.flags : value.__flags__,
+    tags: isAbsent(value.__tags__) ? fallbackMeta?.tags : value.__tags__,
+    meta: isAbsent(value.__meta__) ? fallbackMeta?.meta : value.__meta__,
   };
   const meta = normalizeMeta(raw, line, issues);
   return meta && { data, line, meta };

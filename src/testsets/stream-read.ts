@@ -5,17 +5,22 @@
  * `CsvRowBuilder` as `parseCsv`, JSON Lines through node:readline into the same `JsonlRowReader`
  * as `parseJsonl`, and a JSON file, which is one value, is read whole (`parseJson`).
  */
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { Issue } from '../shared/errors.ts';
+import { isFileError, openRegularFile, readRegularFile } from '../shared/regular-file.ts';
 import type { TestsetRow } from '../types/index.ts';
-import { CSV_OPTIONS, CsvRowBuilder, csvSyntaxIssue } from './csv.ts';
+import { CSV_OPTIONS, CsvRowBuilder, csvSyntaxIssue, type CsvRecord } from './csv.ts';
 import type { TestsetFormat } from './formats.ts';
 import { parseJson } from './json.ts';
 import { JsonlRowReader } from './jsonl.ts';
+
+/**
+ * The largest testset file read. CSV and JSON Lines are streamed, but a JSON file is one value
+ * and is held whole, and a larger file is more likely a mistake (a log, a device) than a testset.
+ */
+export const MAX_TESTSET_BYTES = 2 ** 30;
 
 /** A file that could not be read (not a parse problem): its errno code and message. */
 export class TestsetReadError extends Error {
@@ -52,7 +57,7 @@ export async function streamTestsetRows(
     for (const row of parsed.rows) onRow(row);
     return { ok: true };
   } catch (error) {
-    if (!isErrno(error)) throw error;
+    if (!isFileError(error)) throw error;
     throw new TestsetReadError(error.code, error.message);
   }
 }
@@ -69,7 +74,7 @@ async function csvRows(
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
   try {
-    for await (const record of parser as AsyncIterable<string[]>) builder.push(record);
+    for await (const record of parser as AsyncIterable<CsvRecord>) builder.push(record);
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     // The syntax error's line and column are counted in the text before the byte csv-parse
@@ -102,25 +107,37 @@ function textStream(source: RowSource): Readable {
 }
 
 async function* withoutLeadingBom(source: RowSource): AsyncGenerator<string> {
-  const chunks: AsyncIterable<string> | string[] =
-    'path' in source
-      ? (createReadStream(source.path, { encoding: 'utf8' }) as AsyncIterable<string>)
-      : [source.text];
   let first = true;
-  for await (const chunk of chunks) {
+  for await (const chunk of 'path' in source ? fileChunks(source.path) : [source.text]) {
     yield first ? withoutBom(chunk) : chunk;
     first = false;
   }
 }
 
+/**
+ * The text of a regular file in chunks, up to the size it had when opened (a FIFO or a device
+ * is refused by `openRegularFile` before any read, so nothing can block or run forever).
+ */
+async function* fileChunks(path: string): AsyncGenerator<string> {
+  const { handle, size } = await openRegularFile(path, MAX_TESTSET_BYTES);
+  try {
+    if (size === 0) return;
+    const stream = handle.createReadStream({
+      encoding: 'utf8',
+      start: 0,
+      end: size - 1,
+      autoClose: false,
+    });
+    for await (const chunk of stream as AsyncIterable<string>) yield chunk;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function textOf(source: RowSource): Promise<string> {
-  return 'path' in source ? readFile(source.path, 'utf8') : source.text;
+  return 'path' in source ? readRegularFile(source.path, MAX_TESTSET_BYTES) : source.text;
 }
 
 function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-function isErrno(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
 }

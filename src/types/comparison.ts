@@ -7,8 +7,9 @@ import type { Params, TestCaseSource } from './index.ts';
 
 /**
  * What a row says about a change:
- * - `improved` / `regressed`: the change is statistically significant in that direction (for a
- *   score, the whole confidence interval is above / below 0; for the pass rate, McNemar p < 0.05);
+ * - `improved` / `regressed`: the row's own test finds a change in that direction: p < 0.05, which
+ *   is exactly when the whole 95% interval is above / below 0. Whether it survives the correction
+ *   for the many rows of a comparison is `significant`;
  * - `unchanged`: no significant change either way. It does not prove the two are equal, only that
  *   the data cannot tell them apart;
  * - `too few cases`: fewer paired cases than the comparison's `minPaired`, so no verdict at all.
@@ -40,12 +41,50 @@ export interface FlakyCase extends CaseRef {
   trialPassRate: number | null;
 }
 
+/** How large a change an `unchanged` row could have seen (see `rowPower`). */
+export interface RowPower {
+  /**
+   * Smallest change, either way, the row detects 80% of the time when it is the only change
+   * in the family (at Holm's first step, α divided by the family's size), in the row's units.
+   */
+  detectable: number;
+  /** `detectable` is above the suite's `gate.minDetectableEffect`. */
+  underpowered: boolean;
+  /** Cases needed to detect `gate.minDetectableEffect`; `null` when not underpowered. */
+  casesNeeded: number | null;
+}
+
+/**
+ * What every row with a verdict carries: its test, its place in the family of rows tested
+ * together (every row of the comparison), and its power.
+ */
+export interface RowTest {
+  /** Two-sided, against "no change"; `null` when nothing is paired. */
+  pValue: number | null;
+  /**
+   * Holm-adjusted over the comparison's family; `null` when the row is not in it (too few cases,
+   * or no case changed at all, so it could never be significant).
+   */
+  adjustedP: number | null;
+  /** Benjamini–Hochberg q-value over the same family; `null` when the row is not in it. */
+  qValue: number | null;
+  label: ChangeLabel;
+  /**
+   * `improved` or `regressed`, and still significant after Holm's correction over the family
+   * (`adjustedP` < 0.05): what the gate acts on. The label alone is the row's own 5% test.
+   */
+  significant: boolean;
+  /** For a row with a verdict; `null` for `too few cases`. */
+  power: RowPower | null;
+}
+
 /**
  * One evaluator's score in both runs. Means are over the cases scored in both (same id, same
  * content, a score on each side), so `delta` is exactly the paired mean difference the interval
- * is about; a run's mean over all its cases is in its own summary.
+ * is about; a run's mean over all its cases is in its own summary. With trials, a case's score
+ * is already the mean of its trials: the case is the unit.
  */
-export interface EvaluatorChange {
+export interface EvaluatorChange extends RowTest {
   evaluator: string;
   /** Cases with a score in both runs. */
   paired: number;
@@ -54,28 +93,52 @@ export interface EvaluatorChange {
   headMean: number | null;
   /** Mean of the per-case `head − base` differences; `null` when no case is paired. */
   delta: number | null;
-  /** Confidence interval of `delta`; `null` when no case is paired. */
+  /** Confidence interval of `delta` by the same test as `pValue`; `null` when no case is paired. */
   ci: { low: number; high: number } | null;
-  /** Two-sided; `null` when no case is paired. */
-  pValue: number | null;
-  label: ChangeLabel;
+  /** Standard deviation of the per-case differences, what power is computed from; `null` when none is paired. */
+  sd: number | null;
 }
 
-/** The pass rate in both runs over the paired cases, with McNemar's exact test. */
-export interface PassRateChange {
+/**
+ * The pass rate in both runs over the paired cases. Tested like a score: each case's change is
+ * +1 (fail → pass), −1 (pass → fail) or 0, so the test is McNemar's, by sign flips.
+ */
+export interface PassRateChange extends RowTest {
   /** Cases present in both runs with the same content. */
   paired: number;
   /** `null` when no case is paired. */
   baseRate: number | null;
   headRate: number | null;
   delta: number | null;
+  /** Confidence interval of `delta`; `null` when no case is paired. */
+  ci: { low: number; high: number } | null;
+  /** Standard deviation of the per-case changes; `null` when none is paired. */
+  sd: number | null;
   /** Paired cases that passed in BASE and not in HEAD. */
   passToFail: number;
   /** Paired cases that failed in BASE and passed in HEAD. */
   failToPass: number;
-  /** Exact McNemar p-value on `passToFail` against `failToPass`. */
-  pValue: number;
-  label: ChangeLabel;
+}
+
+/**
+ * A judge evaluator's agreement with the human labels (Cohen's κ) in both runs. The two κ are
+ * compared as independent estimates (their standard errors added in quadrature): the same rows
+ * and labels make them positively correlated, so the test is conservative, never optimistic.
+ */
+export interface AgreementChange extends RowTest {
+  evaluator: string;
+  /** The testset column holding the human verdicts (HEAD's). */
+  column: string;
+  /** `weighted` for ordinal choices (linear weights by score). */
+  weighted: boolean;
+  /** Labelled rows the judge gave a verdict on, on each side. */
+  compared: { base: number; head: number };
+  baseKappa: number | null;
+  headKappa: number | null;
+  delta: number | null;
+  ci: { low: number; high: number } | null;
+  /** Standard error of `delta`; `null` when either side has no κ. */
+  se: number | null;
 }
 
 /** Cases that changed between the runs, each list in testset order. */
@@ -99,28 +162,57 @@ export interface CaseChanges {
 
 /** One suite × grid point present in both artifacts. */
 export interface RunComparison extends RunRef {
+  /** Times each HEAD case ran (`trials`); with more than one, each case's trials are averaged first. */
+  trials: number;
+  /** HEAD's `gate.minDetectableEffect` (0.1 by default): the change an `unchanged` row must be able to see. */
+  minDetectableEffect: number;
   passRate: PassRateChange;
   /** Evaluators present in both runs, in HEAD's order. */
   evaluators: EvaluatorChange[];
+  /** Agreement with human labels of the evaluators that have it on both sides, in HEAD's order. */
+  agreement: AgreementChange[];
   evaluatorsOnlyInBase: string[];
   evaluatorsOnlyInHead: string[];
   cases: CaseChanges;
 }
 
-/** How many rows (pass rate and evaluator rows, over every run) got each label. */
+/** How many rows (pass rate, evaluator and agreement rows, over every run) got each label. */
 export interface ChangeCounts {
   improved: number;
   regressed: number;
   unchanged: number;
   tooFewCases: number;
+  /** Of the `unchanged` rows, those that could not have seen `gate.minDetectableEffect`. */
+  underpowered: number;
+}
+
+/**
+ * The rows tested together. One family per comparison, which is one gate decision: every suite,
+ * grid point, evaluator, pass rate and agreement row with a verdict, except rows where no case
+ * changed at all (they can never be significant, so they cost the others nothing).
+ */
+export interface ComparisonFamily {
+  /** Rows in the family: what Holm's correction divides by. */
+  rows: number;
+  /** Regressed rows still significant after the correction: each one blocks (`regressions: block`). */
+  regressions: number;
+  /** Improved rows still significant after the correction. */
+  improvements: number;
 }
 
 /** The settings the statistics ran with, so a JSON comparison explains itself. */
 export interface ComparisonSettings {
   confidence: number;
-  iterations: number;
+  /**
+   * Random sign vectors per row (4,999, more for a family above 62 rows so that α / rows stays
+   * reachable); rows with more than `resamplingLimit` changed cases use the normal approximation.
+   */
+  resamples: number;
+  resamplingLimit: number;
   seed: number;
   minPaired: number;
+  /** Power of the `detectable` figures: 0.8. */
+  power: number;
 }
 
 /** BASE against HEAD: everything `evals compare` reports. */
@@ -129,7 +221,8 @@ export interface Comparison {
   base: ArtifactInfo;
   head: ArtifactInfo;
   counts: ChangeCounts;
-  /** Some row is `regressed`. */
+  family: ComparisonFamily;
+  /** Some row regressed significantly after Holm's correction over the family. */
   hasRegression: boolean;
   /** Runs present in both, in HEAD's order. */
   runs: RunComparison[];

@@ -21,6 +21,20 @@ export interface Evaluation {
   metadata?: Record<string, unknown>;
   /** Model calls the evaluator made for this case (judge built-ins fill it; custom ones may). */
   usage?: Usage;
+  /**
+   * The graded rubric behind the score (the Autoblocks SDK's `Evaluation.assertions`). Kept in
+   * the artifact as `metadata.assertions`, so every report that shows metadata shows it.
+   */
+  assertions?: Assertion[];
+}
+
+/** One graded rule of a rubric. `required: false` rules are reported but do not decide a pass. */
+export interface Assertion {
+  criterion: string;
+  passed: boolean;
+  required: boolean;
+  /** Free-form context of this rule. */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -71,10 +85,16 @@ export interface Target<TCase = Record<string, unknown>, TOutput = unknown> {
   call(args: FnArgs<TCase>): TargetOutput<TOutput> | PromiseLike<TargetOutput<TOutput>>;
 }
 
-/** What a target produced for one case: the output, and the model calls it took, if any. */
+/**
+ * What a target produced for one case: the output, and the model calls it took, if any. A
+ * target that got an answer it cannot use (a model reply that is not the JSON asked for, a
+ * command that exited non-zero) returns `error`: the case is errored with that message, and
+ * what came back is kept as its output, and the calls it took counted, for whoever debugs it.
+ */
 export interface TargetOutput<TOutput = unknown> {
   output: TOutput;
   usage?: Usage;
+  error?: string;
 }
 
 /** The argument handed to an evaluator. `testCase` and `output` match the Autoblocks SDK. */
@@ -87,6 +107,12 @@ export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknow
   /** Aborted when the evaluator times out or the run is interrupted. Read it from the argument (see FnArgs). */
   signal: AbortSignal;
 }
+
+/**
+ * What user evaluators may return: an evaluation, or `undefined` / `null` to skip the case (it
+ * then gets no evaluation from that evaluator, which is not a failure — the SDK's semantics).
+ */
+export type MaybeEvaluation = Evaluation | null | undefined;
 
 /** A plain-function evaluator, the alternative to a `BaseTestEvaluator` subclass. */
 export type EvaluatorFn<TCase = Record<string, unknown>, TOutput = unknown> = (
@@ -105,7 +131,23 @@ export interface EngineEvaluator<TCase = Record<string, unknown>, TOutput = unkn
   threshold?: Threshold;
   /** Per-call time limit; when absent the suite's timeout applies. */
   timeoutMs?: number;
+  /** Applies only to rows with one of these tags (`when:`); the others get no evaluation from it. */
+  when?: { tags: readonly string[] };
+  /** Compare its verdicts with the human labels in a testset column (`agreement:`). */
+  agreement?: AgreementSpec;
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Evaluation | Promise<Evaluation>;
+}
+
+/**
+ * An evaluator as user code writes it (`runTestSuite`, `BaseTestEvaluator`): like
+ * `EngineEvaluator`, but it may return `undefined` / `null` to skip a case. The engine accepts
+ * both at run time; built-ins always return an evaluation.
+ */
+export interface TestEvaluator<TCase = Record<string, unknown>, TOutput = unknown> extends Omit<
+  EngineEvaluator<TCase, TOutput>,
+  'evaluateTestCase'
+> {
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): MaybeEvaluation | Promise<MaybeEvaluation>;
 }
 
 /** Where a case came from, for annotations and error messages. `file` is relative to the config. */
@@ -164,9 +206,76 @@ export interface PassConditionArgs<TCase = Record<string, unknown>, TOutput = un
 /** A suite's verdict rule. With no `minPassRate`, every case must pass. */
 export interface GateSpec {
   minPassRate?: number;
-  evaluators?: Record<string, { mean?: Threshold; passRate?: Threshold }>;
+  evaluators?: Record<
+    string,
+    {
+      mean?: Threshold;
+      passRate?: Threshold;
+      /** Bounds on the judge's agreement with the human labels (needs `agreement:` on it). */
+      agreement?: { kappa?: Threshold; accuracy?: Threshold };
+    }
+  >;
   /** A significant regression against a baseline: `block` fails the suite, `warn` (default) reports it. */
   regressions?: 'block' | 'warn' | 'off';
+  /** The suite's `allowEmpty: true`: a run of zero cases may pass (by default it fails). */
+  allowEmpty?: boolean;
+  /**
+   * The change a comparison row must be able to detect; a row that cannot is `underpowered`.
+   * 0.1 when absent.
+   */
+  minDetectableEffect?: number;
+}
+
+/**
+ * Where an evaluator's verdicts are checked against people: the testset column holding the human
+ * verdict of each row, and what the verdicts are.
+ */
+export interface AgreementSpec {
+  /** The testset column with the human's verdict (a choice name, or 0/1/a score). */
+  column: string;
+  /**
+   * The judge's choices and their scores, in the order written, for a judge that picks one;
+   * `null`: its pass/fail against its threshold is the verdict.
+   */
+  choices: Record<string, number> | null;
+}
+
+/** A 95% confidence interval. */
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+/** A judge's agreement with the human labels over a run (`agreement:` on the evaluator). */
+export interface AgreementSummary {
+  /** The testset column holding the human verdicts. */
+  column: string;
+  /** The verdicts, in order: the judge's choices by ascending score, or `fail`, `pass`. */
+  categories: string[];
+  /** κ with linear weights by score (3 or more choices with distinct scores); else Cohen's κ. */
+  weighted: boolean;
+  /** Labelled rows the judge gave a verdict on: the n of every figure below. */
+  compared: number;
+  /** Labelled rows without a judge verdict (the evaluator or the case errored). */
+  unjudged: number;
+  /** Labelled rows whose label is none of `categories`: left out. */
+  unrecognized: number;
+  /** Share of rows where the judge's verdict is the human's; `null` when none was compared. */
+  accuracy: number | null;
+  /** Wilson interval of `accuracy`. */
+  accuracyCi: Interval | null;
+  /** Cohen's κ (weighted when `weighted`); `null` when none was compared or κ is undefined. */
+  kappa: number | null;
+  /** Large-sample standard error of κ (Fleiss, Cohen and Everitt, 1969). */
+  kappaSe: number | null;
+  /** κ ± 1.96 standard errors, within [−1, 1]. */
+  kappaCi: Interval | null;
+  /**
+   * Rows by human verdict, columns by judge verdict, in `categories` order. With trials a case
+   * counts once, by its aggregated evaluation: the choice nearest its trials' mean score, or
+   * whether it passed.
+   */
+  table: number[][];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,6 +353,8 @@ export interface EvaluatorSummary {
   passRate: number | null;
   /** Model calls of this evaluator over the run; absent when it made none. */
   usage?: Usage;
+  /** Agreement with the human labels; present when the evaluator has `agreement:`. */
+  agreement?: AgreementSummary;
 }
 
 export interface RunSummary {
@@ -300,6 +411,8 @@ export interface RunPlan {
   evaluators: string[];
   trials: number;
   gate: GateSpec;
+  /** Evaluator id → where its verdicts are checked against people; absent when none is. */
+  agreement?: Record<string, AgreementSpec>;
 }
 
 export interface ResultsArtifact {
@@ -314,6 +427,8 @@ export interface ResultsArtifact {
   verdict: Verdict;
   /** Present when this artifact holds one shard of a run (`evals run --shard INDEX/COUNT`). */
   shard?: { index: number; count: number };
+  /** True when a testset ran that did not match its `revision:` pin (`evals run --ignore-pin`). */
+  pinIgnored?: true;
   runs: RunResult[];
   /** The comparison against a baseline, when the run had one. */
   comparison?: Comparison;

@@ -81,6 +81,25 @@ export async function convertCommand(
       },
     ]);
   }
+  // Exact duplicate rows collapse when read, but rows that only became equal through --lossy
+  // would lose a case: that is refused like any other identity clash.
+  if (after.cases.length < before.cases.length) {
+    throw new UsageError([
+      ...(after.warnings ?? []).slice(0, MAX_PROBLEMS).map((w) => ({
+        ...w,
+        code: 'testset.duplicate-id',
+        message: `duplicate case identity once converted: ${w.message}`,
+      })),
+      {
+        code: 'testset.lossy',
+        file: outArg,
+        line: 0,
+        col: 0,
+        path: '',
+        message: `with --lossy ${before.cases.length - after.cases.length} cases would merge into others; ${outArg} was not written`,
+      },
+    ]);
+  }
   const same = after.revision === before.revision;
   if (!same && !args.lossy)
     throw new Error('convert changed the revision although no problem was reported');

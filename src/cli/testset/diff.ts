@@ -2,6 +2,10 @@ import { renderDiff } from '../../report/testset-diff.ts';
 import { renderDiffJson } from '../../report/testset-diff-json.ts';
 import { diffTestsets } from '../../testsets/diff.ts';
 import { useColor, type CommandContext } from '../../pipeline/context.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type { IdentityOptions } from '../../testsets/history.ts';
+import { prepareCases } from '../../testsets/identity.ts';
+import type { TestsetLocation } from '../../testsets/read-file.ts';
 import { identityFor, load, parseLocation, shown, type IdentityArgs } from './read.ts';
 
 /**
@@ -20,9 +24,12 @@ export async function diffCommand(
   const identity = await identityFor(a, args, ctx);
   const [before, after] = await Promise.all([load(a, identity), load(b, identity)]);
   const diff = diffTestsets(before.cases, after.cases);
+  // The rows are matched by A's identity, but B is labelled with the revision B has on its own
+  // (what `evals testset show B` and a suite reading B report), not B's rows under A's name.
+  const afterRevision = await ownRevision(b, after, identity, args, ctx);
   if (args.json) {
     ctx.stdout.write(
-      `${JSON.stringify({ before: { file: shown(a), revision: before.revision }, after: { file: shown(b), revision: after.revision }, ...renderDiffJson(diff) }, null, 2)}\n`,
+      `${JSON.stringify({ before: { file: shown(a), revision: before.revision }, after: { file: shown(b), revision: afterRevision }, ...renderDiffJson(diff) }, null, 2)}\n`,
     );
   } else {
     ctx.stdout.write(
@@ -30,7 +37,7 @@ export async function diffCommand(
         beforeLabel: shown(a),
         afterLabel: shown(b),
         beforeRevision: before.revision,
-        afterRevision: after.revision,
+        afterRevision,
         beforeRows: before.cases.length,
         afterRows: after.cases.length,
         color: useColor(ctx),
@@ -38,4 +45,18 @@ export async function diffCommand(
     );
   }
   return diff.equal ? 0 : 1;
+}
+
+/** The revision of `version`'s rows under `location`'s own identity (its file name, its suite's). */
+async function ownRevision(
+  location: TestsetLocation,
+  version: { rows: Parameters<typeof prepareCases>[0]; revision: string },
+  matchedBy: IdentityOptions,
+  args: IdentityArgs,
+  ctx: CommandContext,
+): Promise<string> {
+  const own = await identityFor(location, args, ctx);
+  if (isDeepStrictEqual(own, matchedBy)) return version.revision;
+  const prepared = prepareCases(version.rows, { ...own, file: location.displayPath });
+  return prepared.ok ? prepared.revision : version.revision;
 }

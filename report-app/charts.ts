@@ -1,0 +1,207 @@
+/**
+ * The charts, drawn by Chart.js (bundled into the page): the score distribution per evaluator,
+ * the pass rate per grid point, the baseline comparison with its confidence intervals, and the
+ * flaky cases. Animation is off: the page is a report, read once, and must draw fast.
+ */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  Tooltip,
+  type ChartConfiguration,
+} from 'chart.js';
+import type { ReportModel } from '../src/report/html-model.ts';
+import { el, percent, section } from './dom.ts';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+const PALETTE = [
+  '#3b6fd4',
+  '#e07b39',
+  '#3a9d5d',
+  '#b9468a',
+  '#7a5cc7',
+  '#c9a227',
+  '#2a9fb0',
+  '#8c6d46',
+];
+const BINS = 10;
+
+/** The chart section, with every chart that has something to show. */
+export function chartsSection(model: ReportModel): HTMLElement {
+  const charts = [
+    scoreDistribution(model),
+    passRatePerRun(model),
+    comparisonChart(model),
+    flakyChart(model),
+  ];
+  return section('Charts', 'charts', el('div', { class: 'charts' }, ...charts));
+}
+
+function chartBox(
+  title: string,
+  id: string,
+  config: ChartConfiguration,
+  height = 260,
+): HTMLElement {
+  const canvas = el('canvas', { id, role: 'img', 'aria-label': title });
+  const box = el(
+    'figure',
+    { class: 'chart' },
+    el('figcaption', {}, title),
+    el('div', { class: 'canvas', style: `height:${height}px` }, canvas),
+  );
+  // Drawn once the box is in the document (Chart.js measures its parent).
+  queueMicrotask(
+    () =>
+      new Chart(canvas, {
+        ...config,
+        options: {
+          animation: false,
+          maintainAspectRatio: false,
+          responsive: true,
+          ...config.options,
+        },
+      }),
+  );
+  return box;
+}
+
+function scoreDistribution(model: ReportModel): HTMLElement | null {
+  if (model.evaluators.length === 0) return null;
+  const counts = model.evaluators.map(() => new Array<number>(BINS).fill(0));
+  for (const view of model.cases) {
+    view.scores.forEach((value, i) => {
+      if (value === null) return;
+      const bin = Math.min(BINS - 1, Math.floor(value * BINS));
+      const row = counts[i];
+      if (row !== undefined) row[bin] = (row[bin] ?? 0) + 1;
+    });
+  }
+  const labels = Array.from(
+    { length: BINS },
+    (_, i) => `${(i / BINS).toFixed(1)}–${((i + 1) / BINS).toFixed(1)}`,
+  );
+  return chartBox('Score distribution per evaluator (cases per score bin)', 'chart-scores', {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: model.evaluators.map((id, i) => ({
+        label: id,
+        data: counts[i] ?? [],
+        backgroundColor: PALETTE[i % PALETTE.length] ?? '#888',
+      })),
+    },
+    options: { scales: { y: { beginAtZero: true, title: { display: true, text: 'cases' } } } },
+  });
+}
+
+function passRatePerRun(model: ReportModel): HTMLElement | null {
+  if (model.runs.length === 0) return null;
+  const rates = model.runs.map((run) => (run.passRate === null ? 0 : run.passRate * 100));
+  return chartBox(
+    'Pass rate per grid point',
+    'chart-pass-rate',
+    {
+      type: 'bar',
+      data: {
+        labels: model.runs.map((run) => run.name),
+        datasets: [
+          {
+            label: 'pass rate %',
+            data: rates,
+            backgroundColor: model.runs.map((run) =>
+              run.verdict === 'pass' ? '#3a9d5d' : '#c8453b',
+            ),
+          },
+        ],
+      },
+      options: {
+        indexAxis: 'y',
+        scales: { x: { min: 0, max: 100, title: { display: true, text: 'pass rate %' } } },
+        plugins: {
+          legend: { display: false },
+          tooltip: { callbacks: { label: (item) => percent((rates[item.dataIndex] ?? 0) / 100) } },
+        },
+      },
+    },
+    Math.max(160, 28 * model.runs.length + 60),
+  );
+}
+
+function comparisonChart(model: ReportModel): HTMLElement | null {
+  const comparison = model.comparison;
+  if (comparison === null) return null;
+  const rows = comparison.rows.filter((row) => row.low !== null && row.high !== null);
+  if (rows.length === 0) return null;
+  const color = (label: string): string =>
+    label === 'regressed' ? '#c8453b' : label === 'improved' ? '#3a9d5d' : '#8a94a6';
+  const level = Math.round(comparison.confidence * 100);
+  return chartBox(
+    `Change against the baseline, with ${level}% confidence intervals`,
+    'chart-comparison',
+    {
+      type: 'bar',
+      data: {
+        labels: rows.map((row) => `${row.run} · ${row.metric}`),
+        datasets: [
+          {
+            label: `Δ (${level}% CI)`,
+            data: rows.map((row) => [row.low ?? 0, row.high ?? 0] as [number, number]),
+            backgroundColor: rows.map((row) => color(row.label)),
+            barPercentage: 0.5,
+          },
+        ],
+      },
+      options: {
+        indexAxis: 'y',
+        scales: { x: { title: { display: true, text: 'head − base' } } },
+        plugins: {
+          legend: { display: false },
+          tooltip: {
+            callbacks: {
+              label: (item) => {
+                const row = rows[item.dataIndex];
+                if (row === undefined) return '';
+                const f = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
+                return `${f(row.base)} → ${f(row.head)}, Δ ${f(row.delta)} [${f(row.low)}, ${f(row.high)}] ${row.label}`;
+              },
+            },
+          },
+        },
+      },
+    },
+    Math.max(160, 26 * rows.length + 60),
+  );
+}
+
+function flakyChart(model: ReportModel): HTMLElement | null {
+  const flaky = model.cases.filter((view) => view.flaky && view.trials !== null).slice(0, 30);
+  if (flaky.length === 0) return null;
+  const rates = flaky.map((view) => {
+    const trials = view.trials ?? [];
+    return trials.length === 0 ? 0 : (100 * trials.filter((t) => t.passed).length) / trials.length;
+  });
+  return chartBox(
+    'Flaky cases: share of trials passed',
+    'chart-flaky',
+    {
+      type: 'bar',
+      data: {
+        labels: flaky.map(
+          (view) => `${view.id.slice(0, 12)} · ${model.runs[view.run]?.name ?? ''}`,
+        ),
+        datasets: [{ label: 'trials passed %', data: rates, backgroundColor: '#c9a227' }],
+      },
+      options: {
+        indexAxis: 'y',
+        scales: { x: { min: 0, max: 100 } },
+        plugins: { legend: { display: false } },
+      },
+    },
+    Math.max(160, 26 * flaky.length + 60),
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * A case in detail, in a panel over the page: inputs, output, expected and the difference
+ * between the two (words added and removed, by jsdiff), every evaluation with its reason or
+ * error, the trials and the model calls.
+ */
+import { diffLines, diffWords } from 'diff';
+import type { CaseView, ReportModel } from '../src/report/html-model.ts';
+import { count, el, score } from './dom.ts';
+
+/** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
+const WORD_DIFF_LIMIT = 4000;
+
+/** The panel; `show` fills it with a case and opens it. */
+export function detailPanel(model: ReportModel): {
+  panel: HTMLElement;
+  show: (view: CaseView) => void;
+} {
+  const body = el('div', { class: 'body' });
+  const close = el('button', { type: 'button', class: 'close', 'aria-label': 'close' }, '×');
+  const panel = el('aside', { id: 'detail', hidden: '' }, close, body);
+  close.addEventListener('click', () => panel.setAttribute('hidden', ''));
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') panel.setAttribute('hidden', '');
+  });
+  const show = (view: CaseView): void => {
+    body.replaceChildren(...content(model, view));
+    panel.removeAttribute('hidden');
+    body.scrollTop = 0;
+  };
+  return { panel, show };
+}
+
+function content(model: ReportModel, view: CaseView): HTMLElement[] {
+  const parts: HTMLElement[] = [
+    el('h2', {}, `${view.status.toUpperCase()}${view.flaky ? ' (flaky)' : ''} · ${view.id}`),
+    el(
+      'p',
+      { class: 'meta' },
+      [
+        model.runs[view.run]?.name,
+        view.source ?? 'inline case',
+        `${count(view.durationMs)} ms`,
+      ].join(' · '),
+    ),
+  ];
+  if (view.label !== null) parts.push(el('p', { class: 'label' }, view.label));
+  parts.push(block('Inputs', view.inputs, 'detail-inputs'));
+  if (view.error !== null) parts.push(block('Error', view.error, 'detail-error'));
+  parts.push(block('Output', view.output, 'detail-output'));
+  if (view.expected !== null) {
+    parts.push(block('Expected', view.expected, 'detail-expected'));
+    parts.push(el('h3', {}, 'Output vs expected'), diffView(view.expected, view.output));
+  }
+  parts.push(el('h3', {}, 'Evaluations'), evaluationsTable(view));
+  if (view.trials !== null) {
+    parts.push(
+      el(
+        'h3',
+        {},
+        `Trials (${count(view.trials.filter((t) => t.passed).length)} of ${count(view.trials.length)} passed)`,
+      ),
+      el(
+        'ol',
+        { class: 'trials' },
+        ...view.trials.map((t) =>
+          el(
+            'li',
+            { class: t.passed ? 'ok' : 'bad' },
+            `${t.passed ? '✓' : '✗'} ${count(t.durationMs)} ms · ${t.error ?? t.scores}`,
+          ),
+        ),
+      ),
+    );
+  }
+  if (view.usage !== null)
+    parts.push(el('h3', {}, 'Model calls of the target'), el('p', {}, view.usage));
+  return parts;
+}
+
+function block(title: string, text: string, id: string): HTMLElement {
+  return el('div', { class: 'block' }, el('h3', {}, title), el('pre', { id }, text));
+}
+
+function evaluationsTable(view: CaseView): HTMLElement {
+  const rows = view.evaluations.map((e) =>
+    el(
+      'tr',
+      {
+        class:
+          e.error !== null ? 'err' : e.passed === false ? 'bad' : e.passed === true ? 'ok' : '',
+      },
+      el(
+        'td',
+        {},
+        e.error !== null ? '!' : e.passed === true ? '✓' : e.passed === false ? '✗' : '·',
+      ),
+      el('td', {}, e.evaluator),
+      el('td', { class: 'num' }, score(e.score)),
+      el('td', {}, e.threshold ?? 'no threshold'),
+      el('td', { class: 'reason' }, e.error !== null ? `error: ${e.error}` : (e.reason ?? '')),
+      el('td', { class: 'dim' }, e.usage ?? ''),
+    ),
+  );
+  return el(
+    'table',
+    { class: 'grid', id: 'detail-evaluations' },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ...['', 'evaluator', 'score', 'needs', 'reason', 'judge usage'].map((h) => el('th', {}, h)),
+      ),
+    ),
+    el('tbody', {}, ...rows),
+  );
+}
+
+/** Expected → output: removed text struck through, added text underlined. */
+function diffView(expected: string, output: string): HTMLElement {
+  const long = expected.length > WORD_DIFF_LIMIT || output.length > WORD_DIFF_LIMIT;
+  const changes = long ? diffLines(expected, output) : diffWords(expected, output);
+  const pre = el('pre', { id: 'detail-diff', class: 'diff' });
+  for (const change of changes) {
+    pre.append(
+      change.added
+        ? el('ins', {}, change.value)
+        : change.removed
+          ? el('del', {}, change.value)
+          : document.createTextNode(change.value),
+    );
+  }
+  return pre;
+}

@@ -1,0 +1,149 @@
+/** The top of the page: the verdict, the gate conditions of every run, and the grid matrices. */
+import type { GridMatrix } from '../src/report/grid-matrix.ts';
+import type { ReportModel } from '../src/report/html-model.ts';
+import { count, el, percent, score, section } from './dom.ts';
+
+/** The verdict banner: one sentence and the totals. */
+export function verdictBanner(model: ReportModel): HTMLElement {
+  const { totals } = model;
+  const pass = model.verdict === 'pass';
+  const sentence = model.interrupted
+    ? 'The run was interrupted: the verdict is FAIL.'
+    : pass
+      ? `All ${count(totals.runs)} runs passed their gates.`
+      : `${count(totals.failedRuns)} of ${count(totals.runs)} runs failed their gates.`;
+  return el(
+    'header',
+    { id: 'verdict', class: pass ? 'pass' : 'fail' },
+    el('div', { class: 'word' }, pass ? 'PASS' : 'FAIL'),
+    el(
+      'div',
+      {},
+      el('p', { class: 'sentence' }, sentence),
+      el(
+        'p',
+        { class: 'totals' },
+        `${count(totals.cases)} cases: ${count(totals.passed)} passed, ${count(totals.failed)} failed, ${count(totals.errored)} errored`,
+      ),
+      el(
+        'p',
+        { class: 'meta' },
+        [
+          model.config,
+          model.git,
+          model.startedAt,
+          `${(model.durationMs / 1000).toFixed(1)} s`,
+          `evalgate ${model.toolVersion}`,
+        ]
+          .filter((part) => part !== null)
+          .join(' · '),
+      ),
+      model.usage !== null ? el('p', { class: 'meta' }, model.usage) : null,
+    ),
+  );
+}
+
+/** Every run's gate: conditions with what they needed and what the run measured. */
+export function gateSection(model: ReportModel): HTMLElement {
+  const rows = model.runs.flatMap((run) =>
+    run.gate.map((condition) =>
+      el(
+        'tr',
+        { class: condition.passed ? 'ok' : 'bad' },
+        el('td', {}, run.name),
+        el('td', {}, condition.passed ? '✓' : '✗'),
+        el('td', {}, condition.name),
+        el('td', {}, condition.expected),
+        el('td', {}, condition.actual),
+      ),
+    ),
+  );
+  return section(
+    'Gate conditions',
+    'gate',
+    el(
+      'table',
+      { class: 'grid' },
+      el(
+        'thead',
+        {},
+        el('tr', {}, ...['run', '', 'condition', 'expected', 'actual'].map((h) => el('th', {}, h))),
+      ),
+      el('tbody', {}, ...rows),
+    ),
+  );
+}
+
+/** A suite's grid points side by side, the best of each column marked. */
+export function matrixTable(matrix: GridMatrix): HTMLElement {
+  const head = el(
+    'tr',
+    {},
+    ...matrix.keys.map((key) => el('th', {}, key)),
+    el('th', {}, 'verdict'),
+    el('th', { class: 'num' }, 'cases'),
+    el('th', { class: 'num' }, 'pass rate'),
+    ...matrix.evaluators.map((id) => el('th', { class: 'num', title: 'mean score' }, id)),
+  );
+  const rows = matrix.rows.map((row) =>
+    el(
+      'tr',
+      {},
+      ...matrix.keys.map((key) => el('td', {}, row.params[key] ?? '')),
+      el('td', { class: row.verdict }, row.verdict.toUpperCase()),
+      el('td', { class: 'num' }, count(row.cases)),
+      cell(percent(row.passRate), row.passRate !== null && row.passRate === matrix.bestPassRate),
+      ...row.means.map((mean, i) =>
+        cell(score(mean), mean !== null && mean === matrix.bestMeans[i]),
+      ),
+    ),
+  );
+  return el(
+    'div',
+    { class: 'matrix' },
+    el('h3', {}, `${matrix.suite} · ${count(matrix.rows.length)} grid points`),
+    el('table', { class: 'grid' }, el('thead', {}, head), el('tbody', {}, ...rows)),
+    el('p', { class: 'note' }, '★ best of the column; evaluator columns are mean scores.'),
+  );
+}
+
+function cell(text: string, best: boolean): HTMLElement {
+  return el(
+    'td',
+    { class: best ? 'num best' : 'num', ...(best ? { title: 'best of the column' } : {}) },
+    best ? `★ ${text}` : text,
+  );
+}
+
+/** Runs of suites without a grid: one table of all of them. */
+export function runsTable(model: ReportModel): HTMLElement {
+  const rows = model.runs.map((run) =>
+    el(
+      'tr',
+      {},
+      el('td', {}, run.name),
+      el('td', { class: run.verdict }, run.verdict.toUpperCase()),
+      el('td', { class: 'num' }, count(run.cases)),
+      el('td', { class: 'num' }, percent(run.passRate)),
+      el('td', { class: 'num' }, count(run.failed)),
+      el('td', { class: 'num' }, count(run.errored)),
+      el('td', {}, run.evaluators.map((e) => `${e.id} ${score(e.mean)}`).join(' · ')),
+    ),
+  );
+  return el(
+    'table',
+    { class: 'grid' },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ...['run', 'verdict', 'cases', 'pass rate', 'failed', 'errored', 'evaluator means'].map(
+          (h) => el('th', {}, h),
+        ),
+      ),
+    ),
+    el('tbody', {}, ...rows),
+  );
+}

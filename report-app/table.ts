@@ -1,0 +1,181 @@
+/**
+ * The case table: filters (status, run, failing evaluator), a search over id, label, source,
+ * output and error, and sorting by any column. Only the rows in view are in the document (a
+ * fixed row height and a spacer), so 10,000 cases scroll and filter without delay.
+ */
+import type { CaseView, ReportModel } from '../src/report/html-model.ts';
+import { count, el, score, section } from './dom.ts';
+
+const ROW_HEIGHT = 30;
+/** Rows drawn above and below the visible ones, so a fast scroll shows no gap. */
+const OVERSCAN = 10;
+const MAX_SCORE_COLUMNS = 8;
+
+type SortKey = 'status' | 'case' | 'run' | 'duration' | `score:${number}`;
+
+const STATUS_ORDER = { errored: 0, failed: 1, passed: 2 } as const;
+
+/** The table section; `open` shows a case's detail. */
+export function caseTable(model: ReportModel, open: (view: CaseView) => void): HTMLElement {
+  const haystacks = model.cases.map((view) =>
+    [view.id, view.label ?? '', view.source ?? '', view.output.slice(0, 4000), view.error ?? '']
+      .join('\n')
+      .toLowerCase(),
+  );
+  const scoreColumns = model.evaluators.slice(0, MAX_SCORE_COLUMNS);
+
+  const status = select('filter-status', [
+    ['all', 'all cases'],
+    ['not-passed', 'did not pass'],
+    ['failed', 'failed'],
+    ['errored', 'errored'],
+    ['flaky', 'flaky'],
+    ['passed', 'passed'],
+  ]);
+  const run = select('filter-run', [
+    ['all', 'every run'],
+    ...model.runs.map((r, i): [string, string] => [String(i), r.name]),
+  ]);
+  const evaluator = select('filter-evaluator', [
+    ['all', 'any evaluator'],
+    ...model.evaluators.map((id, i): [string, string] => [String(i), `${id} did not pass`]),
+  ]);
+  const search = el('input', {
+    id: 'filter-search',
+    type: 'search',
+    placeholder: 'search id, label, output, error…',
+    'aria-label': 'search cases',
+  });
+  const shown = el('span', { id: 'case-count', class: 'note' });
+
+  let sortKey: SortKey = 'status';
+  let ascending = true;
+  let rows: number[] = [];
+
+  const columns: [SortKey, string][] = [
+    ['status', 'status'],
+    ['case', 'case'],
+    ['run', 'run'],
+    ['duration', 'ms'],
+    ...scoreColumns.map((id, i): [SortKey, string] => [`score:${i}`, id]),
+  ];
+  const template = `90px minmax(200px,2fr) minmax(140px,1fr) 70px ${scoreColumns.map(() => '80px').join(' ')}`;
+  const header = el('div', { class: 'row head', style: `grid-template-columns:${template}` });
+  for (const [key, title] of columns) {
+    const cell = el('button', { type: 'button', class: 'sort', 'data-key': key }, title);
+    cell.addEventListener('click', () => {
+      ascending = sortKey === key ? !ascending : true;
+      sortKey = key;
+      apply();
+    });
+    header.append(cell);
+  }
+  const spacer = el('div', { class: 'spacer' });
+  const body = el('div', { id: 'case-rows', class: 'rows', role: 'list' }, spacer);
+
+  function matches(i: number): boolean {
+    const view = model.cases[i];
+    if (view === undefined) return false;
+    const s = status.value;
+    if (s === 'not-passed' && view.status === 'passed') return false;
+    if ((s === 'failed' || s === 'errored' || s === 'passed') && view.status !== s) return false;
+    if (s === 'flaky' && !view.flaky) return false;
+    if (run.value !== 'all' && String(view.run) !== run.value) return false;
+    if (evaluator.value !== 'all' && !view.failing.includes(Number(evaluator.value))) return false;
+    const query = search.value.trim().toLowerCase();
+    return query === '' || (haystacks[i] ?? '').includes(query);
+  }
+
+  function compare(a: CaseView, b: CaseView): number {
+    if (sortKey === 'status')
+      return STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.run - b.run;
+    if (sortKey === 'case') return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    if (sortKey === 'run') return a.run - b.run;
+    if (sortKey === 'duration') return a.durationMs - b.durationMs;
+    const column = Number(sortKey.slice('score:'.length));
+    return (a.scores[column] ?? -1) - (b.scores[column] ?? -1);
+  }
+
+  function apply(): void {
+    rows = [];
+    for (let i = 0; i < model.cases.length; i++) if (matches(i)) rows.push(i);
+    rows.sort((x, y) => {
+      const order = compare(model.cases[x] as CaseView, model.cases[y] as CaseView);
+      return (ascending ? order : -order) || x - y;
+    });
+    shown.textContent = `${count(rows.length)} of ${count(model.cases.length)} cases`;
+    spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
+    for (const button of header.querySelectorAll('button')) {
+      const key = button.getAttribute('data-key');
+      button.setAttribute(
+        'aria-sort',
+        key === sortKey ? (ascending ? 'ascending' : 'descending') : 'none',
+      );
+    }
+    draw();
+  }
+
+  function draw(): void {
+    for (const old of body.querySelectorAll('.case')) old.remove();
+    const first = Math.max(0, Math.floor(body.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const visible = Math.ceil((body.clientHeight || 600) / ROW_HEIGHT) + 2 * OVERSCAN;
+    const fragment = document.createDocumentFragment();
+    for (let at = first; at < Math.min(rows.length, first + visible); at++) {
+      const view = model.cases[rows[at] ?? -1];
+      if (view === undefined) continue;
+      fragment.append(rowOf(view, at));
+    }
+    body.append(fragment);
+  }
+
+  function rowOf(view: CaseView, at: number): HTMLElement {
+    const name = view.label === null ? view.id : `${view.id.slice(0, 12)}… ${view.label}`;
+    const row = el(
+      'div',
+      {
+        class: `row case ${view.status}`,
+        role: 'listitem',
+        tabindex: '0',
+        style: `top:${at * ROW_HEIGHT}px;grid-template-columns:${template}`,
+        'data-id': view.id,
+      },
+      el('span', { class: `badge ${view.status}` }, view.flaky ? `${view.status} ~` : view.status),
+      el('span', { class: 'name', title: view.id }, name),
+      el('span', { class: 'dim' }, model.runs[view.run]?.name ?? ''),
+      el('span', { class: 'num' }, count(view.durationMs)),
+      ...scoreColumns.map((_, i) =>
+        el(
+          'span',
+          { class: view.failing.includes(i) ? 'num bad' : 'num' },
+          score(view.scores[i] ?? null),
+        ),
+      ),
+    );
+    const show = (): void => open(view);
+    row.addEventListener('click', show);
+    row.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') show();
+    });
+    return row;
+  }
+
+  for (const control of [status, run, evaluator]) control.addEventListener('change', apply);
+  search.addEventListener('input', apply);
+  body.addEventListener('scroll', () => requestAnimationFrame(draw));
+  queueMicrotask(apply);
+
+  return section(
+    'Cases',
+    'cases',
+    el('div', { class: 'filters' }, status, run, evaluator, search, shown),
+    el('div', { class: 'table' }, header, body),
+  );
+}
+
+function select(id: string, options: [string, string][]): HTMLSelectElement {
+  return el(
+    'select',
+    { id, 'aria-label': id.replace('filter-', 'filter by ') },
+    ...options.map(([value, text]) => el('option', { value }, text)),
+  );
+}

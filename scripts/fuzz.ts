@@ -1,0 +1,46 @@
+/**
+ * `npm run fuzz [-- COUNT [SEED]]`: runs COUNT (default 10,000) mutated projects through
+ * `evals validate` and `evals run` in this process, and prints the figures: outcomes by exit
+ * code, the slowest project, and every unacceptable outcome (exit other than 0/1/2, a thrown
+ * error, a stack trace, more than 5 s) with the seed and index that reproduce it, and any warning
+ * Node printed. Exits 1 when there was one.
+ */
+import { fuzzProject } from './fuzz-inputs.ts';
+import { fuzzInProcess, type FuzzOutcome } from './fuzz-run.ts';
+
+const count = Number(process.argv[2] ?? 10_000);
+const seed = Number(process.argv[3] ?? 22);
+const byCode = new Map<string, number>();
+const failures: { index: number; outcome: FuzzOutcome }[] = [];
+let slowest = { ms: 0, index: -1 };
+const started = performance.now();
+// A warning Node prints (yaml's "Keys with collection values…") reaches the user as noise.
+const warnings: string[] = [];
+process.removeAllListeners('warning');
+process.on('warning', (warning) => warnings.push(warning.message));
+
+for (let index = 0; index < count; index++) {
+  const project = fuzzProject(seed, index);
+  // Every fourth project is run as well as validated: the run is where aliases used to explode.
+  const command = index % 4 === 3 ? 'run' : 'validate';
+  const outcome = await fuzzInProcess(project, command);
+  const key = `${command} exit ${outcome.code ?? 'none'}`;
+  byCode.set(key, (byCode.get(key) ?? 0) + 1);
+  if (outcome.ms > slowest.ms) slowest = { ms: outcome.ms, index };
+  if (outcome.problem !== null) failures.push({ index, outcome });
+  if ((index + 1) % 1000 === 0) process.stderr.write(`${index + 1}/${count}\n`);
+}
+
+const seconds = (performance.now() - started) / 1000;
+console.log(`fuzz: ${count} projects, seed ${seed}, ${seconds.toFixed(1)} s`);
+for (const [key, n] of [...byCode].sort()) console.log(`  ${key}: ${n}`);
+console.log(`  slowest: ${slowest.ms.toFixed(0)} ms (index ${slowest.index})`);
+console.log(`  process warnings: ${warnings.length}`);
+for (const warning of warnings.slice(0, 5)) console.log(`  - ${warning.slice(0, 200)}`);
+console.log(`  unacceptable outcomes: ${failures.length}`);
+for (const { index, outcome } of failures.slice(0, 20)) {
+  console.log(
+    `  - index ${index} (${outcome.command}): ${outcome.problem}\n    ${outcome.stderr.slice(0, 300)}`,
+  );
+}
+process.exitCode = failures.length > 0 || warnings.length > 0 ? 1 : 0;

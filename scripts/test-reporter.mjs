@@ -1,0 +1,95 @@
+// The test runner's reporter for `npm test`: Node's spec reporter at a terminal, and under CI
+// (CI=true, or output that is not a terminal) a compact one: a dot per passing test, every
+// failure in full, and the same closing summary lines as spec (`ℹ tests N`, `ℹ pass N`, …), so
+// a log of 2,000 tests stays a few screens long. Either way a run in which no test ran fails.
+import { Readable } from 'node:stream';
+import { spec } from 'node:test/reporters';
+
+const compact = process.env.CI === 'true' || !process.stdout.isTTY;
+
+let ran = 0;
+
+/**
+ * A test that ran: not a suite, not skipped or todo, and not the wrapper the runner makes of
+ * each test file (named by its path).
+ */
+function isTest(data) {
+  return data.details?.type !== 'suite' && !data.skip && !data.todo && data.name !== data.file;
+}
+
+/** The events, counting the tests that ran. */
+async function* counted(source) {
+  for await (const event of source) {
+    const { type, data } = event;
+    if ((type === 'test:pass' || type === 'test:fail') && isTest(data)) ran += 1;
+    yield event;
+  }
+}
+
+/** After the summary: a run that ran no test (a wrong glob, every test filtered out) fails. */
+function* noTestCheck() {
+  if (ran > 0) return;
+  process.exitCode = 1;
+  yield 'no test ran: a test run that executes nothing is a failure\n';
+}
+
+export default async function* reporter(source) {
+  if (!compact) {
+    yield* Readable.from(counted(source)).compose(new spec());
+    yield* noTestCheck();
+    return;
+  }
+  source = counted(source);
+  let dots = 0;
+  const failures = [];
+  const summary = [];
+  const endLine = () => {
+    const text = dots > 0 ? '\n' : '';
+    dots = 0;
+    return text;
+  };
+  for await (const event of source) {
+    switch (event.type) {
+      case 'test:pass':
+        // Suites, skipped tests and file wrappers pass as tests do; show only the tests.
+        if (!isTest(event.data)) break;
+        dots += 1;
+        yield dots % 100 === 0 ? '.\n' : '.';
+        break;
+      case 'test:fail': {
+        // A failing file wrapper is shown: it is how a file that cannot load fails.
+        if (event.data.details?.type === 'suite') break;
+        const { name, file, line, details } = event.data;
+        const error = details?.error;
+        const cause = error?.cause ?? error;
+        const message =
+          cause instanceof Error ? (cause.stack ?? cause.message) : String(cause ?? error);
+        failures.push(`✖ ${name} (${file ?? '?'}:${line ?? '?'})\n${indent(message)}`);
+        dots += 1;
+        yield dots % 100 === 0 ? 'x\n' : 'x';
+        break;
+      }
+      case 'test:stderr':
+      case 'test:stdout':
+        // What tests print goes to the log only when one fails, through its error.
+        break;
+      case 'test:diagnostic':
+        // The run's closing counts, printed last as spec prints them.
+        if (event.data.nesting === 0) summary.push(`ℹ ${event.data.message}\n`);
+        break;
+      default:
+        break;
+    }
+  }
+  yield endLine();
+  if (failures.length > 0) yield `\nfailing tests:\n\n${failures.join('\n\n')}\n\n`;
+  yield summary.join('');
+  yield* noTestCheck();
+}
+
+function indent(text) {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}

@@ -1,0 +1,157 @@
+/**
+ * `evals show RESULTS.json`: the cases of a results artifact, read a case at a time, selected by
+ * the flags and printed in full (`report/case-detail.ts`) or as JSON. Why any case failed, without
+ * opening the JSON.
+ */
+import { openResultsFile } from '../pipeline/artifact-files.ts';
+import { useColor, type CommandContext } from '../pipeline/context.ts';
+import { painter } from '../report/ansi.ts';
+import { renderCaseDetail } from '../report/case-detail.ts';
+import { describeRun, formatCount, plural } from '../report/labels.ts';
+import {
+  caseSelected,
+  describeFilters,
+  paramValue,
+  runSelected,
+  type ShowFilters,
+} from '../report/show-select.ts';
+import { printable } from '../shared/text-table.ts';
+import { usageError } from '../shared/errors.ts';
+import type { CaseResult, Params } from '../types/index.ts';
+import { badOption, optionError, positional, positiveInt, type ParsedArgs } from './args.ts';
+import { SHOW } from './commands.ts';
+
+const DEFAULT_LIMIT = 20;
+
+/** Prints the selected cases; 0, or a UsageError (exit 2) for a bad file or flag. */
+export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext): number {
+  const { values } = args;
+  const path = positional(args.positionals, 0);
+  const limit =
+    values.limit === undefined ? DEFAULT_LIMIT : positiveInt(SHOW, '--limit', values.limit);
+  const filters: ShowFilters = {
+    ...(values.failed ? { failed: true } : {}),
+    ...(values.errored ? { errored: true } : {}),
+    ...(values.flaky ? { flaky: true } : {}),
+    ...(values.case !== undefined ? { casePrefix: values.case } : {}),
+    ...(values.suite ? { suites: values.suite } : {}),
+    ...(values.grid ? { grid: gridFilters(values.grid) } : {}),
+  };
+  if (filters.casePrefix === '') throw optionError(SHOW, '--case', 'the start of a case id', '""');
+  const file = openResultsFile(path, ctx, 'evals show:');
+  const runs = file.artifact.runs;
+  checkRunFilters(runs, filters);
+
+  const shown: { run: number; result: CaseResult }[] = [];
+  let matched = 0;
+  runs.forEach((run, index) => {
+    if (!runSelected(run, filters)) return;
+    for (const result of file.cases(index)) {
+      if (!caseSelected(result, filters)) continue;
+      matched++;
+      if (shown.length < limit) shown.push({ run: index, result });
+    }
+  });
+  if (filters.casePrefix !== undefined && matched === 0) {
+    throw badOption(
+      SHOW,
+      `--case ${printable(filters.casePrefix)}: no case id starts with it in ${path}${values.failed || values.errored || values.flaky ? ' among the cases the status flags select' : ''}`,
+    );
+  }
+
+  if (values.json === true) {
+    const cases = shown.map(({ run, result }) => ({
+      suite: runs[run]?.suite,
+      params: runs[run]?.params as Params,
+      case: result,
+    }));
+    ctx.stdout.write(`${JSON.stringify({ shown: shown.length, matched, cases }, null, 2)}\n`);
+    return 0;
+  }
+  const paint = painter(useColor(ctx));
+  const how = describeFilters(filters);
+  const total = file.caseCounts.reduce((sum, count) => sum + count, 0);
+  const heading = `${printable(path)}: ${plural(runs.length, 'run')}, ${plural(total, 'case')}; ${formatCount(matched)} ${how === '' ? 'shown' : `match ${printable(how)}`}${matched > shown.length ? `, first ${formatCount(shown.length)} below` : ''}`;
+  const blocks = [heading];
+  if (matched === 0) blocks.push(noneMatch(filters));
+  for (const { run, result } of shown) {
+    const owner = runs[run];
+    if (owner !== undefined)
+      blocks.push(renderCaseDetail(owner, result, { full: values.full === true, paint }).trimEnd());
+  }
+  if (matched > shown.length) {
+    blocks.push(
+      `${plural(matched - shown.length, 'more case')} match (--limit N shows more; --case ID shows one)`,
+    );
+  }
+  ctx.stdout.write(`${blocks.join('\n\n')}\n`);
+  return 0;
+}
+
+function noneMatch(filters: ShowFilters): string {
+  const kinds = [
+    filters.failed === true ? 'did not pass' : null,
+    filters.errored === true ? 'errored' : null,
+    filters.flaky === true ? 'is flaky' : null,
+  ].filter((kind) => kind !== null);
+  return kinds.length > 0
+    ? `no case ${kinds.join(' or ')} in the runs selected`
+    : 'no case in the runs selected';
+}
+
+/** `['model=large', 't=0']` → `{ model: ['large'], t: ['0'] }` */
+function gridFilters(items: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw optionError(SHOW, '--grid', 'KEY=VALUE', JSON.stringify(item));
+    (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
+  }
+  return out;
+}
+
+/** A --suite or --grid that names nothing in the artifact is a mistake, not an empty result. */
+function checkRunFilters(
+  runs: readonly { suite: string; params: Params }[],
+  filters: ShowFilters,
+): void {
+  const suites = [...new Set(runs.map((run) => run.suite))];
+  for (const suite of filters.suites ?? []) {
+    if (!suites.includes(suite)) {
+      throw badOption(
+        SHOW,
+        `--suite ${printable(suite)}: no such suite in the results (suites: ${suites.map(printable).join(', ') || 'none'})`,
+      );
+    }
+  }
+  for (const [key, values] of Object.entries(filters.grid ?? {})) {
+    const seen = [
+      ...new Set(
+        runs
+          .filter((run) => Object.hasOwn(run.params, key))
+          .map((run) => paramValue(run.params[key])),
+      ),
+    ];
+    if (seen.length === 0) {
+      const keys = [...new Set(runs.flatMap((run) => Object.keys(run.params)))];
+      throw badOption(
+        SHOW,
+        `--grid ${printable(key)}: no run has this grid key (keys: ${keys.map(printable).join(', ') || 'none; no suite has a grid'})`,
+      );
+    }
+    for (const value of values) {
+      if (!seen.includes(value)) {
+        throw badOption(
+          SHOW,
+          `--grid ${printable(key)}=${printable(value)}: no run has this value (values: ${seen.map(printable).join(', ')})`,
+        );
+      }
+    }
+  }
+  if (!runs.some((run) => runSelected(run, filters))) {
+    throw usageError(
+      'show.no-run',
+      `no run is both in ${filters.suites?.join(', ') ?? 'the suites'} and at ${describeRun({ suite: '', params: Object.fromEntries(Object.entries(filters.grid ?? {}).map(([k, v]) => [k, v.join('|')])) }).trim()} (see evals show --help)`,
+    );
+  }
+}

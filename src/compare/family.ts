@@ -1,0 +1,44 @@
+/**
+ * Many rows tested at once: Holm's step-down adjustment (what the gate blocks on) and the
+ * Benjamini–Hochberg q-values (reported beside the raw p-values). Pure.
+ */
+
+/** Holm-adjusted and Benjamini–Hochberg-adjusted p-values, in the order of the input. */
+export interface Adjusted {
+  holm: number[];
+  q: number[];
+}
+
+/**
+ * Adjusts `pValues` for being tested together as one family.
+ *
+ * **Holm** (1979): sorted ascending, the i-th smallest (1-based) of F is multiplied by F − i + 1
+ * and the running maximum is taken, so a row survives at α exactly when Holm's step-down
+ * procedure rejects it. The chance that any true "no change" row survives is at most α, however
+ * the rows depend on each other (a pass rate and the evaluators it is made of are strongly
+ * correlated, and that is fine).
+ *
+ * **Benjamini–Hochberg** (1995): the i-th smallest is multiplied by F / i and the running minimum
+ * from the top is taken: the q-value, the smallest false-discovery rate at which the row would be
+ * called a discovery. Shown for reading a large comparison, never used to block.
+ *
+ * Both are capped at 1. Ties keep their input order, which changes nothing in the result.
+ */
+export function adjustFamily(pValues: readonly number[]): Adjusted {
+  const count = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
+  const holm = new Array<number>(count).fill(1);
+  const q = new Array<number>(count).fill(1);
+  let running = 0;
+  for (const [rank, index] of order.entries()) {
+    running = Math.max(running, Math.min(1, (count - rank) * (pValues[index] ?? 1)));
+    holm[index] = running;
+  }
+  let smallest = 1;
+  for (let rank = count - 1; rank >= 0; rank--) {
+    const index = order[rank] ?? 0;
+    smallest = Math.min(smallest, ((pValues[index] ?? 1) * count) / (rank + 1));
+    q[index] = smallest;
+  }
+  return { holm, q };
+}

@@ -1,0 +1,244 @@
+/**
+ * The tests of a comparison's rows, done together: each row's own test (the sign-flip test for
+ * scores and pass rates, a Wald test for agreement κ), then the family of every row tested at
+ * once (Holm to decide, Benjamini–Hochberg q-values to read), then each row's power. Pure.
+ */
+import type {
+  AgreementChange,
+  ChangeLabel,
+  ComparisonFamily,
+  EvaluatorChange,
+  PassRateChange,
+  RowTest,
+  RunComparison,
+} from '../types/comparison.ts';
+import type { Interval } from '../types/index.ts';
+import { adjustFamily } from './family.ts';
+import { normalQuantileUpper, normalUpperTail } from './normal.ts';
+import { rowPower } from './power.ts';
+import type { PairedAgreement, PairedRow, RunPairing } from './run-comparison.ts';
+import { signFlipTest } from './sign-flip.ts';
+
+/** How the rows are tested. */
+export interface RowTestSettings {
+  confidence: number;
+  /** Sign vectors per resampled row, at least; raised for large families (`resamplesFor`). */
+  resamples: number;
+  seed: number;
+  minPaired: number;
+}
+
+/** The tested runs, the family they formed, and the sign vectors each resampled row drew. */
+export interface TestedRuns {
+  runs: RunComparison[];
+  family: ComparisonFamily;
+  resamples: number;
+}
+
+/**
+ * Tests every row of every run as one family. A row enters the family when it has a verdict
+ * (enough paired cases) and some case changed: a row where nothing moved can never be
+ * significant, so leaving it out costs no error and spares the rest its share of α.
+ */
+export function testRuns(pairings: readonly RunPairing[], settings: RowTestSettings): TestedRuns {
+  const alpha = 1 - settings.confidence;
+  let familySize = 0;
+  for (const pairing of pairings) {
+    for (const row of [pairing.passRate, ...pairing.evaluators]) {
+      if (inFamily(row, settings.minPaired)) familySize++;
+    }
+    for (const row of pairing.agreement) {
+      if (agreementInFamily(row, settings.minPaired)) familySize++;
+    }
+  }
+  const resamples = resamplesFor(familySize, alpha, settings.resamples);
+  const test = { ...settings, resamples, alpha };
+
+  const runs = pairings.map((pairing): RunComparison => {
+    const pass = scoreTest(pairing.passRate, test);
+    const passRate: PassRateChange = {
+      paired: pairing.passRate.diffs.length,
+      baseRate: pass.base,
+      headRate: pass.head,
+      delta: pass.delta,
+      ci: pass.ci,
+      sd: pass.sd,
+      passToFail: pairing.passRate.passToFail,
+      failToPass: pairing.passRate.failToPass,
+      ...pass.test,
+    };
+    const evaluators = pairing.evaluators.map((row): EvaluatorChange => {
+      const score = scoreTest(row, test);
+      return {
+        evaluator: row.evaluator,
+        paired: row.diffs.length,
+        baseMean: score.base,
+        headMean: score.head,
+        delta: score.delta,
+        ci: score.ci,
+        sd: score.sd,
+        ...score.test,
+      };
+    });
+    return {
+      suite: pairing.suite,
+      params: pairing.params,
+      trials: pairing.trials,
+      minDetectableEffect: pairing.minDetectableEffect,
+      passRate,
+      evaluators,
+      agreement: pairing.agreement.map((row) => agreementRow(row, test)),
+      evaluatorsOnlyInBase: pairing.evaluatorsOnlyInBase,
+      evaluatorsOnlyInHead: pairing.evaluatorsOnlyInHead,
+      cases: pairing.cases,
+    };
+  });
+
+  // The family: Holm decides, q-values are shown. Power is per row at the family's level.
+  const members: RowTest[] = [];
+  for (const [i, run] of runs.entries()) {
+    const pairing = pairings[i];
+    if (pairing === undefined) continue;
+    if (inFamily(pairing.passRate, settings.minPaired)) members.push(run.passRate);
+    for (const [j, row] of run.evaluators.entries()) {
+      const paired = pairing.evaluators[j];
+      if (paired !== undefined && inFamily(paired, settings.minPaired)) members.push(row);
+    }
+    for (const [j, row] of run.agreement.entries()) {
+      const paired = pairing.agreement[j];
+      if (paired !== undefined && agreementInFamily(paired, settings.minPaired)) members.push(row);
+    }
+  }
+  const adjusted = adjustFamily(members.map((row) => row.pValue ?? 1));
+  const family: ComparisonFamily = { rows: members.length, regressions: 0, improvements: 0 };
+  for (const [i, row] of members.entries()) {
+    row.adjustedP = adjusted.holm[i] ?? 1;
+    row.qValue = adjusted.q[i] ?? 1;
+    row.significant = row.label !== 'unchanged' && row.adjustedP < alpha;
+    if (row.significant && row.label === 'regressed') family.regressions++;
+    if (row.significant && row.label === 'improved') family.improvements++;
+  }
+  for (const run of runs) addPower(run, familySize, alpha);
+  return { runs, family, resamples };
+}
+
+/**
+ * Sign vectors per resampled row: `minimum`, or enough that the smallest p-value they can give,
+ * 1 / (resamples + 1), is a quarter of the first Holm threshold α / rows. With fewer, a family of
+ * a few hundred rows could never block anything however clear the change.
+ */
+export function resamplesFor(familySize: number, alpha: number, minimum: number): number {
+  return Math.max(minimum, Math.ceil((4 * familySize) / alpha) - 1);
+}
+
+function inFamily(row: PairedRow, minPaired: number): boolean {
+  return row.diffs.length >= minPaired && row.diffs.some((d) => d !== 0);
+}
+
+function agreementInFamily(row: PairedAgreement, minPaired: number): boolean {
+  const change = agreementChange(row);
+  if (change === null) return false;
+  if (row.base.compared < minPaired || row.head.compared < minPaired) return false;
+  // The same κ on both sides can never be significant, like a score row where nothing moved.
+  return change.delta !== 0;
+}
+
+type TestContext = RowTestSettings & { alpha: number };
+
+/** A score or pass-rate row's means and sign-flip test. */
+interface ScoreTest {
+  base: number | null;
+  head: number | null;
+  delta: number | null;
+  ci: Interval | null;
+  sd: number | null;
+  test: RowTest;
+}
+
+function scoreTest(row: PairedRow, test: TestContext): ScoreTest {
+  const n = row.diffs.length;
+  if (n === 0) {
+    return {
+      base: null,
+      head: null,
+      delta: null,
+      ci: null,
+      sd: null,
+      test: untested('too few cases'),
+    };
+  }
+  const result = signFlipTest(row.diffs, test);
+  return {
+    base: row.baseTotal / n,
+    head: row.headTotal / n,
+    delta: result.mean,
+    ci: { low: result.low, high: result.high },
+    sd: result.sd,
+    test: { ...untested(labelOf(n, result.pValue, result.mean, test)), pValue: result.pValue },
+  };
+}
+
+/** Two κ compared as independent estimates: a Wald test and its interval, Δ ± z·SE. */
+function agreementRow(row: PairedAgreement, test: TestContext): AgreementChange {
+  const change = agreementChange(row);
+  const shared = {
+    evaluator: row.evaluator,
+    column: row.head.column,
+    weighted: row.head.weighted,
+    compared: { base: row.base.compared, head: row.head.compared },
+    baseKappa: row.base.kappa,
+    headKappa: row.head.kappa,
+  };
+  if (change === null) {
+    return { ...shared, delta: null, ci: null, se: null, ...untested('too few cases') };
+  }
+  const { delta, se } = change;
+  const z = normalQuantileUpper(test.alpha / 2);
+  const pValue =
+    se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(delta) / se)) : delta === 0 ? 1 : 0;
+  const n = Math.min(row.base.compared, row.head.compared);
+  return {
+    ...shared,
+    delta,
+    ci: { low: delta - z * se, high: delta + z * se },
+    se,
+    ...untested(labelOf(n, pValue, delta, test)),
+    pValue,
+  };
+}
+
+function agreementChange(row: PairedAgreement): { delta: number; se: number } | null {
+  const { base, head } = row;
+  if (base.kappa === null || head.kappa === null) return null;
+  if (base.kappaSe === null || head.kappaSe === null) return null;
+  return { delta: head.kappa - base.kappa, se: Math.hypot(base.kappaSe, head.kappaSe) };
+}
+
+/** The row's own verdict: p < α exactly when its interval excludes 0. */
+function labelOf(n: number, pValue: number, delta: number, test: TestContext): ChangeLabel {
+  if (n < test.minPaired) return 'too few cases';
+  if (pValue < test.alpha) return delta > 0 ? 'improved' : 'regressed';
+  return 'unchanged';
+}
+
+/** A row's test fields before the family is known. */
+function untested(label: ChangeLabel): RowTest {
+  return { pValue: null, adjustedP: null, qValue: null, label, significant: false, power: null };
+}
+
+/** Fills in `power` for every row with a verdict. */
+function addPower(run: RunComparison, family: number, alpha: number): void {
+  const target = run.minDetectableEffect;
+  const rows: (PassRateChange | EvaluatorChange)[] = [run.passRate, ...run.evaluators];
+  for (const row of rows) {
+    if (row.label === 'too few cases' || row.sd === null) continue;
+    const cases = row.paired;
+    const standardError = row.sd / Math.sqrt(cases);
+    row.power = rowPower({ standardError, cases, family, alpha, target, bounded: true });
+  }
+  for (const row of run.agreement) {
+    if (row.label === 'too few cases' || row.se === null) continue;
+    const cases = Math.min(row.compared.base, row.compared.head);
+    row.power = rowPower({ standardError: row.se, cases, family, alpha, target, bounded: false });
+  }
+}

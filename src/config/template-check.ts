@@ -1,0 +1,107 @@
+/**
+ * Load-time checks of `{{ … }}` templates in config values: the strings a value holds, what is
+ * wrong with the templates in one of them, and (once the testset is read) which `case.` fields
+ * no row has.
+ */
+import {
+  checkTemplateExpression,
+  formatTemplatePath,
+  parseTemplatePath,
+  templateExpressions,
+} from '../shared/templates.ts';
+import { isRecord } from '../shared/is-record.ts';
+import { closestMatch } from './did-you-mean.ts';
+import type { ConfigPath, SuiteConfig } from './types.ts';
+
+/**
+ * Problems with the `{{ … }}` templates in one string: malformed or unknown-root expressions,
+ * and a `{{` left unclosed (it would otherwise be compared as literal text).
+ */
+export function templateProblems(text: string): string[] {
+  if (!text.includes('{{')) return [];
+  const problems = templateExpressions(text)
+    .map((expression) => checkTemplateExpression(expression))
+    .filter((message): message is string => message !== null);
+  if (text.replace(/\{\{\s*[^{}]*?\s*\}\}/g, '').includes('{{')) {
+    problems.push(
+      `unclosed template in ${JSON.stringify(text)}: write {{ case.field }}, {{ output.field }} or {{ params.name }}`,
+    );
+  }
+  return problems;
+}
+
+/** Every string inside `value`, with its config path. */
+export function strings(value: unknown, path: ConfigPath): [ConfigPath, string][] {
+  if (typeof value === 'string') return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => strings(item, [...path, index]));
+  if (isRecord(value))
+    return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
+  return [];
+}
+
+/** A template field no row of the testset has, at the config path of the string naming it. */
+export interface ColumnProblem {
+  path: ConfigPath;
+  message: string;
+}
+
+/** Most field names listed when no near name is found. */
+const LISTED_COLUMNS = 12;
+
+/**
+ * The `{{ case.x }}` templates in `templates` (strings with their config paths, from any part
+ * of a suite: evaluator options, a target's prompt, URL, body, headers or argv) whose first
+ * field `x` is a column no row of the testset has, so every case would error at run time.
+ * `columns` is every field of every row. Malformed templates are left to `templateProblems`,
+ * and deeper steps (`case.items[0].name`) to run time: rows may differ below the top.
+ */
+export function templateColumnProblems(
+  templates: Iterable<readonly [ConfigPath, string]>,
+  columns: ReadonlySet<string>,
+): ColumnProblem[] {
+  const problems: ColumnProblem[] = [];
+  for (const [path, text] of templates) {
+    if (!text.includes('{{')) continue;
+    const reported = new Set<string>();
+    for (const expression of templateExpressions(text)) {
+      const parsed = parseTemplatePath(expression);
+      if ('error' in parsed || parsed.root !== 'case') continue;
+      const field = parsed.keys[0];
+      if (field === undefined || columns.has(field) || reported.has(field)) continue;
+      reported.add(field);
+      problems.push({ path, message: missingColumn(expression, field, columns) });
+    }
+  }
+  return problems;
+}
+
+function missingColumn(expression: string, field: string, columns: ReadonlySet<string>): string {
+  const head = `template {{ ${expression} }}: no row of the testset has the field ${JSON.stringify(field)}`;
+  const near = closestMatch(field, columns);
+  if (near !== undefined) {
+    return `${head} (did you mean {{ ${formatTemplatePath('case', [near])} }}?)`;
+  }
+  if (columns.size === 0) return `${head} (its rows have no fields)`;
+  const listed = [...columns].slice(0, LISTED_COLUMNS).map((c) => JSON.stringify(c));
+  const more = columns.size > LISTED_COLUMNS ? `, … ${columns.size - LISTED_COLUMNS} more` : '';
+  return `${head} (its fields: ${listed.join(', ')}${more})`;
+}
+
+/** Every field of every row: the columns a `{{ case.x }}` template can name. */
+export function rowColumns(rows: Iterable<Readonly<Record<string, unknown>>>): Set<string> {
+  const columns = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) columns.add(key);
+  return columns;
+}
+
+/**
+ * The template strings of a suite's built-in evaluators' options, with their paths from the
+ * suite (`evaluators[0].with.expected`); a module's options are passed as written, not templates.
+ */
+export function evaluatorTemplateStrings(
+  suite: Pick<SuiteConfig, 'evaluators'>,
+): [ConfigPath, string][] {
+  return suite.evaluators
+    .filter((evaluator) => evaluator.kind === 'builtin')
+    .flatMap((evaluator) => strings(evaluator.with, ['evaluators', evaluator.index, 'with']));
+}

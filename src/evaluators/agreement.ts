@@ -1,0 +1,236 @@
+/**
+ * Judges checked against people (`agreement: { column }` on an evaluator): each labelled row's
+ * human verdict beside the judge's, tallied into a table, and the table's accuracy and Cohen's κ
+ * (weighted κ for ordinal choices) with their confidence intervals. Pure: the run's summary
+ * feeds it case by case and reads the result at the end.
+ */
+import type {
+  AgreementSpec,
+  AgreementSummary,
+  EvaluationResult,
+  Interval,
+} from '../types/index.ts';
+
+/** z for a two-sided 95% interval, the confidence every figure of a comparison uses. */
+const Z_95 = 1.959963984540054;
+
+/** The verdicts of a judge without choices: its evaluations fail or pass their threshold. */
+const PASS_FAIL = ['fail', 'pass'];
+
+/**
+ * Tallies one judge's verdicts against the human labels of a run. A row counts when its label
+ * names a verdict (an empty cell is an unlabelled row, left out); the judge's verdict is its
+ * choice (from the evaluation's `metadata.choice`, else the choice nearest its score, which is
+ * how a case's averaged trials are read), or for a judge without choices whether it passed.
+ */
+export class AgreementTally {
+  readonly #spec: AgreementSpec;
+  /** Verdict names by ascending score (the order written among equal scores). */
+  readonly #categories: string[];
+  readonly #scores: number[];
+  readonly #table: number[][];
+  #unjudged = 0;
+  #unrecognized = 0;
+
+  constructor(spec: AgreementSpec) {
+    this.#spec = spec;
+    if (spec.choices === null) {
+      this.#categories = PASS_FAIL;
+      this.#scores = [0, 1];
+    } else {
+      const sorted = Object.entries(spec.choices)
+        .map(([name, score], order) => ({ name, score, order }))
+        .sort((a, b) => a.score - b.score || a.order - b.order);
+      this.#categories = sorted.map((choice) => choice.name);
+      this.#scores = sorted.map((choice) => choice.score);
+    }
+    const size = this.#categories.length;
+    this.#table = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+  }
+
+  /** The testset column holding the human verdicts. */
+  get column(): string {
+    return this.#spec.column;
+  }
+
+  /** One case: the value of its label column, and the judge's evaluation (absent: none ran). */
+  add(label: unknown, evaluation: EvaluationResult | undefined): void {
+    if (label === undefined || label === null || (typeof label === 'string' && !label.trim())) {
+      return;
+    }
+    const human = this.#labelIndex(label);
+    if (human === null) {
+      this.#unrecognized++;
+      return;
+    }
+    const judge = evaluation === undefined ? null : this.#verdictIndex(evaluation);
+    if (judge === null) {
+      this.#unjudged++;
+      return;
+    }
+    const row = this.#table[human];
+    if (row !== undefined) row[judge] = (row[judge] ?? 0) + 1;
+  }
+
+  /** The agreement of the cases added so far; a fresh object each call. */
+  summary(): AgreementSummary {
+    const table = this.#table.map((row) => [...row]);
+    const weighted = this.#isOrdinal();
+    const stats = kappa(
+      table,
+      weighted ? linearWeights(this.#scores) : identityWeights(table.length),
+    );
+    const compared = stats.n;
+    const accuracy = compared > 0 ? diagonal(table) / compared : null;
+    return {
+      column: this.#spec.column,
+      categories: [...this.#categories],
+      weighted,
+      compared,
+      unjudged: this.#unjudged,
+      unrecognized: this.#unrecognized,
+      accuracy,
+      accuracyCi: accuracy === null ? null : wilson(accuracy, compared),
+      kappa: stats.kappa,
+      kappaSe: stats.se,
+      kappaCi:
+        stats.kappa === null || stats.se === null
+          ? null
+          : {
+              low: Math.max(-1, stats.kappa - Z_95 * stats.se),
+              high: Math.min(1, stats.kappa + Z_95 * stats.se),
+            },
+      table,
+    };
+  }
+
+  /** Three or more choices with distinct scores are ordered: a near miss counts partly. */
+  #isOrdinal(): boolean {
+    return this.#scores.length >= 3 && new Set(this.#scores).size === this.#scores.length;
+  }
+
+  /**
+   * A label is a verdict's name (case and surrounding spaces ignored), or a number: a choice's
+   * score, or for pass/fail 1 and 0 (also `true`/`false`, `yes`/`no`).
+   */
+  #labelIndex(label: unknown): number | null {
+    if (typeof label === 'boolean') return this.#spec.choices === null ? (label ? 1 : 0) : null;
+    const text = String(label).trim().toLowerCase();
+    const byName = this.#categories.findIndex((name) => name.toLowerCase() === text);
+    if (byName !== -1) return byName;
+    if (this.#spec.choices === null) {
+      if (['1', 'true', 'yes'].includes(text)) return 1;
+      if (['0', 'false', 'no'].includes(text)) return 0;
+      return null;
+    }
+    const value = typeof label === 'number' ? label : text === '' ? NaN : Number(text);
+    if (!Number.isFinite(value)) return null;
+    const matches = this.#scores.flatMap((score, i) => (score === value ? [i] : []));
+    return matches.length === 1 ? (matches[0] ?? null) : null;
+  }
+
+  #verdictIndex(evaluation: EvaluationResult): number | null {
+    if (evaluation.error !== null) return null;
+    if (this.#spec.choices === null) {
+      return evaluation.passed === null ? null : evaluation.passed ? 1 : 0;
+    }
+    const choice = evaluation.metadata?.choice;
+    if (typeof choice === 'string') {
+      const named = this.#categories.indexOf(choice);
+      if (named !== -1) return named;
+    }
+    const score = evaluation.score;
+    if (score === null || !Number.isFinite(score)) return null;
+    let nearest = 0;
+    for (let i = 1; i < this.#scores.length; i++) {
+      const distance = Math.abs((this.#scores[i] ?? 0) - score);
+      if (distance < Math.abs((this.#scores[nearest] ?? 0) - score)) nearest = i;
+    }
+    return nearest;
+  }
+}
+
+/** κ, its standard error and the number of rows of a table (rows: human, columns: judge). */
+export interface KappaResult {
+  n: number;
+  /** `null` without rows, or when chance agreement is 1 (every verdict the same on both sides). */
+  kappa: number | null;
+  se: number | null;
+}
+
+/**
+ * Cohen's κ with agreement weights `weights` (1 on the diagonal; identity weights give the
+ * unweighted κ): κ = (p_o − p_e) / (1 − p_e), with p_o the weighted share of agreement and p_e
+ * the one expected from the margins. Its standard error is the large-sample one of Fleiss, Cohen
+ * and Everitt (1969), valid away from κ = 0 as well as at it:
+ * Var = [Σ p_ij (w_ij − (w̄_i· + w̄_·j)(1 − κ))² − (κ − p_e(1 − κ))²] / (n (1 − p_e)²),
+ * with w̄_i· = Σ_j p_·j w_ij and w̄_·j = Σ_i p_i· w_ij.
+ */
+export function kappa(
+  table: readonly (readonly number[])[],
+  weights: readonly (readonly number[])[],
+): KappaResult {
+  const size = table.length;
+  let n = 0;
+  for (const row of table) for (const cell of row) n += cell;
+  if (n === 0) return { n: 0, kappa: null, se: null };
+  const rows = table.map((row) => row.reduce((a, b) => a + b, 0) / n);
+  const columns = Array.from(
+    { length: size },
+    (_, j) => table.reduce((total, row) => total + (row[j] ?? 0), 0) / n,
+  );
+  const w = (i: number, j: number): number => weights[i]?.[j] ?? 0;
+  let observed = 0;
+  let expected = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      observed += (w(i, j) * (table[i]?.[j] ?? 0)) / n;
+      expected += w(i, j) * (rows[i] ?? 0) * (columns[j] ?? 0);
+    }
+  }
+  if (expected >= 1 - 1e-12) return { n, kappa: null, se: null };
+  const k = (observed - expected) / (1 - expected);
+  const rowMeans = Array.from({ length: size }, (_, i) =>
+    columns.reduce((total, pj, j) => total + pj * w(i, j), 0),
+  );
+  const columnMeans = Array.from({ length: size }, (_, j) =>
+    rows.reduce((total, pi, i) => total + pi * w(i, j), 0),
+  );
+  let sum = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      const p = (table[i]?.[j] ?? 0) / n;
+      const term = w(i, j) - ((rowMeans[i] ?? 0) + (columnMeans[j] ?? 0)) * (1 - k);
+      sum += p * term * term;
+    }
+  }
+  const variance = (sum - (k - expected * (1 - k)) ** 2) / (n * (1 - expected) ** 2);
+  return { n, kappa: k, se: Math.sqrt(Math.max(0, variance)) };
+}
+
+/** 1 on the diagonal, 0 elsewhere: Cohen's unweighted κ. */
+export function identityWeights(size: number): number[][] {
+  return Array.from({ length: size }, (_, i) =>
+    Array.from({ length: size }, (_, j) => (i === j ? 1 : 0)),
+  );
+}
+
+/** 1 − |s_i − s_j| / (max − min): a verdict one choice away counts partly, by score distance. */
+export function linearWeights(scores: readonly number[]): number[][] {
+  const range = Math.max(...scores) - Math.min(...scores);
+  return scores.map((a) =>
+    scores.map((b) => (range === 0 ? (a === b ? 1 : 0) : 1 - Math.abs(a - b) / range)),
+  );
+}
+
+function diagonal(table: readonly (readonly number[])[]): number {
+  return table.reduce((total, row, i) => total + (row[i] ?? 0), 0);
+}
+
+/** Wilson's 95% score interval for a share `p` of `n`: sound near 0 and 1 and for small n. */
+export function wilson(p: number, n: number): Interval {
+  const z2 = Z_95 * Z_95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z_95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}

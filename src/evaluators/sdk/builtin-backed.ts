@@ -1,0 +1,108 @@
+import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
+import { BaseTestEvaluator } from '../base.ts';
+import type { DirectScoring } from '../define.ts';
+import type { OptionValues } from '../options.ts';
+import type { BuiltinDefinition, BuiltinFiles, JudgeContext } from '../types.ts';
+
+/** The Autoblocks SDK's default judge model, used when neither the class nor the run sets one. */
+export const SDK_DEFAULT_MODEL = 'gpt-4o';
+
+/**
+ * What the run hands an SDK class before its first case: model access for the judges and, for
+ * `BaseAutomaticBattle`, where baselines are kept. `runTestSuite` supplies both; a class used
+ * elsewhere can be given them through `useContext`.
+ */
+export interface SdkEvaluatorContext {
+  judge?: JudgeContext;
+  files?: BuiltinFiles;
+}
+
+type Scorer = (values: OptionValues, args: EvaluatorArgs) => Evaluation | Promise<Evaluation>;
+
+/** A built-in, as an SDK class drives it: its default threshold and its direct scorer. */
+export type DrivenBuiltin = Pick<BuiltinDefinition, 'defaultThreshold'> & DirectScoring;
+
+/**
+ * The common part of the out-of-box SDK classes: each maps a case to a built-in's option values
+ * with the mapper methods the user implements, and scores them with that built-in's own code
+ * (one implementation for `use:` in evals.yaml and for the class), prepared once per instance.
+ */
+export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEvaluator<
+  TCase,
+  TOutput
+> {
+  #context: SdkEvaluatorContext = {};
+  #scorer: Scorer | undefined;
+
+  /**
+   * Gives the class its model access and files (`runTestSuite` calls this for every SDK class
+   * it runs); a context set before keeps precedence, so a judge given in code is not replaced.
+   */
+  useContext(context: SdkEvaluatorContext, options: { replace?: boolean } = {}): void {
+    this.#context =
+      options.replace === true ? { ...context } : { ...context, ...definedOf(this.#context) };
+    this.#scorer = undefined;
+  }
+
+  /** The built-in whose logic this class runs. */
+  protected abstract builtin(): DrivenBuiltin;
+
+  /** Per-evaluator options, fixed for the whole run (the battle's baselines file). */
+  protected fixedOptions(): OptionValues {
+    return {};
+  }
+
+  /** The chat model to judge with, given the run's (judge classes add their own `model`). */
+  protected judgeModel(runModel: string | undefined): string | undefined {
+    return runModel;
+  }
+
+  /**
+   * Scores one case on `values` (mapped from it). The built-in's default threshold travels with
+   * the evaluation, so a class without its own `threshold` gates the way the YAML built-in does.
+   */
+  protected async scoreValues(values: OptionValues, args: EvaluatorArgs): Promise<Evaluation> {
+    const evaluation = await this.#scorerFor()(values, args);
+    const threshold: Threshold | undefined = this.builtin().defaultThreshold;
+    return threshold !== undefined && evaluation.threshold === undefined
+      ? { ...evaluation, threshold }
+      : evaluation;
+  }
+
+  #scorerFor(): Scorer {
+    if (this.#scorer === undefined) {
+      const { judge, files } = this.#context;
+      this.#scorer = this.builtin().direct(this.fixedOptions(), {
+        id: this.id,
+        ...(judge !== undefined
+          ? { judge: { ...judge, model: this.judgeModel(judge.model) } }
+          : {}),
+        ...(files !== undefined ? { files } : {}),
+      });
+    }
+    return this.#scorer;
+  }
+}
+
+function definedOf(context: SdkEvaluatorContext): SdkEvaluatorContext {
+  return {
+    ...(context.judge !== undefined ? { judge: context.judge } : {}),
+    ...(context.files !== undefined ? { files: context.files } : {}),
+  };
+}
+
+/** The args of a mapper that reads the case. */
+export interface TestCaseArgs<TCase> {
+  testCase: TCase;
+}
+
+/** The args of a mapper that reads the output. */
+export interface OutputArgs<TOutput> {
+  output: TOutput;
+}
+
+/** The args of a mapper that reads both. */
+export interface CaseOutputArgs<TCase, TOutput> {
+  testCase: TCase;
+  output: TOutput;
+}

@@ -1,0 +1,193 @@
+/**
+ * The Autoblocks testing SDK's LLM-judge out-of-box evaluators, as classes over evalgate's judge
+ * built-ins (`llm-judge`, `accuracy`, `nsfw`, `toxicity`, `manual-battle`, `automatic-battle`):
+ * same prompts, same client, cache and usage accounting as `use:` in evals.yaml.
+ */
+import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
+import { accuracy } from '../judges/accuracy.ts';
+import { automaticBattle } from '../judges/automatic-battle.ts';
+import { llmJudge } from '../judges/llm-judge.ts';
+import { manualBattle } from '../judges/manual-battle.ts';
+import { nsfw } from '../judges/nsfw.ts';
+import { toxicity } from '../judges/toxicity.ts';
+import type { OptionValues } from '../options.ts';
+import {
+  BuiltinBackedEvaluator,
+  SDK_DEFAULT_MODEL,
+  type DrivenBuiltin,
+  type OutputArgs,
+  type TestCaseArgs,
+} from './builtin-backed.ts';
+
+/** One answer an `BaseLLMJudge` may give, and its score. */
+export interface ScoreChoice {
+  name: string;
+  value: number;
+}
+
+/**
+ * A human's correction of an earlier judge verdict, as the SDK passes them to `makePrompt`.
+ * evalgate keeps no store of overrides, so the list handed over is always empty.
+ */
+export interface EvaluationOverride {
+  originalScore: { value: number; name?: string };
+  overrideScore: { value: number; name?: string };
+  inputFields: Record<string, string>;
+  outputFields: Record<string, string>;
+  comments?: string;
+}
+
+/**
+ * A class that calls a chat model. `model` picks it (default: the run's judge model, else
+ * `gpt-4o` as in the SDK); `threshold` replaces the built-in's default threshold.
+ */
+export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEvaluator<
+  TCase,
+  TOutput
+> {
+  /** The chat model to judge with. */
+  model?: string;
+  /** Pass range of the score (default: the built-in's). */
+  threshold?: Threshold;
+  /**
+   * How many recent human overrides to pass to the prompt (SDK option). Accepted for
+   * compatibility; evalgate has no override store, so none are passed.
+   */
+  numOverrides?: number;
+
+  protected override judgeModel(runModel: string | undefined): string | undefined {
+    return this.model ?? runModel ?? SDK_DEFAULT_MODEL;
+  }
+}
+
+/** Your own judge: `makePrompt` asks, the model answers with one of `scoreChoices` (`llm-judge`). */
+export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
+  /** The answers the judge may give, each with its score in [0, 1]; at least two. */
+  abstract scoreChoices: ScoreChoice[];
+  /** The question put to the judge. */
+  abstract makePrompt(args: {
+    testCase: TCase;
+    output: TOutput;
+    recentOverrides: EvaluationOverride[];
+  }): string;
+
+  protected builtin(): DrivenBuiltin {
+    return llmJudge;
+  }
+
+  protected override fixedOptions(): OptionValues {
+    return { choices: Object.fromEntries(this.scoreChoices.map((c) => [c.name, c.value])) };
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    const prompt = this.makePrompt({
+      testCase: args.testCase,
+      output: args.output,
+      recentOverrides: [],
+    });
+    return this.scoreValues({ prompt }, args as EvaluatorArgs);
+  }
+}
+
+/** Accurate 1, somewhat 0.5, not 0, against the mapped expected output (`accuracy`). */
+export abstract class BaseAccuracy<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
+  abstract outputMapper(args: OutputArgs<TOutput>): string;
+  abstract expectedOutputMapper(args: TestCaseArgs<TCase>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return accuracy;
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      {
+        expected: this.expectedOutputMapper({ testCase: args.testCase }),
+        actual: this.outputMapper({ output: args.output }),
+      },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/** A judge that reads only the mapped output: `nsfw` and `toxicity`. */
+abstract class OutputJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
+  abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      { actual: this.outputMapper({ output: args.output }) },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/** Safe for work 1, else 0 (`nsfw`). */
+export abstract class BaseNSFW<TCase, TOutput> extends OutputJudge<TCase, TOutput> {
+  protected builtin(): DrivenBuiltin {
+    return nsfw;
+  }
+}
+
+/** Not toxic 1, else 0 (`toxicity`). */
+export abstract class BaseToxicity<TCase, TOutput> extends OutputJudge<TCase, TOutput> {
+  protected builtin(): DrivenBuiltin {
+    return toxicity;
+  }
+}
+
+/** The mapped output against the mapped baseline: win 1, tie 0.5, loss 0 (`manual-battle`). */
+export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
+  /** What makes a response better, in plain words. */
+  criteria?: string;
+  abstract outputMapper(args: OutputArgs<TOutput>): string;
+  abstract baselineMapper(args: TestCaseArgs<TCase>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return manualBattle;
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      {
+        baseline: this.baselineMapper({ testCase: args.testCase }),
+        actual: this.outputMapper({ output: args.output }),
+        ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
+      },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/**
+ * The mapped output against the one recorded for the case (`automatic-battle`): the first run
+ * records it (a tie), and a later output that wins replaces it. Baselines live in
+ * `battles/<suite>/<id>.json` under the folder `runTestSuite` runs in (or `baselinesFile`).
+ */
+export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvaluator<
+  TCase,
+  TOutput
+> {
+  /** What makes a response better, in plain words. */
+  criteria?: string;
+  /** The baselines file, relative to the run's folder (default: battles/<suite>/<id>.json). */
+  baselinesFile?: string;
+  abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return automaticBattle;
+  }
+
+  protected override fixedOptions(): OptionValues {
+    return this.baselinesFile !== undefined ? { file: this.baselinesFile } : {};
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      {
+        actual: this.outputMapper({ output: args.output }),
+        ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
+      },
+      args as EvaluatorArgs,
+    );
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The Autoblocks testing SDK's rule-based out-of-box evaluators, as classes over evalgate's
+ * built-ins: `BaseIsEquals` runs `is-equals`, `BaseIsValidJSON` runs `is-valid-json`, and so on.
+ * The user implements the mappers (TypeScript spelling, one object argument, as in the
+ * Autoblocks TypeScript SDK); scoring is the built-in's own code.
+ */
+import type { Assertion, Evaluation, EvaluatorArgs } from '../../types/index.ts';
+import { assertions } from '../assertions.ts';
+import { hasAllSubstrings } from '../has-all-substrings.ts';
+import { isEquals } from '../is-equals.ts';
+import { isValidJson } from '../is-valid-json.ts';
+import {
+  BuiltinBackedEvaluator,
+  type CaseOutputArgs,
+  type DrivenBuiltin,
+  type OutputArgs,
+  type TestCaseArgs,
+} from './builtin-backed.ts';
+
+/** Scores 1 when the mapped expected value equals the mapped output, else 0 (`is-equals`). */
+export abstract class BaseIsEquals<TCase, TOutput> extends BuiltinBackedEvaluator<TCase, TOutput> {
+  /** The expected value, from the case. */
+  abstract testCaseMapper(args: TestCaseArgs<TCase>): string;
+  /** The value compared, from the output. */
+  abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return isEquals;
+  }
+
+  async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    const expected = this.testCaseMapper({ testCase: args.testCase });
+    const actual = this.outputMapper({ output: args.output });
+    const evaluation = await this.scoreValues({ expected, actual }, args as EvaluatorArgs);
+    // The SDK reports both sides on every case, equal or not.
+    return {
+      ...evaluation,
+      metadata: { ...evaluation.metadata, expectedOutput: expected, actualOutput: actual },
+    };
+  }
+}
+
+/** Scores 1 when the mapped output parses as JSON, else 0 (`is-valid-json`). */
+export abstract class BaseIsValidJSON<TCase, TOutput> extends BuiltinBackedEvaluator<
+  TCase,
+  TOutput
+> {
+  /** The text to parse, from the output. */
+  abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return isValidJson;
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      { actual: this.outputMapper({ output: args.output }) },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/** The spelling the Autoblocks TypeScript SDK uses for `BaseIsValidJSON`. */
+export const BaseIsValidJson = BaseIsValidJSON;
+/** The spelling the Autoblocks TypeScript SDK uses for `BaseIsValidJSON`. */
+export type BaseIsValidJson<TCase, TOutput> = BaseIsValidJSON<TCase, TOutput>;
+
+/** Scores 1 when the mapped output contains every mapped substring, else 0 (`has-all-substrings`). */
+export abstract class BaseHasAllSubstrings<TCase, TOutput> extends BuiltinBackedEvaluator<
+  TCase,
+  TOutput
+> {
+  /** The substrings that must all occur, from the case. */
+  abstract testCaseMapper(args: TestCaseArgs<TCase>): string[];
+  /** The text searched, from the output. */
+  abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return hasAllSubstrings;
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      {
+        substrings: this.testCaseMapper({ testCase: args.testCase }),
+        actual: this.outputMapper({ output: args.output }),
+      },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/**
+ * A rubric the user grades in code (`assertions`): scores 1 when every required assertion
+ * passed. Returning `undefined` or an empty list from `evaluateAssertions` skips the case, as
+ * in the SDK: a case with no rules has nothing to say.
+ */
+export abstract class BaseAssertions<TCase, TOutput> extends BuiltinBackedEvaluator<
+  TCase,
+  TOutput
+> {
+  abstract evaluateAssertions(
+    args: CaseOutputArgs<TCase, TOutput>,
+  ): Assertion[] | undefined | Promise<Assertion[] | undefined>;
+
+  protected builtin(): DrivenBuiltin {
+    return assertions;
+  }
+
+  async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation | undefined> {
+    const rubric = await this.evaluateAssertions({ testCase: args.testCase, output: args.output });
+    if (rubric === undefined || rubric === null || rubric.length === 0) return undefined;
+    return this.scoreValues({ assertions: rubric }, args as EvaluatorArgs);
+  }
+}

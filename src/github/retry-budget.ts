@@ -1,0 +1,39 @@
+/**
+ * All the waiting one Action run may do for GitHub: every retry of every request draws on one
+ * budget (a minute by default), so a GitHub outage delays the report by at most that, however
+ * many requests the report makes.
+ */
+
+/** The default budget: a report never waits more than a minute in all. */
+export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
+
+/** Waits granted so far against a fixed total; one per Action run, shared by every request. */
+export class RetryBudget {
+  /** Milliseconds in one second of waiting: 1000, less only when a test shortens every wait. */
+  readonly secondMs: number;
+  private readonly totalMs: number;
+  private spentMs = 0;
+
+  /**
+   * @param seconds the total, in seconds of waiting.
+   * @param scale shortens every wait and the total alike (`EVALGATE_GITHUB_RETRY_SCALE`); 1 in
+   *   production.
+   */
+  constructor(seconds = DEFAULT_RETRY_BUDGET_SECONDS, scale = 1) {
+    this.secondMs = 1000 * scale;
+    this.totalMs = seconds * this.secondMs;
+  }
+
+  /** Grants a wait of `ms` when it fits what is left, and counts it; false otherwise. */
+  take(ms: number): boolean {
+    if (this.spentMs + ms > this.totalMs) return false;
+    this.spentMs += ms;
+    return true;
+  }
+
+  /** Why a retry was refused, for messages: the budget and what was already waited. */
+  describe(): string {
+    const seconds = (ms: number): string => String(Math.round(ms / this.secondMs));
+    return `the retries would wait past the ${seconds(this.totalMs)} s budget; ${seconds(this.spentMs)} s already waited`;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The retry loop around single request attempts: bounded attempts, backoff between them that
+ * honours what the server asked for (up to a limit), and a stop as soon as the signal aborts.
+ * Judge calls and the HTTP target share it.
+ */
+import { abortableSleep, type Sleep } from './abortable-sleep.ts';
+import { backoffDelay } from './backoff.ts';
+import type { AttemptOutcome } from './post-attempt.ts';
+import type { JudgeError } from './types.ts';
+
+/**
+ * A server may ask for a wait longer than any eval run should sit idle (a daily quota's
+ * `Retry-After`). Beyond this we give up with the error rather than wait less than asked.
+ */
+export const MAX_SERVER_WAIT_MS = 120_000;
+
+/** How a call retries. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (so at most `maxRetries + 1` attempts). */
+  maxRetries: number;
+  sleep: Sleep;
+  /** In [0, 1), for backoff jitter. */
+  random: () => number;
+  signal?: AbortSignal;
+  /** The error of a call stopped by `signal` during a wait. */
+  aborted: () => JudgeError;
+}
+
+/** A failed attempt: worth another one, or not. */
+type Failed = Exclude<AttemptOutcome, { kind: 'ok' }>;
+
+/**
+ * Runs `attempt` until it answers, fails for good, or the retries run out. Backoff waits happen
+ * outside `attempt`, so a caller holding a concurrency slot per attempt frees it while waiting.
+ */
+export async function withRetries<T extends { kind: 'ok' }>(
+  attempt: () => Promise<T | Failed>,
+  policy: RetryPolicy,
+): Promise<
+  | { ok: true; answer: T; attempts: number }
+  | { ok: false; error: JudgeError & { attempts: number } }
+> {
+  for (let attempts = 1; ; attempts++) {
+    const outcome = await attempt();
+    if (outcome.kind === 'ok') return { ok: true, answer: outcome, attempts };
+    const failed = outcome;
+    if (failed.kind === 'fail' || attempts > policy.maxRetries) {
+      return { ok: false, error: { ...failed.error, attempts } };
+    }
+    const asked = failed.serverDelay ?? 0;
+    if (asked > MAX_SERVER_WAIT_MS) {
+      const message = `${failed.error.message}; the server asked to wait ${Math.ceil(asked / 1000)} s, more than ${MAX_SERVER_WAIT_MS / 1000} s`;
+      return { ok: false, error: { ...failed.error, message, attempts } };
+    }
+    const wait = Math.max(asked, backoffDelay(attempts - 1, policy.random));
+    await abortableSleep(policy.sleep, wait, policy.signal);
+    if (policy.signal?.aborted) return { ok: false, error: { ...policy.aborted(), attempts } };
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The two endings of a run that no code of ours chooses, watched on the process while the run
+ * is under way:
+ *
+ * - The event loop empties while cases still wait (`beforeExit`): a promise of user code that
+ *   can never settle (`timeout: none`). Left alone, Node ends the process with code 13 and
+ *   nothing written. Instead those calls are errored as never settled and the run goes on.
+ * - The process exits under the run (`exit`): user code called `process.exit`, or something
+ *   threw where nothing could catch it. The run is abandoned synchronously, the cases in flight
+ *   recorded as errored, and the partial artifact written before the process is gone; the
+ *   exit code is made 1 (an `exit(0)` from user code must not pass a gate) and one message
+ *   says which case was running.
+ */
+import type { AbandonedRun, RunControl, RunningCase } from '../run/control.ts';
+
+/** What the guard needs from the run it watches. */
+export interface ExitGuardOptions {
+  control: RunControl;
+  /**
+   * Writes the partial artifact of `abandoned` synchronously; returns where it went, or throws.
+   */
+  writePartial(abandoned: AbandonedRun): string;
+  stderr: { write(text: string): unknown };
+}
+
+/** An exit the edge chose itself (a second Ctrl-C), so it is not blamed on user code. */
+let chosenExit: string | null = null;
+
+/**
+ * Says that the coming `process.exit` is the CLI's own, with `reason` as the cases' error: the
+ * partial artifact is still written, but no case is blamed and the exit code is kept.
+ */
+export function announceExit(reason: string): void {
+  chosenExit = reason;
+}
+
+/** Exit code of a run ended by something other than its verdict (see `evals run --help`). */
+const CUT_SHORT = 1;
+
+/** Runs being watched now (see {@link guarding}). */
+let watched = 0;
+
+/**
+ * True while a run's guard is on: the edge that watches for an emptied event loop outside of
+ * runs (a module whose top-level await never settles) leaves it to the guard then.
+ */
+export function guarding(): boolean {
+  return watched > 0;
+}
+
+/** The error of cases in flight in a run that stalled with no user call waiting: a bug. */
+const STALLED =
+  'the run stalled while this case ran: nothing was left to run, and no call of user code was waiting (a bug in evalgate; please report it)';
+
+/** Watches the process for the endings above; returns the function that stops watching. */
+export function guardProcess(options: ExitGuardOptions): () => void {
+  const { control, stderr } = options;
+  const onBeforeExit = (): void => {
+    const count = control.neverSettled();
+    if (count > 0) {
+      stderr.write(
+        `warning: ${count} call(s) of user code never settled (nothing was left that could resolve them); they are recorded as errored "never settled" — give the suite a timeout to bound them\n`,
+      );
+      return;
+    }
+    // Nothing to error, yet the run is still attached: it can never end. Keep what it has.
+    const abandoned = control.abandon(STALLED);
+    if (abandoned === undefined) return;
+    stderr.write(`error: ${STALLED}; ${written(abandoned)}\n`);
+    process.exitCode = CUT_SHORT;
+  };
+  const written = (abandoned: AbandonedRun): string => {
+    try {
+      return `the partial artifact is written to ${options.writePartial(abandoned)} (interrupted: true)`;
+    } catch (error) {
+      return `the partial artifact could not be written: ${(error as Error).message ?? String(error)}`;
+    }
+  };
+  const onExit = (code: number): void => {
+    const chosen = chosenExit;
+    const reason =
+      chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished`;
+    const abandoned = control.abandon(reason);
+    if (abandoned === undefined) return;
+    const where = written(abandoned);
+    if (chosen !== null) {
+      stderr.write(`${chosen}: ${where}\n`);
+      return;
+    }
+    stderr.write(`error: ${culprit(abandoned, code)}; ${where}\n`);
+    process.exitCode = CUT_SHORT;
+  };
+  process.on('beforeExit', onBeforeExit);
+  process.on('exit', onExit);
+  watched++;
+  return () => {
+    watched--;
+    process.off('beforeExit', onBeforeExit);
+    process.off('exit', onExit);
+  };
+}
+
+/** Who ended the process: the case whose code was running, else the cases in flight. */
+function culprit({ current, running }: AbandonedRun, code: number): string {
+  const ended = `the process was ended (exit code ${code}) from inside the run`;
+  if (current !== null) {
+    return `${ended}, by user code of ${describeCase(current)}; that case is recorded as errored`;
+  }
+  if (running.length === 0) return `${ended}, while no case was running`;
+  const shown = running.slice(0, 5).map(describeCase).join(', ');
+  const more = running.length > 5 ? ` and ${running.length - 5} more` : '';
+  return `${ended}, while ${running.length} case(s) were in flight: ${shown}${more}; they are recorded as errored`;
+}
+
+/** `case "au" of suite "capitals" (testsets/capitals.csv:5)` */
+export function describeCase(running: RunningCase): string {
+  const params = Object.keys(running.params).length > 0 ? ` ${JSON.stringify(running.params)}` : '';
+  const where = running.source === null ? '' : ` (${running.source.file}:${running.source.line})`;
+  return `case "${running.id}" of suite "${running.suite}"${params}${where}`;
+}

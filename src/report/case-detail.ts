@@ -1,0 +1,207 @@
+/**
+ * One case as `evals show` prints it: where it comes from, its inputs, its output, every
+ * evaluation (score, threshold, pass, the reason its evaluator gave, the error with its causes),
+ * its trials and its model calls. Long values are cut with a note unless `full`; an error is cut
+ * in the middle, never at its end, where its cause is. Pure: data in, text out.
+ */
+import { describeThreshold } from '../run/threshold.ts';
+import { printable } from '../shared/text-table.ts';
+import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
+import type { Painter } from './ansi.ts';
+import { caseLabel } from './case-text.ts';
+import { reasonOf } from './evaluation-reason.ts';
+import { outputText, shortenText } from './failure-details.ts';
+import { describeRun, describeUsage, formatCount, formatScore } from './labels.ts';
+
+/** How much of each value a case detail shows. */
+export interface DetailOptions {
+  /** Show every value whole. */
+  full: boolean;
+  paint: Painter;
+}
+
+/** Characters and lines of a value shown without `--full`. */
+const SHOWN_CHARS = 600;
+const SHOWN_LINES = 12;
+/** An error is shown whole up to this; longer, its middle is left out. */
+const ERROR_CHARS = 2000;
+const INDENT = '  ';
+
+/** The text of one case of `run`, several lines, ending with a newline. */
+export function renderCaseDetail(
+  run: RunResult,
+  result: CaseResult,
+  options: DetailOptions,
+): string {
+  const { paint } = options;
+  const status = result.error !== null ? 'errored' : result.passed ? 'passed' : 'failed';
+  const mark =
+    status === 'passed'
+      ? paint.green('✓')
+      : status === 'errored'
+        ? paint.yellow('!')
+        : paint.red('✗');
+  const word =
+    status === 'passed'
+      ? paint.green('PASSED')
+      : status === 'errored'
+        ? paint.yellow('ERRORED')
+        : paint.red('FAILED');
+  const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline case)';
+  const flaky = result.flaky === true ? `  ${paint.yellow('flaky')}` : '';
+  const lines = [
+    `${mark} ${paint.bold(printable(result.id))}  ${word}${flaky}`,
+    field('run', printable(describeRun(run))),
+    field('source', printable(source)),
+  ];
+  const label = caseLabel(result);
+  if (label !== null) lines.push(field('label', printable(label)));
+  lines.push(fieldsBlock('inputs', result.data, options));
+  if (result.output !== null || result.error === null) {
+    lines.push(block('output', valueText(result.output), options));
+  }
+  if (result.error !== null)
+    lines.push(block('error', errorText(result.error, options), options, false));
+  lines.push(`${INDENT}duration  ${formatCount(Math.round(result.durationMs))} ms`);
+  if (result.evaluations.length > 0) {
+    lines.push(`${INDENT}evaluations:`);
+    const nameWidth = Math.max(...result.evaluations.map((e) => printable(e.evaluator).length));
+    for (const evaluation of result.evaluations) {
+      lines.push(...evaluationLines(evaluation, nameWidth, options));
+    }
+  }
+  if (result.trials !== undefined) {
+    const passed = result.trials.filter((trial) => trial.passed).length;
+    lines.push(
+      `${INDENT}trials: ${formatCount(passed)} of ${formatCount(result.trials.length)} passed`,
+    );
+    result.trials.forEach((trial, index) => {
+      const scores = trial.evaluations
+        .map(
+          (e) =>
+            `${printable(e.evaluator)} ${e.score === null ? 'error' : formatScore(e.score, e.threshold)}`,
+        )
+        .join(', ');
+      const what = trial.error !== null ? `error: ${errorText(trial.error, options)}` : scores;
+      lines.push(
+        `${INDENT}${INDENT}${index + 1}. ${trial.passed ? paint.green('✓') : paint.red('✗')} ${formatCount(Math.round(trial.durationMs))} ms  ${printable(oneLine(what))}`,
+      );
+    });
+  }
+  if (result.usage !== undefined) lines.push(field('model calls', describeUsage(result.usage)));
+  return `${lines.join('\n')}\n`;
+}
+
+/** `✗ exact  0  needs ≥ 1  expected "Paris", got "Lyon"`, then the error's lines. */
+function evaluationLines(
+  evaluation: EvaluationResult,
+  nameWidth: number,
+  options: DetailOptions,
+): string[] {
+  const { paint } = options;
+  const mark =
+    evaluation.error !== null
+      ? paint.yellow('!')
+      : evaluation.passed === true
+        ? paint.green('✓')
+        : evaluation.passed === false
+          ? paint.red('✗')
+          : paint.dim('·');
+  const score =
+    evaluation.score === null ? '—' : formatScore(evaluation.score, evaluation.threshold);
+  const parts = [
+    `${mark} ${paint.bold(printable(evaluation.evaluator).padEnd(nameWidth))}`,
+    score.padStart(5),
+    evaluation.threshold !== null
+      ? `needs ${describeThreshold(evaluation.threshold)}`
+      : 'no threshold',
+  ];
+  const reason = reasonOf(evaluation);
+  const under = `${INDENT}${INDENT}${INDENT}`;
+  const lines = [`${INDENT}${INDENT}${parts.join('  ')}`];
+  if (reason !== null) lines.push(indentLines(printableLines(cut(reason, options)), under));
+  if (evaluation.error !== null) {
+    lines.push(
+      indentLines(printableLines(`error: ${errorText(evaluation.error, options)}`), under),
+    );
+  }
+  if (evaluation.usage !== undefined) lines.push(`${under}${describeUsage(evaluation.usage)}`);
+  return lines;
+}
+
+/** `label  value` on one line, or `label:` and the value indented under it when it has lines. */
+function block(label: string, text: string, options: DetailOptions, shorten = true): string {
+  const shown = printableLines(shorten ? cut(text, options) : text);
+  if (!shown.includes('\n') && shown.length <= 80) return field(label, shown);
+  return `${INDENT}${label}:\n${indentLines(shown, `${INDENT}${INDENT}`)}`;
+}
+
+function field(label: string, text: string): string {
+  return `${INDENT}${label.padEnd(8)}  ${text}`;
+}
+
+/**
+ * A case's inputs: an object as `key  value` lines (strings as they are, other values as compact
+ * JSON), anything else as a value.
+ */
+function fieldsBlock(label: string, data: unknown, options: DetailOptions): string {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return block(label, valueText(data), options);
+  }
+  const entries = Object.entries(data as Record<string, unknown>);
+  const keyWidth = Math.min(20, Math.max(0, ...entries.map(([key]) => printable(key).length)));
+  const lines = entries.map(([key, value]) => {
+    const text = printableLines(
+      cut(typeof value === 'string' ? value : outputText(value), options),
+    );
+    const [first = '', ...rest] = text.split('\n');
+    const under = ' '.repeat(keyWidth + 2);
+    return [
+      `${printable(key).padEnd(keyWidth)}  ${first}`,
+      ...rest.map((line) => under + line),
+    ].join('\n');
+  });
+  return `${INDENT}${label}:\n${indentLines(lines.join('\n'), `${INDENT}${INDENT}`)}`;
+}
+
+/** A value as text: strings as they are, anything else as indented JSON. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object') return outputText(value);
+  try {
+    return JSON.stringify(value, null, 2) ?? outputText(value);
+  } catch {
+    return outputText(value);
+  }
+}
+
+function cut(text: string, options: DetailOptions): string {
+  if (options.full) return text;
+  const shortened = shortenText(text, SHOWN_CHARS, SHOWN_LINES);
+  return shortened === text ? text : `${shortened} (--full shows all)`;
+}
+
+/** An error whole, or its start and its end around a note when it is very long. */
+function errorText(error: string, options: DetailOptions): string {
+  const chars = Array.from(error);
+  if (options.full || chars.length <= ERROR_CHARS) return error;
+  const head = chars.slice(0, ERROR_CHARS / 4).join('');
+  const tail = chars.slice(-(ERROR_CHARS * 3) / 4).join('');
+  return `${head} … (${formatCount(chars.length - ERROR_CHARS)} characters left out; --full shows all) … ${tail}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\r?\n\s*/g, ' ');
+}
+
+/** Control characters shown as `\u001b`, line breaks kept. */
+function printableLines(text: string): string {
+  return text.split(/\r?\n/).map(printable).join('\n');
+}
+
+function indentLines(text: string, indent: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${indent}${line}`)
+    .join('\n');
+}

@@ -1,0 +1,64 @@
+/**
+ * Which runs and cases `evals show` prints: runs by suite and grid point, cases by status and
+ * id prefix. Pure; the command reads the artifact and hands each case in.
+ */
+import type { CaseResult, RunResult } from '../types/index.ts';
+import { formatParams } from './labels.ts';
+
+/** The selection `evals show`'s flags make. Status flags are OR-ed; the rest narrow. */
+export interface ShowFilters {
+  /** Cases that did not pass (failed or errored). */
+  failed?: boolean;
+  errored?: boolean;
+  flaky?: boolean;
+  /** Cases whose id starts with this. */
+  casePrefix?: string;
+  suites?: readonly string[];
+  /** Grid key → values, a run matches one of the values of every key. */
+  grid?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Whether run `run` is among those the filters select. */
+export function runSelected(
+  run: Pick<RunResult, 'suite' | 'params'>,
+  filters: ShowFilters,
+): boolean {
+  if (filters.suites !== undefined && !filters.suites.includes(run.suite)) return false;
+  for (const [key, values] of Object.entries(filters.grid ?? {})) {
+    if (!Object.hasOwn(run.params, key)) return false;
+    if (!values.includes(paramValue(run.params[key]))) return false;
+  }
+  return true;
+}
+
+/** A grid value as `--grid key=value` writes it. */
+export function paramValue(value: unknown): string {
+  return formatParams({ v: value }, '').slice(2);
+}
+
+/** Whether a case is among those the filters select. */
+export function caseSelected(result: CaseResult, filters: ShowFilters): boolean {
+  if (filters.casePrefix !== undefined && !result.id.startsWith(filters.casePrefix)) return false;
+  const byStatus = filters.failed === true || filters.errored === true || filters.flaky === true;
+  if (!byStatus) return true;
+  return (
+    (filters.failed === true && !result.passed) ||
+    (filters.errored === true && result.error !== null) ||
+    (filters.flaky === true && result.flaky === true)
+  );
+}
+
+/** `--failed --grid model=small`: the flags that made a selection, for the heading. */
+export function describeFilters(filters: ShowFilters): string {
+  const parts = [
+    filters.failed === true ? '--failed' : null,
+    filters.errored === true ? '--errored' : null,
+    filters.flaky === true ? '--flaky' : null,
+    filters.casePrefix !== undefined ? `--case ${filters.casePrefix}` : null,
+    ...(filters.suites ?? []).map((suite) => `--suite ${suite}`),
+    ...Object.entries(filters.grid ?? {}).flatMap(([key, values]) =>
+      values.map((value) => `--grid ${key}=${value}`),
+    ),
+  ];
+  return parts.filter((part) => part !== null).join(' ');
+}

@@ -1,0 +1,131 @@
+/**
+ * Secrets and their removal from text that leaves the process. A secret is the value of an
+ * environment variable whose name says it is one (`OPENAI_API_KEY`, `GITHUB_TOKEN`, …), a value
+ * the config puts in an `apiKey` or a header, or a credential in a URL's query. Servers echo
+ * them (in errors and in answers) and programs print them, so every case result, cache entry
+ * and error text is scrubbed before anything is cut to length or written.
+ */
+
+/** What a scrubbed secret becomes. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Values shorter than this are not treated as secrets: a short default such as `local` or
+ * `ollama` would otherwise vanish from every output, and real keys are much longer.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/** A part of a truncation's end this long or longer is removed when it starts a secret. */
+const MIN_PARTIAL = 6;
+
+/** Names of environment variables that hold secrets. */
+const SECRET_NAME =
+  /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE)/i;
+
+/** Query parameters that carry credentials (`?api-key=…`, `?token=…`, `?sig=…`). */
+const SECRET_PARAM = /(key|token|secret|password|auth|sig|signature|credential|code)/i;
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** Headers whose values are not secrets, and would be odd to see redacted in an answer. */
+const PLAIN_HEADERS = new Set(['accept', 'content-type', 'user-agent']);
+
+/**
+ * The secret values of request headers: every value but those of plain headers (and templates,
+ * which are resolved per case), and the token of a `Bearer <token>` value on its own, since a
+ * server may echo the token alone.
+ */
+export function secretsInHeaders(headers: Readonly<Record<string, string>> | undefined): string[] {
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (PLAIN_HEADERS.has(name.toLowerCase()) || value.includes('{{')) continue;
+    found.push(value);
+    const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
+    if (token !== undefined) found.push(token);
+  }
+  return found;
+}
+
+/** The values of the secret-named variables of `env`. */
+export function secretsInEnv(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env).flatMap(([name, value]) =>
+    value !== undefined && isSecretName(name) ? [value] : [],
+  );
+}
+
+/** The credential values in `url`'s query (a template's own `{{ }}` left alone). */
+export function secretsInUrl(url: string): string[] {
+  const query = url.indexOf('?');
+  if (query < 0) return [];
+  const found: string[] = [];
+  for (const pair of url.slice(query + 1).split(/[&#]/)) {
+    const [name = '', value = ''] = pair.split('=', 2);
+    if (!SECRET_PARAM.test(name) || value.includes('{{')) continue;
+    found.push(value);
+    try {
+      const decoded = decodeURIComponent(value);
+      if (decoded !== value) found.push(decoded);
+    } catch {
+      // Not valid percent-encoding: the raw value is what travels.
+    }
+  }
+  return found;
+}
+
+/** Removes secrets from text. `none` is the scrubber of a run without secrets. */
+export interface Scrubber {
+  /** `text` with every secret replaced by {@link REDACTED}. */
+  text: (text: string) => string;
+  /**
+   * JSON text (a case line, a cache entry) with every secret replaced, as it appears inside a
+   * JSON string (escaped) as well as raw; a secret cut short by a truncation (`sk-abc123… (40
+   * more characters)`) is removed too.
+   */
+  json: (text: string) => string;
+  /** True when there is nothing to scrub (so callers can skip work). */
+  readonly empty: boolean;
+}
+
+/** A scrubber for `secrets` (duplicates and values under {@link MIN_SECRET_LENGTH} ignored). */
+export function createScrubber(secrets: Iterable<string>): Scrubber {
+  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH);
+  // Longest first: a secret that contains another is replaced whole.
+  values.sort((a, b) => b.length - a.length);
+  if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
+  const forms = new Set<string>();
+  for (const value of values) {
+    forms.add(value);
+    forms.add(JSON.stringify(value).slice(1, -1));
+    forms.add(encodeURIComponent(value));
+  }
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+  const replaceAll = (text: string): string => {
+    let out = text;
+    for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  return {
+    empty: false,
+    text: replaceAll,
+    json(text) {
+      let out = replaceAll(text);
+      // Text cut before it was scrubbed ends a secret's first characters with an ellipsis.
+      if (out.includes('…')) {
+        for (const form of ordered) {
+          for (let k = form.length - 1; k >= MIN_PARTIAL; k--) {
+            const cut = `${form.slice(0, k)}…`;
+            if (out.includes(cut)) out = out.split(cut).join(`${REDACTED}…`);
+            const tail = `…${form.slice(form.length - k)}`;
+            if (out.includes(tail)) out = out.split(tail).join(`…${REDACTED}`);
+          }
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/** The scrubber of a run without secrets. */
+export const NO_SECRETS: Scrubber = createScrubber([]);

@@ -1,0 +1,311 @@
+/**
+ * The `command` target: one process per case (a Python agent, a shell script, any program).
+ * The case goes to its stdin as JSON, its stdout is the output, and a non-zero exit is a case
+ * error carrying the end of its stderr.
+ *
+ * Each process leads its own process group, so whatever it forks is stopped with it: on the
+ * suite's timeout (SIGTERM, then SIGKILL), and when the command exits and leaves children behind.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { CommandTargetConfig } from '../config/types.ts';
+import { closestMatch } from '../config/did-you-mean.ts';
+import { templateExpressions } from '../shared/templates.ts';
+import { describeTarget } from '../config/target.ts';
+import type { Issue, Located } from '../shared/errors.ts';
+import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
+import { shellQuote, textInput, type Rendered, type TargetInput } from './inputs.ts';
+import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
+
+/** Most stdout kept from one process; past it the process is stopped and the case errored. */
+export const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
+/** Lines of stderr a failure shows. */
+export const STDERR_LINES = 20;
+/** stderr kept while a process runs (its tail), enough for the last lines of any sane tool. */
+const STDERR_TAIL_BYTES = 64 * 1024;
+/** Between SIGTERM and SIGKILL, for a process that ignores or handles SIGTERM slowly. */
+export const KILL_GRACE_MS = 500;
+
+/** What building a command target needs from the run. */
+export interface CommandTargetSetup {
+  /** The config's folder: `cwd:` and relative programs are relative to it. */
+  dir: string;
+  /** evalgate's environment, which the command inherits (with `env:` on top). */
+  env: Readonly<Record<string, string | undefined>>;
+  issueAt(...path: (string | number)[]): Issue;
+}
+
+const asIs = (text: string): string => text;
+
+export function createCommandTarget(
+  config: CommandTargetConfig,
+  setup: CommandTargetSetup,
+): Located<Target> {
+  const cwd = resolve(setup.dir, config.cwd ?? '.');
+  if (!isDirectory(cwd)) {
+    return {
+      ok: false,
+      issue: {
+        ...setup.issueAt('target', 'cwd'),
+        code: 'target.cwd',
+        message: `working folder ${cwd} does not exist`,
+      },
+    };
+  }
+  const argv: TargetInput<string>[] =
+    typeof config.run === 'string' || config.shell
+      ? [
+          textInput('/bin/sh', asIs),
+          textInput('-c', asIs),
+          // A template's value is one shell word, whatever it holds.
+          textInput(typeof config.run === 'string' ? config.run : config.run.join(' '), shellQuote),
+        ]
+      : config.run.map((arg) => textInput(arg, asIs));
+  if (!config.shell && Array.isArray(config.run)) {
+    const program = config.run[0]!;
+    const problem =
+      templateExpressions(program).length > 0 ? undefined : findProgram(program, cwd, setup.env);
+    if (problem !== undefined) {
+      return {
+        ok: false,
+        issue: {
+          ...setup.issueAt('target', 'run', 0),
+          code: 'target.command-not-found',
+          message: problem,
+        },
+      };
+    }
+  }
+  const env = Object.entries(config.env).map(
+    ([name, value]) => [name, textInput(value, asIs)] as const,
+  );
+  return {
+    ok: true,
+    value: {
+      description: describeTarget(config),
+      async call(args): Promise<TargetOutput> {
+        const command = renderAll(argv, args);
+        if (!command.ok) return { output: null, error: command.error };
+        const extra: Record<string, string> = {};
+        for (const [name, value] of env) {
+          const rendered = value.render(args);
+          if (!rendered.ok) return { output: null, error: rendered.error };
+          extra[name] = rendered.value;
+        }
+        const stdin = JSON.stringify({ case: args.testCase, params: args.params });
+        const ran = await runProcess(command.value, {
+          cwd,
+          env: { ...setup.env, ...extra },
+          stdin,
+          signal: args.signal,
+        });
+        return outcome(ran, config.output);
+      },
+    },
+  };
+}
+
+/** Every input rendered, or the first that could not be. */
+function renderAll(
+  inputs: readonly TargetInput<string>[],
+  args: Pick<FnArgs, 'testCase' | 'params'>,
+): Rendered<string[]> {
+  const values: string[] = [];
+  for (const input of inputs) {
+    const rendered = input.render(args);
+    if (!rendered.ok) return rendered;
+    values.push(rendered.value);
+  }
+  return { ok: true, value: values };
+}
+
+/** How one process ended. */
+interface Ran {
+  stdout: string;
+  stderrTail: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Why evalgate ended it or could not start it, when it did. */
+  failure?: string;
+}
+
+interface RunOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdin: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs `argv` to its end, its group's leftovers stopped. Never rejects: a process that cannot
+ * start, overflows stdout or is aborted ends with `failure` set.
+ */
+function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> {
+  return new Promise((settle) => {
+    if (options.signal.aborted) {
+      settle({
+        stdout: '',
+        stderrTail: '',
+        code: null,
+        signal: null,
+        failure: 'stopped before it started',
+      });
+      return;
+    }
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = Buffer.alloc(0);
+    let failure: string | undefined;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    const pid = child.pid;
+    if (pid !== undefined) trackGroup(pid);
+
+    // SIGTERM to the whole group, SIGKILL to what is left after the grace period.
+    const stopGroup = (): void => {
+      if (pid === undefined || killTimer !== undefined) return;
+      if (!signalGroup(pid, 'SIGTERM')) return;
+      killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+    };
+    const onAbort = (): void => {
+      failure ??= 'stopped: the case ran out of time or the run was interrupted';
+      stopGroup();
+    };
+    options.signal.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > MAX_STDOUT_BYTES) {
+        failure ??= `stdout passed ${MAX_STDOUT_BYTES / 1024 / 1024} MiB; the process was stopped`;
+        stopGroup();
+        return;
+      }
+      stdout.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = Buffer.concat([stderr, chunk]);
+      if (stderr.length > STDERR_TAIL_BYTES) {
+        // Keep whole lines only: a line cut at its start could begin with the end of a secret,
+        // which no scrubbing would then recognise.
+        const tail = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
+        const newline = tail.indexOf(10);
+        stderr = newline < 0 ? Buffer.alloc(0) : tail.subarray(newline + 1);
+      }
+    });
+    // A command that does not read its stdin closes the pipe: that is its business, not an error.
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.stdin);
+
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      // spawn failed (ENOENT, EACCES): no process, no 'close' to wait for on some versions.
+      failure ??= `cannot start ${argv[0]}: ${error.code === 'ENOENT' ? 'not found' : error.message}`;
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      // What the command forked and left running would hold stdout open and outlive the run.
+      stopGroup();
+    });
+    child.on('close', finish);
+
+    let done = false;
+    function finish(): void {
+      if (done) return;
+      done = true;
+      options.signal.removeEventListener('abort', onAbort);
+      if (pid !== undefined) {
+        // Whatever is left of the group goes now; the timer is not needed after that.
+        signalGroup(pid, 'SIGKILL');
+        forgetGroup(pid);
+      }
+      if (killTimer !== undefined) clearTimeout(killTimer);
+      settle({
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderrTail: stderr.toString('utf8'),
+        code: exited?.code ?? null,
+        signal: exited?.signal ?? null,
+        ...(failure !== undefined ? { failure } : {}),
+      });
+    }
+  });
+}
+
+/** The case's output or error from how its process ended. */
+function outcome(ran: Ran, format: CommandTargetConfig['output']): TargetOutput {
+  const text = ran.stdout.replace(/(\r?\n)+$/, '');
+  const stderr = lastLines(ran.stderrTail, STDERR_LINES);
+  const withStderr = (message: string): string =>
+    stderr === '' ? message : `${message}; stderr:\n${stderr}`;
+  if (ran.failure !== undefined) return { output: text, error: withStderr(ran.failure) };
+  if (ran.signal !== null)
+    return { output: text, error: withStderr(`the command was killed by ${ran.signal}`) };
+  if (ran.code !== 0)
+    return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
+  if (format === 'text') return { output: text };
+  try {
+    return { output: JSON.parse(text) };
+  } catch (error) {
+    return {
+      output: text,
+      error: `stdout is not JSON (output: json): ${(error as Error).message}`,
+    };
+  }
+}
+
+/** The last `count` non-empty-ended lines of `text`. */
+function lastLines(text: string, count: number): string {
+  const lines = text.replace(/\s+$/, '').split(/\r?\n/);
+  return lines.slice(-count).join('\n');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why `program` cannot be run from `cwd`, or undefined when it can: a path must name an
+ * executable file; a bare name must be on PATH (with the nearest name on PATH offered).
+ */
+function findProgram(
+  program: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (program.includes('/')) {
+    const path = isAbsolute(program) ? program : resolve(cwd, program);
+    if (isExecutable(path)) return undefined;
+    return `${program} is not an executable file (looked for ${path})`;
+  }
+  const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
+  if (dirs.some((dir) => isExecutable(join(dir, program)))) return undefined;
+  const names = new Set<string>();
+  for (const dir of dirs) {
+    try {
+      for (const name of readdirSync(dir)) names.add(name);
+    } catch {
+      // A PATH entry that does not exist is common and harmless.
+    }
+  }
+  const near = closestMatch(program, names);
+  return `command ${program} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * The `http` target: one request per case to an endpoint (a staging API, a local server). The
+ * URL, headers and body are templates; the output is the whole answer or a path into its JSON.
+ * A 429 or 5xx is retried with backoff (honouring `Retry-After`); any other non-2xx answer is a
+ * case error carrying the status and the start of the body, with header values scrubbed.
+ */
+import type { HttpTargetConfig } from '../config/types.ts';
+import { timerSleep } from '../judge/abortable-sleep.ts';
+import type { Breaker } from '../judge/breaker.ts';
+import { abortedError, requestAttempt } from '../judge/post-attempt.ts';
+import { withRetries } from '../judge/retry.ts';
+import { describeTarget } from '../config/target.ts';
+import type { Issue, Located } from '../shared/errors.ts';
+import { createScrubber, secretsInHeaders } from '../shared/secrets.ts';
+import type { Target, TargetOutput } from '../types/index.ts';
+import { targetInput, textInput, type TargetInput } from './inputs.ts';
+
+/** How much of an answer's body an error quotes. */
+export const BODY_EXCERPT = 500;
+
+/** What building an HTTP target needs besides its config. */
+export interface HttpTargetSetup {
+  issueAt(...path: (string | number)[]): Issue;
+  /** The run's secrets, scrubbed (with this request's header values) from error text. */
+  secrets: readonly string[];
+  /** Gives up on a server that fails systematically; default none. */
+  breaker?: Breaker;
+  /** Injected for tests; default the global fetch. */
+  fetch?: typeof fetch;
+  /** In [0, 1), for backoff jitter; default Math.random. */
+  random?: () => number;
+}
+
+/** Builds the target; a URL that cannot be one whatever the case holds is the problem. */
+export function createHttpTarget(
+  config: HttpTargetConfig,
+  setup: HttpTargetSetup,
+): Located<Target> {
+  const shape = urlShapeProblem(config.url);
+  if (shape !== null) {
+    return {
+      ok: false,
+      issue: { ...setup.issueAt('target', 'url'), code: 'target.url', message: shape },
+    };
+  }
+  const url = textInput(config.url, encodeURIComponent);
+  const headers = Object.entries(config.headers).map(
+    ([name, value]) => [name.toLowerCase(), textInput(value, (text) => text)] as const,
+  );
+  const body: TargetInput<unknown> | undefined =
+    config.body === undefined ? undefined : targetInput(config.body);
+  const path = config.output === undefined ? undefined : config.output.split('.');
+  const fetchFn = setup.fetch ?? ((input, init) => fetch(input, init));
+  const random = setup.random ?? Math.random;
+
+  return {
+    ok: true,
+    value: {
+      description: describeTarget(config),
+      async call(args): Promise<TargetOutput> {
+        const target = url.render(args);
+        if (!target.ok) return { output: null, error: target.error };
+        const sent: Record<string, string> = {};
+        for (const [name, input] of headers) {
+          const value = input.render(args);
+          if (!value.ok) return { output: null, error: value.error };
+          sent[name] = value.value;
+        }
+        let payload: string | undefined;
+        if (body !== undefined) {
+          const value = body.render(args);
+          if (!value.ok) return { output: null, error: value.error };
+          payload = typeof value.value === 'string' ? value.value : JSON.stringify(value.value);
+          sent['content-type'] ??=
+            typeof value.value === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
+        }
+        const scrub = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]).text;
+        const request = {
+          method: config.method,
+          url: target.value,
+          headers: sent,
+          ...(payload !== undefined ? { body: payload } : {}),
+        };
+        // Per-case URLs differ; the server is what fails systematically.
+        const server = new URL(target.value).origin;
+        const refused = setup.breaker?.refused(server);
+        if (refused !== undefined) return { output: null, error: refused.message };
+        const answered = await withRetries(
+          () =>
+            requestAttempt(request, args.signal, {
+              fetch: fetchFn,
+              headers: sent,
+              timeoutMs: null,
+              scrub,
+              now: Date.now,
+            }),
+          {
+            maxRetries: config.maxRetries,
+            sleep: timerSleep,
+            random,
+            signal: args.signal,
+            aborted: () => abortedError(target.value, config.method),
+          },
+        );
+        if (answered.ok || answered.error.code !== 'judge.aborted') {
+          setup.breaker?.record(server, answered.ok ? undefined : answered.error, false);
+        }
+        if (!answered.ok) {
+          const { error } = answered;
+          const excerpt =
+            error.raw === undefined || error.raw === '' ? '' : `: ${excerptOf(error.raw)}`;
+          return {
+            output: null,
+            error:
+              error.status === undefined
+                ? error.message
+                : `${config.method} ${scrub(target.value)} answered ${error.status}${excerpt}`,
+          };
+        }
+        return answerOutput(answered.answer.text, answered.answer.contentType, path, scrub);
+      },
+    },
+  };
+}
+
+/** The output of a 2xx answer: the path into its JSON, or the whole answer. */
+function answerOutput(
+  text: string,
+  contentType: string | null,
+  path: readonly string[] | undefined,
+  scrub: (text: string) => string,
+): TargetOutput {
+  let json: unknown;
+  let isJson = true;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    isJson = false;
+  }
+  if (path === undefined) {
+    // A JSON answer is the value it holds; a text answer (or JSON sent as text/plain) its text.
+    const declaredJson = contentType === null || /\bjson\b/i.test(contentType);
+    return { output: isJson && declaredJson ? json : text };
+  }
+  if (!isJson) {
+    return {
+      output: text,
+      error: `the answer is not JSON, so output: ${path.join('.')} cannot be read from it: ${excerptOf(scrub(text))}`,
+    };
+  }
+  let current = json;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i]!;
+    const next =
+      Array.isArray(current) && /^\d+$/.test(key)
+        ? (current as unknown[])[Number(key)]
+        : current !== null && typeof current === 'object' && Object.hasOwn(current, key)
+          ? (current as Record<string, unknown>)[key]
+          : undefined;
+    if (next === undefined) {
+      const walked = path.slice(0, i + 1).join('.');
+      return {
+        output: json,
+        error: `the answer has no ${walked} (output: ${path.join('.')}): ${excerptOf(scrub(text))}`,
+      };
+    }
+    current = next;
+  }
+  return { output: current };
+}
+
+function excerptOf(text: string): string {
+  return text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text;
+}
+
+/**
+ * Why `url` cannot be an http(s) URL whatever its templates resolve to, or null. Templates are
+ * stood in for by a plain word; a URL that is one template is only known per case.
+ */
+export function urlShapeProblem(url: string): string | null {
+  if (/^\s*\{\{[^{}]*\}\}\s*$/.test(url)) return null;
+  const sample = url.replace(/\{\{[^{}]*\}\}/g, 'x');
+  let parsed: URL;
+  try {
+    parsed = new URL(sample);
+  } catch {
+    return `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
+  }
+  return null;
+}

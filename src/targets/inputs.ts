@@ -1,0 +1,75 @@
+/**
+ * The templated inputs of a config target (a prompt, a URL, a body, an argv list), compiled once
+ * and resolved per case against `{ case, params }`.
+ */
+import { compileTemplates, type TemplateResult } from '../shared/templates.ts';
+import type { FnArgs } from '../types/index.ts';
+
+/** An input resolved for one call: its value, or why a template could not be resolved. */
+export type Rendered<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** A target input compiled once; `render` resolves its templates for one case. */
+export interface TargetInput<T> {
+  render(args: Pick<FnArgs, 'testCase' | 'params'>): Rendered<T>;
+}
+
+/**
+ * `value` (any YAML value) with its templates resolved per case. A string that is one template
+ * keeps the resolved value's type; templates inside longer text interpolate (objects as JSON).
+ */
+export function targetInput<T = unknown>(value: unknown): TargetInput<T> {
+  const compiled = compileTemplates(value);
+  return {
+    render: ({ testCase, params }) =>
+      compiled({ case: testCase, params, output: undefined }) as TemplateResult & Rendered<T>,
+  };
+}
+
+/**
+ * A text input: `text` with each template's value turned into text by `piece` (the value as
+ * text, percent-encoded or shell-quoted) before it is put in place.
+ */
+export function textInput(text: string, piece: (value: string) => string): TargetInput<string> {
+  const parts = splitTemplates(text);
+  const compiled = parts.map((part) => (part.template ? compileTemplates(part.text) : null));
+  return {
+    render({ testCase, params }) {
+      let out = '';
+      for (let i = 0; i < parts.length; i++) {
+        const template = compiled[i];
+        if (template === null || template === undefined) {
+          out += parts[i]!.text;
+          continue;
+        }
+        const resolved = template({ case: testCase, params, output: undefined });
+        if (!resolved.ok) return resolved;
+        out += piece(asText(resolved.value));
+      }
+      return { ok: true, value: out };
+    },
+  };
+}
+
+/** A value as the text a template puts in place: strings as they are, anything else as JSON. */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** `text` cut into literal pieces and `{{ … }}` pieces, in order. */
+function splitTemplates(text: string): { text: string; template: boolean }[] {
+  const parts: { text: string; template: boolean }[] = [];
+  let at = 0;
+  for (const match of text.matchAll(/\{\{[^{}]*\}\}/g)) {
+    if (match.index > at) parts.push({ text: text.slice(at, match.index), template: false });
+    parts.push({ text: match[0], template: true });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) parts.push({ text: text.slice(at), template: false });
+  return parts;
+}
+
+/** Single-quotes `value` for /bin/sh, so a case's text is one word whatever it holds. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,217 @@
+/**
+ * The `model` target: one chat completion per case from an OpenAI-compatible API, through the
+ * judges' client (the same cache, retries, per-host cap, and usage and cost accounting). With a
+ * JSON response format the output is the parsed reply; a reply that is not the JSON asked for
+ * is a case error that keeps the reply's text as the output.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { JudgeSettings, ModelTargetConfig, PromptSource } from '../config/types.ts';
+import { callUsage, type PriceTable } from '../judge/usage.ts';
+import type { ChatMessage, ChatRequest, JudgeClient } from '../judge/types.ts';
+import { expandGrid } from '../plan/grid.ts';
+import { describeTarget } from '../config/target.ts';
+import type { Issue, Located } from '../shared/errors.ts';
+import type { Target, TargetOutput } from '../types/index.ts';
+import { textInput, type Rendered, type TargetInput } from './inputs.ts';
+
+/** Model clients of the run, shared with the judges. */
+export interface ModelClients {
+  /** A client for these connection settings, sharing the run's cache and per-host cap. */
+  client(settings: JudgeSettings): JudgeClient;
+  /** `defaults.judge.prices`: what a call costs, by model. */
+  prices: PriceTable | undefined;
+}
+
+/** What building a model target needs from the suite it belongs to. */
+export interface ModelTargetSetup {
+  /** The config's folder: prompt files are relative to it. */
+  dir: string;
+  grid: Readonly<Record<string, readonly unknown[]>>;
+  models: ModelClients | undefined;
+  /** The issue at a path of the suite. */
+  issueAt(...path: (string | number)[]): Issue;
+}
+
+const asIs = (text: string): string => text;
+
+/** Builds the target; a prompt file that cannot be read for some grid point is the problem. */
+export async function createModelTarget(
+  config: ModelTargetConfig,
+  setup: ModelTargetSetup,
+): Promise<Located<Target>> {
+  if (setup.models === undefined) {
+    return {
+      ok: false,
+      issue: {
+        ...setup.issueAt('target'),
+        code: 'target.no-models',
+        message: 'a model target needs model access, which this run was not given',
+      },
+    };
+  }
+  const messages: { role: ChatMessage['role']; content: PromptText }[] = [];
+  for (const message of config.messages) {
+    const content = await promptText(message.content, setup);
+    if (!content.ok) return content;
+    messages.push({ role: message.role, content: content.value });
+  }
+  const schema = config.responseFormat;
+  let validate: ValidateFunction | undefined;
+  if (typeof schema === 'object') {
+    try {
+      validate = new Ajv({ allErrors: false, strict: false }).compile(schema.schema);
+    } catch (error) {
+      return {
+        ok: false,
+        issue: {
+          ...setup.issueAt('target', 'responseFormat'),
+          code: 'target.response-schema',
+          message: `not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      };
+    }
+  }
+  const client = setup.models.client({
+    ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
+    ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+    ...(config.headers !== undefined ? { headers: config.headers } : {}),
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+    ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+  });
+  const model = textInput(config.model, asIs);
+  const prices = setup.models.prices;
+  return {
+    ok: true,
+    value: {
+      description: describeTarget(config),
+      async call(args): Promise<TargetOutput> {
+        const request = chatRequest(config, model.render(args), messages, args);
+        if (!request.ok) return { output: null, error: request.error };
+        const result = await client.chat(request.value, { signal: args.signal });
+        const usage = callUsage(result, request.value.model, prices);
+        if (!result.ok) return { output: null, usage, error: result.error.message };
+        const text = result.message.content ?? '';
+        if (config.responseFormat === 'text') return { output: text, usage };
+        return { ...parsedReply(text, validate), usage };
+      },
+    },
+  };
+}
+
+/** A message's text per case: one template, or one per prompt file the grid points name. */
+type PromptText = (args: TemplateArgs) => Rendered<string>;
+type TemplateArgs = Parameters<TargetInput<string>['render']>[0];
+
+/**
+ * The text of a prompt source. A file's path may name the grid point, so every file the grid
+ * can name is read now (a missing one is a problem before anything runs), once.
+ */
+async function promptText(
+  source: PromptSource,
+  setup: ModelTargetSetup,
+): Promise<Located<PromptText>> {
+  if ('text' in source) {
+    const input = textInput(source.text, asIs);
+    return { ok: true, value: (args) => input.render(args) };
+  }
+  const path = textInput(source.file, asIs);
+  const files = new Map<string, TargetInput<string>>();
+  for (const params of expandGrid(setup.grid)) {
+    const file = path.render({ testCase: {}, params });
+    if (!file.ok) {
+      return {
+        ok: false,
+        issue: { ...setup.issueAt(...source.at), code: 'target.prompt-file', message: file.error },
+      };
+    }
+    if (files.has(file.value)) continue;
+    try {
+      files.set(
+        file.value,
+        textInput(await readFile(resolve(setup.dir, file.value), 'utf8'), asIs),
+      );
+    } catch (error) {
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'does not exist'
+          : `cannot be read (${(error as Error).message})`;
+      const named =
+        file.value === source.file ? '' : ` (from ${source.file} at ${JSON.stringify(params)})`;
+      return {
+        ok: false,
+        issue: {
+          ...setup.issueAt(...source.at),
+          code: 'target.prompt-file',
+          message: `prompt file ${file.value}${named} ${reason}`,
+        },
+      };
+    }
+  }
+  return {
+    ok: true,
+    value: (args) => {
+      const file = path.render(args);
+      if (!file.ok) return file;
+      const input = files.get(file.value);
+      // Every grid point's file was read; a point outside the grid is a bug.
+      if (input === undefined) throw new Error(`prompt file ${file.value} was not read`);
+      return input.render(args);
+    },
+  };
+}
+
+/** The request of one case, or the template that could not be resolved. */
+function chatRequest(
+  config: ModelTargetConfig,
+  model: Rendered<string>,
+  messages: readonly { role: ChatMessage['role']; content: PromptText }[],
+  args: TemplateArgs,
+): Rendered<ChatRequest> {
+  if (!model.ok) return model;
+  const rendered: ChatMessage[] = [];
+  for (const message of messages) {
+    const content = message.content(args);
+    if (!content.ok) return content;
+    rendered.push({ role: message.role, content: content.value });
+  }
+  const request: ChatRequest = {
+    model: model.value,
+    messages: rendered,
+    temperature: config.temperature ?? 0,
+  };
+  if (config.maxTokens !== undefined) request.max_tokens = config.maxTokens;
+  if (config.seed !== undefined) request.seed = config.seed;
+  const format = config.responseFormat;
+  if (format === 'json') request.response_format = { type: 'json_object' };
+  if (typeof format === 'object') {
+    request.response_format = {
+      type: 'json_schema',
+      json_schema: { name: 'output', schema: format.schema },
+    };
+  }
+  return { ok: true, value: request };
+}
+
+/** A JSON reply parsed (and checked against the schema asked for), or the error with the text kept. */
+function parsedReply(text: string, validate: ValidateFunction | undefined): TargetOutput {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return {
+      output: text,
+      error: `the model's reply is not JSON (responseFormat asks for JSON): ${(error as Error).message}`,
+    };
+  }
+  if (validate !== undefined && !validate(parsed)) {
+    const first = validate.errors?.[0];
+    const where = first?.instancePath ? ` at ${first.instancePath}` : '';
+    return {
+      output: parsed,
+      error: `the model's reply does not match responseFormat's schema${where}: ${first?.message ?? 'invalid'}`,
+    };
+  }
+  return { output: parsed };
+}

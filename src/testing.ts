@@ -1,0 +1,48 @@
+/**
+ * `evalgate/testing`: the surface of the Autoblocks testing SDK (`@autoblocks/client/testing`),
+ * so a suite written for it runs here with only its import changed. Everything here is also
+ * exported from `evalgate`.
+ */
+export {
+  runTestSuite,
+  type RunTestSuiteArgs,
+  type RunTestSuiteResult,
+} from './api/run-test-suite.ts';
+export type { SuiteJudgeSettings } from './api/sdk-context.ts';
+export { gridSearchAsyncLocalStorage } from './api/grid-context.ts';
+export { BaseTestEvaluator } from './evaluators/base.ts';
+export {
+  BaseAssertions,
+  BaseHasAllSubstrings,
+  BaseIsEquals,
+  BaseIsValidJSON,
+  BaseIsValidJson,
+} from './evaluators/sdk/logic.ts';
+export {
+  BaseAccuracy,
+  BaseAutomaticBattle,
+  BaseLLMJudge,
+  BaseManualBattle,
+  BaseNSFW,
+  BaseToxicity,
+  type EvaluationOverride,
+  type ScoreChoice,
+} from './evaluators/sdk/judges.ts';
+export {
+  BaseRagasFaithfulness,
+  BaseRagasNonLLMContextPrecisionWithReference,
+  BaseRagasNonLLMContextRecall,
+  BaseRagasResponseRelevancy,
+  BaseRagasSemanticSimilarity,
+} from './evaluators/sdk/ragas.ts';
+export type { SdkEvaluatorContext } from './evaluators/sdk/builtin-backed.ts';
+export type {
+  Assertion,
+  Evaluation,
+  EvaluatorArgs,
+  FnArgs,
+  MaybeEvaluation,
+  Params,
+  TestEvaluator,
+  Threshold,
+} from './types/index.ts';

@@ -1,0 +1,328 @@
+/** The sticky PR comment (`src/github/comment.ts`) against the fake GitHub. */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { upsertStickyComment } from '../src/github/comment.ts';
+import type { Octokit } from '../src/github/octokit.ts';
+import { startGitHubServer } from './helpers/github-server.ts';
+import type { GitHubServer } from './helpers/github-server.ts';
+import { freePort } from './helpers/free-port.ts';
+import { testOctokit } from './helpers/github-client.ts';
+
+const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
+const MARKER = '<!-- evalgate:evals.yaml:eval -->';
+
+let server: GitHubServer;
+let octokit: Octokit;
+
+before(async () => {
+  server = await startGitHubServer();
+  octokit = testOctokit(server.url);
+});
+
+after(async () => {
+  await server.close();
+});
+
+/** Each test starts from an empty server acting for a GITHUB_TOKEN. */
+beforeEach(() => {
+  server.requests.length = 0;
+  server.state.comments.clear();
+  server.state.checkRuns.clear();
+  server.setUser(null);
+});
+
+function comments(issue = target.issueNumber) {
+  return server.state.comments.get(issue) ?? [];
+}
+
+function calls(method: string, pattern: RegExp) {
+  return server.requests.filter(
+    (request) => request.method === method && pattern.test(request.path),
+  );
+}
+
+describe('upsertStickyComment', () => {
+  it('creates the comment once, then updates that same comment', async () => {
+    const first = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nfirst`);
+    assert.equal(first.ok && first.action, 'created');
+    const second = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nsecond`);
+    assert.equal(second.ok && second.action, 'updated');
+
+    assert.equal(comments().length, 1);
+    const [only] = comments();
+    assert.equal(only?.body, `${MARKER}\nsecond`);
+    assert.equal(only?.user.login, 'github-actions[bot]');
+    assert.ok(first.ok && second.ok && first.url === second.url && first.url === only?.html_url);
+    assert.equal(calls('POST', /\/comments$/).length, 1);
+    assert.equal(calls('PATCH', /\/issues\/comments\/\d+$/).length, 1);
+    assert.ok(
+      server.requests.every((request) => request.headers.authorization === 'token test-token'),
+    );
+  });
+
+  it("takes a bot's marker comment for its own when GET /user is refused (GITHUB_TOKEN)", async () => {
+    const ours = server.addComment(7, {
+      body: `${MARKER}\nold`,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
+    assert.equal(calls('GET', /^\/user$/).length, 1);
+  });
+
+  it("takes a bot's marker comment for its own when GET /user answers 404", async () => {
+    server.setUser('alice');
+    server.failNext('GET', /^\/user$/, 404);
+    const ours = server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
+  });
+
+  it('matches the token user from GET /user (a PAT) and ignores the Actions bot then', async () => {
+    server.setUser('alice');
+    const bots = server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
+    const alices = server.addComment(7, { body: `${MARKER}\nold`, login: 'alice' });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.deepEqual(result, { ok: true, url: alices.html_url, action: 'updated' });
+    assert.equal(bots.body, MARKER);
+  });
+
+  it("never edits a human's comment, nor one whose first line is not the marker", async () => {
+    const quote = server.addComment(7, {
+      body: `> ${MARKER}\n> why is this failing?`,
+      login: 'bob',
+    });
+    const human = server.addComment(7, { body: `${MARKER}\ncopied`, login: 'bob' });
+    // Another job's comment that shows a model output holding this job's marker.
+    const quoted = `${MARKER.replace('eval', 'other')}\n\`\`\`\n${MARKER}\n\`\`\``;
+    const otherJob = server.addComment(7, {
+      body: quoted,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const spaced = server.addComment(7, {
+      body: ` ${MARKER}`,
+      login: 'renovate[bot]',
+      type: 'Bot',
+    });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nreport`);
+    assert.equal(result.ok && result.action, 'created');
+    assert.equal(comments().length, 5);
+    for (const untouched of [quote, human, otherJob, spaced]) {
+      assert.equal(untouched.updated_at, untouched.created_at);
+    }
+    assert.equal(otherJob.body, quoted);
+  });
+
+  it('finds its comment again when GitHub stored the first line with a CRLF', async () => {
+    const ours = server.addComment(7, {
+      body: `${MARKER}\r\nedited in the browser`,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
+  });
+
+  it("with a GitHub App token (403 on GET /user), updates the app bot's own comment", async () => {
+    server.setAppToken('evalgate-ci');
+    const first = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nfirst`);
+    const second = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nsecond`);
+    assert.equal(first.ok && first.action, 'created');
+    assert.equal(second.ok && second.action, 'updated');
+    assert.deepEqual(
+      comments().map((comment) => [comment.user.login, comment.body]),
+      [['evalgate-ci[bot]', `${MARKER}\nsecond`]],
+    );
+    assert.equal(calls('GET', /^\/user$/).length, 2);
+  });
+
+  it("with a user's token (a PAT), leaves a bot's marker comment alone", async () => {
+    server.setUser('alice');
+    const bots = server.addComment(7, { body: MARKER, login: 'evalgate-ci[bot]', type: 'Bot' });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nmine`);
+    assert.equal(result.ok && result.action, 'created');
+    assert.equal(bots.body, MARKER);
+    assert.equal(comments()[1]?.user.login, 'alice');
+  });
+
+  it('updates the newest of several own marker comments', async () => {
+    server.addComment(7, { body: `${MARKER}\nolder`, login: 'github-actions[bot]', type: 'Bot' });
+    server.addComment(7, { body: 'unrelated', login: 'github-actions[bot]', type: 'Bot' });
+    const newest = server.addComment(7, {
+      body: `${MARKER}\nnewer`,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.deepEqual(result, { ok: true, url: newest.html_url, action: 'updated' });
+    assert.deepEqual(
+      comments().map((comment) => comment.body),
+      [`${MARKER}\nolder`, 'unrelated', `${MARKER}\nnew`],
+    );
+  });
+
+  it('pages through more than 100 comments and finds the marker on page 3', async () => {
+    for (let i = 0; i < 250; i++) {
+      if (i === 230)
+        server.addComment(7, { body: `${MARKER}\nold`, login: 'github-actions[bot]', type: 'Bot' });
+      else
+        server.addComment(7, {
+          body: `comment ${i}`,
+          login: i % 2 === 0 ? 'bob' : 'github-actions[bot]',
+          type: i % 2 === 0 ? 'User' : 'Bot',
+        });
+    }
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.equal(result.ok && result.action, 'updated');
+    const pages = calls('GET', /\/issues\/7\/comments$/).map(
+      (request) => request.query['page'] ?? '1',
+    );
+    assert.deepEqual(pages, ['1', '2', '3']);
+    assert.ok(
+      calls('GET', /\/issues\/7\/comments$/).every(
+        (request) => request.query['per_page'] === '100',
+      ),
+    );
+    assert.equal(comments()[230]?.body, `${MARKER}\nnew`);
+    assert.equal(comments().length, 250);
+  });
+
+  it('prepends the marker when the body lacks it, so the next run finds the comment', async () => {
+    await upsertStickyComment(octokit, target, MARKER, 'no marker here');
+    assert.equal(comments()[0]?.body, `${MARKER}\nno marker here`);
+    const again = await upsertStickyComment(octokit, target, MARKER, 'still none');
+    assert.equal(again.ok && again.action, 'updated');
+  });
+
+  it('creates a new comment when the one found was deleted before the update (404)', async () => {
+    server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
+    server.failNext('PATCH', /\/issues\/comments\/\d+$/, 404);
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.equal(result.ok && result.action, 'created');
+  });
+
+  it('reports a 403 on create as github.forbidden naming forks and the permission', async () => {
+    server.failNext('POST', /\/issues\/7\/comments$/, 403);
+    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    assert.equal(result.ok, false);
+    assert.ok(!result.ok);
+    assert.equal(result.failure.code, 'github.forbidden');
+    assert.equal(result.failure.status, 403);
+    assert.equal(
+      result.failure.message,
+      'could not create the PR comment: 403 Resource not accessible by integration ' +
+        '(a pull request from a fork gets a read-only token, otherwise the workflow needs ' +
+        '`permissions: pull-requests: write`; see docs/action.md#tokens-and-permissions)',
+    );
+    assert.equal(comments().length, 0);
+  });
+
+  it("reports a 403 on updating the token user's own comment without creating a second", async () => {
+    server.setUser('alice');
+    server.addComment(7, { body: MARKER, login: 'alice' });
+    server.failNext('PATCH', /\/issues\/comments\/\d+$/, 403);
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.equal(!result.ok && result.failure.code, 'github.forbidden');
+    assert.equal(calls('POST', /\/comments$/).length, 0);
+  });
+
+  it("writes its own comment when editing a bot's marker comment is refused (another app's)", async () => {
+    // The fake refuses, as GitHub does, an installation token's edit of another app's comment.
+    const other = server.addComment(7, { body: MARKER, login: 'other-app[bot]', type: 'Bot' });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.equal(result.ok && result.action, 'created');
+    assert.equal(other.body, MARKER);
+    // The next run finds the newest: ours.
+    const again = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nagain`);
+    assert.equal(again.ok && again.action, 'updated');
+    assert.deepEqual(
+      comments().map((comment) => comment.body),
+      [MARKER, `${MARKER}\nagain`],
+    );
+  });
+
+  it("updates its own comment when another app's newer one carries the same marker", async () => {
+    const ours = server.addComment(7, {
+      body: `${MARKER}\nold`,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const other = server.addComment(7, { body: MARKER, login: 'other-app[bot]', type: 'Bot' });
+    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
+    assert.equal(ours.body, `${MARKER}\nnew`);
+    assert.equal(other.body, MARKER);
+    assert.equal(comments().length, 2);
+  });
+
+  it('maps a 404 while listing to github.not-found', async () => {
+    server.failNext('GET', /\/issues\/7\/comments$/, 404);
+    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    assert.ok(!result.ok);
+    assert.equal(result.failure.code, 'github.not-found');
+    assert.equal(result.failure.status, 404);
+    assert.match(result.failure.message, /^could not list the PR comments: 404 Not Found \(/);
+  });
+
+  it('retries a 502 twice, then writes one comment', async () => {
+    const log: string[] = [];
+    const retrying = testOctokit(server.url, { log });
+    server.failNext('POST', /\/issues\/7\/comments$/, 502, 2);
+    const result = await upsertStickyComment(retrying, target, MARKER, MARKER);
+    assert.equal(result.ok && result.action, 'created');
+    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 3);
+    assert.equal(comments().length, 1);
+    assert.deepEqual(
+      log.map((line) => line.replace(/http:\/\/127\.0\.0\.1:\d+/, '')),
+      [
+        'GitHub answered 502 to POST /repos/acme/app/issues/7/comments: retry 1 of 3 in 1 s',
+        'GitHub answered 502 to POST /repos/acme/app/issues/7/comments: retry 2 of 3 in 4 s',
+      ],
+    );
+  });
+
+  it('surfaces a 500 that outlasts three retries as github.unavailable', async () => {
+    server.failNext('POST', /\/issues\/7\/comments$/, 500, 4);
+    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    assert.ok(!result.ok);
+    assert.equal(result.failure.code, 'github.unavailable');
+    assert.equal(result.failure.status, 500);
+    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 4);
+    assert.equal(comments().length, 0);
+  });
+
+  it('stops when GET /user fails for another reason than 403/404 (bad credentials)', async () => {
+    server.failNext('GET', /^\/user$/, 401);
+    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    assert.ok(!result.ok);
+    assert.equal(result.failure.code, 'github.forbidden');
+    assert.match(
+      result.failure.message,
+      /GET \/user\): 401 Bad credentials \(the token was rejected/,
+    );
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('maps no answer at all (nothing listening) to github.unavailable without a status', async () => {
+    const unused = await freePort();
+    const offline = testOctokit(`http://127.0.0.1:${unused}`);
+    const result = await upsertStickyComment(offline, target, MARKER, MARKER);
+    assert.ok(!result.ok);
+    assert.equal(result.failure.code, 'github.unavailable');
+    assert.equal(result.failure.status, undefined);
+    assert.match(result.failure.message, /no answer from the GitHub API/);
+  });
+
+  it('refuses an empty marker, which would match every comment it wrote', async () => {
+    await assert.rejects(
+      upsertStickyComment(octokit, target, ' ', 'body'),
+      /marker must be one non-empty line/,
+    );
+    await assert.rejects(
+      upsertStickyComment(octokit, target, `${MARKER}\nsecond line`, 'body'),
+      /marker must be one non-empty line/,
+    );
+  });
+});

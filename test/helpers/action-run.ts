@@ -1,0 +1,157 @@
+/**
+ * Running the GitHub Action end to end for tests: the committed dist/index.js, copied where a
+ * runner would check the action out (no node_modules beside it), run as a child process with the
+ * runner's environment against the fake GitHub (`github-server.ts`) on 127.0.0.1.
+ */
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './cli.ts';
+import type { GitHubServer } from './github-server.ts';
+
+/** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
+export function actionCheckout(): string {
+  const dir = scratch();
+  mkdirSync(join(dir, 'dist'));
+  copyFileSync(join(repoRoot, 'dist', 'index.js'), join(dir, 'dist', 'index.js'));
+  copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
+  copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
+  return dir;
+}
+
+export const HEAD_SHA = 'a'.repeat(40);
+export const MERGE_SHA = 'b'.repeat(40);
+
+/** A runner's workspace (`GITHUB_WORKSPACE`) and its event payload file. */
+export interface Workspace {
+  dir: string;
+  event: string;
+}
+
+/** A workspace holding `files`, for a `pull_request` (number 7) or a `push` event. */
+export function workspace(
+  files: Record<string, string>,
+  event: 'pull_request' | 'push' = 'pull_request',
+): Workspace {
+  const dir = scratch();
+  writeFiles(dir, files);
+  const payload =
+    event === 'pull_request'
+      ? {
+          action: 'synchronize',
+          number: 7,
+          pull_request: {
+            number: 7,
+            head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'octo/repo' } },
+            base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
+          },
+          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
+        }
+      : {
+          ref: 'refs/heads/main',
+          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
+        };
+  const eventPath = join(dir, '..', `${dir.split('/').pop()}-event.json`);
+  writeFileSync(eventPath, JSON.stringify(payload));
+  return { dir, event: eventPath };
+}
+
+/** What a run of the Action left: exit code, output, the job summary and the step outputs. */
+export interface ActionRun extends CliResult {
+  summary: string;
+  outputs: Record<string, string>;
+}
+
+/** Runs the action in `ws` with `inputs` (beside the defaults below) and extra environment. */
+export async function runAction(
+  action: string,
+  ws: Workspace,
+  server: GitHubServer,
+  inputs: Record<string, string> = {},
+  extraEnv: Record<string, string> = {},
+): Promise<ActionRun> {
+  const summary = join(ws.dir, '..', `${ws.dir.split('/').pop()}-summary.md`);
+  const output = join(ws.dir, '..', `${ws.dir.split('/').pop()}-output.txt`);
+  writeFileSync(summary, '');
+  writeFileSync(output, '');
+  const event = JSON.parse(readFileSync(ws.event, 'utf8')) as { pull_request?: unknown };
+  const env: Record<string, string> = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: event.pull_request ? 'pull_request' : 'push',
+    GITHUB_EVENT_PATH: ws.event,
+    GITHUB_REPOSITORY: 'octo/repo',
+    GITHUB_SHA: MERGE_SHA,
+    GITHUB_REF: 'refs/pull/7/merge',
+    GITHUB_API_URL: server.url,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '42',
+    GITHUB_JOB: 'evals',
+    GITHUB_WORKSPACE: ws.dir,
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_OUTPUT: output,
+    'INPUT_GITHUB-TOKEN': 'test-token',
+    INPUT_CONFIG: 'evals.yaml',
+    'INPUT_WORKING-DIRECTORY': '.',
+    INPUT_RESULTS: 'evals-results.json',
+    INPUT_COMMENT: 'true',
+    'INPUT_CHECK-RUN': 'true',
+    'INPUT_FAIL-ON': 'gate',
+    INPUT_ARGS: '',
+    INPUT_NAME: '',
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...extraEnv,
+  };
+  const result = await runNode([join(action, 'dist', 'index.js')], {
+    cwd: ws.dir,
+    env,
+    timeoutMs: 120_000,
+  });
+  return {
+    ...result,
+    summary: readFileSync(summary, 'utf8'),
+    outputs: parseOutputs(readFileSync(output, 'utf8')),
+  };
+}
+
+/** `name<<delimiter\nvalue\ndelimiter` blocks, as @actions/core writes GITHUB_OUTPUT. */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const m of text.matchAll(re)) out[m[1] ?? ''] = m[3] ?? '';
+  return out;
+}
+
+/** A suite whose JS function echoes `answer`; rows with answer != expected fail `exact`. */
+export function suiteFiles(
+  rows: { expected: string; answer: string }[],
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    'evals.yaml': `version: 1
+suites:
+  - id: qa
+    testset: { path: testsets/qa.csv }
+    function: ./app/answer.mjs
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
+`,
+    'testsets/qa.csv': `expected,answer\n${rows.map((r) => `${csvCell(r.expected)},${csvCell(r.answer)}`).join('\n')}\n`,
+    'app/answer.mjs': 'export default ({ testCase }) => testCase.answer;\n',
+    ...extra,
+  };
+}
+
+function csvCell(text: string): string {
+  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Two passing rows and one failing (line 4 of the CSV). */
+export const ONE_FAILING = [
+  { expected: 'Paris', answer: 'Paris' },
+  { expected: 'Berlin', answer: 'Berlin' },
+  { expected: 'Rome', answer: 'Milan' },
+];
+
+/** `::error …` workflow commands that carry a file, i.e. row annotations. */
+export function fileErrors(stdout: string): string[] {
+  return stdout.match(/^::error [^\n]*file=[^\n]*$/gm) ?? [];
+}

@@ -1,0 +1,429 @@
+/**
+ * What the fake GitHub (`github-server.ts`) answers: its validation of check-run and comment
+ * bodies the way GitHub validates them, the JSON shapes of its resources, pagination with `Link`
+ * headers, and the error bodies, rate-limit answers and header checks. No state lives here.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { StoredArtifact, StoredCheckRun, StoredComment } from './github-server-types.ts';
+
+/** An answer to send: status, JSON body (or bytes), extra headers. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** GitHub's limits the fake enforces (docs.github.com/rest/checks/runs, /rest/issues/comments). */
+const MAX_ANNOTATIONS = 50;
+const MAX_OUTPUT_CHARS = 65535;
+const MAX_COMMENT_CHARS = 65536;
+const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 30;
+export const DOCS = 'https://docs.github.com/rest';
+/** The one REST API version GitHub serves (docs.github.com/rest/about-the-rest-api/api-versions). */
+export const API_VERSION = '2022-11-28';
+
+export const DEFAULT_MESSAGES: Record<number, string> = {
+  400: 'Problems parsing JSON',
+  401: 'Bad credentials',
+  403: 'Resource not accessible by integration',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Validation Failed',
+  429: 'API rate limit exceeded',
+  500: 'Server Error',
+  502: 'Server Error',
+  503: 'Service Unavailable',
+};
+
+/** The `repository_id` of the one repository the fake serves, and of a fork of it. */
+const REPOSITORY_ID = 4200;
+const FORK_REPOSITORY_ID = 4201;
+/** GitHub's default artifact retention. */
+const RETENTION_MS = 90 * 24 * 3600 * 1000;
+
+/**
+ * The headers GitHub asks every client to send, checked as a strict GitHub would: a missing
+ * User-Agent is refused (403, as GitHub does), and so is a missing or unknown
+ * `X-GitHub-Api-Version` or an `Accept` that does not ask for `application/vnd.github+json`
+ * (400: GitHub itself would fall back to defaults, which is what the check catches).
+ */
+export function headerProblem(headers: IncomingHttpHeaders): Reply | undefined {
+  if (!headers['user-agent']) {
+    return error(
+      403,
+      'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
+      `${DOCS}/overview/resources-in-the-rest-api#user-agent-required`,
+    );
+  }
+  const version = headers['x-github-api-version'];
+  if (version !== API_VERSION) {
+    return error(
+      400,
+      version === undefined
+        ? `fake GitHub: the request has no X-GitHub-Api-Version header (expected ${API_VERSION})`
+        : `API version ${String(version)} is not supported.`,
+      `${DOCS}/about-the-rest-api/api-versions`,
+    );
+  }
+  if (!String(headers.accept ?? '').includes('application/vnd.github+json')) {
+    return error(
+      400,
+      `fake GitHub: Accept is ${JSON.stringify(headers.accept ?? '')}, expected application/vnd.github+json`,
+      `${DOCS}/using-the-rest-api/getting-started-with-the-rest-api#media-types`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * GitHub's answer to a secondary rate limit (403 with `retry-after`, and a message octokit's
+ * throttling plugin recognises) or to an exhausted primary one (`x-ratelimit-remaining: 0` and
+ * the reset time).
+ */
+export function rateLimitReply(kind: 'secondary' | 'primary', retryAfterSeconds: number): Reply {
+  if (kind === 'secondary') {
+    return {
+      status: 403,
+      body: {
+        message:
+          'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        documentation_url: `${DOCS}/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
+        status: '403',
+      },
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    };
+  }
+  const reset = Math.ceil(Date.now() / 1000) + retryAfterSeconds;
+  return {
+    status: 403,
+    body: {
+      message: 'API rate limit exceeded for installation.',
+      documentation_url: `${DOCS}/using-the-rest-api/rate-limits-for-the-rest-api`,
+      status: '403',
+    },
+    headers: {
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(reset),
+    },
+  };
+}
+
+/** One page of `all` as `per_page`/`page` ask, with the Link relations GitHub sends. */
+export function page<T>(
+  base: string,
+  path: string,
+  query: Record<string, string>,
+  all: T[],
+): { items: T[]; headers: Record<string, string> } {
+  const perPage = clamp(
+    Number(query['per_page'] ?? DEFAULT_PER_PAGE) || DEFAULT_PER_PAGE,
+    1,
+    MAX_PER_PAGE,
+  );
+  const current = Math.max(1, Math.floor(Number(query['page'] ?? 1) || 1));
+  const last = Math.max(1, Math.ceil(all.length / perPage));
+  const link = (n: number): string => {
+    const params = new URLSearchParams({ ...query, per_page: String(perPage), page: String(n) });
+    return `${base}${path}?${params.toString()}`;
+  };
+  // next/last while more pages follow, prev/first after page 1.
+  const rels: string[] = [];
+  if (current < last)
+    rels.push(`<${link(current + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
+  if (current > 1) rels.push(`<${link(current - 1)}>; rel="prev"`, `<${link(1)}>; rel="first"`);
+  return {
+    items: all.slice((current - 1) * perPage, current * perPage),
+    headers: rels.length > 0 ? { link: rels.join(', ') } : {},
+  };
+}
+
+/** The fields of a check-run request body the fake looks at. */
+export interface CheckRunFields {
+  name?: string;
+  head_sha?: string;
+  status?: string;
+  conclusion?: string;
+  details_url?: string;
+  output?: {
+    title?: string;
+    summary?: string;
+    text?: string;
+    annotations?: Record<string, unknown>[];
+  };
+}
+
+const CONCLUSIONS = [
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'success',
+  'skipped',
+  'stale',
+  'timed_out',
+];
+const STATUSES = ['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending'];
+const LEVELS = ['notice', 'warning', 'failure'];
+const ANNOTATION_REQUIRED = ['path', 'start_line', 'end_line', 'annotation_level', 'message'];
+
+/**
+ * GitHub's checks for a create (POST) or update (PATCH) body, with its answers: 422
+ * "Invalid request." plus a reason. Messages follow what GitHub sends as seen in the wild
+ * ("No more than 50 items are allowed; 77 were supplied.", "Only 65535 characters are
+ * allowed; 68372 were supplied."); GitHub also counts the summary in UTF-8 bytes.
+ */
+export function checkRunProblem(body: unknown, creating: boolean): Reply | undefined {
+  if (!isRecord(body)) return invalid('the body must be a JSON object.');
+  const missing: string[] = [];
+  if (creating) {
+    for (const field of ['name', 'head_sha'])
+      if (typeof body[field] !== 'string' || body[field] === '') missing.push(field);
+  }
+  const status = body['status'];
+  if (status !== undefined && (typeof status !== 'string' || !STATUSES.includes(status))) {
+    return invalid(
+      `For 'properties/status', ${JSON.stringify(status)} is not a member of the enum.`,
+    );
+  }
+  const conclusion = body['conclusion'];
+  if (
+    conclusion !== undefined &&
+    (typeof conclusion !== 'string' || !CONCLUSIONS.includes(conclusion))
+  ) {
+    return invalid(
+      `For 'properties/conclusion', ${JSON.stringify(conclusion)} is not a member of the enum.`,
+    );
+  }
+  if (body['status'] === 'completed' && body['conclusion'] === undefined)
+    missing.push('conclusion');
+  const output = body['output'];
+  if (output !== undefined) {
+    if (!isRecord(output))
+      return invalid(`For 'properties/output', ${JSON.stringify(output)} is not an object.`);
+    for (const field of ['title', 'summary'])
+      if (typeof output[field] !== 'string') missing.push(field);
+    const tooLong = outputTooLong(output);
+    if (tooLong) return tooLong;
+    const annotations = output['annotations'];
+    if (annotations !== undefined) {
+      if (!Array.isArray(annotations))
+        return invalid(`For 'properties/annotations', it is not an array.`);
+      if (annotations.length > MAX_ANNOTATIONS) {
+        return invalid(
+          `No more than ${MAX_ANNOTATIONS} items are allowed; ${annotations.length} were supplied.`,
+        );
+      }
+      for (const annotation of annotations as unknown[]) {
+        if (!isRecord(annotation)) return invalid('annotations must be objects.');
+        const absent = ANNOTATION_REQUIRED.filter((field) => annotation[field] === undefined);
+        if (absent.length > 0) missing.push(...absent);
+        else if (!LEVELS.includes(String(annotation['annotation_level']))) {
+          return invalid(
+            `${JSON.stringify(annotation['annotation_level'])} is not a valid annotation_level.`,
+          );
+        }
+      }
+    }
+  }
+  if (missing.length === 0) return undefined;
+  const names = [...new Set(missing)].map((field) => JSON.stringify(field)).join(', ');
+  return invalid(`${names} ${missing.length === 1 ? "wasn't" : "weren't"} supplied.`);
+}
+
+function outputTooLong(output: Record<string, unknown>): Reply | undefined {
+  for (const field of ['summary', 'text']) {
+    const value = output[field];
+    if (typeof value !== 'string') continue;
+    if (value.length > MAX_OUTPUT_CHARS) {
+      return invalid(
+        `Only ${MAX_OUTPUT_CHARS} characters are allowed; ${value.length} were supplied.`,
+      );
+    }
+    if (Buffer.byteLength(value, 'utf8') > MAX_OUTPUT_CHARS) {
+      return validationFailed(
+        'CheckRun',
+        'custom',
+        field,
+        `${field} exceeds a maximum bytesize of ${MAX_OUTPUT_CHARS}`,
+        `${DOCS}/checks/runs`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** A check run made from a create (POST) body GitHub accepted. */
+export function newCheckRun(
+  id: number,
+  owner: string,
+  repo: string,
+  fields: CheckRunFields,
+): StoredCheckRun {
+  const annotations = fields.output?.annotations ?? [];
+  return {
+    id,
+    name: fields.name ?? '',
+    head_sha: fields.head_sha ?? '',
+    status: fields.conclusion !== undefined ? 'completed' : (fields.status ?? 'queued'),
+    conclusion: fields.conclusion ?? null,
+    details_url: fields.details_url ?? null,
+    html_url: `https://github.com/${owner}/${repo}/runs/${id}`,
+    output: {
+      title: fields.output?.title ?? null,
+      summary: fields.output?.summary ?? null,
+      text: fields.output?.text ?? null,
+    },
+    annotations: [...annotations],
+    batches: [annotations],
+  };
+}
+
+/** An update (PATCH) GitHub accepted; annotations append, as GitHub's do. */
+export function updateCheckRun(run: StoredCheckRun, fields: CheckRunFields): void {
+  if (fields.name !== undefined) run.name = fields.name;
+  if (fields.status !== undefined) run.status = fields.status;
+  if (fields.conclusion !== undefined) {
+    run.conclusion = fields.conclusion;
+    run.status = 'completed';
+  }
+  if (fields.details_url !== undefined) run.details_url = fields.details_url;
+  if (fields.output) {
+    run.output.title = fields.output.title ?? run.output.title;
+    run.output.summary = fields.output.summary ?? run.output.summary;
+    run.output.text = fields.output.text ?? run.output.text;
+    const annotations = fields.output.annotations ?? [];
+    run.annotations.push(...annotations);
+    run.batches.push(annotations);
+  }
+}
+
+/** A comment body: present, and at most 65,536 characters. */
+export function commentBodyProblem(body: unknown): Reply | undefined {
+  if (!isRecord(body) || typeof body['body'] !== 'string')
+    return invalid('"body" wasn\'t supplied.');
+  if (body['body'].length > MAX_COMMENT_CHARS) {
+    return validationFailed(
+      'IssueComment',
+      'unprocessable',
+      'data',
+      `Body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`,
+      `${DOCS}/issues/comments`,
+    );
+  }
+  return undefined;
+}
+
+function validationFailed(
+  resource: string,
+  code: string,
+  field: string,
+  message: string,
+  documentationUrl: string,
+): Reply {
+  return {
+    status: 422,
+    body: {
+      message: 'Validation Failed',
+      errors: [{ resource, code, field, message }],
+      documentation_url: documentationUrl,
+      status: '422',
+    },
+  };
+}
+
+export function commentJson(comment: StoredComment): Record<string, unknown> {
+  return {
+    id: comment.id,
+    body: comment.body,
+    user: comment.user,
+    html_url: comment.html_url,
+    created_at: comment.created_at,
+    updated_at: comment.updated_at,
+    author_association: comment.user.type === 'Bot' ? 'NONE' : 'MEMBER',
+  };
+}
+
+export function checkRunJson(run: StoredCheckRun): Record<string, unknown> {
+  return {
+    id: run.id,
+    name: run.name,
+    head_sha: run.head_sha,
+    status: run.status,
+    conclusion: run.conclusion,
+    details_url: run.details_url,
+    html_url: run.html_url,
+    output: { ...run.output, annotations_count: run.annotations.length },
+  };
+}
+
+export function artifactJson(
+  base: string,
+  owner: string,
+  repo: string,
+  artifact: StoredArtifact,
+): Record<string, unknown> {
+  const api = `${base}/repos/${owner}/${repo}/actions/artifacts/${artifact.id}`;
+  return {
+    id: artifact.id,
+    node_id: `MDg6QXJ0aWZhY3Q${artifact.id}`,
+    name: artifact.name,
+    size_in_bytes: artifact.zip.length,
+    url: api,
+    archive_download_url: `${api}/zip`,
+    expired: artifact.expired,
+    created_at: artifact.created_at,
+    updated_at: artifact.created_at,
+    expires_at: new Date(Date.parse(artifact.created_at) + RETENTION_MS).toISOString(),
+    workflow_run: {
+      id: artifact.runId,
+      repository_id: REPOSITORY_ID,
+      head_repository_id: artifact.fromFork ? FORK_REPOSITORY_ID : REPOSITORY_ID,
+      head_branch: artifact.branch,
+      head_sha: artifact.headSha,
+    },
+  };
+}
+
+export function invalid(reason: string): Reply {
+  return error(422, `Invalid request.\n\n${reason}`, `${DOCS}/checks/runs`);
+}
+
+export function error(status: number, message: string, documentationUrl: string): Reply {
+  return { status, body: { message, documentation_url: documentationUrl, status: String(status) } };
+}
+
+export function send(res: ServerResponse, reply: Reply): void {
+  if (Buffer.isBuffer(reply.body)) {
+    // Bytes (an archive, a redirect's empty body) go out as they are, not as JSON.
+    res.writeHead(reply.status, {
+      'content-type': 'application/octet-stream',
+      'content-length': reply.body.length,
+      ...reply.headers,
+    });
+    res.end(reply.body);
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...reply.headers,
+  });
+  res.end(text);
+}
+
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.floor(value)));
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,159 @@
+/**
+ * The types of the fake GitHub (`github-server.ts`): what it records, holds and offers tests.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** One request as the server received it; `body` is the parsed JSON (undefined when empty). */
+export interface RecordedRequest {
+  method: string;
+  /** The path without the query string, e.g. `/repos/o/r/check-runs`. */
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  /** True for a request to the artifact storage host rather than the API. */
+  storage: boolean;
+}
+
+/** A comment author as GitHub shows it in `comment.user`. */
+export interface StoredUser {
+  login: string;
+  id: number;
+  type: 'User' | 'Bot';
+}
+
+/** An issue or pull-request comment held by the server. */
+export interface StoredComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: StoredUser;
+  html_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A check run held by the server, with every annotation it was sent. */
+export interface StoredCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  details_url: string | null;
+  html_url: string;
+  output: { title: string | null; summary: string | null; text: string | null };
+  /** All annotations in the order received; GitHub appends on every request, so do we. */
+  annotations: Record<string, unknown>[];
+  /** The annotations of each accepted request (POST first, then every PATCH). */
+  batches: Record<string, unknown>[][];
+}
+
+/** A workflow artifact held by the server (seed it with {@link GitHubServer.addArtifact}). */
+export interface StoredArtifact {
+  id: number;
+  name: string;
+  /** The uploading run's `head_branch`. */
+  branch: string;
+  created_at: string;
+  expired: boolean;
+  /** The archive GET …/zip redirects to. */
+  zip: Buffer;
+  runId: number;
+  headSha: string;
+  /** Uploaded by a run for a pull request from a fork: `head_repository_id` ≠ `repository_id`. */
+  fromFork: boolean;
+}
+
+/** One download from the fake artifact storage, as received. */
+export interface StorageDownload {
+  artifactId: number;
+  /** The Authorization header the storage received; undefined when none (as it must be). */
+  authorization: string | undefined;
+}
+
+/**
+ * Who the token is: a workflow's GITHUB_TOKEN (writes as `github-actions[bot]`), a GitHub App
+ * installation token (writes as `<slug>[bot]`), or a user's token such as a PAT.
+ */
+export type FakeToken =
+  { kind: 'actions' } | { kind: 'app'; slug: string } | { kind: 'user'; login: string };
+
+/** What the server holds; tests read it and may seed it. */
+export interface GitHubServerState {
+  token: FakeToken;
+  /** Comments per issue (pull request) number, oldest first. */
+  comments: Map<number, StoredComment[]>;
+  checkRuns: Map<number, StoredCheckRun>;
+  /** Workflow artifacts by id. */
+  artifacts: Map<number, StoredArtifact>;
+  /** Every request to the fake storage host, in order. */
+  storageDownloads: StorageDownload[];
+}
+
+/** Options for {@link startGitHubServer}. */
+export interface GitHubServerOptions {
+  /** The token's user (a PAT); default null, which behaves like a GITHUB_TOKEN. */
+  user?: string | null;
+}
+
+/** A running fake; close it in `after`. */
+export interface GitHubServer {
+  /** `http://127.0.0.1:PORT`, to pass as octokit's `baseUrl`. */
+  url: string;
+  /** The artifact storage host, `http://127.0.0.1:OTHER_PORT`, where downloads redirect to. */
+  storageUrl: string;
+  requests: RecordedRequest[];
+  state: GitHubServerState;
+  /**
+   * Answers the next `times` requests whose method and path match with `status` and a
+   * GitHub-like JSON error (`{ message, documentation_url }`), or with `body` when given, and
+   * `headers`. Applies to the storage host too (paths `/_storage/:id`).
+   */
+  failNext(
+    method: string,
+    pathPattern: RegExp,
+    status: number,
+    times?: number,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): void;
+  /**
+   * Answers the next `times` matching requests with GitHub's rate-limit answer: `secondary`
+   * (403, `retry-after: retryAfterSeconds`) or `primary` (403, `x-ratelimit-remaining: 0`, reset
+   * in `retryAfterSeconds`).
+   */
+  rateLimitNext(
+    method: string,
+    pathPattern: RegExp,
+    kind: 'secondary' | 'primary',
+    retryAfterSeconds: number,
+    times?: number,
+  ): void;
+  /** Sets the token's user: a login (GET /user → 200) or null (GET /user → 403, a GITHUB_TOKEN). */
+  setUser(login: string | null): void;
+  /** Makes the token a GitHub App installation token writing as `<slug>[bot]`. */
+  setAppToken(slug: string): void;
+  /** Seeds a comment on an issue as if someone had written it; returns it. */
+  addComment(
+    issueNumber: number,
+    comment: { body: string; login?: string; type?: 'User' | 'Bot' },
+  ): StoredComment;
+  /**
+   * Seeds a workflow artifact. `GET …/actions/artifacts/:id/zip` answers 302 to
+   * `storageUrl/_storage/:id?sig=…`, which serves `zip` without a token (the signed URL is the
+   * credential) and refuses one that comes with an Authorization header, like GitHub's storage.
+   * Defaults: not expired, not from a fork, `created_at` from the server's clock.
+   */
+  addArtifact(artifact: {
+    name: string;
+    branch: string;
+    zip: Buffer;
+    createdAt?: string;
+    expired?: boolean;
+    runId?: number;
+    headSha?: string;
+    fromFork?: boolean;
+  }): StoredArtifact;
+  close(): Promise<void>;
+}

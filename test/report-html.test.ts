@@ -1,0 +1,219 @@
+/**
+ * The HTML report in a real browser (headless Chromium, from file://): what a user sees first
+ * (the verdict, the matrix, the charts), the case table's filters and search leading to a
+ * failing case's detail, the baseline comparison, a hostile output that stays text, no request
+ * leaving the file, no console error; and 10,000 cases, whose load and filter times are noted.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { serializeArtifact } from '../src/artifact/artifact.ts';
+import type { CaseResult } from '../src/types/index.ts';
+import { launchBrowser, watchedPage } from './helpers/browser.ts';
+import { runInProcess } from './helpers/in-process.ts';
+import { runCli, scratch } from './helpers/cli.ts';
+import { showProject } from './helpers/show-project.ts';
+import { artifactOf, passingRun } from './report-fixture-large.ts';
+import { caseResult, evaluation } from './report-fixture.ts';
+
+let browser: Browser;
+let dir = '';
+
+before(async () => {
+  browser = await launchBrowser();
+  dir = showProject();
+  // The baseline: the large model also got the refund question wrong then.
+  const base = await runInProcess(['run', '-o', 'base.json'], dir);
+  assert.equal(base.code, 1, base.stderr);
+  const app = join(dir, 'app.mjs');
+  writeFileSync(
+    app,
+    readFileSync(app, 'utf8').replace(
+      "if (q === 'Write an essay')",
+      "if (q === 'Write an essay' && params.model === 'small')",
+    ),
+  );
+  // In a process of its own: this one holds the first app.mjs in its module cache.
+  const head = await runCli(['run', '--report', 'report.html'], { cwd: dir });
+  assert.equal(head.code, 1, head.stderr);
+  assert.match(head.stderr, /HTML report written to report\.html/);
+});
+
+after(() => browser.close());
+
+const url = (name: string): string => pathToFileURL(join(dir, name)).href;
+
+describe('evals run --report', () => {
+  it('shows the verdict, the grid matrix and the charts, with no console error and no request off file://', async () => {
+    const { page, errors, requests } = await watchedPage(browser);
+    await page.goto(url('report.html'));
+    await page.waitForSelector('#case-count');
+    assert.equal((await page.textContent('#verdict .word'))?.trim(), 'FAIL');
+    assert.match(
+      (await page.textContent('#verdict .sentence')) ?? '',
+      /2 of 2 runs failed their gates/,
+    );
+    assert.equal(await page.locator('.matrix tbody tr').count(), 2);
+    assert.match((await page.textContent('.matrix')) ?? '', /★/);
+    for (const id of ['chart-scores', 'chart-pass-rate']) {
+      const size = await page.$eval(
+        `#${id}`,
+        (canvas) => (canvas as unknown as { width: number }).width,
+      );
+      assert.ok(size > 0, `${id} is drawn`);
+    }
+    assert.match((await page.textContent('#gate')) ?? '', /all cases pass/);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(
+      requests.filter((r) => !r.startsWith('file://') && !r.startsWith('data:')),
+      [],
+    );
+    await page.close();
+  });
+
+  it('filters to failed cases, searches, and opens a case with its output, diff and reasons', async () => {
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(url('report.html'));
+    await page.waitForSelector('#case-count');
+    assert.match((await page.textContent('#case-count')) ?? '', /^12 of 12 cases$/);
+    await page.selectOption('#filter-status', 'failed');
+    assert.match((await page.textContent('#case-count')) ?? '', /^5 of 12 cases$/);
+    await page.fill('#filter-search', 'refund');
+    assert.match((await page.textContent('#case-count')) ?? '', /^2 of 12 cases$/);
+    await page.click('#case-rows .case >> nth=0');
+    assert.equal(await page.textContent('#detail-output'), 'Yes');
+    assert.equal(await page.textContent('#detail-expected'), '30 days');
+    assert.equal(await page.textContent('#detail-diff del'), '30 days');
+    assert.equal(await page.textContent('#detail-diff ins'), 'Yes');
+    assert.match(
+      (await page.textContent('#detail-evaluations')) ?? '',
+      /expected "30 days", got "Yes"/,
+    );
+    await page.keyboard.press('Escape');
+    await page.selectOption('#filter-status', 'errored');
+    await page.fill('#filter-search', '');
+    assert.match((await page.textContent('#case-count')) ?? '', /^4 of 12 cases$/);
+    await page.selectOption('#filter-status', 'all');
+    await page.selectOption('#filter-evaluator', { label: 'short did not pass' });
+    assert.match((await page.textContent('#case-count')) ?? '', /^1 of 12 cases$/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('keeps a hostile output inert: shown as text, its script never run', async () => {
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(url('report.html'));
+    await page.waitForSelector('#case-count');
+    await page.fill('#filter-search', 'say sorry');
+    await page.click('#case-rows .case >> nth=0');
+    const output = await page.textContent('#detail-output');
+    assert.match(output ?? '', /<script>window\.__pwned = 1<\/script>/);
+    assert.equal(await page.evaluate('typeof window.__pwned'), 'undefined');
+    assert.equal(await page.$$eval('script', (scripts) => scripts.length), 2);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('sorts by a column when its header is clicked', async () => {
+    const { page } = await watchedPage(browser);
+    await page.goto(url('report.html'));
+    await page.waitForSelector('#case-count');
+    await page.click('button[data-key="duration"]');
+    assert.equal(await page.getAttribute('button[data-key="duration"]', 'aria-sort'), 'ascending');
+    await page.click('button[data-key="duration"]');
+    assert.equal(await page.getAttribute('button[data-key="duration"]', 'aria-sort'), 'descending');
+    await page.close();
+  });
+});
+
+describe('evals report', () => {
+  it('--baseline adds the comparison table and its confidence-interval chart', async () => {
+    const written = await runInProcess(
+      ['report', 'evals-results.json', '-o', 'compared.html', '--baseline', 'base.json'],
+      dir,
+    );
+    assert.equal(written.code, 0, written.stderr);
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(url('compared.html'));
+    await page.waitForSelector('#comparison');
+    assert.match((await page.textContent('#comparison')) ?? '', /pass rate/);
+    assert.ok(
+      (await page.$eval('#chart-comparison', (c) => (c as unknown as { width: number }).width)) > 0,
+    );
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('refuses bad input with exit 2 and one clear line', async () => {
+    const missing = await runInProcess(['report', 'nope.json'], dir);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^error: .*nope\.json/);
+    const same = await runInProcess(
+      ['report', 'evals-results.json', '-o', 'evals-results.json'],
+      dir,
+    );
+    assert.equal(same.code, 2);
+    assert.match(same.stderr, /the results file itself/);
+    const folder = await runInProcess(['report', 'evals-results.json', '-o', '.'], dir);
+    assert.equal(folder.code, 2);
+    assert.match(folder.stderr, /is a folder/);
+    for (const result of [missing, same, folder]) assert.doesNotMatch(result.stderr, /\n\s+at /);
+  });
+});
+
+describe('a report of 10,000 cases', () => {
+  it('loads, filters and searches in the browser (times in the note)', async (t) => {
+    const big = scratch();
+    const runs = [0, 1].map((point) => {
+      const run = passingRun({ model: point === 0 ? 'small' : 'large' }, 3);
+      run.cases = Array.from({ length: 5000 }, (_, n): CaseResult => {
+        const failed = n % 10 === point;
+        return caseResult(n + 1, {
+          id: `case-${String(n).padStart(5, '0')}`,
+          output: `answer ${n} ${'lorem ipsum '.repeat(10)}`,
+          passed: !failed,
+          evaluations: [evaluation('exact', failed ? 0 : 1, { gte: 1 })],
+        });
+      });
+      run.summary = {
+        ...run.summary,
+        cases: 5000,
+        passed: 4500,
+        failed: 500,
+        errored: 0,
+        passRate: 0.9,
+      };
+      return run;
+    });
+    writeFileSync(join(big, 'big.json'), serializeArtifact(artifactOf(runs)));
+    const written = await runInProcess(['report', 'big.json', '-o', 'big.html'], big);
+    assert.equal(written.code, 0, written.stderr);
+
+    const { page, errors } = await watchedPage(browser);
+    const t0 = performance.now();
+    await page.goto(pathToFileURL(join(big, 'big.html')).href);
+    await page.waitForSelector('#case-count');
+    const loadMs = performance.now() - t0;
+    assert.equal(await page.textContent('#case-count'), '10,000 of 10,000 cases');
+    // Timed in the page, around the change event the filter listens to (the DOM work included).
+    const timed = (id: string, event: string, value: string): Promise<number> =>
+      page.evaluate(
+        `(() => { const control = document.getElementById(${JSON.stringify(id)}); const start = performance.now(); control.value = ${JSON.stringify(value)}; control.dispatchEvent(new Event(${JSON.stringify(event)})); return performance.now() - start; })()`,
+      );
+    const filterMs = await timed('filter-status', 'change', 'failed');
+    assert.equal(await page.textContent('#case-count'), '1,000 of 10,000 cases');
+    const searchMs = await timed('filter-search', 'input', 'answer 4240 ');
+    assert.equal(await page.textContent('#case-count'), '1 of 10,000 cases');
+    // Only the rows in view are in the document.
+    assert.ok((await page.$$eval('#case-rows .case', (rows) => rows.length)) <= 60);
+    assert.deepEqual(errors, []);
+    const size = readFileSync(join(big, 'big.html')).length;
+    t.diagnostic(
+      `10,000 cases: file ${(size / 1e6).toFixed(1)} MB; load to table ${loadMs.toFixed(0)} ms; status filter ${filterMs.toFixed(1)} ms; search ${searchMs.toFixed(1)} ms`,
+    );
+    await page.close();
+  });
+});

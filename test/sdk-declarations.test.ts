@@ -1,0 +1,65 @@
+/**
+ * The shipped declarations (lib/, built by `npm run build`) as a consumer's compiler sees them:
+ * no relative `.ts` specifiers (TypeScript before 5.x's `rewriteRelativeImportExtensions`
+ * refuses them), and a suite written against `evalgate/testing` type-checks under `--strict`.
+ * (Checked by hand under TypeScript 4.9, 5.0 and 5.4 with `npx -p typescript@<v> tsc`.)
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot, scratch } from './helpers/cli.ts';
+
+const lib = join(repoRoot, 'lib');
+
+describe('the shipped declarations', () => {
+  it('use no relative .ts specifiers', () => {
+    const offending = readdirSync(lib, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.d.ts'))
+      .map((entry) => join(entry.parentPath, entry.name))
+      .filter((path) =>
+        /(?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*\.ts['"]/.test(readFileSync(path, 'utf8')),
+      );
+    assert.deepEqual(offending, []);
+    assert.ok(
+      readFileSync(join(lib, 'testing.d.ts'), 'utf8').includes("'./api/run-test-suite.js'"),
+    );
+  });
+
+  it('let a strict consumer of evalgate/testing type-check', { timeout: 120_000 }, () => {
+    const project = scratch();
+    mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
+    symlinkSync(repoRoot, join(project, 'node_modules', 'evalgate'), 'dir');
+    symlinkSync(
+      join(repoRoot, 'node_modules', '@types', 'node'),
+      join(project, 'node_modules', '@types', 'node'),
+      'dir',
+    );
+    writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
+    cpSync(
+      join(repoRoot, 'test', 'fixtures', 'sdk-consumer', 'quickstart.ts'),
+      join(project, 'quickstart.ts'),
+    );
+    const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    // Throws with the compiler's messages when the consumer does not type-check.
+    execFileSync(
+      process.execPath,
+      [
+        tsc,
+        '--strict',
+        '--noEmit',
+        '--types',
+        'node',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        'quickstart.ts',
+      ],
+      { cwd: project, encoding: 'utf8', stdio: 'pipe' },
+    );
+  });
+});
