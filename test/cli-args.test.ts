@@ -11,6 +11,9 @@ import {
   REPORT,
   RUN,
   SHOW,
+  VALIDATE,
+} from '../src/cli/commands.ts';
+import {
   TESTSET,
   TESTSET_COMMANDS,
   TESTSET_CONVERT,
@@ -19,8 +22,7 @@ import {
   TESTSET_PIN,
   TESTSET_REVISION,
   TESTSET_SHOW,
-  VALIDATE,
-} from '../src/cli/commands.ts';
+} from '../src/cli/testset/commands.ts';
 import { cli } from '../src/cli/main.ts';
 import { parseRunArgs } from '../src/cli/run-args.ts';
 import type { CommandContext } from '../src/pipeline/context.ts';

@@ -73,3 +73,14 @@ export function wrap(text: string, width: number): string[] {
   }
   return lines;
 }
+
+/** The `-h, --help` option every command has. */
+export const HELP = { type: 'boolean', short: 'h', help: 'Show this help' } as const;
+
+/** `run [config]`, what it does: a group's commands for its help. */
+export function commandRows(commands: Record<string, CommandSpec>): HelpRow[] {
+  return Object.entries(commands).map(([word, spec]) => [
+    `${word} ${spec.positionals.names}`,
+    spec.summary,
+  ]);
+}

@@ -1,6 +1,6 @@
 /**
  * `evals testset <command>`: each sub-command's arguments parsed by the shared parser against
- * its spec in src/cli/commands.ts, then handed, checked and typed, to the file that does it.
+ * its spec in ./commands.ts, then handed, checked and typed, to the file that does it.
  */
 import { closestMatch } from '../../config/did-you-mean.ts';
 import { usageError, type UsageError } from '../../shared/errors.ts';
@@ -15,7 +15,7 @@ import {
   TESTSET_PIN,
   TESTSET_REVISION,
   TESTSET_SHOW,
-} from '../commands.ts';
+} from './commands.ts';
 import { renderHelp } from '../help.ts';
 import { convertCommand } from './convert.ts';
 import { diffCommand } from './diff.ts';
