@@ -3,16 +3,15 @@
  * (`src/github/octokit.ts`) and failure mapping (`src/github/errors.ts`), against the fake GitHub.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ANNOTATIONS_PER_REQUEST, publishCheckRun } from '../src/github/check-run.ts';
 import type { CheckRunReport } from '../src/github/check-run.ts';
 import type { Annotation } from '../src/report/annotations.ts';
 import { upsertStickyComment } from '../src/github/comment.ts';
 import { toReportingFailure } from '../src/github/errors.ts';
 import type { Octokit } from '../src/github/octokit.ts';
-import { startGitHubServer } from './helpers/github-server.ts';
 import type { GitHubServer } from './helpers/github-server.ts';
-import { testOctokit } from './helpers/github-client.ts';
+import { testOctokit, useGitHubServer } from './helpers/github-client.ts';
 
 const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
 const MARKER = '<!-- evalgate:evals.yaml:eval -->';
@@ -20,21 +19,10 @@ const MARKER = '<!-- evalgate:evals.yaml:eval -->';
 let server: GitHubServer;
 let octokit: Octokit;
 
-before(async () => {
-  server = await startGitHubServer();
-  octokit = testOctokit(server.url);
-});
-
-after(async () => {
-  await server.close();
-});
-
 /** Each test starts from an empty server acting for a GITHUB_TOKEN. */
-beforeEach(() => {
-  server.requests.length = 0;
-  server.state.comments.clear();
-  server.state.checkRuns.clear();
-  server.setUser(null);
+useGitHubServer((started, client) => {
+  server = started;
+  octokit = client;
 });
 
 function calls(method: string, pattern: RegExp) {

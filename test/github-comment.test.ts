@@ -1,12 +1,11 @@
 /** The sticky PR comment (`src/github/comment.ts`) against the fake GitHub. */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { upsertStickyComment } from '../src/github/comment.ts';
 import type { Octokit } from '../src/github/octokit.ts';
-import { startGitHubServer } from './helpers/github-server.ts';
 import type { GitHubServer } from './helpers/github-server.ts';
 import { freePort } from './helpers/free-port.ts';
-import { testOctokit } from './helpers/github-client.ts';
+import { testOctokit, useGitHubServer } from './helpers/github-client.ts';
 
 const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
 const MARKER = '<!-- evalgate:evals.yaml:eval -->';
@@ -14,21 +13,10 @@ const MARKER = '<!-- evalgate:evals.yaml:eval -->';
 let server: GitHubServer;
 let octokit: Octokit;
 
-before(async () => {
-  server = await startGitHubServer();
-  octokit = testOctokit(server.url);
-});
-
-after(async () => {
-  await server.close();
-});
-
 /** Each test starts from an empty server acting for a GITHUB_TOKEN. */
-beforeEach(() => {
-  server.requests.length = 0;
-  server.state.comments.clear();
-  server.state.checkRuns.clear();
-  server.setUser(null);
+useGitHubServer((started, client) => {
+  server = started;
+  octokit = client;
 });
 
 function comments(issue = target.issueNumber) {

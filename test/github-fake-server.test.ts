@@ -1,14 +1,13 @@
 /** The fake GitHub (`helpers/github-server.ts`) answers as GitHub does where the Action depends on it. */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Annotation } from '../src/report/annotations.ts';
 import { upsertStickyComment } from '../src/github/comment.ts';
 import { httpStatus, toReportingFailure } from '../src/github/errors.ts';
 import type { Octokit } from '../src/github/octokit.ts';
-import { startGitHubServer } from './helpers/github-server.ts';
 import type { GitHubServer } from './helpers/github-server.ts';
-import { testOctokit } from './helpers/github-client.ts';
+import { useGitHubServer } from './helpers/github-client.ts';
 
 const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
 const MARKER = '<!-- evalgate:evals.yaml:eval -->';
@@ -16,21 +15,10 @@ const MARKER = '<!-- evalgate:evals.yaml:eval -->';
 let server: GitHubServer;
 let octokit: Octokit;
 
-before(async () => {
-  server = await startGitHubServer();
-  octokit = testOctokit(server.url);
-});
-
-after(async () => {
-  await server.close();
-});
-
 /** Each test starts from an empty server acting for a GITHUB_TOKEN. */
-beforeEach(() => {
-  server.requests.length = 0;
-  server.state.comments.clear();
-  server.state.checkRuns.clear();
-  server.setUser(null);
+useGitHubServer((started, client) => {
+  server = started;
+  octokit = client;
 });
 
 /** What octokit sends through createOctokit, for requests made with fetch. */
