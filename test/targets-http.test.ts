@@ -78,6 +78,19 @@ beforeEach(() => {
   flakyLeft = 0;
 });
 
+/** A one-row project posting its question to /answer and reading `output` from the answer. */
+const answerProject = (output: string): string =>
+  jsonlProject(
+    [{ question: 'q' }],
+    [
+      'target:',
+      '  type: http',
+      `  url: ${base}/answer`,
+      '  body: { question: "{{case.question}}" }',
+      `  output: ${output}`,
+    ],
+  );
+
 const SECRET = 'sk-test-0123456789abcdef';
 
 describe('http target', () => {
@@ -119,16 +132,7 @@ describe('http target', () => {
   });
 
   it('an output path into an array by index', async () => {
-    const dir = jsonlProject(
-      [{ question: 'q' }],
-      [
-        'target:',
-        '  type: http',
-        `  url: ${base}/answer`,
-        '  body: { question: "{{case.question}}" }',
-        '  output: data.items.1',
-      ],
-    );
+    const dir = answerProject('data.items.1');
     await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(artifactCases(dir)[0]!.cases[0]!.output, 'second');
   });
@@ -201,16 +205,7 @@ describe('http target', () => {
   });
 
   it('a missing output path is a case error that keeps the answer', async () => {
-    const dir = jsonlProject(
-      [{ question: 'q' }],
-      [
-        'target:',
-        '  type: http',
-        `  url: ${base}/answer`,
-        '  body: { question: "{{case.question}}" }',
-        '  output: data.nothing',
-      ],
-    );
+    const dir = answerProject('data.nothing');
     await runInProcess(['run', '-o', 'results.json'], dir);
     const c = artifactCases(dir)[0]!.cases[0]!;
     assert.match(c.error ?? '', /the answer has no data\.nothing/);

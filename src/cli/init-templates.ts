@@ -38,6 +38,24 @@ const STARTER_EVALUATORS = `    evaluators:
 `;
 
 /**
+ * The evals.yaml of a starter with no code: one suite over the questions, `target` (YAML lines
+ * from `type:` on, indented under `target:`, after a line break) and the shared evaluators.
+ */
+function noCodeConfig(parts: { timeout: string; grid?: string; target: string }): string {
+  return `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
+version: 1
+defaults:
+  concurrency: 4
+  timeout: ${parts.timeout}
+suites:
+  - id: support-answers
+    testset:
+      path: testsets/questions.csv${parts.grid ?? ''}
+    target:${parts.target.trimEnd()}
+${STARTER_EVALUATORS}`;
+}
+
+/**
  * `function` (the default): a CSV testset, a TypeScript function under test, a custom evaluator
  * and a small grid. It runs offline; swap `answer` for a real model call.
  */
@@ -104,20 +122,14 @@ export const polite: EvaluatorFn<Record<string, unknown>, string> = ({ output })
 
 /** `command`: a Node script as the agent, the case on its stdin as JSON. Runs offline. */
 const COMMAND_FILES: Record<string, string> = {
-  'evals.yaml': `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
-version: 1
-defaults:
-  concurrency: 4
-  timeout: 30s
-suites:
-  - id: support-answers
-    testset:
-      path: testsets/questions.csv
-    target:
+  'evals.yaml': noCodeConfig({
+    timeout: '30s',
+    target: `
       type: command
       # An argument list, no shell: each {{...}} is exactly one argument.
       run: [node, agent.mjs, "{{case.question}}"]
-${STARTER_EVALUATORS}`,
+`,
+  }),
   'testsets/questions.csv': QUESTIONS_CSV,
   'agent.mjs': `// The agent under test. evalgate runs it once per case: the question is its first
 // argument, and the whole case arrives on stdin as JSON ({"case": {...}, "params": {...}}).
@@ -132,16 +144,9 @@ process.stdout.write(answer(input.case.question) + '\\n');
 
 /** `http`: a POST per case to an endpoint; a tiny server is included to try it offline. */
 const HTTP_FILES: Record<string, string> = {
-  'evals.yaml': `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
-version: 1
-defaults:
-  concurrency: 4
-  timeout: 30s
-suites:
-  - id: support-answers
-    testset:
-      path: testsets/questions.csv
-    target:
+  'evals.yaml': noCodeConfig({
+    timeout: '30s',
+    target: `
       type: http
       # Point API_URL at your staging API; the default is server.mjs, next to this file.
       url: \${API_URL:-http://127.0.0.1:8787/answer}
@@ -150,7 +155,8 @@ suites:
         Authorization: "Bearer \${API_TOKEN:-local}"
       body: { question: "{{case.question}}" }
       output: answer
-${STARTER_EVALUATORS}`,
+`,
+  }),
   'testsets/questions.csv': QUESTIONS_CSV,
   'server.mjs': `// A stand-in for your API: POST /answer with {"question": "..."} answers {"answer": "..."}.
 // Start it with \`node server.mjs\`, then run the evals in another terminal.
@@ -177,19 +183,13 @@ createServer((req, res) => {
 
 /** `model`: a chat model per case, a grid over two prompt files. Ollama by default. */
 const MODEL_FILES: Record<string, string> = {
-  'evals.yaml': `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
-version: 1
-defaults:
-  concurrency: 4
-  timeout: 60s
-suites:
-  - id: support-answers
-    testset:
-      path: testsets/questions.csv
+  'evals.yaml': noCodeConfig({
+    timeout: '60s',
+    grid: `
     # Every prompt is one run: the grid is the prompt (× model) matrix.
     grid:
-      prompt: [prompts/concise.md, prompts/friendly.md]
-    target:
+      prompt: [prompts/concise.md, prompts/friendly.md]`,
+    target: `
       type: model
       # Ollama's OpenAI-compatible endpoint; set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL
       # for OpenAI, Azure, vLLM or LiteLLM instead.
@@ -199,7 +199,8 @@ suites:
       messages:
         - { role: system, content: { file: "{{params.prompt}}" } }
         - { role: user, content: "{{case.question}}" }
-${STARTER_EVALUATORS}`,
+`,
+  }),
   'testsets/questions.csv': QUESTIONS_CSV,
   'prompts/concise.md': `You are the support assistant of an online shop. Answer in one sentence.
 `,
