@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is bundled into lib/cli.bundle.js by `npm run build` (run on install by `prepare`).
+// Thin launcher: the CLI is bundled into lib/cli.bundle.js by `npm run build` (run before packing by `prepack`).
 import module from 'node:module';
 
 // A signal that arrives while the CLI loads is held for it (not left to end the process with

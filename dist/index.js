@@ -28909,6 +28909,12 @@ var init_results_schema = __esm({
             data: {
               description: "The case's data as handed to the function (any JSON value)."
             },
+            tags: {
+              description: "The row's tags (the testset's __tags__ column, or an Agenta/Autoblocks testcase's tags or splits), in the order written; absent when the row has none.",
+              type: "array",
+              minItems: 1,
+              items: { type: "string" }
+            },
             output: {
               description: "What the function returned (any JSON value); null when it errored or returned nothing."
             },
@@ -31201,8 +31207,8 @@ function shrinkColumns(widths, specs, room, gapWidth) {
   byWidth.forEach((column, index) => {
     const natural = widths[column] ?? 0;
     const minimum = Math.min(natural, specs[column]?.minWidth ?? 1);
-    const share = Math.floor(remaining / (byWidth.length - index));
-    const width = Math.max(minimum, Math.min(natural, share));
+    const share2 = Math.floor(remaining / (byWidth.length - index));
+    const width = Math.max(minimum, Math.min(natural, share2));
     widths[column] = width;
     remaining -= width;
   });
@@ -31228,16 +31234,16 @@ var init_text_table = __esm({
 });
 
 // src/run/threshold.ts
-function evaluationPassed(score, threshold, error2) {
+function evaluationPassed(score2, threshold, error2) {
   if (error2 !== null) return false;
   if (threshold === null) return null;
-  return score !== null && meetsThreshold(score, threshold);
+  return score2 !== null && meetsThreshold(score2, threshold);
 }
-function meetsThreshold(score, t) {
-  if (t.gt != null && !(score > t.gt)) return false;
-  if (t.gte != null && !(score >= t.gte)) return false;
-  if (t.lt != null && !(score < t.lt)) return false;
-  if (t.lte != null && !(score <= t.lte)) return false;
+function meetsThreshold(score2, t) {
+  if (t.gt != null && !(score2 > t.gt)) return false;
+  if (t.gte != null && !(score2 >= t.gte)) return false;
+  if (t.lt != null && !(score2 < t.lt)) return false;
+  if (t.lte != null && !(score2 <= t.lte)) return false;
   return true;
 }
 function describeThreshold(t) {
@@ -31254,10 +31260,17 @@ var init_threshold = __esm({
   }
 });
 
-// src/report/labels.ts
+// src/shared/format-count.ts
 function formatCount(count) {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+var init_format_count = __esm({
+  "src/shared/format-count.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/labels.ts
 function formatPercent(rate) {
   const percent = Math.round(rate * 1e3) / 10;
   return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
@@ -31274,11 +31287,11 @@ function shortSha(sha) {
 function startDate(timestamp) {
   return /^\d{4}-\d{2}-\d{2}/.exec(timestamp)?.[0];
 }
-function formatScore(score, threshold) {
-  const rounded2 = Number(score.toFixed(3));
-  if (rounded2 !== score && threshold) {
+function formatScore(score2, threshold) {
+  const rounded2 = Number(score2.toFixed(3));
+  if (rounded2 !== score2 && threshold) {
     const bounds = [threshold.gt, threshold.gte, threshold.lt, threshold.lte];
-    if (bounds.includes(rounded2)) return String(score);
+    if (bounds.includes(rounded2)) return String(score2);
   }
   return String(rounded2);
 }
@@ -31297,9 +31310,9 @@ function describeFailedEvaluation(evaluation) {
   if (evaluation.error !== null)
     return `${evaluation.evaluator}: error: ${firstLine(evaluation.error)}`;
   if (evaluation.score === null) return `${evaluation.evaluator}: no score`;
-  const score = formatScore(evaluation.score, evaluation.threshold);
-  if (evaluation.threshold === null) return `${evaluation.evaluator} ${score}`;
-  return `${evaluation.evaluator} ${score} (needs ${describeThreshold(evaluation.threshold)})`;
+  const score2 = formatScore(evaluation.score, evaluation.threshold);
+  if (evaluation.threshold === null) return `${evaluation.evaluator} ${score2}`;
+  return `${evaluation.evaluator} ${score2} (needs ${describeThreshold(evaluation.threshold)})`;
 }
 function flakyLabel(result) {
   if (result.flaky !== true || result.trials === void 0) return null;
@@ -31334,6 +31347,7 @@ var init_labels = __esm({
   "src/report/labels.ts"() {
     "use strict";
     init_threshold();
+    init_format_count();
     SHORT_ID_LENGTH = 12;
   }
 });
@@ -31514,6 +31528,34 @@ function failedEvaluations(result) {
 function evaluationReason(evaluation) {
   return reasonOf(evaluation);
 }
+function failureReasons(result, maxEvaluations, reasonMaxChars) {
+  if (result.passed) return [];
+  if (result.error !== null) return [`error: ${firstLine(result.error)}`];
+  const failed = failedEvaluations(result);
+  if (failed.length === 0) return describeCaseFailure(result);
+  const reasons = failed.slice(0, maxEvaluations).map((evaluation) => {
+    const reason = evaluationReason(evaluation);
+    const text = describeFailedEvaluation(evaluation);
+    return reason === null ? text : `${text} \u2014 ${shortenText(reason, reasonMaxChars)}`;
+  });
+  if (failed.length > maxEvaluations) {
+    reasons.push(`\u2026 ${formatCount(failed.length - maxEvaluations)} more`);
+  }
+  return reasons;
+}
+function multiLineFields(result) {
+  const data = result.data !== null && typeof result.data === "object" && !Array.isArray(result.data) ? result.data : {};
+  const firstText = (values) => values.find((value) => typeof value === "string" && value !== "");
+  const input = firstText(INPUT_FIELDS.map((key) => data[key]));
+  const expected = firstText([
+    ...failedEvaluations(result).map((evaluation) => evaluation.metadata?.expected),
+    ...EXPECTED_FIELDS.map((key) => data[key])
+  ]);
+  const fields = [];
+  if (input !== void 0 && /\r?\n/.test(input.trim())) fields.push(["input", input]);
+  if (expected !== void 0 && /\r?\n/.test(expected.trim())) fields.push(["expected", expected]);
+  return fields;
+}
 function outputText(output) {
   if (typeof output === "string") return output;
   try {
@@ -31552,12 +31594,20 @@ function clipText(text, maxChars) {
   const chars = Array.from(text);
   return chars.length <= maxChars ? text : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}\u2026`;
 }
-var LONE_SURROGATE, INVISIBLE;
+var INPUT_FIELDS, EXPECTED_FIELDS, LONE_SURROGATE, INVISIBLE;
 var init_failure_details = __esm({
   "src/report/failure-details.ts"() {
     "use strict";
     init_evaluation_reason();
     init_labels();
+    INPUT_FIELDS = ["input", "question", "prompt", "query", "user_input"];
+    EXPECTED_FIELDS = [
+      "expected",
+      "expected_output",
+      "expectedOutput",
+      "reference",
+      "ground_truth"
+    ];
     LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
     INVISIBLE = // eslint-disable-next-line no-control-regex
     /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -31645,6 +31695,7 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison) {
     runs: artifact.runs.map(runView),
     matrices: gridMatrices(artifact.runs),
     evaluators,
+    tags: [...new Set(caseViews.flatMap((view) => view.tags))].sort(),
     comparison: comparison ? comparisonView(comparison) : null,
     cases: caseViews
   };
@@ -31674,12 +31725,12 @@ function runView(run2) {
 }
 function caseView(run2, result, index) {
   const scores = new Array(index.size).fill(null);
-  const failing = [];
+  const failing2 = [];
   for (const evaluation of result.evaluations) {
     const at = index.get(evaluation.evaluator);
     if (at === void 0) continue;
     scores[at] = evaluation.score;
-    if (evaluation.passed === false) failing.push(at);
+    if (evaluation.passed === false) failing2.push(at);
   }
   const source = result.source ? `${result.source.file}:${result.source.line}` : null;
   return {
@@ -31689,9 +31740,10 @@ function caseView(run2, result, index) {
     source,
     status: result.error !== null ? "errored" : result.passed ? "passed" : "failed",
     flaky: result.flaky === true,
+    tags: result.tags ?? [],
     durationMs: Math.round(result.durationMs),
     scores,
-    failing,
+    failing: failing2,
     inputs: capped(pretty(result.data)),
     output: capped(typeof result.output === "string" ? result.output : pretty(result.output)),
     expected: expectedOf(result),
@@ -31728,7 +31780,7 @@ function expectedOf(result) {
   const data = result.data;
   if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
   const fields = data;
-  const key = EXPECTED_FIELDS.find(
+  const key = EXPECTED_FIELDS2.find(
     (field) => fields[field] !== void 0 && fields[field] !== null
   );
   if (key === void 0) return null;
@@ -31745,7 +31797,7 @@ function pretty(value) {
 }
 function capped(text) {
   return text.length <= MAX_VALUE_CHARS ? text : `${text.slice(0, MAX_VALUE_CHARS)}
-\u2026 (${text.length - MAX_VALUE_CHARS} more characters: evals show --full prints all)`;
+\u2026 (${formatCount(text.length - MAX_VALUE_CHARS)} more characters: evals show --full prints all)`;
 }
 function comparisonView(comparison) {
   const rows = [];
@@ -31785,7 +31837,7 @@ function comparisonView(comparison) {
     newlyFailing
   };
 }
-var MAX_VALUE_CHARS, EXPECTED_FIELDS;
+var MAX_VALUE_CHARS, EXPECTED_FIELDS2;
 var init_html_model = __esm({
   "src/report/html-model.ts"() {
     "use strict";
@@ -31797,7 +31849,7 @@ var init_html_model = __esm({
     init_labels();
     init_totals();
     MAX_VALUE_CHARS = 2e4;
-    EXPECTED_FIELDS = ["expected", "expected_output", "expectedOutput", "reference", "answer"];
+    EXPECTED_FIELDS2 = ["expected", "expected_output", "expectedOutput", "reference", "answer"];
   }
 });
 
@@ -31806,7 +31858,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Vo=Object.defineProperty;var No=(s,t,e)=>t in s?Vo(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var C=(s,t,e)=>No(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function ue(s){return s+.5|0}var mt=(s,t,e)=>Math.max(Math.min(s,e),t);function he(s){return mt(ue(s*2.55),0,255)}function bt(s){return mt(ue(s*255),0,255)}function rt(s){return mt(ue(s/2.55)/100,0,1)}function Ai(s){return mt(ue(s*100),0,100)}var Z={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ss=[..."0123456789ABCDEF"],Ho=s=>Ss[s&15],jo=s=>Ss[(s&240)>>4]+Ss[s&15],Fe=s=>(s&240)>>4===(s&15),$o=s=>Fe(s.r)&&Fe(s.g)&&Fe(s.b)&&Fe(s.a);function Yo(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Z[s[1]]*17,g:255&Z[s[2]]*17,b:255&Z[s[3]]*17,a:t===5?Z[s[4]]*17:255}:(t===7||t===9)&&(e={r:Z[s[1]]<<4|Z[s[2]],g:Z[s[3]]<<4|Z[s[4]],b:Z[s[5]]<<4|Z[s[6]],a:t===9?Z[s[7]]<<4|Z[s[8]]:255})),e}var Uo=(s,t)=>s<255?t(s):"";function Xo(s){var t=$o(s)?Ho:jo;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Uo(s.a,t):void 0}var qo=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ri(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Go(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Ko(s,t,e){let i=Ri(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Jo(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function ws(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Jo(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Ps(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(bt)}function Cs(s,t,e){return Ps(Ri,s,t,e)}function Zo(s,t,e){return Ps(Ko,s,t,e)}function Qo(s,t,e){return Ps(Go,s,t,e)}function Ei(s){return(s%360+360)%360}function ta(s){let t=qo.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?he(+t[5]):bt(+t[5]));let n=Ei(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Zo(n,o,a):t[1]==="hsv"?i=Qo(n,o,a):i=Cs(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function ea(s,t){var e=ws(s);e[0]=Ei(e[0]+t),e=Cs(e),s.r=e[0],s.g=e[1],s.b=e[2]}function sa(s){if(!s)return;let t=ws(s),e=t[0],i=Ai(t[1]),n=Ai(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${rt(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Oi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function ia(){let s={},t=Object.keys(Ti),e=Object.keys(Oi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Oi[o]);o=parseInt(Ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var ze;function na(s){ze||(ze=ia(),ze.transparent=[0,0,0,0]);let t=ze[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var oa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function aa(s){let t=oa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?he(a):mt(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?he(i):mt(i,0,255)),n=255&(t[4]?he(n):mt(n,0,255)),o=255&(t[6]?he(o):mt(o,0,255)),{r:i,g:n,b:o,a:e}}}function ra(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${rt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var ks=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Xt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function la(s,t,e){let i=Xt(rt(s.r)),n=Xt(rt(s.g)),o=Xt(rt(s.b));return{r:bt(ks(i+e*(Xt(rt(t.r))-i))),g:bt(ks(n+e*(Xt(rt(t.g))-n))),b:bt(ks(o+e*(Xt(rt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Be(s,t,e){if(s){let i=ws(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Cs(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Ii(s,t){return s&&Object.assign(t||{},s)}function Li(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=bt(s[3]))):(t=Ii(s,{r:0,g:0,b:0,a:1}),t.a=bt(t.a)),t}function ca(s){return s.charAt(0)==="r"?aa(s):ta(s)}var de=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Li(t):e==="string"&&(i=Yo(t)||na(t)||ca(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Ii(this._rgb);return t&&(t.a=rt(t.a)),t}set rgb(t){this._rgb=Li(t)}rgbString(){return this._valid?ra(this._rgb):void 0}hexString(){return this._valid?Xo(this._rgb):void 0}hslString(){return this._valid?sa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=la(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=bt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=ue(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Be(this._rgb,2,t),this}darken(t){return Be(this._rgb,2,-t),this}saturate(t){return Be(this._rgb,1,t),this}desaturate(t){return Be(this._rgb,1,-t),this}rotate(t){return ea(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function nt(){}var ji=(()=>{let s=0;return()=>s++})();function R(s){return s==null}function F(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function L(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function X(s,t){return V(s)?s:t}function T(s,t){return typeof s>"u"?t:s}var $i=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function I(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function E(s,t,e,i){let n,o,a;if(F(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(L(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function pe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ne(s){if(F(s))return s.map(Ne);if(L(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ne(s[e[n]]);return t}return s}function Yi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ha(s,t,e,i){if(!Yi(s))return;let n=t[s],o=e[s];L(n)&&L(o)?Gt(n,o,i):t[s]=Ne(o)}function Gt(s,t,e){let i=F(t)?t:[t],n=i.length;if(!L(s))return s;e=e||{};let o=e.merger||ha,a;for(let r=0;r<n;++r){if(a=i[r],!L(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Kt(s,t){return Gt(s,t,{merger:da})}function da(s,t,e){if(!Yi(s))return;let i=t[s],n=e[s];L(i)&&L(n)?Kt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ne(n))}var Fi={"":s=>s,x:s=>s.x,y:s=>s.y};function ua(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function fa(s){let t=ua(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Lt(s,t){return(Fi[t]||(Fi[t]=fa(t)))(s)}function $e(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Jt=s=>typeof s<"u",lt=s=>typeof s=="function",Ts=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function Ui(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var N=Math.PI,Q=2*N,vc=Q+N,He=Number.POSITIVE_INFINITY,ga=N/180,U=N/2,At=N/4,zi=N*2/3,ct=Math.log10,ht=Math.sign;function me(s,t,e){return Math.abs(s-t)<e}function Ls(s){let t=Math.round(s);s=me(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ct(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function Xi(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function pa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function be(s){return!pa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function qi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Rs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function dt(s){return s*(N/180)}function Ye(s){return s*(180/N)}function Es(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function Gi(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*N&&(o+=Q),{angle:o,distance:n}}function Ki(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function st(s){return(s%Q+Q)%Q}function Ji(s,t,e,i){let n=st(s),o=st(t),a=st(e),r=st(o-n),l=st(a-n),c=st(n-o),h=st(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function tt(s,t,e){return Math.max(t,Math.min(e,s))}function Zi(s){return tt(s,-32768,32767)}function Rt(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Ue(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Xe=(s,t,e,i)=>Ue(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),Qi=(s,t,e)=>Ue(s,e,i=>s[i][t]>=e);function tn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var en=["push","pop","shift","splice","unshift"];function sn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),en.forEach(e=>{let i="_onData"+$e(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Is(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(en.forEach(o=>{delete s[o]}),delete s._chartjs)}function Fs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var zs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Bs(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,zs.call(window,()=>{i=!1,s.apply(t,e)}))}}function nn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Ws=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,on=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var We=s=>s===0||s===1,Bi=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*Q/e)),Wi=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*Q/e)+1,qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*U)+1,easeOutSine:s=>Math.sin(s*U),easeInOutSine:s=>-.5*(Math.cos(N*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>We(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>We(s)?s:Bi(s,.075,.3),easeOutElastic:s=>We(s)?s:Wi(s,.075,.3),easeInOutElastic(s){return We(s)?s:s<.5?.5*Bi(s*2,.1125,.45):.5+.5*Wi(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?qt.easeInBounce(s*2)*.5:qt.easeOutBounce(s*2-1)*.5+.5};function an(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function Vs(s){return an(s)?s:new de(s)}function Ds(s){return an(s)?s:new de(s).saturate(.5).darken(.1).hexString()}var ma=["x","y","borderWidth","radius","tension"],ba=["color","borderColor","backgroundColor"];function xa(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:ba},numbers:{type:"number",properties:ma}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function _a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Vi=new Map;function ya(s,t){t=t||{};let e=s+JSON.stringify(t),i=Vi.get(e);return i||(i=new Intl.NumberFormat(s,t),Vi.set(e,i)),i}function qe(s,t,e){return ya(t,e).format(s)}var rn={values(s){return F(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=va(s,e)}let a=ct(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ct(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?rn.numeric.call(this,s,t,e):""}};function va(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var xe={formatters:rn};function Ma(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var _t=Object.create(null),Ge=Object.create(null);function fe(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function As(s,t,e){return typeof t=="string"?Gt(fe(s,t),e):Gt(fe(s,""),t)}var Os=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>Ds(n.backgroundColor),this.hoverBorderColor=(i,n)=>Ds(n.borderColor),this.hoverColor=(i,n)=>Ds(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return As(this,t,e)}get(t){return fe(this,t)}describe(t,e){return As(Ge,t,e)}override(t,e){return As(_t,t,e)}route(t,e,i,n){let o=fe(this,t),a=fe(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return L(l)?Object.assign({},c,l):T(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},z=new Os({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[xa,_a,Ma]);function ka(s){return!s||R(s.size)||R(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ge(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function ln(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!F(d))a=ge(s,n,o,a,d);else if(F(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!F(u)&&(a=ge(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function yt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Ns(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function Hs(s,t,e,i){js(s,t,e,i,null)}function js(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,m=(p||0)*ga;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(m),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,Q):s.arc(e,i,g,0,Q),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(m+At)*l,d=Math.cos(m+At)*(n?n/2-c:l),r=Math.sin(m+At)*l,u=Math.sin(m+At)*(n?n/2-c:l),s.arc(e-d,i-r,c,m-N,m-U),s.arc(e+u,i-a,c,m-U,m),s.arc(e+d,i+r,c,m,m+U),s.arc(e-u,i+a,c,m+U,m+N),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}m+=At;case"rectRot":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":m+=At;case"cross":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),m+=At,d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(m)*g,r=Math.sin(m)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(m)*(n?n/2:g),i+Math.sin(m)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Et(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Ke(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function Je(s){s.restore()}function Sa(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),R(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function wa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Pa(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function It(s,t,e,i,n,o={}){let a=F(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,Sa(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Pa(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),R(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),wa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function Zt(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*N,N,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,N,U,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,U,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-U,!0),s.lineTo(e+a.topLeft,i)}var Ca=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Da=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Aa(s,t){let e=(""+s).match(Ca);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Oa=s=>+s||0;function $s(s,t){let e={},i=L(t),n=i?Object.keys(t):t,o=L(s)?i?a=>T(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=Oa(o(a));return e}function Ys(s){return $s(s,{top:"y",right:"x",bottom:"y",left:"x"})}function vt(s){return $s(s,["topLeft","topRight","bottomLeft","bottomRight"])}function $(s){let t=Ys(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function H(s,t){s=s||{},t=t||z.font;let e=T(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=T(s.style,t.style);i&&!(""+i).match(Da)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:T(s.family,t.family),lineHeight:Aa(T(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:T(s.weight,t.weight),string:""};return n.string=ka(n),n}function _e(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&F(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function cn(s,t,e){let{min:i,max:n}=s,o=$i(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function Mt(s,t){return Object.assign(Object.create(s),t)}function Ze(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=un("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>Ze([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return hn(r,l,()=>Ba(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return Hi(r).includes(l)},ownKeys(r){return Hi(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Tt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:Us(s,i),setContext:o=>Tt(s,o,e,i),override:o=>Tt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return hn(o,a,()=>La(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function Us(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:lt(e)?e:()=>e,isIndexable:lt(i)?i:()=>i}}var Ta=(s,t)=>s?s+$e(t):t,Xs=(s,t)=>L(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function hn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function La(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return lt(r)&&a.isScriptable(t)&&(r=Ra(t,r,s,e)),F(r)&&r.length&&(r=Ea(t,r,s,a.isIndexable)),Xs(t,r)&&(r=Tt(r,n,o&&o[t],a)),r}function Ra(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),Xs(s,l)&&(l=qs(n._scopes,n,s,l)),l}function Ea(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(L(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=qs(c,n,s,h);t.push(Tt(d,o,a&&a[s],r))}}return t}function dn(s,t,e){return lt(s)?s(t,e):s}var Ia=(s,t)=>s===!0?t:typeof s=="string"?Lt(t,s):void 0;function Fa(s,t,e,i,n){for(let o of t){let a=Ia(e,o);if(a){s.add(a);let r=dn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function qs(s,t,e,i){let n=t._rootScopes,o=dn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Ni(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Ni(r,a,o,l,i),l===null)?!1:Ze(Array.from(r),[""],n,o,()=>za(t,e,i))}function Ni(s,t,e,i,n){for(;e;)e=Fa(s,t,e,i,n);return e}function za(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return F(n)&&L(e)?e:n||{}}function Ba(s,t,e,i){let n;for(let o of t)if(n=un(Ta(o,s),e),typeof n<"u")return Xs(s,n)?qs(e,i,s,n):n}function un(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function Hi(s){let t=s._keys;return t||(t=s._keys=Wa(s._scopes)),t}function Wa(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Mc=Number.EPSILON||1e-14;function Qe(){return typeof window<"u"&&typeof document<"u"}function ts(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function je(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var es=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Va(s,t){return es(s).getPropertyValue(t)}var Na=["top","right","bottom","left"];function Ot(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=Na[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var Ha=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function ja(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(Ha(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function kt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=es(e),o=n.boxSizing==="border-box",a=Ot(n,"padding"),r=Ot(n,"border","width"),{x:l,y:c,box:h}=ja(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function $a(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&ts(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=es(o),l=Ot(r,"border","width"),c=Ot(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=je(r.maxWidth,o,"clientWidth"),n=je(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||He,maxHeight:n||He}}var xt=s=>Math.round(s*10)/10;function fn(s,t,e,i){let n=es(s),o=Ot(n,"margin"),a=je(n.maxWidth,s,"clientWidth")||He,r=je(n.maxHeight,s,"clientHeight")||He,l=$a(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Ot(n,"border","width"),f=Ot(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=xt(Math.min(c,a,l.maxWidth)),h=xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=xt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=xt(Math.floor(h*i))),{width:c,height:h}}function Gs(s,t,e){let i=t||1,n=xt(s.height*i),o=xt(s.width*i);s.height=xt(s.height),s.width=xt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var gn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};Qe()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function Ks(s,t){let e=Va(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Ya=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},Ua=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ft(s,t,e){return s?Ya(t,e):Ua()}function Js(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function Zs(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ve(s,t,e){return s.options.clip?s[e]:t[e]}function Xa(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ve(e,t,"left"),right:Ve(e,t,"right"),top:Ve(i,t,"top"),bottom:Ve(i,t,"bottom")}:t}function pn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Xa(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var li=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=zs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},ut=new li,mn="transparent",qa={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=Vs(s||mn),n=i.valid&&Vs(t||mn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},ci=class{constructor(t,e,i,n){let o=e[i];n=_e([t.to,n,o,t.from]);let a=_e([t.from,o,n]);this._active=!0,this._fn=t.fn||qa[t.type||typeof a],this._easing=qt[t.easing]||qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=_e([t.to,e,n,t.from]),this._from=_e([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ds=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!L(t))return;let e=Object.keys(z.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!L(o))return;let a={};for(let r of e)a[r]=o[r];(F(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Ka(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Ga(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new ci(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return ut.add(this._chart,i),!0}};function Ga(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Ka(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function bn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Ja(s,t,e){if(e===!1)return!1;let i=bn(s,e),n=bn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Za(s){let t,e,i,n;return L(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function ao(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function xn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ht(t)===ht(c))&&(t+=c)}return!h&&!i.all?0:t}function Qa(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function Qs(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function tr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function er(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function sr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function _n(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function yn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=tr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:m}=p,_=p._stacks||(p._stacks={});u=_[c]=sr(n,h,g),u[r]=m,u._top=_n(u,a,!0,i.type),u._bottom=_n(u,a,!1,i.type);let y=u._visualValues||(u._visualValues={});y[r]=m}}function ti(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function ir(s,t){return Mt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function nr(s,t,e){return Mt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ye(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var ei=s=>s==="reset"||s==="none",vn=(s,t)=>t?s:Object.assign({},s),or=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:ao(e,!0),values:null},Wt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Qs(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ye(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=T(i.xAxisID,ti(t,"x")),a=e.yAxisID=T(i.yAxisID,ti(t,"y")),r=e.rAxisID=T(i.rAxisID,ti(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Is(this._data,this),t._stacked&&ye(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(L(e)){let n=this._cachedMeta;this._data=Qa(e,n)}else if(i!==e){if(i){Is(i,this);let n=this._cachedMeta;ye(n),n._parsed=[]}e&&Object.isExtensible(e)&&sn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=Qs(e.vScale,e),e.stack!==i.stack&&(n=!0,ye(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(yn(this,e._parsed),e._stacked=Qs(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{F(n[t])?u=this.parseArrayData(i,n,t,e):L(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&yn(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(Lt(f,r),u),y:a.parse(Lt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:ao(n,!0),values:e._stacks[t.axis]._visualValues};return xn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=xn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=or(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=er(r),u,f;function p(){f=n[u];let g=f[r.axis];return!V(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],V(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Za(T(this.options.clip,Ja(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=nr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=ir(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Jt(i);if(r)return vn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(z.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(vn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new ds(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||ei(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){ei(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!ei(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ye(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};C(Wt,"defaults",{}),C(Wt,"datasetElementType",null),C(Wt,"dataElementType",null);function ar(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=Fs(i.sort((n,o)=>n-o))}return s._cache.$bar}function rr(s){let t=s.iScale,e=ar(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Jt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function lr(s,t,e,i){let n=e.barThickness,o,a;return R(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function cr(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function hr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function ro(s,t,e,i){return F(s)?hr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Mn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(ro(u,d,o,c));return l}function si(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function dr(s,t,e){return s!==0?ht(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function ur(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function fr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=ur(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[kn(h,a,r,l)]=!0,n=c)),o[kn(n,a,r,l)]=!0,s.borderSkipped=o}function kn(s,t,e,i){return i?(s=gr(s,t,e),s=Sn(s,e,t)):s=Sn(s,t,e),s}function gr(s,t,e){return s===t?e:s===e?t:s}function Sn(s,t,e){return s==="start"?t:s==="end"?e:s}function pr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Vt=class extends Wt{parsePrimitiveData(t,e,i,n){return Mn(t,e,i,n)}parseArrayData(t,e,i,n){return Mn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(Lt(g,c),u),d.push(ro(Lt(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=si(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||R(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),_=(p._stacks||{})[r.axis],y={horizontal:c,base:g.base,enableBorderRadius:!_||si(p._custom)||a===_._top||a===_._bottom,x:c?g.head:m.center,y:c?m.center:g.head,height:c?m.size:Math.abs(g.size),width:c?Math.abs(g.size):m.size};u&&(y.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let k=y.options||t[f].options;fr(y,k,_,a),pr(y,k,h.ratio),this.updateElement(t[f],f,y,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(R(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[T(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||rr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=si(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ht(d)!==ht(c.barEnd)&&(u=0),u+=d);let m=!R(o)&&!h?o:u,_=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=_,g=p-_,Math.abs(g)<a){g=dr(g,e,r)*a,d===r&&(_-=g/2);let y=e.getPixelForDecimal(0),k=e.getPixelForDecimal(1),w=Math.min(y,k),S=Math.max(y,k);_=Math.max(Math.min(_,S),w),p=_+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(_))}if(_===e.getPixelForValue(r)){let y=ht(g)*e.getLineWidthForValue(r)/2;_+=y,g-=y}return{size:g,base:_,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=T(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?cr(t,e,n,h*c):lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(T(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};C(Vt,"id","bar"),C(Vt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),C(Vt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function zt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var hi=class s{constructor(t){C(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return zt()}parse(){return zt()}format(){return zt()}add(){return zt()}diff(){return zt()}startOf(){return zt()}endOf(){return zt()}},mr={_date:hi};function br(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Qi:Xe;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!R(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!R(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Oe(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=br(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function xr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ii(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Oe(s,e,t,function(r,l,c){!n&&!Et(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function _r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=Gi(a,{x:t.x,y:t.y});Ji(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Oe(s,e,t,o),n}function yr(s,t,e,i,n,o){let a=[],r=xr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let m=r(t,p);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return Oe(s,e,t,c),a}function ni(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?_r(s,t,e,n):yr(s,t,e,i,n,o)}function wn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Oe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var vr={evaluateInteractionItems:Oe,modes:{index(s,t,e,i){let n=kt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ii(s,n,o,i,a):ni(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ii(s,n,o,i,a):ni(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ii(s,n,o,i,a)},nearest(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ni(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=kt(t,s);return wn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=kt(t,s);return wn(s,n,"y",e.intersect,i)}}},lo=["left","top","right","bottom"];function ve(s,t){return s.filter(e=>e.pos===t)}function Pn(s,t){return s.filter(e=>lo.indexOf(e.pos)===-1&&e.box.axis===t)}function Me(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Mr(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function kr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!lo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function Sr(s,t){let e=kr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function wr(s){let t=Mr(s),e=Me(t.filter(c=>c.box.fullSize),!0),i=Me(ve(t,"left"),!0),n=Me(ve(t,"right")),o=Me(ve(t,"top"),!0),a=Me(ve(t,"bottom")),r=Pn(t,"x"),l=Pn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ve(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Cn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function co(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Pr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!L(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&co(a,o.getPadding());let r=Math.max(0,t.outerWidth-Cn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Cn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Cr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Dr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function we(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Dr(r.horizontal,t));let{same:d,other:u}=Pr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&we(n,t,e,i)||h}function ss(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Dn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Jt(c.start)&&(a=c.start),l.fullSize?ss(l,n.left,a,e.outerWidth-n.right-n.left,u):ss(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Jt(c.start)&&(o=c.start),l.fullSize?ss(l,o,n.top,u,e.outerHeight-n.bottom-n.top):ss(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var St={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=$(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=wr(s.boxes),l=r.vertical,c=r.horizontal;E(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,m)=>m.box.options&&m.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);co(u,$(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=Sr(l.concat(c),d);we(r.fullSize,f,d,p),we(l,f,d,p),we(c,f,d,p)&&we(l,f,d,p),Cr(f),Dn(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,Dn(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},E(r.chartArea,g=>{let m=g.box;Object.assign(m,s.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},us=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},di=class extends us{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},cs="$chartjs",Ar={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},An=s=>s===null||s==="";function Or(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[cs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",An(n)){let o=Ks(s,"width");o!==void 0&&(s.width=o)}if(An(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=Ks(s,"height");o!==void 0&&(s.height=o)}return s}var ho=gn?{passive:!0}:!1;function Tr(s,t,e){s&&s.addEventListener(t,e,ho)}function Lr(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,ho)}function Rr(s,t){let e=Ar[s.type]||s.type,{x:i,y:n}=kt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function fs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Er(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.addedNodes,i),a=a&&!fs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function Ir(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.removedNodes,i),a=a&&!fs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var De=new Map,On=0;function uo(){let s=window.devicePixelRatio;s!==On&&(On=s,De.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Fr(s,t){De.size||window.addEventListener("resize",uo),De.set(s,t)}function zr(s){De.delete(s),De.size||window.removeEventListener("resize",uo)}function Br(s,t,e){let i=s.canvas,n=i&&ts(i);if(!n)return;let o=Bs((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Fr(s,o),a}function oi(s,t,e){e&&e.disconnect(),t==="resize"&&zr(s)}function Wr(s,t,e){let i=s.canvas,n=Bs(o=>{s.ctx!==null&&e(Rr(o,s))},s);return Tr(i,t,n),n}var ui=class extends us{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(Or(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[cs])return!1;let i=e[cs].initial;["height","width"].forEach(o=>{let a=i[o];R(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[cs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Er,detach:Ir,resize:Br}[e]||Wr;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:oi,detach:oi,resize:oi}[e]||Lr)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return fn(t,e,i,n)}isAttached(t){let e=t&&ts(t);return!!(e&&e.isConnected)}};function Vr(s){return!Qe()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?di:ui}var gt=class{constructor(){C(this,"x");C(this,"y");C(this,"active",!1);C(this,"options");C(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return be(this.x)&&be(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};C(gt,"defaults",{}),C(gt,"defaultRoutes");function Nr(s,t){let e=s.options.ticks,i=Hr(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?$r(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Yr(t,c,o,a/n),c;let h=jr(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(is(t,c,h,R(f)?0:r-f,r),d=0,u=a-1;d<u;d++)is(t,c,h,o[d],o[d+1]);return is(t,c,h,l,R(f)?t.length:l+f),c}return is(t,c,h),c}function Hr(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function jr(s,t,e){let i=Ur(s),n=t.length/e;if(!i)return Math.max(n,1);let o=Xi(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function $r(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Yr(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function is(s,t,e,i,n){let o=T(i,0),a=Math.min(T(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Ur(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Xr=s=>s==="left"?"right":s==="right"?"left":s,Tn=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Ln=(s,t)=>Math.min(t||s,s);function Rn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function qr(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Gr(s,t){E(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function ke(s){return s.drawTicks?s.tickLength:0}function En(s,t){if(!s.display)return 0;let e=H(s.font,t),i=$(s.padding);return(F(s.text)?s.text.length:1)*e.lineHeight+i.height}function Kr(s,t){return Mt(s,{scale:t,type:"scale"})}function Jr(s,t,e){return Mt(s,{tick:e,index:t,type:"tick"})}function Zr(s,t,e){let i=Ws(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Xr(i)),i}function Qr(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,m=r-o;if(s.isHorizontal()){if(f=q(i,o,r),L(e)){let _=Object.keys(e)[0],y=e[_];p=h[_].getPixelForValue(y)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=Tn(s,e,t);u=r-o}else{if(L(e)){let _=Object.keys(e)[0],y=e[_];f=h[_].getPixelForValue(y)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Tn(s,e,t);p=q(i,a,n),d=e==="left"?-U:U}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Ht=class s extends gt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=X(t,Number.POSITIVE_INFINITY),e=X(e,Number.NEGATIVE_INFINITY),i=X(i,Number.POSITIVE_INFINITY),n=X(n,Number.NEGATIVE_INFINITY),{min:X(t,i),max:X(e,n),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:X(e,X(i,e)),max:X(i,X(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){I(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=cn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Rn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Nr(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){I(this.options.afterUpdate,[this])}beforeSetDimensions(){I(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){I(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),I(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){I(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=I(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){I(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){I(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=Ln(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=tt(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-ke(t.grid)-e.padding-En(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ye(Math.min(Math.asin(tt((h.highest.height+6)/r,-1,1)),Math.asin(tt(l/c,-1,1))-Math.asin(tt(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){I(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){I(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=En(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ke(o)+l):(t.height=this.maxHeight,t.width=ke(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=dt(this.labelRotation),g=Math.cos(p),m=Math.sin(p);if(r){let _=i.mirror?0:m*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+_+f)}else{let _=i.mirror?0:g*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+_+f)}this._calculatePadding(c,h,m,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){I(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)R(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Rn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Ln(e,i)),c=0,h=0,d,u,f,p,g,m,_,y,k,w,S;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=m=g.string,_=o[m]=o[m]||{data:{},gc:[]},y=g.lineHeight,k=w=0,!R(p)&&!F(p))k=ge(n,_.data,_.gc,k,p),w=y;else if(F(p))for(u=0,f=p.length;u<f;++u)S=p[u],!R(S)&&!F(S)&&(k=ge(n,_.data,_.gc,k,S),w+=y);a.push(k),r.push(w),c=Math.max(k,c),h=Math.max(w,h)}Gr(o,e);let x=a.indexOf(c),v=r.indexOf(h),M=P=>({width:a[P]||0,height:r[P]||0});return{first:M(0),last:M(e-1),widest:M(x),highest:M(v),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Zi(this._alignToPixels?yt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Jr(this.getContext(),t,i))}return this.$context||(this.$context=Kr(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=dt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ke(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,m=g/2,_=function(j){return yt(i,j,g)},y,k,w,S,x,v,M,P,A,D,O,Y;if(a==="top")y=_(this.bottom),v=this.bottom-u,P=y-m,D=_(t.top)+m,Y=t.bottom;else if(a==="bottom")y=_(this.top),D=t.top,Y=_(t.bottom)-m,v=y+m,P=this.top+u;else if(a==="left")y=_(this.right),x=this.right-u,M=y-m,A=_(t.left)+m,O=t.right;else if(a==="right")y=_(this.left),A=t.left,O=_(t.right)-m,x=y+m,M=this.left+u;else if(e==="x"){if(a==="center")y=_((t.top+t.bottom)/2+.5);else if(L(a)){let j=Object.keys(a)[0],J=a[j];y=_(this.chart.scales[j].getPixelForValue(J))}D=t.top,Y=t.bottom,v=y+m,P=v+u}else if(e==="y"){if(a==="center")y=_((t.left+t.right)/2);else if(L(a)){let j=Object.keys(a)[0],J=a[j];y=_(this.chart.scales[j].getPixelForValue(J))}x=y-m,M=x-u,A=t.left,O=t.right}let it=T(n.ticks.maxTicksLimit,d),W=Math.max(1,Math.ceil(d/it));for(k=0;k<d;k+=W){let j=this.getContext(k),J=o.setContext(j),Re=r.setContext(j),Ee=J.lineWidth,Yt=J.color,Ie=Re.dash||[],Ut=Re.dashOffset,le=J.tickWidth,Ct=J.tickColor,ce=J.tickBorderDash||[],Dt=J.tickBorderDashOffset;w=qr(this,k,l),w!==void 0&&(S=yt(i,w,Ee),c?x=M=A=O=S:v=P=D=Y=S,f.push({tx1:x,ty1:v,tx2:M,ty2:P,x1:A,y1:D,x2:O,y2:Y,width:Ee,color:Yt,borderDash:Ie,borderDashOffset:Ut,tickWidth:le,tickColor:Ct,tickBorderDash:ce,tickBorderDashOffset:Dt}))}return this._ticksLength=d,this._borderValue=y,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ke(i.grid),f=u+h,p=d?-h:f,g=-dt(this.labelRotation),m=[],_,y,k,w,S,x,v,M,P,A,D,O,Y="middle";if(n==="top")x=this.bottom-p,v=this._getXAxisLabelAlignment();else if(n==="bottom")x=this.top+p,v=this._getXAxisLabelAlignment();else if(n==="left"){let W=this._getYAxisLabelAlignment(u);v=W.textAlign,S=W.x}else if(n==="right"){let W=this._getYAxisLabelAlignment(u);v=W.textAlign,S=W.x}else if(e==="x"){if(n==="center")x=(t.top+t.bottom)/2+f;else if(L(n)){let W=Object.keys(n)[0],j=n[W];x=this.chart.scales[W].getPixelForValue(j)+f}v=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")S=(t.left+t.right)/2-f;else if(L(n)){let W=Object.keys(n)[0],j=n[W];S=this.chart.scales[W].getPixelForValue(j)}v=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?Y="top":l==="end"&&(Y="bottom"));let it=this._getLabelSizes();for(_=0,y=r.length;_<y;++_){k=r[_],w=k.label;let W=o.setContext(this.getContext(_));M=this.getPixelForTick(_)+o.labelOffset,P=this._resolveTickFontOptions(_),A=P.lineHeight,D=F(w)?w.length:1;let j=D/2,J=W.color,Re=W.textStrokeColor,Ee=W.textStrokeWidth,Yt=v;a?(S=M,v==="inner"&&(_===y-1?Yt=this.options.reverse?"left":"right":_===0?Yt=this.options.reverse?"right":"left":Yt="center"),n==="top"?c==="near"||g!==0?O=-D*A+A/2:c==="center"?O=-it.highest.height/2-j*A+A:O=-it.highest.height+A/2:c==="near"||g!==0?O=A/2:c==="center"?O=it.highest.height/2-j*A:O=it.highest.height-D*A,d&&(O*=-1),g!==0&&!W.showLabelBackdrop&&(S+=A/2*Math.sin(g))):(x=M,O=(1-D)*A/2);let Ie;if(W.showLabelBackdrop){let Ut=$(W.backdropPadding),le=it.heights[_],Ct=it.widths[_],ce=O-Ut.top,Dt=0-Ut.left;switch(Y){case"middle":ce-=le/2;break;case"bottom":ce-=le;break}switch(v){case"center":Dt-=Ct/2;break;case"right":Dt-=Ct;break;case"inner":_===y-1?Dt-=Ct:_>0&&(Dt-=Ct/2);break}Ie={left:Dt,top:ce,width:Ct+Ut.width,height:le+Ut.height,color:W.backdropColor}}m.push({label:w,font:P,textOffset:O,options:{rotation:g,color:J,strokeColor:Re,strokeWidth:Ee,textAlign:Yt,textBaseline:Y,translation:[S,x],backdrop:Ie}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-dt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=yt(t,this.left,a)-a/2,h=yt(t,this.right,r)+r/2,d=u=l):(d=yt(t,this.top,a)-a/2,u=yt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Ke(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;It(i,c,0,h,l,r)}n&&Je(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=H(i.font),a=$(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||L(e)?(l+=a.bottom,F(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=Qr(this,l,e,r);It(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Zr(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=T(t.grid&&t.grid.z,-1),n=T(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return H(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},te=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;sl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,tl(t,a,i),this.override&&z.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in z[n]&&(delete z[n][i],this.override&&delete _t[i])}};function tl(s,t,e){let i=Gt(Object.create(null),[e?z.get(e):{},z.get(t),s.defaults]);z.set(t,i),s.defaultRoutes&&el(t,s.defaultRoutes),s.descriptors&&z.describe(t,s.descriptors)}function el(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");z.route(o,n,l,r)})}function sl(s){return"id"in s&&"defaults"in s}var fi=class{constructor(){this.controllers=new te(Wt,"datasets",!0),this.elements=new te(gt,"elements"),this.plugins=new te(Object,"plugins"),this.scales=new te(Ht,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):E(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=$e(t);I(i["before"+n],[],i),e[t](i),I(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},at=new fi,gi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(I(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){R(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=T(i.options&&i.options.plugins,{}),o=il(i);return n===!1&&!e?[]:ol(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function il(s){let t={},e=[],i=Object.keys(at.plugins.items);for(let o=0;o<i.length;o++)e.push(at.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function nl(s,t){return!t&&s===!1?null:s===!0?{}:s}function ol(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=nl(i[l],n);c!==null&&o.push({plugin:r,options:al(s.config,{plugin:r,local:e[l]},c,a)})}return o}function al(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function pi(s,t){let e=z.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function rl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ll(s,t){return s===t?"_index_":"_value_"}function In(s){if(s==="x"||s==="y"||s==="r")return s}function cl(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function mi(s,...t){if(In(s))return s;for(let e of t){let i=e.axis||cl(e.position)||s.length>1&&In(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Fn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function hl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Fn(s,"x",e[0])||Fn(s,"y",e[0])}return{}}function dl(s,t){let e=_t[s.type]||{scales:{}},i=t.scales||{},n=pi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!L(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=mi(a,r,hl(a,s),z.scales[r.type]),c=ll(l,n),h=e.scales||{};o[a]=Kt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||pi(r,t),h=(_t[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=rl(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Kt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Kt(r,[z.scales[r.type],z.scale])}),o}function fo(s){let t=s.options||(s.options={});t.plugins=T(t.plugins,{}),t.scales=dl(s,t)}function go(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ul(s){return s=s||{},s.data=go(s.data),fo(s),s}var zn=new Map,po=new Set;function ns(s,t){let e=zn.get(s);return e||(e=t(),zn.set(s,e),po.add(e)),e}var Se=(s,t,e)=>{let i=Lt(t,e);i!==void 0&&s.add(i)},bi=class{constructor(t){this._config=ul(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=go(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),fo(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ns(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ns(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ns(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return ns(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>Se(l,t,d))),h.forEach(d=>Se(l,n,d)),h.forEach(d=>Se(l,_t[o]||{},d)),h.forEach(d=>Se(l,z,d)),h.forEach(d=>Se(l,Ge,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),po.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,_t[e]||{},z.datasets[e]||{},{type:e},z,Ge]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Bn(this._resolverCache,t,n),l=a;if(gl(a,e)){o.$shared=!1,i=lt(i)?i():i;let c=this.createResolver(t,i,r);l=Tt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Bn(this._resolverCache,t,i);return L(e)?Tt(o,e,void 0,n):o}};function Bn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:Ze(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var fl=s=>L(s)&&Object.getOwnPropertyNames(s).some(t=>lt(s[t]));function gl(s,t){let{isScriptable:e,isIndexable:i}=Us(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(lt(r)||fl(r))||a&&F(r))return!0}return!1}var pl="4.6.1",ml=["top","bottom","left","right","chartArea"];function Wn(s,t){return s==="top"||s==="bottom"||ml.indexOf(s)===-1&&t==="x"}function Vn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Nn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),I(e&&e.onComplete,[s],t)}function bl(s){let t=s.chart,e=t.options.animation;I(e&&e.onProgress,[s],t)}function mo(s){return Qe()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var hs={},Hn=s=>{let t=mo(s);return Object.values(hs).filter(e=>e.canvas===t).pop()};function xl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function _l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var et=class{static register(...t){at.add(...t),jn()}static unregister(...t){at.remove(...t),jn()}constructor(t,e){let i=this.config=new bi(e),n=mo(t),o=Hn(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Vr(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ji(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new gi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=nn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],hs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}ut.listen(this,"complete",Nn),ut.listen(this,"progress",bl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return R(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return at}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():Gs(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Ns(this.canvas,this.ctx),this}stop(){return ut.stop(this),this}resize(t,e){ut.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,Gs(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),I(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};E(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=mi(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),E(o,a=>{let r=a.options,l=r.id,c=mi(l,r),h=T(r.type,a.dtype);(r.position===void 0||Wn(r.position,c)!==Wn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=at.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),E(n,(a,r)=>{a||delete i[r]}),E(i,a=>{St.configure(this,a,a.options),St.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Vn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||pi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=at.getController(r),{datasetElementType:c,dataElementType:h}=z.datasets[r];Object.assign(l,{dataElementType:at.getElement(h),datasetElementType:c&&at.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){E(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||E(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Vn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){E(this.scales,t=>{St.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Ts(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;xl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Ts(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;St.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],E(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,lt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(ut.has(this)?this.attached&&!ut.running(this)&&ut.start(this):(this.draw(),Nn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=pn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Ke(e,n),t.controller.draw(),n&&Je(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Et(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=vr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=Mt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Jt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),ut.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Ns(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete hs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};E(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){E(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},E(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!pe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=Ui(t),c=_l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,I(o.onHover,[t,r,this],this),l&&I(o.onClick,[t,r,this],this));let h=!pe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};C(et,"defaults",z),C(et,"instances",hs),C(et,"overrides",_t),C(et,"registry",at),C(et,"version",pl),C(et,"getChart",Hn);function jn(){return E(et.instances,s=>s._plugins.invalidate())}function bo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function wt(s,t,e,i){return s?0:tt(t,e,i)}function yl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=Ys(i);return{t:wt(n.top,o.top,0,e),r:wt(n.right,o.right,0,t),b:wt(n.bottom,o.bottom,0,e),l:wt(n.left,o.left,0,t)}}function vl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=vt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||L(n);return{topLeft:wt(!l||r.top||r.left,o.topLeft,0,a),topRight:wt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:wt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:wt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ml(s){let t=bo(s),e=t.right-t.left,i=t.bottom-t.top,n=yl(s,e/2,i/2),o=vl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function ai(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&bo(s,i);return r&&(n||Rt(t,r.left,r.right))&&(o||Rt(e,r.top,r.bottom))}function kl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function Sl(s,t){s.rect(t.x,t.y,t.w,t.h)}function ri(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Nt=class extends gt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ml(this),r=kl(a.radius)?Zt:Sl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,ri(a,e,o)),t.clip(),r(t,ri(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,ri(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return ai(this,t,e,i)}inXRange(t,e){return ai(this,t,null,e)}inYRange(t,e){return ai(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};C(Nt,"id","bar"),C(Nt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),C(Nt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var $n=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},wl=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,gs=class extends gt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=I(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=H(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=$n(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let m=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((m,_)=>{let{itemWidth:y,itemHeight:k}=Pl(i,e,o,m,n);_>0&&f+k+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[_]={left:p,top:f,col:g,width:y,height:k},u=Math.max(u,y),f+=k+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Ft(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Ke(t,this),this._draw(),Je(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=z.color,l=Ft(t.rtl,this.left,this.width),c=H(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:m}=$n(a,d),_=function(x,v,M){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let P=T(M.lineWidth,1);if(n.fillStyle=T(M.fillStyle,r),n.lineCap=T(M.lineCap,"butt"),n.lineDashOffset=T(M.lineDashOffset,0),n.lineJoin=T(M.lineJoin,"miter"),n.lineWidth=P,n.strokeStyle=T(M.strokeStyle,r),n.setLineDash(T(M.lineDash,[])),a.usePointStyle){let A={radius:g*Math.SQRT2/2,pointStyle:M.pointStyle,rotation:M.rotation,borderWidth:P},D=l.xPlus(x,p/2),O=v+u;js(n,A,D,O,a.pointStyleWidth&&p)}else{let A=v+Math.max((d-g)/2,0),D=l.leftForLtr(x,p),O=vt(M.borderRadius);n.beginPath(),Object.values(O).some(Y=>Y!==0)?Zt(n,{x:D,y:A,w:p,h:g,radius:O}):n.rect(D,A,p,g),n.fill(),P!==0&&n.stroke()}n.restore()},y=function(x,v,M){It(n,M.text,x,v+m/2,c,{strikethrough:M.hidden,textAlign:l.textAlign(M.textAlign)})},k=this.isHorizontal(),w=this._computeTitleHeight();k?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},Js(this.ctx,t.textDirection);let S=m+h;this.legendItems.forEach((x,v)=>{n.strokeStyle=x.fontColor,n.fillStyle=x.fontColor;let M=n.measureText(x.text).width,P=l.textAlign(x.textAlign||(x.textAlign=a.textAlign)),A=p+u+M,D=f.x,O=f.y;l.setWidth(this.width),k?v>0&&D+A+h>this.right&&(O=f.y+=S,f.line++,D=f.x=q(o,this.left+h,this.right-i[f.line])):v>0&&O+S>this.bottom&&(D=f.x=D+e[f.line].width+h,f.line++,O=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let Y=l.x(D);if(_(Y,O,x),D=on(P,D+p+u,k?D+A:this.right,t.rtl),y(l.x(D),O,x),k)f.x+=A+h;else if(typeof x.text!="string"){let it=c.lineHeight;f.y+=xo(x,it)+h}else f.y+=S}),Zs(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=H(e.font),n=$(e.padding);if(!e.display)return;let o=Ft(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,m)=>Math.max(g,m.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Ws(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,It(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=H(t.font),i=$(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Rt(t,this.left,this.right)&&Rt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Rt(t,n.left,n.left+n.width)&&Rt(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Al(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=wl(n,i);n&&!o&&I(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&I(e.onHover,[t,i,this],this)}else i&&I(e.onClick,[t,i,this],this)}};function Pl(s,t,e,i,n){let o=Cl(i,s,t,e),a=Dl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Cl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Dl(s,t,e){let i=s;return typeof t.text!="string"&&(i=xo(t,e)),i}function xo(s,t){let e=s.text?s.text.length:0;return t*e}function Al(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var _o={id:"legend",_element:gs,start(s,t,e){let i=s.legend=new gs({ctx:s.ctx,options:e,chart:s});St.configure(s,i,e),St.addBox(s,i)},stop(s){St.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;St.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=$(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Pe={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=Ki(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function ot(s,t){return t&&(F(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function ft(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ol(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function Yn(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=H(t.bodyFont),c=H(t.titleFont),h=H(t.footerFont),d=o.length,u=n.length,f=i.length,p=$(t.padding),g=p.height,m=0,_=i.reduce((w,S)=>w+S.before.length+S.lines.length+S.after.length,0);if(_+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),_){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(_-f)*l.lineHeight+(_-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let y=0,k=function(w){m=Math.max(m,e.measureText(w).width+y)};return e.save(),e.font=c.string,E(s.title,k),e.font=l.string,E(s.beforeBody.concat(s.afterBody),k),y=t.displayColors?a+2+t.boxPadding:0,E(i,w=>{E(w.before,k),E(w.lines,k),E(w.after,k)}),y=0,e.font=h.string,E(s.footer,k),e.restore(),m+=p.width,{width:m,height:g}}function Tl(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function Ll(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function Rl(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),Ll(c,s,t,e)&&(c="center"),c}function Un(s,t,e){let i=e.yAlign||t.yAlign||Tl(s,e);return{xAlign:e.xAlign||t.xAlign||Rl(s,t,e,i),yAlign:i}}function El(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function Il(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function Xn(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=vt(a),p=El(t,r),g=Il(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:tt(p,0,i.width-t.width),y:tt(g,0,i.height-t.height)}}function os(s,t,e){let i=$(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function qn(s){return ot([],ft(s))}function Fl(s,t,e){return Mt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function Gn(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var yo={beforeTitle:nt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:nt,beforeBody:nt,beforeLabel:nt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return R(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:nt,afterBody:nt,beforeFooter:nt,footer:nt,afterFooter:nt};function G(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?yo[t].call(e,i):n}var Ce=class extends gt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ds(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Fl(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=G(i,"beforeTitle",this,t),o=G(i,"title",this,t),a=G(i,"afterTitle",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}getBeforeBody(t,e){return qn(G(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return E(t,o=>{let a={before:[],lines:[],after:[]},r=Gn(i,o);ot(a.before,ft(G(r,"beforeLabel",this,o))),ot(a.lines,G(r,"label",this,o)),ot(a.after,ft(G(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return qn(G(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=G(i,"beforeFooter",this,t),o=G(i,"footer",this,t),a=G(i,"afterFooter",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ol(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),E(r,h=>{let d=Gn(t.callbacks,h);n.push(G(d,"labelColor",this,h)),o.push(G(d,"labelPointStyle",this,h)),a.push(G(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Pe[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=Yn(this,i),c=Object.assign({},r,l),h=Un(this.chart,i,c),d=Xn(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=vt(r),{x:u,y:f}=t,{width:p,height:g}=e,m,_,y,k,w,S;return o==="center"?(w=f+g/2,n==="left"?(m=u,_=m-a,k=w+a,S=w-a):(m=u+p,_=m+a,k=w-a,S=w+a),y=m):(n==="left"?_=u+Math.max(l,h)+a:n==="right"?_=u+p-Math.max(c,d)-a:_=this.caretX,o==="top"?(k=f,w=k-a,m=_-a,y=_+a):(k=f+g,w=k+a,m=_+a,y=_-a),S=k),{x1:m,x2:_,x3:y,y1:k,y2:w,y3:S}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=H(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=H(o.bodyFont),d=os(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,_=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,Hs(t,g,m,_),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Hs(t,g,m,_)}else{t.lineWidth=L(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),_=vt(a.borderRadius);Object.values(_).some(y=>y!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,Zt(t,{x:g,y:p,w:c,h:l,radius:_}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),Zt(t,{x:m,y:p+1,w:c-2,h:l-2,radius:_}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=H(i.bodyFont),u=d.lineHeight,f=0,p=Ft(i.rtl,this.x,this.width),g=function(M){e.fillText(M,p.x(t.x+f),t.y+u/2),t.y+=u+o},m=p.textAlign(a),_,y,k,w,S,x,v;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=os(this,m,i),e.fillStyle=i.bodyColor,E(this.beforeBody,g),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,x=n.length;w<x;++w){for(_=n[w],y=this.labelTextColors[w],e.fillStyle=y,E(_.before,g),k=_.lines,r&&k.length&&(this._drawColorBox(e,t,w,p,i),u=Math.max(d.lineHeight,l)),S=0,v=k.length;S<v;++S)g(k[S]),u=d.lineHeight;E(_.after,g)}f=0,u=d.lineHeight,E(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=H(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=vt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Pe[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=Yn(this,t),l=Object.assign({},a,this._size),c=Un(e,t,l),h=Xn(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=$(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),Js(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Zs(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!pe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!pe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Pe[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};C(Ce,"positioners",Pe);var vo={id:"tooltip",_element:Ce,positioners:Pe,afterInit(s,t,e){e&&(s.tooltip=new Ce({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:yo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var zl=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Bl(s,t,e,i){let n=s.indexOf(t);if(n===-1)return zl(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Wl=(s,t)=>s===null?null:tt(Math.round(s),0,t);function Kn(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ee=class extends Ht{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(R(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Bl(i,t,T(e,t),this._addedLabels),Wl(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return Kn.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};C(ee,"id","category"),C(ee,"defaults",{ticks:{callback:Kn}});function Vl(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:m}=t,_=!R(a),y=!R(r),k=!R(c),w=(m-g)/(d+1),S=Ls((m-g)/p/f)*f,x,v,M,P;if(S<1e-14&&!_&&!y)return[{value:g},{value:m}];P=Math.ceil(m/S)-Math.floor(g/S),P>p&&(S=Ls(P*S/p/f)*f),R(l)||(x=Math.pow(10,l),S=Math.ceil(S*x)/x),n==="ticks"?(v=Math.floor(g/S)*S,M=Math.ceil(m/S)*S):(v=g,M=m),_&&y&&o&&qi((r-a)/o,S/1e3)?(P=Math.round(Math.min((r-a)/S,h)),S=(r-a)/P,v=a,M=r):k?(v=_?a:v,M=y?r:M,P=c-1,S=(M-v)/P):(P=(M-v)/S,me(P,Math.round(P),S/1e3)?P=Math.round(P):P=Math.ceil(P));let A=Math.max(Es(S),Es(v));x=Math.pow(10,R(l)?A:l),v=Math.round(v*x)/x,M=Math.round(M*x)/x;let D=0;for(_&&(u&&v!==a?(e.push({value:a}),v<a&&D++,me(Math.round((v+D*S)*x)/x,a,Jn(a,w,s))&&D++):v<a&&D++);D<P;++D){let O=Math.round((v+D*S)*x)/x;if(y&&O>r)break;e.push({value:O})}return y&&u&&M!==r?e.length&&me(e[e.length-1].value,r,Jn(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!y||M===r)&&e.push({value:M}),e}function Jn(s,t,{horizontal:e,minRotation:i}){let n=dt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ne=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return R(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ht(n),c=ht(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Vl(n,o);return t.bounds==="ticks"&&Rs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return qe(t,this.chart.options.locale,this.options.ticks.format)}},se=class extends ne{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=dt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};C(se,"id","linear"),C(se,"defaults",{ticks:{callback:xe.formatters.numeric}});var Ae=s=>Math.floor(ct(s)),Bt=(s,t)=>Math.pow(10,Ae(s)+t);function Zn(s){return s/Math.pow(10,Ae(s))===1}function Qn(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function Nl(s,t){let e=t-s,i=Ae(e);for(;Qn(s,t,i)>10;)i++;for(;Qn(s,t,i)<10;)i--;return Math.min(i,Ae(s))}function Hl(s,{min:t,max:e}){t=X(s.min,t);let i=[],n=Ae(t),o=Nl(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=X(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:Zn(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=X(s.max,u);return i.push({value:f,major:Zn(f),significand:d}),i}var as=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ne.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return V(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Bt(this.min,0)?Bt(this.min,-1):Bt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Bt(i,-1)),a(Bt(n,1)))),i<=0&&o(Bt(n,-1)),n<=0&&a(Bt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=Hl(e,this);return t.bounds==="ticks"&&Rs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ct(t),this._valueRange=ct(this.max)-ct(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ct(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};C(as,"id","logarithmic"),C(as,"defaults",{ticks:{callback:xe.formatters.logarithmic,major:{enabled:!0}}});function xi(s){let t=s.ticks;if(t.display&&s.display){let e=$(t.backdropPadding);return T(t.font&&t.font.size,z.font.size)+e.height}return 0}function jl(s,t,e){return e=F(e)?e:[e],{w:ln(s,t.string,e),h:e.length*t.lineHeight}}function to(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function $l(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?N/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=H(c.font),u=jl(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=st(s.getIndexAngle(l)+r),p=Math.round(Ye(f)),g=to(p,h.x,u.w,0,180),m=to(p,h.y,u.h,90,270);Yl(e,t,f,g,m)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=ql(s,i,n)}function Yl(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Ul(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ye(st(l.angle+U))),h=Jl(l.y,r.h,c),d=Gl(c),u=Kl(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Xl(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Et({x:e,y:i},t)||Et({x:e,y:o},t)||Et({x:n,y:i},t)||Et({x:n,y:o},t))}function ql(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:xi(o)/2,additionalAngle:a?N/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=Ul(s,h,l);i.push(d),r==="auto"&&(d.visible=Xl(d,c),d.visible&&(c=d))}return i}function Gl(s){return s===0||s===180?"center":s<180?"left":"right"}function Kl(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Jl(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Zl(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!R(r)){let l=vt(t.borderRadius),c=$(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),Zt(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function Ql(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Zl(e,a,o);let r=H(a.font),{x:l,y:c,textAlign:h}=o;It(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Mo(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,Q);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function tc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Mo(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function ec(s,t,e){return Mt(s,{label:e,index:t,type:"pointLabel"})}var Qt=class extends ne{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=$(xi(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/xi(this.options))}generateTickLabels(t){ne.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=I(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?$l(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=Q/(this._pointLabels.length||1),i=this.options.startAngle||0;return st(t*e+dt(i))}getDistanceFromCenterForValue(t){if(R(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(R(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return ec(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-U+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Mo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Ql(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);tc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=H(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=$(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}It(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};C(Qt,"id","radialLinear"),C(Qt,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),C(Qt,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),C(Qt,"descriptors",{angleLines:{_fallback:"grid"}});var ps={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},K=Object.keys(ps);function eo(s,t){return s-t}function so(s,t){if(R(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),V(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(be(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function io(s,t,e,i){let n=K.length;for(let o=K.indexOf(s);o<n-1;++o){let a=ps[K[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return K[o]}return K[n-1]}function sc(s,t,e,i,n){for(let o=K.length-1;o>=K.indexOf(e);o--){let a=K[o];if(ps[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return K[e?K.indexOf(e):0]}function ic(s){for(let t=K.indexOf(s)+1,e=K.length;t<e;++t)if(ps[K[t]].common)return K[t]}function no(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Ue(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function nc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function oo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:nc(s,i,n,e)}var ie=class extends Ht{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new mr._date(t.adapters.date);n.init(e),Kt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:so(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=V(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=tn(n,o,a);return this._unit=e.unit||(i.autoSkip?io(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):sc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:ic(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),oo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=tt(e,0,a),i=tt(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||io(o.minUnit,e,i,this._getLabelCapacity(e)),r=T(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=be(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)no(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&no(h,u,p),Object.keys(h).sort(eo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return I(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=dt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,oo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(so(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Fs(t.sort(eo))}};C(ie,"id","time"),C(ie,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function rs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Xe(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Xe(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ls=class extends ie{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=rs(e,this.min),this._tableRange=rs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(rs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return rs(this._table,i*this._tableRange+this._minPos,!0)}};C(ls,"id","timeseries"),C(ls,"defaults",ie.defaults);function b(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function B(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Te(s){if(s===null)return"\\u2014";let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function jt(s){return s===null?"\\u2014":s.toFixed(3)}function pt(s,t,...e){return b("section",{id:t},b("h2",{},s),...e)}et.register(Vt,Nt,ee,se,vo,_o);var ko=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],oe=10;function So(s){let t=[oc(s),ac(s),rc(s),lc(s)];return pt("Charts","charts",b("div",{class:"charts"},...t))}function ms(s,t,e,i=260){let n=b("canvas",{id:t,role:"img","aria-label":s}),o=b("figure",{class:"chart"},b("figcaption",{},s),b("div",{class:"canvas",style:`height:${i}px`},n));return queueMicrotask(()=>new et(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),o}function oc(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(oe).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(oe-1,Math.floor(n*oe)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:oe},(i,n)=>`${(n/oe).toFixed(1)}\\u2013${((n+1)/oe).toFixed(1)}`);return ms("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:ko[n%ko.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function ac(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return ms("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>Te((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function rc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return ms(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let r=l=>l===null?"\\u2014":l.toFixed(3);return`${r(a.base)} \\u2192 ${r(a.head)}, \\u0394 ${r(a.delta)} [${r(a.low)}, ${r(a.high)}] ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function lc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return ms("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var Pt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=y=>{if(y=this.postProcess(y,i),n){setTimeout(function(){n(y)},0);return}else return y},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,m=1/0,_=()=>{for(let y=Math.max(g,-c);y<=Math.min(m,c);y+=2){let k,w=f[y-1],S=f[y+1];w&&(f[y-1]=void 0);let x=!1;if(S){let M=S.oldPos-y;x=S&&0<=M&&M<r}let v=w&&w.oldPos+1<l;if(!x&&!v){f[y]=void 0;continue}if(!v||x&&w.oldPos<S.oldPos?k=this.addToPath(S,!0,!1,0,i):k=this.addToPath(w,!1,!0,1,i),p=this.extractCommon(k,e,t,y,i),k.oldPos+1>=l&&p+1>=r)return a(this.buildValues(k.lastComponent,e,t))||!0;f[y]=k,k.oldPos+1>=l&&(m=Math.min(m,y-1)),p+1>=r&&(g=Math.max(g,y+1))}c++};if(n)(function y(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);_()||y()},0)})();else for(;c<=h&&Date.now()<=u;){let y=_();if(y)return y}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function _i(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function yi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function bs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function xs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ae(s,t){return bs(s,t,"")}function Le(s,t){return xs(s,t,"")}function vi(s,t){return t.slice(0,cc(s,t))}function cc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function Mi(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function _s(s,t){if(t)return re(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function $t(s,t){if(t)return re(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function re(s,t){if(!t)return[$t(s),_s(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Mi(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var ys="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",hc=new RegExp(`[${ys}]+|\\\\s+|[^${ys}]`,"ug"),ki=class extends Pt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=Mi(t,a)}else i=t.match(hc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&wo(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&wo(i,o,n,null,e.intlSegmenter),t}},Po=new ki;function wi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Do(s,t,e):Po.diff(s,t,e)}function wo(s,t,e,i,n){if(t&&e){let[o,a]=re(t.value,n),[r,l]=re(e.value,n);if(s){let c=_i(o,r);s.value=xs(s.value,r,c),t.value=ae(t.value,c),e.value=ae(e.value,c)}if(i){let c=yi(a,l);i.value=bs(i.value,l,c),t.value=Le(t.value,c),e.value=Le(e.value,c)}}else if(e){if(s){let o=$t(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=$t(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=$t(i.value,n),[a,r]=re(t.value,n),l=_i(o,a);t.value=ae(t.value,l);let c=yi(ae(o,l),r);t.value=Le(t.value,c),i.value=bs(i.value,o,c),s.value=xs(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=$t(i.value,n),a=_s(t.value,n),r=vi(a,o);t.value=Le(t.value,r)}else if(s){let o=_s(s.value,n),a=$t(t.value,n),r=vi(o,a);t.value=ae(t.value,r)}}var Si=class extends Pt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${ys}]+|[^\\\\S\\\\n\\\\r]+|[^${ys}]`,"ug");return t.match(e)||[]}},Co=new Si;function Do(s,t,e){return Co.diff(s,t,e)}var Pi=class extends Pt{constructor(){super(...arguments),this.tokenize=dc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},Ao=new Pi;function Ci(s,t,e){return Ao.diff(s,t,e)}function dc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var Oo=4e3;function To(s){let t=b("div",{class:"body"}),e=b("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=b("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...uc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function uc(s,t){let e=[b("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),b("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",`${B(t.durationMs)} ms`].join(" \\xB7 "))];return t.label!==null&&e.push(b("p",{class:"label"},t.label)),e.push(vs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(vs("Error",t.error,"detail-error")),e.push(vs("Output",t.output,"detail-output")),t.expected!==null&&(e.push(vs("Expected",t.expected,"detail-expected")),e.push(b("h3",{},"Output vs expected"),gc(t.expected,t.output))),e.push(b("h3",{},"Evaluations"),fc(t)),t.trials!==null&&e.push(b("h3",{},`Trials (${B(t.trials.filter(i=>i.passed).length)} of ${B(t.trials.length)} passed)`),b("ol",{class:"trials"},...t.trials.map(i=>b("li",{class:i.passed?"ok":"bad"},`${i.passed?"\\u2713":"\\u2717"} ${B(i.durationMs)} ms \\xB7 ${i.error??i.scores}`)))),t.usage!==null&&e.push(b("h3",{},"Model calls of the target"),b("p",{},t.usage)),e}function vs(s,t,e){return b("div",{class:"block"},b("h3",{},s),b("pre",{id:e},t))}function fc(s){let t=s.evaluations.map(e=>b("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},b("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),b("td",{},e.evaluator),b("td",{class:"num"},jt(e.score)),b("td",{},e.threshold??"no threshold"),b("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),b("td",{class:"dim"},e.usage??"")));return b("table",{class:"grid",id:"detail-evaluations"},b("thead",{},b("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>b("th",{},e)))),b("tbody",{},...t))}function gc(s,t){let i=s.length>Oo||t.length>Oo?Ci(s,t):wi(s,t),n=b("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?b("ins",{},o.value):o.removed?b("del",{},o.value):document.createTextNode(o.value));return n}function Ro(s){let{totals:t}=s,e=s.verdict==="pass",i=s.interrupted?"The run was interrupted: the verdict is FAIL.":e?`All ${B(t.runs)} runs passed their gates.`:`${B(t.failedRuns)} of ${B(t.runs)} runs failed their gates.`;return b("header",{id:"verdict",class:e?"pass":"fail"},b("div",{class:"word"},e?"PASS":"FAIL"),b("div",{},b("p",{class:"sentence"},i),b("p",{class:"totals"},`${B(t.cases)} cases: ${B(t.passed)} passed, ${B(t.failed)} failed, ${B(t.errored)} errored`),b("p",{class:"meta"},[s.config,s.git,s.startedAt,`${(s.durationMs/1e3).toFixed(1)} s`,`evalgate ${s.toolVersion}`].filter(n=>n!==null).join(" \\xB7 ")),s.usage!==null?b("p",{class:"meta"},s.usage):null))}function Eo(s){let t=s.runs.flatMap(e=>e.gate.map(i=>b("tr",{class:i.passed?"ok":"bad"},b("td",{},e.name),b("td",{},i.passed?"\\u2713":"\\u2717"),b("td",{},i.name),b("td",{},i.expected),b("td",{},i.actual))));return pt("Gate conditions","gate",b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","","condition","expected","actual"].map(e=>b("th",{},e)))),b("tbody",{},...t)))}function Io(s){let t=b("tr",{},...s.keys.map(i=>b("th",{},i)),b("th",{},"verdict"),b("th",{class:"num"},"cases"),b("th",{class:"num"},"pass rate"),...s.evaluators.map(i=>b("th",{class:"num",title:"mean score"},i))),e=s.rows.map(i=>b("tr",{},...s.keys.map(n=>b("td",{},i.params[n]??"")),b("td",{class:i.verdict},i.verdict.toUpperCase()),b("td",{class:"num"},B(i.cases)),Lo(Te(i.passRate),i.passRate!==null&&i.passRate===s.bestPassRate),...i.means.map((n,o)=>Lo(jt(n),n!==null&&n===s.bestMeans[o]))));return b("div",{class:"matrix"},b("h3",{},`${s.suite} \\xB7 ${B(s.rows.length)} grid points`),b("table",{class:"grid"},b("thead",{},t),b("tbody",{},...e)),b("p",{class:"note"},"\\u2605 best of the column; evaluator columns are mean scores."))}function Lo(s,t){return b("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Fo(s){let t=s.runs.map(e=>b("tr",{},b("td",{},e.name),b("td",{class:e.verdict},e.verdict.toUpperCase()),b("td",{class:"num"},B(e.cases)),b("td",{class:"num"},Te(e.passRate)),b("td",{class:"num"},B(e.failed)),b("td",{class:"num"},B(e.errored)),b("td",{},e.evaluators.map(i=>`${i.id} ${jt(i.mean)}`).join(" \\xB7 "))));return b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","verdict","cases","pass rate","failed","errored","evaluator means"].map(e=>b("th",{},e)))),b("tbody",{},...t))}var Ms=30,zo=10,pc=8,Bo={errored:0,failed:1,passed:2};function Wo(s,t){let e=s.cases.map(x=>[x.id,x.label??"",x.source??"",x.output.slice(0,4e3),x.error??""].join(`\n`).toLowerCase()),i=s.evaluators.slice(0,pc),n=Di("filter-status",[["all","all cases"],["not-passed","did not pass"],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Di("filter-run",[["all","every run"],...s.runs.map((x,v)=>[String(v),x.name])]),a=Di("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((x,v)=>[String(v),`${x} did not pass`])]),r=b("input",{id:"filter-search",type:"search",placeholder:"search id, label, output, error\\u2026","aria-label":"search cases"}),l=b("span",{id:"case-count",class:"note"}),c="status",h=!0,d=[],u=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((x,v)=>[`score:${v}`,x])],f=`90px minmax(200px,2fr) minmax(140px,1fr) 70px ${i.map(()=>"80px").join(" ")}`,p=b("div",{class:"row head",style:`grid-template-columns:${f}`});for(let[x,v]of u){let M=b("button",{type:"button",class:"sort","data-key":x},v);M.addEventListener("click",()=>{h=c===x?!h:!0,c=x,k()}),p.append(M)}let g=b("div",{class:"spacer"}),m=b("div",{id:"case-rows",class:"rows",role:"list"},g);function _(x){let v=s.cases[x];if(v===void 0)return!1;let M=n.value;if(M==="not-passed"&&v.status==="passed"||(M==="failed"||M==="errored"||M==="passed")&&v.status!==M||M==="flaky"&&!v.flaky||o.value!=="all"&&String(v.run)!==o.value||a.value!=="all"&&!v.failing.includes(Number(a.value)))return!1;let P=r.value.trim().toLowerCase();return P===""||(e[x]??"").includes(P)}function y(x,v){if(c==="status")return Bo[x.status]-Bo[v.status]||x.run-v.run;if(c==="case")return x.id<v.id?-1:x.id>v.id?1:0;if(c==="run")return x.run-v.run;if(c==="duration")return x.durationMs-v.durationMs;let M=Number(c.slice(6));return(x.scores[M]??-1)-(v.scores[M]??-1)}function k(){d=[];for(let x=0;x<s.cases.length;x++)_(x)&&d.push(x);d.sort((x,v)=>{let M=y(s.cases[x],s.cases[v]);return(h?M:-M)||x-v}),l.textContent=`${B(d.length)} of ${B(s.cases.length)} cases`,g.style.height=`${d.length*Ms}px`;for(let x of p.querySelectorAll("button")){let v=x.getAttribute("data-key");x.setAttribute("aria-sort",v===c?h?"ascending":"descending":"none")}w()}function w(){for(let P of m.querySelectorAll(".case"))P.remove();let x=Math.max(0,Math.floor(m.scrollTop/Ms)-zo),v=Math.ceil((m.clientHeight||600)/Ms)+2*zo,M=document.createDocumentFragment();for(let P=x;P<Math.min(d.length,x+v);P++){let A=s.cases[d[P]??-1];A!==void 0&&M.append(S(A,P))}m.append(M)}function S(x,v){let M=x.label===null?x.id:`${x.id.slice(0,12)}\\u2026 ${x.label}`,P=b("div",{class:`row case ${x.status}`,role:"listitem",tabindex:"0",style:`top:${v*Ms}px;grid-template-columns:${f}`,"data-id":x.id},b("span",{class:`badge ${x.status}`},x.flaky?`${x.status} ~`:x.status),b("span",{class:"name",title:x.id},M),b("span",{class:"dim"},s.runs[x.run]?.name??""),b("span",{class:"num"},B(x.durationMs)),...i.map((D,O)=>b("span",{class:x.failing.includes(O)?"num bad":"num"},jt(x.scores[O]??null)))),A=()=>t(x);return P.addEventListener("click",A),P.addEventListener("keydown",D=>{D.key==="Enter"&&A()}),P}for(let x of[n,o,a])x.addEventListener("change",k);return r.addEventListener("input",k),m.addEventListener("scroll",()=>requestAnimationFrame(w)),queueMicrotask(k),pt("Cases","cases",b("div",{class:"filters"},n,o,a,r,l),b("div",{class:"table"},p,m))}function Di(s,t){return b("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>b("option",{value:e},i)))}function mc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=To(e),r=[Ro(e),b("div",{class:"top"},pt("Grid","matrices",...e.matrices.map(Io),n.length>0?Fo({...e,runs:n}):null),So(e)),Eo(e),bc(e),Wo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function bc(s){let t=s.comparison;if(t===null)return null;let e=n=>n===null?"\\u2014":n.toFixed(3),i=t.rows.map(n=>b("tr",{class:n.label==="regressed"?"bad":n.label==="improved"?"ok":""},...[n.run,n.metric,e(n.base),e(n.head),e(n.delta),`[${e(n.low)}, ${e(n.high)}]`,n.label].map(o=>b("td",{},o))));return pt("Against the baseline","comparison",b("p",{class:"note"},`baseline: ${t.base}`),b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","metric","base","head","\\u0394","CI",""].map(n=>b("th",{},n)))),b("tbody",{},...i)),t.newlyFailing.length>0?b("p",{},`Newly failing: ${t.newlyFailing.map(n=>`${n.id} (${n.run})`).join(", ")}`):null)}mc();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var Vo=Object.defineProperty;var No=(s,t,e)=>t in s?Vo(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>No(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function ue(s){return s+.5|0}var mt=(s,t,e)=>Math.max(Math.min(s,e),t);function he(s){return mt(ue(s*2.55),0,255)}function bt(s){return mt(ue(s*255),0,255)}function rt(s){return mt(ue(s/2.55)/100,0,1)}function Ai(s){return mt(ue(s*100),0,100)}var Z={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},ws=[..."0123456789ABCDEF"],Ho=s=>ws[s&15],jo=s=>ws[(s&240)>>4]+ws[s&15],Fe=s=>(s&240)>>4===(s&15),$o=s=>Fe(s.r)&&Fe(s.g)&&Fe(s.b)&&Fe(s.a);function Yo(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Z[s[1]]*17,g:255&Z[s[2]]*17,b:255&Z[s[3]]*17,a:t===5?Z[s[4]]*17:255}:(t===7||t===9)&&(e={r:Z[s[1]]<<4|Z[s[2]],g:Z[s[3]]<<4|Z[s[4]],b:Z[s[5]]<<4|Z[s[6]],a:t===9?Z[s[7]]<<4|Z[s[8]]:255})),e}var Uo=(s,t)=>s<255?t(s):"";function Xo(s){var t=$o(s)?Ho:jo;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Uo(s.a,t):void 0}var qo=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ri(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Go(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Ko(s,t,e){let i=Ri(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Jo(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Ps(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Jo(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Cs(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(bt)}function Ds(s,t,e){return Cs(Ri,s,t,e)}function Zo(s,t,e){return Cs(Ko,s,t,e)}function Qo(s,t,e){return Cs(Go,s,t,e)}function Ei(s){return(s%360+360)%360}function ta(s){let t=qo.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?he(+t[5]):bt(+t[5]));let n=Ei(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Zo(n,o,a):t[1]==="hsv"?i=Qo(n,o,a):i=Ds(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function ea(s,t){var e=Ps(s);e[0]=Ei(e[0]+t),e=Ds(e),s.r=e[0],s.g=e[1],s.b=e[2]}function sa(s){if(!s)return;let t=Ps(s),e=t[0],i=Ai(t[1]),n=Ai(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${rt(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Oi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function ia(){let s={},t=Object.keys(Ti),e=Object.keys(Oi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Oi[o]);o=parseInt(Ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var ze;function na(s){ze||(ze=ia(),ze.transparent=[0,0,0,0]);let t=ze[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var oa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function aa(s){let t=oa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?he(a):mt(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?he(i):mt(i,0,255)),n=255&(t[4]?he(n):mt(n,0,255)),o=255&(t[6]?he(o):mt(o,0,255)),{r:i,g:n,b:o,a:e}}}function ra(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${rt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ss=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Xt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function la(s,t,e){let i=Xt(rt(s.r)),n=Xt(rt(s.g)),o=Xt(rt(s.b));return{r:bt(Ss(i+e*(Xt(rt(t.r))-i))),g:bt(Ss(n+e*(Xt(rt(t.g))-n))),b:bt(Ss(o+e*(Xt(rt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Be(s,t,e){if(s){let i=Ps(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Ds(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Ii(s,t){return s&&Object.assign(t||{},s)}function Li(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=bt(s[3]))):(t=Ii(s,{r:0,g:0,b:0,a:1}),t.a=bt(t.a)),t}function ca(s){return s.charAt(0)==="r"?aa(s):ta(s)}var de=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Li(t):e==="string"&&(i=Yo(t)||na(t)||ca(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Ii(this._rgb);return t&&(t.a=rt(t.a)),t}set rgb(t){this._rgb=Li(t)}rgbString(){return this._valid?ra(this._rgb):void 0}hexString(){return this._valid?Xo(this._rgb):void 0}hslString(){return this._valid?sa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=la(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=bt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=ue(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Be(this._rgb,2,t),this}darken(t){return Be(this._rgb,2,-t),this}saturate(t){return Be(this._rgb,1,t),this}desaturate(t){return Be(this._rgb,1,-t),this}rotate(t){return ea(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function nt(){}var ji=(()=>{let s=0;return()=>s++})();function R(s){return s==null}function F(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function L(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function X(s,t){return V(s)?s:t}function T(s,t){return typeof s>"u"?t:s}var $i=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function I(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function E(s,t,e,i){let n,o,a;if(F(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(L(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function pe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ne(s){if(F(s))return s.map(Ne);if(L(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ne(s[e[n]]);return t}return s}function Yi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ha(s,t,e,i){if(!Yi(s))return;let n=t[s],o=e[s];L(n)&&L(o)?Gt(n,o,i):t[s]=Ne(o)}function Gt(s,t,e){let i=F(t)?t:[t],n=i.length;if(!L(s))return s;e=e||{};let o=e.merger||ha,a;for(let r=0;r<n;++r){if(a=i[r],!L(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Kt(s,t){return Gt(s,t,{merger:da})}function da(s,t,e){if(!Yi(s))return;let i=t[s],n=e[s];L(i)&&L(n)?Kt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ne(n))}var Fi={"":s=>s,x:s=>s.x,y:s=>s.y};function ua(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function fa(s){let t=ua(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Lt(s,t){return(Fi[t]||(Fi[t]=fa(t)))(s)}function $e(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Jt=s=>typeof s<"u",lt=s=>typeof s=="function",Ls=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function Ui(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var N=Math.PI,Q=2*N,vc=Q+N,He=Number.POSITIVE_INFINITY,ga=N/180,U=N/2,At=N/4,zi=N*2/3,ct=Math.log10,ht=Math.sign;function me(s,t,e){return Math.abs(s-t)<e}function Rs(s){let t=Math.round(s);s=me(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ct(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function Xi(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function pa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function be(s){return!pa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function qi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Es(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function dt(s){return s*(N/180)}function Ye(s){return s*(180/N)}function Is(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function Gi(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*N&&(o+=Q),{angle:o,distance:n}}function Ki(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function st(s){return(s%Q+Q)%Q}function Ji(s,t,e,i){let n=st(s),o=st(t),a=st(e),r=st(o-n),l=st(a-n),c=st(n-o),h=st(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function tt(s,t,e){return Math.max(t,Math.min(e,s))}function Zi(s){return tt(s,-32768,32767)}function Rt(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Ue(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Xe=(s,t,e,i)=>Ue(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),Qi=(s,t,e)=>Ue(s,e,i=>s[i][t]>=e);function tn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var en=["push","pop","shift","splice","unshift"];function sn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),en.forEach(e=>{let i="_onData"+$e(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Fs(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(en.forEach(o=>{delete s[o]}),delete s._chartjs)}function zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Bs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Ws(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Bs.call(window,()=>{i=!1,s.apply(t,e)}))}}function nn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Vs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,on=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var We=s=>s===0||s===1,Bi=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*Q/e)),Wi=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*Q/e)+1,qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*U)+1,easeOutSine:s=>Math.sin(s*U),easeInOutSine:s=>-.5*(Math.cos(N*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>We(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>We(s)?s:Bi(s,.075,.3),easeOutElastic:s=>We(s)?s:Wi(s,.075,.3),easeInOutElastic(s){return We(s)?s:s<.5?.5*Bi(s*2,.1125,.45):.5+.5*Wi(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?qt.easeInBounce(s*2)*.5:qt.easeOutBounce(s*2-1)*.5+.5};function an(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function Ns(s){return an(s)?s:new de(s)}function As(s){return an(s)?s:new de(s).saturate(.5).darken(.1).hexString()}var ma=["x","y","borderWidth","radius","tension"],ba=["color","borderColor","backgroundColor"];function xa(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:ba},numbers:{type:"number",properties:ma}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function _a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Vi=new Map;function ya(s,t){t=t||{};let e=s+JSON.stringify(t),i=Vi.get(e);return i||(i=new Intl.NumberFormat(s,t),Vi.set(e,i)),i}function qe(s,t,e){return ya(t,e).format(s)}var rn={values(s){return F(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=va(s,e)}let a=ct(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ct(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?rn.numeric.call(this,s,t,e):""}};function va(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var xe={formatters:rn};function Ma(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var _t=Object.create(null),Ge=Object.create(null);function fe(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Os(s,t,e){return typeof t=="string"?Gt(fe(s,t),e):Gt(fe(s,""),t)}var Ts=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>As(n.backgroundColor),this.hoverBorderColor=(i,n)=>As(n.borderColor),this.hoverColor=(i,n)=>As(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Os(this,t,e)}get(t){return fe(this,t)}describe(t,e){return Os(Ge,t,e)}override(t,e){return Os(_t,t,e)}route(t,e,i,n){let o=fe(this,t),a=fe(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return L(l)?Object.assign({},c,l):T(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},z=new Ts({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[xa,_a,Ma]);function ka(s){return!s||R(s.size)||R(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ge(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function ln(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!F(d))a=ge(s,n,o,a,d);else if(F(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!F(u)&&(a=ge(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function yt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Hs(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function js(s,t,e,i){$s(s,t,e,i,null)}function $s(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,m=(p||0)*ga;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(m),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,Q):s.arc(e,i,g,0,Q),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(m+At)*l,d=Math.cos(m+At)*(n?n/2-c:l),r=Math.sin(m+At)*l,u=Math.sin(m+At)*(n?n/2-c:l),s.arc(e-d,i-r,c,m-N,m-U),s.arc(e+u,i-a,c,m-U,m),s.arc(e+d,i+r,c,m,m+U),s.arc(e-u,i+a,c,m+U,m+N),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}m+=At;case"rectRot":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":m+=At;case"cross":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),m+=At,d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(m)*g,r=Math.sin(m)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(m)*(n?n/2:g),i+Math.sin(m)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Et(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Ke(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function Je(s){s.restore()}function Sa(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),R(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function wa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Pa(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function It(s,t,e,i,n,o={}){let a=F(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,Sa(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Pa(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),R(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),wa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function Zt(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*N,N,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,N,U,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,U,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-U,!0),s.lineTo(e+a.topLeft,i)}var Ca=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Da=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Aa(s,t){let e=(""+s).match(Ca);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Oa=s=>+s||0;function Ys(s,t){let e={},i=L(t),n=i?Object.keys(t):t,o=L(s)?i?a=>T(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=Oa(o(a));return e}function Us(s){return Ys(s,{top:"y",right:"x",bottom:"y",left:"x"})}function vt(s){return Ys(s,["topLeft","topRight","bottomLeft","bottomRight"])}function Y(s){let t=Us(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function H(s,t){s=s||{},t=t||z.font;let e=T(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=T(s.style,t.style);i&&!(""+i).match(Da)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:T(s.family,t.family),lineHeight:Aa(T(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:T(s.weight,t.weight),string:""};return n.string=ka(n),n}function _e(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&F(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function cn(s,t,e){let{min:i,max:n}=s,o=$i(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function Mt(s,t){return Object.assign(Object.create(s),t)}function Ze(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=un("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>Ze([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return hn(r,l,()=>Ba(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return Hi(r).includes(l)},ownKeys(r){return Hi(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Tt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:Xs(s,i),setContext:o=>Tt(s,o,e,i),override:o=>Tt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return hn(o,a,()=>La(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function Xs(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:lt(e)?e:()=>e,isIndexable:lt(i)?i:()=>i}}var Ta=(s,t)=>s?s+$e(t):t,qs=(s,t)=>L(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function hn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function La(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return lt(r)&&a.isScriptable(t)&&(r=Ra(t,r,s,e)),F(r)&&r.length&&(r=Ea(t,r,s,a.isIndexable)),qs(t,r)&&(r=Tt(r,n,o&&o[t],a)),r}function Ra(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),qs(s,l)&&(l=Gs(n._scopes,n,s,l)),l}function Ea(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(L(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=Gs(c,n,s,h);t.push(Tt(d,o,a&&a[s],r))}}return t}function dn(s,t,e){return lt(s)?s(t,e):s}var Ia=(s,t)=>s===!0?t:typeof s=="string"?Lt(t,s):void 0;function Fa(s,t,e,i,n){for(let o of t){let a=Ia(e,o);if(a){s.add(a);let r=dn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function Gs(s,t,e,i){let n=t._rootScopes,o=dn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Ni(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Ni(r,a,o,l,i),l===null)?!1:Ze(Array.from(r),[""],n,o,()=>za(t,e,i))}function Ni(s,t,e,i,n){for(;e;)e=Fa(s,t,e,i,n);return e}function za(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return F(n)&&L(e)?e:n||{}}function Ba(s,t,e,i){let n;for(let o of t)if(n=un(Ta(o,s),e),typeof n<"u")return qs(s,n)?Gs(e,i,s,n):n}function un(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function Hi(s){let t=s._keys;return t||(t=s._keys=Wa(s._scopes)),t}function Wa(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Mc=Number.EPSILON||1e-14;function Qe(){return typeof window<"u"&&typeof document<"u"}function ts(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function je(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var es=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Va(s,t){return es(s).getPropertyValue(t)}var Na=["top","right","bottom","left"];function Ot(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=Na[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var Ha=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function ja(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(Ha(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function kt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=es(e),o=n.boxSizing==="border-box",a=Ot(n,"padding"),r=Ot(n,"border","width"),{x:l,y:c,box:h}=ja(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function $a(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&ts(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=es(o),l=Ot(r,"border","width"),c=Ot(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=je(r.maxWidth,o,"clientWidth"),n=je(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||He,maxHeight:n||He}}var xt=s=>Math.round(s*10)/10;function fn(s,t,e,i){let n=es(s),o=Ot(n,"margin"),a=je(n.maxWidth,s,"clientWidth")||He,r=je(n.maxHeight,s,"clientHeight")||He,l=$a(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Ot(n,"border","width"),f=Ot(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=xt(Math.min(c,a,l.maxWidth)),h=xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=xt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=xt(Math.floor(h*i))),{width:c,height:h}}function Ks(s,t,e){let i=t||1,n=xt(s.height*i),o=xt(s.width*i);s.height=xt(s.height),s.width=xt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var gn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};Qe()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function Js(s,t){let e=Va(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Ya=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},Ua=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ft(s,t,e){return s?Ya(t,e):Ua()}function Zs(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function Qs(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ve(s,t,e){return s.options.clip?s[e]:t[e]}function Xa(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ve(e,t,"left"),right:Ve(e,t,"right"),top:Ve(i,t,"top"),bottom:Ve(i,t,"bottom")}:t}function pn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Xa(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var ci=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Bs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},ut=new ci,mn="transparent",qa={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=Ns(s||mn),n=i.valid&&Ns(t||mn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},hi=class{constructor(t,e,i,n){let o=e[i];n=_e([t.to,n,o,t.from]);let a=_e([t.from,o,n]);this._active=!0,this._fn=t.fn||qa[t.type||typeof a],this._easing=qt[t.easing]||qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=_e([t.to,e,n,t.from]),this._from=_e([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ds=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!L(t))return;let e=Object.keys(z.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!L(o))return;let a={};for(let r of e)a[r]=o[r];(F(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Ka(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Ga(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new hi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return ut.add(this._chart,i),!0}};function Ga(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Ka(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function bn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Ja(s,t,e){if(e===!1)return!1;let i=bn(s,e),n=bn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Za(s){let t,e,i,n;return L(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function ao(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function xn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ht(t)===ht(c))&&(t+=c)}return!h&&!i.all?0:t}function Qa(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function ti(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function tr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function er(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function sr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function _n(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function yn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=tr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:m}=p,_=p._stacks||(p._stacks={});u=_[c]=sr(n,h,g),u[r]=m,u._top=_n(u,a,!0,i.type),u._bottom=_n(u,a,!1,i.type);let y=u._visualValues||(u._visualValues={});y[r]=m}}function ei(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function ir(s,t){return Mt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function nr(s,t,e){return Mt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ye(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var si=s=>s==="reset"||s==="none",vn=(s,t)=>t?s:Object.assign({},s),or=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:ao(e,!0),values:null},Wt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=ti(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ye(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=T(i.xAxisID,ei(t,"x")),a=e.yAxisID=T(i.yAxisID,ei(t,"y")),r=e.rAxisID=T(i.rAxisID,ei(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Fs(this._data,this),t._stacked&&ye(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(L(e)){let n=this._cachedMeta;this._data=Qa(e,n)}else if(i!==e){if(i){Fs(i,this);let n=this._cachedMeta;ye(n),n._parsed=[]}e&&Object.isExtensible(e)&&sn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=ti(e.vScale,e),e.stack!==i.stack&&(n=!0,ye(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(yn(this,e._parsed),e._stacked=ti(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{F(n[t])?u=this.parseArrayData(i,n,t,e):L(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&yn(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(Lt(f,r),u),y:a.parse(Lt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:ao(n,!0),values:e._stacks[t.axis]._visualValues};return xn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=xn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=or(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=er(r),u,f;function p(){f=n[u];let g=f[r.axis];return!V(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],V(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Za(T(this.options.clip,Ja(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=nr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=ir(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Jt(i);if(r)return vn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(z.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(vn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new ds(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||si(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){si(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!si(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ye(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Wt,"defaults",{}),A(Wt,"datasetElementType",null),A(Wt,"dataElementType",null);function ar(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=zs(i.sort((n,o)=>n-o))}return s._cache.$bar}function rr(s){let t=s.iScale,e=ar(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Jt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function lr(s,t,e,i){let n=e.barThickness,o,a;return R(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function cr(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function hr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function ro(s,t,e,i){return F(s)?hr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Mn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(ro(u,d,o,c));return l}function ii(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function dr(s,t,e){return s!==0?ht(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function ur(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function fr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=ur(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[kn(h,a,r,l)]=!0,n=c)),o[kn(n,a,r,l)]=!0,s.borderSkipped=o}function kn(s,t,e,i){return i?(s=gr(s,t,e),s=Sn(s,e,t)):s=Sn(s,t,e),s}function gr(s,t,e){return s===t?e:s===e?t:s}function Sn(s,t,e){return s==="start"?t:s==="end"?e:s}function pr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Vt=class extends Wt{parsePrimitiveData(t,e,i,n){return Mn(t,e,i,n)}parseArrayData(t,e,i,n){return Mn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(Lt(g,c),u),d.push(ro(Lt(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=ii(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||R(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),_=(p._stacks||{})[r.axis],y={horizontal:c,base:g.base,enableBorderRadius:!_||ii(p._custom)||a===_._top||a===_._bottom,x:c?g.head:m.center,y:c?m.center:g.head,height:c?m.size:Math.abs(g.size),width:c?Math.abs(g.size):m.size};u&&(y.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let k=y.options||t[f].options;fr(y,k,_,a),pr(y,k,h.ratio),this.updateElement(t[f],f,y,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(R(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[T(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||rr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=ii(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ht(d)!==ht(c.barEnd)&&(u=0),u+=d);let m=!R(o)&&!h?o:u,_=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=_,g=p-_,Math.abs(g)<a){g=dr(g,e,r)*a,d===r&&(_-=g/2);let y=e.getPixelForDecimal(0),k=e.getPixelForDecimal(1),S=Math.min(y,k),M=Math.max(y,k);_=Math.max(Math.min(_,M),S),p=_+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(_))}if(_===e.getPixelForValue(r)){let y=ht(g)*e.getLineWidthForValue(r)/2;_+=y,g-=y}return{size:g,base:_,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=T(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?cr(t,e,n,h*c):lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(T(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A(Vt,"id","bar"),A(Vt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Vt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function zt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var di=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return zt()}parse(){return zt()}format(){return zt()}add(){return zt()}diff(){return zt()}startOf(){return zt()}endOf(){return zt()}},mr={_date:di};function br(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Qi:Xe;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!R(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!R(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Oe(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=br(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function xr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ni(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Oe(s,e,t,function(r,l,c){!n&&!Et(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function _r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=Gi(a,{x:t.x,y:t.y});Ji(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Oe(s,e,t,o),n}function yr(s,t,e,i,n,o){let a=[],r=xr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let m=r(t,p);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return Oe(s,e,t,c),a}function oi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?_r(s,t,e,n):yr(s,t,e,i,n,o)}function wn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Oe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var vr={evaluateInteractionItems:Oe,modes:{index(s,t,e,i){let n=kt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ni(s,n,o,i,a)},nearest(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return oi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=kt(t,s);return wn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=kt(t,s);return wn(s,n,"y",e.intersect,i)}}},lo=["left","top","right","bottom"];function ve(s,t){return s.filter(e=>e.pos===t)}function Pn(s,t){return s.filter(e=>lo.indexOf(e.pos)===-1&&e.box.axis===t)}function Me(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Mr(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function kr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!lo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function Sr(s,t){let e=kr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function wr(s){let t=Mr(s),e=Me(t.filter(c=>c.box.fullSize),!0),i=Me(ve(t,"left"),!0),n=Me(ve(t,"right")),o=Me(ve(t,"top"),!0),a=Me(ve(t,"bottom")),r=Pn(t,"x"),l=Pn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ve(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Cn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function co(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Pr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!L(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&co(a,o.getPadding());let r=Math.max(0,t.outerWidth-Cn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Cn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Cr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Dr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function we(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Dr(r.horizontal,t));let{same:d,other:u}=Pr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&we(n,t,e,i)||h}function ss(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Dn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Jt(c.start)&&(a=c.start),l.fullSize?ss(l,n.left,a,e.outerWidth-n.right-n.left,u):ss(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Jt(c.start)&&(o=c.start),l.fullSize?ss(l,o,n.top,u,e.outerHeight-n.bottom-n.top):ss(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var St={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=Y(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=wr(s.boxes),l=r.vertical,c=r.horizontal;E(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,m)=>m.box.options&&m.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);co(u,Y(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=Sr(l.concat(c),d);we(r.fullSize,f,d,p),we(l,f,d,p),we(c,f,d,p)&&we(l,f,d,p),Cr(f),Dn(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,Dn(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},E(r.chartArea,g=>{let m=g.box;Object.assign(m,s.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},us=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},ui=class extends us{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},cs="$chartjs",Ar={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},An=s=>s===null||s==="";function Or(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[cs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",An(n)){let o=Js(s,"width");o!==void 0&&(s.width=o)}if(An(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=Js(s,"height");o!==void 0&&(s.height=o)}return s}var ho=gn?{passive:!0}:!1;function Tr(s,t,e){s&&s.addEventListener(t,e,ho)}function Lr(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,ho)}function Rr(s,t){let e=Ar[s.type]||s.type,{x:i,y:n}=kt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function fs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Er(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.addedNodes,i),a=a&&!fs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function Ir(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.removedNodes,i),a=a&&!fs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var De=new Map,On=0;function uo(){let s=window.devicePixelRatio;s!==On&&(On=s,De.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Fr(s,t){De.size||window.addEventListener("resize",uo),De.set(s,t)}function zr(s){De.delete(s),De.size||window.removeEventListener("resize",uo)}function Br(s,t,e){let i=s.canvas,n=i&&ts(i);if(!n)return;let o=Ws((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Fr(s,o),a}function ai(s,t,e){e&&e.disconnect(),t==="resize"&&zr(s)}function Wr(s,t,e){let i=s.canvas,n=Ws(o=>{s.ctx!==null&&e(Rr(o,s))},s);return Tr(i,t,n),n}var fi=class extends us{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(Or(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[cs])return!1;let i=e[cs].initial;["height","width"].forEach(o=>{let a=i[o];R(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[cs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Er,detach:Ir,resize:Br}[e]||Wr;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:ai,detach:ai,resize:ai}[e]||Lr)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return fn(t,e,i,n)}isAttached(t){let e=t&&ts(t);return!!(e&&e.isConnected)}};function Vr(s){return!Qe()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?ui:fi}var gt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return be(this.x)&&be(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(gt,"defaults",{}),A(gt,"defaultRoutes");function Nr(s,t){let e=s.options.ticks,i=Hr(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?$r(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Yr(t,c,o,a/n),c;let h=jr(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(is(t,c,h,R(f)?0:r-f,r),d=0,u=a-1;d<u;d++)is(t,c,h,o[d],o[d+1]);return is(t,c,h,l,R(f)?t.length:l+f),c}return is(t,c,h),c}function Hr(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function jr(s,t,e){let i=Ur(s),n=t.length/e;if(!i)return Math.max(n,1);let o=Xi(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function $r(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Yr(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function is(s,t,e,i,n){let o=T(i,0),a=Math.min(T(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Ur(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Xr=s=>s==="left"?"right":s==="right"?"left":s,Tn=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Ln=(s,t)=>Math.min(t||s,s);function Rn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function qr(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Gr(s,t){E(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function ke(s){return s.drawTicks?s.tickLength:0}function En(s,t){if(!s.display)return 0;let e=H(s.font,t),i=Y(s.padding);return(F(s.text)?s.text.length:1)*e.lineHeight+i.height}function Kr(s,t){return Mt(s,{scale:t,type:"scale"})}function Jr(s,t,e){return Mt(s,{tick:e,index:t,type:"tick"})}function Zr(s,t,e){let i=Vs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Xr(i)),i}function Qr(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,m=r-o;if(s.isHorizontal()){if(f=q(i,o,r),L(e)){let _=Object.keys(e)[0],y=e[_];p=h[_].getPixelForValue(y)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=Tn(s,e,t);u=r-o}else{if(L(e)){let _=Object.keys(e)[0],y=e[_];f=h[_].getPixelForValue(y)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Tn(s,e,t);p=q(i,a,n),d=e==="left"?-U:U}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Ht=class s extends gt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=X(t,Number.POSITIVE_INFINITY),e=X(e,Number.NEGATIVE_INFINITY),i=X(i,Number.POSITIVE_INFINITY),n=X(n,Number.NEGATIVE_INFINITY),{min:X(t,i),max:X(e,n),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:X(e,X(i,e)),max:X(i,X(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){I(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=cn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Rn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Nr(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){I(this.options.afterUpdate,[this])}beforeSetDimensions(){I(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){I(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),I(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){I(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=I(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){I(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){I(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=Ln(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=tt(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-ke(t.grid)-e.padding-En(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ye(Math.min(Math.asin(tt((h.highest.height+6)/r,-1,1)),Math.asin(tt(l/c,-1,1))-Math.asin(tt(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){I(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){I(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=En(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ke(o)+l):(t.height=this.maxHeight,t.width=ke(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=dt(this.labelRotation),g=Math.cos(p),m=Math.sin(p);if(r){let _=i.mirror?0:m*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+_+f)}else{let _=i.mirror?0:g*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+_+f)}this._calculatePadding(c,h,m,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){I(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)R(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Rn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Ln(e,i)),c=0,h=0,d,u,f,p,g,m,_,y,k,S,M;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=m=g.string,_=o[m]=o[m]||{data:{},gc:[]},y=g.lineHeight,k=S=0,!R(p)&&!F(p))k=ge(n,_.data,_.gc,k,p),S=y;else if(F(p))for(u=0,f=p.length;u<f;++u)M=p[u],!R(M)&&!F(M)&&(k=ge(n,_.data,_.gc,k,M),S+=y);a.push(k),r.push(S),c=Math.max(k,c),h=Math.max(S,h)}Gr(o,e);let P=a.indexOf(c),x=r.indexOf(h),v=w=>({width:a[w]||0,height:r[w]||0});return{first:v(0),last:v(e-1),widest:v(P),highest:v(x),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Zi(this._alignToPixels?yt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Jr(this.getContext(),t,i))}return this.$context||(this.$context=Kr(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=dt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ke(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,m=g/2,_=function($){return yt(i,$,g)},y,k,S,M,P,x,v,w,C,D,O,j;if(a==="top")y=_(this.bottom),x=this.bottom-u,w=y-m,D=_(t.top)+m,j=t.bottom;else if(a==="bottom")y=_(this.top),D=t.top,j=_(t.bottom)-m,x=y+m,w=this.top+u;else if(a==="left")y=_(this.right),P=this.right-u,v=y-m,C=_(t.left)+m,O=t.right;else if(a==="right")y=_(this.left),C=t.left,O=_(t.right)-m,P=y+m,v=this.left+u;else if(e==="x"){if(a==="center")y=_((t.top+t.bottom)/2+.5);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}D=t.top,j=t.bottom,x=y+m,w=x+u}else if(e==="y"){if(a==="center")y=_((t.left+t.right)/2);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}P=y-m,v=P-u,C=t.left,O=t.right}let it=T(n.ticks.maxTicksLimit,d),W=Math.max(1,Math.ceil(d/it));for(k=0;k<d;k+=W){let $=this.getContext(k),J=o.setContext($),Re=r.setContext($),Ee=J.lineWidth,Yt=J.color,Ie=Re.dash||[],Ut=Re.dashOffset,le=J.tickWidth,Ct=J.tickColor,ce=J.tickBorderDash||[],Dt=J.tickBorderDashOffset;S=qr(this,k,l),S!==void 0&&(M=yt(i,S,Ee),c?P=v=C=O=M:x=w=D=j=M,f.push({tx1:P,ty1:x,tx2:v,ty2:w,x1:C,y1:D,x2:O,y2:j,width:Ee,color:Yt,borderDash:Ie,borderDashOffset:Ut,tickWidth:le,tickColor:Ct,tickBorderDash:ce,tickBorderDashOffset:Dt}))}return this._ticksLength=d,this._borderValue=y,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ke(i.grid),f=u+h,p=d?-h:f,g=-dt(this.labelRotation),m=[],_,y,k,S,M,P,x,v,w,C,D,O,j="middle";if(n==="top")P=this.bottom-p,x=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,x=this._getXAxisLabelAlignment();else if(n==="left"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(n==="right"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];P=this.chart.scales[W].getPixelForValue($)+f}x=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")M=(t.left+t.right)/2-f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];M=this.chart.scales[W].getPixelForValue($)}x=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?j="top":l==="end"&&(j="bottom"));let it=this._getLabelSizes();for(_=0,y=r.length;_<y;++_){k=r[_],S=k.label;let W=o.setContext(this.getContext(_));v=this.getPixelForTick(_)+o.labelOffset,w=this._resolveTickFontOptions(_),C=w.lineHeight,D=F(S)?S.length:1;let $=D/2,J=W.color,Re=W.textStrokeColor,Ee=W.textStrokeWidth,Yt=x;a?(M=v,x==="inner"&&(_===y-1?Yt=this.options.reverse?"left":"right":_===0?Yt=this.options.reverse?"right":"left":Yt="center"),n==="top"?c==="near"||g!==0?O=-D*C+C/2:c==="center"?O=-it.highest.height/2-$*C+C:O=-it.highest.height+C/2:c==="near"||g!==0?O=C/2:c==="center"?O=it.highest.height/2-$*C:O=it.highest.height-D*C,d&&(O*=-1),g!==0&&!W.showLabelBackdrop&&(M+=C/2*Math.sin(g))):(P=v,O=(1-D)*C/2);let Ie;if(W.showLabelBackdrop){let Ut=Y(W.backdropPadding),le=it.heights[_],Ct=it.widths[_],ce=O-Ut.top,Dt=0-Ut.left;switch(j){case"middle":ce-=le/2;break;case"bottom":ce-=le;break}switch(x){case"center":Dt-=Ct/2;break;case"right":Dt-=Ct;break;case"inner":_===y-1?Dt-=Ct:_>0&&(Dt-=Ct/2);break}Ie={left:Dt,top:ce,width:Ct+Ut.width,height:le+Ut.height,color:W.backdropColor}}m.push({label:S,font:w,textOffset:O,options:{rotation:g,color:J,strokeColor:Re,strokeWidth:Ee,textAlign:Yt,textBaseline:j,translation:[M,P],backdrop:Ie}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-dt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=yt(t,this.left,a)-a/2,h=yt(t,this.right,r)+r/2,d=u=l):(d=yt(t,this.top,a)-a/2,u=yt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Ke(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;It(i,c,0,h,l,r)}n&&Je(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=H(i.font),a=Y(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||L(e)?(l+=a.bottom,F(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=Qr(this,l,e,r);It(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Zr(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=T(t.grid&&t.grid.z,-1),n=T(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return H(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},te=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;sl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,tl(t,a,i),this.override&&z.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in z[n]&&(delete z[n][i],this.override&&delete _t[i])}};function tl(s,t,e){let i=Gt(Object.create(null),[e?z.get(e):{},z.get(t),s.defaults]);z.set(t,i),s.defaultRoutes&&el(t,s.defaultRoutes),s.descriptors&&z.describe(t,s.descriptors)}function el(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");z.route(o,n,l,r)})}function sl(s){return"id"in s&&"defaults"in s}var gi=class{constructor(){this.controllers=new te(Wt,"datasets",!0),this.elements=new te(gt,"elements"),this.plugins=new te(Object,"plugins"),this.scales=new te(Ht,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):E(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=$e(t);I(i["before"+n],[],i),e[t](i),I(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},at=new gi,pi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(I(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){R(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=T(i.options&&i.options.plugins,{}),o=il(i);return n===!1&&!e?[]:ol(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function il(s){let t={},e=[],i=Object.keys(at.plugins.items);for(let o=0;o<i.length;o++)e.push(at.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function nl(s,t){return!t&&s===!1?null:s===!0?{}:s}function ol(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=nl(i[l],n);c!==null&&o.push({plugin:r,options:al(s.config,{plugin:r,local:e[l]},c,a)})}return o}function al(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function mi(s,t){let e=z.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function rl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ll(s,t){return s===t?"_index_":"_value_"}function In(s){if(s==="x"||s==="y"||s==="r")return s}function cl(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function bi(s,...t){if(In(s))return s;for(let e of t){let i=e.axis||cl(e.position)||s.length>1&&In(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Fn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function hl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Fn(s,"x",e[0])||Fn(s,"y",e[0])}return{}}function dl(s,t){let e=_t[s.type]||{scales:{}},i=t.scales||{},n=mi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!L(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=bi(a,r,hl(a,s),z.scales[r.type]),c=ll(l,n),h=e.scales||{};o[a]=Kt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||mi(r,t),h=(_t[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=rl(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Kt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Kt(r,[z.scales[r.type],z.scale])}),o}function fo(s){let t=s.options||(s.options={});t.plugins=T(t.plugins,{}),t.scales=dl(s,t)}function go(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ul(s){return s=s||{},s.data=go(s.data),fo(s),s}var zn=new Map,po=new Set;function ns(s,t){let e=zn.get(s);return e||(e=t(),zn.set(s,e),po.add(e)),e}var Se=(s,t,e)=>{let i=Lt(t,e);i!==void 0&&s.add(i)},xi=class{constructor(t){this._config=ul(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=go(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),fo(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ns(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ns(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ns(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return ns(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>Se(l,t,d))),h.forEach(d=>Se(l,n,d)),h.forEach(d=>Se(l,_t[o]||{},d)),h.forEach(d=>Se(l,z,d)),h.forEach(d=>Se(l,Ge,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),po.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,_t[e]||{},z.datasets[e]||{},{type:e},z,Ge]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Bn(this._resolverCache,t,n),l=a;if(gl(a,e)){o.$shared=!1,i=lt(i)?i():i;let c=this.createResolver(t,i,r);l=Tt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Bn(this._resolverCache,t,i);return L(e)?Tt(o,e,void 0,n):o}};function Bn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:Ze(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var fl=s=>L(s)&&Object.getOwnPropertyNames(s).some(t=>lt(s[t]));function gl(s,t){let{isScriptable:e,isIndexable:i}=Xs(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(lt(r)||fl(r))||a&&F(r))return!0}return!1}var pl="4.6.1",ml=["top","bottom","left","right","chartArea"];function Wn(s,t){return s==="top"||s==="bottom"||ml.indexOf(s)===-1&&t==="x"}function Vn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Nn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),I(e&&e.onComplete,[s],t)}function bl(s){let t=s.chart,e=t.options.animation;I(e&&e.onProgress,[s],t)}function mo(s){return Qe()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var hs={},Hn=s=>{let t=mo(s);return Object.values(hs).filter(e=>e.canvas===t).pop()};function xl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function _l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var et=class{static register(...t){at.add(...t),jn()}static unregister(...t){at.remove(...t),jn()}constructor(t,e){let i=this.config=new xi(e),n=mo(t),o=Hn(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Vr(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ji(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new pi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=nn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],hs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}ut.listen(this,"complete",Nn),ut.listen(this,"progress",bl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return R(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return at}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():Ks(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Hs(this.canvas,this.ctx),this}stop(){return ut.stop(this),this}resize(t,e){ut.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,Ks(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),I(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};E(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=bi(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),E(o,a=>{let r=a.options,l=r.id,c=bi(l,r),h=T(r.type,a.dtype);(r.position===void 0||Wn(r.position,c)!==Wn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=at.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),E(n,(a,r)=>{a||delete i[r]}),E(i,a=>{St.configure(this,a,a.options),St.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Vn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||mi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=at.getController(r),{datasetElementType:c,dataElementType:h}=z.datasets[r];Object.assign(l,{dataElementType:at.getElement(h),datasetElementType:c&&at.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){E(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||E(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Vn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){E(this.scales,t=>{St.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Ls(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;xl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Ls(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;St.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],E(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,lt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(ut.has(this)?this.attached&&!ut.running(this)&&ut.start(this):(this.draw(),Nn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=pn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Ke(e,n),t.controller.draw(),n&&Je(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Et(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=vr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=Mt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Jt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),ut.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Hs(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete hs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};E(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){E(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},E(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!pe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=Ui(t),c=_l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,I(o.onHover,[t,r,this],this),l&&I(o.onClick,[t,r,this],this));let h=!pe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(et,"defaults",z),A(et,"instances",hs),A(et,"overrides",_t),A(et,"registry",at),A(et,"version",pl),A(et,"getChart",Hn);function jn(){return E(et.instances,s=>s._plugins.invalidate())}function bo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function wt(s,t,e,i){return s?0:tt(t,e,i)}function yl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=Us(i);return{t:wt(n.top,o.top,0,e),r:wt(n.right,o.right,0,t),b:wt(n.bottom,o.bottom,0,e),l:wt(n.left,o.left,0,t)}}function vl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=vt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||L(n);return{topLeft:wt(!l||r.top||r.left,o.topLeft,0,a),topRight:wt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:wt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:wt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ml(s){let t=bo(s),e=t.right-t.left,i=t.bottom-t.top,n=yl(s,e/2,i/2),o=vl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function ri(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&bo(s,i);return r&&(n||Rt(t,r.left,r.right))&&(o||Rt(e,r.top,r.bottom))}function kl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function Sl(s,t){s.rect(t.x,t.y,t.w,t.h)}function li(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Nt=class extends gt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ml(this),r=kl(a.radius)?Zt:Sl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,li(a,e,o)),t.clip(),r(t,li(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,li(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return ri(this,t,e,i)}inXRange(t,e){return ri(this,t,null,e)}inYRange(t,e){return ri(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Nt,"id","bar"),A(Nt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Nt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var $n=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},wl=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,gs=class extends gt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=I(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=H(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=$n(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let m=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((m,_)=>{let{itemWidth:y,itemHeight:k}=Pl(i,e,o,m,n);_>0&&f+k+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[_]={left:p,top:f,col:g,width:y,height:k},u=Math.max(u,y),f+=k+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Ft(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Ke(t,this),this._draw(),Je(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=z.color,l=Ft(t.rtl,this.left,this.width),c=H(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:m}=$n(a,d),_=function(P,x,v){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let w=T(v.lineWidth,1);if(n.fillStyle=T(v.fillStyle,r),n.lineCap=T(v.lineCap,"butt"),n.lineDashOffset=T(v.lineDashOffset,0),n.lineJoin=T(v.lineJoin,"miter"),n.lineWidth=w,n.strokeStyle=T(v.strokeStyle,r),n.setLineDash(T(v.lineDash,[])),a.usePointStyle){let C={radius:g*Math.SQRT2/2,pointStyle:v.pointStyle,rotation:v.rotation,borderWidth:w},D=l.xPlus(P,p/2),O=x+u;$s(n,C,D,O,a.pointStyleWidth&&p)}else{let C=x+Math.max((d-g)/2,0),D=l.leftForLtr(P,p),O=vt(v.borderRadius);n.beginPath(),Object.values(O).some(j=>j!==0)?Zt(n,{x:D,y:C,w:p,h:g,radius:O}):n.rect(D,C,p,g),n.fill(),w!==0&&n.stroke()}n.restore()},y=function(P,x,v){It(n,v.text,P,x+m/2,c,{strikethrough:v.hidden,textAlign:l.textAlign(v.textAlign)})},k=this.isHorizontal(),S=this._computeTitleHeight();k?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+S,line:0}:f={x:this.left+h,y:q(o,this.top+S+h,this.bottom-e[0].height),line:0},Zs(this.ctx,t.textDirection);let M=m+h;this.legendItems.forEach((P,x)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let v=n.measureText(P.text).width,w=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),C=p+u+v,D=f.x,O=f.y;l.setWidth(this.width),k?x>0&&D+C+h>this.right&&(O=f.y+=M,f.line++,D=f.x=q(o,this.left+h,this.right-i[f.line])):x>0&&O+M>this.bottom&&(D=f.x=D+e[f.line].width+h,f.line++,O=f.y=q(o,this.top+S+h,this.bottom-e[f.line].height));let j=l.x(D);if(_(j,O,P),D=on(w,D+p+u,k?D+C:this.right,t.rtl),y(l.x(D),O,P),k)f.x+=C+h;else if(typeof P.text!="string"){let it=c.lineHeight;f.y+=xo(P,it)+h}else f.y+=M}),Qs(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=H(e.font),n=Y(e.padding);if(!e.display)return;let o=Ft(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,m)=>Math.max(g,m.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Vs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,It(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=H(t.font),i=Y(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Rt(t,this.left,this.right)&&Rt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Rt(t,n.left,n.left+n.width)&&Rt(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Al(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=wl(n,i);n&&!o&&I(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&I(e.onHover,[t,i,this],this)}else i&&I(e.onClick,[t,i,this],this)}};function Pl(s,t,e,i,n){let o=Cl(i,s,t,e),a=Dl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Cl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Dl(s,t,e){let i=s;return typeof t.text!="string"&&(i=xo(t,e)),i}function xo(s,t){let e=s.text?s.text.length:0;return t*e}function Al(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var _o={id:"legend",_element:gs,start(s,t,e){let i=s.legend=new gs({ctx:s.ctx,options:e,chart:s});St.configure(s,i,e),St.addBox(s,i)},stop(s){St.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;St.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=Y(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Pe={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=Ki(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function ot(s,t){return t&&(F(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function ft(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ol(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function Yn(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=H(t.bodyFont),c=H(t.titleFont),h=H(t.footerFont),d=o.length,u=n.length,f=i.length,p=Y(t.padding),g=p.height,m=0,_=i.reduce((S,M)=>S+M.before.length+M.lines.length+M.after.length,0);if(_+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),_){let S=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*S+(_-f)*l.lineHeight+(_-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let y=0,k=function(S){m=Math.max(m,e.measureText(S).width+y)};return e.save(),e.font=c.string,E(s.title,k),e.font=l.string,E(s.beforeBody.concat(s.afterBody),k),y=t.displayColors?a+2+t.boxPadding:0,E(i,S=>{E(S.before,k),E(S.lines,k),E(S.after,k)}),y=0,e.font=h.string,E(s.footer,k),e.restore(),m+=p.width,{width:m,height:g}}function Tl(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function Ll(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function Rl(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),Ll(c,s,t,e)&&(c="center"),c}function Un(s,t,e){let i=e.yAlign||t.yAlign||Tl(s,e);return{xAlign:e.xAlign||t.xAlign||Rl(s,t,e,i),yAlign:i}}function El(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function Il(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function Xn(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=vt(a),p=El(t,r),g=Il(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:tt(p,0,i.width-t.width),y:tt(g,0,i.height-t.height)}}function os(s,t,e){let i=Y(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function qn(s){return ot([],ft(s))}function Fl(s,t,e){return Mt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function Gn(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var yo={beforeTitle:nt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:nt,beforeBody:nt,beforeLabel:nt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return R(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:nt,afterBody:nt,beforeFooter:nt,footer:nt,afterFooter:nt};function G(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?yo[t].call(e,i):n}var Ce=class extends gt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ds(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Fl(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=G(i,"beforeTitle",this,t),o=G(i,"title",this,t),a=G(i,"afterTitle",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}getBeforeBody(t,e){return qn(G(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return E(t,o=>{let a={before:[],lines:[],after:[]},r=Gn(i,o);ot(a.before,ft(G(r,"beforeLabel",this,o))),ot(a.lines,G(r,"label",this,o)),ot(a.after,ft(G(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return qn(G(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=G(i,"beforeFooter",this,t),o=G(i,"footer",this,t),a=G(i,"afterFooter",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ol(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),E(r,h=>{let d=Gn(t.callbacks,h);n.push(G(d,"labelColor",this,h)),o.push(G(d,"labelPointStyle",this,h)),a.push(G(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Pe[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=Yn(this,i),c=Object.assign({},r,l),h=Un(this.chart,i,c),d=Xn(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=vt(r),{x:u,y:f}=t,{width:p,height:g}=e,m,_,y,k,S,M;return o==="center"?(S=f+g/2,n==="left"?(m=u,_=m-a,k=S+a,M=S-a):(m=u+p,_=m+a,k=S-a,M=S+a),y=m):(n==="left"?_=u+Math.max(l,h)+a:n==="right"?_=u+p-Math.max(c,d)-a:_=this.caretX,o==="top"?(k=f,S=k-a,m=_-a,y=_+a):(k=f+g,S=k+a,m=_+a,y=_-a),M=k),{x1:m,x2:_,x3:y,y1:k,y2:S,y3:M}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=H(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=H(o.bodyFont),d=os(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,_=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,js(t,g,m,_),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,js(t,g,m,_)}else{t.lineWidth=L(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),_=vt(a.borderRadius);Object.values(_).some(y=>y!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,Zt(t,{x:g,y:p,w:c,h:l,radius:_}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),Zt(t,{x:m,y:p+1,w:c-2,h:l-2,radius:_}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=H(i.bodyFont),u=d.lineHeight,f=0,p=Ft(i.rtl,this.x,this.width),g=function(v){e.fillText(v,p.x(t.x+f),t.y+u/2),t.y+=u+o},m=p.textAlign(a),_,y,k,S,M,P,x;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=os(this,m,i),e.fillStyle=i.bodyColor,E(this.beforeBody,g),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,S=0,P=n.length;S<P;++S){for(_=n[S],y=this.labelTextColors[S],e.fillStyle=y,E(_.before,g),k=_.lines,r&&k.length&&(this._drawColorBox(e,t,S,p,i),u=Math.max(d.lineHeight,l)),M=0,x=k.length;M<x;++M)g(k[M]),u=d.lineHeight;E(_.after,g)}f=0,u=d.lineHeight,E(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=H(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=vt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Pe[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=Yn(this,t),l=Object.assign({},a,this._size),c=Un(e,t,l),h=Xn(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=Y(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),Zs(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Qs(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!pe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!pe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Pe[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Ce,"positioners",Pe);var vo={id:"tooltip",_element:Ce,positioners:Pe,afterInit(s,t,e){e&&(s.tooltip=new Ce({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:yo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var zl=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Bl(s,t,e,i){let n=s.indexOf(t);if(n===-1)return zl(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Wl=(s,t)=>s===null?null:tt(Math.round(s),0,t);function Kn(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ee=class extends Ht{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(R(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Bl(i,t,T(e,t),this._addedLabels),Wl(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return Kn.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ee,"id","category"),A(ee,"defaults",{ticks:{callback:Kn}});function Vl(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:m}=t,_=!R(a),y=!R(r),k=!R(c),S=(m-g)/(d+1),M=Rs((m-g)/p/f)*f,P,x,v,w;if(M<1e-14&&!_&&!y)return[{value:g},{value:m}];w=Math.ceil(m/M)-Math.floor(g/M),w>p&&(M=Rs(w*M/p/f)*f),R(l)||(P=Math.pow(10,l),M=Math.ceil(M*P)/P),n==="ticks"?(x=Math.floor(g/M)*M,v=Math.ceil(m/M)*M):(x=g,v=m),_&&y&&o&&qi((r-a)/o,M/1e3)?(w=Math.round(Math.min((r-a)/M,h)),M=(r-a)/w,x=a,v=r):k?(x=_?a:x,v=y?r:v,w=c-1,M=(v-x)/w):(w=(v-x)/M,me(w,Math.round(w),M/1e3)?w=Math.round(w):w=Math.ceil(w));let C=Math.max(Is(M),Is(x));P=Math.pow(10,R(l)?C:l),x=Math.round(x*P)/P,v=Math.round(v*P)/P;let D=0;for(_&&(u&&x!==a?(e.push({value:a}),x<a&&D++,me(Math.round((x+D*M)*P)/P,a,Jn(a,S,s))&&D++):x<a&&D++);D<w;++D){let O=Math.round((x+D*M)*P)/P;if(y&&O>r)break;e.push({value:O})}return y&&u&&v!==r?e.length&&me(e[e.length-1].value,r,Jn(r,S,s))?e[e.length-1].value=r:e.push({value:r}):(!y||v===r)&&e.push({value:v}),e}function Jn(s,t,{horizontal:e,minRotation:i}){let n=dt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ne=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return R(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ht(n),c=ht(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Vl(n,o);return t.bounds==="ticks"&&Es(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return qe(t,this.chart.options.locale,this.options.ticks.format)}},se=class extends ne{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=dt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(se,"id","linear"),A(se,"defaults",{ticks:{callback:xe.formatters.numeric}});var Ae=s=>Math.floor(ct(s)),Bt=(s,t)=>Math.pow(10,Ae(s)+t);function Zn(s){return s/Math.pow(10,Ae(s))===1}function Qn(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function Nl(s,t){let e=t-s,i=Ae(e);for(;Qn(s,t,i)>10;)i++;for(;Qn(s,t,i)<10;)i--;return Math.min(i,Ae(s))}function Hl(s,{min:t,max:e}){t=X(s.min,t);let i=[],n=Ae(t),o=Nl(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=X(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:Zn(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=X(s.max,u);return i.push({value:f,major:Zn(f),significand:d}),i}var as=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ne.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return V(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Bt(this.min,0)?Bt(this.min,-1):Bt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Bt(i,-1)),a(Bt(n,1)))),i<=0&&o(Bt(n,-1)),n<=0&&a(Bt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=Hl(e,this);return t.bounds==="ticks"&&Es(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ct(t),this._valueRange=ct(this.max)-ct(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ct(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(as,"id","logarithmic"),A(as,"defaults",{ticks:{callback:xe.formatters.logarithmic,major:{enabled:!0}}});function _i(s){let t=s.ticks;if(t.display&&s.display){let e=Y(t.backdropPadding);return T(t.font&&t.font.size,z.font.size)+e.height}return 0}function jl(s,t,e){return e=F(e)?e:[e],{w:ln(s,t.string,e),h:e.length*t.lineHeight}}function to(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function $l(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?N/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=H(c.font),u=jl(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=st(s.getIndexAngle(l)+r),p=Math.round(Ye(f)),g=to(p,h.x,u.w,0,180),m=to(p,h.y,u.h,90,270);Yl(e,t,f,g,m)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=ql(s,i,n)}function Yl(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Ul(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ye(st(l.angle+U))),h=Jl(l.y,r.h,c),d=Gl(c),u=Kl(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Xl(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Et({x:e,y:i},t)||Et({x:e,y:o},t)||Et({x:n,y:i},t)||Et({x:n,y:o},t))}function ql(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:_i(o)/2,additionalAngle:a?N/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=Ul(s,h,l);i.push(d),r==="auto"&&(d.visible=Xl(d,c),d.visible&&(c=d))}return i}function Gl(s){return s===0||s===180?"center":s<180?"left":"right"}function Kl(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Jl(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Zl(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!R(r)){let l=vt(t.borderRadius),c=Y(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),Zt(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function Ql(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Zl(e,a,o);let r=H(a.font),{x:l,y:c,textAlign:h}=o;It(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Mo(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,Q);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function tc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Mo(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function ec(s,t,e){return Mt(s,{label:e,index:t,type:"pointLabel"})}var Qt=class extends ne{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=Y(_i(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/_i(this.options))}generateTickLabels(t){ne.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=I(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?$l(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=Q/(this._pointLabels.length||1),i=this.options.startAngle||0;return st(t*e+dt(i))}getDistanceFromCenterForValue(t){if(R(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(R(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return ec(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-U+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Mo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Ql(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);tc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=H(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=Y(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}It(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(Qt,"id","radialLinear"),A(Qt,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(Qt,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(Qt,"descriptors",{angleLines:{_fallback:"grid"}});var ps={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},K=Object.keys(ps);function eo(s,t){return s-t}function so(s,t){if(R(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),V(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(be(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function io(s,t,e,i){let n=K.length;for(let o=K.indexOf(s);o<n-1;++o){let a=ps[K[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return K[o]}return K[n-1]}function sc(s,t,e,i,n){for(let o=K.length-1;o>=K.indexOf(e);o--){let a=K[o];if(ps[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return K[e?K.indexOf(e):0]}function ic(s){for(let t=K.indexOf(s)+1,e=K.length;t<e;++t)if(ps[K[t]].common)return K[t]}function no(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Ue(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function nc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function oo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:nc(s,i,n,e)}var ie=class extends Ht{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new mr._date(t.adapters.date);n.init(e),Kt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:so(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=V(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=tn(n,o,a);return this._unit=e.unit||(i.autoSkip?io(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):sc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:ic(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),oo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=tt(e,0,a),i=tt(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||io(o.minUnit,e,i,this._getLabelCapacity(e)),r=T(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=be(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)no(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&no(h,u,p),Object.keys(h).sort(eo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return I(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=dt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,oo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(so(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return zs(t.sort(eo))}};A(ie,"id","time"),A(ie,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function rs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Xe(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Xe(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ls=class extends ie{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=rs(e,this.min),this._tableRange=rs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(rs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return rs(this._table,i*this._tableRange+this._minPos,!0)}};A(ls,"id","timeseries"),A(ls,"defaults",ie.defaults);function b(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function B(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Te(s){if(s===null)return"\\u2014";let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function jt(s){return s===null?"\\u2014":s.toFixed(3)}function pt(s,t,...e){return b("section",{id:t},b("h2",{},s),...e)}et.register(Vt,Nt,ee,se,vo,_o);var ko=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],oe=10;function So(s){let t=[oc(s),ac(s),rc(s),lc(s)];return pt("Charts","charts",b("div",{class:"charts"},...t))}function ms(s,t,e,i=260){let n=b("canvas",{id:t,role:"img","aria-label":s}),o=b("figure",{class:"chart"},b("figcaption",{},s),b("div",{class:"canvas",style:`height:${i}px`},n));return queueMicrotask(()=>new et(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),o}function oc(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(oe).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(oe-1,Math.floor(n*oe)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:oe},(i,n)=>`${(n/oe).toFixed(1)}\\u2013${((n+1)/oe).toFixed(1)}`);return ms("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:ko[n%ko.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function ac(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return ms("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>Te((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function rc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return ms(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let r=l=>l===null?"\\u2014":l.toFixed(3);return`${r(a.base)} \\u2192 ${r(a.head)}, \\u0394 ${r(a.delta)} [${r(a.low)}, ${r(a.high)}] ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function lc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return ms("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var Pt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=y=>{if(y=this.postProcess(y,i),n){setTimeout(function(){n(y)},0);return}else return y},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,m=1/0,_=()=>{for(let y=Math.max(g,-c);y<=Math.min(m,c);y+=2){let k,S=f[y-1],M=f[y+1];S&&(f[y-1]=void 0);let P=!1;if(M){let v=M.oldPos-y;P=M&&0<=v&&v<r}let x=S&&S.oldPos+1<l;if(!P&&!x){f[y]=void 0;continue}if(!x||P&&S.oldPos<M.oldPos?k=this.addToPath(M,!0,!1,0,i):k=this.addToPath(S,!1,!0,1,i),p=this.extractCommon(k,e,t,y,i),k.oldPos+1>=l&&p+1>=r)return a(this.buildValues(k.lastComponent,e,t))||!0;f[y]=k,k.oldPos+1>=l&&(m=Math.min(m,y-1)),p+1>=r&&(g=Math.max(g,y+1))}c++};if(n)(function y(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);_()||y()},0)})();else for(;c<=h&&Date.now()<=u;){let y=_();if(y)return y}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function yi(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function vi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function bs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function xs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ae(s,t){return bs(s,t,"")}function Le(s,t){return xs(s,t,"")}function Mi(s,t){return t.slice(0,cc(s,t))}function cc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function ki(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function _s(s,t){if(t)return re(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function $t(s,t){if(t)return re(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function re(s,t){if(!t)return[$t(s),_s(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=ki(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var ys="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",hc=new RegExp(`[${ys}]+|\\\\s+|[^${ys}]`,"ug"),Si=class extends Pt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=ki(t,a)}else i=t.match(hc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&wo(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&wo(i,o,n,null,e.intlSegmenter),t}},Po=new Si;function Pi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Do(s,t,e):Po.diff(s,t,e)}function wo(s,t,e,i,n){if(t&&e){let[o,a]=re(t.value,n),[r,l]=re(e.value,n);if(s){let c=yi(o,r);s.value=xs(s.value,r,c),t.value=ae(t.value,c),e.value=ae(e.value,c)}if(i){let c=vi(a,l);i.value=bs(i.value,l,c),t.value=Le(t.value,c),e.value=Le(e.value,c)}}else if(e){if(s){let o=$t(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=$t(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=$t(i.value,n),[a,r]=re(t.value,n),l=yi(o,a);t.value=ae(t.value,l);let c=vi(ae(o,l),r);t.value=Le(t.value,c),i.value=bs(i.value,o,c),s.value=xs(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=$t(i.value,n),a=_s(t.value,n),r=Mi(a,o);t.value=Le(t.value,r)}else if(s){let o=_s(s.value,n),a=$t(t.value,n),r=Mi(o,a);t.value=ae(t.value,r)}}var wi=class extends Pt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${ys}]+|[^\\\\S\\\\n\\\\r]+|[^${ys}]`,"ug");return t.match(e)||[]}},Co=new wi;function Do(s,t,e){return Co.diff(s,t,e)}var Ci=class extends Pt{constructor(){super(...arguments),this.tokenize=dc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},Ao=new Ci;function Di(s,t,e){return Ao.diff(s,t,e)}function dc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var Oo=4e3;function To(s){let t=b("div",{class:"body"}),e=b("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=b("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...uc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function uc(s,t){let e=[b("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),b("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",`${B(t.durationMs)} ms`,...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];return t.label!==null&&e.push(b("p",{class:"label"},t.label)),e.push(vs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(vs("Error",t.error,"detail-error")),e.push(vs("Output",t.output,"detail-output")),t.expected!==null&&(e.push(vs("Expected",t.expected,"detail-expected")),e.push(b("h3",{},"Output vs expected"),gc(t.expected,t.output))),e.push(b("h3",{},"Evaluations"),fc(t)),t.trials!==null&&e.push(b("h3",{},`Trials (${B(t.trials.filter(i=>i.passed).length)} of ${B(t.trials.length)} passed)`),b("ol",{class:"trials"},...t.trials.map(i=>b("li",{class:i.passed?"ok":"bad"},`${i.passed?"\\u2713":"\\u2717"} ${B(i.durationMs)} ms \\xB7 ${i.error??i.scores}`)))),t.usage!==null&&e.push(b("h3",{},"Model calls of the target"),b("p",{},t.usage)),e}function vs(s,t,e){return b("div",{class:"block"},b("h3",{},s),b("pre",{id:e},t))}function fc(s){let t=s.evaluations.map(e=>b("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},b("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),b("td",{},e.evaluator),b("td",{class:"num"},jt(e.score)),b("td",{},e.threshold??"no threshold"),b("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),b("td",{class:"dim"},e.usage??"")));return b("table",{class:"grid",id:"detail-evaluations"},b("thead",{},b("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>b("th",{},e)))),b("tbody",{},...t))}function gc(s,t){let i=s.length>Oo||t.length>Oo?Di(s,t):Pi(s,t),n=b("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?b("ins",{},o.value):o.removed?b("del",{},o.value):document.createTextNode(o.value));return n}function Ro(s){let{totals:t}=s,e=s.verdict==="pass",i=s.interrupted?"The run was interrupted: the verdict is FAIL.":e?`All ${B(t.runs)} runs passed their gates.`:`${B(t.failedRuns)} of ${B(t.runs)} runs failed their gates.`;return b("header",{id:"verdict",class:e?"pass":"fail"},b("div",{class:"word"},e?"PASS":"FAIL"),b("div",{},b("p",{class:"sentence"},i),b("p",{class:"totals"},`${B(t.cases)} cases: ${B(t.passed)} passed, ${B(t.failed)} failed, ${B(t.errored)} errored`),b("p",{class:"meta"},[s.config,s.git,s.startedAt,`${(s.durationMs/1e3).toFixed(1)} s`,`evalgate ${s.toolVersion}`].filter(n=>n!==null).join(" \\xB7 ")),s.usage!==null?b("p",{class:"meta"},s.usage):null))}function Eo(s){let t=s.runs.flatMap(e=>e.gate.map(i=>b("tr",{class:i.passed?"ok":"bad"},b("td",{},e.name),b("td",{},i.passed?"\\u2713":"\\u2717"),b("td",{},i.name),b("td",{},i.expected),b("td",{},i.actual))));return pt("Gate conditions","gate",b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","","condition","expected","actual"].map(e=>b("th",{},e)))),b("tbody",{},...t)))}function Io(s){let t=b("tr",{},...s.keys.map(i=>b("th",{},i)),b("th",{},"verdict"),b("th",{class:"num"},"cases"),b("th",{class:"num"},"pass rate"),...s.evaluators.map(i=>b("th",{class:"num",title:"mean score"},i))),e=s.rows.map(i=>b("tr",{},...s.keys.map(n=>b("td",{},i.params[n]??"")),b("td",{class:i.verdict},i.verdict.toUpperCase()),b("td",{class:"num"},B(i.cases)),Lo(Te(i.passRate),i.passRate!==null&&i.passRate===s.bestPassRate),...i.means.map((n,o)=>Lo(jt(n),n!==null&&n===s.bestMeans[o]))));return b("div",{class:"matrix"},b("h3",{},`${s.suite} \\xB7 ${B(s.rows.length)} grid points`),b("table",{class:"grid"},b("thead",{},t),b("tbody",{},...e)),b("p",{class:"note"},"\\u2605 best of the column; evaluator columns are mean scores."))}function Lo(s,t){return b("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Fo(s){let t=s.runs.map(e=>b("tr",{},b("td",{},e.name),b("td",{class:e.verdict},e.verdict.toUpperCase()),b("td",{class:"num"},B(e.cases)),b("td",{class:"num"},Te(e.passRate)),b("td",{class:"num"},B(e.failed)),b("td",{class:"num"},B(e.errored)),b("td",{},e.evaluators.map(i=>`${i.id} ${jt(i.mean)}`).join(" \\xB7 "))));return b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","verdict","cases","pass rate","failed","errored","evaluator means"].map(e=>b("th",{},e)))),b("tbody",{},...t))}var Ms=30,zo=10,pc=8,Bo={errored:0,failed:1,passed:2};function Wo(s,t){let e=s.cases.map(x=>[x.id,x.label??"",x.source??"",x.output.slice(0,4e3),x.error??""].join(`\n`).toLowerCase()),i=s.evaluators.slice(0,pc),n=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=ks("filter-run",[["all","every run"],...s.runs.map((x,v)=>[String(v),x.name])]),a=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((x,v)=>[String(v),`${x} did not pass`])]),r=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(x=>[`tag:${x}`,`tagged ${x}`])]),l=b("input",{id:"filter-search",type:"search",placeholder:"search id, label, output, error\\u2026","aria-label":"search cases"}),c=b("span",{id:"case-count",class:"note"}),h="status",d=!0,u=[],f=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((x,v)=>[`score:${v}`,x])],p=`90px minmax(200px,2fr) minmax(140px,1fr) 70px ${i.map(()=>"80px").join(" ")}`,g=b("div",{class:"row head",style:`grid-template-columns:${p}`});for(let[x,v]of f){let w=b("button",{type:"button",class:"sort","data-key":x},v);w.addEventListener("click",()=>{d=h===x?!d:!0,h=x,S()}),g.append(w)}let m=b("div",{class:"spacer"}),_=b("div",{id:"case-rows",class:"rows",role:"list"},m);function y(x){let v=s.cases[x];if(v===void 0)return!1;let w=n.value;if(w==="not-passed"&&v.status==="passed"||(w==="failed"||w==="errored"||w==="passed")&&v.status!==w||w==="flaky"&&!v.flaky||o.value!=="all"&&String(v.run)!==o.value||a.value!=="all"&&!v.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!v.tags.includes(r.value.slice(4)))return!1;let C=l.value.trim().toLowerCase();return C===""||(e[x]??"").includes(C)}function k(x,v){if(h==="status")return Bo[x.status]-Bo[v.status]||x.run-v.run;if(h==="case")return x.id<v.id?-1:x.id>v.id?1:0;if(h==="run")return x.run-v.run;if(h==="duration")return x.durationMs-v.durationMs;let w=Number(h.slice(6));return(x.scores[w]??-1)-(v.scores[w]??-1)}function S(){u=[];for(let x=0;x<s.cases.length;x++)y(x)&&u.push(x);u.sort((x,v)=>{let w=k(s.cases[x],s.cases[v]);return(d?w:-w)||x-v}),c.textContent=`${B(u.length)} of ${B(s.cases.length)} cases`,m.style.height=`${u.length*Ms}px`;for(let x of g.querySelectorAll("button")){let v=x.getAttribute("data-key");x.setAttribute("aria-sort",v===h?d?"ascending":"descending":"none")}M()}function M(){for(let C of _.querySelectorAll(".case"))C.remove();let x=Math.max(0,Math.floor(_.scrollTop/Ms)-zo),v=Math.ceil((_.clientHeight||600)/Ms)+2*zo,w=document.createDocumentFragment();for(let C=x;C<Math.min(u.length,x+v);C++){let D=s.cases[u[C]??-1];D!==void 0&&w.append(P(D,C))}_.append(w)}function P(x,v){let w=x.label===null?x.id:`${x.id.slice(0,12)}\\u2026 ${x.label}`,C=b("div",{class:`row case ${x.status}`,role:"listitem",tabindex:"0",style:`top:${v*Ms}px;grid-template-columns:${p}`,"data-id":x.id},b("span",{class:`badge ${x.status}`},x.flaky?`${x.status} ~`:x.status),b("span",{class:"name",title:x.id},w),b("span",{class:"dim"},s.runs[x.run]?.name??""),b("span",{class:"num"},B(x.durationMs)),...i.map((O,j)=>b("span",{class:x.failing.includes(j)?"num bad":"num"},jt(x.scores[j]??null)))),D=()=>t(x);return C.addEventListener("click",D),C.addEventListener("keydown",O=>{O.key==="Enter"&&D()}),C}for(let x of[n,o,a,r])x?.addEventListener("change",S);return l.addEventListener("input",S),_.addEventListener("scroll",()=>requestAnimationFrame(M)),queueMicrotask(S),pt("Cases","cases",b("div",{class:"filters"},n,o,a,...r?[r]:[],l,c),b("div",{class:"table"},g,_))}function ks(s,t){return b("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>b("option",{value:e},i)))}function mc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=To(e),r=[Ro(e),b("div",{class:"top"},pt("Grid","matrices",...e.matrices.map(Io),n.length>0?Fo({...e,runs:n}):null),So(e)),Eo(e),bc(e),Wo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function bc(s){let t=s.comparison;if(t===null)return null;let e=n=>n===null?"\\u2014":n.toFixed(3),i=t.rows.map(n=>b("tr",{class:n.label==="regressed"?"bad":n.label==="improved"?"ok":""},...[n.run,n.metric,e(n.base),e(n.head),e(n.delta),`[${e(n.low)}, ${e(n.high)}]`,n.label].map(o=>b("td",{},o))));return pt("Against the baseline","comparison",b("p",{class:"note"},`baseline: ${t.base}`),b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","metric","base","head","\\u0394","CI",""].map(n=>b("th",{},n)))),b("tbody",{},...i)),t.newlyFailing.length>0?b("p",{},`Newly failing: ${t.newlyFailing.map(n=>`${n.id} (${n.run})`).join(", ")}`):null)}mc();})();\n';
     REPORT_APP_CSS = "/* The report's only stylesheet, inlined into the page. */\n:root {\n  --pass: #2e7d4f;\n  --fail: #c8453b;\n  --warn: #b07d12;\n  --line: #d9dde5;\n  --dim: #667085;\n  font:\n    14px/1.4 system-ui,\n    -apple-system,\n    'Segoe UI',\n    sans-serif;\n  color: #1d2430;\n}\nbody {\n  margin: 0;\n  background: #f6f7f9;\n}\n#app {\n  max-width: 1400px;\n  margin: 0 auto;\n  padding: 12px 20px 40px;\n}\nh2 {\n  font-size: 16px;\n  margin: 0 0 8px;\n}\nh3 {\n  font-size: 14px;\n  margin: 12px 0 6px;\n}\nsection {\n  background: #fff;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 14px;\n  margin: 12px 0;\n}\n#verdict {\n  display: flex;\n  gap: 16px;\n  align-items: center;\n  border-radius: 6px;\n  padding: 10px 16px;\n  color: #fff;\n}\n#verdict.pass {\n  background: var(--pass);\n}\n#verdict.fail {\n  background: var(--fail);\n}\n#verdict .word {\n  font-size: 30px;\n  font-weight: 700;\n  letter-spacing: 1px;\n}\n#verdict p {\n  margin: 2px 0;\n}\n#verdict .sentence {\n  font-size: 17px;\n  font-weight: 600;\n}\n#verdict .meta {\n  opacity: 0.9;\n  font-size: 12px;\n}\n.top {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);\n  gap: 12px;\n}\n.top section {\n  margin: 12px 0 0;\n}\n@media (max-width: 900px) {\n  .top {\n    grid-template-columns: 1fr;\n  }\n}\ntable.grid {\n  border-collapse: collapse;\n  width: 100%;\n  font-size: 13px;\n}\ntable.grid th,\ntable.grid td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 6px;\n  text-align: left;\n  vertical-align: top;\n}\ntable.grid th {\n  font-weight: 600;\n  color: var(--dim);\n}\n.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n  white-space: nowrap;\n}\ntd.best {\n  font-weight: 700;\n  color: var(--pass);\n}\ntd.pass {\n  color: var(--pass);\n  font-weight: 600;\n}\ntd.fail {\n  color: var(--fail);\n  font-weight: 600;\n}\ntr.bad td {\n  color: var(--fail);\n}\ntr.err td {\n  color: var(--warn);\n}\n.note,\n.dim {\n  color: var(--dim);\n  font-size: 12px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: 1fr;\n  gap: 10px;\n}\nfigure.chart {\n  margin: 0;\n}\nfigcaption {\n  font-size: 12px;\n  color: var(--dim);\n  margin-bottom: 4px;\n}\n.canvas {\n  position: relative;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px;\n  align-items: center;\n  margin-bottom: 8px;\n}\n.filters input {\n  flex: 1;\n  min-width: 200px;\n  padding: 4px 8px;\n}\n.table {\n  border: 1px solid var(--line);\n  border-radius: 4px;\n}\n.row {\n  display: grid;\n  gap: 8px;\n  align-items: center;\n  height: 30px;\n  padding: 0 8px;\n  box-sizing: border-box;\n  font-size: 13px;\n}\n.row > * {\n  overflow: hidden;\n  white-space: nowrap;\n  text-overflow: ellipsis;\n}\n.row.head {\n  background: #eef0f4;\n}\n.row.head button {\n  background: none;\n  border: 0;\n  font: inherit;\n  font-weight: 600;\n  color: var(--dim);\n  text-align: left;\n  cursor: pointer;\n  padding: 0;\n}\n.row.head button[aria-sort='ascending']::after {\n  content: ' \u25B2';\n}\n.row.head button[aria-sort='descending']::after {\n  content: ' \u25BC';\n}\n.rows {\n  position: relative;\n  height: 60vh;\n  overflow-y: auto;\n}\n.spacer {\n  width: 1px;\n}\n.row.case {\n  position: absolute;\n  left: 0;\n  right: 0;\n  border-top: 1px solid #f0f1f4;\n  cursor: pointer;\n}\n.row.case:hover,\n.row.case:focus {\n  background: #eef4ff;\n  outline: none;\n}\n.badge {\n  font-size: 11px;\n  font-weight: 600;\n  border-radius: 3px;\n  padding: 1px 6px;\n  color: #fff;\n  justify-self: start;\n}\n.badge.passed {\n  background: var(--pass);\n}\n.badge.failed {\n  background: var(--fail);\n}\n.badge.errored {\n  background: var(--warn);\n}\n.bad {\n  color: var(--fail);\n}\n#detail {\n  position: fixed;\n  top: 0;\n  right: 0;\n  bottom: 0;\n  width: min(760px, 100%);\n  background: #fff;\n  border-left: 1px solid var(--line);\n  box-shadow: -4px 0 16px rgba(0, 0, 0, 0.12);\n  overflow-y: auto;\n  padding: 14px 18px;\n  box-sizing: border-box;\n}\n#detail[hidden] {\n  display: none;\n}\n#detail .close {\n  position: absolute;\n  top: 8px;\n  right: 12px;\n  font-size: 22px;\n  border: 0;\n  background: none;\n  cursor: pointer;\n}\n#detail h2 {\n  word-break: break-all;\n  padding-right: 30px;\n}\npre {\n  background: #f6f7f9;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 8px;\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 320px;\n  overflow: auto;\n  font-size: 12px;\n  margin: 0;\n}\npre.diff ins {\n  background: #d5f0dc;\n  text-decoration: none;\n}\npre.diff del {\n  background: #f8d7d3;\n}\ntd.reason {\n  white-space: pre-wrap;\n  word-break: break-word;\n}\nol.trials li.bad {\n  color: var(--fail);\n}\n.matrix {\n  overflow-x: auto;\n}\n";
   }
 });
@@ -32295,6 +32347,15 @@ function prepareCases(rows, options2) {
   return preparer.finish();
 }
 function nestsTooDeep(data) {
+  let flat = true;
+  for (const key in data) {
+    const value = data[key];
+    if (value !== null && typeof value === "object") {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return false;
   const stack = [{ value: data, depth: 1 }];
   for (let next = stack.pop(); next !== void 0; next = stack.pop()) {
     const { value, depth: depth2 } = next;
@@ -32383,10 +32444,14 @@ var init_identity = __esm({
       #identity;
       #issues;
       #cases = [];
-      /** The line of each identity seen, to report a duplicate where it first was. */
-      #firstLine = /* @__PURE__ */ new Map();
-      /** The contentId and metadata of each identity seen, to tell an exact duplicate row. */
-      #firstRow = /* @__PURE__ */ new Map();
+      /**
+       * The case of each identity seen (its index in `#cases`), to report a duplicate where it first
+       * was and to tell an exact duplicate row. One number an identity: this map lives as long as
+       * the reading, and anything bigger a row shows in the run's peak memory.
+       */
+      #firstCase = /* @__PURE__ */ new Map();
+      /** The line of each case, by index (inline cases have no `source` to hold it). */
+      #lines = [];
       #warnings;
       constructor(options2) {
         this.#testsetJson = JSON.stringify(options2.testsetId);
@@ -32411,11 +32476,11 @@ var init_identity = __esm({
         const cid = contentIdWith(this.#testsetJson, row.data);
         const id = identityOf(row, cid, this.#identity, this.#issues);
         if (id === null) return;
-        const first = this.#firstLine.get(id);
-        const meta = JSON.stringify(row.meta);
-        if (first !== void 0) {
-          const seen = this.#firstRow.get(id);
-          if (seen !== void 0 && seen.contentId === cid && seen.meta === meta) {
+        const firstIndex = this.#firstCase.get(id);
+        if (firstIndex !== void 0) {
+          const seen = this.#cases[firstIndex];
+          const first = this.#lines[firstIndex] ?? 0;
+          if (seen !== void 0 && seen.contentId === cid && JSON.stringify(seen.meta) === JSON.stringify(row.meta)) {
             this.#warnings.add(
               "testset.duplicate-row",
               row.line,
@@ -32432,8 +32497,8 @@ var init_identity = __esm({
           );
           return;
         }
-        this.#firstLine.set(id, row.line);
-        this.#firstRow.set(id, { contentId: cid, meta });
+        this.#firstCase.set(id, this.#cases.length);
+        this.#lines.push(row.line);
         this.#cases.push({
           id,
           contentId: cid,
@@ -32445,8 +32510,8 @@ var init_identity = __esm({
       }
       /** The cases and revision, or every problem found. Call once, after the last row. */
       finish() {
-        this.#firstLine.clear();
-        this.#firstRow.clear();
+        this.#firstCase.clear();
+        this.#lines.length = 0;
         if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
         const revision = computeRevision(this.#cases.map((c) => c.contentId));
         return this.#warnings.empty ? { ok: true, cases: this.#cases, revision } : { ok: true, cases: this.#cases, revision, warnings: this.#warnings.toArray() };
@@ -43940,7 +44005,7 @@ async function csvRows(source, file, onRow) {
   input.on("error", (error2) => parser.destroy(error2));
   input.pipe(parser);
   try {
-    for await (const record2 of parser) builder.push(record2);
+    await drain(parser, (record2) => builder.push(record2));
   } catch (error2) {
     if (!(error2 instanceof CsvError)) throw error2;
     const text = withoutBom(await textOf2(source));
@@ -43949,6 +44014,20 @@ async function csvRows(source, file, onRow) {
     input.destroy();
   }
   return builder.finish();
+}
+function drain(stream, take) {
+  return new Promise((resolve16, reject) => {
+    stream.on("readable", () => {
+      try {
+        const next = () => stream.read();
+        for (let item = next(); item !== null; item = next()) take(item);
+      } catch (error2) {
+        stream.destroy(error2);
+      }
+    });
+    stream.once("end", resolve16);
+    stream.once("error", reject);
+  });
 }
 async function jsonlRows(source, file, onRow) {
   const reader = new JsonlRowReader(file, onRow);
@@ -44253,7 +44332,7 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename3, dirname as dirname8, isAbsolute as isAbsolute5, join as join10, posix as posix2, relative as relative3, resolve as resolve7, sep as sep4 } from "node:path";
+import { basename as basename4, dirname as dirname9, isAbsolute as isAbsolute5, join as join12, posix as posix2, relative as relative3, resolve as resolve7, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve7(dir), "a testset ref: cannot be read");
 }
@@ -44340,11 +44419,11 @@ async function fileHistory(absPath) {
 }
 async function locate(absPath, purpose) {
   const full = resolve7(absPath);
-  const dir = dirname8(full);
+  const dir = dirname9(full);
   const existing = await nearestExisting(dir);
   const root = await findRoot(dir, purpose, existing);
   if (!root.ok) return root;
-  const realFile = join10(existing.real, relative3(existing.path, dir), basename3(full));
+  const realFile = join12(existing.real, relative3(existing.path, dir), basename4(full));
   const rel = relative3(root.value, realFile);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute5(rel)) {
     return fail(
@@ -44355,10 +44434,10 @@ async function locate(absPath, purpose) {
   return { ok: true, value: { repo: root.value, relPath: rel.split(sep4).join("/") } };
 }
 async function nearestExisting(dir) {
-  for (let current = dir; ; current = dirname8(current)) {
+  for (let current = dir; ; current = dirname9(current)) {
     const real = await realpath(current).catch(() => null);
     if (real !== null) return { path: current, real };
-    if (dirname8(current) === current) return { path: current, real: current };
+    if (dirname9(current) === current) return { path: current, real: current };
   }
 }
 async function findRoot(dir, purpose, existing) {
@@ -45267,16 +45346,16 @@ function testRuns(pairings, settings) {
       ...pass.test
     };
     const evaluators = pairing.evaluators.map((row) => {
-      const score = scoreTest(row, test);
+      const score2 = scoreTest(row, test);
       return {
         evaluator: row.evaluator,
         paired: row.diffs.length,
-        baseMean: score.base,
-        headMean: score.head,
-        delta: score.delta,
-        ci: score.ci,
-        sd: score.sd,
-        ...score.test
+        baseMean: score2.base,
+        headMean: score2.head,
+        delta: score2.delta,
+        ci: score2.ci,
+        sd: score2.sd,
+        ...score2.test
       };
     });
     return {
@@ -45740,6 +45819,38 @@ function orderRows(run2) {
   ];
   return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
+function rowCells(row) {
+  const or = (value, format) => value === null ? "\u2014" : format(value);
+  if (row.kind === "pass rate") {
+    const c2 = row.change;
+    return {
+      name: "pass rate",
+      base: or(c2.baseRate, formatPercent),
+      head: or(c2.headRate, formatPercent),
+      delta: or(c2.delta, (d) => `${signed2(d * 100, 1)} pp`),
+      label: c2.label
+    };
+  }
+  const fixed = (value) => value.toFixed(2);
+  if (row.kind === "agreement") {
+    const c2 = row.change;
+    return {
+      name: `${c2.evaluator} agreement (${c2.weighted ? "weighted \u03BA" : "\u03BA"})`,
+      base: or(c2.baseKappa, fixed),
+      head: or(c2.headKappa, fixed),
+      delta: or(c2.delta, (d) => signed2(d, 2)),
+      label: c2.label
+    };
+  }
+  const c = row.change;
+  return {
+    name: c.evaluator,
+    base: or(c.baseMean, fixed),
+    head: or(c.headMean, fixed),
+    delta: or(c.delta, (d) => signed2(d, 2)),
+    label: c.label
+  };
+}
 function rowText(row, confidence, target) {
   const ci = `${Math.round(confidence * 100)}% CI`;
   const underpowered = row.change.power?.underpowered === true;
@@ -45835,7 +45946,7 @@ function caseText(ref) {
     detail: ref.trialPassRate === void 0 || ref.trialPassRate === null ? null : `${formatPercent(ref.trialPassRate)} of trials passed`
   };
 }
-var MAX_LISTED_COMPARE_CASES, MAX_LISTED_RUNS, LABEL_ORDER;
+var MAX_LISTED_COMPARE_CASES, MAX_LISTED_RUNS, LABEL_ORDER, CASE_LIST_TITLES;
 var init_comparison_wording = __esm({
   "src/report/comparison-wording.ts"() {
     "use strict";
@@ -45848,6 +45959,14 @@ var init_comparison_wording = __esm({
       unchanged: 2,
       "too few cases": 3
     };
+    CASE_LIST_TITLES = [
+      "newly failing",
+      "fixed",
+      "added",
+      "removed",
+      "testset row changed",
+      "flaky in HEAD"
+    ];
   }
 });
 
@@ -51140,7 +51259,7 @@ function findVersion(start) {
 import { existsSync as existsSync6 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 init_read();
 init_comparable();
 
@@ -51628,7 +51747,7 @@ function describeError2(error2) {
 // src/action/run-evals.ts
 import { existsSync as existsSync5 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname10, isAbsolute as isAbsolute6, join as join13, relative as relative5, resolve as resolve13, sep as sep5 } from "node:path";
+import { dirname as dirname11, isAbsolute as isAbsolute6, join as join15, relative as relative5, resolve as resolve13, sep as sep5 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -52191,6 +52310,42 @@ var REPORT = {
   },
   footer: ["Exit codes: 0 written \xB7 2 bad input or the file cannot be written."]
 };
+var OVERRIDE = {
+  name: "evals override",
+  summary: "Record a human's score for one evaluation, as an example for judges",
+  positionals: { names: "RESULTS.json", what: "one results file", min: 1, max: 1 },
+  about: [
+    "Appends a human override of one evaluation of a results artifact to evals-overrides.jsonl next to the config (commit it: it keeps the labels). The line holds the case's fields, its output, the score the evaluator gave and the one given here. Judges read the most recent overrides of their evaluator id as examples: llm-judge with overrides: N, the SDK's BaseLLMJudge with numOverrides (passed to makePrompt)."
+  ],
+  options: {
+    case: {
+      type: "string",
+      value: "ID",
+      help: "The case: its id, or enough of its start (required)"
+    },
+    evaluator: {
+      type: "string",
+      value: "ID",
+      help: "The evaluator whose verdict is corrected (required)"
+    },
+    score: { type: "string", value: "N", help: "The right score, from 0 to 1 (required)" },
+    reason: { type: "string", value: "TEXT", help: "Why; shown to the judge with the example" },
+    suite: { type: "string", value: "ID", help: "Look for the case in this suite only" },
+    grid: {
+      type: "string",
+      multiple: true,
+      value: "KEY=VALUE",
+      help: "Look only at grid points where KEY has VALUE (repeatable)"
+    },
+    config: {
+      type: "string",
+      value: "FILE",
+      help: "The config beside which the overrides are kept (default: ./evals.yaml)"
+    },
+    help: HELP
+  },
+  footer: ["Exit codes: 0 recorded \xB7 2 bad input (nothing written)."]
+};
 var COMMANDS = {
   run: RUN,
   validate: VALIDATE,
@@ -52199,6 +52354,7 @@ var COMMANDS = {
   merge: MERGE,
   show: SHOW,
   report: REPORT,
+  override: OVERRIDE,
   testset: TESTSET
 };
 var EVALS = {
@@ -52269,7 +52425,7 @@ function parseGridFilters(items) {
 init_artifact();
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename4, join as join12, resolve as resolve12 } from "node:path";
+import { basename as basename5, join as join14, resolve as resolve12 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync4, mkdtempSync, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
@@ -53443,13 +53599,13 @@ function inOrder(kept) {
 // src/report/terminal-summary.ts
 var PIN_IGNORED = "warning: --ignore-pin: a testset did not match its pinned revision and ran anyway; these results are not comparable to runs at the pin (pinIgnored: true)";
 function terminalSummary(options2) {
-  const listed = new ListedCases();
+  const listed2 = new ListedCases();
   return {
     onRunStart(start) {
-      listed.open(start.runs);
+      listed2.open(start.runs);
     },
     onCaseDone(done) {
-      listed.record(done.run, done.index, done.result);
+      listed2.record(done.run, done.index, done.result);
     },
     onRunEnd({ artifact }) {
       const preface = options2.preface?.();
@@ -53458,7 +53614,7 @@ function terminalSummary(options2) {
         renderSummary(artifact.runs, {
           color: options2.color,
           interrupted: artifact.interrupted,
-          listings: artifact.runs.map((_, run2) => listed.listing(run2)),
+          listings: artifact.runs.map((_, run2) => listed2.listing(run2)),
           ...options2.width !== void 0 ? { width: options2.width } : {},
           ...options2.results !== void 0 ? { results: options2.results } : {}
         })
@@ -53891,7 +54047,7 @@ var AgreementTally = class {
       this.#categories = PASS_FAIL;
       this.#scores = [0, 1];
     } else {
-      const sorted = Object.entries(spec.choices).map(([name, score], order) => ({ name, score, order })).sort((a, b) => a.score - b.score || a.order - b.order);
+      const sorted = Object.entries(spec.choices).map(([name, score2], order) => ({ name, score: score2, order })).sort((a, b) => a.score - b.score || a.order - b.order);
       this.#categories = sorted.map((choice) => choice.name);
       this.#scores = sorted.map((choice) => choice.score);
     }
@@ -53968,7 +54124,7 @@ var AgreementTally = class {
     }
     const value = typeof label === "number" ? label : text === "" ? NaN : Number(text);
     if (!Number.isFinite(value)) return null;
-    const matches = this.#scores.flatMap((score, i) => score === value ? [i] : []);
+    const matches = this.#scores.flatMap((score2, i) => score2 === value ? [i] : []);
     return matches.length === 1 ? matches[0] ?? null : null;
   }
   #verdictIndex(evaluation) {
@@ -53981,12 +54137,12 @@ var AgreementTally = class {
       const named = this.#categories.indexOf(choice);
       if (named !== -1) return named;
     }
-    const score = evaluation.score;
-    if (score === null || !Number.isFinite(score)) return null;
+    const score2 = evaluation.score;
+    if (score2 === null || !Number.isFinite(score2)) return null;
     let nearest = 0;
     for (let i = 1; i < this.#scores.length; i++) {
-      const distance = Math.abs((this.#scores[i] ?? 0) - score);
-      if (distance < Math.abs((this.#scores[nearest] ?? 0) - score)) nearest = i;
+      const distance = Math.abs((this.#scores[i] ?? 0) - score2);
+      if (distance < Math.abs((this.#scores[nearest] ?? 0) - score2)) nearest = i;
     }
     return nearest;
   }
@@ -54285,7 +54441,7 @@ function toEvaluationResult(evaluator, raw, durationMs2) {
       durationMs2
     );
   }
-  const { score, threshold: ownThreshold, usage, assertions: assertions2 } = raw;
+  const { score: score2, threshold: ownThreshold, usage, assertions: assertions2 } = raw;
   const metadata = Array.isArray(assertions2) ? {
     ...toMetadata(raw.metadata),
     assertions: assertions2,
@@ -54301,13 +54457,13 @@ function toEvaluationResult(evaluator, raw, durationMs2) {
   }
   let error2 = null;
   let recordedScore = null;
-  if (score === void 0) error2 = "the evaluation has no score";
-  else if (typeof score !== "number") error2 = `score must be a number, got ${describeValue(score)}`;
-  else if (Number.isNaN(score)) error2 = "score is NaN";
-  else if (!Number.isFinite(score)) error2 = `score ${score} is outside [0, 1]`;
+  if (score2 === void 0) error2 = "the evaluation has no score";
+  else if (typeof score2 !== "number") error2 = `score must be a number, got ${describeValue(score2)}`;
+  else if (Number.isNaN(score2)) error2 = "score is NaN";
+  else if (!Number.isFinite(score2)) error2 = `score ${score2} is outside [0, 1]`;
   else {
-    recordedScore = score;
-    if (score < 0 || score > 1) error2 = `score ${score} is outside [0, 1]`;
+    recordedScore = score2;
+    if (score2 < 0 || score2 > 1) error2 = `score ${score2} is outside [0, 1]`;
   }
   error2 ??= thresholdError;
   const result = {
@@ -54388,6 +54544,7 @@ function aggregateTrials(prepared, trials) {
     contentId: prepared.contentId,
     source: prepared.source,
     data: prepared.data,
+    ...caseTags(prepared),
     output: shown?.output ?? null,
     error: shown?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
@@ -54432,11 +54589,11 @@ function aggregateEvaluations(trials) {
         scored++;
       }
     }
-    const score = scored > 0 ? sum2 / scored : null;
+    const score2 = scored > 0 ? sum2 / scored : null;
     const error2 = scored === 0 ? firstError : null;
     aggregated.push({
       evaluator,
-      score,
+      score: score2,
       threshold,
       passed: error2 !== null ? false : judged === 0 ? null : passedTrials * 2 > judged,
       metadata: { trials: trials.length, scored, passedTrials },
@@ -54446,6 +54603,10 @@ function aggregateEvaluations(trials) {
     });
   }
   return aggregated;
+}
+function caseTags(testCase) {
+  const tags = testCase.meta.tags;
+  return tags !== void 0 && tags.length > 0 ? { tags: [...tags] } : {};
 }
 
 // src/run/trial.ts
@@ -54609,6 +54770,7 @@ function caseOf(testCase, trial, usage) {
     contentId: testCase.contentId,
     source: testCase.source,
     data: testCase.data,
+    ...caseTags(testCase),
     ...trial,
     ...usage !== void 0 ? { usage } : {}
   };
@@ -54654,7 +54816,7 @@ async function runSuites(suites, options2 = {}) {
   for (const [i, run2] of runs.entries()) replayResumed(engine, run2, specOf(suites, i).resumed);
   options2.control?.attach({
     neverSettled: () => engine.calls.neverSettled(NEVER_SETTLED),
-    abandon: (reason) => abandon(engine, runs, total, reason)
+    abandon: (reason, blame) => abandon(engine, runs, total, reason, blame)
   });
   const { signal } = options2;
   const onAbort = () => engine.calls.interrupt(signal?.reason);
@@ -54683,27 +54845,29 @@ async function runSuites(suites, options2 = {}) {
   };
 }
 var NEVER_SETTLED = "never settled: nothing was left to run while it waited, so its promise can no longer resolve (a timeout bounds such a call)";
-function abandon(engine, runs, total, reason) {
+function abandon(engine, runs, total, reason, blame) {
   if (engine.ended) return void 0;
   const current = engine.calls.current;
   engine.calls.interrupt(new Error(reason));
-  const running = [];
+  const inFlight = [];
   const seen = /* @__PURE__ */ new Set();
   for (const unit of [current, ...engine.slots.map((slot) => slot.unit)]) {
     if (unit === null || unit === void 0) continue;
     const key = `${unit.run.position}:${unit.index}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    running.push(runningCase(unit));
-    abandonCase(engine, unit.run, unit.index, reason);
+    inFlight.push(unit);
   }
+  const recorded = blame === "none" ? [] : current !== null ? [current] : inFlight;
+  for (const unit of recorded) abandonCase(engine, unit.run, unit.index, reason);
   engine.ended = true;
   return {
     result: {
       runs: runs.map((run2) => toRunResult(run2, engine.shard)),
       interrupted: engine.completed < total
     },
-    running,
+    running: inFlight.map(runningCase),
+    recorded: recorded.length,
     current: current === null ? null : runningCase(current)
   };
 }
@@ -55039,7 +55203,7 @@ init_context();
 
 // src/pipeline/load.ts
 import { existsSync as existsSync4, statSync as statSync2 } from "node:fs";
-import { join as join11, resolve as resolve9 } from "node:path";
+import { join as join13, resolve as resolve9 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
@@ -56619,7 +56783,7 @@ function validate19(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 var v10 = validate20;
-var schema21 = { "type": "object", "properties": { "prompt": { "type": "string", "minLength": 1, "description": 'The full judge prompt, with templates, e.g. "Is this answer helpful?\\nQuestion: {{case.question}}\\nAnswer: {{output}}".' }, "choices": { "type": "object", "description": 'The answers the judge may give, each with its score in [0, 1], e.g. { "yes": 1, "partly": 0.5, "no": 0 }. At least two.', "minProperties": 2, "additionalProperties": { "type": "number", "minimum": 0, "maximum": 1 } }, "system": { "type": "string", "description": "A system message for the judge. Default: none." } }, "required": ["prompt", "choices"], "additionalProperties": false };
+var schema21 = { "type": "object", "properties": { "prompt": { "type": "string", "minLength": 1, "description": 'The full judge prompt, with templates, e.g. "Is this answer helpful?\\nQuestion: {{case.question}}\\nAnswer: {{output}}".' }, "choices": { "type": "object", "description": 'The answers the judge may give, each with its score in [0, 1], e.g. { "yes": 1, "partly": 0.5, "no": 0 }. At least two.', "minProperties": 2, "additionalProperties": { "type": "number", "minimum": 0, "maximum": 1 } }, "system": { "type": "string", "description": "A system message for the judge. Default: none." }, "overrides": { "type": "integer", "minimum": 0, "maximum": 50, "description": "How many of the most recent human overrides of this evaluator (evals override, kept in evals-overrides.jsonl next to evals.yaml) to append to the prompt as examples. Default 0. No templates." } }, "required": ["prompt", "choices"], "additionalProperties": false };
 var func2 = import_ucs2length.default.default;
 function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -56644,7 +56808,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "prompt" || key0 === "choices" || key0 === "system")) {
+      if (!(key0 === "prompt" || key0 === "choices" || key0 === "system" || key0 === "overrides")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema21, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -56741,12 +56905,44 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.overrides !== void 0) {
+      let data4 = data.overrides;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
+        const err11 = { instancePath: instancePath + "/overrides", schemaPath: "#/properties/overrides/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema21.properties.overrides.type, parentSchema: schema21.properties.overrides, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+      if (typeof data4 == "number") {
+        if (data4 > 50 || isNaN(data4)) {
+          const err12 = { instancePath: instancePath + "/overrides", schemaPath: "#/properties/overrides/maximum", keyword: "maximum", params: { comparison: "<=", limit: 50 }, message: "must be <= 50", schema: 50, parentSchema: schema21.properties.overrides, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (data4 < 0 || isNaN(data4)) {
+          const err13 = { instancePath: instancePath + "/overrides", schemaPath: "#/properties/overrides/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema21.properties.overrides, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      }
+    }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema21.type, parentSchema: schema21, data };
     if (vErrors === null) {
-      vErrors = [err11];
+      vErrors = [err14];
     } else {
-      vErrors.push(err11);
+      vErrors.push(err14);
     }
     errors++;
   }
@@ -57703,6 +57899,617 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
+var v21 = validate31;
+var schema32 = { "type": "object", "properties": { "contexts": { "description": `The retrieved passages: an array of strings, or one string for a single passage. Default: the output's "contexts" array when the output is an object that has one, else the case's "contexts".`, "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] }, "reference": { "type": "string", "description": `The reference answer the retrieval should support. Default: the case's "reference", else its "expected".` }, "question": { "type": "string", "description": `The question that was asked. Default: the case's "question", else its "input".` } }, "additionalProperties": false };
+function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "contexts" || key0 === "reference" || key0 === "question")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema32, data };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.contexts !== void 0) {
+      let data0 = data.contexts;
+      const _errs3 = errors;
+      let valid1 = false;
+      const _errs4 = errors;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.contexts.anyOf[0].type, parentSchema: schema32.properties.contexts.anyOf[0], data: data0 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var _valid0 = _errs4 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data0)) {
+          const len0 = data0.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data1 = data0[i0];
+            if (typeof data1 !== "string") {
+              const err2 = { instancePath: instancePath + "/contexts/" + i0, schemaPath: "#/properties/contexts/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.contexts.anyOf[1].items.type, parentSchema: schema32.properties.contexts.anyOf[1].items, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err3 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema32.properties.contexts.anyOf[1].type, parentSchema: schema32.properties.contexts.anyOf[1], data: data0 };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if (!valid1) {
+        const err4 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema32.properties.contexts.anyOf, parentSchema: schema32.properties.contexts, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      } else {
+        errors = _errs3;
+        if (vErrors !== null) {
+          if (_errs3) {
+            vErrors.length = _errs3;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.reference !== void 0) {
+      let data2 = data.reference;
+      if (typeof data2 !== "string") {
+        const err5 = { instancePath: instancePath + "/reference", schemaPath: "#/properties/reference/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.reference.type, parentSchema: schema32.properties.reference, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.question !== void 0) {
+      let data3 = data.question;
+      if (typeof data3 !== "string") {
+        const err6 = { instancePath: instancePath + "/question", schemaPath: "#/properties/question/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.question.type, parentSchema: schema32.properties.question, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate31.errors = vErrors;
+  return errors === 0;
+}
+var v22 = validate32;
+var schema33 = { "type": "object", "properties": { "contexts": { "description": `The retrieved passages: an array of strings, or one string for a single passage. Default: the output's "contexts" array when the output is an object that has one, else the case's "contexts".`, "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] }, "reference": { "type": "string", "description": `The reference answer the retrieval should support. Default: the case's "reference", else its "expected".` }, "question": { "type": "string", "description": `The question that was asked. Default: the case's "question", else its "input".` } }, "additionalProperties": false };
+function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "contexts" || key0 === "reference" || key0 === "question")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema33, data };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.contexts !== void 0) {
+      let data0 = data.contexts;
+      const _errs3 = errors;
+      let valid1 = false;
+      const _errs4 = errors;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.contexts.anyOf[0].type, parentSchema: schema33.properties.contexts.anyOf[0], data: data0 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var _valid0 = _errs4 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data0)) {
+          const len0 = data0.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data1 = data0[i0];
+            if (typeof data1 !== "string") {
+              const err2 = { instancePath: instancePath + "/contexts/" + i0, schemaPath: "#/properties/contexts/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.contexts.anyOf[1].items.type, parentSchema: schema33.properties.contexts.anyOf[1].items, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err3 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.contexts.anyOf[1].type, parentSchema: schema33.properties.contexts.anyOf[1], data: data0 };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if (!valid1) {
+        const err4 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.contexts.anyOf, parentSchema: schema33.properties.contexts, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      } else {
+        errors = _errs3;
+        if (vErrors !== null) {
+          if (_errs3) {
+            vErrors.length = _errs3;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.reference !== void 0) {
+      let data2 = data.reference;
+      if (typeof data2 !== "string") {
+        const err5 = { instancePath: instancePath + "/reference", schemaPath: "#/properties/reference/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.reference.type, parentSchema: schema33.properties.reference, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.question !== void 0) {
+      let data3 = data.question;
+      if (typeof data3 !== "string") {
+        const err6 = { instancePath: instancePath + "/question", schemaPath: "#/properties/question/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.question.type, parentSchema: schema33.properties.question, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate32.errors = vErrors;
+  return errors === 0;
+}
+var v23 = validate33;
+var schema34 = { "type": "object", "properties": { "contexts": { "description": `The retrieved passages: an array of strings, or one string for a single passage. Default: the output's "contexts" array when the output is an object that has one, else the case's "contexts".`, "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] }, "reference": { "type": "string", "description": `The reference answer the retrieval should support. Default: the case's "reference", else its "expected".` } }, "additionalProperties": false };
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "contexts" || key0 === "reference")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema34, data };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.contexts !== void 0) {
+      let data0 = data.contexts;
+      const _errs3 = errors;
+      let valid1 = false;
+      const _errs4 = errors;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.contexts.anyOf[0].type, parentSchema: schema34.properties.contexts.anyOf[0], data: data0 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var _valid0 = _errs4 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data0)) {
+          const len0 = data0.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data1 = data0[i0];
+            if (typeof data1 !== "string") {
+              const err2 = { instancePath: instancePath + "/contexts/" + i0, schemaPath: "#/properties/contexts/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.contexts.anyOf[1].items.type, parentSchema: schema34.properties.contexts.anyOf[1].items, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err3 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema34.properties.contexts.anyOf[1].type, parentSchema: schema34.properties.contexts.anyOf[1], data: data0 };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if (!valid1) {
+        const err4 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema34.properties.contexts.anyOf, parentSchema: schema34.properties.contexts, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      } else {
+        errors = _errs3;
+        if (vErrors !== null) {
+          if (_errs3) {
+            vErrors.length = _errs3;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.reference !== void 0) {
+      let data2 = data.reference;
+      if (typeof data2 !== "string") {
+        const err5 = { instancePath: instancePath + "/reference", schemaPath: "#/properties/reference/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.reference.type, parentSchema: schema34.properties.reference, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate33.errors = vErrors;
+  return errors === 0;
+}
+var v24 = validate34;
+var schema35 = { "type": "object", "properties": { "answer": { "description": `The generated answer. Default: the output's "answer" string when the output is an object that has one, else the whole output (a non-string value as JSON).` }, "reference": { "type": "string", "description": `The reference answer the response is checked against. Default: the case's "reference", else its "expected".` }, "mode": { "description": "f1 (default): harmonic mean of precision and recall; precision: share of the response's claims the reference supports; recall: share of the reference's claims the response states.", "anyOf": [{ "enum": ["f1", "precision", "recall"] }, { "type": "string", "pattern": "^\\s*\\{\\{[^{}]*\\}\\}\\s*$", "patternErrorMessage": 'expected "f1" or "precision" or "recall" or a whole-value {{ template }}' }] } }, "additionalProperties": false };
+function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "answer" || key0 === "reference" || key0 === "mode")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema35, data };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.reference !== void 0) {
+      let data0 = data.reference;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/reference", schemaPath: "#/properties/reference/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.reference.type, parentSchema: schema35.properties.reference, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      let data1 = data.mode;
+      const _errs5 = errors;
+      let valid1 = false;
+      const _errs6 = errors;
+      if (!(data1 === "f1" || data1 === "precision" || data1 === "recall")) {
+        const err2 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema35.properties.mode.anyOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema35.properties.mode.anyOf[0].enum, parentSchema: schema35.properties.mode.anyOf[0], data: data1 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      var _valid0 = _errs6 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const _errs7 = errors;
+        if (typeof data1 === "string") {
+          if (!pattern0.test(data1)) {
+            const err3 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$" }, message: 'must match pattern "^\\s*\\{\\{[^{}]*\\}\\}\\s*$"', schema: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$", parentSchema: schema35.properties.mode.anyOf[1], data: data1 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        } else {
+          const err4 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.mode.anyOf[1].type, parentSchema: schema35.properties.mode.anyOf[1], data: data1 };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        var _valid0 = _errs7 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if (!valid1) {
+        const err5 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema35.properties.mode.anyOf, parentSchema: schema35.properties.mode, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      } else {
+        errors = _errs5;
+        if (vErrors !== null) {
+          if (_errs5) {
+            vErrors.length = _errs5;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+  } else {
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate34.errors = vErrors;
+  return errors === 0;
+}
+var v25 = validate35;
+var schema36 = { "type": "object", "properties": { "answer": { "description": `The generated answer. Default: the output's "answer" string when the output is an object that has one, else the whole output (a non-string value as JSON).` }, "contexts": { "description": `The retrieved passages: an array of strings, or one string for a single passage. Default: the output's "contexts" array when the output is an object that has one, else the case's "contexts".`, "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] }, "reference": { "type": "string", "description": `The reference answer the retrieval should support. Default: the case's "reference", else its "expected".` }, "question": { "type": "string", "description": `The question that was asked. Default: the case's "question", else its "input".` }, "mode": { "description": "relevant (default): count wrong claims stated by a context that is relevant to the reference; irrelevant: by an irrelevant context and no relevant one.", "anyOf": [{ "enum": ["relevant", "irrelevant"] }, { "type": "string", "pattern": "^\\s*\\{\\{[^{}]*\\}\\}\\s*$", "patternErrorMessage": 'expected "relevant" or "irrelevant" or a whole-value {{ template }}' }] } }, "additionalProperties": false };
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === "answer" || key0 === "contexts" || key0 === "reference" || key0 === "question" || key0 === "mode")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema36, data };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.contexts !== void 0) {
+      let data0 = data.contexts;
+      const _errs3 = errors;
+      let valid1 = false;
+      const _errs4 = errors;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.contexts.anyOf[0].type, parentSchema: schema36.properties.contexts.anyOf[0], data: data0 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      var _valid0 = _errs4 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data0)) {
+          const len0 = data0.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data1 = data0[i0];
+            if (typeof data1 !== "string") {
+              const err2 = { instancePath: instancePath + "/contexts/" + i0, schemaPath: "#/properties/contexts/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.contexts.anyOf[1].items.type, parentSchema: schema36.properties.contexts.anyOf[1].items, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err3 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.contexts.anyOf[1].type, parentSchema: schema36.properties.contexts.anyOf[1], data: data0 };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if (!valid1) {
+        const err4 = { instancePath: instancePath + "/contexts", schemaPath: "#/properties/contexts/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema36.properties.contexts.anyOf, parentSchema: schema36.properties.contexts, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      } else {
+        errors = _errs3;
+        if (vErrors !== null) {
+          if (_errs3) {
+            vErrors.length = _errs3;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.reference !== void 0) {
+      let data2 = data.reference;
+      if (typeof data2 !== "string") {
+        const err5 = { instancePath: instancePath + "/reference", schemaPath: "#/properties/reference/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.reference.type, parentSchema: schema36.properties.reference, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.question !== void 0) {
+      let data3 = data.question;
+      if (typeof data3 !== "string") {
+        const err6 = { instancePath: instancePath + "/question", schemaPath: "#/properties/question/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.question.type, parentSchema: schema36.properties.question, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.mode !== void 0) {
+      let data4 = data.mode;
+      const _errs15 = errors;
+      let valid4 = false;
+      const _errs16 = errors;
+      if (!(data4 === "relevant" || data4 === "irrelevant")) {
+        const err7 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema36.properties.mode.anyOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema36.properties.mode.anyOf[0].enum, parentSchema: schema36.properties.mode.anyOf[0], data: data4 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+      var _valid1 = _errs16 === errors;
+      valid4 = valid4 || _valid1;
+      if (!valid4) {
+        const _errs17 = errors;
+        if (typeof data4 === "string") {
+          if (!pattern0.test(data4)) {
+            const err8 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$" }, message: 'must match pattern "^\\s*\\{\\{[^{}]*\\}\\}\\s*$"', schema: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$", parentSchema: schema36.properties.mode.anyOf[1], data: data4 };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        } else {
+          const err9 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.mode.anyOf[1].type, parentSchema: schema36.properties.mode.anyOf[1], data: data4 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        var _valid1 = _errs17 === errors;
+        valid4 = valid4 || _valid1;
+      }
+      if (!valid4) {
+        const err10 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema36.properties.mode.anyOf, parentSchema: schema36.properties.mode, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      } else {
+        errors = _errs15;
+        if (vErrors !== null) {
+          if (_errs15) {
+            vErrors.length = _errs15;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+  } else {
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    if (vErrors === null) {
+      vErrors = [err11];
+    } else {
+      vErrors.push(err11);
+    }
+    errors++;
+  }
+  validate35.errors = vErrors;
+  return errors === 0;
+}
 var optionValidators = {
   "is-equals": { schema: '{"type":"object","properties":{"expected":{"description":"The value to compare with; any type. Objects and arrays compare structurally, ignoring key order."},"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."},"ignoreCase":{"description":"Compare case-insensitively. Default: false.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a boolean or a whole-value {{ template }}"}]},"trim":{"description":"Ignore leading and trailing whitespace of the strings compared. Default: false.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a boolean or a whole-value {{ template }}"}]}},"required":["expected"],"additionalProperties":false}', validate: v0 },
   "is-valid-json": { schema: '{"type":"object","properties":{"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."}},"additionalProperties":false}', validate: v1 },
@@ -57714,7 +58521,7 @@ var optionValidators = {
   "levenshtein": { schema: '{"type":"object","properties":{"expected":{"type":"string","description":"The reference text."},"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."},"ignoreCase":{"description":"Compare case-insensitively. Default: false.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a boolean or a whole-value {{ template }}"}]},"maxDistance":{"description":"Passes when at most this many edits apart (sets the threshold per case; a `threshold:` on the evaluator wins).","anyOf":[{"type":"integer","minimum":0},{"type":"string"}]}},"required":["expected"],"additionalProperties":false}', validate: v7 },
   "length": { schema: '{"type":"object","properties":{"min":{"description":"Smallest length allowed (inclusive).","anyOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a whole number \u2265 0 or a whole-value {{ template }}"}]},"max":{"description":"Largest length allowed (inclusive).","anyOf":[{"type":"integer","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a whole number \u2265 0 or a whole-value {{ template }}"}]},"unit":{"description":"chars: Unicode code points (default); words: runs of non-whitespace characters.","anyOf":[{"enum":["chars","words"]},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected \\"chars\\" or \\"words\\" or a whole-value {{ template }}"}]},"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."}},"additionalProperties":false}', validate: v8 },
   "latency": { schema: '{"type":"object","properties":{"max":{"description":"Longest call allowed (inclusive): \\"500ms\\", \\"2s\\", \\"1.5s\\", \\"1m\\", \\"1h\\", or a number of milliseconds.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?(ms|s|m|h)?\\\\s*$","patternErrorMessage":"expected a duration such as \\"500ms\\", \\"2s\\", \\"1m\\" or a number of milliseconds"},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$"}]}},"required":["max"],"additionalProperties":false}', validate: v9 },
-  "llm-judge": { schema: '{"type":"object","properties":{"prompt":{"type":"string","minLength":1,"description":"The full judge prompt, with templates, e.g. \\"Is this answer helpful?\\\\nQuestion: {{case.question}}\\\\nAnswer: {{output}}\\"."},"choices":{"type":"object","description":"The answers the judge may give, each with its score in [0, 1], e.g. { \\"yes\\": 1, \\"partly\\": 0.5, \\"no\\": 0 }. At least two.","minProperties":2,"additionalProperties":{"type":"number","minimum":0,"maximum":1}},"system":{"type":"string","description":"A system message for the judge. Default: none."}},"required":["prompt","choices"],"additionalProperties":false}', validate: v10 },
+  "llm-judge": { schema: '{"type":"object","properties":{"prompt":{"type":"string","minLength":1,"description":"The full judge prompt, with templates, e.g. \\"Is this answer helpful?\\\\nQuestion: {{case.question}}\\\\nAnswer: {{output}}\\"."},"choices":{"type":"object","description":"The answers the judge may give, each with its score in [0, 1], e.g. { \\"yes\\": 1, \\"partly\\": 0.5, \\"no\\": 0 }. At least two.","minProperties":2,"additionalProperties":{"type":"number","minimum":0,"maximum":1}},"system":{"type":"string","description":"A system message for the judge. Default: none."},"overrides":{"type":"integer","minimum":0,"maximum":50,"description":"How many of the most recent human overrides of this evaluator (evals override, kept in evals-overrides.jsonl next to evals.yaml) to append to the prompt as examples. Default 0. No templates."}},"required":["prompt","choices"],"additionalProperties":false}', validate: v10 },
   "accuracy": { schema: '{"type":"object","properties":{"expected":{"description":"The reference answer, e.g. \\"{{case.answer}}\\". A non-string value is shown to the judge as JSON."},"question":{"type":"string","description":"What the function under test was asked, shown to the judge for context, e.g. \\"{{case.question}}\\". Default: none."},"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."}},"required":["expected"],"additionalProperties":false}', validate: v11 },
   "nsfw": { schema: '{"type":"object","properties":{"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."}},"additionalProperties":false}', validate: v12 },
   "toxicity": { schema: '{"type":"object","properties":{"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."}},"additionalProperties":false}', validate: v13 },
@@ -57724,38 +58531,44 @@ var optionValidators = {
   "answer-relevancy": { schema: `{"type":"object","properties":{"answer":{"description":"The generated answer. Default: the output's \\"answer\\" string when the output is an object that has one, else the whole output (a non-string value as JSON)."},"question":{"type":"string","description":"The question that was asked. Default: the case's \\"question\\", else its \\"input\\"."}},"additionalProperties":false}`, validate: v17 },
   "semantic-similarity": { schema: '{"type":"object","properties":{"expected":{"type":"string","description":"The reference text."},"actual":{"description":"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded."}},"required":["expected"],"additionalProperties":false}', validate: v18 },
   "context-precision": { schema: `{"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\"contexts\\" array when the output is an object that has one, else the case's \\"contexts\\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer, matched sentence by sentence. Default: the case's \\"reference\\", else its \\"expected\\". Not together with expectedContexts."},"expectedContexts":{"description":"Passages or facts the retrieval should find, each matched as a whole; used instead of reference.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected an array of strings or a whole-value {{ template }}"}]},"minSimilarity":{"description":"How close (0\u20131) a reference item must come to some stretch of a context to count as found: 1 \u2212 edit distance / item length. Default: 0.7.","anyOf":[{"type":"number","minimum":0,"maximum":1},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a number from 0 to 1 or a whole-value {{ template }}"}]}},"additionalProperties":false}`, validate: v19 },
-  "context-recall": { schema: `{"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\"contexts\\" array when the output is an object that has one, else the case's \\"contexts\\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer, matched sentence by sentence. Default: the case's \\"reference\\", else its \\"expected\\". Not together with expectedContexts."},"expectedContexts":{"description":"Passages or facts the retrieval should find, each matched as a whole; used instead of reference.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected an array of strings or a whole-value {{ template }}"}]},"minSimilarity":{"description":"How close (0\u20131) a reference item must come to some stretch of a context to count as found: 1 \u2212 edit distance / item length. Default: 0.7.","anyOf":[{"type":"number","minimum":0,"maximum":1},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a number from 0 to 1 or a whole-value {{ template }}"}]}},"additionalProperties":false}`, validate: v20 }
+  "context-recall": { schema: `{"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\"contexts\\" array when the output is an object that has one, else the case's \\"contexts\\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer, matched sentence by sentence. Default: the case's \\"reference\\", else its \\"expected\\". Not together with expectedContexts."},"expectedContexts":{"description":"Passages or facts the retrieval should find, each matched as a whole; used instead of reference.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected an array of strings or a whole-value {{ template }}"}]},"minSimilarity":{"description":"How close (0\u20131) a reference item must come to some stretch of a context to count as found: 1 \u2212 edit distance / item length. Default: 0.7.","anyOf":[{"type":"number","minimum":0,"maximum":1},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected a number from 0 to 1 or a whole-value {{ template }}"}]}},"additionalProperties":false}`, validate: v20 },
+  "llm-context-precision": { schema: `{"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\"contexts\\" array when the output is an object that has one, else the case's \\"contexts\\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \\"reference\\", else its \\"expected\\"."},"question":{"type":"string","description":"The question that was asked. Default: the case's \\"question\\", else its \\"input\\"."}},"additionalProperties":false}`, validate: v21 },
+  "llm-context-recall": { schema: `{"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\"contexts\\" array when the output is an object that has one, else the case's \\"contexts\\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \\"reference\\", else its \\"expected\\"."},"question":{"type":"string","description":"The question that was asked. Default: the case's \\"question\\", else its \\"input\\"."}},"additionalProperties":false}`, validate: v22 },
+  "context-entities-recall": { schema: `{"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\"contexts\\" array when the output is an object that has one, else the case's \\"contexts\\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \\"reference\\", else its \\"expected\\"."}},"additionalProperties":false}`, validate: v23 },
+  "factual-correctness": { schema: `{"type":"object","properties":{"answer":{"description":"The generated answer. Default: the output's \\"answer\\" string when the output is an object that has one, else the whole output (a non-string value as JSON)."},"reference":{"type":"string","description":"The reference answer the response is checked against. Default: the case's \\"reference\\", else its \\"expected\\"."},"mode":{"description":"f1 (default): harmonic mean of precision and recall; precision: share of the response's claims the reference supports; recall: share of the reference's claims the response states.","anyOf":[{"enum":["f1","precision","recall"]},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected \\"f1\\" or \\"precision\\" or \\"recall\\" or a whole-value {{ template }}"}]}},"additionalProperties":false}`, validate: v24 },
+  "noise-sensitivity": { schema: `{"type":"object","properties":{"answer":{"description":"The generated answer. Default: the output's \\"answer\\" string when the output is an object that has one, else the whole output (a non-string value as JSON)."},"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\"contexts\\" array when the output is an object that has one, else the case's \\"contexts\\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \\"reference\\", else its \\"expected\\"."},"question":{"type":"string","description":"The question that was asked. Default: the case's \\"question\\", else its \\"input\\"."},"mode":{"description":"relevant (default): count wrong claims stated by a context that is relevant to the reference; irrelevant: by an irrelevant context and no relevant one.","anyOf":[{"enum":["relevant","irrelevant"]},{"type":"string","pattern":"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$","patternErrorMessage":"expected \\"relevant\\" or \\"irrelevant\\" or a whole-value {{ template }}"}]}},"additionalProperties":false}`, validate: v25 }
 };
 
 // src/config/evals-schema-validator.generated.ts
 var import_ucs2length2 = __toESM(require_ucs2length(), 1);
 var evals_schema_validator_generated_default = validate102;
-var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row failed the same systematic way (401, 403, a model API's 404, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
+var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row failed the same systematic way (401, 403, a model API's 404, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
 var schema122 = { "type": "integer", "minimum": 1 };
 var schema132 = { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" };
 var schema142 = { "type": "integer", "minimum": 1 };
-var schema152 = { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" };
+var schema152 = { "enum": ["process", "worker"] };
+var schema162 = { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" };
 var pattern02 = new RegExp("^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "u");
 var pattern1 = new RegExp("^https?://", "u");
 var pattern2 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
 var func22 = Object.prototype.hasOwnProperty;
 var func3 = import_ucs2length2.default.default;
-var schema172 = { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } };
-var schema182 = { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" };
-var schema192 = { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } };
-var schema202 = { "type": "string", "minLength": 1 };
+var schema182 = { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } };
+var schema192 = { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" };
+var schema202 = { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } };
+var schema212 = { "type": "string", "minLength": 1 };
 var pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 var pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
-var schema212 = { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] };
-var schema242 = { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } };
-var schema252 = { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } };
-var schema222 = { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
+var schema222 = { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] };
+var schema252 = { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } };
+var schema262 = { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } };
+var schema232 = { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
 function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema222.required, parentSchema: schema222, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema232.required, parentSchema: schema232, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -57764,7 +58577,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.model === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "model" }, message: "must have required property 'model'", schema: schema222.required, parentSchema: schema222, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "model" }, message: "must have required property 'model'", schema: schema232.required, parentSchema: schema232, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -57773,8 +58586,8 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func22.call(schema222.properties, key0)) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema222, data };
+      if (!func22.call(schema232.properties, key0)) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema232, data };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -57786,7 +58599,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("model" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "model" }, message: "must be equal to constant", schema: "model", parentSchema: schema222.properties.type, data: data0 };
+        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "model" }, message: "must be equal to constant", schema: "model", parentSchema: schema232.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -57799,7 +58612,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.model;
       if (typeof data1 === "string") {
         if (func3(data1) < 1) {
-          const err4 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema222.properties.model, data: data1 };
+          const err4 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema232.properties.model, data: data1 };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -57808,7 +58621,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.model.type, parentSchema: schema222.properties.model, data: data1 };
+        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.model.type, parentSchema: schema232.properties.model, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -57824,7 +58637,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs7 = errors;
       if (typeof data2 === "string") {
         if (func3(data2) < 1) {
-          const err6 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema222.properties.prompt.anyOf[0], data: data2 };
+          const err6 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema232.properties.prompt.anyOf[0], data: data2 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -57833,7 +58646,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.prompt.anyOf[0].type, parentSchema: schema222.properties.prompt.anyOf[0], data: data2 };
+        const err7 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.prompt.anyOf[0].type, parentSchema: schema232.properties.prompt.anyOf[0], data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -57847,7 +58660,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         const _errs9 = errors;
         if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
           if (data2.file === void 0) {
-            const err8 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema222.properties.prompt.anyOf[1].required, parentSchema: schema222.properties.prompt.anyOf[1], data: data2 };
+            const err8 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema232.properties.prompt.anyOf[1].required, parentSchema: schema232.properties.prompt.anyOf[1], data: data2 };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -57857,7 +58670,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           }
           for (const key1 in data2) {
             if (!(key1 === "file")) {
-              const err9 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema222.properties.prompt.anyOf[1], data: data2 };
+              const err9 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema232.properties.prompt.anyOf[1], data: data2 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -57870,7 +58683,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
             let data3 = data2.file;
             if (typeof data3 === "string") {
               if (func3(data3) < 1) {
-                const err10 = { instancePath: instancePath + "/prompt/file", schemaPath: "#/properties/prompt/anyOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema222.properties.prompt.anyOf[1].properties.file, data: data3 };
+                const err10 = { instancePath: instancePath + "/prompt/file", schemaPath: "#/properties/prompt/anyOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema232.properties.prompt.anyOf[1].properties.file, data: data3 };
                 if (vErrors === null) {
                   vErrors = [err10];
                 } else {
@@ -57879,7 +58692,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             } else {
-              const err11 = { instancePath: instancePath + "/prompt/file", schemaPath: "#/properties/prompt/anyOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.prompt.anyOf[1].properties.file.type, parentSchema: schema222.properties.prompt.anyOf[1].properties.file, data: data3 };
+              const err11 = { instancePath: instancePath + "/prompt/file", schemaPath: "#/properties/prompt/anyOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.prompt.anyOf[1].properties.file.type, parentSchema: schema232.properties.prompt.anyOf[1].properties.file, data: data3 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -57889,7 +58702,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         } else {
-          const err12 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema222.properties.prompt.anyOf[1].type, parentSchema: schema222.properties.prompt.anyOf[1], data: data2 };
+          const err12 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema232.properties.prompt.anyOf[1].type, parentSchema: schema232.properties.prompt.anyOf[1], data: data2 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -57901,7 +58714,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err13 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema222.properties.prompt.anyOf, parentSchema: schema222.properties.prompt, data: data2 };
+        const err13 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema232.properties.prompt.anyOf, parentSchema: schema232.properties.prompt, data: data2 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -57923,7 +58736,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data4 = data.messages;
       if (Array.isArray(data4)) {
         if (data4.length < 1) {
-          const err14 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema222.properties.messages, data: data4 };
+          const err14 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema232.properties.messages, data: data4 };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -57936,7 +58749,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           let data5 = data4[i0];
           if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
             if (data5.role === void 0) {
-              const err15 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema222.properties.messages.items.required, parentSchema: schema222.properties.messages.items, data: data5 };
+              const err15 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema232.properties.messages.items.required, parentSchema: schema232.properties.messages.items, data: data5 };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -57945,7 +58758,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
             if (data5.content === void 0) {
-              const err16 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema222.properties.messages.items.required, parentSchema: schema222.properties.messages.items, data: data5 };
+              const err16 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema232.properties.messages.items.required, parentSchema: schema232.properties.messages.items, data: data5 };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -57955,7 +58768,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
             }
             for (const key2 in data5) {
               if (!(key2 === "role" || key2 === "content")) {
-                const err17 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema222.properties.messages.items, data: data5 };
+                const err17 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema232.properties.messages.items, data: data5 };
                 if (vErrors === null) {
                   vErrors = [err17];
                 } else {
@@ -57967,7 +58780,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
             if (data5.role !== void 0) {
               let data6 = data5.role;
               if (!(data6 === "system" || data6 === "user" || data6 === "assistant" || data6 === "developer")) {
-                const err18 = { instancePath: instancePath + "/messages/" + i0 + "/role", schemaPath: "#/properties/messages/items/properties/role/enum", keyword: "enum", params: { allowedValues: schema222.properties.messages.items.properties.role.enum }, message: "must be equal to one of the allowed values", schema: schema222.properties.messages.items.properties.role.enum, parentSchema: schema222.properties.messages.items.properties.role, data: data6 };
+                const err18 = { instancePath: instancePath + "/messages/" + i0 + "/role", schemaPath: "#/properties/messages/items/properties/role/enum", keyword: "enum", params: { allowedValues: schema232.properties.messages.items.properties.role.enum }, message: "must be equal to one of the allowed values", schema: schema232.properties.messages.items.properties.role.enum, parentSchema: schema232.properties.messages.items.properties.role, data: data6 };
                 if (vErrors === null) {
                   vErrors = [err18];
                 } else {
@@ -57983,7 +58796,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs22 = errors;
               if (typeof data7 === "string") {
                 if (func3(data7) < 1) {
-                  const err19 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema222.properties.messages.items.properties.content.anyOf[0], data: data7 };
+                  const err19 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema232.properties.messages.items.properties.content.anyOf[0], data: data7 };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -57992,7 +58805,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err20 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.messages.items.properties.content.anyOf[0].type, parentSchema: schema222.properties.messages.items.properties.content.anyOf[0], data: data7 };
+                const err20 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.messages.items.properties.content.anyOf[0].type, parentSchema: schema232.properties.messages.items.properties.content.anyOf[0], data: data7 };
                 if (vErrors === null) {
                   vErrors = [err20];
                 } else {
@@ -58006,7 +58819,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                 const _errs24 = errors;
                 if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
                   if (data7.file === void 0) {
-                    const err21 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema222.properties.messages.items.properties.content.anyOf[1].required, parentSchema: schema222.properties.messages.items.properties.content.anyOf[1], data: data7 };
+                    const err21 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/required", keyword: "required", params: { missingProperty: "file" }, message: "must have required property 'file'", schema: schema232.properties.messages.items.properties.content.anyOf[1].required, parentSchema: schema232.properties.messages.items.properties.content.anyOf[1], data: data7 };
                     if (vErrors === null) {
                       vErrors = [err21];
                     } else {
@@ -58016,7 +58829,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   for (const key3 in data7) {
                     if (!(key3 === "file")) {
-                      const err22 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema222.properties.messages.items.properties.content.anyOf[1], data: data7 };
+                      const err22 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema232.properties.messages.items.properties.content.anyOf[1], data: data7 };
                       if (vErrors === null) {
                         vErrors = [err22];
                       } else {
@@ -58029,7 +58842,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                     let data8 = data7.file;
                     if (typeof data8 === "string") {
                       if (func3(data8) < 1) {
-                        const err23 = { instancePath: instancePath + "/messages/" + i0 + "/content/file", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema222.properties.messages.items.properties.content.anyOf[1].properties.file, data: data8 };
+                        const err23 = { instancePath: instancePath + "/messages/" + i0 + "/content/file", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/properties/file/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema232.properties.messages.items.properties.content.anyOf[1].properties.file, data: data8 };
                         if (vErrors === null) {
                           vErrors = [err23];
                         } else {
@@ -58038,7 +58851,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                         errors++;
                       }
                     } else {
-                      const err24 = { instancePath: instancePath + "/messages/" + i0 + "/content/file", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.messages.items.properties.content.anyOf[1].properties.file.type, parentSchema: schema222.properties.messages.items.properties.content.anyOf[1].properties.file, data: data8 };
+                      const err24 = { instancePath: instancePath + "/messages/" + i0 + "/content/file", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/properties/file/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.messages.items.properties.content.anyOf[1].properties.file.type, parentSchema: schema232.properties.messages.items.properties.content.anyOf[1].properties.file, data: data8 };
                       if (vErrors === null) {
                         vErrors = [err24];
                       } else {
@@ -58048,7 +58861,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                   }
                 } else {
-                  const err25 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema222.properties.messages.items.properties.content.anyOf[1].type, parentSchema: schema222.properties.messages.items.properties.content.anyOf[1], data: data7 };
+                  const err25 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema232.properties.messages.items.properties.content.anyOf[1].type, parentSchema: schema232.properties.messages.items.properties.content.anyOf[1], data: data7 };
                   if (vErrors === null) {
                     vErrors = [err25];
                   } else {
@@ -58060,7 +58873,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
                 valid6 = valid6 || _valid1;
               }
               if (!valid6) {
-                const err26 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema222.properties.messages.items.properties.content.anyOf, parentSchema: schema222.properties.messages.items.properties.content, data: data7 };
+                const err26 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/properties/messages/items/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema232.properties.messages.items.properties.content.anyOf, parentSchema: schema232.properties.messages.items.properties.content, data: data7 };
                 if (vErrors === null) {
                   vErrors = [err26];
                 } else {
@@ -58079,7 +58892,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err27 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema222.properties.messages.items.type, parentSchema: schema222.properties.messages.items, data: data5 };
+            const err27 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/properties/messages/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema232.properties.messages.items.type, parentSchema: schema232.properties.messages.items, data: data5 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -58089,7 +58902,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err28 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema222.properties.messages.type, parentSchema: schema222.properties.messages, data: data4 };
+        const err28 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema232.properties.messages.type, parentSchema: schema232.properties.messages, data: data4 };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -58102,7 +58915,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data9 = data.baseUrl;
       if (typeof data9 === "string") {
         if (!pattern1.test(data9)) {
-          const err29 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"', schema: "^https?://", parentSchema: schema222.properties.baseUrl, data: data9 };
+          const err29 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"', schema: "^https?://", parentSchema: schema232.properties.baseUrl, data: data9 };
           if (vErrors === null) {
             vErrors = [err29];
           } else {
@@ -58111,7 +58924,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.baseUrl.type, parentSchema: schema222.properties.baseUrl, data: data9 };
+        const err30 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.baseUrl.type, parentSchema: schema232.properties.baseUrl, data: data9 };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -58123,7 +58936,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.apiKey !== void 0) {
       let data10 = data.apiKey;
       if (typeof data10 !== "string") {
-        const err31 = { instancePath: instancePath + "/apiKey", schemaPath: "#/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.apiKey.type, parentSchema: schema222.properties.apiKey, data: data10 };
+        const err31 = { instancePath: instancePath + "/apiKey", schemaPath: "#/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.apiKey.type, parentSchema: schema232.properties.apiKey, data: data10 };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -58138,7 +58951,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         for (const key4 in data11) {
           let data12 = data11[key4];
           if (typeof data12 !== "string") {
-            const err32 = { instancePath: instancePath + "/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema222.properties.headers.additionalProperties.type, parentSchema: schema222.properties.headers.additionalProperties, data: data12 };
+            const err32 = { instancePath: instancePath + "/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema232.properties.headers.additionalProperties.type, parentSchema: schema232.properties.headers.additionalProperties, data: data12 };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -58148,7 +58961,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err33 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema222.properties.headers.type, parentSchema: schema222.properties.headers, data: data11 };
+        const err33 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema232.properties.headers.type, parentSchema: schema232.properties.headers, data: data11 };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -58161,7 +58974,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data13 = data.temperature;
       if (typeof data13 == "number" && isFinite(data13)) {
         if (data13 > 2 || isNaN(data13)) {
-          const err34 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema222.properties.temperature, data: data13 };
+          const err34 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema232.properties.temperature, data: data13 };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -58170,7 +58983,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data13 < 0 || isNaN(data13)) {
-          const err35 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema222.properties.temperature, data: data13 };
+          const err35 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema232.properties.temperature, data: data13 };
           if (vErrors === null) {
             vErrors = [err35];
           } else {
@@ -58179,7 +58992,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err36 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema222.properties.temperature.type, parentSchema: schema222.properties.temperature, data: data13 };
+        const err36 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema232.properties.temperature.type, parentSchema: schema232.properties.temperature, data: data13 };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -58191,7 +59004,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.maxTokens !== void 0) {
       let data14 = data.maxTokens;
       if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
-        const err37 = { instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema222.properties.maxTokens.type, parentSchema: schema222.properties.maxTokens, data: data14 };
+        const err37 = { instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema232.properties.maxTokens.type, parentSchema: schema232.properties.maxTokens, data: data14 };
         if (vErrors === null) {
           vErrors = [err37];
         } else {
@@ -58201,7 +59014,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       }
       if (typeof data14 == "number" && isFinite(data14)) {
         if (data14 < 1 || isNaN(data14)) {
-          const err38 = { instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema222.properties.maxTokens, data: data14 };
+          const err38 = { instancePath: instancePath + "/maxTokens", schemaPath: "#/properties/maxTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema232.properties.maxTokens, data: data14 };
           if (vErrors === null) {
             vErrors = [err38];
           } else {
@@ -58214,7 +59027,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.seed !== void 0) {
       let data15 = data.seed;
       if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15))) {
-        const err39 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema222.properties.seed.type, parentSchema: schema222.properties.seed, data: data15 };
+        const err39 = { instancePath: instancePath + "/seed", schemaPath: "#/properties/seed/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema232.properties.seed.type, parentSchema: schema232.properties.seed, data: data15 };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -58229,7 +59042,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let valid9 = false;
       const _errs46 = errors;
       if (!(data16 === "text" || data16 === "json")) {
-        const err40 = { instancePath: instancePath + "/responseFormat", schemaPath: "#/properties/responseFormat/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema222.properties.responseFormat.anyOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema222.properties.responseFormat.anyOf[0].enum, parentSchema: schema222.properties.responseFormat.anyOf[0], data: data16 };
+        const err40 = { instancePath: instancePath + "/responseFormat", schemaPath: "#/properties/responseFormat/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema232.properties.responseFormat.anyOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema232.properties.responseFormat.anyOf[0].enum, parentSchema: schema232.properties.responseFormat.anyOf[0], data: data16 };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -58242,7 +59055,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       if (!valid9) {
         const _errs47 = errors;
         if (!(data16 && typeof data16 == "object" && !Array.isArray(data16))) {
-          const err41 = { instancePath: instancePath + "/responseFormat", schemaPath: "#/properties/responseFormat/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema222.properties.responseFormat.anyOf[1].type, parentSchema: schema222.properties.responseFormat.anyOf[1], data: data16 };
+          const err41 = { instancePath: instancePath + "/responseFormat", schemaPath: "#/properties/responseFormat/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema232.properties.responseFormat.anyOf[1].type, parentSchema: schema232.properties.responseFormat.anyOf[1], data: data16 };
           if (vErrors === null) {
             vErrors = [err41];
           } else {
@@ -58254,7 +59067,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         valid9 = valid9 || _valid2;
       }
       if (!valid9) {
-        const err42 = { instancePath: instancePath + "/responseFormat", schemaPath: "#/properties/responseFormat/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema222.properties.responseFormat.anyOf, parentSchema: schema222.properties.responseFormat, data: data16 };
+        const err42 = { instancePath: instancePath + "/responseFormat", schemaPath: "#/properties/responseFormat/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema232.properties.responseFormat.anyOf, parentSchema: schema232.properties.responseFormat, data: data16 };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -58276,7 +59089,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let data17 = data.timeout;
       if (typeof data17 === "string") {
         if (!pattern2.test(data17)) {
-          const err43 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data17 };
+          const err43 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema162, data: data17 };
           if (vErrors === null) {
             vErrors = [err43];
           } else {
@@ -58285,7 +59098,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err44 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data17 };
+        const err44 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.type, parentSchema: schema162, data: data17 };
         if (vErrors === null) {
           vErrors = [err44];
         } else {
@@ -58297,7 +59110,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.maxRetries !== void 0) {
       let data18 = data.maxRetries;
       if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)) && isFinite(data18))) {
-        const err45 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema222.properties.maxRetries.type, parentSchema: schema222.properties.maxRetries, data: data18 };
+        const err45 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema232.properties.maxRetries.type, parentSchema: schema232.properties.maxRetries, data: data18 };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -58307,7 +59120,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       }
       if (typeof data18 == "number" && isFinite(data18)) {
         if (data18 > 20 || isNaN(data18)) {
-          const err46 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema222.properties.maxRetries, data: data18 };
+          const err46 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema232.properties.maxRetries, data: data18 };
           if (vErrors === null) {
             vErrors = [err46];
           } else {
@@ -58316,7 +59129,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data18 < 0 || isNaN(data18)) {
-          const err47 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema222.properties.maxRetries, data: data18 };
+          const err47 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema232.properties.maxRetries, data: data18 };
           if (vErrors === null) {
             vErrors = [err47];
           } else {
@@ -58327,7 +59140,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err48 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema222.type, parentSchema: schema222, data };
+    const err48 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema232.type, parentSchema: schema232, data };
     if (vErrors === null) {
       vErrors = [err48];
     } else {
@@ -58387,7 +59200,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     valid1 = _valid0;
   }
   if (!valid1) {
-    const err2 = { instancePath, schemaPath: "#/allOf/0/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema212.allOf[0].if, parentSchema: schema212.allOf[0], data };
+    const err2 = { instancePath, schemaPath: "#/allOf/0/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema222.allOf[0].if, parentSchema: schema222.allOf[0], data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -58435,7 +59248,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     const _errs10 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.type === void 0) {
-        const err5 = { instancePath, schemaPath: "#/definitions/httpTarget/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema242.required, parentSchema: schema242, data };
+        const err5 = { instancePath, schemaPath: "#/definitions/httpTarget/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema252.required, parentSchema: schema252, data };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -58444,7 +59257,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (data.url === void 0) {
-        const err6 = { instancePath, schemaPath: "#/definitions/httpTarget/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'", schema: schema242.required, parentSchema: schema242, data };
+        const err6 = { instancePath, schemaPath: "#/definitions/httpTarget/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'", schema: schema252.required, parentSchema: schema252, data };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -58454,7 +59267,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       }
       for (const key0 in data) {
         if (!(key0 === "type" || key0 === "url" || key0 === "method" || key0 === "headers" || key0 === "body" || key0 === "output" || key0 === "maxRetries")) {
-          const err7 = { instancePath, schemaPath: "#/definitions/httpTarget/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema242, data };
+          const err7 = { instancePath, schemaPath: "#/definitions/httpTarget/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema252, data };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -58466,7 +59279,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       if (data.type !== void 0) {
         let data2 = data.type;
         if ("http" !== data2) {
-          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/definitions/httpTarget/properties/type/const", keyword: "const", params: { allowedValue: "http" }, message: "must be equal to constant", schema: "http", parentSchema: schema242.properties.type, data: data2 };
+          const err8 = { instancePath: instancePath + "/type", schemaPath: "#/definitions/httpTarget/properties/type/const", keyword: "const", params: { allowedValue: "http" }, message: "must be equal to constant", schema: "http", parentSchema: schema252.properties.type, data: data2 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -58479,7 +59292,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         let data3 = data.url;
         if (typeof data3 === "string") {
           if (func3(data3) < 1) {
-            const err9 = { instancePath: instancePath + "/url", schemaPath: "#/definitions/httpTarget/properties/url/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema242.properties.url, data: data3 };
+            const err9 = { instancePath: instancePath + "/url", schemaPath: "#/definitions/httpTarget/properties/url/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema252.properties.url, data: data3 };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -58488,7 +59301,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         } else {
-          const err10 = { instancePath: instancePath + "/url", schemaPath: "#/definitions/httpTarget/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema242.properties.url.type, parentSchema: schema242.properties.url, data: data3 };
+          const err10 = { instancePath: instancePath + "/url", schemaPath: "#/definitions/httpTarget/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema252.properties.url.type, parentSchema: schema252.properties.url, data: data3 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -58500,7 +59313,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       if (data.method !== void 0) {
         let data4 = data.method;
         if (!(data4 === "GET" || data4 === "POST" || data4 === "PUT" || data4 === "PATCH" || data4 === "DELETE")) {
-          const err11 = { instancePath: instancePath + "/method", schemaPath: "#/definitions/httpTarget/properties/method/enum", keyword: "enum", params: { allowedValues: schema242.properties.method.enum }, message: "must be equal to one of the allowed values", schema: schema242.properties.method.enum, parentSchema: schema242.properties.method, data: data4 };
+          const err11 = { instancePath: instancePath + "/method", schemaPath: "#/definitions/httpTarget/properties/method/enum", keyword: "enum", params: { allowedValues: schema252.properties.method.enum }, message: "must be equal to one of the allowed values", schema: schema252.properties.method.enum, parentSchema: schema252.properties.method, data: data4 };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -58515,7 +59328,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           for (const key1 in data5) {
             let data6 = data5[key1];
             if (typeof data6 !== "string") {
-              const err12 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/httpTarget/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema242.properties.headers.additionalProperties.type, parentSchema: schema242.properties.headers.additionalProperties, data: data6 };
+              const err12 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/httpTarget/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema252.properties.headers.additionalProperties.type, parentSchema: schema252.properties.headers.additionalProperties, data: data6 };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -58525,7 +59338,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         } else {
-          const err13 = { instancePath: instancePath + "/headers", schemaPath: "#/definitions/httpTarget/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema242.properties.headers.type, parentSchema: schema242.properties.headers, data: data5 };
+          const err13 = { instancePath: instancePath + "/headers", schemaPath: "#/definitions/httpTarget/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema252.properties.headers.type, parentSchema: schema252.properties.headers, data: data5 };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -58538,7 +59351,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         let data7 = data.output;
         if (typeof data7 === "string") {
           if (func3(data7) < 1) {
-            const err14 = { instancePath: instancePath + "/output", schemaPath: "#/definitions/httpTarget/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema242.properties.output, data: data7 };
+            const err14 = { instancePath: instancePath + "/output", schemaPath: "#/definitions/httpTarget/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema252.properties.output, data: data7 };
             if (vErrors === null) {
               vErrors = [err14];
             } else {
@@ -58547,7 +59360,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         } else {
-          const err15 = { instancePath: instancePath + "/output", schemaPath: "#/definitions/httpTarget/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema242.properties.output.type, parentSchema: schema242.properties.output, data: data7 };
+          const err15 = { instancePath: instancePath + "/output", schemaPath: "#/definitions/httpTarget/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema252.properties.output.type, parentSchema: schema252.properties.output, data: data7 };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -58559,7 +59372,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       if (data.maxRetries !== void 0) {
         let data8 = data.maxRetries;
         if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-          const err16 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/definitions/httpTarget/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema242.properties.maxRetries.type, parentSchema: schema242.properties.maxRetries, data: data8 };
+          const err16 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/definitions/httpTarget/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema252.properties.maxRetries.type, parentSchema: schema252.properties.maxRetries, data: data8 };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -58569,7 +59382,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (typeof data8 == "number" && isFinite(data8)) {
           if (data8 > 20 || isNaN(data8)) {
-            const err17 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/definitions/httpTarget/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema242.properties.maxRetries, data: data8 };
+            const err17 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/definitions/httpTarget/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema252.properties.maxRetries, data: data8 };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -58578,7 +59391,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
           if (data8 < 0 || isNaN(data8)) {
-            const err18 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/definitions/httpTarget/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema242.properties.maxRetries, data: data8 };
+            const err18 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/definitions/httpTarget/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema252.properties.maxRetries, data: data8 };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -58589,7 +59402,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      const err19 = { instancePath, schemaPath: "#/definitions/httpTarget/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema242.type, parentSchema: schema242, data };
+      const err19 = { instancePath, schemaPath: "#/definitions/httpTarget/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema252.type, parentSchema: schema252, data };
       if (vErrors === null) {
         vErrors = [err19];
       } else {
@@ -58601,7 +59414,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     valid3 = _valid1;
   }
   if (!valid3) {
-    const err20 = { instancePath, schemaPath: "#/allOf/1/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema212.allOf[1].if, parentSchema: schema212.allOf[1], data };
+    const err20 = { instancePath, schemaPath: "#/allOf/1/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema222.allOf[1].if, parentSchema: schema222.allOf[1], data };
     if (vErrors === null) {
       vErrors = [err20];
     } else {
@@ -58649,7 +59462,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     const _errs31 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.type === void 0) {
-        const err23 = { instancePath, schemaPath: "#/definitions/commandTarget/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema252.required, parentSchema: schema252, data };
+        const err23 = { instancePath, schemaPath: "#/definitions/commandTarget/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema262.required, parentSchema: schema262, data };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -58658,7 +59471,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
       if (data.run === void 0) {
-        const err24 = { instancePath, schemaPath: "#/definitions/commandTarget/required", keyword: "required", params: { missingProperty: "run" }, message: "must have required property 'run'", schema: schema252.required, parentSchema: schema252, data };
+        const err24 = { instancePath, schemaPath: "#/definitions/commandTarget/required", keyword: "required", params: { missingProperty: "run" }, message: "must have required property 'run'", schema: schema262.required, parentSchema: schema262, data };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -58668,7 +59481,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       }
       for (const key2 in data) {
         if (!(key2 === "type" || key2 === "run" || key2 === "shell" || key2 === "cwd" || key2 === "env" || key2 === "output")) {
-          const err25 = { instancePath, schemaPath: "#/definitions/commandTarget/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema252, data };
+          const err25 = { instancePath, schemaPath: "#/definitions/commandTarget/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema262, data };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -58680,7 +59493,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       if (data.type !== void 0) {
         let data10 = data.type;
         if ("command" !== data10) {
-          const err26 = { instancePath: instancePath + "/type", schemaPath: "#/definitions/commandTarget/properties/type/const", keyword: "const", params: { allowedValue: "command" }, message: "must be equal to constant", schema: "command", parentSchema: schema252.properties.type, data: data10 };
+          const err26 = { instancePath: instancePath + "/type", schemaPath: "#/definitions/commandTarget/properties/type/const", keyword: "const", params: { allowedValue: "command" }, message: "must be equal to constant", schema: "command", parentSchema: schema262.properties.type, data: data10 };
           if (vErrors === null) {
             vErrors = [err26];
           } else {
@@ -58696,7 +59509,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         const _errs38 = errors;
         if (Array.isArray(data11)) {
           if (data11.length < 1) {
-            const err27 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/0/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema252.properties.run.anyOf[0], data: data11 };
+            const err27 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/0/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema262.properties.run.anyOf[0], data: data11 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -58708,7 +59521,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           for (let i0 = 0; i0 < len0; i0++) {
             let data12 = data11[i0];
             if (typeof data12 !== "string") {
-              const err28 = { instancePath: instancePath + "/run/" + i0, schemaPath: "#/definitions/commandTarget/properties/run/anyOf/0/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema252.properties.run.anyOf[0].items.type, parentSchema: schema252.properties.run.anyOf[0].items, data: data12 };
+              const err28 = { instancePath: instancePath + "/run/" + i0, schemaPath: "#/definitions/commandTarget/properties/run/anyOf/0/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema262.properties.run.anyOf[0].items.type, parentSchema: schema262.properties.run.anyOf[0].items, data: data12 };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -58718,7 +59531,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         } else {
-          const err29 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema252.properties.run.anyOf[0].type, parentSchema: schema252.properties.run.anyOf[0], data: data11 };
+          const err29 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema262.properties.run.anyOf[0].type, parentSchema: schema262.properties.run.anyOf[0], data: data11 };
           if (vErrors === null) {
             vErrors = [err29];
           } else {
@@ -58732,7 +59545,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs42 = errors;
           if (typeof data11 === "string") {
             if (func3(data11) < 1) {
-              const err30 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/1/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema252.properties.run.anyOf[1], data: data11 };
+              const err30 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/1/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema262.properties.run.anyOf[1], data: data11 };
               if (vErrors === null) {
                 vErrors = [err30];
               } else {
@@ -58741,7 +59554,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err31 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema252.properties.run.anyOf[1].type, parentSchema: schema252.properties.run.anyOf[1], data: data11 };
+            const err31 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema262.properties.run.anyOf[1].type, parentSchema: schema262.properties.run.anyOf[1], data: data11 };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -58753,7 +59566,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           valid12 = valid12 || _valid3;
         }
         if (!valid12) {
-          const err32 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema252.properties.run.anyOf, parentSchema: schema252.properties.run, data: data11 };
+          const err32 = { instancePath: instancePath + "/run", schemaPath: "#/definitions/commandTarget/properties/run/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema262.properties.run.anyOf, parentSchema: schema262.properties.run, data: data11 };
           if (vErrors === null) {
             vErrors = [err32];
           } else {
@@ -58774,7 +59587,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       if (data.shell !== void 0) {
         let data13 = data.shell;
         if (typeof data13 !== "boolean") {
-          const err33 = { instancePath: instancePath + "/shell", schemaPath: "#/definitions/commandTarget/properties/shell/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema252.properties.shell.type, parentSchema: schema252.properties.shell, data: data13 };
+          const err33 = { instancePath: instancePath + "/shell", schemaPath: "#/definitions/commandTarget/properties/shell/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema262.properties.shell.type, parentSchema: schema262.properties.shell, data: data13 };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
@@ -58787,7 +59600,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         let data14 = data.cwd;
         if (typeof data14 === "string") {
           if (func3(data14) < 1) {
-            const err34 = { instancePath: instancePath + "/cwd", schemaPath: "#/definitions/commandTarget/properties/cwd/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema252.properties.cwd, data: data14 };
+            const err34 = { instancePath: instancePath + "/cwd", schemaPath: "#/definitions/commandTarget/properties/cwd/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema262.properties.cwd, data: data14 };
             if (vErrors === null) {
               vErrors = [err34];
             } else {
@@ -58796,7 +59609,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         } else {
-          const err35 = { instancePath: instancePath + "/cwd", schemaPath: "#/definitions/commandTarget/properties/cwd/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema252.properties.cwd.type, parentSchema: schema252.properties.cwd, data: data14 };
+          const err35 = { instancePath: instancePath + "/cwd", schemaPath: "#/definitions/commandTarget/properties/cwd/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema262.properties.cwd.type, parentSchema: schema262.properties.cwd, data: data14 };
           if (vErrors === null) {
             vErrors = [err35];
           } else {
@@ -58811,7 +59624,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
           for (const key3 in data15) {
             let data16 = data15[key3];
             if (typeof data16 !== "string") {
-              const err36 = { instancePath: instancePath + "/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/commandTarget/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema252.properties.env.additionalProperties.type, parentSchema: schema252.properties.env.additionalProperties, data: data16 };
+              const err36 = { instancePath: instancePath + "/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/commandTarget/properties/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema262.properties.env.additionalProperties.type, parentSchema: schema262.properties.env.additionalProperties, data: data16 };
               if (vErrors === null) {
                 vErrors = [err36];
               } else {
@@ -58821,7 +59634,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         } else {
-          const err37 = { instancePath: instancePath + "/env", schemaPath: "#/definitions/commandTarget/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema252.properties.env.type, parentSchema: schema252.properties.env, data: data15 };
+          const err37 = { instancePath: instancePath + "/env", schemaPath: "#/definitions/commandTarget/properties/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema262.properties.env.type, parentSchema: schema262.properties.env, data: data15 };
           if (vErrors === null) {
             vErrors = [err37];
           } else {
@@ -58833,7 +59646,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       if (data.output !== void 0) {
         let data17 = data.output;
         if (!(data17 === "text" || data17 === "json")) {
-          const err38 = { instancePath: instancePath + "/output", schemaPath: "#/definitions/commandTarget/properties/output/enum", keyword: "enum", params: { allowedValues: schema252.properties.output.enum }, message: "must be equal to one of the allowed values", schema: schema252.properties.output.enum, parentSchema: schema252.properties.output, data: data17 };
+          const err38 = { instancePath: instancePath + "/output", schemaPath: "#/definitions/commandTarget/properties/output/enum", keyword: "enum", params: { allowedValues: schema262.properties.output.enum }, message: "must be equal to one of the allowed values", schema: schema262.properties.output.enum, parentSchema: schema262.properties.output, data: data17 };
           if (vErrors === null) {
             vErrors = [err38];
           } else {
@@ -58843,7 +59656,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      const err39 = { instancePath, schemaPath: "#/definitions/commandTarget/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema252.type, parentSchema: schema252, data };
+      const err39 = { instancePath, schemaPath: "#/definitions/commandTarget/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema262.type, parentSchema: schema262, data };
       if (vErrors === null) {
         vErrors = [err39];
       } else {
@@ -58855,7 +59668,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     valid8 = _valid2;
   }
   if (!valid8) {
-    const err40 = { instancePath, schemaPath: "#/allOf/2/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema212.allOf[2].if, parentSchema: schema212.allOf[2], data };
+    const err40 = { instancePath, schemaPath: "#/allOf/2/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema', schema: schema222.allOf[2].if, parentSchema: schema222.allOf[2], data };
     if (vErrors === null) {
       vErrors = [err40];
     } else {
@@ -58865,7 +59678,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err41 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema212.required, parentSchema: schema212, data };
+      const err41 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema222.required, parentSchema: schema222, data };
       if (vErrors === null) {
         vErrors = [err41];
       } else {
@@ -58876,7 +59689,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.type !== void 0) {
       let data18 = data.type;
       if (!(data18 === "model" || data18 === "http" || data18 === "command")) {
-        const err42 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema212.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema212.properties.type.enum, parentSchema: schema212.properties.type, data: data18 };
+        const err42 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema222.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema222.properties.type.enum, parentSchema: schema222.properties.type, data: data18 };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -58886,7 +59699,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err43 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema212.type, parentSchema: schema212, data };
+    const err43 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema222.type, parentSchema: schema222, data };
     if (vErrors === null) {
       vErrors = [err43];
     } else {
@@ -58897,15 +59710,15 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   validate122.errors = vErrors;
   return errors === 0;
 }
-var schema292 = { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } };
-var schema312 = { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } };
-var schema32 = { "type": "number", "minimum": 0, "maximum": 1 };
+var schema312 = { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } };
+var schema332 = { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } };
+var schema342 = { "type": "number", "minimum": 0, "maximum": 1 };
 function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (Object.keys(data).length < 1) {
-      const err0 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema312, data };
+      const err0 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema332, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -58915,7 +59728,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
     }
     for (const key0 in data) {
       if (!(key0 === "lt" || key0 === "lte" || key0 === "gt" || key0 === "gte")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema312, data };
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema332, data };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -58928,7 +59741,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.lt;
       if (typeof data0 == "number" && isFinite(data0)) {
         if (data0 > 1 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema32, data: data0 };
+          const err2 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema342, data: data0 };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -58937,7 +59750,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data0 < 0 || isNaN(data0)) {
-          const err3 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema32, data: data0 };
+          const err3 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema342, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -58946,7 +59759,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema32.type, parentSchema: schema32, data: data0 };
+        const err4 = { instancePath: instancePath + "/lt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema342.type, parentSchema: schema342, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -58959,7 +59772,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.lte;
       if (typeof data1 == "number" && isFinite(data1)) {
         if (data1 > 1 || isNaN(data1)) {
-          const err5 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema32, data: data1 };
+          const err5 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema342, data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -58968,7 +59781,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data1 < 0 || isNaN(data1)) {
-          const err6 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema32, data: data1 };
+          const err6 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema342, data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -58977,7 +59790,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema32.type, parentSchema: schema32, data: data1 };
+        const err7 = { instancePath: instancePath + "/lte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema342.type, parentSchema: schema342, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -58990,7 +59803,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
       let data2 = data.gt;
       if (typeof data2 == "number" && isFinite(data2)) {
         if (data2 > 1 || isNaN(data2)) {
-          const err8 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema32, data: data2 };
+          const err8 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema342, data: data2 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -58999,7 +59812,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data2 < 0 || isNaN(data2)) {
-          const err9 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema32, data: data2 };
+          const err9 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema342, data: data2 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -59008,7 +59821,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema32.type, parentSchema: schema32, data: data2 };
+        const err10 = { instancePath: instancePath + "/gt", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema342.type, parentSchema: schema342, data: data2 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -59021,7 +59834,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
       let data3 = data.gte;
       if (typeof data3 == "number" && isFinite(data3)) {
         if (data3 > 1 || isNaN(data3)) {
-          const err11 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema32, data: data3 };
+          const err11 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema342, data: data3 };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -59030,7 +59843,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data3 < 0 || isNaN(data3)) {
-          const err12 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema32, data: data3 };
+          const err12 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema342, data: data3 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -59039,7 +59852,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema32.type, parentSchema: schema32, data: data3 };
+        const err13 = { instancePath: instancePath + "/gte", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema342.type, parentSchema: schema342, data: data3 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -59049,7 +59862,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema312.type, parentSchema: schema312, data };
+    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema332.type, parentSchema: schema332, data };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -59060,14 +59873,14 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
   validate172.errors = vErrors;
   return errors === 0;
 }
-var schema38 = { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
+var schema40 = { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
 function validate192(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "model" || key0 === "embeddingModel" || key0 === "baseUrl" || key0 === "apiKey" || key0 === "headers" || key0 === "temperature" || key0 === "timeout" || key0 === "maxRetries")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema38, data };
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -59080,7 +59893,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.model;
       if (typeof data0 === "string") {
         if (func3(data0) < 1) {
-          const err1 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema38.properties.model, data: data0 };
+          const err1 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.model, data: data0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -59089,7 +59902,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err2 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.model.type, parentSchema: schema38.properties.model, data: data0 };
+        const err2 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.model.type, parentSchema: schema40.properties.model, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -59102,7 +59915,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.embeddingModel;
       if (typeof data1 === "string") {
         if (func3(data1) < 1) {
-          const err3 = { instancePath: instancePath + "/embeddingModel", schemaPath: "#/properties/embeddingModel/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema38.properties.embeddingModel, data: data1 };
+          const err3 = { instancePath: instancePath + "/embeddingModel", schemaPath: "#/properties/embeddingModel/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.embeddingModel, data: data1 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -59111,7 +59924,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/embeddingModel", schemaPath: "#/properties/embeddingModel/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.embeddingModel.type, parentSchema: schema38.properties.embeddingModel, data: data1 };
+        const err4 = { instancePath: instancePath + "/embeddingModel", schemaPath: "#/properties/embeddingModel/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.embeddingModel.type, parentSchema: schema40.properties.embeddingModel, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -59124,7 +59937,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
       let data2 = data.baseUrl;
       if (typeof data2 === "string") {
         if (!pattern1.test(data2)) {
-          const err5 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"', schema: "^https?://", parentSchema: schema38.properties.baseUrl, data: data2 };
+          const err5 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"', schema: "^https?://", parentSchema: schema40.properties.baseUrl, data: data2 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -59133,7 +59946,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.baseUrl.type, parentSchema: schema38.properties.baseUrl, data: data2 };
+        const err6 = { instancePath: instancePath + "/baseUrl", schemaPath: "#/properties/baseUrl/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.baseUrl.type, parentSchema: schema40.properties.baseUrl, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -59145,7 +59958,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.apiKey !== void 0) {
       let data3 = data.apiKey;
       if (typeof data3 !== "string") {
-        const err7 = { instancePath: instancePath + "/apiKey", schemaPath: "#/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.apiKey.type, parentSchema: schema38.properties.apiKey, data: data3 };
+        const err7 = { instancePath: instancePath + "/apiKey", schemaPath: "#/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.apiKey.type, parentSchema: schema40.properties.apiKey, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -59160,7 +59973,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
         for (const key1 in data4) {
           let data5 = data4[key1];
           if (typeof data5 !== "string") {
-            const err8 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.headers.additionalProperties.type, parentSchema: schema38.properties.headers.additionalProperties, data: data5 };
+            const err8 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.headers.additionalProperties.type, parentSchema: schema40.properties.headers.additionalProperties, data: data5 };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -59170,7 +59983,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err9 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.properties.headers.type, parentSchema: schema38.properties.headers, data: data4 };
+        const err9 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.headers.type, parentSchema: schema40.properties.headers, data: data4 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -59183,7 +59996,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
       let data6 = data.temperature;
       if (typeof data6 == "number" && isFinite(data6)) {
         if (data6 > 2 || isNaN(data6)) {
-          const err10 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema38.properties.temperature, data: data6 };
+          const err10 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema40.properties.temperature, data: data6 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -59192,7 +60005,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data6 < 0 || isNaN(data6)) {
-          const err11 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema38.properties.temperature, data: data6 };
+          const err11 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema40.properties.temperature, data: data6 };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -59201,7 +60014,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema38.properties.temperature.type, parentSchema: schema38.properties.temperature, data: data6 };
+        const err12 = { instancePath: instancePath + "/temperature", schemaPath: "#/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema40.properties.temperature.type, parentSchema: schema40.properties.temperature, data: data6 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -59214,7 +60027,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
       let data7 = data.timeout;
       if (typeof data7 === "string") {
         if (!pattern2.test(data7)) {
-          const err13 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data7 };
+          const err13 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema162, data: data7 };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -59223,7 +60036,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data7 };
+        const err14 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.type, parentSchema: schema162, data: data7 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -59235,7 +60048,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.maxRetries !== void 0) {
       let data8 = data.maxRetries;
       if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-        const err15 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema38.properties.maxRetries.type, parentSchema: schema38.properties.maxRetries, data: data8 };
+        const err15 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.maxRetries.type, parentSchema: schema40.properties.maxRetries, data: data8 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -59245,7 +60058,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
       }
       if (typeof data8 == "number" && isFinite(data8)) {
         if (data8 > 20 || isNaN(data8)) {
-          const err16 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema38.properties.maxRetries, data: data8 };
+          const err16 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema40.properties.maxRetries, data: data8 };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -59254,7 +60067,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data8 < 0 || isNaN(data8)) {
-          const err17 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema38.properties.maxRetries, data: data8 };
+          const err17 = { instancePath: instancePath + "/maxRetries", schemaPath: "#/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema40.properties.maxRetries, data: data8 };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -59265,7 +60078,7 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
     if (vErrors === null) {
       vErrors = [err18];
     } else {
@@ -59281,7 +60094,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.use === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "use" }, message: "must have required property 'use'", schema: schema292.required, parentSchema: schema292, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "use" }, message: "must have required property 'use'", schema: schema312.required, parentSchema: schema312, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -59290,8 +60103,8 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func22.call(schema292.properties, key0)) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema292, data };
+      if (!func22.call(schema312.properties, key0)) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema312, data };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -59304,7 +60117,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern3.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema182, data: data0 };
+          const err2 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema192, data: data0 };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -59313,7 +60126,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema182.type, parentSchema: schema182, data: data0 };
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.type, parentSchema: schema192, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -59326,7 +60139,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.use;
       if (typeof data1 === "string") {
         if (func3(data1) < 1) {
-          const err4 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema292.properties.use, data: data1 };
+          const err4 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema312.properties.use, data: data1 };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -59335,7 +60148,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema292.properties.use.type, parentSchema: schema292.properties.use, data: data1 };
+        const err5 = { instancePath: instancePath + "/use", schemaPath: "#/properties/use/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema312.properties.use.type, parentSchema: schema312.properties.use, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -59347,7 +60160,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.with !== void 0) {
       let data2 = data.with;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err6 = { instancePath: instancePath + "/with", schemaPath: "#/properties/with/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema292.properties.with.type, parentSchema: schema292.properties.with, data: data2 };
+        const err6 = { instancePath: instancePath + "/with", schemaPath: "#/properties/with/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema312.properties.with.type, parentSchema: schema312.properties.with, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -59389,7 +60202,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       let data5 = data.timeout;
       if (typeof data5 === "string") {
         if (!pattern2.test(data5)) {
-          const err9 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data5 };
+          const err9 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema162, data: data5 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -59398,7 +60211,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data5 };
+        const err10 = { instancePath: instancePath + "/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.type, parentSchema: schema162, data: data5 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -59417,7 +60230,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       let data7 = data.when;
       if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
         if (data7.tags === void 0) {
-          const err11 = { instancePath: instancePath + "/when", schemaPath: "#/properties/when/required", keyword: "required", params: { missingProperty: "tags" }, message: "must have required property 'tags'", schema: schema292.properties.when.required, parentSchema: schema292.properties.when, data: data7 };
+          const err11 = { instancePath: instancePath + "/when", schemaPath: "#/properties/when/required", keyword: "required", params: { missingProperty: "tags" }, message: "must have required property 'tags'", schema: schema312.properties.when.required, parentSchema: schema312.properties.when, data: data7 };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -59427,7 +60240,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
         }
         for (const key1 in data7) {
           if (!(key1 === "tags")) {
-            const err12 = { instancePath: instancePath + "/when", schemaPath: "#/properties/when/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema292.properties.when, data: data7 };
+            const err12 = { instancePath: instancePath + "/when", schemaPath: "#/properties/when/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema312.properties.when, data: data7 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -59440,7 +60253,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           let data8 = data7.tags;
           if (Array.isArray(data8)) {
             if (data8.length < 1) {
-              const err13 = { instancePath: instancePath + "/when/tags", schemaPath: "#/properties/when/properties/tags/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema292.properties.when.properties.tags, data: data8 };
+              const err13 = { instancePath: instancePath + "/when/tags", schemaPath: "#/properties/when/properties/tags/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema312.properties.when.properties.tags, data: data8 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -59453,7 +60266,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
               let data9 = data8[i0];
               if (typeof data9 === "string") {
                 if (func3(data9) < 1) {
-                  const err14 = { instancePath: instancePath + "/when/tags/" + i0, schemaPath: "#/properties/when/properties/tags/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema292.properties.when.properties.tags.items, data: data9 };
+                  const err14 = { instancePath: instancePath + "/when/tags/" + i0, schemaPath: "#/properties/when/properties/tags/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema312.properties.when.properties.tags.items, data: data9 };
                   if (vErrors === null) {
                     vErrors = [err14];
                   } else {
@@ -59462,7 +60275,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err15 = { instancePath: instancePath + "/when/tags/" + i0, schemaPath: "#/properties/when/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema292.properties.when.properties.tags.items.type, parentSchema: schema292.properties.when.properties.tags.items, data: data9 };
+                const err15 = { instancePath: instancePath + "/when/tags/" + i0, schemaPath: "#/properties/when/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema312.properties.when.properties.tags.items.type, parentSchema: schema312.properties.when.properties.tags.items, data: data9 };
                 if (vErrors === null) {
                   vErrors = [err15];
                 } else {
@@ -59472,7 +60285,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err16 = { instancePath: instancePath + "/when/tags", schemaPath: "#/properties/when/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema292.properties.when.properties.tags.type, parentSchema: schema292.properties.when.properties.tags, data: data8 };
+            const err16 = { instancePath: instancePath + "/when/tags", schemaPath: "#/properties/when/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema312.properties.when.properties.tags.type, parentSchema: schema312.properties.when.properties.tags, data: data8 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -59482,7 +60295,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/when", schemaPath: "#/properties/when/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema292.properties.when.type, parentSchema: schema292.properties.when, data: data7 };
+        const err17 = { instancePath: instancePath + "/when", schemaPath: "#/properties/when/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema312.properties.when.type, parentSchema: schema312.properties.when, data: data7 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -59494,7 +60307,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.not !== void 0) {
       let data10 = data.not;
       if (typeof data10 !== "boolean") {
-        const err18 = { instancePath: instancePath + "/not", schemaPath: "#/properties/not/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema292.properties.not.type, parentSchema: schema292.properties.not, data: data10 };
+        const err18 = { instancePath: instancePath + "/not", schemaPath: "#/properties/not/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema312.properties.not.type, parentSchema: schema312.properties.not, data: data10 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -59507,7 +60320,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       let data11 = data.agreement;
       if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
         if (data11.column === void 0) {
-          const err19 = { instancePath: instancePath + "/agreement", schemaPath: "#/properties/agreement/required", keyword: "required", params: { missingProperty: "column" }, message: "must have required property 'column'", schema: schema292.properties.agreement.required, parentSchema: schema292.properties.agreement, data: data11 };
+          const err19 = { instancePath: instancePath + "/agreement", schemaPath: "#/properties/agreement/required", keyword: "required", params: { missingProperty: "column" }, message: "must have required property 'column'", schema: schema312.properties.agreement.required, parentSchema: schema312.properties.agreement, data: data11 };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -59517,7 +60330,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
         }
         for (const key2 in data11) {
           if (!(key2 === "column")) {
-            const err20 = { instancePath: instancePath + "/agreement", schemaPath: "#/properties/agreement/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema292.properties.agreement, data: data11 };
+            const err20 = { instancePath: instancePath + "/agreement", schemaPath: "#/properties/agreement/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema312.properties.agreement, data: data11 };
             if (vErrors === null) {
               vErrors = [err20];
             } else {
@@ -59530,7 +60343,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           let data12 = data11.column;
           if (typeof data12 === "string") {
             if (func3(data12) < 1) {
-              const err21 = { instancePath: instancePath + "/agreement/column", schemaPath: "#/properties/agreement/properties/column/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema292.properties.agreement.properties.column, data: data12 };
+              const err21 = { instancePath: instancePath + "/agreement/column", schemaPath: "#/properties/agreement/properties/column/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema312.properties.agreement.properties.column, data: data12 };
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -59539,7 +60352,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err22 = { instancePath: instancePath + "/agreement/column", schemaPath: "#/properties/agreement/properties/column/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema292.properties.agreement.properties.column.type, parentSchema: schema292.properties.agreement.properties.column, data: data12 };
+            const err22 = { instancePath: instancePath + "/agreement/column", schemaPath: "#/properties/agreement/properties/column/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema312.properties.agreement.properties.column.type, parentSchema: schema312.properties.agreement.properties.column, data: data12 };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -59549,7 +60362,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err23 = { instancePath: instancePath + "/agreement", schemaPath: "#/properties/agreement/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema292.properties.agreement.type, parentSchema: schema292.properties.agreement, data: data11 };
+        const err23 = { instancePath: instancePath + "/agreement", schemaPath: "#/properties/agreement/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema312.properties.agreement.type, parentSchema: schema312.properties.agreement, data: data11 };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -59559,7 +60372,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err24 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema292.type, parentSchema: schema292, data };
+    const err24 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema312.type, parentSchema: schema312, data };
     if (vErrors === null) {
       vErrors = [err24];
     } else {
@@ -59570,14 +60383,14 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
   validate162.errors = vErrors;
   return errors === 0;
 }
-var schema40 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } };
+var schema42 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } };
 function validate222(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "minPassRate" || key0 === "evaluators" || key0 === "regressions" || key0 === "minDetectableEffect")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40, data };
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -59590,7 +60403,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.minPassRate;
       if (typeof data0 == "number" && isFinite(data0)) {
         if (data0 > 1 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema32, data: data0 };
+          const err1 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema342, data: data0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -59599,7 +60412,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data0 < 0 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema32, data: data0 };
+          const err2 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema342, data: data0 };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -59608,7 +60421,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema32.type, parentSchema: schema32, data: data0 };
+        const err3 = { instancePath: instancePath + "/minPassRate", schemaPath: "#/definitions/unitNumber/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema342.type, parentSchema: schema342, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -59624,7 +60437,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
           let data2 = data1[key1];
           if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
             if (Object.keys(data2).length < 1) {
-              const err4 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema40.properties.evaluators.additionalProperties, data: data2 };
+              const err4 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema42.properties.evaluators.additionalProperties, data: data2 };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -59634,7 +60447,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
             }
             for (const key2 in data2) {
               if (!(key2 === "mean" || key2 === "passRate" || key2 === "agreement")) {
-                const err5 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40.properties.evaluators.additionalProperties, data: data2 };
+                const err5 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42.properties.evaluators.additionalProperties, data: data2 };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -59659,7 +60472,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
               let data5 = data2.agreement;
               if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
                 if (Object.keys(data5).length < 1) {
-                  const err6 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/agreement", schemaPath: "#/properties/evaluators/additionalProperties/properties/agreement/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema40.properties.evaluators.additionalProperties.properties.agreement, data: data5 };
+                  const err6 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/agreement", schemaPath: "#/properties/evaluators/additionalProperties/properties/agreement/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema42.properties.evaluators.additionalProperties.properties.agreement, data: data5 };
                   if (vErrors === null) {
                     vErrors = [err6];
                   } else {
@@ -59669,7 +60482,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 for (const key3 in data5) {
                   if (!(key3 === "kappa" || key3 === "accuracy")) {
-                    const err7 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/agreement", schemaPath: "#/properties/evaluators/additionalProperties/properties/agreement/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40.properties.evaluators.additionalProperties.properties.agreement, data: data5 };
+                    const err7 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/agreement", schemaPath: "#/properties/evaluators/additionalProperties/properties/agreement/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42.properties.evaluators.additionalProperties.properties.agreement, data: data5 };
                     if (vErrors === null) {
                       vErrors = [err7];
                     } else {
@@ -59691,7 +60504,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                 }
               } else {
-                const err8 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/agreement", schemaPath: "#/properties/evaluators/additionalProperties/properties/agreement/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.evaluators.additionalProperties.properties.agreement.type, parentSchema: schema40.properties.evaluators.additionalProperties.properties.agreement, data: data5 };
+                const err8 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/agreement", schemaPath: "#/properties/evaluators/additionalProperties/properties/agreement/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.properties.evaluators.additionalProperties.properties.agreement.type, parentSchema: schema42.properties.evaluators.additionalProperties.properties.agreement, data: data5 };
                 if (vErrors === null) {
                   vErrors = [err8];
                 } else {
@@ -59701,7 +60514,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err9 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.evaluators.additionalProperties.type, parentSchema: schema40.properties.evaluators.additionalProperties, data: data2 };
+            const err9 = { instancePath: instancePath + "/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/evaluators/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.properties.evaluators.additionalProperties.type, parentSchema: schema42.properties.evaluators.additionalProperties, data: data2 };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -59711,7 +60524,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.evaluators.type, parentSchema: schema40.properties.evaluators, data: data1 };
+        const err10 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.properties.evaluators.type, parentSchema: schema42.properties.evaluators, data: data1 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -59723,7 +60536,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.regressions !== void 0) {
       let data8 = data.regressions;
       if (!(data8 === "block" || data8 === "warn" || data8 === "off")) {
-        const err11 = { instancePath: instancePath + "/regressions", schemaPath: "#/properties/regressions/enum", keyword: "enum", params: { allowedValues: schema40.properties.regressions.enum }, message: "must be equal to one of the allowed values", schema: schema40.properties.regressions.enum, parentSchema: schema40.properties.regressions, data: data8 };
+        const err11 = { instancePath: instancePath + "/regressions", schemaPath: "#/properties/regressions/enum", keyword: "enum", params: { allowedValues: schema42.properties.regressions.enum }, message: "must be equal to one of the allowed values", schema: schema42.properties.regressions.enum, parentSchema: schema42.properties.regressions, data: data8 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -59736,7 +60549,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
       let data9 = data.minDetectableEffect;
       if (typeof data9 == "number" && isFinite(data9)) {
         if (data9 > 1 || isNaN(data9)) {
-          const err12 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema40.properties.minDetectableEffect, data: data9 };
+          const err12 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema42.properties.minDetectableEffect, data: data9 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -59745,7 +60558,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         if (data9 <= 0 || isNaN(data9)) {
-          const err13 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema40.properties.minDetectableEffect, data: data9 };
+          const err13 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema42.properties.minDetectableEffect, data: data9 };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -59754,7 +60567,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema40.properties.minDetectableEffect.type, parentSchema: schema40.properties.minDetectableEffect, data: data9 };
+        const err14 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema42.properties.minDetectableEffect.type, parentSchema: schema42.properties.minDetectableEffect, data: data9 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -59764,7 +60577,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
       vErrors = [err15];
     } else {
@@ -59780,7 +60593,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema172.required, parentSchema: schema172, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema182.required, parentSchema: schema182, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -59789,7 +60602,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.testset === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "testset" }, message: "must have required property 'testset'", schema: schema172.required, parentSchema: schema172, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "testset" }, message: "must have required property 'testset'", schema: schema182.required, parentSchema: schema182, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -59798,8 +60611,8 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func22.call(schema172.properties, key0)) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema172, data };
+      if (!func22.call(schema182.properties, key0)) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema182, data };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -59812,7 +60625,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern3.test(data0)) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema182, data: data0 };
+          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema192, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -59821,7 +60634,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema182.type, parentSchema: schema182, data: data0 };
+        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.type, parentSchema: schema192, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -59838,7 +60651,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs9 = errors;
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         if (data1.path === void 0) {
-          const err5 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/0/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'", schema: schema192.oneOf[0].required, parentSchema: schema192.oneOf[0], data: data1 };
+          const err5 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/0/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'", schema: schema202.oneOf[0].required, parentSchema: schema202.oneOf[0], data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -59855,7 +60668,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs10 = errors;
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         if (data1.cases === void 0) {
-          const err6 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/1/required", keyword: "required", params: { missingProperty: "cases" }, message: "must have required property 'cases'", schema: schema192.oneOf[1].required, parentSchema: schema192.oneOf[1], data: data1 };
+          const err6 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf/1/required", keyword: "required", params: { missingProperty: "cases" }, message: "must have required property 'cases'", schema: schema202.oneOf[1].required, parentSchema: schema202.oneOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -59875,7 +60688,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
       if (!valid3) {
-        const err7 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema192.oneOf, parentSchema: schema192, data: data1 };
+        const err7 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema202.oneOf, parentSchema: schema202, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -59895,7 +60708,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
           if (!(key1 === "path" || key1 === "ref" || key1 === "cases" || key1 === "revision" || key1 === "split" || key1 === "tags" || key1 === "id")) {
-            const err8 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema192, data: data1 };
+            const err8 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema202, data: data1 };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -59908,7 +60721,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data2 = data1.path;
           if (typeof data2 === "string") {
             if (func3(data2) < 1) {
-              const err9 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema192.properties.path, data: data2 };
+              const err9 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema202.properties.path, data: data2 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -59917,7 +60730,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.properties.path.type, parentSchema: schema192.properties.path, data: data2 };
+            const err10 = { instancePath: instancePath + "/testset/path", schemaPath: "#/definitions/testset/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.properties.path.type, parentSchema: schema202.properties.path, data: data2 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -59930,7 +60743,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data3 = data1.ref;
           if (typeof data3 === "string") {
             if (func3(data3) < 1) {
-              const err11 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema192.properties.ref, data: data3 };
+              const err11 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema202.properties.ref, data: data3 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -59939,7 +60752,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err12 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.properties.ref.type, parentSchema: schema192.properties.ref, data: data3 };
+            const err12 = { instancePath: instancePath + "/testset/ref", schemaPath: "#/definitions/testset/properties/ref/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.properties.ref.type, parentSchema: schema202.properties.ref, data: data3 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -59952,7 +60765,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data4 = data1.cases;
           if (Array.isArray(data4)) {
             if (data4.length < 1) {
-              const err13 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema192.properties.cases, data: data4 };
+              const err13 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema202.properties.cases, data: data4 };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -59964,7 +60777,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
             for (let i0 = 0; i0 < len0; i0++) {
               let data5 = data4[i0];
               if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                const err14 = { instancePath: instancePath + "/testset/cases/" + i0, schemaPath: "#/definitions/testset/properties/cases/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema192.properties.cases.items.type, parentSchema: schema192.properties.cases.items, data: data5 };
+                const err14 = { instancePath: instancePath + "/testset/cases/" + i0, schemaPath: "#/definitions/testset/properties/cases/items/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema202.properties.cases.items.type, parentSchema: schema202.properties.cases.items, data: data5 };
                 if (vErrors === null) {
                   vErrors = [err14];
                 } else {
@@ -59974,7 +60787,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err15 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema192.properties.cases.type, parentSchema: schema192.properties.cases, data: data4 };
+            const err15 = { instancePath: instancePath + "/testset/cases", schemaPath: "#/definitions/testset/properties/cases/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema202.properties.cases.type, parentSchema: schema202.properties.cases, data: data4 };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -59987,7 +60800,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data6 = data1.revision;
           if (typeof data6 === "string") {
             if (!pattern4.test(data6)) {
-              const err16 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{6,64}$" }, message: 'must match pattern "^[0-9a-f]{6,64}$"', schema: "^[0-9a-f]{6,64}$", parentSchema: schema192.properties.revision, data: data6 };
+              const err16 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/pattern", keyword: "pattern", params: { pattern: "^[0-9a-f]{6,64}$" }, message: 'must match pattern "^[0-9a-f]{6,64}$"', schema: "^[0-9a-f]{6,64}$", parentSchema: schema202.properties.revision, data: data6 };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -59996,7 +60809,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err17 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.properties.revision.type, parentSchema: schema192.properties.revision, data: data6 };
+            const err17 = { instancePath: instancePath + "/testset/revision", schemaPath: "#/definitions/testset/properties/revision/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.properties.revision.type, parentSchema: schema202.properties.revision, data: data6 };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -60009,7 +60822,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data7 = data1.split;
           if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
             if (Object.keys(data7).length < 1) {
-              const err18 = { instancePath: instancePath + "/testset/split", schemaPath: "#/definitions/testset/properties/split/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema192.properties.split, data: data7 };
+              const err18 = { instancePath: instancePath + "/testset/split", schemaPath: "#/definitions/testset/properties/split/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema202.properties.split, data: data7 };
               if (vErrors === null) {
                 vErrors = [err18];
               } else {
@@ -60021,7 +60834,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               let data8 = data7[key2];
               if (typeof data8 === "string") {
                 if (func3(data8) < 1) {
-                  const err19 = { instancePath: instancePath + "/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/testset/properties/split/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema192.properties.split.additionalProperties, data: data8 };
+                  const err19 = { instancePath: instancePath + "/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/testset/properties/split/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema202.properties.split.additionalProperties, data: data8 };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -60030,7 +60843,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err20 = { instancePath: instancePath + "/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/testset/properties/split/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.properties.split.additionalProperties.type, parentSchema: schema192.properties.split.additionalProperties, data: data8 };
+                const err20 = { instancePath: instancePath + "/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/testset/properties/split/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.properties.split.additionalProperties.type, parentSchema: schema202.properties.split.additionalProperties, data: data8 };
                 if (vErrors === null) {
                   vErrors = [err20];
                 } else {
@@ -60040,7 +60853,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err21 = { instancePath: instancePath + "/testset/split", schemaPath: "#/definitions/testset/properties/split/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema192.properties.split.type, parentSchema: schema192.properties.split, data: data7 };
+            const err21 = { instancePath: instancePath + "/testset/split", schemaPath: "#/definitions/testset/properties/split/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema202.properties.split.type, parentSchema: schema202.properties.split, data: data7 };
             if (vErrors === null) {
               vErrors = [err21];
             } else {
@@ -60053,7 +60866,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data9 = data1.tags;
           if (Array.isArray(data9)) {
             if (data9.length < 1) {
-              const err22 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema192.properties.tags, data: data9 };
+              const err22 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema202.properties.tags, data: data9 };
               if (vErrors === null) {
                 vErrors = [err22];
               } else {
@@ -60066,7 +60879,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               let data10 = data9[i1];
               if (typeof data10 === "string") {
                 if (func3(data10) < 1) {
-                  const err23 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema192.properties.tags.items, data: data10 };
+                  const err23 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema202.properties.tags.items, data: data10 };
                   if (vErrors === null) {
                     vErrors = [err23];
                   } else {
@@ -60075,7 +60888,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
                   errors++;
                 }
               } else {
-                const err24 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.properties.tags.items.type, parentSchema: schema192.properties.tags.items, data: data10 };
+                const err24 = { instancePath: instancePath + "/testset/tags/" + i1, schemaPath: "#/definitions/testset/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.properties.tags.items.type, parentSchema: schema202.properties.tags.items, data: data10 };
                 if (vErrors === null) {
                   vErrors = [err24];
                 } else {
@@ -60085,7 +60898,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               }
             }
           } else {
-            const err25 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema192.properties.tags.type, parentSchema: schema192.properties.tags, data: data9 };
+            const err25 = { instancePath: instancePath + "/testset/tags", schemaPath: "#/definitions/testset/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema202.properties.tags.type, parentSchema: schema202.properties.tags, data: data9 };
             if (vErrors === null) {
               vErrors = [err25];
             } else {
@@ -60098,7 +60911,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data11 = data1.id;
           if (typeof data11 === "string") {
             if (func3(data11) < 1) {
-              const err26 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema192.properties.id, data: data11 };
+              const err26 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema202.properties.id, data: data11 };
               if (vErrors === null) {
                 vErrors = [err26];
               } else {
@@ -60107,7 +60920,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err27 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.properties.id.type, parentSchema: schema192.properties.id, data: data11 };
+            const err27 = { instancePath: instancePath + "/testset/id", schemaPath: "#/definitions/testset/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.properties.id.type, parentSchema: schema202.properties.id, data: data11 };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -60117,7 +60930,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err28 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema192.type, parentSchema: schema192, data: data1 };
+        const err28 = { instancePath: instancePath + "/testset", schemaPath: "#/definitions/testset/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema202.type, parentSchema: schema202, data: data1 };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -60130,7 +60943,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       let data12 = data.hash;
       if (Array.isArray(data12)) {
         if (data12.length < 1) {
-          const err29 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema172.properties.hash, data: data12 };
+          const err29 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema182.properties.hash, data: data12 };
           if (vErrors === null) {
             vErrors = [err29];
           } else {
@@ -60143,7 +60956,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data13 = data12[i2];
           if (typeof data13 === "string") {
             if (func3(data13) < 1) {
-              const err30 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172.properties.hash.items, data: data13 };
+              const err30 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema182.properties.hash.items, data: data13 };
               if (vErrors === null) {
                 vErrors = [err30];
               } else {
@@ -60152,7 +60965,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err31 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.hash.items.type, parentSchema: schema172.properties.hash.items, data: data13 };
+            const err31 = { instancePath: instancePath + "/hash/" + i2, schemaPath: "#/properties/hash/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema182.properties.hash.items.type, parentSchema: schema182.properties.hash.items, data: data13 };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -60172,7 +60985,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err32 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)", schema: true, parentSchema: schema172.properties.hash, data: data12 };
+              const err32 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/uniqueItems", keyword: "uniqueItems", params: { i: i3, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)", schema: true, parentSchema: schema182.properties.hash, data: data12 };
               if (vErrors === null) {
                 vErrors = [err32];
               } else {
@@ -60185,7 +60998,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err33 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema172.properties.hash.type, parentSchema: schema172.properties.hash, data: data12 };
+        const err33 = { instancePath: instancePath + "/hash", schemaPath: "#/properties/hash/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema182.properties.hash.type, parentSchema: schema182.properties.hash, data: data12 };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -60198,7 +61011,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       let data14 = data.function;
       if (typeof data14 === "string") {
         if (func3(data14) < 1) {
-          const err34 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema202, data: data14 };
+          const err34 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema212, data: data14 };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -60207,7 +61020,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err35 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema202.type, parentSchema: schema202, data: data14 };
+        const err35 = { instancePath: instancePath + "/function", schemaPath: "#/definitions/moduleSpec/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema212.type, parentSchema: schema212, data: data14 };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -60220,7 +61033,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       let data15 = data.output;
       if (typeof data15 === "string") {
         if (func3(data15) < 1) {
-          const err36 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172.properties.output, data: data15 };
+          const err36 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema182.properties.output, data: data15 };
           if (vErrors === null) {
             vErrors = [err36];
           } else {
@@ -60229,7 +61042,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err37 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.output.type, parentSchema: schema172.properties.output, data: data15 };
+        const err37 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema182.properties.output.type, parentSchema: schema182.properties.output, data: data15 };
         if (vErrors === null) {
           vErrors = [err37];
         } else {
@@ -60251,7 +61064,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           let data18 = data17[key3];
           if (Array.isArray(data18)) {
             if (data18.length < 1) {
-              const err38 = { instancePath: instancePath + "/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema172.properties.grid.additionalProperties, data: data18 };
+              const err38 = { instancePath: instancePath + "/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema182.properties.grid.additionalProperties, data: data18 };
               if (vErrors === null) {
                 vErrors = [err38];
               } else {
@@ -60260,7 +61073,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
               errors++;
             }
           } else {
-            const err39 = { instancePath: instancePath + "/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema172.properties.grid.additionalProperties.type, parentSchema: schema172.properties.grid.additionalProperties, data: data18 };
+            const err39 = { instancePath: instancePath + "/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/grid/additionalProperties/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema182.properties.grid.additionalProperties.type, parentSchema: schema182.properties.grid.additionalProperties, data: data18 };
             if (vErrors === null) {
               vErrors = [err39];
             } else {
@@ -60270,7 +61083,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
           }
         }
       } else {
-        const err40 = { instancePath: instancePath + "/grid", schemaPath: "#/properties/grid/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema172.properties.grid.type, parentSchema: schema172.properties.grid, data: data17 };
+        const err40 = { instancePath: instancePath + "/grid", schemaPath: "#/properties/grid/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema182.properties.grid.type, parentSchema: schema182.properties.grid, data: data17 };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -60347,10 +61160,10 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.allowEmpty !== void 0) {
-      let data22 = data.allowEmpty;
-      if (typeof data22 !== "boolean") {
-        const err47 = { instancePath: instancePath + "/allowEmpty", schemaPath: "#/properties/allowEmpty/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema172.properties.allowEmpty.type, parentSchema: schema172.properties.allowEmpty, data: data22 };
+    if (data.isolation !== void 0) {
+      let data22 = data.isolation;
+      if (!(data22 === "process" || data22 === "worker")) {
+        const err47 = { instancePath: instancePath + "/isolation", schemaPath: "#/definitions/isolation/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values", schema: schema152.enum, parentSchema: schema152, data: data22 };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -60359,18 +61172,10 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.evaluators !== void 0) {
-      let data23 = data.evaluators;
-      if (Array.isArray(data23)) {
-        const len3 = data23.length;
-        for (let i4 = 0; i4 < len3; i4++) {
-          if (!validate162(data23[i4], { instancePath: instancePath + "/evaluators/" + i4, parentData: data23, parentDataProperty: i4, rootData })) {
-            vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err48 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema172.properties.evaluators.type, parentSchema: schema172.properties.evaluators, data: data23 };
+    if (data.allowEmpty !== void 0) {
+      let data23 = data.allowEmpty;
+      if (typeof data23 !== "boolean") {
+        const err48 = { instancePath: instancePath + "/allowEmpty", schemaPath: "#/properties/allowEmpty/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema182.properties.allowEmpty.type, parentSchema: schema182.properties.allowEmpty, data: data23 };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -60379,24 +61184,44 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.evaluators !== void 0) {
+      let data24 = data.evaluators;
+      if (Array.isArray(data24)) {
+        const len3 = data24.length;
+        for (let i4 = 0; i4 < len3; i4++) {
+          if (!validate162(data24[i4], { instancePath: instancePath + "/evaluators/" + i4, parentData: data24, parentDataProperty: i4, rootData })) {
+            vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err49 = { instancePath: instancePath + "/evaluators", schemaPath: "#/properties/evaluators/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema182.properties.evaluators.type, parentSchema: schema182.properties.evaluators, data: data24 };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
+        }
+        errors++;
+      }
+    }
     if (data.pass !== void 0) {
-      let data25 = data.pass;
-      if (typeof data25 === "string") {
-        if (func3(data25) < 1) {
-          const err49 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema172.properties.pass, data: data25 };
+      let data26 = data.pass;
+      if (typeof data26 === "string") {
+        if (func3(data26) < 1) {
+          const err50 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema182.properties.pass, data: data26 };
           if (vErrors === null) {
-            vErrors = [err49];
+            vErrors = [err50];
           } else {
-            vErrors.push(err49);
+            vErrors.push(err50);
           }
           errors++;
         }
       } else {
-        const err50 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema172.properties.pass.type, parentSchema: schema172.properties.pass, data: data25 };
+        const err51 = { instancePath: instancePath + "/pass", schemaPath: "#/properties/pass/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema182.properties.pass.type, parentSchema: schema182.properties.pass, data: data26 };
         if (vErrors === null) {
-          vErrors = [err50];
+          vErrors = [err51];
         } else {
-          vErrors.push(err50);
+          vErrors.push(err51);
         }
         errors++;
       }
@@ -60408,11 +61233,11 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err51 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema172.type, parentSchema: schema172, data };
+    const err52 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema182.type, parentSchema: schema182, data };
     if (vErrors === null) {
-      vErrors = [err51];
+      vErrors = [err52];
     } else {
-      vErrors.push(err51);
+      vErrors.push(err52);
     }
     errors++;
   }
@@ -60468,7 +61293,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       let data1 = data.defaults;
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
-          if (!(key1 === "concurrency" || key1 === "timeout" || key1 === "stopAfterErrors" || key1 === "trials" || key1 === "judge")) {
+          if (!(key1 === "concurrency" || key1 === "timeout" || key1 === "stopAfterErrors" || key1 === "trials" || key1 === "isolation" || key1 === "judge")) {
             const err4 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults, data: data1 };
             if (vErrors === null) {
               vErrors = [err4];
@@ -60569,90 +61394,90 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         }
+        if (data1.isolation !== void 0) {
+          let data6 = data1.isolation;
+          if (!(data6 === "process" || data6 === "worker")) {
+            const err13 = { instancePath: instancePath + "/defaults/isolation", schemaPath: "#/definitions/isolation/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values", schema: schema152.enum, parentSchema: schema152, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
         if (data1.judge !== void 0) {
-          let data6 = data1.judge;
-          if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-            for (const key2 in data6) {
+          let data7 = data1.judge;
+          if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+            for (const key2 in data7) {
               if (!func22.call(schema112.properties.defaults.properties.judge.properties, key2)) {
-                const err13 = { instancePath: instancePath + "/defaults/judge", schemaPath: "#/properties/defaults/properties/judge/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults.properties.judge, data: data6 };
+                const err14 = { instancePath: instancePath + "/defaults/judge", schemaPath: "#/properties/defaults/properties/judge/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults.properties.judge, data: data7 };
                 if (vErrors === null) {
-                  vErrors = [err13];
+                  vErrors = [err14];
                 } else {
-                  vErrors.push(err13);
+                  vErrors.push(err14);
                 }
                 errors++;
               }
             }
-            if (data6.model !== void 0) {
-              let data7 = data6.model;
-              if (typeof data7 === "string") {
-                if (func3(data7) < 1) {
-                  const err14 = { instancePath: instancePath + "/defaults/judge/model", schemaPath: "#/properties/defaults/properties/judge/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema112.properties.defaults.properties.judge.properties.model, data: data7 };
-                  if (vErrors === null) {
-                    vErrors = [err14];
-                  } else {
-                    vErrors.push(err14);
-                  }
-                  errors++;
-                }
-              } else {
-                const err15 = { instancePath: instancePath + "/defaults/judge/model", schemaPath: "#/properties/defaults/properties/judge/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.model.type, parentSchema: schema112.properties.defaults.properties.judge.properties.model, data: data7 };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-            }
-            if (data6.embeddingModel !== void 0) {
-              let data8 = data6.embeddingModel;
+            if (data7.model !== void 0) {
+              let data8 = data7.model;
               if (typeof data8 === "string") {
                 if (func3(data8) < 1) {
-                  const err16 = { instancePath: instancePath + "/defaults/judge/embeddingModel", schemaPath: "#/properties/defaults/properties/judge/properties/embeddingModel/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema112.properties.defaults.properties.judge.properties.embeddingModel, data: data8 };
+                  const err15 = { instancePath: instancePath + "/defaults/judge/model", schemaPath: "#/properties/defaults/properties/judge/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema112.properties.defaults.properties.judge.properties.model, data: data8 };
                   if (vErrors === null) {
-                    vErrors = [err16];
+                    vErrors = [err15];
                   } else {
-                    vErrors.push(err16);
+                    vErrors.push(err15);
                   }
                   errors++;
                 }
               } else {
-                const err17 = { instancePath: instancePath + "/defaults/judge/embeddingModel", schemaPath: "#/properties/defaults/properties/judge/properties/embeddingModel/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.embeddingModel.type, parentSchema: schema112.properties.defaults.properties.judge.properties.embeddingModel, data: data8 };
+                const err16 = { instancePath: instancePath + "/defaults/judge/model", schemaPath: "#/properties/defaults/properties/judge/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.model.type, parentSchema: schema112.properties.defaults.properties.judge.properties.model, data: data8 };
                 if (vErrors === null) {
-                  vErrors = [err17];
+                  vErrors = [err16];
                 } else {
-                  vErrors.push(err17);
+                  vErrors.push(err16);
                 }
                 errors++;
               }
             }
-            if (data6.baseUrl !== void 0) {
-              let data9 = data6.baseUrl;
+            if (data7.embeddingModel !== void 0) {
+              let data9 = data7.embeddingModel;
               if (typeof data9 === "string") {
-                if (!pattern1.test(data9)) {
-                  const err18 = { instancePath: instancePath + "/defaults/judge/baseUrl", schemaPath: "#/properties/defaults/properties/judge/properties/baseUrl/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"', schema: "^https?://", parentSchema: schema112.properties.defaults.properties.judge.properties.baseUrl, data: data9 };
+                if (func3(data9) < 1) {
+                  const err17 = { instancePath: instancePath + "/defaults/judge/embeddingModel", schemaPath: "#/properties/defaults/properties/judge/properties/embeddingModel/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema112.properties.defaults.properties.judge.properties.embeddingModel, data: data9 };
                   if (vErrors === null) {
-                    vErrors = [err18];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err18);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
               } else {
-                const err19 = { instancePath: instancePath + "/defaults/judge/baseUrl", schemaPath: "#/properties/defaults/properties/judge/properties/baseUrl/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.baseUrl.type, parentSchema: schema112.properties.defaults.properties.judge.properties.baseUrl, data: data9 };
+                const err18 = { instancePath: instancePath + "/defaults/judge/embeddingModel", schemaPath: "#/properties/defaults/properties/judge/properties/embeddingModel/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.embeddingModel.type, parentSchema: schema112.properties.defaults.properties.judge.properties.embeddingModel, data: data9 };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err18];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err18);
                 }
                 errors++;
               }
             }
-            if (data6.apiKey !== void 0) {
-              let data10 = data6.apiKey;
-              if (typeof data10 !== "string") {
-                const err20 = { instancePath: instancePath + "/defaults/judge/apiKey", schemaPath: "#/properties/defaults/properties/judge/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.apiKey.type, parentSchema: schema112.properties.defaults.properties.judge.properties.apiKey, data: data10 };
+            if (data7.baseUrl !== void 0) {
+              let data10 = data7.baseUrl;
+              if (typeof data10 === "string") {
+                if (!pattern1.test(data10)) {
+                  const err19 = { instancePath: instancePath + "/defaults/judge/baseUrl", schemaPath: "#/properties/defaults/properties/judge/properties/baseUrl/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"', schema: "^https?://", parentSchema: schema112.properties.defaults.properties.judge.properties.baseUrl, data: data10 };
+                  if (vErrors === null) {
+                    vErrors = [err19];
+                  } else {
+                    vErrors.push(err19);
+                  }
+                  errors++;
+                }
+              } else {
+                const err20 = { instancePath: instancePath + "/defaults/judge/baseUrl", schemaPath: "#/properties/defaults/properties/judge/properties/baseUrl/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.baseUrl.type, parentSchema: schema112.properties.defaults.properties.judge.properties.baseUrl, data: data10 };
                 if (vErrors === null) {
                   vErrors = [err20];
                 } else {
@@ -60661,45 +61486,48 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
-            if (data6.headers !== void 0) {
-              let data11 = data6.headers;
-              if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
-                for (const key3 in data11) {
-                  let data12 = data11[key3];
-                  if (typeof data12 !== "string") {
-                    const err21 = { instancePath: instancePath + "/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.headers.additionalProperties.type, parentSchema: schema112.properties.defaults.properties.judge.properties.headers.additionalProperties, data: data12 };
+            if (data7.apiKey !== void 0) {
+              let data11 = data7.apiKey;
+              if (typeof data11 !== "string") {
+                const err21 = { instancePath: instancePath + "/defaults/judge/apiKey", schemaPath: "#/properties/defaults/properties/judge/properties/apiKey/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.apiKey.type, parentSchema: schema112.properties.defaults.properties.judge.properties.apiKey, data: data11 };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
+            if (data7.headers !== void 0) {
+              let data12 = data7.headers;
+              if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+                for (const key3 in data12) {
+                  let data13 = data12[key3];
+                  if (typeof data13 !== "string") {
+                    const err22 = { instancePath: instancePath + "/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema112.properties.defaults.properties.judge.properties.headers.additionalProperties.type, parentSchema: schema112.properties.defaults.properties.judge.properties.headers.additionalProperties, data: data13 };
                     if (vErrors === null) {
-                      vErrors = [err21];
+                      vErrors = [err22];
                     } else {
-                      vErrors.push(err21);
+                      vErrors.push(err22);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err22 = { instancePath: instancePath + "/defaults/judge/headers", schemaPath: "#/properties/defaults/properties/judge/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.headers.type, parentSchema: schema112.properties.defaults.properties.judge.properties.headers, data: data11 };
+                const err23 = { instancePath: instancePath + "/defaults/judge/headers", schemaPath: "#/properties/defaults/properties/judge/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.headers.type, parentSchema: schema112.properties.defaults.properties.judge.properties.headers, data: data12 };
                 if (vErrors === null) {
-                  vErrors = [err22];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err22);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
             }
-            if (data6.temperature !== void 0) {
-              let data13 = data6.temperature;
-              if (typeof data13 == "number" && isFinite(data13)) {
-                if (data13 > 2 || isNaN(data13)) {
-                  const err23 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data13 };
-                  if (vErrors === null) {
-                    vErrors = [err23];
-                  } else {
-                    vErrors.push(err23);
-                  }
-                  errors++;
-                }
-                if (data13 < 0 || isNaN(data13)) {
-                  const err24 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data13 };
+            if (data7.temperature !== void 0) {
+              let data14 = data7.temperature;
+              if (typeof data14 == "number" && isFinite(data14)) {
+                if (data14 > 2 || isNaN(data14)) {
+                  const err24 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2 }, message: "must be <= 2", schema: 2, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data14 };
                   if (vErrors === null) {
                     vErrors = [err24];
                   } else {
@@ -60707,42 +61535,39 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
-              } else {
-                const err25 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.temperature.type, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data13 };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            if (data6.timeout !== void 0) {
-              let data14 = data6.timeout;
-              if (typeof data14 === "string") {
-                if (!pattern2.test(data14)) {
-                  const err26 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema152, data: data14 };
+                if (data14 < 0 || isNaN(data14)) {
+                  const err25 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data14 };
                   if (vErrors === null) {
-                    vErrors = [err26];
+                    vErrors = [err25];
                   } else {
-                    vErrors.push(err26);
+                    vErrors.push(err25);
                   }
                   errors++;
                 }
               } else {
-                const err27 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema152.type, parentSchema: schema152, data: data14 };
+                const err26 = { instancePath: instancePath + "/defaults/judge/temperature", schemaPath: "#/properties/defaults/properties/judge/properties/temperature/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.temperature.type, parentSchema: schema112.properties.defaults.properties.judge.properties.temperature, data: data14 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
             }
-            if (data6.maxRetries !== void 0) {
-              let data15 = data6.maxRetries;
-              if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15))) {
-                const err28 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema112.properties.defaults.properties.judge.properties.maxRetries.type, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data15 };
+            if (data7.timeout !== void 0) {
+              let data15 = data7.timeout;
+              if (typeof data15 === "string") {
+                if (!pattern2.test(data15)) {
+                  const err27 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/pattern", keyword: "pattern", params: { pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$" }, message: 'must match pattern "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"', schema: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", parentSchema: schema162, data: data15 };
+                  if (vErrors === null) {
+                    vErrors = [err27];
+                  } else {
+                    vErrors.push(err27);
+                  }
+                  errors++;
+                }
+              } else {
+                const err28 = { instancePath: instancePath + "/defaults/judge/timeout", schemaPath: "#/definitions/duration/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema162.type, parentSchema: schema162, data: data15 };
                 if (vErrors === null) {
                   vErrors = [err28];
                 } else {
@@ -60750,18 +61575,21 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               }
-              if (typeof data15 == "number" && isFinite(data15)) {
-                if (data15 > 20 || isNaN(data15)) {
-                  const err29 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data15 };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
+            }
+            if (data7.maxRetries !== void 0) {
+              let data16 = data7.maxRetries;
+              if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
+                const err29 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema112.properties.defaults.properties.judge.properties.maxRetries.type, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data16 };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
                 }
-                if (data15 < 0 || isNaN(data15)) {
-                  const err30 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data15 };
+                errors++;
+              }
+              if (typeof data16 == "number" && isFinite(data16)) {
+                if (data16 > 20 || isNaN(data16)) {
+                  const err30 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/maximum", keyword: "maximum", params: { comparison: "<=", limit: 20 }, message: "must be <= 20", schema: 20, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data16 };
                   if (vErrors === null) {
                     vErrors = [err30];
                   } else {
@@ -60769,102 +61597,99 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                   errors++;
                 }
+                if (data16 < 0 || isNaN(data16)) {
+                  const err31 = { instancePath: instancePath + "/defaults/judge/maxRetries", schemaPath: "#/properties/defaults/properties/judge/properties/maxRetries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.maxRetries, data: data16 };
+                  if (vErrors === null) {
+                    vErrors = [err31];
+                  } else {
+                    vErrors.push(err31);
+                  }
+                  errors++;
+                }
               }
             }
-            if (data6.prices !== void 0) {
-              let data16 = data6.prices;
-              if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-                for (const key4 in data16) {
-                  let data17 = data16[key4];
-                  if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
-                    if (data17.prompt === void 0) {
-                      const err31 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.required, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data17 };
+            if (data7.prices !== void 0) {
+              let data17 = data7.prices;
+              if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+                for (const key4 in data17) {
+                  let data18 = data17[key4];
+                  if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+                    if (data18.prompt === void 0) {
+                      const err32 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.required, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data18 };
                       if (vErrors === null) {
-                        vErrors = [err31];
+                        vErrors = [err32];
                       } else {
-                        vErrors.push(err31);
+                        vErrors.push(err32);
                       }
                       errors++;
                     }
-                    for (const key5 in data17) {
+                    for (const key5 in data18) {
                       if (!(key5 === "prompt" || key5 === "completion")) {
-                        const err32 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data17 };
+                        const err33 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data18 };
                         if (vErrors === null) {
-                          vErrors = [err32];
+                          vErrors = [err33];
                         } else {
-                          vErrors.push(err32);
+                          vErrors.push(err33);
                         }
                         errors++;
                       }
                     }
-                    if (data17.prompt !== void 0) {
-                      let data18 = data17.prompt;
-                      if (typeof data18 == "number" && isFinite(data18)) {
-                        if (data18 < 0 || isNaN(data18)) {
-                          const err33 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data18 };
-                          if (vErrors === null) {
-                            vErrors = [err33];
-                          } else {
-                            vErrors.push(err33);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err34 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data18 };
-                        if (vErrors === null) {
-                          vErrors = [err34];
-                        } else {
-                          vErrors.push(err34);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data17.completion !== void 0) {
-                      let data19 = data17.completion;
+                    if (data18.prompt !== void 0) {
+                      let data19 = data18.prompt;
                       if (typeof data19 == "number" && isFinite(data19)) {
                         if (data19 < 0 || isNaN(data19)) {
-                          const err35 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data19 };
+                          const err34 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data19 };
                           if (vErrors === null) {
-                            vErrors = [err35];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err35);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                       } else {
-                        const err36 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data19 };
+                        const err35 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/prompt", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt, data: data19 };
                         if (vErrors === null) {
-                          vErrors = [err36];
+                          vErrors = [err35];
                         } else {
-                          vErrors.push(err36);
+                          vErrors.push(err35);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data18.completion !== void 0) {
+                      let data20 = data18.completion;
+                      if (typeof data20 == "number" && isFinite(data20)) {
+                        if (data20 < 0 || isNaN(data20)) {
+                          const err36 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data20 };
+                          if (vErrors === null) {
+                            vErrors = [err36];
+                          } else {
+                            vErrors.push(err36);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err37 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/completion", schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion, data: data20 };
+                        if (vErrors === null) {
+                          vErrors = [err37];
+                        } else {
+                          vErrors.push(err37);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err37 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data17 };
+                    const err38 = { instancePath: instancePath + "/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/defaults/properties/judge/properties/prices/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices.additionalProperties, data: data18 };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err38 = { instancePath: instancePath + "/defaults/judge/prices", schemaPath: "#/properties/defaults/properties/judge/properties/prices/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices, data: data16 };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
-                }
-                errors++;
-              }
-            }
-            if (data6.hostConcurrency !== void 0) {
-              let data20 = data6.hostConcurrency;
-              if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20))) {
-                const err39 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema122.type, parentSchema: schema122, data: data20 };
+                const err39 = { instancePath: instancePath + "/defaults/judge/prices", schemaPath: "#/properties/defaults/properties/judge/properties/prices/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.properties.prices.type, parentSchema: schema112.properties.defaults.properties.judge.properties.prices, data: data17 };
                 if (vErrors === null) {
                   vErrors = [err39];
                 } else {
@@ -60872,73 +61697,85 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               }
-              if (typeof data20 == "number" && isFinite(data20)) {
-                if (data20 < 1 || isNaN(data20)) {
-                  const err40 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema122, data: data20 };
+            }
+            if (data7.hostConcurrency !== void 0) {
+              let data21 = data7.hostConcurrency;
+              if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
+                const err40 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema122.type, parentSchema: schema122, data: data21 };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+              if (typeof data21 == "number" && isFinite(data21)) {
+                if (data21 < 1 || isNaN(data21)) {
+                  const err41 = { instancePath: instancePath + "/defaults/judge/hostConcurrency", schemaPath: "#/definitions/concurrency/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema122, data: data21 };
                   if (vErrors === null) {
-                    vErrors = [err40];
+                    vErrors = [err41];
                   } else {
-                    vErrors.push(err40);
+                    vErrors.push(err41);
                   }
                   errors++;
                 }
               }
             }
           } else {
-            const err41 = { instancePath: instancePath + "/defaults/judge", schemaPath: "#/properties/defaults/properties/judge/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.type, parentSchema: schema112.properties.defaults.properties.judge, data: data6 };
+            const err42 = { instancePath: instancePath + "/defaults/judge", schemaPath: "#/properties/defaults/properties/judge/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.properties.judge.type, parentSchema: schema112.properties.defaults.properties.judge, data: data7 };
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err42];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
       } else {
-        const err42 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.type, parentSchema: schema112.properties.defaults, data: data1 };
+        const err43 = { instancePath: instancePath + "/defaults", schemaPath: "#/properties/defaults/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.properties.defaults.type, parentSchema: schema112.properties.defaults, data: data1 };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err43];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err43);
         }
         errors++;
       }
     }
     if (data.suites !== void 0) {
-      let data21 = data.suites;
-      if (Array.isArray(data21)) {
-        if (data21.length < 1) {
-          const err43 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema112.properties.suites, data: data21 };
+      let data22 = data.suites;
+      if (Array.isArray(data22)) {
+        if (data22.length < 1) {
+          const err44 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema112.properties.suites, data: data22 };
           if (vErrors === null) {
-            vErrors = [err43];
+            vErrors = [err44];
           } else {
-            vErrors.push(err43);
+            vErrors.push(err44);
           }
           errors++;
         }
-        const len0 = data21.length;
+        const len0 = data22.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate112(data21[i0], { instancePath: instancePath + "/suites/" + i0, parentData: data21, parentDataProperty: i0, rootData })) {
+          if (!validate112(data22[i0], { instancePath: instancePath + "/suites/" + i0, parentData: data22, parentDataProperty: i0, rootData })) {
             vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err44 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema112.properties.suites.type, parentSchema: schema112.properties.suites, data: data21 };
+        const err45 = { instancePath: instancePath + "/suites", schemaPath: "#/properties/suites/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema112.properties.suites.type, parentSchema: schema112.properties.suites, data: data22 };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err45];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err45);
         }
         errors++;
       }
     }
   } else {
-    const err45 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
+    const err46 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err46];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err46);
     }
     errors++;
   }
@@ -61412,6 +62249,42 @@ function strings(value, path) {
     return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
   return [];
 }
+var LISTED_COLUMNS = 12;
+function templateColumnProblems(templates, columns) {
+  const problems = [];
+  for (const [path, text] of templates) {
+    if (!text.includes("{{")) continue;
+    const reported = /* @__PURE__ */ new Set();
+    for (const expression of templateExpressions(text)) {
+      const parsed = parseTemplatePath(expression);
+      if ("error" in parsed || parsed.root !== "case") continue;
+      const field = parsed.keys[0];
+      if (field === void 0 || columns.has(field) || reported.has(field)) continue;
+      reported.add(field);
+      problems.push({ path, message: missingColumn(expression, field, columns) });
+    }
+  }
+  return problems;
+}
+function missingColumn(expression, field, columns) {
+  const head = `template {{ ${expression} }}: no row of the testset has the field ${JSON.stringify(field)}`;
+  const near = closestMatch(field, columns);
+  if (near !== void 0) {
+    return `${head} (did you mean {{ ${formatTemplatePath("case", [near])} }}?)`;
+  }
+  if (columns.size === 0) return `${head} (its rows have no fields)`;
+  const listed2 = [...columns].slice(0, LISTED_COLUMNS).map((c) => JSON.stringify(c));
+  const more = columns.size > LISTED_COLUMNS ? `, \u2026 ${columns.size - LISTED_COLUMNS} more` : "";
+  return `${head} (its fields: ${listed2.join(", ")}${more})`;
+}
+function rowColumns(rows) {
+  const columns = /* @__PURE__ */ new Set();
+  for (const row of rows) for (const key of Object.keys(row)) columns.add(key);
+  return columns;
+}
+function evaluatorTemplateStrings(suite) {
+  return suite.evaluators.filter((evaluator) => evaluator.kind === "builtin").flatMap((evaluator) => strings(evaluator.with, ["evaluators", evaluator.index, "with"]));
+}
 
 // src/config/target.ts
 var DEFAULT_HTTP_RETRIES = 2;
@@ -61528,6 +62401,38 @@ function buildModel(raw, at) {
 function promptSource(value, at) {
   return isRecord(value) ? { file: value.file, at: [...at, "file"] } : { text: value, at };
 }
+function targetTemplateStrings(target) {
+  const at = ["target"];
+  switch (target.kind) {
+    case "function":
+    case "recorded":
+      return [];
+    case "model":
+      return [
+        [[...at, "model"], target.model],
+        ...target.messages.flatMap(
+          ({ content }) => "text" in content ? [[content.at, content.text]] : []
+        )
+      ];
+    case "http":
+      return [
+        [[...at, "url"], target.url],
+        ...Object.entries(target.headers).map(([name, value]) => [
+          [...at, "headers", name],
+          value
+        ]),
+        ...strings(target.body, [...at, "body"])
+      ];
+    case "command":
+      return [
+        ...typeof target.run === "string" ? [[[...at, "run"], target.run]] : target.run.map((arg, i) => [[...at, "run", i], arg]),
+        ...Object.entries(target.env).map(([name, value]) => [
+          [...at, "env", name],
+          value
+        ])
+      ];
+  }
+}
 function buildHttp(raw) {
   const built = {
     kind: "http",
@@ -61554,7 +62459,7 @@ function buildCommand(raw) {
 function describeTarget(target) {
   switch (target.kind) {
     case "function":
-      return `function ${target.module}`;
+      return `function ${target.module}${target.isolation === "worker" ? " (in worker threads)" : ""}`;
     case "recorded":
       return "recorded outputs";
     case "model":
@@ -61626,6 +62531,13 @@ function checkSuite(suite, path, context3, add) {
     );
   }
   checkTarget(suite, path, add);
+  if (suite.isolation !== void 0 && suite.function === void 0) {
+    add(
+      "suite.isolation",
+      [...path, "isolation"],
+      "isolation applies to function targets (function:), and this suite has none: a model, HTTP or command target, or recorded outputs, runs no user code in the evalgate process"
+    );
+  }
   const testset = suite.testset;
   if (isRecord(testset) && testset.cases !== void 0 && testset.ref !== void 0 && testset.path === void 0) {
     add(
@@ -61704,13 +62616,6 @@ function checkEvaluator(evaluator, path, context3, add) {
   const hasThreshold = isRecord(threshold);
   const judgePath = [...path, "judge"];
   if (isModuleSpec(use)) {
-    if (evaluator.judge !== void 0) {
-      add(
-        "evaluator.judge-unused",
-        judgePath,
-        'judge: applies to built-in judge evaluators; a custom evaluator can call models through createJudgeClient from "evalgate"'
-      );
-    }
     for (const [valuePath, text] of strings(options2, withPath)) {
       if (text.includes("{{")) {
         add(
@@ -61822,6 +62727,7 @@ function buildConfig(data, options2) {
     concurrency: raw.defaults?.concurrency ?? DEFAULT_CONCURRENCY,
     timeoutMs: raw.defaults?.timeout === void 0 ? DEFAULT_TIMEOUT_MS2 : timeoutMs(raw.defaults.timeout),
     trials: raw.defaults?.trials ?? DEFAULT_TRIALS,
+    isolation: raw.defaults?.isolation ?? "process",
     stopAfterErrors: raw.defaults?.stopAfterErrors ?? DEFAULT_STOP_AFTER_ERRORS,
     judge: buildJudge(
       raw.defaults?.judge ?? {}
@@ -61832,7 +62738,12 @@ function buildConfig(data, options2) {
       index,
       id: suite.id,
       testset: buildTestset(suite.testset, ["suites", index, "testset"], options2.locate),
-      target: suite.function !== void 0 ? { kind: "function", module: suite.function } : suite.target !== void 0 ? buildTarget(suite.target) : { kind: "recorded", ...suite.output !== void 0 ? { column: suite.output } : {} },
+      target: suite.function !== void 0 ? {
+        kind: "function",
+        module: suite.function,
+        // Only function suites take it: the rules reject it on any other suite.
+        ...(suite.isolation ?? defaults2.isolation) === "worker" ? { isolation: "worker" } : {}
+      } : suite.target !== void 0 ? buildTarget(suite.target) : { kind: "recorded", ...suite.output !== void 0 ? { column: suite.output } : {} },
       grid: suite.grid ?? {},
       concurrency: suite.concurrency ?? defaults2.concurrency,
       timeoutMs: suite.timeout === void 0 ? defaults2.timeoutMs : timeoutMs(suite.timeout),
@@ -62409,6 +63320,9 @@ init_errors();
 // src/evaluators/assertions.ts
 init_errors();
 
+// src/evaluators/metadata.ts
+init_format_count();
+
 // src/evaluators/options.ts
 init_errors();
 var OptionError = class extends Error {
@@ -62515,7 +63429,7 @@ function truncateText(text, limit = METADATA_STRING_LIMIT) {
   let end = limit;
   const last = text.charCodeAt(end - 1);
   if (last >= 55296 && last <= 56319) end -= 1;
-  return `${text.slice(0, end)}\u2026 (${text.length - end} more characters)`;
+  return `${text.slice(0, end)}\u2026 (${formatCount(text.length - end)} more characters)`;
 }
 function compactValue(value) {
   if (typeof value === "string") return truncateText(value);
@@ -62534,7 +63448,7 @@ function compactValue(value) {
 }
 function compactList(items, limit = METADATA_LIST_LIMIT) {
   const kept = items.slice(0, limit).map(compactValue);
-  if (items.length > limit) kept.push(`\u2026 ${items.length - limit} more`);
+  if (items.length > limit) kept.push(`\u2026 ${formatCount(items.length - limit)} more`);
   return kept;
 }
 
@@ -62576,12 +63490,12 @@ var IGNORE_CASE_OPTION = orTemplate("Compare case-insensitively. Default: false.
 
 // src/evaluators/define.ts
 function defineBuiltin(spec) {
-  const { prepare, score, ...definition } = spec;
+  const { prepare, score: score2, ...definition } = spec;
   return {
     ...definition,
     direct(options2, context3) {
       const prepared = prepare ? prepare(options2, context3) : void 0;
-      return (values, args) => score(values, args, prepared);
+      return (values, args) => score2(values, args, prepared);
     },
     create(options2, context3) {
       const { id } = context3;
@@ -62590,7 +63504,7 @@ function defineBuiltin(spec) {
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score(resolve16(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve16(args), args, prepared)
       };
     }
   };
@@ -63444,8 +64358,8 @@ async function judgeBattle(calls, model, input) {
   }
   const [first, second] = verdicts;
   if (first === void 0 || second === void 0) throw new Error("a battle needs two verdicts");
-  const { outcome: outcome2, score } = battleOutcome(first.outcome, second.outcome);
-  return { score, metadata: { outcome: outcome2, verdicts }, usage: calls.usage };
+  const { outcome: outcome2, score: score2 } = battleOutcome(first.outcome, second.outcome);
+  return { score: score2, metadata: { outcome: outcome2, verdicts }, usage: calls.usage };
 }
 
 // src/evaluators/judges/battle-baselines.ts
@@ -63733,6 +64647,276 @@ var contextPrecision = defineBuiltin({
   }
 });
 
+// src/evaluators/judges/rag-verdicts.ts
+function readVerdicts(args, count) {
+  const { verdicts } = args;
+  if (!Array.isArray(verdicts)) return '"verdicts" is not an array';
+  if (verdicts.length !== count) {
+    return `${verdicts.length} verdicts for ${count} ${count === 1 ? "item" : "items"}`;
+  }
+  const read = [];
+  for (const [index, item] of verdicts.entries()) {
+    if (typeof item !== "object" || item === null) return `verdicts[${index}] is not an object`;
+    const { verdict, reason } = item;
+    if (verdict !== 0 && verdict !== 1) {
+      return `verdicts[${index}].verdict is ${JSON.stringify(verdict) ?? "missing"}, not 1 or 0`;
+    }
+    read.push({ verdict, reason: typeof reason === "string" ? reason : "" });
+  }
+  return read;
+}
+async function askVerdicts(judge, signal, question) {
+  const calls = new JudgeCalls(judge, signal);
+  return { verdicts: await askVerdictsWith(calls, judge.model, question), calls };
+}
+async function askVerdictsWith(calls, model, question) {
+  const answered = await calls.ask(model, {
+    system: question.system,
+    prompt: question.prompt,
+    tool: question.tool,
+    description: "Record one verdict per numbered item, in order, each with its reason first.",
+    parameters: {
+      type: "object",
+      properties: {
+        verdicts: {
+          type: "array",
+          description: question.itemsDescription,
+          items: {
+            type: "object",
+            properties: {
+              reason: { type: "string", description: "Why, in one sentence." },
+              verdict: { type: "integer", enum: [1, 0], description: question.verdictDescription }
+            },
+            required: ["reason", "verdict"],
+            additionalProperties: false
+          }
+        }
+      },
+      required: ["verdicts"],
+      additionalProperties: false
+    }
+  });
+  const verdicts = readVerdicts(answered, question.count);
+  if (typeof verdicts === "string") {
+    throw calls.error(`the judge's ${question.tool} arguments do not fit: ${verdicts}`, {
+      raw: truncateText(JSON.stringify(answered), 2e3)
+    });
+  }
+  return verdicts;
+}
+function readLists(args, names) {
+  const read = {};
+  for (const name of names) {
+    const list = args[name];
+    if (!Array.isArray(list)) return `"${name}" is not an array`;
+    const index = list.findIndex((item) => typeof item !== "string");
+    if (index >= 0) return `${name}[${index}] is not a string`;
+    read[name] = list.map((item) => item.trim()).filter((item) => item !== "");
+  }
+  return read;
+}
+async function askLists(calls, model, question) {
+  const names = Object.keys(question.lists);
+  const answered = await calls.ask(model, {
+    system: question.system,
+    prompt: question.prompt,
+    tool: question.tool,
+    description: "Record every list asked for; an empty list when there is nothing to list.",
+    parameters: {
+      type: "object",
+      properties: Object.fromEntries(
+        names.map((name) => [
+          name,
+          { type: "array", description: question.lists[name], items: { type: "string" } }
+        ])
+      ),
+      required: names,
+      additionalProperties: false
+    }
+  });
+  const lists = readLists(answered, names);
+  if (typeof lists === "string") {
+    throw calls.error(`the judge's ${question.tool} arguments do not fit: ${lists}`, {
+      raw: truncateText(JSON.stringify(answered), 2e3)
+    });
+  }
+  return lists;
+}
+function numbered(tag, items) {
+  return items.map((text, index) => {
+    const defused = text.split(`</${tag}`).join(`<\\/${tag}`);
+    return `<${tag} ${index + 1}>
+${defused}
+</${tag} ${index + 1}>`;
+  }).join("\n");
+}
+
+// src/evaluators/judges/llm-context-precision.ts
+var NAME2 = "llm-context-precision";
+var REASON_LIMIT = 200;
+var SYSTEM4 = [
+  "You review the passages a retrieval system returned for a question, knowing the reference answer.",
+  "For every passage, in order, decide whether it was useful to arrive at the reference answer: 1 if it states something the reference answer relies on, 0 if it is off topic, only loosely related, or adds nothing the answer needs.",
+  "Judge each passage on its own; do not favour earlier ones.",
+  "Give the reason before the verdict."
+].join("\n");
+var LLM_REFERENCE_OPTION = {
+  type: "string",
+  description: `The reference answer the retrieval should support. Default: the case's "reference", else its "expected".`
+};
+function nonBlankReference(values, testCase) {
+  const reference = referenceText(values, testCase);
+  if (reference.trim() === "") {
+    throw new OptionError(
+      "evaluator.option",
+      "the reference is blank: nothing to judge the contexts against"
+    );
+  }
+  return reference;
+}
+var llmContextPrecision = defineBuiltin({
+  calls: "chat",
+  summary: "Average precision of the retrieved contexts, useful meaning a judge model finds them needed for the reference (LLM judge).",
+  optionsSchema: {
+    type: "object",
+    properties: {
+      contexts: CONTEXTS_OPTION,
+      reference: LLM_REFERENCE_OPTION,
+      question: QUESTION_OPTION2
+    },
+    additionalProperties: false
+  },
+  prepare: (_options, context3) => requireChatJudge(context3, NAME2),
+  async score(values, args, judge) {
+    const contexts = contextsOf(values, args);
+    const reference = nonBlankReference(values, args.testCase);
+    const question = questionOf(values, args, false);
+    if (contexts.length === 0) {
+      return { score: 0, metadata: { contexts: 0, useful: 0, usefulRanks: [], verdicts: [] } };
+    }
+    const { verdicts, calls } = await askVerdicts(judge, args.signal, {
+      system: SYSTEM4,
+      prompt: [
+        ...question !== void 0 ? [`Question:
+<question>
+${question}
+</question>`, ""] : [],
+        `Reference answer:
+<reference>
+${reference}
+</reference>`,
+        "",
+        `Retrieved passages, in retrieval order:
+${numbered("passage", contexts)}`
+      ].join("\n"),
+      tool: "record_usefulness",
+      itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
+      verdictDescription: "1 if the passage was useful to arrive at the reference answer, else 0.",
+      count: contexts.length
+    });
+    const useful = verdicts.map((v) => v.verdict === 1);
+    const usefulRanks = useful.flatMap((isUseful, k) => isUseful ? [k + 1] : []);
+    return {
+      score: averagePrecision(useful),
+      metadata: {
+        contexts: contexts.length,
+        useful: usefulRanks.length,
+        usefulRanks: compactList(usefulRanks),
+        verdicts: compactList(
+          verdicts.map((v, k) => ({
+            context: k + 1,
+            useful: v.verdict === 1,
+            reason: truncateText(v.reason, REASON_LIMIT)
+          }))
+        )
+      },
+      usage: calls.usage
+    };
+  }
+});
+
+// src/evaluators/judges/context-entities-recall.ts
+var NAME3 = "context-entities-recall";
+var TOOL = "record_entities";
+var ENTITY_TEXT_LIMIT = 100;
+var SYSTEM5 = [
+  "You extract the entities of texts: people, organisations, places, products, works, events, dates, and quantities with their units.",
+  "List each entity once, however often or in whatever form it is mentioned; leave out common nouns and general concepts.",
+  "First list the entities of the reference answer. Then list the entities the retrieved passages mention; when a passage mentions an entity of the reference, write it exactly as in the reference list.",
+  "Take the entities from the texts alone: do not add entities that are only implied or that you know of."
+].join("\n");
+function entityKey(entity) {
+  return entity.toLowerCase().replace(/\s+/g, " ").trim();
+}
+function distinct(entities) {
+  const seen = /* @__PURE__ */ new Set();
+  return entities.filter((entity) => {
+    const key = entityKey(entity);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+var contextEntitiesRecall = defineBuiltin({
+  calls: "chat",
+  summary: "Share of the reference's entities that the retrieved contexts mention, entities listed by a judge model (LLM judge).",
+  optionsSchema: {
+    type: "object",
+    properties: {
+      contexts: CONTEXTS_OPTION,
+      reference: LLM_REFERENCE_OPTION
+    },
+    additionalProperties: false
+  },
+  prepare: (_options, context3) => requireChatJudge(context3, NAME3),
+  async score(values, args, judge) {
+    const contexts = contextsOf(values, args);
+    const reference = nonBlankReference(values, args.testCase);
+    if (contexts.length === 0) return { score: 0, metadata: { contexts: 0, found: 0 } };
+    const calls = new JudgeCalls(judge, args.signal);
+    const lists = await askLists(calls, judge.model, {
+      system: SYSTEM5,
+      prompt: [
+        `Reference answer:
+<reference>
+${reference}
+</reference>`,
+        "",
+        `Retrieved passages:
+${numbered("passage", contexts)}`
+      ].join("\n"),
+      tool: TOOL,
+      lists: {
+        referenceEntities: "Every entity the reference answer names, each once.",
+        contextEntities: "Every entity the retrieved passages name, each once."
+      }
+    });
+    const referenceEntities = distinct(lists.referenceEntities ?? []);
+    const contextEntities = distinct(lists.contextEntities ?? []);
+    if (referenceEntities.length === 0) {
+      throw calls.error("the reference names no entity: there is nothing to recall", {
+        raw: truncateText(JSON.stringify(lists), 2e3)
+      });
+    }
+    const inContexts = new Set(contextEntities.map(entityKey));
+    const missing = referenceEntities.filter((entity) => !inContexts.has(entityKey(entity)));
+    const found2 = referenceEntities.length - missing.length;
+    const cut = (entities) => compactList(entities.map((entity) => truncateText(entity, ENTITY_TEXT_LIMIT)));
+    return {
+      score: found2 / referenceEntities.length,
+      metadata: {
+        found: found2,
+        total: referenceEntities.length,
+        contexts: contexts.length,
+        missing: cut(missing),
+        referenceEntities: cut(referenceEntities),
+        contextEntities: cut(contextEntities)
+      },
+      usage: calls.usage
+    };
+  }
+});
+
 // src/evaluators/judges/context-recall.ts
 var ITEM_TEXT_LIMIT = 200;
 var contextRecall = defineBuiltin({
@@ -63772,16 +64956,138 @@ var contextRecall = defineBuiltin({
   }
 });
 
+// src/evaluators/judges/factual-correctness.ts
+var NAME4 = "factual-correctness";
+var FACTUAL_MODES = ["f1", "precision", "recall"];
+var ITEM_TEXT_LIMIT2 = 200;
+var SYSTEM6 = [
+  "You check statements against a text, one verdict per numbered statement, in order.",
+  "Give 1 when the text states the statement or makes it follow directly, 0 when the text contradicts it or does not say it.",
+  "Judge only from the text: a statement that is true but absent from the text gets 0.",
+  "Give the reason before the verdict."
+].join("\n");
+function checkQuestion(claims, against, text) {
+  const label = against === "reference" ? "reference answer" : "response";
+  const of = against === "reference" ? "the response" : "the reference answer";
+  return {
+    system: SYSTEM6,
+    prompt: [
+      `The text, the ${label}:
+<${against}>
+${text}
+</${against}>`,
+      "",
+      `Statements of ${of} to check against it:
+${numbered("statement", claims)}`
+    ].join("\n"),
+    tool: against === "reference" ? "record_reference_support" : "record_response_support",
+    itemsDescription: `One verdict per statement, in statement order: exactly ${claims.length}.`,
+    verdictDescription: `1 if the ${label} states the statement, else 0.`,
+    count: claims.length
+  };
+}
+function listed(claims, verdicts, key) {
+  return compactList(
+    verdicts.map((v, i) => ({
+      claim: truncateText(claims[i] ?? "", ITEM_TEXT_LIMIT2),
+      [key]: v.verdict === 1,
+      reason: truncateText(v.reason, ITEM_TEXT_LIMIT2)
+    }))
+  );
+}
+function failing(claims, verdicts) {
+  return compactList(
+    claims.filter((_, i) => verdicts[i]?.verdict !== 1).map((claim) => truncateText(claim, ITEM_TEXT_LIMIT2))
+  );
+}
+function share(verdicts) {
+  return verdicts.filter((v) => v.verdict === 1).length / verdicts.length;
+}
+function modeAsWritten(options2) {
+  const mode = options2.mode;
+  return mode === "precision" || mode === "recall" ? mode : "f1";
+}
+var factualCorrectness = defineBuiltin({
+  calls: "chat",
+  callsPerCase: (options2) => modeAsWritten(options2) === "f1" ? 2 : 1,
+  summary: "F1 (or precision or recall) of the response's claims against the reference's, claim support judged by a model (LLM judge).",
+  optionsSchema: {
+    type: "object",
+    properties: {
+      answer: ANSWER_OPTION,
+      reference: {
+        type: "string",
+        description: `The reference answer the response is checked against. Default: the case's "reference", else its "expected".`
+      },
+      mode: orTemplate(
+        "f1 (default): harmonic mean of precision and recall; precision: share of the response's claims the reference supports; recall: share of the reference's claims the response states.",
+        { enum: [...FACTUAL_MODES] }
+      )
+    },
+    additionalProperties: false
+  },
+  prepare: (_options, context3) => requireChatJudge(context3, NAME4),
+  async score(values, args, judge) {
+    const mode = optionalChoice(values, "mode", FACTUAL_MODES, "f1");
+    const reference = nonBlankReference(values, args.testCase);
+    const answer = answerOf(values, args);
+    const responseClaims = splitSentences(answer);
+    const referenceClaims = splitSentences(reference);
+    if (responseClaims.length === 0) {
+      return {
+        score: 0,
+        metadata: { mode, precision: 0, recall: 0, responseClaims: 0, noClaims: true }
+      };
+    }
+    const calls = new JudgeCalls(judge, args.signal);
+    const supported = mode === "recall" ? void 0 : await askVerdictsWith(
+      calls,
+      judge.model,
+      checkQuestion(responseClaims, "reference", reference)
+    );
+    const stated = mode === "precision" ? void 0 : await askVerdictsWith(
+      calls,
+      judge.model,
+      checkQuestion(referenceClaims, "response", answer)
+    );
+    const precision = supported !== void 0 ? share(supported) : void 0;
+    const recall = stated !== void 0 ? share(stated) : void 0;
+    const score2 = mode === "precision" ? precision ?? 0 : mode === "recall" ? recall ?? 0 : f1(precision ?? 0, recall ?? 0);
+    return {
+      score: score2,
+      metadata: {
+        mode,
+        ...precision !== void 0 && { precision: rounded(precision) },
+        ...recall !== void 0 && { recall: rounded(recall) },
+        responseClaims: responseClaims.length,
+        referenceClaims: referenceClaims.length,
+        ...supported !== void 0 && {
+          unsupported: failing(responseClaims, supported),
+          claims: listed(responseClaims, supported, "supported")
+        },
+        ...stated !== void 0 && {
+          missing: failing(referenceClaims, stated),
+          referenceStatements: listed(referenceClaims, stated, "stated")
+        }
+      },
+      usage: calls.usage
+    };
+  }
+});
+function f1(precision, recall) {
+  return precision + recall === 0 ? 0 : 2 * precision * recall / (precision + recall);
+}
+
 // src/evaluators/judges/faithfulness.ts
-var NAME2 = "faithfulness";
-var TOOL = "record_claims";
+var NAME5 = "faithfulness";
+var TOOL2 = "record_claims";
 var CLAIM_TEXT_LIMIT = 300;
-var SYSTEM4 = [
+var SYSTEM7 = [
   "You audit answers produced by a retrieval-augmented assistant against the passages it retrieved.",
   "First break the answer into its factual claims: short statements that each assert one thing and can be read on their own (replace pronouns by what they refer to).",
   "Leave out parts that assert nothing, such as greetings, questions back to the user, or statements that the information is unavailable.",
   "Then decide for each claim whether the passages state it or make it follow directly. Judge only from the passages: a claim that is true but absent from them is not supported, and so is one the passages contradict.",
-  `Report through ${TOOL}, giving the reason before the verdict for every claim.`
+  `Report through ${TOOL2}, giving the reason before the verdict for every claim.`
 ].join("\n");
 var PARAMETERS = {
   type: "object",
@@ -63847,7 +65153,7 @@ var faithfulness = defineBuiltin({
     },
     additionalProperties: false
   },
-  prepare: (_options, context3) => requireChatJudge(context3, NAME2),
+  prepare: (_options, context3) => requireChatJudge(context3, NAME5),
   async score(values, args, judge) {
     const answer = answerOf(values, args);
     const contexts = contextsOf(values, args);
@@ -63857,20 +65163,20 @@ var faithfulness = defineBuiltin({
     }
     const calls = new JudgeCalls(judge, args.signal);
     const answered = await calls.ask(judge.model, {
-      system: SYSTEM4,
+      system: SYSTEM7,
       prompt: prompt(question, contexts, answer),
-      tool: TOOL,
+      tool: TOOL2,
       description: "Record the claims of the answer and whether the passages support each.",
       parameters: PARAMETERS
     });
     const claims = readClaims(answered);
     if (typeof claims === "string") {
-      throw calls.error(`the judge's ${TOOL} arguments do not fit: ${claims}`, {
+      throw calls.error(`the judge's ${TOOL2} arguments do not fit: ${claims}`, {
         raw: truncateText(JSON.stringify(answered), 2e3)
       });
     }
     const supported = claims.filter((c) => c.supported).length;
-    const listed = claims.slice(0, METADATA_LIST_LIMIT).map((c) => ({
+    const listed2 = claims.slice(0, METADATA_LIST_LIMIT).map((c) => ({
       claim: truncateText(c.claim, CLAIM_TEXT_LIMIT),
       supported: c.supported,
       reason: truncateText(c.reason, CLAIM_TEXT_LIMIT)
@@ -63881,8 +65187,87 @@ var faithfulness = defineBuiltin({
         supported,
         total: claims.length,
         ...claims.length === 0 && { noClaims: true },
-        claims: listed,
-        ...claims.length > listed.length && { claimsOmitted: claims.length - listed.length }
+        claims: listed2,
+        ...claims.length > listed2.length && { claimsOmitted: claims.length - listed2.length }
+      },
+      usage: calls.usage
+    };
+  }
+});
+
+// src/evaluators/judges/llm-context-recall.ts
+var NAME6 = "llm-context-recall";
+var ITEM_TEXT_LIMIT3 = 200;
+var SYSTEM8 = [
+  "You check whether the passages a retrieval system returned hold what a reference answer states.",
+  "The reference answer is given as numbered statements. For every statement, in order, decide whether it can be attributed to the passages: 1 if the passages state it or make it follow directly, 0 otherwise.",
+  "Judge only from the passages: a statement that is true but absent from them is not attributable.",
+  "Give the reason before the verdict."
+].join("\n");
+var llmContextRecall = defineBuiltin({
+  calls: "chat",
+  summary: "Share of the reference's sentences a judge model attributes to the retrieved contexts (LLM judge).",
+  optionsSchema: {
+    type: "object",
+    properties: {
+      contexts: CONTEXTS_OPTION,
+      reference: LLM_REFERENCE_OPTION,
+      question: QUESTION_OPTION2
+    },
+    additionalProperties: false
+  },
+  prepare: (_options, context3) => requireChatJudge(context3, NAME6),
+  async score(values, args, judge) {
+    const contexts = contextsOf(values, args);
+    const statements = splitSentences(nonBlankReference(values, args.testCase));
+    const question = questionOf(values, args, false);
+    if (contexts.length === 0) {
+      return {
+        score: 0,
+        metadata: {
+          attributed: 0,
+          total: statements.length,
+          contexts: 0,
+          notAttributed: compactList(statements.map((s) => truncateText(s, ITEM_TEXT_LIMIT3)))
+        }
+      };
+    }
+    const { verdicts, calls } = await askVerdicts(judge, args.signal, {
+      system: SYSTEM8,
+      prompt: [
+        ...question !== void 0 ? [`Question:
+<question>
+${question}
+</question>`, ""] : [],
+        `Retrieved passages:
+${numbered("passage", contexts)}`,
+        "",
+        `Statements of the reference answer:
+${numbered("statement", statements)}`
+      ].join("\n"),
+      tool: "record_attribution",
+      itemsDescription: `One verdict per statement, in statement order: exactly ${statements.length}.`,
+      verdictDescription: "1 if the passages support the statement, else 0.",
+      count: statements.length
+    });
+    const attributed = verdicts.map((v) => v.verdict === 1);
+    const found2 = attributed.filter(Boolean).length;
+    return {
+      score: found2 / statements.length,
+      metadata: {
+        attributed: found2,
+        total: statements.length,
+        contexts: contexts.length,
+        notAttributed: compactList(
+          statements.filter((_, i) => !attributed[i]).map((s) => truncateText(s, ITEM_TEXT_LIMIT3))
+        ),
+        statements: compactList(
+          verdicts.map((v, i) => ({
+            statement: truncateText(statements[i] ?? "", ITEM_TEXT_LIMIT3),
+            attributed: v.verdict === 1,
+            reason: truncateText(v.reason, ITEM_TEXT_LIMIT3)
+          }))
+        )
       },
       usage: calls.usage
     };
@@ -63891,6 +65276,152 @@ var faithfulness = defineBuiltin({
 
 // src/evaluators/judges/llm-judge.ts
 init_errors();
+
+// src/evaluators/judges/overrides.ts
+init_errors();
+init_is_record();
+import { readFileSync as readFileSync5 } from "node:fs";
+import { join as join4 } from "node:path";
+var OVERRIDES_FILE = "evals-overrides.jsonl";
+var OVERRIDES_INVALID = "overrides.invalid";
+var OverridesFileError = class extends Error {
+  constructor(file, line, problem) {
+    super(`${file}:${line}:1: ${problem}`);
+    this.file = file;
+    this.line = line;
+    this.problem = problem;
+    this.name = "OverridesFileError";
+  }
+  file;
+  line;
+  problem;
+  code = OVERRIDES_INVALID;
+};
+function score(value, key) {
+  if (!isRecord(value))
+    return `"${key}" must be an object { value, name? }, found ${describeValue(value)}`;
+  const v = value.value;
+  if (typeof v !== "number" || !Number.isFinite(v)) {
+    return `"${key}.value" must be a number, found ${describeValue(v)}`;
+  }
+  if (value.name !== void 0 && typeof value.name !== "string") {
+    return `"${key}.name" must be a string, found ${describeValue(value.name)}`;
+  }
+  return { value: v, ...typeof value.name === "string" ? { name: value.name } : {} };
+}
+function textFields(value, key) {
+  if (!isRecord(value))
+    return `"${key}" must be an object of strings, found ${describeValue(value)}`;
+  for (const [field, text] of Object.entries(value)) {
+    if (typeof text !== "string") {
+      return `"${key}.${field}" must be a string, found ${describeValue(text)}`;
+    }
+  }
+  return value;
+}
+function readOverride(value) {
+  if (!isRecord(value)) return `expected a JSON object, found ${describeValue(value)}`;
+  for (const key of ["evaluator", "suite", "caseId", "createdAt"]) {
+    if (typeof value[key] !== "string" || value[key] === "") {
+      return `"${key}" must be a non-empty string, found ${describeValue(value[key])}`;
+    }
+  }
+  const original = score(value.originalScore, "originalScore");
+  if (typeof original === "string") return original;
+  const override = score(value.overrideScore, "overrideScore");
+  if (typeof override === "string") return override;
+  const inputFields = textFields(value.inputFields, "inputFields");
+  if (typeof inputFields === "string") return inputFields;
+  const outputFields = textFields(value.outputFields, "outputFields");
+  if (typeof outputFields === "string") return outputFields;
+  if (value.comments !== void 0 && typeof value.comments !== "string") {
+    return `"comments" must be a string, found ${describeValue(value.comments)}`;
+  }
+  return {
+    evaluator: value.evaluator,
+    suite: value.suite,
+    caseId: value.caseId,
+    createdAt: value.createdAt,
+    originalScore: original,
+    overrideScore: override,
+    inputFields,
+    outputFields,
+    ...typeof value.comments === "string" ? { comments: value.comments } : {}
+  };
+}
+function parseOverrides(text, file) {
+  const overrides = [];
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new OverridesFileError(
+        file,
+        index + 1,
+        "expected a JSON object, found text that is not JSON"
+      );
+    }
+    const read = readOverride(value);
+    if (typeof read === "string") throw new OverridesFileError(file, index + 1, read);
+    overrides.push(read);
+  });
+  return overrides;
+}
+function recentOverrides(stored, evaluator, count) {
+  const picked = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (let i = stored.length - 1; i >= 0 && picked.length < count; i--) {
+    const entry = stored[i];
+    if (entry === void 0 || entry.evaluator !== evaluator) continue;
+    const key = JSON.stringify([entry.suite, entry.caseId]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { evaluator: _e, suite: _s, caseId: _c, createdAt: _t, ...override } = entry;
+    picked.push(override);
+  }
+  return picked;
+}
+var EXAMPLE_OUTPUT_LIMIT = 2e3;
+function scoreText(score2) {
+  return score2.name !== void 0 ? `${score2.name} (${score2.value})` : String(score2.value);
+}
+function overrideExamples(overrides, names = {}) {
+  if (overrides.length === 0) return "";
+  const nameOf = (s) => {
+    const name = s.name ?? Object.entries(names).find(([, value]) => value === s.value)?.[0];
+    return name !== void 0 ? { ...s, name } : s;
+  };
+  const blocks = overrides.map(
+    (o, i) => [
+      `<example ${i + 1}>`,
+      `Input: ${JSON.stringify(o.inputFields)}`,
+      `Output: ${truncateText(Object.values(o.outputFields).join("\n"), EXAMPLE_OUTPUT_LIMIT)}`,
+      `Judged: ${scoreText(nameOf(o.originalScore))}; a human corrected it to: ${scoreText(nameOf(o.overrideScore))}`,
+      ...o.comments !== void 0 ? [`Why: ${o.comments}`] : [],
+      `</example ${i + 1}>`
+    ].join("\n")
+  );
+  return [
+    "Earlier verdicts that a human corrected; judge alike cases the way the human did:",
+    ...blocks
+  ].join("\n");
+}
+function readOverrides(dir) {
+  const path = join4(dir, OVERRIDES_FILE);
+  let text;
+  try {
+    text = readFileSync5(path, "utf8");
+  } catch (error2) {
+    if (error2.code === "ENOENT") return [];
+    throw error2;
+  }
+  return parseOverrides(text, path);
+}
+
+// src/evaluators/judges/llm-judge.ts
 function choicesProblems(choices) {
   if (typeof choices !== "object" || choices === null || Array.isArray(choices)) {
     return [{ path: "choices", message: "expected an object of choice name \u2192 score in [0, 1]" }];
@@ -63903,17 +65434,27 @@ function choicesProblems(choices) {
       message: `give at least 2 choices, found ${entries.length}: a judge with one answer decides nothing`
     });
   }
-  for (const [name, score] of entries) {
+  for (const [name, score2] of entries) {
     if (name.trim() === "") {
       problems.push({ path: "choices", message: "a choice name is empty" });
-    } else if (typeof score !== "number" || !Number.isFinite(score) || score < 0 || score > 1) {
+    } else if (typeof score2 !== "number" || !Number.isFinite(score2) || score2 < 0 || score2 > 1) {
       problems.push({
         path: `choices.${name}`,
-        message: `the score of "${name}" must be a number in [0, 1], found ${describeValue(score)}`
+        message: `the score of "${name}" must be a number in [0, 1], found ${describeValue(score2)}`
       });
     }
   }
   return problems;
+}
+function examplesFor(count, context3, choices) {
+  if (typeof count !== "number" || count <= 0) return void 0;
+  if (context3.files === void 0) {
+    throw new Error(
+      `llm-judge: overrides needs the folder of ${OVERRIDES_FILE} (run it from evals.yaml)`
+    );
+  }
+  const picked = recentOverrides(readOverrides(context3.files.configDir), context3.id, count);
+  return picked.length > 0 ? overrideExamples(picked, choices) : void 0;
 }
 var llmJudge = defineBuiltin({
   summary: "A judge model answers your prompt with one of `choices`; the score is that choice\u2019s.",
@@ -63932,7 +65473,13 @@ var llmJudge = defineBuiltin({
         minProperties: 2,
         additionalProperties: { type: "number", minimum: 0, maximum: 1 }
       },
-      system: { type: "string", description: "A system message for the judge. Default: none." }
+      system: { type: "string", description: "A system message for the judge. Default: none." },
+      overrides: {
+        type: "integer",
+        minimum: 0,
+        maximum: 50,
+        description: `How many of the most recent human overrides of this evaluator (evals override, kept in ${OVERRIDES_FILE} next to evals.yaml) to append to the prompt as examples. Default 0. No templates.`
+      }
     },
     required: ["prompt", "choices"],
     additionalProperties: false
@@ -63944,10 +65491,11 @@ var llmJudge = defineBuiltin({
     if (problems.length > 0) {
       throw new Error(`llm-judge: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
     }
-    return { judge, choices: options2.choices };
+    const choices = options2.choices;
+    return { judge, choices, examples: examplesFor(options2.overrides, context3, choices) };
   },
-  score(values, args, { judge, choices }) {
-    const prompt2 = requiredString(values, "prompt");
+  score(values, args, { judge, choices, examples }) {
+    const prompt2 = joinBlocks([requiredString(values, "prompt"), examples]);
     const system = optionalString(values, "system");
     return gradedVerdict(judge, args.signal, {
       ...system !== void 0 ? { system } : {},
@@ -63986,6 +65534,151 @@ var manualBattle = defineBuiltin({
       ...question !== void 0 ? { question } : {},
       ...criteria !== void 0 ? { criteria } : {}
     });
+  }
+});
+
+// src/evaluators/judges/noise-sensitivity.ts
+var NAME7 = "noise-sensitivity";
+var NOISE_MODES = ["relevant", "irrelevant"];
+var ITEM_TEXT_LIMIT4 = 200;
+var RELEVANCE_SYSTEM = [
+  "You review the passages a retrieval system returned, knowing the reference answer.",
+  "For every passage, in order, give 1 if it states something the reference answer states, 0 if it states nothing of it.",
+  "Give the reason before the verdict."
+].join("\n");
+var SUPPORT_SYSTEM = [
+  "You check whether passages state what a response claims, one verdict per numbered claim, in order.",
+  "Give 1 when the passages state the claim or make it follow directly, 0 otherwise, whether or not the claim is true.",
+  "Give the reason before the verdict."
+].join("\n");
+function supportQuestion(claims, passages2) {
+  return {
+    system: SUPPORT_SYSTEM,
+    prompt: [
+      `Passages:
+${numbered("passage", passages2)}`,
+      "",
+      `Claims of the response:
+${numbered("claim", claims)}`
+    ].join("\n"),
+    tool: "record_passage_support",
+    itemsDescription: `One verdict per claim, in claim order: exactly ${claims.length}.`,
+    verdictDescription: "1 if the passages state the claim, else 0.",
+    count: claims.length
+  };
+}
+function isYes(verdict) {
+  return verdict?.verdict === 1;
+}
+var noiseSensitivity = defineBuiltin({
+  calls: "chat",
+  // A templated mode counts as the one with more calls.
+  callsPerCase: (options2) => options2.mode === void 0 || options2.mode === "relevant" ? 3 : 4,
+  defaultThreshold: { lte: 0.5 },
+  summary: "Share of the response's claims that are wrong yet stated by a retrieved context; lower is better (LLM judge).",
+  optionsSchema: {
+    type: "object",
+    properties: {
+      answer: ANSWER_OPTION,
+      contexts: CONTEXTS_OPTION,
+      reference: LLM_REFERENCE_OPTION,
+      question: QUESTION_OPTION2,
+      mode: orTemplate(
+        "relevant (default): count wrong claims stated by a context that is relevant to the reference; irrelevant: by an irrelevant context and no relevant one.",
+        { enum: [...NOISE_MODES] }
+      )
+    },
+    additionalProperties: false
+  },
+  prepare: (_options, context3) => requireChatJudge(context3, NAME7),
+  async score(values, args, judge) {
+    const mode = optionalChoice(values, "mode", NOISE_MODES, "relevant");
+    const contexts = contextsOf(values, args);
+    const reference = nonBlankReference(values, args.testCase);
+    const question = questionOf(values, args, false);
+    const claims = splitSentences(answerOf(values, args));
+    const calls = new JudgeCalls(judge, args.signal);
+    const zero = (extra) => ({
+      score: 0,
+      metadata: { mode, claims: claims.length, noisy: 0, ...extra },
+      ...calls.usage.calls + calls.usage.cacheHits > 0 && { usage: calls.usage }
+    });
+    if (claims.length === 0 || contexts.length === 0) return zero({ contexts: contexts.length });
+    const correct = await askVerdictsWith(
+      calls,
+      judge.model,
+      checkQuestion(claims, "reference", reference)
+    );
+    const incorrect = claims.filter((_, i) => !isYes(correct[i]));
+    const seen = { contexts: contexts.length, incorrect: incorrect.length };
+    if (incorrect.length === 0) return zero(seen);
+    const relevance = await askVerdictsWith(calls, judge.model, {
+      system: RELEVANCE_SYSTEM,
+      prompt: [
+        ...question !== void 0 ? [`Question:
+<question>
+${question}
+</question>`, ""] : [],
+        `Reference answer:
+<reference>
+${reference}
+</reference>`,
+        "",
+        `Retrieved passages, in retrieval order:
+${numbered("passage", contexts)}`
+      ].join("\n"),
+      tool: "record_relevance",
+      itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
+      verdictDescription: "1 if the passage states something of the reference answer, else 0.",
+      count: contexts.length
+    });
+    const relevant = contexts.filter((_, k) => isYes(relevance[k]));
+    const irrelevant = contexts.filter((_, k) => !isYes(relevance[k]));
+    const relevantRanks = relevance.flatMap((v, k) => v.verdict === 1 ? [k + 1] : []);
+    const known = { ...seen, relevantRanks: compactList(relevantRanks) };
+    let candidates = incorrect;
+    let noisy = [];
+    if (relevant.length > 0) {
+      const stated = await askVerdictsWith(
+        calls,
+        judge.model,
+        supportQuestion(incorrect, relevant)
+      );
+      noisy = incorrect.flatMap(
+        (claim, i) => isYes(stated[i]) ? [{ claim, reason: stated[i]?.reason ?? "" }] : []
+      );
+      candidates = incorrect.filter((_, i) => !isYes(stated[i]));
+    }
+    if (mode === "irrelevant") {
+      noisy = [];
+      if (irrelevant.length > 0 && candidates.length > 0) {
+        const stated = await askVerdictsWith(
+          calls,
+          judge.model,
+          supportQuestion(candidates, irrelevant)
+        );
+        noisy = candidates.flatMap(
+          (claim, i) => isYes(stated[i]) ? [{ claim, reason: stated[i]?.reason ?? "" }] : []
+        );
+      }
+    }
+    return {
+      score: noisy.length / claims.length,
+      metadata: {
+        mode,
+        claims: claims.length,
+        noisy: noisy.length,
+        ...known,
+        noisyClaims: compactList(
+          noisy.map((n) => ({
+            claim: truncateText(n.claim, ITEM_TEXT_LIMIT4),
+            reason: truncateText(n.reason, ITEM_TEXT_LIMIT4)
+          }))
+        ),
+        incorrectClaims: compactList(incorrect.map((c) => truncateText(c, ITEM_TEXT_LIMIT4)))
+      },
+      usage: calls.usage
+    };
   }
 });
 
@@ -64031,7 +65724,7 @@ var nsfw = safetyJudge({
 });
 
 // src/evaluators/judges/semantic-similarity.ts
-var NAME3 = "semantic-similarity";
+var NAME8 = "semantic-similarity";
 function cosineSimilarity(a, b) {
   if (a.length !== b.length) {
     return { ok: false, reason: `the embeddings differ in length (${a.length} and ${b.length})` };
@@ -64063,7 +65756,7 @@ var semanticSimilarity = defineBuiltin({
     required: ["expected"],
     additionalProperties: false
   },
-  prepare: (_options, context3) => requireEmbeddingJudge(context3, NAME3),
+  prepare: (_options, context3) => requireEmbeddingJudge(context3, NAME8),
   async score(values, args, judge) {
     const expected = requiredString(values, "expected");
     const actual = textOf(actualOf(values, args));
@@ -64078,7 +65771,7 @@ var semanticSimilarity = defineBuiltin({
     const [left, right] = await calls.embed(judge.embeddingModel, [actual, expected]);
     const result = cosineSimilarity(left ?? [], right ?? []);
     if (!result.ok) {
-      throw calls.error(`${NAME3}: ${result.reason}`, {
+      throw calls.error(`${NAME8}: ${result.reason}`, {
         dimensions: [left?.length ?? 0, right?.length ?? 0]
       });
     }
@@ -64522,7 +66215,12 @@ var builtinEvaluators = {
   "answer-relevancy": answerRelevancy,
   "semantic-similarity": semanticSimilarity,
   "context-precision": contextPrecision,
-  "context-recall": contextRecall
+  "context-recall": contextRecall,
+  "llm-context-precision": llmContextPrecision,
+  "llm-context-recall": llmContextRecall,
+  "context-entities-recall": contextEntitiesRecall,
+  "factual-correctness": factualCorrectness,
+  "noise-sensitivity": noiseSensitivity
 };
 var BUILTIN_EVALUATOR_NAMES = Object.keys(builtinEvaluators);
 
@@ -64534,7 +66232,7 @@ import { pathToFileURL as pathToFileURL2 } from "node:url";
 // src/bind/modules/exports.ts
 init_is_record();
 import { readFile as readFile2 } from "node:fs/promises";
-import { basename, dirname as dirname5, extname, join as join4 } from "node:path";
+import { basename, dirname as dirname5, extname, join as join5 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -64568,7 +66266,7 @@ async function isCommonJsFile(file) {
   let dir = dirname5(file);
   for (; ; ) {
     if (basename(dir) === "node_modules") return true;
-    const type = await packageType(join4(dir, "package.json"));
+    const type = await packageType(join5(dir, "package.json"));
     if (type !== void 0) return type !== "module";
     const parent = dirname5(dir);
     if (parent === dir) return true;
@@ -64781,7 +66479,7 @@ function firstLine2(text) {
 
 // src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname6, extname as extname2, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname6, extname as extname2, join as join6 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
   const dir = dirname6(file);
@@ -64790,7 +66488,7 @@ async function suggestSibling(file) {
   const wanted = basename2(file);
   const stem = stripModuleExtension(wanted);
   const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
-  if (sameStem[0] !== void 0) return join5(dir, sameStem[0]);
+  if (sameStem[0] !== void 0) return join6(dir, sameStem[0]);
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best2;
   for (const name of candidates.sort()) {
@@ -64799,12 +66497,12 @@ async function suggestSibling(file) {
       best2 = { name, distance };
     }
   }
-  return best2 && join5(dir, best2.name);
+  return best2 && join6(dir, best2.name);
 }
 async function suggestIndexFile(dir) {
   const files = await moduleFilesIn(dir);
   const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
-  return index[0] && join5(dir, index[0]);
+  return index[0] && join6(dir, index[0]);
 }
 async function moduleFilesIn(dir) {
   try {
@@ -64822,9 +66520,9 @@ function stripModuleExtension(name) {
 }
 
 // src/bind/modules/typescript-loader.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname7, join as join6 } from "node:path";
+import { dirname as dirname7, join as join7 } from "node:path";
 import { pathToFileURL } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
@@ -64840,7 +66538,7 @@ async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
     const root = tsxRoot(dir);
     if (root === null) continue;
-    const entry = (subpath) => pathToFileURL(join6(root, importEntry(root, subpath))).href;
+    const entry = (subpath) => pathToFileURL(join7(root, importEntry(root, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -64856,13 +66554,13 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname7(createRequire(join6(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname7(createRequire(join7(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
 }
 function importEntry(root, subpath) {
-  const pkg = JSON.parse(readFileSync5(join6(root, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync6(join7(root, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root]);
@@ -64923,7 +66621,8 @@ function createModuleLoader(options2 = {}) {
       }
       return phrase(await outcome2, ref);
     },
-    typescriptStartupMs: () => startupMs
+    typescriptStartupMs: () => startupMs,
+    tsxSearchFrom: options2.tsxSearchFrom ?? []
   };
 }
 function phrase(outcome2, ref) {
@@ -64980,7 +66679,7 @@ function exportMissing(ref, module) {
 }
 
 // src/bind/models.ts
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 
 // src/judge/host-limiter.ts
 init_p_limit();
@@ -65028,14 +66727,14 @@ function abortableSleep(sleep, ms, signal) {
 init_canonical_json();
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir3, readFile as readFile3, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 var CACHE_FORMAT = 1;
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
   return createHash4("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
 }
 function createFileCache(dir) {
-  const pathOf = (key) => join7(dir, key.slice(0, 2), `${key}.json`);
+  const pathOf = (key) => join8(dir, key.slice(0, 2), `${key}.json`);
   return {
     async get(key) {
       let text;
@@ -65057,7 +66756,7 @@ function createFileCache(dir) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
       try {
-        await mkdir3(join7(dir, key.slice(0, 2)), { recursive: true });
+        await mkdir3(join8(dir, key.slice(0, 2)), { recursive: true });
         await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
 `);
         await rename3(temp, file);
@@ -65483,7 +67182,7 @@ var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
 function resolveCacheDir(config, cwd, options2) {
   if (options2.noCache) return null;
-  return options2.cacheDir !== void 0 ? join8(cwd, options2.cacheDir) : join8(config.dir, DEFAULT_CACHE_DIR);
+  return options2.cacheDir !== void 0 ? join9(cwd, options2.cacheDir) : join9(config.dir, DEFAULT_CACHE_DIR);
 }
 function createModelAccess(config, runtime) {
   const defaults2 = config.defaults.judge;
@@ -65556,10 +67255,18 @@ function createModelAccess(config, runtime) {
   };
 }
 
+// src/bind/bind.ts
+import { basename as basename3, dirname as dirname8, join as join11 } from "node:path";
+
+// src/evaluators/sdk/builtin-backed.ts
+function acceptsSdkContext(value) {
+  return typeof value === "object" && value !== null && typeof value.useContext === "function";
+}
+
 // src/targets/command.ts
 import { spawn } from "node:child_process";
 import { accessSync, constants as constants4, readdirSync, statSync } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join9, resolve as resolve5 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute4, join as join10, resolve as resolve5 } from "node:path";
 
 // src/targets/inputs.ts
 function targetInput(value) {
@@ -65828,7 +67535,7 @@ function findProgram(program, cwd, env) {
     return `${program} is not an executable file (looked for ${path})`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  if (dirs.some((dir) => isExecutable(join9(dir, program)))) return void 0;
+  if (dirs.some((dir) => isExecutable(join10(dir, program)))) return void 0;
   const names = /* @__PURE__ */ new Set();
   for (const dir of dirs) {
     try {
@@ -66177,12 +67884,219 @@ function recordedColumnTarget(column) {
   };
 }
 
+// src/targets/worker.ts
+import { Worker } from "node:worker_threads";
+async function startWorkerTarget(setup) {
+  const pool = new WorkerPool(setup);
+  const failure = await pool.start();
+  if (failure !== null) {
+    pool.close();
+    return { ok: false, failure };
+  }
+  return {
+    ok: true,
+    target: { description: setup.description, call: (args) => pool.call(args) }
+  };
+}
+var WorkerPool = class {
+  #setup;
+  #threads = /* @__PURE__ */ new Set();
+  #idle = [];
+  #waiting = [];
+  #nextId = 0;
+  constructor(setup) {
+    this.#setup = setup;
+  }
+  /** Starts every thread; null once all have loaded the function, else the first failure. */
+  async start() {
+    const threads = Array.from({ length: Math.max(1, this.#setup.size) }, () => this.#spawn());
+    const outcomes = await Promise.all(threads.map((thread) => thread.ready));
+    return outcomes.find((outcome2) => outcome2 !== null) ?? null;
+  }
+  /** Terminates every thread (a pool whose start failed). */
+  close() {
+    for (const thread of [...this.#threads]) this.#stop(thread);
+  }
+  call(args) {
+    const signal = args.signal;
+    const request2 = {
+      id: ++this.#nextId,
+      testCase: args.testCase,
+      params: args.params
+    };
+    return new Promise((resolve16, reject) => {
+      let thread = null;
+      const done = () => signal.removeEventListener("abort", onAbort);
+      const waiter = {
+        take: (taken) => {
+          thread = taken;
+          taken.call = {
+            id: request2.id,
+            resolve: (output) => {
+              done();
+              resolve16(output);
+            },
+            reject: (error2) => {
+              done();
+              reject(error2);
+            }
+          };
+          taken.worker.ref();
+          try {
+            taken.worker.postMessage(request2);
+          } catch (error2) {
+            taken.call = null;
+            this.#release(taken);
+            done();
+            reject(
+              new Error(
+                `the case cannot be passed to the function's worker thread (isolation: worker): ${describeError3(error2)}`
+              )
+            );
+          }
+        },
+        fail: (message) => {
+          done();
+          reject(new Error(message));
+        }
+      };
+      const onAbort = () => {
+        if (thread === null) {
+          const at = this.#waiting.indexOf(waiter);
+          if (at !== -1) this.#waiting.splice(at, 1);
+        } else if (thread.call?.id === request2.id) {
+          thread.call = null;
+          this.#stop(thread);
+          if (isTimeout(signal.reason)) this.#spawn();
+        }
+        reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+      };
+      if (signal.aborted) {
+        onAbort();
+        return;
+      }
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#acquire(waiter);
+    });
+  }
+  #acquire(waiter) {
+    const thread = this.#idle.pop();
+    if (thread !== void 0) {
+      waiter.take(thread);
+      return;
+    }
+    this.#waiting.push(waiter);
+    if (this.#threads.size < this.#setup.size) this.#spawn();
+  }
+  /** A thread is free: to the first waiting call, else to the idle list. */
+  #release(thread) {
+    const waiter = this.#waiting.shift();
+    if (waiter !== void 0) {
+      waiter.take(thread);
+      return;
+    }
+    thread.worker.unref();
+    this.#idle.push(thread);
+  }
+  #stop(thread) {
+    thread.stopping = true;
+    this.#forget(thread);
+    void thread.worker.terminate();
+  }
+  #forget(thread) {
+    this.#threads.delete(thread);
+    const at = this.#idle.indexOf(thread);
+    if (at !== -1) this.#idle.splice(at, 1);
+  }
+  #spawn() {
+    const { entry, start } = this.#setup;
+    const worker = entry.pathname.endsWith(".ts") ? new Worker(typeScriptBootstrap(entry), { eval: true, workerData: start }) : new Worker(entry, { workerData: start });
+    let settleReady = () => {
+    };
+    const thread = {
+      worker,
+      ready: new Promise((resolve16) => settleReady = resolve16),
+      loaded: false,
+      call: null,
+      stopping: false,
+      crash: null
+    };
+    this.#threads.add(thread);
+    worker.on("message", (message) => this.#onMessage(thread, message, settleReady));
+    worker.on("error", (error2) => {
+      thread.crash = describeError3(error2);
+    });
+    worker.on("exit", (code) => this.#onExit(thread, code, settleReady));
+    return thread;
+  }
+  #onMessage(thread, message, settleReady) {
+    if (message.type === "ready") {
+      thread.loaded = true;
+      settleReady(null);
+      if (!thread.stopping) this.#release(thread);
+      return;
+    }
+    if (message.type === "load-failed") {
+      thread.crash = message.failure.message;
+      settleReady(message.failure);
+      return;
+    }
+    const call = thread.call;
+    if (call === null || call.id !== message.id) return;
+    thread.call = null;
+    this.#release(thread);
+    if (message.type === "returned") call.resolve({ output: message.output });
+    else if (message.type === "unclonable") call.reject(new Error(message.message));
+    else {
+      const error2 = new Error(message.error.message);
+      if (message.error.name !== void 0) error2.name = message.error.name;
+      if (message.error.stack !== void 0) error2.stack = message.error.stack;
+      call.reject(error2);
+    }
+  }
+  #onExit(thread, code, settleReady) {
+    this.#forget(thread);
+    if (thread.stopping) {
+      settleReady({ message: "the worker thread was stopped" });
+      return;
+    }
+    const why = thread.crash ?? `it exited with code ${code}`;
+    if (!thread.loaded) {
+      const message = `the worker thread ended before it loaded the function: ${why}`;
+      settleReady({ message });
+      this.#waiting.shift()?.fail(message);
+      if (this.#waiting.length > 0 && this.#threads.size < this.#setup.size) this.#spawn();
+      return;
+    }
+    const call = thread.call;
+    if (call === null) return;
+    thread.call = null;
+    call.reject(
+      new Error(
+        thread.crash !== null ? `the function's worker thread crashed during this call: ${thread.crash}` : `the function's worker thread exited with code ${code} during this call (process.exit in the function?)`
+      )
+    );
+    this.#spawn();
+  }
+};
+function isTimeout(reason) {
+  return reason instanceof DOMException && reason.name === "TimeoutError";
+}
+function typeScriptBootstrap(entry) {
+  const tsx = import.meta.resolve("tsx/esm/api");
+  return `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry.href)}); })`;
+}
+
 // src/targets/registry.ts
 var targetKinds = {
   function: {
     async create(config, context3) {
       const fn = await context3.loadFunction(config.module, ["function"]);
-      return fn.ok ? { ok: true, value: functionTarget(fn.value, `function ${config.module}`) } : fn;
+      if (!fn.ok) return fn;
+      if (config.isolation !== "worker") {
+        return { ok: true, value: functionTarget(fn.value, `function ${config.module}`) };
+      }
+      return createWorkerFunctionTarget(config, context3);
     }
   },
   recorded: {
@@ -66219,6 +68133,56 @@ var targetKinds = {
     )
   }
 };
+async function createWorkerFunctionTarget(config, context3) {
+  const entry = context3.functionWorkerEntry;
+  if (entry === void 0) {
+    return {
+      ok: false,
+      issue: {
+        ...context3.issueAt("isolation"),
+        code: "suite.isolation",
+        message: "isolation: worker is not available here: this run cannot start worker threads"
+      }
+    };
+  }
+  const { dir } = context3.config;
+  const started = await startWorkerTarget({
+    entry,
+    start: { spec: config.module, dir, tsxSearchFrom: [dir, ...context3.tsxSearchFrom ?? []] },
+    size: context3.suite.concurrency,
+    description: describeTarget(config)
+  });
+  if (started.ok) return { ok: true, value: started.target };
+  const { message, file, line, col } = started.failure;
+  const what = `${config.module} loads in the main thread but not in a worker thread (isolation: worker)`;
+  if (file !== void 0 && line !== void 0) {
+    return {
+      ok: false,
+      issue: {
+        code: "target.worker-start",
+        file,
+        line,
+        col: col ?? 1,
+        path: "",
+        message: `${message} (${what})`
+      }
+    };
+  }
+  return {
+    ok: false,
+    issue: {
+      ...context3.issueAt("function"),
+      code: "target.worker-start",
+      message: `${what}: ${message}`
+    }
+  };
+}
+
+// src/bind/function-worker-entry.ts
+var FUNCTION_WORKER_ENTRY = new URL(
+  import.meta.url.endsWith(".ts") ? "./function-worker.ts" : "./function-worker.js",
+  import.meta.url
+);
 
 // src/bind/modules/shapes.ts
 function asTestFn(value, ref) {
@@ -66383,7 +68347,9 @@ function bindTarget(config, suite, options2) {
     env: options2.env ?? {},
     secrets: options2.secrets ?? [],
     ...options2.breaker !== void 0 ? { breaker: options2.breaker } : {},
-    loadFunction: (module, where) => loadShaped(options2.loader, config, module, at(...where), asTestFn)
+    loadFunction: (module, where) => loadShaped(options2.loader, config, module, at(...where), asTestFn),
+    functionWorkerEntry: FUNCTION_WORKER_ENTRY,
+    tsxSearchFrom: options2.loader.tsxSearchFrom
   });
 }
 function suiteSpecs(plan, bound, resumed) {
@@ -66443,8 +68409,7 @@ async function loadEvaluator(config, suite, ev, options2, at) {
         ...options2.models?.contextFor(suite, ev)
       });
     } catch (error2) {
-      const message = error2 instanceof Error ? error2.message : String(error2);
-      return { ok: false, issue: { ...where, code: "evaluator.create", message } };
+      return { ok: false, issue: createIssue(error2, config, where) };
     }
   } else {
     const shaped = await loadShaped(
@@ -66456,6 +68421,23 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     );
     if (!shaped.ok) return shaped;
     inner = shaped.value;
+    if (acceptsSdkContext(inner)) {
+      inner.useContext({ ...options2.models?.contextFor(suite, ev), evaluatorId: ev.id });
+      try {
+        inner.preload?.();
+      } catch (error2) {
+        return { ok: false, issue: createIssue(error2, config, where) };
+      }
+    } else if (ev.judge !== void 0) {
+      return {
+        ok: false,
+        issue: {
+          ...at("evaluators", ev.index, "judge"),
+          code: "evaluator.judge-unused",
+          message: `${ev.use} is not one of the SDK's judge classes (BaseLLMJudge, BaseAccuracy, \u2026), so judge: has no effect; a custom evaluator can call models through createJudgeClient from "evalgate"`
+        }
+      };
+    }
   }
   const threshold = ev.threshold ?? inner.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
@@ -66473,9 +68455,24 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     }
   };
 }
+function createIssue(error2, config, where) {
+  if (error2 instanceof Error && error2.code === OVERRIDES_INVALID) {
+    const { file, line, problem } = error2;
+    return {
+      code: OVERRIDES_INVALID,
+      file: join11(dirname8(config.file), basename3(file)),
+      line,
+      col: 1,
+      path: "",
+      message: `${problem} (read for ${where.path})`
+    };
+  }
+  const message = error2 instanceof Error ? error2.message : String(error2);
+  return { ...where, code: "evaluator.create", message };
+}
 function agreementSpec(ev, column) {
   const choices = ev.use === "llm-judge" ? ev.with.choices : void 0;
-  const valid = typeof choices === "object" && choices !== null && Object.values(choices).every((score) => typeof score === "number");
+  const valid = typeof choices === "object" && choices !== null && Object.values(choices).every((score2) => typeof score2 === "number");
   return { column, choices: valid ? choices : null };
 }
 function negated(evaluation) {
@@ -66484,12 +68481,12 @@ function negated(evaluation) {
 }
 function invert(evaluation) {
   if (typeof evaluation !== "object" || evaluation === null) return evaluation;
-  const { score } = evaluation;
-  if (typeof score !== "number" || Number.isNaN(score)) return evaluation;
-  if (score < 0 || score > 1) {
-    throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score}`);
+  const { score: score2 } = evaluation;
+  if (typeof score2 !== "number" || Number.isNaN(score2)) return evaluation;
+  if (score2 < 0 || score2 > 1) {
+    throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score2}`);
   }
-  return { ...evaluation, score: 1 - score };
+  return { ...evaluation, score: 1 - score2 };
 }
 async function loadPass(config, suite, loader, at) {
   if (suite.pass === "all" || suite.pass === "any") return { ok: true, value: suite.pass };
@@ -66696,7 +68693,8 @@ function plannedEvaluator(evaluator) {
   if (evaluator.kind === "module")
     return { id: evaluator.id, use: evaluator.use, callsPerCase: null };
   const builtin = builtinEvaluators[evaluator.use];
-  const callsPerCase = builtin.calls === void 0 ? 0 : builtin.callsPerCase ?? 1;
+  const declared = builtin.callsPerCase ?? 1;
+  const callsPerCase = builtin.calls === void 0 ? 0 : typeof declared === "function" ? declared(evaluator.with) : declared;
   return { id: evaluator.id, use: evaluator.use, callsPerCase };
 }
 function modelCalls(suite, evaluators) {
@@ -66755,6 +68753,23 @@ function cliIssue(code, message) {
   return { code, file: "", line: 0, col: 0, path: "", message };
 }
 
+// src/pipeline/missing-fields.ts
+function missingFieldIssues(config, plan) {
+  return plan.suites.flatMap((planned) => {
+    const suite = config.suites.find((s) => s.id === planned.id);
+    const rows = planned.runs[0]?.cases ?? [];
+    if (!suite || rows.length === 0) return [];
+    const columns = rowColumns(rows.map((row) => row.data));
+    const at = suiteIssueAt(config, suite);
+    const templates = [...evaluatorTemplateStrings(suite), ...targetTemplateStrings(suite.target)];
+    return templateColumnProblems(templates, columns).map((problem) => ({
+      ...at(...problem.path),
+      code: "template.unknown-field",
+      message: problem.message
+    }));
+  });
+}
+
 // src/pipeline/load.ts
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
@@ -66769,8 +68784,8 @@ function resolveConfigArg(arg, ctx) {
 function namedConfig(arg, ctx) {
   const path = resolve9(ctx.cwd, arg);
   if (isFolder(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join11(path, name)));
-    if (found2 !== void 0) return join11(arg, found2);
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join13(path, name)));
+    if (found2 !== void 0) return join13(arg, found2);
     throw usageError(
       "config.not-found",
       `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
@@ -66835,6 +68850,8 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
   if (!testsets.ok || !bound.ok || issues.length > 0) throw new UsageError(issues);
   warnCollapsedRows(testsets.warnings, ctx);
   const planned = plannedRun(config, testsets.testsets, filters, overrides);
+  const fieldIssues = missingFieldIssues(config, planned);
+  if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
   const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
   return {
     config,
@@ -66916,11 +68933,12 @@ var RunControl = class {
     return this.#engine?.neverSettled() ?? 0;
   }
   /**
-   * The process is exiting: records the cases in flight as errored with `reason`, stops the
-   * run, and returns it as it stands, synchronously. Undefined when no engine is running.
+   * The process is exiting: records the cases `blame` names as errored with `reason` (see
+   * `AbandonedRun.recorded`), stops the run, and returns it as it stands, synchronously.
+   * Undefined when no engine is running.
    */
-  abandon(reason) {
-    return this.#engine?.abandon(reason);
+  abandon(reason, blame) {
+    return this.#engine?.abandon(reason, blame);
   }
 };
 
@@ -66940,7 +68958,7 @@ function guardProcess(options2) {
       );
       return;
     }
-    const abandoned = control.abandon(STALLED);
+    const abandoned = control.abandon(STALLED, "culprit");
     if (abandoned === void 0) return;
     stderr.write(`error: ${STALLED}; ${written(abandoned)}
 `);
@@ -66956,15 +68974,16 @@ function guardProcess(options2) {
   const onExit = (code) => {
     const chosen = chosenExit;
     const reason = chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished`;
-    const abandoned = control.abandon(reason);
+    const abandoned = control.abandon(reason, chosen === null ? "culprit" : "none");
     if (abandoned === void 0) return;
     const where = written(abandoned);
+    const resume = options2.resumeCommand !== void 0 && abandoned.recorded < abandoned.running.length ? `; to finish it: ${options2.resumeCommand}` : "";
     if (chosen !== null) {
-      stderr.write(`${chosen}: ${where}
+      stderr.write(`${chosen}: ${where}${resume}
 `);
       return;
     }
-    stderr.write(`error: ${culprit(abandoned, code)}; ${where}
+    stderr.write(`error: ${culprit(abandoned, code)}; ${where}${resume}
 `);
     process.exitCode = CUT_SHORT;
   };
@@ -66980,7 +68999,9 @@ function guardProcess(options2) {
 function culprit({ current, running }, code) {
   const ended = `the process was ended (exit code ${code}) from inside the run`;
   if (current !== null) {
-    return `${ended}, by user code of ${describeCase(current)}; that case is recorded as errored`;
+    const others = running.length - 1;
+    const left = others > 0 ? `; the ${others} other case(s) in flight did not finish and are left for --resume` : "";
+    return `${ended}, by user code of ${describeCase(current)}; that case is recorded as errored${left}`;
   }
   if (running.length === 0) return `${ended}, while no case was running`;
   const shown = running.slice(0, 5).map(describeCase).join(", ");
@@ -66996,7 +69017,7 @@ function describeCase(running) {
 // src/pipeline/output-paths.ts
 init_errors();
 import { accessSync as accessSync2, constants as constants5, statSync as statSync3 } from "node:fs";
-import { dirname as dirname9, resolve as resolve10 } from "node:path";
+import { dirname as dirname10, resolve as resolve10 } from "node:path";
 function checkOutputPaths(outputs, cwd) {
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
@@ -67022,7 +69043,7 @@ function refuse(flag, path, problem) {
 function outputProblem(path) {
   const own = statOf(path);
   if (own?.isDirectory()) return "is a folder, not a file (name a file in it)";
-  let at = dirname9(path);
+  let at = dirname10(path);
   for (let depth2 = 0; depth2 < 4096; depth2++) {
     const stats = statOf(at);
     if (stats !== void 0) {
@@ -67034,7 +69055,7 @@ function outputProblem(path) {
       }
       return void 0;
     }
-    const parent = dirname9(at);
+    const parent = dirname10(at);
     if (parent === at) return void 0;
     at = parent;
   }
@@ -67130,6 +69151,7 @@ async function executeRun(args, ctx, reporters = []) {
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
+    ...args.resumeCommand !== void 0 && { resumeCommand: args.resumeCommand },
     writePartial: ({ result }) => {
       const partial = buildArtifact({
         toolVersion,
@@ -67221,9 +69243,9 @@ function warnPinIgnored(pinIgnored, ctx) {
   }
 }
 function fallbackPath(path) {
-  return join12(
+  return join14(
     tmpdir2(),
-    `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename4(path)}`
+    `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename5(path)}`
   );
 }
 function describeWriteFailure({ path, error: error2, kept }) {
@@ -67320,13 +69342,15 @@ async function runEvals(settings, workspace, env, baselineFile) {
       ctx,
       [pullRequestCases]
     );
+    const incomplete = incompleteRun(outcome2.exitCode, settings);
     return {
       ...located(
         workspace,
         reported ?? reportedArtifact(outcome2.artifact, () => []),
         outcome2.config.absPath
       ),
-      args: settings.args
+      args: settings.args,
+      ...incomplete !== void 0 && { incomplete }
     };
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
@@ -67336,6 +69360,15 @@ async function runEvals(settings, workspace, env, baselineFile) {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+function incompleteRun(exitCode, settings) {
+  if (exitCode === EXIT.unwritten) {
+    return `the run finished but its files could not all be written (${settings.results}${settings.report === null ? "" : ` or ${settings.report}`}); the log says which and where the results are kept`;
+  }
+  if (exitCode === EXIT.interrupted) {
+    return `the run was interrupted: ${settings.results} holds only the cases that finished`;
+  }
+  return void 0;
 }
 function readResults(settings, workspace) {
   const name = relative5(settings.workingDirectory, settings.results);
@@ -67375,7 +69408,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname10(resolve13(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname11(resolve13(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -67385,7 +69418,7 @@ function runArgs2(settings, workspace, signal) {
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
     const path = issue2.file ? resolve13(settings.workingDirectory, issue2.file) : void 0;
-    const file = path ? toRepoPath(repositoryRoot(dirname10(path), workspace), path) : void 0;
+    const file = path ? toRepoPath(repositoryRoot(dirname11(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
       ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
@@ -67398,8 +69431,8 @@ function reportUsageError(error2, settings, workspace) {
 ${lines2.join("\n")}`);
 }
 function located(workspace, artifact, configFile) {
-  const root = repositoryRoot(dirname10(configFile), workspace);
-  const sourceRoot = toRepoPath(root, dirname10(configFile));
+  const root = repositoryRoot(dirname11(configFile), workspace);
+  const sourceRoot = toRepoPath(root, dirname11(configFile));
   return {
     artifact,
     configPath: toRepoPath(root, configFile),
@@ -67408,8 +69441,8 @@ function located(workspace, artifact, configFile) {
 }
 function repositoryRoot(dir, workspace) {
   for (let current = resolve13(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync5(join13(current, ".git"))) return current;
-    const parent = dirname10(current);
+    if (existsSync5(join15(current, ".git"))) return current;
+    const parent = dirname11(current);
     if (parent === current) break;
     current = parent;
   }
@@ -67461,8 +69494,8 @@ async function resolveBaseline(settings, octokit, env) {
     warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
     return null;
   }
-  const dir = await mkdtemp(join14(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
-  const file = join14(dir, "baseline.json");
+  const dir = await mkdtemp(join16(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
+  const file = join16(dir, "baseline.json");
   await writeFile3(file, downloaded.text);
   info(
     `evalgate: comparing with ${settings.artifactName} from ${branch} (${found2.found.createdAt}, ${downloaded.entry})`
@@ -67823,9 +69856,13 @@ function utf8Length(codePoint) {
   return 4;
 }
 
-// src/report/comparison-markdown.ts
-init_comparison_wording();
+// src/report/markdown-runs.ts
 init_labels();
+
+// src/report/markdown-cases.ts
+init_failure_details();
+init_labels();
+init_case_text();
 
 // src/report/markdown-text.ts
 init_failure_details();
@@ -67867,69 +69904,7 @@ function describeOriginMarkdown(info2) {
   return `${sha}${ref}${date ? ` (${date})` : ""}`;
 }
 
-// src/report/comparison-markdown.ts
-var LABEL_ICONS = {
-  regressed: "\u{1F534}",
-  improved: "\u{1F7E2}",
-  unchanged: "\u26AA",
-  "too few cases": "\u2796"
-};
-function renderComparisonMarkdown(comparison, options2 = {}) {
-  const maxListed = options2.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
-  const blocks = [];
-  const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
-  blocks.push(`Compared with ${base}: ${countsLine(comparison, (text) => `**${text}**`)}`);
-  for (const run2 of orderRuns(comparison.runs)) {
-    blocks.push(markdownRun(run2, comparison.settings.confidence, maxListed));
-  }
-  for (const [title, runs] of oneSidedRuns(comparison)) {
-    blocks.push(
-      [`**${title}**`, "", ...listRuns(runs).map((line) => `- ${escapeMarkdownText(line)}`)].join(
-        "\n"
-      )
-    );
-  }
-  blocks.push(`_${escapeMarkdownText(footnote(comparison))}_`);
-  return `${blocks.join("\n\n")}
-`;
-}
-function markdownRun(run2, confidence, maxListed) {
-  const blocks = [`#### ${escapeMarkdownText(describeRun(run2))} \xB7 ${comparedLine(run2)}`];
-  const rows = orderRows(run2).map((row) => {
-    const text = rowText(row, confidence, run2.minDetectableEffect);
-    const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
-    const label = text.label === "regressed" ? "**regressed**" : text.label;
-    const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
-    return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
-  });
-  blocks.push(rows.join("\n"));
-  for (const list of caseLists(run2)) {
-    const count = `${list.title[0]?.toUpperCase() ?? ""}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
-    const title = `${count}${list.note ? `, ${list.note}` : ""}:`;
-    const shown = list.cases.slice(0, maxListed).map((ref) => {
-      const { id, source, detail } = caseText(ref);
-      const where = [source === null ? null : codeSpan(source), detail].filter(Boolean).join(", ");
-      return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
-    });
-    if (list.cases.length > shown.length) {
-      shown.push(`\u2026 ${formatCount(list.cases.length - shown.length)} more`);
-    }
-    blocks.push(`${list.alarm ? `**${title}**` : title} ${shown.join(", ")}`);
-  }
-  const oneSided = evaluatorsOnOneSide(run2).map(
-    ([side, ids]) => `Evaluators only in ${side}: ${ids.map((id) => codeSpan(id)).join(", ")}`
-  );
-  if (oneSided.length > 0) blocks.push(oneSided.join(" \xB7 "));
-  return blocks.join("\n\n");
-}
-
-// src/report/markdown-runs.ts
-init_labels();
-
 // src/report/markdown-cases.ts
-init_failure_details();
-init_labels();
-init_case_text();
 var SEE_ARTIFACT = "(see the results artifact)";
 var OUTPUT_MAX_CHARS2 = 300;
 var OUTPUT_MAX_LINES = 12;
@@ -67937,6 +69912,8 @@ var ERROR_MAX_CHARS2 = 600;
 var ERROR_MAX_LINES = 8;
 var REASON_MAX_CHARS2 = 200;
 var EVALUATIONS_PER_CASE = 5;
+var FIELD_MAX_CHARS = 300;
+var FIELD_MAX_LINES = 8;
 function renderFailingCases(view, shown, sourceRoot) {
   const total = view.failing.length;
   if (total === 0) return "";
@@ -67967,11 +69944,17 @@ function caseEntry(view, index, sourceRoot) {
   const cached = view.entries[index];
   if (cached !== void 0) return cached;
   const result = view.failing[index];
-  const entry = result === void 0 ? "" : renderCase2(result, shownIds(view).get(result.id) ?? result.id, view.comparison, sourceRoot);
+  const entry = result === void 0 ? "" : renderCase2(
+    result,
+    shownIds(view).get(result.id) ?? result.id,
+    view.comparison,
+    sourceRoot,
+    view.repeats.get(index)
+  );
   view.entries[index] = entry;
   return entry;
 }
-function renderCase2(result, shownId, comparison, sourceRoot) {
+function renderCase2(result, shownId, comparison, sourceRoot, repeat) {
   const errored = result.error !== null;
   const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
   const label = caseLabel(result);
@@ -67988,6 +69971,11 @@ function renderCase2(result, shownId, comparison, sourceRoot) {
     if (before === true) head.push("newly failing");
     else if (before === void 0) head.push("new case");
   }
+  if (repeat !== void 0 && !repeat.first) {
+    head.push(`same output and reasons as on ${repeat.points[0] ?? ""}`);
+    return `- ${head.join(" \xB7 ")}`;
+  }
+  if (repeat !== void 0) head.push(`on ${repeat.points.join(", ")}`);
   const lines2 = [`- ${head.join(" \xB7 ")}`];
   if (errored) {
     lines2.push(
@@ -67996,18 +69984,20 @@ function renderCase2(result, shownId, comparison, sourceRoot) {
     );
     return lines2.join("\n");
   }
-  const failed = failedEvaluations(result);
-  const reasons = failed.length === 0 ? describeCaseFailure(result).map(escapeMarkdownText) : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
-    const reason = evaluationReason(evaluation);
-    const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
-    return reason === null ? text : `${text} \u2014 ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS2))}`;
-  });
-  if (failed.length > EVALUATIONS_PER_CASE) {
-    reasons.push(`\u2026 ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
+  const reasons = failureReasons(result, EVALUATIONS_PER_CASE, REASON_MAX_CHARS2);
+  lines2.push(...reasons.map((reason) => `  - ${escapeMarkdownText(reason)}`));
+  const fields = multiLineFields(result);
+  for (const [name, text] of fields) {
+    lines2.push(
+      "",
+      `  ${name}:`,
+      "",
+      codeBlock(shortenText(text, FIELD_MAX_CHARS, FIELD_MAX_LINES), "  ")
+    );
   }
-  lines2.push(...reasons.map((reason) => `  - ${reason}`));
   lines2.push(
     "",
+    ...fields.length > 0 ? ["  output:", ""] : [],
     codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS2, OUTPUT_MAX_LINES), "  ")
   );
   return lines2.join("\n");
@@ -68019,18 +70009,21 @@ function renderDocument(model, plan) {
   const blocks = [];
   blocks.push(model.marker ? `${model.marker}
 ${model.heading}` : model.heading);
+  blocks.push(model.verdict);
+  if (model.overview) blocks.push(model.overview);
   blocks.push(model.intro.join("\n\n"));
+  if (model.comparison) blocks.push(model.comparison);
   model.views.forEach((view, index) => {
     if (!plan.runs.has(index)) return;
     blocks.push(renderRun2(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
   });
   const hidden = model.views.length - plan.runs.size;
   if (hidden > 0) {
-    const failing = model.views.filter(
+    const failing2 = model.views.filter(
       (view, index) => !plan.runs.has(index) && view.run.verdict === "fail"
     ).length;
     const runs = plan.runs.size > 0 ? plural(hidden, "more run") : plural(hidden, "run");
-    const ofThem = failing > 0 ? `, ${formatCount(failing)} of them failing` : "";
+    const ofThem = failing2 > 0 ? `, ${formatCount(failing2)} of them failing` : "";
     blocks.push(`\u2026 ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
   }
   if (model.goneRuns) blocks.push(model.goneRuns);
@@ -68140,13 +70133,13 @@ function signed3(delta, digits) {
 function renderFlakyLine(run2) {
   const flaky = run2.cases.filter((result) => result.flaky === true);
   if (flaky.length === 0) return "";
-  const listed = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
+  const listed2 = flaky.slice(0, LISTED_FLAKY_CASES).map((result) => {
     const rate = (flakyLabel(result) ?? "").replace(/^flaky /, "");
     return `${codeSpan(shortId(result.id))} ${rate}`;
   });
-  if (flaky.length > listed.length)
-    listed.push(`\u2026 ${formatCount(flaky.length - listed.length)} more`);
-  return `**${plural(flaky.length, "flaky case")}** (passed some trials, failed others; trials passed): ${listed.join(" \xB7 ")}`;
+  if (flaky.length > listed2.length)
+    listed2.push(`\u2026 ${formatCount(flaky.length - listed2.length)} more`);
+  return `**${plural(flaky.length, "flaky case")}** (passed some trials, failed others; trials passed): ${listed2.join(" \xB7 ")}`;
 }
 
 // src/report/markdown-budget.ts
@@ -68218,9 +70211,10 @@ function countCases(runCount, order, total) {
 }
 function renderMinimal(model, maxChars) {
   const candidates = [
-    [model.marker, model.heading, "", model.intro[0] ?? ""],
-    [model.marker, model.heading],
-    [model.heading]
+    [model.marker, model.heading, "", model.verdict, "", model.intro[0] ?? ""],
+    [model.marker, model.heading, "", model.verdict],
+    [model.marker, model.verdict],
+    [model.verdict]
   ].map((lines2) => `${lines2.filter((line, i) => i > 0 || line !== "").join("\n")}
 `);
   return candidates.find((text) => text.length <= maxChars) ?? "";
@@ -68228,11 +70222,358 @@ function renderMinimal(model, maxChars) {
 
 // src/report/markdown-model.ts
 init_run_key();
+
+// src/report/comparison-markdown.ts
+init_comparison_wording();
+init_case_text();
+init_failure_details();
+init_labels();
+
+// src/report/markdown-overview.ts
+init_failure_details();
+init_labels();
+init_totals();
+var RUN_TABLE_ROWS = 20;
+var RUN_TABLE_EVALUATORS = 6;
+var BASELINE_TABLE_ROWS = 15;
+var POINT_MAX_CHARS = 80;
+function verdictSentence(runs, verdict, interrupted, changes) {
+  const total = runTotals(runs);
+  const unit = gridUnit(runs);
+  const clauses = [];
+  if (interrupted) clauses.push("the run was interrupted before every case finished");
+  if (changes?.kind === "statistics") clauses.push(regressionClause(changes.comparison, unit));
+  if (changes?.kind === "plain") {
+    clauses.push(
+      changes.newlyFailing > 0 ? `${plural(changes.newlyFailing, "case")} newly failing against the baseline` : "no case newly failing against the baseline"
+    );
+  }
+  if (total.failedRuns > 0) {
+    clauses.push(
+      total.runs === 1 ? "the gate failed" : `the gate failed on ${formatCount(total.failedRuns)} of ${plural(total.runs, unit)}`
+    );
+  }
+  const failing2 = total.failed + total.errored;
+  const errored = total.errored > 0 ? ` (${formatCount(total.errored)} errored)` : "";
+  clauses.push(
+    total.cases === 0 ? "no case ran" : failing2 === 0 ? `${total.cases === 1 ? "the" : "all"} ${plural(total.cases, "case")} pass${total.cases === 1 ? "es" : ""}` : `${formatCount(failing2)} of ${plural(total.cases, "case")} fail${failing2 === 1 ? "s" : ""}${errored}`
+  );
+  const lead = interrupted ? "\u26A0\uFE0F Interrupted" : verdict === "pass" ? "\u2705 Passed" : "\u274C Blocked";
+  return `**${lead}**: ${clauses.join("; ")}.`;
+}
+function regressionClause(comparison, unit) {
+  const evaluators = /* @__PURE__ */ new Set();
+  let passRate = false;
+  let points2 = 0;
+  let improved = 0;
+  for (const run2 of comparison.runs) {
+    let regressed = false;
+    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
+      if (row.label === "improved") improved++;
+      if (row.label !== "regressed") continue;
+      regressed = true;
+      if ("evaluator" in row) evaluators.add(row.evaluator);
+      else passRate = true;
+    }
+    if (regressed) points2++;
+  }
+  const compared = comparison.runs.length;
+  if (points2 === 0) {
+    return improved > 0 ? `${plural(improved, "row")} improved, none regressed against the baseline` : "no significant change against the baseline";
+  }
+  const what = [
+    ...passRate ? ["the pass rate"] : [],
+    ...evaluators.size > 0 ? [plural(evaluators.size, "evaluator")] : []
+  ].join(" and ");
+  const where = compared === 1 ? "" : ` on ${formatCount(points2)} of ${plural(compared, unit)}`;
+  return `${what} regressed${where}`;
+}
+function gridUnit(runs) {
+  return new Set(runs.map((run2) => run2.suite)).size <= 1 ? "grid point" : "run";
+}
+function pointName(run2, runs) {
+  const params = formatParams(run2.params, " ");
+  const text = gridUnit(runs) === "grid point" && params !== "" ? params : describeRun(run2);
+  return escapeMarkdownText(clipText(text, POINT_MAX_CHARS));
+}
+function runTable(runs) {
+  if (runs.length === 0) return "";
+  const ids = [];
+  for (const run2 of runs) {
+    for (const id of Object.keys(run2.summary.evaluators)) if (!ids.includes(id)) ids.push(id);
+  }
+  const columns = ids.slice(0, RUN_TABLE_EVALUATORS);
+  const shown = runs.length <= RUN_TABLE_ROWS ? runs : [...runs.filter((r) => r.verdict === "fail"), ...runs.filter((r) => r.verdict !== "fail")].slice(0, RUN_TABLE_ROWS).sort((a, b) => runs.indexOf(a) - runs.indexOf(b));
+  const lines2 = [
+    tableRow2(["grid point", "cases", "pass rate", ...columns.map(escapeMarkdownText)]),
+    tableRow2(["", "", "", ...columns].map((_, i) => i < 1 ? ":--" : "--:")),
+    ...shown.map(
+      (run2) => tableRow2([
+        `${run2.verdict === "pass" ? "\u2705" : "\u274C"} ${pointName(run2, runs)}`,
+        formatCount(run2.summary.cases),
+        formatPercent(run2.summary.passRate),
+        ...columns.map((id) => evaluatorCell(run2.summary.evaluators[id]))
+      ])
+    )
+  ];
+  const notes = [
+    runs.length > shown.length ? `${plural(runs.length - shown.length, "more grid point")}` : "",
+    ids.length > columns.length ? `${plural(ids.length - columns.length, "more evaluator")}` : ""
+  ].filter(Boolean);
+  if (notes.length > 0) lines2.push("", `_${notes.join(" and ")} in the sections below._`);
+  return lines2.join("\n");
+}
+function evaluatorCell(stats) {
+  if (stats === void 0) return "\u2014";
+  const mean = stats.mean === null ? "\u2014" : stats.mean.toFixed(3);
+  return stats.passRate === null ? mean : `${mean} \xB7 ${formatPercent(stats.passRate)}`;
+}
+function baselineTable(pairs, runs) {
+  const rows = [];
+  for (const { run: run2, before } of pairs) {
+    const point = pointName(run2, runs);
+    rows.push(
+      changeRow(point, "**pass rate**", before.summary.passRate, run2.summary.passRate, "rate")
+    );
+    for (const [id, stats] of Object.entries(run2.summary.evaluators)) {
+      const previous = before.summary.evaluators[id];
+      if (previous === void 0) continue;
+      rows.push(changeRow(point, escapeMarkdownText(id), previous.mean, stats.mean, "mean"));
+    }
+  }
+  if (rows.length === 0) return "";
+  const folded = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => !row.moved) : [];
+  const shown = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => row.moved) : rows;
+  const lines2 = shown.length === 0 ? [] : [
+    tableRow2(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
+    tableRow2([":--", ":--", "--:", "--:", ":--"]),
+    ...shown.map((row) => tableRow2(row.cells)),
+    ""
+  ];
+  if (folded.length > 0) lines2.push(`_${plural(folded.length, "unchanged row")} folded._`, "");
+  lines2.push("_Against a baseline file: differences only, without a statistical test._");
+  return lines2.join("\n");
+}
+function changeRow(point, name, base, head, kind) {
+  const format = kind === "rate" ? formatPercent : (value) => value.toFixed(3);
+  const show = (value) => value === null ? "\u2014" : format(value);
+  if (base === null || head === null) {
+    return {
+      cells: [point, name, `${show(base)} \u2192 ${show(head)}`, "\u2014", "\u2014"],
+      moved: base !== head
+    };
+  }
+  const delta = kind === "rate" ? (head - base) * 100 : head - base;
+  const digits = kind === "rate" ? 1 : 3;
+  const text = Math.abs(delta).toFixed(digits);
+  const zero = Number(text) === 0;
+  const deltaText = `${zero ? "\xB1" : delta > 0 ? "+" : "-"}${text}${kind === "rate" ? " pp" : ""}`;
+  const change = zero ? "same" : delta > 0 ? "up" : "down";
+  return { cells: [point, name, `${show(base)} \u2192 ${show(head)}`, deltaText, change], moved: !zero };
+}
+function tableRow2(cells) {
+  return `| ${cells.join(" | ")} |`;
+}
+
+// src/report/comparison-markdown.ts
+var LABEL_ICONS = {
+  regressed: "\u{1F534}",
+  improved: "\u{1F7E2}",
+  unchanged: "\u26AA",
+  "too few cases": "\u2796"
+};
+var LABEL_WORDS = {
+  regressed: "**regressed**",
+  improved: "improved",
+  unchanged: "unchanged",
+  "too few cases": "too few"
+};
+var LABEL_ORDER2 = {
+  regressed: 0,
+  improved: 1,
+  "too few cases": 2,
+  unchanged: 3
+};
+var TABLE_ROWS = 15;
+var TABLE_MAX_ROWS = 40;
+var REASON_MAX_CHARS3 = 160;
+var LABEL_MAX_CHARS = 50;
+function comparisonHeadline(comparison) {
+  const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
+  return `Compared with ${base}: ${countsLine(comparison, (text) => `**${text}**`)}`;
+}
+function comparisonTable(comparison) {
+  const rows = [];
+  for (const run2 of comparison.runs) {
+    for (const row of orderRows(run2)) rows.push({ run: run2, row });
+  }
+  if (rows.length === 0) return "";
+  rows.sort((a, b) => LABEL_ORDER2[a.row.change.label] - LABEL_ORDER2[b.row.change.label]);
+  const long = rows.length > TABLE_ROWS;
+  const kept = long ? rows.filter(({ row }) => row.change.label !== "unchanged") : rows;
+  const shown = kept.slice(0, TABLE_MAX_ROWS);
+  const folded = rows.length - kept.length;
+  const lines2 = [];
+  if (shown.length > 0) {
+    lines2.push(
+      tableRow2(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
+      tableRow2([":--", ":--", "--:", "--:", ":--"]),
+      ...shown.map(({ run: run2, row }) => {
+        const cells = rowCells(row);
+        const name = row.kind === "pass rate" ? `**${cells.name}**` : escapeMarkdownText(cells.name);
+        return tableRow2([
+          pointName(run2, comparison.runs),
+          name,
+          `${cells.base} \u2192 ${cells.head}`,
+          cells.delta,
+          `${LABEL_ICONS[cells.label]} ${LABEL_WORDS[cells.label]}`
+        ]);
+      })
+    );
+  }
+  const notes = [
+    folded > 0 ? `\u26AA ${plural(folded, "unchanged row")} folded` : "",
+    kept.length > shown.length ? `${plural(kept.length - shown.length, "more row")} not listed` : ""
+  ].filter(Boolean);
+  if (notes.length > 0) {
+    if (lines2.length > 0) lines2.push("");
+    lines2.push(`_${notes.join("; ")} (every row is in the statistics)._`);
+  }
+  return lines2.join("\n");
+}
+function comparisonDetails(comparison, options2 = {}) {
+  const maxListed = options2.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
+  const blocks = [];
+  const tables = caseTables(comparison, maxListed, options2.headCase);
+  const [newly, ...others] = tables;
+  if (newly?.title === "newly failing") blocks.push(newly.text);
+  else if (newly !== void 0) others.unshift(newly);
+  if (others.length > 0) {
+    const summary2 = others.map((table) => `${formatCount(table.count)} ${table.title}`);
+    blocks.push(
+      [
+        `<details><summary>Other case changes: ${summary2.join(" \xB7 ")}</summary>`,
+        ...others.map((table) => table.text),
+        "</details>"
+      ].join("\n\n")
+    );
+  }
+  for (const [title, runs] of oneSidedRuns(comparison)) {
+    blocks.push(
+      [`**${title}**`, "", ...listRuns(runs).map((line) => `- ${escapeMarkdownText(line)}`)].join(
+        "\n"
+      )
+    );
+  }
+  if (options2.statistics !== false && comparison.runs.length > 0) {
+    blocks.push(
+      [
+        `<details><summary>Statistics per grid point</summary>`,
+        ...orderRuns(comparison.runs).map(
+          (run2) => markdownRun(run2, comparison.settings.confidence)
+        ),
+        "</details>"
+      ].join("\n\n")
+    );
+  }
+  blocks.push(`_${escapeMarkdownText(footnote(comparison))}_`);
+  return blocks;
+}
+function markdownRun(run2, confidence) {
+  const blocks = [`#### ${escapeMarkdownText(describeRun(run2))} \xB7 ${comparedLine(run2)}`];
+  const rows = orderRows(run2).map((row) => {
+    const text = rowText(row, confidence, run2.minDetectableEffect);
+    const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
+    const label = text.label === "regressed" ? "**regressed**" : text.label;
+    const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
+    return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
+  });
+  blocks.push(rows.join("\n"));
+  const oneSided = evaluatorsOnOneSide(run2).map(
+    ([side, ids]) => `Evaluators only in ${side}: ${ids.map((id) => codeSpan(id)).join(", ")}`
+  );
+  if (oneSided.length > 0) blocks.push(oneSided.join(" \xB7 "));
+  return blocks.join("\n\n");
+}
+function caseTables(comparison, maxListed, headCase) {
+  const byTitle = /* @__PURE__ */ new Map();
+  const total = /* @__PURE__ */ new Map();
+  for (const run2 of orderRuns(comparison.runs)) {
+    for (const list of caseLists(run2)) {
+      let entry = byTitle.get(list.title);
+      if (entry === void 0) {
+        entry = { list, rows: /* @__PURE__ */ new Map() };
+        byTitle.set(list.title, entry);
+      }
+      total.set(list.title, (total.get(list.title) ?? 0) + list.cases.length);
+      for (const ref of list.cases) {
+        const head = list.title === "removed" ? void 0 : headCase?.(run2, ref.id);
+        const now = nowText(list.title, ref, head);
+        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line, now]);
+        const row = entry.rows.get(key);
+        if (row !== void 0) row.runs.push(run2);
+        else {
+          const label = head === void 0 ? null : caseLabel(head);
+          entry.rows.set(key, { ref, runs: [run2], now, label });
+        }
+      }
+    }
+  }
+  const withPoints = comparison.runs.length > 1;
+  return CASE_LIST_TITLES.flatMap((title) => {
+    const entry = byTitle.get(title);
+    if (entry === void 0) return [];
+    const count = total.get(title) ?? 0;
+    const rows = [...entry.rows.values()];
+    const { list } = entry;
+    const heading = `${title[0]?.toUpperCase() ?? ""}${title.slice(1)} (${formatCount(count)})`;
+    const titleLine = `${heading}${list.note ? `, ${list.note}` : ""}:`;
+    const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
+    const shown = rows.slice(0, maxListed);
+    if (shown.length > 0) {
+      const nowHeader = title === "newly failing" ? "why it fails now" : title === "flaky in HEAD" ? "trials" : "now";
+      blocks.push(
+        [
+          tableRow2(["case", ...withPoints ? ["grid point"] : [], "source", nowHeader]),
+          tableRow2([":--", ...withPoints ? [":--"] : [], ":--", ":--"]),
+          ...shown.map((row) => caseRow(row, withPoints, comparison.runs))
+        ].join("\n")
+      );
+    }
+    const listedCases = shown.reduce((sum2, row) => sum2 + row.runs.length, 0);
+    if (count > listedCases) blocks.push(`\u2026 ${formatCount(count - listedCases)} more`);
+    return [{ title, count, text: blocks.join("\n\n") }];
+  });
+}
+function caseRow(row, withPoints, runs) {
+  const { id, source } = caseText(row.ref);
+  const name = row.label === null ? "" : ` ${escapeMarkdownText(clipText(row.label, LABEL_MAX_CHARS))}`;
+  const points2 = row.runs.map((run2) => pointName(run2, runs)).join(", ");
+  return tableRow2([
+    `${cellCode(id)}${name}`,
+    ...withPoints ? [points2] : [],
+    source === null ? "\u2014" : cellCode(source),
+    row.now === "" ? "\u2014" : escapeMarkdownText(row.now)
+  ]);
+}
+function cellCode(text) {
+  return /[|\\]/.test(text) ? escapeMarkdownText(text) : codeSpan(text);
+}
+function nowText(title, ref, head) {
+  const { detail } = caseText(ref);
+  if (detail !== null) return detail;
+  if (title === "fixed") return "passes";
+  if (head === void 0) return "";
+  if (head.passed) return "passes";
+  return failureReasons(head, 2, REASON_MAX_CHARS3).join("; ");
+}
+
+// src/report/markdown-model.ts
 init_failure_details();
 init_labels();
 init_totals();
 var TITLE_MAX_CHARS = 200;
-var LABEL_MAX_CHARS = 200;
+var LABEL_MAX_CHARS2 = 200;
 var LISTED_GONE_RUNS = 10;
 function buildModel2(artifact, options2) {
   const baselineRuns = /* @__PURE__ */ new Map();
@@ -68246,20 +70587,100 @@ function buildModel2(artifact, options2) {
       if (baseline !== null) matched.add(key);
       comparison = compareRuns(run2, baseline);
     }
-    const failing = run2.cases.filter((result) => !result.passed);
-    const undetailed = failing.findIndex((result) => !result.detailed);
-    const listable = undetailed === -1 ? failing.length : undetailed;
-    return { run: run2, label: runLabel(run2), comparison, failing, listable, entries: [] };
+    const failing2 = run2.cases.filter((result) => !result.passed);
+    const undetailed = failing2.findIndex((result) => !result.detailed);
+    const listable = undetailed === -1 ? failing2.length : undetailed;
+    const view = { run: run2, label: runLabel(run2), comparison, failing: failing2, listable, entries: [] };
+    return { ...view, repeats: /* @__PURE__ */ new Map() };
   });
+  markRepeats(views, artifact.runs);
+  const stats = artifact.comparison ?? null;
+  const changes = stats !== null ? { kind: "statistics", comparison: stats } : options2.baseline !== null ? { kind: "plain", ...sumChanges(views) } : null;
   const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run2]) => run2);
   return {
     marker: options2.marker,
-    heading: `## ${verdictBadge(artifact)} \xB7 ${escapeMarkdownText(clipText(options2.title, TITLE_MAX_CHARS))}`,
+    heading: `## ${escapeMarkdownText(clipText(options2.title, TITLE_MAX_CHARS))}`,
+    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, changes),
+    overview: overviewTable(artifact, views, stats),
+    comparison: stats === null ? "" : fitComparison(stats, artifact, options2.maxChars),
     intro: renderIntro(artifact, options2, views, gone.length),
     views,
     goneRuns: renderGoneRuns(gone),
     sourceRoot: options2.sourceRoot
   };
+}
+function overviewTable(artifact, views, stats) {
+  if (stats !== null) return comparisonTable(stats);
+  const pairs = views.flatMap(
+    (view) => view.comparison?.baseline ? [{ run: view.run, before: view.comparison.baseline }] : []
+  );
+  return pairs.length > 0 ? baselineTable(pairs, artifact.runs) : runTable(artifact.runs);
+}
+function fitComparison(comparison, artifact, maxChars) {
+  const headCase = caseFinder(artifact);
+  const room = maxChars / 3;
+  const sizes = [
+    { maxListedCases: 10, statistics: true },
+    { maxListedCases: 3, statistics: true },
+    { maxListedCases: 3, statistics: false },
+    { maxListedCases: 0, statistics: false }
+  ];
+  for (const size of sizes) {
+    const text = [
+      comparisonHeadline(comparison),
+      ...comparisonDetails(comparison, { ...size, headCase })
+    ].join("\n\n");
+    if (text.length <= room) return text;
+  }
+  return "_The comparison with the baseline is too large for this report: see `comparison` in the results artifact, or `evals compare`._";
+}
+function caseFinder(artifact) {
+  const byRun = /* @__PURE__ */ new Map();
+  return (run2, id) => {
+    const key = runKey(run2);
+    let cases = byRun.get(key);
+    if (cases === void 0) {
+      cases = /* @__PURE__ */ new Map();
+      const found2 = artifact.runs.find((candidate) => runKey(candidate) === key);
+      for (const result of found2?.cases ?? []) cases.set(result.id, result);
+      byRun.set(key, cases);
+    }
+    return cases.get(id);
+  };
+}
+function markRepeats(views, runs) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const view of views) {
+    for (let index = 0; index < view.listable; index++) {
+      const result = view.failing[index];
+      if (result === void 0) continue;
+      const key = JSON.stringify([
+        result.id,
+        result.error,
+        result.error === null ? outputText(result.output) : "",
+        failureReasons(result, Infinity, Infinity)
+      ]);
+      const group = groups2.get(key) ?? [];
+      group.push({ view, index });
+      groups2.set(key, group);
+    }
+  }
+  for (const group of groups2.values()) {
+    if (group.length < 2) continue;
+    const points2 = group.map(({ view }) => pointName(view.run, runs));
+    group.forEach(({ view, index }, position) => {
+      view.repeats.set(index, { first: position === 0, points: points2 });
+    });
+  }
+}
+function sumChanges(views) {
+  let newlyFailing = 0;
+  let fixed = 0;
+  for (const view of views) {
+    newlyFailing += view.comparison?.newlyFailing ?? 0;
+    fixed += view.comparison?.fixed ?? 0;
+  }
+  return { newlyFailing, fixed };
 }
 function compareRuns(run2, baseline) {
   const before = /* @__PURE__ */ new Map();
@@ -68274,11 +70695,7 @@ function compareRuns(run2, baseline) {
   return { baseline, before, newlyFailing, fixed };
 }
 function runLabel(run2) {
-  return escapeMarkdownText(clipText(describeRun(run2), LABEL_MAX_CHARS));
-}
-function verdictBadge(artifact) {
-  if (artifact.interrupted) return "\u26A0\uFE0F interrupted";
-  return artifact.verdict === "pass" ? "\u2705 pass" : "\u274C fail";
+  return escapeMarkdownText(clipText(describeRun(run2), LABEL_MAX_CHARS2));
 }
 function renderIntro(artifact, options2, views, goneCount) {
   const lines2 = [];
@@ -68302,7 +70719,6 @@ function renderIntro(artifact, options2, views, goneCount) {
     );
   }
   if (options2.baseline !== null) lines2.push(renderBaselineLine(options2.baseline, views, goneCount));
-  if (options2.preamble) lines2.push(options2.preamble.trim());
   return lines2;
 }
 function renderBaselineLine(baseline, views, goneCount) {
@@ -68325,11 +70741,11 @@ function renderBaselineLine(baseline, views, goneCount) {
 }
 function renderGoneRuns(gone) {
   if (gone.length === 0) return "";
-  const listed = gone.slice(0, LISTED_GONE_RUNS).map((run2) => `- ${runLabel(run2)}`);
-  if (gone.length > listed.length) {
-    listed.push(`- \u2026 ${formatCount(gone.length - listed.length)} more`);
+  const listed2 = gone.slice(0, LISTED_GONE_RUNS).map((run2) => `- ${runLabel(run2)}`);
+  if (gone.length > listed2.length) {
+    listed2.push(`- \u2026 ${formatCount(gone.length - listed2.length)} more`);
   }
-  return [`**No longer run** (in the baseline only):`, "", ...listed].join("\n");
+  return [`**No longer run** (in the baseline only):`, "", ...listed2].join("\n");
 }
 function safeUrl(url) {
   return url.replace(
@@ -68346,6 +70762,7 @@ function renderMarkdownReport(artifact, options2) {
 
 // src/action/publish.ts
 init_totals();
+init_format_count();
 
 // src/action/report-identity.ts
 function reportIdentity(parts) {
@@ -68392,8 +70809,7 @@ async function publishResults(results, settings, octokit, env) {
     job: env.GITHUB_JOB ?? ""
   });
   const title = `evals: ${identity.label}`;
-  const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : void 0;
-  const baseline = preamble === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
+  const baseline = artifact.comparison === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
   const links = runLinks(env);
   const htmlReport = settings.mode === "run" && settings.report !== null && existsSync7(settings.report) ? relative6(settings.workingDirectory, settings.report) : void 0;
   const render2 = (marker, maxBytes) => withinBytes(
@@ -68404,7 +70820,6 @@ async function publishResults(results, settings, octokit, env) {
       sourceRoot,
       baseline,
       links,
-      ...preamble !== void 0 ? { preamble } : {},
       ...htmlReport !== void 0 ? { htmlReport } : {}
     }),
     maxBytes
@@ -68483,14 +70898,8 @@ function annotateThroughWorkflowCommands(annotations, verdictLineFollows) {
 function headline(artifact) {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? "interrupted" : artifact.verdict;
-  return `${state}: ${t.failedRuns} of ${t.runs} runs failed \xB7 ${t.passed} passed, ${t.failed} failed, ${t.errored} errored`;
-}
-function comparisonSection(comparison) {
-  const full = renderComparisonMarkdown(comparison);
-  if (full.length <= PR_COMMENT_MAX_CHARS / 3) return full;
-  const short = renderComparisonMarkdown(comparison, { maxListedCases: 0 });
-  if (short.length <= PR_COMMENT_MAX_CHARS / 3) return short;
-  return "_The comparison with the baseline is too large for this comment: see `comparison` in the results artifact, or `evals compare`._";
+  const n = formatCount;
+  return `${state}: ${n(t.failedRuns)} of ${n(t.runs)} runs failed \xB7 ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
 }
 function runLinks(env) {
   const server = env.GITHUB_SERVER_URL;
@@ -68510,7 +70919,7 @@ function withinBytes(render2, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname11, isAbsolute as isAbsolute7, join as join15, resolve as resolve14 } from "node:path";
+import { dirname as dirname12, isAbsolute as isAbsolute7, join as join17, resolve as resolve14 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
@@ -68572,7 +70981,7 @@ function readSettings(input, workspace, env = {}) {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    report: bool("report", true) ? join15(dirname11(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
+    report: bool("report", true) ? join17(dirname12(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
@@ -68653,7 +71062,9 @@ async function run(env = process.env) {
   setOutput("failed", counts.failed);
   setOutput("errored", counts.errored);
   setOutput("comment-url", commentUrl);
-  if (willFailStep(artifact, settings)) {
+  if (results.incomplete !== void 0) {
+    setFailed(`evals: ${results.incomplete}`);
+  } else if (willFailStep(artifact, settings)) {
     setFailed(`evals: ${headline(artifact)}`);
   }
 }

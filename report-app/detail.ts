@@ -40,6 +40,7 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
         model.runs[view.run]?.name,
         view.source ?? 'inline case',
         `${count(view.durationMs)} ms`,
+        ...(view.tags.length > 0 ? [`tags: ${view.tags.join(', ')}`] : []),
       ].join(' · '),
     ),
   ];

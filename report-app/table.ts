@@ -1,5 +1,5 @@
 /**
- * The case table: filters (status, run, failing evaluator), a search over id, label, source,
+ * The case table: filters (status, run, failing evaluator, tag), a search over id, label, source,
  * output and error, and sorting by any column. Only the rows in view are in the document (a
  * fixed row height and a spacer), so 10,000 cases scroll and filter without delay.
  */
@@ -40,6 +40,14 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     ['all', 'any evaluator'],
     ...model.evaluators.map((id, i): [string, string] => [String(i), `${id} did not pass`]),
   ]);
+  // Only when some case has tags: a filter with nothing to choose would only be noise.
+  const tag =
+    model.tags.length === 0
+      ? null
+      : select('filter-tag', [
+          ['', 'any tag'],
+          ...model.tags.map((name): [string, string] => [`tag:${name}`, `tagged ${name}`]),
+        ]);
   const search = el('input', {
     id: 'filter-search',
     type: 'search',
@@ -82,6 +90,10 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     if (s === 'flaky' && !view.flaky) return false;
     if (run.value !== 'all' && String(view.run) !== run.value) return false;
     if (evaluator.value !== 'all' && !view.failing.includes(Number(evaluator.value))) return false;
+    // Option values carry a prefix, so a tag named like a built-in option value stays a tag.
+    if (tag !== null && tag.value !== '' && !view.tags.includes(tag.value.slice('tag:'.length))) {
+      return false;
+    }
     const query = search.value.trim().toLowerCase();
     return query === '' || (haystacks[i] ?? '').includes(query);
   }
@@ -159,7 +171,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     return row;
   }
 
-  for (const control of [status, run, evaluator]) control.addEventListener('change', apply);
+  for (const control of [status, run, evaluator, tag]) control?.addEventListener('change', apply);
   search.addEventListener('input', apply);
   body.addEventListener('scroll', () => requestAnimationFrame(draw));
   queueMicrotask(apply);
@@ -167,7 +179,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
   return section(
     'Cases',
     'cases',
-    el('div', { class: 'filters' }, status, run, evaluator, search, shown),
+    el('div', { class: 'filters' }, status, run, evaluator, ...(tag ? [tag] : []), search, shown),
     el('div', { class: 'table' }, header, body),
   );
 }

@@ -6,27 +6,38 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { buildSync } from 'esbuild';
 import { bundleOptions } from './esbuild-options.js';
 
-const options = bundleOptions('src/action/index.ts', 'dist/index.js');
-const outfile = options.outfile;
-const result = buildSync({ ...options, legalComments: 'eof', write: false });
-const text = result.outputFiles[0].text;
+// The Action, and the program of its `isolation: worker` threads, which must sit next to it
+// (src/bind/function-worker-entry.ts).
+const bundles = [
+  ['src/action/index.ts', 'dist/index.js'],
+  ['src/bind/function-worker.ts', 'dist/function-worker.js'],
+].map(([entry, out]) => {
+  const options = bundleOptions(entry, out);
+  const result = buildSync({ ...options, legalComments: 'eof', write: false });
+  return { name: out, outfile: options.outfile, text: result.outputFiles[0].text };
+});
 
 if (process.argv.includes('--check')) {
-  let committed = '';
-  try {
-    committed = readFileSync(outfile, 'utf8');
-  } catch {
-    // missing: stale
-  }
-  if (committed !== text) {
+  const stale = bundles.filter(({ outfile, text }) => {
+    let committed = '';
+    try {
+      committed = readFileSync(outfile, 'utf8');
+    } catch {
+      // missing: stale
+    }
+    return committed !== text;
+  });
+  if (stale.length > 0) {
     console.error(
-      'dist/index.js is stale: run `npm run bundle` and commit dist/ (the Action runs dist/, not src/)',
+      `${stale.map((b) => b.name).join(' and ')} ${stale.length > 1 ? 'are' : 'is'} stale: run \`npm run bundle\` and commit dist/ (the Action runs dist/, not src/)`,
     );
     process.exit(1);
   }
-  console.log('dist/index.js is up to date');
+  console.log('dist/ is up to date');
 } else {
   mkdirSync(new URL('../dist/', import.meta.url), { recursive: true });
-  writeFileSync(outfile, text);
-  console.log(`wrote dist/index.js (${(text.length / 1024).toFixed(0)} KiB)`);
+  for (const { name, outfile, text } of bundles) {
+    writeFileSync(outfile, text);
+    console.log(`wrote ${name} (${(text.length / 1024).toFixed(0)} KiB)`);
+  }
 }

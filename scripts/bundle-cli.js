@@ -24,6 +24,15 @@ buildSync({
   sourcesContent: false,
 });
 
+// The program of `isolation: worker` threads, next to the bundle that starts them (see
+// src/bind/function-worker-entry.ts); one file, so a thread starts without a few dozen imports.
+buildSync({
+  ...bundleOptions('src/bind/function-worker.ts', 'lib/function-worker.js'),
+  legalComments: 'linked',
+  minifyWhitespace: true,
+  minifySyntax: true,
+});
+
 // One character above U+007F anywhere (esbuild leaves regular expression literals as written)
 // makes V8 hold the whole ~1 MB source as two bytes a character, in every run: write such
 // characters as \u escapes in src/.

@@ -29,7 +29,12 @@ export {
   type ScoreChoice,
 } from './evaluators/sdk/judges.ts';
 export {
+  BaseRagasContextEntitiesRecall,
+  BaseRagasFactualCorrectness,
   BaseRagasFaithfulness,
+  BaseRagasLLMContextPrecisionWithReference,
+  BaseRagasLLMContextRecall,
+  BaseRagasNoiseSensitivity,
   BaseRagasNonLLMContextPrecisionWithReference,
   BaseRagasNonLLMContextRecall,
   BaseRagasResponseRelevancy,

@@ -362,6 +362,34 @@ describe('the Action elsewhere', () => {
     assert.equal(r.outputs.verdict, 'fail');
   });
 
+  it('a results file that cannot be written after a passing run fails the step, and still reports', async () => {
+    // The run makes the results path a folder once it is under way, past the check before it.
+    const ws = workspace(
+      suiteFiles(ONE_FAILING.slice(0, 2), {
+        'app/answer.mjs': `import { mkdirSync } from 'node:fs';
+export default ({ testCase }) => {
+  mkdirSync('evals-results.json', { recursive: true });
+  return testCase.answer;
+};
+`,
+      }),
+    );
+    const before = server.state.comments.get(7)?.length ?? 0;
+    const r = await runAction(action, ws, server, { 'fail-on': 'never' });
+    assert.equal(r.code, 1, 'the step fails although the verdict passed and fail-on is never');
+    assert.equal(r.outputs.verdict, 'pass');
+    assert.match(r.stderr + r.stdout, /evals-results\.json could not be written \(EISDIR/);
+    assert.match(
+      r.stdout,
+      /^::error::evals: the run finished but its files could not all be written/m,
+    );
+    assert.equal(
+      server.state.comments.get(7)?.length ?? 0,
+      Math.max(before, 1),
+      'the comment went out',
+    );
+  });
+
   it('masks the environment variables the config reads', async () => {
     const files = suiteFiles(ONE_FAILING.slice(0, 2));
     files['evals.yaml'] =

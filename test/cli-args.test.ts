@@ -8,6 +8,7 @@ import {
   EVALS,
   INIT,
   MERGE,
+  OVERRIDE,
   REPORT,
   RUN,
   SHOW,
@@ -230,6 +231,15 @@ const CASES: ParserCase[] = [
     badValue: [['r.json', '-o'], /^-o: expected a value \(FILE\), found nothing/],
     tooMany: [['a', 'b'], /^evals report takes one results file \(RESULTS\.json\), found 2: a b/],
     tooFew: [[], /^evals report needs one results file \(RESULTS\.json\), found none/],
+  },
+  {
+    spec: OVERRIDE,
+    good: ['r.json', '--case', 'c1', '--evaluator', 'tone', '--score', '0', '--reason', 'rude'],
+    values: { case: 'c1', evaluator: 'tone', score: '0', reason: 'rude' },
+    positionals: ['r.json'],
+    badValue: [['r.json', '--score'], /^--score: expected a value \(N\), found nothing/],
+    tooMany: [['a', 'b'], /^evals override takes one results file \(RESULTS\.json\), found 2: a b/],
+    tooFew: [[], /^evals override needs one results file \(RESULTS\.json\), found none/],
   },
   {
     spec: TESTSET,

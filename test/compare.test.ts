@@ -504,7 +504,16 @@ describe('rendering', () => {
       markdown,
       /- 🔴 quality: 0\.\d\d → 0\.\d\d \(-0\.1\d, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
     );
-    assert.match(markdown, /\*\*Newly failing \(\d+\):\*\* `case-\d+` \(`testsets\/qa\.csv:\d+`\)/);
+    // Newly failing cases are a table: the case, its grid point, its source and why it fails.
+    assert.match(
+      markdown,
+      /\*\*Newly failing \(\d+\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
+    );
+    // One compact table of every grid point × row on top, regressions first.
+    assert.match(
+      markdown,
+      /\n\| grid point \| row \| base → head \| Δ \| change \|\n\| :-- \| :-- \| --: \| --: \| :-- \|\n\| worse · model=small \| [^\n]* \| 🔴 \*\*regressed\*\* \|\n/,
+    );
     assert.match(
       markdown,
       /quality: 0\.50 → 0\.50 \(0\.00, 95% CI 0\.00…0\.00\) too few cases · \(4 paired\)/,
@@ -516,12 +525,12 @@ describe('rendering', () => {
     const firstRow = section.split('\n').find((line) => line.startsWith('- '));
     assert.match(firstRow ?? '', /regressed/);
 
-    assert.match(
-      markdown,
-      /\*\*Newly failing \(\d+\):\*\* (`case-\d+` \(`[^`]+`\), ){10}… \d+ more\n/,
-    );
+    const listed = (md: string): number =>
+      (/\*\*Newly failing[^\n]*\n\n((?:\|[^\n]*\n)+)/.exec(md)?.[1] ?? '').split('\n').length - 3;
+    assert.equal(listed(markdown), 10);
+    assert.match(markdown, /\| — \|\n\n… \d+ more\n/);
     const short = renderComparisonMarkdown(comparison, { maxListedCases: 2 });
-    assert.match(short, /\*\*Newly failing \(\d+\):\*\* (`case-\d+` \(`[^`]+`\), ){2}… \d+ more\n/);
+    assert.equal(listed(short), 2);
 
     const text = renderComparisonText(comparison, { color: false });
     assert.match(

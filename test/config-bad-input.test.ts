@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -225,6 +225,16 @@ describe('templates against the testset columns', () => {
       await refused(project(config)),
       /evals\.yaml:7:\d+ {2}suites\[0\]\.evaluators\[0\]\.with\.expected: template \{\{ case\.expected_intnt \}\}: no row of the testset has the field "expected_intnt" \(did you mean \{\{ case\.expected_intent \}\}\?\)/,
     );
+  });
+
+  it('run and run --dry-run refuse it too, before any case runs', async () => {
+    const config = VALID.replace('{{case.expected_intent}}', '{{case.expected_intnt}}');
+    const dir = project(config);
+    assert.match(await refused(dir, 'run'), /did you mean \{\{ case\.expected_intent \}\}/);
+    assert.equal(existsSync(join(dir, 'out.json')), false, 'nothing ran, no artifact');
+    const dry = await runInProcess(['run', 'evals.yaml', '--dry-run'], dir);
+    assert.equal(dry.code, 2, dry.stderr);
+    assert.match(dry.stderr, /no row of the testset has the field "expected_intnt"/);
   });
 
   it('an inherited member is not a column: {{case.constructor}}', async () => {

@@ -72,7 +72,14 @@ describe('a valid config', () => {
       dir: '/project',
       hash: createHash('sha256').update(sketch).digest('hex'),
       version: 1,
-      defaults: { concurrency: 8, timeoutMs: 30_000, trials: 1, stopAfterErrors: 5, judge: {} },
+      defaults: {
+        concurrency: 8,
+        timeoutMs: 30_000,
+        trials: 1,
+        isolation: 'process',
+        stopAfterErrors: 5,
+        judge: {},
+      },
       suites: [
         {
           index: 0,
@@ -137,6 +144,7 @@ describe('a valid config', () => {
       concurrency: 8,
       timeoutMs: 30_000,
       trials: 1,
+      isolation: 'process',
       stopAfterErrors: 5,
       judge: {},
     });

@@ -108,6 +108,7 @@ describe('evals.schema.json', () => {
       'timeout',
       'stopAfterErrors',
       'trials',
+      'isolation',
       'judge',
     ]);
     assert.deepEqual(propertyNames(definitions.judgeSettings), [
@@ -142,6 +143,7 @@ describe('evals.schema.json', () => {
       'concurrency',
       'timeout',
       'trials',
+      'isolation',
       'allowEmpty',
       'evaluators',
       'pass',

@@ -17,6 +17,7 @@ import {
   isBuiltinEvaluatorName,
   type BuiltinEvaluatorName,
 } from '../src/evaluators/registry.ts';
+import type { Threshold } from '../src/types/index.ts';
 
 /** Written out by hand on purpose: adding a built-in must be a deliberate change here too. */
 const EXPECTED_NAMES: BuiltinEvaluatorName[] = [
@@ -41,10 +42,15 @@ const EXPECTED_NAMES: BuiltinEvaluatorName[] = [
   'semantic-similarity',
   'context-precision',
   'context-recall',
+  'llm-context-precision',
+  'llm-context-recall',
+  'context-entities-recall',
+  'factual-correctness',
+  'noise-sensitivity',
 ];
 
 /** Each built-in's default threshold, also written out by hand; absent: scores are only reported. */
-const DEFAULT_THRESHOLDS: Partial<Record<BuiltinEvaluatorName, { gte: number }>> = {
+const DEFAULT_THRESHOLDS: Partial<Record<BuiltinEvaluatorName, Threshold>> = {
   'is-equals': { gte: 1 },
   'is-valid-json': { gte: 1 },
   'has-all-substrings': { gte: 1 },
@@ -60,6 +66,8 @@ const DEFAULT_THRESHOLDS: Partial<Record<BuiltinEvaluatorName, { gte: number }>>
   // A battle passes unless the output reliably loses (0.5 is a tie).
   'manual-battle': { gte: 0.5 },
   'automatic-battle': { gte: 0.5 },
+  // Lower is better: the share of claims wrong because of what was retrieved.
+  'noise-sensitivity': { lte: 0.5 },
 };
 
 /** The built-ins that call a model, and which endpoint. */
@@ -73,6 +81,11 @@ const MODEL_CALLS: Partial<Record<BuiltinEvaluatorName, 'chat' | 'embeddings'>> 
   faithfulness: 'chat',
   'answer-relevancy': 'chat',
   'semantic-similarity': 'embeddings',
+  'llm-context-precision': 'chat',
+  'llm-context-recall': 'chat',
+  'context-entities-recall': 'chat',
+  'factual-correctness': 'chat',
+  'noise-sensitivity': 'chat',
 };
 
 void describe('the registry', () => {
@@ -119,7 +132,9 @@ void describe('the registry', () => {
 
       const threshold = DEFAULT_THRESHOLDS[name];
       void it(
-        threshold ? `defaults to threshold gte ${threshold.gte}` : 'has no default threshold',
+        threshold
+          ? `defaults to threshold ${JSON.stringify(threshold)}`
+          : 'has no default threshold',
         () => {
           assert.deepEqual(definition.defaultThreshold, threshold);
         },
@@ -190,6 +205,12 @@ void describe('option schemas accept what a user writes', () => {
     { use: 'latency', with: { max: '{{params.budget}}' }, valid: true },
     { use: 'latency', with: { max: 'fast' }, valid: false },
     { use: 'latency', with: {}, valid: false },
+    { use: 'factual-correctness', with: { mode: 'recall' }, valid: true },
+    { use: 'factual-correctness', with: { mode: '{{params.mode}}' }, valid: true },
+    { use: 'factual-correctness', with: { mode: 'accuracy' }, valid: false },
+    { use: 'noise-sensitivity', with: { mode: 'irrelevant', question: 'Q?' }, valid: true },
+    { use: 'noise-sensitivity', with: { mode: 'noisy' }, valid: false },
+    { use: 'context-entities-recall', with: { question: 'Q?' }, valid: false },
   ];
   for (const row of rows) {
     void it(`${row.use} ${JSON.stringify(row.with)} is ${row.valid ? 'valid' : 'invalid'}`, () => {

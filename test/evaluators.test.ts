@@ -187,7 +187,7 @@ table('is-equals', [
     with: { expected: long },
     output: 'short',
     score: 0,
-    metadata: { expected: `${'x'.repeat(500)}… (1500 more characters)`, actual: 'short' },
+    metadata: { expected: `${'x'.repeat(500)}… (1,500 more characters)`, actual: 'short' },
   },
 ]);
 

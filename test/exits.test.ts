@@ -69,6 +69,54 @@ describe('evals run: endings the run did not choose', () => {
     );
   });
 
+  it('process.exit with other cases in flight: only the culprit is errored, --resume runs the rest', async () => {
+    // Row 1 waits on a timer that the exit of row 2 cuts short; rows 3 and 4 never start. The
+    // exit is synchronous in row 2's call, so the run knows whose code it was.
+    const dir = project(
+      `export async function fn({ testCase }: { testCase: { n: string } }): Promise<string> {
+  if (testCase.n === '2' && !process.env.FIXED) process.exit(0);
+  if (testCase.n === '1') await new Promise((resolve) => setTimeout(resolve, 2000));
+  return 'x';
+}
+`,
+      ['concurrency: 2'],
+    );
+    const r = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /by user code of case "[0-9a-f]+" of suite "s" \(rows\.csv:3\)/);
+    assert.match(
+      r.stderr,
+      /the 1 other case\(s\) in flight did not finish and are left for --resume/,
+    );
+    assert.match(r.stderr, /to finish it: evals run --resume r\.json/);
+    noStack(r.stderr);
+    const partial = readArtifact(join(dir, 'r.json'));
+    assert.equal(partial.interrupted, true);
+    assert.deepEqual(
+      partial.runs[0]!.cases.map((c) => [c.source?.line, c.error !== undefined]),
+      [[3, true]],
+      'the culprit alone, errored',
+    );
+
+    const resumed = await runCli(['run', '-o', 'r.json', '--resume', 'r.json'], {
+      cwd: dir,
+      env: { FIXED: '1' },
+    });
+    assert.equal(resumed.code, 1, resumed.stderr);
+    const whole = readArtifact(join(dir, 'r.json'));
+    assert.equal(whole.interrupted, false);
+    assert.deepEqual(
+      whole.runs[0]!.cases.map((c) => [c.source?.line, c.passed]),
+      [
+        [2, true],
+        [3, false],
+        [4, true],
+        [5, true],
+      ],
+      'the case left in flight ran on resume; the culprit kept its error',
+    );
+  });
+
   it('a promise that never settles (timeout: none) is errored, the artifact written, exit 1', async () => {
     const dir = project(
       `export function fn({ testCase }: { testCase: { n: string } }): unknown {

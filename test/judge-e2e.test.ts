@@ -307,8 +307,22 @@ suites:
     });
     const result = await runCli(['validate', 'evals.yaml'], { cwd: dir });
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /evals\.yaml:7:\d+ .*createJudgeClient/);
     assert.match(result.stderr, /evals\.yaml:10:\d+ .*is-equals does not call a model/);
+    // Whether a module takes judge: (an SDK judge class does) is known once it is loaded, so
+    // that check comes with the module checks, after the config's own.
+    writeFiles(dir, {
+      'evals.yaml': `version: 1
+suites:
+  - id: s
+    testset: { cases: [ { q: a } ] }
+    evaluators:
+      - use: ./tone.js#tone
+        judge: { model: m }
+`,
+    });
+    const modules = await runCli(['validate', 'evals.yaml'], { cwd: dir });
+    assert.equal(modules.code, 2);
+    assert.match(modules.stderr, /evals\.yaml:7:\d+ .*judge: has no effect.*createJudgeClient/);
   });
 
   it('bad judge values are schema errors naming what was expected', async () => {

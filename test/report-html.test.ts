@@ -11,10 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { serializeArtifact } from '../src/artifact/artifact.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
 import type { CaseResult } from '../src/types/index.ts';
 import { launchBrowser, watchedPage } from './helpers/browser.ts';
 import { runInProcess } from './helpers/in-process.ts';
-import { runCli, scratch } from './helpers/cli.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { showProject } from './helpers/show-project.ts';
 import { artifactOf, passingRun } from './report-fixture-large.ts';
 import { caseResult, evaluation } from './report-fixture.ts';
@@ -161,6 +162,92 @@ describe('evals report', () => {
     assert.equal(folder.code, 2);
     assert.match(folder.stderr, /is a folder/);
     for (const result of [missing, same, folder]) assert.doesNotMatch(result.stderr, /\n\s+at /);
+  });
+});
+
+describe('tags', () => {
+  it('are written in the artifact and filter the case table of the HTML report', async () => {
+    const tagged = scratch();
+    writeFiles(tagged, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: s',
+        '    testset: { path: rows.jsonl }',
+        '    evaluators:',
+        '      - use: is-equals',
+        "        with: { expected: '{{case.expected}}' }",
+        '',
+      ].join('\n'),
+      'rows.jsonl': [
+        { __dedup_id__: 'refund-1', output: 'yes', expected: 'yes', __tags__: ['refund'] },
+        { __dedup_id__: 'refund-2', output: 'no', expected: 'yes', __tags__: ['refund', 'angry'] },
+        { __dedup_id__: 'hello', output: 'hi', expected: 'hi', __tags__: ['greeting'] },
+        { __dedup_id__: 'plain', output: 'x', expected: 'x' },
+      ]
+        .map((row) => JSON.stringify(row))
+        .join('\n'),
+    });
+    const ran = await runInProcess(['run', '-o', 'tagged.json', '--report', 'tagged.html'], tagged);
+    assert.equal(ran.code, 1, ran.stderr);
+    const artifact = JSON.parse(readFileSync(join(tagged, 'tagged.json'), 'utf8')) as {
+      runs: { cases: { id: string; tags?: string[] }[] }[];
+    };
+    assert.deepEqual(validateArtifact(artifact), []);
+    assert.deepEqual(
+      artifact.runs[0]?.cases.map((c) => [c.id, c.tags]),
+      [
+        ['refund-1', ['refund']],
+        ['refund-2', ['refund', 'angry']],
+        ['hello', ['greeting']],
+        // No tags: no key at all.
+        ['plain', undefined],
+      ],
+    );
+    assert.ok(!('tags' in (artifact.runs[0]?.cases[3] ?? {})));
+    // With trials, the case folded from them keeps its row's tags too.
+    const trials = await runInProcess(['run', '-o', 'trials.json', '--trials', '2'], tagged);
+    assert.equal(trials.code, 1, trials.stderr);
+    const folded = JSON.parse(readFileSync(join(tagged, 'trials.json'), 'utf8')) as typeof artifact;
+    assert.deepEqual(folded.runs[0]?.cases[1]?.tags, ['refund', 'angry']);
+
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(pathToFileURL(join(tagged, 'tagged.html')).href);
+    await page.waitForSelector('#case-count');
+    assert.equal(await page.textContent('#case-count'), '4 of 4 cases');
+    type Row = { getAttribute(name: string): string | null };
+    const shownIds = async (): Promise<string[]> =>
+      (
+        await page.$$eval('#case-rows .case', (rows: Row[]) =>
+          rows.map((row) => row.getAttribute('data-id') ?? ''),
+        )
+      ).sort();
+    await page.selectOption('#filter-tag', { label: 'tagged refund' });
+    assert.equal(await page.textContent('#case-count'), '2 of 4 cases');
+    assert.deepEqual(await shownIds(), ['refund-1', 'refund-2']);
+    await page.selectOption('#filter-tag', { label: 'tagged greeting' });
+    assert.deepEqual(await shownIds(), ['hello']);
+    // The detail says the tags too.
+    await page.click('#case-rows .case >> nth=0');
+    assert.match((await page.textContent('#detail .meta')) ?? '', /tags: greeting$/);
+    await page.keyboard.press('Escape');
+    // With the status filter: the failing refund case only.
+    await page.selectOption('#filter-tag', { label: 'tagged refund' });
+    await page.selectOption('#filter-status', 'failed');
+    assert.deepEqual(await shownIds(), ['refund-2']);
+    await page.selectOption('#filter-status', 'all');
+    await page.selectOption('#filter-tag', { label: 'any tag' });
+    assert.equal(await page.textContent('#case-count'), '4 of 4 cases');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('the case table has no tag filter when no case has a tag', async () => {
+    const { page } = await watchedPage(browser);
+    await page.goto(url('report.html'));
+    await page.waitForSelector('#case-count');
+    assert.equal(await page.locator('#filter-tag').count(), 0);
+    await page.close();
   });
 });
 

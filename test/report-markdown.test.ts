@@ -35,13 +35,15 @@ function render(artifact: ResultsArtifact, options: Partial<MarkdownOptions> = {
 /**
  * Checks what GitHub would see, without a markdown parser: code blocks and code spans are
  * balanced and removed, and in what remains every `<` is one of the report's own tags, every
- * table row has its 6 columns, no line starts a heading or quote the report did not write, and
+ * table row is as wide as its header, no line starts a heading or quote the report did not write, and
  * nothing can link, mention or reference. Returns the prose that was checked.
  */
 function assertSafeStructure(doc: string): string {
   const prose: string[] = [];
   let fence: string | null = null;
   let details = 0;
+  let headed = false;
+  let tableWidth: number | undefined;
   for (const line of doc.split('\n')) {
     if (fence !== null) {
       const close = /^ *(`{3,}) *$/.exec(line);
@@ -57,7 +59,7 @@ function assertSafeStructure(doc: string): string {
     if (line.startsWith('<details>')) {
       assert.match(
         line,
-        /^<details><summary>[\d,]+ failing cases?( \([\d,]+ errored\))?<\/summary>$/,
+        /^<details><summary>([\d,]+ failing cases?( \([\d,]+ errored\))?|Statistics per grid point|Other case changes: [^<>]*)<\/summary>$/,
       );
       details++;
       continue;
@@ -68,11 +70,17 @@ function assertSafeStructure(doc: string): string {
       continue;
     }
     const text = withoutCodeSpans(line);
-    if (/^#/.test(text)) assert.match(text, /^(## (✅|❌|⚠️) |### (✅|❌) )/, `heading: ${line}`);
-    assert.doesNotMatch(text, /^\s*>/, `quote: ${line}`);
-    if (text.startsWith('|')) {
-      assert.equal(unescapedPipes(text), 7, `table row: ${line}`);
+    if (/^#/.test(text)) {
+      assert.match(text, /^(## [^#]|### (✅|❌) |#### )/, `heading: ${line}`);
+      assert.ok(line.startsWith('## ') ? !headed : true, `a second title: ${line}`);
+      headed ||= line.startsWith('## ');
     }
+    assert.doesNotMatch(text, /^\s*>/, `quote: ${line}`);
+    // Every row of a table is as wide as its header.
+    if (text.startsWith('|')) {
+      tableWidth ??= unescapedPipes(text);
+      assert.equal(unescapedPipes(text), tableWidth, `table row: ${line}`);
+    } else tableWidth = undefined;
     prose.push(text);
   }
   assert.equal(fence, null, 'an unclosed code block');
@@ -204,7 +212,14 @@ describe('renderMarkdownReport', () => {
   it('renders the verdict, totals, one table per run, failed conditions and failing cases', () => {
     const expected = [
       MARKER,
-      '## ❌ fail · evals: evals.yaml',
+      '## evals: evals.yaml',
+      '',
+      '**❌ Blocked**: the gate failed on 1 of 2 grid points; 5 of 8 cases fail (1 errored).',
+      '',
+      '| grid point | cases | pass rate | exact | tone |',
+      '| :-- | --: | --: | --: | --: |',
+      '| ✅ model=large temperature=0 | 2 | 100.0% | 1.000 · 100.0% | 0.800 |',
+      '| ❌ model=small temperature=0 | 6 | 16.7% | 0.400 · 40.0% | — |',
       '',
       '**2 runs (1 failed)** · 8 cases: 3 passed, 4 failed, 1 errored · 2.5s',
       '',
@@ -271,9 +286,15 @@ describe('renderMarkdownReport', () => {
   it('says pass, and interrupted (a fail) when the run was cut short', () => {
     const [passing] = fixtureRuns();
     assert.ok(passing);
-    assert.match(render(artifactOf([passing])), /^## ✅ pass · evals: evals\.yaml$/m);
+    assert.match(
+      render(artifactOf([passing])),
+      /^## evals: evals\.yaml\n\n\*\*✅ Passed\*\*: all 2 cases pass\.$/m,
+    );
     const interrupted = render(artifactOf([passing], { interrupted: true }));
-    assert.match(interrupted, /^## ⚠️ interrupted · evals: evals\.yaml$/m);
+    assert.match(
+      interrupted,
+      /^\*\*⚠️ Interrupted\*\*: the run was interrupted before every case finished; all 2 cases pass\.$/m,
+    );
     assert.match(interrupted, /the verdict is \*\*fail\*\*/);
   });
 
@@ -282,7 +303,7 @@ describe('renderMarkdownReport', () => {
       marker: '',
       links: { run: 'https://github.com/o/r/actions/runs/1', checkRun: 'https://x/(y) z' },
     });
-    assert.ok(doc.startsWith('## ❌ fail'));
+    assert.ok(doc.startsWith('## evals: evals.yaml\n\n**❌ Blocked**'));
     assert.match(
       doc,
       /^\[workflow run\]\(https:\/\/github\.com\/o\/r\/actions\/runs\/1\) · \[check run\]\(https:\/\/x\/%28y%29%20z\)$/m,
@@ -299,10 +320,9 @@ describe('renderMarkdownReport', () => {
     const doc = render(artifactOf([empty]));
     assert.match(doc, /\| \*\*0 cases\*\* \| {2}\| 100\.0% \| 0 \| 0 \| 0 \|/);
     assert.doesNotMatch(doc, /<details>/);
-    assert.equal(
-      render(artifactOf([])).split('\n')[3],
-      '**0 runs** · 0 cases: 0 passed, 0 failed, 0 errored · 2.5s',
-    );
+    const none = render(artifactOf([])).split('\n');
+    assert.equal(none[3], '**✅ Passed**: no case ran.');
+    assert.equal(none[5], '**0 runs** · 0 cases: 0 passed, 0 failed, 0 errored · 2.5s');
   });
 
   it('escapes every piece of user text', () => {
@@ -545,7 +565,8 @@ describe('renderMarkdownReport size budget', () => {
       assertSafeStructure(doc);
     }
     const tiny = render(artifact, { maxChars: 2000 });
-    assert.ok(tiny.startsWith(`${MARKER}\n## ❌ fail`));
+    assert.ok(tiny.startsWith(`${MARKER}\n## `));
+    assert.match(tiny, /^\*\*❌ Blocked\*\*: /m);
     assert.match(tiny, /not shown/);
   });
 

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createJudgeClient } from '../src/judge/client.ts';
 import {
+  BaseRagasContextEntitiesRecall,
+  BaseRagasFactualCorrectness,
   BaseRagasFaithfulness,
+  BaseRagasLLMContextPrecisionWithReference,
+  BaseRagasLLMContextRecall,
+  BaseRagasNoiseSensitivity,
   BaseRagasNonLLMContextPrecisionWithReference,
   BaseRagasNonLLMContextRecall,
   BaseRagasResponseRelevancy,
@@ -157,5 +162,139 @@ describe('Ragas-style SDK classes', () => {
     assert.equal(evaluation(result, 'context-precision')?.score, 0.5);
     assert.equal(evaluation(result, 'context-recall')?.score, 1);
     assert.equal(server.requests.length, 0);
+  });
+
+  it('the LLM context precision and recall ask the judge per context and per reference sentence', async () => {
+    server.setResponder((request) => {
+      const tool = (request.body as { tools: { function: { name: string } }[] }).tools[0]?.function
+        .name;
+      // Precision: the first context (Paris) is not useful, the second is. Recall: the one
+      // reference sentence is attributed.
+      const verdicts = tool === 'record_usefulness' ? [0, 1] : [1];
+      return {
+        toolArguments: { verdicts: verdicts.map((verdict) => ({ reason: 'because', verdict })) },
+      };
+    });
+    class Precision extends BaseRagasLLMContextPrecisionWithReference<TestCase, Output> {
+      id = 'llm-context-precision';
+      override model = 'class-model';
+      override userInputMapper({ testCase }: { testCase: TestCase; output: Output }): string {
+        return testCase.question;
+      }
+      retrievedContextsMapper({ output }: { testCase: TestCase; output: Output }): string[] {
+        return output.contexts;
+      }
+      referenceMapper({ testCase }: { testCase: TestCase }): string {
+        return testCase.expectedAnswer;
+      }
+    }
+    class Recall extends BaseRagasLLMContextRecall<TestCase, Output> {
+      id = 'llm-context-recall';
+      retrievedContextsMapper({ output }: { testCase: TestCase; output: Output }): string[] {
+        return output.contexts;
+      }
+      referenceMapper({ testCase }: { testCase: TestCase }): string {
+        return testCase.referenceContexts.join(' ');
+      }
+    }
+    const result = await run([new Precision(), new Recall()]);
+    assert.equal(evaluation(result, 'llm-context-precision')?.score, 0.5);
+    assert.deepEqual(evaluation(result, 'llm-context-precision')?.metadata?.usefulRanks, [2]);
+    assert.equal(evaluation(result, 'llm-context-recall')?.score, 1);
+    const bodies = server.requests.map((r) => r.body as { model: string; messages: unknown[] });
+    assert.equal(bodies.length, 2);
+    const precision = bodies.find((b) => JSON.stringify(b).includes('record_usefulness'));
+    assert.equal(precision?.model, 'class-model');
+    assert.ok(JSON.stringify(precision?.messages).includes('How tall is the Eiffel Tower?'));
+    const recall = bodies.find((b) => JSON.stringify(b).includes('record_attribution'));
+    assert.equal(recall?.model, 'gpt-4o', "the SDK's default model");
+  });
+
+  it('context entities recall, factual correctness and noise sensitivity map and score through the judge', async () => {
+    server.setResponder((request) => {
+      const body = request.body as {
+        tool_choice: { function: { name: string } };
+        messages: { content: string }[];
+      };
+      const tool = body.tool_choice.function.name;
+      if (tool === 'record_entities') {
+        return {
+          toolArguments: {
+            referenceEntities: ['300 meters'],
+            contextEntities: ['Paris', '300 Meters'],
+          },
+        };
+      }
+      // Statements about the 300 meters are supported; every passage is relevant and states
+      // every claim put to it.
+      const tag =
+        { record_relevance: 'passage', record_passage_support: 'claim' }[tool] ?? 'statement';
+      const text = body.messages.map((m) => m.content).join('\n');
+      const pattern = new RegExp(`<${tag} (\\d+)>\\n([\\s\\S]*?)\\n</${tag} \\1>`, 'g');
+      const verdicts = [...text.matchAll(pattern)].map((m) => ({
+        reason: tool,
+        verdict: tag !== 'statement' || (m[2] ?? '').includes('300') ? 1 : 0,
+      }));
+      return { toolArguments: { verdicts } };
+    });
+    class EntitiesRecall extends BaseRagasContextEntitiesRecall<TestCase, Output> {
+      id = 'entities';
+      retrievedContextsMapper({ output }: { testCase: TestCase; output: Output }): string[] {
+        return output.contexts;
+      }
+      referenceMapper({ testCase }: { testCase: TestCase }): string {
+        return testCase.expectedAnswer;
+      }
+    }
+    class FactualCorrectness extends BaseRagasFactualCorrectness<TestCase, Output> {
+      id = 'factual';
+      override mode = 'precision' as const;
+      responseMapper({ output }: { output: Output }): string {
+        return output.answer;
+      }
+      referenceMapper({ testCase }: { testCase: TestCase }): string {
+        return testCase.expectedAnswer;
+      }
+    }
+    class NoiseSensitivity extends BaseRagasNoiseSensitivity<TestCase, Output> {
+      id = 'noise';
+      override userInputMapper({ testCase }: { testCase: TestCase; output: Output }): string {
+        return testCase.question;
+      }
+      responseMapper({ output }: { output: Output }): string {
+        return `${output.answer}. It is in Paris. It is blue.`;
+      }
+      referenceMapper({ testCase }: { testCase: TestCase }): string {
+        return testCase.expectedAnswer;
+      }
+      retrievedContextsMapper({ output }: { testCase: TestCase; output: Output }): string[] {
+        return output.contexts;
+      }
+    }
+    const result = await run([
+      new EntitiesRecall(),
+      new FactualCorrectness(),
+      new NoiseSensitivity(),
+    ]);
+    assert.equal(evaluation(result, 'entities')?.score, 1);
+    assert.equal(evaluation(result, 'factual')?.score, 1);
+    assert.equal(evaluation(result, 'factual')?.metadata?.mode, 'precision');
+    // Two of three claims are wrong and stated by a relevant passage: 2/3, above the default lte 0.5.
+    const noise = evaluation(result, 'noise');
+    assert.equal(noise?.score, 2 / 3);
+    assert.equal(noise?.passed, false);
+    const tools = server.requests.map(
+      (r) => (r.body as { tool_choice: { function: { name: string } } }).tool_choice.function.name,
+    );
+    assert.deepEqual(
+      tools.filter((t) => t === 'record_response_support'),
+      [],
+      'precision only',
+    );
+    assert.equal(tools.length, 1 + 1 + 3);
+    const relevance = server.requests.find((r) =>
+      JSON.stringify(r.body).includes('record_relevance'),
+    );
+    assert.ok(JSON.stringify(relevance?.body).includes('How tall is the Eiffel Tower?'));
   });
 });

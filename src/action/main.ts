@@ -57,7 +57,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   core.setOutput('failed', counts.failed);
   core.setOutput('errored', counts.errored);
   core.setOutput('comment-url', commentUrl);
-  if (willFailStep(artifact, settings)) {
+  if (results.incomplete !== undefined) {
+    // The verdict may be a pass, but the step promised files it could not leave behind.
+    core.setFailed(`evals: ${results.incomplete}`);
+  } else if (willFailStep(artifact, settings)) {
     core.setFailed(`evals: ${headline(artifact)}`);
   }
 }

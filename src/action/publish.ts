@@ -21,15 +21,10 @@ import {
   toWorkflowCommands,
   unannotatedText,
 } from '../report/annotations.ts';
-import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
-import {
-  MAX_WORKFLOW_COMMAND_ANNOTATIONS,
-  PR_COMMENT_MAX_CHARS,
-  REPORT_MAX_BYTES,
-} from '../report/github-limits.ts';
+import { MAX_WORKFLOW_COMMAND_ANNOTATIONS, REPORT_MAX_BYTES } from '../report/github-limits.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
 import { runTotals } from '../report/totals.ts';
-import type { Comparison } from '../types/comparison.ts';
+import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { readBaseline } from './baseline.ts';
 import { reportIdentity } from './report-identity.ts';
@@ -62,9 +57,8 @@ export async function publishResults(
   });
   const title = `evals: ${identity.label}`;
   // With a comparison, the comment shows its statistics; the plain deltas would only repeat them.
-  const preamble = artifact.comparison ? comparisonSection(artifact.comparison) : undefined;
   const baseline =
-    preamble === undefined && settings.baseline.kind === 'file'
+    artifact.comparison === undefined && settings.baseline.kind === 'file'
       ? readBaseline(settings.baseline.path)
       : null;
   const links = runLinks(env);
@@ -83,7 +77,6 @@ export async function publishResults(
           sourceRoot,
           baseline,
           links,
-          ...(preamble !== undefined ? { preamble } : {}),
           ...(htmlReport !== undefined ? { htmlReport } : {}),
         }),
       maxBytes,
@@ -185,19 +178,8 @@ function annotateThroughWorkflowCommands(
 export function headline(artifact: ResultsArtifact): string {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? 'interrupted' : artifact.verdict;
-  return `${state}: ${t.failedRuns} of ${t.runs} runs failed · ${t.passed} passed, ${t.failed} failed, ${t.errored} errored`;
-}
-
-/**
- * The comparison for the comment: its full rendering when it takes at most a third of the
- * comment, else without the case lists, else a pointer to where it is.
- */
-function comparisonSection(comparison: Comparison): string {
-  const full = renderComparisonMarkdown(comparison);
-  if (full.length <= PR_COMMENT_MAX_CHARS / 3) return full;
-  const short = renderComparisonMarkdown(comparison, { maxListedCases: 0 });
-  if (short.length <= PR_COMMENT_MAX_CHARS / 3) return short;
-  return '_The comparison with the baseline is too large for this comment: see `comparison` in the results artifact, or `evals compare`._';
+  const n = formatCount;
+  return `${state}: ${n(t.failedRuns)} of ${n(t.runs)} runs failed · ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
 }
 
 /** The workflow run's page, when the runner says where it is. */

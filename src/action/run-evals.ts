@@ -10,7 +10,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import { parseRunArgs } from '../cli/run-args.ts';
 import type { CommandContext } from '../pipeline/context.ts';
-import { executeRun, type RunArgs } from '../pipeline/run.ts';
+import { EXIT, executeRun, type RunArgs } from '../pipeline/run.ts';
 import { UsageError, formatIssue } from '../shared/errors.ts';
 import { ArtifactReadError, openArtifactFile } from '../artifact/read.ts';
 import type { Reporter } from '../report/reporter.ts';
@@ -30,6 +30,12 @@ export interface EvalResults {
   sourceRoot: string;
   /** The `evals run` arguments the results were made with; none in `mode: report`. */
   args: readonly string[];
+  /**
+   * Why the run's own files are incomplete, when they are: a results or report file that could
+   * not be written (`evals run` exit 3), or a run interrupted by a signal (exit 130). The
+   * reports still go out from what the run holds; the step fails with this message.
+   */
+  incomplete?: string;
 }
 
 /**
@@ -79,6 +85,7 @@ export async function runEvals(
       ctx,
       [pullRequestCases],
     );
+    const incomplete = incompleteRun(outcome.exitCode, settings);
     return {
       ...located(
         workspace,
@@ -86,6 +93,7 @@ export async function runEvals(
         outcome.config.absPath,
       ),
       args: settings.args,
+      ...(incomplete !== undefined && { incomplete }),
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -95,6 +103,20 @@ export async function runEvals(
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * What an exit code of `evals run` other than its verdict's says about the files the step
+ * promised (the lines naming the file and its cause are already on stderr, in the log).
+ */
+function incompleteRun(exitCode: number, settings: ActionSettings): string | undefined {
+  if (exitCode === EXIT.unwritten) {
+    return `the run finished but its files could not all be written (${settings.results}${settings.report === null ? '' : ` or ${settings.report}`}); the log says which and where the results are kept`;
+  }
+  if (exitCode === EXIT.interrupted) {
+    return `the run was interrupted: ${settings.results} holds only the cases that finished`;
+  }
+  return undefined;
 }
 
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */

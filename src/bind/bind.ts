@@ -4,10 +4,13 @@
  * and judge clients created, and the target built by its kind's registry entry. Then the plan's
  * runs and the bound suites make the engine's suites.
  */
+import { basename, dirname, join } from 'node:path';
 import { suiteIssueAt } from '../config/config-path.ts';
 import { parseModuleSpec, type ModuleRef } from '../config/module-spec.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
+import { OVERRIDES_INVALID, type OverridesFileError } from '../evaluators/judges/overrides.ts';
+import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
 import type { Breaker } from '../judge/breaker.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
@@ -20,6 +23,7 @@ import type {
   PassCondition,
   Target,
 } from '../types/index.ts';
+import { FUNCTION_WORKER_ENTRY } from './function-worker-entry.ts';
 import type { ModelAccess } from './models.ts';
 import type { ModuleLoader, ModuleResult } from './modules/loader.ts';
 import { asEvaluator, asPassCondition, asTestFn } from './modules/shapes.ts';
@@ -109,6 +113,8 @@ function bindTarget(
     ...(options.breaker !== undefined ? { breaker: options.breaker } : {}),
     loadFunction: (module, where) =>
       loadShaped(options.loader, config, module, at(...where), asTestFn),
+    functionWorkerEntry: FUNCTION_WORKER_ENTRY,
+    tsxSearchFrom: options.loader.tsxSearchFrom,
   });
 }
 
@@ -203,8 +209,7 @@ async function loadEvaluator(
         ...options.models?.contextFor(suite, ev),
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, issue: { ...where, code: 'evaluator.create', message } };
+      return { ok: false, issue: createIssue(error, config, where) };
     }
   } else {
     const shaped = await loadShaped(options.loader, config, ev.use, where, (value, ref) =>
@@ -212,6 +217,24 @@ async function loadEvaluator(
     );
     if (!shaped.ok) return shaped;
     inner = shaped.value;
+    // The SDK's judge classes get the judge settings the built-ins get (their own fields win).
+    if (acceptsSdkContext(inner)) {
+      inner.useContext({ ...options.models?.contextFor(suite, ev), evaluatorId: ev.id });
+      try {
+        inner.preload?.();
+      } catch (error) {
+        return { ok: false, issue: createIssue(error, config, where) };
+      }
+    } else if (ev.judge !== undefined) {
+      return {
+        ok: false,
+        issue: {
+          ...at('evaluators', ev.index, 'judge'),
+          code: 'evaluator.judge-unused',
+          message: `${ev.use} is not one of the SDK's judge classes (BaseLLMJudge, BaseAccuracy, …), so judge: has no effect; a custom evaluator can call models through createJudgeClient from "evalgate"`,
+        },
+      };
+    }
   }
   // The config's id, limits and threshold win over what the evaluator object declares.
   const threshold = ev.threshold ?? inner.threshold;
@@ -231,6 +254,27 @@ async function loadEvaluator(
         : (args) => inner.evaluateTestCase(args),
     },
   };
+}
+
+/**
+ * The issue of an evaluator that could not be made ready: a malformed overrides store is shown
+ * where it is, as a module's syntax error is; anything else where the config names it. By
+ * `code`, not `instanceof`: an SDK class from a module may throw its own copy's error class.
+ */
+function createIssue(error: unknown, config: LoadedConfig, where: Issue): Issue {
+  if (error instanceof Error && (error as Partial<OverridesFileError>).code === OVERRIDES_INVALID) {
+    const { file, line, problem } = error as OverridesFileError;
+    return {
+      code: OVERRIDES_INVALID,
+      file: join(dirname(config.file), basename(file)),
+      line,
+      col: 1,
+      path: '',
+      message: `${problem} (read for ${where.path})`,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { ...where, code: 'evaluator.create', message };
 }
 
 /**

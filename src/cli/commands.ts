@@ -244,6 +244,44 @@ export const REPORT = {
   footer: ['Exit codes: 0 written · 2 bad input or the file cannot be written.'],
 } satisfies CommandSpec;
 
+/** `evals override RESULTS.json --case ID --evaluator EVAL --score N` */
+export const OVERRIDE = {
+  name: 'evals override',
+  summary: "Record a human's score for one evaluation, as an example for judges",
+  positionals: { names: 'RESULTS.json', what: 'one results file', min: 1, max: 1 },
+  about: [
+    "Appends a human override of one evaluation of a results artifact to evals-overrides.jsonl next to the config (commit it: it keeps the labels). The line holds the case's fields, its output, the score the evaluator gave and the one given here. Judges read the most recent overrides of their evaluator id as examples: llm-judge with overrides: N, the SDK's BaseLLMJudge with numOverrides (passed to makePrompt).",
+  ],
+  options: {
+    case: {
+      type: 'string',
+      value: 'ID',
+      help: 'The case: its id, or enough of its start (required)',
+    },
+    evaluator: {
+      type: 'string',
+      value: 'ID',
+      help: 'The evaluator whose verdict is corrected (required)',
+    },
+    score: { type: 'string', value: 'N', help: 'The right score, from 0 to 1 (required)' },
+    reason: { type: 'string', value: 'TEXT', help: 'Why; shown to the judge with the example' },
+    suite: { type: 'string', value: 'ID', help: 'Look for the case in this suite only' },
+    grid: {
+      type: 'string',
+      multiple: true,
+      value: 'KEY=VALUE',
+      help: 'Look only at grid points where KEY has VALUE (repeatable)',
+    },
+    config: {
+      type: 'string',
+      value: 'FILE',
+      help: 'The config beside which the overrides are kept (default: ./evals.yaml)',
+    },
+    help: HELP,
+  },
+  footer: ['Exit codes: 0 recorded · 2 bad input (nothing written).'],
+} satisfies CommandSpec;
+
 /** The commands of `evals`, by the word that names them. */
 export const COMMANDS = {
   run: RUN,
@@ -253,6 +291,7 @@ export const COMMANDS = {
   merge: MERGE,
   show: SHOW,
   report: REPORT,
+  override: OVERRIDE,
   testset: TESTSET,
 } satisfies Record<string, CommandSpec>;
 

@@ -3,8 +3,9 @@ import { requireCommonCases, validateComparable } from '../compare/validate-comp
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
-import type { Comparison } from '../types/comparison.ts';
-import type { ResultsArtifact } from '../types/index.ts';
+import { runKey } from '../shared/run-key.ts';
+import type { Comparison, RunRef } from '../types/comparison.ts';
+import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import { readComparable } from '../pipeline/artifact-files.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
 
@@ -37,14 +38,26 @@ export async function compareCommand(
       names,
     );
   }
+  const headCase = head.ok ? headCaseFinder(head.artifact) : undefined;
   const render =
     format === 'json'
       ? renderComparisonJson
       : format === 'md'
-        ? renderComparisonMarkdown
+        ? (c: Comparison) => renderComparisonMarkdown(c, headCase ? { headCase } : {})
         : (c: Comparison) => renderComparisonText(c, { color: useColor(ctx) });
   ctx.stdout.write(render(comparison));
   return comparison.hasRegression ? 1 : 0;
+}
+
+/** HEAD's case by run and id, so the markdown tables can say why a case fails now. */
+function headCaseFinder(
+  head: ResultsArtifact,
+): (run: RunRef, id: string) => CaseResult | undefined {
+  const cases = new Map<string, CaseResult>();
+  for (const run of head.runs) {
+    for (const result of run.cases) cases.set(JSON.stringify([runKey(run), result.id]), result);
+  }
+  return (run, id) => cases.get(JSON.stringify([runKey(run), id]));
 }
 
 /** Validates both sides (throwing a UsageError naming the file at fault) and compares them. */

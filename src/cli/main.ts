@@ -4,7 +4,18 @@ import { closestMatch } from '../config/did-you-mean.ts';
 import { UsageError, formatIssue, usageError } from '../shared/errors.ts';
 import { toolVersion } from '../shared/version.ts';
 import { optionError, positional, withArgs } from './args.ts';
-import { COMMANDS, COMPARE, EVALS, INIT, MERGE, REPORT, RUN, SHOW, VALIDATE } from './commands.ts';
+import {
+  COMMANDS,
+  COMPARE,
+  EVALS,
+  INIT,
+  MERGE,
+  OVERRIDE,
+  REPORT,
+  RUN,
+  SHOW,
+  VALIDATE,
+} from './commands.ts';
 import { renderHelp } from './help.ts';
 import { resumeCommand, runArgs } from './run-args.ts';
 import { validateCommand } from './validate.ts';
@@ -163,6 +174,10 @@ async function dispatch(
     case 'report':
       return withArgs(REPORT, rest, ctx, async (args) =>
         (await import('./report.ts')).reportCommand(args, ctx),
+      );
+    case 'override':
+      return withArgs(OVERRIDE, rest, ctx, async (args) =>
+        (await import('./override.ts')).overrideCommand(args, ctx),
       );
     case 'testset':
       return (await import('./testset/command.ts')).testsetCommand(rest, ctx);

@@ -11,6 +11,7 @@ import { buildTarget } from './target.ts';
 import type {
   ConfigPath,
   EvaluatorConfig,
+  Isolation,
   JudgeDefaults,
   JudgeSettings,
   Loc,
@@ -32,6 +33,7 @@ interface RawConfig {
     concurrency?: number;
     timeout?: string;
     trials?: number;
+    isolation?: Isolation;
     stopAfterErrors?: number;
     judge?: RawJudge & { prices?: JudgeDefaults['prices']; hostConcurrency?: number };
   };
@@ -57,6 +59,7 @@ interface RawSuite {
   concurrency?: number;
   timeout?: string;
   trials?: number;
+  isolation?: Isolation;
   evaluators?: RawEvaluator[];
   pass?: string;
   gate?: GateSpec;
@@ -90,6 +93,7 @@ export function buildConfig(
     timeoutMs:
       raw.defaults?.timeout === undefined ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout),
     trials: raw.defaults?.trials ?? DEFAULT_TRIALS,
+    isolation: raw.defaults?.isolation ?? 'process',
     stopAfterErrors: raw.defaults?.stopAfterErrors ?? DEFAULT_STOP_AFTER_ERRORS,
     judge: buildJudge<NonNullable<NonNullable<RawConfig['defaults']>['judge']>>(
       raw.defaults?.judge ?? {},
@@ -102,7 +106,14 @@ export function buildConfig(
       testset: buildTestset(suite.testset, ['suites', index, 'testset'], options.locate),
       target:
         suite.function !== undefined
-          ? { kind: 'function', module: suite.function }
+          ? {
+              kind: 'function',
+              module: suite.function,
+              // Only function suites take it: the rules reject it on any other suite.
+              ...((suite.isolation ?? defaults.isolation) === 'worker'
+                ? { isolation: 'worker' as const }
+                : {}),
+            }
           : suite.target !== undefined
             ? buildTarget(suite.target)
             : { kind: 'recorded', ...(suite.output !== undefined ? { column: suite.output } : {}) },

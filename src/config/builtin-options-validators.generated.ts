@@ -1627,7 +1627,7 @@ return errors === 0;
 }
 
 export const v10 = validate20;
-const schema21 = {"type":"object","properties":{"prompt":{"type":"string","minLength":1,"description":"The full judge prompt, with templates, e.g. \"Is this answer helpful?\\nQuestion: {{case.question}}\\nAnswer: {{output}}\"."},"choices":{"type":"object","description":"The answers the judge may give, each with its score in [0, 1], e.g. { \"yes\": 1, \"partly\": 0.5, \"no\": 0 }. At least two.","minProperties":2,"additionalProperties":{"type":"number","minimum":0,"maximum":1}},"system":{"type":"string","description":"A system message for the judge. Default: none."}},"required":["prompt","choices"],"additionalProperties":false};
+const schema21 = {"type":"object","properties":{"prompt":{"type":"string","minLength":1,"description":"The full judge prompt, with templates, e.g. \"Is this answer helpful?\\nQuestion: {{case.question}}\\nAnswer: {{output}}\"."},"choices":{"type":"object","description":"The answers the judge may give, each with its score in [0, 1], e.g. { \"yes\": 1, \"partly\": 0.5, \"no\": 0 }. At least two.","minProperties":2,"additionalProperties":{"type":"number","minimum":0,"maximum":1}},"system":{"type":"string","description":"A system message for the judge. Default: none."},"overrides":{"type":"integer","minimum":0,"maximum":50,"description":"How many of the most recent human overrides of this evaluator (evals override, kept in evals-overrides.jsonl next to evals.yaml) to append to the prompt as examples. Default 0. No templates."}},"required":["prompt","choices"],"additionalProperties":false};
 const func2 = runtime0.default;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1655,7 +1655,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(((key0 === "prompt") || (key0 === "choices")) || (key0 === "system"))){
+if(!((((key0 === "prompt") || (key0 === "choices")) || (key0 === "system")) || (key0 === "overrides"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema21,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -1764,14 +1764,49 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.type,parentSchema:schema21,data};
+if(data.overrides !== undefined){
+let data4 = data.overrides;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err11 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema21.properties.overrides.type,parentSchema:schema21.properties.overrides,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 > 50 || isNaN(data4)){
+const err12 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50},message:"must be <= 50",schema:50,parentSchema:schema21.properties.overrides,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data4 < 0 || isNaN(data4)){
+const err13 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema21.properties.overrides,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.type,parentSchema:schema21,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -2854,6 +2889,692 @@ validate30.errors = vErrors;
 return errors === 0;
 }
 
+export const v21 = validate31;
+const schema32 = {"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \"contexts\" array when the output is an object that has one, else the case's \"contexts\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \"reference\", else its \"expected\"."},"question":{"type":"string","description":"The question that was asked. Default: the case's \"question\", else its \"input\"."}},"additionalProperties":false};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "contexts") || (key0 === "reference")) || (key0 === "question"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.contexts !== undefined){
+let data0 = data.contexts;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.contexts.anyOf[0].type,parentSchema:schema32.properties.contexts.anyOf[0],data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/contexts/" + i0,schemaPath:"#/properties/contexts/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.contexts.anyOf[1].items.type,parentSchema:schema32.properties.contexts.anyOf[1].items,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema32.properties.contexts.anyOf[1].type,parentSchema:schema32.properties.contexts.anyOf[1],data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.contexts.anyOf,parentSchema:schema32.properties.contexts,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.reference !== undefined){
+let data2 = data.reference;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/reference",schemaPath:"#/properties/reference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.reference.type,parentSchema:schema32.properties.reference,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.question !== undefined){
+let data3 = data.question;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.question.type,parentSchema:schema32.properties.question,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+
+export const v22 = validate32;
+const schema33 = {"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \"contexts\" array when the output is an object that has one, else the case's \"contexts\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \"reference\", else its \"expected\"."},"question":{"type":"string","description":"The question that was asked. Default: the case's \"question\", else its \"input\"."}},"additionalProperties":false};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "contexts") || (key0 === "reference")) || (key0 === "question"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.contexts !== undefined){
+let data0 = data.contexts;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.contexts.anyOf[0].type,parentSchema:schema33.properties.contexts.anyOf[0],data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/contexts/" + i0,schemaPath:"#/properties/contexts/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.contexts.anyOf[1].items.type,parentSchema:schema33.properties.contexts.anyOf[1].items,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema33.properties.contexts.anyOf[1].type,parentSchema:schema33.properties.contexts.anyOf[1],data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema33.properties.contexts.anyOf,parentSchema:schema33.properties.contexts,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.reference !== undefined){
+let data2 = data.reference;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/reference",schemaPath:"#/properties/reference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.reference.type,parentSchema:schema33.properties.reference,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.question !== undefined){
+let data3 = data.question;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.question.type,parentSchema:schema33.properties.question,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+
+export const v23 = validate33;
+const schema34 = {"type":"object","properties":{"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \"contexts\" array when the output is an object that has one, else the case's \"contexts\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \"reference\", else its \"expected\"."}},"additionalProperties":false};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((key0 === "contexts") || (key0 === "reference"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.contexts !== undefined){
+let data0 = data.contexts;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.contexts.anyOf[0].type,parentSchema:schema34.properties.contexts.anyOf[0],data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/contexts/" + i0,schemaPath:"#/properties/contexts/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.contexts.anyOf[1].items.type,parentSchema:schema34.properties.contexts.anyOf[1].items,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema34.properties.contexts.anyOf[1].type,parentSchema:schema34.properties.contexts.anyOf[1],data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema34.properties.contexts.anyOf,parentSchema:schema34.properties.contexts,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.reference !== undefined){
+let data2 = data.reference;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/reference",schemaPath:"#/properties/reference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.reference.type,parentSchema:schema34.properties.reference,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+
+export const v24 = validate34;
+const schema35 = {"type":"object","properties":{"answer":{"description":"The generated answer. Default: the output's \"answer\" string when the output is an object that has one, else the whole output (a non-string value as JSON)."},"reference":{"type":"string","description":"The reference answer the response is checked against. Default: the case's \"reference\", else its \"expected\"."},"mode":{"description":"f1 (default): harmonic mean of precision and recall; precision: share of the response's claims the reference supports; recall: share of the reference's claims the response states.","anyOf":[{"enum":["f1","precision","recall"]},{"type":"string","pattern":"^\\s*\\{\\{[^{}]*\\}\\}\\s*$","patternErrorMessage":"expected \"f1\" or \"precision\" or \"recall\" or a whole-value {{ template }}"}]}},"additionalProperties":false};
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((key0 === "answer") || (key0 === "reference")) || (key0 === "mode"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema35,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.reference !== undefined){
+let data0 = data.reference;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/reference",schemaPath:"#/properties/reference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.reference.type,parentSchema:schema35.properties.reference,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data1 = data.mode;
+const _errs5 = errors;
+let valid1 = false;
+const _errs6 = errors;
+if(!(((data1 === "f1") || (data1 === "precision")) || (data1 === "recall"))){
+const err2 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema35.properties.mode.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema35.properties.mode.anyOf[0].enum,parentSchema:schema35.properties.mode.anyOf[0],data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs7 = errors;
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$"},message:"must match pattern \""+"^\\s*\\{\\{[^{}]*\\}\\}\\s*$"+"\"",schema:"^\\s*\\{\\{[^{}]*\\}\\}\\s*$",parentSchema:schema35.properties.mode.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.mode.anyOf[1].type,parentSchema:schema35.properties.mode.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.mode.anyOf,parentSchema:schema35.properties.mode,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+
+export const v25 = validate35;
+const schema36 = {"type":"object","properties":{"answer":{"description":"The generated answer. Default: the output's \"answer\" string when the output is an object that has one, else the whole output (a non-string value as JSON)."},"contexts":{"description":"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \"contexts\" array when the output is an object that has one, else the case's \"contexts\".","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"reference":{"type":"string","description":"The reference answer the retrieval should support. Default: the case's \"reference\", else its \"expected\"."},"question":{"type":"string","description":"The question that was asked. Default: the case's \"question\", else its \"input\"."},"mode":{"description":"relevant (default): count wrong claims stated by a context that is relevant to the reference; irrelevant: by an irrelevant context and no relevant one.","anyOf":[{"enum":["relevant","irrelevant"]},{"type":"string","pattern":"^\\s*\\{\\{[^{}]*\\}\\}\\s*$","patternErrorMessage":"expected \"relevant\" or \"irrelevant\" or a whole-value {{ template }}"}]}},"additionalProperties":false};
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!(((((key0 === "answer") || (key0 === "contexts")) || (key0 === "reference")) || (key0 === "question")) || (key0 === "mode"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.contexts !== undefined){
+let data0 = data.contexts;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contexts.anyOf[0].type,parentSchema:schema36.properties.contexts.anyOf[0],data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/contexts/" + i0,schemaPath:"#/properties/contexts/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.contexts.anyOf[1].items.type,parentSchema:schema36.properties.contexts.anyOf[1].items,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema36.properties.contexts.anyOf[1].type,parentSchema:schema36.properties.contexts.anyOf[1],data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/contexts",schemaPath:"#/properties/contexts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.properties.contexts.anyOf,parentSchema:schema36.properties.contexts,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.reference !== undefined){
+let data2 = data.reference;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/reference",schemaPath:"#/properties/reference/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.reference.type,parentSchema:schema36.properties.reference,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.question !== undefined){
+let data3 = data.question;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.question.type,parentSchema:schema36.properties.question,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data4 = data.mode;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(!((data4 === "relevant") || (data4 === "irrelevant"))){
+const err7 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema36.properties.mode.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema36.properties.mode.anyOf[0].enum,parentSchema:schema36.properties.mode.anyOf[0],data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const _errs17 = errors;
+if(typeof data4 === "string"){
+if(!pattern0.test(data4)){
+const err8 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^\\s*\\{\\{[^{}]*\\}\\}\\s*$"},message:"must match pattern \""+"^\\s*\\{\\{[^{}]*\\}\\}\\s*$"+"\"",schema:"^\\s*\\{\\{[^{}]*\\}\\}\\s*$",parentSchema:schema36.properties.mode.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.mode.anyOf[1].type,parentSchema:schema36.properties.mode.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs17 === errors;
+valid4 = valid4 || _valid1;
+}
+if(!valid4){
+const err10 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.properties.mode.anyOf,parentSchema:schema36.properties.mode,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+
 export const optionValidators = {
   "is-equals": { schema: "{\"type\":\"object\",\"properties\":{\"expected\":{\"description\":\"The value to compare with; any type. Objects and arrays compare structurally, ignoring key order.\"},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"},\"ignoreCase\":{\"description\":\"Compare case-insensitively. Default: false.\",\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a boolean or a whole-value {{ template }}\"}]},\"trim\":{\"description\":\"Ignore leading and trailing whitespace of the strings compared. Default: false.\",\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a boolean or a whole-value {{ template }}\"}]}},\"required\":[\"expected\"],\"additionalProperties\":false}", validate: v0 },
   "is-valid-json": { schema: "{\"type\":\"object\",\"properties\":{\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"additionalProperties\":false}", validate: v1 },
@@ -2865,7 +3586,7 @@ export const optionValidators = {
   "levenshtein": { schema: "{\"type\":\"object\",\"properties\":{\"expected\":{\"type\":\"string\",\"description\":\"The reference text.\"},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"},\"ignoreCase\":{\"description\":\"Compare case-insensitively. Default: false.\",\"anyOf\":[{\"type\":\"boolean\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a boolean or a whole-value {{ template }}\"}]},\"maxDistance\":{\"description\":\"Passes when at most this many edits apart (sets the threshold per case; a `threshold:` on the evaluator wins).\",\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\"}]}},\"required\":[\"expected\"],\"additionalProperties\":false}", validate: v7 },
   "length": { schema: "{\"type\":\"object\",\"properties\":{\"min\":{\"description\":\"Smallest length allowed (inclusive).\",\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a whole number ≥ 0 or a whole-value {{ template }}\"}]},\"max\":{\"description\":\"Largest length allowed (inclusive).\",\"anyOf\":[{\"type\":\"integer\",\"minimum\":0},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a whole number ≥ 0 or a whole-value {{ template }}\"}]},\"unit\":{\"description\":\"chars: Unicode code points (default); words: runs of non-whitespace characters.\",\"anyOf\":[{\"enum\":[\"chars\",\"words\"]},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected \\\"chars\\\" or \\\"words\\\" or a whole-value {{ template }}\"}]},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"additionalProperties\":false}", validate: v8 },
   "latency": { schema: "{\"type\":\"object\",\"properties\":{\"max\":{\"description\":\"Longest call allowed (inclusive): \\\"500ms\\\", \\\"2s\\\", \\\"1.5s\\\", \\\"1m\\\", \\\"1h\\\", or a number of milliseconds.\",\"anyOf\":[{\"type\":\"number\",\"minimum\":0},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\d+(\\\\.\\\\d+)?(ms|s|m|h)?\\\\s*$\",\"patternErrorMessage\":\"expected a duration such as \\\"500ms\\\", \\\"2s\\\", \\\"1m\\\" or a number of milliseconds\"},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\"}]}},\"required\":[\"max\"],\"additionalProperties\":false}", validate: v9 },
-  "llm-judge": { schema: "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The full judge prompt, with templates, e.g. \\\"Is this answer helpful?\\\\nQuestion: {{case.question}}\\\\nAnswer: {{output}}\\\".\"},\"choices\":{\"type\":\"object\",\"description\":\"The answers the judge may give, each with its score in [0, 1], e.g. { \\\"yes\\\": 1, \\\"partly\\\": 0.5, \\\"no\\\": 0 }. At least two.\",\"minProperties\":2,\"additionalProperties\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1}},\"system\":{\"type\":\"string\",\"description\":\"A system message for the judge. Default: none.\"}},\"required\":[\"prompt\",\"choices\"],\"additionalProperties\":false}", validate: v10 },
+  "llm-judge": { schema: "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The full judge prompt, with templates, e.g. \\\"Is this answer helpful?\\\\nQuestion: {{case.question}}\\\\nAnswer: {{output}}\\\".\"},\"choices\":{\"type\":\"object\",\"description\":\"The answers the judge may give, each with its score in [0, 1], e.g. { \\\"yes\\\": 1, \\\"partly\\\": 0.5, \\\"no\\\": 0 }. At least two.\",\"minProperties\":2,\"additionalProperties\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1}},\"system\":{\"type\":\"string\",\"description\":\"A system message for the judge. Default: none.\"},\"overrides\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":50,\"description\":\"How many of the most recent human overrides of this evaluator (evals override, kept in evals-overrides.jsonl next to evals.yaml) to append to the prompt as examples. Default 0. No templates.\"}},\"required\":[\"prompt\",\"choices\"],\"additionalProperties\":false}", validate: v10 },
   "accuracy": { schema: "{\"type\":\"object\",\"properties\":{\"expected\":{\"description\":\"The reference answer, e.g. \\\"{{case.answer}}\\\". A non-string value is shown to the judge as JSON.\"},\"question\":{\"type\":\"string\",\"description\":\"What the function under test was asked, shown to the judge for context, e.g. \\\"{{case.question}}\\\". Default: none.\"},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"required\":[\"expected\"],\"additionalProperties\":false}", validate: v11 },
   "nsfw": { schema: "{\"type\":\"object\",\"properties\":{\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"additionalProperties\":false}", validate: v12 },
   "toxicity": { schema: "{\"type\":\"object\",\"properties\":{\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"additionalProperties\":false}", validate: v13 },
@@ -2876,5 +3597,10 @@ export const optionValidators = {
   "semantic-similarity": { schema: "{\"type\":\"object\",\"properties\":{\"expected\":{\"type\":\"string\",\"description\":\"The reference text.\"},\"actual\":{\"description\":\"The value under test. Default: the function output ({{output}}). For text checks a non-string value is JSON-encoded.\"}},\"required\":[\"expected\"],\"additionalProperties\":false}", validate: v18 },
   "context-precision": { schema: "{\"type\":\"object\",\"properties\":{\"contexts\":{\"description\":\"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\\"contexts\\\" array when the output is an object that has one, else the case's \\\"contexts\\\".\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},\"reference\":{\"type\":\"string\",\"description\":\"The reference answer, matched sentence by sentence. Default: the case's \\\"reference\\\", else its \\\"expected\\\". Not together with expectedContexts.\"},\"expectedContexts\":{\"description\":\"Passages or facts the retrieval should find, each matched as a whole; used instead of reference.\",\"anyOf\":[{\"type\":\"array\",\"items\":{\"type\":\"string\"}},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected an array of strings or a whole-value {{ template }}\"}]},\"minSimilarity\":{\"description\":\"How close (0–1) a reference item must come to some stretch of a context to count as found: 1 − edit distance / item length. Default: 0.7.\",\"anyOf\":[{\"type\":\"number\",\"minimum\":0,\"maximum\":1},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a number from 0 to 1 or a whole-value {{ template }}\"}]}},\"additionalProperties\":false}", validate: v19 },
   "context-recall": { schema: "{\"type\":\"object\",\"properties\":{\"contexts\":{\"description\":\"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\\"contexts\\\" array when the output is an object that has one, else the case's \\\"contexts\\\".\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},\"reference\":{\"type\":\"string\",\"description\":\"The reference answer, matched sentence by sentence. Default: the case's \\\"reference\\\", else its \\\"expected\\\". Not together with expectedContexts.\"},\"expectedContexts\":{\"description\":\"Passages or facts the retrieval should find, each matched as a whole; used instead of reference.\",\"anyOf\":[{\"type\":\"array\",\"items\":{\"type\":\"string\"}},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected an array of strings or a whole-value {{ template }}\"}]},\"minSimilarity\":{\"description\":\"How close (0–1) a reference item must come to some stretch of a context to count as found: 1 − edit distance / item length. Default: 0.7.\",\"anyOf\":[{\"type\":\"number\",\"minimum\":0,\"maximum\":1},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected a number from 0 to 1 or a whole-value {{ template }}\"}]}},\"additionalProperties\":false}", validate: v20 },
+  "llm-context-precision": { schema: "{\"type\":\"object\",\"properties\":{\"contexts\":{\"description\":\"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\\"contexts\\\" array when the output is an object that has one, else the case's \\\"contexts\\\".\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},\"reference\":{\"type\":\"string\",\"description\":\"The reference answer the retrieval should support. Default: the case's \\\"reference\\\", else its \\\"expected\\\".\"},\"question\":{\"type\":\"string\",\"description\":\"The question that was asked. Default: the case's \\\"question\\\", else its \\\"input\\\".\"}},\"additionalProperties\":false}", validate: v21 },
+  "llm-context-recall": { schema: "{\"type\":\"object\",\"properties\":{\"contexts\":{\"description\":\"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\\"contexts\\\" array when the output is an object that has one, else the case's \\\"contexts\\\".\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},\"reference\":{\"type\":\"string\",\"description\":\"The reference answer the retrieval should support. Default: the case's \\\"reference\\\", else its \\\"expected\\\".\"},\"question\":{\"type\":\"string\",\"description\":\"The question that was asked. Default: the case's \\\"question\\\", else its \\\"input\\\".\"}},\"additionalProperties\":false}", validate: v22 },
+  "context-entities-recall": { schema: "{\"type\":\"object\",\"properties\":{\"contexts\":{\"description\":\"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\\"contexts\\\" array when the output is an object that has one, else the case's \\\"contexts\\\".\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},\"reference\":{\"type\":\"string\",\"description\":\"The reference answer the retrieval should support. Default: the case's \\\"reference\\\", else its \\\"expected\\\".\"}},\"additionalProperties\":false}", validate: v23 },
+  "factual-correctness": { schema: "{\"type\":\"object\",\"properties\":{\"answer\":{\"description\":\"The generated answer. Default: the output's \\\"answer\\\" string when the output is an object that has one, else the whole output (a non-string value as JSON).\"},\"reference\":{\"type\":\"string\",\"description\":\"The reference answer the response is checked against. Default: the case's \\\"reference\\\", else its \\\"expected\\\".\"},\"mode\":{\"description\":\"f1 (default): harmonic mean of precision and recall; precision: share of the response's claims the reference supports; recall: share of the reference's claims the response states.\",\"anyOf\":[{\"enum\":[\"f1\",\"precision\",\"recall\"]},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected \\\"f1\\\" or \\\"precision\\\" or \\\"recall\\\" or a whole-value {{ template }}\"}]}},\"additionalProperties\":false}", validate: v24 },
+  "noise-sensitivity": { schema: "{\"type\":\"object\",\"properties\":{\"answer\":{\"description\":\"The generated answer. Default: the output's \\\"answer\\\" string when the output is an object that has one, else the whole output (a non-string value as JSON).\"},\"contexts\":{\"description\":\"The retrieved passages: an array of strings, or one string for a single passage. Default: the output's \\\"contexts\\\" array when the output is an object that has one, else the case's \\\"contexts\\\".\",\"anyOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]},\"reference\":{\"type\":\"string\",\"description\":\"The reference answer the retrieval should support. Default: the case's \\\"reference\\\", else its \\\"expected\\\".\"},\"question\":{\"type\":\"string\",\"description\":\"The question that was asked. Default: the case's \\\"question\\\", else its \\\"input\\\".\"},\"mode\":{\"description\":\"relevant (default): count wrong claims stated by a context that is relevant to the reference; irrelevant: by an irrelevant context and no relevant one.\",\"anyOf\":[{\"enum\":[\"relevant\",\"irrelevant\"]},{\"type\":\"string\",\"pattern\":\"^\\\\s*\\\\{\\\\{[^{}]*\\\\}\\\\}\\\\s*$\",\"patternErrorMessage\":\"expected \\\"relevant\\\" or \\\"irrelevant\\\" or a whole-value {{ template }}\"}]}},\"additionalProperties\":false}", validate: v25 },
 };
 

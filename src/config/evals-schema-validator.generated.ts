@@ -5,33 +5,34 @@ import runtime0 from 'ajv/dist/runtime/ucs2length.js';
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"stopAfterErrors":{"description":"Stop calling a model server or HTTP host after this many calls in a row failed the same systematic way (401, 403, a model API's 404, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.","type":"integer","minimum":0},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"target":{"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]},"modelTarget":{"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"httpTarget":{"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}},"commandTarget":{"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"stopAfterErrors":{"description":"Stop calling a model server or HTTP host after this many calls in a row failed the same systematic way (401, 403, a model API's 404, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.","type":"integer","minimum":0},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"isolation":{"description":"Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.","$ref":"#/definitions/isolation"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"isolation":{"enum":["process","worker"]},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"isolation":{"description":"Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).","$ref":"#/definitions/isolation"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"target":{"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]},"modelTarget":{"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"httpTarget":{"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}},"commandTarget":{"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}}}};
 const schema12 = {"type":"integer","minimum":1};
 const schema13 = {"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"};
 const schema14 = {"type":"integer","minimum":1};
-const schema15 = {"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"};
+const schema15 = {"enum":["process","worker"]};
+const schema16 = {"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"};
 const pattern0 = new RegExp("^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "u");
 const pattern1 = new RegExp("^https?://", "u");
 const pattern2 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = runtime0.default;
-const schema17 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
-const schema18 = {"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"};
-const schema19 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
-const schema20 = {"type":"string","minLength":1};
+const schema18 = {"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"isolation":{"description":"Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).","$ref":"#/definitions/isolation"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}};
+const schema19 = {"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"};
+const schema20 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}};
+const schema21 = {"type":"string","minLength":1};
 const pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 const pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
-const schema21 = {"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]};
-const schema24 = {"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}};
-const schema25 = {"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}};
-const schema22 = {"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
+const schema22 = {"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]};
+const schema25 = {"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}};
+const schema26 = {"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line, whose template values are shell-quoted.","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}};
+const schema23 = {"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema22.required,parentSchema:schema22,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema23.required,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41,7 +42,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.model === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema22.required,parentSchema:schema22,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema23.required,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -51,8 +52,8 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema22.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema22,data};
+if(!(func2.call(schema23.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -65,7 +66,7 @@ errors++;
 if(data.type !== undefined){
 let data0 = data.type;
 if("model" !== data0){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "model"},message:"must be equal to constant",schema:"model",parentSchema:schema22.properties.type,data:data0};
+const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "model"},message:"must be equal to constant",schema:"model",parentSchema:schema23.properties.type,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -79,7 +80,7 @@ if(data.model !== undefined){
 let data1 = data.model;
 if(typeof data1 === "string"){
 if(func3(data1) < 1){
-const err4 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.model,data:data1};
+const err4 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.model,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -90,7 +91,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.model.type,parentSchema:schema22.properties.model,data:data1};
+const err5 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.model.type,parentSchema:schema23.properties.model,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -107,7 +108,7 @@ let valid1 = false;
 const _errs7 = errors;
 if(typeof data2 === "string"){
 if(func3(data2) < 1){
-const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.prompt.anyOf[0],data:data2};
+const err6 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.prompt.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -118,7 +119,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.prompt.anyOf[0].type,parentSchema:schema22.properties.prompt.anyOf[0],data:data2};
+const err7 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.prompt.anyOf[0].type,parentSchema:schema23.properties.prompt.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -133,7 +134,7 @@ if(!valid1){
 const _errs9 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.file === undefined){
-const err8 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema22.properties.prompt.anyOf[1].required,parentSchema:schema22.properties.prompt.anyOf[1],data:data2};
+const err8 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema23.properties.prompt.anyOf[1].required,parentSchema:schema23.properties.prompt.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -144,7 +145,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!(key1 === "file")){
-const err9 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema22.properties.prompt.anyOf[1],data:data2};
+const err9 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema23.properties.prompt.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -158,7 +159,7 @@ if(data2.file !== undefined){
 let data3 = data2.file;
 if(typeof data3 === "string"){
 if(func3(data3) < 1){
-const err10 = {instancePath:instancePath+"/prompt/file",schemaPath:"#/properties/prompt/anyOf/1/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.prompt.anyOf[1].properties.file,data:data3};
+const err10 = {instancePath:instancePath+"/prompt/file",schemaPath:"#/properties/prompt/anyOf/1/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.prompt.anyOf[1].properties.file,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -169,7 +170,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/prompt/file",schemaPath:"#/properties/prompt/anyOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.prompt.anyOf[1].properties.file.type,parentSchema:schema22.properties.prompt.anyOf[1].properties.file,data:data3};
+const err11 = {instancePath:instancePath+"/prompt/file",schemaPath:"#/properties/prompt/anyOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.prompt.anyOf[1].properties.file.type,parentSchema:schema23.properties.prompt.anyOf[1].properties.file,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -181,7 +182,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.prompt.anyOf[1].type,parentSchema:schema22.properties.prompt.anyOf[1],data:data2};
+const err12 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.prompt.anyOf[1].type,parentSchema:schema23.properties.prompt.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -194,7 +195,7 @@ var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err13 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema22.properties.prompt.anyOf,parentSchema:schema22.properties.prompt,data:data2};
+const err13 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.prompt.anyOf,parentSchema:schema23.properties.prompt,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -219,7 +220,7 @@ if(data.messages !== undefined){
 let data4 = data.messages;
 if(Array.isArray(data4)){
 if(data4.length < 1){
-const err14 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema22.properties.messages,data:data4};
+const err14 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema23.properties.messages,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -233,7 +234,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.role === undefined){
-const err15 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema22.properties.messages.items.required,parentSchema:schema22.properties.messages.items,data:data5};
+const err15 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema23.properties.messages.items.required,parentSchema:schema23.properties.messages.items,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -243,7 +244,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data5.content === undefined){
-const err16 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema22.properties.messages.items.required,parentSchema:schema22.properties.messages.items,data:data5};
+const err16 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema23.properties.messages.items.required,parentSchema:schema23.properties.messages.items,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -254,7 +255,7 @@ errors++;
 }
 for(const key2 in data5){
 if(!((key2 === "role") || (key2 === "content"))){
-const err17 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema22.properties.messages.items,data:data5};
+const err17 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema23.properties.messages.items,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -267,7 +268,7 @@ errors++;
 if(data5.role !== undefined){
 let data6 = data5.role;
 if(!((((data6 === "system") || (data6 === "user")) || (data6 === "assistant")) || (data6 === "developer"))){
-const err18 = {instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema22.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema22.properties.messages.items.properties.role.enum,parentSchema:schema22.properties.messages.items.properties.role,data:data6};
+const err18 = {instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema23.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema23.properties.messages.items.properties.role.enum,parentSchema:schema23.properties.messages.items.properties.role,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -284,7 +285,7 @@ let valid6 = false;
 const _errs22 = errors;
 if(typeof data7 === "string"){
 if(func3(data7) < 1){
-const err19 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.messages.items.properties.content.anyOf[0],data:data7};
+const err19 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.messages.items.properties.content.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -295,7 +296,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.messages.items.properties.content.anyOf[0].type,parentSchema:schema22.properties.messages.items.properties.content.anyOf[0],data:data7};
+const err20 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.messages.items.properties.content.anyOf[0].type,parentSchema:schema23.properties.messages.items.properties.content.anyOf[0],data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -310,7 +311,7 @@ if(!valid6){
 const _errs24 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.file === undefined){
-const err21 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema22.properties.messages.items.properties.content.anyOf[1].required,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1],data:data7};
+const err21 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema23.properties.messages.items.properties.content.anyOf[1].required,parentSchema:schema23.properties.messages.items.properties.content.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -321,7 +322,7 @@ errors++;
 }
 for(const key3 in data7){
 if(!(key3 === "file")){
-const err22 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1],data:data7};
+const err22 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema23.properties.messages.items.properties.content.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -335,7 +336,7 @@ if(data7.file !== undefined){
 let data8 = data7.file;
 if(typeof data8 === "string"){
 if(func3(data8) < 1){
-const err23 = {instancePath:instancePath+"/messages/" + i0+"/content/file",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1].properties.file,data:data8};
+const err23 = {instancePath:instancePath+"/messages/" + i0+"/content/file",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.messages.items.properties.content.anyOf[1].properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -346,7 +347,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/messages/" + i0+"/content/file",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.messages.items.properties.content.anyOf[1].properties.file.type,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1].properties.file,data:data8};
+const err24 = {instancePath:instancePath+"/messages/" + i0+"/content/file",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.messages.items.properties.content.anyOf[1].properties.file.type,parentSchema:schema23.properties.messages.items.properties.content.anyOf[1].properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -358,7 +359,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.messages.items.properties.content.anyOf[1].type,parentSchema:schema22.properties.messages.items.properties.content.anyOf[1],data:data7};
+const err25 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.messages.items.properties.content.anyOf[1].type,parentSchema:schema23.properties.messages.items.properties.content.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -371,7 +372,7 @@ var _valid1 = _errs24 === errors;
 valid6 = valid6 || _valid1;
 }
 if(!valid6){
-const err26 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema22.properties.messages.items.properties.content.anyOf,parentSchema:schema22.properties.messages.items.properties.content,data:data7};
+const err26 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/properties/messages/items/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.messages.items.properties.content.anyOf,parentSchema:schema23.properties.messages.items.properties.content,data:data7};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -394,7 +395,7 @@ vErrors = null;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.messages.items.type,parentSchema:schema22.properties.messages.items,data:data5};
+const err27 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.messages.items.type,parentSchema:schema23.properties.messages.items,data:data5};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -406,7 +407,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema22.properties.messages.type,parentSchema:schema22.properties.messages,data:data4};
+const err28 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.messages.type,parentSchema:schema23.properties.messages,data:data4};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -420,7 +421,7 @@ if(data.baseUrl !== undefined){
 let data9 = data.baseUrl;
 if(typeof data9 === "string"){
 if(!pattern1.test(data9)){
-const err29 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema22.properties.baseUrl,data:data9};
+const err29 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema23.properties.baseUrl,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -431,7 +432,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.baseUrl.type,parentSchema:schema22.properties.baseUrl,data:data9};
+const err30 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.baseUrl.type,parentSchema:schema23.properties.baseUrl,data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -444,7 +445,7 @@ errors++;
 if(data.apiKey !== undefined){
 let data10 = data.apiKey;
 if(typeof data10 !== "string"){
-const err31 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.apiKey.type,parentSchema:schema22.properties.apiKey,data:data10};
+const err31 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.apiKey.type,parentSchema:schema23.properties.apiKey,data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -460,7 +461,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key4 in data11){
 let data12 = data11[key4];
 if(typeof data12 !== "string"){
-const err32 = {instancePath:instancePath+"/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema22.properties.headers.additionalProperties.type,parentSchema:schema22.properties.headers.additionalProperties,data:data12};
+const err32 = {instancePath:instancePath+"/headers/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.headers.additionalProperties.type,parentSchema:schema23.properties.headers.additionalProperties,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -472,7 +473,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.headers.type,parentSchema:schema22.properties.headers,data:data11};
+const err33 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.headers.type,parentSchema:schema23.properties.headers,data:data11};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -486,7 +487,7 @@ if(data.temperature !== undefined){
 let data13 = data.temperature;
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 > 2 || isNaN(data13)){
-const err34 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema22.properties.temperature,data:data13};
+const err34 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema23.properties.temperature,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -496,7 +497,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data13 < 0 || isNaN(data13)){
-const err35 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema22.properties.temperature,data:data13};
+const err35 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.properties.temperature,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -507,7 +508,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema22.properties.temperature.type,parentSchema:schema22.properties.temperature,data:data13};
+const err36 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.properties.temperature.type,parentSchema:schema23.properties.temperature,data:data13};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -520,7 +521,7 @@ errors++;
 if(data.maxTokens !== undefined){
 let data14 = data.maxTokens;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err37 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema22.properties.maxTokens.type,parentSchema:schema22.properties.maxTokens,data:data14};
+const err37 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.properties.maxTokens.type,parentSchema:schema23.properties.maxTokens,data:data14};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -531,7 +532,7 @@ errors++;
 }
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 1 || isNaN(data14)){
-const err38 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema22.properties.maxTokens,data:data14};
+const err38 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/properties/maxTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema23.properties.maxTokens,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -545,7 +546,7 @@ errors++;
 if(data.seed !== undefined){
 let data15 = data.seed;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err39 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema22.properties.seed.type,parentSchema:schema22.properties.seed,data:data15};
+const err39 = {instancePath:instancePath+"/seed",schemaPath:"#/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.properties.seed.type,parentSchema:schema23.properties.seed,data:data15};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -561,7 +562,7 @@ const _errs45 = errors;
 let valid9 = false;
 const _errs46 = errors;
 if(!((data16 === "text") || (data16 === "json"))){
-const err40 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema22.properties.responseFormat.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema22.properties.responseFormat.anyOf[0].enum,parentSchema:schema22.properties.responseFormat.anyOf[0],data:data16};
+const err40 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema23.properties.responseFormat.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema23.properties.responseFormat.anyOf[0].enum,parentSchema:schema23.properties.responseFormat.anyOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -575,7 +576,7 @@ valid9 = valid9 || _valid2;
 if(!valid9){
 const _errs47 = errors;
 if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err41 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.properties.responseFormat.anyOf[1].type,parentSchema:schema22.properties.responseFormat.anyOf[1],data:data16};
+const err41 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.responseFormat.anyOf[1].type,parentSchema:schema23.properties.responseFormat.anyOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -588,7 +589,7 @@ var _valid2 = _errs47 === errors;
 valid9 = valid9 || _valid2;
 }
 if(!valid9){
-const err42 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema22.properties.responseFormat.anyOf,parentSchema:schema22.properties.responseFormat,data:data16};
+const err42 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/properties/responseFormat/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.responseFormat.anyOf,parentSchema:schema23.properties.responseFormat,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -613,7 +614,7 @@ if(data.timeout !== undefined){
 let data17 = data.timeout;
 if(typeof data17 === "string"){
 if(!pattern2.test(data17)){
-const err43 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data17};
+const err43 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema16,data:data17};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -624,7 +625,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data17};
+const err44 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -637,7 +638,7 @@ errors++;
 if(data.maxRetries !== undefined){
 let data18 = data.maxRetries;
 if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err45 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema22.properties.maxRetries.type,parentSchema:schema22.properties.maxRetries,data:data18};
+const err45 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.properties.maxRetries.type,parentSchema:schema23.properties.maxRetries,data:data18};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -648,7 +649,7 @@ errors++;
 }
 if((typeof data18 == "number") && (isFinite(data18))){
 if(data18 > 20 || isNaN(data18)){
-const err46 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema22.properties.maxRetries,data:data18};
+const err46 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema23.properties.maxRetries,data:data18};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -658,7 +659,7 @@ vErrors.push(err46);
 errors++;
 }
 if(data18 < 0 || isNaN(data18)){
-const err47 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema22.properties.maxRetries,data:data18};
+const err47 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.properties.maxRetries,data:data18};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -671,7 +672,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
+const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -738,7 +739,7 @@ var _valid0 = _errs5 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema21.allOf[0].if,parentSchema:schema21.allOf[0],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema22.allOf[0].if,parentSchema:schema22.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -791,7 +792,7 @@ if(_valid1){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err5 = {instancePath,schemaPath:"#/definitions/httpTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema24.required,parentSchema:schema24,data};
+const err5 = {instancePath,schemaPath:"#/definitions/httpTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema25.required,parentSchema:schema25,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -801,7 +802,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.url === undefined){
-const err6 = {instancePath,schemaPath:"#/definitions/httpTarget/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema24.required,parentSchema:schema24,data};
+const err6 = {instancePath,schemaPath:"#/definitions/httpTarget/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema25.required,parentSchema:schema25,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -812,7 +813,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "type") || (key0 === "url")) || (key0 === "method")) || (key0 === "headers")) || (key0 === "body")) || (key0 === "output")) || (key0 === "maxRetries"))){
-const err7 = {instancePath,schemaPath:"#/definitions/httpTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema24,data};
+const err7 = {instancePath,schemaPath:"#/definitions/httpTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema25,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -825,7 +826,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if("http" !== data2){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/httpTarget/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant",schema:"http",parentSchema:schema24.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/httpTarget/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant",schema:"http",parentSchema:schema25.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -839,7 +840,7 @@ if(data.url !== undefined){
 let data3 = data.url;
 if(typeof data3 === "string"){
 if(func3(data3) < 1){
-const err9 = {instancePath:instancePath+"/url",schemaPath:"#/definitions/httpTarget/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema24.properties.url,data:data3};
+const err9 = {instancePath:instancePath+"/url",schemaPath:"#/definitions/httpTarget/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.url,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -850,7 +851,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/url",schemaPath:"#/definitions/httpTarget/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.url.type,parentSchema:schema24.properties.url,data:data3};
+const err10 = {instancePath:instancePath+"/url",schemaPath:"#/definitions/httpTarget/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.url.type,parentSchema:schema25.properties.url,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -863,7 +864,7 @@ errors++;
 if(data.method !== undefined){
 let data4 = data.method;
 if(!(((((data4 === "GET") || (data4 === "POST")) || (data4 === "PUT")) || (data4 === "PATCH")) || (data4 === "DELETE"))){
-const err11 = {instancePath:instancePath+"/method",schemaPath:"#/definitions/httpTarget/properties/method/enum",keyword:"enum",params:{allowedValues: schema24.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema24.properties.method.enum,parentSchema:schema24.properties.method,data:data4};
+const err11 = {instancePath:instancePath+"/method",schemaPath:"#/definitions/httpTarget/properties/method/enum",keyword:"enum",params:{allowedValues: schema25.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema25.properties.method.enum,parentSchema:schema25.properties.method,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -879,7 +880,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key1 in data5){
 let data6 = data5[key1];
 if(typeof data6 !== "string"){
-const err12 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/httpTarget/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.headers.additionalProperties.type,parentSchema:schema24.properties.headers.additionalProperties,data:data6};
+const err12 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/httpTarget/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.headers.additionalProperties.type,parentSchema:schema25.properties.headers.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -891,7 +892,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/headers",schemaPath:"#/definitions/httpTarget/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.properties.headers.type,parentSchema:schema24.properties.headers,data:data5};
+const err13 = {instancePath:instancePath+"/headers",schemaPath:"#/definitions/httpTarget/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.properties.headers.type,parentSchema:schema25.properties.headers,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -905,7 +906,7 @@ if(data.output !== undefined){
 let data7 = data.output;
 if(typeof data7 === "string"){
 if(func3(data7) < 1){
-const err14 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/httpTarget/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema24.properties.output,data:data7};
+const err14 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/httpTarget/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.output,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -916,7 +917,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/httpTarget/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.properties.output.type,parentSchema:schema24.properties.output,data:data7};
+const err15 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/httpTarget/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.output.type,parentSchema:schema25.properties.output,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -929,7 +930,7 @@ errors++;
 if(data.maxRetries !== undefined){
 let data8 = data.maxRetries;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema24.properties.maxRetries.type,parentSchema:schema24.properties.maxRetries,data:data8};
+const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema25.properties.maxRetries.type,parentSchema:schema25.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -940,7 +941,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 20 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema24.properties.maxRetries,data:data8};
+const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema25.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -950,7 +951,7 @@ vErrors.push(err17);
 errors++;
 }
 if(data8 < 0 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema24.properties.maxRetries,data:data8};
+const err18 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -963,7 +964,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/definitions/httpTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data};
+const err19 = {instancePath,schemaPath:"#/definitions/httpTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.type,parentSchema:schema25,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -976,7 +977,7 @@ var _valid1 = _errs10 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err20 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema21.allOf[1].if,parentSchema:schema21.allOf[1],data};
+const err20 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema22.allOf[1].if,parentSchema:schema22.allOf[1],data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1029,7 +1030,7 @@ if(_valid2){
 const _errs31 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err23 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema25.required,parentSchema:schema25,data};
+const err23 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema26.required,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1039,7 +1040,7 @@ vErrors.push(err23);
 errors++;
 }
 if(data.run === undefined){
-const err24 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'",schema:schema25.required,parentSchema:schema25,data};
+const err24 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'",schema:schema26.required,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1050,7 +1051,7 @@ errors++;
 }
 for(const key2 in data){
 if(!((((((key2 === "type") || (key2 === "run")) || (key2 === "shell")) || (key2 === "cwd")) || (key2 === "env")) || (key2 === "output"))){
-const err25 = {instancePath,schemaPath:"#/definitions/commandTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema25,data};
+const err25 = {instancePath,schemaPath:"#/definitions/commandTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1063,7 +1064,7 @@ errors++;
 if(data.type !== undefined){
 let data10 = data.type;
 if("command" !== data10){
-const err26 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/commandTarget/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema25.properties.type,data:data10};
+const err26 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/commandTarget/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema26.properties.type,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1080,7 +1081,7 @@ let valid12 = false;
 const _errs38 = errors;
 if(Array.isArray(data11)){
 if(data11.length < 1){
-const err27 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema25.properties.run.anyOf[0],data:data11};
+const err27 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema26.properties.run.anyOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1093,7 +1094,7 @@ const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 let data12 = data11[i0];
 if(typeof data12 !== "string"){
-const err28 = {instancePath:instancePath+"/run/" + i0,schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.run.anyOf[0].items.type,parentSchema:schema25.properties.run.anyOf[0].items,data:data12};
+const err28 = {instancePath:instancePath+"/run/" + i0,schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.run.anyOf[0].items.type,parentSchema:schema26.properties.run.anyOf[0].items,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1105,7 +1106,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema25.properties.run.anyOf[0].type,parentSchema:schema25.properties.run.anyOf[0],data:data11};
+const err29 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema26.properties.run.anyOf[0].type,parentSchema:schema26.properties.run.anyOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1120,7 +1121,7 @@ if(!valid12){
 const _errs42 = errors;
 if(typeof data11 === "string"){
 if(func3(data11) < 1){
-const err30 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.run.anyOf[1],data:data11};
+const err30 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema26.properties.run.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1131,7 +1132,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.run.anyOf[1].type,parentSchema:schema25.properties.run.anyOf[1],data:data11};
+const err31 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.run.anyOf[1].type,parentSchema:schema26.properties.run.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1144,7 +1145,7 @@ var _valid3 = _errs42 === errors;
 valid12 = valid12 || _valid3;
 }
 if(!valid12){
-const err32 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema25.properties.run.anyOf,parentSchema:schema25.properties.run,data:data11};
+const err32 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema26.properties.run.anyOf,parentSchema:schema26.properties.run,data:data11};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1168,7 +1169,7 @@ vErrors = null;
 if(data.shell !== undefined){
 let data13 = data.shell;
 if(typeof data13 !== "boolean"){
-const err33 = {instancePath:instancePath+"/shell",schemaPath:"#/definitions/commandTarget/properties/shell/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema25.properties.shell.type,parentSchema:schema25.properties.shell,data:data13};
+const err33 = {instancePath:instancePath+"/shell",schemaPath:"#/definitions/commandTarget/properties/shell/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema26.properties.shell.type,parentSchema:schema26.properties.shell,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1182,7 +1183,7 @@ if(data.cwd !== undefined){
 let data14 = data.cwd;
 if(typeof data14 === "string"){
 if(func3(data14) < 1){
-const err34 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.cwd,data:data14};
+const err34 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema26.properties.cwd,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1193,7 +1194,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.cwd.type,parentSchema:schema25.properties.cwd,data:data14};
+const err35 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.cwd.type,parentSchema:schema26.properties.cwd,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1209,7 +1210,7 @@ if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 for(const key3 in data15){
 let data16 = data15[key3];
 if(typeof data16 !== "string"){
-const err36 = {instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/commandTarget/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.env.additionalProperties.type,parentSchema:schema25.properties.env.additionalProperties,data:data16};
+const err36 = {instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/commandTarget/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.env.additionalProperties.type,parentSchema:schema26.properties.env.additionalProperties,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1221,7 +1222,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/env",schemaPath:"#/definitions/commandTarget/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.properties.env.type,parentSchema:schema25.properties.env,data:data15};
+const err37 = {instancePath:instancePath+"/env",schemaPath:"#/definitions/commandTarget/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.properties.env.type,parentSchema:schema26.properties.env,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1234,7 +1235,7 @@ errors++;
 if(data.output !== undefined){
 let data17 = data.output;
 if(!((data17 === "text") || (data17 === "json"))){
-const err38 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/commandTarget/properties/output/enum",keyword:"enum",params:{allowedValues: schema25.properties.output.enum},message:"must be equal to one of the allowed values",schema:schema25.properties.output.enum,parentSchema:schema25.properties.output,data:data17};
+const err38 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/commandTarget/properties/output/enum",keyword:"enum",params:{allowedValues: schema26.properties.output.enum},message:"must be equal to one of the allowed values",schema:schema26.properties.output.enum,parentSchema:schema26.properties.output,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1246,7 +1247,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath,schemaPath:"#/definitions/commandTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.type,parentSchema:schema25,data};
+const err39 = {instancePath,schemaPath:"#/definitions/commandTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1259,7 +1260,7 @@ var _valid2 = _errs31 === errors;
 valid8 = _valid2;
 }
 if(!valid8){
-const err40 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema21.allOf[2].if,parentSchema:schema21.allOf[2],data};
+const err40 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema22.allOf[2].if,parentSchema:schema22.allOf[2],data};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1270,7 +1271,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err41 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema21.required,parentSchema:schema21,data};
+const err41 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema22.required,parentSchema:schema22,data};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1282,7 +1283,7 @@ errors++;
 if(data.type !== undefined){
 let data18 = data.type;
 if(!(((data18 === "model") || (data18 === "http")) || (data18 === "command"))){
-const err42 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema21.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema21.properties.type.enum,parentSchema:schema21.properties.type,data:data18};
+const err42 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema22.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema22.properties.type.enum,parentSchema:schema22.properties.type,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1294,7 +1295,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.type,parentSchema:schema21,data};
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1307,16 +1308,16 @@ validate12.errors = vErrors;
 return errors === 0;
 }
 
-const schema29 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}};
-const schema31 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
-const schema32 = {"type":"number","minimum":0,"maximum":1};
+const schema31 = {"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}};
+const schema33 = {"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}};
+const schema34 = {"type":"number","minimum":0,"maximum":1};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1327,7 +1328,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "lt") || (key0 === "lte")) || (key0 === "gt")) || (key0 === "gte"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1341,7 +1342,7 @@ if(data.lt !== undefined){
 let data0 = data.lt;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data0};
+const err2 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema34,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1351,7 +1352,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data0};
+const err3 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1362,7 +1363,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data0};
+const err4 = {instancePath:instancePath+"/lt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.type,parentSchema:schema34,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1376,7 +1377,7 @@ if(data.lte !== undefined){
 let data1 = data.lte;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 1 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data1};
+const err5 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema34,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1386,7 +1387,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data1};
+const err6 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1397,7 +1398,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data1};
+const err7 = {instancePath:instancePath+"/lte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.type,parentSchema:schema34,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1411,7 +1412,7 @@ if(data.gt !== undefined){
 let data2 = data.gt;
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 1 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data2};
+const err8 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema34,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1421,7 +1422,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data2};
+const err9 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1432,7 +1433,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data2};
+const err10 = {instancePath:instancePath+"/gt",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.type,parentSchema:schema34,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1446,7 +1447,7 @@ if(data.gte !== undefined){
 let data3 = data.gte;
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
-const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data3};
+const err11 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema34,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1456,7 +1457,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data3 < 0 || isNaN(data3)){
-const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data3};
+const err12 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1467,7 +1468,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data3};
+const err13 = {instancePath:instancePath+"/gte",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.type,parentSchema:schema34,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1479,7 +1480,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1492,7 +1493,7 @@ validate17.errors = vErrors;
 return errors === 0;
 }
 
-const schema38 = {"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
+const schema40 = {"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Not part of the cache key; values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
 
 function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1500,7 +1501,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((((((key0 === "model") || (key0 === "embeddingModel")) || (key0 === "baseUrl")) || (key0 === "apiKey")) || (key0 === "headers")) || (key0 === "temperature")) || (key0 === "timeout")) || (key0 === "maxRetries"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1514,7 +1515,7 @@ if(data.model !== undefined){
 let data0 = data.model;
 if(typeof data0 === "string"){
 if(func3(data0) < 1){
-const err1 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.model,data:data0};
+const err1 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.model,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1525,7 +1526,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.model.type,parentSchema:schema38.properties.model,data:data0};
+const err2 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.model.type,parentSchema:schema40.properties.model,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1539,7 +1540,7 @@ if(data.embeddingModel !== undefined){
 let data1 = data.embeddingModel;
 if(typeof data1 === "string"){
 if(func3(data1) < 1){
-const err3 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38.properties.embeddingModel,data:data1};
+const err3 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.embeddingModel,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1550,7 +1551,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.embeddingModel.type,parentSchema:schema38.properties.embeddingModel,data:data1};
+const err4 = {instancePath:instancePath+"/embeddingModel",schemaPath:"#/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.embeddingModel.type,parentSchema:schema40.properties.embeddingModel,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1564,7 +1565,7 @@ if(data.baseUrl !== undefined){
 let data2 = data.baseUrl;
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-const err5 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema38.properties.baseUrl,data:data2};
+const err5 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema40.properties.baseUrl,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1575,7 +1576,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.baseUrl.type,parentSchema:schema38.properties.baseUrl,data:data2};
+const err6 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.baseUrl.type,parentSchema:schema40.properties.baseUrl,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1588,7 +1589,7 @@ errors++;
 if(data.apiKey !== undefined){
 let data3 = data.apiKey;
 if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.apiKey.type,parentSchema:schema38.properties.apiKey,data:data3};
+const err7 = {instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.apiKey.type,parentSchema:schema40.properties.apiKey,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1604,7 +1605,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
 let data5 = data4[key1];
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.headers.additionalProperties.type,parentSchema:schema38.properties.headers.additionalProperties,data:data5};
+const err8 = {instancePath:instancePath+"/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.headers.additionalProperties.type,parentSchema:schema40.properties.headers.additionalProperties,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1616,7 +1617,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.headers.type,parentSchema:schema38.properties.headers,data:data4};
+const err9 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.headers.type,parentSchema:schema40.properties.headers,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1630,7 +1631,7 @@ if(data.temperature !== undefined){
 let data6 = data.temperature;
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 2 || isNaN(data6)){
-const err10 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema38.properties.temperature,data:data6};
+const err10 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema40.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1640,7 +1641,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data6 < 0 || isNaN(data6)){
-const err11 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.temperature,data:data6};
+const err11 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1651,7 +1652,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema38.properties.temperature.type,parentSchema:schema38.properties.temperature,data:data6};
+const err12 = {instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema40.properties.temperature.type,parentSchema:schema40.properties.temperature,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1665,7 +1666,7 @@ if(data.timeout !== undefined){
 let data7 = data.timeout;
 if(typeof data7 === "string"){
 if(!pattern2.test(data7)){
-const err13 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data7};
+const err13 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema16,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1676,7 +1677,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data7};
+const err14 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1689,7 +1690,7 @@ errors++;
 if(data.maxRetries !== undefined){
 let data8 = data.maxRetries;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err15 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.maxRetries.type,parentSchema:schema38.properties.maxRetries,data:data8};
+const err15 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.maxRetries.type,parentSchema:schema40.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1700,7 +1701,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 20 || isNaN(data8)){
-const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema38.properties.maxRetries,data:data8};
+const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema40.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1710,7 +1711,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data8 < 0 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.maxRetries,data:data8};
+const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.maxRetries,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1723,7 +1724,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1742,7 +1743,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.use === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema29.required,parentSchema:schema29,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "use"},message:"must have required property '"+"use"+"'",schema:schema31.required,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1752,8 +1753,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema29.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema29,data};
+if(!(func2.call(schema31.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1767,7 +1768,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern3.test(data0)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema18,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema19,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1778,7 +1779,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.type,parentSchema:schema18,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.type,parentSchema:schema19,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1792,7 +1793,7 @@ if(data.use !== undefined){
 let data1 = data.use;
 if(typeof data1 === "string"){
 if(func3(data1) < 1){
-const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.use,data:data1};
+const err4 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1803,7 +1804,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.use.type,parentSchema:schema29.properties.use,data:data1};
+const err5 = {instancePath:instancePath+"/use",schemaPath:"#/properties/use/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.use.type,parentSchema:schema31.properties.use,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1816,7 +1817,7 @@ errors++;
 if(data.with !== undefined){
 let data2 = data.with;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.with.type,parentSchema:schema29.properties.with,data:data2};
+const err6 = {instancePath:instancePath+"/with",schemaPath:"#/properties/with/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.with.type,parentSchema:schema31.properties.with,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1861,7 +1862,7 @@ if(data.timeout !== undefined){
 let data5 = data.timeout;
 if(typeof data5 === "string"){
 if(!pattern2.test(data5)){
-const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data5};
+const err9 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema16,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1872,7 +1873,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data5};
+const err10 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1892,7 +1893,7 @@ if(data.when !== undefined){
 let data7 = data.when;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.tags === undefined){
-const err11 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema29.properties.when.required,parentSchema:schema29.properties.when,data:data7};
+const err11 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema31.properties.when.required,parentSchema:schema31.properties.when,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1903,7 +1904,7 @@ errors++;
 }
 for(const key1 in data7){
 if(!(key1 === "tags")){
-const err12 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.when,data:data7};
+const err12 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.when,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1917,7 +1918,7 @@ if(data7.tags !== undefined){
 let data8 = data7.tags;
 if(Array.isArray(data8)){
 if(data8.length < 1){
-const err13 = {instancePath:instancePath+"/when/tags",schemaPath:"#/properties/when/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema29.properties.when.properties.tags,data:data8};
+const err13 = {instancePath:instancePath+"/when/tags",schemaPath:"#/properties/when/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.when.properties.tags,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1931,7 +1932,7 @@ for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(func3(data9) < 1){
-const err14 = {instancePath:instancePath+"/when/tags/" + i0,schemaPath:"#/properties/when/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.when.properties.tags.items,data:data9};
+const err14 = {instancePath:instancePath+"/when/tags/" + i0,schemaPath:"#/properties/when/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.when.properties.tags.items,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1942,7 +1943,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/when/tags/" + i0,schemaPath:"#/properties/when/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.when.properties.tags.items.type,parentSchema:schema29.properties.when.properties.tags.items,data:data9};
+const err15 = {instancePath:instancePath+"/when/tags/" + i0,schemaPath:"#/properties/when/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.when.properties.tags.items.type,parentSchema:schema31.properties.when.properties.tags.items,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1954,7 +1955,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/when/tags",schemaPath:"#/properties/when/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema29.properties.when.properties.tags.type,parentSchema:schema29.properties.when.properties.tags,data:data8};
+const err16 = {instancePath:instancePath+"/when/tags",schemaPath:"#/properties/when/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.when.properties.tags.type,parentSchema:schema31.properties.when.properties.tags,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1966,7 +1967,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.when.type,parentSchema:schema29.properties.when,data:data7};
+const err17 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.when.type,parentSchema:schema31.properties.when,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1979,7 +1980,7 @@ errors++;
 if(data.not !== undefined){
 let data10 = data.not;
 if(typeof data10 !== "boolean"){
-const err18 = {instancePath:instancePath+"/not",schemaPath:"#/properties/not/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema29.properties.not.type,parentSchema:schema29.properties.not,data:data10};
+const err18 = {instancePath:instancePath+"/not",schemaPath:"#/properties/not/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.not.type,parentSchema:schema31.properties.not,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1993,7 +1994,7 @@ if(data.agreement !== undefined){
 let data11 = data.agreement;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.column === undefined){
-const err19 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/required",keyword:"required",params:{missingProperty: "column"},message:"must have required property '"+"column"+"'",schema:schema29.properties.agreement.required,parentSchema:schema29.properties.agreement,data:data11};
+const err19 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/required",keyword:"required",params:{missingProperty: "column"},message:"must have required property '"+"column"+"'",schema:schema31.properties.agreement.required,parentSchema:schema31.properties.agreement,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2004,7 +2005,7 @@ errors++;
 }
 for(const key2 in data11){
 if(!(key2 === "column")){
-const err20 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.agreement,data:data11};
+const err20 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.agreement,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2018,7 +2019,7 @@ if(data11.column !== undefined){
 let data12 = data11.column;
 if(typeof data12 === "string"){
 if(func3(data12) < 1){
-const err21 = {instancePath:instancePath+"/agreement/column",schemaPath:"#/properties/agreement/properties/column/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.agreement.properties.column,data:data12};
+const err21 = {instancePath:instancePath+"/agreement/column",schemaPath:"#/properties/agreement/properties/column/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.agreement.properties.column,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2029,7 +2030,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/agreement/column",schemaPath:"#/properties/agreement/properties/column/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.agreement.properties.column.type,parentSchema:schema29.properties.agreement.properties.column,data:data12};
+const err22 = {instancePath:instancePath+"/agreement/column",schemaPath:"#/properties/agreement/properties/column/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.agreement.properties.column.type,parentSchema:schema31.properties.agreement.properties.column,data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2041,7 +2042,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.agreement.type,parentSchema:schema29.properties.agreement,data:data11};
+const err23 = {instancePath:instancePath+"/agreement",schemaPath:"#/properties/agreement/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.agreement.type,parentSchema:schema31.properties.agreement,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2053,7 +2054,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.type,parentSchema:schema29,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2066,7 +2067,7 @@ validate16.errors = vErrors;
 return errors === 0;
 }
 
-const schema40 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}};
+const schema42 = {"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score and/or its pass rate.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2074,7 +2075,7 @@ let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((key0 === "minPassRate") || (key0 === "evaluators")) || (key0 === "regressions")) || (key0 === "minDetectableEffect"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2088,7 +2089,7 @@ if(data.minPassRate !== undefined){
 let data0 = data.minPassRate;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 1 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema32,data:data0};
+const err1 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema34,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2098,7 +2099,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32,data:data0};
+const err2 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2109,7 +2110,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema32.type,parentSchema:schema32,data:data0};
+const err3 = {instancePath:instancePath+"/minPassRate",schemaPath:"#/definitions/unitNumber/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.type,parentSchema:schema34,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2126,7 +2127,7 @@ for(const key1 in data1){
 let data2 = data1[key1];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(Object.keys(data2).length < 1){
-const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema40.properties.evaluators.additionalProperties,data:data2};
+const err4 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema42.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2137,7 +2138,7 @@ errors++;
 }
 for(const key2 in data2){
 if(!(((key2 === "mean") || (key2 === "passRate")) || (key2 === "agreement"))){
-const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.evaluators.additionalProperties,data:data2};
+const err5 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2163,7 +2164,7 @@ if(data2.agreement !== undefined){
 let data5 = data2.agreement;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(Object.keys(data5).length < 1){
-const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema40.properties.evaluators.additionalProperties.properties.agreement,data:data5};
+const err6 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema42.properties.evaluators.additionalProperties.properties.agreement,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2174,7 +2175,7 @@ errors++;
 }
 for(const key3 in data5){
 if(!((key3 === "kappa") || (key3 === "accuracy"))){
-const err7 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.evaluators.additionalProperties.properties.agreement,data:data5};
+const err7 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.evaluators.additionalProperties.properties.agreement,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2198,7 +2199,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.evaluators.additionalProperties.properties.agreement.type,parentSchema:schema40.properties.evaluators.additionalProperties.properties.agreement,data:data5};
+const err8 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/agreement",schemaPath:"#/properties/evaluators/additionalProperties/properties/agreement/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.evaluators.additionalProperties.properties.agreement.type,parentSchema:schema42.properties.evaluators.additionalProperties.properties.agreement,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2210,7 +2211,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.evaluators.additionalProperties.type,parentSchema:schema40.properties.evaluators.additionalProperties,data:data2};
+const err9 = {instancePath:instancePath+"/evaluators/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/evaluators/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.evaluators.additionalProperties.type,parentSchema:schema42.properties.evaluators.additionalProperties,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2222,7 +2223,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.evaluators.type,parentSchema:schema40.properties.evaluators,data:data1};
+const err10 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.evaluators.type,parentSchema:schema42.properties.evaluators,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2235,7 +2236,7 @@ errors++;
 if(data.regressions !== undefined){
 let data8 = data.regressions;
 if(!(((data8 === "block") || (data8 === "warn")) || (data8 === "off"))){
-const err11 = {instancePath:instancePath+"/regressions",schemaPath:"#/properties/regressions/enum",keyword:"enum",params:{allowedValues: schema40.properties.regressions.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.regressions.enum,parentSchema:schema40.properties.regressions,data:data8};
+const err11 = {instancePath:instancePath+"/regressions",schemaPath:"#/properties/regressions/enum",keyword:"enum",params:{allowedValues: schema42.properties.regressions.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.regressions.enum,parentSchema:schema42.properties.regressions,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2249,7 +2250,7 @@ if(data.minDetectableEffect !== undefined){
 let data9 = data.minDetectableEffect;
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 > 1 || isNaN(data9)){
-const err12 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema40.properties.minDetectableEffect,data:data9};
+const err12 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema42.properties.minDetectableEffect,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2259,7 +2260,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data9 <= 0 || isNaN(data9)){
-const err13 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema40.properties.minDetectableEffect,data:data9};
+const err13 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema42.properties.minDetectableEffect,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2270,7 +2271,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema40.properties.minDetectableEffect.type,parentSchema:schema40.properties.minDetectableEffect,data:data9};
+const err14 = {instancePath:instancePath+"/minDetectableEffect",schemaPath:"#/properties/minDetectableEffect/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.minDetectableEffect.type,parentSchema:schema42.properties.minDetectableEffect,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2282,7 +2283,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2301,7 +2302,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema17.required,parentSchema:schema17,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema18.required,parentSchema:schema18,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2311,7 +2312,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.testset === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "testset"},message:"must have required property '"+"testset"+"'",schema:schema17.required,parentSchema:schema17,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "testset"},message:"must have required property '"+"testset"+"'",schema:schema18.required,parentSchema:schema18,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2321,8 +2322,8 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(func2.call(schema17.properties, key0))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema17,data};
+if(!(func2.call(schema18.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema18,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2336,7 +2337,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern3.test(data0)){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema18,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][\\w.-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][\\w.-]*$"+"\"",schema:"^[A-Za-z0-9][\\w.-]*$",parentSchema:schema19,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2347,7 +2348,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.type,parentSchema:schema18,data:data0};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"#/definitions/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.type,parentSchema:schema19,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2365,7 +2366,7 @@ let passing0 = null;
 const _errs9 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.path === undefined){
-const err5 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/0/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema19.oneOf[0].required,parentSchema:schema19.oneOf[0],data:data1};
+const err5 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/0/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema20.oneOf[0].required,parentSchema:schema20.oneOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2383,7 +2384,7 @@ passing0 = 0;
 const _errs10 = errors;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.cases === undefined){
-const err6 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/1/required",keyword:"required",params:{missingProperty: "cases"},message:"must have required property '"+"cases"+"'",schema:schema19.oneOf[1].required,parentSchema:schema19.oneOf[1],data:data1};
+const err6 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf/1/required",keyword:"required",params:{missingProperty: "cases"},message:"must have required property '"+"cases"+"'",schema:schema20.oneOf[1].required,parentSchema:schema20.oneOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2405,7 +2406,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err7 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema19.oneOf,parentSchema:schema19,data:data1};
+const err7 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema20.oneOf,parentSchema:schema20,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2428,7 +2429,7 @@ vErrors = null;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 if(!(((((((key1 === "path") || (key1 === "ref")) || (key1 === "cases")) || (key1 === "revision")) || (key1 === "split")) || (key1 === "tags")) || (key1 === "id"))){
-const err8 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema19,data:data1};
+const err8 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema20,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2442,7 +2443,7 @@ if(data1.path !== undefined){
 let data2 = data1.path;
 if(typeof data2 === "string"){
 if(func3(data2) < 1){
-const err9 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.path,data:data2};
+const err9 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20.properties.path,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2453,7 +2454,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.path.type,parentSchema:schema19.properties.path,data:data2};
+const err10 = {instancePath:instancePath+"/testset/path",schemaPath:"#/definitions/testset/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.properties.path.type,parentSchema:schema20.properties.path,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2467,7 +2468,7 @@ if(data1.ref !== undefined){
 let data3 = data1.ref;
 if(typeof data3 === "string"){
 if(func3(data3) < 1){
-const err11 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.ref,data:data3};
+const err11 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20.properties.ref,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2478,7 +2479,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.ref.type,parentSchema:schema19.properties.ref,data:data3};
+const err12 = {instancePath:instancePath+"/testset/ref",schemaPath:"#/definitions/testset/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.properties.ref.type,parentSchema:schema20.properties.ref,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2492,7 +2493,7 @@ if(data1.cases !== undefined){
 let data4 = data1.cases;
 if(Array.isArray(data4)){
 if(data4.length < 1){
-const err13 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema19.properties.cases,data:data4};
+const err13 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema20.properties.cases,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2505,7 +2506,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err14 = {instancePath:instancePath+"/testset/cases/" + i0,schemaPath:"#/definitions/testset/properties/cases/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.cases.items.type,parentSchema:schema19.properties.cases.items,data:data5};
+const err14 = {instancePath:instancePath+"/testset/cases/" + i0,schemaPath:"#/definitions/testset/properties/cases/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema20.properties.cases.items.type,parentSchema:schema20.properties.cases.items,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2517,7 +2518,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema19.properties.cases.type,parentSchema:schema19.properties.cases,data:data4};
+const err15 = {instancePath:instancePath+"/testset/cases",schemaPath:"#/definitions/testset/properties/cases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema20.properties.cases.type,parentSchema:schema20.properties.cases,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2531,7 +2532,7 @@ if(data1.revision !== undefined){
 let data6 = data1.revision;
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
-const err16 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{6,64}$"},message:"must match pattern \""+"^[0-9a-f]{6,64}$"+"\"",schema:"^[0-9a-f]{6,64}$",parentSchema:schema19.properties.revision,data:data6};
+const err16 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{6,64}$"},message:"must match pattern \""+"^[0-9a-f]{6,64}$"+"\"",schema:"^[0-9a-f]{6,64}$",parentSchema:schema20.properties.revision,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2542,7 +2543,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.revision.type,parentSchema:schema19.properties.revision,data:data6};
+const err17 = {instancePath:instancePath+"/testset/revision",schemaPath:"#/definitions/testset/properties/revision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.properties.revision.type,parentSchema:schema20.properties.revision,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2556,7 +2557,7 @@ if(data1.split !== undefined){
 let data7 = data1.split;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(Object.keys(data7).length < 1){
-const err18 = {instancePath:instancePath+"/testset/split",schemaPath:"#/definitions/testset/properties/split/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema19.properties.split,data:data7};
+const err18 = {instancePath:instancePath+"/testset/split",schemaPath:"#/definitions/testset/properties/split/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema20.properties.split,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2569,7 +2570,7 @@ for(const key2 in data7){
 let data8 = data7[key2];
 if(typeof data8 === "string"){
 if(func3(data8) < 1){
-const err19 = {instancePath:instancePath+"/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testset/properties/split/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.split.additionalProperties,data:data8};
+const err19 = {instancePath:instancePath+"/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testset/properties/split/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20.properties.split.additionalProperties,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2580,7 +2581,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testset/properties/split/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.split.additionalProperties.type,parentSchema:schema19.properties.split.additionalProperties,data:data8};
+const err20 = {instancePath:instancePath+"/testset/split/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/testset/properties/split/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.properties.split.additionalProperties.type,parentSchema:schema20.properties.split.additionalProperties,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2592,7 +2593,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/testset/split",schemaPath:"#/definitions/testset/properties/split/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.split.type,parentSchema:schema19.properties.split,data:data7};
+const err21 = {instancePath:instancePath+"/testset/split",schemaPath:"#/definitions/testset/properties/split/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema20.properties.split.type,parentSchema:schema20.properties.split,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2606,7 +2607,7 @@ if(data1.tags !== undefined){
 let data9 = data1.tags;
 if(Array.isArray(data9)){
 if(data9.length < 1){
-const err22 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema19.properties.tags,data:data9};
+const err22 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema20.properties.tags,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2620,7 +2621,7 @@ for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 if(typeof data10 === "string"){
 if(func3(data10) < 1){
-const err23 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.tags.items,data:data10};
+const err23 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20.properties.tags.items,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2631,7 +2632,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.tags.items.type,parentSchema:schema19.properties.tags.items,data:data10};
+const err24 = {instancePath:instancePath+"/testset/tags/" + i1,schemaPath:"#/definitions/testset/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.properties.tags.items.type,parentSchema:schema20.properties.tags.items,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2643,7 +2644,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema19.properties.tags.type,parentSchema:schema19.properties.tags,data:data9};
+const err25 = {instancePath:instancePath+"/testset/tags",schemaPath:"#/definitions/testset/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema20.properties.tags.type,parentSchema:schema20.properties.tags,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2657,7 +2658,7 @@ if(data1.id !== undefined){
 let data11 = data1.id;
 if(typeof data11 === "string"){
 if(func3(data11) < 1){
-const err26 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.id,data:data11};
+const err26 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2668,7 +2669,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.id.type,parentSchema:schema19.properties.id,data:data11};
+const err27 = {instancePath:instancePath+"/testset/id",schemaPath:"#/definitions/testset/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.properties.id.type,parentSchema:schema20.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2680,7 +2681,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data:data1};
+const err28 = {instancePath:instancePath+"/testset",schemaPath:"#/definitions/testset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema20.type,parentSchema:schema20,data:data1};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2694,7 +2695,7 @@ if(data.hash !== undefined){
 let data12 = data.hash;
 if(Array.isArray(data12)){
 if(data12.length < 1){
-const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.hash,data:data12};
+const err29 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema18.properties.hash,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2708,7 +2709,7 @@ for(let i2=0; i2<len2; i2++){
 let data13 = data12[i2];
 if(typeof data13 === "string"){
 if(func3(data13) < 1){
-const err30 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.hash.items,data:data13};
+const err30 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.properties.hash.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2719,7 +2720,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.hash.items.type,parentSchema:schema17.properties.hash.items,data:data13};
+const err31 = {instancePath:instancePath+"/hash/" + i2,schemaPath:"#/properties/hash/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.properties.hash.items.type,parentSchema:schema18.properties.hash.items,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2740,7 +2741,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err32 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema17.properties.hash,data:data12};
+const err32 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i3+" are identical)",schema:true,parentSchema:schema18.properties.hash,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2755,7 +2756,7 @@ indices0[item0] = i3;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.hash.type,parentSchema:schema17.properties.hash,data:data12};
+const err33 = {instancePath:instancePath+"/hash",schemaPath:"#/properties/hash/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.properties.hash.type,parentSchema:schema18.properties.hash,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2769,7 +2770,7 @@ if(data.function !== undefined){
 let data14 = data.function;
 if(typeof data14 === "string"){
 if(func3(data14) < 1){
-const err34 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema20,data:data14};
+const err34 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema21,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2780,7 +2781,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema20.type,parentSchema:schema20,data:data14};
+const err35 = {instancePath:instancePath+"/function",schemaPath:"#/definitions/moduleSpec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2794,7 +2795,7 @@ if(data.output !== undefined){
 let data15 = data.output;
 if(typeof data15 === "string"){
 if(func3(data15) < 1){
-const err36 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.output,data:data15};
+const err36 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.properties.output,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2805,7 +2806,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.output.type,parentSchema:schema17.properties.output,data:data15};
+const err37 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.properties.output.type,parentSchema:schema18.properties.output,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2828,7 +2829,7 @@ for(const key3 in data17){
 let data18 = data17[key3];
 if(Array.isArray(data18)){
 if(data18.length < 1){
-const err38 = {instancePath:instancePath+"/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema17.properties.grid.additionalProperties,data:data18};
+const err38 = {instancePath:instancePath+"/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema18.properties.grid.additionalProperties,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2839,7 +2840,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.grid.additionalProperties.type,parentSchema:schema17.properties.grid.additionalProperties,data:data18};
+const err39 = {instancePath:instancePath+"/grid/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/grid/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.properties.grid.additionalProperties.type,parentSchema:schema18.properties.grid.additionalProperties,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2851,7 +2852,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.properties.grid.type,parentSchema:schema17.properties.grid,data:data17};
+const err40 = {instancePath:instancePath+"/grid",schemaPath:"#/properties/grid/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.properties.grid.type,parentSchema:schema18.properties.grid,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2936,10 +2937,10 @@ errors++;
 }
 }
 }
-if(data.allowEmpty !== undefined){
-let data22 = data.allowEmpty;
-if(typeof data22 !== "boolean"){
-const err47 = {instancePath:instancePath+"/allowEmpty",schemaPath:"#/properties/allowEmpty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema17.properties.allowEmpty.type,parentSchema:schema17.properties.allowEmpty,data:data22};
+if(data.isolation !== undefined){
+let data22 = data.isolation;
+if(!((data22 === "process") || (data22 === "worker"))){
+const err47 = {instancePath:instancePath+"/isolation",schemaPath:"#/definitions/isolation/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values",schema:schema15.enum,parentSchema:schema15,data:data22};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2949,19 +2950,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.evaluators !== undefined){
-let data23 = data.evaluators;
-if(Array.isArray(data23)){
-const len3 = data23.length;
-for(let i4=0; i4<len3; i4++){
-if(!(validate16(data23[i4], {instancePath:instancePath+"/evaluators/" + i4,parentData:data23,parentDataProperty:i4,rootData}))){
-vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.evaluators.type,parentSchema:schema17.properties.evaluators,data:data23};
+if(data.allowEmpty !== undefined){
+let data23 = data.allowEmpty;
+if(typeof data23 !== "boolean"){
+const err48 = {instancePath:instancePath+"/allowEmpty",schemaPath:"#/properties/allowEmpty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema18.properties.allowEmpty.type,parentSchema:schema18.properties.allowEmpty,data:data23};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2971,11 +2963,19 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.pass !== undefined){
-let data25 = data.pass;
-if(typeof data25 === "string"){
-if(func3(data25) < 1){
-const err49 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.pass,data:data25};
+if(data.evaluators !== undefined){
+let data24 = data.evaluators;
+if(Array.isArray(data24)){
+const len3 = data24.length;
+for(let i4=0; i4<len3; i4++){
+if(!(validate16(data24[i4], {instancePath:instancePath+"/evaluators/" + i4,parentData:data24,parentDataProperty:i4,rootData}))){
+vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/evaluators",schemaPath:"#/properties/evaluators/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.properties.evaluators.type,parentSchema:schema18.properties.evaluators,data:data24};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2985,13 +2985,27 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.pass.type,parentSchema:schema17.properties.pass,data:data25};
+if(data.pass !== undefined){
+let data26 = data.pass;
+if(typeof data26 === "string"){
+if(func3(data26) < 1){
+const err50 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.properties.pass,data:data26};
 if(vErrors === null){
 vErrors = [err50];
 }
 else {
 vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/pass",schemaPath:"#/properties/pass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.properties.pass.type,parentSchema:schema18.properties.pass,data:data26};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
 }
 errors++;
 }
@@ -3004,12 +3018,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.type,parentSchema:schema18,data};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err52];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err52);
 }
 errors++;
 }
@@ -3071,7 +3085,7 @@ if(data.defaults !== undefined){
 let data1 = data.defaults;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
-if(!(((((key1 === "concurrency") || (key1 === "timeout")) || (key1 === "stopAfterErrors")) || (key1 === "trials")) || (key1 === "judge"))){
+if(!((((((key1 === "concurrency") || (key1 === "timeout")) || (key1 === "stopAfterErrors")) || (key1 === "trials")) || (key1 === "isolation")) || (key1 === "judge"))){
 const err4 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err4];
@@ -3182,12 +3196,10 @@ errors++;
 }
 }
 }
-if(data1.judge !== undefined){
-let data6 = data1.judge;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key2 in data6){
-if(!(func2.call(schema11.properties.defaults.properties.judge.properties, key2))){
-const err13 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge,data:data6};
+if(data1.isolation !== undefined){
+let data6 = data1.isolation;
+if(!((data6 === "process") || (data6 === "worker"))){
+const err13 = {instancePath:instancePath+"/defaults/isolation",schemaPath:"#/definitions/isolation/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values",schema:schema15.enum,parentSchema:schema15,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3197,11 +3209,12 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data6.model !== undefined){
-let data7 = data6.model;
-if(typeof data7 === "string"){
-if(func3(data7) < 1){
-const err14 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data7};
+if(data1.judge !== undefined){
+let data7 = data1.judge;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+if(!(func2.call(schema11.properties.defaults.properties.judge.properties, key2))){
+const err14 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3211,8 +3224,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.model.type,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data7};
+if(data7.model !== undefined){
+let data8 = data7.model;
+if(typeof data8 === "string"){
+if(func3(data8) < 1){
+const err15 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3222,11 +3238,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data6.embeddingModel !== undefined){
-let data8 = data6.embeddingModel;
-if(typeof data8 === "string"){
-if(func3(data8) < 1){
-const err16 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data8};
+else {
+const err16 = {instancePath:instancePath+"/defaults/judge/model",schemaPath:"#/properties/defaults/properties/judge/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.model.type,parentSchema:schema11.properties.defaults.properties.judge.properties.model,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3236,8 +3249,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.embeddingModel.type,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data8};
+if(data7.embeddingModel !== undefined){
+let data9 = data7.embeddingModel;
+if(typeof data9 === "string"){
+if(func3(data9) < 1){
+const err17 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3247,11 +3263,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data6.baseUrl !== undefined){
-let data9 = data6.baseUrl;
-if(typeof data9 === "string"){
-if(!pattern1.test(data9)){
-const err18 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data9};
+else {
+const err18 = {instancePath:instancePath+"/defaults/judge/embeddingModel",schemaPath:"#/properties/defaults/properties/judge/properties/embeddingModel/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.embeddingModel.type,parentSchema:schema11.properties.defaults.properties.judge.properties.embeddingModel,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3261,8 +3274,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.baseUrl.type,parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data9};
+if(data7.baseUrl !== undefined){
+let data10 = data7.baseUrl;
+if(typeof data10 === "string"){
+if(!pattern1.test(data10)){
+const err19 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3272,10 +3288,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data6.apiKey !== undefined){
-let data10 = data6.apiKey;
-if(typeof data10 !== "string"){
-const err20 = {instancePath:instancePath+"/defaults/judge/apiKey",schemaPath:"#/properties/defaults/properties/judge/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.apiKey.type,parentSchema:schema11.properties.defaults.properties.judge.properties.apiKey,data:data10};
+else {
+const err20 = {instancePath:instancePath+"/defaults/judge/baseUrl",schemaPath:"#/properties/defaults/properties/judge/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.baseUrl.type,parentSchema:schema11.properties.defaults.properties.judge.properties.baseUrl,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3285,13 +3299,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data6.headers !== undefined){
-let data11 = data6.headers;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key3 in data11){
-let data12 = data11[key3];
-if(typeof data12 !== "string"){
-const err21 = {instancePath:instancePath+"/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties,data:data12};
+if(data7.apiKey !== undefined){
+let data11 = data7.apiKey;
+if(typeof data11 !== "string"){
+const err21 = {instancePath:instancePath+"/defaults/judge/apiKey",schemaPath:"#/properties/defaults/properties/judge/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.apiKey.type,parentSchema:schema11.properties.defaults.properties.judge.properties.apiKey,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3301,9 +3312,13 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/defaults/judge/headers",schemaPath:"#/properties/defaults/properties/judge/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.headers.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers,data:data11};
+if(data7.headers !== undefined){
+let data12 = data7.headers;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key3 in data12){
+let data13 = data12[key3];
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/defaults/judge/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers.additionalProperties,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3313,11 +3328,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data6.temperature !== undefined){
-let data13 = data6.temperature;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 2 || isNaN(data13)){
-const err23 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data13};
+}
+else {
+const err23 = {instancePath:instancePath+"/defaults/judge/headers",schemaPath:"#/properties/defaults/properties/judge/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.headers.type,parentSchema:schema11.properties.defaults.properties.judge.properties.headers,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3326,8 +3339,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data13 < 0 || isNaN(data13)){
-const err24 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data13};
+}
+if(data7.temperature !== undefined){
+let data14 = data7.temperature;
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2 || isNaN(data14)){
+const err24 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2",schema:2,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3336,9 +3353,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.temperature.type,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data13};
+if(data14 < 0 || isNaN(data14)){
+const err25 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3348,11 +3364,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data6.timeout !== undefined){
-let data14 = data6.timeout;
-if(typeof data14 === "string"){
-if(!pattern2.test(data14)){
-const err26 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema15,data:data14};
+else {
+const err26 = {instancePath:instancePath+"/defaults/judge/temperature",schemaPath:"#/properties/defaults/properties/judge/properties/temperature/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.temperature.type,parentSchema:schema11.properties.defaults.properties.judge.properties.temperature,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3362,8 +3375,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data:data14};
+if(data7.timeout !== undefined){
+let data15 = data7.timeout;
+if(typeof data15 === "string"){
+if(!pattern2.test(data15)){
+const err27 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema16,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3373,10 +3389,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data6.maxRetries !== undefined){
-let data15 = data6.maxRetries;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err28 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.judge.properties.maxRetries.type,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data15};
+else {
+const err28 = {instancePath:instancePath+"/defaults/judge/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3385,9 +3399,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 20 || isNaN(data15)){
-const err29 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data15};
+}
+if(data7.maxRetries !== undefined){
+let data16 = data7.maxRetries;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err29 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.defaults.properties.judge.properties.maxRetries.type,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3396,8 +3412,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data15 < 0 || isNaN(data15)){
-const err30 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data15};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 20 || isNaN(data16)){
+const err30 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3406,16 +3423,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data6.prices !== undefined){
-let data16 = data6.prices;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key4 in data16){
-let data17 = data16[key4];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.prompt === undefined){
-const err31 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.required,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data17};
+if(data16 < 0 || isNaN(data16)){
+const err31 = {instancePath:instancePath+"/defaults/judge/maxRetries",schemaPath:"#/properties/defaults/properties/judge/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.maxRetries,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3424,9 +3433,16 @@ vErrors.push(err31);
 }
 errors++;
 }
-for(const key5 in data17){
-if(!((key5 === "prompt") || (key5 === "completion"))){
-const err32 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data17};
+}
+}
+if(data7.prices !== undefined){
+let data17 = data7.prices;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key4 in data17){
+let data18 = data17[key4];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.prompt === undefined){
+const err32 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.required,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data18};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3435,12 +3451,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data17.prompt !== undefined){
-let data18 = data17.prompt;
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err33 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data18};
+for(const key5 in data18){
+if(!((key5 === "prompt") || (key5 === "completion"))){
+const err33 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3450,8 +3463,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data18};
+if(data18.prompt !== undefined){
+let data19 = data18.prompt;
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err34 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data19};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3461,11 +3477,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data17.completion !== undefined){
-let data19 = data17.completion;
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err35 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data19};
+else {
+const err35 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/prompt",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.prompt,data:data19};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3475,8 +3488,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data19};
+if(data18.completion !== undefined){
+let data20 = data18.completion;
+if((typeof data20 == "number") && (isFinite(data20))){
+if(data20 < 0 || isNaN(data20)){
+const err36 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data20};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3486,9 +3502,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
 else {
-const err37 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data17};
+const err37 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/completion",schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.properties.completion,data:data20};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3500,7 +3515,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/defaults/judge/prices",schemaPath:"#/properties/defaults/properties/judge/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices,data:data16};
+const err38 = {instancePath:instancePath+"/defaults/judge/prices/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/defaults/properties/judge/properties/prices/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices.additionalProperties,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3510,10 +3525,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data6.hostConcurrency !== undefined){
-let data20 = data6.hostConcurrency;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err39 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data20};
+}
+else {
+const err39 = {instancePath:instancePath+"/defaults/judge/prices",schemaPath:"#/properties/defaults/properties/judge/properties/prices/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.properties.prices.type,parentSchema:schema11.properties.defaults.properties.judge.properties.prices,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3522,9 +3536,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 < 1 || isNaN(data20)){
-const err40 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data20};
+}
+if(data7.hostConcurrency !== undefined){
+let data21 = data7.hostConcurrency;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err40 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.type,parentSchema:schema12,data:data21};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3533,11 +3549,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.type,parentSchema:schema11.properties.defaults.properties.judge,data:data6};
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 1 || isNaN(data21)){
+const err41 = {instancePath:instancePath+"/defaults/judge/hostConcurrency",schemaPath:"#/definitions/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3548,8 +3562,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err42 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
+const err42 = {instancePath:instancePath+"/defaults/judge",schemaPath:"#/properties/defaults/properties/judge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.properties.judge.type,parentSchema:schema11.properties.defaults.properties.judge,data:data7};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3559,11 +3574,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.suites !== undefined){
-let data21 = data.suites;
-if(Array.isArray(data21)){
-if(data21.length < 1){
-const err43 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data21};
+}
+else {
+const err43 = {instancePath:instancePath+"/defaults",schemaPath:"#/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.defaults.type,parentSchema:schema11.properties.defaults,data:data1};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3572,16 +3585,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-const len0 = data21.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate11(data21[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data21,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
 }
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data21};
+if(data.suites !== undefined){
+let data22 = data.suites;
+if(Array.isArray(data22)){
+if(data22.length < 1){
+const err44 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.suites,data:data22};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3590,15 +3599,33 @@ vErrors.push(err44);
 }
 errors++;
 }
+const len0 = data22.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate11(data22[i0], {instancePath:instancePath+"/suites/" + i0,parentData:data22,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
 }
 }
 else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+const err45 = {instancePath:instancePath+"/suites",schemaPath:"#/properties/suites/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.suites.type,parentSchema:schema11.properties.suites,data:data22};
 if(vErrors === null){
 vErrors = [err45];
 }
 else {
 vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }

@@ -126,6 +126,14 @@ function checkSuite(
   }
 
   checkTarget(suite, path, add);
+  // `defaults.isolation` is only a default: suites without a function ignore it.
+  if (suite.isolation !== undefined && suite.function === undefined) {
+    add(
+      'suite.isolation',
+      [...path, 'isolation'],
+      'isolation applies to function targets (function:), and this suite has none: a model, HTTP or command target, or recorded outputs, runs no user code in the evalgate process',
+    );
+  }
 
   const testset = suite.testset;
   if (
@@ -222,13 +230,8 @@ function checkEvaluator(
 
   const judgePath: ConfigPath = [...path, 'judge'];
   if (isModuleSpec(use)) {
-    if (evaluator.judge !== undefined) {
-      add(
-        'evaluator.judge-unused',
-        judgePath,
-        'judge: applies to built-in judge evaluators; a custom evaluator can call models through createJudgeClient from "evalgate"',
-      );
-    }
+    // judge: on a module is checked when it is loaded (bind): it applies to the SDK's judge
+    // classes (BaseLLMJudge, BaseAccuracy, …), which only the loaded export can tell.
     // Templates are resolved per case for built-ins only; a module gets its options once.
     for (const [valuePath, text] of strings(options, withPath)) {
       if (text.includes('{{')) {

@@ -236,7 +236,7 @@ function buildCommand(raw: Record<string, unknown>): CommandTargetConfig {
 export function describeTarget(target: TargetConfig): string {
   switch (target.kind) {
     case 'function':
-      return `function ${target.module}`;
+      return `function ${target.module}${target.isolation === 'worker' ? ' (in worker threads)' : ''}`;
     case 'recorded':
       return 'recorded outputs';
     case 'model':

@@ -24,6 +24,8 @@ export interface LoadedConfig {
     concurrency: number;
     timeoutMs: number | null;
     trials: number;
+    /** `defaults.isolation`: where suites with a `function:` run it. */
+    isolation: Isolation;
     /** `defaults.stopAfterErrors`: identical systematic call failures before a host is given up. */
     stopAfterErrors: number;
     /** `defaults.judge`, as written (durations in ms); `{}` when absent. */
@@ -56,12 +58,22 @@ export interface SuiteConfig {
 }
 
 /**
+ * Where a suite's function runs: `process` (the evalgate process itself, the default) or `worker`
+ * (a pool of worker threads, so a call past its time limit can be stopped even when it never
+ * yields).
+ */
+export type Isolation = 'process' | 'worker';
+
+/**
  * What produces a suite's outputs, by kind; each kind is one entry of the target registry
  * (`targets/registry.ts`).
  */
 export type TargetConfig =
-  /** `function: ./app/answer.ts#answer`: the module spec as written. */
-  | { kind: 'function'; module: string }
+  /**
+   * `function: ./app/answer.ts#answer`: the module spec as written, and `isolation: worker` when
+   * it runs in worker threads (absent: in the process).
+   */
+  | { kind: 'function'; module: string; isolation?: 'worker' }
   /**
    * Neither `function:` nor `target:`: the outputs recorded in the testset, in the column `output:`
    * names (absent: the `output` field).

@@ -8,7 +8,7 @@ export interface BuiltinSpec<Prepared> {
   optionsSchema: Record<string, unknown>;
   defaultThreshold?: Threshold;
   calls?: BuiltinDefinition['calls'];
-  callsPerCase?: number;
+  callsPerCase?: BuiltinDefinition['callsPerCase'];
   validate?: BuiltinDefinition['validate'];
   /**
    * Once per evaluator, at create time: compile what does not depend on the case. Judge built-ins

@@ -2,6 +2,7 @@
  * Keeping evaluation metadata small: it lands in the results artifact, the PR comment and the
  * terminal for every failing case, so a 50 kB model output must not be copied into it whole.
  */
+import { formatCount } from '../shared/format-count.ts';
 import { unencodableText } from './options.ts';
 
 /** Longest string kept in metadata, in UTF-16 code units. */
@@ -17,7 +18,7 @@ export function truncateText(text: string, limit = METADATA_STRING_LIMIT): strin
   let end = limit;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
+  return `${text.slice(0, end)}… (${formatCount(text.length - end)} more characters)`;
 }
 
 /**
@@ -47,6 +48,6 @@ export function compactValue(value: unknown): unknown {
  */
 export function compactList(items: readonly unknown[], limit = METADATA_LIST_LIMIT): unknown[] {
   const kept = items.slice(0, limit).map(compactValue);
-  if (items.length > limit) kept.push(`… ${items.length - limit} more`);
+  if (items.length > limit) kept.push(`… ${formatCount(items.length - limit)} more`);
   return kept;
 }

@@ -10,11 +10,16 @@ import { isValidJson } from './is-valid-json.ts';
 import { accuracy } from './judges/accuracy.ts';
 import { answerRelevancy } from './judges/answer-relevancy.ts';
 import { automaticBattle } from './judges/automatic-battle.ts';
+import { contextEntitiesRecall } from './judges/context-entities-recall.ts';
 import { contextPrecision } from './judges/context-precision.ts';
 import { contextRecall } from './judges/context-recall.ts';
+import { factualCorrectness } from './judges/factual-correctness.ts';
 import { faithfulness } from './judges/faithfulness.ts';
+import { llmContextPrecision } from './judges/llm-context-precision.ts';
+import { llmContextRecall } from './judges/llm-context-recall.ts';
 import { llmJudge } from './judges/llm-judge.ts';
 import { manualBattle } from './judges/manual-battle.ts';
+import { noiseSensitivity } from './judges/noise-sensitivity.ts';
 import { nsfw } from './judges/nsfw.ts';
 import { semanticSimilarity } from './judges/semantic-similarity.ts';
 import { toxicity } from './judges/toxicity.ts';
@@ -47,7 +52,12 @@ export type BuiltinEvaluatorName =
   | 'answer-relevancy'
   | 'semantic-similarity'
   | 'context-precision'
-  | 'context-recall';
+  | 'context-recall'
+  | 'llm-context-precision'
+  | 'llm-context-recall'
+  | 'context-entities-recall'
+  | 'factual-correctness'
+  | 'noise-sensitivity';
 
 /** The built-in evaluators, by name. */
 export const builtinEvaluators: Record<BuiltinEvaluatorName, BuiltinDefinition> = {
@@ -72,6 +82,11 @@ export const builtinEvaluators: Record<BuiltinEvaluatorName, BuiltinDefinition> 
   'semantic-similarity': semanticSimilarity,
   'context-precision': contextPrecision,
   'context-recall': contextRecall,
+  'llm-context-precision': llmContextPrecision,
+  'llm-context-recall': llmContextRecall,
+  'context-entities-recall': contextEntitiesRecall,
+  'factual-correctness': factualCorrectness,
+  'noise-sensitivity': noiseSensitivity,
 };
 
 /** The built-in names, in the order above (for docs, `--help` and "did you mean" messages). */

@@ -31,9 +31,10 @@ export interface BuiltinDefinition {
   calls?: 'chat' | 'embeddings';
   /**
    * Model requests one evaluation makes at most (a retried request counts once), for the plan
-   * `evals run --dry-run` prints; default 1 when `calls` is set, else 0.
+   * `evals run --dry-run` prints; default 1 when `calls` is set, else 0. A function gets the
+   * `with:` options as written (templates unresolved) when the count depends on a mode.
    */
-  callsPerCase?: number;
+  callsPerCase?: number | ((options: Record<string, unknown>) => number);
   /**
    * Load-time checks beyond the schema (an invalid regex, min > max). Options holding templates
    * are passed as written; skip checks on those. Each problem names its option path (`pattern`).

@@ -6,8 +6,9 @@
  *   can never settle (`timeout: none`). Left alone, Node ends the process with code 13 and
  *   nothing written. Instead those calls are errored as never settled and the run goes on.
  * - The process exits under the run (`exit`): user code called `process.exit`, or something
- *   threw where nothing could catch it. The run is abandoned synchronously, the cases in flight
- *   recorded as errored, and the partial artifact written before the process is gone; the
+ *   threw where nothing could catch it. The run is abandoned synchronously, the case whose code
+ *   was running recorded as errored (every case in flight when none was), the others left for
+ *   `--resume`, and the partial artifact written before the process is gone; the
  *   exit code is made 1 (an `exit(0)` from user code must not pass a gate) and one message
  *   says which case was running.
  */
@@ -21,6 +22,8 @@ export interface ExitGuardOptions {
    */
   writePartial(abandoned: AbandonedRun): string;
   stderr: { write(text: string): unknown };
+  /** The command that resumes this run from its partial artifact, when there is one. */
+  resumeCommand?: string;
 }
 
 /** An exit the edge chose itself (a second Ctrl-C), so it is not blamed on user code. */
@@ -64,7 +67,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       return;
     }
     // Nothing to error, yet the run is still attached: it can never end. Keep what it has.
-    const abandoned = control.abandon(STALLED);
+    const abandoned = control.abandon(STALLED, 'culprit');
     if (abandoned === undefined) return;
     stderr.write(`error: ${STALLED}; ${written(abandoned)}\n`);
     process.exitCode = CUT_SHORT;
@@ -80,14 +83,18 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     const chosen = chosenExit;
     const reason =
       chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished`;
-    const abandoned = control.abandon(reason);
+    const abandoned = control.abandon(reason, chosen === null ? 'culprit' : 'none');
     if (abandoned === undefined) return;
     const where = written(abandoned);
+    const resume =
+      options.resumeCommand !== undefined && abandoned.recorded < abandoned.running.length
+        ? `; to finish it: ${options.resumeCommand}`
+        : '';
     if (chosen !== null) {
-      stderr.write(`${chosen}: ${where}\n`);
+      stderr.write(`${chosen}: ${where}${resume}\n`);
       return;
     }
-    stderr.write(`error: ${culprit(abandoned, code)}; ${where}\n`);
+    stderr.write(`error: ${culprit(abandoned, code)}; ${where}${resume}\n`);
     process.exitCode = CUT_SHORT;
   };
   process.on('beforeExit', onBeforeExit);
@@ -104,7 +111,12 @@ export function guardProcess(options: ExitGuardOptions): () => void {
 function culprit({ current, running }: AbandonedRun, code: number): string {
   const ended = `the process was ended (exit code ${code}) from inside the run`;
   if (current !== null) {
-    return `${ended}, by user code of ${describeCase(current)}; that case is recorded as errored`;
+    const others = running.length - 1;
+    const left =
+      others > 0
+        ? `; the ${others} other case(s) in flight did not finish and are left for --resume`
+        : '';
+    return `${ended}, by user code of ${describeCase(current)}; that case is recorded as errored${left}`;
   }
   if (running.length === 0) return `${ended}, while no case was running`;
   const shown = running.slice(0, 5).map(describeCase).join(', ');

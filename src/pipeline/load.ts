@@ -16,6 +16,7 @@ import type { RunFilters, RunPlan, TestsetIndex } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
 import type { TargetKinds } from '../targets/registry.ts';
 import type { CommandContext } from './context.ts';
+import { missingFieldIssues } from './missing-fields.ts';
 
 const DEFAULT_CONFIGS = ['evals.yaml', 'evals.yml'];
 
@@ -155,6 +156,8 @@ export async function loadAndPrepare(
   if (!testsets.ok || !bound.ok || issues.length > 0) throw new UsageError(issues);
   warnCollapsedRows(testsets.warnings, ctx);
   const planned = plannedRun(config, testsets.testsets, filters, overrides);
+  const fieldIssues = missingFieldIssues(config, planned);
+  if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
   const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
   return {
     config,
@@ -190,11 +193,10 @@ export async function loadAndPlan(
   });
   if (!testsets.ok) throw new UsageError(testsets.issues);
   warnCollapsedRows(testsets.warnings, ctx);
-  return {
-    config,
-    plan: plannedRun(config, testsets.testsets, filters, overrides),
-    pinIgnored: testsets.pinIgnored,
-  };
+  const plan = plannedRun(config, testsets.testsets, filters, overrides);
+  const fieldIssues = missingFieldIssues(config, plan);
+  if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
+  return { config, plan, pinIgnored: testsets.pinIgnored };
 }
 
 /** Says which exact duplicate rows were collapsed into one case, naming both lines. */

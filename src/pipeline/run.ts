@@ -209,6 +209,7 @@ export async function executeRun(
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
+    ...(args.resumeCommand !== undefined && { resumeCommand: args.resumeCommand }),
     writePartial: ({ result }) => {
       const partial = buildArtifact({
         toolVersion,

@@ -100,7 +100,13 @@ function plannedEvaluator(evaluator: SuiteConfig['evaluators'][number]): Planned
   if (evaluator.kind === 'module')
     return { id: evaluator.id, use: evaluator.use, callsPerCase: null };
   const builtin = builtinEvaluators[evaluator.use as BuiltinEvaluatorName];
-  const callsPerCase = builtin.calls === undefined ? 0 : (builtin.callsPerCase ?? 1);
+  const declared = builtin.callsPerCase ?? 1;
+  const callsPerCase =
+    builtin.calls === undefined
+      ? 0
+      : typeof declared === 'function'
+        ? declared(evaluator.with)
+        : declared;
   return { id: evaluator.id, use: evaluator.use, callsPerCase };
 }
 

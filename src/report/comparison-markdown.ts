@@ -1,8 +1,12 @@
 /**
  * The markdown form of a `Comparison`, for the PR comment, the job summary and `evals compare
- * --format md`. Every id, suite, param and path goes through `escapeMarkdownText` or `codeSpan`.
+ * --format md`: the counts, one compact table (grid point × row: base → head, Δ, label), the
+ * case lists as tables saying why a case fails now, then each grid point's statistics folded
+ * in a `<details>`. Every id, suite, param and path goes through `escapeMarkdownText` or
+ * `codeSpan`.
  */
 import {
+  CASE_LIST_TITLES,
   caseLists,
   caseText,
   comparedLine,
@@ -14,19 +18,33 @@ import {
   oneSidedRuns,
   orderRows,
   orderRuns,
+  rowCells,
   rowText,
+  type CaseList,
+  type Row,
 } from './comparison-wording.ts';
-import { describeRun, formatCount } from './labels.ts';
+import { caseLabel } from './case-text.ts';
+import { clipText, failureReasons } from './failure-details.ts';
+import { describeRun, formatCount, plural } from './labels.ts';
 import { codeSpan, describeOriginMarkdown, escapeMarkdownText } from './markdown-text.ts';
-import type { ChangeLabel, Comparison, RunComparison } from '../types/comparison.ts';
+import { pointName, tableRow } from './markdown-overview.ts';
+import type { ChangeLabel, Comparison, RunComparison, RunRef } from '../types/comparison.ts';
+import type { CaseResult } from '../types/index.ts';
 
-/** How `renderComparisonMarkdown` sizes its case lists. */
+/** How `renderComparisonMarkdown` sizes its case lists and what it can say about a case. */
 export interface ComparisonMarkdownOptions {
   /**
-   * Cases listed per list (newly failing, fixed, …) and run before `… N more`; 10 by default.
-   * Lower it to keep a comment with many grid points under GitHub's size limit.
+   * Cases listed per list (newly failing, fixed, …) before `… N more`; 10 by default. Lower it
+   * to keep a comment with many grid points under GitHub's size limit.
    */
   maxListedCases?: number;
+  /**
+   * HEAD's result of a case, to say why it fails now and name it; without it the tables give
+   * ids and sources only.
+   */
+  headCase?: (run: RunRef, id: string) => CaseResult | undefined;
+  /** Each grid point's statistics (intervals, p-values) in a `<details>`; true by default. */
+  statistics?: boolean;
 }
 
 const LABEL_ICONS: Record<ChangeLabel, string> = {
@@ -35,21 +53,119 @@ const LABEL_ICONS: Record<ChangeLabel, string> = {
   unchanged: '⚪',
   'too few cases': '➖',
 };
+const LABEL_WORDS: Record<ChangeLabel, string> = {
+  regressed: '**regressed**',
+  improved: 'improved',
+  unchanged: 'unchanged',
+  'too few cases': 'too few',
+};
+const LABEL_ORDER: Record<ChangeLabel, number> = {
+  regressed: 0,
+  improved: 1,
+  'too few cases': 2,
+  unchanged: 3,
+};
+
+/** Rows of the compact table before the unchanged ones are folded. */
+const TABLE_ROWS = 15;
+/** Rows the compact table ever lists; the statistics hold every row. */
+const TABLE_MAX_ROWS = 40;
+const REASON_MAX_CHARS = 160;
+const LABEL_MAX_CHARS = 50;
 
 /**
  * The comparison as GitHub-flavoured markdown, ending with a newline. Case lists are cut at
- * `maxListedCases` per list and run.
+ * `maxListedCases` per list.
  */
 export function renderComparisonMarkdown(
   comparison: Comparison,
   options: ComparisonMarkdownOptions = {},
 ): string {
+  const blocks = [
+    comparisonHeadline(comparison),
+    comparisonTable(comparison),
+    ...comparisonDetails(comparison, options),
+  ];
+  return `${blocks.filter((block) => block !== '').join('\n\n')}\n`;
+}
+
+/** `Compared with `evals.yaml` at `3f9a1c2` on `main`: **2 regressions** · 1 improvement · …` */
+export function comparisonHeadline(comparison: Comparison): string {
+  const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
+  return `Compared with ${base}: ${countsLine(comparison, (text) => `**${text}**`)}`;
+}
+
+/**
+ * One table for the whole comparison: a row per grid point × (pass rate, evaluator, agreement),
+ * base → head, Δ and the label, regressions first. When it is long, the unchanged rows are
+ * folded (counted under it); the statistics below hold every row.
+ */
+export function comparisonTable(comparison: Comparison): string {
+  const rows: { run: RunComparison; row: Row }[] = [];
+  for (const run of comparison.runs) {
+    for (const row of orderRows(run)) rows.push({ run, row });
+  }
+  if (rows.length === 0) return '';
+  rows.sort((a, b) => LABEL_ORDER[a.row.change.label] - LABEL_ORDER[b.row.change.label]);
+  const long = rows.length > TABLE_ROWS;
+  const kept = long ? rows.filter(({ row }) => row.change.label !== 'unchanged') : rows;
+  const shown = kept.slice(0, TABLE_MAX_ROWS);
+  const folded = rows.length - kept.length;
+  const lines: string[] = [];
+  if (shown.length > 0) {
+    lines.push(
+      tableRow(['grid point', 'row', 'base → head', 'Δ', 'change']),
+      tableRow([':--', ':--', '--:', '--:', ':--']),
+      ...shown.map(({ run, row }) => {
+        const cells = rowCells(row);
+        const name =
+          row.kind === 'pass rate' ? `**${cells.name}**` : escapeMarkdownText(cells.name);
+        return tableRow([
+          pointName(run, comparison.runs),
+          name,
+          `${cells.base} → ${cells.head}`,
+          cells.delta,
+          `${LABEL_ICONS[cells.label]} ${LABEL_WORDS[cells.label]}`,
+        ]);
+      }),
+    );
+  }
+  const notes = [
+    folded > 0 ? `⚪ ${plural(folded, 'unchanged row')} folded` : '',
+    kept.length > shown.length
+      ? `${plural(kept.length - shown.length, 'more row')} not listed`
+      : '',
+  ].filter(Boolean);
+  if (notes.length > 0) {
+    if (lines.length > 0) lines.push('');
+    lines.push(`_${notes.join('; ')} (every row is in the statistics)._`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * What follows the table: the case lists as tables (newly failing open, the others folded), the
+ * runs on one side only, each grid point's statistics in a `<details>`, and the footnote.
+ */
+export function comparisonDetails(
+  comparison: Comparison,
+  options: ComparisonMarkdownOptions = {},
+): string[] {
   const maxListed = options.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
   const blocks: string[] = [];
-  const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
-  blocks.push(`Compared with ${base}: ${countsLine(comparison, (text) => `**${text}**`)}`);
-  for (const run of orderRuns(comparison.runs)) {
-    blocks.push(markdownRun(run, comparison.settings.confidence, maxListed));
+  const tables = caseTables(comparison, maxListed, options.headCase);
+  const [newly, ...others] = tables;
+  if (newly?.title === 'newly failing') blocks.push(newly.text);
+  else if (newly !== undefined) others.unshift(newly);
+  if (others.length > 0) {
+    const summary = others.map((table) => `${formatCount(table.count)} ${table.title}`);
+    blocks.push(
+      [
+        `<details><summary>Other case changes: ${summary.join(' · ')}</summary>`,
+        ...others.map((table) => table.text),
+        '</details>',
+      ].join('\n\n'),
+    );
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
     blocks.push(
@@ -58,11 +174,23 @@ export function renderComparisonMarkdown(
       ),
     );
   }
+  if (options.statistics !== false && comparison.runs.length > 0) {
+    blocks.push(
+      [
+        `<details><summary>Statistics per grid point</summary>`,
+        ...orderRuns(comparison.runs).map((run) =>
+          markdownRun(run, comparison.settings.confidence),
+        ),
+        '</details>',
+      ].join('\n\n'),
+    );
+  }
   blocks.push(`_${escapeMarkdownText(footnote(comparison))}_`);
-  return `${blocks.join('\n\n')}\n`;
+  return blocks;
 }
 
-function markdownRun(run: RunComparison, confidence: number, maxListed: number): string {
+/** One grid point's rows with their intervals and tests, as a heading and a list. */
+function markdownRun(run: RunComparison, confidence: number): string {
   const blocks: string[] = [`#### ${escapeMarkdownText(describeRun(run))} · ${comparedLine(run)}`];
   const rows = orderRows(run).map((row) => {
     const text = rowText(row, confidence, run.minDetectableEffect);
@@ -72,24 +200,123 @@ function markdownRun(run: RunComparison, confidence: number, maxListed: number):
     return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` · ${tail}` : ''}`;
   });
   blocks.push(rows.join('\n'));
-
-  for (const list of caseLists(run)) {
-    const count = `${list.title[0]?.toUpperCase() ?? ''}${list.title.slice(1)} (${formatCount(list.cases.length)})`;
-    const title = `${count}${list.note ? `, ${list.note}` : ''}:`;
-    const shown = list.cases.slice(0, maxListed).map((ref) => {
-      const { id, source, detail } = caseText(ref);
-      const where = [source === null ? null : codeSpan(source), detail].filter(Boolean).join(', ');
-      return where ? `${codeSpan(id)} (${where})` : codeSpan(id);
-    });
-    if (list.cases.length > shown.length) {
-      shown.push(`… ${formatCount(list.cases.length - shown.length)} more`);
-    }
-    blocks.push(`${list.alarm ? `**${title}**` : title} ${shown.join(', ')}`);
-  }
-
   const oneSided = evaluatorsOnOneSide(run).map(
     ([side, ids]) => `Evaluators only in ${side}: ${ids.map((id) => codeSpan(id)).join(', ')}`,
   );
   if (oneSided.length > 0) blocks.push(oneSided.join(' · '));
   return blocks.join('\n\n');
+}
+
+interface CaseTable {
+  title: CaseList['title'];
+  count: number;
+  text: string;
+}
+
+/** A listed case: the same case with the same words on several grid points is one row. */
+interface CaseRow {
+  ref: CaseList['cases'][number];
+  runs: RunComparison[];
+  now: string;
+  label: string | null;
+}
+
+/**
+ * One table per kind of change over every grid point, in `CASE_LIST_TITLES` order: the case (id,
+ * name), where it fails, its source line and what it does now (why it fails, or its trials).
+ */
+function caseTables(
+  comparison: Comparison,
+  maxListed: number,
+  headCase: ComparisonMarkdownOptions['headCase'],
+): CaseTable[] {
+  const byTitle = new Map<CaseList['title'], { list: CaseList; rows: Map<string, CaseRow> }>();
+  const total = new Map<CaseList['title'], number>();
+  for (const run of orderRuns(comparison.runs)) {
+    for (const list of caseLists(run)) {
+      let entry = byTitle.get(list.title);
+      if (entry === undefined) {
+        entry = { list, rows: new Map() };
+        byTitle.set(list.title, entry);
+      }
+      total.set(list.title, (total.get(list.title) ?? 0) + list.cases.length);
+      for (const ref of list.cases) {
+        const head = list.title === 'removed' ? undefined : headCase?.(run, ref.id);
+        const now = nowText(list.title, ref, head);
+        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line, now]);
+        const row = entry.rows.get(key);
+        if (row !== undefined) row.runs.push(run);
+        else {
+          const label = head === undefined ? null : caseLabel(head);
+          entry.rows.set(key, { ref, runs: [run], now, label });
+        }
+      }
+    }
+  }
+  const withPoints = comparison.runs.length > 1;
+  return CASE_LIST_TITLES.flatMap((title): CaseTable[] => {
+    const entry = byTitle.get(title);
+    if (entry === undefined) return [];
+    const count = total.get(title) ?? 0;
+    const rows = [...entry.rows.values()];
+    const { list } = entry;
+    const heading = `${title[0]?.toUpperCase() ?? ''}${title.slice(1)} (${formatCount(count)})`;
+    const titleLine = `${heading}${list.note ? `, ${list.note}` : ''}:`;
+    const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
+    const shown = rows.slice(0, maxListed);
+    if (shown.length > 0) {
+      const nowHeader =
+        title === 'newly failing'
+          ? 'why it fails now'
+          : title === 'flaky in HEAD'
+            ? 'trials'
+            : 'now';
+      blocks.push(
+        [
+          tableRow(['case', ...(withPoints ? ['grid point'] : []), 'source', nowHeader]),
+          tableRow([':--', ...(withPoints ? [':--'] : []), ':--', ':--']),
+          ...shown.map((row) => caseRow(row, withPoints, comparison.runs)),
+        ].join('\n'),
+      );
+    }
+    const listedCases = shown.reduce((sum, row) => sum + row.runs.length, 0);
+    if (count > listedCases) blocks.push(`… ${formatCount(count - listedCases)} more`);
+    return [{ title, count, text: blocks.join('\n\n') }];
+  });
+}
+
+function caseRow(row: CaseRow, withPoints: boolean, runs: readonly RunRef[]): string {
+  const { id, source } = caseText(row.ref);
+  const name =
+    row.label === null ? '' : ` ${escapeMarkdownText(clipText(row.label, LABEL_MAX_CHARS))}`;
+  const points = row.runs.map((run) => pointName(run, runs)).join(', ');
+  return tableRow([
+    `${cellCode(id)}${name}`,
+    ...(withPoints ? [points] : []),
+    source === null ? '—' : cellCode(source),
+    row.now === '' ? '—' : escapeMarkdownText(row.now),
+  ]);
+}
+
+/**
+ * User text as inline code inside a table cell: GitHub splits cells at every `|` not escaped,
+ * even inside code, so text holding one (or a backslash that could unescape it) is written as
+ * escaped prose instead.
+ */
+function cellCode(text: string): string {
+  return /[|\\]/.test(text) ? escapeMarkdownText(text) : codeSpan(text);
+}
+
+/** What a listed case does now: why it fails, `passes`, its trials, or '' when unknown. */
+function nowText(
+  title: CaseList['title'],
+  ref: CaseList['cases'][number],
+  head: CaseResult | undefined,
+): string {
+  const { detail } = caseText(ref);
+  if (detail !== null) return detail;
+  if (title === 'fixed') return 'passes';
+  if (head === undefined) return '';
+  if (head.passed) return 'passes';
+  return failureReasons(head, 2, REASON_MAX_CHARS).join('; ');
 }

@@ -133,6 +133,50 @@ export function orderRows(run: RunComparison): Row[] {
   return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
 
+/** A row's numbers as a compact table shows them: `80.0%`, `60.0%`, `-20.0 pp`; `—` when absent. */
+export interface RowCells {
+  name: string;
+  base: string;
+  head: string;
+  delta: string;
+  label: ChangeLabel;
+}
+
+/** The cells of `row` in the compact comparison table (the statistics stay in `rowText`). */
+export function rowCells(row: Row): RowCells {
+  const or = (value: number | null, format: (value: number) => string): string =>
+    value === null ? '—' : format(value);
+  if (row.kind === 'pass rate') {
+    const c = row.change;
+    return {
+      name: 'pass rate',
+      base: or(c.baseRate, formatPercent),
+      head: or(c.headRate, formatPercent),
+      delta: or(c.delta, (d) => `${signed(d * 100, 1)} pp`),
+      label: c.label,
+    };
+  }
+  const fixed = (value: number): string => value.toFixed(2);
+  if (row.kind === 'agreement') {
+    const c = row.change;
+    return {
+      name: `${c.evaluator} agreement (${c.weighted ? 'weighted κ' : 'κ'})`,
+      base: or(c.baseKappa, fixed),
+      head: or(c.headKappa, fixed),
+      delta: or(c.delta, (d) => signed(d, 2)),
+      label: c.label,
+    };
+  }
+  const c = row.change;
+  return {
+    name: c.evaluator,
+    base: or(c.baseMean, fixed),
+    head: or(c.headMean, fixed),
+    delta: or(c.delta, (d) => signed(d, 2)),
+    label: c.label,
+  };
+}
+
 /** A row's words, for either form to lay out. */
 export interface RowText {
   name: string;
@@ -269,13 +313,23 @@ function formatP(p: number): string {
 
 /** One list of a run's cases that changed (newly failing, fixed, …). */
 export interface CaseList {
-  title: string;
+  title: (typeof CASE_LIST_TITLES)[number];
   /** Said after the count: why the list is there. */
   note?: string;
   cases: readonly (CaseRef & { trialPassRate?: number | null })[];
   /** Bad news: emphasized. */
   alarm?: boolean;
 }
+
+/** The titles of the case lists, in the order they are shown: bad news first. */
+export const CASE_LIST_TITLES = [
+  'newly failing',
+  'fixed',
+  'added',
+  'removed',
+  'testset row changed',
+  'flaky in HEAD',
+] as const;
 
 /** A run's non-empty case lists, bad news first. */
 export function caseLists(run: RunComparison): CaseList[] {

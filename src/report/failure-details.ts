@@ -7,7 +7,13 @@ import { posix } from 'node:path';
 
 import type { CaseResult, EvaluationResult } from '../types/index.ts';
 import { reasonOf } from './evaluation-reason.ts';
-import { plural } from './labels.ts';
+import {
+  describeCaseFailure,
+  describeFailedEvaluation,
+  firstLine,
+  formatCount,
+  plural,
+} from './labels.ts';
 
 /**
  * The repository path of a file named relative to the config: `evals` + `testsets/qa.csv` →
@@ -36,6 +42,68 @@ export function failedEvaluations(result: CaseResult): EvaluationResult[] {
  */
 export function evaluationReason(evaluation: EvaluationResult): string | null {
   return reasonOf(evaluation);
+}
+
+/**
+ * Why a case fails, one line per reason: the function's error (its first line), else each failing
+ * evaluation (at most `maxEvaluations`, then `… N more`) as `exact 0 (needs ≥ 1) — expected
+ * "Paris", got "Lyon"`, its evaluator's own reason cut to `reasonMaxChars`; else the pass
+ * condition. `[]` for a passed case. The one wording of a failure that the PR comment's case
+ * entries and its comparison tables share.
+ */
+export function failureReasons(
+  result: CaseResult,
+  maxEvaluations: number,
+  reasonMaxChars: number,
+): string[] {
+  if (result.passed) return [];
+  if (result.error !== null) return [`error: ${firstLine(result.error)}`];
+  const failed = failedEvaluations(result);
+  if (failed.length === 0) return describeCaseFailure(result);
+  const reasons = failed.slice(0, maxEvaluations).map((evaluation) => {
+    const reason = evaluationReason(evaluation);
+    const text = describeFailedEvaluation(evaluation);
+    return reason === null ? text : `${text} — ${shortenText(reason, reasonMaxChars)}`;
+  });
+  if (failed.length > maxEvaluations) {
+    reasons.push(`… ${formatCount(failed.length - maxEvaluations)} more`);
+  }
+  return reasons;
+}
+
+/** Data fields holding what a case asks, in the order they are preferred. */
+const INPUT_FIELDS = ['input', 'question', 'prompt', 'query', 'user_input'];
+/** Data fields holding what a case expects, in the order they are preferred. */
+const EXPECTED_FIELDS = [
+  'expected',
+  'expected_output',
+  'expectedOutput',
+  'reference',
+  'ground_truth',
+];
+
+/**
+ * The input and the expected value of a case when they span several lines, which a one-line
+ * reason or label would flatten: `[['input', …], ['expected', …]]`, each only when multi-line.
+ * The expected value is the failing evaluation's `metadata.expected` (what it compared against,
+ * templates resolved), else the case's own field.
+ */
+export function multiLineFields(result: CaseResult): [string, string][] {
+  const data =
+    result.data !== null && typeof result.data === 'object' && !Array.isArray(result.data)
+      ? (result.data as Record<string, unknown>)
+      : {};
+  const firstText = (values: unknown[]): string | undefined =>
+    values.find((value): value is string => typeof value === 'string' && value !== '');
+  const input = firstText(INPUT_FIELDS.map((key) => data[key]));
+  const expected = firstText([
+    ...failedEvaluations(result).map((evaluation) => evaluation.metadata?.expected),
+    ...EXPECTED_FIELDS.map((key) => data[key]),
+  ]);
+  const fields: [string, string][] = [];
+  if (input !== undefined && /\r?\n/.test(input.trim())) fields.push(['input', input]);
+  if (expected !== undefined && /\r?\n/.test(expected.trim())) fields.push(['expected', expected]);
+  return fields;
 }
 
 /**

@@ -12,7 +12,7 @@ import { caseLabel } from './case-text.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
-import { describeRun, describeUsage, formatParams } from './labels.ts';
+import { describeRun, describeUsage, formatCount, formatParams } from './labels.ts';
 import { runTotals, type RunTotals } from './totals.ts';
 
 /** Longest value (input field, output, expected) the page holds whole; longer ones are cut. */
@@ -38,6 +38,8 @@ export interface CaseView {
   source: string | null;
   status: 'passed' | 'failed' | 'errored';
   flaky: boolean;
+  /** The row's tags (`__tags__`), [] when it has none. */
+  tags: string[];
   durationMs: number;
   /** Per evaluator of `ReportModel.evaluators`, by index: the score, null when none. */
   scores: (number | null)[];
@@ -97,6 +99,8 @@ export interface ReportModel {
   matrices: GridMatrix[];
   /** Every evaluator id over all runs; case scores are indexed by it. */
   evaluators: string[];
+  /** Every tag of any case, sorted: the case table filters by them. */
+  tags: string[];
   comparison: {
     base: string;
     confidence: number;
@@ -140,6 +144,7 @@ export function buildReportModel(
     runs: artifact.runs.map(runView),
     matrices: gridMatrices(artifact.runs),
     evaluators,
+    tags: [...new Set(caseViews.flatMap((view) => view.tags))].sort(),
     comparison: comparison ? comparisonView(comparison) : null,
     cases: caseViews,
   };
@@ -186,6 +191,7 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
     source,
     status: result.error !== null ? 'errored' : result.passed ? 'passed' : 'failed',
     flaky: result.flaky === true,
+    tags: result.tags ?? [],
     durationMs: Math.round(result.durationMs),
     scores,
     failing,
@@ -258,7 +264,7 @@ function pretty(value: unknown): string {
 function capped(text: string): string {
   return text.length <= MAX_VALUE_CHARS
     ? text
-    : `${text.slice(0, MAX_VALUE_CHARS)}\n… (${text.length - MAX_VALUE_CHARS} more characters: evals show --full prints all)`;
+    : `${text.slice(0, MAX_VALUE_CHARS)}\n… (${formatCount(text.length - MAX_VALUE_CHARS)} more characters: evals show --full prints all)`;
 }
 
 function comparisonView(comparison: Comparison): NonNullable<ReportModel['comparison']> {

@@ -4,18 +4,14 @@
  * pass. Plain text, no color.
  */
 import { describeThreshold } from '../run/threshold.ts';
+import { formatCount } from '../shared/format-count.ts';
 import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types/index.ts';
 
 /** Case ids are sha256 hex or user dedup ids; 12 characters tell them apart in a listing. */
 export const SHORT_ID_LENGTH = 12;
 
-/**
- * `1,234`: grouping makes large counts readable. Done by hand rather than with toLocaleString,
- * whose first call loads ICU data (~20 ms of a cold start) and whose output depends on the build.
- */
-export function formatCount(count: number): string {
-  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+/** `1,234`: the one count formatter, shared with the layers below the reports. */
+export { formatCount };
 
 /**
  * `91.7%`, rounded to one decimal — except that a rate below 1 never shows as `100.0%` (0.9996

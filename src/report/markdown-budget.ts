@@ -107,14 +107,16 @@ function countCases(runCount: number, order: readonly number[], total: number): 
 }
 
 /**
- * When not even the heading and totals fit (a budget of a few hundred characters): the marker
- * and the verdict, then the verdict alone, then nothing. Still a valid document at every step.
+ * When not even the heading, verdict and totals fit (a budget of a few hundred characters): the
+ * marker, heading and verdict sentence, then the marker and the verdict, then the verdict alone,
+ * then nothing. Still a valid document at every step.
  */
 function renderMinimal(model: ReportModel, maxChars: number): string {
   const candidates = [
-    [model.marker, model.heading, '', model.intro[0] ?? ''],
-    [model.marker, model.heading],
-    [model.heading],
+    [model.marker, model.heading, '', model.verdict, '', model.intro[0] ?? ''],
+    [model.marker, model.heading, '', model.verdict],
+    [model.marker, model.verdict],
+    [model.verdict],
   ].map((lines) => `${lines.filter((line, i) => i > 0 || line !== '').join('\n')}\n`);
   return candidates.find((text) => text.length <= maxChars) ?? '';
 }

@@ -5,20 +5,14 @@
  */
 import type { CaseResult } from '../types/index.ts';
 import {
-  evaluationReason,
-  failedEvaluations,
   clipText,
+  failureReasons,
+  multiLineFields,
   outputText,
   repoPath,
   shortenText,
 } from './failure-details.ts';
-import {
-  describeCaseFailure,
-  describeFailedEvaluation,
-  flakyLabel,
-  formatCount,
-  plural,
-} from './labels.ts';
+import { flakyLabel, formatCount, plural } from './labels.ts';
 import { caseLabel, distinctShortIds } from './case-text.ts';
 import type { RunComparison, RunView } from './markdown-model.ts';
 import { codeBlock, codeSpan, escapeMarkdownText } from './markdown-text.ts';
@@ -34,6 +28,8 @@ const ERROR_MAX_CHARS = 600;
 const ERROR_MAX_LINES = 8;
 const REASON_MAX_CHARS = 200;
 const EVALUATIONS_PER_CASE = 5;
+const FIELD_MAX_CHARS = 300;
+const FIELD_MAX_LINES = 8;
 
 /**
  * The first `shown` failing cases of a run (no more than it keeps in detail) in a `<details>`,
@@ -78,21 +74,30 @@ function caseEntry(view: RunView, index: number, sourceRoot: string): string {
   const entry =
     result === undefined
       ? ''
-      : renderCase(result, shownIds(view).get(result.id) ?? result.id, view.comparison, sourceRoot);
+      : renderCase(
+          result,
+          shownIds(view).get(result.id) ?? result.id,
+          view.comparison,
+          sourceRoot,
+          view.repeats.get(index),
+        );
   view.entries[index] = entry;
   return entry;
 }
 
 /**
  * One failing case as a list item: id, source, status and how it compares with the baseline;
- * one sub-item per failing evaluation with its reason; then the output (or the function's
- * error) in a code block, shortened.
+ * one sub-item per failing evaluation with its reason; a multi-line input or expected value in
+ * a block of its own (a one-line reason would flatten it); then the output (or the function's
+ * error) in a code block, shortened. A failure that repeats on other grid points (same case,
+ * output and reasons) is shown whole once, naming them all; the repeats only point back to it.
  */
 function renderCase(
   result: CaseResult,
   shownId: string,
   comparison: RunComparison | null,
   sourceRoot: string,
+  repeat: Repeat | undefined,
 ): string {
   const errored = result.error !== null;
   const source = result.source
@@ -112,6 +117,11 @@ function renderCase(
     if (before === true) head.push('newly failing');
     else if (before === undefined) head.push('new case');
   }
+  if (repeat !== undefined && !repeat.first) {
+    head.push(`same output and reasons as on ${repeat.points[0] ?? ''}`);
+    return `- ${head.join(' · ')}`;
+  }
+  if (repeat !== undefined) head.push(`on ${repeat.points.join(', ')}`);
   const lines = [`- ${head.join(' · ')}`];
 
   if (errored) {
@@ -122,24 +132,29 @@ function renderCase(
     return lines.join('\n');
   }
 
-  const failed = failedEvaluations(result);
-  const reasons =
-    failed.length === 0
-      ? describeCaseFailure(result).map(escapeMarkdownText)
-      : failed.slice(0, EVALUATIONS_PER_CASE).map((evaluation) => {
-          const reason = evaluationReason(evaluation);
-          const text = escapeMarkdownText(describeFailedEvaluation(evaluation));
-          return reason === null
-            ? text
-            : `${text} — ${escapeMarkdownText(shortenText(reason, REASON_MAX_CHARS))}`;
-        });
-  if (failed.length > EVALUATIONS_PER_CASE) {
-    reasons.push(`… ${formatCount(failed.length - EVALUATIONS_PER_CASE)} more`);
+  const reasons = failureReasons(result, EVALUATIONS_PER_CASE, REASON_MAX_CHARS);
+  lines.push(...reasons.map((reason) => `  - ${escapeMarkdownText(reason)}`));
+  const fields = multiLineFields(result);
+  for (const [name, text] of fields) {
+    lines.push(
+      '',
+      `  ${name}:`,
+      '',
+      codeBlock(shortenText(text, FIELD_MAX_CHARS, FIELD_MAX_LINES), '  '),
+    );
   }
-  lines.push(...reasons.map((reason) => `  - ${reason}`));
   lines.push(
     '',
+    ...(fields.length > 0 ? ['  output:', ''] : []),
     codeBlock(shortenText(outputText(result.output), OUTPUT_MAX_CHARS, OUTPUT_MAX_LINES), '  '),
   );
   return lines.join('\n');
+}
+
+/** A failure repeated on several grid points: where it is shown whole, and every point's name. */
+export interface Repeat {
+  /** This entry is the one shown whole. */
+  first: boolean;
+  /** The grid points it fails on, escaped, the whole entry's first. */
+  points: string[];
 }

@@ -3,10 +3,20 @@
  * budget, worked out once (run labels, the comparison with a baseline, the failing cases, the
  * intro lines) before the budget search renders it again and again.
  */
-import type { ResultsArtifact, RunResult } from '../types/index.ts';
+import type { Comparison, RunRef } from '../types/comparison.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { runKey } from '../shared/run-key.ts';
-import { clipText } from './failure-details.ts';
+import { comparisonDetails, comparisonHeadline, comparisonTable } from './comparison-markdown.ts';
+import { clipText, failureReasons, outputText } from './failure-details.ts';
 import { describeRun, describeUsage, formatCount, plural } from './labels.ts';
+import type { Repeat } from './markdown-cases.ts';
+import {
+  baselineTable,
+  pointName,
+  runTable,
+  verdictSentence,
+  type BaselineChanges,
+} from './markdown-overview.ts';
 import { codeSpan, describeOriginMarkdown, escapeMarkdownText } from './markdown-text.ts';
 import { formatDuration } from './progress.ts';
 import type { ReportedArtifact, ReportedCase, ReportedRun } from './reported-cases.ts';
@@ -28,11 +38,6 @@ export interface MarkdownOptions {
   sourceRoot: string;
   /** An earlier results artifact to show deltas against, or null. */
   baseline: ResultsArtifact | null;
-  /**
-   * Trusted markdown shown under the totals, e.g. the statistical comparison with a baseline
-   * (`renderComparisonMarkdown`). It counts against `maxChars` like everything else.
-   */
-  preamble?: string;
   /** Optional links: the workflow run, the check run. */
   links?: { run?: string; checkRun?: string };
   /**
@@ -47,6 +52,12 @@ export interface ReportModel {
   marker: string;
   /** Heading line, without the marker. */
   heading: string;
+  /** The one sentence with the verdict and why: the first paragraph. */
+  verdict: string;
+  /** The compact table under it (comparison, baseline or runs), or ''. */
+  overview: string;
+  /** The statistical comparison's case tables and statistics, sized to the budget, or ''. */
+  comparison: string;
   /** Totals, links, interruption and baseline lines: always shown when anything is. */
   intro: string[];
   views: RunView[];
@@ -70,6 +81,8 @@ export interface RunView {
   listable: number;
   /** Rendered case entries, filled on demand: only the ones that fit are ever rendered. */
   entries: (string | undefined)[];
+  /** By index in `failing`: failures this run shares with other grid points. */
+  repeats: Map<number, Repeat>;
 }
 
 /** A run next to the baseline's run with the same suite and params. */
@@ -103,18 +116,128 @@ export function buildModel(artifact: ReportedArtifact, options: MarkdownOptions)
     const failing = run.cases.filter((result) => !result.passed);
     const undetailed = failing.findIndex((result) => !result.detailed);
     const listable = undetailed === -1 ? failing.length : undetailed;
-    return { run, label: runLabel(run), comparison, failing, listable, entries: [] };
+    const view = { run, label: runLabel(run), comparison, failing, listable, entries: [] };
+    return { ...view, repeats: new Map() };
   });
+  markRepeats(views, artifact.runs);
 
+  const stats = artifact.comparison ?? null;
+  const changes: BaselineChanges =
+    stats !== null
+      ? { kind: 'statistics', comparison: stats }
+      : options.baseline !== null
+        ? { kind: 'plain', ...sumChanges(views) }
+        : null;
   const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run]) => run);
   return {
     marker: options.marker,
-    heading: `## ${verdictBadge(artifact)} · ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS))}`,
+    heading: `## ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS))}`,
+    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, changes),
+    overview: overviewTable(artifact, views, stats),
+    comparison: stats === null ? '' : fitComparison(stats, artifact, options.maxChars),
     intro: renderIntro(artifact, options, views, gone.length),
     views,
     goneRuns: renderGoneRuns(gone),
     sourceRoot: options.sourceRoot,
   };
+}
+
+function overviewTable(
+  artifact: ReportedArtifact,
+  views: readonly RunView[],
+  stats: Comparison | null,
+): string {
+  if (stats !== null) return comparisonTable(stats);
+  const pairs = views.flatMap((view) =>
+    view.comparison?.baseline ? [{ run: view.run, before: view.comparison.baseline }] : [],
+  );
+  return pairs.length > 0 ? baselineTable(pairs, artifact.runs) : runTable(artifact.runs);
+}
+
+/**
+ * The comparison's details at the largest size that takes at most a third of the budget: ten
+ * cases a list and the statistics, then three cases, then no statistics, then counts only;
+ * else a line saying where it is.
+ */
+function fitComparison(
+  comparison: Comparison,
+  artifact: ReportedArtifact,
+  maxChars: number,
+): string {
+  const headCase = caseFinder(artifact);
+  const room = maxChars / 3;
+  const sizes = [
+    { maxListedCases: 10, statistics: true },
+    { maxListedCases: 3, statistics: true },
+    { maxListedCases: 3, statistics: false },
+    { maxListedCases: 0, statistics: false },
+  ];
+  for (const size of sizes) {
+    const text = [
+      comparisonHeadline(comparison),
+      ...comparisonDetails(comparison, { ...size, headCase }),
+    ].join('\n\n');
+    if (text.length <= room) return text;
+  }
+  return '_The comparison with the baseline is too large for this report: see `comparison` in the results artifact, or `evals compare`._';
+}
+
+/** HEAD's case by run and id, for the comparison's case tables. */
+function caseFinder(
+  artifact: ReportedArtifact,
+): (run: RunRef, id: string) => CaseResult | undefined {
+  const byRun = new Map<string, Map<string, CaseResult>>();
+  return (run, id) => {
+    const key = runKey(run);
+    let cases = byRun.get(key);
+    if (cases === undefined) {
+      cases = new Map();
+      const found = artifact.runs.find((candidate) => runKey(candidate) === key);
+      for (const result of found?.cases ?? []) cases.set(result.id, result);
+      byRun.set(key, cases);
+    }
+    return cases.get(id);
+  };
+}
+
+/**
+ * Finds failures that repeat across grid points (same case, same output or error, same reasons)
+ * among the cases listed in detail, so the report shows each once and names where it happens.
+ */
+function markRepeats(views: RunView[], runs: readonly RunResult[]): void {
+  const groups = new Map<string, { view: RunView; index: number }[]>();
+  for (const view of views) {
+    for (let index = 0; index < view.listable; index++) {
+      const result = view.failing[index];
+      if (result === undefined) continue;
+      const key = JSON.stringify([
+        result.id,
+        result.error,
+        result.error === null ? outputText(result.output) : '',
+        failureReasons(result, Infinity, Infinity),
+      ]);
+      const group = groups.get(key) ?? [];
+      group.push({ view, index });
+      groups.set(key, group);
+    }
+  }
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const points = group.map(({ view }) => pointName(view.run, runs));
+    group.forEach(({ view, index }, position) => {
+      view.repeats.set(index, { first: position === 0, points });
+    });
+  }
+}
+
+function sumChanges(views: readonly RunView[]): { newlyFailing: number; fixed: number } {
+  let newlyFailing = 0;
+  let fixed = 0;
+  for (const view of views) {
+    newlyFailing += view.comparison?.newlyFailing ?? 0;
+    fixed += view.comparison?.fixed ?? 0;
+  }
+  return { newlyFailing, fixed };
 }
 
 function compareRuns(run: RunResult, baseline: RunResult | null): RunComparison {
@@ -132,11 +255,6 @@ function compareRuns(run: RunResult, baseline: RunResult | null): RunComparison 
 
 function runLabel(run: Pick<RunResult, 'suite' | 'params'>): string {
   return escapeMarkdownText(clipText(describeRun(run), LABEL_MAX_CHARS));
-}
-
-function verdictBadge(artifact: ResultsArtifact): string {
-  if (artifact.interrupted) return '⚠️ interrupted';
-  return artifact.verdict === 'pass' ? '✅ pass' : '❌ fail';
 }
 
 function renderIntro(
@@ -170,7 +288,6 @@ function renderIntro(
   }
 
   if (options.baseline !== null) lines.push(renderBaselineLine(options.baseline, views, goneCount));
-  if (options.preamble) lines.push(options.preamble.trim());
   return lines;
 }
 

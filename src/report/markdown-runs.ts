@@ -1,5 +1,6 @@
 /**
- * The markdown report for one plan of what fits: the heading and intro, then per run its counts
+ * The markdown report for one plan of what fits: the heading, the verdict sentence and the
+ * compact table, the intro and the comparison's details, then per run its counts
  * and evaluator table (with deltas against a baseline), failed gate conditions, flaky cases and
  * failing cases, then notes on what was left out.
  */
@@ -27,7 +28,10 @@ const LISTED_FLAKY_CASES = 10;
 export function renderDocument(model: ReportModel, plan: Plan): string {
   const blocks: string[] = [];
   blocks.push(model.marker ? `${model.marker}\n${model.heading}` : model.heading);
+  blocks.push(model.verdict);
+  if (model.overview) blocks.push(model.overview);
   blocks.push(model.intro.join('\n\n'));
+  if (model.comparison) blocks.push(model.comparison);
   model.views.forEach((view, index) => {
     if (!plan.runs.has(index)) return;
     blocks.push(renderRun(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));

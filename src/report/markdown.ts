@@ -3,10 +3,14 @@
  * the job summary are all this one document, rendered under different size budgets. Pure: the
  * artifact (and an optional baseline) in, a string out.
  *
- * The parts, each its own file: the model worked out once (`markdown-model.ts`), the budget
- * search over what fits (`markdown-budget.ts`), the document and its run sections
- * (`markdown-runs.ts`), the failing cases (`markdown-cases.ts`) and the escaping of user text
- * (`markdown-text.ts`).
+ * It reads in five seconds: one sentence with the verdict, one compact table (the comparison
+ * with the baseline, else the grid points), then the details, folded where they are long.
+ *
+ * The parts, each its own file: the model worked out once (`markdown-model.ts`), the verdict
+ * sentence and the compact tables (`markdown-overview.ts`, and `comparison-markdown.ts` for the
+ * statistical comparison), the budget search over what fits (`markdown-budget.ts`), the document
+ * and its run sections (`markdown-runs.ts`), the failing cases (`markdown-cases.ts`) and the
+ * escaping of user text (`markdown-text.ts`).
  */
 import { fitToBudget } from './markdown-budget.ts';
 import { buildModel, type MarkdownOptions } from './markdown-model.ts';

@@ -65,7 +65,10 @@ function renderSuite(suite: SuitePlan): string[] {
   const points = suite.runs.map((run) => formatParams(run.params, ' ')).filter((p) => p !== '');
   if (points.length > 0) {
     const listed = points.slice(0, LISTED_POINTS).join(' · ');
-    const more = points.length > LISTED_POINTS ? ` · … ${points.length - LISTED_POINTS} more` : '';
+    const more =
+      points.length > LISTED_POINTS
+        ? ` · … ${formatCount(points.length - LISTED_POINTS)} more`
+        : '';
     lines.push(`              ${listed}${more}`);
   }
   lines.push(

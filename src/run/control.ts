@@ -17,10 +17,16 @@ export interface RunningCase {
 
 /** What an abandoned run had: its runs as they stand, and the cases that were in flight. */
 export interface AbandonedRun {
-  /** The runs, the cases in flight among them as errored. */
+  /** The runs, with the cases `recorded` as errored among them. */
   result: EngineResult;
-  /** Every case in flight, recorded as errored. */
+  /** Every case in flight. */
   running: RunningCase[];
+  /**
+   * How many of `running` were recorded as errored: the culprit alone when there is one (the
+   * others did not finish, so they are left out for `--resume` to run), every case in flight
+   * when the exit is blamed on no case in particular, none when the edge chose the exit.
+   */
+  recorded: number;
   /** The case whose user code was running synchronously, when there was one: the culprit. */
   current: RunningCase | null;
 }
@@ -28,8 +34,15 @@ export interface AbandonedRun {
 /** What the engine gives its control while it runs. */
 export interface AttachedEngine {
   neverSettled(): number;
-  abandon(reason: string): AbandonedRun | undefined;
+  abandon(reason: string, blame: Blame): AbandonedRun | undefined;
 }
+
+/**
+ * Whom an exit is blamed on: the user code that was running (`culprit`: that case, or every case
+ * in flight when none was running synchronously), or nobody (`none`: the edge chose to exit,
+ * as on a second Ctrl-C, and no case is recorded).
+ */
+export type Blame = 'culprit' | 'none';
 
 /** Pass one to `runSuites` (`EngineOptions.control`) to act on the run from the edge. */
 export class RunControl {
@@ -49,10 +62,11 @@ export class RunControl {
   }
 
   /**
-   * The process is exiting: records the cases in flight as errored with `reason`, stops the
-   * run, and returns it as it stands, synchronously. Undefined when no engine is running.
+   * The process is exiting: records the cases `blame` names as errored with `reason` (see
+   * `AbandonedRun.recorded`), stops the run, and returns it as it stands, synchronously.
+   * Undefined when no engine is running.
    */
-  abandon(reason: string): AbandonedRun | undefined {
-    return this.#engine?.abandon(reason);
+  abandon(reason: string, blame: Blame): AbandonedRun | undefined {
+    return this.#engine?.abandon(reason, blame);
   }
 }

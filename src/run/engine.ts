@@ -2,7 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { describeValue } from '../shared/errors.ts';
 import type { CaseResult, RunResult } from '../types/index.ts';
 import { UserCalls } from './call.ts';
-import type { AbandonedRun, RunningCase } from './control.ts';
+import type { AbandonedRun, Blame, RunningCase } from './control.ts';
 import { record, tell, type Engine, type RunState, type SuiteState, type Unit } from './state.ts';
 import { agreementOf, evaluateRunGate, SummaryAccumulator } from './summary.ts';
 import { abandonCase, runTrial } from './trial.ts';
@@ -98,7 +98,7 @@ export async function runSuites(
 
   options.control?.attach({
     neverSettled: () => engine.calls.neverSettled(NEVER_SETTLED),
-    abandon: (reason) => abandon(engine, runs, total, reason),
+    abandon: (reason, blame) => abandon(engine, runs, total, reason, blame),
   });
   const { signal } = options;
   const onAbort = (): void => engine.calls.interrupt(signal?.reason);
@@ -134,36 +134,41 @@ export const NEVER_SETTLED =
   'never settled: nothing was left to run while it waited, so its promise can no longer resolve (a timeout bounds such a call)';
 
 /**
- * Ends the run at once, synchronously, for a process that is exiting: the cases in flight are
- * recorded as errored with `reason` (each trial not yet finished too), every pending call is
- * abandoned, and the runs are returned as they stand.
+ * Ends the run at once, synchronously, for a process that is exiting: every pending call is
+ * abandoned, the cases `blame` names are recorded as errored with `reason` (each trial not yet
+ * finished too), and the runs are returned as they stand.
  */
 function abandon(
   engine: Engine,
   runs: RunState[],
   total: number,
   reason: string,
+  blame: Blame,
 ): AbandonedRun | undefined {
   if (engine.ended) return undefined;
   const current = engine.calls.current;
   engine.calls.interrupt(new Error(reason));
-  const running: RunningCase[] = [];
+  const inFlight: Unit[] = [];
   const seen = new Set<string>();
   for (const unit of [current, ...engine.slots.map((slot) => slot.unit)]) {
     if (unit === null || unit === undefined) continue;
     const key = `${unit.run.position}:${unit.index}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    running.push(runningCase(unit));
-    abandonCase(engine, unit.run, unit.index, reason);
+    inFlight.push(unit);
   }
+  // The culprit's result is its error (run again, it would end the process again); the other
+  // cases in flight never finished, so they stay out of the artifact for --resume to run.
+  const recorded = blame === 'none' ? [] : current !== null ? [current] : inFlight;
+  for (const unit of recorded) abandonCase(engine, unit.run, unit.index, reason);
   engine.ended = true;
   return {
     result: {
       runs: runs.map((run) => toRunResult(run, engine.shard)),
       interrupted: engine.completed < total,
     },
-    running,
+    running: inFlight.map(runningCase),
+    recorded: recorded.length,
     current: current === null ? null : runningCase(current),
   };
 }

@@ -17,7 +17,7 @@ import type {
 import { CallScope, EvaluatorCallArgs, FnCallArgs, describeError, type Outcome } from './call.ts';
 import { erroredEvaluation, isUsage, toEvaluationResult } from './evaluation.ts';
 import { record, type Engine, type RunState, type Unit } from './state.ts';
-import { aggregateTrials } from './trials.ts';
+import { aggregateTrials, caseTags } from './trials.ts';
 
 /**
  * One trial of a case: the target, then the evaluators and the pass condition over what it
@@ -241,6 +241,7 @@ function caseOf(
     contentId: testCase.contentId,
     source: testCase.source,
     data: testCase.data,
+    ...caseTags(testCase),
     ...trial,
     ...(usage !== undefined ? { usage } : {}),
   };

@@ -47,6 +47,7 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
     contentId: prepared.contentId,
     source: prepared.source,
     data: prepared.data,
+    ...caseTags(prepared),
     output: shown?.output ?? null,
     error: shown?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
@@ -129,4 +130,10 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
     });
   }
   return aggregated;
+}
+
+/** `{ tags }` for a row with tags, else nothing: the artifact omits an empty list. */
+export function caseTags(testCase: Pick<PreparedCase, 'meta'>): { tags?: string[] } {
+  const tags = testCase.meta.tags;
+  return tags !== undefined && tags.length > 0 ? { tags: [...tags] } : {};
 }

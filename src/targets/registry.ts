@@ -9,10 +9,12 @@ import type { Breaker } from '../judge/breaker.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import type { Target, TestFn } from '../types/index.ts';
 import { createCommandTarget } from './command.ts';
+import { describeTarget } from '../config/target.ts';
 import { functionTarget } from './function.ts';
 import { createHttpTarget } from './http.ts';
 import { createModelTarget, type ModelClients } from './model.ts';
 import { recordedColumnTarget, recordedTarget } from './recorded.ts';
+import { startWorkerTarget } from './worker.ts';
 
 /**
  * What building a target may use: the suite it belongs to, the loading of user code, the run's
@@ -38,6 +40,16 @@ export interface TargetContext {
    * config (or at the syntax error in the module itself).
    */
   loadFunction(module: string, where: ConfigPath): Promise<Located<TestFn>>;
+  /**
+   * The program worker threads run for `isolation: worker` (`bind/function-worker.ts`); absent
+   * where no such threads can be started.
+   */
+  functionWorkerEntry?: URL;
+  /**
+   * Folders searched for tsx before the config's own, by the threads of `isolation: worker` as
+   * by the main thread's loader (the Action adds the working directory and the workspace).
+   */
+  tsxSearchFrom?: readonly string[];
 }
 
 /** Builds one kind of target from its config; a problem is placed in the config. */
@@ -51,10 +63,14 @@ export const targetKinds: {
 } = {
   function: {
     async create(config, context) {
+      // Loaded here even for worker threads: a module that does not load is reported the same
+      // way (its file and line) whatever the isolation.
       const fn = await context.loadFunction(config.module, ['function']);
-      return fn.ok
-        ? { ok: true, value: functionTarget(fn.value, `function ${config.module}`) }
-        : fn;
+      if (!fn.ok) return fn;
+      if (config.isolation !== 'worker') {
+        return { ok: true, value: functionTarget(fn.value, `function ${config.module}`) };
+      }
+      return createWorkerFunctionTarget(config, context);
     },
   },
   recorded: {
@@ -95,6 +111,56 @@ export const targetKinds: {
       ),
   },
 };
+
+/** A `function:` suite's target with `isolation: worker`, its threads started and loaded. */
+async function createWorkerFunctionTarget(
+  config: Extract<TargetConfig, { kind: 'function' }>,
+  context: TargetContext,
+): Promise<Located<Target>> {
+  const entry = context.functionWorkerEntry;
+  if (entry === undefined) {
+    return {
+      ok: false,
+      issue: {
+        ...context.issueAt('isolation'),
+        code: 'suite.isolation',
+        message: 'isolation: worker is not available here: this run cannot start worker threads',
+      },
+    };
+  }
+  const { dir } = context.config;
+  const started = await startWorkerTarget({
+    entry,
+    start: { spec: config.module, dir, tsxSearchFrom: [dir, ...(context.tsxSearchFrom ?? [])] },
+    size: context.suite.concurrency,
+    description: describeTarget(config),
+  });
+  if (started.ok) return { ok: true, value: started.target };
+  const { message, file, line, col } = started.failure;
+  const what = `${config.module} loads in the main thread but not in a worker thread (isolation: worker)`;
+  // Where the module itself says (the line that threw), as when it fails to load in the process.
+  if (file !== undefined && line !== undefined) {
+    return {
+      ok: false,
+      issue: {
+        code: 'target.worker-start',
+        file,
+        line,
+        col: col ?? 1,
+        path: '',
+        message: `${message} (${what})`,
+      },
+    };
+  }
+  return {
+    ok: false,
+    issue: {
+      ...context.issueAt('function'),
+      code: 'target.worker-start',
+      message: `${what}: ${message}`,
+    },
+  };
+}
 
 /** A registry of target kinds, as the binding step takes it (the built-ins, or more in tests). */
 export type TargetKinds = Readonly<Record<string, TargetKind<{ kind: string }>>>;

@@ -106,10 +106,14 @@ export class CasePreparer {
   readonly #identity: Identity;
   readonly #issues: IssueList;
   readonly #cases: PreparedCase[] = [];
-  /** The line of each identity seen, to report a duplicate where it first was. */
-  readonly #firstLine = new Map<string, number>();
-  /** The contentId and metadata of each identity seen, to tell an exact duplicate row. */
-  readonly #firstRow = new Map<string, { contentId: string; meta: string }>();
+  /**
+   * The case of each identity seen (its index in `#cases`), to report a duplicate where it first
+   * was and to tell an exact duplicate row. One number an identity: this map lives as long as
+   * the reading, and anything bigger a row shows in the run's peak memory.
+   */
+  readonly #firstCase = new Map<string, number>();
+  /** The line of each case, by index (inline cases have no `source` to hold it). */
+  readonly #lines: number[] = [];
   readonly #warnings: IssueList;
 
   constructor(options: PrepareCasesOptions) {
@@ -136,14 +140,18 @@ export class CasePreparer {
     const cid = contentIdWith(this.#testsetJson, row.data);
     const id = identityOf(row, cid, this.#identity, this.#issues);
     if (id === null) return;
-    const first = this.#firstLine.get(id);
-    const meta = JSON.stringify(row.meta);
-    if (first !== undefined) {
+    const firstIndex = this.#firstCase.get(id);
+    if (firstIndex !== undefined) {
+      const seen = this.#cases[firstIndex];
+      const first = this.#lines[firstIndex] ?? 0;
       // Content addressing (seed 004): a row with the same content and metadata is the same
       // testcase, so it collapses into the first with a warning. The same identity with other
       // content is two different rows claiming one id: still an error.
-      const seen = this.#firstRow.get(id);
-      if (seen !== undefined && seen.contentId === cid && seen.meta === meta) {
+      if (
+        seen !== undefined &&
+        seen.contentId === cid &&
+        JSON.stringify(seen.meta) === JSON.stringify(row.meta)
+      ) {
         this.#warnings.add(
           'testset.duplicate-row',
           row.line,
@@ -160,8 +168,8 @@ export class CasePreparer {
       );
       return;
     }
-    this.#firstLine.set(id, row.line);
-    this.#firstRow.set(id, { contentId: cid, meta });
+    this.#firstCase.set(id, this.#cases.length);
+    this.#lines.push(row.line);
     // A row with a problem fails the whole result, so in a returned one a case's place is its row's.
     this.#cases.push({
       id,
@@ -175,8 +183,8 @@ export class CasePreparer {
 
   /** The cases and revision, or every problem found. Call once, after the last row. */
   finish(): PrepareCasesResult {
-    this.#firstLine.clear();
-    this.#firstRow.clear();
+    this.#firstCase.clear();
+    this.#lines.length = 0;
     if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
     const revision = computeRevision(this.#cases.map((c) => c.contentId));
     return this.#warnings.empty
@@ -192,7 +200,17 @@ export class CasePreparer {
 export const MAX_ROW_NESTING = 500;
 
 /** True when `data` nests deeper than {@link MAX_ROW_NESTING}; walks without recursion. */
-function nestsTooDeep(data: unknown): boolean {
+function nestsTooDeep(data: Record<string, unknown>): boolean {
+  // Most rows are flat (a CSV row always is): nothing to walk.
+  let flat = true;
+  for (const key in data) {
+    const value = data[key];
+    if (value !== null && typeof value === 'object') {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return false;
   const stack: { value: unknown; depth: number }[] = [{ value: data, depth: 1 }];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const { value, depth } = next;

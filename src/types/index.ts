@@ -274,6 +274,8 @@ export interface CaseResult {
   contentId: string;
   source: TestCaseSource | null;
   data: unknown;
+  /** The row's tags (`__tags__`), in the order written; absent when it has none. */
+  tags?: string[];
   /** `null` when the function errored (or returned nothing). */
   output: unknown;
   /** The function's error message (thrown, rejected or timed out), else `null`. */

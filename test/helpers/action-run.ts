@@ -3,7 +3,7 @@
  * runner would check the action out (no node_modules beside it), run as a child process with the
  * runner's environment against the fake GitHub (`github-server.ts`) on 127.0.0.1.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './cli.ts';
 import type { GitHubServer } from './github-server.ts';
@@ -11,8 +11,8 @@ import type { GitHubServer } from './github-server.ts';
 /** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
 export function actionCheckout(): string {
   const dir = scratch();
-  mkdirSync(join(dir, 'dist'));
-  copyFileSync(join(repoRoot, 'dist', 'index.js'), join(dir, 'dist', 'index.js'));
+  // The whole of dist/: index.js and the files it starts next to itself (function-worker.js).
+  cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
   copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
   copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
   return dir;

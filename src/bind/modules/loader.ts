@@ -27,6 +27,8 @@ export interface ModuleLoader {
    * in milliseconds; `null` while no TypeScript module has been loaded.
    */
   typescriptStartupMs(): number | null;
+  /** The folders searched for tsx first (the options'), for loaders started elsewhere to match. */
+  readonly tsxSearchFrom: readonly string[];
 }
 
 export interface ModuleLoaderOptions {
@@ -98,6 +100,7 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
       return phrase(await outcome, ref);
     },
     typescriptStartupMs: () => startupMs,
+    tsxSearchFrom: options.tsxSearchFrom ?? [],
   };
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { formatCount } from '../../report/labels.ts';
-import { UsageError, usageError, type Issue } from '../../shared/errors.ts';
+import { UsageError, formatIssue, usageError, type Issue } from '../../shared/errors.ts';
 import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
 import { formatFromPath, parseTestset } from '../../testsets/formats.ts';
 import type { IdentityOptions } from '../../testsets/history.ts';
@@ -42,6 +42,10 @@ export async function convertCommand(
   // for a content change.
   const identity: IdentityOptions = { testsetId: defaultTestsetId(input.absPath) };
   const before = await load(input, identity);
+  // As `validate` and `run` do: the output keeps both rows, but they stay one testcase.
+  for (const warning of before.warnings) {
+    ctx.stderr.write(`warning: ${formatIssue(warning).trimStart()}\n`);
+  }
   const serialized = serializeTestset(before.rows, format);
   if (!serialized.ok && !args.lossy) {
     const issues = serialized.problems.slice(0, MAX_PROBLEMS).map((p): Issue => ({

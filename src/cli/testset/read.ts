@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { loadConfigFile } from '../../config/load.ts';
 import { builtinEvaluators } from '../../evaluators/registry.ts';
 import { describeIdentity } from '../../report/testset-table.ts';
-import { UsageError } from '../../shared/errors.ts';
+import { UsageError, type Issue } from '../../shared/errors.ts';
 import type { IdentityOptions } from '../../testsets/history.ts';
 import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
 import { readTestset, type TestsetLocation } from '../../testsets/read-file.ts';
@@ -143,6 +143,8 @@ export interface TestsetVersion {
   revision: string;
   /** The commit it was read at (FILE@REF), else null. */
   commit: string | null;
+  /** Exact duplicate rows collapsed into one case, each naming both lines. */
+  warnings: Issue[];
 }
 
 /** Reads and identifies one version; any problem is a usage error (exit 2) naming file and line or ref. */
@@ -164,6 +166,7 @@ export async function load(
     cases: prepared.cases,
     revision: prepared.revision,
     commit: read.commit,
+    warnings: (prepared.warnings ?? []).map((w) => ({ ...w, file: shown(location) })),
   };
 }
 

@@ -3,7 +3,9 @@ import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { optionalString, requiredString } from '../options.ts';
 import { requireChatJudge } from './calls.ts';
-import { gradedVerdict } from './shared.ts';
+import { OVERRIDES_FILE, overrideExamples, readOverrides, recentOverrides } from './overrides.ts';
+import { gradedVerdict, joinBlocks } from './shared.ts';
+import type { BuiltinContext } from '../types.ts';
 
 /** Each choice's score; checked by `choicesProblems` before use. */
 type Choices = Readonly<Record<string, number>>;
@@ -38,6 +40,25 @@ export function choicesProblems(choices: unknown): { path: string; message: stri
 }
 
 /**
+ * The `overrides: N` examples, read once when the evaluator is created (the store does not
+ * change during a run); `undefined` for none. A malformed store throws, naming its line.
+ */
+function examplesFor(
+  count: unknown,
+  context: BuiltinContext,
+  choices: Choices,
+): string | undefined {
+  if (typeof count !== 'number' || count <= 0) return undefined;
+  if (context.files === undefined) {
+    throw new Error(
+      `llm-judge: overrides needs the folder of ${OVERRIDES_FILE} (run it from evals.yaml)`,
+    );
+  }
+  const picked = recentOverrides(readOverrides(context.files.configDir), context.id, count);
+  return picked.length > 0 ? overrideExamples(picked, choices) : undefined;
+}
+
+/**
  * `llm-judge`: the user writes the whole judge prompt and the answers it may give, each with a
  * score. The model answers through a forced `verdict` call whose `choice` is restricted to
  * those names, so there is no free text to parse. No default threshold: what a good score is
@@ -63,6 +84,12 @@ export const llmJudge = defineBuiltin({
         additionalProperties: { type: 'number', minimum: 0, maximum: 1 },
       },
       system: { type: 'string', description: 'A system message for the judge. Default: none.' },
+      overrides: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 50,
+        description: `How many of the most recent human overrides of this evaluator (evals override, kept in ${OVERRIDES_FILE} next to evals.yaml) to append to the prompt as examples. Default 0. No templates.`,
+      },
     },
     required: ['prompt', 'choices'],
     additionalProperties: false,
@@ -74,10 +101,11 @@ export const llmJudge = defineBuiltin({
     if (problems.length > 0) {
       throw new Error(`llm-judge: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
     }
-    return { judge, choices: options.choices as Choices };
+    const choices = options.choices as Choices;
+    return { judge, choices, examples: examplesFor(options.overrides, context, choices) };
   },
-  score(values, args, { judge, choices }): Promise<Evaluation> {
-    const prompt = requiredString(values, 'prompt');
+  score(values, args, { judge, choices, examples }): Promise<Evaluation> {
+    const prompt = joinBlocks([requiredString(values, 'prompt'), examples]);
     const system = optionalString(values, 'system');
     return gradedVerdict(judge, args.signal, {
       ...(system !== undefined ? { system } : {}),

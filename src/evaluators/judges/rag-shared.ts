@@ -147,7 +147,8 @@ export function referenceItemsOf(values: OptionValues, { testCase }: CaseArgs): 
   return result;
 }
 
-function referenceText(values: OptionValues, testCase: Record<string, unknown>): string {
+/** The reference answer (see REFERENCE_OPTION), as written. */
+export function referenceText(values: OptionValues, testCase: Record<string, unknown>): string {
   const given = values.reference;
   if (given !== undefined) {
     if (typeof given !== 'string') {

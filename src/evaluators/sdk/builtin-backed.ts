@@ -15,6 +15,11 @@ export const SDK_DEFAULT_MODEL = 'gpt-4o';
 export interface SdkEvaluatorContext {
   judge?: JudgeContext;
   files?: BuiltinFiles;
+  /**
+   * The id results record the class under, when it is not the class's own `id` (evals.yaml
+   * names a module evaluator by its `id:`, else its export name); overrides are looked up by it.
+   */
+  evaluatorId?: string;
 }
 
 type Scorer = (values: OptionValues, args: EvaluatorArgs) => Evaluation | Promise<Evaluation>;
@@ -42,6 +47,18 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
     this.#context =
       options.replace === true ? { ...context } : { ...context, ...definedOf(this.#context) };
     this.#scorer = undefined;
+  }
+
+  /**
+   * Reads now the files the class would read on its first case (`BaseLLMJudge`'s overrides),
+   * so that a malformed one is a load-time error of the config rather than every case's.
+   * Called by `evals run` after `useContext`; throws what the first case would have thrown.
+   */
+  preload(): void {}
+
+  /** What the run handed over (see `useContext`). */
+  protected context(): SdkEvaluatorContext {
+    return this.#context;
   }
 
   /** The built-in whose logic this class runs. */
@@ -84,11 +101,24 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
   }
 }
 
+/**
+ * Whether `value` is one of the SDK's out-of-box classes, which take model access through
+ * `useContext`. By shape, not `instanceof`: a module loaded from evals.yaml may import its own
+ * copy of evalgate (see bind/modules/shapes.ts).
+ */
+export function acceptsSdkContext(
+  value: unknown,
+): value is Pick<BuiltinBackedEvaluator<unknown, unknown>, 'useContext'> &
+  Partial<Pick<BuiltinBackedEvaluator<unknown, unknown>, 'preload'>> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { useContext?: unknown }).useContext === 'function'
+  );
+}
+
 function definedOf(context: SdkEvaluatorContext): SdkEvaluatorContext {
-  return {
-    ...(context.judge !== undefined ? { judge: context.judge } : {}),
-    ...(context.files !== undefined ? { files: context.files } : {}),
-  };
+  return Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined));
 }
 
 /** The args of a mapper that reads the case. */

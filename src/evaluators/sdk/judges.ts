@@ -12,6 +12,12 @@ import { nsfw } from '../judges/nsfw.ts';
 import { toxicity } from '../judges/toxicity.ts';
 import type { OptionValues } from '../options.ts';
 import {
+  OVERRIDES_FILE,
+  readOverrides,
+  recentOverrides,
+  type EvaluationOverride,
+} from '../judges/overrides.ts';
+import {
   BuiltinBackedEvaluator,
   SDK_DEFAULT_MODEL,
   type DrivenBuiltin,
@@ -23,18 +29,6 @@ import {
 export interface ScoreChoice {
   name: string;
   value: number;
-}
-
-/**
- * A human's correction of an earlier judge verdict, as the SDK passes them to `makePrompt`.
- * evalgate keeps no store of overrides, so the list handed over is always empty.
- */
-export interface EvaluationOverride {
-  originalScore: { value: number; name?: string };
-  overrideScore: { value: number; name?: string };
-  inputFields: Record<string, string>;
-  outputFields: Record<string, string>;
-  comments?: string;
 }
 
 /**
@@ -50,8 +44,10 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
   /** Pass range of the score (default: the built-in's). */
   threshold?: Threshold;
   /**
-   * How many recent human overrides to pass to the prompt (SDK option). Accepted for
-   * compatibility; evalgate has no override store, so none are passed.
+   * How many recent human overrides to use as examples (SDK option). They come from the local
+   * store, evals-overrides.jsonl (written by `evals override`) in the config's folder, or in
+   * the folder `runTestSuite` runs in. `BaseLLMJudge` hands them to `makePrompt`; the other
+   * classes accept the option and use no examples.
    */
   numOverrides?: number;
 
@@ -59,6 +55,8 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
     return this.model ?? runModel ?? SDK_DEFAULT_MODEL;
   }
 }
+
+export type { EvaluationOverride };
 
 /** Your own judge: `makePrompt` asks, the model answers with one of `scoreChoices` (`llm-judge`). */
 export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
@@ -79,13 +77,44 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     return { choices: Object.fromEntries(this.scoreChoices.map((c) => [c.name, c.value])) };
   }
 
+  #overrides: EvaluationOverride[] | undefined;
+
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     const prompt = this.makePrompt({
       testCase: args.testCase,
       output: args.output,
-      recentOverrides: [],
+      recentOverrides: this.#recentOverrides(),
     });
     return this.scoreValues({ prompt }, args as EvaluatorArgs);
+  }
+
+  /** Reads the overrides store now, when `numOverrides` asks for examples. */
+  override preload(): void {
+    this.#recentOverrides();
+  }
+
+  /**
+   * The `numOverrides` most recent overrides of this evaluator, newest first, read once. A
+   * malformed store throws an `OverridesFileError` naming the file and line (from `preload`,
+   * a load-time error of evals.yaml; from a case, that case's evaluation error).
+   */
+  #recentOverrides(): EvaluationOverride[] {
+    const count = this.numOverrides ?? 0;
+    if (count <= 0) return [];
+    if (this.#overrides === undefined) {
+      const { files, evaluatorId } = this.context();
+      if (files === undefined) {
+        throw new Error(
+          `${this.id}: numOverrides needs the folder of ${OVERRIDES_FILE} (run it with runTestSuite or from evals.yaml)`,
+        );
+      }
+      this.#overrides = recentOverrides(
+        readOverrides(files.configDir),
+        evaluatorId ?? this.id,
+        count,
+      );
+    }
+    return this.#overrides;
   }
 }
 

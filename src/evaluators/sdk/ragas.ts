@@ -1,14 +1,20 @@
 /**
- * The Autoblocks SDK's Ragas wrappers for the RAG metrics evalgate has, as classes over its
- * built-ins: faithfulness and response relevancy (chat judge), semantic similarity
- * (embeddings), and the non-LLM context precision and recall (no model). The SDK's `llm` and
- * `embeddings` fields have no counterpart: the run's judge settings pick the models.
+ * The Autoblocks SDK's Ragas wrappers, as classes over evalgate's built-ins: faithfulness,
+ * response relevancy, the LLM context precision and recall, context entities recall, factual
+ * correctness and noise sensitivity (chat judge), semantic similarity (embeddings), and the
+ * non-LLM context precision and recall (no model). The SDK's `llm` and `embeddings` fields have
+ * no counterpart: `model` and the run's judge settings pick the models.
  */
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
 import { contextPrecision } from '../judges/context-precision.ts';
 import { contextRecall } from '../judges/context-recall.ts';
 import { answerRelevancy } from '../judges/answer-relevancy.ts';
+import { contextEntitiesRecall } from '../judges/context-entities-recall.ts';
+import { factualCorrectness, type FACTUAL_MODES } from '../judges/factual-correctness.ts';
 import { faithfulness } from '../judges/faithfulness.ts';
+import { llmContextPrecision } from '../judges/llm-context-precision.ts';
+import { llmContextRecall } from '../judges/llm-context-recall.ts';
+import { noiseSensitivity, type NOISE_MODES } from '../judges/noise-sensitivity.ts';
 import { semanticSimilarity } from '../judges/semantic-similarity.ts';
 import {
   BuiltinBackedEvaluator,
@@ -130,5 +136,140 @@ export abstract class BaseRagasNonLLMContextRecall<TCase, TOutput> extends Conte
 > {
   protected builtin(): DrivenBuiltin {
     return contextRecall;
+  }
+}
+
+/**
+ * The retrieved contexts judged by a chat model against the reference answer; the user input,
+ * when mapped, is shown to the judge for context (Ragas passes it too).
+ */
+abstract class LLMContextJudging<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
+  /** The question that was asked (optional: without it, the judge sees no question). */
+  userInputMapper?(args: CaseOutputArgs<TCase, TOutput>): string;
+  abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
+  abstract referenceMapper(args: TestCaseArgs<TCase>): string;
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    const both = { testCase: args.testCase, output: args.output };
+    const question = this.userInputMapper?.(both);
+    return this.scoreValues(
+      {
+        contexts: this.retrievedContextsMapper(both),
+        reference: this.referenceMapper({ testCase: args.testCase }),
+        ...(question !== undefined ? { question } : {}),
+      },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/**
+ * Average precision of the retrieval order, useful meaning the judge finds the context was
+ * needed to arrive at the reference (`llm-context-precision`).
+ */
+export abstract class BaseRagasLLMContextPrecisionWithReference<
+  TCase,
+  TOutput,
+> extends LLMContextJudging<TCase, TOutput> {
+  protected builtin(): DrivenBuiltin {
+    return llmContextPrecision;
+  }
+}
+
+/** The share of the reference's sentences the judge attributes to the contexts (`llm-context-recall`). */
+export abstract class BaseRagasLLMContextRecall<TCase, TOutput> extends LLMContextJudging<
+  TCase,
+  TOutput
+> {
+  protected builtin(): DrivenBuiltin {
+    return llmContextRecall;
+  }
+}
+
+/** The share of the reference's entities the retrieved contexts mention (`context-entities-recall`). */
+export abstract class BaseRagasContextEntitiesRecall<TCase, TOutput> extends SdkJudgeEvaluator<
+  TCase,
+  TOutput
+> {
+  abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
+  abstract referenceMapper(args: TestCaseArgs<TCase>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return contextEntitiesRecall;
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      {
+        contexts: this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
+        reference: this.referenceMapper({ testCase: args.testCase }),
+      },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/**
+ * The response's sentences checked against the reference and the reference's against the
+ * response: F1 of both by default, or one direction with `mode` (`factual-correctness`).
+ */
+export abstract class BaseRagasFactualCorrectness<TCase, TOutput> extends SdkJudgeEvaluator<
+  TCase,
+  TOutput
+> {
+  /** `f1` (default, as in Ragas), `precision` or `recall`. */
+  mode?: (typeof FACTUAL_MODES)[number];
+  abstract responseMapper(args: OutputArgs<TOutput>): string;
+  abstract referenceMapper(args: TestCaseArgs<TCase>): string;
+
+  protected builtin(): DrivenBuiltin {
+    return factualCorrectness;
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    return this.scoreValues(
+      {
+        answer: this.responseMapper({ output: args.output }),
+        reference: this.referenceMapper({ testCase: args.testCase }),
+        ...(this.mode !== undefined ? { mode: this.mode } : {}),
+      },
+      args as EvaluatorArgs,
+    );
+  }
+}
+
+/**
+ * The share of the response's claims that are wrong yet stated by a retrieved context; lower is
+ * better, default threshold `lte: 0.5` (`noise-sensitivity`).
+ */
+export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudgeEvaluator<
+  TCase,
+  TOutput
+> {
+  /** `relevant` (default): errors taken from relevant contexts; `irrelevant`: from the others. */
+  mode?: (typeof NOISE_MODES)[number];
+  /** The question that was asked (optional: shown to the judge of relevance). */
+  userInputMapper?(args: CaseOutputArgs<TCase, TOutput>): string;
+  abstract responseMapper(args: OutputArgs<TOutput>): string;
+  abstract referenceMapper(args: TestCaseArgs<TCase>): string;
+  abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
+
+  protected builtin(): DrivenBuiltin {
+    return noiseSensitivity;
+  }
+
+  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
+    const both = { testCase: args.testCase, output: args.output };
+    const question = this.userInputMapper?.(both);
+    return this.scoreValues(
+      {
+        answer: this.responseMapper({ output: args.output }),
+        reference: this.referenceMapper({ testCase: args.testCase }),
+        contexts: this.retrievedContextsMapper(both),
+        ...(question !== undefined ? { question } : {}),
+        ...(this.mode !== undefined ? { mode: this.mode } : {}),
+      },
+      args as EvaluatorArgs,
+    );
   }
 }

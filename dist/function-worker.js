@@ -1,0 +1,718 @@
+import { createRequire as __evalgateRequire } from 'node:module'; const require = __evalgateRequire(import.meta.url);
+
+// src/bind/function-worker.ts
+import { isMainThread, parentPort, workerData } from "node:worker_threads";
+
+// src/config/module-spec.ts
+import { isAbsolute, resolve } from "node:path";
+function parseModuleSpec(spec, baseDir) {
+  const hash = spec.lastIndexOf("#");
+  const path = hash === -1 ? spec : spec.slice(0, hash);
+  const exportName = hash === -1 ? "default" : spec.slice(hash + 1) || "default";
+  return { spec, file: resolve(baseDir, path), exportName };
+}
+
+// src/run/call.ts
+var CallScope = class {
+  #controller;
+  #aborted = false;
+  #reason;
+  /** The signal handed to the callee; aborted on time-out or interrupt. */
+  get signal() {
+    if (this.#controller === void 0) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+  /**
+   * Aborts a scope's signal (once; later reasons are ignored, like AbortController). Static so
+   * that no `abort` method shows up on the objects user code receives.
+   */
+  static abort(scope, reason) {
+    if (scope.#aborted) return;
+    scope.#aborted = true;
+    scope.#reason = reason;
+    scope.#controller?.abort(reason);
+  }
+};
+var FnCallArgs = class extends CallScope {
+  testCase;
+  params;
+  constructor(testCase, params) {
+    super();
+    this.testCase = testCase;
+    this.params = params;
+  }
+};
+function isThenable(value) {
+  if (value === null || typeof value !== "object" && typeof value !== "function") return false;
+  try {
+    return typeof value.then === "function";
+  } catch {
+    return false;
+  }
+}
+function describeError(error) {
+  try {
+    return messageOf(error);
+  } catch (reading) {
+    let why = "";
+    try {
+      why = `: ${messageOf(reading)}`;
+    } catch {
+    }
+    return `it threw a value whose message cannot be read${why}`;
+  }
+}
+function messageOf(error) {
+  if (typeof error === "string") return error;
+  if (typeof error === "object" && error !== null) {
+    const message = error.message;
+    if (typeof message === "string" && message !== "") return message;
+    if (error instanceof Error) return error.name;
+  }
+  const json = jsonOf(error);
+  return json ?? String(error);
+}
+function jsonOf(value) {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/targets/worker-thread.ts
+function serveFunction(fn, port) {
+  port.on("message", (request) => {
+    void answer(fn, request, port);
+  });
+  port.postMessage({ type: "ready" });
+}
+async function answer(fn, request, port) {
+  const { id } = request;
+  let output;
+  try {
+    const value = fn(new FnCallArgs(request.testCase, request.params));
+    output = isThenable(value) ? await value : value;
+  } catch (thrown) {
+    port.postMessage({ type: "threw", id, error: thrownInWorker(thrown) });
+    return;
+  }
+  try {
+    port.postMessage({ type: "returned", id, output });
+  } catch (error) {
+    port.postMessage({
+      type: "unclonable",
+      id,
+      message: `the function's return value cannot be passed back from its worker thread (isolation: worker): ${describeError(error).replace(/\.$/, "")}; return plain data (objects, arrays, strings, numbers, booleans, null)`
+    });
+  }
+}
+function thrownInWorker(thrown) {
+  const error = { message: describeError(thrown) };
+  if (thrown instanceof Error) {
+    try {
+      if (typeof thrown.name === "string") error.name = thrown.name;
+      if (typeof thrown.stack === "string") error.stack = thrown.stack;
+    } catch {
+    }
+  }
+  return error;
+}
+
+// src/bind/modules/loader.ts
+import { stat } from "node:fs/promises";
+import { extname as extname3, relative as relative2, sep as sep2 } from "node:path";
+import { pathToFileURL as pathToFileURL2 } from "node:url";
+
+// src/bind/modules/exports.ts
+import { readFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+
+// src/shared/is-record.ts
+function isPlainObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+// src/bind/modules/exports.ts
+var MODULE_EXPORTS = "module.exports";
+function findExport(mod, name) {
+  const ns = mod.namespace;
+  if (name === "default") return findDefault(mod);
+  if (name !== MODULE_EXPORTS && name in ns) return { found: true, value: ns[name] };
+  if (mod.commonJs) {
+    const exports = moduleExports(ns);
+    if (isObjectLike(exports) && hasExportProperty(exports, name)) {
+      return { found: true, value: exports[name] };
+    }
+  }
+  return { found: false };
+}
+function listExports(mod) {
+  const ns = mod.namespace;
+  const names = new Set(Object.keys(ns).filter((k) => k !== "default" && k !== MODULE_EXPORTS));
+  if (mod.commonJs) {
+    const exports = moduleExports(ns);
+    if (isObjectLike(exports)) {
+      for (const key of Object.keys(exports)) {
+        if (key !== "default" && key !== "__esModule") names.add(key);
+      }
+    }
+  }
+  return { names: [...names].sort(), hasDefault: defaultWorthMentioning(mod) };
+}
+async function isCommonJsFile(file) {
+  const ext = extname(file);
+  if (ext === ".cjs" || ext === ".cts") return true;
+  if (ext === ".mjs" || ext === ".mts") return false;
+  let dir = dirname(file);
+  for (; ; ) {
+    if (basename(dir) === "node_modules") return true;
+    const type = await packageType(join(dir, "package.json"));
+    if (type !== void 0) return type !== "module";
+    const parent = dirname(dir);
+    if (parent === dir) return true;
+    dir = parent;
+  }
+}
+async function packageType(file) {
+  let text;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return void 0;
+  }
+  try {
+    const parsed = JSON.parse(text);
+    const type = isObjectLike(parsed) ? parsed.type : void 0;
+    return typeof type === "string" ? type : "";
+  } catch {
+    return "";
+  }
+}
+function findDefault(mod) {
+  const ns = mod.namespace;
+  if (!mod.commonJs) return "default" in ns ? { found: true, value: ns.default } : { found: false };
+  const exports = moduleExports(ns);
+  if (isTranspiledEsm(exports)) {
+    return "default" in exports ? { found: true, value: exports.default } : { found: false };
+  }
+  return exports === void 0 ? { found: false } : { found: true, value: exports };
+}
+function defaultWorthMentioning(mod) {
+  if (!findDefault(mod).found) return false;
+  if (!mod.commonJs) return true;
+  const exports = moduleExports(mod.namespace);
+  return isTranspiledEsm(exports) || !isPlainObject(exports);
+}
+function moduleExports(ns) {
+  return MODULE_EXPORTS in ns ? ns[MODULE_EXPORTS] : ns.default;
+}
+function isTranspiledEsm(exports) {
+  return isObjectLike(exports) && Boolean(exports.__esModule);
+}
+function isObjectLike(value) {
+  return typeof value === "object" && value !== null || typeof value === "function";
+}
+function hasExportProperty(target, name) {
+  if (typeof target === "function" && ["length", "name", "prototype"].includes(name)) return false;
+  if (Object.hasOwn(target, name)) return true;
+  return name in target && !(name in Object.prototype) && !(name in Function.prototype);
+}
+
+// src/bind/modules/import-failure.ts
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// src/bind/modules/module-error.ts
+import { isAbsolute as isAbsolute2, relative, sep } from "node:path";
+function specPath(ref) {
+  const hash = ref.spec.lastIndexOf("#");
+  return hash === -1 ? ref.spec : ref.spec.slice(0, hash);
+}
+function refLabel(ref) {
+  return ref.spec.includes("#") ? ref.spec : `${ref.spec} (default export)`;
+}
+function displayFile(file, ref) {
+  if (file === ref.file) return specPath(ref);
+  const rel = relative(process.cwd(), file);
+  if (rel === "" || rel.startsWith("..") || isAbsolute2(rel)) return file;
+  return `.${sep}${rel}`;
+}
+
+// src/bind/modules/import-failure.ts
+function describeImportFailure(error, ref) {
+  const transform = esbuildFailure(error);
+  if (transform) {
+    const file = transform.file === void 0 ? ref.file : sourceFile(transform.file, ref);
+    return {
+      code: "module.syntax",
+      message: syntaxMessage(file, transform.text, ref),
+      file,
+      ...transform.line !== void 0 ? { line: transform.line } : {},
+      ...transform.col !== void 0 ? { col: transform.col } : {}
+    };
+  }
+  if (isSyntaxErrorFromParsing(error)) {
+    const header = stackHeader(error.stack);
+    const file = header?.file ?? ref.file;
+    return {
+      code: "module.syntax",
+      message: syntaxMessage(file, firstLine(error.message), ref),
+      file,
+      ...header ? { line: header.line } : {}
+    };
+  }
+  const at = stackFrameIn(error, ref.file);
+  return {
+    code: "module.load-failed",
+    message: `${specPath(ref)} failed to load: ${errorText(error)}${missingPackageHint(error)}`,
+    file: ref.file,
+    ...at ? { line: at.line, col: at.col } : {}
+  };
+}
+function missingPackageHint(error) {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : void 0;
+  if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return "";
+  const name = /Cannot find (?:package|module) '((?:@[^/']+\/)?[^/.'][^/']*)/.exec(
+    errorText(error)
+  )?.[1];
+  return name ? ` (is ${name} installed where the module can see it? npm i -D ${name})` : "";
+}
+function errorText(error) {
+  if (typeof error === "object" && error !== null && "message" in error) {
+    const message = firstLine(String(error.message));
+    const name = "name" in error && typeof error.name === "string" ? error.name : "Error";
+    return name === "Error" || name === "" ? message : `${name}: ${message}`;
+  }
+  return firstLine(String(error));
+}
+var ESBUILD_LOCATED = /^(.*):(\d+):(\d+): ERROR: (.*)$/m;
+var ESBUILD_UNLOCATED = /^error: (.*)$/m;
+function esbuildFailure(error) {
+  if (typeof error !== "object" || error === null) return void 0;
+  const structured = structuredLocation(error);
+  if (structured) return structured;
+  const message = "message" in error && typeof error.message === "string" ? error.message : "";
+  const name = "name" in error ? error.name : void 0;
+  if (name !== "TransformError" && !message.startsWith("Transform failed with")) return void 0;
+  const located = ESBUILD_LOCATED.exec(message);
+  if (located) {
+    const [, file = "", line = "0", column = "0", text = ""] = located;
+    return { text, file, line: Number(line), col: Number(column) + 1 };
+  }
+  const bare = ESBUILD_UNLOCATED.exec(message);
+  return { text: bare?.[1] ?? firstLine(message) };
+}
+function structuredLocation(error) {
+  if (!("errors" in error) || !Array.isArray(error.errors)) return void 0;
+  const first = error.errors[0];
+  if (typeof first !== "object" || first === null || !("text" in first)) return void 0;
+  const text = String(first.text);
+  const location = "location" in first ? first.location : void 0;
+  if (typeof location !== "object" || location === null) return { text };
+  const { file, line, column } = location;
+  return {
+    text,
+    ...typeof file === "string" && file !== "" ? { file } : {},
+    ...typeof line === "number" ? { line } : {},
+    ...typeof column === "number" ? { col: column + 1 } : {}
+  };
+}
+function isSyntaxErrorFromParsing(error) {
+  if (!(typeof error === "object" && error !== null && "name" in error)) return false;
+  if (error.name !== "SyntaxError" || !("message" in error)) return false;
+  const stack = "stack" in error && typeof error.stack === "string" ? error.stack : "";
+  if (stackHeader(stack)) return true;
+  const first = stackFrames(stack)[0];
+  return first === void 0 || first.location.startsWith("node:");
+}
+function syntaxMessage(file, text, ref) {
+  const importedFrom = file === ref.file ? "" : ` (imported from ${specPath(ref)})`;
+  return `syntax error in ${displayFile(file, ref)}: ${text}${importedFrom}`;
+}
+function sourceFile(reported, ref) {
+  const file = toPath(reported);
+  const alternatives = file.endsWith(".ts") ? [file.slice(0, -3) + ".mts", file.slice(0, -3) + ".cts"] : file.endsWith(".js") ? [file.slice(0, -3) + ".mjs"] : [];
+  if (alternatives.includes(ref.file)) return ref.file;
+  if (existsSync(file)) return file;
+  return alternatives.find((alt) => existsSync(alt)) ?? file;
+}
+function toPath(location) {
+  if (location.startsWith("file:")) {
+    try {
+      return fileURLToPath(location);
+    } catch {
+      return location;
+    }
+  }
+  const query = location.indexOf("?");
+  return query === -1 ? location : location.slice(0, query);
+}
+var FRAME = /^\s*at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/;
+function stackFrames(stack) {
+  const frames = [];
+  for (const text of stack.split("\n")) {
+    const match = FRAME.exec(text);
+    if (match) {
+      const [, location = "", line = "0", col = "0"] = match;
+      frames.push({ location, line: Number(line), col: Number(col) });
+    }
+  }
+  return frames;
+}
+function stackFrameIn(error, file) {
+  if (typeof error !== "object" || error === null || !("stack" in error)) return void 0;
+  if (typeof error.stack !== "string") return void 0;
+  return stackFrames(error.stack).find((frame) => toPath(frame.location) === file);
+}
+var HEADER = /^(.+):(\d+)$/;
+function stackHeader(stack) {
+  const first = stack?.split("\n", 1)[0];
+  const match = first === void 0 ? null : HEADER.exec(first);
+  if (!match) return void 0;
+  const [, location = "", line = "0"] = match;
+  const file = toPath(location);
+  return existsSync(file) ? { file, line: Number(line) } : void 0;
+}
+function firstLine(text) {
+  return text.split("\n", 1)[0] ?? "";
+}
+
+// src/bind/modules/nearby-file.ts
+import { readdir } from "node:fs/promises";
+import { basename as basename2, dirname as dirname2, extname as extname2, join as join2 } from "node:path";
+
+// src/shared/edit-distance.ts
+var LEVENSHTEIN_CELL_BUDGET = 2e7;
+function editDistance(left, right, options = {}) {
+  const a = codePoints(left);
+  const b = codePoints(right);
+  const budget = options.budget ?? LEVENSHTEIN_CELL_BUDGET;
+  const transpositions = options.transpositions ?? false;
+  let start2 = 0;
+  while (start2 < a.length && start2 < b.length && a[start2] === b[start2]) start2++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start2 && endB > start2 && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const [long, short] = endA - start2 >= endB - start2 ? [a.slice(start2, endA), b.slice(start2, endB)] : [b.slice(start2, endB), a.slice(start2, endA)];
+  const n = long.length;
+  const m = short.length;
+  if (m === 0) return { distance: n, exact: true };
+  if (n * m <= budget) {
+    return { distance: bandedDistance(long, short, n, transpositions), exact: true };
+  }
+  let best = n;
+  for (let k = Math.max(n - m, 32); n * (2 * k + 1) <= budget; k *= 2) {
+    const distance = bandedDistance(long, short, k, transpositions);
+    if (distance <= k) return { distance, exact: true };
+    best = Math.min(best, distance);
+  }
+  return { distance: best, exact: false };
+}
+function codePoints(text) {
+  return Array.from(text, (char) => char.codePointAt(0) ?? 0);
+}
+function bandedDistance(a, b, k, transpositions) {
+  const n = a.length;
+  const m = b.length;
+  const unreachable = n + m + 1;
+  let beforeLast = new Uint32Array(m + 1).fill(unreachable);
+  let prev = new Uint32Array(m + 1).fill(unreachable);
+  let cur = new Uint32Array(m + 1).fill(unreachable);
+  for (let j = 0; j <= Math.min(m, k); j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - k);
+    const hi = Math.min(m, i + k);
+    cur[lo - 1] = lo === 1 ? i : unreachable;
+    const ai = a[i - 1];
+    const swappable = transpositions && i > 1;
+    for (let j = lo; j <= hi; j++) {
+      const bj = b[j - 1];
+      const substitute = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
+      const remove = (prev[j] ?? unreachable) + 1;
+      const insert = (cur[j - 1] ?? unreachable) + 1;
+      let best = Math.min(substitute, remove, insert);
+      if (swappable && j > 1 && ai === b[j - 2] && a[i - 2] === bj) {
+        best = Math.min(best, (beforeLast[j - 2] ?? unreachable) + 1);
+      }
+      cur[j] = best;
+    }
+    if (hi < m) cur[hi + 1] = unreachable;
+    [beforeLast, prev, cur] = [prev, cur, beforeLast];
+  }
+  return prev[m] ?? unreachable;
+}
+
+// src/bind/modules/nearby-file.ts
+var MODULE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
+async function suggestSibling(file) {
+  const dir = dirname2(file);
+  const candidates = await moduleFilesIn(dir);
+  if (candidates.length === 0) return void 0;
+  const wanted = basename2(file);
+  const stem = stripModuleExtension(wanted);
+  const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
+  if (sameStem[0] !== void 0) return join2(dir, sameStem[0]);
+  const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
+  let best;
+  for (const name of candidates.sort()) {
+    const { distance } = editDistance(wanted.toLowerCase(), name.toLowerCase());
+    if (distance <= limit && (best === void 0 || distance < best.distance)) {
+      best = { name, distance };
+    }
+  }
+  return best && join2(dir, best.name);
+}
+async function suggestIndexFile(dir) {
+  const files = await moduleFilesIn(dir);
+  const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
+  return index[0] && join2(dir, index[0]);
+}
+async function moduleFilesIn(dir) {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && extensionRank(e.name) !== -1).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+function extensionRank(name) {
+  return MODULE_EXTENSIONS.indexOf(extname2(name));
+}
+function stripModuleExtension(name) {
+  return extensionRank(name) === -1 ? name : name.slice(0, -extname2(name).length);
+}
+
+// src/bind/modules/typescript-loader.ts
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname as dirname3, join as join3 } from "node:path";
+import { pathToFileURL } from "node:url";
+var loaders = 0;
+var TsxMissingError = class extends Error {
+  code = "module.tsx-missing";
+  constructor(searched) {
+    super(
+      `loading TypeScript modules needs tsx, which comes with the evalgate package, and none was found${searched.length > 0 ? ` from ${searched.join(" or ")}` : ""}: add evalgate to the project (npm i -D evalgate) and install dependencies (npm ci) before running evals`
+    );
+    this.name = "TsxMissingError";
+  }
+};
+async function importTsx(searchFrom) {
+  for (const dir of searchFrom) {
+    const root = tsxRoot(dir);
+    if (root === null) continue;
+    const entry = (subpath) => pathToFileURL(join3(root, importEntry(root, subpath))).href;
+    return Promise.all([
+      import(entry("./esm/api")),
+      import(entry("./cjs/api"))
+    ]);
+  }
+  try {
+    return await Promise.all([import("tsx/esm/api"), import("tsx/cjs/api")]);
+  } catch (error) {
+    if (error.code === "ERR_MODULE_NOT_FOUND")
+      throw new TsxMissingError(searchFrom);
+    throw error;
+  }
+}
+function tsxRoot(dir) {
+  try {
+    return dirname3(createRequire(join3(dir, "package.json")).resolve("tsx/package.json"));
+  } catch {
+    return null;
+  }
+}
+function importEntry(root, subpath) {
+  const pkg = JSON.parse(readFileSync(join3(root, "package.json"), "utf8"));
+  const target = pkg.exports?.[subpath]?.import;
+  const file = typeof target === "string" ? target : target?.default;
+  if (file === void 0) throw new TsxMissingError([root]);
+  return file;
+}
+async function startTypeScriptLoader(searchFrom = []) {
+  const started = performance.now();
+  const [esm, cjs] = await importTsx(searchFrom);
+  loaders += 1;
+  const namespace = `evalgate-${loaders}`;
+  cjs.register({ namespace });
+  const api = esm.register({ namespace });
+  const startupMs = performance.now() - started;
+  return {
+    // The specifier is an absolute URL, so the parent only has to be a valid file URL.
+    import: (url) => api.import(url, import.meta.url),
+    startupMs
+  };
+}
+
+// src/bind/modules/loader.ts
+var TYPESCRIPT_EXTENSIONS = /* @__PURE__ */ new Set([".ts", ".mts", ".cts", ".tsx", ".jsx"]);
+function createModuleLoader(options = {}) {
+  const files = /* @__PURE__ */ new Map();
+  let typescript;
+  let startupMs = null;
+  const importTypeScript = async (url) => {
+    typescript ??= startTypeScriptLoader(options.tsxSearchFrom).then((started) => {
+      startupMs = started.startupMs;
+      return started;
+    });
+    return (await typescript).import(url);
+  };
+  const loadFile = async (file) => {
+    const found = await stat(file).catch(() => void 0);
+    if (!found?.isFile()) {
+      const isDirectory = found?.isDirectory() ?? false;
+      const suggestion = isDirectory ? await suggestIndexFile(file) : await suggestSibling(file);
+      return { kind: "missing", isDirectory, suggestion };
+    }
+    const url = pathToFileURL2(file).href;
+    try {
+      const [namespace, commonJs] = await Promise.all([
+        TYPESCRIPT_EXTENSIONS.has(extname3(file)) ? importTypeScript(url) : import(url),
+        isCommonJsFile(file)
+      ]);
+      return { kind: "loaded", module: { namespace, commonJs } };
+    } catch (error) {
+      return { kind: "threw", error };
+    }
+  };
+  return {
+    async loadExport(ref) {
+      let outcome = files.get(ref.file);
+      if (outcome === void 0) {
+        outcome = loadFile(ref.file);
+        files.set(ref.file, outcome);
+      }
+      return phrase(await outcome, ref);
+    },
+    typescriptStartupMs: () => startupMs,
+    tsxSearchFrom: options.tsxSearchFrom ?? []
+  };
+}
+function phrase(outcome, ref) {
+  switch (outcome.kind) {
+    case "missing":
+      return { ok: false, error: notFound(ref, outcome.isDirectory, outcome.suggestion) };
+    case "threw":
+      if (outcome.error instanceof TsxMissingError) {
+        return {
+          ok: false,
+          error: {
+            code: "module.tsx-missing",
+            message: `${specPath(ref)}: ${outcome.error.message}`
+          }
+        };
+      }
+      return { ok: false, error: describeImportFailure(outcome.error, ref) };
+    case "loaded": {
+      const found = findExport(outcome.module, ref.exportName);
+      if (found.found) return { ok: true, value: found.value };
+      return { ok: false, error: exportMissing(ref, outcome.module) };
+    }
+  }
+}
+function notFound(ref, isDirectory, suggestion) {
+  const what = isDirectory ? `, which is a folder` : "";
+  const hint = suggestion === void 0 ? "" : `; did you mean ${respell(ref, suggestion)}?`;
+  return {
+    code: "module.not-found",
+    message: `module not found: ${specPath(ref)} (resolved to ${ref.file}${what})${hint}`,
+    file: ref.file
+  };
+}
+function respell(ref, suggestion) {
+  const written = specPath(ref);
+  const tail = relative2(ref.file, suggestion).split(sep2).join("/");
+  if (!tail.startsWith("../")) return `${written.replace(/\/+$/, "")}/${tail}`;
+  const slash = written.lastIndexOf("/");
+  return `${written.slice(0, slash + 1)}${tail.slice("../".length)}`;
+}
+function exportMissing(ref, module) {
+  const { names, hasDefault } = listExports(module);
+  const path = specPath(ref);
+  let message;
+  if (ref.exportName === "default") {
+    message = names.length === 0 ? `${path} has no default export; it has no exports` : `${path} has no default export; its exports are: ${names.join(", ")} (name one with ${path}#${names[0]})`;
+  } else if (names.length === 0) {
+    message = hasDefault ? `${path} has no export "${ref.exportName}"; it has only a default export (use ${path} without #${ref.exportName})` : `${path} has no export "${ref.exportName}"; it has no exports`;
+  } else {
+    const also = hasDefault ? " and a default export" : "";
+    message = `${path} has no export "${ref.exportName}"; its exports are: ${names.join(", ")}${also}`;
+  }
+  return { code: "module.export-missing", message, file: ref.file };
+}
+
+// src/bind/modules/shapes.ts
+function asTestFn(value, ref) {
+  if (typeof value === "function" && !isClass(value)) return { ok: true, value };
+  return wrongShape(ref, "a function (the function under test)", value);
+}
+function wrongShape(ref, expected, found) {
+  return {
+    ok: false,
+    error: {
+      code: "module.wrong-shape",
+      message: `${refLabel(ref)} must be ${expected}, found ${describeKind(found)}`
+    }
+  };
+}
+function describeKind(value) {
+  if (value === void 0) return "undefined";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "bigint":
+      return "a bigint";
+    case "symbol":
+      return "a symbol";
+    case "function":
+      return isClass(value) ? `a class (${value.name || "anonymous"})` : "a function";
+    default: {
+      const proto = Object.getPrototypeOf(value);
+      const name = proto?.constructor?.name;
+      return proto === null || proto === Object.prototype || typeof name !== "string" || name === "" ? "an object" : `an instance of ${name}`;
+    }
+  }
+}
+function isClass(fn) {
+  return typeof fn === "function" && /^class\b/.test(Function.prototype.toString.call(fn));
+}
+
+// src/bind/function-worker.ts
+async function start(port, data) {
+  const loader = createModuleLoader({ tsxSearchFrom: data.tsxSearchFrom });
+  const ref = parseModuleSpec(data.spec, data.dir);
+  const loaded = await loader.loadExport(ref);
+  const fn = loaded.ok ? asTestFn(loaded.value, ref) : loaded;
+  if (!fn.ok) {
+    const { message, file, line, col } = fn.error;
+    port.postMessage({ type: "load-failed", failure: { message, file, line, col } });
+    port.close();
+    return;
+  }
+  serveFunction(fn.value, port);
+}
+if (!isMainThread && parentPort !== null) {
+  const port = parentPort;
+  start(port, workerData).catch((error) => {
+    port.postMessage({
+      type: "load-failed",
+      failure: { message: error instanceof Error ? error.message : String(error) }
+    });
+    port.close();
+  });
+}

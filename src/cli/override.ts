@@ -1,0 +1,175 @@
+/**
+ * `evals override RESULTS.json --case ID --evaluator EVAL --score N`: a human's score for one
+ * evaluation of a results artifact, appended to the overrides store (evals-overrides.jsonl next
+ * to the config), where judges with `overrides: N` / `numOverrides` find it as an example.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import {
+  OVERRIDES_FILE,
+  OverridesFileError,
+  parseOverrides,
+  recentOverrides,
+  serializeOverride,
+  type StoredOverride,
+} from '../evaluators/judges/overrides.ts';
+import { textOf } from '../evaluators/options.ts';
+import { openResultsFile } from '../pipeline/artifact-files.ts';
+import type { CommandContext } from '../pipeline/context.ts';
+import { resolveConfigArg } from '../pipeline/load.ts';
+import { describeRun } from '../report/labels.ts';
+import { runSelected, type ShowFilters } from '../report/show-select.ts';
+import { UsageError } from '../shared/errors.ts';
+import { printable } from '../shared/text-table.ts';
+import { writeFileAtomic } from '../shared/write-file-atomic.ts';
+import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
+import { badOption, optionError, positional, type ParsedArgs } from './args.ts';
+import { OVERRIDE } from './commands.ts';
+
+/** Records the override; 0, or a UsageError (exit 2) with nothing written. */
+export async function overrideCommand(
+  args: ParsedArgs<typeof OVERRIDE>,
+  ctx: CommandContext,
+  now: () => Date = () => new Date(),
+): Promise<number> {
+  const { values } = args;
+  const path = positional(args.positionals, 0);
+  const casePrefix = required(values.case, '--case', 'a case id (or its start)');
+  const evaluator = required(values.evaluator, '--evaluator', 'an evaluator id');
+  const scoreText = required(values.score, '--score', 'a score from 0 to 1');
+  const score = Number(scoreText);
+  if (scoreText.trim() === '' || !(score >= 0 && score <= 1)) {
+    throw optionError(OVERRIDE, '--score', 'a number from 0 to 1', JSON.stringify(scoreText));
+  }
+  const storeDir = dirname(resolve(ctx.cwd, resolveConfigArg(values.config, ctx)));
+  const storePath = join(storeDir, OVERRIDES_FILE);
+  const shownStore = relative(ctx.cwd, storePath) || OVERRIDES_FILE;
+  const stored = readStore(storePath, shownStore);
+
+  const filters: ShowFilters = {
+    ...(values.suite !== undefined ? { suites: [values.suite] } : {}),
+    ...(values.grid !== undefined ? { grid: gridFilters(values.grid) } : {}),
+  };
+  const found = findCase(path, casePrefix, filters, ctx);
+  const evaluation = found.result.evaluations.find((e) => e.evaluator === evaluator);
+  if (evaluation === undefined) {
+    const ids = found.result.evaluations.map((e) => e.evaluator);
+    throw badOption(
+      OVERRIDE,
+      `--evaluator ${printable(evaluator)}: case ${found.result.id} has no evaluation by it (evaluators: ${ids.map(printable).join(', ') || 'none'})`,
+    );
+  }
+  const override = storedOverride(found.run, found.result, evaluation, score, values.reason, now());
+  await writeFileAtomic(storePath, `${storeText(storePath)}${serializeOverride(override)}`);
+  const count = recentOverrides([...stored, override], evaluator, Infinity).length;
+  ctx.stdout.write(
+    `recorded in ${shownStore}: ${evaluator} on case ${found.result.id.slice(0, 12)} (${describeRun(found.run)}) scored ${override.originalScore.value}, a human says ${score}; ${count} ${count === 1 ? 'case' : 'cases'} overridden for ${evaluator}\n`,
+  );
+  return 0;
+}
+
+function required(value: string | undefined, flag: string, expected: string): string {
+  if (value === undefined || value === '') throw optionError(OVERRIDE, flag, expected, 'nothing');
+  return value;
+}
+
+/** The store's overrides, checked: a malformed line is refused before anything is added. */
+function readStore(path: string, shown: string): StoredOverride[] {
+  if (!existsSync(path)) return [];
+  try {
+    return parseOverrides(readFileSync(path, 'utf8'), shown);
+  } catch (error) {
+    if (!(error instanceof OverridesFileError)) throw error;
+    const { code, line, problem } = error;
+    throw new UsageError([{ code, file: shown, line, col: 1, path: '', message: problem }]);
+  }
+}
+
+/** The store's text so far, ending in a line break when it has any text. */
+function storeText(path: string): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** The one case the flags name; several (grid points, prefixes) or none is a usage error. */
+function findCase(
+  path: string,
+  casePrefix: string,
+  filters: ShowFilters,
+  ctx: CommandContext,
+): { run: RunResult; result: CaseResult } {
+  const file = openResultsFile(path, ctx, 'evals override:');
+  const matches: { run: RunResult; result: CaseResult }[] = [];
+  file.artifact.runs.forEach((run, index) => {
+    if (!runSelected(run, filters)) return;
+    for (const result of file.cases(index)) {
+      if (result.id.startsWith(casePrefix)) matches.push({ run, result });
+    }
+  });
+  const [first] = matches;
+  if (first === undefined) {
+    throw badOption(
+      OVERRIDE,
+      `--case ${printable(casePrefix)}: no case id starts with it in ${path}${filters.suites || filters.grid ? ' in the runs --suite and --grid select' : ''}`,
+    );
+  }
+  if (matches.length > 1) {
+    const listed = matches
+      .slice(0, 5)
+      .map((m) => `${m.result.id.slice(0, 12)} in ${describeRun(m.run)}`)
+      .join('; ');
+    throw badOption(
+      OVERRIDE,
+      `--case ${printable(casePrefix)} matches ${matches.length} cases (${listed}${matches.length > 5 ? '; …' : ''}): give more of the id, --suite or --grid`,
+    );
+  }
+  return first;
+}
+
+/** The store line for `evaluation` of `result`, corrected to `score`. */
+function storedOverride(
+  run: RunResult,
+  result: CaseResult,
+  evaluation: EvaluationResult,
+  score: number,
+  reason: string | undefined,
+  at: Date,
+): StoredOverride {
+  if (evaluation.score === null) {
+    throw badOption(
+      OVERRIDE,
+      `--evaluator ${printable(evaluation.evaluator)}: its evaluation of case ${result.id.slice(0, 12)} errored, so there is no verdict to correct`,
+    );
+  }
+  const choice = evaluation.metadata?.choice;
+  const data =
+    typeof result.data === 'object' && result.data !== null && !Array.isArray(result.data)
+      ? (result.data as Record<string, unknown>)
+      : { input: result.data };
+  return {
+    evaluator: evaluation.evaluator,
+    suite: run.suite,
+    caseId: result.id,
+    createdAt: at.toISOString(),
+    originalScore: {
+      value: evaluation.score,
+      ...(typeof choice === 'string' ? { name: choice } : {}),
+    },
+    overrideScore: { value: score },
+    inputFields: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, textOf(v)])),
+    outputFields: { output: textOf(result.output) },
+    ...(reason !== undefined && reason !== '' ? { comments: reason } : {}),
+  };
+}
+
+/** `['model=large']` → `{ model: ['large'] }` */
+function gridFilters(items: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw optionError(OVERRIDE, '--grid', 'KEY=VALUE', JSON.stringify(item));
+    (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
+  }
+  return out;
+}

@@ -1,0 +1,371 @@
+/**
+ * `isolation: worker` (issue 22, item 5): a suite's function runs in a pool of worker threads,
+ * so a synchronous call past its time limit is stopped there and does not hold up the others.
+ * Most cases run the CLI in this process on the sources (the threads load the worker program
+ * through tsx); the last ones run the built CLI and the Action bundle as child processes.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { ResultsArtifact } from '../src/types/index.ts';
+import { actionCheckout, runAction, workspace } from './helpers/action-run.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { artifactCases, runInProcess, type ArtifactCase } from './helpers/in-process.ts';
+
+/** A project: suite `s` over rows n = 1..`rows`, running `fn.ts#fn`, with `settings` added. */
+function project(files: Record<string, string>, settings: string[], rows = 4): string {
+  const dir = scratch();
+  writeFiles(dir, {
+    'evals.yaml': [
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { path: rows.csv }',
+      '    function: ./fn.ts#fn',
+      ...settings.map((line) => `    ${line}`),
+      '    evaluators:',
+      '      - { id: ok, use: is-equals, with: { expected: "x" } }',
+      '',
+    ].join('\n'),
+    'rows.csv': ['n', ...Array.from({ length: rows }, (_, i) => String(i + 1)), ''].join('\n'),
+    ...files,
+  });
+  return dir;
+}
+
+/** The cases of the only run, by their row's `n`. */
+function byRow(dir: string): Map<string, ArtifactCase> {
+  const [run] = artifactCases(dir);
+  assert.ok(run, 'the artifact has a run');
+  return new Map(run.cases.map((c) => [String(c.data.n), c]));
+}
+
+function artifact(dir: string, file = 'results.json'): ResultsArtifact {
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
+}
+
+/** Busy for `ms` without ever yielding: only terminating its thread stops it. */
+const BUSY = `function busy(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // spin
+  }
+}
+`;
+
+describe('isolation: worker', () => {
+  it('stops a synchronous busy loop at the limit while the other cases keep running', async () => {
+    const dir = project(
+      {
+        'fn.ts': `${BUSY}
+export function fn({ testCase }: { testCase: { n: string } }): string {
+  if (testCase.n === '2') busy(3000);
+  return 'x';
+}
+`,
+      },
+      ['isolation: worker', 'concurrency: 3', 'timeout: 500ms'],
+      6,
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    const cases = byRow(dir);
+    const looped = cases.get('2');
+    assert.equal(looped?.error, 'timed out after 500 ms', 'the message of an async time-out');
+    assert.ok(looped.durationMs >= 450 && looped.durationMs < 2500, `${looped.durationMs} ms`);
+    for (const n of ['1', '3', '4', '5', '6']) {
+      assert.equal(cases.get(n)?.passed, true, `case ${n} ran on another thread`);
+      assert.ok((cases.get(n)?.durationMs ?? Infinity) < 1000, 'its time is its own call');
+    }
+    // In the process, the loop would hold the run for its 3 s.
+    assert.ok(artifact(dir).durationMs < 2500, `the run took ${artifact(dir).durationMs} ms`);
+  });
+
+  it('returns data and exceptions as they are in the process', async () => {
+    const fn = `class Answer {
+  constructor(public text: string, public at: Date) {}
+  shout(): string { return this.text.toUpperCase(); }
+}
+export async function fn({ testCase }: { testCase: { n: string } }): Promise<unknown> {
+  if (testCase.n === '1') return { text: 'x', list: [1, 2, { deep: true }], none: null };
+  if (testCase.n === '2') return new Answer('hi', new Date(0));
+  if (testCase.n === '3') throw new TypeError('bad input ' + testCase.n);
+  if (testCase.n === '4') await Promise.reject(new Error('rejected later'));
+  if (testCase.n === '5') throw { code: 42 };
+  return 'x';
+}
+`;
+    const inWorker = project({ 'fn.ts': fn }, ['isolation: worker', 'concurrency: 2'], 6);
+    const inProcess = project({ 'fn.ts': fn }, [], 6);
+    await runInProcess(['run', '-o', 'results.json'], inWorker);
+    await runInProcess(['run', '-o', 'results.json'], inProcess);
+    const worker = byRow(inWorker);
+    const process = byRow(inProcess);
+    for (const n of ['1', '2', '3', '4', '5', '6']) {
+      assert.deepEqual(
+        [worker.get(n)?.output, worker.get(n)?.error],
+        [process.get(n)?.output, process.get(n)?.error],
+        `case ${n} is the same either way`,
+      );
+    }
+    assert.deepEqual(worker.get('1')?.output, {
+      text: 'x',
+      list: [1, 2, { deep: true }],
+      none: null,
+    });
+    // A class instance arrives as a plain object of its fields.
+    assert.deepEqual(worker.get('2')?.output, { text: 'hi', at: '1970-01-01T00:00:00.000Z' });
+    assert.equal(worker.get('3')?.error, 'bad input 3');
+    assert.equal(worker.get('4')?.error, 'rejected later');
+    assert.equal(worker.get('5')?.error, '{"code":42}');
+  });
+
+  it('makes an output that cannot cross threads a case error', async () => {
+    const dir = project(
+      {
+        'fn.ts': `export function fn({ testCase }: { testCase: { n: string } }): unknown {
+  return testCase.n === '2' ? { answer: 'x', format: (s: string) => s } : 'x';
+}
+`,
+      },
+      ['isolation: worker', 'concurrency: 2'],
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    const cases = byRow(dir);
+    assert.match(
+      cases.get('2')?.error ?? '',
+      /^the function's return value cannot be passed back from its worker thread \(isolation: worker\): .*could not be cloned; return plain data/,
+    );
+    for (const n of ['1', '3', '4']) assert.equal(cases.get(n)?.passed, true);
+  });
+
+  it('errors only the call in flight when its thread crashes, and replaces the thread', async () => {
+    const dir = project(
+      {
+        'fn.ts': `export async function fn({ testCase }: { testCase: { n: string } }): Promise<string> {
+  if (testCase.n === '2') process.exit(3);
+  if (testCase.n === '4') {
+    setTimeout(() => { throw new Error('stray timer'); }, 10);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return 'x';
+}
+`,
+      },
+      // One thread: every later case needs the replacements.
+      ['isolation: worker', 'concurrency: 1'],
+      6,
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    const cases = byRow(dir);
+    assert.equal(
+      cases.get('2')?.error,
+      "the function's worker thread exited with code 3 during this call (process.exit in the function?)",
+    );
+    assert.equal(
+      cases.get('4')?.error,
+      "the function's worker thread crashed during this call: stray timer",
+    );
+    for (const n of ['1', '3', '5', '6']) assert.equal(cases.get(n)?.passed, true, `case ${n}`);
+  });
+
+  it('loads a TypeScript module that imports a sibling .ts file, and gets the grid point and every trial', async () => {
+    const dir = project(
+      {
+        'fn.ts': `import { isMainThread, threadId } from 'node:worker_threads';
+import { label } from './label.ts';
+export function fn({ testCase, params }: { testCase: { n: string }; params: { model: string } }): unknown {
+  return { text: label(testCase.n, params.model), isMainThread, threadId };
+}
+`,
+        'label.ts': `export function label(n: string, model: string): string {
+  return \`\${model}:\${n}\`;
+}
+`,
+      },
+      ['isolation: worker', 'concurrency: 2', 'trials: 2', 'grid: { model: [small, large] }'],
+      3,
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    const runs = artifactCases(dir);
+    assert.deepEqual(
+      runs.map((run) => run.params),
+      [{ model: 'small' }, { model: 'large' }],
+    );
+    const threads = new Set<number>();
+    for (const run of runs) {
+      assert.equal(run.cases.length, 3);
+      for (const c of run.cases) {
+        const trials = (c as ArtifactCase & { trials?: { output: unknown }[] }).trials ?? [];
+        assert.equal(trials.length, 2, 'both trials ran');
+        for (const trial of trials) {
+          const output = trial.output as { text: string; isMainThread: boolean; threadId: number };
+          assert.equal(output.text, `${String(run.params.model)}:${String(c.data.n)}`);
+          assert.equal(output.isMainThread, false);
+          threads.add(output.threadId);
+        }
+      }
+    }
+    assert.ok(
+      threads.size >= 1 && threads.size <= 2,
+      `at most concurrency threads: ${threads.size}`,
+    );
+  });
+
+  it('takes defaults.isolation for function suites and leaves the others alone', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': `version: 1
+defaults:
+  isolation: worker
+  concurrency: 1
+suites:
+  - id: code
+    testset: { cases: [{ q: a }] }
+    function: ./fn.mjs#fn
+  - id: recorded
+    testset: { cases: [{ q: a, output: a }] }
+`,
+      'fn.mjs': `import { isMainThread } from 'node:worker_threads';
+export const fn = () => (isMainThread ? 'main' : 'worker');
+`,
+    });
+    const plan = await runInProcess(['run', '--dry-run'], dir);
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.match(plan.stdout, /^code: function \.\/fn\.mjs#fn \(in worker threads\)$/m);
+    assert.match(plan.stdout, /^recorded: recorded outputs$/m);
+    const r = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(artifactCases(dir)[0]?.cases[0]?.output, 'worker');
+  });
+
+  it('is a config error on a suite without a function', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': `version: 1
+suites:
+  - id: recorded
+    testset: { cases: [{ q: a, output: a }] }
+    isolation: worker
+  - id: command
+    testset: { cases: [{ q: a }] }
+    target: { type: command, run: [echo, hi] }
+    isolation: worker
+  - id: typo
+    testset: { cases: [{ q: a }] }
+    function: ./fn.mjs
+    isolation: thread
+`,
+      'fn.mjs': 'export default () => 1;\n',
+    });
+    const r = await runInProcess(['run'], dir);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /evals\.yaml:5:\d+ +suites\[0\]\.isolation: isolation applies to function targets/,
+    );
+    assert.match(
+      r.stderr,
+      /evals\.yaml:9:\d+ +suites\[1\]\.isolation: isolation applies to function targets/,
+    );
+    assert.match(
+      r.stderr,
+      /evals\.yaml:13:\d+ +suites\[2\]\.isolation: expected "process" or "worker", found "thread"/,
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  it('reports a module that does not load as a config error, in the process or only in a thread', async () => {
+    const broken = project(
+      { 'fn.ts': 'export function fn(): string {\n  return "x"\n  const = 1;\n}\n' },
+      ['isolation: worker'],
+    );
+    const r = await runInProcess(['run'], broken);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /fn\.ts:3:\d+/);
+    const threadOnly = project(
+      {
+        'fn.ts': `import { isMainThread } from 'node:worker_threads';
+if (!isMainThread) throw new Error('this module refuses worker threads');
+export const fn = (): string => 'x';
+`,
+      },
+      ['isolation: worker', 'concurrency: 2'],
+    );
+    const t = await runInProcess(['run'], threadOnly);
+    assert.equal(t.code, 2);
+    assert.match(
+      t.stderr,
+      /fn\.ts:2:\d+ +.*this module refuses worker threads \(\.\/fn\.ts#fn loads in the main thread but not in a worker thread \(isolation: worker\)\)/,
+    );
+    assert.doesNotMatch(t.stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  it('runs from the built CLI, console output included', async () => {
+    const dir = project(
+      {
+        'fn.ts': `${BUSY}
+export function fn({ testCase }: { testCase: { n: string } }): string {
+  console.log(\`from the thread of case \${testCase.n}\`);
+  if (testCase.n === '1') busy(3000);
+  return 'x';
+}
+`,
+      },
+      ['isolation: worker', 'concurrency: 2', 'timeout: 500ms'],
+    );
+    const r = await runCli(['run', '-o', 'results.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    for (const n of ['1', '2', '3', '4']) {
+      assert.match(r.stdout, new RegExp(`from the thread of case ${n}`));
+    }
+    const cases = byRow(dir);
+    assert.equal(cases.get('1')?.error, 'timed out after 500 ms');
+    assert.ok((cases.get('1')?.durationMs ?? Infinity) < 2500);
+    for (const n of ['2', '3', '4']) assert.equal(cases.get(n)?.passed, true);
+  });
+});
+
+describe('isolation: worker in the Action bundle', () => {
+  let server: GitHubServer;
+  let action: string;
+  before(async () => {
+    server = await startGitHubServer();
+    // The worker program sits next to dist/index.js in the checked-out action.
+    action = actionCheckout();
+  });
+  after(() => server.close());
+
+  it('stops a busy loop at the limit', async () => {
+    const ws = workspace({
+      'evals.yaml': `version: 1
+suites:
+  - id: qa
+    testset: { cases: [{ n: 1 }, { n: 2 }, { n: 3 }] }
+    function: ./fn.mjs#fn
+    isolation: worker
+    concurrency: 2
+    timeout: 500ms
+`,
+      'fn.mjs': `export function fn({ testCase }) {
+  if (testCase.n === 2) { const end = Date.now() + 3000; while (Date.now() < end); }
+  return 'x';
+}
+`,
+    });
+    const r = await runAction(action, ws, server, { comment: 'false', 'check-run': 'false' });
+    assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
+    const [run] = artifactCases(ws.dir, 'evals-results.json');
+    const errors = run?.cases.map((c) => [c.data.n, c.error ?? null]);
+    assert.deepEqual(errors, [
+      [1, null],
+      [2, 'timed out after 500 ms'],
+      [3, null],
+    ]);
+  });
+});
