@@ -267,4 +267,30 @@ describe('the PR comment of a large comparison', () => {
     assert.ok(rows.every((row) => row[4] === '🔴 regressed'));
     assert.match(html, /⚪ 96 unchanged rows folded/);
   });
+
+  it('keeps the largest moves the test cannot call yet, and folds the rows that did not move', () => {
+    // Ten grid points of 12 cases, too few for any change to be significant: point k loses
+    // ⌊k/3⌋ cases, so seven points moved and the table should list the biggest drops first.
+    const SMALL = 12;
+    const runsOf = (failing: (point: number, n: number) => boolean): RunResult[] =>
+      Array.from({ length: 10 }, (_, point) =>
+        gridRun(
+          `m${point}`,
+          Array.from({ length: SMALL }, (_, i) => qaCase(i + 1, failing(point, i + 1))),
+        ),
+      );
+    const base = artifactOf(runsOf(() => false));
+    const head = artifactOf(runsOf((point, n) => n <= Math.floor(point / 3)));
+    head.comparison = compareArtifacts(base, head);
+    const table = renderComparisonMarkdown(head.comparison).split('\n');
+    const rows = table.filter((line) => line.startsWith('| model='));
+    assert.ok(
+      rows.every((row) => row.includes('⚪ unchanged')),
+      'nothing is significant on 12 cases',
+    );
+    // 20 rows (pass rate and exact on 10 points): 7 points moved, 14 rows kept; 6 folded.
+    assert.equal(rows.length, 14, table.join('\n'));
+    assert.match(rows[0] ?? '', /^\| model=m9 \|/, 'the largest drop first');
+    assert.ok(table.some((line) => line.includes('⚪ 6 unchanged rows folded')));
+  });
 });
