@@ -83,7 +83,16 @@ export function matrixTable(matrix: GridMatrix): HTMLElement {
     el('th', {}, 'verdict'),
     el('th', { class: 'num' }, 'cases'),
     el('th', { class: 'num' }, 'pass rate'),
-    ...matrix.evaluators.map((id) => el('th', { class: 'num', title: 'mean score' }, id)),
+    ...matrix.evaluators.map((id, i) =>
+      el(
+        'th',
+        {
+          class: 'num',
+          title: matrix.lowerIsBetter[i] === true ? 'mean score (lower is better)' : 'mean score',
+        },
+        id,
+      ),
+    ),
   );
   const rows = matrix.rows.map((row) =>
     el(
@@ -103,8 +112,18 @@ export function matrixTable(matrix: GridMatrix): HTMLElement {
     { class: 'matrix' },
     el('h3', {}, `${matrix.suite} · ${count(matrix.rows.length)} grid points`),
     el('table', { class: 'grid' }, el('thead', {}, head), el('tbody', {}, ...rows)),
-    el('p', { class: 'note' }, '★ best of the column; evaluator columns are mean scores.'),
+    el('p', { class: 'note' }, matrixNote(matrix)),
   );
+}
+
+/** What the star means; an evaluator whose lower scores are better has its lowest starred. */
+function matrixNote(matrix: GridMatrix): string {
+  const lowest = matrix.evaluators.filter((_, i) => matrix.lowerIsBetter[i] === true);
+  const best =
+    lowest.length === 0
+      ? '★ best of the column'
+      : `★ best of the column (the lowest for ${lowest.join(', ')}, where lower is better)`;
+  return `${best}; evaluator columns are mean scores.`;
 }
 
 function cell(text: string, best: boolean): HTMLElement {

@@ -46,7 +46,15 @@ function fullArtifact(): ResultsArtifact {
           flaky: 1,
           evaluators: {
             exact: { count: 1, mean: 1, passed: 1, failed: 0, errors: 0, passRate: 1 },
-            tone: { count: 1, mean: null, passed: 0, failed: 1, errors: 1, passRate: null },
+            tone: {
+              count: 1,
+              mean: null,
+              passed: 0,
+              failed: 1,
+              errors: 1,
+              passRate: null,
+              lowerIsBetter: true,
+            },
           },
         },
         cases: [
@@ -151,9 +159,10 @@ function fullArtifact(): ResultsArtifact {
 
 type Json = Record<string, unknown>;
 
-/** Keys the type marks optional (`?`): present only when a suite ran several trials per case. */
+/** Keys the type marks optional (`?`): the trial fields, and an evaluator's `lowerIsBetter`. */
 function isOptional(path: string, key: string): boolean {
   if (/^\/runs\/\d+\/summary$/.test(path)) return key === 'flaky';
+  if (/^\/runs\/\d+\/summary\/evaluators\/[^/]+$/.test(path)) return key === 'lowerIsBetter';
   if (/^\/runs\/\d+\/cases\/\d+$/.test(path)) {
     return ['trials', 'trialPassRate', 'flaky'].includes(key);
   }

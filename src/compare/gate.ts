@@ -16,7 +16,8 @@ export interface BlockingRegression {
 
 /**
  * The regressions of one run that a gate acts on: rows labelled `regressed` that stay
- * significant after Holm's correction over the whole comparison (`RowTest.significant`). The
+ * significant after Holm's correction over the whole comparison (`RowTest.significant`). For an
+ * evaluator whose lower scores are better (`lowerIsBetter`) that is a significant rise. The
  * family is every row of every run of the comparison, so however many suites and grid points a
  * pull request runs, the chance that noise alone blocks it stays at about 5%. Rows with too few
  * cases are not tested and never block.
@@ -36,10 +37,12 @@ export function significantRegressions(run: RunComparison): BlockingRegression[]
     `pass rate ${pct(pass.baseRate)} → ${pct(pass.headRate)} (${points(pass.delta)}`,
   );
   for (const e of run.evaluators) {
+    // A rise is what regressed when lower is better: the text says so, or +0.200 reads as good.
+    const way = e.lowerIsBetter === true ? ', lower is better' : '';
     add(
       e.evaluator,
       e,
-      `${e.evaluator} ${fmt(e.baseMean)} → ${fmt(e.headMean)} (${signed(e.delta)}`,
+      `${e.evaluator} ${fmt(e.baseMean)} → ${fmt(e.headMean)} (${signed(e.delta)}${way}`,
     );
   }
   for (const a of run.agreement) {

@@ -68,9 +68,11 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
       ...pass.test,
     };
     const evaluators = pairing.evaluators.map((row): EvaluatorChange => {
-      const score = scoreTest(row, test);
+      const score = scoreTest(row, test, row.lowerIsBetter === true);
       return {
         evaluator: row.evaluator,
+        ...(row.lowerIsBetter === true ? { lowerIsBetter: true as const } : {}),
+        ...(row.directionChanged === true ? { directionChanged: true as const } : {}),
         paired: row.diffs.length,
         baseMean: score.base,
         headMean: score.head,
@@ -155,7 +157,7 @@ interface ScoreTest {
   test: RowTest;
 }
 
-function scoreTest(row: PairedRow, test: TestContext): ScoreTest {
+function scoreTest(row: PairedRow, test: TestContext, lowerIsBetter = false): ScoreTest {
   const n = row.diffs.length;
   if (n === 0) {
     return {
@@ -174,7 +176,10 @@ function scoreTest(row: PairedRow, test: TestContext): ScoreTest {
     delta: result.mean,
     ci: { low: result.low, high: result.high },
     sd: result.sd,
-    test: { ...untested(labelOf(n, result.pValue, result.mean, test)), pValue: result.pValue },
+    test: {
+      ...untested(labelOf(n, result.pValue, result.mean, test, lowerIsBetter)),
+      pValue: result.pValue,
+    },
   };
 }
 
@@ -214,10 +219,20 @@ function agreementChange(row: PairedAgreement): { delta: number; se: number } | 
   return { delta: head.kappa - base.kappa, se: Math.hypot(base.kappaSe, head.kappaSe) };
 }
 
-/** The row's own verdict: p < α exactly when its interval excludes 0. */
-function labelOf(n: number, pValue: number, delta: number, test: TestContext): ChangeLabel {
+/**
+ * The row's own verdict: p < α exactly when its interval excludes 0. A rise is an improvement,
+ * unless the row's lower values are its better ones (`lowerIsBetter`: an evaluator whose
+ * thresholds bound it from above only); the test itself is two-sided and the same either way.
+ */
+export function labelOf(
+  n: number,
+  pValue: number,
+  delta: number,
+  test: Pick<TestContext, 'alpha' | 'minPaired'>,
+  lowerIsBetter = false,
+): ChangeLabel {
   if (n < test.minPaired) return 'too few cases';
-  if (pValue < test.alpha) return delta > 0 ? 'improved' : 'regressed';
+  if (pValue < test.alpha) return delta > 0 !== lowerIsBetter ? 'improved' : 'regressed';
   return 'unchanged';
 }
 

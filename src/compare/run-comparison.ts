@@ -19,6 +19,13 @@ export interface PairedRow {
 /** An evaluator present in both runs. */
 export interface PairedEvaluator extends PairedRow {
   evaluator: string;
+  /**
+   * Lower scores are better, as HEAD's summary says (BASE's when HEAD's lacks the evaluator).
+   * Absent: higher is better.
+   */
+  lowerIsBetter?: boolean;
+  /** BASE's summary has the evaluator the other way up: its threshold's direction changed. */
+  directionChanged?: boolean;
 }
 
 /** An evaluator whose agreement with the human labels both runs measured. */
@@ -100,12 +107,35 @@ export function pairRuns(baseRun: RunResult, headRun: RunResult): RunPairing {
     },
     evaluators: shared.map((evaluator) => ({
       evaluator,
+      ...direction(baseRun, headRun, evaluator),
       ...pairedRow(paired, (result) => scoreOf(result, evaluator)),
     })),
     agreement,
     evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases,
+  };
+}
+
+/**
+ * Which way up an evaluator's scores are read: as HEAD's summary says (`lowerIsBetter`, from the
+ * evaluator's thresholds), or BASE's when HEAD's summary lacks it (an artifact assembled by hand).
+ * A pull request that turned the threshold around is judged by its own new direction, and the
+ * change is flagged so the row can say so.
+ */
+function direction(
+  baseRun: RunResult,
+  headRun: RunResult,
+  evaluator: string,
+): { lowerIsBetter: boolean; directionChanged: boolean } {
+  const base = baseRun.summary.evaluators[evaluator];
+  const head = headRun.summary.evaluators[evaluator];
+  const baseLower = base?.lowerIsBetter === true;
+  const headLower = head?.lowerIsBetter === true;
+  if (head === undefined) return { lowerIsBetter: baseLower, directionChanged: false };
+  return {
+    lowerIsBetter: headLower,
+    directionChanged: base !== undefined && baseLower !== headLower,
   };
 }
 

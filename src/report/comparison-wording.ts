@@ -168,8 +168,9 @@ export function rowCells(row: Row): RowCells {
     };
   }
   const c = row.change;
+  const way = directionWords(c);
   return {
-    name: c.evaluator,
+    name: way === '' ? c.evaluator : `${c.evaluator} (${way})`,
     base: or(c.baseMean, fixed),
     head: or(c.headMean, fixed),
     delta: or(c.delta, (d) => signed(d, 2)),
@@ -186,7 +187,8 @@ export interface RowText {
   test: string;
   label: ChangeLabel;
   /**
-   * After the label: `(4 paired)` for too few cases; for an unchanged row what it could have
+   * After the label: `(lower is better)` first for an evaluator read that way (and what BASE said
+   * when its threshold's direction changed); `(4 paired)` for too few cases; for an unchanged row what it could have
    * seen (`could detect ±0.06`, or `underpowered: could detect ±0.15, ~450 cases needed for
    * ±0.10`); for a regressed or improved row the family's correction removed, why it does not
    * count. Else ''.
@@ -245,14 +247,37 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
       ? 'no case scored in both runs'
       : `${c.baseMean.toFixed(2)} → ${c.headMean.toFixed(2)} (${signed(c.delta, 2)}, ` +
         `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)})`;
+  const way = directionNote(c);
+  const note = noteText(c, c.paired, target, plusMinus);
   return {
     name: c.evaluator,
     change,
     test: testText(c, ''),
     label: c.label,
-    note: noteText(c, c.paired, target, plusMinus),
+    note: [way === '' ? '' : `(${way})`, note].filter(Boolean).join(' '),
     underpowered,
   };
+}
+
+/**
+ * Which way up an evaluator row is read, for the compact table: `lower is better`, with what BASE
+ * said when the threshold's direction changed; '' for the usual higher-is-better row.
+ */
+export function directionWords(change: EvaluatorChange): string {
+  if (change.directionChanged === true) {
+    return change.lowerIsBetter === true
+      ? 'lower is better; higher in BASE'
+      : 'higher is better; lower in BASE';
+  }
+  return change.lowerIsBetter === true ? 'lower is better' : '';
+}
+
+/** The same in full, for the row's note: a changed direction says whose the label follows. */
+function directionNote(change: EvaluatorChange): string {
+  if (change.directionChanged !== true) return directionWords(change);
+  const now = change.lowerIsBetter === true ? 'lower' : 'higher';
+  const before = change.lowerIsBetter === true ? 'higher' : 'lower';
+  return `direction changed: ${now} is better in HEAD, ${before} in BASE; labelled as HEAD says`;
 }
 
 /** `p = 0.003 · Holm p = 0.041 · q = 0.020`; the corrected figures only for rows in the family. */

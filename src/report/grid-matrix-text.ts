@@ -1,6 +1,7 @@
 /**
  * A suite's grid matrix as terminal text: a row per grid point, its cases, pass rate, each
- * evaluator's mean and its verdict; the best value of each column marked `*` (and bold).
+ * evaluator's mean and its verdict; the best value of each column marked `*` (and bold): the
+ * lowest mean for an evaluator whose lower scores are better, as the heading says.
  */
 import { printable, renderTable, type TableColumn } from '../shared/text-table.ts';
 import type { Painter } from './ansi.ts';
@@ -47,8 +48,11 @@ export function renderMatrixText(
     RIGHT,
     ...matrix.evaluators.map(() => RIGHT),
   ];
+  const lowest = matrix.evaluators.filter((_, column) => matrix.lowerIsBetter[column] === true);
+  const best =
+    lowest.length === 0 ? '* best' : `* best (lowest for ${lowest.map(printable).join(', ')})`;
   return [
-    `${paint.bold(printable(matrix.suite))}  ${plural(matrix.rows.length, 'grid point')} · mean score per evaluator, * best`,
+    `${paint.bold(printable(matrix.suite))}  ${plural(matrix.rows.length, 'grid point')} · mean score per evaluator, ${best}`,
     ...renderTable([header, ...rows], { indent, columns, maxWidth: width }),
   ];
 }

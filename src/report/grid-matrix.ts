@@ -1,6 +1,7 @@
 /**
  * The overview of a suite that ran over several grid points: one row per grid point, one
- * column per evaluator's mean and one for the pass rate, the best value of each column marked.
+ * column per evaluator's mean and one for the pass rate, the best value of each column marked
+ * (the lowest mean for an evaluator whose lower scores are better).
  * A model here; the terminal summary, the markdown report and the HTML report each render it.
  */
 import type { RunResult } from '../types/index.ts';
@@ -28,8 +29,17 @@ export interface GridMatrix {
   rows: MatrixRow[];
   /** The best pass rate over the rows (the marked cells hold it); null when no row has one. */
   bestPassRate: number | null;
-  /** Per evaluator, the best mean. */
+  /**
+   * Per evaluator, the best mean: the lowest for an evaluator whose lower scores are better
+   * (`lowerIsBetter`), else the highest.
+   */
   bestMeans: (number | null)[];
+  /**
+   * Per evaluator, whether its lower scores are better: every grid point that ran it says so in
+   * its summary (`EvaluatorSummary.lowerIsBetter`). Grid points disagree only when a templated
+   * threshold turns around with the params; the column is then read as higher-is-better.
+   */
+  lowerIsBetter: boolean[];
 }
 
 /** The matrices of every suite that ran at more than one grid point, in the artifact's order. */
@@ -52,13 +62,23 @@ export function gridMatrices(runs: readonly RunResult[]): GridMatrix[] {
       verdict: run.verdict,
       means: evaluators.map((id) => run.summary.evaluators[id]?.mean ?? null),
     }));
+    const lowerIsBetter = evaluators.map((id) => {
+      const summaries = suiteRuns.flatMap(({ run }) => run.summary.evaluators[id] ?? []);
+      return summaries.length > 0 && summaries.every((stats) => stats.lowerIsBetter === true);
+    });
     matrices.push({
       suite,
       keys,
       evaluators,
       rows,
       bestPassRate: best(rows.map((row) => row.passRate)),
-      bestMeans: evaluators.map((_, column) => best(rows.map((row) => row.means[column] ?? null))),
+      bestMeans: evaluators.map((_, column) =>
+        best(
+          rows.map((row) => row.means[column] ?? null),
+          lowerIsBetter[column] === true,
+        ),
+      ),
+      lowerIsBetter,
     });
   }
   return matrices;
@@ -74,10 +94,13 @@ function paramText(value: unknown): string {
   return formatParams({ v: value }, '').slice(2);
 }
 
-/** The highest value; with a single distinct value nothing stands out, so nothing is marked. */
-function best(values: readonly (number | null)[]): number | null {
+/**
+ * The highest value (the lowest when `lowest`); with a single distinct value nothing stands out,
+ * so nothing is marked.
+ */
+function best(values: readonly (number | null)[], lowest = false): number | null {
   const numbers = values.filter((value): value is number => value !== null);
   if (numbers.length === 0) return null;
-  const high = Math.max(...numbers);
-  return numbers.every((value) => value === high) ? null : high;
+  const top = lowest ? Math.min(...numbers) : Math.max(...numbers);
+  return numbers.every((value) => value === top) ? null : top;
 }

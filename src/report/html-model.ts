@@ -9,6 +9,7 @@ import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult, EvaluationResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseLabel } from './case-text.ts';
+import { directionWords } from './comparison-wording.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
@@ -284,9 +285,11 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
       label: pass.label,
     });
     for (const change of run.evaluators) {
+      // The label already follows the direction; the name says it, as the text forms do.
+      const way = directionWords(change);
       rows.push({
         run: name,
-        metric: change.evaluator,
+        metric: way === '' ? change.evaluator : `${change.evaluator} (${way})`,
         base: change.baseMean,
         head: change.headMean,
         delta: change.delta,

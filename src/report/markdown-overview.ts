@@ -179,7 +179,9 @@ export function baselineTable(
     for (const [id, stats] of Object.entries(run.summary.evaluators)) {
       const previous = before.summary.evaluators[id];
       if (previous === undefined) continue;
-      rows.push(changeRow(point, escapeMarkdownText(id), previous.mean, stats.mean, 'mean'));
+      // `up` is bad news for an evaluator whose lower scores are better: the name says which.
+      const name = `${escapeMarkdownText(id)}${stats.lowerIsBetter === true ? ' (lower is better)' : ''}`;
+      rows.push(changeRow(point, name, previous.mean, stats.mean, 'mean'));
     }
   }
   if (rows.length === 0) return '';

@@ -12,7 +12,7 @@ import type {
 import { addUsage, hasUsage } from '../judge/usage.ts';
 import { AgreementTally } from '../evaluators/agreement.ts';
 import { ExactSum } from './exact-sum.ts';
-import { describeThreshold, meetsThreshold } from './threshold.ts';
+import { describeThreshold, hasBound, isUpperBoundOnly, meetsThreshold } from './threshold.ts';
 
 /**
  * Counts of one run. Numbers are exact (reports round them).
@@ -32,6 +32,9 @@ import { describeThreshold, meetsThreshold } from './threshold.ts';
  *
  * An evaluator with `agreement:` also gets its verdicts tallied against the human label in
  * the case's data (`AgreementTally`): accuracy and Cohen's κ over the labelled rows.
+ *
+ * An evaluator whose thresholds bound it from above only (`lte: 0.2`) is marked `lowerIsBetter`,
+ * so comparisons and grid matrices read its scores the right way up (see `lowerIsBetter` below).
  *
  * Usage (model calls) is spending, so it is summed, never averaged: per evaluator over its
  * evaluations, per run over its evaluators and the target; absent wherever nothing was called.
@@ -58,6 +61,10 @@ interface EvaluatorTotal {
   sum: ExactSum;
   scored: number;
   usage: UsageTotal;
+  /** Evaluations whose threshold bounds the score from above only (`lte`/`lt`). */
+  upperBounded: number;
+  /** Evaluations whose threshold has a lower bound (`gte`/`gt`, alone or in a band). */
+  lowerBounded: number;
 }
 
 /** How a run is summarised: its trials, and the evaluators checked against human labels. */
@@ -127,6 +134,8 @@ export class SummaryAccumulator {
         sum: new ExactSum(),
         scored: 0,
         usage: new UsageTotal(),
+        upperBounded: 0,
+        lowerBounded: 0,
       });
     }
   }
@@ -154,6 +163,11 @@ export class SummaryAccumulator {
         total.scored++;
       }
       total.usage.add(evaluation.usage);
+      const threshold = evaluation.threshold;
+      if (threshold !== null && hasBound(threshold)) {
+        if (isUpperBoundOnly(threshold)) total.upperBounded++;
+        else total.lowerBounded++;
+      }
     }
     for (const [id, tally] of this.#agreement) {
       const label = (result.data as Record<string, unknown> | null)?.[tally.column];
@@ -180,6 +194,7 @@ export class SummaryAccumulator {
         failed: total.failed,
         errors: total.errors,
         passRate: judged > 0 ? total.passed / judged : null,
+        ...(lowerIsBetter(total) ? { lowerIsBetter: true as const } : {}),
         ...(usage !== undefined ? { usage } : {}),
         ...(agreement !== undefined ? { agreement } : {}),
       };
@@ -198,6 +213,18 @@ export class SummaryAccumulator {
       ...(usage !== undefined ? { usage } : {}),
     };
   }
+}
+
+/**
+ * An evaluator's direction, from the thresholds of its evaluations: lower is better when at least
+ * one evaluation has an upper-bound-only threshold (`lte`/`lt`) and none has a lower bound. When
+ * they disagree (a templated threshold, a module returning its own), the evaluator stays
+ * higher-is-better, the direction every evaluator had before: a single `gte` among many `lte`
+ * never turns a comparison around on its own. Evaluations without a threshold, or with one that
+ * has no bound, say nothing either way. Counts only, so the answer is the same in any order.
+ */
+function lowerIsBetter(total: EvaluatorTotal): boolean {
+  return total.upperBounded > 0 && total.lowerBounded === 0;
 }
 
 /**

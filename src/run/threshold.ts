@@ -27,6 +27,22 @@ export function meetsThreshold(score: number, t: Threshold): boolean {
 }
 
 /**
+ * Whether a threshold bounds a score from above only (`lte` and/or `lt`, no `gte` or `gt`): the
+ * evaluator's lower scores are its better ones (a hallucination rate, a cost). A threshold with
+ * no bounds, or with a lower bound (a band included), says nothing of the kind.
+ */
+export function isUpperBoundOnly(t: Threshold): boolean {
+  const upper = t.lt != null || t.lte != null;
+  const lower = t.gt != null || t.gte != null;
+  return upper && !lower;
+}
+
+/** Whether a threshold has any bound at all (`{}` accepts every score and has no direction). */
+export function hasBound(t: Threshold): boolean {
+  return t.lt != null || t.lte != null || t.gt != null || t.gte != null;
+}
+
+/**
  * Human text for a threshold, lower bounds first: `≥ 0.8`, `> 0.5, < 0.9`; `any score` when
  * it has no bounds. Shared by reports and gate messages so they read the same everywhere.
  */

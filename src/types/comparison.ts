@@ -8,8 +8,9 @@ import type { Params, TestCaseSource } from './index.ts';
 /**
  * What a row says about a change:
  * - `improved` / `regressed`: the row's own test finds a change in that direction: p < 0.05, which
- *   is exactly when the whole 95% interval is above / below 0. Whether it survives the correction
- *   for the many rows of a comparison is `significant`;
+ *   is exactly when the whole 95% interval is above / below 0 (below / above for an evaluator
+ *   whose lower scores are better, `EvaluatorChange.lowerIsBetter`). Whether it survives the
+ *   correction for the many rows of a comparison is `significant`;
  * - `unchanged`: no significant change either way. It does not prove the two are equal, only that
  *   the data cannot tell them apart;
  * - `too few cases`: fewer paired cases than the comparison's `minPaired`, so no verdict at all.
@@ -86,6 +87,17 @@ export interface RowTest {
  */
 export interface EvaluatorChange extends RowTest {
   evaluator: string;
+  /**
+   * Lower scores are the better ones (HEAD's summary says so: its thresholds bound it from above
+   * only), so a significant rise is `regressed` and a fall `improved`. `delta` is still
+   * `head − base`. Absent for a higher-is-better evaluator.
+   */
+  lowerIsBetter?: true;
+  /**
+   * BASE read this evaluator the other way up (its threshold's direction changed between the
+   * runs); the row is labelled as HEAD says. Absent when both agree.
+   */
+  directionChanged?: true;
   /** Cases with a score in both runs. */
   paired: number;
   /** `null` when no case is paired. */

@@ -7,6 +7,8 @@
 import type { TestCaseSource } from './testset.ts';
 export type { TestCaseSource, RowMeta, TestsetRow, PreparedCase } from './testset.ts';
 import type { Comparison } from './comparison.ts';
+import type { RunSummary, Usage } from './summary.ts';
+export type { AgreementSummary, EvaluatorSummary, Interval, RunSummary, Usage } from './summary.ts';
 
 /** A range the score must fall in to pass. Any combination of bounds; all must hold. */
 export interface Threshold {
@@ -37,23 +39,6 @@ export interface Assertion {
   required: boolean;
   /** Free-form context of this rule. */
   metadata?: Record<string, unknown>;
-}
-
-/**
- * Model calls and what they cost. Cache hits are counted, but their tokens, latency and cost
- * are not: the usage is what this run spent, so a re-run served from the cache costs nothing.
- */
-export interface Usage {
-  /** Requests answered by the server (retries of one call count once). */
-  calls: number;
-  /** Calls served from the on-disk cache, with no request made. */
-  cacheHits: number;
-  promptTokens: number;
-  completionTokens: number;
-  /** In US dollars from the configured prices; `null` when a model used has no price. */
-  cost: number | null;
-  /** Summed wall time of the calls that reached the server, retries and waits included. */
-  latencyMs: number;
 }
 
 /** Grid-search parameters of one run (one point of the grid). `{}` when the suite has no grid. */
@@ -200,44 +185,6 @@ export interface AgreementSpec {
   choices: Record<string, number> | null;
 }
 
-/** A 95% confidence interval. */
-export interface Interval {
-  low: number;
-  high: number;
-}
-
-/** A judge's agreement with the human labels over a run (`agreement:` on the evaluator). */
-export interface AgreementSummary {
-  /** The testset column holding the human verdicts. */
-  column: string;
-  /** The verdicts, in order: the judge's choices by ascending score, or `fail`, `pass`. */
-  categories: string[];
-  /** κ with linear weights by score (3 or more choices with distinct scores); else Cohen's κ. */
-  weighted: boolean;
-  /** Labelled rows the judge gave a verdict on: the n of every figure below. */
-  compared: number;
-  /** Labelled rows without a judge verdict (the evaluator or the case errored). */
-  unjudged: number;
-  /** Labelled rows whose label is none of `categories`: left out. */
-  unrecognized: number;
-  /** Share of rows where the judge's verdict is the human's; `null` when none was compared. */
-  accuracy: number | null;
-  /** Wilson interval of `accuracy`. */
-  accuracyCi: Interval | null;
-  /** Cohen's κ (weighted when `weighted`); `null` when none was compared or κ is undefined. */
-  kappa: number | null;
-  /** Large-sample standard error of κ (Fleiss, Cohen and Everitt, 1969). */
-  kappaSe: number | null;
-  /** κ ± 1.96 standard errors, within [−1, 1]. */
-  kappaCi: Interval | null;
-  /**
-   * Rows by human verdict, columns by judge verdict, in `categories` order. With trials a case
-   * counts once, by its aggregated evaluation: the choice nearest its trials' mean score, or
-   * whether it passed.
-   */
-  table: number[][];
-}
-
 // ---------------------------------------------------------------------------------------------
 // Results artifact, schemaVersion 1
 // ---------------------------------------------------------------------------------------------
@@ -301,36 +248,6 @@ export interface CaseResult {
    * artifacts (`evals run --shard`), where `evals merge` needs it to restore testset order.
    */
   index?: number;
-}
-
-export interface EvaluatorSummary {
-  /** Evaluations recorded (including errored ones). */
-  count: number;
-  /** Mean score over evaluations that produced a score; `null` when none did. */
-  mean: number | null;
-  passed: number;
-  failed: number;
-  errors: number;
-  /** passed / (passed + failed); `null` when no evaluation had a threshold. */
-  passRate: number | null;
-  /** Model calls of this evaluator over the run; absent when it made none. */
-  usage?: Usage;
-  /** Agreement with the human labels; present when the evaluator has `agreement:`. */
-  agreement?: AgreementSummary;
-}
-
-export interface RunSummary {
-  cases: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  /** passed / cases; 1 when there are no cases. */
-  passRate: number;
-  /** Cases that passed some trials and failed others; present only when the suite ran trials. */
-  flaky?: number;
-  evaluators: Record<string, EvaluatorSummary>;
-  /** Model calls of every evaluator of the run; absent when none made any. */
-  usage?: Usage;
 }
 
 /** One condition of a gate, with what it needed and what the run measured. */
