@@ -54685,6 +54685,11 @@ async function runTrial(engine, unit) {
   const { run: run2, index, trial } = unit;
   const { spec } = run2.suite;
   const testCase = run2.cases[index];
+  const waiting = spec.target.ready?.();
+  if (waiting !== void 0) {
+    await waiting;
+    if (engine.calls.interrupted) return;
+  }
   const args = new FnCallArgs(testCase.data, run2.params);
   const called = engine.calls.call(unit, () => spec.target.call(args), args, spec.timeoutMs);
   const produced = called instanceof Promise ? await called : called;
@@ -67965,7 +67970,11 @@ async function startWorkerTarget(setup) {
   }
   return {
     ok: true,
-    target: { description: setup.description, call: (args) => pool.call(args) }
+    target: {
+      description: setup.description,
+      call: (args) => pool.call(args),
+      ready: () => pool.ready()
+    }
   };
 }
 var WorkerPool = class {
@@ -67973,6 +67982,10 @@ var WorkerPool = class {
   #threads = /* @__PURE__ */ new Set();
   #idle = [];
   #waiting = [];
+  /** Callers of `ready` waiting for a loaded thread. */
+  #readyWaiters = [];
+  /** Callers whose `ready` has resolved and whose call has not started: each is owed a thread. */
+  #promised = 0;
   #nextId = 0;
   constructor(setup) {
     this.#setup = setup;
@@ -67987,7 +68000,31 @@ var WorkerPool = class {
   close() {
     for (const thread of [...this.#threads]) this.#stop(thread);
   }
+  /**
+   * Undefined when a loaded thread is free for the next call; else a promise that resolves when
+   * one is (a thread replacing one stopped at its time limit has loaded), the thread then kept
+   * for that call. The engine awaits it before it starts the call's clock, so no call's time
+   * holds a thread's start.
+   */
+  ready() {
+    if (this.#idle.length > this.#promised) {
+      this.#promised++;
+      return void 0;
+    }
+    return new Promise((resolve16) => {
+      this.#readyWaiters.push(resolve16);
+      if (this.#threads.size < this.#setup.size) this.#spawn();
+    });
+  }
+  /** Lets callers of `ready` go while there are free threads not yet promised. */
+  #wakeReady() {
+    while (this.#readyWaiters.length > 0 && this.#idle.length > this.#promised) {
+      this.#promised++;
+      this.#readyWaiters.shift()?.();
+    }
+  }
   call(args) {
+    if (this.#promised > 0) this.#promised--;
     const signal = args.signal;
     const request2 = {
       id: ++this.#nextId,
@@ -68067,6 +68104,7 @@ var WorkerPool = class {
     }
     thread.worker.unref();
     this.#idle.push(thread);
+    this.#wakeReady();
   }
   #stop(thread) {
     thread.stopping = true;
@@ -68134,6 +68172,10 @@ var WorkerPool = class {
     if (!thread.loaded) {
       const message = `the worker thread ended before it loaded the function: ${why}`;
       settleReady({ message });
+      for (const wake of this.#readyWaiters.splice(0)) {
+        this.#promised++;
+        wake();
+      }
       this.#waiting.shift()?.fail(message);
       if (this.#waiting.length > 0 && this.#threads.size < this.#setup.size) this.#spawn();
       return;
@@ -68212,6 +68254,16 @@ async function createWorkerFunctionTarget(config, context3) {
         ...context3.issueAt("isolation"),
         code: "suite.isolation",
         message: "isolation: worker is not available here: this run cannot start worker threads"
+      }
+    };
+  }
+  if (context3.suite.timeoutMs === null) {
+    return {
+      ok: false,
+      issue: {
+        ...context3.issueAt("isolation"),
+        code: "suite.isolation",
+        message: "isolation: worker needs a time limit: with timeout: none a call that never returns would hold its thread, and the run, for ever; give the suite a timeout (e.g. timeout: 30s)"
       }
     };
   }
@@ -69047,7 +69099,7 @@ function guardProcess(options2) {
     const abandoned = control.abandon(reason, chosen === null ? "culprit" : "none");
     if (abandoned === void 0) return;
     const where = written(abandoned);
-    const resume = options2.resumeCommand !== void 0 && abandoned.recorded < abandoned.running.length ? `; to finish it: ${options2.resumeCommand}` : "";
+    const resume = options2.resumeCommand !== void 0 && abandoned.result.interrupted ? `; to finish it: ${options2.resumeCommand}` : "";
     if (chosen !== null) {
       stderr.write(`${chosen}: ${where}${resume}
 `);
@@ -69984,7 +70036,7 @@ var REASON_MAX_CHARS2 = 200;
 var EVALUATIONS_PER_CASE = 5;
 var FIELD_MAX_CHARS = 300;
 var FIELD_MAX_LINES = 8;
-function renderFailingCases(view, shown, sourceRoot) {
+function renderFailingCases(view, shown, sourceRoot, repeats) {
   const total = view.failing.length;
   if (total === 0) return "";
   if (shown === 0) return `_${plural(total, "failing case")} not shown_`;
@@ -69992,7 +70044,7 @@ function renderFailingCases(view, shown, sourceRoot) {
   const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
   const entries = [];
   for (let i = 0; i < Math.min(shown, view.listable); i++) {
-    entries.push(caseEntry(view, i, sourceRoot));
+    entries.push(caseEntry(view, i, sourceRoot, repeats));
   }
   const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
   if (shown < total) {
@@ -70010,18 +70062,27 @@ function shownIds(view) {
   }
   return ids;
 }
-function caseEntry(view, index, sourceRoot) {
-  const cached = view.entries[index];
-  if (cached !== void 0) return cached;
+function caseEntry(view, index, sourceRoot, repeats) {
   const result = view.failing[index];
-  const entry = result === void 0 ? "" : renderCase2(
+  if (result === void 0) return "";
+  const repeat = view.repeats.get(index);
+  const whole = repeat === void 0 ? void 0 : repeats.get(repeat.group);
+  const shownAt = repeat === void 0 || whole === void 0 ? void 0 : {
+    first: whole.view === view && whole.index === index,
+    points: repeat.points,
+    firstPoint: whole.view.repeats.get(whole.index)?.point ?? ""
+  };
+  const key = shownAt === void 0 ? `${index}` : `${index} ${shownAt.first} ${shownAt.firstPoint}`;
+  const cached = view.entries.get(key);
+  if (cached !== void 0) return cached;
+  const entry = renderCase2(
     result,
     shownIds(view).get(result.id) ?? result.id,
     view.comparison,
     sourceRoot,
-    view.repeats.get(index)
+    shownAt
   );
-  view.entries[index] = entry;
+  view.entries.set(key, entry);
   return entry;
 }
 function renderCase2(result, shownId, comparison, sourceRoot, repeat) {
@@ -70042,7 +70103,7 @@ function renderCase2(result, shownId, comparison, sourceRoot, repeat) {
     else if (before === void 0) head.push("new case");
   }
   if (repeat !== void 0 && !repeat.first) {
-    head.push(`same output and reasons as on ${repeat.points[0] ?? ""}`);
+    head.push(`same output and reasons as on ${repeat.firstPoint}`);
     return `- ${head.join(" \xB7 ")}`;
   }
   if (repeat !== void 0) head.push(`on ${repeat.points.join(", ")}`);
@@ -70083,9 +70144,12 @@ ${model.heading}` : model.heading);
   if (model.overview) blocks.push(model.overview);
   blocks.push(model.intro.join("\n\n"));
   if (model.comparison) blocks.push(model.comparison);
+  const repeats = shownRepeats(model.views, plan);
   model.views.forEach((view, index) => {
     if (!plan.runs.has(index)) return;
-    blocks.push(renderRun2(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
+    blocks.push(
+      renderRun2(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model, repeats)
+    );
   });
   const hidden = model.views.length - plan.runs.size;
   if (hidden > 0) {
@@ -70104,7 +70168,20 @@ ${model.heading}` : model.heading);
   return `${blocks.join("\n\n")}
 `;
 }
-function renderRun2(view, withEvaluators, shownCases, model) {
+function shownRepeats(views, plan) {
+  const shown = /* @__PURE__ */ new Map();
+  views.forEach((view, runIndex) => {
+    if (!plan.runs.has(runIndex)) return;
+    const count = Math.min(plan.cases[runIndex] ?? 0, view.listable);
+    for (let index = 0; index < count; index++) {
+      const repeat = view.repeats.get(index);
+      if (repeat !== void 0 && !shown.has(repeat.group))
+        shown.set(repeat.group, { view, index });
+    }
+  });
+  return shown;
+}
+function renderRun2(view, withEvaluators, shownCases, model, repeats) {
   const { run: run2, comparison } = view;
   const before = comparison?.baseline ?? null;
   const blocks = [];
@@ -70156,7 +70233,7 @@ function renderRun2(view, withEvaluators, shownCases, model) {
   }
   const flakyLine = renderFlakyLine(run2);
   if (flakyLine) blocks.push(flakyLine);
-  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
+  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot, repeats);
   if (failingBlock) blocks.push(failingBlock);
   return blocks.join("\n\n");
 }
@@ -70339,6 +70416,7 @@ function regressionClause(comparison, unit) {
   for (const run2 of comparison.runs) {
     let regressed = false;
     for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
+      if (!row.significant) continue;
       if (row.label === "improved") improved++;
       if (row.label !== "regressed") continue;
       regressed = true;
@@ -70666,7 +70744,7 @@ function buildModel2(artifact, options2) {
     const failing2 = run2.cases.filter((result) => !result.passed);
     const undetailed = failing2.findIndex((result) => !result.detailed);
     const listable = undetailed === -1 ? failing2.length : undetailed;
-    const view = { run: run2, label: runLabel(run2), comparison, failing: failing2, listable, entries: [] };
+    const view = { run: run2, label: runLabel(run2), comparison, failing: failing2, listable, entries: /* @__PURE__ */ new Map() };
     return { ...view, repeats: /* @__PURE__ */ new Map() };
   });
   markRepeats(views, artifact.runs);
@@ -70741,12 +70819,14 @@ function markRepeats(views, runs) {
       groups2.set(key, group);
     }
   }
+  let number = 0;
   for (const group of groups2.values()) {
     if (group.length < 2) continue;
     const points2 = group.map(({ view }) => pointName(view.run, runs));
     group.forEach(({ view, index }, position) => {
-      view.repeats.set(index, { first: position === 0, points: points2 });
+      view.repeats.set(index, { group: number, points: points2, point: points2[position] ?? "" });
     });
+    number++;
   }
 }
 function sumChanges(views) {

@@ -153,6 +153,26 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
     assert.match(html, /^<h2>evals: evals\.yaml<\/h2>\n<p>[^\n]*<\/p>\n<table>/m);
   });
 
+  it('counts in the sentence only the regressions the gate counts (significant after correction)', () => {
+    const head = headArtifact();
+    const comparison = compareArtifacts(baseArtifact(), head);
+    // Every row keeps its own label, but none survives the correction over the family.
+    for (const run of comparison.runs) {
+      for (const row of [run.passRate, ...run.evaluators]) row.significant = false;
+    }
+    head.comparison = comparison;
+    const markdown = renderMarkdownReport(reported(head), {
+      title: 'evals: evals.yaml',
+      marker: '<!-- evalgate: evals.yaml -->',
+      maxChars: PR_COMMENT_MAX_CHARS,
+      sourceRoot: '',
+      baseline: null,
+    });
+    const first = text(/<p>([\s\S]*?)<\/p>/.exec(gfm(markdown))?.[1] ?? '');
+    assert.match(first, /no significant change against the baseline/);
+    assert.doesNotMatch(first, /regressed/);
+  });
+
   it('then one table of the comparison: grid point × row, base → head, Δ and the label', () => {
     const rows = tableWith(html, 'base → head');
     assert.deepEqual(rows[0], ['grid point', 'row', 'base → head', 'Δ', 'change']);
@@ -266,6 +286,30 @@ describe('the PR comment of a large comparison', () => {
     assert.equal(rows.length, 24, 'the 24 regressed rows, the unchanged folded');
     assert.ok(rows.every((row) => row[4] === '🔴 regressed'));
     assert.match(html, /⚪ 96 unchanged rows folded/);
+  });
+
+  it('never points a repeated failure at an entry the size budget cut', () => {
+    // model=a fails q-001…q-012; model=b fails only q-012, the same way. A small budget renders
+    // b's one case before a's twelfth: that one must then be the entry shown whole.
+    const a = Array.from({ length: CASES }, (_, i) => qaCase(i + 1, i < 12));
+    const b = Array.from({ length: CASES }, (_, i) => qaCase(i + 1, i === 11));
+    const artifact = artifactOf([gridRun('a', a), gridRun('b', b)]);
+    let pointers = 0;
+    for (let maxChars = 1200; maxChars <= 6000; maxChars += 100) {
+      const markdown = renderMarkdownReport(reported(artifact), {
+        title: 'evals: evals.yaml',
+        marker: '<!-- evalgate: evals.yaml -->',
+        maxChars,
+        sourceRoot: '',
+        baseline: null,
+      });
+      const pointer = /same output and reasons as on (model=\w)/.exec(markdown);
+      if (pointer === null) continue;
+      pointers++;
+      assert.match(markdown, /wrong 12/, `at ${maxChars}: the output is shown once, whole`);
+      assert.match(markdown, /on model=a, model=b/, `at ${maxChars}: the whole entry names both`);
+    }
+    assert.ok(pointers > 0, 'some budget renders the repeat as a pointer');
   });
 
   it('keeps the largest moves the test cannot call yet, and folds the rows that did not move', () => {

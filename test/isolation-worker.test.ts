@@ -83,6 +83,41 @@ export function fn({ testCase }: { testCase: { n: string } }): string {
     assert.ok(artifact(dir).durationMs < 2500, `the run took ${artifact(dir).durationMs} ms`);
   });
 
+  it('does not charge the next case for the start of the thread that replaces a timed-out one', async () => {
+    // Loading takes 1.5 s, longer than the limit: were the wait for the replacement counted,
+    // row 2 would time out without its function ever running.
+    const dir = project(
+      {
+        'fn.ts': `${BUSY}
+busy(1500);
+export function fn({ testCase }: { testCase: { n: string } }): string {
+  if (testCase.n === '1') busy(3000);
+  return 'x';
+}
+`,
+      },
+      ['isolation: worker', 'concurrency: 1', 'timeout: 1000ms'],
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    const cases = byRow(dir);
+    assert.equal(cases.get('1')?.error, 'timed out after 1000 ms');
+    for (const n of ['2', '3', '4']) {
+      assert.equal(cases.get(n)?.passed, true, `case ${n}: ${cases.get(n)?.error ?? ''}`);
+      assert.ok((cases.get(n)?.durationMs ?? Infinity) < 500, `case ${n}'s time is its call's`);
+    }
+  });
+
+  it('refuses timeout: none, where a call that never returns would hold the run', async () => {
+    const dir = project(
+      { 'fn.ts': 'export const fn = (): Promise<string> => new Promise(() => {});\n' },
+      ['isolation: worker', 'timeout: none'],
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /suites\[0\]\.isolation: isolation: worker needs a time limit/);
+  });
+
   it('returns data and exceptions as they are in the process', async () => {
     const fn = `class Answer {
   constructor(public text: string, public at: Date) {}

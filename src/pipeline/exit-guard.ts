@@ -87,7 +87,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     if (abandoned === undefined) return;
     const where = written(abandoned);
     const resume =
-      options.resumeCommand !== undefined && abandoned.recorded < abandoned.running.length
+      options.resumeCommand !== undefined && abandoned.result.interrupted
         ? `; to finish it: ${options.resumeCommand}`
         : '';
     if (chosen !== null) {

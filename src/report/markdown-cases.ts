@@ -35,7 +35,12 @@ const FIELD_MAX_LINES = 8;
  * The first `shown` failing cases of a run (no more than it keeps in detail) in a `<details>`,
  * with a line counting the rest; only a count when `shown` is 0; '' when none failed.
  */
-export function renderFailingCases(view: RunView, shown: number, sourceRoot: string): string {
+export function renderFailingCases(
+  view: RunView,
+  shown: number,
+  sourceRoot: string,
+  repeats: ShownRepeats,
+): string {
   const total = view.failing.length;
   if (total === 0) return '';
   if (shown === 0) return `_${plural(total, 'failing case')} not shown_`;
@@ -43,7 +48,7 @@ export function renderFailingCases(view: RunView, shown: number, sourceRoot: str
   const summary = `${plural(total, 'failing case')}${errored > 0 ? ` (${formatCount(errored)} errored)` : ''}`;
   const entries: string[] = [];
   for (let i = 0; i < Math.min(shown, view.listable); i++) {
-    entries.push(caseEntry(view, i, sourceRoot));
+    entries.push(caseEntry(view, i, sourceRoot, repeats));
   }
   const blocks = [`<details><summary>${summary}</summary>`, entries.join('\n')];
   if (shown < total) {
@@ -67,21 +72,37 @@ function shownIds(view: RunView): Map<string, string> {
   return ids;
 }
 
-function caseEntry(view: RunView, index: number, sourceRoot: string): string {
-  const cached = view.entries[index];
-  if (cached !== undefined) return cached;
+function caseEntry(
+  view: RunView,
+  index: number,
+  sourceRoot: string,
+  repeats: ShownRepeats,
+): string {
   const result = view.failing[index];
-  const entry =
-    result === undefined
-      ? ''
-      : renderCase(
-          result,
-          shownIds(view).get(result.id) ?? result.id,
-          view.comparison,
-          sourceRoot,
-          view.repeats.get(index),
-        );
-  view.entries[index] = entry;
+  if (result === undefined) return '';
+  const repeat = view.repeats.get(index);
+  const whole = repeat === undefined ? undefined : repeats.get(repeat.group);
+  const shownAt =
+    repeat === undefined || whole === undefined
+      ? undefined
+      : {
+          first: whole.view === view && whole.index === index,
+          points: repeat.points,
+          firstPoint: whole.view.repeats.get(whole.index)?.point ?? '',
+        };
+  // Cached per index and per where its repeat is shown whole: only the ones that fit are rendered.
+  const key =
+    shownAt === undefined ? `${index}` : `${index} ${shownAt.first} ${shownAt.firstPoint}`;
+  const cached = view.entries.get(key);
+  if (cached !== undefined) return cached;
+  const entry = renderCase(
+    result,
+    shownIds(view).get(result.id) ?? result.id,
+    view.comparison,
+    sourceRoot,
+    shownAt,
+  );
+  view.entries.set(key, entry);
   return entry;
 }
 
@@ -97,7 +118,7 @@ function renderCase(
   shownId: string,
   comparison: RunComparison | null,
   sourceRoot: string,
-  repeat: Repeat | undefined,
+  repeat: { first: boolean; points: string[]; firstPoint: string } | undefined,
 ): string {
   const errored = result.error !== null;
   const source = result.source
@@ -118,7 +139,7 @@ function renderCase(
     else if (before === undefined) head.push('new case');
   }
   if (repeat !== undefined && !repeat.first) {
-    head.push(`same output and reasons as on ${repeat.points[0] ?? ''}`);
+    head.push(`same output and reasons as on ${repeat.firstPoint}`);
     return `- ${head.join(' · ')}`;
   }
   if (repeat !== undefined) head.push(`on ${repeat.points.join(', ')}`);
@@ -151,10 +172,19 @@ function renderCase(
   return lines.join('\n');
 }
 
-/** A failure repeated on several grid points: where it is shown whole, and every point's name. */
+/** A failure repeated on several grid points (same case, output or error, and reasons). */
 export interface Repeat {
-  /** This entry is the one shown whole. */
-  first: boolean;
-  /** The grid points it fails on, escaped, the whole entry's first. */
+  /** Which repeated failure this is: the same number on every grid point it happens on. */
+  group: number;
+  /** The grid points it fails on, escaped. */
   points: string[];
+  /** This entry's own grid point, escaped. */
+  point: string;
 }
+
+/**
+ * The entry of each repeated failure that a rendering shows whole: the first the document
+ * renders, by group. Worked out per rendering, since the size budget decides which entries are
+ * rendered at all: a repeat must never point at an entry that was cut.
+ */
+export type ShownRepeats = ReadonlyMap<number, { view: RunView; index: number }>;

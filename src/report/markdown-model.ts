@@ -79,8 +79,8 @@ export interface RunView {
    * keep the first failing cases of a run whole, see `ReportedCase.detailed`).
    */
   listable: number;
-  /** Rendered case entries, filled on demand: only the ones that fit are ever rendered. */
-  entries: (string | undefined)[];
+  /** Rendered case entries, filled on demand (see `caseEntry`): only those that fit are rendered. */
+  entries: Map<string, string>;
   /** By index in `failing`: failures this run shares with other grid points. */
   repeats: Map<number, Repeat>;
 }
@@ -116,7 +116,7 @@ export function buildModel(artifact: ReportedArtifact, options: MarkdownOptions)
     const failing = run.cases.filter((result) => !result.passed);
     const undetailed = failing.findIndex((result) => !result.detailed);
     const listable = undetailed === -1 ? failing.length : undetailed;
-    const view = { run, label: runLabel(run), comparison, failing, listable, entries: [] };
+    const view = { run, label: runLabel(run), comparison, failing, listable, entries: new Map() };
     return { ...view, repeats: new Map() };
   });
   markRepeats(views, artifact.runs);
@@ -221,12 +221,14 @@ function markRepeats(views: RunView[], runs: readonly RunResult[]): void {
       groups.set(key, group);
     }
   }
+  let number = 0;
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const points = group.map(({ view }) => pointName(view.run, runs));
     group.forEach(({ view, index }, position) => {
-      view.repeats.set(index, { first: position === 0, points });
+      view.repeats.set(index, { group: number, points, point: points[position] ?? '' });
     });
+    number++;
   }
 }
 

@@ -68,7 +68,10 @@ export function verdictSentence(
   return `**${lead}**: ${clauses.join('; ')}.`;
 }
 
-/** `2 evaluators and the pass rate regressed on 1 of 4 grid points`, or why nothing did. */
+/**
+ * `2 evaluators and the pass rate regressed on 1 of 4 grid points`, or why nothing did: rows
+ * whose change is significant after the correction over every row, as the gate counts them.
+ */
 function regressionClause(comparison: Comparison, unit: string): string {
   const evaluators = new Set<string>();
   let passRate = false;
@@ -77,6 +80,8 @@ function regressionClause(comparison: Comparison, unit: string): string {
   for (const run of comparison.runs) {
     let regressed = false;
     for (const row of [run.passRate, ...run.evaluators, ...run.agreement]) {
+      // What the gate acts on: a row's own test surviving the correction over the whole family.
+      if (!row.significant) continue;
       if (row.label === 'improved') improved++;
       if (row.label !== 'regressed') continue;
       regressed = true;

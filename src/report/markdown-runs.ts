@@ -6,7 +6,7 @@
  */
 import type { EvaluatorSummary, RunResult } from '../types/index.ts';
 import { flakyLabel, formatCount, formatPercent, plural, shortId } from './labels.ts';
-import { renderFailingCases, SEE_ARTIFACT } from './markdown-cases.ts';
+import { renderFailingCases, SEE_ARTIFACT, type ShownRepeats } from './markdown-cases.ts';
 import type { ReportModel, RunView } from './markdown-model.ts';
 import { codeSpan, escapeMarkdownText } from './markdown-text.ts';
 import { agreementLine, agreementsOf } from './agreement-text.ts';
@@ -32,9 +32,12 @@ export function renderDocument(model: ReportModel, plan: Plan): string {
   if (model.overview) blocks.push(model.overview);
   blocks.push(model.intro.join('\n\n'));
   if (model.comparison) blocks.push(model.comparison);
+  const repeats = shownRepeats(model.views, plan);
   model.views.forEach((view, index) => {
     if (!plan.runs.has(index)) return;
-    blocks.push(renderRun(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model));
+    blocks.push(
+      renderRun(view, plan.evaluatorRows.has(index), plan.cases[index] ?? 0, model, repeats),
+    );
   });
   const hidden = model.views.length - plan.runs.size;
   if (hidden > 0) {
@@ -57,11 +60,27 @@ export function renderDocument(model: ReportModel, plan: Plan): string {
   return `${blocks.join('\n\n')}\n`;
 }
 
+/** For each repeated failure, the entry `plan` renders first: the one shown whole. */
+function shownRepeats(views: readonly RunView[], plan: Plan): ShownRepeats {
+  const shown = new Map<number, { view: RunView; index: number }>();
+  views.forEach((view, runIndex) => {
+    if (!plan.runs.has(runIndex)) return;
+    const count = Math.min(plan.cases[runIndex] ?? 0, view.listable);
+    for (let index = 0; index < count; index++) {
+      const repeat = view.repeats.get(index);
+      if (repeat !== undefined && !shown.has(repeat.group))
+        shown.set(repeat.group, { view, index });
+    }
+  });
+  return shown;
+}
+
 function renderRun(
   view: RunView,
   withEvaluators: boolean,
   shownCases: number,
   model: ReportModel,
+  repeats: ShownRepeats,
 ): string {
   const { run, comparison } = view;
   const before = comparison?.baseline ?? null;
@@ -123,7 +142,7 @@ function renderRun(
   const flakyLine = renderFlakyLine(run);
   if (flakyLine) blocks.push(flakyLine);
 
-  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot);
+  const failingBlock = renderFailingCases(view, shownCases, model.sourceRoot, repeats);
   if (failingBlock) blocks.push(failingBlock);
   return blocks.join('\n\n');
 }

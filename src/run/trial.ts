@@ -29,6 +29,11 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   const { run, index, trial } = unit;
   const { spec } = run.suite;
   const testCase = run.cases[index]!;
+  const waiting = spec.target.ready?.();
+  if (waiting !== undefined) {
+    await waiting;
+    if (engine.calls.interrupted) return;
+  }
   const args = new FnCallArgs(testCase.data, run.params);
   const called = engine.calls.call(unit, () => spec.target.call(args), args, spec.timeoutMs);
   const produced = called instanceof Promise ? await called : called;

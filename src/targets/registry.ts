@@ -128,6 +128,19 @@ async function createWorkerFunctionTarget(
       },
     };
   }
+  if (context.suite.timeoutMs === null) {
+    // A call that never settles would keep its thread, and with it the whole run, alive for
+    // ever: in the process the run notices an idle event loop, but a busy thread keeps it busy.
+    return {
+      ok: false,
+      issue: {
+        ...context.issueAt('isolation'),
+        code: 'suite.isolation',
+        message:
+          'isolation: worker needs a time limit: with timeout: none a call that never returns would hold its thread, and the run, for ever; give the suite a timeout (e.g. timeout: 30s)',
+      },
+    };
+  }
   const { dir } = context.config;
   const started = await startWorkerTarget({
     entry,

@@ -47,7 +47,11 @@ export async function startWorkerTarget(
   }
   return {
     ok: true,
-    target: { description: setup.description, call: (args) => pool.call(args) },
+    target: {
+      description: setup.description,
+      call: (args) => pool.call(args),
+      ready: () => pool.ready(),
+    },
   };
 }
 
@@ -79,6 +83,10 @@ class WorkerPool {
   readonly #threads = new Set<PooledThread>();
   readonly #idle: PooledThread[] = [];
   readonly #waiting: Waiter[] = [];
+  /** Callers of `ready` waiting for a loaded thread. */
+  readonly #readyWaiters: (() => void)[] = [];
+  /** Callers whose `ready` has resolved and whose call has not started: each is owed a thread. */
+  #promised = 0;
   #nextId = 0;
 
   constructor(setup: WorkerPoolSetup) {
@@ -97,7 +105,34 @@ class WorkerPool {
     for (const thread of [...this.#threads]) this.#stop(thread);
   }
 
+  /**
+   * Undefined when a loaded thread is free for the next call; else a promise that resolves when
+   * one is (a thread replacing one stopped at its time limit has loaded), the thread then kept
+   * for that call. The engine awaits it before it starts the call's clock, so no call's time
+   * holds a thread's start.
+   */
+  ready(): Promise<void> | undefined {
+    if (this.#idle.length > this.#promised) {
+      this.#promised++;
+      return undefined;
+    }
+    return new Promise((resolve) => {
+      this.#readyWaiters.push(resolve);
+      if (this.#threads.size < this.#setup.size) this.#spawn();
+    });
+  }
+
+  /** Lets callers of `ready` go while there are free threads not yet promised. */
+  #wakeReady(): void {
+    while (this.#readyWaiters.length > 0 && this.#idle.length > this.#promised) {
+      this.#promised++;
+      this.#readyWaiters.shift()?.();
+    }
+  }
+
   call(args: FnArgs): Promise<TargetOutput> {
+    // This call was let go by `ready`: the thread promised to it is now its to take.
+    if (this.#promised > 0) this.#promised--;
     // Read once: the engine aborts it at the time limit and on an interrupt.
     const signal = args.signal;
     const request: CallRequest = {
@@ -183,6 +218,7 @@ class WorkerPool {
     }
     thread.worker.unref();
     this.#idle.push(thread);
+    this.#wakeReady();
   }
 
   #stop(thread: PooledThread): void {
@@ -265,6 +301,11 @@ class WorkerPool {
     if (!thread.loaded) {
       const message = `the worker thread ended before it loaded the function: ${why}`;
       settleReady({ message });
+      // Callers of `ready` go on to their calls, which wait for a thread or learn why not.
+      for (const wake of this.#readyWaiters.splice(0)) {
+        this.#promised++;
+        wake();
+      }
       // One waiting call learns why; the others start another thread, which may fare better.
       this.#waiting.shift()?.fail(message);
       if (this.#waiting.length > 0 && this.#threads.size < this.#setup.size) this.#spawn();

@@ -70,6 +70,12 @@ export interface Target<TCase = Record<string, unknown>, TOutput = unknown> {
   /** What it is, for plans and messages: `function ./app/answer.ts#answer`, `recorded outputs`. */
   readonly description: string;
   call(args: FnArgs<TCase>): TargetOutput<TOutput> | PromiseLike<TargetOutput<TOutput>>;
+  /**
+   * Awaited before each call when it returns a promise: the target cannot start a call at once
+   * (a worker thread of `isolation: worker` is still starting). The wait is not the call's: it
+   * counts neither against its time limit nor in its duration.
+   */
+  ready?(): PromiseLike<void> | undefined;
 }
 
 /**
