@@ -8,9 +8,14 @@ import { describe, it } from 'node:test';
 import { OptionError } from '../src/evaluators/options.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
 import type { JudgeContext } from '../src/evaluators/types.ts';
-import { createJudgeClient } from '../src/judge/client.ts';
-import { EvaluationError } from '../src/shared/errors.ts';
 import type { Evaluation } from '../src/types/index.ts';
+import {
+  evaluateBuiltin,
+  evaluationError,
+  judgeOn,
+  promptOf,
+  verdicts,
+} from './helpers/builtin-judge.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
@@ -18,57 +23,21 @@ let judge: JudgeContext;
 
 useOpenAiServer((started) => {
   server = started;
-  judge = {
-    client: createJudgeClient({
-      baseUrl: server.url,
-      apiKey: 'sk-test',
-      cacheDir: null,
-      maxRetries: 0,
-    }),
-    model: 'judge-model',
-    embeddingModel: undefined,
-    temperature: 0,
-    prices: undefined,
-  };
+  judge = judgeOn(server);
 });
 
-async function evaluate(
+function evaluate(
   name: BuiltinEvaluatorName,
   options: Record<string, unknown>,
   testCase: Record<string, unknown>,
   output: unknown,
 ): Promise<Evaluation> {
-  const evaluator = builtinEvaluators[name].create(options, { id: name, judge });
-  return await Promise.resolve(
-    evaluator.evaluateTestCase({
-      testCase,
-      output,
-      params: {},
-      durationMs: 0,
-      signal: new AbortController().signal,
-    }),
-  );
-}
-
-function verdicts(...values: unknown[]): { toolArguments: Record<string, unknown> } {
-  return {
-    toolArguments: { verdicts: values.map((verdict, i) => ({ reason: `r${i + 1}`, verdict })) },
-  };
+  return evaluateBuiltin(judge, name, options, testCase, output);
 }
 
 /** The system and user messages of the first request, joined. */
 function prompt(): string {
-  const body = server.requests[0]?.body as { messages: { content: string }[] };
-  return body.messages.map((m) => m.content).join('\n');
-}
-
-async function evaluationError(promise: Promise<unknown>): Promise<EvaluationError> {
-  let caught: unknown;
-  await assert.rejects(promise, (error) => {
-    caught = error;
-    return error instanceof EvaluationError;
-  });
-  return caught as EvaluationError;
+  return promptOf(server, 0);
 }
 
 const CASE = {
