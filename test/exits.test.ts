@@ -8,27 +8,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateArtifact } from '../src/artifact/schema.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { functionProject, runCli, writeFiles } from './helpers/cli.ts';
 
 /** A project whose suite `s` runs `fn.ts#fn` (given as its source) over rows n = 1..`rows`. */
 function project(fn: string, settings: string[] = [], rows = 4): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      '    testset: { path: rows.csv }',
-      '    function: ./fn.ts#fn',
-      ...settings.map((line) => `    ${line}`),
-      '    evaluators:',
-      '      - { id: ok, use: is-equals, with: { expected: "x" } }',
-      '',
-    ].join('\n'),
-    'rows.csv': ['n', ...Array.from({ length: rows }, (_, i) => String(i + 1)), ''].join('\n'),
-    'fn.ts': fn,
-  });
-  return dir;
+  return functionProject({ 'fn.ts': fn }, settings, rows);
 }
 
 function readArtifact(path: string): ResultsArtifact {

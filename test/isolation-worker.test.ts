@@ -10,30 +10,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { actionCheckout, runAction, workspace } from './helpers/action-run.ts';
-import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { functionProject, runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 import { artifactCases, runInProcess, type ArtifactCase } from './helpers/in-process.ts';
 
 /** A project: suite `s` over rows n = 1..`rows`, running `fn.ts#fn`, with `settings` added. */
-function project(files: Record<string, string>, settings: string[], rows = 4): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      '    testset: { path: rows.csv }',
-      '    function: ./fn.ts#fn',
-      ...settings.map((line) => `    ${line}`),
-      '    evaluators:',
-      '      - { id: ok, use: is-equals, with: { expected: "x" } }',
-      '',
-    ].join('\n'),
-    'rows.csv': ['n', ...Array.from({ length: rows }, (_, i) => String(i + 1)), ''].join('\n'),
-    ...files,
-  });
-  return dir;
-}
+const project = functionProject;
 
 /** The cases of the only run, by their row's `n`. */
 function byRow(dir: string): Map<string, ArtifactCase> {

@@ -56,6 +56,27 @@ export function oneSuiteProject(csv: string, settings: string[]): string {
 }
 
 /**
+ * A scratch project whose suite `s` runs `fn.ts#fn` over rows n = 1..`rows`, checked by an
+ * `ok` evaluator expecting "x", with `settings` added to the suite and `files` (at least `fn.ts`)
+ * written beside it.
+ */
+export function functionProject(
+  files: Record<string, string>,
+  settings: string[] = [],
+  rows = 4,
+): string {
+  const csv = ['n', ...Array.from({ length: rows }, (_, i) => String(i + 1)), ''].join('\n');
+  const dir = oneSuiteProject(csv, [
+    'function: ./fn.ts#fn',
+    ...settings,
+    'evaluators:',
+    '  - { id: ok, use: is-equals, with: { expected: "x" } }',
+  ]);
+  writeFiles(dir, files);
+  return dir;
+}
+
+/**
  * The suites `evals run` would run in `dir` (its evals.yaml), prepared in this process: with
  * their cases held unless `overrides` says `stream` (as `evals run` itself does).
  */
