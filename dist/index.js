@@ -54718,17 +54718,20 @@ async function runTrial(engine, unit) {
     });
     return;
   }
-  const evaluated = await Promise.all(
-    spec.evaluators.flatMap((evaluator, i) => {
-      if (evaluator.when !== void 0 && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
-      const limit = run2.suite.evaluatorLimits[i];
-      const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2);
-      return limit ? limit(evaluateOne) : evaluateOne();
-    })
-  );
+  let pending = false;
+  const started = spec.evaluators.flatMap((evaluator, i) => {
+    if (evaluator.when !== void 0 && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
+    const limit = run2.suite.evaluatorLimits[i];
+    const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2);
+    const result = limit ? limit(evaluateOne) : evaluateOne();
+    if (result instanceof Promise) pending = true;
+    return [result];
+  });
+  const evaluated = pending ? await Promise.all(started.map((result) => Promise.resolve(result))) : started;
   const evaluations = evaluated.filter((result) => result !== null);
   if (engine.calls.interrupted) return;
-  const passed = await decidePass(engine, unit, testCase.data, output, evaluations);
+  const decided = decidePass(engine, unit, testCase.data, output, evaluations);
+  const passed = typeof decided === "boolean" ? decided : await decided;
   if (engine.calls.interrupted) return;
   recordTrial(engine, run2, index, trial, {
     output: output === void 0 ? null : output,
@@ -54756,13 +54759,15 @@ function targetOutput(value) {
     }
   };
 }
-async function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs) {
+function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs) {
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
   const { run: run2 } = unit;
   const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
   const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
   const called = engine.calls.call(unit, () => evaluator.evaluateTestCase(args), args, timeoutMs2);
-  const outcome2 = called instanceof Promise ? await called : called;
+  return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
+}
+function evaluationOf(evaluator, outcome2) {
   if (!outcome2.ok) {
     return erroredEvaluation(evaluator, outcome2.error, outcome2.durationMs, outcome2.thrown);
   }
@@ -54780,14 +54785,19 @@ function guarded(check2) {
     return { ok: false, error: `reading what it returned threw: ${describeError3(error2)}` };
   }
 }
-async function decidePass(engine, unit, testCase, output, evaluations) {
-  const { run: run2 } = unit;
-  const { pass, timeoutMs: timeoutMs2 } = run2.suite.spec;
+function decidePass(engine, unit, testCase, output, evaluations) {
+  const { pass } = unit.run.suite.spec;
   if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
   if (pass === "any") {
     const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
     return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
   }
+  return passByFunction(engine, unit, pass, { testCase, output, evaluations });
+}
+async function passByFunction(engine, unit, pass, o) {
+  const { testCase, output, evaluations } = o;
+  const { run: run2 } = unit;
+  const { timeoutMs: timeoutMs2 } = run2.suite.spec;
   const called = engine.calls.call(
     unit,
     () => pass({ testCase, output, params: run2.params, evaluations }),

@@ -9,12 +9,20 @@ import type {
   CaseResult,
   EngineEvaluator,
   EvaluationResult,
+  PassCondition,
   PreparedCase,
   TargetOutput,
   TrialResult,
   Usage,
 } from '../types/index.ts';
-import { CallScope, EvaluatorCallArgs, FnCallArgs, describeError, type Outcome } from './call.ts';
+import {
+  CallScope,
+  EvaluatorCallArgs,
+  FnCallArgs,
+  describeError,
+  type CallOutcome,
+  type Outcome,
+} from './call.ts';
 import { erroredEvaluation, isUsage, toEvaluationResult } from './evaluation.ts';
 import { record, type Engine, type RunState, type Unit } from './state.ts';
 import { aggregateTrials, caseTags } from './trials.ts';
@@ -62,21 +70,28 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     });
     return;
   }
-  const evaluated = await Promise.all(
-    spec.evaluators.flatMap((evaluator, i) => {
-      // `when:` an evaluator that does not apply to this row gives it no evaluation at all.
-      if (evaluator.when !== undefined && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
-      const limit = run.suite.evaluatorLimits[i];
-      const evaluateOne = (): Promise<EvaluationResult | null> =>
-        evaluate(engine, unit, evaluator, testCase.data, output, durationMs);
-      // A limited evaluator may wait for its turn: its time starts when it is called.
-      return limit ? limit(evaluateOne) : evaluateOne();
-    }),
-  );
+  // An evaluator that answers at once gives its result as is: only pending ones are waited for
+  // (a promise per evaluator and case is most of what a trivial evaluator costs the run).
+  let pending = false;
+  const started = spec.evaluators.flatMap((evaluator, i) => {
+    // `when:` an evaluator that does not apply to this row gives it no evaluation at all.
+    if (evaluator.when !== undefined && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
+    const limit = run.suite.evaluatorLimits[i];
+    const evaluateOne = (): MaybePromise<EvaluationResult | null> =>
+      evaluate(engine, unit, evaluator, testCase.data, output, durationMs);
+    // A limited evaluator may wait for its turn: its time starts when it is called.
+    const result = limit ? limit(evaluateOne) : evaluateOne();
+    if (result instanceof Promise) pending = true;
+    return [result];
+  });
+  const evaluated = pending
+    ? await Promise.all(started.map((result) => Promise.resolve(result)))
+    : (started as (EvaluationResult | null)[]);
   // An evaluator that returned nothing skipped this case, as `when:` does: no entry at all.
   const evaluations = evaluated.filter((result): result is EvaluationResult => result !== null);
   if (engine.calls.interrupted) return;
-  const passed = await decidePass(engine, unit, testCase.data, output, evaluations);
+  const decided = decidePass(engine, unit, testCase.data, output, evaluations);
+  const passed = typeof decided === 'boolean' ? decided : await decided;
   if (engine.calls.interrupted) return;
   recordTrial(engine, run, index, trial, {
     output: output === undefined ? null : output,
@@ -107,22 +122,36 @@ function targetOutput(value: unknown): Outcome<TargetOutput> {
   };
 }
 
-/** One evaluator call, timed from its start (not from when it queued for its limiter). */
-async function evaluate(
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * One evaluator call, timed from its start (not from when it queued for its limiter): its
+ * evaluation, or a promise of it while the evaluator's answer is pending.
+ */
+function evaluate(
   engine: Engine,
   unit: Unit,
   evaluator: EngineEvaluator,
   testCase: Record<string, unknown>,
   output: unknown,
   fnDurationMs: number,
-): Promise<EvaluationResult | null> {
+): MaybePromise<EvaluationResult | null> {
   // The case is dropped after an interrupt; do not start user code whose result is discarded.
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, 'interrupted', 0);
   const { run } = unit;
   const args = new EvaluatorCallArgs(testCase, output, run.params, fnDurationMs);
   const timeoutMs = evaluator.timeoutMs ?? run.suite.spec.timeoutMs;
   const called = engine.calls.call(unit, () => evaluator.evaluateTestCase(args), args, timeoutMs);
-  const outcome = called instanceof Promise ? await called : called;
+  return called instanceof Promise
+    ? called.then((outcome) => evaluationOf(evaluator, outcome))
+    : evaluationOf(evaluator, called);
+}
+
+/** The evaluation an evaluator call's outcome gives (null: the evaluator skipped the case). */
+function evaluationOf(
+  evaluator: EngineEvaluator,
+  outcome: CallOutcome<unknown>,
+): EvaluationResult | null {
   if (!outcome.ok) {
     return erroredEvaluation(evaluator, outcome.error, outcome.durationMs, outcome.thrown);
   }
@@ -155,20 +184,32 @@ function guarded<T>(check: () => Outcome<T>): Outcome<T> {
  * itself, within the suite's time limit; if it throws, times out or returns a non-boolean, the
  * case fails and a synthetic `pass` evaluation carries the error.
  */
-async function decidePass(
+function decidePass(
   engine: Engine,
   unit: Unit,
   testCase: Record<string, unknown>,
   output: unknown,
   evaluations: EvaluationResult[],
-): Promise<boolean> {
-  const { run } = unit;
-  const { pass, timeoutMs } = run.suite.spec;
+): MaybePromise<boolean> {
+  const { pass } = unit.run.suite.spec;
   if (pass === 'all') return evaluations.every((evaluation) => evaluation.passed !== false);
   if (pass === 'any') {
     const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
     return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
   }
+  return passByFunction(engine, unit, pass, { testCase, output, evaluations });
+}
+
+/** A pass condition given as a function, called within the suite's time limit. */
+async function passByFunction(
+  engine: Engine,
+  unit: Unit,
+  pass: Exclude<PassCondition, 'all' | 'any'>,
+  o: { testCase: Record<string, unknown>; output: unknown; evaluations: EvaluationResult[] },
+): Promise<boolean> {
+  const { testCase, output, evaluations } = o;
+  const { run } = unit;
+  const { timeoutMs } = run.suite.spec;
   const called = engine.calls.call(
     unit,
     () => pass({ testCase, output, params: run.params, evaluations }),
