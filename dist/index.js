@@ -31509,6 +31509,12 @@ function orderRows(run2) {
   ];
   return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
+function shownLabel(change) {
+  if (change.significant) return change.label;
+  if (change.label === "regressed") return "possible regression";
+  if (change.label === "improved") return "possible improvement";
+  return change.label;
+}
 function rowCells(row) {
   const or = (value, format) => value === null ? "\u2014" : format(value);
   if (row.kind === "pass rate") {
@@ -32058,7 +32064,7 @@ function comparisonView(comparison) {
       delta: pass.delta,
       low: pass.ci?.low ?? null,
       high: pass.ci?.high ?? null,
-      label: pass.label
+      label: shownLabel(pass)
     });
     for (const change of run2.evaluators) {
       const way = directionWords(change);
@@ -32070,7 +32076,7 @@ function comparisonView(comparison) {
         delta: change.delta,
         low: change.ci?.low ?? null,
         high: change.ci?.high ?? null,
-        label: change.label
+        label: shownLabel(change)
       });
     }
     for (const ref of run2.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
@@ -70568,8 +70574,9 @@ function comparisonTable(comparison) {
   }
   if (rows.length === 0) return "";
   const moved = (entry) => Math.abs(entry.row.change.delta ?? 0);
+  const weak = (entry) => entry.row.change.significant ? 0 : 1;
   rows.sort(
-    (a, b) => LABEL_ORDER2[a.row.change.label] - LABEL_ORDER2[b.row.change.label] || moved(b) - moved(a)
+    (a, b) => LABEL_ORDER2[a.row.change.label] - LABEL_ORDER2[b.row.change.label] || weak(a) - weak(b) || moved(b) - moved(a)
   );
   const labelled = rows.filter(({ row }) => row.change.label !== "unchanged");
   const unchanged = rows.filter(({ row }) => row.change.label === "unchanged");
@@ -70590,7 +70597,7 @@ function comparisonTable(comparison) {
           name,
           `${cells.base} \u2192 ${cells.head}`,
           cells.delta,
-          `${LABEL_ICONS[cells.label]} ${LABEL_WORDS[cells.label]}`
+          changeCell(row, comparison.family.rows)
         ]);
       })
     );
@@ -70604,6 +70611,14 @@ function comparisonTable(comparison) {
     lines2.push(`_${notes.join("; ")} (every row is in the statistics)._`);
   }
   return lines2.join("\n");
+}
+function changeCell(row, familyRows) {
+  const shown = shownLabel(row.change);
+  return isPossible(shown) ? `${POSSIBLE_ICON} ${shown} (not significant over ${plural(familyRows, "row")})` : `${LABEL_ICONS[shown]} ${LABEL_WORDS[shown]}`;
+}
+var POSSIBLE_ICON = "\u{1F7E1}";
+function isPossible(shown) {
+  return shown === "possible regression" || shown === "possible improvement";
 }
 function comparisonDetails(comparison, options2 = {}) {
   const maxListed = options2.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
@@ -70648,9 +70663,11 @@ function markdownRun(run2, confidence) {
   const rows = orderRows(run2).map((row) => {
     const text = rowText(row, confidence, run2.minDetectableEffect);
     const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text.name);
-    const label = text.label === "regressed" ? "**regressed**" : text.label;
+    const shown = shownLabel(row.change);
+    const icon = isPossible(shown) ? POSSIBLE_ICON : LABEL_ICONS[shown];
+    const label = shown === "regressed" ? "**regressed**" : shown;
     const tail = [text.note, text.test].filter(Boolean).join(" \xB7 ");
-    return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
+    return `- ${icon} ${name}: ${text.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
   });
   blocks.push(rows.join("\n"));
   const oneSided = evaluatorsOnOneSide(run2).map(

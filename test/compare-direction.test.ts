@@ -231,6 +231,29 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
       /\| noise \(lower is better\) \| 0\.115 → 0\.615 \| \+0\.500 \| up \|/,
     );
   });
+
+  it('call a change the correction over the family removes a possible one, not red', () => {
+    const base = run((n) => 0.1 + (n % 4) * 0.01, { lte: 0.5 });
+    const head = run((n) => 0.6 + (n % 4) * 0.01, { lte: 0.5 });
+    const comparison = compareArtifacts(artifact([base]), artifact([head]));
+    // As when many other rows share the family: its own test still calls it, Holm's does not.
+    const change = comparison.runs[0]!.evaluators[0]!;
+    assert.equal(change.label, 'regressed');
+    change.significant = false;
+    const markdown = renderComparisonMarkdown(comparison);
+    assert.match(
+      markdown,
+      /\| noise \(lower is better\) \| 0\.12 → 0\.61 \| \+0\.50 \| 🟡 possible regression \(not significant over \d+ rows?\) \|/,
+    );
+    assert.match(
+      markdown,
+      /- 🟡 noise: 0\.12 → 0\.61 .* possible regression · \(lower is better\)/,
+    );
+    assert.doesNotMatch(markdown, /🔴/);
+    const model = buildReportModel(artifact([head]), () => head.cases, comparison);
+    const row = model.comparison?.rows.find((r) => r.metric.startsWith('noise'));
+    assert.equal(row?.label, 'possible regression');
+  });
 });
 
 describe('the grid matrix of a lower-is-better evaluator', () => {

@@ -19,6 +19,8 @@ import {
   orderRows,
   orderRuns,
   rowCells,
+  shownLabel,
+  type ShownLabel,
   rowText,
   type CaseList,
   type Row,
@@ -106,11 +108,14 @@ export function comparisonTable(comparison: Comparison): string {
     for (const row of orderRows(run)) rows.push({ run, row });
   }
   if (rows.length === 0) return '';
-  // Regressions first; among rows of one label, the largest moves first.
+  // Regressions first, those the gate counts before the others; then the largest moves first.
   const moved = (entry: { row: Row }): number => Math.abs(entry.row.change.delta ?? 0);
+  const weak = (entry: { row: Row }): number => (entry.row.change.significant ? 0 : 1);
   rows.sort(
     (a, b) =>
-      LABEL_ORDER[a.row.change.label] - LABEL_ORDER[b.row.change.label] || moved(b) - moved(a),
+      LABEL_ORDER[a.row.change.label] - LABEL_ORDER[b.row.change.label] ||
+      weak(a) - weak(b) ||
+      moved(b) - moved(a),
   );
   // A long table keeps every row with a verdict, and the unchanged rows that moved most until it
   // has TABLE_ROWS: a large drop the test cannot call yet (too few cases) is still worth a look.
@@ -137,7 +142,7 @@ export function comparisonTable(comparison: Comparison): string {
           name,
           `${cells.base} → ${cells.head}`,
           cells.delta,
-          `${LABEL_ICONS[cells.label]} ${LABEL_WORDS[cells.label]}`,
+          changeCell(row, comparison.family.rows),
         ]);
       }),
     );
@@ -153,6 +158,21 @@ export function comparisonTable(comparison: Comparison): string {
     lines.push(`_${notes.join('; ')} (every row is in the statistics)._`);
   }
   return lines.join('\n');
+}
+
+/** The table's verdict on a row (see `shownLabel`). */
+function changeCell(row: Row, familyRows: number): string {
+  const shown = shownLabel(row.change);
+  return isPossible(shown)
+    ? `${POSSIBLE_ICON} ${shown} (not significant over ${plural(familyRows, 'row')})`
+    : `${LABEL_ICONS[shown]} ${LABEL_WORDS[shown]}`;
+}
+
+/** A change only the row's own test calls: yellow, neither the red nor the green of a verdict. */
+const POSSIBLE_ICON = '🟡';
+
+function isPossible(shown: ShownLabel): shown is 'possible regression' | 'possible improvement' {
+  return shown === 'possible regression' || shown === 'possible improvement';
 }
 
 /**
@@ -207,9 +227,11 @@ function markdownRun(run: RunComparison, confidence: number): string {
   const rows = orderRows(run).map((row) => {
     const text = rowText(row, confidence, run.minDetectableEffect);
     const name = row.kind === 'pass rate' ? '**pass rate**' : escapeMarkdownText(text.name);
-    const label = text.label === 'regressed' ? '**regressed**' : text.label;
+    const shown = shownLabel(row.change);
+    const icon = isPossible(shown) ? POSSIBLE_ICON : LABEL_ICONS[shown];
+    const label = shown === 'regressed' ? '**regressed**' : shown;
     const tail = [text.note, text.test].filter(Boolean).join(' · ');
-    return `- ${LABEL_ICONS[text.label]} ${name}: ${text.change} ${label}${tail ? ` · ${tail}` : ''}`;
+    return `- ${icon} ${name}: ${text.change} ${label}${tail ? ` · ${tail}` : ''}`;
   });
   blocks.push(rows.join('\n'));
   const oneSided = evaluatorsOnOneSide(run).map(

@@ -9,7 +9,7 @@ import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult, EvaluationResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseLabel } from './case-text.ts';
-import { directionWords } from './comparison-wording.ts';
+import { directionWords, shownLabel } from './comparison-wording.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
@@ -282,7 +282,7 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
       delta: pass.delta,
       low: pass.ci?.low ?? null,
       high: pass.ci?.high ?? null,
-      label: pass.label,
+      label: shownLabel(pass),
     });
     for (const change of run.evaluators) {
       // The label already follows the direction; the name says it, as the text forms do.
@@ -295,7 +295,7 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
         delta: change.delta,
         low: change.ci?.low ?? null,
         high: change.ci?.high ?? null,
-        label: change.label,
+        label: shownLabel(change),
       });
     }
     for (const ref of run.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
