@@ -131,10 +131,29 @@ export async function interleaved<T extends (() => Promise<Sample>)[]>(
   fs: [...T],
   warmUp = true,
 ): Promise<{ [K in keyof T]: Sample }> {
+  const samples = await interleavedSamples(n, fs, warmUp);
+  return samples.map(median) as { [K in keyof T]: Sample };
+}
+
+/** `interleaved`'s samples themselves: one list per command, round by round. */
+export async function interleavedSamples(
+  n: number,
+  fs: (() => Promise<Sample>)[],
+  warmUp = true,
+): Promise<Sample[][]> {
   if (warmUp) for (const f of fs) await f();
   const samples: Sample[][] = fs.map(() => []);
   for (let i = 0; i < n; i++) {
     for (const [j, f] of fs.entries()) samples[j]?.push(await f());
   }
-  return samples.map(median) as { [K in keyof T]: Sample };
+  return samples;
+}
+
+/**
+ * `lowest–highest×` of a ratio taken round by round (each round's runs are minutes apart at
+ * most), to show how far the machine's drift moves a ratio whose medians the table gives.
+ */
+export function ratioRange(ratios: number[]): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  return `${(sorted[0] ?? 0).toFixed(2)}–${(sorted[sorted.length - 1] ?? 0).toFixed(2)}×`;
 }

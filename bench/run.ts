@@ -14,7 +14,16 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { interleaved, measure, root, type Row, type Sample } from './measure.ts';
+import {
+  interleaved,
+  interleavedSamples,
+  measure,
+  median,
+  ratioRange,
+  root,
+  type Row,
+  type Sample,
+} from './measure.ts';
 import { runPeers } from './peers.ts';
 import {
   COMMAND_SCRIPT,
@@ -85,6 +94,15 @@ function overheadRow(
   };
 }
 
+/** A ratio per round of interleaved samples: `a`'s run against `b`'s of the same round. */
+function roundRatios(
+  a: Sample[] | undefined,
+  b: Sample[] | undefined,
+  ratio: (a: number, b: number) => number,
+): number[] {
+  return (a ?? []).map((sample, i) => ratio(sample.wallMs, b?.[i]?.wallMs ?? NaN));
+}
+
 // Progress goes to stderr so that stdout is only the table.
 const step = (what: string) => console.error(`bench: ${what}`);
 
@@ -133,9 +151,11 @@ const lat = join(work, 'latency');
 const lat0 = join(work, 'latency-0');
 writeLatencySuite(lat, latency);
 writeLatencySuite(lat0, { ...latency, sleepMs: 0 });
-const [latRun, lat0Run, latStart] = await interleaved(5, [evals(lat), evals(lat0), oneTs]);
+const latSamples = await interleavedSamples(5, [evals(lat), evals(lat0), oneTs]);
+const [latRun, lat0Run, latStart] = latSamples.map(median) as [Sample, Sample, Sample];
 const ideal = Math.ceil(latency.cases / latency.concurrency) * latency.sleepMs;
 const latRatio = latRun.wallMs / (ideal + latStart.wallMs);
+const latRounds = roundRatios(latSamples[0], latSamples[2], (run, start) => run / (ideal + start));
 rows.push({
   id: 'latency',
   scenario: '(b) 2k cases × 20 ms sleep, concurrency 100',
@@ -144,7 +164,7 @@ rows.push({
   ratio: x(latRatio),
   target: 'ratio ≤ 1.10×',
   met: latRatio <= 1.1,
-  runs: 'median of 5',
+  runs: `median of 5; round by round ${ratioRange(latRounds)}`,
   data: { wallMs: latRun.wallMs, idealMs: ideal, startupMs: latStart.wallMs },
 });
 rows.push({
@@ -165,14 +185,16 @@ rows.push({
 step('100k cases × 3 evaluators vs hand-written loop, and in TypeScript: 5 runs each');
 const k100 = join(work, 'k100');
 writeOverheadSuite(k100, 100_000);
-const [run100k, floor100k, run100kTs] = await interleaved(
+const k100Samples = await interleavedSamples(
   5,
   [evals(k100), floorOf(k100), evals(k100, TYPESCRIPT_CONFIG)],
   false,
 );
+const [run100k, floor100k, run100kTs] = k100Samples.map(median) as [Sample, Sample, Sample];
+const k100Rounds = roundRatios(k100Samples[0], k100Samples[1], (run, floor) => run / floor);
 rows.push(
   overheadRow('overhead-100k', '(a) 100k cases × 3 evaluators, wall', run100k, floor100k, {
-    runs: 'median of 5, no warm-up',
+    runs: `median of 5, no warm-up; round by round ${ratioRange(k100Rounds)}`,
     target: 'ratio ≤ 3.5×',
     met: run100k.wallMs / floor100k.wallMs <= 3.5,
   }),
