@@ -46069,16 +46069,19 @@ function describeArtifact(info2) {
 }
 function textRun(run2, confidence, paint) {
   const lines2 = [`${paint.bold(oneLine2(describeRun(run2)))}  ${paint.dim(`${comparedLine(run2)}`)}`];
-  const rows = orderRows(run2).map((row) => rowText(row, confidence, run2.minDetectableEffect));
+  const rows = orderRows(run2).map((row) => ({
+    text: rowText(row, confidence, run2.minDetectableEffect),
+    shown: shownLabel(row.change)
+  }));
   lines2.push(
     ...renderTable(
-      rows.map((row) => {
-        const label = paintLabel(row.label, paint);
+      rows.map(({ text, shown }) => {
+        const label = paintLabel(shown, paint);
         return [
-          oneLine2(row.name),
-          row.change,
-          row.test,
-          row.note ? `${label} ${paint.dim(row.note)}` : label
+          oneLine2(text.name),
+          text.change,
+          text.test,
+          text.note ? `${label} ${paint.dim(text.note)}` : label
         ];
       }),
       { indent: "  " }
@@ -46117,6 +46120,8 @@ function paintLabel(label, paint) {
     case "improved":
       return paint.green(label);
     case "too few cases":
+    case "possible regression":
+    case "possible improvement":
       return paint.yellow(label);
     case "unchanged":
       return label;

@@ -253,6 +253,12 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
     const model = buildReportModel(artifact([head]), () => head.cases, comparison);
     const row = model.comparison?.rows.find((r) => r.metric.startsWith('noise'));
     assert.equal(row?.label, 'possible regression');
+    const text = renderComparisonText(comparison, { color: false });
+    assert.match(
+      text,
+      /noise +0\.12 → 0\.61 .* possible regression \(lower is better\) \(not significant once every row of the comparison is counted\)/,
+    );
+    assert.doesNotMatch(text, / regressed /);
   });
 });
 

@@ -16,11 +16,13 @@ import {
   orderRows,
   orderRuns,
   rowText,
+  shownLabel,
+  type ShownLabel,
 } from './comparison-wording.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { renderTable } from '../shared/text-table.ts';
-import type { ArtifactInfo, ChangeLabel, Comparison, RunComparison } from '../types/comparison.ts';
+import type { ArtifactInfo, Comparison, RunComparison } from '../types/comparison.ts';
 
 /** How `renderComparisonText` lays out its text. */
 export interface ComparisonTextOptions {
@@ -69,16 +71,19 @@ function describeArtifact(info: ArtifactInfo): string {
 
 function textRun(run: RunComparison, confidence: number, paint: Painter): string {
   const lines = [`${paint.bold(oneLine(describeRun(run)))}  ${paint.dim(`${comparedLine(run)}`)}`];
-  const rows = orderRows(run).map((row) => rowText(row, confidence, run.minDetectableEffect));
+  const rows = orderRows(run).map((row) => ({
+    text: rowText(row, confidence, run.minDetectableEffect),
+    shown: shownLabel(row.change),
+  }));
   lines.push(
     ...renderTable(
-      rows.map((row) => {
-        const label = paintLabel(row.label, paint);
+      rows.map(({ text, shown }) => {
+        const label = paintLabel(shown, paint);
         return [
-          oneLine(row.name),
-          row.change,
-          row.test,
-          row.note ? `${label} ${paint.dim(row.note)}` : label,
+          oneLine(text.name),
+          text.change,
+          text.test,
+          text.note ? `${label} ${paint.dim(text.note)}` : label,
         ];
       }),
       { indent: '  ' },
@@ -114,13 +119,15 @@ function textRun(run: RunComparison, confidence: number, paint: Painter): string
   return lines.join('\n');
 }
 
-function paintLabel(label: ChangeLabel, paint: Painter): string {
+function paintLabel(label: ShownLabel, paint: Painter): string {
   switch (label) {
     case 'regressed':
       return paint.bold(paint.red(label));
     case 'improved':
       return paint.green(label);
     case 'too few cases':
+    case 'possible regression':
+    case 'possible improvement':
       return paint.yellow(label);
     case 'unchanged':
       return label;
