@@ -31509,12 +31509,6 @@ function orderRows(run2) {
   ];
   return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
-function shownLabel(change) {
-  if (change.significant) return change.label;
-  if (change.label === "regressed") return "possible regression";
-  if (change.label === "improved") return "possible improvement";
-  return change.label;
-}
 function rowCells(row) {
   const or = (value, format) => value === null ? "\u2014" : format(value);
   if (row.kind === "pass rate") {
@@ -31678,6 +31672,19 @@ var init_comparison_wording = __esm({
       "testset row changed",
       "flaky in HEAD"
     ];
+  }
+});
+
+// src/report/shown-label.ts
+function shownLabel(change) {
+  if (change.significant) return change.label;
+  if (change.label === "regressed") return "possible regression";
+  if (change.label === "improved") return "possible improvement";
+  return change.label;
+}
+var init_shown_label = __esm({
+  "src/report/shown-label.ts"() {
+    "use strict";
   }
 });
 
@@ -32096,6 +32103,7 @@ var init_html_model = __esm({
     init_threshold();
     init_case_text();
     init_comparison_wording();
+    init_shown_label();
     init_evaluation_reason();
     init_failure_details();
     init_grid_matrix();
@@ -46135,6 +46143,7 @@ var init_comparison_text = __esm({
     "use strict";
     init_ansi();
     init_comparison_wording();
+    init_shown_label();
     init_failure_details();
     init_labels();
     init_text_table();
@@ -70393,6 +70402,7 @@ init_run_key();
 
 // src/report/comparison-markdown.ts
 init_comparison_wording();
+init_shown_label();
 init_case_text();
 init_failure_details();
 init_labels();

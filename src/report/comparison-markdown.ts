@@ -19,12 +19,11 @@ import {
   orderRows,
   orderRuns,
   rowCells,
-  shownLabel,
-  type ShownLabel,
   rowText,
   type CaseList,
   type Row,
 } from './comparison-wording.ts';
+import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { caseLabel } from './case-text.ts';
 import { clipText, failureReasons } from './failure-details.ts';
 import { describeRun, formatCount, plural } from './labels.ts';

@@ -16,9 +16,8 @@ import {
   orderRows,
   orderRuns,
   rowText,
-  shownLabel,
-  type ShownLabel,
 } from './comparison-wording.ts';
+import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { renderTable } from '../shared/text-table.ts';

@@ -133,22 +133,6 @@ export function orderRows(run: RunComparison): Row[] {
   return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
 }
 
-/** What a reader is told of a row: its label, or a possible change the gate does not count. */
-export type ShownLabel = ChangeLabel | 'possible regression' | 'possible improvement';
-
-/**
- * A row's label as the reports show it. A change the row's own test calls but that is not
- * significant once every row of the comparison is counted does not count for the gate, so it is
- * a possible change, not shown in the red or green of one that does (a PR reader would take a
- * red row for what blocked, or should have blocked, the merge).
- */
-export function shownLabel(change: Pick<RowTest, 'label' | 'significant'>): ShownLabel {
-  if (change.significant) return change.label;
-  if (change.label === 'regressed') return 'possible regression';
-  if (change.label === 'improved') return 'possible improvement';
-  return change.label;
-}
-
 /** A row's numbers as a compact table shows them: `80.0%`, `60.0%`, `-20.0 pp`; `—` when absent. */
 export interface RowCells {
   name: string;
