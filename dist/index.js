@@ -31455,12 +31455,14 @@ var init_case_text = __esm({
 // src/report/comparison-wording.ts
 function countsLine(comparison, emphasize) {
   const { counts, family } = comparison;
-  const regressions = plural(counts.regressed, "regression");
-  const significant = counts.regressed > 0 && family.regressions !== counts.regressed ? ` (${formatCount(family.regressions)} significant over the ${plural(family.rows, "row")} compared)` : "";
+  const regressions = plural(family.regressions, "regression");
+  const possible = (n, what) => n > 0 ? [`${formatCount(n)} possible ${what}${n === 1 ? "" : "s"}`] : [];
   const underpowered = counts.underpowered > 0 ? ` (${formatCount(counts.underpowered)} underpowered)` : "";
   return [
-    `${counts.regressed > 0 ? emphasize(regressions) : regressions}${significant}`,
-    plural(counts.improved, "improvement"),
+    family.regressions > 0 ? emphasize(regressions) : regressions,
+    ...possible(counts.regressed - family.regressions, "regression"),
+    plural(family.improvements, "improvement"),
+    ...possible(counts.improved - family.improvements, "improvement"),
     `${formatCount(counts.unchanged)} unchanged${underpowered}`,
     `${formatCount(counts.tooFewCases)} with too few cases`
   ].join(" \xB7 ");

@@ -160,6 +160,7 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
     for (const run of comparison.runs) {
       for (const row of [run.passRate, ...run.evaluators]) row.significant = false;
     }
+    comparison.family = { ...comparison.family, regressions: 0, improvements: 0 };
     head.comparison = comparison;
     const markdown = renderMarkdownReport(reported(head), {
       title: 'evals: evals.yaml',
@@ -180,6 +181,7 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
       [possible, possible],
     );
     assert.doesNotMatch(html, /🔴/);
+    assert.match(text(html), /0 regressions · 2 possible regressions · 0 improvements/);
   });
 
   it('then one table of the comparison: grid point × row, base → head, Δ and the label', () => {

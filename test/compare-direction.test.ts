@@ -12,6 +12,7 @@ import type { RunPairing } from '../src/compare/run-comparison.ts';
 import { painter } from '../src/report/ansi.ts';
 import { renderComparisonMarkdown } from '../src/report/comparison-markdown.ts';
 import { renderComparisonText } from '../src/report/comparison-text.ts';
+import { countsLine } from '../src/report/comparison-wording.ts';
 import { gridMatrices } from '../src/report/grid-matrix.ts';
 import { renderMatrixText } from '../src/report/grid-matrix-text.ts';
 import { buildReportModel } from '../src/report/html-model.ts';
@@ -259,6 +260,20 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
       /noise +0\.12 → 0\.61 .* possible regression \(lower is better\) \(not significant once every row of the comparison is counted\)/,
     );
     assert.doesNotMatch(text, / regressed /);
+  });
+
+  it('count regressions the gate counts, and name possible ones apart', () => {
+    const counts = { regressed: 2, improved: 1, unchanged: 5, tooFewCases: 1, underpowered: 2 };
+    const bold = (text: string): string => `**${text}**`;
+    assert.equal(
+      countsLine({ counts, family: { rows: 9, regressions: 1, improvements: 1 } }, bold),
+      '**1 regression** · 1 possible regression · 1 improvement · 5 unchanged (2 underpowered) · 1 with too few cases',
+    );
+    // None survives the correction: nothing is emphasized, both are possible.
+    assert.equal(
+      countsLine({ counts, family: { rows: 9, regressions: 0, improvements: 0 } }, bold),
+      '0 regressions · 2 possible regressions · 0 improvements · 1 possible improvement · 5 unchanged (2 underpowered) · 1 with too few cases',
+    );
   });
 });
 

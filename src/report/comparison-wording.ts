@@ -24,25 +24,26 @@ export const MAX_LISTED_COMPARE_CASES = 10;
 const MAX_LISTED_RUNS = 10;
 
 /**
- * `2 regressions (1 significant over the family) · 2 improvements · 5 unchanged (2 underpowered)
- * · 1 with too few cases`: rows by label, and how many regressions survive the correction over
- * the whole comparison (what `regressions: block` acts on); regressions emphasized.
+ * `1 regression · 1 possible regression · 2 improvements · 5 unchanged (2 underpowered) · 1 with
+ * too few cases`: rows by what the reports call them (`shownLabel`). A regression is one still
+ * significant over the whole comparison, what `regressions: block` acts on, and is emphasized; a
+ * possible one is a row whose own test alone calls it. Possible changes are named only if any.
  */
 export function countsLine(
   comparison: Pick<Comparison, 'counts' | 'family'>,
   emphasize: (text: string) => string,
 ): string {
   const { counts, family } = comparison;
-  const regressions = plural(counts.regressed, 'regression');
-  const significant =
-    counts.regressed > 0 && family.regressions !== counts.regressed
-      ? ` (${formatCount(family.regressions)} significant over the ${plural(family.rows, 'row')} compared)`
-      : '';
+  const regressions = plural(family.regressions, 'regression');
+  const possible = (n: number, what: string): string[] =>
+    n > 0 ? [`${formatCount(n)} possible ${what}${n === 1 ? '' : 's'}`] : [];
   const underpowered =
     counts.underpowered > 0 ? ` (${formatCount(counts.underpowered)} underpowered)` : '';
   return [
-    `${counts.regressed > 0 ? emphasize(regressions) : regressions}${significant}`,
-    plural(counts.improved, 'improvement'),
+    family.regressions > 0 ? emphasize(regressions) : regressions,
+    ...possible(counts.regressed - family.regressions, 'regression'),
+    plural(family.improvements, 'improvement'),
+    ...possible(counts.improved - family.improvements, 'improvement'),
     `${formatCount(counts.unchanged)} unchanged${underpowered}`,
     `${formatCount(counts.tooFewCases)} with too few cases`,
   ].join(' · ');
