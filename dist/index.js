@@ -45125,11 +45125,11 @@ function openResultsFile(path, ctx, what) {
     }
   };
 }
-async function readComparable(path, ctx) {
+async function readComparable(path, ctx, reduce = comparableCase) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve11(ctx.cwd, path), path, comparableCase)
+      artifact: readReducedArtifact(resolve11(ctx.cwd, path), path, reduce)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -69435,19 +69435,25 @@ function reportedArtifact(artifact, cases, wholeAtMost = REPORTED_WHOLE_CASES) {
   return {
     ...artifact,
     runs: artifact.runs.map((run2, i) => {
+      const keep = failingCasesWhole(wholeAtMost);
       const kept = [];
-      let whole = 0;
       for (const result of cases(i)) {
-        const worthShowing = !result.passed || result.flaky === true;
-        if (worthShowing && whole < wholeAtMost) {
-          whole++;
-          kept.push({ ...result, detailed: true });
-        } else {
-          kept.push({ ...reducedCase(result), detailed: false });
-        }
+        const shown = keep(result);
+        kept.push({ ...shown, detailed: shown === result });
       }
       return { ...run2, cases: kept };
     })
+  };
+}
+function failingCasesWhole(wholeAtMost = REPORTED_WHOLE_CASES) {
+  let whole = 0;
+  return (result) => {
+    const worthShowing = !result.passed || result.flaky === true;
+    if (worthShowing && whole < wholeAtMost) {
+      whole++;
+      return result;
+    }
+    return reducedCase(result);
   };
 }
 function reducedCase(result) {

@@ -157,6 +157,9 @@ describe('evals compare', () => {
       md.stdout,
       /exact: 1\.00 → 0\.35 \(-0\.65, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
     );
+    // The newly failing cases say why each fails now, as the PR comment does (HEAD's failing
+    // cases are read whole for it, the rest reduced).
+    assert.match(md.stdout, /\| exact 0 \(needs ≥ 1\) — expected "answer 1", got "wrong" \|/);
     const same = await runCli(['compare', 'base.json', 'base.json'], { cwd: dir });
     assert.equal(same.code, 0);
     assert.match(same.stdout, /unchanged/);

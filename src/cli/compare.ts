@@ -3,6 +3,7 @@ import { requireCommonCases, validateComparable } from '../compare/validate-comp
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
+import { failingCasesWhole } from '../report/reported-cases.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
@@ -23,7 +24,8 @@ export async function compareCommand(
 ): Promise<number> {
   const [base, head] = await Promise.all([
     readComparable(basePath, ctx),
-    readComparable(headPath, ctx),
+    // HEAD's failing cases (a bounded number) whole: the markdown says why each fails now.
+    readComparable(headPath, ctx, format === 'md' ? failingCasesWhole() : undefined),
   ]);
   const names = { base: basePath, head: headPath };
   let comparison: Comparison;

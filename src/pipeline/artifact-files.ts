@@ -14,7 +14,7 @@ import {
 } from '../artifact/read.ts';
 import { comparableCase } from '../compare/comparable.ts';
 import { usageError } from '../shared/errors.ts';
-import type { ResultsArtifact } from '../types/index.ts';
+import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import type { CommandContext } from './context.ts';
 
 /**
@@ -58,19 +58,20 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
 
 /**
  * A results file for a comparison. A valid artifact is read a case at a time
- * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCase`), so two
- * 100,000-case artifacts are never in memory as text or as full cases. Anything else comes back
- * as its JSON value, parsed whole, for the validation to say what is wrong with it. A missing or
- * unparsable file is a usage error naming it.
+ * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCase`, or
+ * `reduce`), so two 100,000-case artifacts are never in memory as text or as full cases.
+ * Anything else comes back as its JSON value, parsed whole, for the validation to say what is
+ * wrong with it. A missing or unparsable file is a usage error naming it.
  */
 export async function readComparable(
   path: string,
   ctx: CommandContext,
+  reduce: (result: CaseResult) => CaseResult = comparableCase,
 ): Promise<{ ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown }> {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, comparableCase),
+      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, reduce),
     };
   } catch (error) {
     if (!(error instanceof ArtifactReadError)) throw error;

@@ -49,19 +49,33 @@ export function reportedArtifact(
   return {
     ...artifact,
     runs: artifact.runs.map((run, i) => {
+      const keep = failingCasesWhole(wholeAtMost);
       const kept: ReportedCase[] = [];
-      let whole = 0;
       for (const result of cases(i)) {
-        const worthShowing = !result.passed || result.flaky === true;
-        if (worthShowing && whole < wholeAtMost) {
-          whole++;
-          kept.push({ ...result, detailed: true });
-        } else {
-          kept.push({ ...reducedCase(result), detailed: false });
-        }
+        const shown = keep(result);
+        kept.push({ ...shown, detailed: shown === result });
       }
       return { ...run, cases: kept };
     }),
+  };
+}
+
+/**
+ * The cases a report shows, one after another: the first `wholeAtMost` cases that did not pass
+ * or are flaky are returned as they are (whole), so a report can say why each fails; every other
+ * case comes back reduced as a comparison reads it. `evals compare` reads HEAD through it.
+ */
+export function failingCasesWhole(
+  wholeAtMost: number = REPORTED_WHOLE_CASES,
+): (result: CaseResult) => CaseResult {
+  let whole = 0;
+  return (result) => {
+    const worthShowing = !result.passed || result.flaky === true;
+    if (worthShowing && whole < wholeAtMost) {
+      whole++;
+      return result;
+    }
+    return reducedCase(result);
   };
 }
 
