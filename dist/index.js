@@ -29166,12 +29166,12 @@ function openArtifactFile(path, name) {
   }
   return inMemory(path, name);
 }
-function readReducedArtifact(path, name, reduce) {
+function readReducedArtifact(path, name, reducer) {
   const file = openArtifactFile(path, name);
-  const runs = file.frame.runs.map((run2, i) => ({
-    ...run2,
-    cases: Array.from(file.cases(i), reduce)
-  }));
+  const runs = file.frame.runs.map((run2, i) => {
+    const reduce = reducer(i);
+    return { ...run2, cases: Array.from(file.cases(i), (result) => reduce(result)) };
+  });
   return { ...file.frame, runs };
 }
 function* lines(fd, start, end) {
@@ -31500,7 +31500,11 @@ function evaluatorsOnOneSide(run2) {
   return sides.filter(([, ids]) => ids.length > 0);
 }
 function orderRuns(runs) {
-  const regressed = (run2) => [run2.passRate, ...run2.evaluators, ...run2.agreement].some((row) => row.label === "regressed") ? 0 : 1;
+  const regressed = (run2) => {
+    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement];
+    if (rows.some((row) => row.label === "regressed" && row.significant)) return 0;
+    return rows.some((row) => row.label === "regressed") ? 1 : 2;
+  };
   return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
 function orderRows(run2) {
@@ -45125,11 +45129,11 @@ function openResultsFile(path, ctx, what) {
     }
   };
 }
-async function readComparable(path, ctx, reduce = comparableCase) {
+async function readComparable(path, ctx, reducer = () => comparableCase) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve11(ctx.cwd, path), path, reduce)
+      artifact: readReducedArtifact(resolve11(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -69435,7 +69439,7 @@ function reportedArtifact(artifact, cases, wholeAtMost = REPORTED_WHOLE_CASES) {
   return {
     ...artifact,
     runs: artifact.runs.map((run2, i) => {
-      const keep = failingCasesWhole(wholeAtMost);
+      const keep = failingCasesWhole(reducedCase, wholeAtMost);
       const kept = [];
       for (const result of cases(i)) {
         const shown = keep(result);
@@ -69445,7 +69449,7 @@ function reportedArtifact(artifact, cases, wholeAtMost = REPORTED_WHOLE_CASES) {
     })
   };
 }
-function failingCasesWhole(wholeAtMost = REPORTED_WHOLE_CASES) {
+function failingCasesWhole(reduce, wholeAtMost = REPORTED_WHOLE_CASES) {
   let whole = 0;
   return (result) => {
     const worthShowing = !result.passed || result.flaky === true;
@@ -69453,7 +69457,7 @@ function failingCasesWhole(wholeAtMost = REPORTED_WHOLE_CASES) {
       whole++;
       return result;
     }
-    return reducedCase(result);
+    return reduce(result);
   };
 }
 function reducedCase(result) {
@@ -69672,7 +69676,7 @@ function notFound2(name, branch, searched) {
   return `no results artifact named ${name} from ${branch} among the newest ${count(searched.artifacts)}${of} artifacts of that name (${count(searched.pages)} pages; the search stops there); running without a comparison. Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them`;
 }
 function readBaseline2(path) {
-  const baseline = readArtifact(() => readReducedArtifact(path, path, comparableCase));
+  const baseline = readArtifact(() => readReducedArtifact(path, path, () => comparableCase));
   if (baseline.ok) return baseline.value;
   warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
   return null;

@@ -241,7 +241,10 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
     const change = comparison.runs[0]!.evaluators[0]!;
     assert.equal(change.label, 'regressed');
     change.significant = false;
+    comparison.family = { ...comparison.family, regressions: 0 };
+    comparison.hasRegression = false;
     const markdown = renderComparisonMarkdown(comparison);
+    assert.match(markdown, /: 0 regressions · 1 possible regression · /);
     assert.match(
       markdown,
       /\| noise \(lower is better\) \| 0\.12 → 0\.61 \| \+0\.50 \| 🟡 possible regression \(not significant over \d+ rows?\) \|/,
@@ -260,6 +263,7 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
       /noise +0\.12 → 0\.61 .* possible regression \(lower is better\) \(not significant once every row of the comparison is counted\)/,
     );
     assert.doesNotMatch(text, / regressed /);
+    assert.match(text, /0 regressions · 1 possible regression · /);
   });
 
   it('count regressions the gate counts, and name possible ones apart', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
 import { testRuns } from '../src/compare/row-tests.ts';
+import { orderRuns } from '../src/report/comparison-wording.ts';
 import type { RunPairing } from '../src/compare/run-comparison.ts';
 import type { EvaluatorChange, RunComparison } from '../src/types/comparison.ts';
 
@@ -185,5 +186,18 @@ describe('testRuns: one family across every run of a comparison', () => {
     assert.ok((small.power.casesNeeded ?? 0) > 12);
     assert.equal(large.power.underpowered, false);
     assert.ok(large.power.detectable < 0.1 && large.power.detectable < small.power.detectable);
+  });
+});
+
+describe('orderRuns (the reports list grid points by what the gate counts)', () => {
+  it('puts a run with a counted regression before one whose regression is only possible', () => {
+    const possible = run([row('possible', 0.01, 'regressed', 0.2)]);
+    const counted = run([row('counted', 0.0001, 'regressed', 0.001)]);
+    const quiet = run([row('quiet', 0.6, 'unchanged')]);
+    const ordered = orderRuns([quiet, possible, counted]);
+    assert.deepEqual(
+      ordered.map((r) => r.evaluators[0]?.evaluator),
+      ['counted', 'possible', 'quiet'],
+    );
   });
 });

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readReducedArtifact } from '../src/artifact/read.ts';
+import { serializeArtifact } from '../src/artifact/artifact.ts';
 import { comparableCase } from '../src/compare/comparable.ts';
 import { buildAnnotations, countFailingRows } from '../src/report/annotations.ts';
 import {
+  failingCasesWhole,
   reportedArtifact,
   type ReportedArtifact,
   type ReportedCase,
@@ -12,6 +17,7 @@ import { PR_COMMENT_MAX_CHARS } from '../src/report/github-limits.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
 import type { CaseResult, RunResult } from '../src/types/index.ts';
 import { caseResult, evaluation, trialResult } from './report-fixture.ts';
+import { scratch } from './helpers/cli.ts';
 import { artifactOf, failingRun } from './report-fixture-large.ts';
 
 /** Case i: every third passes, every seventh is flaky (passed one trial of two), the rest fail. */
@@ -179,5 +185,24 @@ describe('reports over cases kept past the bound', () => {
       doc,
       /\*\*1 flaky case\*\* \(passed some trials, failed others; trials passed\): `case-flaky` 1\/2/,
     );
+  });
+});
+
+describe('failingCasesWhole (evals compare reads HEAD through it)', () => {
+  it('keeps the first failing cases of every run whole, each run counted on its own', () => {
+    // Two grid points of three failing cases each, read back from a file with one whole a run.
+    const runs = [0, 1].map((point) => ({
+      ...failingRun(3, { outputChars: 10, params: { point } }),
+    }));
+    const path = join(scratch(), 'head.json');
+    writeFileSync(path, serializeArtifact(artifactOf(runs)));
+    const read = readReducedArtifact(path, 'head.json', () => failingCasesWhole(comparableCase, 1));
+    for (const [i, run] of read.runs.entries()) {
+      const original = runs[i]!.cases;
+      assert.deepEqual(run.cases[0], original[0], `run ${i}: its first failing case whole`);
+      for (const [n, result] of run.cases.slice(1).entries()) {
+        assert.deepEqual(result, comparableCase(original[n + 1]!), `run ${i}: the rest reduced`);
+      }
+    }
   });
 });

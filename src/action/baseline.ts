@@ -95,7 +95,7 @@ export function notFound(name: string, branch: string, searched: SearchExtent): 
 
 /** The baseline for the plain deltas: only pass statuses are compared, so cases are reduced. */
 export function readBaseline(path: string): ResultsArtifact | null {
-  const baseline = readArtifact(() => readReducedArtifact(path, path, comparableCase));
+  const baseline = readArtifact(() => readReducedArtifact(path, path, () => comparableCase));
   if (baseline.ok) return baseline.value;
   core.warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
   return null;

@@ -99,19 +99,20 @@ export function openArtifactFile(path: string, name: string): ArtifactFile {
 
 /**
  * The artifact at `path` (shown as `name`) with every case read a case at a time and reduced by
- * `reduce` (`comparableCase`): what a caller that reads every case but needs only part of each
- * holds. Throws {@link ArtifactReadError} as {@link openArtifactFile}.
+ * the reducer `reducer(run)` gives for its run (`comparableCase`, or one that keeps count within
+ * a run): what a caller that reads every case but needs only part of each holds. Throws
+ * {@link ArtifactReadError} as {@link openArtifactFile}.
  */
 export function readReducedArtifact(
   path: string,
   name: string,
-  reduce: (result: CaseResult) => CaseResult,
+  reducer: (run: number) => (result: CaseResult) => CaseResult,
 ): ResultsArtifact {
   const file = openArtifactFile(path, name);
-  const runs = file.frame.runs.map((run, i) => ({
-    ...run,
-    cases: Array.from(file.cases(i), reduce),
-  }));
+  const runs = file.frame.runs.map((run, i) => {
+    const reduce = reducer(i);
+    return { ...run, cases: Array.from(file.cases(i), (result) => reduce(result)) };
+  });
   return { ...file.frame, runs };
 }
 

@@ -1,3 +1,4 @@
+import { comparableCase } from '../compare/comparable.ts';
 import { compareArtifacts } from '../compare/compare.ts';
 import { requireCommonCases, validateComparable } from '../compare/validate-comparable.ts';
 import { renderComparisonJson } from '../report/comparison.ts';
@@ -25,7 +26,11 @@ export async function compareCommand(
   const [base, head] = await Promise.all([
     readComparable(basePath, ctx),
     // HEAD's failing cases (a bounded number) whole: the markdown says why each fails now.
-    readComparable(headPath, ctx, format === 'md' ? failingCasesWhole() : undefined),
+    readComparable(
+      headPath,
+      ctx,
+      format === 'md' ? () => failingCasesWhole(comparableCase) : undefined,
+    ),
   ]);
   const names = { base: basePath, head: headPath };
   let comparison: Comparison;

@@ -58,20 +58,21 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
 
 /**
  * A results file for a comparison. A valid artifact is read a case at a time
- * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCase`, or
- * `reduce`), so two 100,000-case artifacts are never in memory as text or as full cases.
- * Anything else comes back as its JSON value, parsed whole, for the validation to say what is
- * wrong with it. A missing or unparsable file is a usage error naming it.
+ * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCase`, or the
+ * reducer `reducer` gives for its run), so two 100,000-case artifacts are never in memory as
+ * text or as full cases. Anything else comes back as its JSON value, parsed whole, for the
+ * validation to say what is wrong with it. A missing or unparsable file is a usage error naming
+ * it.
  */
 export async function readComparable(
   path: string,
   ctx: CommandContext,
-  reduce: (result: CaseResult) => CaseResult = comparableCase,
+  reducer: (run: number) => (result: CaseResult) => CaseResult = () => comparableCase,
 ): Promise<{ ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown }> {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, reduce),
+      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, reducer),
     };
   } catch (error) {
     if (!(error instanceof ArtifactReadError)) throw error;

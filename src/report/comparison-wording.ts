@@ -109,12 +109,16 @@ const LABEL_ORDER: Record<ChangeLabel, number> = {
   'too few cases': 3,
 };
 
-/** Runs with a regression first, otherwise in HEAD's order (the sort is stable). */
+/**
+ * Runs with a regression the gate counts first, then those with a possible one (`shownLabel`),
+ * otherwise in HEAD's order (the sort is stable).
+ */
 export function orderRuns(runs: readonly RunComparison[]): RunComparison[] {
-  const regressed = (run: RunComparison): number =>
-    [run.passRate, ...run.evaluators, ...run.agreement].some((row) => row.label === 'regressed')
-      ? 0
-      : 1;
+  const regressed = (run: RunComparison): number => {
+    const rows = [run.passRate, ...run.evaluators, ...run.agreement];
+    if (rows.some((row) => row.label === 'regressed' && row.significant)) return 0;
+    return rows.some((row) => row.label === 'regressed') ? 1 : 2;
+  };
   return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
 

@@ -49,7 +49,7 @@ export function reportedArtifact(
   return {
     ...artifact,
     runs: artifact.runs.map((run, i) => {
-      const keep = failingCasesWhole(wholeAtMost);
+      const keep = failingCasesWhole(reducedCase, wholeAtMost);
       const kept: ReportedCase[] = [];
       for (const result of cases(i)) {
         const shown = keep(result);
@@ -61,11 +61,13 @@ export function reportedArtifact(
 }
 
 /**
- * The cases a report shows, one after another: the first `wholeAtMost` cases that did not pass
- * or are flaky are returned as they are (whole), so a report can say why each fails; every other
- * case comes back reduced as a comparison reads it. `evals compare` reads HEAD through it.
+ * The cases of one run a report shows, one after another: the first `wholeAtMost` cases that
+ * did not pass or are flaky are returned as they are (whole), so a report can say why each fails;
+ * every other case comes back as `reduce` makes it. One per run: it counts the run's cases.
+ * `evals compare` reads HEAD's runs through it.
  */
 export function failingCasesWhole(
+  reduce: (result: CaseResult) => CaseResult,
   wholeAtMost: number = REPORTED_WHOLE_CASES,
 ): (result: CaseResult) => CaseResult {
   let whole = 0;
@@ -75,7 +77,7 @@ export function failingCasesWhole(
       whole++;
       return result;
     }
-    return reducedCase(result);
+    return reduce(result);
   };
 }
 
