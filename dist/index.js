@@ -64875,6 +64875,15 @@ var LLM_REFERENCE_OPTION = {
   type: "string",
   description: `The reference answer the retrieval should support. Default: the case's "reference", else its "expected".`
 };
+var LLM_CONTEXT_OPTIONS_SCHEMA = {
+  type: "object",
+  properties: {
+    contexts: CONTEXTS_OPTION,
+    reference: LLM_REFERENCE_OPTION,
+    question: QUESTION_OPTION2
+  },
+  additionalProperties: false
+};
 function nonBlankReference(values, testCase) {
   const reference = referenceText(values, testCase);
   if (reference.trim() === "") {
@@ -64888,15 +64897,7 @@ function nonBlankReference(values, testCase) {
 var llmContextPrecision = defineBuiltin({
   calls: "chat",
   summary: "Average precision of the retrieved contexts, useful meaning a judge model finds them needed for the reference (LLM judge).",
-  optionsSchema: {
-    type: "object",
-    properties: {
-      contexts: CONTEXTS_OPTION,
-      reference: LLM_REFERENCE_OPTION,
-      question: QUESTION_OPTION2
-    },
-    additionalProperties: false
-  },
+  optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context3) => requireChatJudge(context3, NAME2),
   async score(values, args, judge) {
     const contexts = contextsOf(values, args);
@@ -65318,15 +65319,7 @@ var SYSTEM8 = [
 var llmContextRecall = defineBuiltin({
   calls: "chat",
   summary: "Share of the reference's sentences a judge model attributes to the retrieved contexts (LLM judge).",
-  optionsSchema: {
-    type: "object",
-    properties: {
-      contexts: CONTEXTS_OPTION,
-      reference: LLM_REFERENCE_OPTION,
-      question: QUESTION_OPTION2
-    },
-    additionalProperties: false
-  },
+  optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context3) => requireChatJudge(context3, NAME6),
   async score(values, args, judge) {
     const contexts = contextsOf(values, args);

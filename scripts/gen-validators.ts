@@ -69,7 +69,9 @@ export function generateOptionValidators(): string {
   const names = Object.keys(builtinEvaluators) as (keyof typeof builtinEvaluators)[];
   const exportsMap: Record<string, string> = {};
   names.forEach((name, i) => {
-    ajv.addSchema(builtinEvaluators[name].optionsSchema, `builtin-${name}`);
+    // A copy each: built-ins may share one schema object, and ajv's standalone code would then
+    // declare the one compiled function twice.
+    ajv.addSchema(structuredClone(builtinEvaluators[name].optionsSchema), `builtin-${name}`);
     exportsMap[`v${i}`] = `builtin-${name}`;
   });
   const table = names

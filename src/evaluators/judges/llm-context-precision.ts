@@ -32,6 +32,17 @@ export const LLM_REFERENCE_OPTION = {
     'The reference answer the retrieval should support. Default: the case\'s "reference", else its "expected".',
 } as const;
 
+/** The options of the judged context metrics (`llm-context-precision`, `llm-context-recall`). */
+export const LLM_CONTEXT_OPTIONS_SCHEMA = {
+  type: 'object',
+  properties: {
+    contexts: CONTEXTS_OPTION,
+    reference: LLM_REFERENCE_OPTION,
+    question: QUESTION_OPTION,
+  },
+  additionalProperties: false,
+} as const;
+
 /** A reference that is blank gives nothing to judge against: an error, not a 0. */
 export function nonBlankReference(
   values: Record<string, unknown>,
@@ -57,15 +68,7 @@ export const llmContextPrecision = defineBuiltin({
   calls: 'chat',
   summary:
     'Average precision of the retrieved contexts, useful meaning a judge model finds them needed for the reference (LLM judge).',
-  optionsSchema: {
-    type: 'object',
-    properties: {
-      contexts: CONTEXTS_OPTION,
-      reference: LLM_REFERENCE_OPTION,
-      question: QUESTION_OPTION,
-    },
-    additionalProperties: false,
-  },
+  optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context) => requireChatJudge(context, NAME),
   async score(values, args, judge): Promise<Evaluation> {
     const contexts = contextsOf(values, args);

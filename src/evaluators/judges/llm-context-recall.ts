@@ -2,14 +2,8 @@ import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { compactList, truncateText } from '../metadata.ts';
 import { requireChatJudge } from './calls.ts';
-import { LLM_REFERENCE_OPTION, nonBlankReference } from './llm-context-precision.ts';
-import {
-  CONTEXTS_OPTION,
-  QUESTION_OPTION,
-  contextsOf,
-  questionOf,
-  splitSentences,
-} from './rag-shared.ts';
+import { LLM_CONTEXT_OPTIONS_SCHEMA, nonBlankReference } from './llm-context-precision.ts';
+import { contextsOf, questionOf, splitSentences } from './rag-shared.ts';
 import { askVerdicts, numbered } from './rag-verdicts.ts';
 
 const NAME = 'llm-context-recall';
@@ -34,15 +28,7 @@ export const llmContextRecall = defineBuiltin({
   calls: 'chat',
   summary:
     "Share of the reference's sentences a judge model attributes to the retrieved contexts (LLM judge).",
-  optionsSchema: {
-    type: 'object',
-    properties: {
-      contexts: CONTEXTS_OPTION,
-      reference: LLM_REFERENCE_OPTION,
-      question: QUESTION_OPTION,
-    },
-    additionalProperties: false,
-  },
+  optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context) => requireChatJudge(context, NAME),
   async score(values, args, judge): Promise<Evaluation> {
     const contexts = contextsOf(values, args);
