@@ -5512,7 +5512,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape3 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape2 = (str) => str.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -5520,14 +5520,14 @@ Content-Disposition: form-data`;
         let hasUnknownSizeValue = false;
         for (const [name, value] of object) {
           if (typeof value === "string") {
-            const chunk2 = textEncoder.encode(prefix + `; name="${escape3(normalizeLinefeeds(name))}"\r
+            const chunk2 = textEncoder.encode(prefix + `; name="${escape2(normalizeLinefeeds(name))}"\r
 \r
 ${normalizeLinefeeds(value)}\r
 `);
             blobParts.push(chunk2);
             length2 += chunk2.byteLength;
           } else {
-            const chunk2 = textEncoder.encode(`${prefix}; name="${escape3(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape3(value.name)}"` : "") + `\r
+            const chunk2 = textEncoder.encode(`${prefix}; name="${escape2(normalizeLinefeeds(name))}"` + (value.name ? `; filename="${escape2(value.name)}"` : "") + `\r
 Content-Type: ${value.type || "application/octet-stream"}\r
 \r
 `);
@@ -23166,14 +23166,14 @@ var require_code2 = __commonJS({
     }
     exports.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
-    function usePattern({ gen, it: { opts } }, pattern5) {
+    function usePattern({ gen, it: { opts } }, pattern) {
       const u = opts.unicodeRegExp ? "u" : "";
       const { regExp } = opts.code;
-      const rx = regExp(pattern5, u);
+      const rx = regExp(pattern, u);
       return gen.scopeValue("pattern", {
         key: rx.toString(),
         ref: rx,
-        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern5}, ${u})`
+        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
       });
     }
     exports.usePattern = usePattern;
@@ -23258,8 +23258,8 @@ var require_keyword = __commonJS({
       var _a;
       const { gen, keyword, schema, parentSchema, $data, it } = cxt;
       checkAsyncKeyword(it, def);
-      const validate2 = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
-      const validateRef = useKeyword(gen, keyword, validate2);
+      const validate = !$data && def.compile ? def.compile.call(it.self, schema, parentSchema, it) : def.validate;
+      const validateRef = useKeyword(gen, keyword, validate);
       const valid = gen.let("valid");
       cxt.block$data(valid, validateKeyword);
       cxt.ok((_a = def.valid) !== null && _a !== void 0 ? _a : valid);
@@ -24332,28 +24332,28 @@ var require_compile = __commonJS({
         if (this.opts.code.process)
           sourceCode = this.opts.code.process(sourceCode, sch);
         const makeValidate = new Function(`${names_1.default.self}`, `${names_1.default.scope}`, sourceCode);
-        const validate2 = makeValidate(this, this.scope.get());
-        this.scope.value(validateName, { ref: validate2 });
-        validate2.errors = null;
-        validate2.schema = sch.schema;
-        validate2.schemaEnv = sch;
+        const validate = makeValidate(this, this.scope.get());
+        this.scope.value(validateName, { ref: validate });
+        validate.errors = null;
+        validate.schema = sch.schema;
+        validate.schemaEnv = sch;
         if (sch.$async)
-          validate2.$async = true;
+          validate.$async = true;
         if (this.opts.code.source === true) {
-          validate2.source = { validateName, validateCode, scopeValues: gen._values };
+          validate.source = { validateName, validateCode, scopeValues: gen._values };
         }
         if (this.opts.unevaluated) {
           const { props, items } = schemaCxt;
-          validate2.evaluated = {
+          validate.evaluated = {
             props: props instanceof codegen_1.Name ? void 0 : props,
             items: items instanceof codegen_1.Name ? void 0 : items,
             dynamicProps: props instanceof codegen_1.Name,
             dynamicItems: items instanceof codegen_1.Name
           };
-          if (validate2.source)
-            validate2.source.evaluated = (0, codegen_1.stringify)(validate2.evaluated);
+          if (validate.source)
+            validate.source.evaluated = (0, codegen_1.stringify)(validate.evaluated);
         }
-        sch.validate = validate2;
+        sch.validate = validate;
         return sch;
       } catch (e) {
         delete sch.validate;
@@ -26091,10 +26091,10 @@ var require_core = __commonJS({
         }
         return metaSchema;
       }
-      _removeAllSchemas(schemas2, regex4) {
+      _removeAllSchemas(schemas2, regex3) {
         for (const keyRef in schemas2) {
           const sch = schemas2[keyRef];
-          if (!regex4 || regex4.test(keyRef)) {
+          if (!regex3 || regex3.test(keyRef)) {
             if (typeof sch == "string") {
               delete schemas2[keyRef];
             } else if (sch && !sch.meta) {
@@ -29098,14 +29098,14 @@ function validateArtifact(value) {
       ];
     }
   }
-  const validate2 = validator();
-  if (validate2(value)) return [];
-  return (validate2.errors ?? []).map(describeError);
+  const validate = validator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError);
 }
 function validateCase(value) {
-  const validate2 = caseValidator();
-  if (validate2(value)) return [];
-  return (validate2.errors ?? []).map(describeError);
+  const validate = caseValidator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(describeError);
 }
 function describeError(error2) {
   const where = error2.instancePath === "" ? "/" : error2.instancePath;
@@ -29282,10 +29282,7 @@ function parseCase(line, name, run2, index, lineNo) {
   try {
     value = caseOfLine(line);
   } catch (error2) {
-    throw new ArtifactReadError(
-      "not-json",
-      `${name} is not JSON: line ${lineNo}: ${error2.message}`
-    );
+    throw notJson(name, error2, `line ${lineNo}: `);
   }
   const problems = validateCase(value);
   if (problems.length > 0) {
@@ -29307,7 +29304,7 @@ function inMemory(path, name) {
   try {
     value = JSON.parse(text);
   } catch (error2) {
-    throw new ArtifactReadError("not-json", `${name} is not JSON: ${error2.message}`);
+    throw notJson(name, error2);
   }
   check(value, name);
   const artifact = value;
@@ -29328,6 +29325,10 @@ function invalid(name, problems) {
     "invalid",
     `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join("; ")}`
   );
+}
+function notJson(name, error2, where = "") {
+  const reason = error2.message.replaceAll("\n", "\\n").replaceAll("\r", "\\r");
+  return new ArtifactReadError("not-json", `${name} is not JSON: ${where}${reason}`);
 }
 function unreadable(name, error2) {
   const code = error2.code;
@@ -30757,9 +30758,9 @@ var require_yauzl = __commonJS({
 
 // src/shared/errors.ts
 function formatIssue(issue2) {
-  const where = issue2.line > 0 ? `${issue2.file}:${issue2.line}:${issue2.col || 1}` : issue2.file;
   const what = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
-  return `${where}  ${what}`;
+  if (issue2.line > 0) return `${issue2.file}:${issue2.line}:${issue2.col || 1}  ${what}`;
+  return issue2.file !== "" && !what.includes(issue2.file) ? `${issue2.file}  ${what}` : what;
 }
 function usageError(code, message, file = "") {
   return new UsageError([{ code, file, line: 0, col: 0, path: "", message }], message);
@@ -30830,291 +30831,36 @@ var init_errors = __esm({
   }
 });
 
-// node_modules/ansi-regex/index.js
-function ansiRegex({ onlyFirst = false } = {}) {
-  return new RegExp(pattern, onlyFirst ? void 0 : "g");
-}
-var ST, stringControls, osc, controlString, linuxPalette, csi, escape2, pattern;
-var init_ansi_regex = __esm({
-  "node_modules/ansi-regex/index.js"() {
-    ST = String.raw`(?:\u001B\u005C|\u009C)`;
-    stringControls = String.raw`\u0018\u001A\u001B\u0080-\u009F`;
-    osc = String.raw`(?:\u001B\]|\u009D)[^\u0007${stringControls}]*(?:\u0007|${ST})`;
-    controlString = String.raw`(?:\u001B[PX^_k]|[\u0090\u0098\u009E\u009F])[^${stringControls}]*${ST}`;
-    linuxPalette = String.raw`\u001B\](?:P[\dA-Fa-f]{7}|R)(?:\u0007|${ST})?`;
-    csi = String.raw`(?:\u001B\[|\u009B)[\u0030-\u003F]*[\u0020-\u002F]*[\u0040-\u007E]`;
-    escape2 = String.raw`\u001B(?:[\u0020-\u002F]+[\u0030-\u007E]|[\dA-PR-TZcf-oq-uy=><~|}])`;
-    pattern = `${linuxPalette}|${osc}|${controlString}|${csi}|${escape2}`;
-  }
-});
-
-// node_modules/strip-ansi/index.js
-function stripAnsi(string) {
-  if (typeof string !== "string") {
-    throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
-  }
-  if (!string.includes("\x1B") && !string.includes("\x9B")) {
-    return string;
-  }
-  return string.replace(regex2, "");
-}
-var regex2;
-var init_strip_ansi = __esm({
-  "node_modules/strip-ansi/index.js"() {
-    init_ansi_regex();
-    regex2 = ansiRegex();
-  }
-});
-
-// node_modules/get-east-asian-width/lookup-data.js
-var ambiguousMinimalCodePoint, ambiguousMaximumCodePoint, ambiguousRanges, fullwidthMinimalCodePoint, fullwidthMaximumCodePoint, fullwidthRanges, wideMinimalCodePoint, wideMaximumCodePoint, wideRanges;
-var init_lookup_data = __esm({
-  "node_modules/get-east-asian-width/lookup-data.js"() {
-    ambiguousMinimalCodePoint = 161;
-    ambiguousMaximumCodePoint = 1114109;
-    ambiguousRanges = [161, 161, 164, 164, 167, 168, 170, 170, 173, 174, 176, 180, 182, 186, 188, 191, 198, 198, 208, 208, 215, 216, 222, 225, 230, 230, 232, 234, 236, 237, 240, 240, 242, 243, 247, 250, 252, 252, 254, 254, 257, 257, 273, 273, 275, 275, 283, 283, 294, 295, 299, 299, 305, 307, 312, 312, 319, 322, 324, 324, 328, 331, 333, 333, 338, 339, 358, 359, 363, 363, 462, 462, 464, 464, 466, 466, 468, 468, 470, 470, 472, 472, 474, 474, 476, 476, 593, 593, 609, 609, 708, 708, 711, 711, 713, 715, 717, 717, 720, 720, 728, 731, 733, 733, 735, 735, 768, 879, 913, 929, 931, 937, 945, 961, 963, 969, 1025, 1025, 1040, 1103, 1105, 1105, 8208, 8208, 8211, 8214, 8216, 8217, 8220, 8221, 8224, 8226, 8228, 8231, 8240, 8240, 8242, 8243, 8245, 8245, 8251, 8251, 8254, 8254, 8308, 8308, 8319, 8319, 8321, 8324, 8364, 8364, 8451, 8451, 8453, 8453, 8457, 8457, 8467, 8467, 8470, 8470, 8481, 8482, 8486, 8486, 8491, 8491, 8531, 8532, 8539, 8542, 8544, 8555, 8560, 8569, 8585, 8585, 8592, 8601, 8632, 8633, 8658, 8658, 8660, 8660, 8679, 8679, 8704, 8704, 8706, 8707, 8711, 8712, 8715, 8715, 8719, 8719, 8721, 8721, 8725, 8725, 8730, 8730, 8733, 8736, 8739, 8739, 8741, 8741, 8743, 8748, 8750, 8750, 8756, 8759, 8764, 8765, 8776, 8776, 8780, 8780, 8786, 8786, 8800, 8801, 8804, 8807, 8810, 8811, 8814, 8815, 8834, 8835, 8838, 8839, 8853, 8853, 8857, 8857, 8869, 8869, 8895, 8895, 8978, 8978, 9312, 9449, 9451, 9547, 9552, 9587, 9600, 9615, 9618, 9621, 9632, 9633, 9635, 9641, 9650, 9651, 9654, 9655, 9660, 9661, 9664, 9665, 9670, 9672, 9675, 9675, 9678, 9681, 9698, 9701, 9711, 9711, 9733, 9734, 9737, 9737, 9742, 9743, 9756, 9756, 9758, 9758, 9792, 9792, 9794, 9794, 9824, 9825, 9827, 9829, 9831, 9834, 9836, 9837, 9839, 9839, 9886, 9887, 9919, 9919, 9926, 9933, 9935, 9939, 9941, 9953, 9955, 9955, 9960, 9961, 9963, 9969, 9972, 9972, 9974, 9977, 9979, 9980, 9982, 9983, 10045, 10045, 10102, 10111, 11094, 11097, 12872, 12879, 57344, 63743, 65024, 65039, 65533, 65533, 127232, 127242, 127248, 127277, 127280, 127337, 127344, 127373, 127375, 127376, 127387, 127404, 917760, 917999, 983040, 1048573, 1048576, 1114109];
-    fullwidthMinimalCodePoint = 12288;
-    fullwidthMaximumCodePoint = 65510;
-    fullwidthRanges = [12288, 12288, 65281, 65376, 65504, 65510];
-    wideMinimalCodePoint = 4352;
-    wideMaximumCodePoint = 262141;
-    wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
-  }
-});
-
-// node_modules/get-east-asian-width/utilities.js
-var isInRange;
-var init_utilities = __esm({
-  "node_modules/get-east-asian-width/utilities.js"() {
-    isInRange = (ranges, codePoint) => {
-      let low = 0;
-      let high = Math.floor(ranges.length / 2) - 1;
-      while (low <= high) {
-        const mid = Math.floor((low + high) / 2);
-        const i = mid * 2;
-        if (codePoint < ranges[i]) {
-          high = mid - 1;
-        } else if (codePoint > ranges[i + 1]) {
-          low = mid + 1;
-        } else {
-          return true;
-        }
-      }
-      return false;
-    };
-  }
-});
-
-// node_modules/get-east-asian-width/lookup.js
-function findWideFastPathRange(ranges) {
-  let fastPathStart = ranges[0];
-  let fastPathEnd = ranges[1];
-  for (let index = 0; index < ranges.length; index += 2) {
-    const start = ranges[index];
-    const end = ranges[index + 1];
-    if (commonCjkCodePoint >= start && commonCjkCodePoint <= end) {
-      return [start, end];
-    }
-    if (end - start > fastPathEnd - fastPathStart) {
-      fastPathStart = start;
-      fastPathEnd = end;
-    }
-  }
-  return [fastPathStart, fastPathEnd];
-}
-var commonCjkCodePoint, wideFastPathStart, wideFastPathEnd, isAmbiguous, isFullwidth, isWide;
-var init_lookup = __esm({
-  "node_modules/get-east-asian-width/lookup.js"() {
-    init_lookup_data();
-    init_utilities();
-    commonCjkCodePoint = 19968;
-    [wideFastPathStart, wideFastPathEnd] = /* @__PURE__ */ findWideFastPathRange(wideRanges);
-    isAmbiguous = (codePoint) => {
-      if (codePoint < ambiguousMinimalCodePoint || codePoint > ambiguousMaximumCodePoint) {
-        return false;
-      }
-      return isInRange(ambiguousRanges, codePoint);
-    };
-    isFullwidth = (codePoint) => {
-      if (codePoint < fullwidthMinimalCodePoint || codePoint > fullwidthMaximumCodePoint) {
-        return false;
-      }
-      return isInRange(fullwidthRanges, codePoint);
-    };
-    isWide = (codePoint) => {
-      if (codePoint >= wideFastPathStart && codePoint <= wideFastPathEnd) {
-        return true;
-      }
-      if (codePoint < wideMinimalCodePoint || codePoint > wideMaximumCodePoint) {
-        return false;
-      }
-      return isInRange(wideRanges, codePoint);
-    };
-  }
-});
-
-// node_modules/get-east-asian-width/index.js
-function validate(codePoint) {
-  if (!Number.isSafeInteger(codePoint)) {
-    throw new TypeError(`Expected a code point, got \`${typeof codePoint}\`.`);
-  }
-}
-function eastAsianWidth(codePoint, { ambiguousAsWide = false } = {}) {
-  validate(codePoint);
-  if (isFullwidth(codePoint) || isWide(codePoint) || ambiguousAsWide && isAmbiguous(codePoint)) {
-    return 2;
-  }
-  return 1;
-}
-var init_get_east_asian_width = __esm({
-  "node_modules/get-east-asian-width/index.js"() {
-    init_lookup();
-  }
-});
-
-// node_modules/string-width/index.js
-function isDoubleWidthNonRgiEmojiSequence(segment) {
-  if (segment.length > 50) {
-    return false;
-  }
-  if (unqualifiedKeycapRegex.test(segment)) {
-    return true;
-  }
-  if (segment.includes("\u200D")) {
-    const pictographics = segment.match(extendedPictographicRegex);
-    return pictographics !== null && pictographics.length >= 2;
-  }
-  return false;
-}
-function baseVisible(segment) {
-  const index = segment.search(visibleCharacterRegex);
-  return index === -1 ? void 0 : segment.slice(index);
-}
-function isHangulLeadingJamo(codePoint) {
-  return codePoint >= 4352 && codePoint <= 4447 || codePoint >= 43360 && codePoint <= 43388;
-}
-function isHangulVowelJamo(codePoint) {
-  return codePoint >= 4448 && codePoint <= 4519 || codePoint >= 55216 && codePoint <= 55238;
-}
-function isHangulTrailingJamo(codePoint) {
-  return codePoint >= 4520 && codePoint <= 4607 || codePoint >= 55243 && codePoint <= 55291;
-}
-function isHangulJamo(codePoint) {
-  return isHangulLeadingJamo(codePoint) || isHangulVowelJamo(codePoint) || isHangulTrailingJamo(codePoint);
-}
-function hangulClusterWidth(visibleSegment, eastAsianWidthOptions) {
-  const codePoints3 = [];
-  for (const character of visibleSegment) {
-    if (!visibleCharacterRegex.test(character)) {
-      continue;
-    }
-    codePoints3.push(character.codePointAt(0));
-  }
-  if (codePoints3.length === 0) {
-    return void 0;
-  }
-  let width = 0;
-  for (let index = 0; index < codePoints3.length; index++) {
-    const codePoint = codePoints3[index];
-    if (!isHangulJamo(codePoint)) {
-      if (width === 0) {
-        return void 0;
-      }
-      for (let remaining = index; remaining < codePoints3.length; remaining++) {
-        width += eastAsianWidth(codePoints3[remaining], eastAsianWidthOptions);
-      }
-      return width;
-    }
-    if (isHangulLeadingJamo(codePoint) && isHangulVowelJamo(codePoints3[index + 1])) {
-      width += 2;
-      index += isHangulTrailingJamo(codePoints3[index + 2]) ? 2 : 1;
-      continue;
-    }
-    width += eastAsianWidth(codePoint, eastAsianWidthOptions);
-  }
-  return width;
-}
-function trailingWidth(visibleSegment, eastAsianWidthOptions) {
-  let extra = 0;
-  let first = true;
-  for (const character of visibleSegment) {
-    if (first) {
-      first = false;
-      continue;
-    }
-    if (spacingMarkRegex.test(character) || character >= "\uFF00" && character <= "\uFFEF") {
-      extra += eastAsianWidth(character.codePointAt(0), eastAsianWidthOptions);
-    }
-  }
-  return extra;
-}
-function stringWidth(input, options2 = {}) {
-  if (typeof input !== "string" || input.length === 0) {
-    return 0;
-  }
-  const {
-    ambiguousIsNarrow = true,
-    countAnsiEscapeCodes = false
-  } = options2;
-  let string = input;
-  if (!countAnsiEscapeCodes && (string.includes("\x1B") || string.includes("\x9B"))) {
-    string = stripAnsi(string);
-  }
-  if (string.length === 0) {
-    return 0;
-  }
-  if (/^[\u0020-\u007E]*$/.test(string)) {
-    return string.length;
-  }
-  let width = 0;
-  const eastAsianWidthOptions = { ambiguousAsWide: !ambiguousIsNarrow };
-  for (const { segment } of segmenter.segment(string)) {
-    const visibleSegment = baseVisible(segment);
-    if (visibleSegment === void 0) {
-      continue;
-    }
-    if (rgiEmojiRegex.test(segment) || isDoubleWidthNonRgiEmojiSequence(segment)) {
-      width += 2;
-      continue;
-    }
-    const hangulWidth = hangulClusterWidth(visibleSegment, eastAsianWidthOptions);
-    if (hangulWidth !== void 0) {
-      width += hangulWidth;
-      continue;
-    }
-    const codePoint = visibleSegment.codePointAt(0);
-    width += eastAsianWidth(codePoint, eastAsianWidthOptions);
-    width += trailingWidth(visibleSegment, eastAsianWidthOptions);
-  }
-  return width;
-}
-var segmenter, visibleCharacterRegex, spacingMarkRegex, rgiEmojiRegex, unqualifiedKeycapRegex, extendedPictographicRegex;
-var init_string_width = __esm({
-  "node_modules/string-width/index.js"() {
-    init_strip_ansi();
-    init_get_east_asian_width();
-    segmenter = new Intl.Segmenter();
-    visibleCharacterRegex = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
-    spacingMarkRegex = new RegExp("\\p{Spacing_Mark}", "v");
-    rgiEmojiRegex = new RegExp("^\\p{RGI_Emoji}$", "v");
-    unqualifiedKeycapRegex = /^[\d#*]\u20E3$/;
-    extendedPictographicRegex = new RegExp("\\p{Extended_Pictographic}", "gu");
+// src/shared/string-width-module.bundled.ts
+var STRING_WIDTH_MODULE;
+var init_string_width_module_bundled = __esm({
+  "src/shared/string-width-module.bundled.ts"() {
+    STRING_WIDTH_MODULE = "./string-width.cjs";
   }
 });
 
 // src/shared/text-table.ts
+import { createRequire } from "node:module";
+function stringWidth(text) {
+  loadedStringWidth ??= createRequire(import.meta.url)(STRING_WIDTH_MODULE).default;
+  return loadedStringWidth(text);
+}
+function graphemesOf(text) {
+  segmenter ??= new Intl.Segmenter();
+  return segmenter.segment(text);
+}
 function textWidth(text) {
-  return stringWidth(text);
+  return PLAIN_ASCII.test(text) ? text.length : stringWidth(text);
 }
 function textWidthUpTo(text, limit) {
-  if (text.length * 2 <= limit) return stringWidth(text);
+  if (text.length * 2 <= limit) return textWidth(text);
   let width = 0;
   for (const piece of textPieces(text)) {
     if (PLAIN_ASCII.test(piece)) {
       width += piece.length;
     } else {
       let chunk = "";
-      for (const { segment } of graphemes.segment(piece)) {
+      for (const { segment } of graphemesOf(piece)) {
         chunk += segment;
         if (chunk.length < CHUNK) continue;
         width += stringWidth(chunk);
@@ -31135,7 +30881,7 @@ function truncateToWidth(text, max) {
   if (textWidthUpTo(text, max) <= max) return text;
   if (max <= 0) return "";
   if (PLAIN_ASCII.test(text)) return `${text.slice(0, max - 1)}${ELLIPSIS}`;
-  const room = max - stringWidth(ELLIPSIS);
+  const room = max - textWidth(ELLIPSIS);
   let kept = "";
   let width = 0;
   let cut = false;
@@ -31145,8 +30891,8 @@ function truncateToWidth(text, max) {
       return;
     }
     if (cut) return;
-    for (const { segment } of graphemes.segment(piece)) {
-      const next = PLAIN_ASCII.test(segment) ? segment.length : stringWidth(segment);
+    for (const { segment } of graphemesOf(piece)) {
+      const next = textWidth(segment);
       if (width + next > room) {
         kept += ELLIPSIS;
         cut = true;
@@ -31223,16 +30969,15 @@ function printable(text) {
     (char) => char === "	" ? " " : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
 }
-var ELLIPSIS, PLAIN_ASCII, ANSI_SEQUENCE, CHUNK, graphemes, ACTING;
+var ELLIPSIS, PLAIN_ASCII, ANSI_SEQUENCE, CHUNK, loadedStringWidth, segmenter, ACTING;
 var init_text_table = __esm({
   "src/shared/text-table.ts"() {
     "use strict";
-    init_string_width();
+    init_string_width_module_bundled();
     ELLIPSIS = "\u2026";
     PLAIN_ASCII = /^[\u0020-\u007e]*$/;
     ANSI_SEQUENCE = /(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\))/;
     CHUNK = 64;
-    graphemes = new Intl.Segmenter();
     ACTING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
   }
 });
@@ -40206,8 +39951,8 @@ var require_dynamicAnchor = __commonJS({
       const { gen, it } = cxt;
       it.schemaEnv.root.dynamicAnchors[anchor] = true;
       const v = (0, codegen_1._)`${names_1.default.dynamicAnchors}${(0, codegen_1.getProperty)(anchor)}`;
-      const validate2 = it.errSchemaPath === "#" ? it.validateName : _getValidate(cxt);
-      gen.if((0, codegen_1._)`!${v}`, () => gen.assign(v, validate2));
+      const validate = it.errSchemaPath === "#" ? it.validateName : _getValidate(cxt);
+      gen.if((0, codegen_1._)`!${v}`, () => gen.assign(v, validate));
     }
     exports.dynamicAnchor = dynamicAnchor;
     function _getValidate(cxt) {
@@ -40256,11 +40001,11 @@ var require_dynamicRef = __commonJS({
           _callRef(it.validateName, valid)();
         }
       }
-      function _callRef(validate2, valid) {
+      function _callRef(validate, valid) {
         return valid ? () => gen.block(() => {
-          (0, ref_1.callRef)(cxt, validate2);
+          (0, ref_1.callRef)(cxt, validate);
           gen.let(valid, true);
-        }) : () => (0, ref_1.callRef)(cxt, validate2);
+        }) : () => (0, ref_1.callRef)(cxt, validate);
       }
     }
     exports.dynamicRef = dynamicRef;
@@ -42435,7 +42180,7 @@ var init_api = __esm({
         state: init_state(options2),
         __needMoreData: function(i, bufLen, end) {
           if (end) return false;
-          const { encoding, escape: escape3, quote: quote3 } = this.options;
+          const { encoding, escape: escape2, quote: quote3 } = this.options;
           const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
           const numOfCharLeft = bufLen - i - 1;
           const requiredLength = Math.max(
@@ -42448,7 +42193,7 @@ var init_api = __esm({
             // recordDelimiterMaxLength,
             recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
             // Skip if remaining buffer can be an escaped quote
-            quoting ? (escape3 === null ? 0 : escape3.length) + quote3.length : 0,
+            quoting ? (escape2 === null ? 0 : escape2.length) + quote3.length : 0,
             // Skip if remaining buffer can be record delimiter following the closing quote
             quoting ? quote3.length + recordDelimiterMaxLength : 0
           );
@@ -42471,7 +42216,7 @@ var init_api = __esm({
             to,
             to_line
           } = this.options;
-          let { comment, escape: escape3, quote: quote3, record_delimiter } = this.options;
+          let { comment, escape: escape2, quote: quote3, record_delimiter } = this.options;
           const {
             bomSkipped,
             delimiterDiscovered,
@@ -42538,7 +42283,7 @@ var init_api = __esm({
                   for (const key in options3) {
                     this.options[key] = options3[key];
                   }
-                  ({ comment, escape: escape3, quote: quote3 } = this.options);
+                  ({ comment, escape: escape2, quote: quote3 } = this.options);
                   break;
                 }
               }
@@ -42579,16 +42324,16 @@ var init_api = __esm({
             if (this.state.escaping === true) {
               this.state.escaping = false;
             } else {
-              if (escape3 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape3.length < bufLen) {
+              if (escape2 !== null && this.state.quoting === true && this.__isEscape(buf, pos, chr) && pos + escape2.length < bufLen) {
                 if (escapeIsQuote) {
-                  if (this.__isQuote(buf, pos + escape3.length)) {
+                  if (this.__isQuote(buf, pos + escape2.length)) {
                     this.state.escaping = true;
-                    pos += escape3.length - 1;
+                    pos += escape2.length - 1;
                     continue;
                   }
                 } else {
                   this.state.escaping = true;
-                  pos += escape3.length - 1;
+                  pos += escape2.length - 1;
                   continue;
                 }
               }
@@ -42603,8 +42348,8 @@ var init_api = __esm({
                     nextChr
                   );
                   const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote3.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote3.length);
-                  if (escape3 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape3.length)) {
-                    pos += escape3.length - 1;
+                  if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
+                    pos += escape2.length - 1;
                   } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
                     this.state.quoting = false;
                     this.state.wasQuoting = true;
@@ -43085,12 +42830,12 @@ var init_api = __esm({
           return 0;
         },
         __isEscape: function(buf, pos, chr) {
-          const { escape: escape3 } = this.options;
-          if (escape3 === null) return false;
-          const l = escape3.length;
-          if (escape3[0] === chr) {
+          const { escape: escape2 } = this.options;
+          if (escape2 === null) return false;
+          const l = escape2.length;
+          if (escape2[0] === chr) {
             for (let i = 0; i < l; i++) {
-              if (escape3[i] !== buf[pos + i]) {
+              if (escape2[i] !== buf[pos + i]) {
                 return false;
               }
             }
@@ -45147,17 +44892,12 @@ async function readJson(path, ctx) {
   try {
     text = await readFile5(resolve11(ctx.cwd, path), "utf8");
   } catch (error2) {
-    const code = error2.code;
-    throw usageError(
-      "compare.unreadable",
-      code === "ENOENT" ? `${path}: no such results file` : `${path}: cannot read it (${code ?? String(error2)})`,
-      path
-    );
+    throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
   try {
     return JSON.parse(text);
   } catch (error2) {
-    throw usageError("compare.not-json", `${path} is not JSON: ${error2.message}`, path);
+    throw usageError("compare.not-json", notJson(path, error2).message, path);
   }
 }
 var init_artifact_files = __esm({
@@ -61902,19 +61642,19 @@ function checkConfigSchema(data) {
   return validateConfig(data) ? [] : [...validateConfig.errors ?? []];
 }
 function checkOptionsSchema(optionsSchema, options2) {
-  let validate2 = optionValidators2.get(optionsSchema);
-  if (!validate2) {
+  let validate = optionValidators2.get(optionsSchema);
+  if (!validate) {
     const text = JSON.stringify(optionsSchema);
     const precompiled = Object.values(optionValidators).find((v) => v.schema === text);
     if (precompiled) {
-      validate2 = precompiled.validate;
+      validate = precompiled.validate;
     } else {
       optionsAjv ??= new import_ajv2.Ajv({ ...OPTION_SCHEMA_AJV, validateSchema: false });
-      validate2 = optionsAjv.compile(optionsSchema);
+      validate = optionsAjv.compile(optionsSchema);
     }
-    optionValidators2.set(optionsSchema, validate2);
+    optionValidators2.set(optionsSchema, validate);
   }
-  return validate2(options2) ? [] : [...validate2.errors ?? []];
+  return validate(options2) ? [] : [...validate.errors ?? []];
 }
 
 // src/config/schema-errors.ts
@@ -66008,9 +65748,9 @@ function schemaCompiler(templated) {
       ajv2 = newAjv(dialect);
       instances.set(dialect, ajv2);
     }
-    let validate2;
+    let validate;
     try {
-      validate2 = compileSchema(ajv2, schema);
+      validate = compileSchema(ajv2, schema);
     } catch (error2) {
       throw new OptionError(
         "evaluator.option",
@@ -66018,8 +65758,8 @@ function schemaCompiler(templated) {
       );
     }
     if (cache.size >= SCHEMA_CACHE_LIMIT) cache.clear();
-    cache.set(key, validate2);
-    return validate2;
+    cache.set(key, validate);
+    return validate;
   };
 }
 function formatError(error2) {
@@ -66211,7 +65951,7 @@ function codePointCount(text) {
 // src/evaluators/regex.ts
 var MATCH_MODES = ["any", "none"];
 var PATTERN_CACHE_LIMIT = 256;
-var regex3 = defineBuiltin({
+var regex2 = defineBuiltin({
   summary: "The text under test matches `pattern` (or, with `match: none`, does not).",
   optionsSchema: {
     type: "object",
@@ -66235,16 +65975,16 @@ var regex3 = defineBuiltin({
   },
   defaultThreshold: { gte: 1 },
   validate(options2) {
-    const { pattern: pattern5, flags } = options2;
-    if (typeof pattern5 !== "string" || hasTemplates(pattern5)) return [];
+    const { pattern, flags } = options2;
+    if (typeof pattern !== "string" || hasTemplates(pattern)) return [];
     if (flags !== void 0 && (typeof flags !== "string" || hasTemplates(flags))) return [];
-    const problem = compileProblem(pattern5, flags);
+    const problem = compileProblem(pattern, flags);
     return problem === null ? [] : [problem];
   },
   prepare: (options2) => patternCompiler(hasTemplates(options2.pattern) || hasTemplates(options2.flags)),
   score(values, args, compile) {
-    const pattern5 = requiredString(values, "pattern");
-    const re = compile(pattern5, optionalString(values, "flags"));
+    const pattern = requiredString(values, "pattern");
+    const re = compile(pattern, optionalString(values, "flags"));
     const mode = optionalChoice(values, "match", MATCH_MODES, "any");
     const text = textOf(actualOf(values, args));
     re.lastIndex = 0;
@@ -66252,7 +65992,7 @@ var regex3 = defineBuiltin({
     if (!found2) {
       if (mode === "none") return { score: 1 };
       const metadata = {
-        pattern: truncateText(pattern5),
+        pattern: truncateText(pattern),
         flags: re.flags,
         actual: truncateText(text)
       };
@@ -66262,7 +66002,7 @@ var regex3 = defineBuiltin({
     return mode === "any" ? { score: 1, metadata: where } : { score: 0, metadata: { forbiddenMatch: where } };
   }
 });
-function compileProblem(pattern5, flags) {
+function compileProblem(pattern, flags) {
   try {
     new RegExp("", flags);
   } catch (error2) {
@@ -66272,7 +66012,7 @@ function compileProblem(pattern5, flags) {
     };
   }
   try {
-    new RegExp(pattern5, flags);
+    new RegExp(pattern, flags);
   } catch (error2) {
     return { path: "pattern", message: messageOf3(error2) };
   }
@@ -66283,15 +66023,15 @@ function messageOf3(error2) {
 }
 function patternCompiler(templated) {
   const cache = /* @__PURE__ */ new Map();
-  return (pattern5, flags) => {
-    const key = templated ? `${flags ?? ""}/${pattern5}` : "";
+  return (pattern, flags) => {
+    const key = templated ? `${flags ?? ""}/${pattern}` : "";
     const cached = cache.get(key);
     if (cached) return cached;
-    const problem = compileProblem(pattern5, flags);
+    const problem = compileProblem(pattern, flags);
     if (problem)
       throw new OptionError("evaluator.option", `option "${problem.path}": ${problem.message}`);
     if (cache.size >= PATTERN_CACHE_LIMIT) cache.clear();
-    const re = new RegExp(pattern5, flags);
+    const re = new RegExp(pattern, flags);
     cache.set(key, re);
     return re;
   };
@@ -66303,7 +66043,7 @@ var builtinEvaluators = {
   "is-valid-json": isValidJson,
   "has-all-substrings": hasAllSubstrings,
   contains,
-  regex: regex3,
+  regex: regex2,
   "json-schema": jsonSchema,
   assertions,
   levenshtein,
@@ -66625,7 +66365,7 @@ function stripModuleExtension(name) {
 
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire as createRequire2 } from "node:module";
 import { dirname as dirname7, join as join7 } from "node:path";
 import { pathToFileURL } from "node:url";
 var loaders = 0;
@@ -66658,7 +66398,7 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname7(createRequire(join7(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname7(createRequire2(join7(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
@@ -67840,10 +67580,10 @@ async function createModelTarget(config, setup) {
     messages.push({ role: message.role, content: content.value });
   }
   const schema = config.responseFormat;
-  let validate2;
+  let validate;
   if (typeof schema === "object") {
     try {
-      validate2 = new import_ajv4.Ajv({ allErrors: false, strict: false }).compile(schema.schema);
+      validate = new import_ajv4.Ajv({ allErrors: false, strict: false }).compile(schema.schema);
     } catch (error2) {
       return {
         ok: false,
@@ -67876,7 +67616,7 @@ async function createModelTarget(config, setup) {
         if (!result.ok) return { output: null, usage, error: result.error.message };
         const text = result.message.content ?? "";
         if (config.responseFormat === "text") return { output: text, usage };
-        return { ...parsedReply(text, validate2), usage };
+        return { ...parsedReply(text, validate), usage };
       }
     }
   };
@@ -67951,7 +67691,7 @@ function chatRequest(config, model, messages, args) {
   }
   return { ok: true, value: request2 };
 }
-function parsedReply(text, validate2) {
+function parsedReply(text, validate) {
   let parsed;
   try {
     parsed = JSON.parse(text);
@@ -67961,8 +67701,8 @@ function parsedReply(text, validate2) {
       error: `the model's reply is not JSON (responseFormat asks for JSON): ${error2.message}`
     };
   }
-  if (validate2 !== void 0 && !validate2(parsed)) {
-    const first = validate2.errors?.[0];
+  if (validate !== void 0 && !validate(parsed)) {
+    const first = validate.errors?.[0];
     const where = first?.instancePath ? ` at ${first.instancePath}` : "";
     return {
       output: parsed,

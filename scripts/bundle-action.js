@@ -3,19 +3,24 @@
 // user's workspace (src/bind/modules/typescript-loader.ts).
 // `--check` rebuilds in memory and fails when the committed dist/ differs (run by `npm test`).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { buildSync } from 'esbuild';
-import { bundleOptions } from './esbuild-options.js';
+import { build } from 'esbuild';
+import { bundleOptions, stringWidthOptions } from './esbuild-options.js';
 
-// The Action, and the program of its `isolation: worker` threads, which must sit next to it
-// (src/bind/function-worker-entry.ts).
-const bundles = [
-  ['src/action/index.ts', 'dist/index.js'],
-  ['src/bind/function-worker.ts', 'dist/function-worker.js'],
-].map(([entry, out]) => {
-  const options = bundleOptions(entry, out);
-  const result = buildSync({ ...options, legalComments: 'eof', write: false });
-  return { name: out, outfile: options.outfile, text: result.outputFiles[0].text };
-});
+// The Action, and what must sit next to it: the program of its `isolation: worker` threads
+// (src/bind/function-worker-entry.ts) and string-width (src/shared/string-width-module.ts).
+const bundles = await Promise.all(
+  [
+    [bundleOptions('src/action/index.ts', 'dist/index.js'), 'dist/index.js'],
+    [
+      bundleOptions('src/bind/function-worker.ts', 'dist/function-worker.js'),
+      'dist/function-worker.js',
+    ],
+    [stringWidthOptions('dist/string-width.cjs'), 'dist/string-width.cjs'],
+  ].map(async ([options, name]) => {
+    const result = await build({ ...options, legalComments: 'eof', write: false });
+    return { name, outfile: options.outfile, text: result.outputFiles[0].text };
+  }),
+);
 
 if (process.argv.includes('--check')) {
   const stale = bundles.filter(({ outfile, text }) => {

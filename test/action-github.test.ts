@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { notFound } from '../src/action/baseline.ts';
+import { textWidth } from '../src/shared/text-table.ts';
 import {
   actionCheckout,
   fileErrors,
@@ -148,6 +149,31 @@ describe('matrix legs', () => {
       ],
     );
     assert.match(comments()[0]?.body ?? '', /evals: model: small/);
+  });
+});
+
+describe('wide text in the job log', () => {
+  it('the Action measures CJK grid values with the string-width copy next to dist/index.js', async () => {
+    const files = suiteFiles(ONE_FAILING);
+    files['evals.yaml'] = (files['evals.yaml'] ?? '').replace(
+      '    function:',
+      '    grid: { lang: [日本語, en] }\n    function:',
+    );
+    const result = await run(workspace(files), {});
+    assert.equal(result.code, 1, result.stdout);
+    const lines = result.stdout.split('\n');
+    const header = lines.findIndex((line) => /^ +lang +verdict/.test(line));
+    const table = lines.slice(header, header + 3);
+    assert.deepEqual(
+      table.map((line) => line.trim().split(/ {2,}/)[0]),
+      ['lang', '日本語', 'en'],
+      result.stdout,
+    );
+    // 日本語 takes six columns: the verdict column lines up only when measured so.
+    const verdictAt = table.map((line) =>
+      textWidth(line.slice(0, line.search(/(FAIL|PASS|verdict)/))),
+    );
+    assert.equal(new Set(verdictAt).size, 1, table.join('\n'));
   });
 });
 

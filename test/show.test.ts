@@ -143,8 +143,13 @@ describe('evals show', () => {
 
 describe('evals show: bad input is exit 2 with one clear line', () => {
   const cases: [string, string[], RegExp][] = [
-    ['a missing file', ['show', 'nope.json'], /nope\.json: no such results file|nope\.json/],
-    ['a file that is not JSON', ['show', 'not-json.txt'], /not-json\.txt is not JSON|not JSON/],
+    // The file is named once, not as a location and again in the message.
+    ['a missing file', ['show', 'nope.json'], /^error: nope\.json: no such results file\n$/],
+    [
+      'a file that is not JSON',
+      ['show', 'not-json.txt'],
+      /^error: not-json\.txt is not JSON: .*"hello\\nthere\\n" is not valid JSON\n$/,
+    ],
     ['no file at all', ['show'], /evals show needs one results file \(RESULTS\.json\), found none/],
     [
       'an unknown suite',
@@ -180,10 +185,12 @@ describe('evals show: bad input is exit 2 with one clear line', () => {
   ];
   for (const [what, argv, message] of cases) {
     it(`refuses ${what}`, async () => {
-      writeFileSync(join(dir, 'not-json.txt'), 'hello');
+      // JSON.parse quotes the text it stopped at, line breaks included.
+      writeFileSync(join(dir, 'not-json.txt'), 'hello\nthere\n');
       const { code, stdout, stderr } = await runInProcess(argv, dir);
       assert.equal(code, 2, stdout);
       assert.match(stderr, /^error: /);
+      assert.equal(stderr.trimEnd().split('\n').length, 1, stderr);
       assert.match(stderr, message);
       assert.doesNotMatch(stderr, /\n\s+at /);
     });

@@ -13,6 +13,7 @@ import {
   truncateToWidth,
 } from '../src/shared/text-table.ts';
 import type { ResultsArtifact, RunResult } from '../src/types/index.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { fixtureRuns } from './report-fixture.ts';
 
 const red = (text: string): string => `\x1b[31m${text}\x1b[39m`;
@@ -294,5 +295,38 @@ describe('tables with a CJK cell line up', () => {
       return gap === null ? -1 : textWidth(plain.slice(0, 2 + gap.index + gap[0].length));
     });
     assert.equal(new Set(changeStarts).size, 1, rows.join('\n'));
+  });
+});
+
+describe('the built CLI measures wide text with the string-width copy next to its bundle', () => {
+  it('lines up a grid matrix whose grid values are CJK', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': `version: 1
+suites:
+  - id: langs
+    testset:
+      cases:
+        - { expected: a, output: "answer: a" }
+    grid:
+      lang: [日本語, en, 한국어]
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "answer: {{case.expected}}" } }
+`,
+    });
+    const result = await runCli(['run', 'evals.yaml'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.split('\n');
+    const header = lines.findIndex((line) => /^ +lang +verdict/.test(line));
+    const table = lines.slice(header, header + 4);
+    assert.deepEqual(
+      table.map((line) => line.trim().split(/ {2,}/)[0]),
+      ['lang', '日本語', 'en', '한국어'],
+      table.join('\n'),
+    );
+    // Two columns a CJK character: the verdict column starts at the same display column on
+    // every row, which a width of one column a character would break.
+    const starts = table.map((line) => cellStarts(line)[1]);
+    assert.equal(new Set(starts).size, 1, table.join('\n'));
   });
 });

@@ -261,10 +261,7 @@ function parseCase(
   try {
     value = caseOfLine(line);
   } catch (error) {
-    throw new ArtifactReadError(
-      'not-json',
-      `${name} is not JSON: line ${lineNo}: ${(error as Error).message}`,
-    );
+    throw notJson(name, error, `line ${lineNo}: `);
   }
   const problems = validateCase(value);
   if (problems.length > 0) {
@@ -288,7 +285,7 @@ function inMemory(path: string, name: string): ArtifactFile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ArtifactReadError('not-json', `${name} is not JSON: ${(error as Error).message}`);
+    throw notJson(name, error);
   }
   check(value, name);
   const artifact = value as ResultsArtifact;
@@ -313,7 +310,17 @@ function invalid(name: string, problems: string[]): ArtifactReadError {
   );
 }
 
-function unreadable(name: string, error: unknown): ArtifactReadError {
+/**
+ * The error for a file named `name` whose text is not JSON, on one line: JSON.parse quotes the
+ * text it stopped at, line breaks and all, which are written as `\\n` here.
+ */
+export function notJson(name: string, error: unknown, where = ''): ArtifactReadError {
+  const reason = (error as Error).message.replaceAll('\n', '\\n').replaceAll('\r', '\\r');
+  return new ArtifactReadError('not-json', `${name} is not JSON: ${where}${reason}`);
+}
+
+/** The error for a file named `name` that could not be read (`error` from the read). */
+export function unreadable(name: string, error: unknown): ArtifactReadError {
   const code = (error as NodeJS.ErrnoException).code;
   return new ArtifactReadError(
     'unreadable',

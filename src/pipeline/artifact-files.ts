@@ -8,8 +8,10 @@ import { resolve } from 'node:path';
 import type { NamedArtifact } from '../artifact/merge.ts';
 import {
   ArtifactReadError,
+  notJson,
   openArtifactFile,
   readReducedArtifact,
+  unreadable,
   type ArtifactFile,
 } from '../artifact/read.ts';
 import { comparableCase } from '../compare/comparable.ts';
@@ -88,18 +90,11 @@ export async function readJson(path: string, ctx: CommandContext): Promise<unkno
   try {
     text = await readFile(resolve(ctx.cwd, path), 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw usageError(
-      'compare.unreadable',
-      code === 'ENOENT'
-        ? `${path}: no such results file`
-        : `${path}: cannot read it (${code ?? String(error)})`,
-      path,
-    );
+    throw usageError('compare.unreadable', unreadable(path, error).message, path);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw usageError('compare.not-json', `${path} is not JSON: ${(error as Error).message}`, path);
+    throw usageError('compare.not-json', notJson(path, error).message, path);
   }
 }

@@ -25,9 +25,11 @@ export type Located<T> = { ok: true; value: T } | { ok: false; issue: Issue };
 
 /** `evals.yaml:3:7  suites[0].id: expected string, found 12` */
 export function formatIssue(issue: Issue): string {
-  const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.col || 1}` : issue.file;
   const what = issue.path ? `${issue.path}: ${issue.message}` : issue.message;
-  return `${where}  ${what}`;
+  if (issue.line > 0) return `${issue.file}:${issue.line}:${issue.col || 1}  ${what}`;
+  // A problem with a whole file often names the file itself (`base.json: no such results
+  // file`): it is not put in front of the message a second time.
+  return issue.file !== '' && !what.includes(issue.file) ? `${issue.file}  ${what}` : what;
 }
 
 /** The user's input is wrong: nothing ran. Exit code 2, no stack trace. */

@@ -3,8 +3,15 @@
  * aligned tables. Every terminal table goes through here, so they all measure text the same way:
  * by `string-width`, where CJK and emoji take two columns, combining marks none, and ANSI colour
  * codes nothing.
+ *
+ * `string-width` and the grapheme segmenter are loaded the first time a text that is not plain
+ * ASCII is measured, not when this module is: compiling string-width's emoji pattern and creating
+ * a segmenter load Unicode data, which every command (`--version` too) would otherwise pay at
+ * start-up whether or not it prints such a text (bench/README.md, cold start).
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+import type stringWidthOf from 'string-width';
+import { STRING_WIDTH_MODULE } from './string-width-module.ts';
 
 const ELLIPSIS = '…';
 /** Printable ASCII: one column per character, so measuring is `length` and cutting a `slice`. */
@@ -19,11 +26,26 @@ const ANSI_SEQUENCE = /(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
 /** Code units measured per `string-width` call when a long text is measured up to a limit. */
 const CHUNK = 64;
 
-const graphemes = new Intl.Segmenter();
+let loadedStringWidth: ((text: string) => number) | undefined;
+let segmenter: Intl.Segmenter | undefined;
+
+/** `string-width` itself, loaded on the first call. */
+function stringWidth(text: string): number {
+  loadedStringWidth ??= (
+    createRequire(import.meta.url)(STRING_WIDTH_MODULE) as { default: typeof stringWidthOf }
+  ).default;
+  return loadedStringWidth(text);
+}
+
+/** `text`'s user-perceived characters (grapheme clusters), with a segmenter made on the first call. */
+function graphemesOf(text: string): Intl.Segments {
+  segmenter ??= new Intl.Segmenter();
+  return segmenter.segment(text);
+}
 
 /** Columns `text` takes on a terminal (`string-width`); ANSI escape sequences count for nothing. */
 export function textWidth(text: string): number {
-  return stringWidth(text);
+  return PLAIN_ASCII.test(text) ? text.length : stringWidth(text);
 }
 
 /**
@@ -33,7 +55,7 @@ export function textWidth(text: string): number {
  */
 export function textWidthUpTo(text: string, limit: number): number {
   // No grapheme is wider than two columns per UTF-16 code unit.
-  if (text.length * 2 <= limit) return stringWidth(text);
+  if (text.length * 2 <= limit) return textWidth(text);
   let width = 0;
   for (const piece of textPieces(text)) {
     if (PLAIN_ASCII.test(piece)) {
@@ -41,7 +63,7 @@ export function textWidthUpTo(text: string, limit: number): number {
     } else {
       // Whole graphemes per call: a cluster cut in two could measure differently.
       let chunk = '';
-      for (const { segment } of graphemes.segment(piece)) {
+      for (const { segment } of graphemesOf(piece)) {
         chunk += segment;
         if (chunk.length < CHUNK) continue;
         width += stringWidth(chunk);
@@ -71,7 +93,7 @@ export function truncateToWidth(text: string, max: number): string {
   if (textWidthUpTo(text, max) <= max) return text;
   if (max <= 0) return '';
   if (PLAIN_ASCII.test(text)) return `${text.slice(0, max - 1)}${ELLIPSIS}`;
-  const room = max - stringWidth(ELLIPSIS);
+  const room = max - textWidth(ELLIPSIS);
   let kept = '';
   let width = 0;
   let cut = false;
@@ -81,8 +103,8 @@ export function truncateToWidth(text: string, max: number): string {
       return;
     }
     if (cut) return;
-    for (const { segment } of graphemes.segment(piece)) {
-      const next = PLAIN_ASCII.test(segment) ? segment.length : stringWidth(segment);
+    for (const { segment } of graphemesOf(piece)) {
+      const next = textWidth(segment);
       if (width + next > room) {
         kept += ELLIPSIS;
         cut = true;

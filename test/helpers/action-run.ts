@@ -11,7 +11,8 @@ import type { GitHubServer } from './github-server.ts';
 /** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
 export function actionCheckout(): string {
   const dir = scratch();
-  // The whole of dist/: index.js and the files it starts next to itself (function-worker.js).
+  // The whole of dist/: index.js and the files it loads from next to itself (function-worker.js,
+  // string-width.cjs).
   cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
   copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
   copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
