@@ -29334,7 +29334,7 @@ function unreadable(name, error2) {
   const code = error2.code;
   return new ArtifactReadError(
     "unreadable",
-    code === "ENOENT" ? `${name}: no such results file` : `${name}: cannot read it (${code ?? String(error2)})`
+    code === "ENOENT" ? `${name}: no such results file` : code === "EISDIR" ? `${name}: is a folder, not a results file` : `${name}: cannot read it (${code ?? String(error2)})`
   );
 }
 var ArtifactReadError, WINDOW, NEWLINE, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START;
@@ -31027,6 +31027,17 @@ var init_format_count = __esm({
   }
 });
 
+// src/report/testset-text.ts
+function isHashId(id) {
+  return /^[0-9a-f]{13,}$/i.test(id);
+}
+var init_testset_text = __esm({
+  "src/report/testset-text.ts"() {
+    "use strict";
+    init_text_table();
+  }
+});
+
 // src/report/labels.ts
 function formatPercent(rate) {
   const percent = Math.round(rate * 1e3) / 10;
@@ -31036,6 +31047,7 @@ function plural(count, noun) {
   return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
 function shortId(id) {
+  if (!isHashId(id)) return id;
   return id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH - 1)}\u2026` : id;
 }
 function shortSha(sha) {
@@ -31105,6 +31117,7 @@ var init_labels = __esm({
     "use strict";
     init_threshold();
     init_format_count();
+    init_testset_text();
     SHORT_ID_LENGTH = 12;
   }
 });
@@ -31220,7 +31233,7 @@ function footnote(comparison) {
   const { settings, family } = comparison;
   const percent = Math.round(settings.confidence * 100);
   const trials = comparison.runs.some((run2) => run2.trials > 1) ? "With trials, each case's trials are averaged first: the case is the unit. " : "";
-  return `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 (${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, "row")} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini\u2013Hochberg. Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` + trials + `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
+  return `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 (${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` + (family.rows === 0 ? "No row had a changed case to test, so nothing could block. " : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, "row")} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini\u2013Hochberg. `) + `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` + trials + `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
 }
 function formatAlpha(confidence) {
   return String(Number((1 - confidence).toFixed(4)));
@@ -31474,7 +31487,7 @@ var init_evaluation_reason = __esm({
       // length: { length, unit, min, max }
       (m) => {
         if (!isNumber(m.length) || typeof m.unit !== "string") return void 0;
-        const size = `${formatCount(m.length)} ${m.unit === "words" ? "words" : "characters"}`;
+        const size = plural(m.length, m.unit === "words" ? "word" : "character");
         if (isNumber(m.max) && m.length > m.max) return `length ${size} > max ${formatCount(m.max)}`;
         if (isNumber(m.min) && m.length < m.min) return `length ${size} < min ${formatCount(m.min)}`;
         return `length ${size}`;
@@ -44185,19 +44198,20 @@ function exitError(run2, cwd, what) {
     message: `git failed reading ${what}: ${line ?? `exit code ${run2.exitCode}`} (run git ${run2.args.join(" ")} in ${cwd} to see the full error)`
   };
 }
-function notRepoOr(run2, cwd, purpose, what, shownDir = cwd) {
+function notRepoOr(run2, cwd, purpose, what, shownDir = cwd, hint = NOT_REPO_REF_HINT) {
   if (!/not a git repository/i.test(run2.stderr)) return exitError(run2, cwd, what);
   return {
     code: "git.not-repo",
-    message: `${shownDir} is not inside a git repository, so ${purpose} (remove ref:, or run from a clone)`
+    message: `${shownDir} is not inside a git repository, so ${purpose} (${hint})`
   };
 }
-var TIMEOUT_MS, MAX_BUFFER;
+var TIMEOUT_MS, MAX_BUFFER, NOT_REPO_REF_HINT;
 var init_git_run = __esm({
   "src/testsets/git-run.ts"() {
     "use strict";
     TIMEOUT_MS = 6e4;
     MAX_BUFFER = 256 * 1024 * 1024;
+    NOT_REPO_REF_HINT = "run from a clone, or drop the ref";
   }
 });
 
@@ -44403,7 +44417,7 @@ async function readFileAtRef(absPath, ref) {
   );
 }
 async function fileHistory(absPath) {
-  const located2 = await locate(absPath, "its git history cannot be read");
+  const located2 = await locate(absPath, "its git history cannot be read", "run from a clone");
   if (!located2.ok) return located2;
   const { repo, relPath } = located2.value;
   const run2 = await git(repo, [
@@ -44429,11 +44443,11 @@ async function fileHistory(absPath) {
   }
   return { ok: true, value: commits };
 }
-async function locate(absPath, purpose) {
+async function locate(absPath, purpose, hint) {
   const full = resolve7(absPath);
   const dir = dirname9(full);
   const existing = await nearestExisting(dir);
-  const root = await findRoot(dir, purpose, existing);
+  const root = await findRoot(dir, purpose, existing, hint);
   if (!root.ok) return root;
   const realFile = join12(existing.real, relative3(existing.path, dir), basename4(full));
   const rel = relative3(root.value, realFile);
@@ -44452,7 +44466,7 @@ async function nearestExisting(dir) {
     if (dirname9(current) === current) return { path: current, real: current };
   }
 }
-async function findRoot(dir, purpose, existing) {
+async function findRoot(dir, purpose, existing, hint) {
   const from = existing ?? await nearestExisting(dir);
   const run2 = await git(from.real, ["rev-parse", "--show-toplevel"]);
   if (run2.kind === "broken") return { ok: false, error: run2.error };
@@ -44460,7 +44474,7 @@ async function findRoot(dir, purpose, existing) {
   if (run2.exitCode === 0 && top !== "") {
     return { ok: true, value: await realpath(top).catch(() => resolve7(top)) };
   }
-  return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir) };
+  return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
 var MAX_SYMLINK_HOPS, LFS_POINTER;
 var init_git = __esm({
@@ -44475,6 +44489,7 @@ var init_git = __esm({
 });
 
 // src/testsets/read-file.ts
+import { stat as stat5 } from "node:fs/promises";
 async function readTestset(location) {
   const rows = [];
   const read = await readTestsetInto(location, (row) => rows.push(row));
@@ -44483,6 +44498,9 @@ async function readTestset(location) {
 async function readTestsetInto(location, onRow) {
   const { absPath, displayPath: displayPath2, ref } = location;
   const format = formatFromPath(absPath);
+  if (format === null && ref === void 0 && await isFolder(absPath)) {
+    return readFailure("EISDIR", "", displayPath2);
+  }
   if (format === null) return unsupported(displayPath2);
   let source = { path: absPath };
   let shown = displayPath2;
@@ -44509,6 +44527,12 @@ function readFailure(code, message, displayPath2) {
   }
   const reason = code === "EISDIR" ? "it is a directory" : message;
   return fail2("testset.read", displayPath2, `cannot read testset ${displayPath2}: ${reason}`);
+}
+async function isFolder(path) {
+  return stat5(path).then(
+    (stats) => stats.isDirectory(),
+    () => false
+  );
 }
 function unsupported(displayPath2) {
   const supported = Object.keys(TESTSET_EXTENSIONS).join(", ");
@@ -44742,11 +44766,8 @@ function checkPartial(partial, name, configHash) {
     ];
   }
   const problems = [];
-  if (partial.configHash !== configHash) {
-    problems.push(
-      `${name} was written by another version of the config (configHash ${partial.configHash}, now ${configHash}); resuming needs the config the interrupted run used`
-    );
-  }
+  const other = otherConfig(name, partial.configHash, configHash);
+  if (other !== void 0) problems.push(other);
   const unplanned = partial.runs.filter((r) => r.plan === void 0);
   if (unplanned.length > 0) {
     problems.push(
@@ -44754,6 +44775,10 @@ function checkPartial(partial, name, configHash) {
     );
   }
   return problems;
+}
+function otherConfig(name, writtenBy, configHash) {
+  if (writtenBy === configHash) return void 0;
+  return `${name} was written by another config (configHash ${writtenBy}, now ${configHash}: another file, or this one edited since); resuming needs the config the interrupted run used`;
 }
 function planResume(plan, partial, options2 = {}) {
   const { name } = partial;
@@ -44917,9 +44942,9 @@ __export(resume_exports, {
 function startResume(path, filters, trials, ctx) {
   const named = openResultsFile(path, ctx, "--resume");
   const partial = named.artifact;
-  if (!partial.interrupted) {
-    throw usageError("resume.complete", checkPartial(partial, path, partial.configHash)[0], path);
-  }
+  const problems = checkPartial(partial, path, partial.configHash);
+  if (!partial.interrupted) throw usageError("resume.complete", problems[0], path);
+  if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
   const shard = partial.shard;
   if (filters.shard && !(shard && sameShard(shard, filters.shard))) {
     throw usageError(
@@ -44932,24 +44957,27 @@ function startResume(path, filters, trials, ctx) {
   const resumeFilters = {
     ...filters,
     ...suites.length > 0 ? { suites } : {},
-    ...shard ? { shard: { index: shard.index, count: shard.count } } : {}
+    ...shard ? { shard: { index: shard.index, count: shard.count } } : {},
+    resume: { from: path, configHash: partial.configHash }
   };
   const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
   return {
     filters: resumeFilters,
     narrow(plan, config) {
-      const problems = checkPartial(partial, path, config.hash);
-      if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
+      const mismatch = checkPartial(partial, path, config.hash);
+      if (mismatch.length > 0) throw problemsError("resume.mismatch", mismatch, path);
       const resumed = planResume(plan, resumeIndex(named), trials !== void 0 ? { trials } : {});
       if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
-      const left = resumed.plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
-      ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run
-`);
       return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named) };
+    },
+    announce(plan) {
+      const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
+      return `resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
+`;
     },
     startedAt: new Date(partial.startedAt),
     durationMs: partial.durationMs,
-    preface: (ran) => `Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.
+    preface: (ran) => `Resumed ${path}: ${plural(kept, "case result")} kept, ${formatCount(ran)} run now.
 
 `
   };
@@ -45008,6 +45036,7 @@ var init_resume2 = __esm({
     init_resume();
     init_errors();
     init_run_key();
+    init_labels();
     init_artifact_files();
   }
 });
@@ -45706,7 +45735,7 @@ function requireCommonCases(base, head, names) {
     return headRun.cases.some((result) => ids.has(result.id));
   });
   if (!shared) {
-    const why = pairs.length === 0 ? `no run of ${names.head} (${describeRuns(head.runs)}) has the suite and params of a run of ${names.base} (${describeRuns(base.runs)})` : `${pairs.length === 1 ? "the matching run shares" : `the ${pairs.length} matching runs share`} no case id`;
+    const why = pairs.length === 0 ? `no suite and grid point of ${names.head} (${describeRuns(head.runs)}) is in ${names.base} (${describeRuns(base.runs)})` : `${pairs.length === 1 ? "the matching run shares" : `the ${pairs.length} matching runs share`} no case id`;
     const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why}`;
     throw usageError("compare.no-common-cases", message);
   }
@@ -52074,7 +52103,9 @@ var MERGE = {
     },
     help: HELP
   },
-  footer: ["Exit codes: 0 verdict pass \xB7 1 verdict fail \xB7 2 inputs refused."]
+  footer: [
+    "Exit codes: 0 verdict pass \xB7 1 verdict fail \xB7 2 inputs or -o refused (nothing merged) \xB7 3 the merge finished but -o could not be written (the message says where the artifact was kept)."
+  ]
 };
 var SHOW = {
   name: "evals show",
@@ -52196,7 +52227,7 @@ var EVALS = {
     version: { type: "boolean", short: "v", help: "Print the version" }
   },
   footer: [
-    "The config defaults to ./evals.yaml (or ./evals.yml).\nExit codes: 0 pass \xB7 1 fail \xB7 2 bad usage or config \xB7 130 interrupted."
+    "The config defaults to ./evals.yaml (or ./evals.yml).\nExit codes: 0 pass \xB7 1 fail \xB7 2 bad usage or config \xB7 3 results could not be written \xB7 130 interrupted."
   ]
 };
 
@@ -52246,9 +52277,7 @@ function parseGridFilters(items) {
 
 // src/pipeline/run.ts
 init_artifact();
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename5, join as join14, resolve as resolve12 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync4, mkdtempSync, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
@@ -52812,8 +52841,13 @@ function suiteHead(run2, name, totals) {
   ].join("\n");
 }
 function renderCase(result, classname) {
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const open4 = `    <testcase${attrs({ name: `${source} ${shortId(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  const open4 = `    <testcase${attrs({
+    name: result.id,
+    classname,
+    time: seconds(result.durationMs),
+    file: result.source?.file,
+    line: result.source?.line
+  })}`;
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? "" : `${flaky}; `;
   if (result.error !== null) {
@@ -52870,7 +52904,7 @@ function seconds(ms) {
   return (ms / 1e3).toFixed(3);
 }
 function attrs(values) {
-  return Object.entries(values).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
+  return Object.entries(values).filter((entry) => entry[1] !== void 0).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
 }
 var INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 function escapeXmlText(value) {
@@ -68411,7 +68445,7 @@ async function readTestsets(config, suites, cwd, options2 = {}) {
     pinIgnored.push(...r.issues);
     read[i] = unpinned;
   }
-  const issues = read.flatMap((r) => r.ok ? [] : r.issues);
+  const issues = uniqueIssues(read.flatMap((r) => r.ok ? [] : r.issues));
   if (issues.length > 0) return { ok: false, issues };
   const testsets = new Map(
     read.flatMap(
@@ -68420,6 +68454,22 @@ async function readTestsets(config, suites, cwd, options2 = {}) {
   );
   const warnings = read.flatMap((r) => r.ok ? r.testset.warnings ?? [] : []);
   return { ok: true, testsets, pinIgnored, warnings };
+}
+function uniqueIssues(issues) {
+  const seen = /* @__PURE__ */ new Set();
+  return issues.filter((issue2) => {
+    const key = JSON.stringify([
+      issue2.code,
+      issue2.file,
+      issue2.line,
+      issue2.col,
+      issue2.path,
+      issue2.message
+    ]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 function isPinMismatch(issue2) {
   return issue2.code === "testset.revision-mismatch";
@@ -68430,7 +68480,7 @@ async function readPinnedTestset(config, suite, cwd) {
   const { testset } = read;
   const pin = suite.testset.revision;
   if (pin === void 0 || revisionMatches(pin, testset.revision)) return read;
-  const message = testset.location ? await explainPinMismatch(pin, testset, testset.location, testset.identity) : `the inline cases do not match their pinned revision: pinned ${pin}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
+  const message = testset.location ? await explainPinMismatch(pin, testset, testset.location, testset.identity) : `the inline cases do not match their pinned revision: pinned ${pin}, current ${shortRevision(testset.revision)} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
   return {
     ok: false,
     issues: [
@@ -68509,7 +68559,7 @@ async function readSuiteTestset(config, suite, cwd) {
   };
 }
 async function explainPinMismatch(pin, current, location, identity) {
-  const head = `the testset does not match its pinned revision: pinned ${pin}, current ${current.revision}`;
+  const head = `the testset does not match its pinned revision: pinned ${pin}, current ${shortRevision(current.revision)}`;
   const { findPinOrigin: findPinOrigin2 } = await Promise.resolve().then(() => (init_history(), history_exports));
   const origin = await findPinOrigin2(location, identity, pin, current.cases);
   if (origin === null) {
@@ -68517,6 +68567,9 @@ async function explainPinMismatch(pin, current, location, identity) {
   }
   const short = origin.commit.slice(0, 10);
   return `${head}: since the pin (commit ${short}, ${origin.date.slice(0, 10)}) ${origin.added} added, ${origin.removed} removed, ${origin.changed} changed (see them: evals testset diff ${location.displayPath}@${short} ${location.displayPath}; pin the current rows: evals testset pin)`;
+}
+function shortRevision(revision) {
+  return revision.slice(0, 12);
 }
 function displayPath(cwd, abs) {
   const rel = relative4(cwd, abs);
@@ -68528,6 +68581,7 @@ function toPosix2(path) {
 
 // src/plan/plan.ts
 init_identity();
+init_resume();
 function selectedSuites(config, filters) {
   const wanted = filters.suites ?? [];
   return config.suites.filter((suite) => wanted.length === 0 || wanted.includes(suite.id));
@@ -68619,6 +68673,13 @@ function gridValueText(value) {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 function checkFilters(config, filters) {
+  if (filters.resume) {
+    const { from, configHash } = filters.resume;
+    const other = otherConfig(from, configHash, config.hash);
+    if (other !== void 0) {
+      return [{ code: "resume.mismatch", file: from, line: 0, col: 0, path: "", message: other }];
+    }
+  }
   const issues = [];
   const ids = config.suites.map((s) => s.id);
   for (const id of filters.suites ?? []) {
@@ -68674,7 +68735,7 @@ function resolveConfigArg(arg, ctx) {
 }
 function namedConfig(arg, ctx) {
   const path = resolve9(ctx.cwd, arg);
-  if (isFolder(path)) {
+  if (isFolder2(path)) {
     const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join13(path, name)));
     if (found2 !== void 0) return join13(arg, found2);
     throw usageError(
@@ -68689,7 +68750,7 @@ function namedConfig(arg, ctx) {
   }
   return arg;
 }
-function isFolder(path) {
+function isFolder2(path) {
   try {
     return statSync2(path).isDirectory();
   } catch {
@@ -68909,7 +68970,8 @@ function describeCase(running) {
 init_errors();
 import { accessSync as accessSync2, constants as constants5, statSync as statSync3 } from "node:fs";
 import { dirname as dirname10, resolve as resolve10 } from "node:path";
-function checkOutputPaths(outputs, cwd) {
+var NOTHING_RUN = "so the results could not be written; nothing was run";
+function checkOutputPaths(outputs, cwd, consequence = NOTHING_RUN) {
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
     const absolute = resolve10(cwd, path);
@@ -68922,29 +68984,24 @@ function checkOutputPaths(outputs, cwd) {
     }
     seen.set(absolute, `${flag} ${path}`);
     const problem = outputProblem(absolute);
-    if (problem !== void 0) throw refuse(flag, path, problem);
+    if (problem !== void 0) throw refuse(flag, path, problem, consequence);
   }
 }
-function refuse(flag, path, problem) {
-  return usageError(
-    "cli.output",
-    `${flag} ${path}: ${problem}, so the results could not be written; nothing was run`
-  );
+function refuse(flag, path, problem, consequence) {
+  return usageError("cli.output", `${flag} ${path}: ${problem}, ${consequence}`);
 }
 function outputProblem(path) {
   const own = statOf(path);
   if (own?.isDirectory()) return "is a folder, not a file (name a file in it)";
+  return parentProblem(path);
+}
+function parentProblem(path) {
   let at = dirname10(path);
   for (let depth2 = 0; depth2 < 4096; depth2++) {
     const stats = statOf(at);
     if (stats !== void 0) {
       if (!stats.isDirectory()) return `${at} is a file, not a folder`;
-      try {
-        accessSync2(at, constants5.W_OK);
-      } catch (error2) {
-        return `cannot write in ${at} (${error2.code ?? "denied"})`;
-      }
-      return void 0;
+      return writeProblem(at);
     }
     const parent = dirname10(at);
     if (parent === at) return void 0;
@@ -68952,12 +69009,37 @@ function outputProblem(path) {
   }
   return void 0;
 }
+function writeProblem(at) {
+  try {
+    accessSync2(at, constants5.W_OK);
+    return void 0;
+  } catch (error2) {
+    return `cannot write in ${at} (${error2.code ?? "denied"})`;
+  }
+}
 function statOf(path) {
   try {
     return statSync3(path);
   } catch {
     return void 0;
   }
+}
+
+// src/pipeline/write-failure.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { tmpdir as tmpdir2 } from "node:os";
+import { basename as basename5, join as join14 } from "node:path";
+function fallbackPath(path) {
+  return join14(
+    tmpdir2(),
+    `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename5(path)}`
+  );
+}
+function describeWriteFailure({ path, error: error2, kept }, done) {
+  const cause = error2 instanceof WriteKeptError ? error2.cause : error2;
+  const why = cause?.message ?? String(cause);
+  const keptAt = kept === null ? "nothing was kept" : `the complete file is kept at ${kept}; move it where it belongs`;
+  return `${done} but ${path} could not be written (${why}); ${keptAt}`;
 }
 
 // src/pipeline/run.ts
@@ -68988,12 +69070,6 @@ async function executeRun(args, ctx, reporters = []) {
   const comparing = args.baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
   const baseline = comparing && args.baseline !== void 0 ? await comparing.readBaseline(args.baseline, ctx) : void 0;
   const { resuming, filters, trials } = await selection(args, ctx);
-  if (args.resume !== void 0 && resolve12(ctx.cwd, args.resume) === resolve12(ctx.cwd, args.output)) {
-    ctx.stderr.write(
-      `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)
-`
-    );
-  }
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -69009,6 +69085,15 @@ async function executeRun(args, ctx, reporters = []) {
     resuming ? (planned, loaded) => resuming.narrow(planned, loaded) : void 0
   );
   warnPinIgnored(pinIgnored, ctx);
+  if (resuming !== void 0 && args.resume !== void 0) {
+    ctx.stderr.write(resuming.announce(plan));
+    if (resolve12(ctx.cwd, args.resume) === resolve12(ctx.cwd, args.output)) {
+      ctx.stderr.write(
+        `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)
+`
+      );
+    }
+  }
   const marks = (artifact2) => withPinIgnored(withShard(artifact2, filters.shard), pinIgnored.length > 0);
   const git2 = readGitInfo(config.dir, ctx.env);
   let gitRead = null;
@@ -69113,8 +69198,10 @@ async function executeRun(args, ctx, reporters = []) {
     log.discard();
   }
   if (unwritten.length > 0) {
-    for (const failure of unwritten) ctx.stderr.write(`error: ${describeWriteFailure(failure)}
+    for (const failure of unwritten) {
+      ctx.stderr.write(`error: ${describeWriteFailure(failure, "the run finished")}
 `);
+    }
     return { artifact, config, exitCode: EXIT.unwritten };
   }
   if (artifact.interrupted) {
@@ -69132,18 +69219,6 @@ function warnPinIgnored(pinIgnored, ctx) {
     ctx.stderr.write(`warning: --ignore-pin: ${formatIssue(issue2).trimStart()}
 `);
   }
-}
-function fallbackPath(path) {
-  return join14(
-    tmpdir2(),
-    `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename5(path)}`
-  );
-}
-function describeWriteFailure({ path, error: error2, kept }) {
-  const cause = error2 instanceof WriteKeptError ? error2.cause : error2;
-  const why = cause?.message ?? String(cause);
-  const keptAt = kept === null ? "nothing was kept" : `the complete file is kept at ${kept}; move it where it belongs`;
-  return `the run finished but ${path} could not be written (${why}); ${keptAt}`;
 }
 function reporterContext(ctx) {
   return {
@@ -70436,9 +70511,10 @@ function markdownRun(run2, confidence) {
   if (oneSided.length > 0) blocks.push(oneSided.join(" \xB7 "));
   return blocks.join("\n\n");
 }
+var MAX_NOW_TEXTS = 3;
 function caseTables(comparison, maxListed, headCase) {
   const byTitle = /* @__PURE__ */ new Map();
-  const total = /* @__PURE__ */ new Map();
+  const pairs = /* @__PURE__ */ new Map();
   for (const run2 of orderRuns(comparison.runs)) {
     for (const list of caseLists(run2)) {
       let entry = byTitle.get(list.title);
@@ -70446,16 +70522,18 @@ function caseTables(comparison, maxListed, headCase) {
         entry = { list, rows: /* @__PURE__ */ new Map() };
         byTitle.set(list.title, entry);
       }
-      total.set(list.title, (total.get(list.title) ?? 0) + list.cases.length);
+      pairs.set(list.title, (pairs.get(list.title) ?? 0) + list.cases.length);
       for (const ref of list.cases) {
         const head = list.title === "removed" ? void 0 : headCase?.(run2, ref.id);
         const now = nowText(list.title, ref, head);
-        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line, now]);
+        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line]);
         const row = entry.rows.get(key);
-        if (row !== void 0) row.runs.push(run2);
-        else {
+        if (row !== void 0) {
+          row.runs.push(run2);
+          row.nows.push(now);
+        } else {
           const label = head === void 0 ? null : caseLabel(head);
-          entry.rows.set(key, { ref, runs: [run2], now, label });
+          entry.rows.set(key, { ref, runs: [run2], nows: [now], label });
         }
       }
     }
@@ -70464,10 +70542,12 @@ function caseTables(comparison, maxListed, headCase) {
   return CASE_LIST_TITLES.flatMap((title) => {
     const entry = byTitle.get(title);
     if (entry === void 0) return [];
-    const count = total.get(title) ?? 0;
     const rows = [...entry.rows.values()];
+    const count = rows.length;
+    const onPoints = pairs.get(title) ?? 0;
     const { list } = entry;
-    const heading = `${title[0]?.toUpperCase() ?? ""}${title.slice(1)} (${formatCount(count)})`;
+    const counted = onPoints === count ? formatCount(count) : `${plural(count, "case")}, ${formatCount(onPoints)} counting each grid point`;
+    const heading = `${title[0]?.toUpperCase() ?? ""}${title.slice(1)} (${counted})`;
     const titleLine = `${heading}${list.note ? `, ${list.note}` : ""}:`;
     const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
     const shown = rows.slice(0, maxListed);
@@ -70481,8 +70561,7 @@ function caseTables(comparison, maxListed, headCase) {
         ].join("\n")
       );
     }
-    const listedCases = shown.reduce((sum2, row) => sum2 + row.runs.length, 0);
-    if (count > listedCases) blocks.push(`\u2026 ${formatCount(count - listedCases)} more`);
+    if (count > shown.length) blocks.push(`\u2026 ${formatCount(count - shown.length)} more`);
     return [{ title, count, text: blocks.join("\n\n") }];
   });
 }
@@ -70494,8 +70573,25 @@ function caseRow(row, withPoints, runs) {
     `${cellCode(id)}${name}`,
     ...withPoints ? [points2] : [],
     source === null ? "\u2014" : cellCode(source),
-    row.now === "" ? "\u2014" : escapeMarkdownText(row.now)
+    nowCell(row, runs)
   ]);
+}
+function nowCell(row, runs) {
+  const byText = /* @__PURE__ */ new Map();
+  row.nows.forEach((now, index) => {
+    const run2 = row.runs[index];
+    const point = run2 === void 0 ? "" : pointName(run2, runs);
+    byText.set(now, [...byText.get(now) ?? [], point]);
+  });
+  const texts = [...byText.entries()];
+  const [only] = texts;
+  if (texts.length === 1 && only !== void 0) {
+    return only[0] === "" ? "\u2014" : escapeMarkdownText(only[0]);
+  }
+  const parts = texts.slice(0, MAX_NOW_TEXTS).map(([now, points2]) => `${points2.join(", ")}: ${escapeMarkdownText(now === "" ? "\u2014" : now)}`);
+  if (texts.length > MAX_NOW_TEXTS)
+    parts.push(`+${formatCount(texts.length - MAX_NOW_TEXTS)} more`);
+  return parts.join(" \xB7 ");
 }
 function cellCode(text) {
   return /[|\\]/.test(text) ? escapeMarkdownText(text) : codeSpan(text);

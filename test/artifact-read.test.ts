@@ -142,6 +142,7 @@ describe('the artifact reader', () => {
     const full = serializeArtifact(sample);
     const cases: [string, string | null, ArtifactReadError['kind'], RegExp][] = [
       ['missing.json', null, 'unreadable', /^missing\.json: no such results file$/],
+      ['.', null, 'unreadable', /^\.: is a folder, not a results file$/],
       ['words.json', 'not json at all\n', 'not-json', /^words\.json is not JSON: /],
       ['cut.json', full.slice(0, full.length / 2), 'not-json', /^cut\.json is not JSON: /],
       [

@@ -104,7 +104,7 @@ describe('a lower-is-better evaluator through evals compare', () => {
     partial.interrupted = true;
     writeFileSync(join(dir, 'partial.json'), JSON.stringify(partial));
     const resumed = await run(dir, 'resumed.json', HEAD_EXPECTED, '--resume', 'partial.json');
-    assert.match(resumed.stderr, /10 case result\(s\) kept, 10 to run/);
+    assert.match(resumed.stderr, /10 case results kept, 10 cases to run/);
     assert.deepEqual(drift(readArtifact(join(dir, 'resumed.json'))), drift(full));
   });
 });

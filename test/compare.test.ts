@@ -156,6 +156,24 @@ function labels(comparison: Comparison): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
+describe('the footnote of a comparison', () => {
+  it('says how a block is decided over the rows tested, and says so when none changed', () => {
+    const [base, head] = noisyPair(1, 200, 0);
+    const tested = compareArtifacts(base, head);
+    assert.ok(tested.family.rows > 0);
+    assert.match(
+      renderComparisonText(tested, { color: false }),
+      new RegExp(`A block needs Holm p < 0\\.05 over all ${tested.family.rows} rows`),
+    );
+    // Nothing changed: no row is tested, so the family is empty.
+    const untested = compareArtifacts(base, structuredClone(base));
+    assert.equal(untested.family.rows, 0);
+    const text = renderComparisonText(untested, { color: false });
+    assert.match(text, /No row had a changed case to test, so nothing could block\./);
+    assert.doesNotMatch(text, /over all 0 rows/);
+  });
+});
+
 describe('compareArtifacts: statistics on synthetic data', () => {
   it('labels every row of two identical runs unchanged, with CI [0, 0] and p = 1', () => {
     const [base] = noisyPair(1, 200, 0);
@@ -507,7 +525,7 @@ describe('rendering', () => {
     // Newly failing cases are a table: the case, its grid point, its source and why it fails.
     assert.match(
       markdown,
-      /\*\*Newly failing \(\d+\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
+      /\*\*Newly failing \(\d+ cases, \d+ counting each grid point\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
     );
     // One compact table of every grid point × row on top, regressions first.
     assert.match(
@@ -643,7 +661,7 @@ describe('validateComparable', () => {
     assert.equal(noRuns.issues[0]?.code, 'compare.no-common-cases');
     assert.match(
       noRuns.message,
-      /^no common cases between base\.json and head\.json: the runs match by suite and params, cases by id; no run of head\.json \(chat\) has the suite and params of a run of base\.json \(qa · model=small\)$/,
+      /^no common cases between base\.json and head\.json: the runs match by suite and params, cases by id; no suite and grid point of head\.json \(chat\) is in base\.json \(qa · model=small\)$/,
     );
 
     const otherIds = artifact([

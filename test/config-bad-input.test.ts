@@ -194,6 +194,15 @@ describe('testset rows', () => {
     assert.match(stderr, /t\.jsonl:2:\d+ {2}duplicate key "k"/);
   });
 
+  it('a problem in a file two suites read is told once', async () => {
+    const twoSuites = `${VALID}  - id: again\n    testset: { path: t.csv }\n${EVALUATOR}`;
+    const clash =
+      '__dedup_id__,question,expected_intent,output\nx,hi,greet,greet\nx,bye,leave,leave\n';
+    const stderr = await refused(project(twoSuites, { 't.csv': clash }));
+    assert.equal(stderr.match(/duplicate/g)?.length, 1, stderr);
+    assert.doesNotMatch(stderr, /problems found/);
+  });
+
   it('a malformed quoted CSV cell is refused with its line; a quote in an unquoted cell is text', async () => {
     const bad = `${CSV}a,"How do I "reset" my password?",b\n`;
     assert.match(

@@ -78,11 +78,18 @@ describe('evals run --dry-run', () => {
         `^Plan of evals\\.yaml \\(shard 1/2; resuming cut\\.json: ${kept} case results? kept\\)`,
       ),
     );
-    assert.match(r.stdout, /taken over from the interrupted run/);
-    assert.match(
-      r.stderr,
-      new RegExp(`resuming cut\\.json: ${kept} case result\\(s\\) kept, \\d+ to run`),
-    );
+    // Each suite's line adds up: all its executions, those taken over and those left.
+    const sums = [
+      ...r.stdout.matchAll(
+        /× (\d+) cases? × (\d+) trials? = (\d+) case executions?, (\d+) taken over from the interrupted run, (\d+) to run$/gm,
+      ),
+    ];
+    assert.ok(sums.length > 0, r.stdout);
+    for (const [, , , all, taken, left] of sums) {
+      assert.equal(Number(all), Number(taken) + Number(left), r.stdout);
+    }
+    // The kept count is said once, in the plan.
+    assert.doesNotMatch(r.stderr, /kept/);
     // Nothing ran: the partial artifact is as it was, and no output was written.
     assert.equal(existsSync(join(dir, 'evals-results.json')), false);
   });

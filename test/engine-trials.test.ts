@@ -450,7 +450,7 @@ describe('trials in the reports', () => {
     const xml = renderJUnit(await artifact());
     assert.match(xml, /<failure message="flaky 1\/3; exact 0\.333 \(needs ≥ 1\)"/);
     assert.match(xml, /<system-out>flaky 2\/3 trials passed<\/system-out>/);
-    assert.match(xml, /name="cases\.jsonl:3 c2" classname="trials" time="[\d.]+"\/>/);
+    assert.match(xml, /name="c2" classname="trials" time="[\d.]+" file="cases\.jsonl" line="3"\/>/);
   });
 
   it('the markdown report lists flaky cases with their trials passed', async () => {

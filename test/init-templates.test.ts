@@ -96,6 +96,35 @@ describe('evals init --template', () => {
     );
   });
 
+  it('http into a folder: the Next commands run as printed from where init ran', async () => {
+    const dir = scratch();
+    const r = await runInProcess(['init', '--template', 'http', 'app'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^ {2}node app\/server\.mjs & +# or set API_URL to your API$/m);
+    assert.match(r.stdout, /^ {2}npx evals run app\/evals\.yaml$/m);
+    assert.ok(existsSync(join(dir, 'app', 'server.mjs')));
+  });
+
+  it('a folder argument that is a file, or lies under one, is refused before writing', async () => {
+    const dir = scratch();
+    writeFiles(dir, { 'notes.txt': 'mine\n' });
+    for (const [arg, message] of [
+      [
+        'notes.txt',
+        /^error: evals init notes\.txt: is a file, not a folder, so no file was written\n$/,
+      ],
+      [
+        'notes.txt/app',
+        /^error: evals init notes\.txt\/app: .*notes\.txt is a file, not a folder, so no file was written\n$/,
+      ],
+    ] as const) {
+      const r = await runInProcess(['init', arg], dir);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+    }
+    assert.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'mine\n');
+  });
+
   it('an unknown template is refused with the list and a suggestion', async () => {
     const result = await runInProcess(['init', '--template', 'htp'], scratch());
     assert.equal(result.code, 2);

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
 
 import {
   FIXTURE,
@@ -64,7 +72,7 @@ describe('evals merge', () => {
     assert.equal(merged.interrupted, false);
     assert.deepEqual(withoutTimings(merged), withoutTimings(full));
     // The one-line summary on stderr, the run's summary table on stdout.
-    assert.match(r.stderr, /^merged 3 of 3 shards: 3 run\(s\), 65 case result\(s\), verdict fail/m);
+    assert.match(r.stderr, /^merged 3 of 3 shards: 3 runs, 65 case results, verdict fail/m);
     assert.match(r.stdout, /math {2}factor=2 {2}PASS/);
     assert.match(r.stdout, /math {2}factor=3 {2}FAIL/);
   });
@@ -126,7 +134,7 @@ describe('evals merge', () => {
     assert.equal(partial.verdict, 'fail');
     const s2 = readArtifact(join(dir, 's2.json'));
     assert.equal(caseCount(partial), FIXTURE_CASES - caseCount(s2));
-    assert.match(r.stderr, /partial: missing shard\(s\) 2/);
+    assert.match(r.stderr, /partial: missing shard 2\)/);
   });
 
   it('refuses the same shard twice, mixed shard counts and unsharded inputs', async () => {
@@ -243,6 +251,53 @@ describe('evals merge', () => {
       assert.equal(run.verdict, 'fail');
       assert.ok(run.gate.conditions.some((c) => c.name === 'complete' && !c.passed));
     }
+  });
+
+  it('refuses an -o it could never write, before merging, and leaves no file behind', async () => {
+    mkdirSync(join(dir, 'a-folder'), { recursive: true });
+    const before = readdirSync(dir).sort();
+    const refusals: [string, RegExp][] = [
+      [
+        'a-folder',
+        /^error: -o a-folder: is a folder, not a file \(name a file in it\), so nothing was merged\n$/,
+      ],
+      [
+        's1.json/merged.json',
+        /^error: -o s1\.json\/merged\.json: .*s1\.json is a file, not a folder, so nothing was merged\n$/,
+      ],
+      [
+        's2.json',
+        /^error: -o s2\.json: one of the files to merge \(s2\.json\); name another file\n$/,
+      ],
+      [
+        './s3.json',
+        /^error: -o \.\/s3\.json: one of the files to merge \(s3\.json\); name another file\n$/,
+      ],
+    ];
+    for (const [output, message] of refusals) {
+      const r = await runInProcess(['merge', 's1.json', 's2.json', 's3.json', '-o', output], dir);
+      assert.equal(r.code, 2, `${output}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+    assert.deepEqual(readdirSync(dir).sort(), before, 'no temporary file is left');
+    assert.deepEqual(readArtifact(join(dir, 's2.json')).shard, { index: 2, count: 3 });
+  });
+
+  it('says where the merged artifact could not be written, and exits 3', async () => {
+    // A name the file system takes, but not with the temporary file's suffix (nor in the
+    // fallback's longer name): the merge is done when the write fails.
+    const output = `${'m'.repeat(240)}.json`;
+    const r = await runInProcess(['merge', 's1.json', 's2.json', 's3.json', '-o', output], dir);
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /^merged 3 of 3 shards: \d+ runs, \d+ case results, verdict fail$/m);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^error: the merge finished but ${output} could not be written \\(.*ENAMETOOLONG.*\\); nothing was kept$`,
+        'm',
+      ),
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
   });
 
   it('explains its usage', async () => {

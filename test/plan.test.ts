@@ -308,7 +308,7 @@ describe('renderPlan', () => {
     assert.match(text, /\(resuming partial\.json: 4 case results kept\)/);
     assert.match(
       text,
-      /1 grid point × 10 cases × 1 trial = 6 case executions \(4 taken over from the interrupted run\)/,
+      /1 grid point × 10 cases × 1 trial = 10 case executions, 4 taken over from the interrupted run, 6 to run/,
     );
     assert.match(text, /Total: 1 suite, 1 run, 6 case executions to run, at most 18 model calls/);
   });

@@ -73,6 +73,16 @@ describe('buildAnnotations', () => {
     assert.deepEqual(annotate(fixtureRuns()), expected);
   });
 
+  it('names a case by its whole dedup id, however long', () => {
+    const run = failingRun(2, { suite: 'qa' });
+    run.cases.forEach((result, index) => (result.id = `question-000${index + 1}`));
+    const titles = annotate([run]).map((annotation) => annotation.title);
+    assert.deepEqual(titles.sort(), [
+      'qa: case question-0001 failed: exact 0 (needs ≥ 1)',
+      'qa: case question-0002 failed: exact 0 (needs ≥ 1)',
+    ]);
+  });
+
   it('has no heading line for a run without a grid, and gives the reason from metadata', () => {
     const [annotation] = annotate([failingRun(1, { suite: 'qa' })]);
     assert.ok(annotation);

@@ -114,15 +114,21 @@ describe('renderJUnit', () => {
     assert.equal(suites[0]?.attributes.time, '0.083');
 
     const cases = suites[1]!.children.filter((child) => child.name === 'testcase');
+    // Named by the whole id, which a new row above does not shift; the source in `file`/`line`.
     assert.deepEqual(
-      cases.map((c) => [c.attributes.name, c.children.map((child) => child.name).join()]),
+      cases.map((c) => [
+        c.attributes.name,
+        c.attributes.file,
+        c.attributes.line,
+        c.children.map((child) => child.name).join(),
+      ]),
       [
-        ['testsets/capitals.csv:2 1111abcdef0…', ''],
-        ['testsets/capitals.csv:3 2222abcdef0…', 'failure'],
-        ['testsets/capitals.csv:4 3333abcdef0…', 'failure'],
-        ['testsets/capitals.csv:5 4444abcdef0…', 'error'],
-        ['(inline) 5555abcdef0…', 'failure'],
-        ['testsets/capitals.csv:7 6666abcdef0…', 'failure'],
+        ['1111abcdef0123456789', 'testsets/capitals.csv', '2', ''],
+        ['2222abcdef0123456789', 'testsets/capitals.csv', '3', 'failure'],
+        ['3333abcdef0123456789', 'testsets/capitals.csv', '4', 'failure'],
+        ['4444abcdef0123456789', 'testsets/capitals.csv', '5', 'error'],
+        ['5555abcdef0123456789', undefined, undefined, 'failure'],
+        ['6666abcdef0123456789', 'testsets/capitals.csv', '7', 'failure'],
       ],
     );
     assert.ok(
@@ -184,11 +190,28 @@ describe('renderJUnit', () => {
     assert.deepEqual(properties[0]?.attributes, { name: 'revision', value: kept });
     assert.deepEqual(properties.at(-1)?.attributes, { name: `param.${kept}`, value: kept });
     const [errored, failed] = suite.children.slice(1);
-    assert.equal(errored?.attributes.name, `${kept}:3 ${kept.slice(0, 11)}…`);
+    assert.equal(errored?.attributes.name, kept);
+    assert.equal(errored?.attributes.file, kept);
     assert.equal(errored?.children[0]?.text, kept);
     assert.equal(failed?.children[0]?.attributes.message, `${kept} 0 (needs ≥ 1)`);
     // JSON.stringify escapes the control characters in metadata itself; the rest must survive.
     assert.match(failed?.children[0]?.text ?? '', /<script>alert\(\\"x\\" & 'y'\)<\/script>/);
+  });
+
+  it('names each case by its whole dedup id, so ids alike in their first characters stay apart', () => {
+    const [, failing] = fixtureRuns() as [RunResult, RunResult];
+    failing.cases = [1, 2, 3].map((n) =>
+      caseResult(n, {
+        id: `question-000${n}`,
+        passed: n === 3,
+        source: { file: 't.csv', line: n + 1 },
+      }),
+    );
+    const suite = parseXml(renderJUnit(artifactOf([failing]))).children[0]!;
+    const names = suite.children
+      .filter((child) => child.name === 'testcase')
+      .map((c) => c.attributes.name);
+    assert.deepEqual(names, ['question-0001', 'question-0002', 'question-0003']);
   });
 
   it('escape helpers cover text and attributes', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { describeRun, shortSha, startDate } from '../src/report/labels.ts';
+import { describeRun, shortId, shortSha, startDate } from '../src/report/labels.ts';
 import { describeOriginMarkdown } from '../src/report/markdown-text.ts';
 
 describe('run and origin labels shared by the reports', () => {
@@ -11,6 +11,14 @@ describe('run and origin labels shared by the reports', () => {
       describeRun({ suite: 'capitals', params: { model: 'large', temperature: 0 } }),
       'capitals · model=large temperature=0',
     );
+  });
+
+  it('shortId cuts a hash id to 12 characters and keeps a dedup id whole', () => {
+    const hash = 'ab'.repeat(32);
+    assert.equal(shortId(hash), 'abababababa…');
+    assert.equal(shortId('question-0001'), 'question-0001');
+    assert.equal(shortId('question-0002'), 'question-0002');
+    assert.equal(shortId('abc123'), 'abc123');
   });
 
   it('shortSha and startDate', () => {

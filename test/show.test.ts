@@ -101,6 +101,14 @@ describe('evals show', () => {
     assert.doesNotMatch(stdout, /model=small/);
   });
 
+  it('--limit without a filter says how many cases there are and how many are below', async () => {
+    const { code, stdout } = await show('--limit', '1');
+    assert.equal(code, 0);
+    const [heading] = stdout.split('\n');
+    assert.match(heading ?? '', /^evals-results\.json: 2 runs, (\d+) cases, first 1 below$/);
+    assert.doesNotMatch(heading ?? '', /shown/);
+  });
+
   it('--limit counts the cases it leaves out; --flaky finds none in a run without trials', async () => {
     const limited = await show('--failed', '--limit', '2');
     assert.match(limited.stdout, /10 match --failed, first 2 below/);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
 import { commitAll, git, newRepo } from './helpers/git.ts';
 
 const V1 = '__dedup_id__,country,capital\nfr,France,Paris\nde,Germany,Berlin\n';
@@ -372,6 +373,30 @@ describe('evals testset convert: lossy edge cases are usage errors', () => {
   });
 });
 
+describe('evals testset convert: an output it could never write', () => {
+  it('is refused before converting: a folder, or a path under a file', async () => {
+    const dir = scratch();
+    // A folder whose name ends in .csv: the output's format is right, its kind is not.
+    writeFiles(dir, { 't.csv': V1, 'out.csv/keep.txt': '' });
+    const cases: [string, RegExp][] = [
+      [
+        'out.csv',
+        /^error: convert to out\.csv: is a folder, not a file \(name a file in it\), so nothing was converted\n$/,
+      ],
+      [
+        't.csv/x.jsonl',
+        /^error: convert to t\.csv\/x\.jsonl: .*t\.csv is a file, not a folder, so nothing was converted\n$/,
+      ],
+    ];
+    for (const [output, message] of cases) {
+      const r = await runInProcess(['testset', 'convert', 't.csv', output], dir);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+    }
+    assert.equal(readFileSync(join(dir, 't.csv'), 'utf8'), V1);
+  });
+});
+
 describe('evals testset pin', () => {
   it('writes current revisions keeping comments, then --check passes; an edit makes it stale', async () => {
     const dir = scratch();
@@ -432,7 +457,7 @@ suites:
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
-      /evals\.yaml:4:\d+ +suites\[0\]\.testset\.revision: .*pinned [0-9a-f]{12}, current [0-9a-f]{64}/,
+      /evals\.yaml:4:\d+ +suites\[0\]\.testset\.revision: .*pinned [0-9a-f]{12}, current [0-9a-f]{12}[ ;:]/,
     );
     assert.match(r.stderr, new RegExp(`commit ${shas[1]?.slice(0, 10)}`));
     assert.match(r.stderr, /1 added, 1 removed, 1 changed/);

@@ -573,6 +573,35 @@ describe('renderTestsetTable', () => {
     });
   }
 
+  it('shows a dedup id whole, so ids alike in their first 12 characters stay apart', () => {
+    const questions = fromCsv(
+      [
+        '__dedup_id__,output,want',
+        'question-0001,a,b',
+        'question-0002,a,b',
+        'question-0003,a,a',
+      ].join('\n'),
+    );
+    const table = renderTestsetTable(questions.cases, {
+      ...base,
+      revision: questions.revision,
+      identity: describeIdentity(questions.cases),
+    });
+    for (const id of ['question-0001', 'question-0002', 'question-0003']) {
+      assert.match(table, new RegExp(`^\\d  ${id}  `, 'm'), table);
+    }
+    assert.doesNotMatch(table, /…/);
+    // A hash id still shows as its first 12 hex digits (the Peru row above).
+    assert.match(renderTestsetTable(capitals.cases, base), /^5 {2}[0-9a-f]{12} {2}Peru/m);
+  });
+
+  it('cuts only a dedup id wider than half the table', () => {
+    const long = `case-${'x'.repeat(100)}`;
+    const cases = fromCsv(['__dedup_id__,q', `${long},a`].join('\n')).cases;
+    const table = renderTestsetTable(cases, { ...base, identity: 'dedup id' });
+    assert.match(table, new RegExp(`^2  case-x{34}…  a$`, 'm'), table);
+  });
+
   it('at 40 columns keeps what fits and counts the rest', () => {
     const text = renderTestsetTable(capitals.cases, { ...base, maxWidth: 40 });
     const [header] = text.split('\n');

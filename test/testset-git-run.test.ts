@@ -37,7 +37,7 @@ describe('git failures', () => {
     assert.equal(notRepo.code, 'git.not-repo');
     assert.equal(
       notRepo.message,
-      '/shown/dir is not inside a git repository, so a testset ref: cannot be read (remove ref:, or run from a clone)',
+      '/shown/dir is not inside a git repository, so a testset ref: cannot be read (run from a clone, or drop the ref)',
     );
     const other = notRepoOr(exited('fatal: unsafe repository'), '/dir', 'x', 'ref: main');
     assert.equal(other.code, 'git.failed');

@@ -207,11 +207,15 @@ describe('outside a usable repository', () => {
     const error = expectError(await readFileAtRef(join(dir, 'a.csv'), 'main'), 'git.not-repo');
     assert.equal(
       error.message,
-      `${dir} is not inside a git repository, so ref: main cannot be read (remove ref:, or run from a clone)`,
+      `${dir} is not inside a git repository, so ref: main cannot be read (run from a clone, or drop the ref)`,
     );
     expectError(await repoRoot(dir), 'git.not-repo');
     expectError(await resolveCommit(dir, 'main'), 'git.not-repo');
-    expectError(await fileHistory(join(dir, 'a.csv')), 'git.not-repo');
+    // Reading a history involves no ref to drop.
+    assert.equal(
+      expectError(await fileHistory(join(dir, 'a.csv')), 'git.not-repo').message,
+      `${dir} is not inside a git repository, so its git history cannot be read (run from a clone)`,
+    );
   });
 
   it("passes on any other git failure with git's first line and the command to rerun", async () => {

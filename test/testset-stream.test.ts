@@ -154,6 +154,7 @@ describe('streaming testset reads', () => {
     const expected: [string, string, RegExp][] = [
       [join(work, 'missing.csv'), 'testset.not-found', /^testset file not found: shown$/],
       [dir, 'testset.read', /^cannot read testset shown: it is a directory$/],
+      [work, 'testset.read', /^cannot read testset shown: it is a directory$/],
       [join(work, 'notes.txt'), 'testset.format', /^unsupported testset file type "shown"/],
     ];
     for (const [absPath, code, message] of expected) {

@@ -326,6 +326,8 @@ export function unreadable(name: string, error: unknown): ArtifactReadError {
     'unreadable',
     code === 'ENOENT'
       ? `${name}: no such results file`
-      : `${name}: cannot read it (${code ?? String(error)})`,
+      : code === 'EISDIR'
+        ? `${name}: is a folder, not a results file`
+        : `${name}: cannot read it (${code ?? String(error)})`,
   );
 }

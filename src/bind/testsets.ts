@@ -50,7 +50,8 @@ export async function readTestsets(
     pinIgnored.push(...r.issues);
     read[i] = unpinned;
   }
-  const issues = read.flatMap((r) => (r.ok ? [] : r.issues));
+  // Suites reading one file find its problems each: each problem is told once.
+  const issues = uniqueIssues(read.flatMap((r) => (r.ok ? [] : r.issues)));
   if (issues.length > 0) return { ok: false, issues };
   const testsets = new Map(
     read.flatMap((r, i) =>
@@ -59,6 +60,24 @@ export async function readTestsets(
   );
   const warnings = read.flatMap((r) => (r.ok ? (r.testset.warnings ?? []) : []));
   return { ok: true, testsets, pinIgnored, warnings };
+}
+
+/** `issues` without repeats (the same problem at the same place), in their order. */
+function uniqueIssues(issues: readonly Issue[]): Issue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = JSON.stringify([
+      issue.code,
+      issue.file,
+      issue.line,
+      issue.col,
+      issue.path,
+      issue.message,
+    ]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function isPinMismatch(issue: Issue): boolean {
@@ -78,7 +97,7 @@ async function readPinnedTestset(
   if (pin === undefined || revisionMatches(pin, testset.revision)) return read;
   const message = testset.location
     ? await explainPinMismatch(pin, testset, testset.location, testset.identity)
-    : `the inline cases do not match their pinned revision: pinned ${pin}, current ${testset.revision} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
+    : `the inline cases do not match their pinned revision: pinned ${pin}, current ${shortRevision(testset.revision)} (the cases changed since the pin; run evals testset pin to pin the current ones)`;
   return {
     ok: false,
     issues: [
@@ -199,7 +218,7 @@ async function explainPinMismatch(
   location: { absPath: string; displayPath: string },
   identity: IdentityOptions,
 ): Promise<string> {
-  const head = `the testset does not match its pinned revision: pinned ${pin}, current ${current.revision}`;
+  const head = `the testset does not match its pinned revision: pinned ${pin}, current ${shortRevision(current.revision)}`;
   const { findPinOrigin } = await import('../testsets/history.ts');
   const origin = await findPinOrigin(location, identity, pin, current.cases);
   if (origin === null) {
@@ -207,6 +226,11 @@ async function explainPinMismatch(
   }
   const short = origin.commit.slice(0, 10);
   return `${head}: since the pin (commit ${short}, ${origin.date.slice(0, 10)}) ${origin.added} added, ${origin.removed} removed, ${origin.changed} changed (see them: evals testset diff ${location.displayPath}@${short} ${location.displayPath}; pin the current rows: evals testset pin)`;
+}
+
+/** A revision as `evals testset pin --check` prints it: its first 12 hex digits, a valid pin. */
+function shortRevision(revision: string): string {
+  return revision.slice(0, 12);
 }
 
 function displayPath(cwd: string, abs: string): string {

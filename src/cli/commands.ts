@@ -180,7 +180,9 @@ export const MERGE = {
     },
     help: HELP,
   },
-  footer: ['Exit codes: 0 verdict pass · 1 verdict fail · 2 inputs refused.'],
+  footer: [
+    'Exit codes: 0 verdict pass · 1 verdict fail · 2 inputs or -o refused (nothing merged) · 3 the merge finished but -o could not be written (the message says where the artifact was kept).',
+  ],
 } satisfies CommandSpec;
 
 /** `evals show RESULTS.json` */
@@ -312,6 +314,6 @@ export const EVALS = {
     version: { type: 'boolean', short: 'v', help: 'Print the version' },
   },
   footer: [
-    'The config defaults to ./evals.yaml (or ./evals.yml).\nExit codes: 0 pass · 1 fail · 2 bad usage or config · 130 interrupted.',
+    'The config defaults to ./evals.yaml (or ./evals.yml).\nExit codes: 0 pass · 1 fail · 2 bad usage or config · 3 results could not be written · 130 interrupted.',
   ],
 } satisfies CommandSpec;

@@ -211,13 +211,23 @@ three sentences, and mention the exact steps or time limits that apply.
 
 export type StarterName = 'function' | 'command' | 'http' | 'model';
 
-/** Every starter: its files, and what to do before `evals run` (shown after writing them). */
-export const STARTERS: Record<StarterName, { files: Record<string, string>; next: string[] }> = {
-  function: { files: FUNCTION_FILES, next: [] },
-  command: { files: COMMAND_FILES, next: [] },
-  http: { files: HTTP_FILES, next: ['node server.mjs &   # or set API_URL to your API'] },
+/** A starter: its files, and what to do before `evals run` (shown after writing them). */
+export interface Starter {
+  files: Record<string, string>;
+  /** The commands, run from where `evals init` ran; `at` is the project's folder from there (`` or `app/`). */
+  next: (at: string) => string[];
+}
+
+/** Every starter. */
+export const STARTERS: Record<StarterName, Starter> = {
+  function: { files: FUNCTION_FILES, next: () => [] },
+  command: { files: COMMAND_FILES, next: () => [] },
+  http: {
+    files: HTTP_FILES,
+    next: (at) => [`node ${at}server.mjs &   # or set API_URL to your API`],
+  },
   model: {
     files: MODEL_FILES,
-    next: ['ollama pull llama3.1   # or set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL'],
+    next: () => ['ollama pull llama3.1   # or set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL'],
   },
 };

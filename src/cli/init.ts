@@ -3,6 +3,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
+import { checkOutputFolder } from '../pipeline/output-paths.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { STARTERS, type StarterName } from './init-templates.ts';
 
@@ -44,6 +45,7 @@ export async function initCommand(
   }
   const { files: FILES, next } = STARTERS[template as StarterName];
   const dir = resolve(ctx.cwd, dirArg ?? '.');
+  checkOutputFolder('evals init', dirArg ?? '.', ctx.cwd, 'so no file was written');
   const clashes = Object.keys(FILES).filter((name) => existsSync(join(dir, name)));
   if (clashes.length > 0) {
     throw usageError(
@@ -58,13 +60,14 @@ export async function initCommand(
   }
   const ignored = await ignoreOutputs(dir);
   const where = relative(ctx.cwd, dir) || '.';
+  const at = where === '.' ? '' : `${where}/`;
   const gitignore = ignored.length === 0 ? '' : `Added to .gitignore: ${ignored.join(', ')}\n`;
   ctx.stdout.write(
     `Created ${Object.keys(FILES).length} files in ${where}:\n${Object.keys(FILES)
       .map((f) => `  ${f}\n`)
-      .join(
-        '',
-      )}${gitignore}\nNext:\n  npm i -D evalgate   # if it is not installed yet\n${next.map((line) => `  ${line}\n`).join('')}  npx evals run ${where === '.' ? '' : `${where}/`}evals.yaml\n`,
+      .join('')}${gitignore}\nNext:\n  npm i -D evalgate   # if it is not installed yet\n${next(at)
+      .map((line) => `  ${line}\n`)
+      .join('')}  npx evals run ${at}evals.yaml\n`,
   );
   return 0;
 }

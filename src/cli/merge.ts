@@ -4,7 +4,8 @@
  * written atomically, with its summary printed and its verdict as exit code, like `evals run`.
  */
 import { resolve } from 'node:path';
-import { UsageError } from '../shared/errors.ts';
+import { UsageError, usageError } from '../shared/errors.ts';
+import { realPath } from '../shared/real-path.ts';
 import { mergeShards, type NamedArtifact } from '../artifact/merge.ts';
 import { CaseSpool } from '../artifact/spool.ts';
 import { ListedCases } from '../report/case-listing.ts';
@@ -12,6 +13,10 @@ import { renderSummary } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
+import { checkOutputPaths } from '../pipeline/output-paths.ts';
+import { describeWriteFailure, fallbackPath } from '../pipeline/write-failure.ts';
+import { writeReport, type WriteFailure } from '../report/file-reports.ts';
+import { plural } from '../report/labels.ts';
 import { runTotals } from '../report/totals.ts';
 
 export interface MergeArgs {
@@ -20,8 +25,21 @@ export interface MergeArgs {
   allowPartial: boolean;
 }
 
-/** Merges, writes and reports; returns the exit code (0 pass, 1 fail; problems are thrown). */
+/**
+ * Merges, writes and reports; returns the exit code (0 pass, 1 fail, 3 when the merged artifact
+ * could not be written; problems with the inputs and a refused `-o` are thrown).
+ */
 export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promise<number> {
+  checkOutputPaths([{ flag: '-o', path: args.output }], ctx.cwd, 'so nothing was merged');
+  // The inputs are read while the output is written: writing over one would lose its cases.
+  const output = realPath(resolve(ctx.cwd, args.output));
+  const input = args.inputs.find((name) => realPath(resolve(ctx.cwd, name)) === output);
+  if (input !== undefined) {
+    throw usageError(
+      'cli.output',
+      `-o ${args.output}: one of the files to merge (${input}); name another file`,
+    );
+  }
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
   const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:'));
   // The merged cases are spooled to disk in testset order and copied into the artifact.
@@ -69,7 +87,15 @@ async function mergeInto(
   }
   const { artifact, count, present, missing, interrupted, warnings } = merged.value;
   for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  await spool.writeArtifact(resolve(ctx.cwd, args.output), artifact);
+  let unwritten: WriteFailure | undefined;
+  await writeReport(
+    {
+      path: resolve(ctx.cwd, args.output),
+      fallback: fallbackPath(args.output),
+      failed: (failure) => (unwritten = { ...failure, path: args.output }),
+    },
+    (path) => spool.writeArtifact(path, artifact),
+  );
   ctx.stdout.write(
     renderSummary(artifact.runs, {
       listings: artifact.runs.map((_, run) => listed.listing(run)),
@@ -80,11 +106,16 @@ async function mergeInto(
   );
   const { cases } = runTotals(artifact.runs);
   const partial = [
-    ...(missing.length > 0 ? [`missing shard(s) ${missing.join(', ')}`] : []),
+    ...(missing.length > 0
+      ? [`${missing.length === 1 ? 'missing shard' : 'missing shards'} ${missing.join(', ')}`]
+      : []),
     ...(interrupted.length > 0 ? [`interrupted: ${interrupted.join(', ')}`] : []),
   ];
-  ctx.stderr.write(
-    `merged ${present.length} of ${count} shards: ${artifact.runs.length} run(s), ${cases} case result(s), verdict ${artifact.verdict}${partial.length > 0 ? ` (partial: ${partial.join('; ')})` : ''} → ${args.output}\n`,
-  );
+  const line = `merged ${present.length} of ${count} shards: ${plural(artifact.runs.length, 'run')}, ${plural(cases, 'case result')}, verdict ${artifact.verdict}${partial.length > 0 ? ` (partial: ${partial.join('; ')})` : ''}`;
+  if (unwritten !== undefined) {
+    ctx.stderr.write(`${line}\nerror: ${describeWriteFailure(unwritten, 'the merge finished')}\n`);
+    return 3;
+  }
+  ctx.stderr.write(`${line} → ${args.output}\n`);
   return artifact.verdict === 'pass' ? 0 : 1;
 }

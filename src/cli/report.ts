@@ -10,6 +10,7 @@ import { openResultsFile, readComparable } from '../pipeline/artifact-files.ts';
 import { readBaseline } from '../pipeline/baseline.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
+import { realPath } from '../shared/real-path.ts';
 import { buildReportModel } from '../report/html-model.ts';
 import { renderReportHtml } from '../report/html-page.ts';
 import { usageError } from '../shared/errors.ts';
@@ -25,8 +26,8 @@ export async function reportCommand(
 ): Promise<number> {
   const path = positional(args.positionals, 0);
   const output = args.values.output;
-  checkOutputPaths([{ flag: '-o', path: output }], ctx.cwd);
-  if (resolve(ctx.cwd, output) === resolve(ctx.cwd, path)) {
+  checkOutputPaths([{ flag: '-o', path: output }], ctx.cwd, 'so the report was not written');
+  if (realPath(resolve(ctx.cwd, output)) === realPath(resolve(ctx.cwd, path))) {
     throw usageError('cli.output', `-o ${output}: the results file itself; name another file`);
   }
   const file = openResultsFile(path, ctx, 'evals report:');

@@ -71,7 +71,10 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   const paint = painter(useColor(ctx));
   const how = describeFilters(filters);
   const total = file.caseCounts.reduce((sum, count) => sum + count, 0);
-  const heading = `${printable(path)}: ${plural(runs.length, 'run')}, ${plural(total, 'case')}; ${formatCount(matched)} ${how === '' ? 'shown' : `match ${printable(how)}`}${matched > shown.length ? `, first ${formatCount(shown.length)} below` : ''}`;
+  // Without a filter every case matches, so the count is the total's; only the cut is news.
+  const matches = how === '' ? '' : `; ${formatCount(matched)} match ${printable(how)}`;
+  const cut = matched > shown.length ? `, first ${formatCount(shown.length)} below` : '';
+  const heading = `${printable(path)}: ${plural(runs.length, 'run')}, ${plural(total, 'case')}${matches}${cut}`;
   const blocks = [heading];
   if (matched === 0) blocks.push(noneMatch(filters));
   for (const { run, result } of shown) {

@@ -44,7 +44,7 @@ export function requireCommonCases(
   if (!shared) {
     const why =
       pairs.length === 0
-        ? `no run of ${names.head} (${describeRuns(head.runs)}) has the suite and params of a run of ${names.base} (${describeRuns(base.runs)})`
+        ? `no suite and grid point of ${names.head} (${describeRuns(head.runs)}) is in ${names.base} (${describeRuns(base.runs)})`
         : `${pairs.length === 1 ? 'the matching run shares' : `the ${pairs.length} matching runs share`} no case id`;
     const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why}`;
     throw usageError('compare.no-common-cases', message);

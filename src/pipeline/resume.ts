@@ -11,16 +11,22 @@ import type { RunFilters, RunPlan } from '../plan/types.ts';
 import type { ResumedCases } from '../run/types.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { runKey } from '../shared/run-key.ts';
+import { formatCount, plural } from '../report/labels.ts';
 import { openResultsFile } from './artifact-files.ts';
 import type { CommandContext } from './context.ts';
 import type { Narrowed } from './load.ts';
 
 /** A resumption under way: what to run, and what the artifact takes over from the partial. */
 export interface Resumption {
-  /** The run's filters with the partial run's shard and suites filled in. */
+  /**
+   * The run's filters with the partial run's shard and suites filled in, and the partial's
+   * config hash, so that another config is refused as soon as it is loaded.
+   */
   filters: RunFilters;
   /** The plan narrowed to the partial's runs, each taking over the cases it finished. */
   narrow(plan: RunPlan, config: LoadedConfig): Narrowed;
+  /** The line a run prints once the resumption is accepted: cases kept, cases left to run. */
+  announce(plan: RunPlan): string;
   /** The interrupted run's start: the resumed artifact dates from it. */
   startedAt: Date;
   /** The interrupted run's duration: the resumed artifact counts the time of both. */
@@ -42,9 +48,10 @@ export function startResume(
 ): Resumption {
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
-  if (!partial.interrupted) {
-    throw usageError('resume.complete', checkPartial(partial, path, partial.configHash)[0]!, path);
-  }
+  // What needs no config (a complete artifact, runs without a plan) is refused before one is read.
+  const problems = checkPartial(partial, path, partial.configHash);
+  if (!partial.interrupted) throw usageError('resume.complete', problems[0]!, path);
+  if (problems.length > 0) throw problemsError('resume.mismatch', problems, path);
   const shard = partial.shard;
   if (filters.shard && !(shard && sameShard(shard, filters.shard))) {
     throw usageError(
@@ -60,24 +67,29 @@ export function startResume(
     ...filters,
     ...(suites.length > 0 ? { suites } : {}),
     ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
+    resume: { from: path, configHash: partial.configHash },
   };
   const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);
   return {
     filters: resumeFilters,
     narrow(plan, config) {
-      const problems = checkPartial(partial, path, config.hash);
-      if (problems.length > 0) throw problemsError('resume.mismatch', problems, path);
+      // checkFilters refused another config already; narrow is handed a config of its own.
+      const mismatch = checkPartial(partial, path, config.hash);
+      if (mismatch.length > 0) throw problemsError('resume.mismatch', mismatch, path);
       const resumed = planResume(plan, resumeIndex(named), trials !== undefined ? { trials } : {});
       if (!resumed.ok) throw problemsError('resume.mismatch', resumed.problems, path);
-      const left = resumed.plan.suites
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named) };
+    },
+    announce(plan) {
+      const left = plan.suites
         .flatMap((suite) => suite.runs)
         .reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
-      ctx.stderr.write(`resuming ${path}: ${kept} case result(s) kept, ${left} to run\n`);
-      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named) };
+      return `resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n`;
     },
     startedAt: new Date(partial.startedAt),
     durationMs: partial.durationMs,
-    preface: (ran) => `Resumed ${path}: ${kept} case result(s) kept, ${ran} run now.\n\n`,
+    preface: (ran) =>
+      `Resumed ${path}: ${plural(kept, 'case result')} kept, ${formatCount(ran)} run now.\n\n`,
   };
 }
 

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import type { ResultsArtifact } from '../types/index.ts';
@@ -22,7 +20,7 @@ import { RunControl } from '../run/control.ts';
 import { guardProcess } from './exit-guard.ts';
 import { checkOutputPaths } from './output-paths.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
-import { WriteKeptError } from '../shared/write-file-atomic.ts';
+import { describeWriteFailure, fallbackPath } from './write-failure.ts';
 
 export interface RunArgs {
   config?: string;
@@ -149,14 +147,6 @@ export async function executeRun(
       ? await comparing.readBaseline(args.baseline, ctx)
       : undefined;
   const { resuming, filters, trials } = await selection(args, ctx);
-  if (
-    args.resume !== undefined &&
-    resolve(ctx.cwd, args.resume) === resolve(ctx.cwd, args.output)
-  ) {
-    ctx.stderr.write(
-      `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)\n`,
-    );
-  }
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -172,6 +162,15 @@ export async function executeRun(
     resuming ? (planned, loaded) => resuming.narrow(planned, loaded) : undefined,
   );
   warnPinIgnored(pinIgnored, ctx);
+  // Said only now that the resumption is accepted: a refused one writes nothing.
+  if (resuming !== undefined && args.resume !== undefined) {
+    ctx.stderr.write(resuming.announce(plan));
+    if (resolve(ctx.cwd, args.resume) === resolve(ctx.cwd, args.output)) {
+      ctx.stderr.write(
+        `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)\n`,
+      );
+    }
+  }
   const marks = (artifact: ResultsArtifact): ResultsArtifact =>
     withPinIgnored(withShard(artifact, filters.shard), pinIgnored.length > 0);
   const git = readGitInfo(config.dir, ctx.env);
@@ -283,7 +282,9 @@ export async function executeRun(
     log.discard();
   }
   if (unwritten.length > 0) {
-    for (const failure of unwritten) ctx.stderr.write(`error: ${describeWriteFailure(failure)}\n`);
+    for (const failure of unwritten) {
+      ctx.stderr.write(`error: ${describeWriteFailure(failure, 'the run finished')}\n`);
+    }
     return { artifact, config, exitCode: EXIT.unwritten };
   }
   if (artifact.interrupted) {
@@ -301,28 +302,6 @@ function warnPinIgnored(pinIgnored: readonly Issue[], ctx: CommandContext): void
   for (const issue of pinIgnored) {
     ctx.stderr.write(`warning: --ignore-pin: ${formatIssue(issue).trimStart()}\n`);
   }
-}
-
-/**
- * Where a report goes when its own path fails after the run: the system's temporary folder,
- * named after it, so the results of a long run are not lost to a full or read-only disk.
- */
-function fallbackPath(path: string): string {
-  return join(
-    tmpdir(),
-    `evalgate-${process.pid}-${randomBytes(4).toString('hex')}-${basename(path)}`,
-  );
-}
-
-/** One line: what could not be written, why, and where the results are kept, if anywhere. */
-function describeWriteFailure({ path, error, kept }: WriteFailure): string {
-  const cause = error instanceof WriteKeptError ? error.cause : error;
-  const why = (cause as Error | undefined)?.message ?? String(cause);
-  const keptAt =
-    kept === null
-      ? 'nothing was kept'
-      : `the complete file is kept at ${kept}; move it where it belongs`;
-  return `the run finished but ${path} could not be written (${why}); ${keptAt}`;
 }
 
 /** Where a command's reporters write: its streams, as the terminal it runs in allows. */

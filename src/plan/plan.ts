@@ -11,6 +11,7 @@ import { hasTagIn } from '../testsets/identity.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Params, PreparedCase } from '../types/index.ts';
 import { expandGrid } from './grid.ts';
+import { otherConfig } from './resume.ts';
 import { shardOf } from './shard.ts';
 import type { PlannedEvaluator, RunFilters, RunPlan, SuitePlan, TestsetIndex } from './types.ts';
 
@@ -162,8 +163,19 @@ export function gridValueText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Filters naming a suite or a grid parameter the config does not have. */
+/**
+ * Filters naming a suite or a grid parameter the config does not have; with `--resume`, first a
+ * config other than the one that wrote the partial, alone: the rest would be checked against the
+ * wrong config (and the suites taken from the partial reported as if the user had named them).
+ */
 export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[] {
+  if (filters.resume) {
+    const { from, configHash } = filters.resume;
+    const other = otherConfig(from, configHash, config.hash);
+    if (other !== undefined) {
+      return [{ code: 'resume.mismatch', file: from, line: 0, col: 0, path: '', message: other }];
+    }
+  }
   const issues: Issue[] = [];
   const ids = config.suites.map((s) => s.id);
   for (const id of filters.suites ?? []) {

@@ -16,11 +16,8 @@ export function checkPartial(partial: ResultsArtifact, name: string, configHash:
     ];
   }
   const problems: string[] = [];
-  if (partial.configHash !== configHash) {
-    problems.push(
-      `${name} was written by another version of the config (configHash ${partial.configHash}, now ${configHash}); resuming needs the config the interrupted run used`,
-    );
-  }
+  const other = otherConfig(name, partial.configHash, configHash);
+  if (other !== undefined) problems.push(other);
   const unplanned = partial.runs.filter((r) => r.plan === undefined);
   if (unplanned.length > 0) {
     problems.push(
@@ -31,6 +28,18 @@ export function checkPartial(partial: ResultsArtifact, name: string, configHash:
 }
 
 /**
+ * Why a run of the config with hash `configHash` cannot resume `name`, written by a config with
+ * hash `writtenBy`; undefined if it can. Checked as soon as the config is loaded (with the
+ * filters, see `checkFilters`): every other check of a resumption assumes the same config.
+ */
+export function otherConfig(
+  name: string,
+  writtenBy: string,
+  configHash: string,
+): string | undefined {
+  if (writtenBy === configHash) return undefined;
+  return `${name} was written by another config (configHash ${writtenBy}, now ${configHash}: another file, or this one edited since); resuming needs the config the interrupted run used`;
+}
 
 /** What an interrupted artifact holds, as far as planning its resumption needs it. */
 export interface ResumeIndex {

@@ -15,6 +15,12 @@ export interface RunFilters {
   grid?: Record<string, string[]>;
   /** `--shard 2/4`: only the cases whose identity falls in this shard (see `shardOf`). */
   shard?: Shard;
+  /**
+   * `--resume FILE`: the interrupted run this one finishes, which only the config that wrote it
+   * (the same `configHash`) may resume. Checked first, with the other filters: the suites the
+   * partial ran are filled into `suites`, and another config would not have them.
+   */
+  resume?: { from: string; configHash: string };
 }
 
 /** A suite's testset as read: every case in file order, and where it came from. */

@@ -246,17 +246,23 @@ interface CaseTable {
   text: string;
 }
 
-/** A listed case: the same case with the same words on several grid points is one row. */
+/** A listed case: one row per case, naming every grid point it is listed on. */
 interface CaseRow {
   ref: CaseList['cases'][number];
   runs: RunComparison[];
-  now: string;
+  /** What it does now, per grid point, in the order of `runs`. */
+  nows: string[];
   label: string | null;
 }
+
+/** Distinct "now" texts a row spells out before counting the rest. */
+const MAX_NOW_TEXTS = 3;
 
 /**
  * One table per kind of change over every grid point, in `CASE_LIST_TITLES` order: the case (id,
  * name), where it fails, its source line and what it does now (why it fails, or its trials).
+ * A case on several grid points is one row, so the count in the heading, the rows and `… N more`
+ * all count cases; the heading adds how many (case, grid point) pairs that is when it differs.
  */
 function caseTables(
   comparison: Comparison,
@@ -264,7 +270,7 @@ function caseTables(
   headCase: ComparisonMarkdownOptions['headCase'],
 ): CaseTable[] {
   const byTitle = new Map<CaseList['title'], { list: CaseList; rows: Map<string, CaseRow> }>();
-  const total = new Map<CaseList['title'], number>();
+  const pairs = new Map<CaseList['title'], number>();
   for (const run of orderRuns(comparison.runs)) {
     for (const list of caseLists(run)) {
       let entry = byTitle.get(list.title);
@@ -272,16 +278,18 @@ function caseTables(
         entry = { list, rows: new Map() };
         byTitle.set(list.title, entry);
       }
-      total.set(list.title, (total.get(list.title) ?? 0) + list.cases.length);
+      pairs.set(list.title, (pairs.get(list.title) ?? 0) + list.cases.length);
       for (const ref of list.cases) {
         const head = list.title === 'removed' ? undefined : headCase?.(run, ref.id);
         const now = nowText(list.title, ref, head);
-        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line, now]);
+        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line]);
         const row = entry.rows.get(key);
-        if (row !== undefined) row.runs.push(run);
-        else {
+        if (row !== undefined) {
+          row.runs.push(run);
+          row.nows.push(now);
+        } else {
           const label = head === undefined ? null : caseLabel(head);
-          entry.rows.set(key, { ref, runs: [run], now, label });
+          entry.rows.set(key, { ref, runs: [run], nows: [now], label });
         }
       }
     }
@@ -290,10 +298,15 @@ function caseTables(
   return CASE_LIST_TITLES.flatMap((title): CaseTable[] => {
     const entry = byTitle.get(title);
     if (entry === undefined) return [];
-    const count = total.get(title) ?? 0;
     const rows = [...entry.rows.values()];
+    const count = rows.length;
+    const onPoints = pairs.get(title) ?? 0;
     const { list } = entry;
-    const heading = `${title[0]?.toUpperCase() ?? ''}${title.slice(1)} (${formatCount(count)})`;
+    const counted =
+      onPoints === count
+        ? formatCount(count)
+        : `${plural(count, 'case')}, ${formatCount(onPoints)} counting each grid point`;
+    const heading = `${title[0]?.toUpperCase() ?? ''}${title.slice(1)} (${counted})`;
     const titleLine = `${heading}${list.note ? `, ${list.note}` : ''}:`;
     const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
     const shown = rows.slice(0, maxListed);
@@ -312,8 +325,7 @@ function caseTables(
         ].join('\n'),
       );
     }
-    const listedCases = shown.reduce((sum, row) => sum + row.runs.length, 0);
-    if (count > listedCases) blocks.push(`… ${formatCount(count - listedCases)} more`);
+    if (count > shown.length) blocks.push(`… ${formatCount(count - shown.length)} more`);
     return [{ title, count, text: blocks.join('\n\n') }];
   });
 }
@@ -327,8 +339,33 @@ function caseRow(row: CaseRow, withPoints: boolean, runs: readonly RunRef[]): st
     `${cellCode(id)}${name}`,
     ...(withPoints ? [points] : []),
     source === null ? '—' : cellCode(source),
-    row.now === '' ? '—' : escapeMarkdownText(row.now),
+    nowCell(row, runs),
   ]);
+}
+
+/**
+ * What a listed case does now: one text when every grid point says the same, else each text
+ * after the grid points it holds on (`model=a: exact 0 … · model=b: passes`), at most
+ * `MAX_NOW_TEXTS` of them and the rest counted.
+ */
+function nowCell(row: CaseRow, runs: readonly RunRef[]): string {
+  const byText = new Map<string, string[]>();
+  row.nows.forEach((now, index) => {
+    const run = row.runs[index];
+    const point = run === undefined ? '' : pointName(run, runs);
+    byText.set(now, [...(byText.get(now) ?? []), point]);
+  });
+  const texts = [...byText.entries()];
+  const [only] = texts;
+  if (texts.length === 1 && only !== undefined) {
+    return only[0] === '' ? '—' : escapeMarkdownText(only[0]);
+  }
+  const parts = texts
+    .slice(0, MAX_NOW_TEXTS)
+    .map(([now, points]) => `${points.join(', ')}: ${escapeMarkdownText(now === '' ? '—' : now)}`);
+  if (texts.length > MAX_NOW_TEXTS)
+    parts.push(`+${formatCount(texts.length - MAX_NOW_TEXTS)} more`);
+  return parts.join(' · ');
 }
 
 /**

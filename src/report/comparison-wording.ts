@@ -65,7 +65,9 @@ export function footnote(comparison: Comparison): string {
   return (
     `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 ` +
     `(${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
-    `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini–Hochberg. ` +
+    (family.rows === 0
+      ? 'No row had a changed case to test, so nothing could block. '
+      : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini–Hochberg. `) +
     `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` +
     trials +
     `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`

@@ -5,7 +5,7 @@
  * unknown falls back on `metadata.reason` or the first string value. Plain text.
  */
 import type { EvaluationResult } from '../types/index.ts';
-import { formatCount } from './labels.ts';
+import { formatCount, plural } from './labels.ts';
 
 type Metadata = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ const readers: Reader[] = [
   // length: { length, unit, min, max }
   (m) => {
     if (!isNumber(m.length) || typeof m.unit !== 'string') return undefined;
-    const size = `${formatCount(m.length)} ${m.unit === 'words' ? 'words' : 'characters'}`;
+    const size = plural(m.length, m.unit === 'words' ? 'word' : 'character');
     if (isNumber(m.max) && m.length > m.max) return `length ${size} > max ${formatCount(m.max)}`;
     if (isNumber(m.min) && m.length < m.min) return `length ${size} < min ${formatCount(m.min)}`;
     return `length ${size}`;

@@ -11,7 +11,6 @@ import {
   firstLine,
   flakyLabel,
   formatParams,
-  shortId,
 } from './labels.ts';
 
 /**
@@ -142,15 +141,23 @@ function suiteHead(run: RunResult, name: string, totals: SuiteTotals): string {
 }
 
 /**
- * One case. A flaky case (trials) keeps its name, so CI history still matches it across runs;
- * the flakiness goes in the failure or error message (`flaky 1/3; …`), or, when it passed, in a
- * `<system-out>` line, since JUnit has no "passed, but unstable" status.
+ * One case. Its name is its whole id: consumers key a test's history by classname + name, and a
+ * case id is unique within a run and stays the same when rows are added above it, where a line
+ * number would shift and a cut id (`question-00…`) would name many cases alike. Where it comes
+ * from goes in the `file` and `line` attributes. A flaky case (trials) keeps its name, so CI
+ * history still matches it across runs; the flakiness goes in the failure or error message
+ * (`flaky 1/3; …`), or, when it passed, in a `<system-out>` line, since JUnit has no "passed,
+ * but unstable" status.
  */
 function renderCase(result: CaseResult, classname: string): string {
-  const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
-  // The classname carries the grid point: consumers key tests by classname + name, so two grid
-  // points of one suite must not collide.
-  const open = `    <testcase${attrs({ name: `${source} ${shortId(result.id)}`, classname, time: seconds(result.durationMs) })}`;
+  // The classname carries the grid point: two grid points of one suite must not collide.
+  const open = `    <testcase${attrs({
+    name: result.id,
+    classname,
+    time: seconds(result.durationMs),
+    file: result.source?.file,
+    line: result.source?.line,
+  })}`;
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? '' : `${flaky}; `;
   if (result.error !== null) {
@@ -215,9 +222,10 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-/** ` a="1" b="x"`, escaped for an attribute value. */
-function attrs(values: Record<string, string | number>): string {
+/** ` a="1" b="x"`, escaped for an attribute value; an `undefined` value is left out. */
+function attrs(values: Record<string, string | number | undefined>): string {
   return Object.entries(values)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`)
     .join('');
 }

@@ -5,9 +5,10 @@
  */
 import { describeThreshold } from '../run/threshold.ts';
 import { formatCount } from '../shared/format-count.ts';
+import { isHashId } from './testset-text.ts';
 import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types/index.ts';
 
-/** Case ids are sha256 hex or user dedup ids; 12 characters tell them apart in a listing. */
+/** A hash case id (sha256 hex) shows this many characters; 12 tell hashes apart in a listing. */
 export const SHORT_ID_LENGTH = 12;
 
 /** `1,234`: the one count formatter, shared with the layers below the reports. */
@@ -28,10 +29,12 @@ export function plural(count: number, noun: string): string {
 }
 
 /**
- * A case id in `SHORT_ID_LENGTH` characters: a longer one is cut and ends with `…`, so nobody
- * takes the prefix for the whole id (`report/case-text.ts` keeps prefixes apart in a listing).
+ * A case id as a label: a hash id cut to `SHORT_ID_LENGTH` characters ending with `…`, so nobody
+ * takes the prefix for the whole id; a dedup id the user wrote stays whole, since ids such as
+ * `question-0001` and `question-0002` only differ at the end.
  */
 export function shortId(id: string): string {
+  if (!isHashId(id)) return id;
   return id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH - 1)}\u2026` : id;
 }
 

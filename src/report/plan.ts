@@ -53,14 +53,17 @@ function renderSuite(suite: SuitePlan): string[] {
   const where = testset.path === null ? 'inline cases' : testset.path;
   const at = testset.ref === null ? '' : ` at ${testset.ref}`;
   const cases = suite.runs[0]?.cases.length ?? 0;
-  const done = suite.runs.reduce((sum, run) => sum + (run.done?.size ?? 0), 0);
+  // A case taken over from an interrupted run brings all its trials with it.
+  const takenOver = suite.runs.reduce((sum, run) => sum + (run.done?.size ?? 0), 0) * suite.trials;
   const lines = [
     `${suite.id}: ${suite.target}`,
     `  testset     ${where}${at} · revision ${testset.revision.slice(0, 12)} · ${plural(suite.rows, 'row')}` +
       (cases === suite.rows ? '' : `, ${formatCount(cases)} selected`),
     `  runs        ${plural(suite.runs.length, 'grid point')} × ${plural(cases, 'case')} × ` +
-      `${plural(suite.trials, 'trial')} = ${plural(toRun(suite), 'case execution')}` +
-      (done > 0 ? ` (${formatCount(done)} taken over from the interrupted run)` : ''),
+      `${plural(suite.trials, 'trial')} = ${plural(toRun(suite) + takenOver, 'case execution')}` +
+      (takenOver > 0
+        ? `, ${formatCount(takenOver)} taken over from the interrupted run, ${formatCount(toRun(suite))} to run`
+        : ''),
   ];
   const points = suite.runs.map((run) => formatParams(run.params, ' ')).filter((p) => p !== '');
   if (points.length > 0) {

@@ -78,7 +78,13 @@ export function renderTestsetTable(cases: PreparedCase[], options: TableRenderOp
       cells: cases.map((c) => (c.source === null ? '-' : String(c.source.line))),
       align: 'right',
     },
-    { header: 'id', cells: cases.map((c) => tableId(c.id)), align: 'left' },
+    {
+      header: 'id',
+      cells: cases.map((c) =>
+        tableId(c.id, Math.max(REVISION_LENGTH, Math.floor(options.maxWidth / 2))),
+      ),
+      align: 'left',
+    },
   ];
   const variable: Column[] = fields.map((field) => ({
     header: printable(field),
@@ -154,10 +160,15 @@ function columnsThatFit(fixed: Column[], variable: Column[], maxWidth: number): 
   return kept;
 }
 
-/** A table id: a hash as its first 12 hex digits, a dedup id cut to 12 columns with `…`. */
-function tableId(id: string): string {
+/**
+ * A table id: a hash as its first 12 hex digits, a dedup id whole, since ids such as
+ * `question-0001` and `question-0002` differ only at the end and the table exists to show them.
+ * Only a dedup id wider than `maxWidth` (half the terminal) is cut with `…`, so the data columns
+ * keep room; `--json` has every id whole.
+ */
+function tableId(id: string, maxWidth: number): string {
   if (isHashId(id)) return id.slice(0, REVISION_LENGTH);
-  return truncateToWidth(cellText(id), REVISION_LENGTH);
+  return truncateToWidth(cellText(id), maxWidth);
 }
 
 /**

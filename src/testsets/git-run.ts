@@ -158,18 +158,25 @@ export function exitError(run: ExitedRun, cwd: string, what: string): GitError {
   };
 }
 
-/** git.not-repo when git said there is no repository at `cwd`, else git.failed. */
+/** What to do about a missing repository when a ref was asked for (in a config or as FILE@REF). */
+export const NOT_REPO_REF_HINT = 'run from a clone, or drop the ref';
+
+/**
+ * git.not-repo when git said there is no repository at `cwd` (the message says `purpose` fails,
+ * and `hint`), else git.failed.
+ */
 export function notRepoOr(
   run: ExitedRun,
   cwd: string,
   purpose: string,
   what: string,
   shownDir = cwd,
+  hint = NOT_REPO_REF_HINT,
 ): GitError {
   // git's only signal for "no repository here" is its (LC_ALL=C, so English) message.
   if (!/not a git repository/i.test(run.stderr)) return exitError(run, cwd, what);
   return {
     code: 'git.not-repo',
-    message: `${shownDir} is not inside a git repository, so ${purpose} (remove ref:, or run from a clone)`,
+    message: `${shownDir} is not inside a git repository, so ${purpose} (${hint})`,
   };
 }

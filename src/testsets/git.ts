@@ -113,7 +113,7 @@ export async function readFileAtRef(absPath: string, ref: string): Promise<GitRe
  * empty history; in a shallow clone the history stops at the shallow boundary.
  */
 export async function fileHistory(absPath: string): Promise<GitResult<FileCommit[]>> {
-  const located = await locate(absPath, 'its git history cannot be read');
+  const located = await locate(absPath, 'its git history cannot be read', 'run from a clone');
   if (!located.ok) return located;
   const { repo, relPath } = located.value;
   // -z ends each record with NUL; the sha and the strict ISO date hold no space, so the subject
@@ -154,11 +154,12 @@ export async function fileHistory(absPath: string): Promise<GitResult<FileCommit
 async function locate(
   absPath: string,
   purpose: string,
+  hint?: string,
 ): Promise<GitResult<{ repo: string; relPath: string }>> {
   const full = resolve(absPath);
   const dir = dirname(full);
   const existing = await nearestExisting(dir);
-  const root = await findRoot(dir, purpose, existing);
+  const root = await findRoot(dir, purpose, existing, hint);
   if (!root.ok) return root;
   const realFile = join(existing.real, relative(existing.path, dir), basename(full));
   const rel = relative(root.value, realFile);
@@ -184,6 +185,7 @@ async function findRoot(
   dir: string,
   purpose: string,
   existing?: { path: string; real: string },
+  hint?: string,
 ): Promise<GitResult<string>> {
   const from = existing ?? (await nearestExisting(dir));
   const run = await git(from.real, ['rev-parse', '--show-toplevel']);
@@ -193,5 +195,5 @@ async function findRoot(
     // git already prints a real path; realpath again for platforms where it does not (Windows).
     return { ok: true, value: await realpath(top).catch(() => resolve(top)) };
   }
-  return { ok: false, error: notRepoOr(run, from.real, purpose, 'the repository', dir) };
+  return { ok: false, error: notRepoOr(run, from.real, purpose, 'the repository', dir, hint) };
 }

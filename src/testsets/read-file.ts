@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { Issue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { formatFromPath, TESTSET_EXTENSIONS } from './formats.ts';
@@ -44,6 +45,10 @@ export async function readTestsetInto(
 ): Promise<{ ok: true; commit: string | null } | { ok: false; issues: Issue[] }> {
   const { absPath, displayPath, ref } = location;
   const format = formatFromPath(absPath);
+  // A folder is not a file of the wrong type: say what it is, as for `a-folder.csv`.
+  if (format === null && ref === undefined && (await isFolder(absPath))) {
+    return readFailure('EISDIR', '', displayPath);
+  }
   if (format === null) return unsupported(displayPath);
   let source: RowSource = { path: absPath };
   let shown = displayPath;
@@ -77,6 +82,13 @@ function readFailure(
   }
   const reason = code === 'EISDIR' ? 'it is a directory' : message;
   return fail('testset.read', displayPath, `cannot read testset ${displayPath}: ${reason}`);
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 function unsupported(displayPath: string): { ok: false; issues: Issue[] } {

@@ -7,7 +7,9 @@ import type { IdentityOptions } from '../../testsets/history.ts';
 import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
 import { serializeTestset } from '../../testsets/write.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
-import { load, parseLocation, realPath, shown } from './read.ts';
+import { checkOutputPaths } from '../../pipeline/output-paths.ts';
+import { realPath } from '../../shared/real-path.ts';
+import { load, parseLocation, shown } from './read.ts';
 
 /** Problems listed before the rest are summed up, as the readers do. */
 const MAX_PROBLEMS = 50;
@@ -32,6 +34,7 @@ export async function convertCommand(
       `${outArg}: the output must end in .csv, .json, .jsonl or .ndjson`,
     );
   }
+  checkOutputPaths([{ flag: 'convert to', path: outArg }], ctx.cwd, 'so nothing was converted');
   if (realPath(outAbs) === realPath(input.absPath) && input.ref === undefined) {
     throw usageError(
       'cli.arguments',

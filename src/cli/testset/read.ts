@@ -3,12 +3,13 @@
  * (`--hash`, `--id`, or the suite of a config that reads the file) and reading one version of
  * a testset with its cases and revision.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfigFile } from '../../config/load.ts';
 import { builtinEvaluators } from '../../evaluators/registry.ts';
 import { describeIdentity } from '../../report/testset-table.ts';
 import { UsageError, type Issue } from '../../shared/errors.ts';
+import { realPath } from '../../shared/real-path.ts';
 import type { IdentityOptions } from '../../testsets/history.ts';
 import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
 import { readTestset, type TestsetLocation } from '../../testsets/read-file.ts';
@@ -125,15 +126,6 @@ async function suiteSettings(
     }
   }
   return {};
-}
-
-/** `path` with links resolved, to compare two names of one file; as given when it does not exist. */
-export function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /** One version of a testset, read and identified. */
