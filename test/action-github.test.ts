@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { notFound } from '../src/action/baseline.ts';
-import { textWidth } from '../src/shared/text-table.ts';
 import {
   actionCheckout,
   fileErrors,
@@ -21,6 +20,7 @@ import {
 } from './helpers/action-run.ts';
 import { repoRoot, runCli } from './helpers/cli.ts';
 import { git } from './helpers/git.ts';
+import { assertMatrixLinesUp } from './helpers/grid-matrix.ts';
 import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 import { writeZip } from './helpers/zip-writer.ts';
 
@@ -161,19 +161,7 @@ describe('wide text in the job log', () => {
     );
     const result = await run(workspace(files), {});
     assert.equal(result.code, 1, result.stdout);
-    const lines = result.stdout.split('\n');
-    const header = lines.findIndex((line) => /^ +lang +verdict/.test(line));
-    const table = lines.slice(header, header + 3);
-    assert.deepEqual(
-      table.map((line) => line.trim().split(/ {2,}/)[0]),
-      ['lang', '日本語', 'en'],
-      result.stdout,
-    );
-    // 日本語 takes six columns: the verdict column lines up only when measured so.
-    const verdictAt = table.map((line) =>
-      textWidth(line.slice(0, line.search(/(FAIL|PASS|verdict)/))),
-    );
-    assert.equal(new Set(verdictAt).size, 1, table.join('\n'));
+    assertMatrixLinesUp(result.stdout, 'lang', ['日本語', 'en']);
   });
 });
 

@@ -14,6 +14,7 @@ import {
 } from '../src/shared/text-table.ts';
 import type { ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { assertMatrixLinesUp } from './helpers/grid-matrix.ts';
 import { fixtureRuns } from './report-fixture.ts';
 
 const red = (text: string): string => `\x1b[31m${text}\x1b[39m`;
@@ -316,17 +317,6 @@ suites:
     });
     const result = await runCli(['run', 'evals.yaml'], { cwd: dir });
     assert.equal(result.code, 0, result.stderr);
-    const lines = result.stdout.split('\n');
-    const header = lines.findIndex((line) => /^ +lang +verdict/.test(line));
-    const table = lines.slice(header, header + 4);
-    assert.deepEqual(
-      table.map((line) => line.trim().split(/ {2,}/)[0]),
-      ['lang', '日本語', 'en', '한국어'],
-      table.join('\n'),
-    );
-    // Two columns a CJK character: the verdict column starts at the same display column on
-    // every row, which a width of one column a character would break.
-    const starts = table.map((line) => cellStarts(line)[1]);
-    assert.equal(new Set(starts).size, 1, table.join('\n'));
+    assertMatrixLinesUp(result.stdout, 'lang', ['日本語', 'en', '한국어']);
   });
 });
