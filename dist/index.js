@@ -69875,6 +69875,9 @@ function describeOriginMarkdown(info2) {
   const date = startDate(info2.startedAt);
   return `${sha}${ref}${date ? ` (${date})` : ""}`;
 }
+function tableRow(cells) {
+  return `| ${cells.join(" | ")} |`;
+}
 
 // src/report/markdown-cases.ts
 var SEE_ARTIFACT = "(see the results artifact)";
@@ -70099,9 +70102,6 @@ function evaluatorRow(id, stats, before, compared) {
     formatCount(stats.errors)
   ]);
 }
-function tableRow(cells) {
-  return `| ${cells.join(" | ")} |`;
-}
 function compareMean(value, previous) {
   return compare(
     value,
@@ -70304,10 +70304,10 @@ function runTable(runs) {
   const columns = ids.slice(0, RUN_TABLE_EVALUATORS);
   const shown = runs.length <= RUN_TABLE_ROWS ? runs : [...runs.filter((r) => r.verdict === "fail"), ...runs.filter((r) => r.verdict !== "fail")].slice(0, RUN_TABLE_ROWS).sort((a, b) => runs.indexOf(a) - runs.indexOf(b));
   const lines2 = [
-    tableRow2(["grid point", "cases", "pass rate", ...columns.map(escapeMarkdownText)]),
-    tableRow2(["", "", "", ...columns].map((_, i) => i < 1 ? ":--" : "--:")),
+    tableRow(["grid point", "cases", "pass rate", ...columns.map(escapeMarkdownText)]),
+    tableRow(["", "", "", ...columns].map((_, i) => i < 1 ? ":--" : "--:")),
     ...shown.map(
-      (run2) => tableRow2([
+      (run2) => tableRow([
         `${run2.verdict === "pass" ? "\u2705" : "\u274C"} ${pointName(run2, runs)}`,
         formatCount(run2.summary.cases),
         formatPercent(run2.summary.passRate),
@@ -70345,9 +70345,9 @@ function baselineTable(pairs, runs) {
   const folded = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => !row.moved) : [];
   const shown = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => row.moved) : rows;
   const lines2 = shown.length === 0 ? [] : [
-    tableRow2(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
-    tableRow2([":--", ":--", "--:", "--:", ":--"]),
-    ...shown.map((row) => tableRow2(row.cells)),
+    tableRow(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
+    tableRow([":--", ":--", "--:", "--:", ":--"]),
+    ...shown.map((row) => tableRow(row.cells)),
     ""
   ];
   if (folded.length > 0) lines2.push(`_${plural(folded.length, "unchanged row")} folded._`, "");
@@ -70370,9 +70370,6 @@ function changeRow(point, name, base, head, kind) {
   const deltaText = `${zero ? "\xB1" : delta > 0 ? "+" : "-"}${text}${kind === "rate" ? " pp" : ""}`;
   const change = zero ? "same" : delta > 0 ? "up" : "down";
   return { cells: [point, name, `${show(base)} \u2192 ${show(head)}`, deltaText, change], moved: !zero };
-}
-function tableRow2(cells) {
-  return `| ${cells.join(" | ")} |`;
 }
 
 // src/report/comparison-markdown.ts
@@ -70422,12 +70419,12 @@ function comparisonTable(comparison) {
   const lines2 = [];
   if (shown.length > 0) {
     lines2.push(
-      tableRow2(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
-      tableRow2([":--", ":--", "--:", "--:", ":--"]),
+      tableRow(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
+      tableRow([":--", ":--", "--:", "--:", ":--"]),
       ...shown.map(({ run: run2, row }) => {
         const cells = rowCells(row);
         const name = row.kind === "pass rate" ? `**${cells.name}**` : escapeMarkdownText(cells.name);
-        return tableRow2([
+        return tableRow([
           pointName(run2, comparison.runs),
           name,
           `${cells.base} \u2192 ${cells.head}`,
@@ -70555,8 +70552,8 @@ function caseTables(comparison, maxListed, headCase) {
       const nowHeader = title === "newly failing" ? "why it fails now" : title === "flaky in HEAD" ? "trials" : "now";
       blocks.push(
         [
-          tableRow2(["case", ...withPoints ? ["grid point"] : [], "source", nowHeader]),
-          tableRow2([":--", ...withPoints ? [":--"] : [], ":--", ":--"]),
+          tableRow(["case", ...withPoints ? ["grid point"] : [], "source", nowHeader]),
+          tableRow([":--", ...withPoints ? [":--"] : [], ":--", ":--"]),
           ...shown.map((row) => caseRow(row, withPoints, comparison.runs))
         ].join("\n")
       );
@@ -70569,7 +70566,7 @@ function caseRow(row, withPoints, runs) {
   const { id, source } = caseText(row.ref);
   const name = row.label === null ? "" : ` ${escapeMarkdownText(clipText(row.label, LABEL_MAX_CHARS))}`;
   const points2 = row.runs.map((run2) => pointName(run2, runs)).join(", ");
-  return tableRow2([
+  return tableRow([
     `${cellCode(id)}${name}`,
     ...withPoints ? [points2] : [],
     source === null ? "\u2014" : cellCode(source),

@@ -27,8 +27,8 @@ import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { caseLabel } from './case-text.ts';
 import { clipText, failureReasons } from './failure-details.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
-import { codeSpan, describeOriginMarkdown, escapeMarkdownText } from './markdown-text.ts';
-import { pointName, tableRow } from './markdown-overview.ts';
+import { codeSpan, describeOriginMarkdown, escapeMarkdownText, tableRow } from './markdown-text.ts';
+import { pointName } from './markdown-overview.ts';
 import type { ChangeLabel, Comparison, RunComparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult } from '../types/index.ts';
 

@@ -8,7 +8,7 @@ import type { Comparison } from '../types/comparison.ts';
 import type { EvaluatorSummary, Params, RunResult } from '../types/index.ts';
 import { clipText } from './failure-details.ts';
 import { describeRun, formatCount, formatParams, formatPercent, plural } from './labels.ts';
-import { escapeMarkdownText } from './markdown-text.ts';
+import { escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { runTotals } from './totals.ts';
 
 /** Grid points listed in the run table; the rest are in the sections below. */
@@ -228,9 +228,4 @@ function changeRow(
   const deltaText = `${zero ? '±' : delta > 0 ? '+' : '-'}${text}${kind === 'rate' ? ' pp' : ''}`;
   const change = zero ? 'same' : delta > 0 ? 'up' : 'down';
   return { cells: [point, name, `${show(base)} → ${show(head)}`, deltaText, change], moved: !zero };
-}
-
-/** Cells are already escaped; a row is one line, so no cell can hold a newline. */
-export function tableRow(cells: readonly string[]): string {
-  return `| ${cells.join(' | ')} |`;
 }

@@ -8,7 +8,7 @@ import type { EvaluatorSummary, RunResult } from '../types/index.ts';
 import { flakyLabel, formatCount, formatPercent, plural, shortId } from './labels.ts';
 import { renderFailingCases, SEE_ARTIFACT, type ShownRepeats } from './markdown-cases.ts';
 import type { ReportModel, RunView } from './markdown-model.ts';
-import { codeSpan, escapeMarkdownText } from './markdown-text.ts';
+import { codeSpan, escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { agreementLine, agreementsOf } from './agreement-text.ts';
 
 /** Which parts of the model one rendering shows. */
@@ -164,11 +164,6 @@ function evaluatorRow(
     formatCount(stats.failed),
     formatCount(stats.errors),
   ]);
-}
-
-/** Cells are already escaped; a row is one line, so no cell can hold a newline. */
-function tableRow(cells: readonly string[]): string {
-  return `| ${cells.join(' | ')} |`;
 }
 
 /**

@@ -100,3 +100,8 @@ export function describeOriginMarkdown(info: {
   const date = startDate(info.startedAt);
   return `${sha}${ref}${date ? ` (${date})` : ''}`;
 }
+
+/** A markdown table row of cells already escaped; a row is one line, so no cell holds a newline. */
+export function tableRow(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
