@@ -30760,7 +30760,16 @@ var require_yauzl = __commonJS({
 function formatIssue(issue2) {
   const what = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
   if (issue2.line > 0) return `${issue2.file}:${issue2.line}:${issue2.col || 1}  ${what}`;
-  return issue2.file !== "" && !what.includes(issue2.file) ? `${issue2.file}  ${what}` : what;
+  return issue2.file !== "" && !namesFile(what, issue2.file) ? `${issue2.file}  ${what}` : what;
+}
+function namesFile(message, file) {
+  const at = (from) => message.indexOf(file, from);
+  for (let i = at(0); i !== -1; i = at(i + 1)) {
+    const before = i === 0 || message[i - 1] === " ";
+    const after = message.slice(i + file.length);
+    if (before && (after.startsWith(":") || after.startsWith(" is "))) return true;
+  }
+  return false;
 }
 function usageError(code, message, file = "") {
   return new UsageError([{ code, file, line: 0, col: 0, path: "", message }], message);
@@ -31029,7 +31038,7 @@ var init_format_count = __esm({
 
 // src/report/testset-text.ts
 function isHashId(id) {
-  return /^[0-9a-f]{13,}$/i.test(id);
+  return /^[0-9a-f]{64}$/.test(id);
 }
 var init_testset_text = __esm({
   "src/report/testset-text.ts"() {
@@ -31526,9 +31535,9 @@ var init_evaluation_reason = __esm({
 });
 
 // src/report/failure-details.ts
-import { posix } from "node:path";
+import { posix as posix2 } from "node:path";
 function repoPath(sourceRoot, file) {
-  const joined = posix.normalize(posix.join(toPosix(sourceRoot), toPosix(file)));
+  const joined = posix2.normalize(posix2.join(toPosix(sourceRoot), toPosix(file)));
   return joined.startsWith("./") ? joined.slice(2) : joined;
 }
 function toPosix(path) {
@@ -44358,7 +44367,7 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, isAbsolute as isAbsolute5, join as join12, posix as posix2, relative as relative3, resolve as resolve7, sep as sep4 } from "node:path";
+import { basename as basename4, dirname as dirname9, isAbsolute as isAbsolute5, join as join12, posix as posix3, relative as relative3, resolve as resolve7, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve7(dir), "a testset ref: cannot be read");
 }
@@ -44402,8 +44411,8 @@ async function readFileAtRef(absPath, ref) {
       }
       return { ok: true, value: { text, commit: sha, repo, relPath: path } };
     }
-    const target = posix2.normalize(posix2.join(posix2.dirname(path), text));
-    if (posix2.isAbsolute(text) || target === ".." || target.startsWith("../")) {
+    const target = posix3.normalize(posix3.join(posix3.dirname(path), text));
+    if (posix3.isAbsolute(text) || target === ".." || target.startsWith("../")) {
       return fail(
         "git.failed",
         `${path} at ref ${JSON.stringify(ref)} is a symlink to ${JSON.stringify(text)}, outside the repository: point path: at the file itself`
@@ -52698,6 +52707,9 @@ var CaseSpool = class {
   }
 };
 
+// src/report/junit.ts
+import { posix } from "node:path";
+
 // src/run/exact-sum.ts
 var ExactSum = class {
   /**
@@ -52790,8 +52802,10 @@ function* junitChunks(artifact, source) {
     const name = junitSuiteName(run2);
     yield `${suiteHead(run2, name, totals)}
 `;
-    for (const result of source.cases(index)) yield `${renderCase(result, name)}
+    for (const result of source.cases(index)) {
+      yield `${renderCase(result, name, artifact.config)}
 `;
+    }
     if (totals.gateFailed) yield `${renderGate(run2, name)}
 `;
     yield "  </testsuite>\n";
@@ -52840,12 +52854,12 @@ function suiteHead(run2, name, totals) {
     "    </properties>"
   ].join("\n");
 }
-function renderCase(result, classname) {
+function renderCase(result, classname, config) {
   const open4 = `    <testcase${attrs({
     name: result.id,
     classname,
     time: seconds(result.durationMs),
-    file: result.source?.file,
+    file: result.source ? rowFile(config, result.source.file) : void 0,
     line: result.source?.line
   })}`;
   const flaky = flakyLabel(result);
@@ -52876,12 +52890,16 @@ function failureBody(result) {
 ${safeJson2(evaluation.metadata)}`;
   }).join("\n\n");
 }
+function rowFile(config, file) {
+  return posix.isAbsolute(file) ? file : posix.join(posix.dirname(config), file);
+}
 function renderGate(run2, classname) {
   const failed = run2.gate.conditions.filter((condition) => !condition.passed);
   const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
   const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
   return [
-    `    <testcase${attrs({ name: "gate", classname, time: seconds(0) })}>`,
+    // In parentheses: no case id of the suite can then name a testcase like it.
+    `    <testcase${attrs({ name: "(gate)", classname, time: seconds(0) })}>`,
     `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
     "    </testcase>"
   ].join("\n");
@@ -70523,7 +70541,7 @@ function caseTables(comparison, maxListed, headCase) {
       for (const ref of list.cases) {
         const head = list.title === "removed" ? void 0 : headCase?.(run2, ref.id);
         const now = nowText(list.title, ref, head);
-        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line]);
+        const key = JSON.stringify([run2.suite, ref.id, ref.source?.file, ref.source?.line]);
         const row = entry.rows.get(key);
         if (row !== void 0) {
           row.runs.push(run2);

@@ -525,7 +525,7 @@ describe('rendering', () => {
     // Newly failing cases are a table: the case, its grid point, its source and why it fails.
     assert.match(
       markdown,
-      /\*\*Newly failing \(\d+ cases, \d+ counting each grid point\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
+      /\*\*Newly failing \(\d+\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
     );
     // One compact table of every grid point × row on top, regressions first.
     assert.match(

@@ -79,6 +79,30 @@ function newlyFailing(markdown: string): { heading: string; rows: string[]; afte
   return { heading: match[1] ?? '', rows, after: match[3] ?? '' };
 }
 
+describe('the newly failing list over suites', () => {
+  it('keeps apart two suites whose inline cases share an id', () => {
+    const inline = (suite: string, failing: boolean): RunResult => {
+      const cases = [{ ...qaCase(1, failing ? `wrong ${suite}` : null), id: 'q1', source: null }];
+      const summary = summarizeRun(cases, ['exact']);
+      return {
+        suite,
+        params: {},
+        testset: { path: null, ref: null, commit: null, revision: 'r', cases: 1 },
+        verdict: failing ? 'fail' : 'pass',
+        gate: { conditions: [] },
+        summary,
+        cases,
+      };
+    };
+    const base = artifactOf([inline('billing', false), inline('support', false)]);
+    const head = artifactOf([inline('billing', true), inline('support', true)]);
+    const markdown = renderComparisonMarkdown(compareArtifacts(base, head), { statistics: false });
+    const { heading, rows } = newlyFailing(markdown);
+    assert.equal(heading, 'Newly failing (2):');
+    assert.equal(rows.length, 2, rows.join('\n'));
+  });
+});
+
 describe('the newly failing list over grid points', () => {
   const { markdown } = comparison();
 

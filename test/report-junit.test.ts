@@ -162,11 +162,34 @@ describe('renderJUnit', () => {
     const suite = parseXml(renderJUnit(artifactOf([passing]))).children[0]!;
     assert.equal(suite.attributes.tests, '3');
     assert.equal(suite.attributes.failures, '1');
-    const gate = suite.children.find((child) => child.attributes.name === 'gate');
+    const gate = suite.children.find((child) => child.attributes.name === '(gate)');
     assert.equal(
       gate?.children[0]?.attributes.message,
       'evaluators.tone.mean: expected ≥ 0.9, got 0.8',
     );
+  });
+
+  it('names the gate so that no case can take its name: a case with the id "gate" stays apart', () => {
+    const [passing] = fixtureRuns() as [RunResult];
+    passing.verdict = 'fail';
+    passing.gate.conditions = [
+      { name: 'minPassRate', expected: '1', actual: '0.9', passed: false },
+    ];
+    passing.cases[0]!.id = 'gate';
+    const suite = parseXml(renderJUnit(artifactOf([passing]))).children[0]!;
+    const names = suite.children.filter((c) => c.name === 'testcase').map((c) => c.attributes.name);
+    assert.equal(new Set(names).size, names.length, names.join(', '));
+    assert.ok(names.includes('gate') && names.includes('(gate)'));
+  });
+
+  it("gives each case's file as seen from where the run started, not from the config's folder", () => {
+    const [passing] = fixtureRuns() as [RunResult];
+    const artifact = { ...artifactOf([passing]), config: 'evals/support.yaml' };
+    const source = passing.cases[0]!.source!;
+    const suite = parseXml(renderJUnit(artifact)).children[0]!;
+    const first = suite.children.find((c) => c.name === 'testcase')!;
+    assert.equal(first.attributes.file, `evals/${source.file}`);
+    assert.equal(first.attributes.line, String(source.line));
   });
 
   it('escapes nasty strings everywhere and drops characters XML 1.0 cannot hold', () => {

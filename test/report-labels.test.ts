@@ -19,6 +19,9 @@ describe('run and origin labels shared by the reports', () => {
     assert.equal(shortId('question-0001'), 'question-0001');
     assert.equal(shortId('question-0002'), 'question-0002');
     assert.equal(shortId('abc123'), 'abc123');
+    // Long numbers and hex words are dedup ids too: only a whole sha256 is a hash.
+    assert.equal(shortId('2024010100001'), '2024010100001');
+    assert.equal(shortId('deadbeef12345'), 'deadbeef12345');
   });
 
   it('shortSha and startDate', () => {

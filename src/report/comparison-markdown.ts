@@ -282,7 +282,8 @@ function caseTables(
       for (const ref of list.cases) {
         const head = list.title === 'removed' ? undefined : headCase?.(run, ref.id);
         const now = nowText(list.title, ref, head);
-        const key = JSON.stringify([ref.id, ref.source?.file, ref.source?.line]);
+        // The suite too: two suites may give unrelated cases one id (inline cases have no line).
+        const key = JSON.stringify([run.suite, ref.id, ref.source?.file, ref.source?.line]);
         const row = entry.rows.get(key);
         if (row !== undefined) {
           row.runs.push(run);

@@ -3,6 +3,7 @@
  * one `<testcase>` per case. Pure: artifact (and its cases) in, XML text out, as one string or
  * in pieces, so a run's cases can come one at a time from the case spool rather than memory.
  */
+import { posix } from 'node:path';
 import { ExactSum } from '../run/exact-sum.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import {
@@ -74,7 +75,9 @@ export function* junitChunks(artifact: ResultsArtifact, source: JUnitCases): Gen
     const totals = suites[index]!;
     const name = junitSuiteName(run);
     yield `${suiteHead(run, name, totals)}\n`;
-    for (const result of source.cases(index)) yield `${renderCase(result, name)}\n`;
+    for (const result of source.cases(index)) {
+      yield `${renderCase(result, name, artifact.config)}\n`;
+    }
     if (totals.gateFailed) yield `${renderGate(run, name)}\n`;
     yield '  </testsuite>\n';
   }
@@ -149,13 +152,13 @@ function suiteHead(run: RunResult, name: string, totals: SuiteTotals): string {
  * (`flaky 1/3; …`), or, when it passed, in a `<system-out>` line, since JUnit has no "passed,
  * but unstable" status.
  */
-function renderCase(result: CaseResult, classname: string): string {
+function renderCase(result: CaseResult, classname: string, config: string): string {
   // The classname carries the grid point: two grid points of one suite must not collide.
   const open = `    <testcase${attrs({
     name: result.id,
     classname,
     time: seconds(result.durationMs),
-    file: result.source?.file,
+    file: result.source ? rowFile(config, result.source.file) : undefined,
     line: result.source?.line,
   })}`;
   const flaky = flakyLabel(result);
@@ -191,12 +194,21 @@ function failureBody(result: CaseResult): string {
     .join('\n\n');
 }
 
+/**
+ * A row's file as seen from where the run started (what a CI tool that annotates from `file`
+ * resolves): the artifact keeps it relative to the config's folder.
+ */
+function rowFile(config: string, file: string): string {
+  return posix.isAbsolute(file) ? file : posix.join(posix.dirname(config), file);
+}
+
 function renderGate(run: RunResult, classname: string): string {
   const failed = run.gate.conditions.filter((condition) => !condition.passed);
   const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
   const message = reasons.length > 0 ? reasons.join('; ') : 'gate failed';
   return [
-    `    <testcase${attrs({ name: 'gate', classname, time: seconds(0) })}>`,
+    // In parentheses: no case id of the suite can then name a testcase like it.
+    `    <testcase${attrs({ name: '(gate)', classname, time: seconds(0) })}>`,
     `      <failure${attrs({ message, type: 'gate' })}>${escapeXmlText(reasons.join('\n'))}</failure>`,
     '    </testcase>',
   ].join('\n');

@@ -32,9 +32,10 @@ export function compactJson(value: unknown): string {
 }
 
 /**
- * Whether a case id is a hash (of the content, or of `hash:` fields) rather than a dedup id a
- * user wrote: shown as its first `REVISION_LENGTH` hex digits.
+ * Whether a case id is a hash (a sha256 of the content, or of `hash:` fields) rather than a
+ * dedup id a user wrote: shown as its first `REVISION_LENGTH` hex digits. Only the whole 64 hex
+ * digits count: a dedup id may well be a long number or hex word (`2024010100001`).
  */
 export function isHashId(id: string): boolean {
-  return /^[0-9a-f]{13,}$/i.test(id);
+  return /^[0-9a-f]{64}$/.test(id);
 }

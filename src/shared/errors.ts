@@ -27,9 +27,23 @@ export type Located<T> = { ok: true; value: T } | { ok: false; issue: Issue };
 export function formatIssue(issue: Issue): string {
   const what = issue.path ? `${issue.path}: ${issue.message}` : issue.message;
   if (issue.line > 0) return `${issue.file}:${issue.line}:${issue.col || 1}  ${what}`;
-  // A problem with a whole file often names the file itself (`base.json: no such results
-  // file`): it is not put in front of the message a second time.
-  return issue.file !== '' && !what.includes(issue.file) ? `${issue.file}  ${what}` : what;
+  return issue.file !== '' && !namesFile(what, issue.file) ? `${issue.file}  ${what}` : what;
+}
+
+/**
+ * Whether `message` names `file` as its subject (`base.json: no such results file`, `--resume
+ * base.json is not …`): then a problem with the whole file is not printed after the file a
+ * second time. A file name that is merely a word of the message (a file `a` in "not a valid")
+ * does not count.
+ */
+function namesFile(message: string, file: string): boolean {
+  const at = (from: number): number => message.indexOf(file, from);
+  for (let i = at(0); i !== -1; i = at(i + 1)) {
+    const before = i === 0 || message[i - 1] === ' ';
+    const after = message.slice(i + file.length);
+    if (before && (after.startsWith(':') || after.startsWith(' is '))) return true;
+  }
+  return false;
 }
 
 /** The user's input is wrong: nothing ran. Exit code 2, no stack trace. */
