@@ -16,7 +16,7 @@ import { renderMarkdownReport } from '../src/report/markdown.ts';
 import { summarizeRun } from '../src/run/summary.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { reported } from './helpers/cases.ts';
-import { caseResult, evaluation } from './report-fixture.ts';
+import { evaluation, exactCase } from './report-fixture.ts';
 import { artifactOf } from './report-fixture-large.ts';
 
 const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
@@ -30,21 +30,7 @@ const CASES = 30;
 
 /** Case n of a grid point: passes `exact` unless `failing` says otherwise. */
 function qaCase(n: number, failing: boolean, extra: Partial<CaseResult> = {}): CaseResult {
-  return caseResult(n, {
-    id: `q-${String(n).padStart(3, '0')}`,
-    data: { question: `Question ${n}` },
-    output: failing ? `wrong ${n}` : `right ${n}`,
-    passed: !failing,
-    evaluations: [
-      evaluation(
-        'exact',
-        failing ? 0 : 1,
-        { gte: 1 },
-        failing ? { metadata: { expected: `right ${n}`, actual: `wrong ${n}` } } : {},
-      ),
-    ],
-    ...extra,
-  });
+  return exactCase(n, `q-${String(n).padStart(3, '0')}`, failing ? `wrong ${n}` : null, extra);
 }
 
 function gridRun(model: string, cases: CaseResult[]): RunResult {

@@ -12,27 +12,13 @@ import { summarizeRun } from '../src/run/summary.ts';
 import type { RunRef } from '../src/types/comparison.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { artifactOf } from './report-fixture-large.ts';
-import { caseResult, evaluation } from './report-fixture.ts';
+import { exactCase } from './report-fixture.ts';
 
 const CASES = 40;
 
 /** Case n: fails `exact` with output `actual` when given, else passes. */
 function qaCase(n: number, actual: string | null): CaseResult {
-  const failing = actual !== null;
-  return caseResult(n, {
-    id: `question-${String(n).padStart(4, '0')}`,
-    data: { question: `Question ${n}` },
-    output: failing ? actual : `right ${n}`,
-    passed: !failing,
-    evaluations: [
-      evaluation(
-        'exact',
-        failing ? 0 : 1,
-        { gte: 1 },
-        failing ? { metadata: { expected: `right ${n}`, actual } } : {},
-      ),
-    ],
-  });
+  return exactCase(n, `question-${String(n).padStart(4, '0')}`, actual);
 }
 
 function gridRun(mode: string, actual: (n: number) => string | null): RunResult {

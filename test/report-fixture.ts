@@ -138,3 +138,31 @@ export function fixtureRuns(): RunResult[] {
   };
   return [passing, failing];
 }
+
+/**
+ * Case `n` (id `id`) scored by one `exact` evaluator: it answers `right n` and passes, or, given
+ * `actual`, answers that and fails with the expected and actual text in the metadata.
+ */
+export function exactCase(
+  n: number,
+  id: string,
+  actual: string | null,
+  extra: Partial<CaseResult> = {},
+): CaseResult {
+  const failing = actual !== null;
+  return caseResult(n, {
+    id,
+    data: { question: `Question ${n}` },
+    output: failing ? actual : `right ${n}`,
+    passed: !failing,
+    evaluations: [
+      evaluation(
+        'exact',
+        failing ? 0 : 1,
+        { gte: 1 },
+        failing ? { metadata: { expected: `right ${n}`, actual } } : {},
+      ),
+    ],
+    ...extra,
+  });
+}
