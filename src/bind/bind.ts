@@ -40,6 +40,8 @@ export interface BindOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The target kinds a config may name (default: the built-in ones, `targetKinds`). */
   targets?: TargetKinds;
+  /** Bound only to check the config (`evals validate`): see `TargetContext.checkOnly`. */
+  checkOnly?: boolean;
 }
 
 /** What the engine calls for one suite. */
@@ -115,6 +117,7 @@ function bindTarget(
       loadShaped(options.loader, config, module, at(...where), asTestFn),
     functionWorkerEntry: FUNCTION_WORKER_ENTRY,
     tsxSearchFrom: options.loader.tsxSearchFrom,
+    ...(options.checkOnly === true ? { checkOnly: true } : {}),
   });
 }
 

@@ -94,6 +94,8 @@ export interface PrepareOverrides {
   targets?: TargetKinds;
   /** `--ignore-pin`: a testset that does not match its `revision:` pin runs anyway. */
   ignorePin?: boolean;
+  /** `evals validate`: the run is prepared to be checked, never run (see `BindOptions`). */
+  checkOnly?: boolean;
 }
 
 /** A config's run, planned and bound: what the engine runs, and the plan it came from. */
@@ -150,6 +152,7 @@ export async function loadAndPrepare(
       secrets,
       breaker,
       ...(overrides.targets ? { targets: overrides.targets } : {}),
+      ...(overrides.checkOnly === true ? { checkOnly: true } : {}),
     }),
   ]);
   const issues = [...(testsets.ok ? [] : testsets.issues), ...(bound.ok ? [] : bound.issues)];

@@ -201,3 +201,20 @@ export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[]
 function cliIssue(code: string, message: string): Issue {
   return { code, file: '', line: 0, col: 0, path: '', message };
 }
+
+/**
+ * The suites whose runs will fail for having no case to run (an empty testset, or `--tag`
+ * filters that select none of its rows), as the gate judges them (`evaluateRunGate`): unless
+ * the suite allows it (`allowEmpty`) or the plan is one shard (a shard may get none of a small
+ * suite). `validate` and `run --dry-run` say so before anything runs.
+ */
+export function suitesWithoutCases(plan: RunPlan): SuitePlan[] {
+  if (plan.shard !== null) return [];
+  return plan.suites.filter(
+    (suite) => suite.gate.allowEmpty !== true && suite.runs.every((run) => run.cases.length === 0),
+  );
+}
+
+/** What `suitesWithoutCases` means for one suite, in the words the gate's failure uses. */
+export const NO_CASES_NOTE =
+  'no cases, so its run fails (allowEmpty: true on the suite accepts this)';

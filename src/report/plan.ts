@@ -3,6 +3,7 @@
  * testset, the runs (grid points × cases × trials), the evaluators and the model calls the
  * built-in judges make at most; then the totals. Pure: the plan in, text out.
  */
+import { NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
 import type { RunPlan, SuitePlan } from '../plan/types.ts';
 import { formatCount, formatParams, plural } from './labels.ts';
 
@@ -16,8 +17,9 @@ export function renderPlan(plan: RunPlan): string {
   let executions = 0;
   let calls = 0;
   const uncounted = new Set<string>();
+  const empty = new Set(suitesWithoutCases(plan));
   for (const suite of plan.suites) {
-    lines.push(...renderSuite(suite), '');
+    lines.push(...renderSuite(suite, empty.has(suite)), '');
     runs += suite.runs.length;
     executions += toRun(suite);
     calls += suite.modelCalls.perCase * toRun(suite);
@@ -48,7 +50,7 @@ function toRun(suite: SuitePlan): number {
   return cases * suite.trials;
 }
 
-function renderSuite(suite: SuitePlan): string[] {
+function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
   const { testset } = suite;
   const where = testset.path === null ? 'inline cases' : testset.path;
   const at = testset.ref === null ? '' : ` at ${testset.ref}`;
@@ -65,6 +67,7 @@ function renderSuite(suite: SuitePlan): string[] {
         ? `, ${formatCount(takenOver)} taken over from the interrupted run, ${formatCount(toRun(suite))} to run`
         : ''),
   ];
+  if (failsEmpty) lines.push(`  warning     ${NO_CASES_NOTE}`);
   const points = suite.runs.map((run) => formatParams(run.params, ' ')).filter((p) => p !== '');
   if (points.length > 0) {
     const listed = points.slice(0, LISTED_POINTS).join(' · ');

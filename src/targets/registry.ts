@@ -50,6 +50,12 @@ export interface TargetContext {
    * by the main thread's loader (the Action adds the working directory and the workspace).
    */
   tsxSearchFrom?: readonly string[];
+  /**
+   * The target is built only to check the config (`evals validate`) and is never called: it
+   * takes no more than the check needs (a worker pool starts one thread, to see the module load
+   * there, and stops it).
+   */
+  checkOnly?: boolean;
 }
 
 /** Builds one kind of target from its config; a problem is placed in the config. */
@@ -145,10 +151,13 @@ async function createWorkerFunctionTarget(
   const started = await startWorkerTarget({
     entry,
     start: { spec: config.module, dir, tsxSearchFrom: [dir, ...(context.tsxSearchFrom ?? [])] },
-    size: context.suite.concurrency,
+    size: context.checkOnly === true ? 1 : context.suite.concurrency,
     description: describeTarget(config),
   });
-  if (started.ok) return { ok: true, value: started.target };
+  if (started.ok) {
+    if (context.checkOnly === true) started.close();
+    return { ok: true, value: started.target };
+  }
   const { message, file, line, col } = started.failure;
   const what = `${config.module} loads in the main thread but not in a worker thread (isolation: worker)`;
   // Where the module itself says (the line that threw), as when it fails to load in the process.

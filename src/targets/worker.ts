@@ -38,7 +38,7 @@ export interface WorkerPoolSetup {
  */
 export async function startWorkerTarget(
   setup: WorkerPoolSetup,
-): Promise<{ ok: true; target: Target } | { ok: false; failure: LoadFailure }> {
+): Promise<{ ok: true; target: Target; close(): void } | { ok: false; failure: LoadFailure }> {
   const pool = new WorkerPool(setup);
   const failure = await pool.start();
   if (failure !== null) {
@@ -52,6 +52,7 @@ export async function startWorkerTarget(
       call: (args) => pool.call(args),
       ready: () => pool.ready(),
     },
+    close: () => pool.close(),
   };
 }
 
@@ -100,7 +101,7 @@ class WorkerPool {
     return outcomes.find((outcome) => outcome !== null) ?? null;
   }
 
-  /** Terminates every thread (a pool whose start failed). */
+  /** Terminates every thread (a pool whose start failed, or one only started as a check). */
   close(): void {
     for (const thread of [...this.#threads]) this.#stop(thread);
   }

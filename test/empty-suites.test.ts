@@ -1,0 +1,87 @@
+/**
+ * A suite with no case to run (an empty testset, or `--tag` filters that select none of its
+ * rows) is valid, but its run fails unless the suite allows it (`allowEmpty: true`). `validate`
+ * and `run --dry-run` say so before anything runs, in the words of the gate's failure, and only
+ * where the run would in fact fail.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { scratch, writeFiles } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
+
+const WARNING = 'no cases, so its run fails (allowEmpty: true on the suite accepts this)';
+
+/** Three suites: an empty JSON Lines file, the same allowed to be empty, and two tagged rows. */
+function project(): string {
+  const dir = scratch();
+  writeFiles(dir, {
+    'evals.yaml': [
+      'version: 1',
+      'suites:',
+      '  - id: empty',
+      '    testset: { path: empty.jsonl }',
+      '  - id: allowed',
+      '    testset: { path: empty.json }',
+      '    allowEmpty: true',
+      '  - id: tagged',
+      '    testset: { path: rows.csv }',
+      '    evaluators:',
+      '      - { use: is-equals, with: { expected: "{{case.expected}}" } }',
+      '',
+    ].join('\n'),
+    'empty.jsonl': '',
+    'empty.json': '[]\n',
+    'rows.csv': 'q,output,expected,__tags__\na,1,1,smoke\nb,2,2,smoke\n',
+  });
+  return dir;
+}
+
+describe('suites with no case to run', () => {
+  it('validate: valid (exit 0), with a warning for each suite whose run would fail', async () => {
+    const r = await runInProcess(['validate'], project());
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /evals\.yaml is valid: 3 suites, 3 runs, 2 case executions/);
+    assert.equal(r.stderr, `warning: suite empty: ${WARNING}\n`);
+  });
+
+  it('run --dry-run: the plan marks the suite whose run would fail, not the allowed one', async () => {
+    const r = await runInProcess(['run', '--dry-run'], project());
+    assert.equal(r.code, 0, r.stderr);
+    const blocks = r.stdout.split('\n\n');
+    const block = (id: string) => blocks.find((b) => b.startsWith(`${id}: `)) ?? '';
+    assert.match(block('empty'), new RegExp(`^  warning     ${escape(WARNING)}$`, 'm'));
+    assert.doesNotMatch(block('allowed'), /warning/);
+    assert.doesNotMatch(block('tagged'), /warning/);
+  });
+
+  it('the warning is what the run does: that suite fails, the allowed one passes', async () => {
+    const dir = project();
+    const r = await runInProcess(['run', '-o', 'out.json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^empty +FAIL$/m);
+    assert.match(r.stdout, /^allowed +PASS$/m);
+    assert.match(r.stdout, /cases: expected at least 1 case, got no cases matched/);
+  });
+
+  it('a --tag that selects no row warns for that suite too', async () => {
+    const r = await runInProcess(
+      ['run', '--dry-run', '--suite', 'tagged', '--tag', 'nope'],
+      project(),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^  warning     ${escape(WARNING)}$`, 'm'));
+  });
+
+  it('one shard of a run may get no case: no warning (the merged run is judged whole)', async () => {
+    const r = await runInProcess(
+      ['run', '--dry-run', '--suite', 'empty', '--shard', '1/2'],
+      project(),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /warning/);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
