@@ -48,12 +48,9 @@ function chartBox(
   height = 260,
 ): HTMLElement {
   const canvas = el('canvas', { id, role: 'img', 'aria-label': title });
-  const box = el(
-    'figure',
-    { class: 'chart' },
-    el('figcaption', {}, title),
-    el('div', { class: 'canvas', style: `height:${height}px` }, canvas),
-  );
+  const frame = el('div', { class: 'canvas' }, canvas);
+  frame.style.height = `${height}px`;
+  const box = el('figure', { class: 'chart' }, el('figcaption', {}, title), frame);
   // Drawn once the box is in the document (Chart.js measures its parent).
   queueMicrotask(
     () =>

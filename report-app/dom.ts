@@ -1,11 +1,13 @@
 /**
  * The one way the page makes elements: text is always set as text (`textContent`), never parsed
- * as HTML, so nothing from the results (an output holding `<script>`) can become markup.
+ * as HTML, so nothing from the results (an output holding `<script>`) can become markup. Sizes
+ * and positions are set through `node.style` (the CSSOM), never as a `style` attribute: the
+ * page's Content Security Policy refuses style attributes.
  */
 
 type Child = Node | string | null | undefined | false;
 
-/** `<tag class="…">children</tag>`; strings become text nodes. */
+/** `<tag class="…">children</tag>`; strings become text nodes. No `style` among `attrs`. */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string> = {},

@@ -68,7 +68,8 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     ...scoreColumns.map((id, i): [SortKey, string] => [`score:${i}`, id]),
   ];
   const template = `90px minmax(200px,2fr) minmax(140px,1fr) 70px ${scoreColumns.map(() => '80px').join(' ')}`;
-  const header = el('div', { class: 'row head', style: `grid-template-columns:${template}` });
+  const header = el('div', { class: 'row head' });
+  header.style.gridTemplateColumns = template;
   for (const [key, title] of columns) {
     const cell = el('button', { type: 'button', class: 'sort', 'data-key': key }, title);
     cell.addEventListener('click', () => {
@@ -148,7 +149,6 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
         class: `row case ${view.status}`,
         role: 'listitem',
         tabindex: '0',
-        style: `top:${at * ROW_HEIGHT}px;grid-template-columns:${template}`,
         'data-id': view.id,
       },
       el('span', { class: `badge ${view.status}` }, view.flaky ? `${view.status} ~` : view.status),
@@ -163,6 +163,8 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
         ),
       ),
     );
+    row.style.top = `${at * ROW_HEIGHT}px`;
+    row.style.gridTemplateColumns = template;
     const show = (): void => open(view);
     row.addEventListener('click', show);
     row.addEventListener('keydown', (event) => {

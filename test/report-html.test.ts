@@ -75,6 +75,36 @@ describe('evals run --report', () => {
     await page.close();
   });
 
+  it('allows no inline style, yet the charts and the case rows get their sizes and places', async () => {
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(url('report.html'));
+    await page.waitForSelector('.row.case');
+    const policy =
+      (await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content')) ?? '';
+    assert.match(policy, /style-src 'sha256-[^']+'/);
+    assert.doesNotMatch(policy, /unsafe-inline|style-src-attr/);
+    // Each chart's frame is as tall as the script made it (not a canvas's default 150 px). The
+    // page's own code, as a string: the tests are type-checked without the DOM's types.
+    const frames = await page.evaluate<[string, string][]>(
+      `[...document.querySelectorAll('.chart .canvas')].map((n) => [n.style.height, getComputedStyle(n).height])`,
+    );
+    assert.ok(frames.length >= 2, 'two charts');
+    for (const [set, computed] of frames) assert.equal(computed, set);
+    assert.ok(frames.some(([set]) => set !== '150px'));
+    // The case rows are laid out in columns, one below the other.
+    const rows = await page.evaluate<{ top: string; columns: number }[]>(
+      `[...document.querySelectorAll('.row.case')].slice(0, 2).map((n) => ({ top: getComputedStyle(n).top, columns: getComputedStyle(n).gridTemplateColumns.split(' ').length }))`,
+    );
+    assert.equal(rows.length, 2);
+    assert.ok(
+      rows.every((row) => row.columns >= 5),
+      JSON.stringify(rows),
+    );
+    assert.notEqual(rows[0]?.top, rows[1]?.top);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it('filters to failed cases, searches, and opens a case with its output, diff and reasons', async () => {
     const { page, errors } = await watchedPage(browser);
     await page.goto(url('report.html'));

@@ -60,7 +60,7 @@ describe('renderMarkdownReport', () => {
       '  ```',
       '- `3333abcdef0…` · `evals/testsets/capitals.csv:4` · **failed**',
       '  - exact 0.79996 (needs ≥ 0.8)',
-      '  - tone: error: judge timed out …',
+      '  - tone: error: judge timed out at line 2',
       '',
       '  ```',
       '  {"answer":"Capital 3"}',

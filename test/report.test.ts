@@ -31,7 +31,7 @@ describe('renderSummary', () => {
       '',
       '  cases that did not pass:',
       '    ✗ 2222abcdef0…  testsets/capitals.csv:3  exact 0 (needs ≥ 1): expected "Paris", got "Lyon"',
-      '    ✗ 3333abcdef0…  testsets/capitals.csv:4  exact 0.79996 (needs ≥ 0.8); tone: error: judge timed out …',
+      '    ✗ 3333abcdef0…  testsets/capitals.csv:4  exact 0.79996 (needs ≥ 0.8); tone: error: judge timed out at line 2',
       '    ! 4444abcdef0…  testsets/capitals.csv:5  error: TypeError: boom …',
       '    ✗ 5555abcdef0…  (inline)  did not meet the pass condition',
       '    ✗ 6666abcdef0…  testsets/capitals.csv:7  exact 0.2 (needs > 0.5, < 0.9)',

@@ -4,10 +4,10 @@
  * with secrets scrubbed, and a hanging server stopped by the suite's timeout.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { beforeEach, describe, it } from 'node:test';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { useLoopbackServer } from './helpers/loopback-server.ts';
 
 interface Seen {
   method: string;
@@ -18,8 +18,7 @@ interface Seen {
 
 const seen: Seen[] = [];
 let flakyLeft = 0;
-let base = '';
-const server = createServer((req, res) => {
+const served = useLoopbackServer((req, res) => {
   let body = '';
   req.setEncoding('utf8').on('data', (d: string) => (body += d));
   req.on('end', () => {
@@ -65,14 +64,6 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   }
 }
 
-before(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-after(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
 beforeEach(() => {
   seen.length = 0;
   flakyLeft = 0;
@@ -85,7 +76,7 @@ const answerProject = (output: string): string =>
     [
       'target:',
       '  type: http',
-      `  url: ${base}/answer`,
+      `  url: ${served.base}/answer`,
       '  body: { question: "{{case.question}}" }',
       `  output: ${output}`,
     ],
@@ -100,7 +91,7 @@ describe('http target', () => {
       [
         'target:',
         '  type: http',
-        `  url: ${base}/answer`,
+        `  url: ${served.base}/answer`,
         '  method: POST',
         '  headers: { Authorization: "Bearer ${API_TOKEN}", X-Case: "{{case.question}}" }',
         '  body: { question: "{{case.question}}", meta: { n: 1 } }',
@@ -123,7 +114,7 @@ describe('http target', () => {
   it('percent-encodes template values in the URL and keeps a text answer as text', async () => {
     const dir = jsonlProject(
       [{ q: 'a&b=c d/é' }],
-      ['target:', '  type: http', `  url: "${base}/text?q={{case.q}}"`],
+      ['target:', '  type: http', `  url: "${served.base}/text?q={{case.q}}"`],
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 0, result.stdout);
@@ -141,7 +132,7 @@ describe('http target', () => {
     flakyLeft = 2;
     const dir = jsonlProject(
       [{ q: 'a' }],
-      ['target:', '  type: http', `  url: ${base}/flaky`, '  maxRetries: 3'],
+      ['target:', '  type: http', `  url: ${served.base}/flaky`, '  maxRetries: 3'],
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 0, result.stdout);
@@ -155,7 +146,7 @@ describe('http target', () => {
       [
         'target:',
         '  type: http',
-        `  url: ${base}/broken`,
+        `  url: ${served.base}/broken`,
         '  maxRetries: 1',
         '  headers: { Authorization: "Bearer ${API_TOKEN}" }',
       ],
@@ -164,11 +155,12 @@ describe('http target', () => {
     assert.equal(result.code, 1);
     assert.equal(seen.length, 2);
     const error = artifactCases(dir)[0]!.cases[0]!.error ?? '';
+    // 500 characters of the body on one line, cut in the middle: its start and its end kept.
     assert.match(
       error,
-      /^GET http:\/\/127\.0\.0\.1:\d+\/broken answered 500: failed for \[redacted\] x+…$/,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/broken answered 500: failed for \[redacted\] x+ … x+$/,
     );
-    assert.equal(error.split(': ').slice(1).join(': ').length, 500 + 1);
+    assert.equal(error.split(': ').slice(1).join(': ').length, 500 + ' … '.length);
     assert.equal(error.includes(SECRET), false);
     assert.equal(result.stdout.includes(SECRET), false);
   });
@@ -179,7 +171,7 @@ describe('http target', () => {
       [
         'target:',
         '  type: http',
-        `  url: ${base}/forbidden`,
+        `  url: ${served.base}/forbidden`,
         '  headers: { X-Api-Key: "${API_TOKEN}" }',
       ],
     );
@@ -194,7 +186,7 @@ describe('http target', () => {
   it('a server that never answers is stopped by the suite timeout; the artifact is written', async () => {
     const dir = jsonlProject(
       [{ q: 'a' }, { q: 'b' }],
-      ['timeout: 300ms', 'target:', '  type: http', `  url: ${base}/hang`],
+      ['timeout: 300ms', 'target:', '  type: http', `  url: ${served.base}/hang`],
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 1);

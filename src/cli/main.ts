@@ -29,6 +29,10 @@ import { announceExit, guarding } from '../pipeline/exit-guard.ts';
  * first line, so a SIGTERM in the first instants is not lost), handled as if they came now.
  */
 export async function main(argv: string[], early: readonly string[] = []): Promise<number> {
+  // A reader that goes away (`evals run … | head -1`) closes its pipe: what is still to print
+  // there is dropped, and the run goes on to write its results and exit with its verdict.
+  process.stdout.on('error', dropWhenClosed);
+  process.stderr.on('error', dropWhenClosed);
   const ctx: CommandContext = {
     cwd: process.cwd(),
     env: process.env,
@@ -193,4 +197,13 @@ function unknownCommand(word: string): UsageError {
     'cli.unknown-command',
     `unknown command "${word}" (${guess !== undefined ? `did you mean ${guess}? ` : ''}commands: ${commands.join(', ')}; see evals --help)`,
   );
+}
+
+/**
+ * The 'error' listener of stdout and stderr: a closed pipe (EPIPE, and every write after it)
+ * is the reader's choice, not a failure of the command; any other error stays fatal.
+ */
+function dropWhenClosed(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+  throw error;
 }

@@ -7,6 +7,7 @@ import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
 import { painter } from '../report/ansi.ts';
 import { renderCaseDetail } from '../report/case-detail.ts';
+import { whyRunsFailed } from '../report/show-gate.ts';
 import { describeRun, formatCount, plural } from '../report/labels.ts';
 import {
   caseSelected,
@@ -76,7 +77,17 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   const cut = matched > shown.length ? `, first ${formatCount(shown.length)} below` : '';
   const heading = `${printable(path)}: ${plural(runs.length, 'run')}, ${plural(total, 'case')}${matches}${cut}`;
   const blocks = [heading];
-  if (matched === 0) blocks.push(noneMatch(filters));
+  if (matched === 0) {
+    // No case to show is not "nothing failed": a run can fail on its gate or be cut short.
+    const selected = runs.flatMap((run, index) =>
+      runSelected(run, filters) ? [{ run, cases: file.caseCounts[index] ?? 0 }] : [],
+    );
+    const none = noneMatch(filters);
+    const byStatus = filters.failed === true || filters.errored === true || filters.flaky === true;
+    blocks.push(
+      byStatus ? whyRunsFailed(none, selected, file.artifact.interrupted, path, paint) : none,
+    );
+  }
   for (const { run, result } of shown) {
     const owner = runs[run];
     if (owner !== undefined)

@@ -54,8 +54,14 @@ export function compareArtifacts(
   const minPaired = options.minPaired ?? DEFAULT_MIN_PAIRED;
   const seed = options.seed ?? DEFAULT_SEED;
   const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
+  const baseInfo = artifactInfo(base);
+  const headInfo = artifactInfo(head);
+  const incomplete = {
+    base: baseInfo.incomplete !== undefined,
+    head: headInfo.incomplete !== undefined,
+  };
   const tested = testRuns(
-    pairs.map(([baseRun, headRun]) => pairRuns(baseRun, headRun)),
+    pairs.map(([baseRun, headRun]) => pairRuns(baseRun, headRun, incomplete)),
     {
       confidence: COMPARISON_CONFIDENCE,
       resamples: options.resamples ?? DEFAULT_RESAMPLES,
@@ -90,8 +96,8 @@ export function compareArtifacts(
 
   return {
     settings,
-    base: artifactInfo(base),
-    head: artifactInfo(head),
+    base: baseInfo,
+    head: headInfo,
     counts,
     family: tested.family,
     hasRegression: tested.family.regressions > 0,
@@ -105,10 +111,25 @@ function runRef(run: RunResult): RunRef {
   return { suite: run.suite, params: run.params };
 }
 
+/**
+ * What the comparison says of one side. It is `incomplete` when it was interrupted (or merged
+ * from only some shards: `interrupted: true` too), or when one of its runs has fewer cases than
+ * it planned; its counts are over every run.
+ */
 function artifactInfo(artifact: ResultsArtifact): ArtifactInfo {
-  return {
+  const info: ArtifactInfo = {
     config: artifact.config,
     git: artifact.git === null ? null : { sha: artifact.git.sha, ref: artifact.git.ref },
     startedAt: artifact.startedAt,
   };
+  let cases = 0;
+  let planned = 0;
+  let short = false;
+  for (const run of artifact.runs) {
+    cases += run.cases.length;
+    planned += Math.max(run.testset.cases, run.cases.length);
+    if (run.cases.length < run.testset.cases) short = true;
+  }
+  if (artifact.interrupted || short) info.incomplete = { cases, planned };
+  return info;
 }

@@ -93,6 +93,7 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
       evaluatorsOnlyInBase: pairing.evaluatorsOnlyInBase,
       evaluatorsOnlyInHead: pairing.evaluatorsOnlyInHead,
       cases: pairing.cases,
+      ...(pairing.incomplete === undefined ? {} : { incomplete: pairing.incomplete }),
     };
   });
 

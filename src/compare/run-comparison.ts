@@ -5,7 +5,7 @@
  * knows how many rows it tests together.
  */
 import type { AgreementSummary, CaseResult, Params, RunResult } from '../types/index.ts';
-import type { CaseChanges, CaseRef } from '../types/comparison.ts';
+import type { CaseChanges, CaseCount, CaseRef } from '../types/comparison.ts';
 import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
 
 /** A score or pass-rate row: the per-case `head − base` changes and the sums behind its means. */
@@ -47,15 +47,29 @@ export interface RunPairing {
   evaluatorsOnlyInBase: string[];
   evaluatorsOnlyInHead: string[];
   cases: CaseChanges;
+  /** Present when a side is incomplete: its finished and planned cases in this run. */
+  incomplete?: { base?: CaseCount; head?: CaseCount };
+}
+
+/** Which sides of the comparison are incomplete (`ArtifactInfo.incomplete`). */
+export interface IncompleteSides {
+  base: boolean;
+  head: boolean;
 }
 
 /**
  * Pairs a run of HEAD with its run of BASE: cases match by `id` when their `contentId` is also
  * equal (an edited row is `contentChanged`, kept out of the statistics); evaluators found in one
  * run only are listed. Scores errored or missing on either side leave that case out of that
- * evaluator's row only.
+ * evaluator's row only. A case one side lacks is `added` / `removed`, unless that side is
+ * `incomplete` (cut short): then it is `notRunInBase` / `notRunInHead`, since that side most
+ * likely never reached it.
  */
-export function pairRuns(baseRun: RunResult, headRun: RunResult): RunPairing {
+export function pairRuns(
+  baseRun: RunResult,
+  headRun: RunResult,
+  incomplete: IncompleteSides = { base: false, head: false },
+): RunPairing {
   const baseById = firstById(baseRun.cases);
   const headById = firstById(headRun.cases);
 
@@ -67,10 +81,12 @@ export function pairRuns(baseRun: RunResult, headRun: RunResult): RunPairing {
     removed: [],
     contentChanged: [],
     flaky: [],
+    ...(incomplete.base ? { notRunInBase: [] } : {}),
+    ...(incomplete.head ? { notRunInHead: [] } : {}),
   };
   for (const head of headById.values()) {
     const base = baseById.get(head.id);
-    if (base === undefined) cases.added.push(caseRef(head));
+    if (base === undefined) (cases.notRunInBase ?? cases.added).push(caseRef(head));
     else if (base.contentId !== head.contentId) cases.contentChanged.push(caseRef(head));
     else {
       paired.push([base, head]);
@@ -82,7 +98,7 @@ export function pairRuns(baseRun: RunResult, headRun: RunResult): RunPairing {
     }
   }
   for (const base of baseById.values()) {
-    if (!headById.has(base.id)) cases.removed.push(caseRef(base));
+    if (!headById.has(base.id)) (cases.notRunInHead ?? cases.removed).push(caseRef(base));
   }
 
   const baseEvaluators = evaluatorIds(baseRun);
@@ -114,6 +130,26 @@ export function pairRuns(baseRun: RunResult, headRun: RunResult): RunPairing {
     evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases,
+    ...sideCounts(baseRun, headRun, incomplete),
+  };
+}
+
+/** The finished and planned cases of each incomplete side's run, when a side is incomplete. */
+function sideCounts(
+  baseRun: RunResult,
+  headRun: RunResult,
+  incomplete: IncompleteSides,
+): Pick<RunPairing, 'incomplete'> {
+  if (!incomplete.base && !incomplete.head) return {};
+  const count = (run: RunResult): CaseCount => ({
+    cases: run.cases.length,
+    planned: Math.max(run.testset.cases, run.cases.length),
+  });
+  return {
+    incomplete: {
+      ...(incomplete.base ? { base: count(baseRun) } : {}),
+      ...(incomplete.head ? { head: count(headRun) } : {}),
+    },
   };
 }
 

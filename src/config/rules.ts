@@ -17,6 +17,7 @@ import type { ConfigPath, Loc } from './types.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { checkTarget } from './target.ts';
 import { strings, templateProblems } from './template-check.ts';
+import { checkUrlCredentials } from './url-credentials.ts';
 
 /**
  * Most points (combinations of values, each one run) a suite's grid may have. Every point is
@@ -59,7 +60,10 @@ export function checkRules(data: unknown, context: RuleContext): RuleProblem[] {
   };
   if (!isRecord(data)) return problems;
 
-  if (isRecord(data.defaults)) checkTimeout(data.defaults.timeout, ['defaults', 'timeout'], add);
+  if (isRecord(data.defaults)) {
+    checkTimeout(data.defaults.timeout, ['defaults', 'timeout'], add);
+    checkJudge(data.defaults.judge, ['defaults', 'judge'], add);
+  }
 
   const suites = Array.isArray(data.suites) ? (data.suites as unknown[]) : [];
   const suiteIds = new Map<string, number>();
@@ -218,6 +222,7 @@ function checkEvaluator(
   add: Add,
 ): EvaluatorFacts | undefined {
   checkTimeout(evaluator.timeout, [...path, 'timeout'], add);
+  checkJudge(evaluator.judge, [...path, 'judge'], add);
   const threshold = evaluator.threshold;
   if (isRecord(threshold)) checkThreshold(threshold, [...path, 'threshold'], add);
 
@@ -340,6 +345,11 @@ function checkGate(
 function checkThreshold(threshold: Record<string, unknown>, path: ConfigPath, add: Add): void {
   const message = impossibleThreshold(threshold);
   if (message) add('threshold.impossible', path, message);
+}
+
+/** The rules of a `judge:` block (of `defaults` or an evaluator, built-in or module). */
+function checkJudge(judge: unknown, path: ConfigPath, add: Add): void {
+  if (isRecord(judge)) checkUrlCredentials(judge.baseUrl, [...path, 'baseUrl'], 'api-key', add);
 }
 
 function checkTimeout(value: unknown, path: ConfigPath, add: Add): void {

@@ -1,9 +1,11 @@
 /**
- * The secrets a loaded config holds: the API keys and header values of judges and targets, and
- * credentials in their URLs' queries (as written or read from the environment). The run scrubs
- * them, with the environment's own secrets, from everything it writes (see shared/secrets.ts).
+ * The secrets a loaded config holds: the API keys and header values of judges and targets, the
+ * credentials in their URLs (user part and query), as written or read from the environment,
+ * and the values a command target sets under secret-looking names (`env: { OPENAI_API_KEY: … }`),
+ * which the program may print. The run scrubs them, with the environment's own secrets, from
+ * everything it writes (see shared/secrets.ts).
  */
-import { secretsInHeaders, secretsInUrl } from '../shared/secrets.ts';
+import { isSecretName, secretsInHeaders, secretsInUrl } from '../shared/secrets.ts';
 import type { JudgeSettings, LoadedConfig } from './types.ts';
 
 export function configSecrets(config: Pick<LoadedConfig, 'defaults' | 'suites'>): string[] {
@@ -22,6 +24,12 @@ export function configSecrets(config: Pick<LoadedConfig, 'defaults' | 'suites'>)
     if (target.kind === 'http') {
       found.push(...secretsInUrl(target.url));
       found.push(...secretsInHeaders(target.headers));
+    }
+    if (target.kind === 'command') {
+      // A template is resolved per case, from the case's own data: not a secret.
+      for (const [name, value] of Object.entries(target.env)) {
+        if (isSecretName(name) && !value.includes('{{')) found.push(value);
+      }
     }
   }
   return found;

@@ -5,7 +5,9 @@
 import { isRecord } from '../shared/is-record.ts';
 import { templateExpressions } from '../shared/templates.ts';
 import { parseDuration } from '../shared/duration.ts';
+import { maskUrlCredentials } from '../shared/secrets.ts';
 import { strings, templateProblems } from './template-check.ts';
+import { checkUrlCredentials } from './url-credentials.ts';
 import type {
   CommandTargetConfig,
   ConfigPath,
@@ -55,10 +57,31 @@ export function checkTarget(suite: Record<string, unknown>, path: ConfigPath, ad
     }
   }
   if (target.type === 'model') checkModel(target, at, add);
+  if (target.type === 'http') checkHttp(target, at, add);
   if (target.type === 'command') checkCommand(target, at, add);
 }
 
+/** Methods fetch sends no body with (it throws instead); of those the schema allows, GET. */
+const BODYLESS_METHODS = new Set(['GET']);
+
+function checkHttp(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
+  checkUrlCredentials(target.url, [...at, 'url'], 'header', add);
+  if (
+    target.body !== undefined &&
+    typeof target.method === 'string' &&
+    BODYLESS_METHODS.has(target.method)
+  ) {
+    add(
+      'target.body-not-allowed',
+      at,
+      `a ${target.method} request cannot carry a body: send it with method: POST (or leave method: out), or move the values into the URL's query (?q={{ case.question }})`,
+      'body',
+    );
+  }
+}
+
 function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
+  checkUrlCredentials(target.baseUrl, [...at, 'baseUrl'], 'api-key', add);
   if (target.prompt !== undefined && target.messages !== undefined) {
     add(
       'target.prompt-and-messages',
@@ -231,7 +254,8 @@ function buildCommand(raw: Record<string, unknown>): CommandTargetConfig {
 /**
  * What a target is, in a few words for plans and messages: `function ./app.ts#answer`,
  * `model gpt-4o-mini`, `POST https://staging.example.com/answer`, `command python agent.py`.
- * URLs are shown without their query, which may carry a key.
+ * URLs are shown without their query, which may carry a key, and without the user and password
+ * of their user part.
  */
 export function describeTarget(target: TargetConfig): string {
   switch (target.kind) {
@@ -240,9 +264,9 @@ export function describeTarget(target: TargetConfig): string {
     case 'recorded':
       return 'recorded outputs';
     case 'model':
-      return `model ${target.model}${target.baseUrl === undefined ? '' : ` at ${withoutQuery(target.baseUrl)}`}`;
+      return `model ${target.model}${target.baseUrl === undefined ? '' : ` at ${shownUrl(target.baseUrl)}`}`;
     case 'http':
-      return `${target.method} ${withoutQuery(target.url)}`;
+      return `${target.method} ${shownUrl(target.url)}`;
     case 'command': {
       const line = typeof target.run === 'string' ? target.run : target.run.join(' ');
       return `command ${line.length > 60 ? `${line.slice(0, 59)}…` : line}`;
@@ -250,7 +274,8 @@ export function describeTarget(target: TargetConfig): string {
   }
 }
 
-function withoutQuery(url: string): string {
+/** `url` as a description shows it: no query, no credentials. */
+function shownUrl(url: string): string {
   const query = url.search(/[?#]/);
-  return query < 0 ? url : url.slice(0, query);
+  return maskUrlCredentials(query < 0 ? url : url.slice(0, query));
 }

@@ -1,17 +1,19 @@
 /**
  * Load-time checks of `{{ … }}` templates in config values: the strings a value holds, what is
  * wrong with the templates in one of them, and (once the testset is read) which `case.` fields
- * no row has.
+ * no row has, in the config and inside the prompt and message files a model target names.
  */
 import {
   checkTemplateExpression,
   formatTemplatePath,
   parseTemplatePath,
+  resolveTemplates,
   templateExpressions,
 } from '../shared/templates.ts';
 import { isRecord } from '../shared/is-record.ts';
+import type { Params } from '../types/index.ts';
 import { closestMatch } from './did-you-mean.ts';
-import type { ConfigPath, SuiteConfig } from './types.ts';
+import type { ConfigPath, SuiteConfig, TargetConfig } from './types.ts';
 
 /**
  * Problems with the `{{ … }}` templates in one string: malformed or unknown-root expressions,
@@ -104,4 +106,88 @@ export function evaluatorTemplateStrings(
   return suite.evaluators
     .filter((evaluator) => evaluator.kind === 'builtin')
     .flatMap((evaluator) => strings(evaluator.with, ['evaluators', evaluator.index, 'with']));
+}
+
+/** A prompt or message file of a model target, as some grid point names it. */
+export interface PromptFileRef {
+  /** Where its `file:` is, from the suite (`target.prompt.file`). */
+  at: ConfigPath;
+  /** The file relative to the config, its `{{ params.x }}` resolved. */
+  file: string;
+}
+
+/**
+ * Every file a model target's prompt and messages name over the grid points `points`, once per
+ * message and file, in message then grid order. A path that does not resolve is left out: the
+ * target reports it when it reads the files.
+ */
+export function promptFileRefs(target: TargetConfig, points: readonly Params[]): PromptFileRef[] {
+  if (target.kind !== 'model') return [];
+  const refs: PromptFileRef[] = [];
+  for (const { content } of target.messages) {
+    if (!('file' in content)) continue;
+    const seen = new Set<string>();
+    for (const params of points) {
+      const resolved = resolveTemplates(content.file, { case: {}, output: null, params });
+      if (!resolved.ok || typeof resolved.value !== 'string' || seen.has(resolved.value)) continue;
+      seen.add(resolved.value);
+      refs.push({ at: content.at, file: resolved.value });
+    }
+  }
+  return refs;
+}
+
+/** A problem with a template inside a file, at its 1-based line and column there. */
+export interface FileTemplateProblem {
+  line: number;
+  col: number;
+  message: string;
+}
+
+/** Same as `ANY` in shared/templates.ts, with the match's position. */
+const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/**
+ * The template problems of a prompt file's text, as an inline prompt would have them
+ * (`templateProblems`, and `templateColumnProblems` against `columns`, every field of every
+ * row), each at the `{{` that starts it.
+ */
+export function fileTemplateProblems(
+  text: string,
+  columns: ReadonlySet<string>,
+): FileTemplateProblem[] {
+  if (!text.includes('{{')) return [];
+  const problems: FileTemplateProblem[] = [];
+  const reported = new Set<string>();
+  for (const match of text.matchAll(TEMPLATE)) {
+    const expression = match[1] ?? '';
+    const at = position(text, match.index);
+    const invalid = checkTemplateExpression(expression);
+    if (invalid !== null) {
+      problems.push({ ...at, message: invalid });
+      continue;
+    }
+    const parsed = parseTemplatePath(expression);
+    if ('error' in parsed || parsed.root !== 'case') continue;
+    const field = parsed.keys[0];
+    if (field === undefined || columns.has(field) || reported.has(field)) continue;
+    reported.add(field);
+    problems.push({ ...at, message: missingColumn(expression, field, columns) });
+  }
+  const unclosed = text.replace(TEMPLATE, (whole) => ' '.repeat(whole.length)).indexOf('{{');
+  if (unclosed >= 0) {
+    problems.push({
+      ...position(text, unclosed),
+      message:
+        'unclosed template: write {{ case.field }} or {{ params.name }} (a {{ without its }} would be sent as it is)',
+    });
+  }
+  return problems;
+}
+
+/** The 1-based line and column of `index` in `text`. */
+function position(text: string, index: number): { line: number; col: number } {
+  const before = text.slice(0, index);
+  const line = before.split('\n').length;
+  return { line, col: index - before.lastIndexOf('\n') };
 }

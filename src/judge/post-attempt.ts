@@ -3,6 +3,7 @@
  * retry loop: an answer, a failure worth another attempt (429, 5xx, a timeout, a dropped
  * socket), or a failure that will not heal (4xx, a bad URL, an abort).
  */
+import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { serverRequestedDelay } from './backoff.ts';
 import { errorDetail } from './responses.ts';
 import type { JudgeError } from './types.ts';
@@ -126,7 +127,18 @@ export async function requestAttempt(
       signal: controller.signal,
     });
     // The timeout covers the body too: a server may send headers and then stall.
-    const text = await response.text();
+    const text = await cappedText(response);
+    if (text === undefined) {
+      controller.abort();
+      return {
+        kind: 'fail',
+        error: {
+          code: 'judge.too-large',
+          message: `${passedCap('the answer')}; ${method} ${scrub(url)} was stopped`,
+          status: response.status,
+        },
+      };
+    }
     if (response.ok) {
       return {
         kind: 'ok',
@@ -176,6 +188,29 @@ export async function requestAttempt(
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);
+  }
+}
+
+/**
+ * The body of `response` as text, read as it comes; undefined once it passes
+ * {@link MAX_OUTPUT_BYTES} (announced or streamed), the rest left unread.
+ */
+async function cappedText(response: Response): Promise<string | undefined> {
+  const body = response.body;
+  if (Number(response.headers.get('content-length')) > MAX_OUTPUT_BYTES) {
+    await body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (body === null) return '';
+  const kept = new CappedBytes();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return kept.text();
+    if (!kept.add(value)) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
   }
 }
 

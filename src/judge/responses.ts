@@ -95,16 +95,21 @@ export function cachedEmbeddings(value: unknown, count: number): EmbedPayload | 
   };
 }
 
+/** Text on one line, so that one-line reports of an error show all of it. */
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\r?\n\s*/g, ' ');
+}
+
 /** `: <message>` from an OpenAI-style `{ error: { message } }` body, else a short excerpt. */
 export function errorDetail(text: string): string {
   try {
     const json = JSON.parse(text) as unknown;
     if (isRecord(json) && isRecord(json.error) && typeof json.error.message === 'string') {
-      return `: ${json.error.message.slice(0, 300)}`;
+      return `: ${oneLine(json.error.message).slice(0, 300)}`;
     }
   } catch {
     // not JSON: fall through to the excerpt
   }
-  const excerpt = text.trim().slice(0, 200);
+  const excerpt = oneLine(text).slice(0, 200);
   return excerpt === '' ? '' : `: ${excerpt}`;
 }

@@ -3,6 +3,7 @@
  * honours what the server asked for (up to a limit), and a stop as soon as the signal aborts.
  * Judge calls and the HTTP target share it.
  */
+import { CallTimeout } from '../shared/call-timeout.ts';
 import { abortableSleep, type Sleep } from './abortable-sleep.ts';
 import { backoffDelay } from './backoff.ts';
 import type { AttemptOutcome } from './post-attempt.ts';
@@ -29,17 +30,45 @@ export interface RetryPolicy {
 /** A failed attempt: worth another one, or not. */
 type Failed = Exclude<AttemptOutcome, { kind: 'ok' }>;
 
+/** What a retry loop ended with. */
+type Retried<T> =
+  | { ok: true; answer: T; attempts: number }
+  | { ok: false; error: JudgeError & { attempts: number } };
+
 /**
  * Runs `attempt` until it answers, fails for good, or the retries run out. Backoff waits happen
  * outside `attempt`, so a caller holding a concurrency slot per attempt frees it while waiting.
+ *
+ * A call's time limit may pass while the loop retries (backoff adds up: a server that refuses
+ * connections is retried for seconds). The time-out is why the call ended, but the failures
+ * before it are why it did not answer, so the last of them goes into the time-out's message
+ * (see {@link CallTimeout}).
  */
 export async function withRetries<T extends { kind: 'ok' }>(
   attempt: () => Promise<T | Failed>,
   policy: RetryPolicy,
-): Promise<
-  | { ok: true; answer: T; attempts: number }
-  | { ok: false; error: JudgeError & { attempts: number } }
-> {
+): Promise<Retried<T>> {
+  const { signal } = policy;
+  let last: { error: JudgeError; attempts: number } | undefined;
+  const onAbort = (): void => {
+    const reason: unknown = signal?.reason;
+    if (!(reason instanceof CallTimeout) || last === undefined) return;
+    const failed = `${last.attempts} failed attempt${last.attempts === 1 ? '' : 's'}`;
+    reason.note(`retrying, after ${failed}; the last: ${last.error.message}`);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await retryLoop(attempt, policy, (error, attempts) => (last = { error, attempts }));
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function retryLoop<T extends { kind: 'ok' }>(
+  attempt: () => Promise<T | Failed>,
+  policy: RetryPolicy,
+  retrying: (error: JudgeError, attempts: number) => void,
+): Promise<Retried<T>> {
   for (let attempts = 1; ; attempts++) {
     const outcome = await attempt();
     if (outcome.kind === 'ok') return { ok: true, answer: outcome, attempts };
@@ -52,6 +81,7 @@ export async function withRetries<T extends { kind: 'ok' }>(
       const message = `${failed.error.message}; the server asked to wait ${Math.ceil(asked / 1000)} s, more than ${MAX_SERVER_WAIT_MS / 1000} s`;
       return { ok: false, error: { ...failed.error, message, attempts } };
     }
+    retrying(failed.error, attempts);
     const wait = Math.max(asked, backoffDelay(attempts - 1, policy.random));
     await abortableSleep(policy.sleep, wait, policy.signal);
     if (policy.signal?.aborted) return { ok: false, error: { ...policy.aborted(), attempts } };

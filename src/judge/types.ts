@@ -47,7 +47,13 @@ export interface ChatUsage {
 
 /** Why a call failed; branch on `code`. */
 export interface JudgeError {
-  code: 'judge.http' | 'judge.timeout' | 'judge.network' | 'judge.malformed' | 'judge.aborted';
+  code:
+    | 'judge.http'
+    | 'judge.timeout'
+    | 'judge.network'
+    | 'judge.malformed'
+    | 'judge.too-large'
+    | 'judge.aborted';
   message: string;
   /** The HTTP status, for `judge.http` (and a `judge.malformed` 2xx). */
   status?: number;

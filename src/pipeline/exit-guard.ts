@@ -10,7 +10,10 @@
  *   was running recorded as errored (every case in flight when none was), the others left for
  *   `--resume`, and the partial artifact written before the process is gone; the
  *   exit code is made 1 (an `exit(0)` from user code must not pass a gate) and one message
- *   says which case was running.
+ *   says which case was running. Once the engine has ended, the run's results are whole but
+ *   their artifact may not be on disk yet (it is written asynchronously): an exit then (a second
+ *   Ctrl-C, an uncaught error in a reporter) writes that artifact synchronously instead, so the
+ *   file named by `-o` never keeps an earlier run's results while this run's are lost.
  */
 import type { AbandonedRun, RunControl, RunningCase } from '../run/control.ts';
 
@@ -21,6 +24,11 @@ export interface ExitGuardOptions {
    * Writes the partial artifact of `abandoned` synchronously; returns where it went, or throws.
    */
   writePartial(abandoned: AbandonedRun): string;
+  /**
+   * After the engine ended: writes the run's artifact synchronously and returns where it went
+   * (or throws); undefined when there is nothing to write yet.
+   */
+  writeEnded(): string | undefined;
   stderr: { write(text: string): unknown };
   /** The command that resumes this run from its partial artifact, when there is one. */
   resumeCommand?: string;
@@ -76,7 +84,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     try {
       return `the partial artifact is written to ${options.writePartial(abandoned)} (interrupted: true)`;
     } catch (error) {
-      return `the partial artifact could not be written: ${(error as Error).message ?? String(error)}`;
+      return `the partial artifact could not be written: ${describe(error)}`;
     }
   };
   const onExit = (code: number): void => {
@@ -84,7 +92,10 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     const reason =
       chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished`;
     const abandoned = control.abandon(reason, chosen === null ? 'culprit' : 'none');
-    if (abandoned === undefined) return;
+    if (abandoned === undefined) {
+      writeEnded(chosen, code);
+      return;
+    }
     const where = written(abandoned);
     const resume =
       options.resumeCommand !== undefined && abandoned.result.interrupted
@@ -97,6 +108,23 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     stderr.write(`error: ${culprit(abandoned, code)}; ${where}${resume}\n`);
     process.exitCode = CUT_SHORT;
   };
+  /**
+   * The engine has ended: its artifact, if not written yet, is written now or never. An exit
+   * the edge did not choose still makes the code 1: the verdict never reached the exit code.
+   */
+  const writeEnded = (chosen: string | null, code: number): void => {
+    const why = chosen ?? `error: the process exited (exit code ${code}) before the run ended`;
+    if (chosen === null) process.exitCode = CUT_SHORT;
+    let where: string | undefined;
+    try {
+      where = options.writeEnded();
+    } catch (error) {
+      stderr.write(`${why}; the results could not be written: ${describe(error)}\n`);
+      process.exitCode = CUT_SHORT;
+      return;
+    }
+    if (where !== undefined) stderr.write(`${why}; the results are written to ${where}\n`);
+  };
   process.on('beforeExit', onBeforeExit);
   process.on('exit', onExit);
   watched++;
@@ -105,6 +133,10 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     process.off('beforeExit', onBeforeExit);
     process.off('exit', onExit);
   };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Who ended the process: the case whose code was running, else the cases in flight. */

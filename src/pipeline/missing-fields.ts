@@ -1,18 +1,24 @@
 /**
  * The `{{ case.x }}` templates of a planned run whose field `x` no selected row has: every case
  * would error on them at run time, so `validate`, `run` and `run --dry-run` refuse the config
- * at the template instead (exit 2, nothing run).
+ * at the template instead (exit 2, nothing run). The same for the templates inside the prompt
+ * and message files of a model target, each file the grid can name.
  */
-import { suiteIssueAt } from '../config/config-path.ts';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { formatConfigPath, suiteIssueAt } from '../config/config-path.ts';
 import { targetTemplateStrings } from '../config/target.ts';
 import {
   evaluatorTemplateStrings,
+  fileTemplateProblems,
+  promptFileRefs,
   rowColumns,
   templateColumnProblems,
 } from '../config/template-check.ts';
-import type { LoadedConfig } from '../config/types.ts';
+import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { Issue } from '../shared/errors.ts';
+import type { Params } from '../types/index.ts';
 
 /** One issue per template and missing field, at the template's line in the config. */
 export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[] {
@@ -24,10 +30,42 @@ export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[]
     const columns = rowColumns(rows.map((row) => row.data));
     const at = suiteIssueAt(config, suite);
     const templates = [...evaluatorTemplateStrings(suite), ...targetTemplateStrings(suite.target)];
-    return templateColumnProblems(templates, columns).map((problem) => ({
+    const inConfig = templateColumnProblems(templates, columns).map((problem) => ({
       ...at(...problem.path),
       code: 'template.unknown-field',
       message: problem.message,
+    }));
+    const points = planned.runs.map((run) => run.params);
+    return [...inConfig, ...promptFileIssues(config, suite, points, columns)];
+  });
+}
+
+/**
+ * The template problems inside the prompt and message files the suite's grid points name, at
+ * their line and column in the file (the config path naming the file is in the message). A file
+ * that cannot be read is skipped: binding the target reports it.
+ */
+function promptFileIssues(
+  config: LoadedConfig,
+  suite: SuiteConfig,
+  points: readonly Params[],
+  columns: ReadonlySet<string>,
+): Issue[] {
+  return promptFileRefs(suite.target, points).flatMap((ref) => {
+    let text: string;
+    try {
+      text = readFileSync(resolve(config.dir, ref.file), 'utf8');
+    } catch {
+      return [];
+    }
+    const namedBy = formatConfigPath(['suites', suite.index, ...ref.at]);
+    return fileTemplateProblems(text, columns).map((problem): Issue => ({
+      code: 'template.prompt-file',
+      file: join(dirname(config.file), ref.file),
+      line: problem.line,
+      col: problem.col,
+      path: '',
+      message: `${problem.message} (in the prompt file named by ${namedBy})`,
     }));
   });
 }

@@ -205,6 +205,8 @@ export async function executeRun(
   const t0 = performance.now();
   const startedAt = new Date();
   const outputPath = resolve(ctx.cwd, args.output);
+  // The run's whole artifact once the engine has ended, for an exit before it is on disk.
+  let ended: ResultsArtifact | undefined;
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
@@ -228,6 +230,11 @@ export async function executeRun(
       }
       return args.output;
     },
+    writeEnded: () => {
+      if (ended === undefined) return undefined;
+      log.writeArtifactSync(outputPath, ended);
+      return args.output;
+    },
   });
   let artifact: ResultsArtifact;
   try {
@@ -244,8 +251,6 @@ export async function executeRun(
         shard: filters.shard !== undefined,
       },
       artifact: async (executed) => {
-        // Files judges keep (automatic-battle baselines) are written once, after the last call.
-        for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
         const recorded = executed.runs.reduce((sum, run) => sum + run.summary.cases, 0);
         ran = recorded - takenOver;
         // Each run records its plan so it can be merged or resumed without the config.
@@ -253,17 +258,24 @@ export async function executeRun(
         // A resumed run may be complete in cases and still be marked so: it counts them.
         const incomplete = runs.some((run) => run.summary.cases < run.testset.cases);
         const interrupted = executed.interrupted || (resuming !== undefined && incomplete);
-        let built = buildArtifact({
-          toolVersion,
-          config: config.file,
-          configHash: config.hash,
-          git: await git,
-          startedAt: resuming?.startedAt ?? executed.startedAt,
-          durationMs: (resuming?.durationMs ?? 0) + executed.durationMs,
-          interrupted,
-          runs,
-        });
-        built = marks(built);
+        const artifactWith = (gitInfo: ResultsArtifact['git']): ResultsArtifact =>
+          marks(
+            buildArtifact({
+              toolVersion,
+              config: config.file,
+              configHash: config.hash,
+              git: gitInfo,
+              startedAt: resuming?.startedAt ?? executed.startedAt,
+              durationMs: (resuming?.durationMs ?? 0) + executed.durationMs,
+              interrupted,
+              runs,
+            }),
+          );
+        // The results are whole from here: an exit while the rest is awaited still writes them.
+        ended = artifactWith(gitRead);
+        // Files judges keep (automatic-battle baselines) are written once, after the last call.
+        for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
+        let built = artifactWith(await git);
         if (comparing && baseline !== undefined && args.baseline !== undefined) {
           built = comparing.withComparison(
             built,
@@ -274,6 +286,7 @@ export async function executeRun(
             ctx,
           );
         }
+        ended = built;
         return built;
       },
     });

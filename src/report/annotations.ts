@@ -26,7 +26,7 @@ import {
 import {
   describeCaseFailure,
   describeFailedEvaluation,
-  firstLine,
+  errorGist,
   formatCount,
   formatParams,
   plural,
@@ -219,7 +219,7 @@ function annotationTitle(failures: readonly Failure[]): string {
   // The terminal's `error: …` prefix would repeat the status word in `errored: error: …`.
   const reasons =
     shown.result.error !== null
-      ? [firstLine(shown.result.error)]
+      ? [errorGist(shown.result.error)]
       : describeCaseFailure(shown.result);
   const reason =
     reasons.length > 1 ? `${reasons[0] ?? ''} (+${reasons.length - 1} more)` : (reasons[0] ?? '');

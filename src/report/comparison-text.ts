@@ -17,6 +17,7 @@ import {
   orderRuns,
   rowText,
 } from './comparison-wording.ts';
+import { incompleteWarnings } from './comparison-incomplete.ts';
 import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
@@ -40,6 +41,9 @@ export function renderComparisonText(
     [
       `${paint.bold('BASE')} ${oneLine(describeArtifact(comparison.base))}`,
       `${paint.bold('HEAD')} ${oneLine(describeArtifact(comparison.head))}`,
+      ...incompleteWarnings(comparison).map(
+        ({ title, detail }) => `${paint.bold(paint.yellow(`warning: ${title}`))} ${detail}`,
+      ),
       countsLine(comparison, (text) => paint.bold(paint.red(text))),
     ].join('\n'),
   );

@@ -2,12 +2,13 @@
  * What the text and markdown forms of a `Comparison` say alike, before either formats it: the
  * order of runs and rows (bad news first), each row's numbers, the case lists, the counts line
  * and the footnote on the statistics. Pure and deterministic: no clock, no locale, numbers at a
- * fixed precision.
+ * fixed precision. The case lists are `comparison-case-lists.ts`, what an incomplete side means
+ * `comparison-incomplete.ts`.
  */
-import { describeRun, formatCount, formatPercent, plural, shortId } from './labels.ts';
+import { incompleteRunNote } from './comparison-incomplete.ts';
+import { describeRun, formatCount, formatPercent, plural } from './labels.ts';
 import type {
   AgreementChange,
-  CaseRef,
   ChangeLabel,
   Comparison,
   EvaluatorChange,
@@ -16,9 +17,6 @@ import type {
   RunComparison,
   RunRef,
 } from '../types/comparison.ts';
-
-/** Cases listed per list and run; the rest are counted (the JSON form has them all). */
-export const MAX_LISTED_COMPARE_CASES = 10;
 
 /** Runs listed as present on one side only; the rest are counted. */
 const MAX_LISTED_RUNS = 10;
@@ -49,10 +47,14 @@ export function countsLine(
   ].join(' · ');
 }
 
-/** `40 cases compared`, and with trials `· 3 trials each, averaged per case`. */
+/**
+ * `40 cases compared`, with trials `· 3 trials each, averaged per case`, and for a side cut short
+ * `· BASE has 2 of 6 planned cases`.
+ */
 export function comparedLine(run: RunComparison): string {
   const cases = `${plural(run.passRate.paired, 'case')} compared`;
-  return run.trials > 1 ? `${cases} · ${run.trials} trials each, averaged per case` : cases;
+  const trials = run.trials > 1 ? ` · ${run.trials} trials each, averaged per case` : '';
+  return `${cases}${trials}${incompleteRunNote(run)}`;
 }
 
 /** What the labels mean and how the statistics were made: the last line of either form. */
@@ -79,11 +81,24 @@ function formatAlpha(confidence: number): string {
   return String(Number((1 - confidence).toFixed(4)));
 }
 
-/** The runs present on one side only, titled, leaving out an empty side. */
+/**
+ * The runs present on one side only, titled, leaving out an empty side. A run missing from an
+ * incomplete side is not called new: that side may never have reached it.
+ */
 export function oneSidedRuns(comparison: Comparison): [string, RunRef[]][] {
   const lists: [string, RunRef[]][] = [
-    ['Runs only in BASE (not run in HEAD):', comparison.onlyInBase],
-    ['Runs only in HEAD (new, nothing to compare with):', comparison.onlyInHead],
+    [
+      comparison.head.incomplete === undefined
+        ? 'Runs only in BASE (not run in HEAD):'
+        : 'Runs only in BASE (not run in HEAD, which is incomplete):',
+      comparison.onlyInBase,
+    ],
+    [
+      comparison.base.incomplete === undefined
+        ? 'Runs only in HEAD (new, nothing to compare with):'
+        : 'Runs only in HEAD (not run in BASE, which is incomplete; nothing to compare with):',
+      comparison.onlyInHead,
+    ],
   ];
   return lists.filter(([, runs]) => runs.length > 0);
 }
@@ -343,56 +358,10 @@ function formatP(p: number): string {
   return `p = ${p < 0.05 && text === '0.050' ? p.toFixed(4) : text}`;
 }
 
-/** One list of a run's cases that changed (newly failing, fixed, …). */
-export interface CaseList {
-  title: (typeof CASE_LIST_TITLES)[number];
-  /** Said after the count: why the list is there. */
-  note?: string;
-  cases: readonly (CaseRef & { trialPassRate?: number | null })[];
-  /** Bad news: emphasized. */
-  alarm?: boolean;
-}
-
-/** The titles of the case lists, in the order they are shown: bad news first. */
-export const CASE_LIST_TITLES = [
-  'newly failing',
-  'fixed',
-  'added',
-  'removed',
-  'testset row changed',
-  'flaky in HEAD',
-] as const;
-
-/** A run's non-empty case lists, bad news first. */
-export function caseLists(run: RunComparison): CaseList[] {
-  const { cases } = run;
-  const lists: CaseList[] = [
-    { title: 'newly failing', cases: cases.newlyFailing, alarm: true },
-    { title: 'fixed', cases: cases.fixed },
-    { title: 'added', cases: cases.added },
-    { title: 'removed', cases: cases.removed },
-    {
-      title: 'testset row changed',
-      note: 'not a behaviour change, left out of the statistics',
-      cases: cases.contentChanged,
-    },
-    { title: 'flaky in HEAD', note: 'trials disagreed', cases: cases.flaky },
-  ];
-  return lists.filter((list) => list.cases.length > 0);
-}
-
-/** `q-017`, `testsets/qa.csv:18`, and for a flaky case `60.0% of trials passed`. */
-export function caseText(ref: CaseList['cases'][number]): {
-  id: string;
-  source: string | null;
-  detail: string | null;
-} {
-  return {
-    id: shortId(ref.id),
-    source: ref.source === null ? null : `${ref.source.file}:${ref.source.line}`,
-    detail:
-      ref.trialPassRate === undefined || ref.trialPassRate === null
-        ? null
-        : `${formatPercent(ref.trialPassRate)} of trials passed`,
-  };
-}
+export {
+  CASE_LIST_TITLES,
+  caseLists,
+  caseText,
+  MAX_LISTED_COMPARE_CASES,
+  type CaseList,
+} from './comparison-case-lists.ts';

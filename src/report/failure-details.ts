@@ -10,7 +10,7 @@ import { reasonOf } from './evaluation-reason.ts';
 import {
   describeCaseFailure,
   describeFailedEvaluation,
-  firstLine,
+  errorGist,
   formatCount,
   plural,
 } from './labels.ts';
@@ -45,7 +45,7 @@ export function evaluationReason(evaluation: EvaluationResult): string | null {
 }
 
 /**
- * Why a case fails, one line per reason: the function's error (its first line), else each failing
+ * Why a case fails, one line per reason: the function's error (`errorGist`), else each failing
  * evaluation (at most `maxEvaluations`, then `… N more`) as `exact 0 (needs ≥ 1) — expected
  * "Paris", got "Lyon"`, its evaluator's own reason cut to `reasonMaxChars`; else the pass
  * condition. `[]` for a passed case. The one wording of a failure that the PR comment's case
@@ -57,7 +57,7 @@ export function failureReasons(
   reasonMaxChars: number,
 ): string[] {
   if (result.passed) return [];
-  if (result.error !== null) return [`error: ${firstLine(result.error)}`];
+  if (result.error !== null) return [`error: ${errorGist(result.error)}`];
   const failed = failedEvaluations(result);
   if (failed.length === 0) return describeCaseFailure(result);
   const reasons = failed.slice(0, maxEvaluations).map((evaluation) => {

@@ -9,7 +9,7 @@ import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import {
   describeCaseFailure,
   describeFailedEvaluation,
-  firstLine,
+  errorGist,
   flakyLabel,
   formatParams,
 } from './labels.ts';
@@ -164,7 +164,7 @@ function renderCase(result: CaseResult, classname: string, config: string): stri
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? '' : `${flaky}; `;
   if (result.error !== null) {
-    return `${open}>\n      <error${attrs({ message: prefix + firstLine(result.error), type: 'error' })}>${escapeXmlText(result.error)}</error>\n    </testcase>`;
+    return `${open}>\n      <error${attrs({ message: prefix + errorGist(result.error), type: 'error' })}>${escapeXmlText(result.error)}</error>\n    </testcase>`;
   }
   if (!result.passed) {
     const message = prefix + describeCaseFailure(result).join('; ');

@@ -83,10 +83,32 @@ export function firstLine(text: string): string {
   return end === -1 ? text : `${text.slice(0, end)} …`;
 }
 
+/**
+ * Lines after an error's message that say nothing about it: blank lines, stack frames, a
+ * caret under a source line, Node's version banner.
+ */
+const NOISE_LINE = /^\s*$|^\s+at\s|^\s*\^+\s*$|^Node\.js v\d/;
+
+/**
+ * An error on one line for listings, with its cause: the first line (what failed), then the
+ * last meaningful line when there are more (why: the end of a command's stderr is the
+ * exception, `ModuleNotFoundError: No module named 'openai'`, not the traceback before it nor
+ * the stack frames after a Node error). Lines left out show as ` … `. Callers that lack room
+ * cut the result in the middle, which keeps both ends.
+ */
+export function errorGist(text: string): string {
+  const lines = text.trim().split(/\r?\n/);
+  const first = lines[0]!.trimEnd();
+  let last = lines.length - 1;
+  while (last > 0 && NOISE_LINE.test(lines[last]!)) last--;
+  if (last === 0) return lines.length === 1 ? first : `${first} …`;
+  return `${first}${last === 1 ? ' ' : ' … '}${lines[last]!.trim()}`;
+}
+
 /** Why one evaluation did not pass: `exact 0 (needs ≥ 1)` or `tone: error: timed out`. */
 export function describeFailedEvaluation(evaluation: EvaluationResult): string {
   if (evaluation.error !== null)
-    return `${evaluation.evaluator}: error: ${firstLine(evaluation.error)}`;
+    return `${evaluation.evaluator}: error: ${errorGist(evaluation.error)}`;
   if (evaluation.score === null) return `${evaluation.evaluator}: no score`;
   const score = formatScore(evaluation.score, evaluation.threshold);
   if (evaluation.threshold === null) return `${evaluation.evaluator} ${score}`;
@@ -109,7 +131,7 @@ export function flakyLabel(result: CaseResult): string | null {
  */
 export function describeCaseFailure(result: CaseResult): string[] {
   if (result.passed) return [];
-  if (result.error !== null) return [`error: ${firstLine(result.error)}`];
+  if (result.error !== null) return [`error: ${errorGist(result.error)}`];
   const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
   if (failed.length === 0) return ['did not meet the pass condition'];
   return failed.map(describeFailedEvaluation);

@@ -1,3 +1,4 @@
+import { CallTimeout, timeoutMessage } from '../shared/call-timeout.ts';
 import type { EvaluatorArgs, FnArgs, Params } from '../types/index.ts';
 
 /**
@@ -21,10 +22,8 @@ export type Outcome<T> =
  */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** The message of a timed-out call, as recorded in the results. */
-export function timeoutMessage(timeoutMs: number): string {
-  return `timed out after ${timeoutMs} ms`;
-}
+/** The message of a timed-out call, kept with the abort reason that carries it. */
+export { timeoutMessage };
 
 /**
  * The cancellation of one user call, and the base of the argument objects handed to user code
@@ -237,7 +236,7 @@ export class UserCalls<U> {
         : { ok: true, value, durationMs: roundMs(ranMs) };
     }
     if (overran) {
-      this.#abandon(value, scope, new DOMException(timeoutMessage(timeoutMs), 'TimeoutError'));
+      this.#abandon(value, scope, new CallTimeout(timeoutMs));
       return { ok: false, error: syncTimeoutMessage(timeoutMs, ranMs), durationMs: roundMs(ranMs) };
     }
     if (this.#interrupted) {
@@ -284,8 +283,9 @@ export class UserCalls<U> {
 
   /**
    * Waits for a promise returned by user code whose synchronous part took `ranMs` of its
-   * limit. A time-out aborts the scope's signal with a `TimeoutError`; the timer is cleared
-   * however the wait ends, so nothing keeps the process alive.
+   * limit. A time-out aborts the scope's signal with a `TimeoutError` (a {@link CallTimeout},
+   * whose abort listeners may note what the call was waiting on: that goes in the error); the
+   * timer is cleared however the wait ends, so nothing keeps the process alive.
    */
   #settle<T>(
     value: PromiseLike<T>,
@@ -313,9 +313,9 @@ export class UserCalls<U> {
       this.#pending.add(call);
       if (timeoutMs !== null && timeoutMs <= MAX_TIMER_MS) {
         timer = setTimeout(() => {
-          const message = timeoutMessage(timeoutMs);
-          CallScope.abort(scope, new DOMException(message, 'TimeoutError'));
-          finish({ ok: false, error: message, durationMs: this.#since(started) });
+          const reason = new CallTimeout(timeoutMs);
+          CallScope.abort(scope, reason);
+          finish({ ok: false, error: reason.describe(), durationMs: this.#since(started) });
         }, timeoutMs - ranMs);
       }
       // Promise.resolve adopts foreign thenables too, turning a throwing `then` into a rejection.

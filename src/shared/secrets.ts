@@ -1,9 +1,9 @@
 /**
  * Secrets and their removal from text that leaves the process. A secret is the value of an
  * environment variable whose name says it is one (`OPENAI_API_KEY`, `GITHUB_TOKEN`, …), a value
- * the config puts in an `apiKey` or a header, or a credential in a URL's query. Servers echo
- * them (in errors and in answers) and programs print them, so every case result, cache entry
- * and error text is scrubbed before anything is cut to length or written.
+ * the config puts in an `apiKey` or a header, or a credential in a URL's user part or query.
+ * Servers echo them (in errors and in answers) and programs print them, so every case result,
+ * cache entry and error text is scrubbed before anything is cut to length or written.
  */
 
 /** What a scrubbed secret becomes. */
@@ -55,14 +55,46 @@ export function secretsInEnv(env: Readonly<Record<string, string | undefined>>):
   );
 }
 
-/** The credential values in `url`'s query (a template's own `{{ }}` left alone). */
+/**
+ * A URL's user part, `user:password` in `http://user:password@host/`: the text between the
+ * scheme's slashes and the last `@` before the path, query or fragment (as the WHATWG URL
+ * parser reads it), with the text before and after it; null when there is none.
+ */
+function userPart(
+  url: string,
+): { before: string; user: string; password: string | null; after: string } | null {
+  const match = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/.exec(url);
+  if (match === null) return null;
+  const [whole, before = '', userinfo = ''] = match;
+  const after = url.slice(whole.length);
+  const colon = userinfo.indexOf(':');
+  return colon < 0
+    ? { before, user: userinfo, password: null, after }
+    : { before, user: userinfo.slice(0, colon), password: userinfo.slice(colon + 1), after };
+}
+
+/**
+ * `url` with its user part masked, or `url` itself when it has none. `keepUser` keeps the user
+ * name in front of a masked password (`http://admin:***@host/`), for a message the config's
+ * author reads; otherwise the whole part goes (`http://***@host/`). A lone user name is always
+ * masked: it is usually a token (`https://TOKEN@host/`).
+ */
+export function maskUrlCredentials(url: string, options: { keepUser?: boolean } = {}): string {
+  const part = userPart(url);
+  if (part === null) return url;
+  const shown = options.keepUser === true && part.password !== null ? `${part.user}:***` : '***';
+  return `${part.before}${shown}@${part.after}`;
+}
+
+/**
+ * The credential values of `url`: the user and password of its user part and the values of
+ * credential parameters in its query, each as written and percent-decoded (a template's own
+ * `{{ }}` left alone: it is resolved per case).
+ */
 export function secretsInUrl(url: string): string[] {
-  const query = url.indexOf('?');
-  if (query < 0) return [];
   const found: string[] = [];
-  for (const pair of url.slice(query + 1).split(/[&#]/)) {
-    const [name = '', value = ''] = pair.split('=', 2);
-    if (!SECRET_PARAM.test(name) || value.includes('{{')) continue;
+  const add = (value: string): void => {
+    if (value.includes('{{')) return;
     found.push(value);
     try {
       const decoded = decodeURIComponent(value);
@@ -70,6 +102,18 @@ export function secretsInUrl(url: string): string[] {
     } catch {
       // Not valid percent-encoding: the raw value is what travels.
     }
+  };
+  const part = userPart(url);
+  // Both: a token is often the user name, with a dummy password (`TOKEN:x-oauth-basic@`).
+  if (part !== null) {
+    add(part.user);
+    if (part.password !== null) add(part.password);
+  }
+  const query = url.indexOf('?');
+  if (query < 0) return found;
+  for (const pair of url.slice(query + 1).split(/[&#]/)) {
+    const [name = '', value = ''] = pair.split('=', 2);
+    if (SECRET_PARAM.test(name)) add(value);
   }
   return found;
 }

@@ -17,9 +17,10 @@ import type { Issue, Located } from '../shared/errors.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import { shellQuote, textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
+import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 
-/** Most stdout kept from one process; past it the process is stopped and the case errored. */
-export const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
+/** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
+export const MAX_STDOUT_BYTES = MAX_OUTPUT_BYTES;
 /** Lines of stderr a failure shows. */
 export const STDERR_LINES = 20;
 /** stderr kept while a process runs (its tail), enough for the last lines of any sane tool. */
@@ -159,8 +160,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
+    const stdout = new CappedBytes();
     let stderr = Buffer.alloc(0);
     let failure: string | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -181,13 +181,10 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
     options.signal.addEventListener('abort', onAbort, { once: true });
 
     child.stdout.on('data', (chunk: Buffer) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > MAX_STDOUT_BYTES) {
-        failure ??= `stdout passed ${MAX_STDOUT_BYTES / 1024 / 1024} MiB; the process was stopped`;
+      if (!stdout.add(chunk)) {
+        failure ??= `${passedCap('stdout')}; the process was stopped`;
         stopGroup();
-        return;
       }
-      stdout.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = Buffer.concat([stderr, chunk]);
@@ -227,7 +224,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       }
       if (killTimer !== undefined) clearTimeout(killTimer);
       settle({
-        stdout: Buffer.concat(stdout).toString('utf8'),
+        stdout: stdout.text(),
         stderrTail: stderr.toString('utf8'),
         code: exited?.code ?? null,
         signal: exited?.signal ?? null,

@@ -112,9 +112,9 @@ export function createHttpTarget(
           return {
             output: null,
             error:
-              error.status === undefined
-                ? error.message
-                : `${config.method} ${scrub(target.value)} answered ${error.status}${excerpt}`,
+              error.code === 'judge.http'
+                ? `${config.method} ${scrub(target.value)} answered ${error.status}${excerpt}`
+                : error.message,
           };
         }
         return answerOutput(answered.answer.text, answered.answer.contentType, path, scrub);
@@ -169,8 +169,17 @@ function answerOutput(
   return { output: current };
 }
 
+/**
+ * At most `BODY_EXCERPT` characters of a body, on one line (a pretty-printed JSON error or an
+ * HTML page would otherwise show only its first line in one-line reports), a long one cut in
+ * the middle: an error body may start with what failed and end with why (a traceback). An
+ * error's body is its first 2 KB (`JudgeError.raw`).
+ */
 function excerptOf(text: string): string {
-  return text.length > BODY_EXCERPT ? `${text.slice(0, BODY_EXCERPT)}…` : text;
+  const oneLine = text.trim().replace(/\s*\r?\n\s*/g, ' ');
+  if (oneLine.length <= BODY_EXCERPT) return oneLine;
+  const head = Math.floor(BODY_EXCERPT / 3);
+  return `${oneLine.slice(0, head)} … ${oneLine.slice(oneLine.length - (BODY_EXCERPT - head))}`;
 }
 
 /**

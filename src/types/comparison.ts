@@ -22,6 +22,20 @@ export interface ArtifactInfo {
   config: string;
   git: { sha: string | null; ref: string | null } | null;
   startedAt: string;
+  /**
+   * Present when the artifact is incomplete: interrupted, or merged from only some shards
+   * (`interrupted: true`), or with a run that has fewer cases than it planned. Its finished
+   * cases and the cases its runs planned (a missing shard's cases are not counted in either).
+   * A comparison with an incomplete side is informative, never clean: what one side lacks was
+   * not run there, and regressions are judged only on the cases both ran.
+   */
+  incomplete?: CaseCount;
+}
+
+/** Finished cases against planned ones. */
+export interface CaseCount {
+  cases: number;
+  planned: number;
 }
 
 /** A run as identified across artifacts. */
@@ -170,6 +184,13 @@ export interface CaseChanges {
   contentChanged: CaseRef[];
   /** HEAD cases marked `flaky` (trials disagreed). */
   flaky: FlakyCase[];
+  /**
+   * Only when BASE is incomplete (`ArtifactInfo.incomplete`): the HEAD cases BASE has no result
+   * for, listed here instead of `added`, since BASE most likely never reached them.
+   */
+  notRunInBase?: CaseRef[];
+  /** The same for an incomplete HEAD: BASE cases HEAD has no result for, instead of `removed`. */
+  notRunInHead?: CaseRef[];
 }
 
 /** One suite × grid point present in both artifacts. */
@@ -186,6 +207,8 @@ export interface RunComparison extends RunRef {
   evaluatorsOnlyInBase: string[];
   evaluatorsOnlyInHead: string[];
   cases: CaseChanges;
+  /** Present when a side is incomplete: that side's finished and planned cases in this run. */
+  incomplete?: { base?: CaseCount; head?: CaseCount };
 }
 
 /** How many rows (pass rate, evaluator and agreement rows, over every run) got each label. */

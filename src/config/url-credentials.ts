@@ -1,0 +1,52 @@
+/**
+ * Credentials in a URL's user part (`http://admin:pw@host/`). fetch refuses to build a request
+ * from such a URL, so every call would fail, with the password in the error; the config is
+ * refused instead, at the value, with the password masked.
+ */
+import { maskUrlCredentials } from '../shared/secrets.ts';
+import type { ConfigPath } from './types.ts';
+
+/** Where credentials go instead: a header, or for an OpenAI-compatible API, its key. */
+export type CredentialsInstead = 'header' | 'api-key';
+
+/**
+ * Why `url` cannot be used as written (it has a user or password), or null. Templates are stood
+ * in for by a plain word; a URL that does not parse is left to the checks of its shape.
+ */
+export function urlCredentialsProblem(url: string, instead: CredentialsInstead): string | null {
+  const sample = url.replace(/\{\{[^{}]*\}\}/g, 'x');
+  let parsed: URL;
+  try {
+    parsed = new URL(sample);
+  } catch {
+    return null;
+  }
+  if (parsed.username === '' && parsed.password === '') return null;
+  // The query may hold a key of its own, and says nothing about this problem. A template whose
+  // text a user part cannot hold (a `/`) hides the part from the mask: the stand-in's is shown,
+  // and failing that no URL at all.
+  const shown = [url, sample]
+    .map((text) => text.replace(/[?#][\s\S]*$/, ''))
+    .map((text) => ({ text, masked: maskUrlCredentials(text, { keepUser: true }) }))
+    .find(({ text, masked }) => masked !== text)?.masked;
+  const remedy =
+    instead === 'header'
+      ? 'headers: { authorization: "Basic …" }'
+      : 'apiKey: (or headers: { authorization: "Basic …" })';
+  const what = shown === undefined ? 'the URL' : JSON.stringify(shown);
+  return `${what} has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from the URL and send them with ${remedy}`;
+}
+
+/**
+ * Adds a `url.credentials` problem at `path` when `url` (a string, else nothing is checked) has
+ * credentials.
+ */
+export function checkUrlCredentials(
+  url: unknown,
+  path: ConfigPath,
+  instead: CredentialsInstead,
+  add: (code: string, path: ConfigPath, message: string) => void,
+): void {
+  const problem = typeof url === 'string' ? urlCredentialsProblem(url, instead) : null;
+  if (problem !== null) add('url.credentials', path, problem);
+}

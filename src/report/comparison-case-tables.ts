@@ -1,0 +1,181 @@
+/**
+ * The case lists of a comparison as markdown tables, one per kind of change over every grid
+ * point (newly failing, fixed, …, not run on an incomplete side): the case, where, its source
+ * line and what it does now. Every id and path goes through `escapeMarkdownText` or `codeSpan`.
+ */
+import {
+  CASE_LIST_TITLES,
+  caseLists,
+  caseText,
+  orderRuns,
+  type CaseList,
+} from './comparison-wording.ts';
+import { caseLabel } from './case-text.ts';
+import { clipText, failureReasons } from './failure-details.ts';
+import { formatCount, plural } from './labels.ts';
+import { codeSpan, escapeMarkdownText, tableRow } from './markdown-text.ts';
+import { pointName } from './markdown-overview.ts';
+import type { Comparison, RunComparison, RunRef } from '../types/comparison.ts';
+import type { CaseResult } from '../types/index.ts';
+
+const REASON_MAX_CHARS = 160;
+const LABEL_MAX_CHARS = 50;
+
+/** HEAD's result of a case, to say why it fails now and name it. */
+export type HeadCaseFinder = (run: RunRef, id: string) => CaseResult | undefined;
+
+/** One kind of change as a titled table. */
+export interface CaseTable {
+  title: CaseList['title'];
+  count: number;
+  text: string;
+}
+
+/** A listed case: one row per case, naming every grid point it is listed on. */
+interface CaseRow {
+  ref: CaseList['cases'][number];
+  runs: RunComparison[];
+  /** What it does now, per grid point, in the order of `runs`. */
+  nows: string[];
+  label: string | null;
+}
+
+/** Distinct "now" texts a row spells out before counting the rest. */
+const MAX_NOW_TEXTS = 3;
+
+/**
+ * One table per kind of change over every grid point, in `CASE_LIST_TITLES` order: the case (id,
+ * name), where it fails, its source line and what it does now (why it fails, or its trials).
+ * A case on several grid points is one row, so the count in the heading, the rows and `… N more`
+ * all count cases; the heading adds how many (case, grid point) pairs that is when it differs.
+ */
+export function caseTables(
+  comparison: Comparison,
+  maxListed: number,
+  headCase: HeadCaseFinder | undefined,
+): CaseTable[] {
+  const byTitle = new Map<CaseList['title'], { list: CaseList; rows: Map<string, CaseRow> }>();
+  const pairs = new Map<CaseList['title'], number>();
+  for (const run of orderRuns(comparison.runs)) {
+    for (const list of caseLists(run)) {
+      let entry = byTitle.get(list.title);
+      if (entry === undefined) {
+        entry = { list, rows: new Map() };
+        byTitle.set(list.title, entry);
+      }
+      pairs.set(list.title, (pairs.get(list.title) ?? 0) + list.cases.length);
+      for (const ref of list.cases) {
+        const head =
+          list.title === 'removed' || list.title === 'not run in HEAD'
+            ? undefined
+            : headCase?.(run, ref.id);
+        const now = nowText(list.title, ref, head);
+        // The suite too: two suites may give unrelated cases one id (inline cases have no line).
+        const key = JSON.stringify([run.suite, ref.id, ref.source?.file, ref.source?.line]);
+        const row = entry.rows.get(key);
+        if (row !== undefined) {
+          row.runs.push(run);
+          row.nows.push(now);
+        } else {
+          const label = head === undefined ? null : caseLabel(head);
+          entry.rows.set(key, { ref, runs: [run], nows: [now], label });
+        }
+      }
+    }
+  }
+  const withPoints = comparison.runs.length > 1;
+  return CASE_LIST_TITLES.flatMap((title): CaseTable[] => {
+    const entry = byTitle.get(title);
+    if (entry === undefined) return [];
+    const rows = [...entry.rows.values()];
+    const count = rows.length;
+    const onPoints = pairs.get(title) ?? 0;
+    const { list } = entry;
+    const counted =
+      onPoints === count
+        ? formatCount(count)
+        : `${plural(count, 'case')}, ${formatCount(onPoints)} counting each grid point`;
+    const heading = `${title[0]?.toUpperCase() ?? ''}${title.slice(1)} (${counted})`;
+    const titleLine = `${heading}${list.note ? `, ${list.note}` : ''}:`;
+    const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
+    const shown = rows.slice(0, maxListed);
+    if (shown.length > 0) {
+      const nowHeader =
+        title === 'newly failing'
+          ? 'why it fails now'
+          : title === 'flaky in HEAD'
+            ? 'trials'
+            : 'now';
+      blocks.push(
+        [
+          tableRow(['case', ...(withPoints ? ['grid point'] : []), 'source', nowHeader]),
+          tableRow([':--', ...(withPoints ? [':--'] : []), ':--', ':--']),
+          ...shown.map((row) => caseRow(row, withPoints, comparison.runs)),
+        ].join('\n'),
+      );
+    }
+    if (count > shown.length) blocks.push(`… ${formatCount(count - shown.length)} more`);
+    return [{ title, count, text: blocks.join('\n\n') }];
+  });
+}
+
+function caseRow(row: CaseRow, withPoints: boolean, runs: readonly RunRef[]): string {
+  const { id, source } = caseText(row.ref);
+  const name =
+    row.label === null ? '' : ` ${escapeMarkdownText(clipText(row.label, LABEL_MAX_CHARS))}`;
+  const points = row.runs.map((run) => pointName(run, runs)).join(', ');
+  return tableRow([
+    `${cellCode(id)}${name}`,
+    ...(withPoints ? [points] : []),
+    source === null ? '—' : cellCode(source),
+    nowCell(row, runs),
+  ]);
+}
+
+/**
+ * What a listed case does now: one text when every grid point says the same, else each text
+ * after the grid points it holds on (`model=a: exact 0 … · model=b: passes`), at most
+ * `MAX_NOW_TEXTS` of them and the rest counted.
+ */
+function nowCell(row: CaseRow, runs: readonly RunRef[]): string {
+  const byText = new Map<string, string[]>();
+  row.nows.forEach((now, index) => {
+    const run = row.runs[index];
+    const point = run === undefined ? '' : pointName(run, runs);
+    byText.set(now, [...(byText.get(now) ?? []), point]);
+  });
+  const texts = [...byText.entries()];
+  const [only] = texts;
+  if (texts.length === 1 && only !== undefined) {
+    return only[0] === '' ? '—' : escapeMarkdownText(only[0]);
+  }
+  const parts = texts
+    .slice(0, MAX_NOW_TEXTS)
+    .map(([now, points]) => `${points.join(', ')}: ${escapeMarkdownText(now === '' ? '—' : now)}`);
+  if (texts.length > MAX_NOW_TEXTS)
+    parts.push(`+${formatCount(texts.length - MAX_NOW_TEXTS)} more`);
+  return parts.join(' · ');
+}
+
+/**
+ * User text as inline code inside a table cell: GitHub splits cells at every `|` not escaped,
+ * even inside code, so text holding one (or a backslash that could unescape it) is written as
+ * escaped prose instead.
+ */
+function cellCode(text: string): string {
+  return /[|\\]/.test(text) ? escapeMarkdownText(text) : codeSpan(text);
+}
+
+/** What a listed case does now: why it fails, `passes`, its trials, or '' when unknown. */
+function nowText(
+  title: CaseList['title'],
+  ref: CaseList['cases'][number],
+  head: CaseResult | undefined,
+): string {
+  const { detail } = caseText(ref);
+  if (detail !== null) return detail;
+  if (title === 'fixed') return 'passes';
+  if (head === undefined) return '';
+  if (head.passed) return 'passes';
+  return failureReasons(head, 2, REASON_MAX_CHARS).join('; ');
+}
