@@ -31,10 +31,7 @@ describe('comparing with an interrupted artifact', () => {
     await artifacts(dir);
     const text = await runInProcess(['compare', 'p.json', 'full.json'], dir);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(
-      text.stdout,
-      /BASE is incomplete \(interrupted or a partial merge\): 2 of 6 planned cases/,
-    );
+    assert.match(text.stdout, /BASE is incomplete \(interrupted\): s has 2 of 6 planned cases/);
     assert.match(text.stdout, /only on the 2 cases both ran/);
     assert.match(text.stdout, /not run in BASE \(4\)/);
     assert.doesNotMatch(text.stdout, /added \(/);
@@ -42,11 +39,15 @@ describe('comparing with an interrupted artifact', () => {
     const json = JSON.parse(
       (await runInProcess(['compare', 'p.json', 'full.json', '--format', 'json'], dir)).stdout,
     ) as {
-      base: { incomplete?: { cases: number; planned: number } };
+      base: { incomplete?: { cases: number; planned: number; shortRuns: unknown[] } };
       head: { incomplete?: unknown };
       runs: { cases: { added: unknown[]; notRunInBase?: unknown[] } }[];
     };
-    assert.deepEqual(json.base.incomplete, { cases: 2, planned: 6 });
+    assert.deepEqual(json.base.incomplete, {
+      cases: 2,
+      planned: 6,
+      shortRuns: [{ suite: 's', params: {}, cases: 2, planned: 6 }],
+    });
     assert.equal(json.head.incomplete, undefined);
     assert.equal(json.runs[0]?.cases.added.length, 0);
     assert.equal(json.runs[0]?.cases.notRunInBase?.length, 4);
@@ -57,7 +58,7 @@ describe('comparing with an interrupted artifact', () => {
     await artifacts(dir);
     const md = await runInProcess(['compare', 'p.json', 'full.json', '--format', 'md'], dir);
     assert.equal(md.code, 0, md.stderr);
-    assert.match(md.stdout, /⚠️ \*\*BASE is incomplete\*\* \(interrupted or a partial merge\)/);
+    assert.match(md.stdout, /⚠️ \*\*BASE is incomplete\*\* \(interrupted\): s has 2 of 6/);
     assert.match(md.stdout, /Not run in BASE \(4\)/);
     assert.doesNotMatch(md.stdout, /Added/);
     let html: string;
@@ -73,10 +74,7 @@ describe('comparing with an interrupted artifact', () => {
     const dir = project();
     await artifacts(dir, 3);
     const text = await runInProcess(['compare', 'full.json', 'p.json'], dir);
-    assert.match(
-      text.stdout,
-      /HEAD is incomplete \(interrupted or a partial merge\): 3 of 6 planned cases/,
-    );
+    assert.match(text.stdout, /HEAD is incomplete \(interrupted\): s has 3 of 6 planned cases/);
     assert.match(text.stdout, /not run in HEAD \(3\)/);
     assert.doesNotMatch(text.stdout, /removed \(/);
   });

@@ -157,36 +157,43 @@ describe('URL credentials are secrets', () => {
     assert.equal(model, 'model m at http://***@127.0.0.1:18080/v1');
   });
 
-  it('OPENAI_BASE_URL with credentials: no output of run or show holds them', async () => {
-    const port = await freePort();
-    const dir = project([
-      'version: 1',
-      'suites:',
-      '  - id: env-base-url',
-      '    testset: { cases: [ { q: x } ] }',
-      '    target: { type: model, apiKey: dummy-key, model: m, prompt: "{{case.q}}", maxRetries: 0 }',
-    ]);
-    const env = { OPENAI_BASE_URL: `http://${USER_TOKEN}:${PASSWORD}@127.0.0.1:${port}/v1` };
-    const run = await runInProcess(
-      ['run', '-o', 'results.json', '--junit', 'junit.xml', '--report', 'report.html'],
-      dir,
-      env,
-    );
-    assert.equal(run.code, 1, run.stdout + run.stderr);
-    const show = await runInProcess(['show', 'results.json', '--failed'], dir, env);
-    const outputs = {
-      terminal: run.stdout + run.stderr,
-      show: show.stdout + show.stderr,
-      artifact: readFileSync(join(dir, 'results.json'), 'utf8'),
-      junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
-      html: readFileSync(join(dir, 'report.html'), 'utf8'),
-    };
-    // The case did error with the URL in its text: the redaction is what hides it.
-    assert.match(outputs.artifact, /redacted/);
-    for (const [where, text] of Object.entries(outputs)) {
-      for (const secret of [PASSWORD, USER_TOKEN]) {
-        assert.ok(!text.includes(secret), `${where} holds ${secret}`);
+  // Long credentials are scrubbed wherever they appear; short ones (under the scrubber's
+  // minimum length) are masked in the URL that every message quotes.
+  for (const [user, password] of [
+    [USER_TOKEN, PASSWORD],
+    ['bob', 'hunter2'],
+  ] as const) {
+    it(`OPENAI_BASE_URL with credentials (${user}): no output of run or show holds them`, async () => {
+      const port = await freePort();
+      const dir = project([
+        'version: 1',
+        'suites:',
+        '  - id: env-base-url',
+        '    testset: { cases: [ { q: x } ] }',
+        '    target: { type: model, apiKey: dummy-key, model: m, prompt: "{{case.q}}", maxRetries: 0 }',
+      ]);
+      const env = { OPENAI_BASE_URL: `http://${user}:${password}@127.0.0.1:${port}/v1` };
+      const run = await runInProcess(
+        ['run', '-o', 'results.json', '--junit', 'junit.xml', '--report', 'report.html'],
+        dir,
+        env,
+      );
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const show = await runInProcess(['show', 'results.json', '--failed'], dir, env);
+      const outputs = {
+        terminal: run.stdout + run.stderr,
+        show: show.stdout + show.stderr,
+        artifact: readFileSync(join(dir, 'results.json'), 'utf8'),
+        junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
+        html: readFileSync(join(dir, 'report.html'), 'utf8'),
+      };
+      // The case did error with the URL in its text: the mask is what hides it.
+      assert.match(outputs.artifact, /http:\/\/\*\*\*@127\.0\.0\.1/);
+      for (const [where, text] of Object.entries(outputs)) {
+        for (const secret of [`${user}:`, password]) {
+          assert.ok(!text.includes(secret), `${where} holds ${secret}`);
+        }
       }
-    }
-  });
+    });
+  }
 });

@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
+import { validateArtifact } from '../src/artifact/schema.ts';
 import { runCli, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
@@ -132,6 +133,9 @@ describe('evals merge', () => {
     const partial = readArtifact(join(dir, 'partial.json'));
     assert.equal(partial.interrupted, true);
     assert.equal(partial.verdict, 'fail');
+    // Which shards it holds, as data (the schema's partialMerge), for show and compare.
+    assert.deepEqual(partial.partialMerge, { count: 3, merged: [1, 3] });
+    assert.deepEqual(validateArtifact(partial), []);
     const s2 = readArtifact(join(dir, 's2.json'));
     assert.equal(caseCount(partial), FIXTURE_CASES - caseCount(s2));
     assert.match(r.stderr, /partial: missing shard 2\)/);

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { evalsBin, runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { evalsBin, repoRoot, runCli, runNode, scratch, writeFiles } from './helpers/cli.ts';
 
 /** One inline case, passing or failing, run by a function that notes it was called. */
 function project(passing: boolean): string {
@@ -122,6 +122,60 @@ describe('a second Ctrl-C after the last case', () => {
     const written = artifact(dir);
     assert.equal(written.verdict, 'pass');
     assert.equal(written.runs[0]?.cases.length, 1);
+  });
+});
+
+/**
+ * A script that runs `evals run -o out.json` in `dir` through the pipeline, with one more
+ * reporter after the run's own that ends the process from its `onRunEnd` with `process.exit(0)`
+ * (as a stray timer of user code could, while the reports are written).
+ */
+const EXITING_REPORTER = `import { mkdirSync } from 'node:fs';
+import { executeRun } from ${JSON.stringify(join(repoRoot, 'src', 'pipeline', 'run.ts'))};
+import { parseRunArgs } from ${JSON.stringify(join(repoRoot, 'src', 'cli', 'run-args.ts'))};
+const ctx = { cwd: process.cwd(), env: { ...process.env, NO_COLOR: '1' }, stdout: process.stdout, stderr: process.stderr };
+await executeRun(parseRunArgs(['-o', 'out.json']), ctx, [
+  {
+    // BREAK: a folder takes the file's place while the run goes, so writing it fails.
+    onRunStart: () => process.env.BREAK === '1' && mkdirSync('out.json'),
+    onRunEnd: () => process.exit(0),
+  },
+]);
+`;
+
+describe('an exit after the results are written, while the other reports are', () => {
+  it('leaves the written file alone, and the exit code is 1, not the 0 it was given', async () => {
+    const dir = project(true);
+    writeFileSync(join(dir, 'exit.ts'), EXITING_REPORTER);
+    const r = await runNode(['--import', import.meta.resolve('tsx'), 'exit.ts'], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stderr.match(/out\.json/g)?.length, 1, r.stderr);
+    assert.match(r.stderr, /error: the process exited \(exit code 0\) before evals finished\n/);
+    assert.equal(artifact(dir).verdict, 'pass');
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.endsWith('.tmp')),
+      [],
+    );
+  });
+
+  it('does not try again a file that could not be written: one kept copy, named', async () => {
+    const dir = project(true);
+    writeFileSync(join(dir, 'exit.ts'), EXITING_REPORTER);
+    const r = await runNode(['--import', import.meta.resolve('tsx'), 'exit.ts'], {
+      cwd: dir,
+      env: { BREAK: '1' },
+    });
+    assert.equal(r.code, 1, r.stderr);
+    // Said before the process goes: the file could not be written, and where its copy is.
+    assert.match(
+      r.stderr,
+      /the results could not be written: the run finished but out\.json could not be written \(.*\); the complete file is kept at /,
+    );
+    assert.doesNotMatch(r.stderr, /the results are written to/);
+    // One copy, the one named: the file is not tried again.
+    const copies = readdirSync(dir).filter((name) => name.endsWith('.tmp'));
+    assert.equal(copies.length, 1, copies.join(', '));
+    assert.ok(r.stderr.includes(copies[0]!), r.stderr);
   });
 });
 

@@ -14,7 +14,13 @@ import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
 import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
+import type {
+  CaseResult,
+  GateCondition,
+  ResultsArtifact,
+  RunPlan,
+  RunResult,
+} from '../types/index.ts';
 import { groupBy } from '../shared/group-by.ts';
 
 /** A value, or every problem found on the way to it. */
@@ -186,7 +192,8 @@ export interface MergedShards {
  * Refuses, listing every reason: different configs, unsharded inputs, mixed shard counts, a
  * shard given twice, runs present in some shards only, different testset revisions, a case in
  * two inputs; and, unless `allowPartial`, missing shards or interrupted inputs (the result is
- * then marked `interrupted`, so it cannot pass).
+ * then marked `interrupted`, so it cannot pass, and with shards missing each run fails a `shards`
+ * condition naming the shards merged, which the artifact's `partialMerge` records as data).
  */
 export function mergeShards(
   inputs: readonly NamedArtifact[],
@@ -281,8 +288,18 @@ export function mergeShards(
       keepIndex: false,
       add: (position, c) => output.add(r, position, c),
     });
-    if (combined.ok) runs.push(combined.value);
-    else problems.push(...combined.problems);
+    if (!combined.ok) problems.push(...combined.problems);
+    else if (missing.length === 0) runs.push(combined.value);
+    else {
+      // Every run lacks the missing shards' cases, which its planned count does not include:
+      // the run says so itself, and fails, so no reader takes it for a whole run.
+      const { conditions } = combined.value.gate;
+      runs.push({
+        ...combined.value,
+        verdict: 'fail',
+        gate: { conditions: [...conditions, shardsCondition(count, present)] },
+      });
+    }
   }
   if (problems.length > 0) return { ok: false, problems };
 
@@ -320,7 +337,10 @@ export function mergeShards(
   return {
     ok: true,
     value: {
-      artifact: withPinIgnored(artifact, pinIgnored),
+      artifact: {
+        ...withPinIgnored(artifact, pinIgnored),
+        ...(missing.length > 0 ? { partialMerge: { count, merged: present } } : {}),
+      },
       count,
       present,
       missing,
@@ -328,6 +348,37 @@ export function mergeShards(
       warnings,
     },
   };
+}
+
+/** The name of the gate condition every run of a partial merge fails. */
+const SHARDS = 'shards';
+
+/**
+ * The failing condition of each run of a partial merge: `shards: expected all 3 shards, got
+ * shards 1, 3 of 3 merged (partial merge)`. The artifact's `partialMerge` says the same as data.
+ */
+function shardsCondition(count: number, merged: readonly number[]): GateCondition {
+  const which = `${merged.length === 1 ? 'shard' : 'shards'} ${merged.join(', ')}`;
+  return {
+    name: SHARDS,
+    expected: `all ${count} shards`,
+    actual: `${which} of ${count} merged (partial merge)`,
+    passed: false,
+  };
+}
+
+/**
+ * Which shards a partial merge (`evals merge --allow-partial` with shards missing) holds and
+ * which it lacks; `undefined` for any other artifact.
+ */
+export function mergedShards(
+  artifact: Pick<ResultsArtifact, 'partialMerge'>,
+): { count: number; merged: number[]; missing: number[] } | undefined {
+  if (artifact.partialMerge === undefined) return undefined;
+  const { count, merged } = artifact.partialMerge;
+  const missing: number[] = [];
+  for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
+  return { count, merged, missing };
 }
 
 function names(inputs: readonly NamedArtifact[]): string {

@@ -7,7 +7,7 @@ import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
 import { painter } from '../report/ansi.ts';
 import { renderCaseDetail } from '../report/case-detail.ts';
-import { whyRunsFailed } from '../report/show-gate.ts';
+import { interruptedOnly, whyRunsFailed } from '../report/show-gate.ts';
 import { describeRun, formatCount, plural } from '../report/labels.ts';
 import {
   caseSelected,
@@ -21,6 +21,7 @@ import { usageError } from '../shared/errors.ts';
 import type { CaseResult, Params } from '../types/index.ts';
 import { badOption, optionError, positional, positiveInt, type ParsedArgs } from './args.ts';
 import { SHOW } from './commands.ts';
+import { mergedShards } from '../artifact/merge.ts';
 
 const DEFAULT_LIMIT = 20;
 
@@ -79,14 +80,17 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   const blocks = [heading];
   if (matched === 0) {
     // No case to show is not "nothing failed": a run can fail on its gate or be cut short.
-    const selected = runs.flatMap((run, index) =>
-      runSelected(run, filters) ? [{ run, cases: file.caseCounts[index] ?? 0 }] : [],
-    );
+    const every = runs.map((run, index) => ({ run, cases: file.caseCounts[index] ?? 0 }));
+    const selected = every.filter(({ run }) => runSelected(run, filters));
     const none = noneMatch(filters);
     const byStatus = filters.failed === true || filters.errored === true || filters.flaky === true;
-    blocks.push(
-      byStatus ? whyRunsFailed(none, selected, file.artifact.interrupted, path, paint) : none,
-    );
+    const merge = mergedShards(file.artifact);
+    const artifact = {
+      path,
+      interruptedOnly: interruptedOnly(file.artifact.interrupted, every, merge !== undefined),
+      ...(merge !== undefined ? { merge } : {}),
+    };
+    blocks.push(byStatus ? whyRunsFailed(none, selected, artifact, paint) : none);
   }
   for (const { run, result } of shown) {
     const owner = runs[run];

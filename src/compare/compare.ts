@@ -9,12 +9,14 @@ import type {
   ChangeLabel,
   Comparison,
   ComparisonSettings,
+  IncompleteSide,
   RunRef,
 } from '../types/comparison.ts';
+import { mergedShards } from '../artifact/merge.ts';
 import { matchRuns } from './match-runs.ts';
 import { DETECTION_POWER } from './power.ts';
 import { testRuns } from './row-tests.ts';
-import { pairRuns } from './run-comparison.ts';
+import { pairRuns, plannedCases } from './run-comparison.ts';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, resamplingLimit } from './sign-flip.ts';
 
 /** Options of `compareArtifacts`. */
@@ -56,12 +58,13 @@ export function compareArtifacts(
   const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
   const baseInfo = artifactInfo(base);
   const headInfo = artifactInfo(head);
-  const incomplete = {
-    base: baseInfo.incomplete !== undefined,
-    head: headInfo.incomplete !== undefined,
-  };
   const tested = testRuns(
-    pairs.map(([baseRun, headRun]) => pairRuns(baseRun, headRun, incomplete)),
+    pairs.map(([baseRun, headRun]) =>
+      pairRuns(baseRun, headRun, {
+        base: runIncomplete(baseRun, baseInfo.incomplete),
+        head: runIncomplete(headRun, headInfo.incomplete),
+      }),
+    ),
     {
       confidence: COMPARISON_CONFIDENCE,
       resamples: options.resamples ?? DEFAULT_RESAMPLES,
@@ -112,9 +115,10 @@ function runRef(run: RunResult): RunRef {
 }
 
 /**
- * What the comparison says of one side. It is `incomplete` when it was interrupted (or merged
- * from only some shards: `interrupted: true` too), or when one of its runs has fewer cases than
- * it planned; its counts are over every run.
+ * What the comparison says of one side. It is `incomplete` when a run has fewer cases than it
+ * planned, or the artifact is a partial merge (its runs fail the `shards` condition merge gives
+ * them), or it is marked `interrupted` with neither (an interrupt after the last case, or a
+ * partial merge by an older evalgate); its counts are over every run.
  */
 function artifactInfo(artifact: ResultsArtifact): ArtifactInfo {
   const info: ArtifactInfo = {
@@ -124,12 +128,35 @@ function artifactInfo(artifact: ResultsArtifact): ArtifactInfo {
   };
   let cases = 0;
   let planned = 0;
-  let short = false;
+  const shortRuns: IncompleteSide['shortRuns'] = [];
+  let partialMerge: IncompleteSide['partialMerge'];
   for (const run of artifact.runs) {
     cases += run.cases.length;
-    planned += Math.max(run.testset.cases, run.cases.length);
-    if (run.cases.length < run.testset.cases) short = true;
+    planned += plannedCases(run);
+    if (run.cases.length < run.testset.cases) {
+      shortRuns.push({ ...runRef(run), cases: run.cases.length, planned: plannedCases(run) });
+    }
   }
-  if (artifact.interrupted || short) info.incomplete = { cases, planned };
+  const shards = mergedShards(artifact);
+  if (shards !== undefined) partialMerge = { count: shards.count, merged: shards.merged };
+  if (shortRuns.length === 0 && partialMerge === undefined && !artifact.interrupted) return info;
+  info.incomplete = {
+    cases,
+    planned,
+    shortRuns,
+    ...(partialMerge === undefined ? {} : { partialMerge }),
+    ...(shortRuns.length === 0 && partialMerge === undefined ? { markedOnly: true as const } : {}),
+  };
   return info;
+}
+
+/**
+ * Whether a run of an incomplete side is incomplete itself: cut short, or any run when no per-run
+ * count can tell (a partial merge lacks its missing shards' cases in every run, and planned none
+ * of them).
+ */
+function runIncomplete(run: RunResult, side: IncompleteSide | undefined): boolean {
+  if (side === undefined) return false;
+  if (side.partialMerge !== undefined || side.markedOnly === true) return true;
+  return run.cases.length < run.testset.cases;
 }

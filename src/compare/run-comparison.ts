@@ -51,7 +51,7 @@ export interface RunPairing {
   incomplete?: { base?: CaseCount; head?: CaseCount };
 }
 
-/** Which sides of the comparison are incomplete (`ArtifactInfo.incomplete`). */
+/** Which sides of one run pairing are incomplete (see `IncompleteSide`). */
 export interface IncompleteSides {
   base: boolean;
   head: boolean;
@@ -61,9 +61,9 @@ export interface IncompleteSides {
  * Pairs a run of HEAD with its run of BASE: cases match by `id` when their `contentId` is also
  * equal (an edited row is `contentChanged`, kept out of the statistics); evaluators found in one
  * run only are listed. Scores errored or missing on either side leave that case out of that
- * evaluator's row only. A case one side lacks is `added` / `removed`, unless that side is
- * `incomplete` (cut short): then it is `notRunInBase` / `notRunInHead`, since that side most
- * likely never reached it.
+ * evaluator's row only. A case one side lacks is `added` / `removed`, unless that side's run is
+ * `incomplete` (cut short, or from a partial merge): then it is `notRunInBase` / `notRunInHead`,
+ * since that side most likely never reached it.
  */
 export function pairRuns(
   baseRun: RunResult,
@@ -143,7 +143,7 @@ function sideCounts(
   if (!incomplete.base && !incomplete.head) return {};
   const count = (run: RunResult): CaseCount => ({
     cases: run.cases.length,
-    planned: Math.max(run.testset.cases, run.cases.length),
+    planned: plannedCases(run),
   });
   return {
     incomplete: {
@@ -151,6 +151,14 @@ function sideCounts(
       ...(incomplete.head ? { head: count(headRun) } : {}),
     },
   };
+}
+
+/**
+ * The cases a run planned: its testset's count after filters, or more should an artifact
+ * assembled by hand hold more cases than that.
+ */
+export function plannedCases(run: Pick<RunResult, 'testset' | 'cases'>): number {
+  return Math.max(run.testset.cases, run.cases.length);
 }
 
 /**

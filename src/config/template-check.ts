@@ -8,7 +8,8 @@ import {
   formatTemplatePath,
   parseTemplatePath,
   resolveTemplates,
-  templateExpressions,
+  templateSpans,
+  unclosedTemplateIndex,
 } from '../shared/templates.ts';
 import { isRecord } from '../shared/is-record.ts';
 import type { Params } from '../types/index.ts';
@@ -20,14 +21,48 @@ import type { ConfigPath, SuiteConfig, TargetConfig } from './types.ts';
  * and a `{{` left unclosed (it would otherwise be compared as literal text).
  */
 export function templateProblems(text: string): string[] {
+  return locatedProblems(text).map((problem) => problem.message);
+}
+
+/** A template problem in a string, at the index of the `{{` it is about. */
+interface LocatedProblem {
+  index: number;
+  /** `syntax`: malformed, unknown root or unclosed; `field`: a `case.` field no row has. */
+  kind: 'syntax' | 'field';
+  message: string;
+}
+
+/**
+ * Every template problem in one string, the one check behind inline strings and prompt files:
+ * each template's malformed path or unknown root or, given `columns` (every field of every
+ * row), the `case.` field no row has (once per field); then a `{{` left unclosed, quoting its
+ * line (a prompt file's text can be long).
+ */
+function locatedProblems(text: string, columns?: ReadonlySet<string>): LocatedProblem[] {
   if (!text.includes('{{')) return [];
-  const problems = templateExpressions(text)
-    .map((expression) => checkTemplateExpression(expression))
-    .filter((message): message is string => message !== null);
-  if (text.replace(/\{\{\s*[^{}]*?\s*\}\}/g, '').includes('{{')) {
-    problems.push(
-      `unclosed template in ${JSON.stringify(text)}: write {{ case.field }}, {{ output.field }} or {{ params.name }}`,
-    );
+  const problems: LocatedProblem[] = [];
+  const reported = new Set<string>();
+  for (const { expression, index } of templateSpans(text)) {
+    const invalid = checkTemplateExpression(expression);
+    if (invalid !== null) {
+      problems.push({ index, kind: 'syntax', message: invalid });
+      continue;
+    }
+    const parsed = parseTemplatePath(expression);
+    if (columns === undefined || 'error' in parsed || parsed.root !== 'case') continue;
+    const field = parsed.keys[0];
+    if (field === undefined || columns.has(field) || reported.has(field)) continue;
+    reported.add(field);
+    problems.push({ index, kind: 'field', message: missingColumn(expression, field, columns) });
+  }
+  const unclosed = unclosedTemplateIndex(text);
+  if (unclosed >= 0) {
+    const line = JSON.stringify(lineAt(text, unclosed));
+    problems.push({
+      index: unclosed,
+      kind: 'syntax',
+      message: `unclosed template in ${line}: write {{ case.field }}, {{ output.field }} or {{ params.name }}`,
+    });
   }
   return problems;
 }
@@ -61,20 +96,11 @@ export function templateColumnProblems(
   templates: Iterable<readonly [ConfigPath, string]>,
   columns: ReadonlySet<string>,
 ): ColumnProblem[] {
-  const problems: ColumnProblem[] = [];
-  for (const [path, text] of templates) {
-    if (!text.includes('{{')) continue;
-    const reported = new Set<string>();
-    for (const expression of templateExpressions(text)) {
-      const parsed = parseTemplatePath(expression);
-      if ('error' in parsed || parsed.root !== 'case') continue;
-      const field = parsed.keys[0];
-      if (field === undefined || columns.has(field) || reported.has(field)) continue;
-      reported.add(field);
-      problems.push({ path, message: missingColumn(expression, field, columns) });
-    }
-  }
-  return problems;
+  return [...templates].flatMap(([path, text]) =>
+    locatedProblems(text, columns)
+      .filter((problem) => problem.kind === 'field')
+      .map((problem) => ({ path, message: problem.message })),
+  );
 }
 
 function missingColumn(expression: string, field: string, columns: ReadonlySet<string>): string {
@@ -144,11 +170,8 @@ export interface FileTemplateProblem {
   message: string;
 }
 
-/** Same as `ANY` in shared/templates.ts, with the match's position. */
-const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /**
- * The template problems of a prompt file's text, as an inline prompt would have them
+ * The template problems of a prompt file's text, found and worded as for an inline prompt
  * (`templateProblems`, and `templateColumnProblems` against `columns`, every field of every
  * row), each at the `{{` that starts it.
  */
@@ -156,33 +179,10 @@ export function fileTemplateProblems(
   text: string,
   columns: ReadonlySet<string>,
 ): FileTemplateProblem[] {
-  if (!text.includes('{{')) return [];
-  const problems: FileTemplateProblem[] = [];
-  const reported = new Set<string>();
-  for (const match of text.matchAll(TEMPLATE)) {
-    const expression = match[1] ?? '';
-    const at = position(text, match.index);
-    const invalid = checkTemplateExpression(expression);
-    if (invalid !== null) {
-      problems.push({ ...at, message: invalid });
-      continue;
-    }
-    const parsed = parseTemplatePath(expression);
-    if ('error' in parsed || parsed.root !== 'case') continue;
-    const field = parsed.keys[0];
-    if (field === undefined || columns.has(field) || reported.has(field)) continue;
-    reported.add(field);
-    problems.push({ ...at, message: missingColumn(expression, field, columns) });
-  }
-  const unclosed = text.replace(TEMPLATE, (whole) => ' '.repeat(whole.length)).indexOf('{{');
-  if (unclosed >= 0) {
-    problems.push({
-      ...position(text, unclosed),
-      message:
-        'unclosed template: write {{ case.field }} or {{ params.name }} (a {{ without its }} would be sent as it is)',
-    });
-  }
-  return problems;
+  return locatedProblems(text, columns).map((problem) => ({
+    ...position(text, problem.index),
+    message: problem.message,
+  }));
 }
 
 /** The 1-based line and column of `index` in `text`. */
@@ -190,4 +190,11 @@ function position(text: string, index: number): { line: number; col: number } {
   const before = text.slice(0, index);
   const line = before.split('\n').length;
   return { line, col: index - before.lastIndexOf('\n') };
+}
+
+/** The line of `text` that `index` is on, without its line break. */
+function lineAt(text: string, index: number): string {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  const end = text.indexOf('\n', index);
+  return text.slice(start, end < 0 ? undefined : end).replace(/\r$/, '');
 }

@@ -4,6 +4,7 @@
  * socket), or a failure that will not heal (4xx, a bad URL, an abort).
  */
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
+import { maskCredentialsIn } from '../shared/secrets.ts';
 import { serverRequestedDelay } from './backoff.ts';
 import { errorDetail } from './responses.ts';
 import type { JudgeError } from './types.ts';
@@ -49,7 +50,7 @@ const RETRYABLE_NETWORK_CODES = new Set([
 
 /** The error of a call to `url` stopped by its signal, during a request or a backoff wait. */
 export function abortedError(url: string, method = 'POST'): JudgeError {
-  return { code: 'judge.aborted', message: `${method} ${url} was aborted` };
+  return { code: 'judge.aborted', message: maskCredentialsIn(`${method} ${url} was aborted`) };
 }
 
 /** One HTTP request as an attempt sends it; `headers` replace the settings' headers. */
@@ -105,8 +106,10 @@ export async function requestAttempt(
   signal: AbortSignal | undefined,
   settings: Omit<AttemptSettings, 'timeoutMs'> & { timeoutMs: number | null },
 ): Promise<RequestOutcome> {
-  const { fetch: fetchFn, timeoutMs, scrub } = settings;
+  const { fetch: fetchFn, timeoutMs } = settings;
   const { method, url } = request;
+  // Secrets scrubbed, and the user part of any URL masked: fetch's own errors quote the URL.
+  const scrub = (text: string): string => settings.scrub(maskCredentialsIn(text));
   if (signal?.aborted) return { kind: 'fail', error: abortedError(url, method) };
   const controller = new AbortController();
   let timedOut = false;

@@ -5,6 +5,7 @@
  */
 import type { CallMeta, ChatResult, EmbedResult, ToolCall } from './types.ts';
 import { isRecord } from '../shared/is-record.ts';
+import { oneLine } from '../shared/one-line.ts';
 
 /** What a successful chat call carries besides {@link CallMeta}. */
 export type ChatPayload = Omit<Extract<ChatResult, { ok: true }>, keyof CallMeta | 'ok'>;
@@ -93,11 +94,6 @@ export function cachedEmbeddings(value: unknown, count: number): EmbedPayload | 
     embeddings: embeddings,
     usage: { promptTokens: tokenCount(value.usage.promptTokens) },
   };
-}
-
-/** Text on one line, so that one-line reports of an error show all of it. */
-function oneLine(text: string): string {
-  return text.trim().replace(/\s*\r?\n\s*/g, ' ');
 }
 
 /** `: <message>` from an OpenAI-style `{ error: { message } }` body, else a short excerpt. */

@@ -109,21 +109,21 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     process.exitCode = CUT_SHORT;
   };
   /**
-   * The engine has ended: its artifact, if not written yet, is written now or never. An exit
-   * the edge did not choose still makes the code 1: the verdict never reached the exit code.
+   * The engine has ended: its artifact, if not on disk yet, is written now or never. An exit
+   * the edge did not choose makes the code 1 and says so: the verdict never reached the code.
    */
   const writeEnded = (chosen: string | null, code: number): void => {
-    const why = chosen ?? `error: the process exited (exit code ${code}) before the run ended`;
+    const why = chosen ?? `error: the process exited (exit code ${code}) before evals finished`;
     if (chosen === null) process.exitCode = CUT_SHORT;
     let where: string | undefined;
     try {
       where = options.writeEnded();
     } catch (error) {
       stderr.write(`${why}; the results could not be written: ${describe(error)}\n`);
-      process.exitCode = CUT_SHORT;
       return;
     }
     if (where !== undefined) stderr.write(`${why}; the results are written to ${where}\n`);
+    else if (chosen === null) stderr.write(`${why}\n`);
   };
   process.on('beforeExit', onBeforeExit);
   process.on('exit', onExit);

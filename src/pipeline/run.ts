@@ -198,15 +198,22 @@ export async function executeRun(
     ...(args.junit !== undefined ? [{ name: 'junit' as const, ...fileReport(args.junit) }] : []),
     ...(args.report !== undefined ? [{ name: 'html' as const, ...fileReport(args.report) }] : []),
   ];
+  // The run's whole artifact once the engine has ended, for an exit before it is on disk.
+  let ended: ResultsArtifact | undefined;
   const own = createReporters(specs, reporterContext(ctx));
+  // Once the artifact reporter has written the file (or said why it could not), an exit no
+  // longer has results of this run to save: the guard leaves the file as it is.
+  own.splice(specs.findIndex((spec) => spec.name === 'artifact') + 1, 0, {
+    onRunEnd: () => {
+      ended = undefined;
+    },
+  });
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.
   const log = new CaseSpool();
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = new Date();
   const outputPath = resolve(ctx.cwd, args.output);
-  // The run's whole artifact once the engine has ended, for an exit before it is on disk.
-  let ended: ResultsArtifact | undefined;
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
@@ -231,6 +238,13 @@ export async function executeRun(
       return args.output;
     },
     writeEnded: () => {
+      // A file that could not be written was reported to `unwritten`, printed after the run:
+      // an exit before that says it now.
+      if (unwritten.length > 0) {
+        throw new Error(
+          unwritten.map((f) => describeWriteFailure(f, 'the run finished')).join('; '),
+        );
+      }
       if (ended === undefined) return undefined;
       log.writeArtifactSync(outputPath, ended);
       return args.output;

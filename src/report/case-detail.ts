@@ -12,6 +12,7 @@ import { caseLabel } from './case-text.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText, shortenText } from './failure-details.ts';
 import { describeRun, describeUsage, formatCount, formatScore } from './labels.ts';
+import { oneLine } from '../shared/one-line.ts';
 
 /** How much of each value a case detail shows. */
 export interface DetailOptions {
@@ -188,10 +189,6 @@ function errorText(error: string, options: DetailOptions): string {
   const head = chars.slice(0, ERROR_CHARS / 4).join('');
   const tail = chars.slice(-(ERROR_CHARS * 3) / 4).join('');
   return `${head} … (${formatCount(chars.length - ERROR_CHARS)} characters left out; --full shows all) … ${tail}`;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\r?\n\s*/g, ' ');
 }
 
 /** Control characters shown as `\u001b`, line breaks kept. */

@@ -1,19 +1,23 @@
 /**
- * What a comparison says when a side is incomplete (interrupted, or merged from only some
+ * What a comparison says when a side is incomplete (a run interrupted, or merged from only some
  * shards): it is still compared, since a partial baseline is informative, but never reads as a
- * clean comparison. The cases that side lacks were not run there (not added or removed), and
- * regressions can only be judged on the cases both sides ran.
+ * clean comparison. The cases an incomplete run lacks were not run there (not added or removed),
+ * and regressions can only be judged on the cases both sides ran.
  */
-import { formatCount, plural } from './labels.ts';
-import type { CaseCount, Comparison, RunComparison } from '../types/comparison.ts';
+import { describeRun, formatCount, plural } from './labels.ts';
+import { printable } from '../shared/text-table.ts';
+import type { Comparison, IncompleteSide, RunComparison } from '../types/comparison.ts';
 
 /** One side's warning: a short title to emphasize and the sentence after it. */
 export interface IncompleteWarning {
   /** `BASE is incomplete` */
   title: string;
-  /** `(interrupted or a partial merge): 2 of 6 planned cases finished. …` */
+  /** `(interrupted): s · k=a has 2 of 6 planned cases. …` */
   detail: string;
 }
+
+/** Runs named in a warning; the rest are counted. */
+const LISTED_RUNS = 5;
 
 /** A warning per incomplete side, BASE first; none for a clean comparison. */
 export function incompleteWarnings(comparison: Comparison): IncompleteWarning[] {
@@ -22,20 +26,20 @@ export function incompleteWarnings(comparison: Comparison): IncompleteWarning[] 
     {
       side: 'BASE',
       other: 'HEAD',
-      count: comparison.base.incomplete,
+      info: comparison.base.incomplete,
       lacks: 'notRunInBase',
       instead: 'added',
     },
     {
       side: 'HEAD',
       other: 'BASE',
-      count: comparison.head.incomplete,
+      info: comparison.head.incomplete,
       lacks: 'notRunInHead',
       instead: 'removed',
     },
   ] as const;
-  return sides.flatMap(({ side, other, count, lacks, instead }): IncompleteWarning[] => {
-    if (count === undefined) return [];
+  return sides.flatMap(({ side, other, info, lacks, instead }): IncompleteWarning[] => {
+    if (info === undefined) return [];
     const missing = comparison.runs.reduce((sum, run) => sum + (run.cases[lacks]?.length ?? 0), 0);
     const listed =
       missing === 0
@@ -45,21 +49,62 @@ export function incompleteWarnings(comparison: Comparison): IncompleteWarning[] 
       {
         title: `${side} is incomplete`,
         detail:
-          `(interrupted or a partial merge): ${finished(count)}.${listed}` +
+          `${why(info)}${listed}` +
           ` Regressions are judged only on the ${plural(paired, 'case')} both ran, so this is not a full comparison.`,
       },
     ];
   });
 }
 
-/** `2 of 6 planned cases finished`; a partial merge's missing shards are counted in neither. */
-function finished(count: CaseCount): string {
-  return count.cases < count.planned
-    ? `${formatCount(count.cases)} of ${plural(count.planned, 'planned case')} finished`
-    : `${plural(count.cases, 'case')} finished, and the cases of any shard missing from it are not counted`;
+/**
+ * What made a side incomplete, each situation for what it is: a partial merge (which shards are
+ * missing), runs cut short (named, with their counts), or an artifact marked interrupted whose
+ * runs all have their planned cases.
+ */
+function why(info: IncompleteSide): string {
+  const sentences: string[] = [];
+  const short = shortRuns(info.shortRuns);
+  if (info.partialMerge !== undefined) {
+    const { count, merged } = info.partialMerge;
+    const absent = Array.from({ length: count }, (_, i) => i + 1).filter(
+      (i) => !merged.includes(i),
+    );
+    sentences.push(
+      `(a partial merge): only ${shards(merged)} of ${count} ${merged.length === 1 ? 'was' : 'were'} merged, so every run lacks the cases of ${shards(absent)}, which no count includes.`,
+    );
+    if (short !== '') sentences.push(`A merged shard was interrupted too: ${short}.`);
+  } else if (short !== '') {
+    sentences.push(`(interrupted): ${short}.`);
+  } else if (info.markedOnly === true) {
+    sentences.push(
+      `(marked interrupted, yet every run has all its planned cases): interrupted after its last case, or merged from only some shards by an older evalgate, whose missing shards would be counted nowhere; every run is taken as incomplete.`,
+    );
+  }
+  return sentences.join(' ');
 }
 
-/** ` · BASE has 2 of 6 planned cases` for a run whose side is incomplete; '' otherwise. */
+/** `shard 2`, `shards 1, 3` */
+function shards(indices: readonly number[]): string {
+  return `${indices.length === 1 ? 'shard' : 'shards'} ${indices.join(', ')}`;
+}
+
+/** `s · k=a has 2 of 6 planned cases; s · k=b has 0 of 6 planned cases`, the first few named. */
+function shortRuns(runs: IncompleteSide['shortRuns']): string {
+  const named = runs
+    .slice(0, LISTED_RUNS)
+    .map(
+      (run) =>
+        `${printable(describeRun(run))} has ${formatCount(run.cases)} of ${plural(run.planned, 'planned case')}`,
+    );
+  const more = runs.length - named.length;
+  if (more > 0) named.push(`${plural(more, 'more run')} ${more === 1 ? 'is' : 'are'} short too`);
+  return named.join('; ');
+}
+
+/**
+ * ` · BASE has 2 of 6 planned cases` for a run cut short, ` · BASE is incomplete` for a run with
+ * every planned case on a side no count can vouch for (see `IncompleteSide`); '' otherwise.
+ */
 export function incompleteRunNote(run: RunComparison): string {
   const parts: string[] = [];
   for (const side of ['base', 'head'] as const) {

@@ -85,24 +85,65 @@ export function firstLine(text: string): string {
 
 /**
  * Lines after an error's message that say nothing about it: blank lines, stack frames, a
- * caret under a source line, Node's version banner.
+ * caret under a source line, Node's version banner, the count of frames it left out.
  */
-const NOISE_LINE = /^\s*$|^\s+at\s|^\s*\^+\s*$|^Node\.js v\d/;
+const NOISE_LINE = /^\s*$|^\s+at\s|^\s*\^+\s*$|^Node\.js v\d|^\s*\.\.\. \d+ lines? matching/;
+
+/** The line that closes a block of properties Node prints after an error's stack (`}`). */
+const BLOCK_END = /^\s*[}\]],?\s*$/;
+const BLOCK_START = /[{[]\s*$/;
 
 /**
  * An error on one line for listings, with its cause: the first line (what failed), then the
  * last meaningful line when there are more (why: the end of a command's stderr is the
  * exception, `ModuleNotFoundError: No module named 'openai'`, not the traceback before it nor
- * the stack frames after a Node error). Lines left out show as ` … `. Callers that lack room
- * cut the result in the middle, which keeps both ends.
+ * the stack frames and properties after a Node error). Lines left out show as ` … `. Callers
+ * that lack room cut the result in the middle, which keeps both ends.
  */
 export function errorGist(text: string): string {
   const lines = text.trim().split(/\r?\n/);
   const first = lines[0]!.trimEnd();
-  let last = lines.length - 1;
-  while (last > 0 && NOISE_LINE.test(lines[last]!)) last--;
+  const last = lastMeaningfulLine(lines);
   if (last === 0) return lines.length === 1 ? first : `${first} …`;
-  return `${first}${last === 1 ? ' ' : ' … '}${lines[last]!.trim()}`;
+  const line = lines[last]!.trim().replace(/\s*[{[]$/, '');
+  return `${first}${last === 1 ? ' ' : ' … '}${line}`;
+}
+
+/**
+ * The index of the last line that says something: noise is skipped, and so is a block of
+ * properties Node prints after an error (`    at … {` … `  code: 'ENOENT'` … `}`, nested
+ * `[cause]` blocks included), from its closing line back to the line that opened it.
+ */
+function lastMeaningfulLine(lines: readonly string[]): number {
+  let at = lines.length - 1;
+  while (at > 0) {
+    const line = lines[at]!;
+    if (BLOCK_END.test(line)) {
+      const closing = at;
+      let depth = 0;
+      for (; at > 0; at--) {
+        if (BLOCK_END.test(lines[at]!)) depth++;
+        else if (BLOCK_START.test(lines[at]!) && --depth === 0) break;
+      }
+      // A block the first line opens is the message's own (a JSON body): its last line says it.
+      if (at === 0) return lastInside(lines, closing);
+      // The opening line without its brace: a stack frame (noise), or the error itself.
+      if (!NOISE_LINE.test(lines[at]!.replace(/\s*[{[]\s*$/, ''))) return at;
+      at--;
+      continue;
+    }
+    if (!NOISE_LINE.test(line)) return at;
+    at--;
+  }
+  return 0;
+}
+
+/** The last line before `closing` that is neither noise nor a closing brace, else 0. */
+function lastInside(lines: readonly string[], closing: number): number {
+  for (let at = closing - 1; at > 0; at--) {
+    if (!NOISE_LINE.test(lines[at]!) && !BLOCK_END.test(lines[at]!)) return at;
+  }
+  return 0;
 }
 
 /** Why one evaluation did not pass: `exact 0 (needs ≥ 1)` or `tone: error: timed out`. */

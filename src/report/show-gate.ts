@@ -1,11 +1,13 @@
 /**
  * Why a run failed when `evals show --failed` (or another status flag) finds no case to show:
- * an interrupted run whose finished cases all passed, or a gate condition (a mean, a pass rate)
- * that failed while every case passed. Show must never say "nothing failed" about a failed run.
+ * an interrupted run whose finished cases all passed, a partial merge, or a gate condition (a
+ * mean, a pass rate) that failed while every case passed. Show must never say "nothing failed"
+ * about a failed run, and speaks only of the runs selected.
  * Pure: the command hands in the runs it selected and their case counts.
  */
 import type { Painter } from './ansi.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
+import { describeGateCondition } from './summary-table.ts';
 import { printable } from '../shared/text-table.ts';
 import type { RunResult } from '../types/index.ts';
 
@@ -15,42 +17,93 @@ export interface ShownRun {
   cases: number;
 }
 
+/** What `whyRunsFailed` knows of the artifact beyond the selected runs. */
+export interface ShownArtifact {
+  /** The artifact as the user named it, for the commands suggested. */
+  path: string;
+  /**
+   * Marked `interrupted` while none of its runs (selected or not) lacks a planned case or is
+   * from a partial merge: see {@link interruptedOnly}.
+   */
+  interruptedOnly: boolean;
+  /** The shards a partial merge holds and lacks (`mergedShards`), when it is one. */
+  merge?: { count: number; merged: number[]; missing: number[] };
+}
+
+/**
+ * Whether an artifact is marked interrupted with no run to show for it: every run has all its
+ * planned cases and none fails the `shards` condition of a partial merge. It was interrupted
+ * after its last case, or merged from only some shards by an older evalgate.
+ */
+export function interruptedOnly(
+  interrupted: boolean,
+  runs: readonly ShownRun[],
+  partialMerge: boolean,
+): boolean {
+  return interrupted && !partialMerge && runs.every(({ run, cases }) => cases >= run.testset.cases);
+}
+
 /**
  * The lines saying why the selected runs failed, after `none` (what matched nothing, such as
- * `no case did not pass in the runs selected`); just `none` when every run passed and the
- * artifact is complete. Each failing run is named with its failing gate conditions, worded as
- * the run's summary words them, and an interrupted run says how many planned cases never ran
- * and the command that runs them (`resumePath`: the artifact as the user named it).
+ * `no case did not pass in the runs selected`); just `none` when every selected run passed and
+ * the artifact's `interrupted` mark is not theirs to explain. Each failing run is named with its
+ * failing gate conditions, worded as the run's summary words them; an interrupted run says how
+ * many planned cases never ran. Then what to do: `evals run --resume` for runs cut short, the
+ * missing shards and a new merge for a partial merge.
  */
 export function whyRunsFailed(
   none: string,
   runs: readonly ShownRun[],
-  interrupted: boolean,
-  resumePath: string,
+  artifact: ShownArtifact,
   paint: Painter,
 ): string {
+  const path = printable(artifact.path);
   const failed = runs.filter(({ run }) => run.verdict === 'fail');
-  if (failed.length === 0 && !interrupted) return none;
+  if (failed.length === 0) {
+    if (!artifact.interruptedOnly) return none;
+    return [
+      `${none}, and every run selected passed with all its planned cases, but ${path} is marked interrupted (interrupted: true), so it fails:`,
+      `  it was interrupted after its last case, or merged from only some shards by an older evalgate; run it again for a complete artifact (a merge: run every shard, then evals merge them)`,
+    ].join('\n');
+  }
   const lines: string[] = [];
-  const who = failed.length <= 1 ? 'the run' : `${formatCount(failed.length)} runs`;
+  const who = failed.length === 1 ? 'the run' : `${formatCount(failed.length)} runs`;
   lines.push(`${none}, but ${who} failed:`);
+  let short = false;
   for (const { run, cases } of failed) {
     lines.push(`  ${printable(describeRun(run))}`);
     for (const condition of run.gate.conditions.filter((c) => !c.passed)) {
-      const text = `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
-      lines.push(`    ${paint.red('✗')} ${text}`);
+      lines.push(`    ${paint.red('✗')} ${describeGateCondition(condition)}`);
     }
     if (cases < run.testset.cases) {
+      short = true;
       const missing = run.testset.cases - cases;
       lines.push(
         `    interrupted: ${formatCount(missing)} of its ${plural(run.testset.cases, 'planned case')} never ran`,
       );
     }
   }
-  if (interrupted) {
+  const { merge } = artifact;
+  if (merge !== undefined) {
+    const { count, merged, missing } = merge;
+    const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
     lines.push(
-      `  the run was interrupted (interrupted: true): it fails whatever its finished cases did; evals run --resume ${printable(resumePath)} runs what is left`,
+      `  ${path} is a partial merge (evals merge --allow-partial) of ${shardList(merged)} of ${count}: run the missing ${missing.length === 1 ? 'shard' : 'shards'} (${commands.join('; ')}), then evals merge every shard's file again`,
+    );
+    if (short) {
+      lines.push(
+        `  a merged shard was interrupted too: finish it with evals run --resume on its own file before merging`,
+      );
+    }
+  } else if (short) {
+    lines.push(
+      `  the run was interrupted (interrupted: true): it fails whatever its finished cases did; evals run --resume ${path} runs what is left`,
     );
   }
   return lines.join('\n');
+}
+
+/** `shard 1`, `shards 1, 3` */
+function shardList(indices: readonly number[]): string {
+  return `${indices.length === 1 ? 'shard' : 'shards'} ${indices.join(', ')}`;
 }

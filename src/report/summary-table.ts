@@ -3,7 +3,7 @@
  * table, an evaluator table, the gate conditions that failed, the first failing cases and (with
  * trials) the first flaky ones that passed; then one verdict line. Pure: data in, string out.
  */
-import type { CaseResult, RunResult } from '../types/index.ts';
+import type { CaseResult, GateCondition, RunResult } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
 import { renderTable, type TableColumn, printable } from '../shared/text-table.ts';
@@ -188,6 +188,14 @@ function renderRun(
   return [...lines, ...wrong].join('\n');
 }
 
+/**
+ * A gate condition as a run's summary (and `evals show`) words it:
+ * `evaluators.tone.mean: expected ≥ 0.8, got 0.72`, made printable.
+ */
+export function describeGateCondition(condition: GateCondition): string {
+  return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
+}
+
 /** The failed gate conditions, the errors counted, the cases that did not pass or are flaky. */
 function renderWrong(
   run: RunResult,
@@ -200,8 +208,7 @@ function renderWrong(
   if (failedConditions.length > 0) {
     lines.push('');
     for (const condition of failedConditions) {
-      const text = `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
-      lines.push(`${INDENT}${paint.red('✗')} ${text}`);
+      lines.push(`${INDENT}${paint.red('✗')} ${describeGateCondition(condition)}`);
     }
   }
 

@@ -39,8 +39,8 @@ export class CappedBytes {
     return this.#passed;
   }
 
-  /** What was kept, decoded as UTF-8 (a byte-order mark dropped). */
+  /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
   text(): string {
-    return new TextDecoder().decode(Buffer.concat(this.#chunks));
+    return Buffer.concat(this.#chunks).toString('utf8');
   }
 }

@@ -50,10 +50,24 @@ export function secretsInHeaders(headers: Readonly<Record<string, string>> | und
 
 /** The values of the secret-named variables of `env`. */
 export function secretsInEnv(env: Readonly<Record<string, string | undefined>>): string[] {
-  return Object.entries(env).flatMap(([name, value]) =>
-    value !== undefined && isSecretName(name) ? [value] : [],
-  );
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (value === undefined) return [];
+    if (isSecretName(name)) return [value];
+    // A URL with credentials (OPENAI_BASE_URL, a proxy's URL): those are secrets whatever the name.
+    return userPart(value) === null ? [] : secretsInUrl(value);
+  });
 }
+
+/**
+ * `text` with the user part of every URL in it masked (`http://***@host/`): for messages that
+ * hold a URL, and errors that quote one, whose credentials may be too short to scrub.
+ */
+export function maskCredentialsIn(text: string): string {
+  return text.includes('@') ? text.replace(URL_USER_PART, '$1***@') : text;
+}
+
+/** The scheme and user part of a URL anywhere in a text (`https://user:pw@`). */
+const URL_USER_PART = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/\\?#@]+@/g;
 
 /**
  * A URL's user part, `user:password` in `http://user:password@host/`: the text between the

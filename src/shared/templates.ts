@@ -33,9 +33,28 @@ export interface TemplatePath {
 
 export type TemplateResult = { ok: true; value: unknown } | { ok: false; error: string };
 
+/** One `{{ … }}` template in a string: its expression, and the index of its `{{`. */
+export interface TemplateSpan {
+  expression: string;
+  index: number;
+}
+
+/** The templates in a string, in order, each with the index of its `{{`. */
+export function templateSpans(text: string): TemplateSpan[] {
+  return [...text.matchAll(ANY)].map((m) => ({ expression: m[1] ?? '', index: m.index }));
+}
+
 /** The template expressions in a string, in order (`{{ case.a }} {{output}}` → `case.a`, `output`). */
 export function templateExpressions(text: string): string[] {
-  return [...text.matchAll(ANY)].map((m) => m[1] ?? '');
+  return templateSpans(text).map((span) => span.expression);
+}
+
+/**
+ * The index of the first `{{` that starts no template (`{{case.x` with no `}}`), or -1. Each
+ * template is blanked out, not cut out, so text on both sides of one never joins into a `{{`.
+ */
+export function unclosedTemplateIndex(text: string): number {
+  return text.replace(ANY, (whole) => ' '.repeat(whole.length)).indexOf('{{');
 }
 
 /**

@@ -11,9 +11,10 @@ import { abortedError, requestAttempt } from '../judge/post-attempt.ts';
 import { withRetries } from '../judge/retry.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
-import { createScrubber, secretsInHeaders } from '../shared/secrets.ts';
+import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { targetInput, textInput, type TargetInput } from './inputs.ts';
+import { oneLine } from '../shared/one-line.ts';
 
 /** How much of an answer's body an error quotes. */
 export const BODY_EXCERPT = 500;
@@ -74,7 +75,9 @@ export function createHttpTarget(
           sent['content-type'] ??=
             typeof value.value === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
         }
-        const scrub = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]).text;
+        const scrubber = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]);
+        // A URL a template filled may carry credentials: masked wherever a message quotes it.
+        const scrub = (text: string): string => scrubber.text(maskCredentialsIn(text));
         const request = {
           method: config.method,
           url: target.value,
@@ -176,10 +179,10 @@ function answerOutput(
  * error's body is its first 2 KB (`JudgeError.raw`).
  */
 function excerptOf(text: string): string {
-  const oneLine = text.trim().replace(/\s*\r?\n\s*/g, ' ');
-  if (oneLine.length <= BODY_EXCERPT) return oneLine;
+  const line = oneLine(text);
+  if (line.length <= BODY_EXCERPT) return line;
   const head = Math.floor(BODY_EXCERPT / 3);
-  return `${oneLine.slice(0, head)} … ${oneLine.slice(oneLine.length - (BODY_EXCERPT - head))}`;
+  return `${line.slice(0, head)} … ${line.slice(line.length - (BODY_EXCERPT - head))}`;
 }
 
 /**

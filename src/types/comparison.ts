@@ -23,13 +23,34 @@ export interface ArtifactInfo {
   git: { sha: string | null; ref: string | null } | null;
   startedAt: string;
   /**
-   * Present when the artifact is incomplete: interrupted, or merged from only some shards
-   * (`interrupted: true`), or with a run that has fewer cases than it planned. Its finished
-   * cases and the cases its runs planned (a missing shard's cases are not counted in either).
-   * A comparison with an incomplete side is informative, never clean: what one side lacks was
-   * not run there, and regressions are judged only on the cases both ran.
+   * Present when the artifact is incomplete: a run has fewer cases than it planned (interrupted),
+   * or it was merged from only some shards, or it is marked `interrupted` although no run lacks
+   * a planned case. A comparison with an incomplete side is informative, never clean: what an
+   * incomplete run lacks was not run there, and regressions are judged only on the cases both ran.
    */
-  incomplete?: CaseCount;
+  incomplete?: IncompleteSide;
+}
+
+/**
+ * Why a side is incomplete, and its finished and planned cases over every run (a missing
+ * shard's cases are counted in neither). Which of its runs count as incomplete is decided run by
+ * run: those in `shortRuns`; every run when `partialMerge` or `markedOnly` is present, since
+ * then no per-run count can tell.
+ */
+export interface IncompleteSide extends CaseCount {
+  /** Its runs with fewer cases than they planned (cut short), in the artifact's order. */
+  shortRuns: (RunRef & CaseCount)[];
+  /**
+   * Merged from only some shards (`evals merge --allow-partial`): the shard count and the
+   * shards merged. Every run lacks the missing shards' cases, which no count includes.
+   */
+  partialMerge?: { count: number; merged: number[] };
+  /**
+   * Marked `interrupted` though no run lacks a planned case and no shard is known missing: an
+   * interrupt after the last case, or a partial merge by an older evalgate. Every run is then
+   * taken as incomplete, since the two cannot be told apart.
+   */
+  markedOnly?: true;
 }
 
 /** Finished cases against planned ones. */
@@ -185,8 +206,8 @@ export interface CaseChanges {
   /** HEAD cases marked `flaky` (trials disagreed). */
   flaky: FlakyCase[];
   /**
-   * Only when BASE is incomplete (`ArtifactInfo.incomplete`): the HEAD cases BASE has no result
-   * for, listed here instead of `added`, since BASE most likely never reached them.
+   * Only when BASE's run is incomplete (see `IncompleteSide`): the HEAD cases BASE has no
+   * result for, listed here instead of `added`, since BASE most likely never reached them.
    */
   notRunInBase?: CaseRef[];
   /** The same for an incomplete HEAD: BASE cases HEAD has no result for, instead of `removed`. */
@@ -207,7 +228,7 @@ export interface RunComparison extends RunRef {
   evaluatorsOnlyInBase: string[];
   evaluatorsOnlyInHead: string[];
   cases: CaseChanges;
-  /** Present when a side is incomplete: that side's finished and planned cases in this run. */
+  /** Present when a side's run is incomplete: that side's finished and planned cases in it. */
   incomplete?: { base?: CaseCount; head?: CaseCount };
 }
 

@@ -312,6 +312,11 @@ export interface ResultsArtifact {
   verdict: Verdict;
   /** Present when this artifact holds one shard of a run (`evals run --shard INDEX/COUNT`). */
   shard?: { index: number; count: number };
+  /**
+   * Present when `evals merge --allow-partial` merged only some of a run's shards: how many
+   * shards the run was split into, and which were merged (every run lacks the others' cases).
+   */
+  partialMerge?: { count: number; merged: number[] };
   /** True when a testset ran that did not match its `revision:` pin (`evals run --ignore-pin`). */
   pinIgnored?: true;
   runs: RunResult[];
