@@ -69705,23 +69705,32 @@ async function executeRun(args, ctx, reporters = []) {
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
   const outputPath = resolve13(ctx.cwd, args.output);
+  const runArtifact = (o) => marks(
+    buildArtifact({
+      toolVersion,
+      config: config.file,
+      configHash: config.hash,
+      git: o.git,
+      startedAt: resuming?.startedAt ?? o.startedAt,
+      durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
+      interrupted: o.interrupted,
+      runs: annotateRuns(o.runs, suites)
+    })
+  );
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
     ...args.resumeCommand !== void 0 && { resumeCommand: args.resumeCommand },
     writePartial: ({ result }) => {
-      const partial = buildArtifact({
-        toolVersion,
-        config: config.file,
-        configHash: config.hash,
-        git: gitRead,
-        startedAt: resuming?.startedAt ?? startedAt,
-        durationMs: (resuming?.durationMs ?? 0) + performance.now() - t0,
+      const partial = runArtifact({
+        runs: result.runs,
         interrupted: true,
-        runs: annotateRuns(result.runs, suites)
+        git: gitRead,
+        startedAt,
+        durationMs: performance.now() - t0
       });
       try {
-        log.writeArtifactSync(outputPath, marks(partial));
+        log.writeArtifactSync(outputPath, partial);
       } finally {
         log.discard();
       }
@@ -69755,21 +69764,9 @@ async function executeRun(args, ctx, reporters = []) {
       artifact: async (executed) => {
         const recorded = executed.runs.reduce((sum2, run2) => sum2 + run2.summary.cases, 0);
         ran = recorded - takenOver;
-        const runs = annotateRuns(executed.runs, suites);
-        const incomplete = runs.some((run2) => run2.summary.cases < run2.testset.cases);
+        const incomplete = executed.runs.some((run2) => run2.summary.cases < run2.testset.cases);
         const interrupted = executed.interrupted || resuming !== void 0 && incomplete;
-        const artifactWith = (gitInfo) => marks(
-          buildArtifact({
-            toolVersion,
-            config: config.file,
-            configHash: config.hash,
-            git: gitInfo,
-            startedAt: resuming?.startedAt ?? executed.startedAt,
-            durationMs: (resuming?.durationMs ?? 0) + executed.durationMs,
-            interrupted,
-            runs
-          })
-        );
+        const artifactWith = (gitInfo) => runArtifact({ ...executed, interrupted, git: gitInfo });
         ended = artifactWith(gitRead);
         for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}
 `);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { ModuleLoaderOptions } from '../bind/modules/loader.ts';
-import type { ResultsArtifact } from '../types/index.ts';
+import type { ResultsArtifact, RunResult } from '../types/index.ts';
 import { buildArtifact } from '../artifact/artifact.ts';
 import { CaseSpool } from '../artifact/spool.ts';
 import { createReporters, type ReporterContext, type ReporterSpec } from '../report/registry.ts';
@@ -214,23 +214,42 @@ export async function executeRun(
   const t0 = performance.now();
   const startedAt = new Date();
   const outputPath = resolve(ctx.cwd, args.output);
+  // The artifact of this run's results, whole or partial; a resumed run's start and time
+  // include the interrupted run's. Each run records its plan, so it can be merged or resumed
+  // without the config.
+  const runArtifact = (o: {
+    runs: RunResult[];
+    interrupted: boolean;
+    git: ResultsArtifact['git'];
+    startedAt: Date;
+    durationMs: number;
+  }): ResultsArtifact =>
+    marks(
+      buildArtifact({
+        toolVersion,
+        config: config.file,
+        configHash: config.hash,
+        git: o.git,
+        startedAt: resuming?.startedAt ?? o.startedAt,
+        durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
+        interrupted: o.interrupted,
+        runs: annotateRuns(o.runs, suites),
+      }),
+    );
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
     ...(args.resumeCommand !== undefined && { resumeCommand: args.resumeCommand }),
     writePartial: ({ result }) => {
-      const partial = buildArtifact({
-        toolVersion,
-        config: config.file,
-        configHash: config.hash,
-        git: gitRead,
-        startedAt: resuming?.startedAt ?? startedAt,
-        durationMs: (resuming?.durationMs ?? 0) + performance.now() - t0,
+      const partial = runArtifact({
+        runs: result.runs,
         interrupted: true,
-        runs: annotateRuns(result.runs, suites),
+        git: gitRead,
+        startedAt,
+        durationMs: performance.now() - t0,
       });
       try {
-        log.writeArtifactSync(outputPath, marks(partial));
+        log.writeArtifactSync(outputPath, partial);
       } finally {
         // The spool's own exit listener may have been added during this exit: too late to run.
         log.discard();
@@ -267,24 +286,11 @@ export async function executeRun(
       artifact: async (executed) => {
         const recorded = executed.runs.reduce((sum, run) => sum + run.summary.cases, 0);
         ran = recorded - takenOver;
-        // Each run records its plan so it can be merged or resumed without the config.
-        const runs = annotateRuns(executed.runs, suites);
         // A resumed run may be complete in cases and still be marked so: it counts them.
-        const incomplete = runs.some((run) => run.summary.cases < run.testset.cases);
+        const incomplete = executed.runs.some((run) => run.summary.cases < run.testset.cases);
         const interrupted = executed.interrupted || (resuming !== undefined && incomplete);
         const artifactWith = (gitInfo: ResultsArtifact['git']): ResultsArtifact =>
-          marks(
-            buildArtifact({
-              toolVersion,
-              config: config.file,
-              configHash: config.hash,
-              git: gitInfo,
-              startedAt: resuming?.startedAt ?? executed.startedAt,
-              durationMs: (resuming?.durationMs ?? 0) + executed.durationMs,
-              interrupted,
-              runs,
-            }),
-          );
+          runArtifact({ ...executed, interrupted, git: gitInfo });
         // The results are whole from here: an exit while the rest is awaited still writes them.
         ended = artifactWith(gitRead);
         // Files judges keep (automatic-battle baselines) are written once, after the last call.
