@@ -47,7 +47,7 @@ function comparisonSection(model: ReportModel): HTMLElement | null {
       'tr',
       { class: row.label === 'regressed' ? 'bad' : row.label === 'improved' ? 'ok' : '' },
       ...[
-        row.run,
+        `${row.run}${row.incomplete}`,
         row.metric,
         f(row.base),
         f(row.head),
@@ -61,6 +61,9 @@ function comparisonSection(model: ReportModel): HTMLElement | null {
     'Against the baseline',
     'comparison',
     el('p', { class: 'note' }, `baseline: ${comparison.base}`),
+    ...comparison.warnings.map((warning) =>
+      el('p', { class: 'warning' }, el('strong', {}, warning.title), ' ', warning.detail),
+    ),
     el(
       'table',
       { class: 'grid' },

@@ -9,6 +9,11 @@ import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult, EvaluationResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseLabel } from './case-text.ts';
+import {
+  incompleteRunNote,
+  incompleteWarnings,
+  type IncompleteWarning,
+} from './comparison-incomplete.ts';
 import { directionWords } from './comparison-wording.ts';
 import { shownLabel } from './shown-label.ts';
 import { reasonOf } from './evaluation-reason.ts';
@@ -76,6 +81,8 @@ export interface RunView {
 /** A row of the baseline comparison chart: a change with its confidence interval. */
 export interface ComparisonRowView {
   run: string;
+  /** ` · BASE has 2 of 6 planned cases` when a side of the run is incomplete, else ''. */
+  incomplete: string;
   metric: string;
   base: number | null;
   head: number | null;
@@ -106,6 +113,8 @@ export interface ReportModel {
   comparison: {
     base: string;
     confidence: number;
+    /** One per incomplete side (interrupted, partially merged): the comparison is not a full one. */
+    warnings: IncompleteWarning[];
     rows: ComparisonRowView[];
     newlyFailing: { run: string; id: string }[];
   } | null;
@@ -275,8 +284,11 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
   for (const run of comparison.runs) {
     const name = describeRun(run);
     const pass = run.passRate;
+    // ` · BASE has 2 of 6 planned cases` where a side of this run was cut short, as the text says.
+    const incomplete = incompleteRunNote(run);
     rows.push({
       run: name,
+      incomplete,
       metric: 'pass rate',
       base: pass.baseRate,
       head: pass.headRate,
@@ -290,6 +302,7 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
       const way = directionWords(change);
       rows.push({
         run: name,
+      incomplete,
         metric: way === '' ? change.evaluator : `${change.evaluator} (${way})`,
         base: change.baseMean,
         head: change.headMean,
@@ -305,6 +318,7 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
   return {
     base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ''} (${base.startedAt})`,
     confidence: comparison.settings.confidence,
+    warnings: incompleteWarnings(comparison),
     rows,
     newlyFailing,
   };

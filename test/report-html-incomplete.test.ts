@@ -1,0 +1,113 @@
+/**
+ * The HTML report's comparison with an incomplete side, in a real browser: a baseline that was
+ * interrupted, or merged from only some shards, is still compared, but the page says so as the
+ * terminal and markdown forms do (a warning per side, and the runs cut short named in the
+ * table), so a reader never takes it for a full comparison. A clean comparison shows no warning.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, watchedPage } from './helpers/browser.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { writeInterrupted } from './helpers/interrupted-artifact.ts';
+
+const rows = Array.from({ length: 6 }, (_, n) => ({ n, output: `answer ${n}` }));
+
+let browser: Browser;
+let dir = '';
+
+before(async () => {
+  browser = await launchBrowser();
+  dir = jsonlProject(rows, [
+    'grid: { k: [a, b] }',
+    'evaluators:',
+    '  - { use: contains, with: { values: [answer] } }',
+  ]);
+  const head = await runInProcess(['run', '-o', 'head.json'], dir);
+  assert.equal(head.code, 0, head.stderr);
+  for (const shard of ['1/2', '2/2']) {
+    const run = await runInProcess(['run', '--shard', shard, '-o', `s${shard[0]}.json`], dir);
+    assert.equal(run.code, 0, run.stderr);
+  }
+});
+
+after(() => browser.close());
+
+/** Writes `file` comparing head.json with `baseline` and opens it; the page had no error. */
+async function comparedPage(baseline: string, file: string): Promise<Page> {
+  const written = await runInProcess(
+    ['report', 'head.json', '-o', file, '--baseline', baseline],
+    dir,
+  );
+  assert.equal(written.code, 0, written.stderr);
+  const { page, errors } = await watchedPage(browser);
+  await page.goto(pathToFileURL(join(dir, file)).href);
+  await page.waitForSelector('#comparison');
+  assert.deepEqual(errors, []);
+  return page;
+}
+
+/** The text of every warning paragraph of the comparison section. */
+function warnings(page: Page): Promise<string[]> {
+  return page.locator('#comparison .warning').allTextContents();
+}
+
+/** The first cell of each comparison table row. */
+function runCells(page: Page): Promise<string[]> {
+  return page.locator('#comparison tbody tr td:first-child').allTextContents();
+}
+
+describe('the HTML comparison with an incomplete baseline', () => {
+  it('warns that an interrupted baseline is incomplete and names the run cut short', async () => {
+    writeInterrupted(dir, 'head.json', 'interrupted.json', 2, 0);
+    const page = await comparedPage('interrupted.json', 'interrupted.html');
+    const [warning, ...more] = await warnings(page);
+    assert.equal(more.length, 0);
+    assert.match(
+      warning ?? '',
+      /^BASE is incomplete \(interrupted\): s · k=a has 2 of 6 planned cases\./,
+    );
+    assert.match(
+      warning ?? '',
+      /4 cases HEAD ran and BASE did not are listed as "not run in BASE"/,
+    );
+    assert.match(warning ?? '', /judged only on the 8 cases both ran/);
+    const cells = await runCells(page);
+    assert.ok(cells.length > 0);
+    for (const cell of cells) {
+      if (cell.startsWith('s · k=a')) assert.equal(cell, 's · k=a · BASE has 2 of 6 planned cases');
+      else assert.equal(cell, 's · k=b');
+    }
+    // The warning is shown as a warning, in the page's warning colour.
+    const colour = await page.evaluate(
+      `getComputedStyle(document.querySelector('#comparison .warning strong')).color`,
+    );
+    assert.equal(colour, 'rgb(176, 125, 18)');
+    await page.close();
+  });
+
+  it('says which shards a partial merge lacks', async () => {
+    const merged = await runInProcess(
+      ['merge', 's1.json', '--allow-partial', '-o', 'partial.json'],
+      dir,
+    );
+    assert.equal(merged.code, 1, merged.stderr); // a partial merge fails its gate
+    const page = await comparedPage('partial.json', 'partial.html');
+    const [warning, ...more] = await warnings(page);
+    assert.equal(more.length, 0);
+    assert.match(
+      warning ?? '',
+      /^BASE is incomplete \(a partial merge\): only shard 1 of 2 was merged, so every run lacks the cases of shard 2/,
+    );
+    await page.close();
+  });
+
+  it('shows no warning and plain run names when both sides are whole', async () => {
+    const page = await comparedPage('head.json', 'clean.html');
+    assert.deepEqual(await warnings(page), []);
+    assert.deepEqual([...new Set(await runCells(page))].sort(), ['s · k=a', 's · k=b']);
+    await page.close();
+  });
+});
