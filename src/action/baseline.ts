@@ -1,6 +1,7 @@
 /**
  * What this run is compared with: a results file (`baseline: path`), or for `baseline: auto`
- * the newest results artifact uploaded from the pull request's base branch, downloaded. No
+ * the newest results artifact uploaded from the pull request's base branch (a merge queue's
+ * target branch), downloaded. No
  * baseline is not an error: the run goes on without a comparison, and says why.
  */
 import { existsSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { downloadBaseline } from '../github/baseline-download.ts';
 import { findBaselineArtifact, type SearchExtent } from '../github/baseline.ts';
 import type { Octokit } from '../github/octokit.ts';
 import type { ResultsArtifact } from '../types/index.ts';
+import { eventSubject } from './event.ts';
 import { readArtifact } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
 
@@ -36,11 +38,10 @@ export async function resolveBaseline(
     );
     return null;
   }
-  const pullRequest = github.context.payload.pull_request;
-  const branch = (pullRequest?.base as { ref?: string } | undefined)?.ref ?? env.GITHUB_BASE_REF;
-  if (!branch) {
+  const branch = eventSubject(github.context, env).baseBranch;
+  if (branch === null) {
     core.info(
-      'evalgate: baseline: auto compares a pull request with its base branch; this event has none, so there is no comparison',
+      `evalgate: baseline: auto compares a pull request (or a merge queue's group) with its base branch; this ${github.context.eventName || 'event'} event has none, so there is no comparison`,
     );
     return null;
   }

@@ -27,6 +27,7 @@ import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { readBaseline } from './baseline.ts';
+import { eventSubject } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
@@ -95,14 +96,19 @@ export async function publishResults(
 
   const context = github.context;
   const { owner, repo } = context.repo;
-  const pullRequest = context.payload.pull_request;
-  const prNumber = settings.prNumber ?? pullRequest?.number ?? null;
+  const subject = eventSubject(context, env);
+  const prNumber = settings.prNumber ?? subject.pullRequest;
   let commentUrl = '';
   if (octokit === null && (settings.comment || settings.checkRun)) {
     failures.push({
       code: 'github.forbidden',
       message: 'no github-token was given, so nothing could be posted to GitHub',
     });
+  }
+  if (settings.comment && prNumber === null && subject.mergeQueue) {
+    core.info(
+      'evalgate: in a merge queue there is no pull request to comment on; the check run and the job summary carry the report',
+    );
   }
   if (octokit && settings.comment && prNumber !== null) {
     const posted = await upsertStickyComment(
@@ -122,9 +128,9 @@ export async function publishResults(
   // carries them.
   let undelivered: readonly Annotation[] = settings.checkRun ? annotations : [];
   if (octokit && settings.checkRun) {
-    // On a pull request the check belongs to the PR's head commit, not the merge commit.
-    const headSha =
-      settings.headSha ?? (pullRequest?.head as { sha?: string } | undefined)?.sha ?? context.sha;
+    // On a pull request the check belongs to the PR's head commit, not the merge commit; in a
+    // merge queue, to the group's head commit, which the queue waits on.
+    const headSha = settings.headSha ?? subject.headSha;
     // The first rows in path and line order; the check run says how many more there are.
     const shown = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(

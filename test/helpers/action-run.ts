@@ -28,29 +28,48 @@ export interface Workspace {
   event: string;
 }
 
-/** A workspace holding `files`, for a `pull_request` (number 7) or a `push` event. */
+/** The head commit of the merge queue's group in a `merge_group` event (its `GITHUB_SHA`). */
+export const QUEUE_SHA = 'e'.repeat(40);
+
+const REPOSITORY = { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } };
+
+/**
+ * A workspace holding `files`, for a `pull_request` (number 7), a `push`, or a `merge_group`
+ * event (PR 7 queued for main, as GitHub's merge queue sends it).
+ */
 export function workspace(
   files: Record<string, string>,
-  event: 'pull_request' | 'push' = 'pull_request',
+  event: 'pull_request' | 'push' | 'merge_group' = 'pull_request',
 ): Workspace {
   const dir = scratch();
   writeFiles(dir, files);
   const payload =
-    event === 'pull_request'
+    event === 'merge_group'
       ? {
-          action: 'synchronize',
-          number: 7,
-          pull_request: {
-            number: 7,
-            head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'octo/repo' } },
-            base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
+          action: 'checks_requested',
+          merge_group: {
+            head_sha: QUEUE_SHA,
+            head_ref: `refs/heads/gh-readonly-queue/main/pr-7-${HEAD_SHA}`,
+            base_sha: 'c'.repeat(40),
+            base_ref: 'refs/heads/main',
           },
-          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
+          repository: REPOSITORY,
         }
-      : {
-          ref: 'refs/heads/main',
-          repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
-        };
+      : event === 'pull_request'
+        ? {
+            action: 'synchronize',
+            number: 7,
+            pull_request: {
+              number: 7,
+              head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'octo/repo' } },
+              base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
+            },
+            repository: REPOSITORY,
+          }
+        : {
+            ref: 'refs/heads/main',
+            repository: REPOSITORY,
+          };
   const eventPath = join(dir, '..', `${dir.split('/').pop()}-event.json`);
   writeFileSync(eventPath, JSON.stringify(payload));
   return { dir, event: eventPath };
@@ -74,14 +93,19 @@ export async function runAction(
   const output = join(ws.dir, '..', `${ws.dir.split('/').pop()}-output.txt`);
   writeFileSync(summary, '');
   writeFileSync(output, '');
-  const event = JSON.parse(readFileSync(ws.event, 'utf8')) as { pull_request?: unknown };
+  const event = JSON.parse(readFileSync(ws.event, 'utf8')) as {
+    pull_request?: unknown;
+    merge_group?: { head_sha: string; head_ref: string };
+  };
+  const queued = event.merge_group;
   const env: Record<string, string> = {
     GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: event.pull_request ? 'pull_request' : 'push',
+    GITHUB_EVENT_NAME: queued ? 'merge_group' : event.pull_request ? 'pull_request' : 'push',
     GITHUB_EVENT_PATH: ws.event,
     GITHUB_REPOSITORY: 'octo/repo',
-    GITHUB_SHA: MERGE_SHA,
-    GITHUB_REF: 'refs/pull/7/merge',
+    // In a merge queue GitHub sets both to the group's head commit and its queue branch.
+    GITHUB_SHA: queued?.head_sha ?? MERGE_SHA,
+    GITHUB_REF: queued?.head_ref ?? 'refs/pull/7/merge',
     GITHUB_API_URL: server.url,
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_RUN_ID: '42',
