@@ -302,7 +302,7 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
       const way = directionWords(change);
       rows.push({
         run: name,
-      incomplete,
+        incomplete,
         metric: way === '' ? change.evaluator : `${change.evaluator} (${way})`,
         base: change.baseMean,
         head: change.headMean,
