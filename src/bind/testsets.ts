@@ -12,6 +12,7 @@ import type { Issue } from '../shared/errors.ts';
 import type { IdentityOptions } from '../testsets/history.ts';
 import {
   CasePreparer,
+  contentId,
   defaultTestsetId,
   prepareCases,
   revisionMatches,
@@ -110,6 +111,21 @@ async function readPinnedTestset(
   };
 }
 
+/** The testset field a suite scores as its output, when it scores recorded outputs. */
+function recordedField(suite: SuiteConfig): string | undefined {
+  return suite.target.kind === 'recorded' ? (suite.target.column ?? 'output') : undefined;
+}
+
+/**
+ * The contentId of a row without its recorded output: what a comparison pairs the cases of a
+ * recorded-output suite on, so a changed output is scored as the change in behaviour it is
+ * rather than set aside as an edited row (the revision and contentId still cover the output).
+ */
+function inputIdOf(testsetId: string, data: Record<string, unknown>, field: string): string {
+  const { [field]: _output, ...input } = data;
+  return contentId(testsetId, input);
+}
+
 /** A suite's testset read and identified, before its pin is checked or its tags applied. */
 export interface SuiteTestset {
   cases: PreparedCase[];
@@ -184,10 +200,15 @@ export async function readSuiteTestset(
   }
   // `split:` cuts joined list cells once identity and the revision are fixed on the file's text.
   const split = ts.split;
+  const recorded = recordedField(suite);
   const cases =
-    split === undefined
+    split === undefined && recorded === undefined
       ? prepared.cases
-      : prepared.cases.map((c) => ({ ...c, data: splitListCells(c.data, split) }));
+      : prepared.cases.map((c) => ({
+          ...c,
+          ...(recorded !== undefined ? { inputId: inputIdOf(testsetId, c.data, recorded) } : {}),
+          ...(split !== undefined ? { data: splitListCells(c.data, split) } : {}),
+        }));
   return {
     ok: true,
     testset: {

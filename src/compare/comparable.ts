@@ -16,6 +16,7 @@ export function comparableCase(result: CaseResult): CaseResult {
   const reduced: CaseResult = {
     id: result.id,
     contentId: result.contentId,
+    ...(result.inputId !== undefined ? { inputId: result.inputId } : {}),
     source: result.source,
     data: NO_DATA,
     output: null,

@@ -58,6 +58,19 @@ export interface IncompleteSides {
 }
 
 /**
+ * Whether two cases with one id read the same row. In a suite scoring recorded outputs both
+ * carry `inputId`, the row without its output: the output is what changed behaviour looks like
+ * there, so only its other fields must agree. An artifact from before `inputId` (or one side
+ * without it) falls back to the whole row's `contentId`.
+ */
+function sameRow(base: CaseResult, head: CaseResult): boolean {
+  if (base.inputId !== undefined && head.inputId !== undefined) {
+    return base.inputId === head.inputId;
+  }
+  return base.contentId === head.contentId;
+}
+
+/**
  * Pairs a run of HEAD with its run of BASE: cases match by `id` when their `contentId` is also
  * equal (an edited row is `contentChanged`, kept out of the statistics); evaluators found in one
  * run only are listed. Scores errored or missing on either side leave that case out of that
@@ -87,7 +100,7 @@ export function pairRuns(
   for (const head of headById.values()) {
     const base = baseById.get(head.id);
     if (base === undefined) (cases.notRunInBase ?? cases.added).push(caseRef(head));
-    else if (base.contentId !== head.contentId) cases.contentChanged.push(caseRef(head));
+    else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
     else {
       paired.push([base, head]);
       if (base.passed && !head.passed) cases.newlyFailing.push(caseRef(head));

@@ -25,7 +25,7 @@ import {
 } from './call.ts';
 import { erroredEvaluation, isUsage, toEvaluationResult } from './evaluation.ts';
 import { record, type Engine, type RunState, type Unit } from './state.ts';
-import { aggregateTrials, caseTags } from './trials.ts';
+import { aggregateTrials, caseInputId, caseTags } from './trials.ts';
 
 /**
  * One trial of a case: the target, then the evaluators and the pass condition over what it
@@ -285,6 +285,7 @@ function caseOf(
   return {
     id: testCase.id,
     contentId: testCase.contentId,
+    ...caseInputId(testCase),
     source: testCase.source,
     data: testCase.data,
     ...caseTags(testCase),

@@ -45,6 +45,7 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
   return {
     id: prepared.id,
     contentId: prepared.contentId,
+    ...caseInputId(prepared),
     source: prepared.source,
     data: prepared.data,
     ...caseTags(prepared),
@@ -130,6 +131,11 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
     });
   }
   return aggregated;
+}
+
+/** `{ inputId }` for a case of a recorded-output suite, else nothing (see `PreparedCase`). */
+export function caseInputId(testCase: Pick<PreparedCase, 'inputId'>): { inputId?: string } {
+  return testCase.inputId !== undefined ? { inputId: testCase.inputId } : {};
 }
 
 /** `{ tags }` for a row with tags, else nothing: the artifact omits an empty list. */

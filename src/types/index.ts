@@ -225,6 +225,11 @@ export interface TrialResult {
 export interface CaseResult {
   id: string;
   contentId: string;
+  /**
+   * Only in a suite scoring outputs recorded in the testset: the contentId of the row without its
+   * output field, which a comparison pairs on (see `PreparedCase.inputId`).
+   */
+  inputId?: string;
   source: TestCaseSource | null;
   data: unknown;
   /** The row's tags (`__tags__`), in the order written; absent when it has none. */
@@ -274,6 +279,12 @@ export interface TestsetInfo {
   commit: string | null;
   revision: string;
   cases: number;
+  /**
+   * The `evals run --tag` values that narrowed the run's cases, sorted, each once. Present with
+   * `--tag`, and in every run of a shard (`[]` without `--tag`), so `evals merge` can tell a shard
+   * run without `--tag` from one written by an older evalgate, which recorded no filter.
+   */
+  tagFilter?: string[];
 }
 
 export interface RunResult {

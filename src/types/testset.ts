@@ -32,6 +32,13 @@ export interface PreparedCase<TCase = Record<string, unknown>> {
   id: string;
   /** sha256 of canonical JSON of `{ testset, data }`. */
   contentId: string;
+  /**
+   * Only in a suite scoring outputs recorded in the testset (`output:`, or no function or
+   * target): the contentId of the row without its output field. Its output is what the suite
+   * scores, so a comparison pairs on this id: a changed output is a change in behaviour, not an
+   * edited row.
+   */
+  inputId?: string;
   source: TestCaseSource | null;
   data: TCase;
   meta: RowMeta;
