@@ -146,8 +146,8 @@ await executeRun(parseRunArgs(['-o', 'out.json']), ctx, [
 describe('an exit after the results are written, while the other reports are', () => {
   it('leaves the written file alone, and the exit code is 1, not the 0 it was given', async () => {
     const dir = project(true);
-    writeFileSync(join(dir, 'exit.ts'), EXITING_REPORTER);
-    const r = await runNode(['--import', import.meta.resolve('tsx'), 'exit.ts'], { cwd: dir });
+    writeFileSync(join(dir, 'exit.mts'), EXITING_REPORTER);
+    const r = await runNode(['--import', import.meta.resolve('tsx'), 'exit.mts'], { cwd: dir });
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr.match(/out\.json/g)?.length, 1, r.stderr);
     assert.match(r.stderr, /error: the process exited \(exit code 0\) before evals finished\n/);
@@ -160,8 +160,8 @@ describe('an exit after the results are written, while the other reports are', (
 
   it('does not try again a file that could not be written: one kept copy, named', async () => {
     const dir = project(true);
-    writeFileSync(join(dir, 'exit.ts'), EXITING_REPORTER);
-    const r = await runNode(['--import', import.meta.resolve('tsx'), 'exit.ts'], {
+    writeFileSync(join(dir, 'exit.mts'), EXITING_REPORTER);
+    const r = await runNode(['--import', import.meta.resolve('tsx'), 'exit.mts'], {
       cwd: dir,
       env: { BREAK: '1' },
     });
