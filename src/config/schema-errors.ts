@@ -12,6 +12,7 @@ import { pointerToPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
 import type { ConfigPath } from './types.ts';
 import { isRecord } from '../shared/is-record.ts';
+import { hasTemplates } from '../shared/templates.ts';
 
 /** A schema violation, located by config path. */
 export interface SchemaProblem {
@@ -88,9 +89,12 @@ export function schemaProblems(
   return problems;
 }
 
-/** True for a string holding a `{{ … }}` template. */
+/**
+ * True for a string holding a `{{ … }}` template. One whose `{{` are all escaped (`\{{`) is known
+ * at load time, so the schema applies to it.
+ */
 function isTemplateString(value: unknown): boolean {
-  return typeof value === 'string' && value.includes('{{');
+  return typeof value === 'string' && hasTemplates(value);
 }
 
 function isComposite(entry: Entry): boolean {

@@ -18,7 +18,8 @@ import type { ConfigPath, SuiteConfig, TargetConfig } from './types.ts';
 
 /**
  * Problems with the `{{ … }}` templates in one string: malformed or unknown-root expressions,
- * and a `{{` left unclosed (it would otherwise be compared as literal text).
+ * and a `{{` left unclosed (it would otherwise be compared as literal text). An escaped `\{{` is
+ * the way to write a literal `{{`: it is text, so none of these checks see it.
  */
 export function templateProblems(text: string): string[] {
   return locatedProblems(text).map((problem) => problem.message);

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describeValue } from '../shared/errors.ts';
-import { hasTemplates } from '../shared/templates.ts';
+import { hasTemplates, literalValue } from '../shared/templates.ts';
 import type { Evaluation } from '../types/index.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
@@ -62,8 +62,10 @@ export const jsonSchema = defineBuiltin({
   validate(options) {
     const { schema } = options;
     if (!isRecord(schema) || hasTemplates(schema)) return [];
+    // Checked as the run will compile it: with its escaped `\{{` read as `{{`.
+    const constant = literalValue(schema) as Record<string, unknown>;
     try {
-      compileSchema(newAjv(dialectOf(schema)), schema);
+      compileSchema(newAjv(dialectOf(constant)), constant);
       return [];
     } catch (error) {
       return [{ path: 'schema', message: `invalid JSON Schema: ${messageOf(error)}` }];

@@ -6,7 +6,7 @@
  * evaluation error, which is the right place for a value that only turned out wrong for one row.
  */
 import { describeValue } from '../shared/errors.ts';
-import { compileTemplates, hasTemplates } from '../shared/templates.ts';
+import { compileTemplates, hasTemplates, literalValue } from '../shared/templates.ts';
 import type { EvaluatorArgs } from '../types/index.ts';
 
 /** A built-in's `with:` object, raw or with its templates resolved. */
@@ -25,8 +25,9 @@ export class OptionError extends Error {
 
 /**
  * Returns the per-call resolver of `raw`. Which options hold templates is worked out once here,
- * so options without templates cost nothing per case: the same object is handed back.
- * Each templated option is resolved on its own so an error can name it.
+ * so options without templates cost nothing per case: the same object is handed back (with any
+ * escaped `\{{` read as `{{`, once). Each templated option is resolved on its own so an error can
+ * name it.
  */
 export function optionResolver(
   raw: OptionValues,
@@ -34,10 +35,11 @@ export function optionResolver(
   const templated = Object.keys(raw)
     .filter((key) => hasTemplates(raw[key]))
     .map((key) => ({ key, resolve: compileTemplates(raw[key]) }));
-  if (templated.length === 0) return () => raw;
+  const constant = literalValue(raw) as OptionValues;
+  if (templated.length === 0) return () => constant;
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
-    const values: OptionValues = { ...raw };
+    const values: OptionValues = { ...constant };
     for (const { key, resolve } of templated) {
       const resolved = resolve(scope);
       if (!resolved.ok)

@@ -1,4 +1,4 @@
-import { hasTemplates } from '../shared/templates.ts';
+import { hasTemplates, literalValue } from '../shared/templates.ts';
 import type { Evaluation } from '../types/index.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
@@ -21,6 +21,11 @@ const PATTERN_CACHE_LIMIT = 256;
  * `regex`: the text under test matches `pattern` (`match: any`, the default), or does not
  * (`match: none`, for "must not contain"). The pattern is compiled once when it holds no
  * template. The `g` flag is accepted but changes nothing: one match decides.
+ *
+ * `\{{` in a pattern is the template escape like anywhere else: the regex gets `{{` (a literal
+ * `{{` without the `u` flag, a syntax error with it). A pattern holding only escapes is still a
+ * constant, checked at load time as the regex will see it. To match braces write `\{\{`: with no
+ * `{{` in it, it is never read as a template.
  */
 export const regex = defineBuiltin({
   summary: 'The text under test matches `pattern` (or, with `match: none`, does not).',
@@ -50,7 +55,11 @@ export const regex = defineBuiltin({
     const { pattern, flags } = options;
     if (typeof pattern !== 'string' || hasTemplates(pattern)) return [];
     if (flags !== undefined && (typeof flags !== 'string' || hasTemplates(flags))) return [];
-    const problem = compileProblem(pattern, flags);
+    // What the run compiles: the options with their escapes read (see optionResolver).
+    const problem = compileProblem(
+      literalValue(pattern) as string,
+      literalValue(flags) as string | undefined,
+    );
     return problem === null ? [] : [problem];
   },
   prepare: (options) =>

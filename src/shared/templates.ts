@@ -8,6 +8,12 @@
  * A path is a root, then `.name` (letters, digits, `_`, `$`, `-`), `[0]` or `["any key"]` /
  * `['any key']` steps. Only own data properties resolve: `{{ case.constructor }}` is not the
  * row's constructor but a missing field, and a getter is never run.
+ *
+ * `\{{` is a literal `{{` (the backslash is dropped), so a prompt can show `\{{ name }}` to a
+ * model. Backslashes right before a `{{` pair up, as in Handlebars: `\\{{ case.x }}` is one `\`
+ * then the value, and a backslash left over makes the `{{` literal. Every other backslash is
+ * text (`C:\path`, `\d+`). Every reader of templates (the checks, the target checks, resolving)
+ * goes through {@link lex}, so they all agree on what is a template.
  */
 
 export const TEMPLATE_ROOTS = ['case', 'output', 'params'] as const;
@@ -19,8 +25,9 @@ export interface TemplateScope {
   params: unknown;
 }
 
-const WHOLE = /^\s*\{\{\s*([^{}]*?)\s*\}\}\s*$/;
-const ANY = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/** A template starting exactly at `lastIndex`: `{{`, a path with no braces, `}}`. */
+const TEMPLATE_AT = /\{\{\s*([^{}]*?)\s*\}\}/y;
+const BLANK = /^\s*$/;
 const ROOT = /^[A-Za-z_$][\w$-]*/y;
 /** One step after the root: `.name`, `[12]`, `["key"]` (JSON escapes) or `['key']` (no escapes). */
 const STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
@@ -39,9 +46,65 @@ export interface TemplateSpan {
   index: number;
 }
 
-/** The templates in a string, in order, each with the index of its `{{`. */
+/**
+ * A string as templates read it: `texts` are the literal pieces around the templates, escapes
+ * undone (one more than `templates`); `unclosed` is the index of the first `{{` that starts no
+ * template, or -1.
+ */
+interface Lexed {
+  texts: string[];
+  templates: TemplateSpan[];
+  unclosed: number;
+}
+
+/**
+ * Reads `text` left to right, one `{{` at a time. An escape is taken before a template, so in
+ * `\{{{ case.x }}` the escaped `{{` uses the first two braces and no template is left. Indexes
+ * are into `text` as written, so a checker's line:col stays right after an escape.
+ */
+function lex(text: string): Lexed {
+  const texts: string[] = [];
+  const templates: TemplateSpan[] = [];
+  let unclosed = -1;
+  let literal = '';
+  // Start of the text as written that is not yet in `literal`.
+  let from = 0;
+  let at = text.indexOf('{{');
+  while (at >= 0) {
+    let run = 0;
+    while (at - run > from && text[at - run - 1] === '\\') run++;
+    // Each pair of backslashes is one backslash of text.
+    const before = text.slice(from, at - run) + '\\'.repeat(Math.floor(run / 2));
+    if (run % 2 === 1) {
+      literal += `${before}{{`;
+      from = at + 2;
+      at = text.indexOf('{{', from);
+      continue;
+    }
+    TEMPLATE_AT.lastIndex = at;
+    const match = TEMPLATE_AT.exec(text);
+    if (match) {
+      texts.push(literal + before);
+      literal = '';
+      templates.push({ expression: match[1] ?? '', index: at });
+      from = TEMPLATE_AT.lastIndex;
+      at = text.indexOf('{{', from);
+      continue;
+    }
+    // A `{{` that starts no template stays as written, backslashes included (the load-time
+    // check refuses it). In `{{{ case.x }}` its second brace opens a template: not unclosed.
+    TEMPLATE_AT.lastIndex = at + 1;
+    if (unclosed < 0 && !TEMPLATE_AT.test(text)) unclosed = at;
+    at = text.indexOf('{{', at + 1);
+  }
+  texts.push(literal + text.slice(from));
+  return { texts, templates, unclosed };
+}
+
+/** The templates in a string, in order, each with the index of its `{{` (escaped ones are text). */
 export function templateSpans(text: string): TemplateSpan[] {
-  return [...text.matchAll(ANY)].map((m) => ({ expression: m[1] ?? '', index: m.index }));
+  if (!text.includes('{{')) return [];
+  return lex(text).templates;
 }
 
 /** The template expressions in a string, in order (`{{ case.a }} {{output}}` → `case.a`, `output`). */
@@ -50,11 +113,11 @@ export function templateExpressions(text: string): string[] {
 }
 
 /**
- * The index of the first `{{` that starts no template (`{{case.x` with no `}}`), or -1. Each
- * template is blanked out, not cut out, so text on both sides of one never joins into a `{{`.
+ * The index of the first `{{` that starts no template (`{{case.x` with no `}}`), or -1. An
+ * escaped `\{{` is text, not unclosed. Text on both sides of a template never joins into a `{{`.
  */
 export function unclosedTemplateIndex(text: string): number {
-  return text.replace(ANY, (whole) => ' '.repeat(whole.length)).indexOf('{{');
+  return text.includes('{{') ? lex(text).unclosed : -1;
 }
 
 /**
@@ -103,12 +166,45 @@ export function formatTemplatePath(root: string, keys: readonly string[]): strin
   return text;
 }
 
-/** True when the value (deeply) contains a template. */
+/**
+ * True when the value (deeply) contains a template, or a stray `{{` the load-time check refuses:
+ * its value depends on the case. A string whose every `{{` is escaped (`\{{`) is a constant:
+ * read it with {@link literalValue}.
+ */
 export function hasTemplates(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('{{');
+  if (typeof value === 'string') {
+    if (!value.includes('{{')) return false;
+    const { templates, unclosed } = lex(value);
+    return templates.length > 0 || unclosed >= 0;
+  }
   if (Array.isArray(value)) return value.some(hasTemplates);
   if (value !== null && typeof value === 'object') return Object.values(value).some(hasTemplates);
   return false;
+}
+
+/**
+ * The value of a value without templates (see {@link hasTemplates}): each escaped `\{{` read
+ * as `{{`, deeply. Code that uses a constant option as written (a regex compiled once, a schema
+ * checked at load time) reads it through this, to see what resolving it would give. The same
+ * value (same object) comes back when nothing is escaped; a string holding a template comes back
+ * as written, since only resolving it can give its value.
+ */
+export function literalValue(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (!value.includes('{{')) return value;
+    const { texts, templates } = lex(value);
+    return templates.length > 0 ? value : texts.join('');
+  }
+  if (Array.isArray(value)) {
+    const items = value.map(literalValue);
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    const read = entries.map(([key, item]) => [key, literalValue(item)] as const);
+    return read.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(read);
+  }
+  return value;
 }
 
 /** A template compiled once: resolving it per case does no parsing. */
@@ -155,36 +251,58 @@ export function compileTemplates(value: unknown): CompiledTemplate {
   return () => constant;
 }
 
+/** A text resolved for one case, or why a template in it could not be. */
+export type TextResult = { ok: true; value: string } | { ok: false; error: string };
+
+/** How a template inside longer text is written: strings as they are, anything else as JSON. */
+function interpolated(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}
+
 function compileString(text: string): CompiledTemplate {
+  // No `{{`: no template and no escape, so the text is its own value.
   if (!text.includes('{{')) {
     const constant: TemplateResult = { ok: true, value: text };
     return () => constant;
   }
-  const whole = WHOLE.exec(text);
-  if (whole) {
-    const expr = whole[1] ?? '';
-    const parts = parsePath(expr);
-    return (scope) => lookup(expr, parts, scope);
+  const lexed = lex(text);
+  const [only] = lexed.templates;
+  if (only && lexed.templates.length === 1 && lexed.texts.every((piece) => BLANK.test(piece))) {
+    const parts = parsePath(only.expression);
+    return (scope) => lookup(only.expression, parts, scope);
   }
+  return compileLexed(lexed, interpolated);
+}
+
+/**
+ * Compiles `text` as text whatever it holds: literal pieces as written (escapes undone) and each
+ * template's value turned into text by `toText`, even a template that is the whole string. For
+ * inputs that are always text: a URL (values percent-encoded), an argv word, a prompt file.
+ */
+export function compileText(
+  text: string,
+  toText: (value: unknown) => string,
+): (scope: TemplateScope) => TextResult {
+  if (!text.includes('{{')) {
+    const constant: TextResult = { ok: true, value: text };
+    return () => constant;
+  }
+  return compileLexed(lex(text), toText);
+}
+
+function compileLexed(
+  { texts, templates }: Lexed,
+  toText: (value: unknown) => string,
+): (scope: TemplateScope) => TextResult {
   // Literal text and paths alternate: text, path, text, …, text.
-  const texts: string[] = [];
-  const paths: { expr: string; parts: string[] | { error: string } }[] = [];
-  let at = 0;
-  for (const match of text.matchAll(ANY)) {
-    texts.push(text.slice(at, match.index));
-    const expr = match[1] ?? '';
-    paths.push({ expr, parts: parsePath(expr) });
-    at = match.index + match[0].length;
-  }
-  texts.push(text.slice(at));
+  const paths = templates.map(({ expression }) => ({ expression, parts: parsePath(expression) }));
   return (scope) => {
     let out = texts[0] ?? '';
     for (let i = 0; i < paths.length; i++) {
-      const { expr, parts } = paths[i]!;
-      const r = lookup(expr, parts, scope);
+      const { expression, parts } = paths[i]!;
+      const r = lookup(expression, parts, scope);
       if (!r.ok) return r;
-      const value = r.value;
-      out += typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+      out += toText(r.value);
       out += texts[i + 1] ?? '';
     }
     return { ok: true, value: out };

@@ -11,7 +11,7 @@ import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { CommandTargetConfig } from '../config/types.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
-import { templateExpressions } from '../shared/templates.ts';
+import { literalValue, templateExpressions } from '../shared/templates.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
@@ -65,8 +65,11 @@ export function createCommandTarget(
       : config.run.map((arg) => textInput(arg, asIs));
   if (!config.shell && Array.isArray(config.run)) {
     const program = config.run[0]!;
+    // A program without templates is looked up as it will be run: a `\{{` in it read as `{{`.
     const problem =
-      templateExpressions(program).length > 0 ? undefined : findProgram(program, cwd, setup.env);
+      templateExpressions(program).length > 0
+        ? undefined
+        : findProgram(literalValue(program) as string, cwd, setup.env);
     if (problem !== undefined) {
       return {
         ok: false,

@@ -2,7 +2,7 @@
  * The templated inputs of a config target (a prompt, a URL, a body, an argv list), compiled once
  * and resolved per case against `{ case, params }`.
  */
-import { compileTemplates, type TemplateResult } from '../shared/templates.ts';
+import { compileTemplates, compileText, type TemplateResult } from '../shared/templates.ts';
 import type { FnArgs } from '../types/index.ts';
 
 /** An input resolved for one call: its value, or why a template could not be resolved. */
@@ -27,26 +27,12 @@ export function targetInput<T = unknown>(value: unknown): TargetInput<T> {
 
 /**
  * A text input: `text` with each template's value turned into text by `piece` (the value as
- * text, percent-encoded or shell-quoted) before it is put in place.
+ * text, percent-encoded or shell-quoted) before it is put in place; an escaped `\{{` is text.
  */
 export function textInput(text: string, piece: (value: string) => string): TargetInput<string> {
-  const parts = splitTemplates(text);
-  const compiled = parts.map((part) => (part.template ? compileTemplates(part.text) : null));
+  const compiled = compileText(text, (value) => piece(asText(value)));
   return {
-    render({ testCase, params }) {
-      let out = '';
-      for (let i = 0; i < parts.length; i++) {
-        const template = compiled[i];
-        if (template === null || template === undefined) {
-          out += parts[i]!.text;
-          continue;
-        }
-        const resolved = template({ case: testCase, params, output: undefined });
-        if (!resolved.ok) return resolved;
-        out += piece(asText(resolved.value));
-      }
-      return { ok: true, value: out };
-    },
+    render: ({ testCase, params }) => compiled({ case: testCase, params, output: undefined }),
   };
 }
 
@@ -54,19 +40,6 @@ export function textInput(text: string, piece: (value: string) => string): Targe
 export function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value) ?? String(value);
-}
-
-/** `text` cut into literal pieces and `{{ … }}` pieces, in order. */
-function splitTemplates(text: string): { text: string; template: boolean }[] {
-  const parts: { text: string; template: boolean }[] = [];
-  let at = 0;
-  for (const match of text.matchAll(/\{\{[^{}]*\}\}/g)) {
-    if (match.index > at) parts.push({ text: text.slice(at, match.index), template: false });
-    parts.push({ text: match[0], template: true });
-    at = match.index + match[0].length;
-  }
-  if (at < text.length) parts.push({ text: text.slice(at), template: false });
-  return parts;
 }
 
 /** Single-quotes `value` for /bin/sh, so a case's text is one word whatever it holds. */

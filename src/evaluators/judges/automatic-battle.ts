@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { EvaluationError } from '../../shared/errors.ts';
-import { hasTemplates } from '../../shared/templates.ts';
+import { hasTemplates, literalValue } from '../../shared/templates.ts';
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { ACTUAL_OPTION } from '../option-schemas.ts';
@@ -67,13 +67,15 @@ export const automaticBattle = defineBuiltin({
       );
     }
     const owner = { suite: files.suiteId, evaluator: context.id };
-    const option = options.file;
+    const written = options.file;
     if (
-      option !== undefined &&
-      (typeof option !== 'string' || option === '' || hasTemplates(option))
+      written !== undefined &&
+      (typeof written !== 'string' || written === '' || hasTemplates(written))
     ) {
       throw new Error('automatic-battle: option "file" must be a path without templates');
     }
+    // prepare() gets the options as written: a `\{{` in the path is read as `{{` here.
+    const option = literalValue(written) as string | undefined;
     const shown = option ?? defaultBaselinePath(owner);
     if (shown === undefined) {
       throw new Error(
