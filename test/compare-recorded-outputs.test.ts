@@ -22,12 +22,13 @@ const SUITE = [
   'gate: { minPassRate: 0, regressions: block }',
 ];
 
-interface Row {
+// A type, not an interface: a row must be assignable to `Record<string, unknown>`.
+type Row = {
   id: string;
   question: string;
   expected: string;
   actual_output: string;
-}
+};
 
 /** 30 rows; `right` of them answered correctly, the rest wrong; questions optionally edited. */
 function rows(right: number, edit = ''): Row[] {
