@@ -56,8 +56,14 @@ export function compareArtifacts(
   const minPaired = options.minPaired ?? DEFAULT_MIN_PAIRED;
   const seed = options.seed ?? DEFAULT_SEED;
   const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
-  const baseInfo = artifactInfo(base);
-  const headInfo = artifactInfo(head);
+  // Two shards with the same index and count hold the same rows: neither lacks the other's.
+  const sameShard =
+    base.shard !== undefined &&
+    head.shard !== undefined &&
+    base.shard.index === head.shard.index &&
+    base.shard.count === head.shard.count;
+  const baseInfo = artifactInfo(base, sameShard);
+  const headInfo = artifactInfo(head, sameShard);
   const tested = testRuns(
     pairs.map(([baseRun, headRun]) =>
       pairRuns(baseRun, headRun, {
@@ -117,10 +123,11 @@ function runRef(run: RunResult): RunRef {
 /**
  * What the comparison says of one side. It is `incomplete` when a run has fewer cases than it
  * planned, or the artifact is a partial merge (its runs fail the `shards` condition merge gives
- * them), or it is marked `interrupted` with neither (an interrupt after the last case, or a
+ * them), or one shard compared with anything but the same shard (`sameShard`), or it is marked
+ * `interrupted` with none of these (an interrupt after the last case, or a
  * partial merge by an older evalgate); its counts are over every run.
  */
-function artifactInfo(artifact: ResultsArtifact): ArtifactInfo {
+function artifactInfo(artifact: ResultsArtifact, sameShard: boolean): ArtifactInfo {
   const info: ArtifactInfo = {
     config: artifact.config,
     git: artifact.git === null ? null : { sha: artifact.git.sha, ref: artifact.git.ref },
@@ -139,13 +146,16 @@ function artifactInfo(artifact: ResultsArtifact): ArtifactInfo {
   }
   const shards = mergedShards(artifact);
   if (shards !== undefined) partialMerge = { count: shards.count, merged: shards.merged };
-  if (shortRuns.length === 0 && partialMerge === undefined && !artifact.interrupted) return info;
+  const shard = sameShard ? undefined : artifact.shard;
+  const known = partialMerge !== undefined || shard !== undefined;
+  if (shortRuns.length === 0 && !known && !artifact.interrupted) return info;
   info.incomplete = {
     cases,
     planned,
     shortRuns,
     ...(partialMerge === undefined ? {} : { partialMerge }),
-    ...(shortRuns.length === 0 && partialMerge === undefined ? { markedOnly: true as const } : {}),
+    ...(shard === undefined ? {} : { shard: { index: shard.index, count: shard.count } }),
+    ...(shortRuns.length === 0 && !known ? { markedOnly: true as const } : {}),
   };
   return info;
 }
@@ -157,6 +167,8 @@ function artifactInfo(artifact: ResultsArtifact): ArtifactInfo {
  */
 function runIncomplete(run: RunResult, side: IncompleteSide | undefined): boolean {
   if (side === undefined) return false;
-  if (side.partialMerge !== undefined || side.markedOnly === true) return true;
+  if (side.partialMerge !== undefined || side.shard !== undefined || side.markedOnly === true) {
+    return true;
+  }
   return run.cases.length < run.testset.cases;
 }

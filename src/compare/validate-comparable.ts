@@ -45,10 +45,24 @@ export function requireCommonCases(
     const why =
       pairs.length === 0
         ? `no suite and grid point of ${names.head} (${describeRuns(head.runs)}) is in ${names.base} (${describeRuns(base.runs)})`
-        : `${pairs.length === 1 ? 'the matching run shares' : `the ${pairs.length} matching runs share`} no case id`;
+        : `${pairs.length === 1 ? 'the matching run shares' : `the ${pairs.length} matching runs share`} no case id${shardsApart(base, head, names)}`;
     const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why}`;
     throw usageError('compare.no-common-cases', message);
   }
+}
+
+/** ` (base.json is shard 1 of 3, head.json shard 2 of 3: …)` when the sides are shards; else ''. */
+function shardsApart(
+  base: ResultsArtifact,
+  head: ResultsArtifact,
+  names: { base: string; head: string },
+): string {
+  if (base.shard === undefined && head.shard === undefined) return '';
+  const side = (artifact: ResultsArtifact): string =>
+    artifact.shard === undefined
+      ? 'a whole run'
+      : `shard ${artifact.shard.index} of ${artifact.shard.count}`;
+  return ` (${names.base} is ${side(base)}, ${names.head} ${side(head)}: different shards hold different rows; compare merged runs, or the same shard of each)`;
 }
 
 /** How many schema problems of one file are quoted; the first few say what is wrong. */

@@ -58,7 +58,7 @@ export function incompleteWarnings(comparison: Comparison): IncompleteWarning[] 
 
 /**
  * What made a side incomplete, each situation for what it is: a partial merge (which shards are
- * missing), runs cut short (named, with their counts), or an artifact marked interrupted whose
+ * missing), one shard (which shards it lacks), runs cut short (named, with their counts), or an artifact marked interrupted whose
  * runs all have their planned cases.
  */
 function why(info: IncompleteSide): string {
@@ -73,6 +73,13 @@ function why(info: IncompleteSide): string {
       `(a partial merge): only ${shards(merged)} of ${count} ${merged.length === 1 ? 'was' : 'were'} merged, so every run lacks the cases of ${shards(absent)}, which no count includes.`,
     );
     if (short !== '') sentences.push(`A merged shard was interrupted too: ${short}.`);
+  } else if (info.shard !== undefined) {
+    const { index, count } = info.shard;
+    const others = Array.from({ length: count }, (_, i) => i + 1).filter((i) => i !== index);
+    sentences.push(
+      `(one shard): it is shard ${index} of ${count}, so every run lacks the cases of ${shards(others)}, which no count includes; merge the shards (evals merge) to compare whole runs.`,
+    );
+    if (short !== '') sentences.push(`It was interrupted too: ${short}.`);
   } else if (short !== '') {
     sentences.push(`(interrupted): ${short}.`);
   } else if (info.markedOnly === true) {

@@ -46,6 +46,11 @@ export interface IncompleteSide extends CaseCount {
    */
   partialMerge?: { count: number; merged: number[] };
   /**
+   * One shard of a run (`evals run --shard`) compared with a side that is not that same shard:
+   * every run lacks the other shards' cases, which no count includes.
+   */
+  shard?: { index: number; count: number };
+  /**
    * Marked `interrupted` though no run lacks a planned case and no shard is known missing: an
    * interrupt after the last case, or a partial merge by an older evalgate. Every run is then
    * taken as incomplete, since the two cannot be told apart.
