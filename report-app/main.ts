@@ -2,10 +2,10 @@
  * The report page's script: reads the report model from the page's JSON block (data, never
  * code) and builds the page from it with DOM calls only.
  */
-import type { ReportModel } from '../src/report/html-model.ts';
+import type { CaseView, ReportModel } from '../src/report/html-model.ts';
 import { chartsSection } from './charts.ts';
 import { detailPanel } from './detail.ts';
-import { el, section } from './dom.ts';
+import { count, el, section } from './dom.ts';
 import { gateSection, matrixTable, runsTable, verdictBanner } from './summary.ts';
 import { caseTable } from './table.ts';
 
@@ -31,14 +31,17 @@ function start(): void {
       chartsSection(model),
     ),
     gateSection(model),
-    comparisonSection(model),
+    comparisonSection(model, show),
     caseTable(model, show),
     panel,
   ];
   root.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
 }
 
-function comparisonSection(model: ReportModel): HTMLElement | null {
+/** Newly failing cases listed by name; the rest are counted (the case table has them all). */
+const LISTED_NEWLY_FAILING = 50;
+
+function comparisonSection(model: ReportModel, show: (view: CaseView) => void): HTMLElement | null {
   const comparison = model.comparison;
   if (comparison === null) return null;
   const f = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
@@ -78,12 +81,40 @@ function comparisonSection(model: ReportModel): HTMLElement | null {
       ),
       el('tbody', {}, ...rows),
     ),
-    comparison.newlyFailing.length > 0
-      ? el(
-          'p',
-          {},
-          `Newly failing: ${comparison.newlyFailing.map((c) => `${c.id} (${c.run})`).join(', ')}`,
-        )
+    newlyFailingList(model, show),
+  );
+}
+
+/**
+ * The newly failing cases, each named as the case table names it (label, source line, run) and
+ * opening its detail on click or Enter, not a paragraph of 64-character ids.
+ */
+function newlyFailingList(model: ReportModel, show: (view: CaseView) => void): HTMLElement | null {
+  const failing = model.comparison?.newlyFailing ?? [];
+  if (failing.length === 0) return null;
+  const runIndex = new Map(model.runs.map((run, i) => [run.name, i]));
+  const views = new Map(model.cases.map((view) => [`${view.run} ${view.id}`, view]));
+  const items = failing.slice(0, LISTED_NEWLY_FAILING).map(({ run, id }) => {
+    const view = views.get(`${runIndex.get(run) ?? -1} ${id}`);
+    const name = [view?.label ?? `${id.slice(0, 12)}…`, view?.source, run]
+      .filter((part) => part !== null && part !== undefined && part !== '')
+      .join(' · ');
+    if (view === undefined) return el('li', { title: id }, name);
+    const item = el('li', { class: 'case-link', tabindex: '0', title: id }, name);
+    item.addEventListener('click', () => show(view));
+    item.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') show(view);
+    });
+    return item;
+  });
+  const more = failing.length - items.length;
+  return el(
+    'div',
+    { class: 'newly-failing' },
+    el('h3', {}, `Newly failing (${count(failing.length)})`),
+    el('ul', {}, ...items),
+    more > 0
+      ? el('p', { class: 'note' }, `… and ${count(more)} more: filter the cases below`)
       : null,
   );
 }

@@ -1,8 +1,9 @@
 /**
- * The HTML report's comparison with an incomplete side, in a real browser: a baseline that was
- * interrupted, or merged from only some shards, is still compared, but the page says so as the
+ * The HTML report's comparison, in a real browser. With an incomplete side (a baseline that was
+ * interrupted, or merged from only some shards) it is still compared, but the page says so as the
  * terminal and markdown forms do (a warning per side, and the runs cut short named in the
- * table), so a reader never takes it for a full comparison. A clean comparison shows no warning.
+ * table), so a reader never takes it for a full comparison; a clean comparison shows no warning.
+ * The newly failing cases are listed by name and open their detail.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, watchedPage } from './helpers/browser.ts';
+import { writeFiles } from './helpers/cli.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { writeInterrupted } from './helpers/interrupted-artifact.ts';
 
@@ -21,6 +23,7 @@ let dir = '';
 before(async () => {
   browser = await launchBrowser();
   dir = jsonlProject(rows, [
+    'hash: [n]',
     'grid: { k: [a, b] }',
     'evaluators:',
     '  - { use: contains, with: { values: [answer] } }',
@@ -36,11 +39,8 @@ before(async () => {
 after(() => browser.close());
 
 /** Writes `file` comparing head.json with `baseline` and opens it; the page had no error. */
-async function comparedPage(baseline: string, file: string): Promise<Page> {
-  const written = await runInProcess(
-    ['report', 'head.json', '-o', file, '--baseline', baseline],
-    dir,
-  );
+async function comparedPage(baseline: string, file: string, results = 'head.json'): Promise<Page> {
+  const written = await runInProcess(['report', results, '-o', file, '--baseline', baseline], dir);
   assert.equal(written.code, 0, written.stderr);
   const { page, errors } = await watchedPage(browser);
   await page.goto(pathToFileURL(join(dir, file)).href);
@@ -108,6 +108,28 @@ describe('the HTML comparison with an incomplete baseline', () => {
     const page = await comparedPage('head.json', 'clean.html');
     assert.deepEqual(await warnings(page), []);
     assert.deepEqual([...new Set(await runCells(page))].sort(), ['s · k=a', 's · k=b']);
+    await page.close();
+  });
+});
+
+describe('the newly failing cases in the HTML comparison', () => {
+  it('are listed by source line and run, and open the case on click', async () => {
+    const worse = rows.map((row) => (row.n < 2 ? { ...row, output: 'no idea' } : row));
+    writeFiles(dir, { 'rows.jsonl': `${worse.map((row) => JSON.stringify(row)).join('\n')}\n` });
+    const run = await runInProcess(['run', '-o', 'worse.json'], dir);
+    assert.equal(run.code, 1, run.stderr);
+    writeFiles(dir, { 'rows.jsonl': `${rows.map((row) => JSON.stringify(row)).join('\n')}\n` });
+    const page = await comparedPage('head.json', 'worse.html', 'worse.json');
+    assert.equal(
+      (await page.textContent('#comparison .newly-failing h3'))?.trim(),
+      'Newly failing (4)',
+    );
+    const items = await page.locator('#comparison .newly-failing li').allTextContents();
+    assert.equal(items.length, 4);
+    for (const item of items) assert.match(item, /^\S.* · rows\.jsonl:[12] · s · k=[ab]$/);
+    await page.locator('#comparison .newly-failing li').first().click();
+    await page.waitForSelector('#detail:not([hidden])');
+    assert.match((await page.textContent('#detail')) ?? '', /no idea/);
     await page.close();
   });
 });
