@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { describeRun, shortId, shortSha, startDate } from '../src/report/labels.ts';
+import { describeRun, formatCost, shortId, shortSha, startDate } from '../src/report/labels.ts';
 import { describeOriginMarkdown } from '../src/report/markdown-text.ts';
 
 describe('run and origin labels shared by the reports', () => {
@@ -41,5 +41,16 @@ describe('run and origin labels shared by the reports', () => {
       ' on `` feat/`x` ``',
     );
     assert.equal(describeOriginMarkdown({ git: null, startedAt: 'n/a' }), '');
+  });
+});
+
+describe('formatCost', () => {
+  it('never shows a cost that is not nothing as $0.0000', () => {
+    assert.equal(formatCost(0), '$0.0000');
+    assert.equal(formatCost(0.000028), '$0.000028');
+    assert.equal(formatCost(0.0000019), '$0.0000019');
+    assert.equal(formatCost(1e-9), '<$0.000001');
+    assert.equal(formatCost(0.01234), '$0.0123');
+    assert.equal(formatCost(123.456), '$123.46');
   });
 });

@@ -198,7 +198,17 @@ export function describeUsage(usage: Usage): string {
   return parts.join(' · ');
 }
 
-/** `$0.0123`: four decimals, since one judge call costs fractions of a cent. */
+/**
+ * `$0.0123`: four decimals, since one judge call costs fractions of a cent; below $0.0001 two
+ * significant digits (`$0.000028`), so a cost that is not nothing never reads as `$0.0000`;
+ * below a millionth of a dollar, `<$0.000001`.
+ */
 export function formatCost(dollars: number): string {
+  if (dollars > 0 && dollars < 0.000001) return '<$0.000001';
+  if (dollars > 0 && dollars < 0.0001) {
+    // Decimals up to the second significant digit: 2.8e-5 → 6 decimals.
+    const decimals = 1 - Math.floor(Math.log10(dollars));
+    return `$${dollars.toFixed(decimals).replace(/0+$/, '')}`;
+  }
   return `$${dollars.toFixed(dollars >= 100 ? 2 : 4)}`;
 }
