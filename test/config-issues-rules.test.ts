@@ -312,6 +312,20 @@ const ruleErrors: Case[] = [
     ],
   },
   {
+    name: 'grid values read differently',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          grid: { temp: [0, 0.5, "0"], model: [a, b, a] }
+    `,
+    issues: [
+      'evals.yaml:5:28  suites[0].grid.temp[2]: expected each value once, found "0", which reads as 0 like 0 before it: their runs would have one name in every report and in --grid; keep one',
+      'evals.yaml:5:48  suites[0].grid.model[2]: expected each value once, found "a" again: their runs would have one name in every report and in --grid; keep one',
+    ],
+  },
+  {
     name: 'ref needs a testset file',
     text: yaml`
       version: 1

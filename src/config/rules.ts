@@ -14,6 +14,7 @@ import { checkOptionsSchema } from './schema-check.ts';
 import { orList, schemaProblems } from './schema-errors.ts';
 import { impossibleThreshold } from './threshold.ts';
 import type { ConfigPath, Loc } from './types.ts';
+import { gridValueText } from '../shared/grid-value-text.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { checkTarget } from './target.ts';
 import { strings, templateProblems } from './template-check.ts';
@@ -163,7 +164,10 @@ function checkSuite(
           'expected a parameter name, found an empty key',
           key,
         );
-      if (Array.isArray(values)) points *= Math.max(1, values.length);
+      if (Array.isArray(values)) {
+        points *= Math.max(1, values.length);
+        checkGridValues(values, [...path, 'grid', key], add);
+      }
     }
     if (points > MAX_GRID_POINTS) {
       add(
@@ -360,4 +364,34 @@ function checkTimeout(value: unknown, path: ConfigPath, add: Add): void {
 
 function describePlace(path: ConfigPath, context: RuleContext): string {
   return `${formatConfigPath(path)} at line ${context.locate(path).line}`;
+}
+
+/**
+ * Refuses two values of one grid key that read the same (`[a, a]`, or `0` and `"0"`): their runs
+ * would share a name in every report and `--grid key=0` could not pick one of them.
+ */
+function checkGridValues(
+  values: readonly unknown[],
+  path: ConfigPath,
+  add: (code: string, path: ConfigPath, message: string) => void,
+): void {
+  const seen = new Map<string, number>();
+  values.forEach((value, index) => {
+    const text = gridValueText(value);
+    const first = seen.get(text);
+    if (first === undefined) {
+      seen.set(text, index);
+      return;
+    }
+    const earlier = JSON.stringify(values[first]);
+    const found =
+      earlier === JSON.stringify(value)
+        ? `${earlier} again`
+        : `${JSON.stringify(value)}, which reads as ${text} like ${earlier} before it`;
+    add(
+      'grid.duplicate-value',
+      [...path, index],
+      `expected each value once, found ${found}: their runs would have one name in every report and in --grid; keep one`,
+    );
+  });
 }

@@ -3,6 +3,7 @@
  * one `<testcase>` per case. Pure: artifact (and its cases) in, XML text out, as one string or
  * in pieces, so a run's cases can come one at a time from the case spool rather than memory.
  */
+import { gridValueText } from '../shared/grid-value-text.ts';
 import { posix } from 'node:path';
 import { ExactSum } from '../run/exact-sum.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
@@ -123,7 +124,7 @@ function suiteHead(run: RunResult, name: string, totals: SuiteTotals): string {
     run.testset.path === null ? null : property('testset', run.testset.path),
     run.testset.ref === null ? null : property('ref', run.testset.ref),
     ...Object.entries(run.params).map(([key, value]) =>
-      property(`param.${key}`, typeof value === 'string' ? value : JSON.stringify(value)),
+      property(`param.${key}`, gridValueText(value)),
     ),
   ].filter((line) => line !== null);
   const attributes = attrs({

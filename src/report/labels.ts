@@ -3,6 +3,7 @@
  * grid params and run names, thresholds, scores, case ids and commits, and why a case did not
  * pass. Plain text, no color.
  */
+import { gridValueText } from '../shared/grid-value-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { isHashId } from './testset-text.ts';
@@ -64,7 +65,7 @@ export function formatScore(score: number, threshold?: Threshold | null): string
 /** `model=large temperature=0` (separator `' '`) or `model=large, temperature=0` (`', '`). */
 export function formatParams(params: Params, separator: string): string {
   return Object.entries(params)
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .map(([key, value]) => `${key}=${gridValueText(value)}`)
     .join(separator);
 }
 
