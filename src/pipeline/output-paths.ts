@@ -1,12 +1,14 @@
 /**
- * The files a command writes at its end (`run`'s `-o` and `--junit`, `merge`'s and `report`'s
- * `-o`, `testset convert`'s output, `init`'s folder), checked before it starts, so a path that
- * can never be written is a usage error (exit 2) instead of a command that does its whole work
- * and then cannot keep it.
+ * The files a command writes at its end (`run`'s `-o`, `--junit` and `--report`, `merge`'s and
+ * `report`'s `-o`, `testset convert`'s output, `init`'s folder), checked before it starts, so a
+ * path that can never be written is a usage error (exit 2) instead of a command that does its
+ * whole work and then cannot keep it. What is there is judged as the writer
+ * (shared/write-file-atomic.ts) will treat it: links followed, devices and FIFOs written into.
  */
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError, type UsageError } from '../shared/errors.ts';
+import { outputTarget, type OutputTarget } from '../shared/write-file-atomic.ts';
 
 /** One output file: the flag that names it, and the path as given. */
 export interface OutputPath {
@@ -18,9 +20,12 @@ export interface OutputPath {
 const NOTHING_RUN = 'so the results could not be written; nothing was run';
 
 /**
- * Refuses an output that is a folder, one under a file, one in a folder that cannot be written
- * to, and two outputs that are one file. A missing parent folder is fine (it is created).
- * `consequence` ends the message: what the refusal spared (by default, a run).
+ * Refuses an output that is a folder, a block device or a socket, one under a file, one in a
+ * folder that cannot be written to, a symbolic link to a folder that does not exist, and two
+ * outputs that are one file (also through links). A missing parent folder is fine (it is
+ * created). A link is judged by what it leads to, as the writer follows it; a character device
+ * or a FIFO is written into as it is. `consequence` ends the message: what the refusal spared
+ * (by default, a run).
  */
 export function checkOutputPaths(
   outputs: readonly OutputPath[],
@@ -29,16 +34,21 @@ export function checkOutputPaths(
 ): void {
   const seen = new Map<string, string>();
   for (const { flag, path } of outputs) {
-    const absolute = resolve(cwd, path);
-    const other = seen.get(absolute);
-    if (other !== undefined) {
-      throw usageError(
-        'cli.output',
-        `${flag} ${path}: the same file as ${other}; give each its own path`,
-      );
+    const target = outputTarget(resolve(cwd, path));
+    // A character device takes any number of writes (`-o /dev/null --junit /dev/null`, or
+    // `/dev/stdout` and `/dev/stderr` on one terminal); a file or a FIFO is one output's.
+    if (target.stats?.isCharacterDevice() !== true) {
+      const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
+      const other = seen.get(key);
+      if (other !== undefined) {
+        throw usageError(
+          'cli.output',
+          `${flag} ${path}: the same file as ${other}; give each its own path`,
+        );
+      }
+      seen.set(key, `${flag} ${path}`);
     }
-    seen.set(absolute, `${flag} ${path}`);
-    const problem = outputProblem(absolute);
+    const problem = outputProblem(target);
     if (problem !== undefined) throw refuse(flag, path, problem, consequence);
   }
 }
@@ -68,11 +78,31 @@ function refuse(flag: string, path: string, problem: string, consequence: string
   return usageError('cli.output', `${flag} ${path}: ${problem}, ${consequence}`);
 }
 
-/** Why `path` cannot be written as a file, or undefined when it can. */
-function outputProblem(path: string): string | undefined {
-  const own = statOf(path);
-  if (own?.isDirectory()) return 'is a folder, not a file (name a file in it)';
-  return parentProblem(path);
+/** Why `target` cannot be written as a file, or undefined when it can. */
+function outputProblem(target: OutputTarget): string | undefined {
+  switch (target.kind) {
+    case 'folder':
+      return 'is a folder, not a file (name a file in it)';
+    case 'other':
+      return `is ${target.what}, not a file (name a regular file, a FIFO or a character device)`;
+    case 'stream':
+      return accessProblem(target.path, 'cannot write to it');
+    case 'file':
+      // A link that leads nowhere is written where it points, into a folder that must exist:
+      // creating folders a link names would be guessing.
+      return target.linked && !target.exists
+        ? linkFolderProblem(target.path)
+        : parentProblem(target.path);
+  }
+}
+
+/** Why the file `path`, which a dangling link names, cannot be created. */
+function linkFolderProblem(path: string): string | undefined {
+  const folder = dirname(path);
+  const stats = statOf(folder);
+  if (stats === undefined) return `is a symbolic link to ${path}, whose folder does not exist`;
+  if (!stats.isDirectory()) return `${folder} is a file, not a folder`;
+  return writeProblem(folder);
 }
 
 /**
@@ -96,11 +126,16 @@ function parentProblem(path: string): string | undefined {
 
 /** Why files cannot be created in the folder `at`, or undefined when they can. */
 function writeProblem(at: string): string | undefined {
+  return accessProblem(at, `cannot write in ${at}`);
+}
+
+/** `what` and the reason when `path` cannot be written to, or undefined when it can. */
+function accessProblem(path: string, what: string): string | undefined {
   try {
-    accessSync(at, constants.W_OK);
+    accessSync(path, constants.W_OK);
     return undefined;
   } catch (error) {
-    return `cannot write in ${at} (${(error as NodeJS.ErrnoException).code ?? 'denied'})`;
+    return `${what} (${(error as NodeJS.ErrnoException).code ?? 'denied'})`;
   }
 }
 

@@ -8,6 +8,7 @@ import { createReporters, type ReporterContext, type ReporterSpec } from '../rep
 import type { Reporter } from '../report/reporter.ts';
 import { execute } from './execute.ts';
 import type { RunFilters } from '../plan/types.ts';
+import { realPath } from '../shared/real-path.ts';
 import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
 import { useColor, type CommandContext } from './context.ts';
@@ -165,7 +166,8 @@ export async function executeRun(
   // Said only now that the resumption is accepted: a refused one writes nothing.
   if (resuming !== undefined && args.resume !== undefined) {
     ctx.stderr.write(resuming.announce(plan));
-    if (resolve(ctx.cwd, args.resume) === resolve(ctx.cwd, args.output)) {
+    // Compared through links: the artifact is written at the target of an `-o` link.
+    if (realPath(resolve(ctx.cwd, args.resume)) === realPath(resolve(ctx.cwd, args.output))) {
       ctx.stderr.write(
         `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)\n`,
       );

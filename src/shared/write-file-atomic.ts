@@ -1,10 +1,72 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** Chunks are gathered up to this size before each write: few syscalls, bounded memory. */
 const BATCH_CHARS = 1 << 20;
+
+/** Links followed before a chain of symbolic links counts as a loop (Linux's own limit). */
+const MAX_LINKS = 40;
+
+/**
+ * What writing a file at a path the user named does, decided by what is there now:
+ * - `file`: nothing, or a regular file: a temporary file is renamed onto `path`, which is the
+ *   path as given, or where its symbolic links lead (`linked`), so a link stays a link and its
+ *   target gets the content;
+ * - `stream`: a character device (`/dev/null`, a terminal) or a FIFO: written into as it is,
+ *   since renaming a regular file onto it would replace the device node or the pipe;
+ * - `folder`, and `other` (a block device, a socket, a loop of links): nothing can be written.
+ */
+export type OutputTarget =
+  | { kind: 'file'; path: string; exists: boolean; linked: boolean }
+  | { kind: 'stream'; path: string; what: string }
+  | { kind: 'folder'; path: string }
+  | { kind: 'other'; path: string; what: string };
+
+/**
+ * Where and how a file named by `path` (absolute) is written; see {@link OutputTarget}. `stats`
+ * is what `path` leads to, when something is there (for telling two names of one file apart).
+ */
+export function outputTarget(path: string): OutputTarget & { stats?: Stats } {
+  // `stat` follows links the kernel's way: also `/dev/stdout` → `/proc/self/fd/1` → `pipe:[N]`,
+  // which no link-by-link resolution can follow.
+  const stats = statOrUndefined(path, statSync);
+  if (stats !== undefined) {
+    if (stats.isCharacterDevice())
+      return { kind: 'stream', path, what: 'a character device', stats };
+    if (stats.isFIFO()) return { kind: 'stream', path, what: 'a FIFO', stats };
+    if (stats.isDirectory()) return { kind: 'folder', path, stats };
+    if (!stats.isFile()) return { kind: 'other', path, what: kindOf(stats), stats };
+    const real = realPathOr(path);
+    return { kind: 'file', path: real, exists: true, linked: real !== path, stats };
+  }
+  // Nothing is there, or a link leads nowhere: follow the links to the path they name.
+  let at = path;
+  for (let links = 0; links <= MAX_LINKS; links++) {
+    const own = statOrUndefined(at, lstatSync);
+    if (own === undefined || !own.isSymbolicLink()) {
+      // Its folder's real path, so two names of one file to be are one path.
+      const real = join(realPathOr(dirname(at)), basename(at));
+      return { kind: 'file', path: real, exists: false, linked: at !== path };
+    }
+    at = resolve(realPathOr(dirname(at)), readlinkSync(at));
+  }
+  return { kind: 'other', path, what: 'a loop of symbolic links' };
+}
 
 /**
  * Writes through a temporary file and a rename, so an interrupted write never leaves a truncated
@@ -31,14 +93,29 @@ export async function writeFileAtomic(
 /**
  * The mechanism under {@link writeFileAtomic}, for writers of their own (the case spool copies
  * bytes): `write` fills a temporary file next to `path`, which then replaces `path`; if `write`
- * fails, the temporary file is removed and `path` is left as it was.
+ * fails, the temporary file is removed and `path` is left as it was. A symbolic link is followed
+ * and its target replaced; a character device or FIFO is written into directly (a stream has
+ * nothing to keep whole); a block device or socket is refused (`ENOTREG`) before anything.
  */
 export async function writeAtomically(
   path: string,
   write: (file: FileHandle) => Promise<void> | void,
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = temporaryPath(path);
+  const target = writePlan(resolve(path));
+  if (target.stream) {
+    const file = await open(target.path, STREAM_FLAGS);
+    try {
+      assertStream(await file.stat(), target.path);
+      await write(file);
+    } finally {
+      await file.close();
+    }
+    return;
+  }
+  if (target.createFolder) {
+    await mkdir(dirname(target.path), { recursive: true });
+  }
+  const tmp = temporaryPath(target.path);
   const file = await open(tmp, 'w');
   try {
     await write(file);
@@ -48,7 +125,11 @@ export async function writeAtomically(
     throw error;
   }
   await file.close();
-  await renameOrKeep(() => rename(tmp, path), tmp);
+  try {
+    await rename(tmp, target.path);
+  } catch (error) {
+    throw new WriteKeptError(tmp, error);
+  }
 }
 
 /**
@@ -56,8 +137,21 @@ export async function writeAtomically(
  * exits (the partial artifact of a run cut short from inside, in an `exit` listener).
  */
 export function writeAtomicallySync(path: string, write: (fd: number) => void): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = temporaryPath(path);
+  const target = writePlan(resolve(path));
+  if (target.stream) {
+    const fd = openSync(target.path, STREAM_FLAGS);
+    try {
+      assertStream(fstatSync(fd), target.path);
+      write(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  if (target.createFolder) {
+    mkdirSync(dirname(target.path), { recursive: true });
+  }
+  const tmp = temporaryPath(target.path);
   const fd = openSync(tmp, 'w');
   try {
     write(fd);
@@ -68,15 +162,86 @@ export function writeAtomicallySync(path: string, write: (fd: number) => void): 
   }
   closeSync(fd);
   try {
-    renameSync(tmp, path);
+    renameSync(tmp, target.path);
   } catch (error) {
     throw new WriteKeptError(tmp, error);
   }
 }
 
+/**
+ * A stream is opened as it is: no `O_CREAT` (a device node that has gone is not recreated as a
+ * regular file), no `O_TRUNC` (meaningless there), no `O_NONBLOCK` (a FIFO waits for its reader
+ * as `cat > fifo` does, and a full pipe makes a write wait instead of failing with `EAGAIN`),
+ * and `O_NOCTTY` so opening a terminal never makes it the process's controlling terminal.
+ */
+const STREAM_FLAGS = constants.O_WRONLY | (constants.O_NOCTTY ?? 0);
+
+/** Where a writer puts the file, whether it is a stream, and whether to create its folder. */
+interface WritePlan {
+  path: string;
+  stream: boolean;
+  createFolder: boolean;
+}
+
+/**
+ * {@link outputTarget} for a writer. A folder is left to the rename to refuse (the complete
+ * file is then kept, see {@link WriteKeptError}); a block device or a socket is refused here,
+ * before any temporary file exists. Only a path as given gets its folder created: the folder of
+ * a link's target is the link's business.
+ */
+function writePlan(path: string): WritePlan {
+  const target = outputTarget(path);
+  switch (target.kind) {
+    case 'other':
+      throw Object.assign(
+        new Error(`${path} is ${target.what}, not a regular file, a FIFO or a character device`),
+        { code: 'ENOTREG' },
+      );
+    case 'stream':
+      return { path: target.path, stream: true, createFolder: false };
+    case 'folder':
+      return { path: target.path, stream: false, createFolder: false };
+    case 'file':
+      return { path: target.path, stream: false, createFolder: !target.linked };
+  }
+}
+
+/**
+ * Throws unless the opened node is still a stream: a regular file put in its place since it was
+ * looked at would be written over in place, neither atomically nor truncated.
+ */
+function assertStream(stats: Stats, path: string): void {
+  if (stats.isCharacterDevice() || stats.isFIFO()) return;
+  throw Object.assign(new Error(`${path} was replaced while it was opened; nothing was written`), {
+    code: 'ECHANGED',
+  });
+}
+
 /** Unique per call, so two writes of one path in flight never share a temporary file. */
 function temporaryPath(path: string): string {
   return `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+function statOrUndefined(path: string, stat: (path: string) => Stats): Stats | undefined {
+  try {
+    return stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'a special file';
 }
 
 /**
@@ -90,13 +255,5 @@ export class WriteKeptError extends Error {
     override readonly cause: unknown,
   ) {
     super(`${(cause as Error).message ?? String(cause)} (the complete file is kept at ${kept})`);
-  }
-}
-
-async function renameOrKeep(rename: () => Promise<void>, tmp: string): Promise<void> {
-  try {
-    await rename();
-  } catch (error) {
-    throw new WriteKeptError(tmp, error);
   }
 }
