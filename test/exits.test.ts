@@ -149,6 +149,8 @@ describe('evals run: endings the run did not choose', () => {
 describe('evals run: a module that never finishes loading', () => {
   it('says so and exits 1, instead of Node’s silent exit 13', async () => {
     const dir = project(`await new Promise(() => {});\nexport const fn = (): string => 'x';\n`);
+    // Top-level await needs the module to be ESM: a project that says so, as such projects do.
+    writeFiles(dir, { 'package.json': '{ "type": "module" }\n' });
     const r = await runCli(['run', '-o', 'r.json'], { cwd: dir });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /waited on a promise that can never settle/);
