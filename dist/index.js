@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject) => {
+          return new Promise((resolve18, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve17(data);
+              return err ? reject(err) : resolve18(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject) => {
+          return new Promise((resolve18, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve17(data);
+              ) : resolve18(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject) => {
-        res = resolve17;
+      const promise = new Promise((resolve18, reject) => {
+        res = resolve18;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -5797,7 +5797,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants6 = require_constants2();
+    var constants7 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5872,7 +5872,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants6.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5967,11 +5967,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants6.ERROR.OK) {
+          if (ret !== constants7.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants6.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants6.ERROR.PAUSED) {
+            } else if (ret === constants7.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5994,10 +5994,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants6.ERROR.OK) {
+        if (ret === constants7.ERROR.OK) {
           return null;
         }
-        if (ret === constants6.ERROR.PAUSED || ret === constants6.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6014,7 +6014,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants6.ERROR[ret], data);
+        return new HTTPParserError(message, constants7.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6194,7 +6194,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants6.ERROR.PAUSED : 0;
+        return pause ? constants7.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6216,7 +6216,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6252,13 +6252,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants6.ERROR.PAUSED;
+          return constants7.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve18;
           } else {
-            resolve17(null);
+            resolve18(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve18(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve17, reject) => {
+        const socket = await new Promise((resolve18, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve17(socket2);
+              resolve18(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          await new Promise((resolve18) => {
+            this[kClosedResolve] = resolve18;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve17, reject) => {
+        return await new Promise((resolve18, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve17(null);
+              resolve18(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve18,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve17, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve18, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length2));
+          resolve18(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length2)));
+          resolve18(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length2).buffer);
+          resolve18(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve18(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length2));
+          resolve18(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve17, reject) => agent.dispatch(
+        return new Promise((resolve18, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve18({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve17({
+              resolve18({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve17) => {
-        setTimeout(resolve17, ms).unref();
+      return new Promise((resolve18) => {
+        setTimeout(resolve18, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve17) {
-          resolve17(value);
+        return value instanceof P ? value : new P(function(resolve18) {
+          resolve18(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve17, reject) {
+      return new (P || (P = Promise))(function(resolve18, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve17) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve18) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve17(output.toString());
+              resolve18(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve17) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve18) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve17(Buffer.concat(chunks));
+              resolve18(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve17, reject) => {
+          return new Promise((resolve18, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve17(res);
+                resolve18(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve17) => setTimeout(() => resolve17(), ms));
+          return new Promise((resolve18) => setTimeout(() => resolve18(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve17, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve18, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve17(response);
+              resolve18(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve17(response);
+              resolve18(response);
             }
           }));
         });
@@ -20386,8 +20386,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve17, reject) {
-            return setTimeout(resolve17, t);
+          return new this.Promise(function(resolve18, reject) {
+            return setTimeout(resolve18, t);
           });
         }
         computePenalty() {
@@ -20598,15 +20598,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve17, returned, task;
+          var args, cb, error2, reject, resolve18, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve17, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve18, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve17(returned);
+                  return resolve18(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20621,13 +20621,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve17;
-          resolve17 = reject = null;
+          var promise, reject, resolve18;
+          resolve18 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve17 = _resolve;
+            resolve18 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve17, reject });
+          this._queue.push({ task, args, resolve: resolve18, reject });
           this._tryToRun();
           return promise;
         }
@@ -21028,14 +21028,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve17, reject) => {
+              return new this.Promise((resolve18, reject) => {
                 if (finished()) {
-                  return resolve17();
+                  return resolve18();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve17();
+                      return resolve18();
                     }
                   });
                 }
@@ -21128,9 +21128,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve17, reject) {
+              return new this.Promise(function(resolve18, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve17)(args3);
+                  return (args3[0] != null ? reject : resolve18)(args3);
                 });
               });
             };
@@ -21798,11 +21798,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants6);
+          this.rhs = optimizeExpr(this.rhs, names, constants7);
         return this;
       }
       get names() {
@@ -21819,10 +21819,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants6);
+        this.rhs = optimizeExpr(this.rhs, names, constants7);
         return this;
       }
       get names() {
@@ -21883,8 +21883,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants6) {
-        this.code = optimizeExpr(this.code, names, constants6);
+      optimizeNames(names, constants7) {
+        this.code = optimizeExpr(this.code, names, constants7);
         return this;
       }
       get names() {
@@ -21913,12 +21913,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants6))
+          if (n.optimizeNames(names, constants7))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -21971,12 +21971,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants6);
-        if (!(super.optimizeNames(names, constants6) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants7);
+        if (!(super.optimizeNames(names, constants7) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants6);
+        this.condition = optimizeExpr(this.condition, names, constants7);
         return this;
       }
       get names() {
@@ -21999,10 +21999,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants6) {
-        if (!super.optimizeNames(names, constants6))
+      optimizeNames(names, constants7) {
+        if (!super.optimizeNames(names, constants7))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants6);
+        this.iteration = optimizeExpr(this.iteration, names, constants7);
         return this;
       }
       get names() {
@@ -22038,10 +22038,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants6) {
-        if (!super.optimizeNames(names, constants6))
+      optimizeNames(names, constants7) {
+        if (!super.optimizeNames(names, constants7))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants6);
+        this.iterable = optimizeExpr(this.iterable, names, constants7);
         return this;
       }
       get names() {
@@ -22083,11 +22083,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         var _a, _b;
-        super.optimizeNames(names, constants6);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants6);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants6);
+        super.optimizeNames(names, constants7);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants7);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants7);
         return this;
       }
       get names() {
@@ -22388,7 +22388,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants6) {
+    function optimizeExpr(expr, names, constants7) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -22403,14 +22403,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants6[n.str];
+        const c = constants7[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants6[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants7[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -24372,7 +24372,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref);
+      let _sch = resolve18.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24399,7 +24399,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref) {
+    function resolve18(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25263,7 +25263,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options2) {
+    function resolve18(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -25654,7 +25654,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve17,
+      resolve: resolve18,
       resolveComponent,
       equal,
       serialize,
@@ -28563,6 +28563,11 @@ var init_results_schema = __esm({
                 cases: {
                   description: "Number of cases this run was planned with (after tag and shard filters).",
                   $ref: "#/definitions/count"
+                },
+                tagFilter: {
+                  description: "The evals run --tag values that narrowed this run's cases (sorted, each once): only rows whose __tags__ include one of them ran. Present when --tag was given, and in every run of a shard artifact ([] without --tag), so evals merge and --resume can refuse pieces run with different filters. Absent from a shard run means an older evalgate, which did not record --tag. The config's own testset tags: are covered by configHash.",
+                  type: "array",
+                  items: { type: "string" }
                 }
               }
             },
@@ -28910,6 +28915,10 @@ var init_results_schema = __esm({
             },
             contentId: {
               description: "sha256 of the canonical JSON of the testset id and the row's data.",
+              type: "string"
+            },
+            inputId: {
+              description: "Only in a suite that scores outputs recorded in the testset (no function or target): the contentId of the row without its output field. A comparison pairs such cases on it, since a changed recorded output is what is scored, not an edited row.",
               type: "string"
             },
             source: {
@@ -29386,6 +29395,7 @@ function comparableCase(result) {
   const reduced = {
     id: result.id,
     contentId: result.contentId,
+    ...result.inputId !== void 0 ? { inputId: result.inputId } : {},
     source: result.source,
     data: NO_DATA,
     output: null,
@@ -29945,34 +29955,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         open4(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve17(zipfile);
+          resolve18(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve17(zipfile);
+          resolve18(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve17(zipfile);
+          resolve18(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve17(zipfile);
+          resolve18(zipfile);
         });
       });
     }
@@ -30256,15 +30266,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve17 } = pendingResolveReject;
+        let { resolve: resolve18 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve17({ value: entry });
+        resolve18({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve17 } = pendingResolveReject;
+        let { resolve: resolve18 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve17({ done: true });
+        resolve18({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -30277,9 +30287,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve17, reject) => {
+          const promise = new Promise((resolve18, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve17, reject };
+            pendingResolveReject = { resolve: resolve18, reject };
           });
           self2.readEntry();
           return promise;
@@ -30468,26 +30478,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve17(readStream);
+          resolve18(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve17(readStream);
+          resolve18(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve17(localFileHeader);
+          resolve18(localFileHeader);
         });
       });
     };
@@ -31010,6 +31020,16 @@ var init_text_table = __esm({
   }
 });
 
+// src/shared/grid-value-text.ts
+function gridValueText(value) {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+var init_grid_value_text = __esm({
+  "src/shared/grid-value-text.ts"() {
+    "use strict";
+  }
+});
+
 // src/run/exact-sum.ts
 var ExactSum;
 var init_exact_sum = __esm({
@@ -31156,7 +31176,7 @@ function formatScore(score2, threshold) {
   return String(rounded2);
 }
 function formatParams(params, separator) {
-  return Object.entries(params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(separator);
+  return Object.entries(params).map(([key, value]) => `${key}=${gridValueText(value)}`).join(separator);
 }
 function describeRun(run2) {
   const params = formatParams(run2.params, " ");
@@ -31231,12 +31251,18 @@ function describeUsage(usage) {
   return parts.join(" \xB7 ");
 }
 function formatCost(dollars) {
+  if (dollars > 0 && dollars < 1e-6) return "<$0.000001";
+  if (dollars > 0 && dollars < 1e-4) {
+    const decimals = 1 - Math.floor(Math.log10(dollars));
+    return `$${dollars.toFixed(decimals).replace(/0+$/, "")}`;
+  }
   return `$${dollars.toFixed(dollars >= 100 ? 2 : 4)}`;
 }
 var SHORT_ID_LENGTH, NOISE_LINE, BLOCK_END, BLOCK_START;
 var init_labels = __esm({
   "src/report/labels.ts"() {
     "use strict";
+    init_grid_value_text();
     init_threshold();
     init_format_count();
     init_testset_text();
@@ -31378,6 +31404,13 @@ function why(info2) {
       `(a partial merge): only ${shards(merged)} of ${count} ${merged.length === 1 ? "was" : "were"} merged, so every run lacks the cases of ${shards(absent)}, which no count includes.`
     );
     if (short !== "") sentences.push(`A merged shard was interrupted too: ${short}.`);
+  } else if (info2.shard !== void 0) {
+    const { index, count } = info2.shard;
+    const others = Array.from({ length: count }, (_, i) => i + 1).filter((i) => i !== index);
+    sentences.push(
+      `(one shard): it is shard ${index} of ${count}, so every run lacks the cases of ${shards(others)}, which no count includes; merge the shards (evals merge) to compare whole runs.`
+    );
+    if (short !== "") sentences.push(`It was interrupted too: ${short}.`);
   } else if (short !== "") {
     sentences.push(`(interrupted): ${short}.`);
   } else if (info2.markedOnly === true) {
@@ -32128,8 +32161,8 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Vo=Object.defineProperty;var No=(s,t,e)=>t in s?Vo(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>No(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function ue(s){return s+.5|0}var mt=(s,t,e)=>Math.max(Math.min(s,e),t);function he(s){return mt(ue(s*2.55),0,255)}function bt(s){return mt(ue(s*255),0,255)}function rt(s){return mt(ue(s/2.55)/100,0,1)}function Ai(s){return mt(ue(s*100),0,100)}var Z={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ss=[..."0123456789ABCDEF"],Ho=s=>Ss[s&15],jo=s=>Ss[(s&240)>>4]+Ss[s&15],Fe=s=>(s&240)>>4===(s&15),$o=s=>Fe(s.r)&&Fe(s.g)&&Fe(s.b)&&Fe(s.a);function Yo(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Z[s[1]]*17,g:255&Z[s[2]]*17,b:255&Z[s[3]]*17,a:t===5?Z[s[4]]*17:255}:(t===7||t===9)&&(e={r:Z[s[1]]<<4|Z[s[2]],g:Z[s[3]]<<4|Z[s[4]],b:Z[s[5]]<<4|Z[s[6]],a:t===9?Z[s[7]]<<4|Z[s[8]]:255})),e}var Uo=(s,t)=>s<255?t(s):"";function Xo(s){var t=$o(s)?Ho:jo;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Uo(s.a,t):void 0}var qo=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ri(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Go(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Ko(s,t,e){let i=Ri(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Jo(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Ps(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Jo(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Cs(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(bt)}function Ds(s,t,e){return Cs(Ri,s,t,e)}function Zo(s,t,e){return Cs(Ko,s,t,e)}function Qo(s,t,e){return Cs(Go,s,t,e)}function Ei(s){return(s%360+360)%360}function ta(s){let t=qo.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?he(+t[5]):bt(+t[5]));let n=Ei(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Zo(n,o,a):t[1]==="hsv"?i=Qo(n,o,a):i=Ds(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function ea(s,t){var e=Ps(s);e[0]=Ei(e[0]+t),e=Ds(e),s.r=e[0],s.g=e[1],s.b=e[2]}function sa(s){if(!s)return;let t=Ps(s),e=t[0],i=Ai(t[1]),n=Ai(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${rt(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Oi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function ia(){let s={},t=Object.keys(Ti),e=Object.keys(Oi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Oi[o]);o=parseInt(Ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var ze;function na(s){ze||(ze=ia(),ze.transparent=[0,0,0,0]);let t=ze[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var oa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function aa(s){let t=oa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?he(a):mt(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?he(i):mt(i,0,255)),n=255&(t[4]?he(n):mt(n,0,255)),o=255&(t[6]?he(o):mt(o,0,255)),{r:i,g:n,b:o,a:e}}}function ra(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${rt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Xt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function la(s,t,e){let i=Xt(rt(s.r)),n=Xt(rt(s.g)),o=Xt(rt(s.b));return{r:bt(ws(i+e*(Xt(rt(t.r))-i))),g:bt(ws(n+e*(Xt(rt(t.g))-n))),b:bt(ws(o+e*(Xt(rt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Be(s,t,e){if(s){let i=Ps(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Ds(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Ii(s,t){return s&&Object.assign(t||{},s)}function Li(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=bt(s[3]))):(t=Ii(s,{r:0,g:0,b:0,a:1}),t.a=bt(t.a)),t}function ca(s){return s.charAt(0)==="r"?aa(s):ta(s)}var de=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Li(t):e==="string"&&(i=Yo(t)||na(t)||ca(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Ii(this._rgb);return t&&(t.a=rt(t.a)),t}set rgb(t){this._rgb=Li(t)}rgbString(){return this._valid?ra(this._rgb):void 0}hexString(){return this._valid?Xo(this._rgb):void 0}hslString(){return this._valid?sa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=la(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=bt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=ue(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Be(this._rgb,2,t),this}darken(t){return Be(this._rgb,2,-t),this}saturate(t){return Be(this._rgb,1,t),this}desaturate(t){return Be(this._rgb,1,-t),this}rotate(t){return ea(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function nt(){}var ji=(()=>{let s=0;return()=>s++})();function R(s){return s==null}function F(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function L(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function X(s,t){return V(s)?s:t}function T(s,t){return typeof s>"u"?t:s}var $i=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function I(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function E(s,t,e,i){let n,o,a;if(F(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(L(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function pe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ne(s){if(F(s))return s.map(Ne);if(L(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ne(s[e[n]]);return t}return s}function Yi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ha(s,t,e,i){if(!Yi(s))return;let n=t[s],o=e[s];L(n)&&L(o)?Gt(n,o,i):t[s]=Ne(o)}function Gt(s,t,e){let i=F(t)?t:[t],n=i.length;if(!L(s))return s;e=e||{};let o=e.merger||ha,a;for(let r=0;r<n;++r){if(a=i[r],!L(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Kt(s,t){return Gt(s,t,{merger:da})}function da(s,t,e){if(!Yi(s))return;let i=t[s],n=e[s];L(i)&&L(n)?Kt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ne(n))}var Fi={"":s=>s,x:s=>s.x,y:s=>s.y};function ua(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function fa(s){let t=ua(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Lt(s,t){return(Fi[t]||(Fi[t]=fa(t)))(s)}function $e(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Jt=s=>typeof s<"u",lt=s=>typeof s=="function",Ls=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function Ui(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var N=Math.PI,Q=2*N,Mc=Q+N,He=Number.POSITIVE_INFINITY,ga=N/180,U=N/2,At=N/4,zi=N*2/3,ct=Math.log10,ht=Math.sign;function me(s,t,e){return Math.abs(s-t)<e}function Rs(s){let t=Math.round(s);s=me(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ct(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function Xi(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function pa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function be(s){return!pa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function qi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Es(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function dt(s){return s*(N/180)}function Ye(s){return s*(180/N)}function Is(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function Gi(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*N&&(o+=Q),{angle:o,distance:n}}function Ki(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function st(s){return(s%Q+Q)%Q}function Ji(s,t,e,i){let n=st(s),o=st(t),a=st(e),r=st(o-n),l=st(a-n),c=st(n-o),h=st(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function tt(s,t,e){return Math.max(t,Math.min(e,s))}function Zi(s){return tt(s,-32768,32767)}function Rt(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Ue(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Xe=(s,t,e,i)=>Ue(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),Qi=(s,t,e)=>Ue(s,e,i=>s[i][t]>=e);function tn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var en=["push","pop","shift","splice","unshift"];function sn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),en.forEach(e=>{let i="_onData"+$e(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Fs(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(en.forEach(o=>{delete s[o]}),delete s._chartjs)}function zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Bs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Ws(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Bs.call(window,()=>{i=!1,s.apply(t,e)}))}}function nn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Vs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,on=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var We=s=>s===0||s===1,Bi=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*Q/e)),Wi=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*Q/e)+1,qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*U)+1,easeOutSine:s=>Math.sin(s*U),easeInOutSine:s=>-.5*(Math.cos(N*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>We(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>We(s)?s:Bi(s,.075,.3),easeOutElastic:s=>We(s)?s:Wi(s,.075,.3),easeInOutElastic(s){return We(s)?s:s<.5?.5*Bi(s*2,.1125,.45):.5+.5*Wi(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?qt.easeInBounce(s*2)*.5:qt.easeOutBounce(s*2-1)*.5+.5};function an(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function Ns(s){return an(s)?s:new de(s)}function As(s){return an(s)?s:new de(s).saturate(.5).darken(.1).hexString()}var ma=["x","y","borderWidth","radius","tension"],ba=["color","borderColor","backgroundColor"];function xa(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:ba},numbers:{type:"number",properties:ma}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function _a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Vi=new Map;function ya(s,t){t=t||{};let e=s+JSON.stringify(t),i=Vi.get(e);return i||(i=new Intl.NumberFormat(s,t),Vi.set(e,i)),i}function qe(s,t,e){return ya(t,e).format(s)}var rn={values(s){return F(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=va(s,e)}let a=ct(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ct(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?rn.numeric.call(this,s,t,e):""}};function va(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var xe={formatters:rn};function Ma(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var _t=Object.create(null),Ge=Object.create(null);function fe(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Os(s,t,e){return typeof t=="string"?Gt(fe(s,t),e):Gt(fe(s,""),t)}var Ts=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>As(n.backgroundColor),this.hoverBorderColor=(i,n)=>As(n.borderColor),this.hoverColor=(i,n)=>As(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Os(this,t,e)}get(t){return fe(this,t)}describe(t,e){return Os(Ge,t,e)}override(t,e){return Os(_t,t,e)}route(t,e,i,n){let o=fe(this,t),a=fe(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return L(l)?Object.assign({},c,l):T(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},z=new Ts({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[xa,_a,Ma]);function ka(s){return!s||R(s.size)||R(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ge(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function ln(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!F(d))a=ge(s,n,o,a,d);else if(F(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!F(u)&&(a=ge(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function yt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Hs(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function js(s,t,e,i){$s(s,t,e,i,null)}function $s(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,m=(p||0)*ga;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(m),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,Q):s.arc(e,i,g,0,Q),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(m+At)*l,d=Math.cos(m+At)*(n?n/2-c:l),r=Math.sin(m+At)*l,u=Math.sin(m+At)*(n?n/2-c:l),s.arc(e-d,i-r,c,m-N,m-U),s.arc(e+u,i-a,c,m-U,m),s.arc(e+d,i+r,c,m,m+U),s.arc(e-u,i+a,c,m+U,m+N),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}m+=At;case"rectRot":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":m+=At;case"cross":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),m+=At,d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(m)*g,r=Math.sin(m)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(m)*(n?n/2:g),i+Math.sin(m)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Et(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Ke(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function Je(s){s.restore()}function wa(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),R(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function Sa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Pa(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function It(s,t,e,i,n,o={}){let a=F(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,wa(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Pa(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),R(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),Sa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function Zt(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*N,N,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,N,U,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,U,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-U,!0),s.lineTo(e+a.topLeft,i)}var Ca=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Da=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Aa(s,t){let e=(""+s).match(Ca);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Oa=s=>+s||0;function Ys(s,t){let e={},i=L(t),n=i?Object.keys(t):t,o=L(s)?i?a=>T(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=Oa(o(a));return e}function Us(s){return Ys(s,{top:"y",right:"x",bottom:"y",left:"x"})}function vt(s){return Ys(s,["topLeft","topRight","bottomLeft","bottomRight"])}function Y(s){let t=Us(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function H(s,t){s=s||{},t=t||z.font;let e=T(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=T(s.style,t.style);i&&!(""+i).match(Da)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:T(s.family,t.family),lineHeight:Aa(T(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:T(s.weight,t.weight),string:""};return n.string=ka(n),n}function _e(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&F(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function cn(s,t,e){let{min:i,max:n}=s,o=$i(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function Mt(s,t){return Object.assign(Object.create(s),t)}function Ze(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=un("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>Ze([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return hn(r,l,()=>Ba(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return Hi(r).includes(l)},ownKeys(r){return Hi(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Tt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:Xs(s,i),setContext:o=>Tt(s,o,e,i),override:o=>Tt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return hn(o,a,()=>La(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function Xs(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:lt(e)?e:()=>e,isIndexable:lt(i)?i:()=>i}}var Ta=(s,t)=>s?s+$e(t):t,qs=(s,t)=>L(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function hn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function La(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return lt(r)&&a.isScriptable(t)&&(r=Ra(t,r,s,e)),F(r)&&r.length&&(r=Ea(t,r,s,a.isIndexable)),qs(t,r)&&(r=Tt(r,n,o&&o[t],a)),r}function Ra(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),qs(s,l)&&(l=Gs(n._scopes,n,s,l)),l}function Ea(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(L(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=Gs(c,n,s,h);t.push(Tt(d,o,a&&a[s],r))}}return t}function dn(s,t,e){return lt(s)?s(t,e):s}var Ia=(s,t)=>s===!0?t:typeof s=="string"?Lt(t,s):void 0;function Fa(s,t,e,i,n){for(let o of t){let a=Ia(e,o);if(a){s.add(a);let r=dn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function Gs(s,t,e,i){let n=t._rootScopes,o=dn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Ni(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Ni(r,a,o,l,i),l===null)?!1:Ze(Array.from(r),[""],n,o,()=>za(t,e,i))}function Ni(s,t,e,i,n){for(;e;)e=Fa(s,t,e,i,n);return e}function za(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return F(n)&&L(e)?e:n||{}}function Ba(s,t,e,i){let n;for(let o of t)if(n=un(Ta(o,s),e),typeof n<"u")return qs(s,n)?Gs(e,i,s,n):n}function un(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function Hi(s){let t=s._keys;return t||(t=s._keys=Wa(s._scopes)),t}function Wa(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var kc=Number.EPSILON||1e-14;function Qe(){return typeof window<"u"&&typeof document<"u"}function ts(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function je(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var es=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Va(s,t){return es(s).getPropertyValue(t)}var Na=["top","right","bottom","left"];function Ot(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=Na[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var Ha=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function ja(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(Ha(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function kt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=es(e),o=n.boxSizing==="border-box",a=Ot(n,"padding"),r=Ot(n,"border","width"),{x:l,y:c,box:h}=ja(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function $a(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&ts(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=es(o),l=Ot(r,"border","width"),c=Ot(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=je(r.maxWidth,o,"clientWidth"),n=je(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||He,maxHeight:n||He}}var xt=s=>Math.round(s*10)/10;function fn(s,t,e,i){let n=es(s),o=Ot(n,"margin"),a=je(n.maxWidth,s,"clientWidth")||He,r=je(n.maxHeight,s,"clientHeight")||He,l=$a(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Ot(n,"border","width"),f=Ot(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=xt(Math.min(c,a,l.maxWidth)),h=xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=xt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=xt(Math.floor(h*i))),{width:c,height:h}}function Ks(s,t,e){let i=t||1,n=xt(s.height*i),o=xt(s.width*i);s.height=xt(s.height),s.width=xt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var gn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};Qe()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function Js(s,t){let e=Va(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Ya=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},Ua=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ft(s,t,e){return s?Ya(t,e):Ua()}function Zs(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function Qs(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ve(s,t,e){return s.options.clip?s[e]:t[e]}function Xa(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ve(e,t,"left"),right:Ve(e,t,"right"),top:Ve(i,t,"top"),bottom:Ve(i,t,"bottom")}:t}function pn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Xa(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var ci=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Bs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},ut=new ci,mn="transparent",qa={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=Ns(s||mn),n=i.valid&&Ns(t||mn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},hi=class{constructor(t,e,i,n){let o=e[i];n=_e([t.to,n,o,t.from]);let a=_e([t.from,o,n]);this._active=!0,this._fn=t.fn||qa[t.type||typeof a],this._easing=qt[t.easing]||qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=_e([t.to,e,n,t.from]),this._from=_e([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ds=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!L(t))return;let e=Object.keys(z.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!L(o))return;let a={};for(let r of e)a[r]=o[r];(F(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Ka(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Ga(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new hi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return ut.add(this._chart,i),!0}};function Ga(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Ka(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function bn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Ja(s,t,e){if(e===!1)return!1;let i=bn(s,e),n=bn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Za(s){let t,e,i,n;return L(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function ao(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function xn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ht(t)===ht(c))&&(t+=c)}return!h&&!i.all?0:t}function Qa(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function ti(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function tr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function er(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function sr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function _n(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function yn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=tr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:m}=p,_=p._stacks||(p._stacks={});u=_[c]=sr(n,h,g),u[r]=m,u._top=_n(u,a,!0,i.type),u._bottom=_n(u,a,!1,i.type);let y=u._visualValues||(u._visualValues={});y[r]=m}}function ei(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function ir(s,t){return Mt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function nr(s,t,e){return Mt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ye(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var si=s=>s==="reset"||s==="none",vn=(s,t)=>t?s:Object.assign({},s),or=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:ao(e,!0),values:null},Wt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=ti(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ye(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=T(i.xAxisID,ei(t,"x")),a=e.yAxisID=T(i.yAxisID,ei(t,"y")),r=e.rAxisID=T(i.rAxisID,ei(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Fs(this._data,this),t._stacked&&ye(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(L(e)){let n=this._cachedMeta;this._data=Qa(e,n)}else if(i!==e){if(i){Fs(i,this);let n=this._cachedMeta;ye(n),n._parsed=[]}e&&Object.isExtensible(e)&&sn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=ti(e.vScale,e),e.stack!==i.stack&&(n=!0,ye(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(yn(this,e._parsed),e._stacked=ti(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{F(n[t])?u=this.parseArrayData(i,n,t,e):L(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&yn(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(Lt(f,r),u),y:a.parse(Lt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:ao(n,!0),values:e._stacks[t.axis]._visualValues};return xn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=xn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=or(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=er(r),u,f;function p(){f=n[u];let g=f[r.axis];return!V(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],V(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Za(T(this.options.clip,Ja(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=nr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=ir(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Jt(i);if(r)return vn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(z.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(vn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new ds(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||si(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){si(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!si(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ye(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Wt,"defaults",{}),A(Wt,"datasetElementType",null),A(Wt,"dataElementType",null);function ar(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=zs(i.sort((n,o)=>n-o))}return s._cache.$bar}function rr(s){let t=s.iScale,e=ar(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Jt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function lr(s,t,e,i){let n=e.barThickness,o,a;return R(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function cr(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function hr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function ro(s,t,e,i){return F(s)?hr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Mn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(ro(u,d,o,c));return l}function ii(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function dr(s,t,e){return s!==0?ht(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function ur(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function fr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=ur(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[kn(h,a,r,l)]=!0,n=c)),o[kn(n,a,r,l)]=!0,s.borderSkipped=o}function kn(s,t,e,i){return i?(s=gr(s,t,e),s=wn(s,e,t)):s=wn(s,t,e),s}function gr(s,t,e){return s===t?e:s===e?t:s}function wn(s,t,e){return s==="start"?t:s==="end"?e:s}function pr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Vt=class extends Wt{parsePrimitiveData(t,e,i,n){return Mn(t,e,i,n)}parseArrayData(t,e,i,n){return Mn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(Lt(g,c),u),d.push(ro(Lt(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=ii(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||R(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),_=(p._stacks||{})[r.axis],y={horizontal:c,base:g.base,enableBorderRadius:!_||ii(p._custom)||a===_._top||a===_._bottom,x:c?g.head:m.center,y:c?m.center:g.head,height:c?m.size:Math.abs(g.size),width:c?Math.abs(g.size):m.size};u&&(y.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let k=y.options||t[f].options;fr(y,k,_,a),pr(y,k,h.ratio),this.updateElement(t[f],f,y,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(R(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[T(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||rr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=ii(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ht(d)!==ht(c.barEnd)&&(u=0),u+=d);let m=!R(o)&&!h?o:u,_=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=_,g=p-_,Math.abs(g)<a){g=dr(g,e,r)*a,d===r&&(_-=g/2);let y=e.getPixelForDecimal(0),k=e.getPixelForDecimal(1),w=Math.min(y,k),M=Math.max(y,k);_=Math.max(Math.min(_,M),w),p=_+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(_))}if(_===e.getPixelForValue(r)){let y=ht(g)*e.getLineWidthForValue(r)/2;_+=y,g-=y}return{size:g,base:_,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=T(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?cr(t,e,n,h*c):lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(T(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A(Vt,"id","bar"),A(Vt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Vt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function zt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var di=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return zt()}parse(){return zt()}format(){return zt()}add(){return zt()}diff(){return zt()}startOf(){return zt()}endOf(){return zt()}},mr={_date:di};function br(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Qi:Xe;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!R(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!R(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Oe(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=br(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function xr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ni(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Oe(s,e,t,function(r,l,c){!n&&!Et(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function _r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=Gi(a,{x:t.x,y:t.y});Ji(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Oe(s,e,t,o),n}function yr(s,t,e,i,n,o){let a=[],r=xr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let m=r(t,p);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return Oe(s,e,t,c),a}function oi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?_r(s,t,e,n):yr(s,t,e,i,n,o)}function Sn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Oe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var vr={evaluateInteractionItems:Oe,modes:{index(s,t,e,i){let n=kt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ni(s,n,o,i,a)},nearest(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return oi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=kt(t,s);return Sn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=kt(t,s);return Sn(s,n,"y",e.intersect,i)}}},lo=["left","top","right","bottom"];function ve(s,t){return s.filter(e=>e.pos===t)}function Pn(s,t){return s.filter(e=>lo.indexOf(e.pos)===-1&&e.box.axis===t)}function Me(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Mr(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function kr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!lo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function wr(s,t){let e=kr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function Sr(s){let t=Mr(s),e=Me(t.filter(c=>c.box.fullSize),!0),i=Me(ve(t,"left"),!0),n=Me(ve(t,"right")),o=Me(ve(t,"top"),!0),a=Me(ve(t,"bottom")),r=Pn(t,"x"),l=Pn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ve(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Cn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function co(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Pr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!L(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&co(a,o.getPadding());let r=Math.max(0,t.outerWidth-Cn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Cn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Cr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Dr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function Se(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Dr(r.horizontal,t));let{same:d,other:u}=Pr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&Se(n,t,e,i)||h}function ss(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Dn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Jt(c.start)&&(a=c.start),l.fullSize?ss(l,n.left,a,e.outerWidth-n.right-n.left,u):ss(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Jt(c.start)&&(o=c.start),l.fullSize?ss(l,o,n.top,u,e.outerHeight-n.bottom-n.top):ss(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var wt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=Y(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=Sr(s.boxes),l=r.vertical,c=r.horizontal;E(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,m)=>m.box.options&&m.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);co(u,Y(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=wr(l.concat(c),d);Se(r.fullSize,f,d,p),Se(l,f,d,p),Se(c,f,d,p)&&Se(l,f,d,p),Cr(f),Dn(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,Dn(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},E(r.chartArea,g=>{let m=g.box;Object.assign(m,s.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},us=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},ui=class extends us{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},cs="$chartjs",Ar={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},An=s=>s===null||s==="";function Or(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[cs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",An(n)){let o=Js(s,"width");o!==void 0&&(s.width=o)}if(An(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=Js(s,"height");o!==void 0&&(s.height=o)}return s}var ho=gn?{passive:!0}:!1;function Tr(s,t,e){s&&s.addEventListener(t,e,ho)}function Lr(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,ho)}function Rr(s,t){let e=Ar[s.type]||s.type,{x:i,y:n}=kt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function fs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Er(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.addedNodes,i),a=a&&!fs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function Ir(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.removedNodes,i),a=a&&!fs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var De=new Map,On=0;function uo(){let s=window.devicePixelRatio;s!==On&&(On=s,De.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Fr(s,t){De.size||window.addEventListener("resize",uo),De.set(s,t)}function zr(s){De.delete(s),De.size||window.removeEventListener("resize",uo)}function Br(s,t,e){let i=s.canvas,n=i&&ts(i);if(!n)return;let o=Ws((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Fr(s,o),a}function ai(s,t,e){e&&e.disconnect(),t==="resize"&&zr(s)}function Wr(s,t,e){let i=s.canvas,n=Ws(o=>{s.ctx!==null&&e(Rr(o,s))},s);return Tr(i,t,n),n}var fi=class extends us{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(Or(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[cs])return!1;let i=e[cs].initial;["height","width"].forEach(o=>{let a=i[o];R(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[cs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Er,detach:Ir,resize:Br}[e]||Wr;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:ai,detach:ai,resize:ai}[e]||Lr)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return fn(t,e,i,n)}isAttached(t){let e=t&&ts(t);return!!(e&&e.isConnected)}};function Vr(s){return!Qe()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?ui:fi}var gt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return be(this.x)&&be(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(gt,"defaults",{}),A(gt,"defaultRoutes");function Nr(s,t){let e=s.options.ticks,i=Hr(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?$r(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Yr(t,c,o,a/n),c;let h=jr(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(is(t,c,h,R(f)?0:r-f,r),d=0,u=a-1;d<u;d++)is(t,c,h,o[d],o[d+1]);return is(t,c,h,l,R(f)?t.length:l+f),c}return is(t,c,h),c}function Hr(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function jr(s,t,e){let i=Ur(s),n=t.length/e;if(!i)return Math.max(n,1);let o=Xi(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function $r(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Yr(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function is(s,t,e,i,n){let o=T(i,0),a=Math.min(T(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Ur(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Xr=s=>s==="left"?"right":s==="right"?"left":s,Tn=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Ln=(s,t)=>Math.min(t||s,s);function Rn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function qr(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Gr(s,t){E(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function ke(s){return s.drawTicks?s.tickLength:0}function En(s,t){if(!s.display)return 0;let e=H(s.font,t),i=Y(s.padding);return(F(s.text)?s.text.length:1)*e.lineHeight+i.height}function Kr(s,t){return Mt(s,{scale:t,type:"scale"})}function Jr(s,t,e){return Mt(s,{tick:e,index:t,type:"tick"})}function Zr(s,t,e){let i=Vs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Xr(i)),i}function Qr(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,m=r-o;if(s.isHorizontal()){if(f=q(i,o,r),L(e)){let _=Object.keys(e)[0],y=e[_];p=h[_].getPixelForValue(y)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=Tn(s,e,t);u=r-o}else{if(L(e)){let _=Object.keys(e)[0],y=e[_];f=h[_].getPixelForValue(y)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Tn(s,e,t);p=q(i,a,n),d=e==="left"?-U:U}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Ht=class s extends gt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=X(t,Number.POSITIVE_INFINITY),e=X(e,Number.NEGATIVE_INFINITY),i=X(i,Number.POSITIVE_INFINITY),n=X(n,Number.NEGATIVE_INFINITY),{min:X(t,i),max:X(e,n),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:X(e,X(i,e)),max:X(i,X(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){I(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=cn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Rn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Nr(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){I(this.options.afterUpdate,[this])}beforeSetDimensions(){I(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){I(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),I(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){I(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=I(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){I(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){I(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=Ln(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=tt(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-ke(t.grid)-e.padding-En(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ye(Math.min(Math.asin(tt((h.highest.height+6)/r,-1,1)),Math.asin(tt(l/c,-1,1))-Math.asin(tt(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){I(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){I(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=En(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ke(o)+l):(t.height=this.maxHeight,t.width=ke(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=dt(this.labelRotation),g=Math.cos(p),m=Math.sin(p);if(r){let _=i.mirror?0:m*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+_+f)}else{let _=i.mirror?0:g*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+_+f)}this._calculatePadding(c,h,m,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){I(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)R(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Rn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Ln(e,i)),c=0,h=0,d,u,f,p,g,m,_,y,k,w,M;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=m=g.string,_=o[m]=o[m]||{data:{},gc:[]},y=g.lineHeight,k=w=0,!R(p)&&!F(p))k=ge(n,_.data,_.gc,k,p),w=y;else if(F(p))for(u=0,f=p.length;u<f;++u)M=p[u],!R(M)&&!F(M)&&(k=ge(n,_.data,_.gc,k,M),w+=y);a.push(k),r.push(w),c=Math.max(k,c),h=Math.max(w,h)}Gr(o,e);let P=a.indexOf(c),x=r.indexOf(h),v=S=>({width:a[S]||0,height:r[S]||0});return{first:v(0),last:v(e-1),widest:v(P),highest:v(x),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Zi(this._alignToPixels?yt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Jr(this.getContext(),t,i))}return this.$context||(this.$context=Kr(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=dt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ke(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,m=g/2,_=function($){return yt(i,$,g)},y,k,w,M,P,x,v,S,C,D,O,j;if(a==="top")y=_(this.bottom),x=this.bottom-u,S=y-m,D=_(t.top)+m,j=t.bottom;else if(a==="bottom")y=_(this.top),D=t.top,j=_(t.bottom)-m,x=y+m,S=this.top+u;else if(a==="left")y=_(this.right),P=this.right-u,v=y-m,C=_(t.left)+m,O=t.right;else if(a==="right")y=_(this.left),C=t.left,O=_(t.right)-m,P=y+m,v=this.left+u;else if(e==="x"){if(a==="center")y=_((t.top+t.bottom)/2+.5);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}D=t.top,j=t.bottom,x=y+m,S=x+u}else if(e==="y"){if(a==="center")y=_((t.left+t.right)/2);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}P=y-m,v=P-u,C=t.left,O=t.right}let it=T(n.ticks.maxTicksLimit,d),W=Math.max(1,Math.ceil(d/it));for(k=0;k<d;k+=W){let $=this.getContext(k),J=o.setContext($),Re=r.setContext($),Ee=J.lineWidth,Yt=J.color,Ie=Re.dash||[],Ut=Re.dashOffset,le=J.tickWidth,Ct=J.tickColor,ce=J.tickBorderDash||[],Dt=J.tickBorderDashOffset;w=qr(this,k,l),w!==void 0&&(M=yt(i,w,Ee),c?P=v=C=O=M:x=S=D=j=M,f.push({tx1:P,ty1:x,tx2:v,ty2:S,x1:C,y1:D,x2:O,y2:j,width:Ee,color:Yt,borderDash:Ie,borderDashOffset:Ut,tickWidth:le,tickColor:Ct,tickBorderDash:ce,tickBorderDashOffset:Dt}))}return this._ticksLength=d,this._borderValue=y,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ke(i.grid),f=u+h,p=d?-h:f,g=-dt(this.labelRotation),m=[],_,y,k,w,M,P,x,v,S,C,D,O,j="middle";if(n==="top")P=this.bottom-p,x=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,x=this._getXAxisLabelAlignment();else if(n==="left"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(n==="right"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];P=this.chart.scales[W].getPixelForValue($)+f}x=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")M=(t.left+t.right)/2-f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];M=this.chart.scales[W].getPixelForValue($)}x=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?j="top":l==="end"&&(j="bottom"));let it=this._getLabelSizes();for(_=0,y=r.length;_<y;++_){k=r[_],w=k.label;let W=o.setContext(this.getContext(_));v=this.getPixelForTick(_)+o.labelOffset,S=this._resolveTickFontOptions(_),C=S.lineHeight,D=F(w)?w.length:1;let $=D/2,J=W.color,Re=W.textStrokeColor,Ee=W.textStrokeWidth,Yt=x;a?(M=v,x==="inner"&&(_===y-1?Yt=this.options.reverse?"left":"right":_===0?Yt=this.options.reverse?"right":"left":Yt="center"),n==="top"?c==="near"||g!==0?O=-D*C+C/2:c==="center"?O=-it.highest.height/2-$*C+C:O=-it.highest.height+C/2:c==="near"||g!==0?O=C/2:c==="center"?O=it.highest.height/2-$*C:O=it.highest.height-D*C,d&&(O*=-1),g!==0&&!W.showLabelBackdrop&&(M+=C/2*Math.sin(g))):(P=v,O=(1-D)*C/2);let Ie;if(W.showLabelBackdrop){let Ut=Y(W.backdropPadding),le=it.heights[_],Ct=it.widths[_],ce=O-Ut.top,Dt=0-Ut.left;switch(j){case"middle":ce-=le/2;break;case"bottom":ce-=le;break}switch(x){case"center":Dt-=Ct/2;break;case"right":Dt-=Ct;break;case"inner":_===y-1?Dt-=Ct:_>0&&(Dt-=Ct/2);break}Ie={left:Dt,top:ce,width:Ct+Ut.width,height:le+Ut.height,color:W.backdropColor}}m.push({label:w,font:S,textOffset:O,options:{rotation:g,color:J,strokeColor:Re,strokeWidth:Ee,textAlign:Yt,textBaseline:j,translation:[M,P],backdrop:Ie}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-dt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=yt(t,this.left,a)-a/2,h=yt(t,this.right,r)+r/2,d=u=l):(d=yt(t,this.top,a)-a/2,u=yt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Ke(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;It(i,c,0,h,l,r)}n&&Je(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=H(i.font),a=Y(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||L(e)?(l+=a.bottom,F(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=Qr(this,l,e,r);It(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Zr(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=T(t.grid&&t.grid.z,-1),n=T(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return H(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},te=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;sl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,tl(t,a,i),this.override&&z.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in z[n]&&(delete z[n][i],this.override&&delete _t[i])}};function tl(s,t,e){let i=Gt(Object.create(null),[e?z.get(e):{},z.get(t),s.defaults]);z.set(t,i),s.defaultRoutes&&el(t,s.defaultRoutes),s.descriptors&&z.describe(t,s.descriptors)}function el(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");z.route(o,n,l,r)})}function sl(s){return"id"in s&&"defaults"in s}var gi=class{constructor(){this.controllers=new te(Wt,"datasets",!0),this.elements=new te(gt,"elements"),this.plugins=new te(Object,"plugins"),this.scales=new te(Ht,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):E(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=$e(t);I(i["before"+n],[],i),e[t](i),I(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},at=new gi,pi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(I(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){R(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=T(i.options&&i.options.plugins,{}),o=il(i);return n===!1&&!e?[]:ol(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function il(s){let t={},e=[],i=Object.keys(at.plugins.items);for(let o=0;o<i.length;o++)e.push(at.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function nl(s,t){return!t&&s===!1?null:s===!0?{}:s}function ol(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=nl(i[l],n);c!==null&&o.push({plugin:r,options:al(s.config,{plugin:r,local:e[l]},c,a)})}return o}function al(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function mi(s,t){let e=z.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function rl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ll(s,t){return s===t?"_index_":"_value_"}function In(s){if(s==="x"||s==="y"||s==="r")return s}function cl(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function bi(s,...t){if(In(s))return s;for(let e of t){let i=e.axis||cl(e.position)||s.length>1&&In(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Fn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function hl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Fn(s,"x",e[0])||Fn(s,"y",e[0])}return{}}function dl(s,t){let e=_t[s.type]||{scales:{}},i=t.scales||{},n=mi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!L(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=bi(a,r,hl(a,s),z.scales[r.type]),c=ll(l,n),h=e.scales||{};o[a]=Kt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||mi(r,t),h=(_t[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=rl(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Kt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Kt(r,[z.scales[r.type],z.scale])}),o}function fo(s){let t=s.options||(s.options={});t.plugins=T(t.plugins,{}),t.scales=dl(s,t)}function go(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ul(s){return s=s||{},s.data=go(s.data),fo(s),s}var zn=new Map,po=new Set;function ns(s,t){let e=zn.get(s);return e||(e=t(),zn.set(s,e),po.add(e)),e}var we=(s,t,e)=>{let i=Lt(t,e);i!==void 0&&s.add(i)},xi=class{constructor(t){this._config=ul(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=go(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),fo(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ns(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ns(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ns(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return ns(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>we(l,t,d))),h.forEach(d=>we(l,n,d)),h.forEach(d=>we(l,_t[o]||{},d)),h.forEach(d=>we(l,z,d)),h.forEach(d=>we(l,Ge,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),po.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,_t[e]||{},z.datasets[e]||{},{type:e},z,Ge]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Bn(this._resolverCache,t,n),l=a;if(gl(a,e)){o.$shared=!1,i=lt(i)?i():i;let c=this.createResolver(t,i,r);l=Tt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Bn(this._resolverCache,t,i);return L(e)?Tt(o,e,void 0,n):o}};function Bn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:Ze(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var fl=s=>L(s)&&Object.getOwnPropertyNames(s).some(t=>lt(s[t]));function gl(s,t){let{isScriptable:e,isIndexable:i}=Xs(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(lt(r)||fl(r))||a&&F(r))return!0}return!1}var pl="4.6.1",ml=["top","bottom","left","right","chartArea"];function Wn(s,t){return s==="top"||s==="bottom"||ml.indexOf(s)===-1&&t==="x"}function Vn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Nn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),I(e&&e.onComplete,[s],t)}function bl(s){let t=s.chart,e=t.options.animation;I(e&&e.onProgress,[s],t)}function mo(s){return Qe()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var hs={},Hn=s=>{let t=mo(s);return Object.values(hs).filter(e=>e.canvas===t).pop()};function xl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function _l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var et=class{static register(...t){at.add(...t),jn()}static unregister(...t){at.remove(...t),jn()}constructor(t,e){let i=this.config=new xi(e),n=mo(t),o=Hn(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Vr(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ji(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new pi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=nn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],hs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}ut.listen(this,"complete",Nn),ut.listen(this,"progress",bl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return R(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return at}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():Ks(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Hs(this.canvas,this.ctx),this}stop(){return ut.stop(this),this}resize(t,e){ut.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,Ks(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),I(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};E(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=bi(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),E(o,a=>{let r=a.options,l=r.id,c=bi(l,r),h=T(r.type,a.dtype);(r.position===void 0||Wn(r.position,c)!==Wn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=at.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),E(n,(a,r)=>{a||delete i[r]}),E(i,a=>{wt.configure(this,a,a.options),wt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Vn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||mi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=at.getController(r),{datasetElementType:c,dataElementType:h}=z.datasets[r];Object.assign(l,{dataElementType:at.getElement(h),datasetElementType:c&&at.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){E(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||E(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Vn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){E(this.scales,t=>{wt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Ls(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;xl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Ls(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;wt.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],E(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,lt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(ut.has(this)?this.attached&&!ut.running(this)&&ut.start(this):(this.draw(),Nn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=pn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Ke(e,n),t.controller.draw(),n&&Je(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Et(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=vr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=Mt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Jt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),ut.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Hs(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete hs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};E(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){E(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},E(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!pe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=Ui(t),c=_l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,I(o.onHover,[t,r,this],this),l&&I(o.onClick,[t,r,this],this));let h=!pe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(et,"defaults",z),A(et,"instances",hs),A(et,"overrides",_t),A(et,"registry",at),A(et,"version",pl),A(et,"getChart",Hn);function jn(){return E(et.instances,s=>s._plugins.invalidate())}function bo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function St(s,t,e,i){return s?0:tt(t,e,i)}function yl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=Us(i);return{t:St(n.top,o.top,0,e),r:St(n.right,o.right,0,t),b:St(n.bottom,o.bottom,0,e),l:St(n.left,o.left,0,t)}}function vl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=vt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||L(n);return{topLeft:St(!l||r.top||r.left,o.topLeft,0,a),topRight:St(!l||r.top||r.right,o.topRight,0,a),bottomLeft:St(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:St(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ml(s){let t=bo(s),e=t.right-t.left,i=t.bottom-t.top,n=yl(s,e/2,i/2),o=vl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function ri(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&bo(s,i);return r&&(n||Rt(t,r.left,r.right))&&(o||Rt(e,r.top,r.bottom))}function kl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function wl(s,t){s.rect(t.x,t.y,t.w,t.h)}function li(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Nt=class extends gt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ml(this),r=kl(a.radius)?Zt:wl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,li(a,e,o)),t.clip(),r(t,li(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,li(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return ri(this,t,e,i)}inXRange(t,e){return ri(this,t,null,e)}inYRange(t,e){return ri(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Nt,"id","bar"),A(Nt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Nt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var $n=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},Sl=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,gs=class extends gt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=I(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=H(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=$n(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let m=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((m,_)=>{let{itemWidth:y,itemHeight:k}=Pl(i,e,o,m,n);_>0&&f+k+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[_]={left:p,top:f,col:g,width:y,height:k},u=Math.max(u,y),f+=k+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Ft(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Ke(t,this),this._draw(),Je(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=z.color,l=Ft(t.rtl,this.left,this.width),c=H(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:m}=$n(a,d),_=function(P,x,v){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let S=T(v.lineWidth,1);if(n.fillStyle=T(v.fillStyle,r),n.lineCap=T(v.lineCap,"butt"),n.lineDashOffset=T(v.lineDashOffset,0),n.lineJoin=T(v.lineJoin,"miter"),n.lineWidth=S,n.strokeStyle=T(v.strokeStyle,r),n.setLineDash(T(v.lineDash,[])),a.usePointStyle){let C={radius:g*Math.SQRT2/2,pointStyle:v.pointStyle,rotation:v.rotation,borderWidth:S},D=l.xPlus(P,p/2),O=x+u;$s(n,C,D,O,a.pointStyleWidth&&p)}else{let C=x+Math.max((d-g)/2,0),D=l.leftForLtr(P,p),O=vt(v.borderRadius);n.beginPath(),Object.values(O).some(j=>j!==0)?Zt(n,{x:D,y:C,w:p,h:g,radius:O}):n.rect(D,C,p,g),n.fill(),S!==0&&n.stroke()}n.restore()},y=function(P,x,v){It(n,v.text,P,x+m/2,c,{strikethrough:v.hidden,textAlign:l.textAlign(v.textAlign)})},k=this.isHorizontal(),w=this._computeTitleHeight();k?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},Zs(this.ctx,t.textDirection);let M=m+h;this.legendItems.forEach((P,x)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let v=n.measureText(P.text).width,S=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),C=p+u+v,D=f.x,O=f.y;l.setWidth(this.width),k?x>0&&D+C+h>this.right&&(O=f.y+=M,f.line++,D=f.x=q(o,this.left+h,this.right-i[f.line])):x>0&&O+M>this.bottom&&(D=f.x=D+e[f.line].width+h,f.line++,O=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let j=l.x(D);if(_(j,O,P),D=on(S,D+p+u,k?D+C:this.right,t.rtl),y(l.x(D),O,P),k)f.x+=C+h;else if(typeof P.text!="string"){let it=c.lineHeight;f.y+=xo(P,it)+h}else f.y+=M}),Qs(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=H(e.font),n=Y(e.padding);if(!e.display)return;let o=Ft(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,m)=>Math.max(g,m.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Vs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,It(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=H(t.font),i=Y(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Rt(t,this.left,this.right)&&Rt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Rt(t,n.left,n.left+n.width)&&Rt(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Al(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=Sl(n,i);n&&!o&&I(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&I(e.onHover,[t,i,this],this)}else i&&I(e.onClick,[t,i,this],this)}};function Pl(s,t,e,i,n){let o=Cl(i,s,t,e),a=Dl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Cl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Dl(s,t,e){let i=s;return typeof t.text!="string"&&(i=xo(t,e)),i}function xo(s,t){let e=s.text?s.text.length:0;return t*e}function Al(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var _o={id:"legend",_element:gs,start(s,t,e){let i=s.legend=new gs({ctx:s.ctx,options:e,chart:s});wt.configure(s,i,e),wt.addBox(s,i)},stop(s){wt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;wt.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=Y(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Pe={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=Ki(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function ot(s,t){return t&&(F(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function ft(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ol(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function Yn(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=H(t.bodyFont),c=H(t.titleFont),h=H(t.footerFont),d=o.length,u=n.length,f=i.length,p=Y(t.padding),g=p.height,m=0,_=i.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(_+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),_){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(_-f)*l.lineHeight+(_-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let y=0,k=function(w){m=Math.max(m,e.measureText(w).width+y)};return e.save(),e.font=c.string,E(s.title,k),e.font=l.string,E(s.beforeBody.concat(s.afterBody),k),y=t.displayColors?a+2+t.boxPadding:0,E(i,w=>{E(w.before,k),E(w.lines,k),E(w.after,k)}),y=0,e.font=h.string,E(s.footer,k),e.restore(),m+=p.width,{width:m,height:g}}function Tl(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function Ll(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function Rl(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),Ll(c,s,t,e)&&(c="center"),c}function Un(s,t,e){let i=e.yAlign||t.yAlign||Tl(s,e);return{xAlign:e.xAlign||t.xAlign||Rl(s,t,e,i),yAlign:i}}function El(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function Il(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function Xn(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=vt(a),p=El(t,r),g=Il(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:tt(p,0,i.width-t.width),y:tt(g,0,i.height-t.height)}}function os(s,t,e){let i=Y(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function qn(s){return ot([],ft(s))}function Fl(s,t,e){return Mt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function Gn(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var yo={beforeTitle:nt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:nt,beforeBody:nt,beforeLabel:nt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return R(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:nt,afterBody:nt,beforeFooter:nt,footer:nt,afterFooter:nt};function G(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?yo[t].call(e,i):n}var Ce=class extends gt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ds(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Fl(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=G(i,"beforeTitle",this,t),o=G(i,"title",this,t),a=G(i,"afterTitle",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}getBeforeBody(t,e){return qn(G(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return E(t,o=>{let a={before:[],lines:[],after:[]},r=Gn(i,o);ot(a.before,ft(G(r,"beforeLabel",this,o))),ot(a.lines,G(r,"label",this,o)),ot(a.after,ft(G(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return qn(G(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=G(i,"beforeFooter",this,t),o=G(i,"footer",this,t),a=G(i,"afterFooter",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ol(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),E(r,h=>{let d=Gn(t.callbacks,h);n.push(G(d,"labelColor",this,h)),o.push(G(d,"labelPointStyle",this,h)),a.push(G(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Pe[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=Yn(this,i),c=Object.assign({},r,l),h=Un(this.chart,i,c),d=Xn(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=vt(r),{x:u,y:f}=t,{width:p,height:g}=e,m,_,y,k,w,M;return o==="center"?(w=f+g/2,n==="left"?(m=u,_=m-a,k=w+a,M=w-a):(m=u+p,_=m+a,k=w-a,M=w+a),y=m):(n==="left"?_=u+Math.max(l,h)+a:n==="right"?_=u+p-Math.max(c,d)-a:_=this.caretX,o==="top"?(k=f,w=k-a,m=_-a,y=_+a):(k=f+g,w=k+a,m=_+a,y=_-a),M=k),{x1:m,x2:_,x3:y,y1:k,y2:w,y3:M}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=H(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=H(o.bodyFont),d=os(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,_=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,js(t,g,m,_),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,js(t,g,m,_)}else{t.lineWidth=L(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),_=vt(a.borderRadius);Object.values(_).some(y=>y!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,Zt(t,{x:g,y:p,w:c,h:l,radius:_}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),Zt(t,{x:m,y:p+1,w:c-2,h:l-2,radius:_}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=H(i.bodyFont),u=d.lineHeight,f=0,p=Ft(i.rtl,this.x,this.width),g=function(v){e.fillText(v,p.x(t.x+f),t.y+u/2),t.y+=u+o},m=p.textAlign(a),_,y,k,w,M,P,x;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=os(this,m,i),e.fillStyle=i.bodyColor,E(this.beforeBody,g),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,P=n.length;w<P;++w){for(_=n[w],y=this.labelTextColors[w],e.fillStyle=y,E(_.before,g),k=_.lines,r&&k.length&&(this._drawColorBox(e,t,w,p,i),u=Math.max(d.lineHeight,l)),M=0,x=k.length;M<x;++M)g(k[M]),u=d.lineHeight;E(_.after,g)}f=0,u=d.lineHeight,E(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=H(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=vt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Pe[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=Yn(this,t),l=Object.assign({},a,this._size),c=Un(e,t,l),h=Xn(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=Y(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),Zs(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Qs(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!pe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!pe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Pe[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Ce,"positioners",Pe);var vo={id:"tooltip",_element:Ce,positioners:Pe,afterInit(s,t,e){e&&(s.tooltip=new Ce({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:yo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var zl=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Bl(s,t,e,i){let n=s.indexOf(t);if(n===-1)return zl(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Wl=(s,t)=>s===null?null:tt(Math.round(s),0,t);function Kn(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ee=class extends Ht{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(R(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Bl(i,t,T(e,t),this._addedLabels),Wl(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return Kn.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ee,"id","category"),A(ee,"defaults",{ticks:{callback:Kn}});function Vl(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:m}=t,_=!R(a),y=!R(r),k=!R(c),w=(m-g)/(d+1),M=Rs((m-g)/p/f)*f,P,x,v,S;if(M<1e-14&&!_&&!y)return[{value:g},{value:m}];S=Math.ceil(m/M)-Math.floor(g/M),S>p&&(M=Rs(S*M/p/f)*f),R(l)||(P=Math.pow(10,l),M=Math.ceil(M*P)/P),n==="ticks"?(x=Math.floor(g/M)*M,v=Math.ceil(m/M)*M):(x=g,v=m),_&&y&&o&&qi((r-a)/o,M/1e3)?(S=Math.round(Math.min((r-a)/M,h)),M=(r-a)/S,x=a,v=r):k?(x=_?a:x,v=y?r:v,S=c-1,M=(v-x)/S):(S=(v-x)/M,me(S,Math.round(S),M/1e3)?S=Math.round(S):S=Math.ceil(S));let C=Math.max(Is(M),Is(x));P=Math.pow(10,R(l)?C:l),x=Math.round(x*P)/P,v=Math.round(v*P)/P;let D=0;for(_&&(u&&x!==a?(e.push({value:a}),x<a&&D++,me(Math.round((x+D*M)*P)/P,a,Jn(a,w,s))&&D++):x<a&&D++);D<S;++D){let O=Math.round((x+D*M)*P)/P;if(y&&O>r)break;e.push({value:O})}return y&&u&&v!==r?e.length&&me(e[e.length-1].value,r,Jn(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!y||v===r)&&e.push({value:v}),e}function Jn(s,t,{horizontal:e,minRotation:i}){let n=dt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ne=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return R(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ht(n),c=ht(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Vl(n,o);return t.bounds==="ticks"&&Es(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return qe(t,this.chart.options.locale,this.options.ticks.format)}},se=class extends ne{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=dt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(se,"id","linear"),A(se,"defaults",{ticks:{callback:xe.formatters.numeric}});var Ae=s=>Math.floor(ct(s)),Bt=(s,t)=>Math.pow(10,Ae(s)+t);function Zn(s){return s/Math.pow(10,Ae(s))===1}function Qn(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function Nl(s,t){let e=t-s,i=Ae(e);for(;Qn(s,t,i)>10;)i++;for(;Qn(s,t,i)<10;)i--;return Math.min(i,Ae(s))}function Hl(s,{min:t,max:e}){t=X(s.min,t);let i=[],n=Ae(t),o=Nl(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=X(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:Zn(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=X(s.max,u);return i.push({value:f,major:Zn(f),significand:d}),i}var as=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ne.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return V(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Bt(this.min,0)?Bt(this.min,-1):Bt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Bt(i,-1)),a(Bt(n,1)))),i<=0&&o(Bt(n,-1)),n<=0&&a(Bt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=Hl(e,this);return t.bounds==="ticks"&&Es(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ct(t),this._valueRange=ct(this.max)-ct(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ct(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(as,"id","logarithmic"),A(as,"defaults",{ticks:{callback:xe.formatters.logarithmic,major:{enabled:!0}}});function _i(s){let t=s.ticks;if(t.display&&s.display){let e=Y(t.backdropPadding);return T(t.font&&t.font.size,z.font.size)+e.height}return 0}function jl(s,t,e){return e=F(e)?e:[e],{w:ln(s,t.string,e),h:e.length*t.lineHeight}}function to(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function $l(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?N/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=H(c.font),u=jl(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=st(s.getIndexAngle(l)+r),p=Math.round(Ye(f)),g=to(p,h.x,u.w,0,180),m=to(p,h.y,u.h,90,270);Yl(e,t,f,g,m)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=ql(s,i,n)}function Yl(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Ul(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ye(st(l.angle+U))),h=Jl(l.y,r.h,c),d=Gl(c),u=Kl(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Xl(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Et({x:e,y:i},t)||Et({x:e,y:o},t)||Et({x:n,y:i},t)||Et({x:n,y:o},t))}function ql(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:_i(o)/2,additionalAngle:a?N/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=Ul(s,h,l);i.push(d),r==="auto"&&(d.visible=Xl(d,c),d.visible&&(c=d))}return i}function Gl(s){return s===0||s===180?"center":s<180?"left":"right"}function Kl(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Jl(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Zl(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!R(r)){let l=vt(t.borderRadius),c=Y(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),Zt(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function Ql(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Zl(e,a,o);let r=H(a.font),{x:l,y:c,textAlign:h}=o;It(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Mo(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,Q);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function tc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Mo(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function ec(s,t,e){return Mt(s,{label:e,index:t,type:"pointLabel"})}var Qt=class extends ne{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=Y(_i(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/_i(this.options))}generateTickLabels(t){ne.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=I(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?$l(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=Q/(this._pointLabels.length||1),i=this.options.startAngle||0;return st(t*e+dt(i))}getDistanceFromCenterForValue(t){if(R(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(R(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return ec(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-U+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Mo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Ql(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);tc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=H(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=Y(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}It(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(Qt,"id","radialLinear"),A(Qt,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(Qt,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(Qt,"descriptors",{angleLines:{_fallback:"grid"}});var ps={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},K=Object.keys(ps);function eo(s,t){return s-t}function so(s,t){if(R(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),V(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(be(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function io(s,t,e,i){let n=K.length;for(let o=K.indexOf(s);o<n-1;++o){let a=ps[K[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return K[o]}return K[n-1]}function sc(s,t,e,i,n){for(let o=K.length-1;o>=K.indexOf(e);o--){let a=K[o];if(ps[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return K[e?K.indexOf(e):0]}function ic(s){for(let t=K.indexOf(s)+1,e=K.length;t<e;++t)if(ps[K[t]].common)return K[t]}function no(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Ue(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function nc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function oo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:nc(s,i,n,e)}var ie=class extends Ht{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new mr._date(t.adapters.date);n.init(e),Kt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:so(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=V(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=tn(n,o,a);return this._unit=e.unit||(i.autoSkip?io(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):sc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:ic(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),oo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=tt(e,0,a),i=tt(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||io(o.minUnit,e,i,this._getLabelCapacity(e)),r=T(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=be(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)no(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&no(h,u,p),Object.keys(h).sort(eo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return I(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=dt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,oo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(so(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return zs(t.sort(eo))}};A(ie,"id","time"),A(ie,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function rs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Xe(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Xe(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ls=class extends ie{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=rs(e,this.min),this._tableRange=rs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(rs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return rs(this._table,i*this._tableRange+this._minPos,!0)}};A(ls,"id","timeseries"),A(ls,"defaults",ie.defaults);function b(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function B(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Te(s){if(s===null)return"\\u2014";let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function jt(s){return s===null?"\\u2014":s.toFixed(3)}function pt(s,t,...e){return b("section",{id:t},b("h2",{},s),...e)}et.register(Vt,Nt,ee,se,vo,_o);var ko=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],oe=10;function wo(s){let t=[oc(s),ac(s),rc(s),lc(s)];return pt("Charts","charts",b("div",{class:"charts"},...t))}function ms(s,t,e,i=260){let n=b("canvas",{id:t,role:"img","aria-label":s}),o=b("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=b("figure",{class:"chart"},b("figcaption",{},s),o);return queueMicrotask(()=>new et(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function oc(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(oe).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(oe-1,Math.floor(n*oe)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:oe},(i,n)=>`${(n/oe).toFixed(1)}\\u2013${((n+1)/oe).toFixed(1)}`);return ms("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:ko[n%ko.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function ac(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return ms("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>Te((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function rc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return ms(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let r=l=>l===null?"\\u2014":l.toFixed(3);return`${r(a.base)} \\u2192 ${r(a.head)}, \\u0394 ${r(a.delta)} [${r(a.low)}, ${r(a.high)}] ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function lc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return ms("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var Pt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=y=>{if(y=this.postProcess(y,i),n){setTimeout(function(){n(y)},0);return}else return y},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,m=1/0,_=()=>{for(let y=Math.max(g,-c);y<=Math.min(m,c);y+=2){let k,w=f[y-1],M=f[y+1];w&&(f[y-1]=void 0);let P=!1;if(M){let v=M.oldPos-y;P=M&&0<=v&&v<r}let x=w&&w.oldPos+1<l;if(!P&&!x){f[y]=void 0;continue}if(!x||P&&w.oldPos<M.oldPos?k=this.addToPath(M,!0,!1,0,i):k=this.addToPath(w,!1,!0,1,i),p=this.extractCommon(k,e,t,y,i),k.oldPos+1>=l&&p+1>=r)return a(this.buildValues(k.lastComponent,e,t))||!0;f[y]=k,k.oldPos+1>=l&&(m=Math.min(m,y-1)),p+1>=r&&(g=Math.max(g,y+1))}c++};if(n)(function y(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);_()||y()},0)})();else for(;c<=h&&Date.now()<=u;){let y=_();if(y)return y}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function yi(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function vi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function bs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function xs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ae(s,t){return bs(s,t,"")}function Le(s,t){return xs(s,t,"")}function Mi(s,t){return t.slice(0,cc(s,t))}function cc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function ki(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function _s(s,t){if(t)return re(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function $t(s,t){if(t)return re(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function re(s,t){if(!t)return[$t(s),_s(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=ki(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var ys="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",hc=new RegExp(`[${ys}]+|\\\\s+|[^${ys}]`,"ug"),wi=class extends Pt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=ki(t,a)}else i=t.match(hc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&So(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&So(i,o,n,null,e.intlSegmenter),t}},Po=new wi;function Pi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Do(s,t,e):Po.diff(s,t,e)}function So(s,t,e,i,n){if(t&&e){let[o,a]=re(t.value,n),[r,l]=re(e.value,n);if(s){let c=yi(o,r);s.value=xs(s.value,r,c),t.value=ae(t.value,c),e.value=ae(e.value,c)}if(i){let c=vi(a,l);i.value=bs(i.value,l,c),t.value=Le(t.value,c),e.value=Le(e.value,c)}}else if(e){if(s){let o=$t(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=$t(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=$t(i.value,n),[a,r]=re(t.value,n),l=yi(o,a);t.value=ae(t.value,l);let c=vi(ae(o,l),r);t.value=Le(t.value,c),i.value=bs(i.value,o,c),s.value=xs(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=$t(i.value,n),a=_s(t.value,n),r=Mi(a,o);t.value=Le(t.value,r)}else if(s){let o=_s(s.value,n),a=$t(t.value,n),r=Mi(o,a);t.value=ae(t.value,r)}}var Si=class extends Pt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${ys}]+|[^\\\\S\\\\n\\\\r]+|[^${ys}]`,"ug");return t.match(e)||[]}},Co=new Si;function Do(s,t,e){return Co.diff(s,t,e)}var Ci=class extends Pt{constructor(){super(...arguments),this.tokenize=dc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},Ao=new Ci;function Di(s,t,e){return Ao.diff(s,t,e)}function dc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var Oo=4e3;function To(s){let t=b("div",{class:"body"}),e=b("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=b("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...uc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function uc(s,t){let e=[b("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),b("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",`${B(t.durationMs)} ms`,...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];return t.label!==null&&e.push(b("p",{class:"label"},t.label)),e.push(vs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(vs("Error",t.error,"detail-error")),e.push(vs("Output",t.output,"detail-output")),t.expected!==null&&(e.push(vs("Expected",t.expected,"detail-expected")),e.push(b("h3",{},"Output vs expected"),gc(t.expected,t.output))),e.push(b("h3",{},"Evaluations"),fc(t)),t.trials!==null&&e.push(b("h3",{},`Trials (${B(t.trials.filter(i=>i.passed).length)} of ${B(t.trials.length)} passed)`),b("ol",{class:"trials"},...t.trials.map(i=>b("li",{class:i.passed?"ok":"bad"},`${i.passed?"\\u2713":"\\u2717"} ${B(i.durationMs)} ms \\xB7 ${i.error??i.scores}`)))),t.usage!==null&&e.push(b("h3",{},"Model calls of the target"),b("p",{},t.usage)),e}function vs(s,t,e){return b("div",{class:"block"},b("h3",{},s),b("pre",{id:e},t))}function fc(s){let t=s.evaluations.map(e=>b("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},b("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),b("td",{},e.evaluator),b("td",{class:"num"},jt(e.score)),b("td",{},e.threshold??"no threshold"),b("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),b("td",{class:"dim"},e.usage??"")));return b("table",{class:"grid",id:"detail-evaluations"},b("thead",{},b("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>b("th",{},e)))),b("tbody",{},...t))}function gc(s,t){let i=s.length>Oo||t.length>Oo?Di(s,t):Pi(s,t),n=b("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?b("ins",{},o.value):o.removed?b("del",{},o.value):document.createTextNode(o.value));return n}function Ro(s){let{totals:t}=s,e=s.verdict==="pass",i=s.interrupted?"The run was interrupted: the verdict is FAIL.":e?`All ${B(t.runs)} runs passed their gates.`:`${B(t.failedRuns)} of ${B(t.runs)} runs failed their gates.`;return b("header",{id:"verdict",class:e?"pass":"fail"},b("div",{class:"word"},e?"PASS":"FAIL"),b("div",{},b("p",{class:"sentence"},i),b("p",{class:"totals"},`${B(t.cases)} cases: ${B(t.passed)} passed, ${B(t.failed)} failed, ${B(t.errored)} errored`),b("p",{class:"meta"},[s.config,s.git,s.startedAt,`${(s.durationMs/1e3).toFixed(1)} s`,`evalgate ${s.toolVersion}`].filter(n=>n!==null).join(" \\xB7 ")),s.usage!==null?b("p",{class:"meta"},s.usage):null))}function Eo(s){let t=s.runs.flatMap(e=>e.gate.map(i=>b("tr",{class:i.passed?"ok":"bad"},b("td",{},e.name),b("td",{},i.passed?"\\u2713":"\\u2717"),b("td",{},i.name),b("td",{},i.expected),b("td",{},i.actual))));return pt("Gate conditions","gate",b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","","condition","expected","actual"].map(e=>b("th",{},e)))),b("tbody",{},...t)))}function Io(s){let t=b("tr",{},...s.keys.map(i=>b("th",{},i)),b("th",{},"verdict"),b("th",{class:"num"},"cases"),b("th",{class:"num"},"pass rate"),...s.evaluators.map((i,n)=>b("th",{class:"num",title:s.lowerIsBetter[n]===!0?"mean score (lower is better)":"mean score"},i))),e=s.rows.map(i=>b("tr",{},...s.keys.map(n=>b("td",{},i.params[n]??"")),b("td",{class:i.verdict},i.verdict.toUpperCase()),b("td",{class:"num"},B(i.cases)),Lo(Te(i.passRate),i.passRate!==null&&i.passRate===s.bestPassRate),...i.means.map((n,o)=>Lo(jt(n),n!==null&&n===s.bestMeans[o]))));return b("div",{class:"matrix"},b("h3",{},`${s.suite} \\xB7 ${B(s.rows.length)} grid points`),b("table",{class:"grid"},b("thead",{},t),b("tbody",{},...e)),b("p",{class:"note"},pc(s)))}function pc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Lo(s,t){return b("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Fo(s){let t=s.runs.map(e=>b("tr",{},b("td",{},e.name),b("td",{class:e.verdict},e.verdict.toUpperCase()),b("td",{class:"num"},B(e.cases)),b("td",{class:"num"},Te(e.passRate)),b("td",{class:"num"},B(e.failed)),b("td",{class:"num"},B(e.errored)),b("td",{},e.evaluators.map(i=>`${i.id} ${jt(i.mean)}`).join(" \\xB7 "))));return b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","verdict","cases","pass rate","failed","errored","evaluator means"].map(e=>b("th",{},e)))),b("tbody",{},...t))}var Ms=30,zo=10,mc=8,Bo={errored:0,failed:1,passed:2};function Wo(s,t){let e=s.cases.map(x=>[x.id,x.label??"",x.source??"",x.output.slice(0,4e3),x.error??""].join(`\n`).toLowerCase()),i=s.evaluators.slice(0,mc),n=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=ks("filter-run",[["all","every run"],...s.runs.map((x,v)=>[String(v),x.name])]),a=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((x,v)=>[String(v),`${x} did not pass`])]),r=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(x=>[`tag:${x}`,`tagged ${x}`])]),l=b("input",{id:"filter-search",type:"search",placeholder:"search id, label, output, error\\u2026","aria-label":"search cases"}),c=b("span",{id:"case-count",class:"note"}),h="status",d=!0,u=[],f=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((x,v)=>[`score:${v}`,x])],p=`90px minmax(200px,2fr) minmax(140px,1fr) 70px ${i.map(()=>"80px").join(" ")}`,g=b("div",{class:"row head"});g.style.gridTemplateColumns=p;for(let[x,v]of f){let S=b("button",{type:"button",class:"sort","data-key":x},v);S.addEventListener("click",()=>{d=h===x?!d:!0,h=x,w()}),g.append(S)}let m=b("div",{class:"spacer"}),_=b("div",{id:"case-rows",class:"rows",role:"list"},m);function y(x){let v=s.cases[x];if(v===void 0)return!1;let S=n.value;if(S==="not-passed"&&v.status==="passed"||(S==="failed"||S==="errored"||S==="passed")&&v.status!==S||S==="flaky"&&!v.flaky||o.value!=="all"&&String(v.run)!==o.value||a.value!=="all"&&!v.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!v.tags.includes(r.value.slice(4)))return!1;let C=l.value.trim().toLowerCase();return C===""||(e[x]??"").includes(C)}function k(x,v){if(h==="status")return Bo[x.status]-Bo[v.status]||x.run-v.run;if(h==="case")return x.id<v.id?-1:x.id>v.id?1:0;if(h==="run")return x.run-v.run;if(h==="duration")return x.durationMs-v.durationMs;let S=Number(h.slice(6));return(x.scores[S]??-1)-(v.scores[S]??-1)}function w(){u=[];for(let x=0;x<s.cases.length;x++)y(x)&&u.push(x);u.sort((x,v)=>{let S=k(s.cases[x],s.cases[v]);return(d?S:-S)||x-v}),c.textContent=`${B(u.length)} of ${B(s.cases.length)} cases`,m.style.height=`${u.length*Ms}px`;for(let x of g.querySelectorAll("button")){let v=x.getAttribute("data-key");x.setAttribute("aria-sort",v===h?d?"ascending":"descending":"none")}M()}function M(){for(let C of _.querySelectorAll(".case"))C.remove();let x=Math.max(0,Math.floor(_.scrollTop/Ms)-zo),v=Math.ceil((_.clientHeight||600)/Ms)+2*zo,S=document.createDocumentFragment();for(let C=x;C<Math.min(u.length,x+v);C++){let D=s.cases[u[C]??-1];D!==void 0&&S.append(P(D,C))}_.append(S)}function P(x,v){let S=x.label===null?x.id:`${x.id.slice(0,12)}\\u2026 ${x.label}`,C=b("div",{class:`row case ${x.status}`,role:"listitem",tabindex:"0","data-id":x.id},b("span",{class:`badge ${x.status}`},x.flaky?`${x.status} ~`:x.status),b("span",{class:"name",title:x.id},S),b("span",{class:"dim"},s.runs[x.run]?.name??""),b("span",{class:"num"},B(x.durationMs)),...i.map((O,j)=>b("span",{class:x.failing.includes(j)?"num bad":"num"},jt(x.scores[j]??null))));C.style.top=`${v*Ms}px`,C.style.gridTemplateColumns=p;let D=()=>t(x);return C.addEventListener("click",D),C.addEventListener("keydown",O=>{O.key==="Enter"&&D()}),C}for(let x of[n,o,a,r])x?.addEventListener("change",w);return l.addEventListener("input",w),_.addEventListener("scroll",()=>requestAnimationFrame(M)),queueMicrotask(w),pt("Cases","cases",b("div",{class:"filters"},n,o,a,...r?[r]:[],l,c),b("div",{class:"table"},g,_))}function ks(s,t){return b("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>b("option",{value:e},i)))}function bc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=To(e),r=[Ro(e),b("div",{class:"top"},pt("Grid","matrices",...e.matrices.map(Io),n.length>0?Fo({...e,runs:n}):null),wo(e)),Eo(e),xc(e),Wo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function xc(s){let t=s.comparison;if(t===null)return null;let e=n=>n===null?"\\u2014":n.toFixed(3),i=t.rows.map(n=>b("tr",{class:n.label==="regressed"?"bad":n.label==="improved"?"ok":""},...[`${n.run}${n.incomplete}`,n.metric,e(n.base),e(n.head),e(n.delta),`[${e(n.low)}, ${e(n.high)}]`,n.label].map(o=>b("td",{},o))));return pt("Against the baseline","comparison",b("p",{class:"note"},`baseline: ${t.base}`),...t.warnings.map(n=>b("p",{class:"warning"},b("strong",{},n.title)," ",n.detail)),b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","metric","base","head","\\u0394","CI",""].map(n=>b("th",{},n)))),b("tbody",{},...i)),t.newlyFailing.length>0?b("p",{},`Newly failing: ${t.newlyFailing.map(n=>`${n.id} (${n.run})`).join(", ")}`):null)}bc();})();\n';
-    REPORT_APP_CSS = "/* The report's only stylesheet, inlined into the page. */\n:root {\n  --pass: #2e7d4f;\n  --fail: #c8453b;\n  --warn: #b07d12;\n  --line: #d9dde5;\n  --dim: #667085;\n  font:\n    14px/1.4 system-ui,\n    -apple-system,\n    'Segoe UI',\n    sans-serif;\n  color: #1d2430;\n}\nbody {\n  margin: 0;\n  background: #f6f7f9;\n}\n#app {\n  max-width: 1400px;\n  margin: 0 auto;\n  padding: 12px 20px 40px;\n}\nh2 {\n  font-size: 16px;\n  margin: 0 0 8px;\n}\nh3 {\n  font-size: 14px;\n  margin: 12px 0 6px;\n}\nsection {\n  background: #fff;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 14px;\n  margin: 12px 0;\n}\n#verdict {\n  display: flex;\n  gap: 16px;\n  align-items: center;\n  border-radius: 6px;\n  padding: 10px 16px;\n  color: #fff;\n}\n#verdict.pass {\n  background: var(--pass);\n}\n#verdict.fail {\n  background: var(--fail);\n}\n#verdict .word {\n  font-size: 30px;\n  font-weight: 700;\n  letter-spacing: 1px;\n}\n#verdict p {\n  margin: 2px 0;\n}\n#verdict .sentence {\n  font-size: 17px;\n  font-weight: 600;\n}\n#verdict .meta {\n  opacity: 0.9;\n  font-size: 12px;\n}\n.top {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);\n  gap: 12px;\n}\n.top section {\n  margin: 12px 0 0;\n}\n@media (max-width: 900px) {\n  .top {\n    grid-template-columns: 1fr;\n  }\n}\ntable.grid {\n  border-collapse: collapse;\n  width: 100%;\n  font-size: 13px;\n}\ntable.grid th,\ntable.grid td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 6px;\n  text-align: left;\n  vertical-align: top;\n}\ntable.grid th {\n  font-weight: 600;\n  color: var(--dim);\n}\n.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n  white-space: nowrap;\n}\ntd.best {\n  font-weight: 700;\n  color: var(--pass);\n}\ntd.pass {\n  color: var(--pass);\n  font-weight: 600;\n}\ntd.fail {\n  color: var(--fail);\n  font-weight: 600;\n}\ntr.bad td {\n  color: var(--fail);\n}\ntr.err td {\n  color: var(--warn);\n}\n.warning {\n  border-left: 3px solid var(--warn);\n  padding: 2px 0 2px 8px;\n}\n.warning strong {\n  color: var(--warn);\n}\n.note,\n.dim {\n  color: var(--dim);\n  font-size: 12px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: 1fr;\n  gap: 10px;\n}\nfigure.chart {\n  margin: 0;\n}\nfigcaption {\n  font-size: 12px;\n  color: var(--dim);\n  margin-bottom: 4px;\n}\n.canvas {\n  position: relative;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px;\n  align-items: center;\n  margin-bottom: 8px;\n}\n.filters input {\n  flex: 1;\n  min-width: 200px;\n  padding: 4px 8px;\n}\n.table {\n  border: 1px solid var(--line);\n  border-radius: 4px;\n}\n.row {\n  display: grid;\n  gap: 8px;\n  align-items: center;\n  height: 30px;\n  padding: 0 8px;\n  box-sizing: border-box;\n  font-size: 13px;\n}\n.row > * {\n  overflow: hidden;\n  white-space: nowrap;\n  text-overflow: ellipsis;\n}\n.row.head {\n  background: #eef0f4;\n}\n.row.head button {\n  background: none;\n  border: 0;\n  font: inherit;\n  font-weight: 600;\n  color: var(--dim);\n  text-align: left;\n  cursor: pointer;\n  padding: 0;\n}\n.row.head button[aria-sort='ascending']::after {\n  content: ' \u25B2';\n}\n.row.head button[aria-sort='descending']::after {\n  content: ' \u25BC';\n}\n.rows {\n  position: relative;\n  height: 60vh;\n  overflow-y: auto;\n}\n.spacer {\n  width: 1px;\n}\n.row.case {\n  position: absolute;\n  left: 0;\n  right: 0;\n  border-top: 1px solid #f0f1f4;\n  cursor: pointer;\n}\n.row.case:hover,\n.row.case:focus {\n  background: #eef4ff;\n  outline: none;\n}\n.badge {\n  font-size: 11px;\n  font-weight: 600;\n  border-radius: 3px;\n  padding: 1px 6px;\n  color: #fff;\n  justify-self: start;\n}\n.badge.passed {\n  background: var(--pass);\n}\n.badge.failed {\n  background: var(--fail);\n}\n.badge.errored {\n  background: var(--warn);\n}\n.bad {\n  color: var(--fail);\n}\n#detail {\n  position: fixed;\n  top: 0;\n  right: 0;\n  bottom: 0;\n  width: min(760px, 100%);\n  background: #fff;\n  border-left: 1px solid var(--line);\n  box-shadow: -4px 0 16px rgba(0, 0, 0, 0.12);\n  overflow-y: auto;\n  padding: 14px 18px;\n  box-sizing: border-box;\n}\n#detail[hidden] {\n  display: none;\n}\n#detail .close {\n  position: absolute;\n  top: 8px;\n  right: 12px;\n  font-size: 22px;\n  border: 0;\n  background: none;\n  cursor: pointer;\n}\n#detail h2 {\n  word-break: break-all;\n  padding-right: 30px;\n}\npre {\n  background: #f6f7f9;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 8px;\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 320px;\n  overflow: auto;\n  font-size: 12px;\n  margin: 0;\n}\npre.diff ins {\n  background: #d5f0dc;\n  text-decoration: none;\n}\npre.diff del {\n  background: #f8d7d3;\n}\ntd.reason {\n  white-space: pre-wrap;\n  word-break: break-word;\n}\nol.trials li.bad {\n  color: var(--fail);\n}\n.matrix {\n  overflow-x: auto;\n}\n";
+    REPORT_APP_JS = '"use strict";(()=>{var Vo=Object.defineProperty;var No=(s,t,e)=>t in s?Vo(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>No(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function ue(s){return s+.5|0}var mt=(s,t,e)=>Math.max(Math.min(s,e),t);function he(s){return mt(ue(s*2.55),0,255)}function bt(s){return mt(ue(s*255),0,255)}function rt(s){return mt(ue(s/2.55)/100,0,1)}function Ai(s){return mt(ue(s*100),0,100)}var Z={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ss=[..."0123456789ABCDEF"],Ho=s=>Ss[s&15],jo=s=>Ss[(s&240)>>4]+Ss[s&15],Fe=s=>(s&240)>>4===(s&15),$o=s=>Fe(s.r)&&Fe(s.g)&&Fe(s.b)&&Fe(s.a);function Yo(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Z[s[1]]*17,g:255&Z[s[2]]*17,b:255&Z[s[3]]*17,a:t===5?Z[s[4]]*17:255}:(t===7||t===9)&&(e={r:Z[s[1]]<<4|Z[s[2]],g:Z[s[3]]<<4|Z[s[4]],b:Z[s[5]]<<4|Z[s[6]],a:t===9?Z[s[7]]<<4|Z[s[8]]:255})),e}var Uo=(s,t)=>s<255?t(s):"";function Xo(s){var t=$o(s)?Ho:jo;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Uo(s.a,t):void 0}var qo=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ei(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Go(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Ko(s,t,e){let i=Ei(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Jo(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Ps(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Jo(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Cs(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(bt)}function Ds(s,t,e){return Cs(Ei,s,t,e)}function Zo(s,t,e){return Cs(Ko,s,t,e)}function Qo(s,t,e){return Cs(Go,s,t,e)}function Ri(s){return(s%360+360)%360}function ta(s){let t=qo.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?he(+t[5]):bt(+t[5]));let n=Ri(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Zo(n,o,a):t[1]==="hsv"?i=Qo(n,o,a):i=Ds(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function ea(s,t){var e=Ps(s);e[0]=Ri(e[0]+t),e=Ds(e),s.r=e[0],s.g=e[1],s.b=e[2]}function sa(s){if(!s)return;let t=Ps(s),e=t[0],i=Ai(t[1]),n=Ai(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${rt(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Oi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function ia(){let s={},t=Object.keys(Ti),e=Object.keys(Oi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Oi[o]);o=parseInt(Ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var ze;function na(s){ze||(ze=ia(),ze.transparent=[0,0,0,0]);let t=ze[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var oa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function aa(s){let t=oa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?he(a):mt(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?he(i):mt(i,0,255)),n=255&(t[4]?he(n):mt(n,0,255)),o=255&(t[6]?he(o):mt(o,0,255)),{r:i,g:n,b:o,a:e}}}function ra(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${rt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Xt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function la(s,t,e){let i=Xt(rt(s.r)),n=Xt(rt(s.g)),o=Xt(rt(s.b));return{r:bt(ws(i+e*(Xt(rt(t.r))-i))),g:bt(ws(n+e*(Xt(rt(t.g))-n))),b:bt(ws(o+e*(Xt(rt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Be(s,t,e){if(s){let i=Ps(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Ds(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Ii(s,t){return s&&Object.assign(t||{},s)}function Li(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=bt(s[3]))):(t=Ii(s,{r:0,g:0,b:0,a:1}),t.a=bt(t.a)),t}function ca(s){return s.charAt(0)==="r"?aa(s):ta(s)}var de=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Li(t):e==="string"&&(i=Yo(t)||na(t)||ca(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Ii(this._rgb);return t&&(t.a=rt(t.a)),t}set rgb(t){this._rgb=Li(t)}rgbString(){return this._valid?ra(this._rgb):void 0}hexString(){return this._valid?Xo(this._rgb):void 0}hslString(){return this._valid?sa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=la(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=bt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=ue(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Be(this._rgb,2,t),this}darken(t){return Be(this._rgb,2,-t),this}saturate(t){return Be(this._rgb,1,t),this}desaturate(t){return Be(this._rgb,1,-t),this}rotate(t){return ea(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function nt(){}var ji=(()=>{let s=0;return()=>s++})();function E(s){return s==null}function z(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function L(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function X(s,t){return V(s)?s:t}function T(s,t){return typeof s>"u"?t:s}var $i=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function I(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function R(s,t,e,i){let n,o,a;if(z(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(L(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function pe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ne(s){if(z(s))return s.map(Ne);if(L(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ne(s[e[n]]);return t}return s}function Yi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ha(s,t,e,i){if(!Yi(s))return;let n=t[s],o=e[s];L(n)&&L(o)?Gt(n,o,i):t[s]=Ne(o)}function Gt(s,t,e){let i=z(t)?t:[t],n=i.length;if(!L(s))return s;e=e||{};let o=e.merger||ha,a;for(let r=0;r<n;++r){if(a=i[r],!L(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Kt(s,t){return Gt(s,t,{merger:da})}function da(s,t,e){if(!Yi(s))return;let i=t[s],n=e[s];L(i)&&L(n)?Kt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ne(n))}var Fi={"":s=>s,x:s=>s.x,y:s=>s.y};function ua(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function fa(s){let t=ua(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Lt(s,t){return(Fi[t]||(Fi[t]=fa(t)))(s)}function $e(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Jt=s=>typeof s<"u",lt=s=>typeof s=="function",Ls=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function Ui(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var N=Math.PI,Q=2*N,wc=Q+N,He=Number.POSITIVE_INFINITY,ga=N/180,U=N/2,At=N/4,zi=N*2/3,ct=Math.log10,ht=Math.sign;function me(s,t,e){return Math.abs(s-t)<e}function Es(s){let t=Math.round(s);s=me(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ct(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function Xi(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function pa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function be(s){return!pa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function qi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Rs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function dt(s){return s*(N/180)}function Ye(s){return s*(180/N)}function Is(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function Gi(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*N&&(o+=Q),{angle:o,distance:n}}function Ki(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function st(s){return(s%Q+Q)%Q}function Ji(s,t,e,i){let n=st(s),o=st(t),a=st(e),r=st(o-n),l=st(a-n),c=st(n-o),h=st(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function tt(s,t,e){return Math.max(t,Math.min(e,s))}function Zi(s){return tt(s,-32768,32767)}function Et(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Ue(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Xe=(s,t,e,i)=>Ue(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),Qi=(s,t,e)=>Ue(s,e,i=>s[i][t]>=e);function tn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var en=["push","pop","shift","splice","unshift"];function sn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),en.forEach(e=>{let i="_onData"+$e(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Fs(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(en.forEach(o=>{delete s[o]}),delete s._chartjs)}function zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Bs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Ws(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Bs.call(window,()=>{i=!1,s.apply(t,e)}))}}function nn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Vs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,on=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var We=s=>s===0||s===1,Bi=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*Q/e)),Wi=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*Q/e)+1,qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*U)+1,easeOutSine:s=>Math.sin(s*U),easeInOutSine:s=>-.5*(Math.cos(N*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>We(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>We(s)?s:Bi(s,.075,.3),easeOutElastic:s=>We(s)?s:Wi(s,.075,.3),easeInOutElastic(s){return We(s)?s:s<.5?.5*Bi(s*2,.1125,.45):.5+.5*Wi(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?qt.easeInBounce(s*2)*.5:qt.easeOutBounce(s*2-1)*.5+.5};function an(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function Ns(s){return an(s)?s:new de(s)}function As(s){return an(s)?s:new de(s).saturate(.5).darken(.1).hexString()}var ma=["x","y","borderWidth","radius","tension"],ba=["color","borderColor","backgroundColor"];function xa(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:ba},numbers:{type:"number",properties:ma}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function _a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Vi=new Map;function ya(s,t){t=t||{};let e=s+JSON.stringify(t),i=Vi.get(e);return i||(i=new Intl.NumberFormat(s,t),Vi.set(e,i)),i}function qe(s,t,e){return ya(t,e).format(s)}var rn={values(s){return z(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=va(s,e)}let a=ct(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ct(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?rn.numeric.call(this,s,t,e):""}};function va(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var xe={formatters:rn};function Ma(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var _t=Object.create(null),Ge=Object.create(null);function fe(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Os(s,t,e){return typeof t=="string"?Gt(fe(s,t),e):Gt(fe(s,""),t)}var Ts=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>As(n.backgroundColor),this.hoverBorderColor=(i,n)=>As(n.borderColor),this.hoverColor=(i,n)=>As(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Os(this,t,e)}get(t){return fe(this,t)}describe(t,e){return Os(Ge,t,e)}override(t,e){return Os(_t,t,e)}route(t,e,i,n){let o=fe(this,t),a=fe(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return L(l)?Object.assign({},c,l):T(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},B=new Ts({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[xa,_a,Ma]);function ka(s){return!s||E(s.size)||E(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ge(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function ln(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!z(d))a=ge(s,n,o,a,d);else if(z(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!z(u)&&(a=ge(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function yt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Hs(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function js(s,t,e,i){$s(s,t,e,i,null)}function $s(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,m=(p||0)*ga;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(m),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,Q):s.arc(e,i,g,0,Q),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(m+At)*l,d=Math.cos(m+At)*(n?n/2-c:l),r=Math.sin(m+At)*l,u=Math.sin(m+At)*(n?n/2-c:l),s.arc(e-d,i-r,c,m-N,m-U),s.arc(e+u,i-a,c,m-U,m),s.arc(e+d,i+r,c,m,m+U),s.arc(e-u,i+a,c,m+U,m+N),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}m+=At;case"rectRot":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":m+=At;case"cross":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),m+=At,d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(m)*g,r=Math.sin(m)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(m)*(n?n/2:g),i+Math.sin(m)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Rt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Ke(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function Je(s){s.restore()}function wa(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),E(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function Sa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Pa(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function It(s,t,e,i,n,o={}){let a=z(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,wa(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Pa(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),E(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),Sa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function Zt(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*N,N,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,N,U,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,U,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-U,!0),s.lineTo(e+a.topLeft,i)}var Ca=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Da=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Aa(s,t){let e=(""+s).match(Ca);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Oa=s=>+s||0;function Ys(s,t){let e={},i=L(t),n=i?Object.keys(t):t,o=L(s)?i?a=>T(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=Oa(o(a));return e}function Us(s){return Ys(s,{top:"y",right:"x",bottom:"y",left:"x"})}function vt(s){return Ys(s,["topLeft","topRight","bottomLeft","bottomRight"])}function Y(s){let t=Us(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function H(s,t){s=s||{},t=t||B.font;let e=T(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=T(s.style,t.style);i&&!(""+i).match(Da)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:T(s.family,t.family),lineHeight:Aa(T(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:T(s.weight,t.weight),string:""};return n.string=ka(n),n}function _e(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&z(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function cn(s,t,e){let{min:i,max:n}=s,o=$i(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function Mt(s,t){return Object.assign(Object.create(s),t)}function Ze(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=un("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>Ze([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return hn(r,l,()=>Ba(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return Hi(r).includes(l)},ownKeys(r){return Hi(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Tt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:Xs(s,i),setContext:o=>Tt(s,o,e,i),override:o=>Tt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return hn(o,a,()=>La(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function Xs(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:lt(e)?e:()=>e,isIndexable:lt(i)?i:()=>i}}var Ta=(s,t)=>s?s+$e(t):t,qs=(s,t)=>L(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function hn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function La(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return lt(r)&&a.isScriptable(t)&&(r=Ea(t,r,s,e)),z(r)&&r.length&&(r=Ra(t,r,s,a.isIndexable)),qs(t,r)&&(r=Tt(r,n,o&&o[t],a)),r}function Ea(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),qs(s,l)&&(l=Gs(n._scopes,n,s,l)),l}function Ra(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(L(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=Gs(c,n,s,h);t.push(Tt(d,o,a&&a[s],r))}}return t}function dn(s,t,e){return lt(s)?s(t,e):s}var Ia=(s,t)=>s===!0?t:typeof s=="string"?Lt(t,s):void 0;function Fa(s,t,e,i,n){for(let o of t){let a=Ia(e,o);if(a){s.add(a);let r=dn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function Gs(s,t,e,i){let n=t._rootScopes,o=dn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Ni(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Ni(r,a,o,l,i),l===null)?!1:Ze(Array.from(r),[""],n,o,()=>za(t,e,i))}function Ni(s,t,e,i,n){for(;e;)e=Fa(s,t,e,i,n);return e}function za(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return z(n)&&L(e)?e:n||{}}function Ba(s,t,e,i){let n;for(let o of t)if(n=un(Ta(o,s),e),typeof n<"u")return qs(s,n)?Gs(e,i,s,n):n}function un(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function Hi(s){let t=s._keys;return t||(t=s._keys=Wa(s._scopes)),t}function Wa(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Sc=Number.EPSILON||1e-14;function Qe(){return typeof window<"u"&&typeof document<"u"}function ts(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function je(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var es=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Va(s,t){return es(s).getPropertyValue(t)}var Na=["top","right","bottom","left"];function Ot(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=Na[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var Ha=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function ja(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(Ha(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function kt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=es(e),o=n.boxSizing==="border-box",a=Ot(n,"padding"),r=Ot(n,"border","width"),{x:l,y:c,box:h}=ja(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function $a(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&ts(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=es(o),l=Ot(r,"border","width"),c=Ot(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=je(r.maxWidth,o,"clientWidth"),n=je(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||He,maxHeight:n||He}}var xt=s=>Math.round(s*10)/10;function fn(s,t,e,i){let n=es(s),o=Ot(n,"margin"),a=je(n.maxWidth,s,"clientWidth")||He,r=je(n.maxHeight,s,"clientHeight")||He,l=$a(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Ot(n,"border","width"),f=Ot(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=xt(Math.min(c,a,l.maxWidth)),h=xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=xt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=xt(Math.floor(h*i))),{width:c,height:h}}function Ks(s,t,e){let i=t||1,n=xt(s.height*i),o=xt(s.width*i);s.height=xt(s.height),s.width=xt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var gn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};Qe()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function Js(s,t){let e=Va(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Ya=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},Ua=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ft(s,t,e){return s?Ya(t,e):Ua()}function Zs(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function Qs(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ve(s,t,e){return s.options.clip?s[e]:t[e]}function Xa(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ve(e,t,"left"),right:Ve(e,t,"right"),top:Ve(i,t,"top"),bottom:Ve(i,t,"bottom")}:t}function pn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Xa(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var ci=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Bs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},ut=new ci,mn="transparent",qa={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=Ns(s||mn),n=i.valid&&Ns(t||mn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},hi=class{constructor(t,e,i,n){let o=e[i];n=_e([t.to,n,o,t.from]);let a=_e([t.from,o,n]);this._active=!0,this._fn=t.fn||qa[t.type||typeof a],this._easing=qt[t.easing]||qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=_e([t.to,e,n,t.from]),this._from=_e([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ds=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!L(t))return;let e=Object.keys(B.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!L(o))return;let a={};for(let r of e)a[r]=o[r];(z(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Ka(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Ga(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new hi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return ut.add(this._chart,i),!0}};function Ga(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Ka(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function bn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Ja(s,t,e){if(e===!1)return!1;let i=bn(s,e),n=bn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Za(s){let t,e,i,n;return L(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function ao(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function xn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ht(t)===ht(c))&&(t+=c)}return!h&&!i.all?0:t}function Qa(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function ti(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function tr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function er(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function sr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function _n(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function yn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=tr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:m}=p,_=p._stacks||(p._stacks={});u=_[c]=sr(n,h,g),u[r]=m,u._top=_n(u,a,!0,i.type),u._bottom=_n(u,a,!1,i.type);let y=u._visualValues||(u._visualValues={});y[r]=m}}function ei(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function ir(s,t){return Mt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function nr(s,t,e){return Mt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ye(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var si=s=>s==="reset"||s==="none",vn=(s,t)=>t?s:Object.assign({},s),or=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:ao(e,!0),values:null},Wt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=ti(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ye(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=T(i.xAxisID,ei(t,"x")),a=e.yAxisID=T(i.yAxisID,ei(t,"y")),r=e.rAxisID=T(i.rAxisID,ei(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Fs(this._data,this),t._stacked&&ye(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(L(e)){let n=this._cachedMeta;this._data=Qa(e,n)}else if(i!==e){if(i){Fs(i,this);let n=this._cachedMeta;ye(n),n._parsed=[]}e&&Object.isExtensible(e)&&sn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=ti(e.vScale,e),e.stack!==i.stack&&(n=!0,ye(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(yn(this,e._parsed),e._stacked=ti(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{z(n[t])?u=this.parseArrayData(i,n,t,e):L(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&yn(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(Lt(f,r),u),y:a.parse(Lt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:ao(n,!0),values:e._stacks[t.axis]._visualValues};return xn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=xn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=or(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=er(r),u,f;function p(){f=n[u];let g=f[r.axis];return!V(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],V(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Za(T(this.options.clip,Ja(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=nr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=ir(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Jt(i);if(r)return vn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(B.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(vn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new ds(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||si(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){si(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!si(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ye(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Wt,"defaults",{}),A(Wt,"datasetElementType",null),A(Wt,"dataElementType",null);function ar(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=zs(i.sort((n,o)=>n-o))}return s._cache.$bar}function rr(s){let t=s.iScale,e=ar(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Jt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function lr(s,t,e,i){let n=e.barThickness,o,a;return E(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function cr(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function hr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function ro(s,t,e,i){return z(s)?hr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Mn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(ro(u,d,o,c));return l}function ii(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function dr(s,t,e){return s!==0?ht(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function ur(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function fr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=ur(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[kn(h,a,r,l)]=!0,n=c)),o[kn(n,a,r,l)]=!0,s.borderSkipped=o}function kn(s,t,e,i){return i?(s=gr(s,t,e),s=wn(s,e,t)):s=wn(s,t,e),s}function gr(s,t,e){return s===t?e:s===e?t:s}function wn(s,t,e){return s==="start"?t:s==="end"?e:s}function pr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Vt=class extends Wt{parsePrimitiveData(t,e,i,n){return Mn(t,e,i,n)}parseArrayData(t,e,i,n){return Mn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(Lt(g,c),u),d.push(ro(Lt(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=ii(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||E(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),_=(p._stacks||{})[r.axis],y={horizontal:c,base:g.base,enableBorderRadius:!_||ii(p._custom)||a===_._top||a===_._bottom,x:c?g.head:m.center,y:c?m.center:g.head,height:c?m.size:Math.abs(g.size),width:c?Math.abs(g.size):m.size};u&&(y.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let k=y.options||t[f].options;fr(y,k,_,a),pr(y,k,h.ratio),this.updateElement(t[f],f,y,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(E(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[T(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||rr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=ii(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ht(d)!==ht(c.barEnd)&&(u=0),u+=d);let m=!E(o)&&!h?o:u,_=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=_,g=p-_,Math.abs(g)<a){g=dr(g,e,r)*a,d===r&&(_-=g/2);let y=e.getPixelForDecimal(0),k=e.getPixelForDecimal(1),w=Math.min(y,k),M=Math.max(y,k);_=Math.max(Math.min(_,M),w),p=_+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(_))}if(_===e.getPixelForValue(r)){let y=ht(g)*e.getLineWidthForValue(r)/2;_+=y,g-=y}return{size:g,base:_,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=T(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?cr(t,e,n,h*c):lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(T(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A(Vt,"id","bar"),A(Vt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Vt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function zt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var di=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return zt()}parse(){return zt()}format(){return zt()}add(){return zt()}diff(){return zt()}startOf(){return zt()}endOf(){return zt()}},mr={_date:di};function br(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Qi:Xe;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!E(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!E(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Oe(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=br(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function xr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ni(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Oe(s,e,t,function(r,l,c){!n&&!Rt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function _r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=Gi(a,{x:t.x,y:t.y});Ji(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Oe(s,e,t,o),n}function yr(s,t,e,i,n,o){let a=[],r=xr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let m=r(t,p);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return Oe(s,e,t,c),a}function oi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?_r(s,t,e,n):yr(s,t,e,i,n,o)}function Sn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Oe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var vr={evaluateInteractionItems:Oe,modes:{index(s,t,e,i){let n=kt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ni(s,n,o,i,a)},nearest(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return oi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=kt(t,s);return Sn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=kt(t,s);return Sn(s,n,"y",e.intersect,i)}}},lo=["left","top","right","bottom"];function ve(s,t){return s.filter(e=>e.pos===t)}function Pn(s,t){return s.filter(e=>lo.indexOf(e.pos)===-1&&e.box.axis===t)}function Me(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Mr(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function kr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!lo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function wr(s,t){let e=kr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function Sr(s){let t=Mr(s),e=Me(t.filter(c=>c.box.fullSize),!0),i=Me(ve(t,"left"),!0),n=Me(ve(t,"right")),o=Me(ve(t,"top"),!0),a=Me(ve(t,"bottom")),r=Pn(t,"x"),l=Pn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ve(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Cn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function co(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Pr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!L(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&co(a,o.getPadding());let r=Math.max(0,t.outerWidth-Cn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Cn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Cr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Dr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function Se(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Dr(r.horizontal,t));let{same:d,other:u}=Pr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&Se(n,t,e,i)||h}function ss(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Dn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Jt(c.start)&&(a=c.start),l.fullSize?ss(l,n.left,a,e.outerWidth-n.right-n.left,u):ss(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Jt(c.start)&&(o=c.start),l.fullSize?ss(l,o,n.top,u,e.outerHeight-n.bottom-n.top):ss(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var wt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=Y(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=Sr(s.boxes),l=r.vertical,c=r.horizontal;R(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,m)=>m.box.options&&m.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);co(u,Y(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=wr(l.concat(c),d);Se(r.fullSize,f,d,p),Se(l,f,d,p),Se(c,f,d,p)&&Se(l,f,d,p),Cr(f),Dn(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,Dn(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},R(r.chartArea,g=>{let m=g.box;Object.assign(m,s.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},us=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},ui=class extends us{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},cs="$chartjs",Ar={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},An=s=>s===null||s==="";function Or(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[cs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",An(n)){let o=Js(s,"width");o!==void 0&&(s.width=o)}if(An(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=Js(s,"height");o!==void 0&&(s.height=o)}return s}var ho=gn?{passive:!0}:!1;function Tr(s,t,e){s&&s.addEventListener(t,e,ho)}function Lr(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,ho)}function Er(s,t){let e=Ar[s.type]||s.type,{x:i,y:n}=kt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function fs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Rr(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.addedNodes,i),a=a&&!fs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function Ir(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.removedNodes,i),a=a&&!fs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var De=new Map,On=0;function uo(){let s=window.devicePixelRatio;s!==On&&(On=s,De.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Fr(s,t){De.size||window.addEventListener("resize",uo),De.set(s,t)}function zr(s){De.delete(s),De.size||window.removeEventListener("resize",uo)}function Br(s,t,e){let i=s.canvas,n=i&&ts(i);if(!n)return;let o=Ws((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Fr(s,o),a}function ai(s,t,e){e&&e.disconnect(),t==="resize"&&zr(s)}function Wr(s,t,e){let i=s.canvas,n=Ws(o=>{s.ctx!==null&&e(Er(o,s))},s);return Tr(i,t,n),n}var fi=class extends us{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(Or(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[cs])return!1;let i=e[cs].initial;["height","width"].forEach(o=>{let a=i[o];E(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[cs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Rr,detach:Ir,resize:Br}[e]||Wr;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:ai,detach:ai,resize:ai}[e]||Lr)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return fn(t,e,i,n)}isAttached(t){let e=t&&ts(t);return!!(e&&e.isConnected)}};function Vr(s){return!Qe()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?ui:fi}var gt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return be(this.x)&&be(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(gt,"defaults",{}),A(gt,"defaultRoutes");function Nr(s,t){let e=s.options.ticks,i=Hr(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?$r(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Yr(t,c,o,a/n),c;let h=jr(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(is(t,c,h,E(f)?0:r-f,r),d=0,u=a-1;d<u;d++)is(t,c,h,o[d],o[d+1]);return is(t,c,h,l,E(f)?t.length:l+f),c}return is(t,c,h),c}function Hr(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function jr(s,t,e){let i=Ur(s),n=t.length/e;if(!i)return Math.max(n,1);let o=Xi(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function $r(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Yr(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function is(s,t,e,i,n){let o=T(i,0),a=Math.min(T(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Ur(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Xr=s=>s==="left"?"right":s==="right"?"left":s,Tn=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Ln=(s,t)=>Math.min(t||s,s);function En(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function qr(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Gr(s,t){R(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function ke(s){return s.drawTicks?s.tickLength:0}function Rn(s,t){if(!s.display)return 0;let e=H(s.font,t),i=Y(s.padding);return(z(s.text)?s.text.length:1)*e.lineHeight+i.height}function Kr(s,t){return Mt(s,{scale:t,type:"scale"})}function Jr(s,t,e){return Mt(s,{tick:e,index:t,type:"tick"})}function Zr(s,t,e){let i=Vs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Xr(i)),i}function Qr(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,m=r-o;if(s.isHorizontal()){if(f=q(i,o,r),L(e)){let _=Object.keys(e)[0],y=e[_];p=h[_].getPixelForValue(y)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=Tn(s,e,t);u=r-o}else{if(L(e)){let _=Object.keys(e)[0],y=e[_];f=h[_].getPixelForValue(y)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Tn(s,e,t);p=q(i,a,n),d=e==="left"?-U:U}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Ht=class s extends gt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=X(t,Number.POSITIVE_INFINITY),e=X(e,Number.NEGATIVE_INFINITY),i=X(i,Number.POSITIVE_INFINITY),n=X(n,Number.NEGATIVE_INFINITY),{min:X(t,i),max:X(e,n),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:X(e,X(i,e)),max:X(i,X(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){I(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=cn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?En(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Nr(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){I(this.options.afterUpdate,[this])}beforeSetDimensions(){I(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){I(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),I(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){I(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=I(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){I(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){I(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=Ln(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=tt(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-ke(t.grid)-e.padding-Rn(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ye(Math.min(Math.asin(tt((h.highest.height+6)/r,-1,1)),Math.asin(tt(l/c,-1,1))-Math.asin(tt(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){I(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){I(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=Rn(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ke(o)+l):(t.height=this.maxHeight,t.width=ke(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=dt(this.labelRotation),g=Math.cos(p),m=Math.sin(p);if(r){let _=i.mirror?0:m*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+_+f)}else{let _=i.mirror?0:g*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+_+f)}this._calculatePadding(c,h,m,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){I(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)E(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=En(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Ln(e,i)),c=0,h=0,d,u,f,p,g,m,_,y,k,w,M;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=m=g.string,_=o[m]=o[m]||{data:{},gc:[]},y=g.lineHeight,k=w=0,!E(p)&&!z(p))k=ge(n,_.data,_.gc,k,p),w=y;else if(z(p))for(u=0,f=p.length;u<f;++u)M=p[u],!E(M)&&!z(M)&&(k=ge(n,_.data,_.gc,k,M),w+=y);a.push(k),r.push(w),c=Math.max(k,c),h=Math.max(w,h)}Gr(o,e);let P=a.indexOf(c),x=r.indexOf(h),v=S=>({width:a[S]||0,height:r[S]||0});return{first:v(0),last:v(e-1),widest:v(P),highest:v(x),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Zi(this._alignToPixels?yt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Jr(this.getContext(),t,i))}return this.$context||(this.$context=Kr(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=dt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ke(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,m=g/2,_=function($){return yt(i,$,g)},y,k,w,M,P,x,v,S,C,D,O,j;if(a==="top")y=_(this.bottom),x=this.bottom-u,S=y-m,D=_(t.top)+m,j=t.bottom;else if(a==="bottom")y=_(this.top),D=t.top,j=_(t.bottom)-m,x=y+m,S=this.top+u;else if(a==="left")y=_(this.right),P=this.right-u,v=y-m,C=_(t.left)+m,O=t.right;else if(a==="right")y=_(this.left),C=t.left,O=_(t.right)-m,P=y+m,v=this.left+u;else if(e==="x"){if(a==="center")y=_((t.top+t.bottom)/2+.5);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}D=t.top,j=t.bottom,x=y+m,S=x+u}else if(e==="y"){if(a==="center")y=_((t.left+t.right)/2);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}P=y-m,v=P-u,C=t.left,O=t.right}let it=T(n.ticks.maxTicksLimit,d),W=Math.max(1,Math.ceil(d/it));for(k=0;k<d;k+=W){let $=this.getContext(k),J=o.setContext($),Ee=r.setContext($),Re=J.lineWidth,Yt=J.color,Ie=Ee.dash||[],Ut=Ee.dashOffset,le=J.tickWidth,Ct=J.tickColor,ce=J.tickBorderDash||[],Dt=J.tickBorderDashOffset;w=qr(this,k,l),w!==void 0&&(M=yt(i,w,Re),c?P=v=C=O=M:x=S=D=j=M,f.push({tx1:P,ty1:x,tx2:v,ty2:S,x1:C,y1:D,x2:O,y2:j,width:Re,color:Yt,borderDash:Ie,borderDashOffset:Ut,tickWidth:le,tickColor:Ct,tickBorderDash:ce,tickBorderDashOffset:Dt}))}return this._ticksLength=d,this._borderValue=y,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ke(i.grid),f=u+h,p=d?-h:f,g=-dt(this.labelRotation),m=[],_,y,k,w,M,P,x,v,S,C,D,O,j="middle";if(n==="top")P=this.bottom-p,x=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,x=this._getXAxisLabelAlignment();else if(n==="left"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(n==="right"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];P=this.chart.scales[W].getPixelForValue($)+f}x=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")M=(t.left+t.right)/2-f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];M=this.chart.scales[W].getPixelForValue($)}x=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?j="top":l==="end"&&(j="bottom"));let it=this._getLabelSizes();for(_=0,y=r.length;_<y;++_){k=r[_],w=k.label;let W=o.setContext(this.getContext(_));v=this.getPixelForTick(_)+o.labelOffset,S=this._resolveTickFontOptions(_),C=S.lineHeight,D=z(w)?w.length:1;let $=D/2,J=W.color,Ee=W.textStrokeColor,Re=W.textStrokeWidth,Yt=x;a?(M=v,x==="inner"&&(_===y-1?Yt=this.options.reverse?"left":"right":_===0?Yt=this.options.reverse?"right":"left":Yt="center"),n==="top"?c==="near"||g!==0?O=-D*C+C/2:c==="center"?O=-it.highest.height/2-$*C+C:O=-it.highest.height+C/2:c==="near"||g!==0?O=C/2:c==="center"?O=it.highest.height/2-$*C:O=it.highest.height-D*C,d&&(O*=-1),g!==0&&!W.showLabelBackdrop&&(M+=C/2*Math.sin(g))):(P=v,O=(1-D)*C/2);let Ie;if(W.showLabelBackdrop){let Ut=Y(W.backdropPadding),le=it.heights[_],Ct=it.widths[_],ce=O-Ut.top,Dt=0-Ut.left;switch(j){case"middle":ce-=le/2;break;case"bottom":ce-=le;break}switch(x){case"center":Dt-=Ct/2;break;case"right":Dt-=Ct;break;case"inner":_===y-1?Dt-=Ct:_>0&&(Dt-=Ct/2);break}Ie={left:Dt,top:ce,width:Ct+Ut.width,height:le+Ut.height,color:W.backdropColor}}m.push({label:w,font:S,textOffset:O,options:{rotation:g,color:J,strokeColor:Ee,strokeWidth:Re,textAlign:Yt,textBaseline:j,translation:[M,P],backdrop:Ie}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-dt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=yt(t,this.left,a)-a/2,h=yt(t,this.right,r)+r/2,d=u=l):(d=yt(t,this.top,a)-a/2,u=yt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Ke(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;It(i,c,0,h,l,r)}n&&Je(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=H(i.font),a=Y(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||L(e)?(l+=a.bottom,z(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=Qr(this,l,e,r);It(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Zr(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=T(t.grid&&t.grid.z,-1),n=T(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return H(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},te=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;sl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,tl(t,a,i),this.override&&B.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in B[n]&&(delete B[n][i],this.override&&delete _t[i])}};function tl(s,t,e){let i=Gt(Object.create(null),[e?B.get(e):{},B.get(t),s.defaults]);B.set(t,i),s.defaultRoutes&&el(t,s.defaultRoutes),s.descriptors&&B.describe(t,s.descriptors)}function el(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");B.route(o,n,l,r)})}function sl(s){return"id"in s&&"defaults"in s}var gi=class{constructor(){this.controllers=new te(Wt,"datasets",!0),this.elements=new te(gt,"elements"),this.plugins=new te(Object,"plugins"),this.scales=new te(Ht,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):R(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=$e(t);I(i["before"+n],[],i),e[t](i),I(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},at=new gi,pi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(I(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){E(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=T(i.options&&i.options.plugins,{}),o=il(i);return n===!1&&!e?[]:ol(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function il(s){let t={},e=[],i=Object.keys(at.plugins.items);for(let o=0;o<i.length;o++)e.push(at.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function nl(s,t){return!t&&s===!1?null:s===!0?{}:s}function ol(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=nl(i[l],n);c!==null&&o.push({plugin:r,options:al(s.config,{plugin:r,local:e[l]},c,a)})}return o}function al(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function mi(s,t){let e=B.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function rl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ll(s,t){return s===t?"_index_":"_value_"}function In(s){if(s==="x"||s==="y"||s==="r")return s}function cl(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function bi(s,...t){if(In(s))return s;for(let e of t){let i=e.axis||cl(e.position)||s.length>1&&In(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Fn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function hl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Fn(s,"x",e[0])||Fn(s,"y",e[0])}return{}}function dl(s,t){let e=_t[s.type]||{scales:{}},i=t.scales||{},n=mi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!L(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=bi(a,r,hl(a,s),B.scales[r.type]),c=ll(l,n),h=e.scales||{};o[a]=Kt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||mi(r,t),h=(_t[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=rl(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Kt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Kt(r,[B.scales[r.type],B.scale])}),o}function fo(s){let t=s.options||(s.options={});t.plugins=T(t.plugins,{}),t.scales=dl(s,t)}function go(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ul(s){return s=s||{},s.data=go(s.data),fo(s),s}var zn=new Map,po=new Set;function ns(s,t){let e=zn.get(s);return e||(e=t(),zn.set(s,e),po.add(e)),e}var we=(s,t,e)=>{let i=Lt(t,e);i!==void 0&&s.add(i)},xi=class{constructor(t){this._config=ul(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=go(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),fo(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ns(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ns(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ns(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return ns(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>we(l,t,d))),h.forEach(d=>we(l,n,d)),h.forEach(d=>we(l,_t[o]||{},d)),h.forEach(d=>we(l,B,d)),h.forEach(d=>we(l,Ge,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),po.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,_t[e]||{},B.datasets[e]||{},{type:e},B,Ge]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Bn(this._resolverCache,t,n),l=a;if(gl(a,e)){o.$shared=!1,i=lt(i)?i():i;let c=this.createResolver(t,i,r);l=Tt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Bn(this._resolverCache,t,i);return L(e)?Tt(o,e,void 0,n):o}};function Bn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:Ze(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var fl=s=>L(s)&&Object.getOwnPropertyNames(s).some(t=>lt(s[t]));function gl(s,t){let{isScriptable:e,isIndexable:i}=Xs(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(lt(r)||fl(r))||a&&z(r))return!0}return!1}var pl="4.6.1",ml=["top","bottom","left","right","chartArea"];function Wn(s,t){return s==="top"||s==="bottom"||ml.indexOf(s)===-1&&t==="x"}function Vn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Nn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),I(e&&e.onComplete,[s],t)}function bl(s){let t=s.chart,e=t.options.animation;I(e&&e.onProgress,[s],t)}function mo(s){return Qe()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var hs={},Hn=s=>{let t=mo(s);return Object.values(hs).filter(e=>e.canvas===t).pop()};function xl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function _l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var et=class{static register(...t){at.add(...t),jn()}static unregister(...t){at.remove(...t),jn()}constructor(t,e){let i=this.config=new xi(e),n=mo(t),o=Hn(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Vr(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ji(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new pi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=nn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],hs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}ut.listen(this,"complete",Nn),ut.listen(this,"progress",bl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return E(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return at}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():Ks(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Hs(this.canvas,this.ctx),this}stop(){return ut.stop(this),this}resize(t,e){ut.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,Ks(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),I(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};R(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=bi(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),R(o,a=>{let r=a.options,l=r.id,c=bi(l,r),h=T(r.type,a.dtype);(r.position===void 0||Wn(r.position,c)!==Wn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=at.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),R(n,(a,r)=>{a||delete i[r]}),R(i,a=>{wt.configure(this,a,a.options),wt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Vn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||mi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=at.getController(r),{datasetElementType:c,dataElementType:h}=B.datasets[r];Object.assign(l,{dataElementType:at.getElement(h),datasetElementType:c&&at.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){R(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||R(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Vn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){R(this.scales,t=>{wt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Ls(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;xl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Ls(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;wt.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],R(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,lt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(ut.has(this)?this.attached&&!ut.running(this)&&ut.start(this):(this.draw(),Nn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=pn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Ke(e,n),t.controller.draw(),n&&Je(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Rt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=vr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=Mt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Jt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),ut.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Hs(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete hs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};R(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){R(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},R(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!pe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=Ui(t),c=_l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,I(o.onHover,[t,r,this],this),l&&I(o.onClick,[t,r,this],this));let h=!pe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(et,"defaults",B),A(et,"instances",hs),A(et,"overrides",_t),A(et,"registry",at),A(et,"version",pl),A(et,"getChart",Hn);function jn(){return R(et.instances,s=>s._plugins.invalidate())}function bo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function St(s,t,e,i){return s?0:tt(t,e,i)}function yl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=Us(i);return{t:St(n.top,o.top,0,e),r:St(n.right,o.right,0,t),b:St(n.bottom,o.bottom,0,e),l:St(n.left,o.left,0,t)}}function vl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=vt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||L(n);return{topLeft:St(!l||r.top||r.left,o.topLeft,0,a),topRight:St(!l||r.top||r.right,o.topRight,0,a),bottomLeft:St(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:St(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ml(s){let t=bo(s),e=t.right-t.left,i=t.bottom-t.top,n=yl(s,e/2,i/2),o=vl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function ri(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&bo(s,i);return r&&(n||Et(t,r.left,r.right))&&(o||Et(e,r.top,r.bottom))}function kl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function wl(s,t){s.rect(t.x,t.y,t.w,t.h)}function li(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Nt=class extends gt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ml(this),r=kl(a.radius)?Zt:wl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,li(a,e,o)),t.clip(),r(t,li(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,li(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return ri(this,t,e,i)}inXRange(t,e){return ri(this,t,null,e)}inYRange(t,e){return ri(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Nt,"id","bar"),A(Nt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Nt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var $n=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},Sl=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,gs=class extends gt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=I(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=H(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=$n(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let m=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((m,_)=>{let{itemWidth:y,itemHeight:k}=Pl(i,e,o,m,n);_>0&&f+k+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[_]={left:p,top:f,col:g,width:y,height:k},u=Math.max(u,y),f+=k+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Ft(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Ke(t,this),this._draw(),Je(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=B.color,l=Ft(t.rtl,this.left,this.width),c=H(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:m}=$n(a,d),_=function(P,x,v){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let S=T(v.lineWidth,1);if(n.fillStyle=T(v.fillStyle,r),n.lineCap=T(v.lineCap,"butt"),n.lineDashOffset=T(v.lineDashOffset,0),n.lineJoin=T(v.lineJoin,"miter"),n.lineWidth=S,n.strokeStyle=T(v.strokeStyle,r),n.setLineDash(T(v.lineDash,[])),a.usePointStyle){let C={radius:g*Math.SQRT2/2,pointStyle:v.pointStyle,rotation:v.rotation,borderWidth:S},D=l.xPlus(P,p/2),O=x+u;$s(n,C,D,O,a.pointStyleWidth&&p)}else{let C=x+Math.max((d-g)/2,0),D=l.leftForLtr(P,p),O=vt(v.borderRadius);n.beginPath(),Object.values(O).some(j=>j!==0)?Zt(n,{x:D,y:C,w:p,h:g,radius:O}):n.rect(D,C,p,g),n.fill(),S!==0&&n.stroke()}n.restore()},y=function(P,x,v){It(n,v.text,P,x+m/2,c,{strikethrough:v.hidden,textAlign:l.textAlign(v.textAlign)})},k=this.isHorizontal(),w=this._computeTitleHeight();k?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},Zs(this.ctx,t.textDirection);let M=m+h;this.legendItems.forEach((P,x)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let v=n.measureText(P.text).width,S=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),C=p+u+v,D=f.x,O=f.y;l.setWidth(this.width),k?x>0&&D+C+h>this.right&&(O=f.y+=M,f.line++,D=f.x=q(o,this.left+h,this.right-i[f.line])):x>0&&O+M>this.bottom&&(D=f.x=D+e[f.line].width+h,f.line++,O=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let j=l.x(D);if(_(j,O,P),D=on(S,D+p+u,k?D+C:this.right,t.rtl),y(l.x(D),O,P),k)f.x+=C+h;else if(typeof P.text!="string"){let it=c.lineHeight;f.y+=xo(P,it)+h}else f.y+=M}),Qs(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=H(e.font),n=Y(e.padding);if(!e.display)return;let o=Ft(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,m)=>Math.max(g,m.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Vs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,It(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=H(t.font),i=Y(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Et(t,this.left,this.right)&&Et(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Et(t,n.left,n.left+n.width)&&Et(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Al(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=Sl(n,i);n&&!o&&I(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&I(e.onHover,[t,i,this],this)}else i&&I(e.onClick,[t,i,this],this)}};function Pl(s,t,e,i,n){let o=Cl(i,s,t,e),a=Dl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Cl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Dl(s,t,e){let i=s;return typeof t.text!="string"&&(i=xo(t,e)),i}function xo(s,t){let e=s.text?s.text.length:0;return t*e}function Al(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var _o={id:"legend",_element:gs,start(s,t,e){let i=s.legend=new gs({ctx:s.ctx,options:e,chart:s});wt.configure(s,i,e),wt.addBox(s,i)},stop(s){wt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;wt.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=Y(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Pe={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=Ki(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function ot(s,t){return t&&(z(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function ft(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ol(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function Yn(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=H(t.bodyFont),c=H(t.titleFont),h=H(t.footerFont),d=o.length,u=n.length,f=i.length,p=Y(t.padding),g=p.height,m=0,_=i.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(_+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),_){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(_-f)*l.lineHeight+(_-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let y=0,k=function(w){m=Math.max(m,e.measureText(w).width+y)};return e.save(),e.font=c.string,R(s.title,k),e.font=l.string,R(s.beforeBody.concat(s.afterBody),k),y=t.displayColors?a+2+t.boxPadding:0,R(i,w=>{R(w.before,k),R(w.lines,k),R(w.after,k)}),y=0,e.font=h.string,R(s.footer,k),e.restore(),m+=p.width,{width:m,height:g}}function Tl(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function Ll(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function El(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),Ll(c,s,t,e)&&(c="center"),c}function Un(s,t,e){let i=e.yAlign||t.yAlign||Tl(s,e);return{xAlign:e.xAlign||t.xAlign||El(s,t,e,i),yAlign:i}}function Rl(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function Il(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function Xn(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=vt(a),p=Rl(t,r),g=Il(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:tt(p,0,i.width-t.width),y:tt(g,0,i.height-t.height)}}function os(s,t,e){let i=Y(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function qn(s){return ot([],ft(s))}function Fl(s,t,e){return Mt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function Gn(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var yo={beforeTitle:nt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:nt,beforeBody:nt,beforeLabel:nt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return E(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:nt,afterBody:nt,beforeFooter:nt,footer:nt,afterFooter:nt};function G(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?yo[t].call(e,i):n}var Ce=class extends gt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ds(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Fl(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=G(i,"beforeTitle",this,t),o=G(i,"title",this,t),a=G(i,"afterTitle",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}getBeforeBody(t,e){return qn(G(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return R(t,o=>{let a={before:[],lines:[],after:[]},r=Gn(i,o);ot(a.before,ft(G(r,"beforeLabel",this,o))),ot(a.lines,G(r,"label",this,o)),ot(a.after,ft(G(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return qn(G(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=G(i,"beforeFooter",this,t),o=G(i,"footer",this,t),a=G(i,"afterFooter",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ol(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),R(r,h=>{let d=Gn(t.callbacks,h);n.push(G(d,"labelColor",this,h)),o.push(G(d,"labelPointStyle",this,h)),a.push(G(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Pe[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=Yn(this,i),c=Object.assign({},r,l),h=Un(this.chart,i,c),d=Xn(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=vt(r),{x:u,y:f}=t,{width:p,height:g}=e,m,_,y,k,w,M;return o==="center"?(w=f+g/2,n==="left"?(m=u,_=m-a,k=w+a,M=w-a):(m=u+p,_=m+a,k=w-a,M=w+a),y=m):(n==="left"?_=u+Math.max(l,h)+a:n==="right"?_=u+p-Math.max(c,d)-a:_=this.caretX,o==="top"?(k=f,w=k-a,m=_-a,y=_+a):(k=f+g,w=k+a,m=_+a,y=_-a),M=k),{x1:m,x2:_,x3:y,y1:k,y2:w,y3:M}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=H(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=H(o.bodyFont),d=os(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,_=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,js(t,g,m,_),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,js(t,g,m,_)}else{t.lineWidth=L(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),_=vt(a.borderRadius);Object.values(_).some(y=>y!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,Zt(t,{x:g,y:p,w:c,h:l,radius:_}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),Zt(t,{x:m,y:p+1,w:c-2,h:l-2,radius:_}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=H(i.bodyFont),u=d.lineHeight,f=0,p=Ft(i.rtl,this.x,this.width),g=function(v){e.fillText(v,p.x(t.x+f),t.y+u/2),t.y+=u+o},m=p.textAlign(a),_,y,k,w,M,P,x;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=os(this,m,i),e.fillStyle=i.bodyColor,R(this.beforeBody,g),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,P=n.length;w<P;++w){for(_=n[w],y=this.labelTextColors[w],e.fillStyle=y,R(_.before,g),k=_.lines,r&&k.length&&(this._drawColorBox(e,t,w,p,i),u=Math.max(d.lineHeight,l)),M=0,x=k.length;M<x;++M)g(k[M]),u=d.lineHeight;R(_.after,g)}f=0,u=d.lineHeight,R(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=H(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=vt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Pe[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=Yn(this,t),l=Object.assign({},a,this._size),c=Un(e,t,l),h=Xn(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=Y(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),Zs(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Qs(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!pe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!pe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Pe[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Ce,"positioners",Pe);var vo={id:"tooltip",_element:Ce,positioners:Pe,afterInit(s,t,e){e&&(s.tooltip=new Ce({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:yo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var zl=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Bl(s,t,e,i){let n=s.indexOf(t);if(n===-1)return zl(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Wl=(s,t)=>s===null?null:tt(Math.round(s),0,t);function Kn(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ee=class extends Ht{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(E(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Bl(i,t,T(e,t),this._addedLabels),Wl(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return Kn.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ee,"id","category"),A(ee,"defaults",{ticks:{callback:Kn}});function Vl(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:m}=t,_=!E(a),y=!E(r),k=!E(c),w=(m-g)/(d+1),M=Es((m-g)/p/f)*f,P,x,v,S;if(M<1e-14&&!_&&!y)return[{value:g},{value:m}];S=Math.ceil(m/M)-Math.floor(g/M),S>p&&(M=Es(S*M/p/f)*f),E(l)||(P=Math.pow(10,l),M=Math.ceil(M*P)/P),n==="ticks"?(x=Math.floor(g/M)*M,v=Math.ceil(m/M)*M):(x=g,v=m),_&&y&&o&&qi((r-a)/o,M/1e3)?(S=Math.round(Math.min((r-a)/M,h)),M=(r-a)/S,x=a,v=r):k?(x=_?a:x,v=y?r:v,S=c-1,M=(v-x)/S):(S=(v-x)/M,me(S,Math.round(S),M/1e3)?S=Math.round(S):S=Math.ceil(S));let C=Math.max(Is(M),Is(x));P=Math.pow(10,E(l)?C:l),x=Math.round(x*P)/P,v=Math.round(v*P)/P;let D=0;for(_&&(u&&x!==a?(e.push({value:a}),x<a&&D++,me(Math.round((x+D*M)*P)/P,a,Jn(a,w,s))&&D++):x<a&&D++);D<S;++D){let O=Math.round((x+D*M)*P)/P;if(y&&O>r)break;e.push({value:O})}return y&&u&&v!==r?e.length&&me(e[e.length-1].value,r,Jn(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!y||v===r)&&e.push({value:v}),e}function Jn(s,t,{horizontal:e,minRotation:i}){let n=dt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ne=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return E(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ht(n),c=ht(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Vl(n,o);return t.bounds==="ticks"&&Rs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return qe(t,this.chart.options.locale,this.options.ticks.format)}},se=class extends ne{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=dt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(se,"id","linear"),A(se,"defaults",{ticks:{callback:xe.formatters.numeric}});var Ae=s=>Math.floor(ct(s)),Bt=(s,t)=>Math.pow(10,Ae(s)+t);function Zn(s){return s/Math.pow(10,Ae(s))===1}function Qn(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function Nl(s,t){let e=t-s,i=Ae(e);for(;Qn(s,t,i)>10;)i++;for(;Qn(s,t,i)<10;)i--;return Math.min(i,Ae(s))}function Hl(s,{min:t,max:e}){t=X(s.min,t);let i=[],n=Ae(t),o=Nl(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=X(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:Zn(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=X(s.max,u);return i.push({value:f,major:Zn(f),significand:d}),i}var as=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ne.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return V(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Bt(this.min,0)?Bt(this.min,-1):Bt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Bt(i,-1)),a(Bt(n,1)))),i<=0&&o(Bt(n,-1)),n<=0&&a(Bt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=Hl(e,this);return t.bounds==="ticks"&&Rs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ct(t),this._valueRange=ct(this.max)-ct(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ct(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(as,"id","logarithmic"),A(as,"defaults",{ticks:{callback:xe.formatters.logarithmic,major:{enabled:!0}}});function _i(s){let t=s.ticks;if(t.display&&s.display){let e=Y(t.backdropPadding);return T(t.font&&t.font.size,B.font.size)+e.height}return 0}function jl(s,t,e){return e=z(e)?e:[e],{w:ln(s,t.string,e),h:e.length*t.lineHeight}}function to(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function $l(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?N/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=H(c.font),u=jl(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=st(s.getIndexAngle(l)+r),p=Math.round(Ye(f)),g=to(p,h.x,u.w,0,180),m=to(p,h.y,u.h,90,270);Yl(e,t,f,g,m)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=ql(s,i,n)}function Yl(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Ul(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ye(st(l.angle+U))),h=Jl(l.y,r.h,c),d=Gl(c),u=Kl(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Xl(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Rt({x:e,y:i},t)||Rt({x:e,y:o},t)||Rt({x:n,y:i},t)||Rt({x:n,y:o},t))}function ql(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:_i(o)/2,additionalAngle:a?N/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=Ul(s,h,l);i.push(d),r==="auto"&&(d.visible=Xl(d,c),d.visible&&(c=d))}return i}function Gl(s){return s===0||s===180?"center":s<180?"left":"right"}function Kl(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Jl(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Zl(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!E(r)){let l=vt(t.borderRadius),c=Y(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),Zt(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function Ql(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Zl(e,a,o);let r=H(a.font),{x:l,y:c,textAlign:h}=o;It(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Mo(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,Q);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function tc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Mo(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function ec(s,t,e){return Mt(s,{label:e,index:t,type:"pointLabel"})}var Qt=class extends ne{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=Y(_i(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/_i(this.options))}generateTickLabels(t){ne.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=I(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?$l(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=Q/(this._pointLabels.length||1),i=this.options.startAngle||0;return st(t*e+dt(i))}getDistanceFromCenterForValue(t){if(E(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(E(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return ec(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-U+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Mo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Ql(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);tc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=H(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=Y(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}It(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(Qt,"id","radialLinear"),A(Qt,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(Qt,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(Qt,"descriptors",{angleLines:{_fallback:"grid"}});var ps={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},K=Object.keys(ps);function eo(s,t){return s-t}function so(s,t){if(E(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),V(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(be(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function io(s,t,e,i){let n=K.length;for(let o=K.indexOf(s);o<n-1;++o){let a=ps[K[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return K[o]}return K[n-1]}function sc(s,t,e,i,n){for(let o=K.length-1;o>=K.indexOf(e);o--){let a=K[o];if(ps[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return K[e?K.indexOf(e):0]}function ic(s){for(let t=K.indexOf(s)+1,e=K.length;t<e;++t)if(ps[K[t]].common)return K[t]}function no(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Ue(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function nc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function oo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:nc(s,i,n,e)}var ie=class extends Ht{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new mr._date(t.adapters.date);n.init(e),Kt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:so(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=V(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=tn(n,o,a);return this._unit=e.unit||(i.autoSkip?io(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):sc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:ic(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),oo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=tt(e,0,a),i=tt(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||io(o.minUnit,e,i,this._getLabelCapacity(e)),r=T(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=be(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)no(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&no(h,u,p),Object.keys(h).sort(eo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return I(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=dt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,oo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(so(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return zs(t.sort(eo))}};A(ie,"id","time"),A(ie,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function rs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Xe(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Xe(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ls=class extends ie{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=rs(e,this.min),this._tableRange=rs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(rs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return rs(this._table,i*this._tableRange+this._minPos,!0)}};A(ls,"id","timeseries"),A(ls,"defaults",ie.defaults);function b(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function F(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Te(s){if(s===null)return"\\u2014";let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function jt(s){return s===null?"\\u2014":s.toFixed(3)}function pt(s,t,...e){return b("section",{id:t},b("h2",{},s),...e)}et.register(Vt,Nt,ee,se,vo,_o);var ko=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],oe=10;function wo(s){let t=[oc(s),ac(s),rc(s),lc(s)];return pt("Charts","charts",b("div",{class:"charts"},...t))}function ms(s,t,e,i=260){let n=b("canvas",{id:t,role:"img","aria-label":s}),o=b("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=b("figure",{class:"chart"},b("figcaption",{},s),o);return queueMicrotask(()=>new et(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function oc(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(oe).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(oe-1,Math.floor(n*oe)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:oe},(i,n)=>`${(n/oe).toFixed(1)}\\u2013${((n+1)/oe).toFixed(1)}`);return ms("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:ko[n%ko.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function ac(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return ms("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>Te((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function rc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return ms(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let r=l=>l===null?"\\u2014":l.toFixed(3);return`${r(a.base)} \\u2192 ${r(a.head)}, \\u0394 ${r(a.delta)} [${r(a.low)}, ${r(a.high)}] ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function lc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return ms("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var Pt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=y=>{if(y=this.postProcess(y,i),n){setTimeout(function(){n(y)},0);return}else return y},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,m=1/0,_=()=>{for(let y=Math.max(g,-c);y<=Math.min(m,c);y+=2){let k,w=f[y-1],M=f[y+1];w&&(f[y-1]=void 0);let P=!1;if(M){let v=M.oldPos-y;P=M&&0<=v&&v<r}let x=w&&w.oldPos+1<l;if(!P&&!x){f[y]=void 0;continue}if(!x||P&&w.oldPos<M.oldPos?k=this.addToPath(M,!0,!1,0,i):k=this.addToPath(w,!1,!0,1,i),p=this.extractCommon(k,e,t,y,i),k.oldPos+1>=l&&p+1>=r)return a(this.buildValues(k.lastComponent,e,t))||!0;f[y]=k,k.oldPos+1>=l&&(m=Math.min(m,y-1)),p+1>=r&&(g=Math.max(g,y+1))}c++};if(n)(function y(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);_()||y()},0)})();else for(;c<=h&&Date.now()<=u;){let y=_();if(y)return y}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function yi(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function vi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function bs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function xs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ae(s,t){return bs(s,t,"")}function Le(s,t){return xs(s,t,"")}function Mi(s,t){return t.slice(0,cc(s,t))}function cc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function ki(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function _s(s,t){if(t)return re(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function $t(s,t){if(t)return re(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function re(s,t){if(!t)return[$t(s),_s(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=ki(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var ys="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",hc=new RegExp(`[${ys}]+|\\\\s+|[^${ys}]`,"ug"),wi=class extends Pt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=ki(t,a)}else i=t.match(hc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&So(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&So(i,o,n,null,e.intlSegmenter),t}},Po=new wi;function Pi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Do(s,t,e):Po.diff(s,t,e)}function So(s,t,e,i,n){if(t&&e){let[o,a]=re(t.value,n),[r,l]=re(e.value,n);if(s){let c=yi(o,r);s.value=xs(s.value,r,c),t.value=ae(t.value,c),e.value=ae(e.value,c)}if(i){let c=vi(a,l);i.value=bs(i.value,l,c),t.value=Le(t.value,c),e.value=Le(e.value,c)}}else if(e){if(s){let o=$t(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=$t(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=$t(i.value,n),[a,r]=re(t.value,n),l=yi(o,a);t.value=ae(t.value,l);let c=vi(ae(o,l),r);t.value=Le(t.value,c),i.value=bs(i.value,o,c),s.value=xs(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=$t(i.value,n),a=_s(t.value,n),r=Mi(a,o);t.value=Le(t.value,r)}else if(s){let o=_s(s.value,n),a=$t(t.value,n),r=Mi(o,a);t.value=ae(t.value,r)}}var Si=class extends Pt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${ys}]+|[^\\\\S\\\\n\\\\r]+|[^${ys}]`,"ug");return t.match(e)||[]}},Co=new Si;function Do(s,t,e){return Co.diff(s,t,e)}var Ci=class extends Pt{constructor(){super(...arguments),this.tokenize=dc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},Ao=new Ci;function Di(s,t,e){return Ao.diff(s,t,e)}function dc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var Oo=4e3;function To(s){let t=b("div",{class:"body"}),e=b("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=b("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...uc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function uc(s,t){let e=[b("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),b("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",`${F(t.durationMs)} ms`,...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];return t.label!==null&&e.push(b("p",{class:"label"},t.label)),e.push(vs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(vs("Error",t.error,"detail-error")),e.push(vs("Output",t.output,"detail-output")),t.expected!==null&&(e.push(vs("Expected",t.expected,"detail-expected")),e.push(b("h3",{},"Output vs expected"),gc(t.expected,t.output))),e.push(b("h3",{},"Evaluations"),fc(t)),t.trials!==null&&e.push(b("h3",{},`Trials (${F(t.trials.filter(i=>i.passed).length)} of ${F(t.trials.length)} passed)`),b("ol",{class:"trials"},...t.trials.map(i=>b("li",{class:i.passed?"ok":"bad"},`${i.passed?"\\u2713":"\\u2717"} ${F(i.durationMs)} ms \\xB7 ${i.error??i.scores}`)))),t.usage!==null&&e.push(b("h3",{},"Model calls of the target"),b("p",{},t.usage)),e}function vs(s,t,e){return b("div",{class:"block"},b("h3",{},s),b("pre",{id:e},t))}function fc(s){let t=s.evaluations.map(e=>b("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},b("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),b("td",{},e.evaluator),b("td",{class:"num"},jt(e.score)),b("td",{},e.threshold??"no threshold"),b("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),b("td",{class:"dim"},e.usage??"")));return b("table",{class:"grid",id:"detail-evaluations"},b("thead",{},b("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>b("th",{},e)))),b("tbody",{},...t))}function gc(s,t){let i=s.length>Oo||t.length>Oo?Di(s,t):Pi(s,t),n=b("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?b("ins",{},o.value):o.removed?b("del",{},o.value):document.createTextNode(o.value));return n}function Eo(s){let{totals:t}=s,e=s.verdict==="pass",i=s.interrupted?"The run was interrupted: the verdict is FAIL.":e?`All ${F(t.runs)} runs passed their gates.`:`${F(t.failedRuns)} of ${F(t.runs)} runs failed their gates.`;return b("header",{id:"verdict",class:e?"pass":"fail"},b("div",{class:"word"},e?"PASS":"FAIL"),b("div",{},b("p",{class:"sentence"},i),b("p",{class:"totals"},`${F(t.cases)} cases: ${F(t.passed)} passed, ${F(t.failed)} failed, ${F(t.errored)} errored`),b("p",{class:"meta"},[s.config,s.git,s.startedAt,`${(s.durationMs/1e3).toFixed(1)} s`,`evalgate ${s.toolVersion}`].filter(n=>n!==null).join(" \\xB7 ")),s.usage!==null?b("p",{class:"meta"},s.usage):null))}function Ro(s){let t=s.runs.flatMap(e=>e.gate.map(i=>b("tr",{class:i.passed?"ok":"bad"},b("td",{},e.name),b("td",{},i.passed?"\\u2713":"\\u2717"),b("td",{},i.name),b("td",{},i.expected),b("td",{},i.actual))));return pt("Gate conditions","gate",b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","","condition","expected","actual"].map(e=>b("th",{},e)))),b("tbody",{},...t)))}function Io(s){let t=b("tr",{},...s.keys.map(i=>b("th",{},i)),b("th",{},"verdict"),b("th",{class:"num"},"cases"),b("th",{class:"num"},"pass rate"),...s.evaluators.map((i,n)=>b("th",{class:"num",title:s.lowerIsBetter[n]===!0?"mean score (lower is better)":"mean score"},i))),e=s.rows.map(i=>b("tr",{},...s.keys.map(n=>b("td",{},i.params[n]??"")),b("td",{class:i.verdict},i.verdict.toUpperCase()),b("td",{class:"num"},F(i.cases)),Lo(Te(i.passRate),i.passRate!==null&&i.passRate===s.bestPassRate),...i.means.map((n,o)=>Lo(jt(n),n!==null&&n===s.bestMeans[o]))));return b("div",{class:"matrix"},b("h3",{},`${s.suite} \\xB7 ${F(s.rows.length)} grid points`),b("table",{class:"grid"},b("thead",{},t),b("tbody",{},...e)),b("p",{class:"note"},pc(s)))}function pc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Lo(s,t){return b("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Fo(s){let t=s.runs.map(e=>b("tr",{},b("td",{},e.name),b("td",{class:e.verdict},e.verdict.toUpperCase()),b("td",{class:"num"},F(e.cases)),b("td",{class:"num"},Te(e.passRate)),b("td",{class:"num"},F(e.failed)),b("td",{class:"num"},F(e.errored)),b("td",{},e.evaluators.map(i=>`${i.id} ${jt(i.mean)}`).join(" \\xB7 "))));return b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","verdict","cases","pass rate","failed","errored","evaluator means"].map(e=>b("th",{},e)))),b("tbody",{},...t))}var Ms=30,zo=10,mc=8,Bo={errored:0,failed:1,passed:2};function Wo(s,t){let e=s.cases.map(x=>[x.id,x.label??"",x.source??"",x.output.slice(0,4e3),x.error??""].join(`\n`).toLowerCase()),i=s.evaluators.slice(0,mc),n=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=ks("filter-run",[["all","every run"],...s.runs.map((x,v)=>[String(v),x.name])]),a=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((x,v)=>[String(v),`${x} did not pass`])]),r=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(x=>[`tag:${x}`,`tagged ${x}`])]),l=b("input",{id:"filter-search",type:"search",placeholder:"search id, label, output, error\\u2026","aria-label":"search cases"}),c=b("span",{id:"case-count",class:"note"}),h="status",d=!0,u=[],f=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((x,v)=>[`score:${v}`,x])],p=`90px minmax(200px,2fr) minmax(140px,1fr) 70px ${i.map(()=>"80px").join(" ")}`,g=b("div",{class:"row head"});g.style.gridTemplateColumns=p;for(let[x,v]of f){let S=b("button",{type:"button",class:"sort","data-key":x},v);S.addEventListener("click",()=>{d=h===x?!d:!0,h=x,w()}),g.append(S)}let m=b("div",{class:"spacer"}),_=b("div",{id:"case-rows",class:"rows",role:"list"},m);function y(x){let v=s.cases[x];if(v===void 0)return!1;let S=n.value;if(S==="not-passed"&&v.status==="passed"||(S==="failed"||S==="errored"||S==="passed")&&v.status!==S||S==="flaky"&&!v.flaky||o.value!=="all"&&String(v.run)!==o.value||a.value!=="all"&&!v.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!v.tags.includes(r.value.slice(4)))return!1;let C=l.value.trim().toLowerCase();return C===""||(e[x]??"").includes(C)}function k(x,v){if(h==="status")return Bo[x.status]-Bo[v.status]||x.run-v.run;if(h==="case")return x.id<v.id?-1:x.id>v.id?1:0;if(h==="run")return x.run-v.run;if(h==="duration")return x.durationMs-v.durationMs;let S=Number(h.slice(6));return(x.scores[S]??-1)-(v.scores[S]??-1)}function w(){u=[];for(let x=0;x<s.cases.length;x++)y(x)&&u.push(x);u.sort((x,v)=>{let S=k(s.cases[x],s.cases[v]);return(d?S:-S)||x-v}),c.textContent=`${F(u.length)} of ${F(s.cases.length)} cases`,m.style.height=`${u.length*Ms}px`;for(let x of g.querySelectorAll("button")){let v=x.getAttribute("data-key");x.setAttribute("aria-sort",v===h?d?"ascending":"descending":"none")}M()}function M(){for(let C of _.querySelectorAll(".case"))C.remove();let x=Math.max(0,Math.floor(_.scrollTop/Ms)-zo),v=Math.ceil((_.clientHeight||600)/Ms)+2*zo,S=document.createDocumentFragment();for(let C=x;C<Math.min(u.length,x+v);C++){let D=s.cases[u[C]??-1];D!==void 0&&S.append(P(D,C))}_.append(S)}function P(x,v){let S=x.label===null?x.id:`${x.id.slice(0,12)}\\u2026 ${x.label}`,C=b("div",{class:`row case ${x.status}`,role:"listitem",tabindex:"0","data-id":x.id},b("span",{class:`badge ${x.status}`},x.flaky?`${x.status} ~`:x.status),b("span",{class:"name",title:x.id},S),b("span",{class:"dim"},s.runs[x.run]?.name??""),b("span",{class:"num"},F(x.durationMs)),...i.map((O,j)=>b("span",{class:x.failing.includes(j)?"num bad":"num"},jt(x.scores[j]??null))));C.style.top=`${v*Ms}px`,C.style.gridTemplateColumns=p;let D=()=>t(x);return C.addEventListener("click",D),C.addEventListener("keydown",O=>{O.key==="Enter"&&D()}),C}for(let x of[n,o,a,r])x?.addEventListener("change",w);return l.addEventListener("input",w),_.addEventListener("scroll",()=>requestAnimationFrame(M)),queueMicrotask(w),pt("Cases","cases",b("div",{class:"filters"},n,o,a,...r?[r]:[],l,c),b("div",{class:"table"},g,_))}function ks(s,t){return b("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>b("option",{value:e},i)))}function bc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=To(e),r=[Eo(e),b("div",{class:"top"},pt("Grid","matrices",...e.matrices.map(Io),n.length>0?Fo({...e,runs:n}):null),wo(e)),Ro(e),_c(e,a),Wo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}var xc=50;function _c(s,t){let e=s.comparison;if(e===null)return null;let i=o=>o===null?"\\u2014":o.toFixed(3),n=e.rows.map(o=>b("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,i(o.base),i(o.head),i(o.delta),`[${i(o.low)}, ${i(o.high)}]`,o.label].map(a=>b("td",{},a))));return pt("Against the baseline","comparison",b("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>b("p",{class:"warning"},b("strong",{},o.title)," ",o.detail)),b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","metric","base","head","\\u0394","CI",""].map(o=>b("th",{},o)))),b("tbody",{},...n)),yc(s,t))}function yc(s,t){let e=s.comparison?.newlyFailing??[];if(e.length===0)return null;let i=new Map(s.runs.map((r,l)=>[r.name,l])),n=new Map(s.cases.map(r=>[`${r.run} ${r.id}`,r])),o=e.slice(0,xc).map(({run:r,id:l})=>{let c=n.get(`${i.get(r)??-1} ${l}`),h=[c?.label??`${l.slice(0,12)}\\u2026`,c?.source,r].filter(u=>u!=null&&u!=="").join(" \\xB7 ");if(c===void 0)return b("li",{title:l},h);let d=b("li",{class:"case-link",tabindex:"0",title:l},h);return d.addEventListener("click",()=>t(c)),d.addEventListener("keydown",u=>{u.key==="Enter"&&t(c)}),d}),a=e.length-o.length;return b("div",{class:"newly-failing"},b("h3",{},`Newly failing (${F(e.length)})`),b("ul",{},...o),a>0?b("p",{class:"note"},`\\u2026 and ${F(a)} more: filter the cases below`):null)}bc();})();\n';
+    REPORT_APP_CSS = "/* The report's only stylesheet, inlined into the page. */\n:root {\n  --pass: #2e7d4f;\n  --fail: #c8453b;\n  --warn: #b07d12;\n  --line: #d9dde5;\n  --dim: #667085;\n  font:\n    14px/1.4 system-ui,\n    -apple-system,\n    'Segoe UI',\n    sans-serif;\n  color: #1d2430;\n}\nbody {\n  margin: 0;\n  background: #f6f7f9;\n}\n#app {\n  max-width: 1400px;\n  margin: 0 auto;\n  padding: 12px 20px 40px;\n}\nh2 {\n  font-size: 16px;\n  margin: 0 0 8px;\n}\nh3 {\n  font-size: 14px;\n  margin: 12px 0 6px;\n}\nsection {\n  background: #fff;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 14px;\n  margin: 12px 0;\n}\n#verdict {\n  display: flex;\n  gap: 16px;\n  align-items: center;\n  border-radius: 6px;\n  padding: 10px 16px;\n  color: #fff;\n}\n#verdict.pass {\n  background: var(--pass);\n}\n#verdict.fail {\n  background: var(--fail);\n}\n#verdict .word {\n  font-size: 30px;\n  font-weight: 700;\n  letter-spacing: 1px;\n}\n#verdict p {\n  margin: 2px 0;\n}\n#verdict .sentence {\n  font-size: 17px;\n  font-weight: 600;\n}\n#verdict .meta {\n  opacity: 0.9;\n  font-size: 12px;\n}\n.top {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);\n  gap: 12px;\n}\n.top section {\n  margin: 12px 0 0;\n}\n@media (max-width: 900px) {\n  .top {\n    grid-template-columns: 1fr;\n  }\n}\ntable.grid {\n  border-collapse: collapse;\n  width: 100%;\n  font-size: 13px;\n}\ntable.grid th,\ntable.grid td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 6px;\n  text-align: left;\n  vertical-align: top;\n}\ntable.grid th {\n  font-weight: 600;\n  color: var(--dim);\n}\n.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n  white-space: nowrap;\n}\ntd.best {\n  font-weight: 700;\n  color: var(--pass);\n}\ntd.pass {\n  color: var(--pass);\n  font-weight: 600;\n}\ntd.fail {\n  color: var(--fail);\n  font-weight: 600;\n}\ntr.bad td {\n  color: var(--fail);\n}\ntr.err td {\n  color: var(--warn);\n}\n.case-link {\n  cursor: pointer;\n  text-decoration: underline dotted;\n}\n.warning {\n  border-left: 3px solid var(--warn);\n  padding: 2px 0 2px 8px;\n}\n.warning strong {\n  color: var(--warn);\n}\n.note,\n.dim {\n  color: var(--dim);\n  font-size: 12px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: 1fr;\n  gap: 10px;\n}\nfigure.chart {\n  margin: 0;\n}\nfigcaption {\n  font-size: 12px;\n  color: var(--dim);\n  margin-bottom: 4px;\n}\n.canvas {\n  position: relative;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px;\n  align-items: center;\n  margin-bottom: 8px;\n}\n.filters input {\n  flex: 1;\n  min-width: 200px;\n  padding: 4px 8px;\n}\n.table {\n  border: 1px solid var(--line);\n  border-radius: 4px;\n}\n.row {\n  display: grid;\n  gap: 8px;\n  align-items: center;\n  height: 30px;\n  padding: 0 8px;\n  box-sizing: border-box;\n  font-size: 13px;\n}\n.row > * {\n  overflow: hidden;\n  white-space: nowrap;\n  text-overflow: ellipsis;\n}\n.row.head {\n  background: #eef0f4;\n}\n.row.head button {\n  background: none;\n  border: 0;\n  font: inherit;\n  font-weight: 600;\n  color: var(--dim);\n  text-align: left;\n  cursor: pointer;\n  padding: 0;\n}\n.row.head button[aria-sort='ascending']::after {\n  content: ' \u25B2';\n}\n.row.head button[aria-sort='descending']::after {\n  content: ' \u25BC';\n}\n.rows {\n  position: relative;\n  height: 60vh;\n  overflow-y: auto;\n}\n.spacer {\n  width: 1px;\n}\n.row.case {\n  position: absolute;\n  left: 0;\n  right: 0;\n  border-top: 1px solid #f0f1f4;\n  cursor: pointer;\n}\n.row.case:hover,\n.row.case:focus {\n  background: #eef4ff;\n  outline: none;\n}\n.badge {\n  font-size: 11px;\n  font-weight: 600;\n  border-radius: 3px;\n  padding: 1px 6px;\n  color: #fff;\n  justify-self: start;\n}\n.badge.passed {\n  background: var(--pass);\n}\n.badge.failed {\n  background: var(--fail);\n}\n.badge.errored {\n  background: var(--warn);\n}\n.bad {\n  color: var(--fail);\n}\n#detail {\n  position: fixed;\n  top: 0;\n  right: 0;\n  bottom: 0;\n  width: min(760px, 100%);\n  background: #fff;\n  border-left: 1px solid var(--line);\n  box-shadow: -4px 0 16px rgba(0, 0, 0, 0.12);\n  overflow-y: auto;\n  padding: 14px 18px;\n  box-sizing: border-box;\n}\n#detail[hidden] {\n  display: none;\n}\n#detail .close {\n  position: absolute;\n  top: 8px;\n  right: 12px;\n  font-size: 22px;\n  border: 0;\n  background: none;\n  cursor: pointer;\n}\n#detail h2 {\n  word-break: break-all;\n  padding-right: 30px;\n}\npre {\n  background: #f6f7f9;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 8px;\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 320px;\n  overflow: auto;\n  font-size: 12px;\n  margin: 0;\n}\npre.diff ins {\n  background: #d5f0dc;\n  text-decoration: none;\n}\npre.diff del {\n  background: #f8d7d3;\n}\ntd.reason {\n  white-space: pre-wrap;\n  word-break: break-word;\n}\nol.trials li.bad {\n  color: var(--fail);\n}\n.matrix {\n  overflow-x: auto;\n}\n";
   }
 });
 
@@ -32300,27 +32333,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve17, arguments_) => {
+  const run2 = async (function_, resolve18, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve17(result);
+    resolve18(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve17, reject, arguments_) => {
+  const enqueue = (function_, resolve18, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve17, arguments_));
+    }).then(run2.bind(void 0, function_, resolve18, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve17, reject) => {
-    enqueue(function_, resolve17, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve18, reject) => {
+    enqueue(function_, resolve18, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -33010,6 +33043,9 @@ import { hash as digest } from "node:crypto";
 function sha2562(text2) {
   return digest("sha256", text2, "hex");
 }
+function contentId(testsetId, data) {
+  return contentIdWith(JSON.stringify(testsetId), data);
+}
 function contentIdWith(testsetJson, data) {
   return sha2562(`{"data":${canonicalJson(data)},"testset":${testsetJson}}`);
 }
@@ -33220,15 +33256,15 @@ var init_context = __esm({
 });
 
 // src/shared/regular-file.ts
-import { constants as constants3 } from "node:fs";
+import { constants as constants4 } from "node:fs";
 import { open as open3 } from "node:fs/promises";
 async function openRegularFile(path, maxBytes) {
-  const handle = await open3(path, constants3.O_RDONLY | (constants3.O_NONBLOCK ?? 0));
+  const handle = await open3(path, constants4.O_RDONLY | (constants4.O_NONBLOCK ?? 0));
   try {
     const stats = await handle.stat();
     if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
     if (!stats.isFile()) {
-      throw fileError("ENOTREG", `it is ${kindOf(stats)}, not a regular file`);
+      throw fileError("ENOTREG", `it is ${kindOf2(stats)}, not a regular file`);
     }
     if (stats.size > maxBytes) {
       throw fileError("EFBIG", `it holds ${mib(stats.size)}, more than the ${mib(maxBytes)} read`);
@@ -33260,7 +33296,7 @@ function isFileError(error2) {
 function fileError(code, message) {
   return Object.assign(new Error(message), { code });
 }
-function kindOf(stats) {
+function kindOf2(stats) {
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isCharacterDevice()) return "a character device";
   if (stats.isBlockDevice()) return "a block device";
@@ -44702,7 +44738,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve17, reject) => {
+  return new Promise((resolve18, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -44711,7 +44747,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve17);
+    stream.once("end", resolve18);
     stream.once("error", reject);
   });
 }
@@ -45019,9 +45055,9 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename4, dirname as dirname9, isAbsolute as isAbsolute5, join as join12, posix as posix3, relative as relative3, resolve as resolve7, sep as sep4 } from "node:path";
+import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute5, join as join13, posix as posix3, relative as relative3, resolve as resolve8, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
-  return findRoot(resolve7(dir), "a testset ref: cannot be read");
+  return findRoot(resolve8(dir), "a testset ref: cannot be read");
 }
 async function readFileAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
@@ -45105,12 +45141,12 @@ async function fileHistory(absPath) {
   return { ok: true, value: commits };
 }
 async function locate(absPath, purpose, hint) {
-  const full = resolve7(absPath);
+  const full = resolve8(absPath);
   const dir = dirname9(full);
   const existing = await nearestExisting(dir);
   const root = await findRoot(dir, purpose, existing, hint);
   if (!root.ok) return root;
-  const realFile = join12(existing.real, relative3(existing.path, dir), basename4(full));
+  const realFile = join13(existing.real, relative3(existing.path, dir), basename5(full));
   const rel = relative3(root.value, realFile);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute5(rel)) {
     return fail(
@@ -45133,7 +45169,7 @@ async function findRoot(dir, purpose, existing, hint) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve7(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve8(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
@@ -45566,7 +45602,7 @@ var init_annotate = __esm({
 
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -45583,7 +45619,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve12(ctx.cwd, path), path);
+    file = openArtifactFile(resolve13(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -45604,7 +45640,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve12(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve13(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -45616,7 +45652,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve12(ctx.cwd, path), "utf8");
+    text2 = await readFile5(resolve13(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -46260,6 +46296,12 @@ var init_row_tests = __esm({
 });
 
 // src/compare/run-comparison.ts
+function sameRow(base, head) {
+  if (base.inputId !== void 0 && head.inputId !== void 0) {
+    return base.inputId === head.inputId;
+  }
+  return base.contentId === head.contentId;
+}
 function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
   const baseById = firstById(baseRun.cases);
   const headById = firstById(headRun.cases);
@@ -46277,7 +46319,7 @@ function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
   for (const head of headById.values()) {
     const base = baseById.get(head.id);
     if (base === void 0) (cases.notRunInBase ?? cases.added).push(caseRef(head));
-    else if (base.contentId !== head.contentId) cases.contentChanged.push(caseRef(head));
+    else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
     else {
       paired.push([base, head]);
       if (base.passed && !head.passed) cases.newlyFailing.push(caseRef(head));
@@ -46400,8 +46442,9 @@ function compareArtifacts(base, head, options2 = {}) {
   const minPaired = options2.minPaired ?? DEFAULT_MIN_PAIRED;
   const seed = options2.seed ?? DEFAULT_SEED;
   const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
-  const baseInfo = artifactInfo(base);
-  const headInfo = artifactInfo(head);
+  const sameShard2 = base.shard !== void 0 && head.shard !== void 0 && base.shard.index === head.shard.index && base.shard.count === head.shard.count;
+  const baseInfo = artifactInfo(base, sameShard2);
+  const headInfo = artifactInfo(head, sameShard2);
   const tested = testRuns(
     pairs.map(
       ([baseRun, headRun]) => pairRuns(baseRun, headRun, {
@@ -46454,7 +46497,7 @@ function compareArtifacts(base, head, options2 = {}) {
 function runRef(run2) {
   return { suite: run2.suite, params: run2.params };
 }
-function artifactInfo(artifact) {
+function artifactInfo(artifact, sameShard2) {
   const info2 = {
     config: artifact.config,
     git: artifact.git === null ? null : { sha: artifact.git.sha, ref: artifact.git.ref },
@@ -46473,19 +46516,24 @@ function artifactInfo(artifact) {
   }
   const shards2 = mergedShards(artifact);
   if (shards2 !== void 0) partialMerge = { count: shards2.count, merged: shards2.merged };
-  if (shortRuns2.length === 0 && partialMerge === void 0 && !artifact.interrupted) return info2;
+  const shard = sameShard2 ? void 0 : artifact.shard;
+  const known = partialMerge !== void 0 || shard !== void 0;
+  if (shortRuns2.length === 0 && !known && !artifact.interrupted) return info2;
   info2.incomplete = {
     cases,
     planned,
     shortRuns: shortRuns2,
     ...partialMerge === void 0 ? {} : { partialMerge },
-    ...shortRuns2.length === 0 && partialMerge === void 0 ? { markedOnly: true } : {}
+    ...shard === void 0 ? {} : { shard: { index: shard.index, count: shard.count } },
+    ...shortRuns2.length === 0 && !known ? { markedOnly: true } : {}
   };
   return info2;
 }
 function runIncomplete(run2, side) {
   if (side === void 0) return false;
-  if (side.partialMerge !== void 0 || side.markedOnly === true) return true;
+  if (side.partialMerge !== void 0 || side.shard !== void 0 || side.markedOnly === true) {
+    return true;
+  }
   return run2.cases.length < run2.testset.cases;
 }
 var DEFAULT_MIN_PAIRED, COMPARISON_CONFIDENCE;
@@ -46511,10 +46559,15 @@ function requireCommonCases(base, head, names) {
     return headRun.cases.some((result) => ids.has(result.id));
   });
   if (!shared) {
-    const why2 = pairs.length === 0 ? `no suite and grid point of ${names.head} (${describeRuns(head.runs)}) is in ${names.base} (${describeRuns(base.runs)})` : `${pairs.length === 1 ? "the matching run shares" : `the ${pairs.length} matching runs share`} no case id`;
+    const why2 = pairs.length === 0 ? `no suite and grid point of ${names.head} (${describeRuns(head.runs)}) is in ${names.base} (${describeRuns(base.runs)})` : `${pairs.length === 1 ? "the matching run shares" : `the ${pairs.length} matching runs share`} no case id${shardsApart(base, head, names)}`;
     const message = `no common cases between ${names.base} and ${names.head}: the runs match by suite and params, cases by id; ${why2}`;
     throw usageError("compare.no-common-cases", message);
   }
+}
+function shardsApart(base, head, names) {
+  if (base.shard === void 0 && head.shard === void 0) return "";
+  const side = (artifact) => artifact.shard === void 0 ? "a whole run" : `shard ${artifact.shard.index} of ${artifact.shard.count}`;
+  return ` (${names.base} is ${side(base)}, ${names.head} ${side(head)}: different shards hold different rows; compare merged runs, or the same shard of each)`;
 }
 function describeRuns(runs) {
   if (runs.length === 0) return "no runs";
@@ -46939,11 +46992,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve18) {
+      resolve18(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject) {
+  return new (P || (P = Promise))(function(resolve18, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -46959,7 +47012,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -47277,7 +47330,7 @@ function info(message) {
 }
 
 // src/action/main.ts
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -47335,11 +47388,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve17) {
-      resolve17(value);
+    return value instanceof P ? value : new P(function(resolve18) {
+      resolve18(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve17, reject) {
+  return new (P || (P = Promise))(function(resolve18, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -47355,7 +47408,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve17(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -51891,7 +51944,7 @@ function findVersion(start) {
 import { existsSync as existsSync6 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 init_read();
 init_comparable();
 
@@ -52414,7 +52467,7 @@ function text(value) {
 // src/action/run-evals.ts
 import { existsSync as existsSync5 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname12, isAbsolute as isAbsolute6, join as join16, relative as relative5, resolve as resolve14, sep as sep5 } from "node:path";
+import { dirname as dirname12, isAbsolute as isAbsolute6, join as join17, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -53092,19 +53145,54 @@ function parseGridFilters(items) {
 
 // src/pipeline/run.ts
 init_artifact();
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync4, mkdtempSync, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 
 // src/shared/write-file-atomic.ts
 import { randomBytes } from "node:crypto";
-import { closeSync as closeSync2, mkdirSync, openSync as openSync2, renameSync, rmSync } from "node:fs";
+import {
+  closeSync as closeSync2,
+  constants as constants3,
+  fstatSync as fstatSync2,
+  lstatSync,
+  mkdirSync,
+  openSync as openSync2,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync
+} from "node:fs";
 import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { dirname as dirname2 } from "node:path";
+import { basename, dirname as dirname2, join as join2, resolve } from "node:path";
 var BATCH_CHARS = 1 << 20;
+var MAX_LINKS = 40;
+function outputTarget(path) {
+  const stats = statOrUndefined(path, statSync);
+  if (stats !== void 0) {
+    if (stats.isCharacterDevice())
+      return { kind: "stream", path, what: "a character device", stats };
+    if (stats.isFIFO()) return { kind: "stream", path, what: "a FIFO", stats };
+    if (stats.isDirectory()) return { kind: "folder", path, stats };
+    if (!stats.isFile()) return { kind: "other", path, what: kindOf(stats), stats };
+    const real = realPathOr(path);
+    return { kind: "file", path: real, exists: true, linked: real !== path, stats };
+  }
+  let at = path;
+  for (let links = 0; links <= MAX_LINKS; links++) {
+    const own = statOrUndefined(at, lstatSync);
+    if (own === void 0 || !own.isSymbolicLink()) {
+      const real = join2(realPathOr(dirname2(at)), basename(at));
+      return { kind: "file", path: real, exists: false, linked: at !== path };
+    }
+    at = resolve(realPathOr(dirname2(at)), readlinkSync(at));
+  }
+  return { kind: "other", path, what: "a loop of symbolic links" };
+}
 async function writeFileAtomic(path, text2) {
   await writeAtomically(path, async (file) => {
     let batch = "";
@@ -53119,8 +53207,21 @@ async function writeFileAtomic(path, text2) {
   });
 }
 async function writeAtomically(path, write2) {
-  await mkdir2(dirname2(path), { recursive: true });
-  const tmp = temporaryPath(path);
+  const target = writePlan(resolve(path));
+  if (target.stream) {
+    const file2 = await open2(target.path, STREAM_FLAGS);
+    try {
+      assertStream(await file2.stat(), target.path);
+      await write2(file2);
+    } finally {
+      await file2.close();
+    }
+    return;
+  }
+  if (target.createFolder) {
+    await mkdir2(dirname2(target.path), { recursive: true });
+  }
+  const tmp = temporaryPath(target.path);
   const file = await open2(tmp, "w");
   try {
     await write2(file);
@@ -53130,11 +53231,28 @@ async function writeAtomically(path, write2) {
     throw error2;
   }
   await file.close();
-  await renameOrKeep(() => rename2(tmp, path), tmp);
+  try {
+    await rename2(tmp, target.path);
+  } catch (error2) {
+    throw new WriteKeptError(tmp, error2);
+  }
 }
 function writeAtomicallySync(path, write2) {
-  mkdirSync(dirname2(path), { recursive: true });
-  const tmp = temporaryPath(path);
+  const target = writePlan(resolve(path));
+  if (target.stream) {
+    const fd2 = openSync2(target.path, STREAM_FLAGS);
+    try {
+      assertStream(fstatSync2(fd2), target.path);
+      write2(fd2);
+    } finally {
+      closeSync2(fd2);
+    }
+    return;
+  }
+  if (target.createFolder) {
+    mkdirSync(dirname2(target.path), { recursive: true });
+  }
+  const tmp = temporaryPath(target.path);
   const fd = openSync2(tmp, "w");
   try {
     write2(fd);
@@ -53145,13 +53263,55 @@ function writeAtomicallySync(path, write2) {
   }
   closeSync2(fd);
   try {
-    renameSync(tmp, path);
+    renameSync(tmp, target.path);
   } catch (error2) {
     throw new WriteKeptError(tmp, error2);
   }
 }
+var STREAM_FLAGS = constants3.O_WRONLY | (constants3.O_NOCTTY ?? 0);
+function writePlan(path) {
+  const target = outputTarget(path);
+  switch (target.kind) {
+    case "other":
+      throw Object.assign(
+        new Error(`${path} is ${target.what}, not a regular file, a FIFO or a character device`),
+        { code: "ENOTREG" }
+      );
+    case "stream":
+      return { path: target.path, stream: true, createFolder: false };
+    case "folder":
+      return { path: target.path, stream: false, createFolder: false };
+    case "file":
+      return { path: target.path, stream: false, createFolder: !target.linked };
+  }
+}
+function assertStream(stats, path) {
+  if (stats.isCharacterDevice() || stats.isFIFO()) return;
+  throw Object.assign(new Error(`${path} was replaced while it was opened; nothing was written`), {
+    code: "ECHANGED"
+  });
+}
 function temporaryPath(path) {
   return `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+}
+function statOrUndefined(path, stat6) {
+  try {
+    return stat6(path);
+  } catch {
+    return void 0;
+  }
+}
+function realPathOr(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+function kindOf(stats) {
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "a special file";
 }
 var WriteKeptError = class extends Error {
   constructor(kept, cause) {
@@ -53163,13 +53323,6 @@ var WriteKeptError = class extends Error {
   cause;
   code = "write.kept";
 };
-async function renameOrKeep(rename4, tmp) {
-  try {
-    await rename4();
-  } catch (error2) {
-    throw new WriteKeptError(tmp, error2);
-  }
-}
 
 // src/artifact/spool.ts
 init_artifact();
@@ -53415,10 +53568,10 @@ var CaseSpool = class {
   #fileOf(spool) {
     if (spool.fd !== null) return spool.fd;
     if (this.#dir === null) {
-      this.#dir = mkdtempSync(join2(tmpdir(), "evalgate-spool-"));
+      this.#dir = mkdtempSync(join3(tmpdir(), "evalgate-spool-"));
       process.once("exit", this.#onExit);
     }
-    spool.path ??= join2(this.#dir, `run-${spool.run}.jsonl`);
+    spool.path ??= join3(this.#dir, `run-${spool.run}.jsonl`);
     spool.fd = openSync4(spool.path, "a");
     return spool.fd;
   }
@@ -53514,6 +53667,7 @@ var CaseSpool = class {
 };
 
 // src/report/junit.ts
+init_grid_value_text();
 init_exact_sum();
 init_labels();
 import { posix } from "node:path";
@@ -53583,7 +53737,7 @@ function suiteHead(run2, name, totals) {
     run2.testset.path === null ? null : property("testset", run2.testset.path),
     run2.testset.ref === null ? null : property("ref", run2.testset.ref),
     ...Object.entries(run2.params).map(
-      ([key, value]) => property(`param.${key}`, typeof value === "string" ? value : JSON.stringify(value))
+      ([key, value]) => property(`param.${key}`, gridValueText(value))
     )
   ].filter((line) => line !== null);
   const attributes = attrs({
@@ -54524,7 +54678,7 @@ var UserCalls = class {
    * timer is cleared however the wait ends, so nothing keeps the process alive.
    */
   #settle(value, scope, timeoutMs2, started, ranMs) {
-    return new Promise((resolve17) => {
+    return new Promise((resolve18) => {
       let timer;
       let done = false;
       const finish = (outcome2) => {
@@ -54532,7 +54686,7 @@ var UserCalls = class {
         done = true;
         if (timer !== void 0) clearTimeout(timer);
         this.#pending.delete(call);
-        resolve17(outcome2);
+        resolve18(outcome2);
       };
       const call = {
         end: (reason, error2) => {
@@ -54799,6 +54953,7 @@ function aggregateTrials(prepared, trials) {
   return {
     id: prepared.id,
     contentId: prepared.contentId,
+    ...caseInputId(prepared),
     source: prepared.source,
     data: prepared.data,
     ...caseTags(prepared),
@@ -54860,6 +55015,9 @@ function aggregateEvaluations(trials) {
     });
   }
   return aggregated;
+}
+function caseInputId(testCase) {
+  return testCase.inputId !== void 0 ? { inputId: testCase.inputId } : {};
 }
 function caseTags(testCase) {
   const tags = testCase.meta.tags;
@@ -55040,6 +55198,7 @@ function caseOf(testCase, trial, usage) {
   return {
     id: testCase.id,
     contentId: testCase.contentId,
+    ...caseInputId(testCase),
     source: testCase.source,
     data: testCase.data,
     ...caseTags(testCase),
@@ -55239,7 +55398,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve17) => setImmediate(resolve17));
+      await new Promise((resolve18) => setImmediate(resolve18));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -55445,18 +55604,28 @@ function tellEach(reporters, tell2) {
   if (failure !== null) throw failure.error;
 }
 
+// src/shared/real-path.ts
+import { realpathSync as realpathSync2 } from "node:fs";
+function realPath(path) {
+  try {
+    return realpathSync2(path);
+  } catch {
+    return path;
+  }
+}
+
 // src/pipeline/git-info.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
-import { dirname as dirname3, join as join3, resolve } from "node:path";
+import { dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
 async function readGitInfo(dir, env) {
   if (env.GITHUB_SHA) {
     return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
   }
   try {
-    const gitDir = await findGitDir(resolve(dir));
+    const gitDir = await findGitDir(resolve2(dir));
     if (gitDir === null) return null;
     const commonDir = await readCommonDir(gitDir);
-    const head = (await readFile(join3(gitDir, "HEAD"), "utf8")).trim();
+    const head = (await readFile(join4(gitDir, "HEAD"), "utf8")).trim();
     if (!head.startsWith("ref: ")) return { sha: isSha(head) ? head : null, ref: null };
     const ref = head.slice("ref: ".length);
     const sha = await resolveRef(commonDir, gitDir, ref);
@@ -55467,27 +55636,27 @@ async function readGitInfo(dir, env) {
 }
 async function findGitDir(dir) {
   for (let current = dir; ; current = dirname3(current)) {
-    const candidate = join3(current, ".git");
+    const candidate = join4(current, ".git");
     const info2 = await stat2(candidate).catch(() => null);
     if (info2?.isDirectory()) return candidate;
     if (info2?.isFile()) {
       const text2 = await readFile(candidate, "utf8");
       const match = /^gitdir:\s*(.+)$/m.exec(text2);
-      return match?.[1] ? resolve(current, match[1].trim()) : null;
+      return match?.[1] ? resolve2(current, match[1].trim()) : null;
     }
     if (dirname3(current) === current) return null;
   }
 }
 async function readCommonDir(gitDir) {
-  const text2 = await readFile(join3(gitDir, "commondir"), "utf8").catch(() => null);
-  return text2 === null ? gitDir : resolve(gitDir, text2.trim());
+  const text2 = await readFile(join4(gitDir, "commondir"), "utf8").catch(() => null);
+  return text2 === null ? gitDir : resolve2(gitDir, text2.trim());
 }
 async function resolveRef(commonDir, gitDir, ref) {
   for (const base of [gitDir, commonDir]) {
-    const loose = await readFile(join3(base, ref), "utf8").catch(() => null);
+    const loose = await readFile(join4(base, ref), "utf8").catch(() => null);
     if (loose !== null && isSha(loose.trim())) return loose.trim();
   }
-  const packed = await readFile(join3(commonDir, "packed-refs"), "utf8").catch(() => "");
+  const packed = await readFile(join4(commonDir, "packed-refs"), "utf8").catch(() => "");
   for (const line of packed.split("\n")) {
     const [sha, name] = line.split(" ");
     if (name === ref && sha !== void 0 && isSha(sha)) return sha;
@@ -55502,16 +55671,16 @@ function isSha(text2) {
 init_context();
 
 // src/pipeline/load.ts
-import { existsSync as existsSync4, statSync as statSync2 } from "node:fs";
-import { join as join14, resolve as resolve10 } from "node:path";
+import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
+import { join as join15, resolve as resolve11 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
 import { createHash as createHash2 } from "node:crypto";
-import { dirname as dirname4, resolve as resolve3 } from "node:path";
+import { dirname as dirname4, resolve as resolve4 } from "node:path";
 
 // src/config/module-spec.ts
-import { isAbsolute, resolve as resolve2 } from "node:path";
+import { isAbsolute, resolve as resolve3 } from "node:path";
 var MODULE_EXTENSIONS = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
 function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
@@ -55520,7 +55689,7 @@ function parseModuleSpec(spec, baseDir) {
   const hash2 = spec.lastIndexOf("#");
   const path = hash2 === -1 ? spec : spec.slice(0, hash2);
   const exportName = hash2 === -1 ? "default" : spec.slice(hash2 + 1) || "default";
-  return { spec, file: resolve2(baseDir, path), exportName };
+  return { spec, file: resolve3(baseDir, path), exportName };
 }
 
 // src/judge/breaker.ts
@@ -62109,6 +62278,214 @@ function checkOptionsSchema(optionsSchema, options2) {
 // src/config/schema-errors.ts
 init_errors();
 init_is_record();
+
+// src/shared/templates.ts
+var TEMPLATE_ROOTS = ["case", "output", "params"];
+var TEMPLATE_AT = /\{\{\s*([^{}]*?)\s*\}\}/y;
+var BLANK = /^\s*$/;
+var ROOT = /^[A-Za-z_$][\w$-]*/y;
+var STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
+function lex(text2) {
+  const texts = [];
+  const templates = [];
+  let unclosed = -1;
+  let literal = "";
+  let from = 0;
+  let at = text2.indexOf("{{");
+  while (at >= 0) {
+    let run2 = 0;
+    while (at - run2 > from && text2[at - run2 - 1] === "\\") run2++;
+    const before = text2.slice(from, at - run2) + "\\".repeat(Math.floor(run2 / 2));
+    if (run2 % 2 === 1) {
+      literal += `${before}{{`;
+      from = at + 2;
+      at = text2.indexOf("{{", from);
+      continue;
+    }
+    TEMPLATE_AT.lastIndex = at;
+    const match = TEMPLATE_AT.exec(text2);
+    if (match) {
+      texts.push(literal + before);
+      literal = "";
+      templates.push({ expression: match[1] ?? "", index: at });
+      from = TEMPLATE_AT.lastIndex;
+      at = text2.indexOf("{{", from);
+      continue;
+    }
+    TEMPLATE_AT.lastIndex = at + 1;
+    if (unclosed < 0 && !TEMPLATE_AT.test(text2)) unclosed = at;
+    at = text2.indexOf("{{", at + 1);
+  }
+  texts.push(literal + text2.slice(from));
+  return { texts, templates, unclosed };
+}
+function templateSpans(text2) {
+  if (!text2.includes("{{")) return [];
+  return lex(text2).templates;
+}
+function templateExpressions(text2) {
+  return templateSpans(text2).map((span) => span.expression);
+}
+function unclosedTemplateIndex(text2) {
+  return text2.includes("{{") ? lex(text2).unclosed : -1;
+}
+function parseTemplatePath(expr) {
+  ROOT.lastIndex = 0;
+  const root = ROOT.exec(expr)?.[0];
+  const keys = [];
+  let at = root?.length ?? 0;
+  while (root !== void 0 && at < expr.length) {
+    STEP.lastIndex = at;
+    const step = STEP.exec(expr);
+    if (!step) break;
+    const [, name, index, doubleQuoted, singleQuoted] = step;
+    keys.push(name ?? index ?? singleQuoted ?? JSON.parse(doubleQuoted ?? '""'));
+    at = STEP.lastIndex;
+  }
+  if (root === void 0 || at < expr.length) {
+    return {
+      error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`
+    };
+  }
+  return { root, keys };
+}
+function checkTemplateExpression(expr) {
+  const path = parseTemplatePath(expr);
+  if ("error" in path) return path.error;
+  if (!TEMPLATE_ROOTS.includes(path.root)) {
+    return `template {{ ${expr} }} starts with "${path.root}": expected one of ${TEMPLATE_ROOTS.join(", ")}`;
+  }
+  return null;
+}
+function formatTemplatePath(root, keys) {
+  let text2 = root;
+  for (const key of keys) {
+    if (/^\d+$/.test(key)) text2 += `[${key}]`;
+    else if (/^[\w$-]+$/.test(key)) text2 += `.${key}`;
+    else text2 += `[${JSON.stringify(key)}]`;
+  }
+  return text2;
+}
+function hasTemplates(value) {
+  if (typeof value === "string") {
+    if (!value.includes("{{")) return false;
+    const { templates, unclosed } = lex(value);
+    return templates.length > 0 || unclosed >= 0;
+  }
+  if (Array.isArray(value)) return value.some(hasTemplates);
+  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
+  return false;
+}
+function literalValue(value) {
+  if (typeof value === "string") {
+    if (!value.includes("{{")) return value;
+    const { texts, templates } = lex(value);
+    return templates.length > 0 ? value : texts.join("");
+  }
+  if (Array.isArray(value)) {
+    const items = value.map(literalValue);
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    const read = entries.map(([key, item]) => [key, literalValue(item)]);
+    return read.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(read);
+  }
+  return value;
+}
+function resolveTemplates(value, scope) {
+  return compileTemplates(value)(scope);
+}
+function compileTemplates(value) {
+  if (typeof value === "string") return compileString(value);
+  if (Array.isArray(value)) {
+    const items = value.map(compileTemplates);
+    return (scope) => {
+      const out = [];
+      for (const item of items) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out.push(r.value);
+      }
+      return { ok: true, value: out };
+    };
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).map(
+      ([key, item]) => [key, compileTemplates(item)]
+    );
+    return (scope) => {
+      const out = {};
+      for (const [key, item] of entries) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out[key] = r.value;
+      }
+      return { ok: true, value: out };
+    };
+  }
+  const constant = { ok: true, value };
+  return () => constant;
+}
+function interpolated(value) {
+  return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+}
+function compileString(text2) {
+  if (!text2.includes("{{")) {
+    const constant = { ok: true, value: text2 };
+    return () => constant;
+  }
+  const lexed = lex(text2);
+  const [only] = lexed.templates;
+  if (only && lexed.templates.length === 1 && lexed.texts.every((piece) => BLANK.test(piece))) {
+    const parts = parsePath(only.expression);
+    return (scope) => lookup(only.expression, parts, scope);
+  }
+  return compileLexed(lexed, interpolated);
+}
+function compileText(text2, toText) {
+  if (!text2.includes("{{")) {
+    const constant = { ok: true, value: text2 };
+    return () => constant;
+  }
+  return compileLexed(lex(text2), toText);
+}
+function compileLexed({ texts, templates }, toText) {
+  const paths = templates.map(({ expression }) => ({ expression, parts: parsePath(expression) }));
+  return (scope) => {
+    let out = texts[0] ?? "";
+    for (let i = 0; i < paths.length; i++) {
+      const { expression, parts } = paths[i];
+      const r = lookup(expression, parts, scope);
+      if (!r.ok) return r;
+      out += toText(r.value);
+      out += texts[i + 1] ?? "";
+    }
+    return { ok: true, value: out };
+  };
+}
+function parsePath(expr) {
+  const bad = checkTemplateExpression(expr);
+  if (bad) return { error: bad };
+  const path = parseTemplatePath(expr);
+  return "error" in path ? path : [path.root, ...path.keys];
+}
+function lookup(expr, parts, scope) {
+  if (!Array.isArray(parts)) return { ok: false, error: parts.error };
+  let current = scope;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const property2 = current !== null && typeof current === "object" ? Object.getOwnPropertyDescriptor(current, part) : void 0;
+    if (property2 === void 0 || !("value" in property2)) {
+      const walked = formatTemplatePath(parts[0] ?? "", parts.slice(1, i + 1));
+      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
+    }
+    current = property2.value;
+  }
+  return { ok: true, value: current };
+}
+
+// src/config/schema-errors.ts
 function schemaProblems(errors, data, options2 = {}) {
   let entries = errors.filter((error2) => error2.keyword !== "if").map((error2) => {
     const entry = {
@@ -62139,7 +62516,7 @@ function schemaProblems(errors, data, options2 = {}) {
   return problems;
 }
 function isTemplateString(value) {
-  return typeof value === "string" && value.includes("{{");
+  return typeof value === "string" && hasTemplates(value);
 }
 function isComposite(entry) {
   return entry.keyword === "anyOf" || entry.keyword === "oneOf";
@@ -62387,157 +62764,11 @@ function isUnit(value) {
 }
 
 // src/config/rules.ts
+init_grid_value_text();
 init_is_record();
 
 // src/config/target.ts
 init_is_record();
-
-// src/shared/templates.ts
-var TEMPLATE_ROOTS = ["case", "output", "params"];
-var WHOLE = /^\s*\{\{\s*([^{}]*?)\s*\}\}\s*$/;
-var ANY = /\{\{\s*([^{}]*?)\s*\}\}/g;
-var ROOT = /^[A-Za-z_$][\w$-]*/y;
-var STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
-function templateSpans(text2) {
-  return [...text2.matchAll(ANY)].map((m) => ({ expression: m[1] ?? "", index: m.index }));
-}
-function templateExpressions(text2) {
-  return templateSpans(text2).map((span) => span.expression);
-}
-function unclosedTemplateIndex(text2) {
-  return text2.replace(ANY, (whole) => " ".repeat(whole.length)).indexOf("{{");
-}
-function parseTemplatePath(expr) {
-  ROOT.lastIndex = 0;
-  const root = ROOT.exec(expr)?.[0];
-  const keys = [];
-  let at = root?.length ?? 0;
-  while (root !== void 0 && at < expr.length) {
-    STEP.lastIndex = at;
-    const step = STEP.exec(expr);
-    if (!step) break;
-    const [, name, index, doubleQuoted, singleQuoted] = step;
-    keys.push(name ?? index ?? singleQuoted ?? JSON.parse(doubleQuoted ?? '""'));
-    at = STEP.lastIndex;
-  }
-  if (root === void 0 || at < expr.length) {
-    return {
-      error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`
-    };
-  }
-  return { root, keys };
-}
-function checkTemplateExpression(expr) {
-  const path = parseTemplatePath(expr);
-  if ("error" in path) return path.error;
-  if (!TEMPLATE_ROOTS.includes(path.root)) {
-    return `template {{ ${expr} }} starts with "${path.root}": expected one of ${TEMPLATE_ROOTS.join(", ")}`;
-  }
-  return null;
-}
-function formatTemplatePath(root, keys) {
-  let text2 = root;
-  for (const key of keys) {
-    if (/^\d+$/.test(key)) text2 += `[${key}]`;
-    else if (/^[\w$-]+$/.test(key)) text2 += `.${key}`;
-    else text2 += `[${JSON.stringify(key)}]`;
-  }
-  return text2;
-}
-function hasTemplates(value) {
-  if (typeof value === "string") return value.includes("{{");
-  if (Array.isArray(value)) return value.some(hasTemplates);
-  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
-  return false;
-}
-function resolveTemplates(value, scope) {
-  return compileTemplates(value)(scope);
-}
-function compileTemplates(value) {
-  if (typeof value === "string") return compileString(value);
-  if (Array.isArray(value)) {
-    const items = value.map(compileTemplates);
-    return (scope) => {
-      const out = [];
-      for (const item of items) {
-        const r = item(scope);
-        if (!r.ok) return r;
-        out.push(r.value);
-      }
-      return { ok: true, value: out };
-    };
-  }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).map(
-      ([key, item]) => [key, compileTemplates(item)]
-    );
-    return (scope) => {
-      const out = {};
-      for (const [key, item] of entries) {
-        const r = item(scope);
-        if (!r.ok) return r;
-        out[key] = r.value;
-      }
-      return { ok: true, value: out };
-    };
-  }
-  const constant = { ok: true, value };
-  return () => constant;
-}
-function compileString(text2) {
-  if (!text2.includes("{{")) {
-    const constant = { ok: true, value: text2 };
-    return () => constant;
-  }
-  const whole = WHOLE.exec(text2);
-  if (whole) {
-    const expr = whole[1] ?? "";
-    const parts = parsePath(expr);
-    return (scope) => lookup(expr, parts, scope);
-  }
-  const texts = [];
-  const paths = [];
-  let at = 0;
-  for (const match of text2.matchAll(ANY)) {
-    texts.push(text2.slice(at, match.index));
-    const expr = match[1] ?? "";
-    paths.push({ expr, parts: parsePath(expr) });
-    at = match.index + match[0].length;
-  }
-  texts.push(text2.slice(at));
-  return (scope) => {
-    let out = texts[0] ?? "";
-    for (let i = 0; i < paths.length; i++) {
-      const { expr, parts } = paths[i];
-      const r = lookup(expr, parts, scope);
-      if (!r.ok) return r;
-      const value = r.value;
-      out += typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-      out += texts[i + 1] ?? "";
-    }
-    return { ok: true, value: out };
-  };
-}
-function parsePath(expr) {
-  const bad = checkTemplateExpression(expr);
-  if (bad) return { error: bad };
-  const path = parseTemplatePath(expr);
-  return "error" in path ? path : [path.root, ...path.keys];
-}
-function lookup(expr, parts, scope) {
-  if (!Array.isArray(parts)) return { ok: false, error: parts.error };
-  let current = scope;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    const property2 = current !== null && typeof current === "object" ? Object.getOwnPropertyDescriptor(current, part) : void 0;
-    if (property2 === void 0 || !("value" in property2)) {
-      const walked = formatTemplatePath(parts[0] ?? "", parts.slice(1, i + 1));
-      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
-    }
-    current = property2.value;
-  }
-  return { ok: true, value: current };
-}
 
 // src/config/template-check.ts
 init_is_record();
@@ -62943,7 +63174,10 @@ function checkSuite(suite, path, context3, add) {
           "expected a parameter name, found an empty key",
           key
         );
-      if (Array.isArray(values)) points2 *= Math.max(1, values.length);
+      if (Array.isArray(values)) {
+        points2 *= Math.max(1, values.length);
+        checkGridValues(values, [...path, "grid", key], add);
+      }
     }
     if (points2 > MAX_GRID_POINTS) {
       add(
@@ -63106,6 +63340,24 @@ function checkTimeout(value, path, add) {
 }
 function describePlace(path, context3) {
   return `${formatConfigPath(path)} at line ${context3.locate(path).line}`;
+}
+function checkGridValues(values, path, add) {
+  const seen = /* @__PURE__ */ new Map();
+  values.forEach((value, index) => {
+    const text2 = gridValueText(value);
+    const first = seen.get(text2);
+    if (first === void 0) {
+      seen.set(text2, index);
+      return;
+    }
+    const earlier = JSON.stringify(values[first]);
+    const found2 = earlier === JSON.stringify(value) ? `${earlier} again` : `${JSON.stringify(value)}, which reads as ${text2} like ${earlier} before it`;
+    add(
+      "grid.duplicate-value",
+      [...path, index],
+      `expected each value once, found ${found2}: their runs would have one name in every report and in --grid; keep one`
+    );
+  });
 }
 
 // src/config/build.ts
@@ -63632,7 +63884,7 @@ function parseConfig(text2, options2) {
 }
 var MAX_CONFIG_BYTES = 16 * 2 ** 20;
 async function loadConfigFile(path, options2) {
-  const absPath = resolve3(options2.cwd, path);
+  const absPath = resolve4(options2.cwd, path);
   let text2;
   try {
     text2 = await readRegularFile(absPath, MAX_CONFIG_BYTES);
@@ -63732,12 +63984,13 @@ var OptionError = class extends Error {
 };
 function optionResolver(raw) {
   const templated = Object.keys(raw).filter((key) => hasTemplates(raw[key])).map((key) => ({ key, resolve: compileTemplates(raw[key]) }));
-  if (templated.length === 0) return () => raw;
+  const constant = literalValue(raw);
+  if (templated.length === 0) return () => constant;
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
-    const values = { ...raw };
-    for (const { key, resolve: resolve17 } of templated) {
-      const resolved = resolve17(scope);
+    const values = { ...constant };
+    for (const { key, resolve: resolve18 } of templated) {
+      const resolved = resolve18(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -63895,12 +64148,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve17 = optionResolver(options2);
+      const resolve18 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve17(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve18(args), args, prepared)
       };
     }
   };
@@ -64681,7 +64934,7 @@ ${answer}
 
 // src/evaluators/judges/automatic-battle.ts
 init_errors();
-import { isAbsolute as isAbsolute2, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve5 } from "node:path";
 
 // src/evaluators/judges/battle.ts
 init_errors();
@@ -64926,17 +65179,18 @@ var automaticBattle = defineBuiltin({
       );
     }
     const owner = { suite: files.suiteId, evaluator: context3.id };
-    const option = options2.file;
-    if (option !== void 0 && (typeof option !== "string" || option === "" || hasTemplates(option))) {
+    const written = options2.file;
+    if (written !== void 0 && (typeof written !== "string" || written === "" || hasTemplates(written))) {
       throw new Error('automatic-battle: option "file" must be a path without templates');
     }
+    const option = literalValue(written);
     const shown = option ?? defaultBaselinePath(owner);
     if (shown === void 0) {
       throw new Error(
         `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`
       );
     }
-    const path = isAbsolute2(shown) ? shown : resolve4(files.configDir, shown);
+    const path = isAbsolute2(shown) ? shown : resolve5(files.configDir, shown);
     const store = new BaselineStore({
       owner,
       existing: readBaselineFile(path, shown, owner),
@@ -65670,7 +65924,7 @@ init_errors();
 init_errors();
 init_is_record();
 import { readFileSync as readFileSync5 } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 var OVERRIDES_FILE = "evals-overrides.jsonl";
 var OVERRIDES_INVALID = "overrides.invalid";
 var OverridesFileError = class extends Error {
@@ -65799,7 +66053,7 @@ function overrideExamples(overrides, names = {}) {
   ].join("\n");
 }
 function readOverrides(dir) {
-  const path = join4(dir, OVERRIDES_FILE);
+  const path = join5(dir, OVERRIDES_FILE);
   let text2;
   try {
     text2 = readFileSync5(path, "utf8");
@@ -66221,8 +66475,9 @@ var jsonSchema = defineBuiltin({
   validate(options2) {
     const { schema } = options2;
     if (!isRecord(schema) || hasTemplates(schema)) return [];
+    const constant = literalValue(schema);
     try {
-      compileSchema(newAjv(dialectOf(schema)), schema);
+      compileSchema(newAjv(dialectOf(constant)), constant);
       return [];
     } catch (error2) {
       return [{ path: "schema", message: `invalid JSON Schema: ${messageOf2(error2)}` }];
@@ -66523,7 +66778,10 @@ var regex2 = defineBuiltin({
     const { pattern, flags } = options2;
     if (typeof pattern !== "string" || hasTemplates(pattern)) return [];
     if (flags !== void 0 && (typeof flags !== "string" || hasTemplates(flags))) return [];
-    const problem = compileProblem(pattern, flags);
+    const problem = compileProblem(
+      literalValue(pattern),
+      literalValue(flags)
+    );
     return problem === null ? [] : [problem];
   },
   prepare: (options2) => patternCompiler(hasTemplates(options2.pattern) || hasTemplates(options2.flags)),
@@ -66621,7 +66879,7 @@ import { pathToFileURL as pathToFileURL2 } from "node:url";
 // src/bind/modules/exports.ts
 init_is_record();
 import { readFile as readFile2 } from "node:fs/promises";
-import { basename, dirname as dirname5, extname, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname5, extname, join as join6 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -66654,8 +66912,8 @@ async function isCommonJsFile(file) {
   if (ext === ".mjs" || ext === ".mts") return false;
   let dir = dirname5(file);
   for (; ; ) {
-    if (basename(dir) === "node_modules") return true;
-    const type = await packageType(join5(dir, "package.json"));
+    if (basename2(dir) === "node_modules") return true;
+    const type = await packageType(join6(dir, "package.json"));
     if (type !== void 0) return type !== "module";
     const parent = dirname5(dir);
     if (parent === dir) return true;
@@ -66868,16 +67126,16 @@ function firstLine(text2) {
 
 // src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname6, extname as extname2, join as join6 } from "node:path";
+import { basename as basename3, dirname as dirname6, extname as extname2, join as join7 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
   const dir = dirname6(file);
   const candidates = await moduleFilesIn(dir);
   if (candidates.length === 0) return void 0;
-  const wanted = basename2(file);
+  const wanted = basename3(file);
   const stem = stripModuleExtension(wanted);
   const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
-  if (sameStem[0] !== void 0) return join6(dir, sameStem[0]);
+  if (sameStem[0] !== void 0) return join7(dir, sameStem[0]);
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best2;
   for (const name of candidates.sort()) {
@@ -66886,12 +67144,12 @@ async function suggestSibling(file) {
       best2 = { name, distance };
     }
   }
-  return best2 && join6(dir, best2.name);
+  return best2 && join7(dir, best2.name);
 }
 async function suggestIndexFile(dir) {
   const files = await moduleFilesIn(dir);
   const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
-  return index[0] && join6(dir, index[0]);
+  return index[0] && join7(dir, index[0]);
 }
 async function moduleFilesIn(dir) {
   try {
@@ -66911,7 +67169,7 @@ function stripModuleExtension(name) {
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync6 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
-import { dirname as dirname7, join as join7 } from "node:path";
+import { dirname as dirname7, join as join8 } from "node:path";
 import { pathToFileURL } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
@@ -66927,7 +67185,7 @@ async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
     const root = tsxRoot(dir);
     if (root === null) continue;
-    const entry = (subpath) => pathToFileURL(join7(root, importEntry(root, subpath))).href;
+    const entry = (subpath) => pathToFileURL(join8(root, importEntry(root, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -66943,13 +67201,13 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname7(createRequire2(join7(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname7(createRequire2(join8(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
 }
 function importEntry(root, subpath) {
-  const pkg = JSON.parse(readFileSync6(join7(root, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync6(join8(root, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root]);
@@ -67068,7 +67326,7 @@ function exportMissing(ref, module) {
 }
 
 // src/bind/models.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // src/judge/host-limiter.ts
 init_p_limit();
@@ -67089,12 +67347,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve17) => {
-    if (signal?.aborted) return resolve17();
+  return new Promise((resolve18) => {
+    if (signal?.aborted) return resolve18();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve17();
+      resolve18();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -67102,10 +67360,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve17) => {
+  return new Promise((resolve18) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve17();
+      resolve18();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
@@ -67116,14 +67374,14 @@ function abortableSleep(sleep, ms, signal) {
 init_canonical_json();
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir3, readFile as readFile3, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 var CACHE_FORMAT = 1;
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body } = input;
   return createHash4("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
 }
 function createFileCache(dir) {
-  const pathOf = (key) => join8(dir, key.slice(0, 2), `${key}.json`);
+  const pathOf = (key) => join9(dir, key.slice(0, 2), `${key}.json`);
   return {
     async get(key) {
       let text2;
@@ -67145,7 +67403,7 @@ function createFileCache(dir) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
       try {
-        await mkdir3(join8(dir, key.slice(0, 2)), { recursive: true });
+        await mkdir3(join9(dir, key.slice(0, 2)), { recursive: true });
         await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
 `);
         await rename3(temp, file);
@@ -67658,7 +67916,7 @@ var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
 function resolveCacheDir(config, cwd, options2) {
   if (options2.noCache) return null;
-  return options2.cacheDir !== void 0 ? join9(cwd, options2.cacheDir) : join9(config.dir, DEFAULT_CACHE_DIR);
+  return options2.cacheDir !== void 0 ? join10(cwd, options2.cacheDir) : join10(config.dir, DEFAULT_CACHE_DIR);
 }
 function createModelAccess(config, runtime) {
   const defaults2 = config.defaults.judge;
@@ -67732,7 +67990,7 @@ function createModelAccess(config, runtime) {
 }
 
 // src/bind/bind.ts
-import { basename as basename3, dirname as dirname8, join as join11 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join12 } from "node:path";
 
 // src/evaluators/sdk/builtin-backed.ts
 function acceptsSdkContext(value) {
@@ -67741,8 +67999,8 @@ function acceptsSdkContext(value) {
 
 // src/targets/command.ts
 import { spawn } from "node:child_process";
-import { accessSync, constants as constants4, readdirSync, statSync } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join10, resolve as resolve5 } from "node:path";
+import { accessSync, constants as constants5, readdirSync, statSync as statSync2 } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute4, join as join11, resolve as resolve6 } from "node:path";
 
 // src/targets/inputs.ts
 function targetInput(value) {
@@ -67752,39 +68010,14 @@ function targetInput(value) {
   };
 }
 function textInput(text2, piece) {
-  const parts = splitTemplates(text2);
-  const compiled2 = parts.map((part) => part.template ? compileTemplates(part.text) : null);
+  const compiled2 = compileText(text2, (value) => piece(asText(value)));
   return {
-    render({ testCase, params }) {
-      let out = "";
-      for (let i = 0; i < parts.length; i++) {
-        const template = compiled2[i];
-        if (template === null || template === void 0) {
-          out += parts[i].text;
-          continue;
-        }
-        const resolved = template({ case: testCase, params, output: void 0 });
-        if (!resolved.ok) return resolved;
-        out += piece(asText(resolved.value));
-      }
-      return { ok: true, value: out };
-    }
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
   };
 }
 function asText(value) {
   if (typeof value === "string") return value;
   return JSON.stringify(value) ?? String(value);
-}
-function splitTemplates(text2) {
-  const parts = [];
-  let at = 0;
-  for (const match of text2.matchAll(/\{\{[^{}]*\}\}/g)) {
-    if (match.index > at) parts.push({ text: text2.slice(at, match.index), template: false });
-    parts.push({ text: match[0], template: true });
-    at = match.index + match[0].length;
-  }
-  if (at < text2.length) parts.push({ text: text2.slice(at), template: false });
-  return parts;
 }
 function shellQuote(value) {
   return `'${value.replaceAll("'", `'\\''`)}'`;
@@ -67819,7 +68052,7 @@ var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
-  const cwd = resolve5(setup.dir, config.cwd ?? ".");
+  const cwd = resolve6(setup.dir, config.cwd ?? ".");
   if (!isDirectory2(cwd)) {
     return {
       ok: false,
@@ -67838,7 +68071,7 @@ function createCommandTarget(config, setup) {
   ] : config.run.map((arg) => textInput(arg, asIs));
   if (!config.shell && Array.isArray(config.run)) {
     const program = config.run[0];
-    const problem = templateExpressions(program).length > 0 ? void 0 : findProgram(program, cwd, setup.env);
+    const problem = templateExpressions(program).length > 0 ? void 0 : findProgram(literalValue(program), cwd, setup.env);
     if (problem !== void 0) {
       return {
         ok: false,
@@ -67994,19 +68227,19 @@ function lastLines(text2, count) {
 }
 function isDirectory2(path) {
   try {
-    return statSync(path).isDirectory();
+    return statSync2(path).isDirectory();
   } catch {
     return false;
   }
 }
 function findProgram(program, cwd, env) {
   if (program.includes("/")) {
-    const path = isAbsolute4(program) ? program : resolve5(cwd, program);
+    const path = isAbsolute4(program) ? program : resolve6(cwd, program);
     if (isExecutable(path)) return void 0;
     return `${program} is not an executable file (looked for ${path})`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  if (dirs.some((dir) => isExecutable(join10(dir, program)))) return void 0;
+  if (dirs.some((dir) => isExecutable(join11(dir, program)))) return void 0;
   const names = /* @__PURE__ */ new Set();
   for (const dir of dirs) {
     try {
@@ -68019,8 +68252,8 @@ function findProgram(program, cwd, env) {
 }
 function isExecutable(path) {
   try {
-    accessSync(path, constants4.X_OK);
-    return statSync(path).isFile();
+    accessSync(path, constants5.X_OK);
+    return statSync2(path).isFile();
   } catch {
     return false;
   }
@@ -68176,7 +68409,7 @@ function urlShapeProblem(url) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 
 // src/plan/grid.ts
 function expandGrid(grid) {
@@ -68271,7 +68504,7 @@ async function promptText(source, setup) {
     try {
       files.set(
         file.value,
-        textInput(await readFile4(resolve6(setup.dir, file.value), "utf8"), asIs2)
+        textInput(await readFile4(resolve7(setup.dir, file.value), "utf8"), asIs2)
       );
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${error2.message})`;
@@ -68412,8 +68645,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve17) => {
-      this.#readyWaiters.push(resolve17);
+    return new Promise((resolve18) => {
+      this.#readyWaiters.push(resolve18);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -68432,7 +68665,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve17, reject) => {
+    return new Promise((resolve18, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -68442,7 +68675,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve17(output);
+              resolve18(output);
             },
             reject: (error2) => {
               done();
@@ -68524,7 +68757,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve17) => settleReady = resolve17),
+      ready: new Promise((resolve18) => settleReady = resolve18),
       loaded: false,
       call: null,
       stopping: false,
@@ -68987,7 +69220,7 @@ function createIssue(error2, config, where) {
     const { file, line, problem } = error2;
     return {
       code: OVERRIDES_INVALID,
-      file: join11(dirname8(config.file), basename3(file)),
+      file: join12(dirname8(config.file), basename4(file)),
       line,
       col: 1,
       path: "",
@@ -69033,7 +69266,7 @@ function splitListCells(data, split) {
 }
 
 // src/bind/testsets.ts
-import { relative as relative4, resolve as resolve8 } from "node:path";
+import { relative as relative4, resolve as resolve9 } from "node:path";
 init_identity();
 init_read_file();
 init_rows();
@@ -69094,6 +69327,13 @@ async function readPinnedTestset(config, suite, cwd) {
     ]
   };
 }
+function recordedField(suite) {
+  return suite.target.kind === "recorded" ? suite.target.column ?? "output" : void 0;
+}
+function inputIdOf(testsetId, data, field) {
+  const { [field]: _output, ...input } = data;
+  return contentId(testsetId, input);
+}
 async function readSuiteTestset(config, suite, cwd) {
   const at = suiteIssueAt(config, suite);
   const ts = suite.testset;
@@ -69105,7 +69345,7 @@ async function readSuiteTestset(config, suite, cwd) {
   let testsetId;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve8(config.dir, ts.path);
+    const abs = resolve9(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     path = toPosix2(ts.path);
@@ -69142,7 +69382,12 @@ async function readSuiteTestset(config, suite, cwd) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
   const split = ts.split;
-  const cases = split === void 0 ? prepared.cases : prepared.cases.map((c) => ({ ...c, data: splitListCells(c.data, split) }));
+  const recorded = recordedField(suite);
+  const cases = split === void 0 && recorded === void 0 ? prepared.cases : prepared.cases.map((c) => ({
+    ...c,
+    ...recorded !== void 0 ? { inputId: inputIdOf(testsetId, c.data, recorded) } : {},
+    ...split !== void 0 ? { data: splitListCells(c.data, split) } : {}
+  }));
   return {
     ok: true,
     testset: {
@@ -69258,10 +69503,10 @@ function selectGrid(config, suite, filter) {
   const points2 = expandGrid(suite.grid);
   if (!filter) return { ok: true, points: points2 };
   const keys = Object.keys(filter).filter((k) => k in suite.grid);
-  const kept = points2.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText(p[k]))));
+  const kept = points2.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText2(p[k]))));
   if (kept.length > 0) return { ok: true, points: kept };
   const wanted = keys.map((k) => `${k}=${filter[k]?.join("|")}`).join(" ");
-  const offered = keys.map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText).join(", ")}`).join("; ");
+  const offered = keys.map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText2).join(", ")}`).join("; ");
   return {
     ok: false,
     issue: {
@@ -69271,7 +69516,7 @@ function selectGrid(config, suite, filter) {
     }
   };
 }
-function gridValueText(value) {
+function gridValueText2(value) {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 function checkFilters(config, filters) {
@@ -69309,7 +69554,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync7 } from "node:fs";
-import { dirname as dirname10, join as join13, resolve as resolve9 } from "node:path";
+import { dirname as dirname10, join as join14, resolve as resolve10 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -69331,14 +69576,14 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync7(resolve9(config.dir, ref.file), "utf8");
+      text2 = readFileSync7(resolve10(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
     const namedBy = formatConfigPath(["suites", suite.index, ...ref.at]);
     return fileTemplateProblems(text2, columns).map((problem) => ({
       code: "template.prompt-file",
-      file: join13(dirname10(config.file), ref.file),
+      file: join14(dirname10(config.file), ref.file),
       line: problem.line,
       col: problem.col,
       path: "",
@@ -69351,7 +69596,7 @@ function promptFileIssues(config, suite, points2, columns) {
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve10(ctx.cwd, name)));
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve11(ctx.cwd, name)));
   if (found2) return found2;
   throw usageError(
     "config.not-found",
@@ -69359,10 +69604,10 @@ function resolveConfigArg(arg, ctx) {
   );
 }
 function namedConfig(arg, ctx) {
-  const path = resolve10(ctx.cwd, arg);
+  const path = resolve11(ctx.cwd, arg);
   if (isFolder2(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join14(path, name)));
-    if (found2 !== void 0) return join14(arg, found2);
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join15(path, name)));
+    if (found2 !== void 0) return join15(arg, found2);
     throw usageError(
       "config.not-found",
       `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
@@ -69370,14 +69615,14 @@ function namedConfig(arg, ctx) {
   }
   if (existsSync4(path)) return arg;
   const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync4(resolve10(ctx.cwd, other))) {
+  if (other !== void 0 && existsSync4(resolve11(ctx.cwd, other))) {
     throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
   }
   return arg;
 }
 function isFolder2(path) {
   try {
-    return statSync2(path).isDirectory();
+    return statSync3(path).isDirectory();
   } catch {
     return false;
   }
@@ -69583,32 +69828,49 @@ function describeCase(running) {
 
 // src/pipeline/output-paths.ts
 init_errors();
-import { accessSync as accessSync2, constants as constants5, statSync as statSync3 } from "node:fs";
-import { dirname as dirname11, resolve as resolve11 } from "node:path";
+import { accessSync as accessSync2, constants as constants6, statSync as statSync4 } from "node:fs";
+import { dirname as dirname11, resolve as resolve12 } from "node:path";
 var NOTHING_RUN = "so the results could not be written; nothing was run";
 function checkOutputPaths(outputs, cwd, consequence = NOTHING_RUN) {
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
-    const absolute = resolve11(cwd, path);
-    const other = seen.get(absolute);
-    if (other !== void 0) {
-      throw usageError(
-        "cli.output",
-        `${flag} ${path}: the same file as ${other}; give each its own path`
-      );
+    const target = outputTarget(resolve12(cwd, path));
+    if (target.stats?.isCharacterDevice() !== true) {
+      const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
+      const other = seen.get(key);
+      if (other !== void 0) {
+        throw usageError(
+          "cli.output",
+          `${flag} ${path}: the same file as ${other}; give each its own path`
+        );
+      }
+      seen.set(key, `${flag} ${path}`);
     }
-    seen.set(absolute, `${flag} ${path}`);
-    const problem = outputProblem(absolute);
+    const problem = outputProblem(target);
     if (problem !== void 0) throw refuse(flag, path, problem, consequence);
   }
 }
 function refuse(flag, path, problem, consequence) {
   return usageError("cli.output", `${flag} ${path}: ${problem}, ${consequence}`);
 }
-function outputProblem(path) {
-  const own = statOf(path);
-  if (own?.isDirectory()) return "is a folder, not a file (name a file in it)";
-  return parentProblem(path);
+function outputProblem(target) {
+  switch (target.kind) {
+    case "folder":
+      return "is a folder, not a file (name a file in it)";
+    case "other":
+      return `is ${target.what}, not a file (name a regular file, a FIFO or a character device)`;
+    case "stream":
+      return accessProblem(target.path, "cannot write to it");
+    case "file":
+      return target.linked && !target.exists ? linkFolderProblem(target.path) : parentProblem(target.path);
+  }
+}
+function linkFolderProblem(path) {
+  const folder = dirname11(path);
+  const stats = statOf(folder);
+  if (stats === void 0) return `is a symbolic link to ${path}, whose folder does not exist`;
+  if (!stats.isDirectory()) return `${folder} is a file, not a folder`;
+  return writeProblem(folder);
 }
 function parentProblem(path) {
   let at = dirname11(path);
@@ -69625,16 +69887,19 @@ function parentProblem(path) {
   return void 0;
 }
 function writeProblem(at) {
+  return accessProblem(at, `cannot write in ${at}`);
+}
+function accessProblem(path, what) {
   try {
-    accessSync2(at, constants5.W_OK);
+    accessSync2(path, constants6.W_OK);
     return void 0;
   } catch (error2) {
-    return `cannot write in ${at} (${error2.code ?? "denied"})`;
+    return `${what} (${error2.code ?? "denied"})`;
   }
 }
 function statOf(path) {
   try {
-    return statSync3(path);
+    return statSync4(path);
   } catch {
     return void 0;
   }
@@ -69643,11 +69908,11 @@ function statOf(path) {
 // src/pipeline/write-failure.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename5, join as join15 } from "node:path";
+import { basename as basename6, join as join16 } from "node:path";
 function fallbackPath(path) {
-  return join15(
+  return join16(
     tmpdir2(),
-    `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename5(path)}`
+    `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename6(path)}`
   );
 }
 function describeWriteFailure({ path, error: error2, kept }, done) {
@@ -69702,7 +69967,7 @@ async function executeRun(args, ctx, reporters = []) {
   warnPinIgnored(pinIgnored, ctx);
   if (resuming !== void 0 && args.resume !== void 0) {
     ctx.stderr.write(resuming.announce(plan));
-    if (resolve13(ctx.cwd, args.resume) === resolve13(ctx.cwd, args.output)) {
+    if (realPath(resolve14(ctx.cwd, args.resume)) === realPath(resolve14(ctx.cwd, args.output))) {
       ctx.stderr.write(
         `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)
 `
@@ -69717,7 +69982,7 @@ async function executeRun(args, ctx, reporters = []) {
   let ran = 0;
   const unwritten = [];
   const fileReport = (path) => ({
-    path: resolve13(ctx.cwd, path),
+    path: resolve14(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path)
@@ -69744,7 +70009,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath = resolve13(ctx.cwd, args.output);
+  const outputPath = resolve14(ctx.cwd, args.output);
   const runArtifact = (o) => marks(
     buildArtifact({
       toolVersion,
@@ -69986,7 +70251,7 @@ function readResults(settings, workspace) {
     return null;
   }
   return {
-    ...located(workspace, artifact.value, resolve14(settings.workingDirectory, settings.config)),
+    ...located(workspace, artifact.value, resolve15(settings.workingDirectory, settings.config)),
     args: []
   };
 }
@@ -70012,7 +70277,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname12(resolve14(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname12(resolve15(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -70021,7 +70286,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve14(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve15(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname12(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
@@ -70044,8 +70309,8 @@ function located(workspace, artifact, configFile) {
   };
 }
 function repositoryRoot(dir, workspace) {
-  for (let current = resolve14(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync5(join16(current, ".git"))) return current;
+  for (let current = resolve15(dir), depth2 = 0; depth2 < 64; depth2++) {
+    if (existsSync5(join17(current, ".git"))) return current;
     const parent = dirname12(current);
     if (parent === current) break;
     current = parent;
@@ -70097,8 +70362,8 @@ async function resolveBaseline(settings, octokit, env) {
     warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
     return null;
   }
-  const dir = await mkdtemp(join17(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
-  const file = join17(dir, "baseline.json");
+  const dir = await mkdtemp(join18(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
+  const file = join18(dir, "baseline.json");
   await writeFile3(file, downloaded.text);
   info(
     `evalgate: comparing with ${settings.artifactName} from ${branch} (${found2.found.createdAt}, ${downloaded.entry})`
@@ -71603,13 +71868,13 @@ function withinBytes(render2, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname13, isAbsolute as isAbsolute7, join as join18, resolve as resolve15 } from "node:path";
+import { dirname as dirname13, isAbsolute as isAbsolute7, join as join19, resolve as resolve16 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve15(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve16(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -71659,13 +71924,13 @@ function readSettings(input, workspace, env = {}) {
       "input args: --ignore-pin is refused here: a pull request is gated on the pinned testsets (pin the current rows with evals testset pin, and commit the config)"
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve15(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve16(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    report: bool("report", true) ? join18(dirname13(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
+    report: bool("report", true) ? join19(dirname13(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
@@ -71727,7 +71992,7 @@ async function run(env = process.env) {
   }
   const settings = read.settings;
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve16(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve17(settings.workingDirectory, settings.config), env);
   const budget = new RetryBudget(void 0, settings.retryScale);
   const octokit = settings.token ? createOctokit(settings.token, {
     userAgent: `evalgate/${toolVersion}`,
