@@ -92,6 +92,7 @@ function pairing(shift: number, lowerIsBetter: boolean): RunPairing {
     suite: 's',
     params: {},
     trials: 1,
+    baseTrials: 1,
     minDetectableEffect: 0.1,
     passRate: {
       diffs: new Float64Array(30),

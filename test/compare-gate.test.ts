@@ -78,6 +78,7 @@ function pairing(seed: number, cases: number, shift: number): RunPairing {
     suite: 'qa',
     params: { point: seed },
     trials: 1,
+    baseTrials: 1,
     minDetectableEffect: 0.1,
     passRate: {
       diffs: new Float64Array(cases),

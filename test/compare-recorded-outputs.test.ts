@@ -119,3 +119,13 @@ describe('a comparison of recorded outputs', () => {
     assert.ok(read(dir, 'f.json').runs[0]!.cases.every((c) => c.inputId === undefined));
   });
 });
+
+describe('a pass rate with no pairable case', () => {
+  it('says the rows differ, not that no case is in both runs', async () => {
+    const dir = jsonlProject(rows(30), SUITE);
+    assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 0);
+    writeRows(dir, rows(30, ' (edited)'));
+    const head = await runInProcess(['run', '-o', 'head.json', '--baseline', 'base.json'], dir);
+    assert.match(head.stdout, /pass rate +no case in both runs with the same row/);
+  });
+});

@@ -5,6 +5,7 @@ import { adjustFamily } from '../src/compare/family.ts';
 import { normalQuantileUpper, normalUpperTail } from '../src/compare/normal.ts';
 import { fewestDetectable, rowPower } from '../src/compare/power.ts';
 import {
+  EXACT_LIMIT,
   mulberry32,
   RESAMPLING_LIMIT,
   resamplingLimit,
@@ -119,7 +120,7 @@ describe('signFlipTest', () => {
     assertClose(result.high, mean + half, 0.1 * half, 'high');
   });
 
-  it('says p < 0.05 exactly when the 95% interval excludes 0, resampled and normal', () => {
+  it('says p < 0.05 exactly when the 95% interval excludes 0, exact, resampled and normal', () => {
     // Means placed at the edge of significance, where two methods could disagree.
     const gauss = normals(4);
     for (let seed = 0; seed < 300; seed++) {
@@ -127,7 +128,8 @@ describe('signFlipTest', () => {
       const n = seed % 3 === 0 ? limit + 50 + seed : 10 + (seed % 50);
       const diffs = Array.from({ length: n }, () => 0.2 * gauss() + (0.4 * 2) / Math.sqrt(n));
       const result = signFlipTest(diffs, { seed, resamples: 999 });
-      assert.equal(result.method, n > limit ? 'normal' : 'resampled');
+      const method = n > limit ? 'normal' : n <= EXACT_LIMIT ? 'exact' : 'resampled';
+      assert.equal(result.method, method);
       const excludesZero = result.low > 0 || result.high < 0;
       assert.equal(excludesZero, result.pValue < 0.05, `seed ${seed}: ${JSON.stringify(result)}`);
     }

@@ -39,6 +39,24 @@ export function normalQuantileUpper(p: number): number {
   return (low + high) / 2;
 }
 
+/**
+ * The distribution of the plus signs among `trials` fair coin flips (the zero differences of a
+ * sign-flip test): entry k is P(fewer than k plus signs), k = 0 … trials + 1, normalised so the
+ * last is exactly 1. Built by the ratio C(t, k + 1) / C(t, k) in logarithms, which neither
+ * overflows nor loses the middle of the distribution for 100,000 flips.
+ */
+export function halfBinomialBelow(trials: number): Float64Array {
+  const below = new Float64Array(trials + 2);
+  let log = -trials * Math.LN2;
+  for (let k = 0; k <= trials; k++) {
+    below[k + 1] = (below[k] ?? 0) + Math.exp(log);
+    log += Math.log((trials - k) / (k + 1));
+  }
+  const total = below[trials + 1] ?? 1;
+  for (let k = 0; k < below.length; k++) below[k] = (below[k] ?? 0) / total;
+  return below;
+}
+
 /** log Γ(x) for x > 0: the Lanczos approximation (g = 7, 9 terms), ~15 significant digits. */
 function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);

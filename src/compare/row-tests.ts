@@ -17,7 +17,7 @@ import { adjustFamily } from './family.ts';
 import { normalQuantileUpper, normalUpperTail } from './normal.ts';
 import { rowPower } from './power.ts';
 import type { PairedAgreement, PairedRow, RunPairing } from './run-comparison.ts';
-import { signFlipTest } from './sign-flip.ts';
+import { significanceLevel, signFlipTest } from './sign-flip.ts';
 
 /** How the rows are tested. */
 export interface RowTestSettings {
@@ -41,7 +41,9 @@ export interface TestedRuns {
  * significant, so leaving it out costs no error and spares the rest its share of α.
  */
 export function testRuns(pairings: readonly RunPairing[], settings: RowTestSettings): TestedRuns {
-  const alpha = 1 - settings.confidence;
+  // Rounded (0.05, not 1 − 0.95 = 0.050000000000000044): p = 0.05 is then not below it, as the
+  // interval, which keeps 0 at p = 0.05, says.
+  const alpha = significanceLevel(settings.confidence);
   let familySize = 0;
   for (const pairing of pairings) {
     for (const row of [pairing.passRate, ...pairing.evaluators]) {
@@ -86,6 +88,7 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
       suite: pairing.suite,
       params: pairing.params,
       trials: pairing.trials,
+      ...baseTrials(pairing),
       minDetectableEffect: pairing.minDetectableEffect,
       passRate,
       evaluators,
@@ -132,6 +135,11 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
  */
 export function resamplesFor(familySize: number, alpha: number, minimum: number): number {
   return Math.max(minimum, Math.ceil((4 * familySize) / alpha) - 1);
+}
+
+/** BASE's trials when they differ from HEAD's, for the heading to say each side's count. */
+function baseTrials(pairing: RunPairing): { baseTrials?: number } {
+  return pairing.baseTrials !== pairing.trials ? { baseTrials: pairing.baseTrials } : {};
 }
 
 function inFamily(row: PairedRow, minPaired: number): boolean {

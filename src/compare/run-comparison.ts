@@ -40,6 +40,8 @@ export interface RunPairing {
   suite: string;
   params: Params;
   trials: number;
+  /** Times each BASE case ran (its `trials`; 1 for an artifact that recorded no plan). */
+  baseTrials: number;
   minDetectableEffect: number;
   passRate: PairedRow & { passToFail: number; failToPass: number };
   evaluators: PairedEvaluator[];
@@ -128,6 +130,7 @@ export function pairRuns(
     suite: headRun.suite,
     params: headRun.params,
     trials: headRun.plan?.trials ?? 1,
+    baseTrials: baseRun.plan?.trials ?? 1,
     minDetectableEffect: headRun.plan?.gate.minDetectableEffect ?? DEFAULT_MIN_DETECTABLE_EFFECT,
     passRate: {
       ...pairedRow(paired, (result) => (result.passed ? 1 : 0)),

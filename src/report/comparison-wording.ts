@@ -5,6 +5,7 @@
  * fixed precision. The case lists are `comparison-case-lists.ts`, what an incomplete side means
  * `comparison-incomplete.ts`.
  */
+import { EXACT_LIMIT } from '../compare/sign-flip.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatPercent, plural } from './labels.ts';
 import type {
@@ -47,28 +48,48 @@ export function countsLine(
   ].join(' · ');
 }
 
+/** HEAD's `trials`, and BASE's as `baseTrials` when it differs. */
+type RunTrials = Pick<RunComparison, 'trials' | 'baseTrials'>;
+
 /**
- * `40 cases compared`, with trials `· 3 trials each, averaged per case`, and for a side cut short
- * `· BASE has 2 of 6 planned cases`.
+ * `40 cases compared`, with trials `· 3 trials each, averaged per case` (or `· BASE 1 trial,
+ * HEAD 3 trials, …` when the sides differ), for a side cut short `· BASE has 2 of 6 planned cases`.
  */
-export function comparedLine(run: RunComparison): string {
-  const cases = `${plural(run.passRate.paired, 'case')} compared`;
-  const trials = run.trials > 1 ? ` · ${run.trials} trials each, averaged per case` : '';
-  return `${cases}${trials}${incompleteRunNote(run)}`;
+export function comparedLine(run: RunComparison & RunTrials): string {
+  const base = run.baseTrials ?? run.trials;
+  const trials =
+    base !== run.trials
+      ? ` · BASE ${plural(base, 'trial')}, HEAD ${plural(run.trials, 'trial')}, averaged per case`
+      : run.trials > 1
+        ? ` · ${run.trials} trials each, averaged per case`
+        : '';
+  return `${plural(run.passRate.paired, 'case')} compared${trials}${incompleteRunNote(run)}`;
+}
+
+/** Why no row could block: too few paired cases, no changed case, or some of each. */
+function emptyFamilyNote({ counts, settings }: Comparison): string {
+  const rows = counts.improved + counts.regressed + counts.unchanged + counts.tooFewCases;
+  const fewer = `Every row had fewer than ${plural(settings.minPaired, 'paired case')}`;
+  let why = counts.tooFewCases === rows ? fewer : `${fewer} or no changed case to test`;
+  if (counts.tooFewCases === 0) why = 'No row had a changed case to test';
+  return `${rows === 0 ? 'No run was in both' : why}, so nothing could block. `;
 }
 
 /** What the labels mean and how the statistics were made: the last line of either form. */
 export function footnote(comparison: Comparison): string {
   const { settings, family } = comparison;
   const percent = Math.round(settings.confidence * 100);
-  const trials = comparison.runs.some((run) => run.trials > 1)
+  const tried = comparison.runs.some(
+    (run: RunTrials) => Math.max(run.trials, run.baseTrials ?? 1) > 1,
+  );
+  const trials = tried
     ? "With trials, each case's trials are averaged first: the case is the unit. "
     : '';
   return (
     `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 ` +
-    `(${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
+    `(exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
     (family.rows === 0
-      ? 'No row had a changed case to test, so nothing could block. '
+      ? emptyFamilyNote(comparison)
       : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini–Hochberg. `) +
     `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` +
     trials +
@@ -231,11 +252,11 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
     const c = row.change;
     const change =
       c.baseRate === null || c.headRate === null || c.delta === null
-        ? 'no case in both runs'
+        ? 'no case in both runs with the same row'
         : `${formatPercent(c.baseRate)} → ${formatPercent(c.headRate)} (${signed(c.delta * 100, 1)} pp` +
           (c.ci === null
             ? ''
-            : `, ${ci} ${signed(c.ci.low * 100, 1)}…${signed(c.ci.high * 100, 1)} pp`) +
+            : `, ${ci} ${signed(c.ci.low * 100, 1)}…${signed(c.ci.high * 100, 1)} pp${atZero(c.delta, c.ci)}`) +
           `; ${formatCount(c.passToFail)} pass→fail, ${formatCount(c.failToPass)} fail→pass)`;
     return {
       name: 'pass rate',
@@ -268,7 +289,7 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
     c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null
       ? 'no case scored in both runs'
       : `${c.baseMean.toFixed(2)} → ${c.headMean.toFixed(2)} (${signed(c.delta, 2)}, ` +
-        `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)})`;
+        `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)}${atZero(c.delta, c.ci)})`;
   const way = directionNote(c);
   const note = noteText(c, c.paired, target, plusMinus);
   return {
@@ -330,6 +351,15 @@ function noteText(
       ? ''
       : `, ~${formatCount(power.casesNeeded)} cases needed for ${size(target)}`;
   return `(underpowered: ${detect}${needed})`;
+}
+
+/**
+ * `, includes 0` after an interval with an end exactly at 0 around a non-zero change: the
+ * inverted test puts an end there whenever ties at "no change" keep 0 in, at p = 0.06 as at 0.5,
+ * so `0.00…+0.13` is not a near miss, and the words keep it from reading as one.
+ */
+function atZero(delta: number, ci: { low: number; high: number }): string {
+  return delta !== 0 && (ci.low === 0 || ci.high === 0) ? ', includes 0' : '';
 }
 
 /** `±0.06`. */

@@ -223,6 +223,8 @@ export interface CaseChanges {
 export interface RunComparison extends RunRef {
   /** Times each HEAD case ran (`trials`); with more than one, each case's trials are averaged first. */
   trials: number;
+  /** Times each BASE case ran, only when it differs from `trials`. */
+  baseTrials?: number;
   /** HEAD's `gate.minDetectableEffect` (0.1 by default): the change an `unchanged` row must be able to see. */
   minDetectableEffect: number;
   passRate: PassRateChange;
