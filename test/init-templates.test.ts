@@ -100,8 +100,11 @@ describe('evals init --template', () => {
     const dir = scratch();
     const r = await runInProcess(['init', '--template', 'http', 'app'], dir);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^ {2}node app\/server\.mjs & +# or set API_URL to your API$/m);
-    assert.match(r.stdout, /^ {2}npx evals run app\/evals\.yaml$/m);
+    assert.match(
+      r.stdout,
+      /^ {2}cd app\n(?:.*\n)? {2}node server\.mjs & +# or set API_URL to your API$/m,
+    );
+    assert.match(r.stdout, /^ {2}npx evals run$/m);
     assert.ok(existsSync(join(dir, 'app', 'server.mjs')));
   });
 

@@ -311,6 +311,9 @@ suites:
 if (!isMainThread) throw new Error('this module refuses worker threads');
 export const fn = (): string => 'x';
 `,
+        // An ES module project: on Node 20 tsx runs a CommonJS one from data: URLs, whose stack
+        // frames carry no position in fn.ts (the error is then placed at the config's line).
+        'package.json': '{ "type": "module" }\n',
       },
       ['isolation: worker', 'concurrency: 2'],
     );

@@ -1,7 +1,8 @@
 /**
  * The shipped declarations (lib/, built by `npm run build`) as a consumer's compiler sees them:
  * no relative `.ts` specifiers (TypeScript before 5.x's `rewriteRelativeImportExtensions`
- * refuses them), and a suite written against `evalgate/testing` type-checks under `--strict`.
+ * refuses them), and a suite written against `evalgate/testing` type-checks under `--strict`, as
+ * do plain evaluators taking their `with:` options (`EvaluatorFn`'s second parameter).
  * (Checked by hand under TypeScript 4.9, 5.0 and 5.4 with `npx -p typescript@<v> tsc`.)
  */
 import assert from 'node:assert/strict';
@@ -41,6 +42,19 @@ describe('the shipped declarations', () => {
       join(repoRoot, 'test', 'fixtures', 'sdk-consumer', 'quickstart.ts'),
       join(project, 'quickstart.ts'),
     );
+    writeFileSync(
+      join(project, 'options.ts'),
+      [
+        "import type { EvaluatorFn } from 'evalgate';",
+        'interface Options { max: number }',
+        'export const annotated: EvaluatorFn<{ q: string }, string> = ({ output }, options: { max: number }) =>',
+        '  ({ score: output.length < options.max ? 1 : 0 });',
+        'export const typed: EvaluatorFn<{ q: string }, string, Options> = ({ output }, { max }) =>',
+        '  ({ score: output.length < max ? 1 : 0 });',
+        'export const ignoring: EvaluatorFn<{ q: string }, string> = ({ output }) => ({ score: output ? 1 : 0 });',
+        '',
+      ].join('\n'),
+    );
     const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
     // Throws with the compiler's messages when the consumer does not type-check.
     execFileSync(
@@ -58,6 +72,7 @@ describe('the shipped declarations', () => {
         '--target',
         'es2022',
         'quickstart.ts',
+        'options.ts',
       ],
       { cwd: project, encoding: 'utf8', stdio: 'pipe' },
     );

@@ -48,7 +48,7 @@ describe('readTestset', () => {
     assert.deepEqual(
       result.rows.map((r) => [r.line, r.data]),
       [
-        [2, { question: 'multi\r\nline', answer: 'yes' }],
+        [2, { question: 'multi\nline', answer: 'yes' }],
         [4, { question: 'plain', answer: 'no' }],
       ],
     );

@@ -52,8 +52,6 @@ describe('serializeTestset: CSV layout', () => {
     { value: 'say "hi"', cell: '"say ""hi"""' },
     { value: '"', cell: '""""' },
     { value: 'a\nb', cell: '"a\nb"' },
-    { value: 'a\rb', cell: '"a\rb"' },
-    { value: 'a\r\nb', cell: '"a\r\nb"' },
     { value: ' lead', cell: '" lead"' },
     { value: 'trail ', cell: '"trail "' },
     { value: '\ttab', cell: '"\ttab"' },
@@ -71,6 +69,19 @@ describe('serializeTestset: CSV layout', () => {
       assert.deepEqual(parse(csv, 'csv')[0]?.data, { v: value, k: 'x' });
     });
   }
+
+  it('a carriage return is reported: the reader takes every line break in a cell as \\n', () => {
+    for (const value of ['a\rb', 'a\r\nb']) {
+      const result = serializeTestset([row({ v: value, k: 'x' })], 'csv');
+      assert.ok(!result.ok);
+      assert.deepEqual(
+        result.problems.map((p) => [p.row, p.field]),
+        [[0, 'v']],
+      );
+      assert.match(result.problems[0]?.message ?? '', /would read back as "a\\nb"/);
+      assert.equal(result.text, `v,k\n"${value}",x\n`, 'written anyway, quoted');
+    }
+  });
 
   it('column names are quoted like cells', () => {
     const csv = text([row({ 'a,b': '1', 'say "x"': '2', 'two\nlines': '3' })], 'csv');

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { UsageError, describeValue, formatIssue } from '../shared/errors.ts';
+import { formatIssue, type Issue } from '../shared/errors.ts';
 import { MemoryCaseLog } from '../artifact/case-log.ts';
 import { useColor } from '../pipeline/context.ts';
 import { execute } from '../pipeline/execute.ts';
@@ -20,37 +20,54 @@ import type {
   Verdict,
 } from '../types/index.ts';
 import { toolVersion } from '../shared/version.ts';
+import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
+import { argumentIssues, argumentsError, type UncheckedArguments } from './check-arguments.ts';
 import { evaluatorWithGridPoint, withGridPoint } from './grid-context.ts';
 import { attachSdkContext, type SuiteJudgeSettings } from './sdk-context.ts';
 
 /** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
 export interface RunTestSuiteArgs<TCase, TOutput> {
-  /** Stable id of the suite across runs. */
+  /** Stable id of the suite across runs: letters, digits, `_`, `.` and `-`, as in evals.yaml. */
   id: string;
+  /**
+   * The cases, each an object. Two with the same identity and the same content are one case: the
+   * copies are collapsed into the first with a warning on stderr (unless `quiet`), as `evals run`
+   * does with repeated testset rows. To run a case several times, set `trials`. The same
+   * identity with other content throws.
+   */
   testCases: TCase[];
   /** Fields that identify a case, or a function returning its identity. */
   testCaseHash: (keyof TCase & string)[] | ((testCase: TCase) => string);
   fn: (args: FnArgs<TCase>) => TOutput | Promise<TOutput>;
   /** Each may return `undefined` / `null` for a case to skip it (no evaluation, not a failure). */
   evaluators?: TestEvaluator<TCase, TOutput>[];
-  /** Cases in flight through `fn` and their evaluators (default 10, the SDK's usual setting). */
+  /**
+   * Cases in flight through `fn` and their evaluators: a whole number of at least 1, or
+   * `Infinity` (default 10, the SDK's usual setting).
+   */
   maxTestCaseConcurrency?: number;
-  /** Each combination is one run; the current point reaches `fn` as `params`. */
+  /**
+   * Each combination is one run; the current point reaches `fn` as `params`. Every list needs a
+   * value at least: an empty one would make no run at all, so it throws.
+   */
   gridSearchParams?: Record<string, readonly unknown[]>;
-  /** Per `fn` call, in milliseconds (default: none). */
+  /** Per `fn` call, in milliseconds above 0 (default: none). */
   timeoutMs?: number;
   /**
    * Runs of each case (default 1). With more, each case's scores are its trial means, it passes
    * when more than half of its trials pass, and it is marked `flaky` when some pass and some fail.
    */
   trials?: number;
-  /** Per-case pass rule (default `all`). */
+  /** Per-case pass rule: `all` (the default), `any` or a function. */
   pass?: PassCondition<TCase, TOutput>;
-  /** Suite verdict rule (default: every case passes). */
+  /** Suite verdict rule (default: every case passes); `minPassRate` is from 0 to 1. */
   gate?: GateSpec;
   /** Let a suite with no test cases pass (default false: `testCases: []` is a failed run). */
   allowEmpty?: boolean;
-  /** Also write the JSON results artifact here. */
+  /**
+   * Also write the JSON results artifact here. A path that cannot be written (a folder, one
+   * under a file) throws before the run, as `evals run -o` refuses it.
+   */
   output?: string;
   /** Print nothing (default: progress on stderr, summary on stdout, like `evals run`). */
   quiet?: boolean;
@@ -79,12 +96,17 @@ export interface RunTestSuiteResult {
 
 /**
  * Runs one suite from code on the same engine as `evals run`, with the same progress and
- * summary. Invalid arguments (duplicate case identities, evaluators without ids) throw.
+ * summary. Invalid arguments throw a `UsageError` before anything runs, naming each bad argument
+ * with what it must be and what it is: an empty grid list, a missing `fn`, a case that is not an
+ * object, two cases sharing an identity with different content, a bad concurrency, timeout, id,
+ * `pass`, `gate.minPassRate` or `output` path, evaluators without ids. Exact duplicate cases are
+ * not an error: they are one case, with a warning (see `testCases`).
  */
 export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
 ): Promise<RunTestSuiteResult> {
-  const spec = buildSpec(args);
+  const { spec, collapsed } = buildSpec(args);
+  if (args.quiet !== true) warnCollapsed(args.id, collapsed);
   const flushes = attachSdkContext(args.evaluators ?? [], args, process.cwd());
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
@@ -111,7 +133,7 @@ export async function runTestSuite<TCase, TOutput>(
     artifact: (executed) =>
       buildArtifact({
         toolVersion,
-        config: `runTestSuite:${args.id}`,
+        config: `${SDK_CONFIG_PREFIX}${args.id}`,
         configHash: '',
         git: null,
         ...executed,
@@ -127,22 +149,19 @@ export async function runTestSuite<TCase, TOutput>(
   };
 }
 
+/**
+ * The engine's suite of `args`, and the exact duplicate cases collapsed on the way; throws the
+ * arguments' usage error, every problem in it.
+ */
 function buildSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
-): SuiteSpec<TCase, TOutput> {
-  const problems: string[] = [];
+): { spec: SuiteSpec<TCase, TOutput>; collapsed: Issue[] } {
+  const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd());
+  // Identities are computed only from cases and a hash that are what they must be.
+  if (issues.some((issue) => /^testCase(s|Hash)\b/.test(issue.path))) {
+    throw argumentsError(args.id, issues);
+  }
   const evaluators = args.evaluators ?? [];
-  const seen = new Set<string>();
-  for (const [i, e] of evaluators.entries()) {
-    if (typeof e.id !== 'string' || e.id === '') problems.push(`evaluators[${i}] has no id`);
-    else if (seen.has(e.id)) problems.push(`evaluators[${i}]: duplicate evaluator id "${e.id}"`);
-    else seen.add(e.id);
-    if (typeof e.evaluateTestCase !== 'function')
-      problems.push(`evaluators[${i}] has no evaluateTestCase method`);
-  }
-  if (args.trials !== undefined && !(Number.isInteger(args.trials) && args.trials >= 1)) {
-    problems.push(`trials must be a whole number of at least 1, got ${describeValue(args.trials)}`);
-  }
   const hash = args.testCaseHash;
   const prepared = prepareCases(
     args.testCases.map((tc, i) => ({
@@ -156,14 +175,14 @@ function buildSpec<TCase, TOutput>(
       hash: typeof hash === 'function' ? (data) => hash(data as TCase) : hash,
     },
   );
-  if (!prepared.ok)
-    problems.push(
-      ...prepared.issues.map((i) => formatIssue({ ...i, file: `testCases of ${args.id}` })),
+  if (!prepared.ok) {
+    const file = `testCases of ${args.id}`;
+    issues.push(
+      ...prepared.issues.map((i) => ({ ...i, file, message: formatIssue({ ...i, file }) })),
     );
-  if (problems.length > 0 || !prepared.ok) {
-    throw new UsageError([], `runTestSuite(${args.id}): ${problems.join('; ')}`);
   }
-  return {
+  if (issues.length > 0 || !prepared.ok) throw argumentsError(args.id, issues);
+  const spec: SuiteSpec<TCase, TOutput> = {
     id: args.id,
     target: functionTarget(withGridPoint(args.fn), `runTestSuite(${args.id}) fn`),
     evaluators: evaluators.map((e) => evaluatorWithGridPoint(e)),
@@ -178,6 +197,21 @@ function buildSpec<TCase, TOutput>(
     gate: { ...args.gate, ...(args.allowEmpty === true ? { allowEmpty: true } : {}) },
     testset: { path: null, ref: null, commit: null, revision: prepared.revision },
   };
+  return { spec, collapsed: prepared.warnings ?? [] };
+}
+
+/**
+ * Says which cases were copies of an earlier one, run once: an Autoblocks suite may list a case
+ * several times to run it several times, and must not lose the copies without a word.
+ */
+function warnCollapsed(id: string, collapsed: readonly Issue[]): void {
+  if (collapsed.length === 0) return;
+  for (const issue of collapsed) {
+    process.stderr.write(`warning: runTestSuite(${id}): ${issue.message}\n`);
+  }
+  process.stderr.write(
+    `warning: runTestSuite(${id}): a case listed more than once runs once; to run each case several times, set trials\n`,
+  );
 }
 
 function mutableGrid(

@@ -22,6 +22,7 @@ import type {
   RunResult,
 } from '../types/index.ts';
 import { groupBy } from '../shared/group-by.ts';
+import { checkShardTagFilters } from '../plan/tag-filter.ts';
 
 /** A value, or every problem found on the way to it. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
@@ -148,7 +149,7 @@ export function combineRun(
     value: {
       suite: first.run.suite,
       params: first.run.params,
-      testset: { ...first.run.testset, cases: options.planned },
+      testset: mergedTestset(first.run.testset, options.planned),
       verdict: gate.verdict,
       gate: { conditions: gate.conditions },
       summary: totals,
@@ -156,6 +157,12 @@ export function combineRun(
       cases: [],
     },
   };
+}
+
+/** The combined run's testset; a shard's `tagFilter: []` (no `--tag`) is not in an unsharded run. */
+function mergedTestset(testset: RunResult['testset'], cases: number): RunResult['testset'] {
+  const { tagFilter, cases: _cases, ...rest } = testset;
+  return { ...rest, ...(tagFilter?.length ? { tagFilter } : {}), cases };
 }
 
 function withoutIndex(testCase: CaseResult): CaseResult {
@@ -190,10 +197,11 @@ export interface MergedShards {
 /**
  * Merges the artifacts of `evals run --shard i/n` (i = 1..n) into the unsharded run's artifact.
  * Refuses, listing every reason: different configs, unsharded inputs, mixed shard counts, a
- * shard given twice, runs present in some shards only, different testset revisions, a case in
- * two inputs; and, unless `allowPartial`, missing shards or interrupted inputs (the result is
- * then marked `interrupted`, so it cannot pass, and with shards missing each run fails a `shards`
- * condition naming the shards merged, which the artifact's `partialMerge` records as data).
+ * shard given twice, different `--tag` filters, runs present in some shards only, different
+ * testset revisions, a case in two inputs; and, unless `allowPartial`, missing shards or
+ * interrupted inputs (the result is then marked `interrupted`, so it cannot pass, and with shards
+ * missing each run fails a `shards` condition naming the shards merged, which the artifact's
+ * `partialMerge` records as data).
  */
 export function mergeShards(
   inputs: readonly NamedArtifact[],
@@ -250,6 +258,11 @@ export function mergeShards(
       `${interrupted.join(', ')} ${interrupted.length > 1 ? 'were' : 'was'} interrupted (interrupted: true): finish ${interrupted.length > 1 ? 'them' : 'it'} with evals run --resume FILE, or pass --allow-partial`,
     );
   }
+  const tagFilters = (i: NamedArtifact) => i.artifact.runs.map((r) => r.testset.tagFilter);
+  const tags = checkShardTagFilters(
+    sharded.map((i) => ({ name: i.name, tagFilters: tagFilters(i) })),
+  );
+  problems.push(...tags.problems);
   if (problems.length > 0) return { ok: false, problems };
 
   // Shard order, so run order and every tie is the same whatever order the files were given in.
@@ -303,7 +316,7 @@ export function mergeShards(
   }
   if (problems.length > 0) return { ok: false, problems };
 
-  const warnings: string[] = [];
+  const warnings: string[] = [...tags.warnings];
   const commits = groupBy(ordered, (i) => i.artifact.git?.sha ?? 'unknown');
   if (commits.size > 1) {
     const listed = [...commits].map(([sha, named]) => `${names(named)} at ${sha}`).join('; ');

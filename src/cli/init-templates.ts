@@ -96,17 +96,18 @@ interface Question {
 }
 
 // Canned answers keep the example offline; replace this lookup with your model call.
-const ANSWERS: Record<string, string> = {
-  refund: 'You can ask for a refund within 30 days of purchase.',
-  password: 'Open Settings, choose Security and we will email you a reset link.',
-  cancel: 'Yes, you can cancel your plan at any time from the billing page.',
-};
+const ANSWERS: [keyword: string, answer: string][] = [
+  ['refund', 'You can ask for a refund within 30 days of purchase.'],
+  ['password', 'Open Settings, choose Security and we will email you a reset link.'],
+  ['cancel', 'Yes, you can cancel your plan at any time from the billing page.'],
+];
 
 /** The function under test: one question in, one answer out. */
 export async function answer({ testCase, params, signal }: FnArgs<Question>): Promise<string> {
   signal.throwIfAborted();
-  const key = Object.keys(ANSWERS).find((k) => testCase.question.toLowerCase().includes(k));
-  const text = key ? ANSWERS[key] : 'Sorry, I do not know.';
+  const question = testCase.question.toLowerCase();
+  const found = ANSWERS.find(([keyword]) => question.includes(keyword));
+  const text = found ? found[1] : 'Sorry, I do not know.';
   return params.tone === 'friendly' ? \`Happy to help! \${text}\` : text;
 }
 `,
@@ -214,20 +215,17 @@ export type StarterName = 'function' | 'command' | 'http' | 'model';
 /** A starter: its files, and what to do before `evals run` (shown after writing them). */
 export interface Starter {
   files: Record<string, string>;
-  /** The commands, run from where `evals init` ran; `at` is the project's folder from there (`` or `app/`). */
-  next: (at: string) => string[];
+  /** The commands, run in the project's folder (`evals init` says to `cd` there first). */
+  next: string[];
 }
 
 /** Every starter. */
 export const STARTERS: Record<StarterName, Starter> = {
-  function: { files: FUNCTION_FILES, next: () => [] },
-  command: { files: COMMAND_FILES, next: () => [] },
-  http: {
-    files: HTTP_FILES,
-    next: (at) => [`node ${at}server.mjs &   # or set API_URL to your API`],
-  },
+  function: { files: FUNCTION_FILES, next: [] },
+  command: { files: COMMAND_FILES, next: [] },
+  http: { files: HTTP_FILES, next: ['node server.mjs &   # or set API_URL to your API'] },
   model: {
     files: MODEL_FILES,
-    next: () => ['ollama pull llama3.1   # or set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL'],
+    next: ['ollama pull llama3.1   # or set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL'],
   },
 };

@@ -5,6 +5,7 @@ import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputFolder } from '../pipeline/output-paths.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
+import { shellQuote } from '../targets/inputs.ts';
 import { STARTERS, type StarterName } from './init-templates.ts';
 
 /** What a run writes and no one commits: the results, the HTML report and the model cache. */
@@ -60,14 +61,19 @@ export async function initCommand(
   }
   const ignored = await ignoreOutputs(dir);
   const where = relative(ctx.cwd, dir) || '.';
-  const at = where === '.' ? '' : `${where}/`;
   const gitignore = ignored.length === 0 ? '' : `Added to .gitignore: ${ignored.join(', ')}\n`;
+  // The commands run in the project's folder: `evals run` writes evals-results.json where it
+  // runs, and only there is it covered by the .gitignore written above.
+  const steps = [
+    ...(where === '.' ? [] : [`cd ${/^[\w./-]+$/.test(where) ? where : shellQuote(where)}`]),
+    'npm i -D evalgate   # if it is not installed yet',
+    ...next,
+    'npx evals run',
+  ];
   ctx.stdout.write(
     `Created ${Object.keys(FILES).length} files in ${where}:\n${Object.keys(FILES)
       .map((f) => `  ${f}\n`)
-      .join('')}${gitignore}\nNext:\n  npm i -D evalgate   # if it is not installed yet\n${next(at)
-      .map((line) => `  ${line}\n`)
-      .join('')}  npx evals run ${at}evals.yaml\n`,
+      .join('')}${gitignore}\nNext:\n${steps.map((line) => `  ${line}\n`).join('')}`,
   );
   return 0;
 }

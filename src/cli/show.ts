@@ -8,7 +8,7 @@ import { useColor, type CommandContext } from '../pipeline/context.ts';
 import { painter } from '../report/ansi.ts';
 import { renderCaseDetail } from '../report/case-detail.ts';
 import { interruptedOnly, whyRunsFailed } from '../report/show-gate.ts';
-import { describeRun, formatCount, plural } from '../report/labels.ts';
+import { formatCount, plural } from '../report/labels.ts';
 import {
   caseSelected,
   describeFilters,
@@ -22,6 +22,7 @@ import type { CaseResult, Params } from '../types/index.ts';
 import { badOption, optionError, positional, positiveInt, type ParsedArgs } from './args.ts';
 import { SHOW } from './commands.ts';
 import { mergedShards } from '../artifact/merge.ts';
+import { writtenByRunTestSuite } from '../plan/resume.ts';
 
 const DEFAULT_LIMIT = 20;
 
@@ -78,7 +79,11 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   const cut = matched > shown.length ? `, first ${formatCount(shown.length)} below` : '';
   const heading = `${printable(path)}: ${plural(runs.length, 'run')}, ${plural(total, 'case')}${matches}${cut}`;
   const blocks = [heading];
-  if (matched === 0) {
+  if (runs.length === 0) {
+    blocks.push(
+      `${printable(path)} holds no run, so there is no case to show: its suite ran nothing (a grid with an empty list of values makes no run; evals.yaml and runTestSuite refuse one)`,
+    );
+  } else if (matched === 0) {
     // No case to show is not "nothing failed": a run can fail on its gate or be cut short.
     const every = runs.map((run, index) => ({ run, cases: file.caseCounts[index] ?? 0 }));
     const selected = every.filter(({ run }) => runSelected(run, filters));
@@ -89,6 +94,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
       path,
       interruptedOnly: interruptedOnly(file.artifact.interrupted, every, merge !== undefined),
       ...(merge !== undefined ? { merge } : {}),
+      writtenByRunTestSuite: writtenByRunTestSuite(file.artifact),
     };
     blocks.push(byStatus ? whyRunsFailed(none, selected, artifact, paint) : none);
   }
@@ -166,10 +172,16 @@ function checkRunFilters(
       }
     }
   }
-  if (!runs.some((run) => runSelected(run, filters))) {
+  // An artifact without runs (an empty grid) has nothing to select: the command says so.
+  if (runs.length > 0 && !runs.some((run) => runSelected(run, filters))) {
+    const grid = Object.entries(filters.grid ?? {}).map(([k, v]) => `${k}=${v.join('|')}`);
+    const where = [
+      filters.suites !== undefined ? `in ${filters.suites.join(', ')}` : undefined,
+      grid.length > 0 ? `at ${grid.join(' ')}` : undefined,
+    ].filter((part) => part !== undefined);
     throw usageError(
       'show.no-run',
-      `no run is both in ${filters.suites?.join(', ') ?? 'the suites'} and at ${describeRun({ suite: '', params: Object.fromEntries(Object.entries(filters.grid ?? {}).map(([k, v]) => [k, v.join('|')])) }).trim()} (see evals show --help)`,
+      `no run is ${where.length > 1 ? 'both ' : ''}${where.join(' and ') || 'selected'} (see evals show --help)`,
     );
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { LoadedConfig } from '../config/types.ts';
 import type { NamedArtifact } from '../artifact/merge.ts';
+import type { ResultsArtifact } from '../types/index.ts';
 import { checkPartial, planResume, type ResumeIndex } from '../plan/resume.ts';
 import type { RunFilters, RunPlan } from '../plan/types.ts';
 import type { ResumedCases } from '../run/types.ts';
@@ -38,7 +39,7 @@ export interface Resumption {
 /**
  * Reads `path` and checks it can be resumed with these filters. `--shard` may be left out (the
  * partial's shard is used) but not contradict it; `--suite` defaults to the partial's suites,
- * so modules of suites it did not run are not loaded.
+ * so modules of suites it did not run are not loaded; `--tag` to the filter the partial records.
  */
 export function startResume(
   path: string,
@@ -63,9 +64,13 @@ export function startResume(
   const suites = filters.suites?.length
     ? filters.suites
     : [...new Set(partial.runs.map((r) => r.suite))];
+  // Like the shard, the --tag filter the partial records is used when --tag is left out; one
+  // given that differs is refused when the plan is narrowed (planResume).
+  const tags = filters.tags?.length ? filters.tags : recordedTags(partial);
   const resumeFilters: RunFilters = {
     ...filters,
     ...(suites.length > 0 ? { suites } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
     ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
     resume: { from: path, configHash: partial.configHash },
   };
@@ -93,6 +98,11 @@ export function startResume(
   };
 }
 
+/** The `--tag` values the partial's runs record (a run records the filter of its whole command). */
+function recordedTags(partial: ResultsArtifact): string[] {
+  return partial.runs.find((run) => run.testset.tagFilter !== undefined)?.testset.tagFilter ?? [];
+}
+
 function sameShard(
   a: { index: number; count: number },
   b: { index: number; count: number },
@@ -118,6 +128,7 @@ function resumeIndex(named: NamedArtifact): ResumeIndex {
       planned: run.testset.cases,
       // checkPartial refused a partial with a run that has no plan.
       trials: run.plan?.trials ?? 1,
+      ...(run.testset.tagFilter !== undefined ? { tagFilter: run.testset.tagFilter } : {}),
       finished: {
         *[Symbol.iterator]() {
           for (const result of named.cases(r)) yield result.id;

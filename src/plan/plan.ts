@@ -3,6 +3,7 @@
  * testsets come in already read (`bind/testsets.ts`), and nothing here reads a file, loads a
  * module or looks at the clock.
  */
+import { gridValueText } from '../shared/grid-value-text.ts';
 import { suiteIssueAt } from '../config/config-path.ts';
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
@@ -13,6 +14,7 @@ import type { Params, PreparedCase } from '../types/index.ts';
 import { expandGrid } from './grid.ts';
 import { otherConfig } from './resume.ts';
 import { shardOf } from './shard.ts';
+import { withTagFilter } from './tag-filter.ts';
 import type { PlannedEvaluator, RunFilters, RunPlan, SuitePlan, TestsetIndex } from './types.ts';
 
 export type Planned = { ok: true; plan: RunPlan } | { ok: false; issues: Issue[] };
@@ -59,7 +61,8 @@ export function planRun(
       id: suite.id,
       target: describeTarget(suite.target),
       evaluators,
-      testset: testset.info,
+      // The `--tag` filter goes with the testset into each run, so pieces of the run can be checked.
+      testset: withTagFilter(testset.info, filters),
       rows: testset.cases.length,
       trials,
       concurrency: suite.concurrency,
@@ -156,11 +159,6 @@ function selectGrid(
       message: `no grid point matches --grid ${wanted} (the grid has ${offered})`,
     },
   };
-}
-
-/** How a grid value is written on the command line: strings as is, the rest as JSON. */
-export function gridValueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**

@@ -6,13 +6,31 @@
  */
 import { describeRun, runKey } from '../shared/run-key.ts';
 import type { Params, ResultsArtifact } from '../types/index.ts';
+import { describeTagFilter, sameTagFilter } from './tag-filter.ts';
 import type { PlannedRun, RunPlan, SuitePlan } from './types.ts';
+
+/**
+ * How the `config` of an artifact written by `runTestSuite` starts (`runTestSuite:<suite id>`):
+ * such a run has no evals.yaml, so the CLI has nothing to resume it from.
+ */
+export const SDK_CONFIG_PREFIX = 'runTestSuite:';
+
+/** Whether `artifact` was written by `runTestSuite` rather than `evals run`. */
+export function writtenByRunTestSuite(artifact: Pick<ResultsArtifact, 'config'>): boolean {
+  return artifact.config.startsWith(SDK_CONFIG_PREFIX);
+}
 
 /** Why `partial` cannot be resumed by a run of the config with hash `configHash`; [] if it can. */
 export function checkPartial(partial: ResultsArtifact, name: string, configHash: string): string[] {
   if (!partial.interrupted) {
     return [
       `nothing to resume: ${name} is a complete run (interrupted: false); run evals run without --resume to run it again`,
+    ];
+  }
+  // Said alone: the checks below (a config, a run plan) would only blame what an SDK run lacks.
+  if (writtenByRunTestSuite(partial)) {
+    return [
+      `${name} is a runTestSuite artifact (config ${partial.config}): evals run --resume cannot resume an SDK run, which has no evals.yaml to run the missing cases from; call runTestSuite again to rerun the suite`,
     ];
   }
   const problems: string[] = [];
@@ -57,6 +75,11 @@ export interface ResumedRun {
   planned: number;
   /** Trials per case it ran with (its recorded plan). */
   trials: number;
+  /**
+   * The `--tag` filter it recorded (`testset.tagFilter`); `undefined` when it recorded none: it
+   * ran unsharded without `--tag`, or an older evalgate wrote it (which recorded no filter).
+   */
+  tagFilter?: readonly string[];
   /** The ids of the cases it finished. */
   finished: Iterable<string>;
 }
@@ -66,7 +89,8 @@ export type Resumed = { ok: true; plan: RunPlan } | { ok: false; problems: strin
 /**
  * `plan` narrowed to the partial's runs (in the plan's order), each marking the cases the
  * partial finished as `done`, with the trials the partial ran. The plan must come from the same
- * config with the same shard and tag filters: the same testset revision and the same cases.
+ * config with the same shard and tag filters (compared as recorded, when the partial records
+ * them): the same testset revision and the same cases.
  */
 export function planResume(
   plan: RunPlan,
@@ -92,6 +116,15 @@ export function planResume(
       if (run.revision !== suite.testset.revision) {
         problems.push(
           `${what}: the testset changed since ${name} was written (revision ${run.revision}, now ${suite.testset.revision}); resuming needs the same testset`,
+        );
+        continue;
+      }
+      // A recorded filter is compared as such: two filters may select as many cases, not the
+      // same. Without a record the case count below decides: an unsharded run without --tag
+      // planned every row, and only a filter selecting every row plans as many.
+      if (run.tagFilter !== undefined && !sameTagFilter(run.tagFilter, suite.testset.tagFilter)) {
+        problems.push(
+          `${what}: ${name} ran ${describeTagFilter(run.tagFilter)}, this run ${describeTagFilter(suite.testset.tagFilter)}; resume with the filters of the interrupted run (leave --tag out to use its own)`,
         );
         continue;
       }

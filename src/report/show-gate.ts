@@ -28,6 +28,11 @@ export interface ShownArtifact {
   interruptedOnly: boolean;
   /** The shards a partial merge holds and lacks (`mergedShards`), when it is one. */
   merge?: { count: number; merged: number[]; missing: number[] };
+  /**
+   * Written by `runTestSuite`: `evals run --resume` cannot finish it (there is no evals.yaml to
+   * run the rest from), so a run cut short is rerun by calling `runTestSuite` again.
+   */
+  writtenByRunTestSuite?: boolean;
 }
 
 /**
@@ -48,8 +53,9 @@ export function interruptedOnly(
  * `no case did not pass in the runs selected`); just `none` when every selected run passed and
  * the artifact's `interrupted` mark is not theirs to explain. Each failing run is named with its
  * failing gate conditions, worded as the run's summary words them; an interrupted run says how
- * many planned cases never ran. Then what to do: `evals run --resume` for runs cut short, the
- * missing shards and a new merge for a partial merge.
+ * many planned cases never ran. Then what to do: `evals run --resume` for runs cut short (for a
+ * `runTestSuite` artifact, another call of it), the missing shards and a new merge for a partial
+ * merge.
  */
 export function whyRunsFailed(
   none: string,
@@ -96,8 +102,12 @@ export function whyRunsFailed(
       );
     }
   } else if (short) {
+    const rest =
+      artifact.writtenByRunTestSuite === true
+        ? 'runTestSuite wrote it, and evals run --resume cannot finish an SDK run: call runTestSuite again to rerun the suite'
+        : `evals run --resume ${path} runs what is left`;
     lines.push(
-      `  the run was interrupted (interrupted: true): it fails whatever its finished cases did; evals run --resume ${path} runs what is left`,
+      `  the run was interrupted (interrupted: true): it fails whatever its finished cases did; ${rest}`,
     );
   }
   return lines.join('\n');

@@ -32,6 +32,9 @@ export const CSV_OPTIONS: Options = {
   raw: true,
 };
 
+/** CRLF and a lone CR: what a line break inside a quoted cell is read as `\n` from. */
+const LINE_BREAKS = /\r\n?/g;
+
 /** A record as csv-parse gives it with {@link CSV_OPTIONS}: its cells and its text. */
 export interface CsvRecord {
   record: string[];
@@ -43,8 +46,9 @@ const STRICT_OPTIONS: Options = { ...CSV_OPTIONS, relax_quotes: false, raw: fals
 
 /**
  * Parses CSV text into rows. A header row is required; a leading BOM is ignored; CRLF, LF and CR
- * line ends are accepted; cells holding a JSON array or object are decoded, every other cell
- * stays a string. Blank lines, and rows whose cells are all empty, are skipped.
+ * line ends are accepted, and a line break inside a quoted cell is read as `\n` whichever it is;
+ * cells holding a JSON array or object are decoded, every other cell stays a string. Blank
+ * lines, and rows whose cells are all empty, are skipped.
  */
 export function parseCsv(text: string, file: string): TestsetParseResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -137,7 +141,14 @@ export class CsvRowBuilder {
       let quoteLed = false;
       for (let i = 0; i < record.length; i++) {
         const cell = record[i] ?? '';
-        if (cell.includes('\n') || cell.includes('\r')) breaks += countLineBreaks(cell);
+        if (cell.includes('\n') || cell.includes('\r')) {
+          breaks += countLineBreaks(cell);
+          // A break inside a quoted cell is `\n` whatever the file's line ends: a checkout with
+          // core.autocrlf turns it into CRLF, and the rows (content ids, revision) must not
+          // change with the platform. Every break outside quotes ends a record, so this is the
+          // only place one can hide.
+          if (cell.includes('\r')) record[i] = cell.replace(LINE_BREAKS, '\n');
+        }
         if (blank && cell.length > 0) {
           const lead = cell.charCodeAt(0);
           blank = lead > 0x20 && lead < 0x7f ? false : cell.trim() === '';

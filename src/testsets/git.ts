@@ -33,6 +33,20 @@ export interface FileCommit {
   date: string;
   /** First line of the commit message. */
   subject: string;
+  /**
+   * The file's path at this commit, from the repository's top folder with `/` separators: the
+   * path asked for, or, before a rename, the name it had then.
+   */
+  path: string;
+}
+
+/** A file's history: the commits that changed it, newest first, and where its repository is. */
+export interface FileHistory {
+  /** Real path of the repository's top folder (a commit's `path` is relative to it). */
+  repo: string;
+  /** The path asked for, from the repository's top folder with `/` separators. */
+  relPath: string;
+  commits: FileCommit[];
 }
 
 /** Symlinks at a ref are followed this many times before giving up (a loop, most likely). */
@@ -113,19 +127,32 @@ export async function readFileAtRef(absPath: string, ref: string): Promise<GitRe
  * empty history; in a shallow clone the history stops at the shallow boundary.
  */
 export async function fileHistory(absPath: string): Promise<GitResult<FileCommit[]>> {
+  const history = await readFileHistory(absPath);
+  return history.ok ? { ok: true, value: history.value.commits } : history;
+}
+
+/** Starts each commit's record in `git log` output, to tell it from the file names after it. */
+const RECORD = '\u0001';
+
+/**
+ * {@link fileHistory} with the repository it is in: each commit comes with the file's path
+ * there (`--name-only`), so a version from before a rename can be read under its old name.
+ */
+export async function readFileHistory(absPath: string): Promise<GitResult<FileHistory>> {
   const located = await locate(absPath, 'its git history cannot be read', 'run from a clone');
   if (!located.ok) return located;
   const { repo, relPath } = located.value;
-  // -z ends each record with NUL; the sha and the strict ISO date hold no space, so the subject
-  // (which %s keeps on one line) is everything after the second space.
+  // -z ends the record and each file name with NUL; the sha and the strict ISO date hold no
+  // space, so the subject (which %s keeps on one line) is everything after the second space.
   const run = await git(repo, [
     '-c',
     'log.showSignature=false',
     'log',
     '--follow',
     '-z',
+    '--name-only',
     '--encoding=UTF-8',
-    '--format=%H %aI %s',
+    `--format=${RECORD}%H %aI %s`,
     '--',
     relPath,
   ]);
@@ -133,13 +160,19 @@ export async function fileHistory(absPath: string): Promise<GitResult<FileCommit
   if (run.exitCode !== 0)
     return { ok: false, error: exitError(run, repo, `history of ${relPath}`) };
   const commits: FileCommit[] = [];
-  for (const record of run.stdout.toString('utf8').split('\0')) {
-    const match = /^\s*([0-9a-f]+) (\S+) ?(.*)$/s.exec(record);
+  for (const field of run.stdout.toString('utf8').split('\0')) {
+    // A commit's record, then (after a newline) the name the file had in it.
+    const text = field.startsWith('\n') ? field.slice(1) : field;
+    const match = text.startsWith(RECORD) ? /^([0-9a-f]+) (\S+) ?(.*)$/s.exec(text.slice(1)) : null;
     if (match?.[1] && match[2]) {
-      commits.push({ commit: match[1], date: match[2], subject: match[3] ?? '' });
+      // A commit that names no file (none is known to) keeps the newer commit's name.
+      const path = commits.at(-1)?.path ?? relPath;
+      commits.push({ commit: match[1], date: match[2], subject: match[3] ?? '', path });
+    } else if (text !== '' && commits.length > 0) {
+      commits[commits.length - 1]!.path = text;
     }
   }
-  return { ok: true, value: commits };
+  return { ok: true, value: { repo, relPath, commits } };
 }
 
 // ---------------------------------------------------------------------------------------------

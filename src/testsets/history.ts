@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { PreparedCase } from '../types/index.ts';
 import { diffTestsets } from './diff.ts';
-import { fileHistory } from './git.ts';
+import { readFileHistory, type FileCommit, type FileHistory } from './git.ts';
 import { type GitError } from './git-run.ts';
 import { prepareCases, revisionMatches, type CaseHash } from './identity.ts';
 import { readTestset, type TestsetLocation } from './read-file.ts';
@@ -23,14 +24,35 @@ export async function loadVersion(
   identity: IdentityOptions,
 ): Promise<TestsetVersion> {
   const read = await readTestset(location);
-  if (!read.ok) return { ok: false, message: read.issues[0]?.message ?? 'unreadable' };
+  if (!read.ok) return { ok: false, message: firstProblem(read.issues) };
   const prepared = prepareCases(read.rows, {
     testsetId: identity.testsetId,
     file: location.displayPath,
     ...(identity.hash ? { hash: identity.hash } : {}),
   });
-  if (!prepared.ok) return { ok: false, message: prepared.issues[0]?.message ?? 'invalid rows' };
+  if (!prepared.ok) return { ok: false, message: firstProblem(prepared.issues) };
   return { ok: true, cases: prepared.cases, revision: prepared.revision, commit: read.commit };
+}
+
+/** The first of `issues`, with its line when it has one (a row's problem, not the file's). */
+function firstProblem(issues: readonly { line: number; message: string }[]): string {
+  const first = issues[0];
+  if (first === undefined) return 'unreadable';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems)` : '';
+  return `${first.line > 0 ? `line ${first.line}: ` : ''}${first.message}${more}`;
+}
+
+/**
+ * `location` as of commit `c`, under the name the file had there (`c.path`): a version from
+ * before a rename is read from its old path, with the identity of the file as it is now.
+ */
+function atCommit(
+  location: Omit<TestsetLocation, 'ref'>,
+  history: FileHistory,
+  c: FileCommit,
+): TestsetLocation {
+  if (c.path === history.relPath) return { ...location, ref: c.commit };
+  return { absPath: join(history.repo, ...c.path.split('/')), displayPath: c.path, ref: c.commit };
 }
 
 /** One commit of `evals testset log`. */
@@ -38,7 +60,12 @@ export interface LogEntry {
   commit: string;
   date: string;
   subject: string;
-  /** Counts against the previous (older) commit; for the oldest, everything is added. */
+  /** The file's path at the commit, from the repository's top: its old name before a rename. */
+  path: string;
+  /**
+   * Counts against the previous (older) commit that could be read; for the oldest, everything is
+   * added.
+   */
   version:
     | { ok: true; revision: string; rows: number; added: number; removed: number; changed: number }
     | { ok: false; message: string };
@@ -52,26 +79,30 @@ const GIT_CONCURRENCY = 4;
 
 /**
  * The file's history, newest first: for each commit that changed it, the revision, row count
- * and the rows added, removed and changed since the commit before.
+ * and the rows added, removed and changed since the commit before. Across a rename, the versions
+ * before it are read under their old name and identified as the file is now, so the rename
+ * itself adds, removes and changes no row.
  */
 export async function testsetLog(
   location: Omit<TestsetLocation, 'ref'>,
   identity: IdentityOptions,
   limit = HISTORY_LIMIT,
 ): Promise<{ ok: true; entries: LogEntry[]; truncated: boolean } | { ok: false; error: GitError }> {
-  const history = await fileHistory(location.absPath);
+  const history = await readFileHistory(location.absPath);
   if (!history.ok) return history;
-  const commits = history.value.slice(0, limit);
+  const commits = history.value.commits.slice(0, limit);
   // Each version costs a few git processes; a handful at a time keeps a long history from
   // spawning thousands at once.
   const gitSlots = pLimit(GIT_CONCURRENCY);
   const versions = await Promise.all(
-    commits.map((c) => gitSlots(() => loadVersion({ ...location, ref: c.commit }, identity))),
+    commits.map((c) => gitSlots(() => loadVersion(atCommit(location, history.value, c), identity))),
   );
   const entries = commits.map((c, i): LogEntry => {
     const version = versions[i];
     if (!version?.ok) return { ...c, version: { ok: false, message: version?.message ?? '' } };
-    const older = versions[i + 1];
+    // Against the newest older version that could be read: one that could not has no rows to
+    // count from, and counting from none would call every row added.
+    const older = versions.slice(i + 1).find((v) => v?.ok === true);
     const diff = diffTestsets(older?.ok ? older.cases : [], version.cases);
     return {
       ...c,
@@ -85,7 +116,7 @@ export async function testsetLog(
       },
     };
   });
-  return { ok: true, entries, truncated: history.value.length > limit };
+  return { ok: true, entries, truncated: history.value.commits.length > limit };
 }
 
 /** Where a pinned revision was committed, and what changed since, for a pin-mismatch message. */
@@ -110,10 +141,10 @@ export async function findPinOrigin(
   current: readonly PreparedCase[],
   limit = HISTORY_LIMIT,
 ): Promise<PinOrigin | null> {
-  const history = await fileHistory(location.absPath);
+  const history = await readFileHistory(location.absPath);
   if (!history.ok) return null;
-  for (const c of history.value.slice(0, limit)) {
-    const version = await loadVersion({ ...location, ref: c.commit }, identity);
+  for (const c of history.value.commits.slice(0, limit)) {
+    const version = await loadVersion(atCommit(location, history.value, c), identity);
     if (version.ok && revisionMatches(pin, version.revision)) {
       const diff = diffTestsets(version.cases, current);
       return {

@@ -1,7 +1,8 @@
 /**
  * The CSV form of a testset for the writer: a header of the data keys and the metadata columns in
  * use, then a line per row, with every loss a CSV file brings reported (a missing key, a number
- * that reads back as text, a row of blank cells that readers skip, a lone surrogate).
+ * that reads back as text, a row of blank cells that readers skip, a lone surrogate, a carriage
+ * return).
  */
 import type { TestsetRow } from '../types/index.ts';
 import { kindOf, quoteShort } from './json-safe.ts';
@@ -69,6 +70,9 @@ export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowRe
     if (LONE_SURROGATE.test(key)) {
       report(index, key, `field name ${JSON.stringify(key)} ${SURROGATE_LOSS}`);
     }
+    if (key.includes('\r')) {
+      report(index, key, `field name ${JSON.stringify(key)} ${carriageReturnLoss(key)}`);
+    }
   }
   if (rows.length === 0) {
     report(
@@ -91,6 +95,7 @@ export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowRe
     for (const column of metaColumns) {
       const text = rowMeta.get(column) ?? '';
       if (LONE_SURROGATE.test(text)) report(index, column, `${column} ${SURROGATE_LOSS}`);
+      if (text.includes('\r')) report(index, column, `${column} ${carriageReturnLoss(text)}`);
       cells.push(text);
     }
     if (cells.every((cell) => cell.trim() === '')) {
@@ -103,6 +108,15 @@ export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowRe
     lines.push(cells.map(csvCell).join(','));
   });
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Why text with a carriage return does not survive a CSV file: the reader takes every line break
+ * inside a quoted cell (CRLF, a lone CR) as `\n`, so that a checkout with other line ends reads
+ * the same rows.
+ */
+function carriageReturnLoss(text: string): string {
+  return `holds a carriage return (\\r), and ${CSV_CONTENT} ${quoteShort(text.replace(/\r\n?/g, '\n'))} (a CSV reader takes every line break in a cell as \\n), ${CONTENT}`;
 }
 
 const SURROGATE_LOSS =
@@ -137,6 +151,7 @@ function dataCellText(
       );
     }
     if (LONE_SURROGATE.test(value)) report(`${field} ${SURROGATE_LOSS}`);
+    if (value.includes('\r')) report(`${field} ${carriageReturnLoss(value)}`);
     return value;
   }
   if (typeof value === 'object' && value !== null) return JSON.stringify(value);

@@ -107,10 +107,26 @@ export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknow
  */
 export type MaybeEvaluation = Evaluation | null | undefined;
 
-/** A plain-function evaluator, the alternative to a `BaseTestEvaluator` subclass. */
-export type EvaluatorFn<TCase = Record<string, unknown>, TOutput = unknown> = (
-  args: EvaluatorArgs<TCase, TOutput>,
-) => Evaluation | Promise<Evaluation>;
+/**
+ * A plain-function evaluator, the alternative to a `BaseTestEvaluator` subclass: `(args,
+ * options)`, where `options` is the evaluator's `with:` in evals.yaml as written (`{}` without
+ * one). Type them with the third parameter (`EvaluatorFn<Case, Output, Options>`), or annotate
+ * the parameter with an object type (`options: { max: number }`; an interface, lacking an index
+ * signature, needs the third parameter). A function that ignores them may leave them out.
+ */
+export type EvaluatorFn<
+  TCase = Record<string, unknown>,
+  TOutput = unknown,
+  TOptions = Record<string, unknown>,
+> = {
+  // Written as a method so its parameters are checked bivariantly: `(args, options: { max:
+  // number }) => …` is then accepted without the third type argument. Nothing checks `with:`
+  // against a type, so such an annotation is the author's claim, as the type argument would be.
+  evaluate(
+    args: EvaluatorArgs<TCase, TOutput>,
+    options: TOptions,
+  ): Evaluation | Promise<Evaluation>;
+}['evaluate'];
 
 /**
  * What the engine runs as an evaluator. `BaseTestEvaluator` subclasses satisfy it as they are;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { formatCount } from '../../report/labels.ts';
+import { plural } from '../../report/labels.ts';
 import { UsageError, formatIssue, usageError, type Issue } from '../../shared/errors.ts';
 import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
 import { formatFromPath, parseTestset } from '../../testsets/formats.ts';
@@ -9,7 +9,8 @@ import { serializeTestset } from '../../testsets/write.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
 import { checkOutputPaths } from '../../pipeline/output-paths.ts';
 import { realPath } from '../../shared/real-path.ts';
-import { load, parseLocation, shown } from './read.ts';
+import type { TestsetLocation } from '../../testsets/read-file.ts';
+import { identityFor, load, parseLocation, shown } from './read.ts';
 
 /** Problems listed before the rest are summed up, as the readers do. */
 const MAX_PROBLEMS = 50;
@@ -107,20 +108,49 @@ export async function convertCommand(
       },
     ]);
   }
-  const same = after.revision === before.revision;
-  if (!same && !args.lossy)
+  // Under the input's id, equal revisions mean every row kept its content.
+  const kept = after.revision === before.revision;
+  if (!kept && !args.lossy)
     throw new Error('convert changed the revision although no problem was reported');
-  const rowCount = after.cases.length;
 
   await writeFileAtomic(outAbs, text);
-  ctx.stdout.write(
-    `wrote ${formatCount(rowCount)} rows to ${outArg} · revision ${after.revision.slice(0, 12)} ${same ? '(unchanged)' : `(was ${before.revision.slice(0, 12)}: --lossy changed values)`}\n`,
-  );
-  const outId = defaultTestsetId(outAbs);
-  if (outId !== identity.testsetId) {
-    ctx.stderr.write(
-      `note: ${outArg}'s default testset id is "${outId}", not "${identity.testsetId}"; to keep the same ids, set testset.id: ${identity.testsetId} in evals.yaml\n`,
-    );
-  }
+  ctx.stdout.write(`${await wroteLine(input, outArg, outAbs, after.cases.length, kept, ctx)}\n`);
   return 0;
+}
+
+/**
+ * What convert says it wrote: the revision the new file has on its own, as `evals testset
+ * revision OUT` prints it. Its testset id, mixed into every content id, comes from the suite
+ * that reads it or else its file name, so it can differ from the input's even though no row
+ * changed: the line then says so, and how to keep the input's revision.
+ */
+async function wroteLine(
+  input: TestsetLocation,
+  outArg: string,
+  outAbs: string,
+  rows: number,
+  kept: boolean,
+  ctx: CommandContext,
+): Promise<string> {
+  const output: TestsetLocation = { absPath: outAbs, displayPath: outArg };
+  const [inId, outId] = await Promise.all(
+    [input, output].map(async (l) => (await identityFor(l, {}, ctx)).testsetId),
+  );
+  const [was, now] = await Promise.all([
+    revisionOf(input, inId ?? ''),
+    revisionOf(output, outId ?? ''),
+  ]);
+  const head = `wrote ${plural(rows, 'row')} to ${outArg}`;
+  const ids = `the testset id, mixed into every content id, is "${outId}" here and "${inId}" for ${shown(input)}`;
+  if (!kept) {
+    const also = inId === outId ? '' : `; ${ids}`;
+    return `${head} · revision ${now.slice(0, 12)} (was ${was.slice(0, 12)}: --lossy changed values${also})`;
+  }
+  if (now === was) return `${head} · revision ${now.slice(0, 12)} (unchanged)`;
+  return `${head} · rows unchanged · revision ${now.slice(0, 12)}, not ${was.slice(0, 12)}: ${ids} (set testset.id: ${inId} on the suite to keep ${was.slice(0, 12)})`;
+}
+
+/** The revision of the file at `location` with testset id `testsetId`. */
+async function revisionOf(location: TestsetLocation, testsetId: string): Promise<string> {
+  return (await load(location, { testsetId })).revision;
 }

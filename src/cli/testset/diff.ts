@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { IdentityOptions } from '../../testsets/history.ts';
 import { prepareCases } from '../../testsets/identity.ts';
 import type { TestsetLocation } from '../../testsets/read-file.ts';
-import { identityFor, load, parseLocation, shown, type IdentityArgs } from './read.ts';
+import { identityFor, identityOf, load, parseLocation, shown, type IdentityArgs } from './read.ts';
 
 /**
  * `evals testset diff A B`: rows added, removed and changed between two versions, matched by
@@ -20,23 +20,27 @@ export async function diffCommand(
 ): Promise<number> {
   const a = parseLocation(aArg, ctx.cwd);
   const b = parseLocation(bArg, ctx.cwd);
-  // Both sides are identified the same way, or every row would look changed.
-  const identity = await identityFor(a, args, ctx);
+  // Both sides are identified the same way, or every row would look changed: as the suite that
+  // reads A does, else as the one that reads B (A may be its old name), else by A's defaults.
+  const identity = await identityOf([a, b], args, ctx);
   const [before, after] = await Promise.all([load(a, identity), load(b, identity)]);
   const diff = diffTestsets(before.cases, after.cases);
-  // The rows are matched by A's identity, but B is labelled with the revision B has on its own
-  // (what `evals testset show B` and a suite reading B report), not B's rows under A's name.
-  const afterRevision = await ownRevision(b, after, identity, args, ctx);
+  // Each side is labelled with the revision it has on its own (what `evals testset revision`
+  // and a suite reading it report), not its rows under the other side's name.
+  const [beforeRevision, afterRevision] = await Promise.all([
+    ownRevision(a, before, identity, args, ctx),
+    ownRevision(b, after, identity, args, ctx),
+  ]);
   if (args.json) {
     ctx.stdout.write(
-      `${JSON.stringify({ before: { file: shown(a), revision: before.revision }, after: { file: shown(b), revision: afterRevision }, ...renderDiffJson(diff) }, null, 2)}\n`,
+      `${JSON.stringify({ before: { file: shown(a), revision: beforeRevision }, after: { file: shown(b), revision: afterRevision }, ...renderDiffJson(diff) }, null, 2)}\n`,
     );
   } else {
     ctx.stdout.write(
       renderDiff(diff, {
         beforeLabel: shown(a),
         afterLabel: shown(b),
-        beforeRevision: before.revision,
+        beforeRevision,
         afterRevision,
         beforeRows: before.cases.length,
         afterRows: after.cases.length,

@@ -4,6 +4,7 @@ import { renderTable, type TableColumn } from '../../shared/text-table.ts';
 import { testsetLog } from '../../testsets/history.ts';
 import { prepareCases } from '../../testsets/identity.ts';
 import { readTestset } from '../../testsets/read-file.ts';
+import type { LogEntry } from '../../testsets/history.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
 import { identityFor, parseLocation, type IdentityArgs } from './read.ts';
 
@@ -72,8 +73,14 @@ export async function logCommand(
       'uncommitted changes',
     ]);
   }
-  for (const entry of log.entries) {
+  for (const [i, entry] of log.entries.entries()) {
     const v = entry.version;
+    const older = log.entries[i + 1];
+    // The commit that renamed the file says so: its rows are the older commit's, under a new name.
+    const subject =
+      older !== undefined && older.path !== entry.path
+        ? `${entry.subject} (renamed from ${older.path})`
+        : entry.subject;
     rows.push(
       v.ok
         ? [
@@ -84,7 +91,7 @@ export async function logCommand(
             `+${v.added}`,
             `-${v.removed}`,
             `~${v.changed}`,
-            entry.subject,
+            subject,
           ]
         : [
             entry.commit.slice(0, 10),
@@ -94,14 +101,33 @@ export async function logCommand(
             '',
             '',
             '',
-            `${entry.subject} (${v.message})`,
+            subject,
           ],
     );
   }
   ctx.stdout.write(`${renderTable(rows, { columns: COLUMNS }).join('\n')}\n`);
+  for (const line of unreadableNotes(log.entries)) ctx.stdout.write(`${line}\n`);
   if (log.entries.length === 0)
     ctx.stdout.write(`no commit has touched ${location.displayPath} yet\n`);
   if (log.truncated)
     ctx.stdout.write(`(only the newest ${log.entries.length} commits are shown)\n`);
   return 0;
+}
+
+/**
+ * Why commits are `unreadable`, said once under the table rather than on every row: commits that
+ * fail for the same reason (the message with their own sha left out) share one line.
+ */
+function unreadableNotes(entries: readonly LogEntry[]): string[] {
+  const reasons = new Map<string, { commits: string[]; message: string }>();
+  for (const { commit, version } of entries) {
+    if (version.ok) continue;
+    const key = version.message.replaceAll(commit, '').replaceAll(commit.slice(0, 12), '');
+    const reason = reasons.get(key) ?? { commits: [], message: version.message };
+    reason.commits.push(commit.slice(0, 10));
+    reasons.set(key, reason);
+  }
+  return [...reasons.values()].map(({ commits, message }) => {
+    return `${commits.join(', ')} ${commits.length === 1 ? 'is' : 'are'} unreadable: ${message}`;
+  });
 }

@@ -81,27 +81,51 @@ export async function identityFor(
   args: IdentityArgs,
   ctx: CommandContext,
 ): Promise<IdentityOptions> {
-  const fromConfig =
-    args.hash === undefined || args.id === undefined
-      ? await suiteSettings(location, args, ctx)
-      : {};
-  const hash = args.hash ?? fromConfig.hash;
+  return identityOf([location], args, ctx);
+}
+
+/**
+ * How rows of any of `locations` are identified, all alike: `--hash`/`--id`, else the settings
+ * of the suite that reads the first of them a suite reads, else the first one's defaults. `diff`
+ * matches both sides by one identity; when only B is read by a suite (A being its name before a
+ * rename, say), rows are matched as that suite matches them, not by A's defaults.
+ */
+export async function identityOf(
+  locations: readonly [TestsetLocation, ...TestsetLocation[]],
+  args: IdentityArgs,
+  ctx: CommandContext,
+): Promise<IdentityOptions> {
+  const suites =
+    args.hash === undefined || args.id === undefined ? await configSuites(args, ctx) : [];
+  const readers = locations.map((l) => suites.find((suite) => suite.path === realPath(l.absPath)));
+  const at = Math.max(
+    0,
+    readers.findIndex((suite) => suite !== undefined),
+  );
+  const read = readers[at];
+  // A suite without `testset.id` uses the default id of the file it reads.
+  const location = locations[at] ?? locations[0];
+  const hash = args.hash ?? read?.hash;
   return {
-    testsetId: args.id ?? fromConfig.id ?? defaultTestsetId(location.absPath),
+    testsetId: args.id ?? read?.id ?? defaultTestsetId(location.absPath),
     ...(hash ? { hash } : {}),
   };
 }
 
-async function suiteSettings(
-  location: TestsetLocation,
-  args: IdentityArgs,
-  ctx: CommandContext,
-): Promise<{ hash?: string[]; id?: string }> {
+/** What a suite of the config reads (the file's real path) and how it identifies its rows. */
+interface SuiteIdentity {
+  path: string;
+  hash?: string[];
+  id?: string;
+}
+
+/** The suites of `--config` (or the config found by default) that read a file, in config order. */
+async function configSuites(args: IdentityArgs, ctx: CommandContext): Promise<SuiteIdentity[]> {
   let file: string;
   try {
     file = resolveConfigArg(args.config, ctx);
   } catch {
-    return {}; // no config here: defaults
+    return []; // no config here: defaults
   }
   const loaded = await loadConfigFile(file, {
     cwd: ctx.cwd,
@@ -111,21 +135,20 @@ async function suiteSettings(
   if (!loaded.ok) {
     // A config the user named must be valid; one found by default is only a hint.
     if (args.config !== undefined) throw new UsageError(loaded.issues);
-    return {};
+    return [];
   }
-  const target = realPath(location.absPath);
-  for (const suite of loaded.config.suites) {
-    if (
-      suite.testset.kind === 'file' &&
-      realPath(resolve(loaded.config.dir, suite.testset.path)) === target
-    ) {
-      return {
-        ...(suite.hash ? { hash: suite.hash } : {}),
-        ...(suite.testset.id !== undefined ? { id: suite.testset.id } : {}),
-      };
-    }
-  }
-  return {};
+  const { dir } = loaded.config;
+  return loaded.config.suites.flatMap((suite) =>
+    suite.testset.kind === 'file'
+      ? [
+          {
+            path: realPath(resolve(dir, suite.testset.path)),
+            ...(suite.hash ? { hash: suite.hash } : {}),
+            ...(suite.testset.id !== undefined ? { id: suite.testset.id } : {}),
+          },
+        ]
+      : [],
+  );
 }
 
 /** One version of a testset, read and identified. */

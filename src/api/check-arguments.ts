@@ -1,0 +1,192 @@
+/**
+ * `runTestSuite`'s arguments, checked before anything runs: the values its types cannot stop (a
+ * suite in JavaScript, an `as any`, a list read from the environment that came out empty). Each
+ * problem names the argument, what it must be and what it is, and all of them are collected, so
+ * one error says everything that is wrong, as the checks of evals.yaml do. A bad value found
+ * only mid-run would fail every case (`pass is not a function`), or pass a gate that checked
+ * nothing (a grid list with no values is no run at all).
+ */
+// The id pattern comes from the config's contract, so a suite id from code is one evals.yaml
+// accepts, and the artifact names it the same way.
+import schema from '../../schemas/evals.schema.json' with { type: 'json' };
+import { checkOutputPaths } from '../pipeline/output-paths.ts';
+import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
+
+const ID_PATTERN = new RegExp(schema.definitions.id.pattern);
+
+/** The arguments as they arrive at run time, whatever their declared types. */
+export type UncheckedArguments = Readonly<Record<string, unknown>>;
+
+/** Collects problems, each as `NAME must be EXPECTED, got FOUND`. */
+class Problems {
+  readonly issues: Issue[] = [];
+
+  add(path: string, expected: string, found: unknown): void {
+    this.addMessage(path, `${path} must be ${expected}, got ${describeValue(found)}`);
+  }
+
+  addMessage(path: string, message: string): void {
+    this.issues.push({ code: 'sdk.argument', file: '', line: 0, col: 0, path, message });
+  }
+}
+
+/**
+ * Every problem with `args`, `[]` when there is none. `cwd` resolves `output`, which is refused
+ * when it cannot be written (a folder, a path under a file), as `evals run -o` is.
+ */
+export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
+  const problems = new Problems();
+  if (typeof args.id !== 'string' || !ID_PATTERN.test(args.id)) {
+    problems.add(
+      'id',
+      'a suite id of letters, digits, _, . and - that starts with a letter or digit (as in evals.yaml)',
+      args.id,
+    );
+  }
+  checkTestCases(args.testCases, problems);
+  checkHash(args.testCaseHash, problems);
+  if (typeof args.fn !== 'function') problems.add('fn', 'the function under test', args.fn);
+  checkEvaluators(args.evaluators, problems);
+  checkConcurrency('maxTestCaseConcurrency', args.maxTestCaseConcurrency, problems);
+  checkGrid(args.gridSearchParams, problems);
+  checkTimeout('timeoutMs', args.timeoutMs, problems);
+  const { trials } = args;
+  if (trials !== undefined && !(Number.isInteger(trials) && (trials as number) >= 1)) {
+    problems.add('trials', 'a whole number of at least 1', trials);
+  }
+  const { pass } = args;
+  if (pass !== undefined && pass !== 'all' && pass !== 'any' && typeof pass !== 'function') {
+    problems.add('pass', '"all", "any" or a function returning whether a case passed', pass);
+  }
+  checkGate(args.gate, problems);
+  checkOutput(args.output, cwd, problems);
+  return problems.issues;
+}
+
+/** The usage error of `issues`, for the suite `id` (as given, valid or not). */
+export function argumentsError(id: unknown, issues: readonly Issue[]): UsageError {
+  const suite = typeof id === 'string' && id !== '' ? id : describeValue(id);
+  return new UsageError(
+    [...issues],
+    `runTestSuite(${suite}): ${issues.map((i) => i.message).join('; ')}`,
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkTestCases(testCases: unknown, problems: Problems): void {
+  if (!Array.isArray(testCases)) {
+    problems.add('testCases', 'an array of test cases (objects)', testCases);
+    return;
+  }
+  // One message for the first bad case, with a count of the others: a list of 10,000 nulls
+  // does not need 10,000 lines.
+  const bad = testCases.flatMap((testCase: unknown, i) => (isRecord(testCase) ? [] : [i]));
+  const first = bad[0];
+  if (first === undefined) return;
+  const others =
+    bad.length > 1 ? ` (and ${bad.length - 1} more test cases that are not objects)` : '';
+  problems.addMessage(
+    `testCases[${first}]`,
+    `testCases[${first}] must be an object (one test case), got ${describeValue(testCases[first])}${others}`,
+  );
+}
+
+function checkHash(hash: unknown, problems: Problems): void {
+  if (hash === undefined || typeof hash === 'function') return;
+  if (!Array.isArray(hash) || !hash.every((field) => typeof field === 'string')) {
+    problems.add(
+      'testCaseHash',
+      'a list of field names or a function returning a case identity',
+      hash,
+    );
+  }
+}
+
+function checkEvaluators(evaluators: unknown, problems: Problems): void {
+  if (evaluators === undefined) return;
+  if (!Array.isArray(evaluators)) {
+    problems.add('evaluators', 'an array of evaluators', evaluators);
+    return;
+  }
+  const seen = new Set<string>();
+  for (const [i, evaluator] of (evaluators as unknown[]).entries()) {
+    const at = `evaluators[${i}]`;
+    if (!isRecord(evaluator)) {
+      problems.add(
+        at,
+        'an evaluator (an object with an id and an evaluateTestCase method)',
+        evaluator,
+      );
+      continue;
+    }
+    // Class instances hold their settings as fields and their method on the prototype.
+    const { id, maxConcurrency, timeoutMs } = evaluator;
+    if (typeof id !== 'string' || id === '') problems.addMessage(at, `${at} has no id`);
+    else if (seen.has(id)) problems.addMessage(at, `${at}: duplicate evaluator id "${id}"`);
+    else seen.add(id);
+    if (typeof evaluator.evaluateTestCase !== 'function') {
+      problems.addMessage(at, `${at} has no evaluateTestCase method`);
+    }
+    checkConcurrency(`${at}.maxConcurrency`, maxConcurrency, problems);
+    checkTimeout(`${at}.timeoutMs`, timeoutMs, problems);
+  }
+}
+
+/** A limit of calls in flight: a whole number of at least 1, or Infinity for none. */
+function checkConcurrency(path: string, value: unknown, problems: Problems): void {
+  if (value === undefined || value === Infinity) return;
+  if (!(Number.isInteger(value) && (value as number) >= 1)) {
+    problems.add(path, 'a whole number of at least 1 (or Infinity: no limit)', value);
+  }
+}
+
+/** A time limit: as in evals.yaml, above zero; leave it out for none. */
+function checkTimeout(path: string, value: unknown, problems: Problems): void {
+  if (value === undefined) return;
+  if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+    problems.add(path, 'a number of milliseconds above 0 (leave it out for no limit)', value);
+  }
+}
+
+function checkGrid(grid: unknown, problems: Problems): void {
+  if (grid === undefined) return;
+  if (!isRecord(grid)) {
+    problems.add('gridSearchParams', 'an object of parameter name → list of values', grid);
+    return;
+  }
+  // A list with no values expands the grid to no run at all: a verdict over nothing.
+  for (const [name, values] of Object.entries(grid)) {
+    if (!Array.isArray(values) || values.length === 0) {
+      problems.add(`gridSearchParams.${name}`, 'a non-empty array of values', values);
+    }
+  }
+}
+
+function checkGate(gate: unknown, problems: Problems): void {
+  if (gate === undefined) return;
+  if (!isRecord(gate)) {
+    problems.add('gate', 'an object ({ minPassRate?, evaluators? })', gate);
+    return;
+  }
+  const rate = gate.minPassRate;
+  if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
+    problems.add('gate.minPassRate', 'a share of cases from 0 to 1', rate);
+  }
+}
+
+function checkOutput(output: unknown, cwd: string, problems: Problems): void {
+  if (output === undefined) return;
+  if (typeof output !== 'string' || output === '') {
+    problems.add('output', 'the path of the JSON results file', output);
+    return;
+  }
+  try {
+    checkOutputPaths([{ flag: 'output', path: output }], cwd, 'so nothing was run');
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    problems.addMessage('output', error.message);
+  }
+}
