@@ -24366,22 +24366,22 @@ var require_compile = __commonJS({
       }
     }
     exports.compileSchema = compileSchema2;
-    function resolveRef2(root, baseId, ref) {
+    function resolveRef2(root2, baseId, ref) {
       var _a;
       ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref);
-      const schOrFunc = root.refs[ref];
+      const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve18.call(this, root, ref);
+      let _sch = resolve18.call(this, root2, ref);
       if (_sch === void 0) {
-        const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
+        const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
         if (schema)
-          _sch = new SchemaEnv({ schema, schemaId, root, baseId });
+          _sch = new SchemaEnv({ schema, schemaId, root: root2, baseId });
       }
       if (_sch === void 0)
         return;
-      return root.refs[ref] = inlineOrCompile.call(this, _sch);
+      return root2.refs[ref] = inlineOrCompile.call(this, _sch);
     }
     exports.resolveRef = resolveRef2;
     function inlineOrCompile(sch) {
@@ -24399,23 +24399,23 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve18(root, ref) {
+    function resolve18(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
-      return sch || this.schemas[ref] || resolveSchema.call(this, root, ref);
+      return sch || this.schemas[ref] || resolveSchema.call(this, root2, ref);
     }
-    function resolveSchema(root, ref) {
+    function resolveSchema(root2, ref) {
       const p = this.opts.uriResolver.parse(ref);
       const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
-      let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root.baseId, void 0);
-      if (Object.keys(root.schema).length > 0 && refPath === baseId) {
-        return getJsonPointer.call(this, p, root);
+      let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root2.baseId, void 0);
+      if (Object.keys(root2.schema).length > 0 && refPath === baseId) {
+        return getJsonPointer.call(this, p, root2);
       }
       const id = (0, resolve_1.normalizeId)(refPath);
       const schOrRef = this.refs[id] || this.schemas[id];
       if (typeof schOrRef == "string") {
-        const sch = resolveSchema.call(this, root, schOrRef);
+        const sch = resolveSchema.call(this, root2, schOrRef);
         if (typeof (sch === null || sch === void 0 ? void 0 : sch.schema) !== "object")
           return;
         return getJsonPointer.call(this, p, sch);
@@ -24430,7 +24430,7 @@ var require_compile = __commonJS({
         const schId = schema[schemaId];
         if (schId)
           baseId = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schId);
-        return new SchemaEnv({ schema, schemaId, root, baseId });
+        return new SchemaEnv({ schema, schemaId, root: root2, baseId });
       }
       return getJsonPointer.call(this, p, schOrRef);
     }
@@ -24442,7 +24442,7 @@ var require_compile = __commonJS({
       "dependencies",
       "definitions"
     ]);
-    function getJsonPointer(parsedRef, { baseId, schema, root }) {
+    function getJsonPointer(parsedRef, { baseId, schema, root: root2 }) {
       var _a;
       if (((_a = parsedRef.fragment) === null || _a === void 0 ? void 0 : _a[0]) !== "/")
         return;
@@ -24461,10 +24461,10 @@ var require_compile = __commonJS({
       let env;
       if (typeof schema != "boolean" && schema.$ref && !(0, util_1.schemaHasRulesButRef)(schema, this.RULES)) {
         const $ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, schema.$ref);
-        env = resolveSchema.call(this, root, $ref);
+        env = resolveSchema.call(this, root2, $ref);
       }
       const { schemaId } = this.opts;
-      env = env || new SchemaEnv({ schema, schemaId, root, baseId });
+      env = env || new SchemaEnv({ schema, schemaId, root: root2, baseId });
       if (env.schema !== env.root.schema)
         return env;
       return void 0;
@@ -25959,8 +25959,8 @@ var require_core = __commonJS({
           keyRef = sch;
         if (sch === void 0) {
           const { schemaId } = this.opts;
-          const root = new compile_1.SchemaEnv({ schema: {}, schemaId });
-          sch = compile_1.resolveSchema.call(this, root, keyRef);
+          const root2 = new compile_1.SchemaEnv({ schema: {}, schemaId });
+          sch = compile_1.resolveSchema.call(this, root2, keyRef);
           if (!sch)
             return;
           this.refs[keyRef] = sch;
@@ -26321,20 +26321,20 @@ var require_ref = __commonJS({
       code(cxt) {
         const { gen, schema: $ref, it } = cxt;
         const { baseId, schemaEnv: env, validateName, opts, self: self2 } = it;
-        const { root } = env;
-        if (($ref === "#" || $ref === "#/") && baseId === root.baseId)
+        const { root: root2 } = env;
+        if (($ref === "#" || $ref === "#/") && baseId === root2.baseId)
           return callRootRef();
-        const schOrEnv = compile_1.resolveRef.call(self2, root, baseId, $ref);
+        const schOrEnv = compile_1.resolveRef.call(self2, root2, baseId, $ref);
         if (schOrEnv === void 0)
           throw new ref_error_1.default(it.opts.uriResolver, baseId, $ref);
         if (schOrEnv instanceof compile_1.SchemaEnv)
           return callValidate(schOrEnv);
         return inlineRefSchema(schOrEnv);
         function callRootRef() {
-          if (env === root)
+          if (env === root2)
             return callRef(cxt, validateName, env, env.$async);
-          const rootName = gen.scopeValue("root", { ref: root });
-          return callRef(cxt, (0, codegen_1._)`${rootName}.validate`, root, root.$async);
+          const rootName = gen.scopeValue("root", { ref: root2 });
+          return callRef(cxt, (0, codegen_1._)`${rootName}.validate`, root2, root2.$async);
         }
         function callValidate(sch) {
           const v = getValidate(cxt, sch);
@@ -31453,6 +31453,321 @@ var init_comparison_incomplete = __esm({
   }
 });
 
+// src/compare/normal.ts
+function normalUpperTail(x) {
+  if (x === Infinity) return 0;
+  if (x === -Infinity) return 1;
+  const half = 0.5 * gammaUpperRegularized(0.5, x * x / 2);
+  return x >= 0 ? half : 1 - half;
+}
+function normalQuantileUpper(p) {
+  if (!(p > 0 && p < 1)) throw new RangeError(`p must be between 0 and 1, got ${p}`);
+  let low = -1;
+  let high = 1;
+  while (normalUpperTail(low) < p) low *= 2;
+  while (normalUpperTail(high) > p) high *= 2;
+  for (let step = 0; step < 200; step++) {
+    const mid = (low + high) / 2;
+    if (mid === low || mid === high) break;
+    if (normalUpperTail(mid) > p) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
+function halfBinomialBelow(trials) {
+  const below = new Float64Array(trials + 2);
+  let log = -trials * Math.LN2;
+  for (let k = 0; k <= trials; k++) {
+    below[k + 1] = (below[k] ?? 0) + Math.exp(log);
+    log += Math.log((trials - k) / (k + 1));
+  }
+  const total = below[trials + 1] ?? 1;
+  for (let k = 0; k < below.length; k++) below[k] = (below[k] ?? 0) / total;
+  return below;
+}
+function logGamma(x) {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let series = LANCZOS[0] ?? 0;
+  for (let i = 1; i < LANCZOS.length; i++) series += (LANCZOS[i] ?? 0) / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(series);
+}
+function gammaUpperRegularized(a, x) {
+  if (x <= 0) return 1;
+  const logPrefix = -x + a * Math.log(x) - logGamma(a);
+  if (x < a + 1) {
+    let term = 1 / a;
+    let total = term;
+    for (let n = 1; n < MAX_STEPS; n++) {
+      term *= x / (a + n);
+      total += term;
+      if (Math.abs(term) < Math.abs(total) * EPSILON) break;
+    }
+    return 1 - total * Math.exp(logPrefix);
+  }
+  let b = x + 1 - a;
+  let c = 1 / TINY;
+  let d = 1 / b;
+  let h = d;
+  for (let i = 1; i < MAX_STEPS; i++) {
+    const an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (Math.abs(d) < TINY) d = TINY;
+    c = b + an / c;
+    if (Math.abs(c) < TINY) c = TINY;
+    d = 1 / d;
+    const delta = d * c;
+    h *= delta;
+    if (Math.abs(delta - 1) < EPSILON) break;
+  }
+  return Math.exp(logPrefix) * h;
+}
+var EPSILON, TINY, MAX_STEPS, LANCZOS;
+var init_normal = __esm({
+  "src/compare/normal.ts"() {
+    "use strict";
+    EPSILON = 1e-15;
+    TINY = 1e-300;
+    MAX_STEPS = 1e4;
+    LANCZOS = [
+      0.9999999999998099,
+      676.5203681218851,
+      -1259.1392167224028,
+      771.3234287776531,
+      -176.6150291621406,
+      12.507343278686905,
+      -0.13857109526572012,
+      9984369578019572e-21,
+      15056327351493116e-23
+    ];
+  }
+});
+
+// src/compare/sign-flip.ts
+function mulberry32Words(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = state + 1831565813 >>> 0;
+    let t = Math.imul(state ^ state >>> 15, state | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return (t ^ t >>> 14) >>> 0;
+  };
+}
+function significanceLevel(confidence) {
+  return Number((1 - confidence).toPrecision(12));
+}
+function resamplingLimit(resamples) {
+  return Math.floor(RESAMPLING_WORK / resamples);
+}
+function signFlipTest(diffs, options2 = {}) {
+  const resamples = options2.resamples ?? DEFAULT_RESAMPLES;
+  const confidence = options2.confidence ?? 0.95;
+  const seed = options2.seed ?? DEFAULT_SEED;
+  if (!Number.isInteger(resamples) || resamples < 1) {
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  }
+  if (!(confidence > 0 && confidence < 1)) {
+    throw new RangeError(`confidence must be between 0 and 1, got ${confidence}`);
+  }
+  const alpha = significanceLevel(confidence);
+  if ((resamples + 1) * alpha < 1) {
+    throw new RangeError(
+      `${resamples} resamples cannot resolve a ${confidence * 100}% interval; use at least ${Math.ceil(1 / alpha) - 1}`
+    );
+  }
+  const n = diffs.length;
+  let sum2 = 0;
+  let nonZero = 0;
+  let magnitude = 0;
+  let largest = 0;
+  for (let i = 0; i < n; i++) {
+    const value = diffs[i] ?? 0;
+    if (!Number.isFinite(value)) throw new RangeError(`diffs[${i}] is not a finite number`);
+    sum2 += value;
+    if (value !== 0) nonZero++;
+    magnitude += Math.abs(value);
+    largest = Math.max(largest, Math.abs(value));
+  }
+  if (nonZero === 0) return { mean: 0, low: 0, high: 0, pValue: 1, sd: 0, method: "resampled" };
+  const mean = sum2 / n;
+  let squares = 0;
+  let squaresAboutMean = 0;
+  for (let i = 0; i < n; i++) {
+    const value = diffs[i] ?? 0;
+    squares += value * value;
+    squaresAboutMean += (value - mean) * (value - mean);
+  }
+  const sd = n > 1 ? Math.sqrt(squaresAboutMean / (n - 1)) : 0;
+  if (nonZero > resamplingLimit(resamples)) {
+    const z = normalQuantileUpper(alpha / 2);
+    const half = z * Math.sqrt(squaresAboutMean / (n * (n - z * z)));
+    const pValue = Math.min(1, 2 * normalUpperTail(Math.abs(sum2) / Math.sqrt(squares)));
+    return { mean, low: mean - half, high: mean + half, pValue, sd, method: "normal" };
+  }
+  const values = new Float64Array(nonZero);
+  for (let i = 0, j = 0; i < n; i++) {
+    const value = diffs[i] ?? 0;
+    if (value !== 0) values[j++] = value;
+  }
+  const tolerance = TIE_TOLERANCE * magnitude;
+  const finite = (bound, side) => Number.isFinite(bound) ? bound : side * largest;
+  if (nonZero <= EXACT_LIMIT) {
+    const exact = exactTest(values, n - nonZero, sum2, tolerance, alpha);
+    return {
+      mean,
+      low: finite(exact.low, -1),
+      high: finite(exact.high, 1),
+      pValue: exact.pValue,
+      sd,
+      method: "exact"
+    };
+  }
+  const shifts = rejectedShifts(values, n - nonZero, sum2, tolerance, resamples, seed);
+  const { lows, highs, covering } = shifts;
+  let rank = Math.max(0, Math.floor(alpha * (resamples + 1)) - 2);
+  while ((1 + rank) / (resamples + 1) < alpha) rank++;
+  lows.sort();
+  highs.sort();
+  return {
+    mean,
+    low: finite(rank === 0 ? -Infinity : lows[rank - 1] ?? -Infinity, -1),
+    high: finite(rank === 0 ? Infinity : highs[resamples - rank] ?? Infinity, 1),
+    pValue: (1 + covering) / (resamples + 1),
+    sd,
+    method: "resampled"
+  };
+}
+function root(value, tolerance) {
+  return Math.abs(value) <= tolerance ? 0 : value;
+}
+function exactTest(values, zeros, total, tolerance, alpha) {
+  const count = values.length;
+  const vectors = 2 ** count;
+  let magnitude = 0;
+  for (const value of values) magnitude += Math.abs(value);
+  const minusRoot = new Float64Array(vectors);
+  const plusRoot = new Float64Array(vectors);
+  const minus2 = new Int32Array(vectors);
+  let covering = 0;
+  for (let mask = 0; mask < vectors; mask++) {
+    let flipped = 0;
+    let minus = 0;
+    for (let i = 0; i < count; i++) {
+      const value = values[i] ?? 0;
+      const plus = mask >>> i & 1;
+      flipped += plus === 1 ? value : -value;
+      minus += 1 - plus;
+    }
+    const first = root(total - flipped, tolerance);
+    const second = root(flipped + total, tolerance);
+    [minusRoot[mask], plusRoot[mask], minus2[mask]] = [first, second, 2 * minus];
+    if (first === 0 || second === 0 || first > 0 !== second > 0) covering++;
+  }
+  const pValue = covering / vectors;
+  const below = halfBinomialBelow(zeros);
+  const lowerEnd = (sign) => {
+    if (2 ** (1 - count - zeros) >= alpha) return -Infinity;
+    const reaching = (delta) => {
+      let sum2 = 0;
+      for (let mask = 0; mask < vectors; mask++) {
+        const p = minus2[mask] ?? 0;
+        const j = (sign * (minusRoot[mask] ?? 0) - delta * p) / (2 * delta);
+        const k = (sign * (plusRoot[mask] ?? 0) - delta * (2 * count - p)) / (2 * delta);
+        const left = Math.max(-1, delta > 0 ? zeros - Math.ceil(j) : Math.floor(k));
+        const right = Math.min(zeros + 1, delta > 0 ? Math.ceil(k) : zeros - Math.floor(j));
+        sum2 += left + 1 >= right ? 1 : (below[left + 1] ?? 0) + 1 - (below[right] ?? 1);
+      }
+      return sum2 / vectors;
+    };
+    let [lo, hi] = [-2 * magnitude, sign * total / (count + zeros)];
+    if (hi >= 0) [lo, hi] = pValue >= alpha ? [lo, 0] : [0, hi];
+    for (let step = 0; step < 200 && hi - lo > 1e-12 * magnitude; step++) {
+      const mid = lo + (hi - lo) / 2;
+      if (mid === lo || mid === hi) break;
+      if (reaching(mid) >= alpha) hi = mid;
+      else lo = mid;
+    }
+    let bound = hi;
+    const nearest = (c, base) => {
+      const guess = Math.round((c / hi - base) / 2);
+      for (let t = Math.max(0, guess - 1); t <= Math.min(zeros, guess + 1); t++) {
+        const end = base + 2 * t > 0 ? c / (base + 2 * t) : NaN;
+        if (end > lo && end <= hi && (bound === hi || end > bound)) bound = end;
+      }
+    };
+    for (let mask = 0; mask < vectors && hi !== 0; mask++) {
+      const p = minus2[mask] ?? 0;
+      nearest(sign * (minusRoot[mask] ?? 0), p);
+      nearest(sign * (plusRoot[mask] ?? 0), 2 * count - p);
+    }
+    return bound;
+  };
+  return { low: lowerEnd(1), high: 0 - lowerEnd(-1), pValue };
+}
+function rejectedShifts(values, zeros, total, tolerance, resamples, seed) {
+  const count = values.length;
+  const n = count + zeros;
+  const next = mulberry32Words(seed);
+  const lows = new Float64Array(resamples);
+  const highs = new Float64Array(resamples);
+  let covering = 0;
+  for (let b = 0; b < resamples; b++) {
+    let flipped = 0;
+    let signs = 0;
+    let word = 0;
+    for (let i = 0; i < count; i++) {
+      if ((i & 31) === 0) word = next();
+      const value = values[i] ?? 0;
+      if ((word & 1) === 1) {
+        flipped += value;
+        signs++;
+      } else {
+        flipped -= value;
+        signs--;
+      }
+      word >>>= 1;
+    }
+    let plus = 0;
+    for (let left = zeros; left > 0; left -= 32) {
+      const bits = next();
+      plus += popcount(left >= 32 ? bits : bits >>> 32 - left);
+    }
+    signs += 2 * plus - zeros;
+    let low = -Infinity;
+    let high = Infinity;
+    if (signs !== n && signs !== -n) {
+      const first = root(total - flipped, tolerance) / (n - signs);
+      const second = root(flipped + total, tolerance) / (n + signs);
+      low = Math.min(first, second);
+      high = Math.max(first, second);
+    }
+    lows[b] = low;
+    highs[b] = high;
+    if (low <= 0 && high >= 0) covering++;
+  }
+  return { lows, highs, covering };
+}
+function popcount(word) {
+  let v = word - (word >>> 1 & 1431655765);
+  v = (v & 858993459) + (v >>> 2 & 858993459);
+  return Math.imul(v + (v >>> 4) & 252645135, 16843009) >>> 24 & 255;
+}
+var DEFAULT_RESAMPLES, DEFAULT_SEED, RESAMPLING_WORK, EXACT_LIMIT, TIE_TOLERANCE, RESAMPLING_LIMIT;
+var init_sign_flip = __esm({
+  "src/compare/sign-flip.ts"() {
+    "use strict";
+    init_normal();
+    DEFAULT_RESAMPLES = 4999;
+    DEFAULT_SEED = 24301;
+    RESAMPLING_WORK = 25e6;
+    EXACT_LIMIT = 12;
+    TIE_TOLERANCE = 1e-9;
+    RESAMPLING_LIMIT = resamplingLimit(DEFAULT_RESAMPLES);
+  }
+});
+
 // src/report/comparison-case-lists.ts
 function caseLists(run2) {
   const { cases } = run2;
@@ -31522,15 +31837,25 @@ function countsLine(comparison, emphasize) {
   ].join(" \xB7 ");
 }
 function comparedLine(run2) {
-  const cases = `${plural(run2.passRate.paired, "case")} compared`;
-  const trials = run2.trials > 1 ? ` \xB7 ${run2.trials} trials each, averaged per case` : "";
-  return `${cases}${trials}${incompleteRunNote(run2)}`;
+  const base = run2.baseTrials ?? run2.trials;
+  const trials = base !== run2.trials ? ` \xB7 BASE ${plural(base, "trial")}, HEAD ${plural(run2.trials, "trial")}, averaged per case` : run2.trials > 1 ? ` \xB7 ${run2.trials} trials each, averaged per case` : "";
+  return `${plural(run2.passRate.paired, "case")} compared${trials}${incompleteRunNote(run2)}`;
+}
+function emptyFamilyNote({ counts, settings }) {
+  const rows = counts.improved + counts.regressed + counts.unchanged + counts.tooFewCases;
+  const fewer = `Every row had fewer than ${plural(settings.minPaired, "paired case")}`;
+  let why2 = counts.tooFewCases === rows ? fewer : `${fewer} or no changed case to test`;
+  if (counts.tooFewCases === 0) why2 = "No row had a changed case to test";
+  return `${rows === 0 ? "No run was in both" : why2}, so nothing could block. `;
 }
 function footnote(comparison) {
   const { settings, family } = comparison;
   const percent = Math.round(settings.confidence * 100);
-  const trials = comparison.runs.some((run2) => run2.trials > 1) ? "With trials, each case's trials are averaged first: the case is the unit. " : "";
-  return `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 (${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` + (family.rows === 0 ? "No row had a changed case to test, so nothing could block. " : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, "row")} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini\u2013Hochberg. `) + `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` + trials + `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
+  const tried = comparison.runs.some(
+    (run2) => Math.max(run2.trials, run2.baseTrials ?? 1) > 1
+  );
+  const trials = tried ? "With trials, each case's trials are averaged first: the case is the unit. " : "";
+  return `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 (exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` + (family.rows === 0 ? emptyFamilyNote(comparison) : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, "row")} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini\u2013Hochberg. `) + `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` + trials + `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
 }
 function formatAlpha(confidence) {
   return String(Number((1 - confidence).toFixed(4)));
@@ -31614,7 +31939,7 @@ function rowText(row, confidence, target) {
   const underpowered = row.change.power?.underpowered === true;
   if (row.kind === "pass rate") {
     const c2 = row.change;
-    const change2 = c2.baseRate === null || c2.headRate === null || c2.delta === null ? "no case in both runs" : `${formatPercent(c2.baseRate)} \u2192 ${formatPercent(c2.headRate)} (${signed(c2.delta * 100, 1)} pp` + (c2.ci === null ? "" : `, ${ci} ${signed(c2.ci.low * 100, 1)}\u2026${signed(c2.ci.high * 100, 1)} pp`) + `; ${formatCount(c2.passToFail)} pass\u2192fail, ${formatCount(c2.failToPass)} fail\u2192pass)`;
+    const change2 = c2.baseRate === null || c2.headRate === null || c2.delta === null ? "no case in both runs with the same row" : `${formatPercent(c2.baseRate)} \u2192 ${formatPercent(c2.headRate)} (${signed(c2.delta * 100, 1)} pp` + (c2.ci === null ? "" : `, ${ci} ${signed(c2.ci.low * 100, 1)}\u2026${signed(c2.ci.high * 100, 1)} pp${atZero(c2.delta, c2.ci)}`) + `; ${formatCount(c2.passToFail)} pass\u2192fail, ${formatCount(c2.failToPass)} fail\u2192pass)`;
     return {
       name: "pass rate",
       change: change2,
@@ -31638,7 +31963,7 @@ function rowText(row, confidence, target) {
     };
   }
   const c = row.change;
-  const change = c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null ? "no case scored in both runs" : `${c.baseMean.toFixed(2)} \u2192 ${c.headMean.toFixed(2)} (${signed(c.delta, 2)}, ${ci} ${signed(c.ci.low, 2)}\u2026${signed(c.ci.high, 2)})`;
+  const change = c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null ? "no case scored in both runs" : `${c.baseMean.toFixed(2)} \u2192 ${c.headMean.toFixed(2)} (${signed(c.delta, 2)}, ${ci} ${signed(c.ci.low, 2)}\u2026${signed(c.ci.high, 2)}${atZero(c.delta, c.ci)})`;
   const way = directionNote(c);
   const note = noteText(c, c.paired, target, plusMinus);
   return {
@@ -31681,6 +32006,9 @@ function noteText(row, paired, target, size) {
   const needed = power.casesNeeded === null ? "" : `, ~${formatCount(power.casesNeeded)} cases needed for ${size(target)}`;
   return `(underpowered: ${detect}${needed})`;
 }
+function atZero(delta, ci) {
+  return delta !== 0 && (ci.low === 0 || ci.high === 0) ? ", includes 0" : "";
+}
 function plusMinus(value) {
   return `\xB1${value.toFixed(2)}`;
 }
@@ -31699,6 +32027,7 @@ var MAX_LISTED_RUNS, LABEL_ORDER;
 var init_comparison_wording = __esm({
   "src/report/comparison-wording.ts"() {
     "use strict";
+    init_sign_flip();
     init_comparison_incomplete();
     init_labels();
     init_comparison_case_lists();
@@ -33712,9 +34041,9 @@ var require_anchors = __commonJS({
       }
       return true;
     }
-    function anchorNames(root) {
+    function anchorNames(root2) {
       const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root, {
+      visit2.visit(root2, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -40667,9 +40996,9 @@ var require_dynamicAnchor = __commonJS({
     exports.dynamicAnchor = dynamicAnchor;
     function _getValidate(cxt) {
       const { schemaEnv, schema, self: self2 } = cxt.it;
-      const { root, baseId, localRefs, meta } = schemaEnv.root;
+      const { root: root2, baseId, localRefs, meta } = schemaEnv.root;
       const { schemaId } = self2.opts;
-      const sch = new compile_1.SchemaEnv({ schema, schemaId, root, baseId, localRefs, meta });
+      const sch = new compile_1.SchemaEnv({ schema, schemaId, root: root2, baseId, localRefs, meta });
       compile_1.compileSchema.call(self2, sch);
       return (0, ref_1.getValidate)(cxt, sch);
     }
@@ -43935,7 +44264,7 @@ function csvSyntaxIssue(error2, body, file) {
   const { line, col } = new LineCursor(body).positionAt(offset);
   return { code: "testset.csv-syntax", file, line, col, path: "", message };
 }
-var CSV_OPTIONS, STRICT_OPTIONS, CsvRowBuilder;
+var CSV_OPTIONS, LINE_BREAKS, STRICT_OPTIONS, CsvRowBuilder;
 var init_csv = __esm({
   "src/testsets/csv.ts"() {
     "use strict";
@@ -43950,6 +44279,7 @@ var init_csv = __esm({
       relax_quotes: true,
       raw: true
     };
+    LINE_BREAKS = /\r\n?/g;
     STRICT_OPTIONS = { ...CSV_OPTIONS, relax_quotes: false, raw: false };
     CsvRowBuilder = class {
       #issues;
@@ -43986,7 +44316,10 @@ var init_csv = __esm({
           let quoteLed = false;
           for (let i = 0; i < record3.length; i++) {
             const cell = record3[i] ?? "";
-            if (cell.includes("\n") || cell.includes("\r")) breaks += countLineBreaks(cell);
+            if (cell.includes("\n") || cell.includes("\r")) {
+              breaks += countLineBreaks(cell);
+              if (cell.includes("\r")) record3[i] = cell.replace(LINE_BREAKS, "\n");
+            }
             if (blank && cell.length > 0) {
               const lead = cell.charCodeAt(0);
               blank = lead > 32 && lead < 127 ? false : cell.trim() === "";
@@ -45052,6 +45385,7 @@ var git_exports = {};
 __export(git_exports, {
   fileHistory: () => fileHistory,
   readFileAtRef: () => readFileAtRef,
+  readFileHistory: () => readFileHistory,
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
@@ -45114,6 +45448,10 @@ async function readFileAtRef(absPath, ref) {
   );
 }
 async function fileHistory(absPath) {
+  const history = await readFileHistory(absPath);
+  return history.ok ? { ok: true, value: history.value.commits } : history;
+}
+async function readFileHistory(absPath) {
   const located2 = await locate(absPath, "its git history cannot be read", "run from a clone");
   if (!located2.ok) return located2;
   const { repo, relPath } = located2.value;
@@ -45123,8 +45461,9 @@ async function fileHistory(absPath) {
     "log",
     "--follow",
     "-z",
+    "--name-only",
     "--encoding=UTF-8",
-    "--format=%H %aI %s",
+    `--format=${RECORD}%H %aI %s`,
     "--",
     relPath
   ]);
@@ -45132,29 +45471,33 @@ async function fileHistory(absPath) {
   if (run2.exitCode !== 0)
     return { ok: false, error: exitError(run2, repo, `history of ${relPath}`) };
   const commits = [];
-  for (const record3 of run2.stdout.toString("utf8").split("\0")) {
-    const match = /^\s*([0-9a-f]+) (\S+) ?(.*)$/s.exec(record3);
+  for (const field of run2.stdout.toString("utf8").split("\0")) {
+    const text2 = field.startsWith("\n") ? field.slice(1) : field;
+    const match = text2.startsWith(RECORD) ? /^([0-9a-f]+) (\S+) ?(.*)$/s.exec(text2.slice(1)) : null;
     if (match?.[1] && match[2]) {
-      commits.push({ commit: match[1], date: match[2], subject: match[3] ?? "" });
+      const path = commits.at(-1)?.path ?? relPath;
+      commits.push({ commit: match[1], date: match[2], subject: match[3] ?? "", path });
+    } else if (text2 !== "" && commits.length > 0) {
+      commits[commits.length - 1].path = text2;
     }
   }
-  return { ok: true, value: commits };
+  return { ok: true, value: { repo, relPath, commits } };
 }
 async function locate(absPath, purpose, hint) {
   const full = resolve8(absPath);
   const dir = dirname9(full);
   const existing = await nearestExisting(dir);
-  const root = await findRoot(dir, purpose, existing, hint);
-  if (!root.ok) return root;
+  const root2 = await findRoot(dir, purpose, existing, hint);
+  if (!root2.ok) return root2;
   const realFile = join13(existing.real, relative3(existing.path, dir), basename5(full));
-  const rel = relative3(root.value, realFile);
+  const rel = relative3(root2.value, realFile);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute5(rel)) {
     return fail(
       "git.failed",
-      `${full} is not a file inside the repository at ${root.value}: point path: at a file inside it`
+      `${full} is not a file inside the repository at ${root2.value}: point path: at a file inside it`
     );
   }
-  return { ok: true, value: { repo: root.value, relPath: rel.split(sep4).join("/") } };
+  return { ok: true, value: { repo: root2.value, relPath: rel.split(sep4).join("/") } };
 }
 async function nearestExisting(dir) {
   for (let current = dir; ; current = dirname9(current)) {
@@ -45173,7 +45516,7 @@ async function findRoot(dir, purpose, existing, hint) {
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
-var MAX_SYMLINK_HOPS, LFS_POINTER;
+var MAX_SYMLINK_HOPS, LFS_POINTER, RECORD;
 var init_git = __esm({
   "src/testsets/git.ts"() {
     "use strict";
@@ -45182,6 +45525,7 @@ var init_git = __esm({
     init_git_tree();
     MAX_SYMLINK_HOPS = 8;
     LFS_POINTER = "version https://git-lfs.github.com/spec/v1";
+    RECORD = "";
   }
 });
 
@@ -45371,29 +45715,40 @@ __export(history_exports, {
   loadVersion: () => loadVersion,
   testsetLog: () => testsetLog
 });
+import { join as join14 } from "node:path";
 async function loadVersion(location, identity) {
   const read = await readTestset(location);
-  if (!read.ok) return { ok: false, message: read.issues[0]?.message ?? "unreadable" };
+  if (!read.ok) return { ok: false, message: firstProblem(read.issues) };
   const prepared = prepareCases(read.rows, {
     testsetId: identity.testsetId,
     file: location.displayPath,
     ...identity.hash ? { hash: identity.hash } : {}
   });
-  if (!prepared.ok) return { ok: false, message: prepared.issues[0]?.message ?? "invalid rows" };
+  if (!prepared.ok) return { ok: false, message: firstProblem(prepared.issues) };
   return { ok: true, cases: prepared.cases, revision: prepared.revision, commit: read.commit };
 }
+function firstProblem(issues) {
+  const first = issues[0];
+  if (first === void 0) return "unreadable";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems)` : "";
+  return `${first.line > 0 ? `line ${first.line}: ` : ""}${first.message}${more}`;
+}
+function atCommit(location, history, c) {
+  if (c.path === history.relPath) return { ...location, ref: c.commit };
+  return { absPath: join14(history.repo, ...c.path.split("/")), displayPath: c.path, ref: c.commit };
+}
 async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
-  const history = await fileHistory(location.absPath);
+  const history = await readFileHistory(location.absPath);
   if (!history.ok) return history;
-  const commits = history.value.slice(0, limit);
+  const commits = history.value.commits.slice(0, limit);
   const gitSlots = pLimit(GIT_CONCURRENCY);
   const versions = await Promise.all(
-    commits.map((c) => gitSlots(() => loadVersion({ ...location, ref: c.commit }, identity)))
+    commits.map((c) => gitSlots(() => loadVersion(atCommit(location, history.value, c), identity)))
   );
   const entries = commits.map((c, i) => {
     const version = versions[i];
     if (!version?.ok) return { ...c, version: { ok: false, message: version?.message ?? "" } };
-    const older = versions[i + 1];
+    const older = versions.slice(i + 1).find((v) => v?.ok === true);
     const diff = diffTestsets(older?.ok ? older.cases : [], version.cases);
     return {
       ...c,
@@ -45407,13 +45762,13 @@ async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
       }
     };
   });
-  return { ok: true, entries, truncated: history.value.length > limit };
+  return { ok: true, entries, truncated: history.value.commits.length > limit };
 }
 async function findPinOrigin(location, identity, pin, current, limit = HISTORY_LIMIT) {
-  const history = await fileHistory(location.absPath);
+  const history = await readFileHistory(location.absPath);
   if (!history.ok) return null;
-  for (const c of history.value.slice(0, limit)) {
-    const version = await loadVersion({ ...location, ref: c.commit }, identity);
+  for (const c of history.value.commits.slice(0, limit)) {
+    const version = await loadVersion(atCommit(location, history.value, c), identity);
     if (version.ok && revisionMatches(pin, version.revision)) {
       const diff = diffTestsets(version.cases, current);
       return {
@@ -45455,11 +45810,45 @@ var init_run_key = __esm({
   }
 });
 
+// src/plan/tag-filter.ts
+function recordedTagFilter(filters) {
+  const tags = [...new Set(filters.tags ?? [])].sort();
+  return tags.length > 0 || filters.shard !== void 0 ? tags : void 0;
+}
+function withTagFilter(info2, filters) {
+  const tagFilter = recordedTagFilter(filters);
+  return tagFilter === void 0 ? info2 : { ...info2, tagFilter };
+}
+function sameTagFilter(a, b) {
+  return tagFilterKey(a) === tagFilterKey(b);
+}
+function tagFilterKey(tags) {
+  return JSON.stringify([...new Set(tags ?? [])].sort());
+}
+function describeTagFilter(tags) {
+  if (tags === void 0 || tags.length === 0) return "without --tag";
+  const quoted = tags.map((tag) => /^[\w@%+=:,./-]+$/.test(tag) ? tag : JSON.stringify(tag));
+  return `with ${quoted.map((tag) => `--tag ${tag}`).join(" ")}`;
+}
+var init_tag_filter = __esm({
+  "src/plan/tag-filter.ts"() {
+    "use strict";
+  }
+});
+
 // src/plan/resume.ts
+function writtenByRunTestSuite(artifact) {
+  return artifact.config.startsWith(SDK_CONFIG_PREFIX);
+}
 function checkPartial(partial, name, configHash) {
   if (!partial.interrupted) {
     return [
       `nothing to resume: ${name} is a complete run (interrupted: false); run evals run without --resume to run it again`
+    ];
+  }
+  if (writtenByRunTestSuite(partial)) {
+    return [
+      `${name} is a runTestSuite artifact (config ${partial.config}): evals run --resume cannot resume an SDK run, which has no evals.yaml to run the missing cases from; call runTestSuite again to rerun the suite`
     ];
   }
   const problems = [];
@@ -45496,6 +45885,12 @@ function planResume(plan, partial, options2 = {}) {
       if (run2.revision !== suite.testset.revision) {
         problems.push(
           `${what}: the testset changed since ${name} was written (revision ${run2.revision}, now ${suite.testset.revision}); resuming needs the same testset`
+        );
+        continue;
+      }
+      if (run2.tagFilter !== void 0 && !sameTagFilter(run2.tagFilter, suite.testset.tagFilter)) {
+        problems.push(
+          `${what}: ${name} ran ${describeTagFilter(run2.tagFilter)}, this run ${describeTagFilter(suite.testset.tagFilter)}; resume with the filters of the interrupted run (leave --tag out to use its own)`
         );
         continue;
       }
@@ -45553,10 +45948,13 @@ function donePositions(run2, finished, name) {
   }
   return { ok: true, positions };
 }
+var SDK_CONFIG_PREFIX;
 var init_resume = __esm({
   "src/plan/resume.ts"() {
     "use strict";
     init_run_key();
+    init_tag_filter();
+    SDK_CONFIG_PREFIX = "runTestSuite:";
   }
 });
 
@@ -45691,9 +46089,11 @@ function startResume(path, filters, trials, ctx) {
     );
   }
   const suites = filters.suites?.length ? filters.suites : [...new Set(partial.runs.map((r) => r.suite))];
+  const tags = filters.tags?.length ? filters.tags : recordedTags(partial);
   const resumeFilters = {
     ...filters,
     ...suites.length > 0 ? { suites } : {},
+    ...tags.length > 0 ? { tags } : {},
     ...shard ? { shard: { index: shard.index, count: shard.count } } : {},
     resume: { from: path, configHash: partial.configHash }
   };
@@ -45719,6 +46119,9 @@ function startResume(path, filters, trials, ctx) {
 `
   };
 }
+function recordedTags(partial) {
+  return partial.runs.find((run2) => run2.testset.tagFilter !== void 0)?.testset.tagFilter ?? [];
+}
 function sameShard(a, b) {
   return a.index === b.index && a.count === b.count;
 }
@@ -45737,6 +46140,7 @@ function resumeIndex(named) {
       planned: run2.testset.cases,
       // checkPartial refused a partial with a run that has no plan.
       trials: run2.plan?.trials ?? 1,
+      ...run2.testset.tagFilter !== void 0 ? { tagFilter: run2.testset.tagFilter } : {},
       finished: {
         *[Symbol.iterator]() {
           for (const result of named.cases(r)) yield result.id;
@@ -45812,6 +46216,7 @@ var init_merge = __esm({
     init_summary();
     init_canonical_json();
     init_group_by();
+    init_tag_filter();
   }
 });
 
@@ -45837,87 +46242,6 @@ var init_match_runs = __esm({
     "use strict";
     init_run_key();
     init_group_by();
-  }
-});
-
-// src/compare/normal.ts
-function normalUpperTail(x) {
-  if (x === Infinity) return 0;
-  if (x === -Infinity) return 1;
-  const half = 0.5 * gammaUpperRegularized(0.5, x * x / 2);
-  return x >= 0 ? half : 1 - half;
-}
-function normalQuantileUpper(p) {
-  if (!(p > 0 && p < 1)) throw new RangeError(`p must be between 0 and 1, got ${p}`);
-  let low = -1;
-  let high = 1;
-  while (normalUpperTail(low) < p) low *= 2;
-  while (normalUpperTail(high) > p) high *= 2;
-  for (let step = 0; step < 200; step++) {
-    const mid = (low + high) / 2;
-    if (mid === low || mid === high) break;
-    if (normalUpperTail(mid) > p) low = mid;
-    else high = mid;
-  }
-  return (low + high) / 2;
-}
-function logGamma(x) {
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const z = x - 1;
-  let series = LANCZOS[0] ?? 0;
-  for (let i = 1; i < LANCZOS.length; i++) series += (LANCZOS[i] ?? 0) / (z + i);
-  const t = z + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(series);
-}
-function gammaUpperRegularized(a, x) {
-  if (x <= 0) return 1;
-  const logPrefix = -x + a * Math.log(x) - logGamma(a);
-  if (x < a + 1) {
-    let term = 1 / a;
-    let total = term;
-    for (let n = 1; n < MAX_STEPS; n++) {
-      term *= x / (a + n);
-      total += term;
-      if (Math.abs(term) < Math.abs(total) * EPSILON) break;
-    }
-    return 1 - total * Math.exp(logPrefix);
-  }
-  let b = x + 1 - a;
-  let c = 1 / TINY;
-  let d = 1 / b;
-  let h = d;
-  for (let i = 1; i < MAX_STEPS; i++) {
-    const an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (Math.abs(d) < TINY) d = TINY;
-    c = b + an / c;
-    if (Math.abs(c) < TINY) c = TINY;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) < EPSILON) break;
-  }
-  return Math.exp(logPrefix) * h;
-}
-var EPSILON, TINY, MAX_STEPS, LANCZOS;
-var init_normal = __esm({
-  "src/compare/normal.ts"() {
-    "use strict";
-    EPSILON = 1e-15;
-    TINY = 1e-300;
-    MAX_STEPS = 1e4;
-    LANCZOS = [
-      0.9999999999998099,
-      676.5203681218851,
-      -1259.1392167224028,
-      771.3234287776531,
-      -176.6150291621406,
-      12.507343278686905,
-      -0.13857109526572012,
-      9984369578019572e-21,
-      15056327351493116e-23
-    ];
   }
 });
 
@@ -45973,147 +46297,9 @@ var init_family = __esm({
   }
 });
 
-// src/compare/sign-flip.ts
-function mulberry32Words(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = state + 1831565813 >>> 0;
-    let t = Math.imul(state ^ state >>> 15, state | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return (t ^ t >>> 14) >>> 0;
-  };
-}
-function resamplingLimit(resamples) {
-  return Math.floor(RESAMPLING_WORK / resamples);
-}
-function signFlipTest(diffs, options2 = {}) {
-  const resamples = options2.resamples ?? DEFAULT_RESAMPLES;
-  const confidence = options2.confidence ?? 0.95;
-  const seed = options2.seed ?? DEFAULT_SEED;
-  if (!Number.isInteger(resamples) || resamples < 1) {
-    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  }
-  if (!(confidence > 0 && confidence < 1)) {
-    throw new RangeError(`confidence must be between 0 and 1, got ${confidence}`);
-  }
-  const alpha = 1 - confidence;
-  if ((resamples + 1) * alpha < 1) {
-    throw new RangeError(
-      `${resamples} resamples cannot resolve a ${confidence * 100}% interval; use at least ${Math.ceil(1 / alpha) - 1}`
-    );
-  }
-  const n = diffs.length;
-  let sum2 = 0;
-  let nonZero = 0;
-  let smallest = 0;
-  let largest = 0;
-  for (let i = 0; i < n; i++) {
-    const value = diffs[i] ?? 0;
-    if (!Number.isFinite(value)) throw new RangeError(`diffs[${i}] is not a finite number`);
-    sum2 += value;
-    if (value !== 0) nonZero++;
-    if (value < smallest) smallest = value;
-    if (value > largest) largest = value;
-  }
-  if (nonZero === 0) return { mean: 0, low: 0, high: 0, pValue: 1, sd: 0, method: "resampled" };
-  const mean = sum2 / n;
-  let squares = 0;
-  let squaresAboutMean = 0;
-  for (let i = 0; i < n; i++) {
-    const value = diffs[i] ?? 0;
-    squares += value * value;
-    squaresAboutMean += (value - mean) * (value - mean);
-  }
-  const sd = n > 1 ? Math.sqrt(squaresAboutMean / (n - 1)) : 0;
-  if (nonZero > resamplingLimit(resamples)) {
-    const z = normalQuantileUpper(alpha / 2);
-    const half = z * Math.sqrt(squaresAboutMean / (n * (n - z * z)));
-    const pValue = Math.min(1, 2 * normalUpperTail(Math.abs(sum2) / Math.sqrt(squares)));
-    return { mean, low: mean - half, high: mean + half, pValue, sd, method: "normal" };
-  }
-  const values = new Float64Array(nonZero);
-  for (let i = 0, j = 0; i < n; i++) {
-    const value = diffs[i] ?? 0;
-    if (value !== 0) values[j++] = value;
-  }
-  const { lows, highs, covering } = rejectedShifts(values, n - nonZero, sum2, resamples, seed);
-  const rank = Math.ceil(alpha * (resamples + 1) - 1);
-  lows.sort();
-  highs.sort();
-  const low = lows[rank - 1] ?? -Infinity;
-  const high = highs[resamples - rank] ?? Infinity;
-  return {
-    mean,
-    low: Number.isFinite(low) ? low : Math.min(0, smallest),
-    high: Number.isFinite(high) ? high : Math.max(0, largest),
-    pValue: (1 + covering) / (resamples + 1),
-    sd,
-    method: "resampled"
-  };
-}
-function rejectedShifts(values, zeros, total, resamples, seed) {
-  const count = values.length;
-  const n = count + zeros;
-  const next = mulberry32Words(seed);
-  const lows = new Float64Array(resamples);
-  const highs = new Float64Array(resamples);
-  let covering = 0;
-  for (let b = 0; b < resamples; b++) {
-    let flipped = 0;
-    let signs = 0;
-    let word = 0;
-    for (let i = 0; i < count; i++) {
-      if ((i & 31) === 0) word = next();
-      const value = values[i] ?? 0;
-      if ((word & 1) === 1) {
-        flipped += value;
-        signs++;
-      } else {
-        flipped -= value;
-        signs--;
-      }
-      word >>>= 1;
-    }
-    let plus = 0;
-    for (let left = zeros; left > 0; left -= 32) {
-      const bits = next();
-      plus += popcount(left >= 32 ? bits : bits >>> 32 - left);
-    }
-    signs += 2 * plus - zeros;
-    let low = -Infinity;
-    let high = Infinity;
-    if (signs !== n && signs !== -n) {
-      const first = (total - flipped) / (n - signs);
-      const second = (flipped + total) / (n + signs);
-      low = Math.min(first, second);
-      high = Math.max(first, second);
-    }
-    lows[b] = low;
-    highs[b] = high;
-    if (low <= 0 && high >= 0) covering++;
-  }
-  return { lows, highs, covering };
-}
-function popcount(word) {
-  let v = word - (word >>> 1 & 1431655765);
-  v = (v & 858993459) + (v >>> 2 & 858993459);
-  return Math.imul(v + (v >>> 4) & 252645135, 16843009) >>> 24 & 255;
-}
-var DEFAULT_RESAMPLES, DEFAULT_SEED, RESAMPLING_WORK, RESAMPLING_LIMIT;
-var init_sign_flip = __esm({
-  "src/compare/sign-flip.ts"() {
-    "use strict";
-    init_normal();
-    DEFAULT_RESAMPLES = 4999;
-    DEFAULT_SEED = 24301;
-    RESAMPLING_WORK = 25e6;
-    RESAMPLING_LIMIT = resamplingLimit(DEFAULT_RESAMPLES);
-  }
-});
-
 // src/compare/row-tests.ts
 function testRuns(pairings, settings) {
-  const alpha = 1 - settings.confidence;
+  const alpha = significanceLevel(settings.confidence);
   let familySize = 0;
   for (const pairing of pairings) {
     for (const row of [pairing.passRate, ...pairing.evaluators]) {
@@ -46157,6 +46343,7 @@ function testRuns(pairings, settings) {
       suite: pairing.suite,
       params: pairing.params,
       trials: pairing.trials,
+      ...baseTrials(pairing),
       minDetectableEffect: pairing.minDetectableEffect,
       passRate,
       evaluators,
@@ -46195,6 +46382,9 @@ function testRuns(pairings, settings) {
 }
 function resamplesFor(familySize, alpha, minimum) {
   return Math.max(minimum, Math.ceil(4 * familySize / alpha) - 1);
+}
+function baseTrials(pairing) {
+  return pairing.baseTrials !== pairing.trials ? { baseTrials: pairing.baseTrials } : {};
 }
 function inFamily(row, minPaired) {
   return row.diffs.length >= minPaired && row.diffs.some((d) => d !== 0);
@@ -46345,6 +46535,7 @@ function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
     suite: headRun.suite,
     params: headRun.params,
     trials: headRun.plan?.trials ?? 1,
+    baseTrials: baseRun.plan?.trials ?? 1,
     minDetectableEffect: headRun.plan?.gate.minDetectableEffect ?? DEFAULT_MIN_DETECTABLE_EFFECT,
     passRate: {
       ...pairedRow(paired, (result) => result.passed ? 1 : 0),
@@ -51944,7 +52135,7 @@ function findVersion(start) {
 import { existsSync as existsSync6 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 init_read();
 init_comparable();
 
@@ -52467,7 +52658,7 @@ function text(value) {
 // src/action/run-evals.ts
 import { existsSync as existsSync5 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname12, isAbsolute as isAbsolute6, join as join17, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
+import { dirname as dirname12, isAbsolute as isAbsolute6, join as join18, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -55672,7 +55863,7 @@ init_context();
 
 // src/pipeline/load.ts
 import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
-import { join as join15, resolve as resolve11 } from "node:path";
+import { join as join16, resolve as resolve11 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
@@ -62331,10 +62522,10 @@ function unclosedTemplateIndex(text2) {
 }
 function parseTemplatePath(expr) {
   ROOT.lastIndex = 0;
-  const root = ROOT.exec(expr)?.[0];
+  const root2 = ROOT.exec(expr)?.[0];
   const keys = [];
-  let at = root?.length ?? 0;
-  while (root !== void 0 && at < expr.length) {
+  let at = root2?.length ?? 0;
+  while (root2 !== void 0 && at < expr.length) {
     STEP.lastIndex = at;
     const step = STEP.exec(expr);
     if (!step) break;
@@ -62342,12 +62533,12 @@ function parseTemplatePath(expr) {
     keys.push(name ?? index ?? singleQuoted ?? JSON.parse(doubleQuoted ?? '""'));
     at = STEP.lastIndex;
   }
-  if (root === void 0 || at < expr.length) {
+  if (root2 === void 0 || at < expr.length) {
     return {
       error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`
     };
   }
-  return { root, keys };
+  return { root: root2, keys };
 }
 function checkTemplateExpression(expr) {
   const path = parseTemplatePath(expr);
@@ -62357,8 +62548,8 @@ function checkTemplateExpression(expr) {
   }
   return null;
 }
-function formatTemplatePath(root, keys) {
-  let text2 = root;
+function formatTemplatePath(root2, keys) {
+  let text2 = root2;
   for (const key of keys) {
     if (/^\d+$/.test(key)) text2 += `[${key}]`;
     else if (/^[\w$-]+$/.test(key)) text2 += `.${key}`;
@@ -62911,8 +63102,8 @@ function checkTarget(suite, path, add) {
     if (valuePath[at.length] === "responseFormat") continue;
     for (const message of templateProblems(text2)) add("target.template", valuePath, message);
     for (const expression of templateExpressions(text2)) {
-      const root = expression.trim().split(/[.[]/, 1)[0] ?? "";
-      if (root === "output") {
+      const root2 = expression.trim().split(/[.[]/, 1)[0] ?? "";
+      if (root2 === "output") {
         add(
           "target.template-root",
           valuePath,
@@ -63761,7 +63952,7 @@ function substituteEnv(text2, env) {
   }
   return { value: out, problems };
 }
-function substituteEnvInDocument(root, env, report) {
+function substituteEnvInDocument(root2, env, report) {
   const visit2 = (node, path) => {
     if ((0, import_yaml3.isScalar)(node)) {
       if (typeof node.value !== "string" || !node.value.includes("$")) return;
@@ -63775,7 +63966,7 @@ function substituteEnvInDocument(root, env, report) {
       node.items.forEach((item, index) => visit2(item, [...path, index]));
     }
   };
-  visit2(root, []);
+  visit2(root2, []);
 }
 function retype(text2) {
   try {
@@ -67183,9 +67374,9 @@ var TsxMissingError = class extends Error {
 };
 async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
-    const root = tsxRoot(dir);
-    if (root === null) continue;
-    const entry = (subpath) => pathToFileURL(join8(root, importEntry(root, subpath))).href;
+    const root2 = tsxRoot(dir);
+    if (root2 === null) continue;
+    const entry = (subpath) => pathToFileURL(join8(root2, importEntry(root2, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -67206,11 +67397,11 @@ function tsxRoot(dir) {
     return null;
   }
 }
-function importEntry(root, subpath) {
-  const pkg = JSON.parse(readFileSync6(join8(root, "package.json"), "utf8"));
+function importEntry(root2, subpath) {
+  const pkg = JSON.parse(readFileSync6(join8(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
-  if (file === void 0) throw new TsxMissingError([root]);
+  if (file === void 0) throw new TsxMissingError([root2]);
   return file;
 }
 async function startTypeScriptLoader(searchFrom = []) {
@@ -69427,8 +69618,10 @@ function toPosix2(path) {
 }
 
 // src/plan/plan.ts
+init_grid_value_text();
 init_identity();
 init_resume();
+init_tag_filter();
 function selectedSuites(config, filters) {
   const wanted = filters.suites ?? [];
   return config.suites.filter((suite) => wanted.length === 0 || wanted.includes(suite.id));
@@ -69456,7 +69649,8 @@ function planRun(config, testsets, filters, options2 = {}) {
       id: suite.id,
       target: describeTarget(suite.target),
       evaluators,
-      testset: testset.info,
+      // The `--tag` filter goes with the testset into each run, so pieces of the run can be checked.
+      testset: withTagFilter(testset.info, filters),
       rows: testset.cases.length,
       trials,
       concurrency: suite.concurrency,
@@ -69503,10 +69697,10 @@ function selectGrid(config, suite, filter) {
   const points2 = expandGrid(suite.grid);
   if (!filter) return { ok: true, points: points2 };
   const keys = Object.keys(filter).filter((k) => k in suite.grid);
-  const kept = points2.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText2(p[k]))));
+  const kept = points2.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText(p[k]))));
   if (kept.length > 0) return { ok: true, points: kept };
   const wanted = keys.map((k) => `${k}=${filter[k]?.join("|")}`).join(" ");
-  const offered = keys.map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText2).join(", ")}`).join("; ");
+  const offered = keys.map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText).join(", ")}`).join("; ");
   return {
     ok: false,
     issue: {
@@ -69515,9 +69709,6 @@ function selectGrid(config, suite, filter) {
       message: `no grid point matches --grid ${wanted} (the grid has ${offered})`
     }
   };
-}
-function gridValueText2(value) {
-  return typeof value === "string" ? value : JSON.stringify(value);
 }
 function checkFilters(config, filters) {
   if (filters.resume) {
@@ -69554,7 +69745,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync7 } from "node:fs";
-import { dirname as dirname10, join as join14, resolve as resolve10 } from "node:path";
+import { dirname as dirname10, join as join15, resolve as resolve10 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -69583,7 +69774,7 @@ function promptFileIssues(config, suite, points2, columns) {
     const namedBy = formatConfigPath(["suites", suite.index, ...ref.at]);
     return fileTemplateProblems(text2, columns).map((problem) => ({
       code: "template.prompt-file",
-      file: join14(dirname10(config.file), ref.file),
+      file: join15(dirname10(config.file), ref.file),
       line: problem.line,
       col: problem.col,
       path: "",
@@ -69606,8 +69797,8 @@ function resolveConfigArg(arg, ctx) {
 function namedConfig(arg, ctx) {
   const path = resolve11(ctx.cwd, arg);
   if (isFolder2(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join15(path, name)));
-    if (found2 !== void 0) return join15(arg, found2);
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join16(path, name)));
+    if (found2 !== void 0) return join16(arg, found2);
     throw usageError(
       "config.not-found",
       `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
@@ -69908,9 +70099,9 @@ function statOf(path) {
 // src/pipeline/write-failure.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename6, join as join16 } from "node:path";
+import { basename as basename6, join as join17 } from "node:path";
 function fallbackPath(path) {
-  return join16(
+  return join17(
     tmpdir2(),
     `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename6(path)}`
   );
@@ -70300,25 +70491,25 @@ function reportUsageError(error2, settings, workspace) {
 ${lines2.join("\n")}`);
 }
 function located(workspace, artifact, configFile) {
-  const root = repositoryRoot(dirname12(configFile), workspace);
-  const sourceRoot = toRepoPath(root, dirname12(configFile));
+  const root2 = repositoryRoot(dirname12(configFile), workspace);
+  const sourceRoot = toRepoPath(root2, dirname12(configFile));
   return {
     artifact,
-    configPath: toRepoPath(root, configFile),
+    configPath: toRepoPath(root2, configFile),
     sourceRoot: sourceRoot === "." ? "" : sourceRoot
   };
 }
 function repositoryRoot(dir, workspace) {
   for (let current = resolve15(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync5(join17(current, ".git"))) return current;
+    if (existsSync5(join18(current, ".git"))) return current;
     const parent = dirname12(current);
     if (parent === current) break;
     current = parent;
   }
   return workspace;
 }
-function toRepoPath(root, path) {
-  const rel = relative5(root, path);
+function toRepoPath(root2, path) {
+  const rel = relative5(root2, path);
   if (rel === "") return ".";
   return rel.startsWith("..") || isAbsolute6(rel) ? path : rel.split(sep5).join("/");
 }
@@ -70362,8 +70553,8 @@ async function resolveBaseline(settings, octokit, env) {
     warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
     return null;
   }
-  const dir = await mkdtemp(join18(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
-  const file = join18(dir, "baseline.json");
+  const dir = await mkdtemp(join19(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
+  const file = join19(dir, "baseline.json");
   await writeFile3(file, downloaded.text);
   info(
     `evalgate: comparing with ${settings.artifactName} from ${branch} (${found2.found.createdAt}, ${downloaded.entry})`
@@ -70735,16 +70926,16 @@ init_case_text();
 // src/report/markdown-text.ts
 init_failure_details();
 init_labels();
-var LINE_BREAKS = /\r\n?|[\n\u2028\u2029]/g;
+var LINE_BREAKS2 = /\r\n?|[\n\u2028\u2029]/g;
 var MARKDOWN_SPECIAL = /[\\`*_[\]|~$!#<>&]/g;
 var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 var ZWJ = "\u200D";
 var ZWSP = "\u200B";
 function escapeMarkdownText(text2) {
-  return showInvisible(text2.replace(LINE_BREAKS, " ").replace(/\t/g, " ")).replace(MARKDOWN_SPECIAL, (char) => ENTITIES[char] ?? `\\${char}`).replace(/^(\s*)([-+=])/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2").replace(/@/g, `@${ZWJ}`).replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\bwww\./gi, `www${ZWSP}.`).replace(/:(?=[a-z0-9_+-]+:)/gi, `:${ZWSP}`);
+  return showInvisible(text2.replace(LINE_BREAKS2, " ").replace(/\t/g, " ")).replace(MARKDOWN_SPECIAL, (char) => ENTITIES[char] ?? `\\${char}`).replace(/^(\s*)([-+=])/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2").replace(/@/g, `@${ZWJ}`).replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(gh)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\bwww\./gi, `www${ZWSP}.`).replace(/:(?=[a-z0-9_+-]+:)/gi, `:${ZWSP}`);
 }
 function codeSpan(text2) {
-  const flat = showInvisible(text2.replace(LINE_BREAKS, " "));
+  const flat = showInvisible(text2.replace(LINE_BREAKS2, " "));
   if (flat === "") return "` `";
   const fence = "`".repeat(longestRun(flat, "`") + 1);
   const pad2 = flat.startsWith("`") || flat.endsWith("`") || flat.startsWith(" ") && flat.endsWith(" ") && flat.trim() !== "" ? " " : "";
@@ -71868,7 +72059,7 @@ function withinBytes(render2, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname13, isAbsolute as isAbsolute7, join as join19, resolve as resolve16 } from "node:path";
+import { dirname as dirname13, isAbsolute as isAbsolute7, join as join20, resolve as resolve16 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
@@ -71930,7 +72121,7 @@ function readSettings(input, workspace, env = {}) {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    report: bool("report", true) ? join19(dirname13(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
+    report: bool("report", true) ? join20(dirname13(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
