@@ -158,6 +158,14 @@ describe('renderTestsetTable', () => {
     assert.match(second ?? '', / b c\\u001b$/);
   });
 
+  it('names the identity column "case id" when a data field is called id', () => {
+    const withId = fromCsv('id,question\nq1,hello\n');
+    const [header] = renderTestsetTable(withId.cases, { ...base, revision: withId.revision }).split(
+      '\n',
+    );
+    assert.match(header ?? '', /^# {2}case id +id +question$/);
+  });
+
   it('colors only when asked', () => {
     const colored = renderTestsetTable(capitals.cases, { ...base, color: true });
     assert.match(colored, ANSI);

@@ -79,7 +79,8 @@ export function renderTestsetTable(cases: PreparedCase[], options: TableRenderOp
       align: 'right',
     },
     {
-      header: 'id',
+      // A data field may itself be called `id`: the identity column then says what it is.
+      header: fields.includes('id') ? 'case id' : 'id',
       cells: cases.map((c) =>
         tableId(c.id, Math.max(REVISION_LENGTH, Math.floor(options.maxWidth / 2))),
       ),
