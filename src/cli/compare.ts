@@ -1,10 +1,9 @@
-import { comparableCase } from '../compare/comparable.ts';
 import { compareArtifacts } from '../compare/compare.ts';
 import { requireCommonCases, validateComparable } from '../compare/validate-comparable.ts';
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
-import { failingCasesWhole } from '../report/reported-cases.ts';
+import { failingCasesWhole, labelledComparableCase } from '../report/reported-cases.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
@@ -29,7 +28,7 @@ export async function compareCommand(
     readComparable(
       headPath,
       ctx,
-      format === 'md' ? () => failingCasesWhole(comparableCase) : undefined,
+      format === 'md' ? () => failingCasesWhole(labelledComparableCase) : undefined,
     ),
   ]);
   const names = { base: basePath, head: headPath };

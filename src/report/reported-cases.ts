@@ -8,6 +8,7 @@
  * number of whole cases.
  */
 import { comparableCase } from '../compare/comparable.ts';
+import { caseLabel } from './case-text.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 
 /**
@@ -85,8 +86,22 @@ export function failingCasesWhole(
  * A case as a comparison reads it, with its trials reduced to their pass status (a flaky line
  * counts them).
  */
-function reducedCase(result: CaseResult): CaseResult {
+/** The most characters of a label a reduced case keeps: the tables show about 40. */
+const KEPT_LABEL_CHARS = 80;
+
+/**
+ * A case reduced as `comparableCase` does, keeping its label (`caseLabel`, cut short) as its only
+ * data: a comparison's tables name the cases that now pass (fixed), which are kept reduced.
+ */
+export function labelledComparableCase(result: CaseResult): CaseResult {
   const reduced = comparableCase(result);
+  const label = caseLabel(result);
+  if (label !== null) reduced.data = { label: label.slice(0, KEPT_LABEL_CHARS) };
+  return reduced;
+}
+
+function reducedCase(result: CaseResult): CaseResult {
+  const reduced = labelledComparableCase(result);
   if (result.trials !== undefined) {
     reduced.trials = result.trials.map((trial) => ({
       output: null,
