@@ -120,7 +120,9 @@ export async function runTestSuite<TCase, TOutput>(
     ],
     {
       out: (text) => process.stdout.write(text),
-      err: (text) => process.stderr.write(text),
+      // Quiet means nothing on the terminal, the artifact's `results written to …` note included:
+      // what goes wrong is thrown, not printed.
+      err: (text) => (args.quiet === true ? true : process.stderr.write(text)),
       errIsTTY: Boolean(process.stderr.isTTY),
       color: useColor({ env: process.env, stdout: process.stdout }),
       githubActions: process.env.GITHUB_ACTIONS === 'true',
