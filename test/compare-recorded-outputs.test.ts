@@ -120,6 +120,37 @@ describe('a comparison of recorded outputs', () => {
   });
 });
 
+describe('a recorded-output suite without hash:', () => {
+  it("pairs a case whose output changed (its id with it) on the row's other fields", async () => {
+    const suite = SUITE.filter((line) => !line.startsWith('hash:'));
+    const dir = jsonlProject(rows(30), suite);
+    assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 0);
+    writeRows(dir, rows(10));
+    const head = await runInProcess(['run', '-o', 'head.json', '--baseline', 'base.json'], dir);
+    assert.equal(head.code, 1, `a fall from 30 to 10 of 30 is blocked\n${head.stdout}`);
+    const run = read(dir, 'head.json').comparison?.runs[0];
+    assert.equal(run?.cases.added.length, 0);
+    assert.equal(run?.cases.removed.length, 0);
+    assert.equal(run?.cases.newlyFailing.length, 20);
+    assert.equal(run?.passRate.paired, 30);
+  });
+
+  it('leaves cases added and removed when one input has several outputs', async () => {
+    const suite = SUITE.filter((line) => !line.startsWith('hash:'));
+    const twice = (right: number): Row[] => [
+      ...rows(right),
+      ...rows(right).map((row) => ({ ...row, actual_output: `${row.actual_output} ` })),
+    ];
+    const dir = jsonlProject(twice(30), suite);
+    assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 0);
+    writeRows(dir, twice(29));
+    const head = await runInProcess(['run', '-o', 'head.json', '--baseline', 'base.json'], dir);
+    const run = read(dir, 'head.json').comparison?.runs[0];
+    assert.equal(run?.cases.added.length, 2, head.stdout);
+    assert.equal(run?.cases.removed.length, 2);
+  });
+});
+
 describe('a pass rate with no pairable case', () => {
   it('says the rows differ, not that no case is in both runs', async () => {
     const dir = jsonlProject(rows(30), SUITE);

@@ -31,6 +31,7 @@ async function project(): Promise<string> {
     [['--shard', '1/3'], 's1.json'],
     [['--shard', '1/3'], 's1-again.json'],
     [['--shard', '2/3'], 's2.json'],
+    [['--shard', '1/1'], 'only.json'],
   ] as const) {
     const run = await runInProcess(['run', ...args, '-o', file], dir);
     assert.equal(run.code, 0, run.stderr);
@@ -72,6 +73,13 @@ describe('comparing a shard', () => {
       r.stderr,
       /no common cases between s1\.json and s2\.json: .* \(s1\.json is shard 1 of 3, s2\.json shard 2 of 3: different shards hold different rows/,
     );
+  });
+
+  it('shard 1 of 1 with a whole run: a clean comparison (one shard is the whole run)', async () => {
+    const dir = await project();
+    const json = await compared(dir, 'only.json', 'full.json');
+    assert.equal(json.base.incomplete, undefined);
+    assert.equal(json.runs[0]!.cases.added.length, 0);
   });
 
   it('with the same shard: a clean comparison', async () => {

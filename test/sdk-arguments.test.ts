@@ -67,6 +67,12 @@ const rows: Row[] = [
     message: /gridSearchParams\.model must be a non-empty array of values, got "x"/,
   },
   {
+    name: 'grid values that read the same (two runs with one name)',
+    overrides: { gridSearchParams: { temp: [0, 0.5, '0'] } },
+    path: 'gridSearchParams.temp',
+    message: /gridSearchParams\.temp must be values that each read differently \(0 twice\)/,
+  },
+  {
     name: 'a grid that is not an object',
     overrides: { gridSearchParams: ['a'] },
     path: 'gridSearchParams',

@@ -8,6 +8,7 @@
  */
 // The id pattern comes from the config's contract, so a suite id from code is one evals.yaml
 // accepts, and the artifact names it the same way.
+import { gridValueText } from '../shared/grid-value-text.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
@@ -161,6 +162,21 @@ function checkGrid(grid: unknown, problems: Problems): void {
   for (const [name, values] of Object.entries(grid)) {
     if (!Array.isArray(values) || values.length === 0) {
       problems.add(`gridSearchParams.${name}`, 'a non-empty array of values', values);
+      continue;
+    }
+    // As in evals.yaml: two values that read the same would give two runs one name.
+    const seen = new Set<string>();
+    for (const value of values as unknown[]) {
+      const text = gridValueText(value);
+      if (seen.has(text)) {
+        problems.add(
+          `gridSearchParams.${name}`,
+          `values that each read differently (${text} twice)`,
+          values,
+        );
+        break;
+      }
+      seen.add(text);
     }
   }
 }

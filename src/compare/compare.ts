@@ -146,7 +146,8 @@ function artifactInfo(artifact: ResultsArtifact, sameShard: boolean): ArtifactIn
   }
   const shards = mergedShards(artifact);
   if (shards !== undefined) partialMerge = { count: shards.count, merged: shards.merged };
-  const shard = sameShard ? undefined : artifact.shard;
+  // A run split into one shard is the whole run.
+  const shard = sameShard || artifact.shard?.count === 1 ? undefined : artifact.shard;
   const known = partialMerge !== undefined || shard !== undefined;
   if (shortRuns.length === 0 && !known && !artifact.interrupted) return info;
   info.incomplete = {

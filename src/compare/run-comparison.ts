@@ -99,8 +99,10 @@ export function pairRuns(
     ...(incomplete.base ? { notRunInBase: [] } : {}),
     ...(incomplete.head ? { notRunInHead: [] } : {}),
   };
+  const partners = inputPartners(baseById, headById);
+  const partnered = new Set([...partners.values()].map((base) => base.id));
   for (const head of headById.values()) {
-    const base = baseById.get(head.id);
+    const base = baseById.get(head.id) ?? partners.get(head.id);
     if (base === undefined) (cases.notRunInBase ?? cases.added).push(caseRef(head));
     else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
     else {
@@ -113,7 +115,9 @@ export function pairRuns(
     }
   }
   for (const base of baseById.values()) {
-    if (!headById.has(base.id)) (cases.notRunInHead ?? cases.removed).push(caseRef(base));
+    if (!headById.has(base.id) && !partnered.has(base.id)) {
+      (cases.notRunInHead ?? cases.removed).push(caseRef(base));
+    }
   }
 
   const baseEvaluators = evaluatorIds(baseRun);
@@ -220,6 +224,38 @@ function pairedRow(
 }
 
 /** Case ids are unique in a run the engine wrote; should one repeat, its first case counts. */
+/**
+ * In a recorded-output suite without `hash:`, a case's id is its whole row's, output included,
+ * so a changed output gives the case a new id. Such a case (on one side only) is paired with the
+ * case of the other side (also on one side only) whose `inputId` is the same, when that `inputId`
+ * names one such case on each side: HEAD's id → BASE's case.
+ */
+function inputPartners(
+  baseById: ReadonlyMap<string, CaseResult>,
+  headById: ReadonlyMap<string, CaseResult>,
+): Map<string, CaseResult> {
+  const byInput = (
+    from: ReadonlyMap<string, CaseResult>,
+    other: ReadonlyMap<string, CaseResult>,
+  ): Map<string, CaseResult | null> => {
+    const found = new Map<string, CaseResult | null>();
+    for (const result of from.values()) {
+      if (result.inputId === undefined || other.has(result.id)) continue;
+      // null: more than one case has this input, so none can be told to be the other's.
+      found.set(result.inputId, found.has(result.inputId) ? null : result);
+    }
+    return found;
+  };
+  const partners = new Map<string, CaseResult>();
+  const bases = byInput(baseById, headById);
+  if (bases.size === 0) return partners;
+  for (const [input, head] of byInput(headById, baseById)) {
+    const base = bases.get(input);
+    if (head !== null && base !== null && base !== undefined) partners.set(head.id, base);
+  }
+  return partners;
+}
+
 function firstById(cases: readonly CaseResult[]): Map<string, CaseResult> {
   const byId = new Map<string, CaseResult>();
   for (const result of cases) if (!byId.has(result.id)) byId.set(result.id, result);
