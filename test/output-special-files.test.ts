@@ -27,6 +27,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { writeAtomicallySync, writeFileAtomic } from '../src/shared/write-file-atomic.ts';
 import { writeInterrupted } from './helpers/interrupted-artifact.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { readArtifact } from './helpers/read-artifact.ts';
@@ -276,5 +277,32 @@ describe('outputs that cannot be written', () => {
       await new Promise((resolve) => socket.server.close(resolve));
     }
     assertNoTemporaryFiles(dir);
+  });
+});
+
+describe('the writer itself, on descriptors and unread FIFOs', () => {
+  it('appends through /proc/self/fd/N to the file behind it (a `>> log`), keeping what it held', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evalgate-fd-'));
+    const log = join(dir, 'log.txt');
+    writeFileSync(log, 'earlier lines\n');
+    const fd = openSync(log, constants.O_WRONLY | constants.O_APPEND);
+    try {
+      await writeFileAtomic(`/proc/self/fd/${fd}`, 'the results\n');
+    } finally {
+      closeSync(fd);
+    }
+    assert.equal(readFileSync(log, 'utf8'), 'earlier lines\nthe results\n');
+    assert.deepEqual(readdirSync(dir), ['log.txt'], 'no temporary file, no replaced file');
+  });
+
+  it('refuses at once, rather than hang, a synchronous write into a FIFO that nothing reads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evalgate-fifo-'));
+    const path = join(dir, 'unread');
+    execFileSync('mkfifo', [path]);
+    assert.throws(
+      () => writeAtomicallySync(path, () => undefined),
+      /is a FIFO that nothing reads; nothing was written/,
+    );
+    assert.ok(lstatSync(path).isFIFO(), 'still a FIFO');
   });
 });

@@ -19,6 +19,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 /** Chunks are gathered up to this size before each write: few syscalls, bounded memory. */
 const BATCH_CHARS = 1 << 20;
 
+/** Paths that name an open file descriptor of this process rather than a file. */
+const OPEN_DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
+
 /** Links followed before a chain of symbolic links counts as a loop (Linux's own limit). */
 const MAX_LINKS = 40;
 
@@ -45,6 +48,11 @@ export function outputTarget(path: string): OutputTarget & { stats?: Stats } {
   // `stat` follows links the kernel's way: also `/dev/stdout` → `/proc/self/fd/1` → `pipe:[N]`,
   // which no link-by-link resolution can follow.
   const stats = statOrUndefined(path, statSync);
+  // A name of an open descriptor (`/dev/stdout`, `/dev/fd/3`) is written into whatever it
+  // leads to, appending: renaming over a file behind `>> log` would lose what the log held.
+  if (stats !== undefined && !stats.isDirectory() && OPEN_DESCRIPTOR.test(path)) {
+    return { kind: 'stream', path, what: 'an open descriptor', stats };
+  }
   if (stats !== undefined) {
     if (stats.isCharacterDevice())
       return { kind: 'stream', path, what: 'a character device', stats };
@@ -139,6 +147,7 @@ export async function writeAtomically(
 export function writeAtomicallySync(path: string, write: (fd: number) => void): void {
   const target = writePlan(resolve(path));
   if (target.stream) {
+    requireReader(target.path);
     const fd = openSync(target.path, STREAM_FLAGS);
     try {
       assertStream(fstatSync(fd), target.path);
@@ -174,7 +183,7 @@ export function writeAtomicallySync(path: string, write: (fd: number) => void): 
  * as `cat > fifo` does, and a full pipe makes a write wait instead of failing with `EAGAIN`),
  * and `O_NOCTTY` so opening a terminal never makes it the process's controlling terminal.
  */
-const STREAM_FLAGS = constants.O_WRONLY | (constants.O_NOCTTY ?? 0);
+const STREAM_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NOCTTY ?? 0);
 
 /** Where a writer puts the file, whether it is a stream, and whether to create its folder. */
 interface WritePlan {
@@ -207,11 +216,30 @@ function writePlan(path: string): WritePlan {
 }
 
 /**
+ * Throws when `path` is a FIFO no process reads: opening it to write would block the process for
+ * good, and this synchronous write runs as the process exits, where no signal could stop it.
+ */
+function requireReader(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+    throw Object.assign(new Error(`${path} is a FIFO that nothing reads; nothing was written`), {
+      code: 'ENXIO',
+    });
+  }
+  closeSync(fd);
+}
+
+/**
  * Throws unless the opened node is still a stream: a regular file put in its place since it was
  * looked at would be written over in place, neither atomically nor truncated.
  */
 function assertStream(stats: Stats, path: string): void {
   if (stats.isCharacterDevice() || stats.isFIFO()) return;
+  // A descriptor's name may lead to a regular file (`>> log`): appended to, as the shell set up.
+  if (stats.isFile() && OPEN_DESCRIPTOR.test(path)) return;
   throw Object.assign(new Error(`${path} was replaced while it was opened; nothing was written`), {
     code: 'ECHANGED',
   });
