@@ -46506,8 +46506,10 @@ function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
     ...incomplete.base ? { notRunInBase: [] } : {},
     ...incomplete.head ? { notRunInHead: [] } : {}
   };
+  const partners = inputPartners(baseById, headById);
+  const partnered = new Set([...partners.values()].map((base) => base.id));
   for (const head of headById.values()) {
-    const base = baseById.get(head.id);
+    const base = baseById.get(head.id) ?? partners.get(head.id);
     if (base === void 0) (cases.notRunInBase ?? cases.added).push(caseRef(head));
     else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
     else {
@@ -46520,7 +46522,9 @@ function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
     }
   }
   for (const base of baseById.values()) {
-    if (!headById.has(base.id)) (cases.notRunInHead ?? cases.removed).push(caseRef(base));
+    if (!headById.has(base.id) && !partnered.has(base.id)) {
+      (cases.notRunInHead ?? cases.removed).push(caseRef(base));
+    }
   }
   const baseEvaluators = evaluatorIds(baseRun);
   const headEvaluators = evaluatorIds(headRun);
@@ -46594,6 +46598,24 @@ function pairedRow(paired, valueOf2) {
     headTotal += after;
   }
   return { diffs: Float64Array.from(diffs), baseTotal, headTotal };
+}
+function inputPartners(baseById, headById) {
+  const byInput = (from, other) => {
+    const found2 = /* @__PURE__ */ new Map();
+    for (const result of from.values()) {
+      if (result.inputId === void 0 || other.has(result.id)) continue;
+      found2.set(result.inputId, found2.has(result.inputId) ? null : result);
+    }
+    return found2;
+  };
+  const partners = /* @__PURE__ */ new Map();
+  const bases = byInput(baseById, headById);
+  if (bases.size === 0) return partners;
+  for (const [input, head] of byInput(headById, baseById)) {
+    const base = bases.get(input);
+    if (head !== null && base !== null && base !== void 0) partners.set(head.id, base);
+  }
+  return partners;
 }
 function firstById(cases) {
   const byId = /* @__PURE__ */ new Map();
@@ -46707,7 +46729,7 @@ function artifactInfo(artifact, sameShard2) {
   }
   const shards2 = mergedShards(artifact);
   if (shards2 !== void 0) partialMerge = { count: shards2.count, merged: shards2.merged };
-  const shard = sameShard2 ? void 0 : artifact.shard;
+  const shard = sameShard2 || artifact.shard?.count === 1 ? void 0 : artifact.shard;
   const known = partialMerge !== void 0 || shard !== void 0;
   if (shortRuns2.length === 0 && !known && !artifact.interrupted) return info2;
   info2.incomplete = {
@@ -53361,9 +53383,13 @@ import {
 import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { basename, dirname as dirname2, join as join2, resolve } from "node:path";
 var BATCH_CHARS = 1 << 20;
+var OPEN_DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
 var MAX_LINKS = 40;
 function outputTarget(path) {
   const stats = statOrUndefined(path, statSync);
+  if (stats !== void 0 && !stats.isDirectory() && OPEN_DESCRIPTOR.test(path)) {
+    return { kind: "stream", path, what: "an open descriptor", stats };
+  }
   if (stats !== void 0) {
     if (stats.isCharacterDevice())
       return { kind: "stream", path, what: "a character device", stats };
@@ -53431,6 +53457,7 @@ async function writeAtomically(path, write2) {
 function writeAtomicallySync(path, write2) {
   const target = writePlan(resolve(path));
   if (target.stream) {
+    requireReader(target.path);
     const fd2 = openSync2(target.path, STREAM_FLAGS);
     try {
       assertStream(fstatSync2(fd2), target.path);
@@ -53459,7 +53486,7 @@ function writeAtomicallySync(path, write2) {
     throw new WriteKeptError(tmp, error2);
   }
 }
-var STREAM_FLAGS = constants3.O_WRONLY | (constants3.O_NOCTTY ?? 0);
+var STREAM_FLAGS = constants3.O_WRONLY | constants3.O_APPEND | (constants3.O_NOCTTY ?? 0);
 function writePlan(path) {
   const target = outputTarget(path);
   switch (target.kind) {
@@ -53476,8 +53503,21 @@ function writePlan(path) {
       return { path: target.path, stream: false, createFolder: !target.linked };
   }
 }
+function requireReader(path) {
+  let fd;
+  try {
+    fd = openSync2(path, constants3.O_WRONLY | constants3.O_NONBLOCK | (constants3.O_NOCTTY ?? 0));
+  } catch (error2) {
+    if (error2.code !== "ENXIO") throw error2;
+    throw Object.assign(new Error(`${path} is a FIFO that nothing reads; nothing was written`), {
+      code: "ENXIO"
+    });
+  }
+  closeSync2(fd);
+}
 function assertStream(stats, path) {
   if (stats.isCharacterDevice() || stats.isFIFO()) return;
+  if (stats.isFile() && OPEN_DESCRIPTOR.test(path)) return;
   throw Object.assign(new Error(`${path} was replaced while it was opened; nothing was written`), {
     code: "ECHANGED"
   });
@@ -70330,6 +70370,7 @@ init_read();
 
 // src/report/reported-cases.ts
 init_comparable();
+init_case_text();
 var REPORTED_WHOLE_CASES = 1e3;
 function reportedArtifact(artifact, cases, wholeAtMost = REPORTED_WHOLE_CASES) {
   return {
@@ -70356,8 +70397,15 @@ function failingCasesWhole(reduce, wholeAtMost = REPORTED_WHOLE_CASES) {
     return reduce(result);
   };
 }
-function reducedCase(result) {
+var KEPT_LABEL_CHARS = 80;
+function labelledComparableCase(result) {
   const reduced = comparableCase(result);
+  const label = caseLabel(result);
+  if (label !== null) reduced.data = { label: label.slice(0, KEPT_LABEL_CHARS) };
+  return reduced;
+}
+function reducedCase(result) {
+  const reduced = labelledComparableCase(result);
   if (result.trials !== void 0) {
     reduced.trials = result.trials.map((trial) => ({
       output: null,
