@@ -55,7 +55,7 @@ function comparisonSection(model: ReportModel, show: (view: CaseView) => void): 
         f(row.base),
         f(row.head),
         f(row.delta),
-        `[${f(row.low)}, ${f(row.high)}]`,
+        `[${f(row.low)}, ${f(row.high)}]${row.endsAtZero ? ' includes 0' : ''}`,
         row.label,
       ].map((text) => el('td', {}, text)),
     ),

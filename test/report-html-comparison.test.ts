@@ -133,3 +133,34 @@ describe('the newly failing cases in the HTML comparison', () => {
     await page.close();
   });
 });
+
+describe('an interval that ends at 0 in the HTML comparison', () => {
+  it('says it includes 0, as the text forms do', async () => {
+    const many = Array.from({ length: 30 }, (_, n) => ({ n, output: `answer ${n}` }));
+    const project = jsonlProject(many, [
+      'hash: [n]',
+      'evaluators:',
+      '  - { use: contains, with: { values: [answer] } }',
+    ]);
+    assert.equal((await runInProcess(['run', '-o', 'base.json'], project)).code, 0);
+    const worse = many.map((row) => (row.n < 2 ? { ...row, output: 'no idea' } : row));
+    writeFiles(project, {
+      'rows.jsonl': `${worse.map((row) => JSON.stringify(row)).join('\n')}\n`,
+    });
+    const head = await runInProcess(['run', '-o', 'head.json', '--baseline', 'base.json'], project);
+    assert.match(head.stdout, /95% CI -\d+\.\d…0\.0 pp, includes 0/);
+    const written = await runInProcess(
+      ['report', 'head.json', '-o', 'r.html', '--baseline', 'base.json'],
+      project,
+    );
+    assert.equal(written.code, 0, written.stderr);
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(pathToFileURL(join(project, 'r.html')).href);
+    await page.waitForSelector('#comparison');
+    const cells = await page.locator('#comparison tbody tr td:nth-child(6)').allTextContents();
+    assert.ok(cells.length > 0);
+    for (const cell of cells) assert.match(cell, /^\[-\d\.\d{3}, 0\.000\] includes 0$/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});

@@ -359,7 +359,15 @@ function noteText(
  * so `0.00…+0.13` is not a near miss, and the words keep it from reading as one.
  */
 function atZero(delta: number, ci: { low: number; high: number }): string {
-  return delta !== 0 && (ci.low === 0 || ci.high === 0) ? ', includes 0' : '';
+  return endsAtZero(delta, ci) ? ', includes 0' : '';
+}
+
+/**
+ * Whether an interval ends exactly at 0 around a change that is not 0: 0 is inside (the row is
+ * not significant), though the interval reads as if it stopped short of it.
+ */
+export function endsAtZero(delta: number, ci: { low: number; high: number }): boolean {
+  return delta !== 0 && (ci.low === 0 || ci.high === 0);
 }
 
 /** `±0.06`. */

@@ -14,7 +14,7 @@ import {
   incompleteWarnings,
   type IncompleteWarning,
 } from './comparison-incomplete.ts';
-import { directionWords } from './comparison-wording.ts';
+import { directionWords, endsAtZero } from './comparison-wording.ts';
 import { shownLabel } from './shown-label.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
@@ -89,6 +89,8 @@ export interface ComparisonRowView {
   delta: number | null;
   low: number | null;
   high: number | null;
+  /** An end exactly at 0 around a change: 0 is inside, which the page says (`includes 0`). */
+  endsAtZero: boolean;
   label: string;
 }
 
@@ -295,6 +297,7 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
       delta: pass.delta,
       low: pass.ci?.low ?? null,
       high: pass.ci?.high ?? null,
+      endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
       label: shownLabel(pass),
     });
     for (const change of run.evaluators) {
@@ -309,6 +312,8 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
         delta: change.delta,
         low: change.ci?.low ?? null,
         high: change.ci?.high ?? null,
+        endsAtZero:
+          change.ci != null && change.delta !== null && endsAtZero(change.delta, change.ci),
         label: shownLabel(change),
       });
     }
