@@ -256,6 +256,22 @@ void test('evaluator failures become evaluations with an error and passed: false
   });
 });
 
+void test('a threshold an evaluator returns that no score can meet is an error, as in evals.yaml', async () => {
+  const suite = makeSuite({
+    evaluators: [
+      evaluator('narrow', () => ({ score: 0.5, threshold: { gt: 0.8, lt: 0.2 } })),
+      evaluator('fine', () => ({ score: 0.5, threshold: { gte: 0.5 } })),
+    ],
+  });
+  const { runs } = await runSuites([suite]);
+  const [narrow, fine] = runs[0]!.cases[0]!.evaluations;
+  assert.equal(narrow?.error, 'impossible threshold: no score in [0, 1] is > 0.8 and < 0.2');
+  assert.equal(narrow?.score, 0.5);
+  assert.equal(narrow?.passed, false);
+  assert.equal(fine?.error, null);
+  assert.equal(fine?.passed, true);
+});
+
 void test('an evaluator timeout aborts its own signal and not its siblings', async () => {
   const signals: Record<string, AbortSignal> = {};
   const suite = makeSuite({

@@ -1,3 +1,4 @@
+import { impossibleThreshold } from '../config/threshold.ts';
 import { EvaluationError, describeValue } from '../shared/errors.ts';
 import { hasUsage } from '../judge/usage.ts';
 import type { EngineEvaluator, EvaluationResult, Threshold, Usage } from '../types/index.ts';
@@ -37,8 +38,11 @@ export function toEvaluationResult(
   let threshold: Threshold | null = evaluator.threshold ?? null;
   let thresholdError: string | null = null;
   if (threshold === null && ownThreshold != null) {
-    if (isThreshold(ownThreshold)) threshold = ownThreshold;
-    else {
+    if (isThreshold(ownThreshold)) {
+      threshold = ownThreshold;
+      // As evals.yaml refuses at load: a range no score meets fails every case, never meant.
+      thresholdError = impossibleThreshold(ownThreshold);
+    } else {
       thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
     }
   }
