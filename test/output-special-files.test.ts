@@ -142,6 +142,13 @@ describe('outputs through symbolic links', () => {
     assertLink(join(dir, 'nowhere.json'), 'gone/x.json');
     assert.equal(existsSync(join(dir, 'gone')), false);
     assertNoTemporaryFiles(dir);
+
+    // A dangling link as a folder on the way: refused before the run, not after it.
+    symlinkSync('no-folder', join(dir, 'out'));
+    const under = await runInProcess(['run', '-o', 'out/r.json'], dir);
+    assert.equal(under.code, 2, under.stderr);
+    assert.match(under.stderr, /out is a symbolic link to a folder that does not exist/);
+    assertNoTemporaryFiles(dir);
   });
 
   // Old: only the paths as given were compared, so both outputs ran and one overwrote the other.

@@ -5,7 +5,7 @@
  * whole work and then cannot keep it. What is there is judged as the writer
  * (shared/write-file-atomic.ts) will treat it: links followed, devices and FIFOs written into.
  */
-import { accessSync, constants, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError, type UsageError } from '../shared/errors.ts';
 import { outputTarget, type OutputTarget } from '../shared/write-file-atomic.ts';
@@ -117,11 +117,21 @@ function parentProblem(path: string): string | undefined {
       if (!stats.isDirectory()) return `${at} is a file, not a folder`;
       return writeProblem(at);
     }
+    // A link that leads nowhere cannot become the folder: creating folders stops at it.
+    if (isSymbolicLink(at)) return `${at} is a symbolic link to a folder that does not exist`;
     const parent = dirname(at);
     if (parent === at) return undefined;
     at = parent;
   }
   return undefined;
+}
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** Why files cannot be created in the folder `at`, or undefined when they can. */
