@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createScrubber, REDACTED, secretsInUrl } from '../src/shared/secrets.ts';
+import { createScrubber, REDACTED, secretsInHeaders, secretsInUrl } from '../src/shared/secrets.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
 import { allText, runInProcess } from './helpers/in-process.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
@@ -161,5 +161,15 @@ describe('the scrubber', () => {
       'abc/def123',
     ]);
     assert.deepEqual(secretsInUrl('https://x/{{case.q}}?token={{params.t}}'), []);
+  });
+});
+
+describe('secrets written with an escaped {{', () => {
+  it('are the values as sent, the escape read (and a real template is none)', () => {
+    assert.deepEqual(secretsInHeaders({ 'X-Api-Key': 'k3y-\\{{Zq8WvT3p' }), ['k3y-{{Zq8WvT3p']);
+    assert.deepEqual(secretsInHeaders({ 'X-Api-Key': 'k3y-{{ case.key }}' }), []);
+    assert.ok(
+      secretsInUrl('https://h.example/?api_key=k3y-\\{{Zq8WvT3p').includes('k3y-{{Zq8WvT3p'),
+    );
   });
 });

@@ -5,7 +5,8 @@
  * which the program may print. The run scrubs them, with the environment's own secrets, from
  * everything it writes (see shared/secrets.ts).
  */
-import { isSecretName, secretsInHeaders, secretsInUrl } from '../shared/secrets.ts';
+import { isSecretName, secretsInHeaders, secretsInUrl, sentText } from '../shared/secrets.ts';
+import { hasTemplates } from '../shared/templates.ts';
 import type { JudgeSettings, LoadedConfig } from './types.ts';
 
 export function configSecrets(config: Pick<LoadedConfig, 'defaults' | 'suites'>): string[] {
@@ -28,7 +29,7 @@ export function configSecrets(config: Pick<LoadedConfig, 'defaults' | 'suites'>)
     if (target.kind === 'command') {
       // A template is resolved per case, from the case's own data: not a secret.
       for (const [name, value] of Object.entries(target.env)) {
-        if (isSecretName(name) && !value.includes('{{')) found.push(value);
+        if (isSecretName(name) && !hasTemplates(value)) found.push(sentText(value));
       }
     }
   }

@@ -5,6 +5,7 @@
  * Servers echo them (in errors and in answers) and programs print them, so every case result,
  * cache entry and error text is scrubbed before anything is cut to length or written.
  */
+import { hasTemplates, literalValue } from './templates.ts';
 
 /** What a scrubbed secret becomes. */
 export const REDACTED = '[redacted]';
@@ -39,8 +40,10 @@ const PLAIN_HEADERS = new Set(['accept', 'content-type', 'user-agent']);
  */
 export function secretsInHeaders(headers: Readonly<Record<string, string>> | undefined): string[] {
   const found: string[] = [];
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (PLAIN_HEADERS.has(name.toLowerCase()) || value.includes('{{')) continue;
+  for (const [name, written] of Object.entries(headers ?? {})) {
+    if (PLAIN_HEADERS.has(name.toLowerCase()) || hasTemplates(written)) continue;
+    // What is sent: an escaped `\{{` goes out as `{{`.
+    const value = sentText(written);
     found.push(value);
     const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
     if (token !== undefined) found.push(token);
@@ -107,8 +110,9 @@ export function maskUrlCredentials(url: string, options: { keepUser?: boolean } 
  */
 export function secretsInUrl(url: string): string[] {
   const found: string[] = [];
-  const add = (value: string): void => {
-    if (value.includes('{{')) return;
+  const add = (written: string): void => {
+    if (hasTemplates(written)) return;
+    const value = sentText(written);
     found.push(value);
     try {
       const decoded = decodeURIComponent(value);
@@ -187,3 +191,9 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
 
 /** The scrubber of a run without secrets. */
 export const NO_SECRETS: Scrubber = createScrubber([]);
+
+/** A constant text as it is sent: its escaped `\{{` read as `{{` (see `literalValue`). */
+export function sentText(text: string): string {
+  const value = literalValue(text);
+  return typeof value === 'string' ? value : text;
+}
