@@ -8,6 +8,7 @@
 import { EXACT_LIMIT } from '../compare/sign-flip.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatPercent, plural } from './labels.ts';
+import { endsAtZero } from './shown-label.ts';
 import type {
   AgreementChange,
   ChangeLabel,
@@ -353,21 +354,9 @@ function noteText(
   return `(underpowered: ${detect}${needed})`;
 }
 
-/**
- * `, includes 0` after an interval with an end exactly at 0 around a non-zero change: the
- * inverted test puts an end there whenever ties at "no change" keep 0 in, at p = 0.06 as at 0.5,
- * so `0.00…+0.13` is not a near miss, and the words keep it from reading as one.
- */
+/** `, includes 0` after an interval that ends at 0 (see `endsAtZero`). */
 function atZero(delta: number, ci: { low: number; high: number }): string {
   return endsAtZero(delta, ci) ? ', includes 0' : '';
-}
-
-/**
- * Whether an interval ends exactly at 0 around a change that is not 0: 0 is inside (the row is
- * not significant), though the interval reads as if it stopped short of it.
- */
-export function endsAtZero(delta: number, ci: { low: number; high: number }): boolean {
-  return delta !== 0 && (ci.low === 0 || ci.high === 0);
 }
 
 /** `±0.06`. */

@@ -14,8 +14,8 @@ import {
   incompleteWarnings,
   type IncompleteWarning,
 } from './comparison-incomplete.ts';
-import { directionWords, endsAtZero } from './comparison-wording.ts';
-import { shownLabel } from './shown-label.ts';
+import { directionWords } from './comparison-wording.ts';
+import { endsAtZero, shownLabel } from './shown-label.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';

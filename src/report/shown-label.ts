@@ -16,3 +16,12 @@ export function shownLabel(change: Pick<RowTest, 'label' | 'significant'>): Show
   if (change.label === 'improved') return 'possible improvement';
   return change.label;
 }
+
+/**
+ * Whether an interval ends exactly at 0 around a change that is not 0. The inverted test puts an
+ * end there whenever ties at "no change" keep 0 in, at p = 0.06 as at 0.5: 0 is inside (the row
+ * is not significant), so every report says `includes 0` lest `0.00…+0.13` read as a near miss.
+ */
+export function endsAtZero(delta: number, ci: { low: number; high: number }): boolean {
+  return delta !== 0 && (ci.low === 0 || ci.high === 0);
+}
