@@ -31768,6 +31768,22 @@ var init_sign_flip = __esm({
   }
 });
 
+// src/report/shown-label.ts
+function shownLabel(change) {
+  if (change.significant) return change.label;
+  if (change.label === "regressed") return "possible regression";
+  if (change.label === "improved") return "possible improvement";
+  return change.label;
+}
+function endsAtZero(delta, ci) {
+  return delta !== 0 && (ci.low === 0 || ci.high === 0);
+}
+var init_shown_label = __esm({
+  "src/report/shown-label.ts"() {
+    "use strict";
+  }
+});
+
 // src/report/comparison-case-lists.ts
 function caseLists(run2) {
   const { cases } = run2;
@@ -32009,9 +32025,6 @@ function noteText(row, paired, target, size) {
 function atZero(delta, ci) {
   return endsAtZero(delta, ci) ? ", includes 0" : "";
 }
-function endsAtZero(delta, ci) {
-  return delta !== 0 && (ci.low === 0 || ci.high === 0);
-}
 function plusMinus(value) {
   return `\xB1${value.toFixed(2)}`;
 }
@@ -32033,6 +32046,7 @@ var init_comparison_wording = __esm({
     init_sign_flip();
     init_comparison_incomplete();
     init_labels();
+    init_shown_label();
     init_comparison_case_lists();
     MAX_LISTED_RUNS = 10;
     LABEL_ORDER = {
@@ -32041,19 +32055,6 @@ var init_comparison_wording = __esm({
       unchanged: 2,
       "too few cases": 3
     };
-  }
-});
-
-// src/report/shown-label.ts
-function shownLabel(change) {
-  if (change.significant) return change.label;
-  if (change.label === "regressed") return "possible regression";
-  if (change.label === "improved") return "possible improvement";
-  return change.label;
-}
-var init_shown_label = __esm({
-  "src/report/shown-label.ts"() {
-    "use strict";
   }
 });
 
