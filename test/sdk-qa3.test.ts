@@ -69,20 +69,6 @@ describe('runTestSuite: identical test cases', () => {
     });
   }
 
-  it('print nothing with quiet', async () => {
-    const { stderr } = await printed(() =>
-      runTestSuite<Case, string>({
-        id: 's',
-        testCases: three,
-        testCaseHash: ['q'],
-        fn: ({ testCase }) => testCase.q,
-        quiet: true,
-        setExitCode: false,
-      }),
-    );
-    assert.equal(stderr, '');
-  });
-
   it('print nothing with quiet, not even where the results were written', async () => {
     const output = join(scratch(), 'results.json');
     const { stderr } = await printed(() =>

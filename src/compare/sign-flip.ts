@@ -205,7 +205,7 @@ export function signFlipTest(
   const finite = (bound: number, side: 1 | -1): number =>
     Number.isFinite(bound) ? bound : side * largest;
   if (nonZero <= EXACT_LIMIT) {
-    const exact = exactTest(values, n - nonZero, sum, tolerance, alpha);
+    const exact = exactTest(values, n - nonZero, sum, magnitude, alpha);
     return {
       mean,
       low: finite(exact.low, -1),
@@ -251,13 +251,12 @@ function exactTest(
   values: Float64Array,
   zeros: number,
   total: number,
-  tolerance: number,
+  magnitude: number,
   alpha: number,
 ): { low: number; high: number; pValue: number } {
   const count = values.length;
   const vectors = 2 ** count;
-  let magnitude = 0;
-  for (const value of values) magnitude += Math.abs(value);
+  const tolerance = TIE_TOLERANCE * magnitude;
   // Per vector: D − A and A + D (its ends' numerators) and 2 × its minus signs.
   const minusRoot = new Float64Array(vectors);
   const plusRoot = new Float64Array(vectors);
