@@ -31614,7 +31614,7 @@ function signFlipTest(diffs, options2 = {}) {
   const tolerance = TIE_TOLERANCE * magnitude;
   const finite = (bound, side) => Number.isFinite(bound) ? bound : side * largest;
   if (nonZero <= EXACT_LIMIT) {
-    const exact = exactTest(values, n - nonZero, sum2, tolerance, alpha);
+    const exact = exactTest(values, n - nonZero, sum2, magnitude, alpha);
     return {
       mean,
       low: finite(exact.low, -1),
@@ -31642,11 +31642,10 @@ function signFlipTest(diffs, options2 = {}) {
 function root(value, tolerance) {
   return Math.abs(value) <= tolerance ? 0 : value;
 }
-function exactTest(values, zeros, total, tolerance, alpha) {
+function exactTest(values, zeros, total, magnitude, alpha) {
   const count = values.length;
   const vectors = 2 ** count;
-  let magnitude = 0;
-  for (const value of values) magnitude += Math.abs(value);
+  const tolerance = TIE_TOLERANCE * magnitude;
   const minusRoot = new Float64Array(vectors);
   const plusRoot = new Float64Array(vectors);
   const minus2 = new Int32Array(vectors);
