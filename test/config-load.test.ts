@@ -57,11 +57,15 @@ function plain(config: LoadedConfig): Omit<LoadedConfig, 'locate'> {
 
 describe('a valid config', () => {
   it("loads the brief's sketch into the typed config", () => {
-    assert.deepEqual(plain(loaded(sketch)), {
+    const config = plain(loaded(sketch));
+    // The data hash has its own tests (config-hash.test.ts); here it is only its shape.
+    assert.match(config.hash, /^[0-9a-f]{64}$/);
+    assert.deepEqual(config, {
       file: 'evals.yaml',
       absPath: '/project/evals.yaml',
       dir: '/project',
-      hash: createHash('sha256').update(sketch).digest('hex'),
+      hash: config.hash,
+      textHash: createHash('sha256').update(sketch).digest('hex'),
       version: 1,
       defaults: {
         concurrency: 8,
@@ -151,6 +155,7 @@ describe('a valid config', () => {
     assert.deepEqual(suite?.evaluators[0], {
       index: 0,
       id: 'regex',
+      idFromUse: true,
       use: 'regex',
       kind: 'builtin',
       with: { pattern: '^ok' },
@@ -271,10 +276,12 @@ describe('a valid config', () => {
     );
   });
 
-  it('hashes the exact text', () => {
-    const text = `${sketch}\n# a comment changes the hash\n`;
-    assert.equal(loaded(text).hash, createHash('sha256').update(text).digest('hex'));
-    assert.notEqual(loaded(text).hash, loaded(sketch).hash);
+  it('hashes the data as written: a comment changes the text hash, not the config hash', () => {
+    const text = `${sketch}\n# a comment leaves the meaning as it was\n`;
+    assert.equal(loaded(text).textHash, createHash('sha256').update(text).digest('hex'));
+    assert.notEqual(loaded(text).textHash, loaded(sketch).textHash);
+    assert.equal(loaded(text).hash, loaded(sketch).hash);
+    assert.notEqual(loaded(sketch.replace('gte: 0.5', 'gte: 0.6')).hash, loaded(sketch).hash);
   });
 });
 

@@ -181,8 +181,11 @@ describe('evals merge', () => {
     writeFiles(other, FIXTURE);
     copyFileSync(join(dir, 's1.json'), join(other, 's1.json'));
     copyFileSync(join(dir, 's2.json'), join(other, 's2.json'));
-    // The same suites, but the config text differs: another configHash.
-    writeFileSync(join(other, 'evals.yaml'), `${FIXTURE['evals.yaml']}# edited\n`);
+    // The same suites, but a gate differs: another configHash.
+    writeFileSync(
+      join(other, 'evals.yaml'),
+      FIXTURE['evals.yaml']!.replace('gte: 0.4', 'gte: 0.3'),
+    );
     const changed = await runCli(['run', '--shard', '3/3', '-o', 's3.json'], { cwd: other });
     assert.ok(changed.code === 0 || changed.code === 1, changed.stderr);
     const configs = await runCli(['merge', 's1.json', 's2.json', 's3.json'], { cwd: other });

@@ -172,7 +172,11 @@ describe('evals run --resume', () => {
     writeFiles(other, FIXTURE);
     copyFileSync(join(dir, 'partial.json'), join(other, 'partial.json'));
 
-    writeFileSync(join(other, 'evals.yaml'), `${FIXTURE['evals.yaml']}# edited\n`);
+    // A change of meaning (a threshold); a comment alone would not count (config-hash.test.ts).
+    writeFileSync(
+      join(other, 'evals.yaml'),
+      FIXTURE['evals.yaml']!.replace('gte: 0.4', 'gte: 0.3'),
+    );
     const config = await runCli(['run', '--resume', 'partial.json', '-o', 'x.json'], {
       cwd: other,
     });

@@ -52,7 +52,13 @@ export interface BoundSuite {
 }
 
 export type Bound =
-  { ok: true; suites: ReadonlyMap<string, BoundSuite> } | { ok: false; issues: Issue[] };
+  | {
+      ok: true;
+      suites: ReadonlyMap<string, BoundSuite>;
+      /** What binding noticed and the run goes on with, to print (see {@link ownIdIgnored}). */
+      warnings: Issue[];
+    }
+  | { ok: false; issues: Issue[] };
 
 /** Binds every suite of `suites`; every problem of every one, or the bound suites by id. */
 export async function bindSuites(
@@ -66,6 +72,7 @@ export async function bindSuites(
   return {
     ok: true,
     suites: new Map(bound.flatMap((b, i) => (b.ok ? [[suites[i]!.id, b.suite] as const] : []))),
+    warnings: bound.flatMap((b) => (b.ok ? b.warnings : [])),
   };
 }
 
@@ -73,7 +80,7 @@ async function bindSuite(
   config: LoadedConfig,
   suite: SuiteConfig,
   options: BindOptions,
-): Promise<{ ok: true; suite: BoundSuite } | { ok: false; issues: Issue[] }> {
+): Promise<{ ok: true; suite: BoundSuite; warnings: Issue[] } | { ok: false; issues: Issue[] }> {
   const at = suiteIssueAt(config, suite);
   const [target, evaluators, pass] = await Promise.all([
     bindTarget(config, suite, options),
@@ -89,9 +96,10 @@ async function bindSuite(
     ok: true,
     suite: {
       target: target.value,
-      evaluators: evaluators.flatMap((e) => (e.ok ? [e.value] : [])),
+      evaluators: evaluators.flatMap((e) => (e.ok ? [e.value.evaluator] : [])),
       pass: pass.value,
     },
+    warnings: evaluators.flatMap((e) => (e.ok && e.value.warning ? [e.value.warning] : [])),
   };
 }
 
@@ -200,7 +208,7 @@ async function loadEvaluator(
   ev: EvaluatorConfig,
   options: BindOptions,
   at: (...path: ConfigPath) => Issue,
-): Promise<Located<EngineEvaluator>> {
+): Promise<Located<{ evaluator: EngineEvaluator; warning?: Issue }>> {
   const where = at('evaluators', ev.index, 'use');
   let inner: EngineEvaluator;
   if (ev.kind === 'builtin') {
@@ -243,19 +251,36 @@ async function loadEvaluator(
   const threshold = ev.threshold ?? inner.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
   const timeoutMs = ev.timeoutMs ?? inner.timeoutMs;
+  const evaluator: EngineEvaluator = {
+    id: ev.id,
+    ...(threshold ? { threshold } : {}),
+    ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(ev.when !== undefined ? { when: ev.when } : {}),
+    ...(ev.agreement !== undefined ? { agreement: agreementSpec(ev, ev.agreement.column) } : {}),
+    evaluateTestCase: ev.not
+      ? (args) => negated(inner.evaluateTestCase(args))
+      : (args) => inner.evaluateTestCase(args),
+  };
+  const warning = ownIdIgnored(ev, inner.id, at);
+  return { ok: true, value: warning ? { evaluator, warning } : { evaluator } };
+}
+
+/**
+ * An evaluator class or object that names itself (`id = 'tone'`, as Autoblocks evaluators do)
+ * is still named by the config: its `id:`, else the export's name. Without `id:` the two can
+ * differ, and results, gates and baselines would go by a name the user did not choose.
+ */
+function ownIdIgnored(
+  ev: EvaluatorConfig,
+  ownId: string,
+  at: (...path: ConfigPath) => Issue,
+): Issue | undefined {
+  if (ev.kind !== 'module' || ev.idFromUse !== true || ownId === ev.id) return undefined;
   return {
-    ok: true,
-    value: {
-      id: ev.id,
-      ...(threshold ? { threshold } : {}),
-      ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(ev.when !== undefined ? { when: ev.when } : {}),
-      ...(ev.agreement !== undefined ? { agreement: agreementSpec(ev, ev.agreement.column) } : {}),
-      evaluateTestCase: ev.not
-        ? (args) => negated(inner.evaluateTestCase(args))
-        : (args) => inner.evaluateTestCase(args),
-    },
+    ...at('evaluators', ev.index, 'use'),
+    code: 'evaluator.own-id-ignored',
+    message: `${ev.use} names itself ${JSON.stringify(ownId)}, but this evaluator is ${JSON.stringify(ev.id)} (the export's name), as no id: is given; write id: ${JSON.stringify(ownId)} to keep the evaluator's own name`,
   };
 }
 

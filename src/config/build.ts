@@ -162,6 +162,7 @@ function buildEvaluator(evaluator: RawEvaluator, index: number): EvaluatorConfig
   const built: EvaluatorConfig = {
     index,
     id: evaluator.id ?? defaultEvaluatorId(evaluator.use),
+    ...(evaluator.id === undefined ? { idFromUse: true as const } : {}),
     use: evaluator.use,
     kind: isModuleSpec(evaluator.use) ? 'module' : 'builtin',
     with: evaluator.with ?? {},

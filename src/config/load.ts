@@ -4,13 +4,14 @@
  * `file:line:col` and config path; only malformed YAML stops early, because nothing after it
  * can be trusted.
  */
-import { createHash } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import type { Issue } from '../shared/errors.ts';
 import { isFileError, readRegularFile } from '../shared/regular-file.ts';
 import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { buildConfig } from './build.ts';
+import { captureWritten, configTextHash, hashWritten } from './config-hash.ts';
 import { formatConfigPath } from './config-path.ts';
+import { escapedTemplateWarnings } from './escape-warnings.ts';
 import { substituteEnvInDocument } from './env.ts';
 import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
@@ -22,7 +23,14 @@ import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
 export { parseDuration } from '../shared/duration.ts';
 
 /** The outcome of loading a config: the typed config, or every problem found. */
-export type LoadResult = { ok: true; config: LoadedConfig } | { ok: false; issues: Issue[] };
+export type LoadResult =
+  | {
+      ok: true;
+      config: LoadedConfig;
+      /** What is valid but likely not meant (`template.escaped`), to print where it is. */
+      warnings: Issue[];
+    }
+  | { ok: false; issues: Issue[] };
 
 /** What `parseConfig` needs besides the text. */
 export interface ParseConfigOptions {
@@ -102,6 +110,9 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
     };
   }
 
+  // The configHash covers the config as written: ${VAR} references by name, never the values
+  // substituted below, which may be secrets (the hash is written to every artifact).
+  const written = captureWritten(source.doc);
   // Values with a broken ${VAR} are reported once, as that; what the schema or the rules would
   // say about the half-substituted text would only repeat it.
   const envBroken = new Set<string>();
@@ -148,11 +159,13 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   const built = buildConfig(data, { locate });
   return {
     ok: true,
+    warnings: escapedTemplateWarnings(data).map(issueAt),
     config: {
       file,
       absPath: options.absPath,
       dir: dirname(options.absPath),
-      hash: createHash('sha256').update(text).digest('hex'),
+      hash: hashWritten(written),
+      textHash: configTextHash(text),
       version: 1,
       defaults: built.defaults,
       suites: built.suites,

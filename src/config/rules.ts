@@ -17,7 +17,7 @@ import type { ConfigPath, Loc } from './types.ts';
 import { gridValueText } from '../shared/grid-value-text.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { checkTarget } from './target.ts';
-import { strings, templateProblems } from './template-check.ts';
+import { moduleOptionProblems, strings, templateProblems } from './template-check.ts';
 import { checkUrlCredentials } from './url-credentials.ts';
 
 /**
@@ -242,14 +242,8 @@ function checkEvaluator(
     // judge: on a module is checked when it is loaded (bind): it applies to the SDK's judge
     // classes (BaseLLMJudge, BaseAccuracy, …), which only the loaded export can tell.
     // Templates are resolved per case for built-ins only; a module gets its options once.
-    for (const [valuePath, text] of strings(options, withPath)) {
-      if (text.includes('{{')) {
-        add(
-          'evaluator.module-template',
-          valuePath,
-          'templates are resolved per case only for built-in evaluators; a custom evaluator receives with: once, as written (read case fields in evaluateTestCase instead)',
-        );
-      }
+    for (const [code, valuePath, message] of moduleOptionProblems(options, withPath)) {
+      add(code, valuePath, message);
     }
     return { id, builtin: undefined, hasThreshold };
   }

@@ -6,6 +6,8 @@
 import {
   checkTemplateExpression,
   formatTemplatePath,
+  hasTemplates,
+  literalValue,
   parseTemplatePath,
   resolveTemplates,
   templateSpans,
@@ -40,7 +42,6 @@ interface LocatedProblem {
  * line (a prompt file's text can be long).
  */
 function locatedProblems(text: string, columns?: ReadonlySet<string>): LocatedProblem[] {
-  if (!text.includes('{{')) return [];
   const problems: LocatedProblem[] = [];
   const reported = new Set<string>();
   for (const { expression, index } of templateSpans(text)) {
@@ -75,6 +76,29 @@ export function strings(value: unknown, path: ConfigPath): [ConfigPath, string][
   if (isRecord(value))
     return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
   return [];
+}
+
+/**
+ * Why the strings of a module evaluator's `with:` cannot be handed to it as written: a module
+ * receives its options once, unresolved, so a template in them would reach it as `{{ … }}`
+ * text; and an escaped `\{{` would reach it with its backslash, where everywhere else it reads
+ * as `{{`. Both are refused rather than meaning something else here.
+ */
+export function moduleOptionProblems(
+  options: unknown,
+  path: ConfigPath,
+): [code: string, path: ConfigPath, message: string][] {
+  return strings(options, path).flatMap(([valuePath, text]) => {
+    if (hasTemplates(text)) {
+      const message =
+        'templates are resolved per case only for built-in evaluators; a custom evaluator receives with: once, as written (read case fields in evaluateTestCase instead)';
+      return [['evaluator.module-template', valuePath, message]];
+    }
+    if (literalValue(text) === text) return [];
+    const message =
+      'a custom evaluator receives with: as written: \\{{ is not read as a literal {{ there (the module would get the backslash too), and a {{ would be a template, which only built-ins resolve; build text holding {{ in the module, or read it from a file an option names';
+    return [['evaluator.module-escape', valuePath, message]];
+  });
 }
 
 /** A template field no row of the testset has, at the config path of the string naming it. */

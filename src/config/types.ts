@@ -17,8 +17,18 @@ export interface LoadedConfig {
   absPath: string;
   /** Absolute folder of the config: testset and module paths are relative to it. */
   dir: string;
-  /** sha256 (hex) of the config file's bytes. */
+  /**
+   * The configHash: sha256 (hex) of the canonical JSON of the config's data as written, before
+   * `${VAR}` substitution (see config-hash.ts). Comments, formatting, key order, quoting and
+   * anchors do not change it; any change of meaning, or of an environment reference, does.
+   */
   hash: string;
+  /**
+   * sha256 (hex) of the config file's text: what evalgate recorded as configHash before it
+   * hashed the data, so a partial or shard written then still matches a config whose text is
+   * unchanged.
+   */
+  textHash: string;
   version: 1;
   defaults: {
     concurrency: number;
@@ -192,6 +202,8 @@ export interface JudgeDefaults extends JudgeSettings {
 export interface EvaluatorConfig {
   index: number;
   id: string;
+  /** No `id:` was written: `id` is the default taken from `use` (the export's name for a module). */
+  idFromUse?: true;
   /** A built-in name or a module spec, as written. */
   use: string;
   kind: 'builtin' | 'module';

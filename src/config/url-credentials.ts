@@ -4,6 +4,7 @@
  * refused instead, at the value, with the password masked.
  */
 import { maskUrlCredentials } from '../shared/secrets.ts';
+import { sampleText } from '../shared/templates.ts';
 import type { ConfigPath } from './types.ts';
 
 /** Where credentials go instead: a header, or for an OpenAI-compatible API, its key. */
@@ -11,10 +12,11 @@ export type CredentialsInstead = 'header' | 'api-key';
 
 /**
  * Why `url` cannot be used as written (it has a user or password), or null. Templates are stood
- * in for by a plain word; a URL that does not parse is left to the checks of its shape.
+ * in for by a plain word and an escaped `\{{` is the `{{` it sends (see `sampleText`); a URL
+ * that does not parse is left to the checks of its shape.
  */
 export function urlCredentialsProblem(url: string, instead: CredentialsInstead): string | null {
-  const sample = url.replace(/\{\{[^{}]*\}\}/g, 'x');
+  const sample = sampleText(url, 'x');
   let parsed: URL;
   try {
     parsed = new URL(sample);

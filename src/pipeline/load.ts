@@ -77,6 +77,7 @@ export async function loadConfig(
     builtins: builtinEvaluators,
   });
   if (!loaded.ok) throw new UsageError(loaded.issues);
+  printWarnings(loaded.warnings, ctx);
   return loaded.config;
 }
 
@@ -157,7 +158,7 @@ export async function loadAndPrepare(
   ]);
   const issues = [...(testsets.ok ? [] : testsets.issues), ...(bound.ok ? [] : bound.issues)];
   if (!testsets.ok || !bound.ok || issues.length > 0) throw new UsageError(issues);
-  warnCollapsedRows(testsets.warnings, ctx);
+  printWarnings([...testsets.warnings, ...bound.warnings], ctx);
   const planned = plannedRun(config, testsets.testsets, filters, overrides);
   const fieldIssues = missingFieldIssues(config, planned);
   if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
@@ -195,15 +196,18 @@ export async function loadAndPlan(
     ignorePin: overrides.ignorePin === true,
   });
   if (!testsets.ok) throw new UsageError(testsets.issues);
-  warnCollapsedRows(testsets.warnings, ctx);
+  printWarnings(testsets.warnings, ctx);
   const plan = plannedRun(config, testsets.testsets, filters, overrides);
   const fieldIssues = missingFieldIssues(config, plan);
   if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
   return { config, plan, pinIgnored: testsets.pinIgnored };
 }
 
-/** Says which exact duplicate rows were collapsed into one case, naming both lines. */
-function warnCollapsedRows(warnings: readonly Issue[], ctx: CommandContext): void {
+/**
+ * Prints what loading, reading and binding noticed (an escaped template, rows collapsed, names
+ * ignored), each where it is.
+ */
+function printWarnings(warnings: readonly Issue[], ctx: CommandContext): void {
   for (const warning of warnings)
     ctx.stderr.write(`warning: ${formatIssue(warning).trimStart()}\n`);
 }

@@ -28,6 +28,12 @@ export interface Resumption {
   narrow(plan: RunPlan, config: LoadedConfig): Narrowed;
   /** The line a run prints once the resumption is accepted: cases kept, cases left to run. */
   announce(plan: RunPlan): string;
+  /**
+   * The configHash the resumed artifact records: the partial's, which the config matched. It is
+   * the config's hash, or for a partial an earlier evalgate wrote, the hash of its text, kept so
+   * that the finished shard still merges with the other shards of that run.
+   */
+  configHash: string;
   /** The interrupted run's start: the resumed artifact dates from it. */
   startedAt: Date;
   /** The interrupted run's duration: the resumed artifact counts the time of both. */
@@ -50,7 +56,7 @@ export function startResume(
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
   // What needs no config (a complete artifact, runs without a plan) is refused before one is read.
-  const problems = checkPartial(partial, path, partial.configHash);
+  const problems = checkPartial(partial, path, { hash: partial.configHash });
   if (!partial.interrupted) throw usageError('resume.complete', problems[0]!, path);
   if (problems.length > 0) throw problemsError('resume.mismatch', problems, path);
   const shard = partial.shard;
@@ -79,7 +85,7 @@ export function startResume(
     filters: resumeFilters,
     narrow(plan, config) {
       // checkFilters refused another config already; narrow is handed a config of its own.
-      const mismatch = checkPartial(partial, path, config.hash);
+      const mismatch = checkPartial(partial, path, config);
       if (mismatch.length > 0) throw problemsError('resume.mismatch', mismatch, path);
       const resumed = planResume(plan, resumeIndex(named), trials !== undefined ? { trials } : {});
       if (!resumed.ok) throw problemsError('resume.mismatch', resumed.problems, path);
@@ -91,6 +97,7 @@ export function startResume(
         .reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
       return `resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n`;
     },
+    configHash: partial.configHash,
     startedAt: new Date(partial.startedAt),
     durationMs: partial.durationMs,
     preface: (ran) =>

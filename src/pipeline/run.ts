@@ -230,7 +230,7 @@ export async function executeRun(
       buildArtifact({
         toolVersion,
         config: config.file,
-        configHash: config.hash,
+        configHash: resuming?.configHash ?? config.hash,
         git: o.git,
         startedAt: resuming?.startedAt ?? o.startedAt,
         durationMs: (resuming?.durationMs ?? 0) + o.durationMs,

@@ -169,7 +169,7 @@ function selectGrid(
 export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[] {
   if (filters.resume) {
     const { from, configHash } = filters.resume;
-    const other = otherConfig(from, configHash, config.hash);
+    const other = otherConfig(from, configHash, config);
     if (other !== undefined) {
       return [{ code: 'resume.mismatch', file: from, line: 0, col: 0, path: '', message: other }];
     }

@@ -4,6 +4,7 @@
  * summaries and reports come out as one uninterrupted run's. Pure: what the partial artifact
  * holds comes in already read (`ResumeIndex`, see pipeline/resume.ts).
  */
+import { writtenByConfig, type ConfigHashes } from '../config/config-hash.ts';
 import { describeRun, runKey } from '../shared/run-key.ts';
 import type { Params, ResultsArtifact } from '../types/index.ts';
 import { describeTagFilter, sameTagFilter } from './tag-filter.ts';
@@ -20,8 +21,12 @@ export function writtenByRunTestSuite(artifact: Pick<ResultsArtifact, 'config'>)
   return artifact.config.startsWith(SDK_CONFIG_PREFIX);
 }
 
-/** Why `partial` cannot be resumed by a run of the config with hash `configHash`; [] if it can. */
-export function checkPartial(partial: ResultsArtifact, name: string, configHash: string): string[] {
+/** Why `partial` cannot be resumed by a run of the config with these hashes; [] if it can. */
+export function checkPartial(
+  partial: ResultsArtifact,
+  name: string,
+  config: ConfigHashes,
+): string[] {
   if (!partial.interrupted) {
     return [
       `nothing to resume: ${name} is a complete run (interrupted: false); run evals run without --resume to run it again`,
@@ -34,7 +39,7 @@ export function checkPartial(partial: ResultsArtifact, name: string, configHash:
     ];
   }
   const problems: string[] = [];
-  const other = otherConfig(name, partial.configHash, configHash);
+  const other = otherConfig(name, partial.configHash, config);
   if (other !== undefined) problems.push(other);
   const unplanned = partial.runs.filter((r) => r.plan === undefined);
   if (unplanned.length > 0) {
@@ -46,17 +51,20 @@ export function checkPartial(partial: ResultsArtifact, name: string, configHash:
 }
 
 /**
- * Why a run of the config with hash `configHash` cannot resume `name`, written by a config with
- * hash `writtenBy`; undefined if it can. Checked as soon as the config is loaded (with the
- * filters, see `checkFilters`): every other check of a resumption assumes the same config.
+ * Why a run of the config with these hashes cannot resume `name`, written by a config with hash
+ * `writtenBy`; undefined if it can. The same config is one whose data as written is the same
+ * (`config.hash`: comments, formatting, key order, quoting and anchors do not count), or, for a
+ * partial an earlier evalgate wrote with the hash of the text, the same text (`config.textHash`).
+ * Checked as soon as the config is loaded (with the filters, see `checkFilters`): every other
+ * check of a resumption assumes the same config.
  */
 export function otherConfig(
   name: string,
   writtenBy: string,
-  configHash: string,
+  config: ConfigHashes,
 ): string | undefined {
-  if (writtenBy === configHash) return undefined;
-  return `${name} was written by another config (configHash ${writtenBy}, now ${configHash}: another file, or this one edited since); resuming needs the config the interrupted run used`;
+  if (writtenByConfig(writtenBy, config)) return undefined;
+  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
 }
 
 /** What an interrupted artifact holds, as far as planning its resumption needs it. */

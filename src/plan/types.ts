@@ -17,7 +17,8 @@ export interface RunFilters {
   shard?: Shard;
   /**
    * `--resume FILE`: the interrupted run this one finishes, which only the config that wrote it
-   * (the same `configHash`) may resume. Checked first, with the other filters: the suites the
+   * may resume: the `configHash` it records is the config's hash, or (written by an earlier
+   * evalgate) the hash of its text. Checked first, with the other filters: the suites the
    * partial ran are filled into `suites`, and another config would not have them.
    */
   resume?: { from: string; configHash: string };

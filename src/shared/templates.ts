@@ -48,12 +48,13 @@ export interface TemplateSpan {
 
 /**
  * A string as templates read it: `texts` are the literal pieces around the templates, escapes
- * undone (one more than `templates`); `unclosed` is the index of the first `{{` that starts no
- * template, or -1.
+ * undone (one more than `templates`); `escapes` the escaped `{{`, each with the backslashes
+ * right before it; `unclosed` is the index of the first `{{` that starts no template, or -1.
  */
 interface Lexed {
   texts: string[];
   templates: TemplateSpan[];
+  escapes: { index: number; backslashes: number }[];
   unclosed: number;
 }
 
@@ -65,6 +66,7 @@ interface Lexed {
 function lex(text: string): Lexed {
   const texts: string[] = [];
   const templates: TemplateSpan[] = [];
+  const escapes: Lexed['escapes'] = [];
   let unclosed = -1;
   let literal = '';
   // Start of the text as written that is not yet in `literal`.
@@ -76,6 +78,7 @@ function lex(text: string): Lexed {
     // Each pair of backslashes is one backslash of text.
     const before = text.slice(from, at - run) + '\\'.repeat(Math.floor(run / 2));
     if (run % 2 === 1) {
+      escapes.push({ index: at, backslashes: run });
       literal += `${before}{{`;
       from = at + 2;
       at = text.indexOf('{{', from);
@@ -98,7 +101,50 @@ function lex(text: string): Lexed {
     at = text.indexOf('{{', at + 1);
   }
   texts.push(literal + text.slice(from));
-  return { texts, templates, unclosed };
+  return { texts, templates, escapes, unclosed };
+}
+
+/** One template and nothing but blanks around it: its value keeps its type. */
+function onlyTemplate({ texts, templates }: Lexed): TemplateSpan | undefined {
+  const [only] = templates;
+  return only && templates.length === 1 && texts.every((piece) => BLANK.test(piece))
+    ? only
+    : undefined;
+}
+
+/** True when `text` is exactly one template (blanks around it allowed): known only per case. */
+export function isWholeTemplate(text: string): boolean {
+  return text.includes('{{') && onlyTemplate(lex(text)) !== undefined;
+}
+
+/**
+ * `text` with each template replaced by `sample` and each escape read (`\{{` → `{{`): the text
+ * a check of its shape (a URL parses, has no user part) looks at, whatever the templates hold.
+ */
+export function sampleText(text: string, sample: string): string {
+  return text.includes('{{') ? lex(text).texts.join(sample) : text;
+}
+
+/**
+ * An escaped `{{` whose text reads as a valid template (`\{{ case.id }}`), so that dropping a
+ * backslash would make it one: `index` of its `{{`, and the backslashes right before it.
+ */
+export interface EscapedTemplate {
+  index: number;
+  backslashes: number;
+  expression: string;
+}
+
+/** The escaped `{{` in `text` that read as valid templates (see {@link EscapedTemplate}). */
+export function escapedTemplates(text: string): EscapedTemplate[] {
+  if (!text.includes('{{')) return [];
+  return lex(text).escapes.flatMap(({ index, backslashes }) => {
+    TEMPLATE_AT.lastIndex = index;
+    const expression = TEMPLATE_AT.exec(text)?.[1];
+    return expression !== undefined && checkTemplateExpression(expression) === null
+      ? [{ index, backslashes, expression }]
+      : [];
+  });
 }
 
 /** The templates in a string, in order, each with the index of its `{{` (escaped ones are text). */
@@ -266,8 +312,8 @@ function compileString(text: string): CompiledTemplate {
     return () => constant;
   }
   const lexed = lex(text);
-  const [only] = lexed.templates;
-  if (only && lexed.templates.length === 1 && lexed.texts.every((piece) => BLANK.test(piece))) {
+  const only = onlyTemplate(lexed);
+  if (only) {
     const parts = parsePath(only.expression);
     return (scope) => lookup(only.expression, parts, scope);
   }

@@ -13,6 +13,7 @@ import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
+import { isWholeTemplate, sampleText } from '../shared/templates.ts';
 import { targetInput, textInput, type TargetInput } from './inputs.ts';
 import { oneLine } from '../shared/one-line.ts';
 
@@ -187,19 +188,22 @@ function excerptOf(text: string): string {
 
 /**
  * Why `url` cannot be an http(s) URL whatever its templates resolve to, or null. Templates are
- * stood in for by a plain word; a URL that is one template is only known per case.
+ * stood in for by a word or a number and an escaped `\{{` is the `{{` it sends (see `sampleText`); a
+ * URL that is one template is only known per case.
  */
 export function urlShapeProblem(url: string): string | null {
-  if (/^\s*\{\{[^{}]*\}\}\s*$/.test(url)) return null;
-  const sample = url.replace(/\{\{[^{}]*\}\}/g, 'x');
-  let parsed: URL;
-  try {
-    parsed = new URL(sample);
-  } catch {
-    return `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
-  }
-  return null;
+  if (isWholeTemplate(url)) return null;
+  // A word stands in where a host's last label is (`api.{{params.tld}}`, which a number would
+  // make an IPv4 address), a number where a port is (`:{{params.port}}`); either will do.
+  const isHttp = (sample: string): boolean => {
+    try {
+      const { protocol } = new URL(sampleText(url, sample));
+      return protocol === 'http:' || protocol === 'https:';
+    } catch {
+      return false;
+    }
+  };
+  return isHttp('x') || isHttp('0')
+    ? null
+    : `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
 }

@@ -1,0 +1,102 @@
+/**
+ * The config's `configHash`: what `--resume` and `evals merge` compare to tell "the same config"
+ * from another. It is the sha256 of the canonical JSON of the config's data as written (aliases
+ * and `<<` merges expanded, `${VAR}` references NOT substituted), so comments, whitespace,
+ * indentation, key order, quoting style and anchors do not change it, while any change of a
+ * value, of a key, or of the name (or default) of an environment reference does. The values of
+ * environment variables never enter it: the hash is written to artifacts and must not
+ * fingerprint secrets.
+ *
+ * Two things a canonical JSON of the data alone would lose are kept apart: an unquoted value
+ * holding a `${VAR}` reference (after substitution it may read as a number or boolean, which a
+ * quoted one never does), and the numbers `.inf`, `-.inf` and `.nan` (JSON writes them as null).
+ *
+ * Earlier evalgate versions hashed the file's text; `configTextHash` is that hash, so their
+ * artifacts can still be matched by a config whose text is unchanged.
+ */
+import { createHash } from 'node:crypto';
+import { isMap, isScalar, isSeq, Scalar, type Document } from 'yaml';
+import { canonicalJson } from '../shared/canonical-json.ts';
+import { MAX_ALIAS_COUNT } from './yaml-source.ts';
+
+/**
+ * The key of the objects that stand for the values plain JSON cannot tell apart: a NUL and a
+ * name, which a config would have to spell out on purpose to write such an object itself.
+ */
+const MARK = '\u0000evalgate';
+
+/** The config's data as written, before `${VAR}` substitution; see {@link hashWritten}. */
+export interface WrittenConfig {
+  /** A copy of the document, its values marked where plain JSON would lose a distinction. */
+  readonly doc: Document;
+}
+
+/**
+ * Captures the document as written. Call it before `${VAR}` substitution, which changes the
+ * document in place; the document given is not changed.
+ */
+export function captureWritten(doc: Document): WrittenConfig {
+  const copy = doc.clone();
+  const visit = (node: unknown): void => {
+    if (isScalar(node)) mark(node);
+    else if (isMap(node)) for (const pair of node.items) visit(pair.value);
+    else if (isSeq(node)) for (const item of node.items) visit(item);
+    // Keys are never substituted and are compared as text; aliases resolve to the anchored
+    // node, which is marked where it is written.
+  };
+  visit(copy.contents);
+  return { doc: copy };
+}
+
+/**
+ * The configHash of a config captured by {@link captureWritten}: sha256 (hex) of the canonical
+ * JSON of its data as written.
+ *
+ * @throws when its aliases expand past {@link MAX_ALIAS_COUNT} (the loader refuses such a file
+ * before it gets here).
+ */
+export function hashWritten(written: WrittenConfig): string {
+  const data: unknown = written.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  return createHash('sha256').update(canonicalJson(data)).digest('hex');
+}
+
+/** The hash earlier evalgate versions recorded as `configHash`: sha256 (hex) of the file's text. */
+export function configTextHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The hashes a loaded config answers to: a partial or shard recording either was written by it. */
+export interface ConfigHashes {
+  /** The configHash: of the data as written (see the module comment). */
+  hash: string;
+  /** The hash of the text, which evalgate recorded as configHash before it hashed the data. */
+  textHash?: string;
+}
+
+/** Whether an artifact recording `configHash` was written by the config with these hashes. */
+export function writtenByConfig(configHash: string, config: ConfigHashes): boolean {
+  return configHash === config.hash || configHash === config.textHash;
+}
+
+function mark(node: Scalar): void {
+  const value: unknown = node.value;
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    node.value = { [MARK]: 'number', value: String(value) };
+  } else if (typeof value === 'string' && node.type === Scalar.PLAIN && hasReference(value)) {
+    node.value = { [MARK]: 'unquoted', value };
+  }
+}
+
+/**
+ * Whether `text` holds a `${…}` reference, scanned as `substituteEnv` scans it: `$${` is an
+ * escaped `${`, not a reference.
+ */
+function hasReference(text: string): boolean {
+  let i = text.indexOf('$');
+  while (i !== -1) {
+    if (text.startsWith('$${', i)) i = text.indexOf('$', i + 3);
+    else if (text.startsWith('${', i)) return true;
+    else i = text.indexOf('$', i + 1);
+  }
+  return false;
+}
