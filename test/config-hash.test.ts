@@ -302,28 +302,30 @@ describe('evals run --resume across edits of evals.yaml', () => {
 });
 
 describe('evals merge across edits of evals.yaml', () => {
-  it('merges shards whose config only got a comment in between', async () => {
+  /** Shard 1/2 run with the base config, shard 2/2 with `edited`, then the two merged. */
+  async function mergeAcross(
+    edited: string,
+  ): Promise<{ dir: string; code: number; stderr: string }> {
     const dir = project(BASE);
     const s1 = await runInProcess(['run', '--shard', '1/2', '-o', 's1.json'], dir);
     assert.equal(s1.code, 0, s1.stderr);
-    writeFileSync(join(dir, 'evals.yaml'), SAME['a comment added']!);
+    writeFileSync(join(dir, 'evals.yaml'), edited);
     const s2 = await runInProcess(['run', '--shard', '2/2', '-o', 's2.json'], dir);
     assert.equal(s2.code, 0, s2.stderr);
     const merged = await runInProcess(['merge', 's1.json', 's2.json', '-o', 'all.json'], dir);
+    return { dir, ...merged };
+  }
+
+  it('merges shards whose config only got a comment in between', async () => {
+    const merged = await mergeAcross(SAME['a comment added']!);
     assert.equal(merged.code, 0, merged.stderr);
-    const all = readArtifact(dir, 'all.json');
+    const all = readArtifact(merged.dir, 'all.json');
     assert.equal(all.runs[0]?.cases.length, ROWS);
-    assert.equal(all.configHash, readArtifact(dir, 's1.json').configHash);
+    assert.equal(all.configHash, readArtifact(merged.dir, 's1.json').configHash);
   });
 
   it('refuses shards whose config changed meaning, saying so', async () => {
-    const dir = project(BASE);
-    const s1 = await runInProcess(['run', '--shard', '1/2', '-o', 's1.json'], dir);
-    assert.equal(s1.code, 0, s1.stderr);
-    writeFileSync(join(dir, 'evals.yaml'), CHANGED['a changed threshold']!);
-    const s2 = await runInProcess(['run', '--shard', '2/2', '-o', 's2.json'], dir);
-    assert.equal(s2.code, 0, s2.stderr);
-    const merged = await runInProcess(['merge', 's1.json', 's2.json', '-o', 'all.json'], dir);
+    const merged = await mergeAcross(CHANGED['a changed threshold']!);
     assert.equal(merged.code, 2, merged.stderr);
     assert.match(merged.stderr, /the inputs ran different configs \(configHash\)/);
     assert.match(merged.stderr, /The config's meaning changed between them/);
