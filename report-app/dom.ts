@@ -22,10 +22,8 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** `1,234` */
-export function count(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+/** The counts and sentences, kept free of the DOM so tests read them in Node. */
+export { count, plural } from './wording.ts';
 
 /** `91.7%`; a rate below 1 never shows as 100.0%. */
 export function percent(rate: number | null): string {

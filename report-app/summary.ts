@@ -1,7 +1,8 @@
 /** The top of the page: the verdict, the gate conditions of every run, and the grid matrices. */
 import type { GridMatrix } from '../src/report/grid-matrix.ts';
 import type { ReportModel } from '../src/report/html-model.ts';
-import { count, el, percent, score, section } from './dom.ts';
+import { count, el, percent, plural, score, section } from './dom.ts';
+import { gateSentence } from './wording.ts';
 
 /** The verdict banner: one sentence and the totals. */
 export function verdictBanner(model: ReportModel): HTMLElement {
@@ -9,9 +10,7 @@ export function verdictBanner(model: ReportModel): HTMLElement {
   const pass = model.verdict === 'pass';
   const sentence = model.interrupted
     ? 'The run was interrupted: the verdict is FAIL.'
-    : pass
-      ? `All ${count(totals.runs)} runs passed their gates.`
-      : `${count(totals.failedRuns)} of ${count(totals.runs)} runs failed their gates.`;
+    : gateSentence(totals.failedRuns, totals.runs);
   return el(
     'header',
     { id: 'verdict', class: pass ? 'pass' : 'fail' },
@@ -23,7 +22,7 @@ export function verdictBanner(model: ReportModel): HTMLElement {
       el(
         'p',
         { class: 'totals' },
-        `${count(totals.cases)} cases: ${count(totals.passed)} passed, ${count(totals.failed)} failed, ${count(totals.errored)} errored`,
+        `${plural(totals.cases, 'case')}: ${count(totals.passed)} passed, ${count(totals.failed)} failed, ${count(totals.errored)} errored`,
       ),
       el(
         'p',

@@ -125,6 +125,7 @@ const ruleErrors: Case[] = [
       suites:
         - id: a
           testset: { path: a.csv }
+          grid: { strict: [true, false], range: [[0, 1]] }
           evaluators:
             - use: has-all-substrings
               with: { substrings: "{{case.keywords}}", caseSensitive: "{{ params.strict }}" }
@@ -140,6 +141,7 @@ const ruleErrors: Case[] = [
       suites:
         - id: a
           testset: { path: a.csv }
+          grid: { low: [0] }
           evaluators:
             - use: score-range
               with: { value: 1, range: ["{{params.low}}", 1] }

@@ -269,7 +269,7 @@ describe('outputs that cannot be written', () => {
         assert.equal(r.code, 2, r.stderr);
         assert.equal(
           r.stderr.trim().split('\n').at(-1),
-          `error: ${flag} ${name}: is ${kind}, not a file (name a regular file, a FIFO or a character device), so the results could not be written; nothing was run`,
+          `error: ${flag} ${name}: is ${kind}, not a file (name a regular file, a FIFO or a character device), so ${{ '-o': 'the results', '--junit': 'the JUnit report', '--report': 'the HTML report' }[flag]} could not be written; nothing was run`,
         );
         assert.ok(isKind(), `${name} is still ${kind}`);
         assert.equal(existsSync(join(dir, 'results.json')), false, 'nothing ran');

@@ -3,6 +3,10 @@
  * loaded (the function under test, custom evaluators, a pass condition), built-in evaluators
  * and judge clients created, and the target built by its kind's registry entry. Then the plan's
  * runs and the bound suites make the engine's suites.
+ *
+ * With a loader that imports nothing (`importsModules: false`, `evals run --dry-run`), binding
+ * is a check: every module's file must be there, but none is imported, and a function target
+ * is not built (a worker thread would import it); what stands in for them cannot be called.
  */
 import { basename, dirname, join } from 'node:path';
 import { suiteIssueAt } from '../config/config-path.ts';
@@ -40,7 +44,10 @@ export interface BindOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The target kinds a config may name (default: the built-in ones, `targetKinds`). */
   targets?: TargetKinds;
-  /** Bound only to check the config (`evals validate`): see `TargetContext.checkOnly`. */
+  /**
+   * Bound only to check the config (`evals validate`, `evals run --dry-run`): see
+   * `TargetContext.checkOnly`.
+   */
   checkOnly?: boolean;
 }
 
@@ -113,6 +120,12 @@ function bindTarget(
   const kind = kinds[suite.target.kind];
   if (kind === undefined) throw new Error(`no target kind "${suite.target.kind}" is registered`);
   const at = suiteIssueAt(config, suite);
+  const { loader } = options;
+  if (!loader.importsModules && suite.target.kind === 'function') {
+    const description = `function ${suite.target.module}`;
+    const stand: Target = { description, call: notImported };
+    return moduleThere(loader, config, suite.target.module, at('function'), stand);
+  }
   return kind.create(suite.target, {
     config,
     suite,
@@ -122,9 +135,11 @@ function bindTarget(
     secrets: options.secrets ?? [],
     ...(options.breaker !== undefined ? { breaker: options.breaker } : {}),
     loadFunction: (module, where) =>
-      loadShaped(options.loader, config, module, at(...where), asTestFn),
+      loader.importsModules
+        ? loadShaped(loader, config, module, at(...where), asTestFn)
+        : moduleThere(loader, config, module, at(...where), notImported),
     functionWorkerEntry: FUNCTION_WORKER_ENTRY,
-    tsxSearchFrom: options.loader.tsxSearchFrom,
+    tsxSearchFrom: loader.tsxSearchFrom,
     ...(options.checkOnly === true ? { checkOnly: true } : {}),
   });
 }
@@ -186,6 +201,28 @@ async function loadModule(
   return { ok: false, issue: { ...issueAt, code: e.code, message: e.message } };
 }
 
+/**
+ * For a loader that imports nothing: `stand` (never called) when the module's file is there,
+ * else the problem, as loading would say it.
+ */
+async function moduleThere<T>(
+  loader: ModuleLoader,
+  config: LoadedConfig,
+  spec: string,
+  where: Issue,
+  stand: T,
+): Promise<Located<T>> {
+  const found = await loadModule(loader, config, spec, where);
+  return found.ok ? { ok: true, value: stand } : found;
+}
+
+/** What stands in for user code that was not imported: binding was only a check. */
+function notImported(): never {
+  throw new Error(
+    'bound without importing modules (a check, as evals run --dry-run): not callable',
+  );
+}
+
 /** A module's export checked into the shape its use needs; problems located at `where`. */
 async function loadShaped<T>(
   loader: ModuleLoader,
@@ -222,6 +259,11 @@ async function loadEvaluator(
     } catch (error) {
       return { ok: false, issue: createIssue(error, config, where) };
     }
+  } else if (!options.loader.importsModules) {
+    const stand: EngineEvaluator = { id: ev.id, evaluateTestCase: notImported };
+    const there = await moduleThere(options.loader, config, ev.use, where, stand);
+    if (!there.ok) return there;
+    inner = there.value;
   } else {
     const shaped = await loadShaped(options.loader, config, ev.use, where, (value, ref) =>
       asEvaluator(value, ref, ev.with, ev.id),
@@ -347,5 +389,6 @@ async function loadPass(
   at: (...path: ConfigPath) => Issue,
 ): Promise<Located<PassCondition>> {
   if (suite.pass === 'all' || suite.pass === 'any') return { ok: true, value: suite.pass };
+  if (!loader.importsModules) return moduleThere(loader, config, suite.pass, at('pass'), 'all');
   return loadShaped(loader, config, suite.pass, at('pass'), asPassCondition);
 }

@@ -51,7 +51,11 @@ export function parseCommandArgs<S extends CommandSpec>(
   }
   // `evals run a b --help` shows the help: asking for it is never wrong.
   const help = parsed.values.help === true;
-  if (!help) checkPositionals(spec, parsed.positionals);
+  if (!help) {
+    const empty = emptyPathOption(spec, argv);
+    if (empty !== undefined) throw empty;
+    checkPositionals(spec, parsed.positionals);
+  }
   return { values: parsed.values as OptionValues<S>, positionals: parsed.positionals, help };
 }
 
@@ -151,6 +155,30 @@ function explainOptionError(spec: CommandSpec, argv: readonly string[]): UsageEr
         `the option ${JSON.stringify(token.value)}; to pass it as the value, write --${token.name}=${token.value}`,
       );
     }
+  }
+  return undefined;
+}
+
+/** What an empty value of a path option (`-o ''`) lacks, by the option's value name. */
+const PATH_VALUES: Readonly<Record<string, string>> = { FILE: 'a file name', DIR: 'a folder name' };
+
+/**
+ * `-o needs a file name` for the first path option given an empty value (`-o ''`, `--junit=`),
+ * which would otherwise name the current folder; undefined when there is none.
+ */
+function emptyPathOption(spec: CommandSpec, argv: readonly string[]): UsageError | undefined {
+  const { tokens } = parseArgs({
+    args: argv,
+    options: spec.options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.value !== '') continue;
+    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
+    const needs = option?.type === 'string' ? PATH_VALUES[option.value] : undefined;
+    if (needs !== undefined) return badOption(spec, `${token.rawName} needs ${needs}`);
   }
   return undefined;
 }

@@ -79,7 +79,7 @@ export const RUN = {
     },
     'dry-run': {
       type: 'boolean',
-      help: 'Print what would run (suites, grid points, cases, shard, trials, evaluators, model calls at most) and exit 0 without running anything',
+      help: 'Print what would run (suites, grid points, cases, shard, trials, evaluators, model calls at most) and exit 0 without running anything; exit 2 at the problems validate finds, except those only importing modules shows (of a module, only that its file is there is checked)',
     },
     'no-cache': {
       type: 'boolean',
@@ -111,7 +111,7 @@ export const VALIDATE = {
   summary: 'Check a config, its testsets and modules without running anything',
   positionals: { names: '[config]', what: 'at most one config file', min: 0, max: 1 },
   about: [
-    'Checks the config (default ./evals.yaml) against the schema and the semantic rules, reads every testset, checks revision pins and loads every module, without running any case.',
+    'Checks the config (default ./evals.yaml) against the schema and the semantic rules, reads every testset, checks revision pins, the targets (prompt files, commands, URLs) and the evaluators, and loads every module (which run --dry-run does not), without running any case.',
   ],
   options: { help: HELP },
   footer: ['Exit codes: 0 valid · 2 problems found (each printed as file:line:col).'],
@@ -197,7 +197,11 @@ export const SHOW = {
     failed: { type: 'boolean', help: 'Only cases that did not pass (failed or errored)' },
     errored: { type: 'boolean', help: 'Only cases whose function errored' },
     flaky: { type: 'boolean', help: 'Only cases that passed some trials and failed others' },
-    case: { type: 'string', value: 'ID', help: 'Only cases whose id starts with ID' },
+    case: {
+      type: 'string',
+      value: 'ID',
+      help: 'Only the case whose id is ID; if no id is, the cases whose id starts with ID',
+    },
     suite: { type: 'string', multiple: true, value: 'ID', help: 'Only this suite (repeatable)' },
     grid: {
       type: 'string',
@@ -258,7 +262,7 @@ export const OVERRIDE = {
     case: {
       type: 'string',
       value: 'ID',
-      help: 'The case: its id, or enough of its start (required)',
+      help: 'The case: its id, or enough of its start when no id is exactly that (required)',
     },
     evaluator: {
       type: 'string',

@@ -18,7 +18,7 @@ import { openResultsFile } from '../pipeline/artifact-files.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { resolveConfigArg } from '../pipeline/load.ts';
 import { describeRun } from '../report/labels.ts';
-import { runSelected, type ShowFilters } from '../report/show-select.ts';
+import { caseIdMatch, runSelected, type ShowFilters } from '../report/show-select.ts';
 import { UsageError } from '../shared/errors.ts';
 import { printable } from '../shared/text-table.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
@@ -100,13 +100,19 @@ function findCase(
   ctx: CommandContext,
 ): { run: RunResult; result: CaseResult } {
   const file = openResultsFile(path, ctx, 'evals override:');
-  const matches: { run: RunResult; result: CaseResult }[] = [];
+  // A case whose whole id is --case's wins over the cases it is the start of: `--case c1`
+  // picks c1 even when c10…c19 exist.
+  const exact: { run: RunResult; result: CaseResult }[] = [];
+  const prefixed: { run: RunResult; result: CaseResult }[] = [];
   file.artifact.runs.forEach((run, index) => {
     if (!runSelected(run, filters)) return;
     for (const result of file.cases(index)) {
-      if (result.id.startsWith(casePrefix)) matches.push({ run, result });
+      const byId = caseIdMatch(result.id, casePrefix);
+      if (byId === 'exact') exact.push({ run, result });
+      else if (byId === 'prefix' && exact.length === 0) prefixed.push({ run, result });
     }
   });
+  const matches = exact.length > 0 ? exact : prefixed;
   const [first] = matches;
   if (first === undefined) {
     throw badOption(
@@ -121,7 +127,7 @@ function findCase(
       .join('; ');
     throw badOption(
       OVERRIDE,
-      `--case ${printable(casePrefix)} matches ${matches.length} cases (${listed}${matches.length > 5 ? '; …' : ''}): give more of the id, --suite or --grid`,
+      `--case ${printable(casePrefix)} matches ${matches.length} cases (${listed}${matches.length > 5 ? '; …' : ''}): ${exact.length > 0 ? 'give' : 'give the whole id, more of it,'} --suite or --grid`,
     );
   }
   return first;

@@ -10,10 +10,11 @@ import { renderCaseDetail } from '../report/case-detail.ts';
 import { interruptedOnly, whyRunsFailed } from '../report/show-gate.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import {
-  caseSelected,
+  caseIdMatch,
   describeFilters,
   paramValue,
   runSelected,
+  statusSelected,
   type ShowFilters,
 } from '../report/show-select.ts';
 import { printable } from '../shared/text-table.ts';
@@ -25,6 +26,12 @@ import { mergedShards } from '../artifact/merge.ts';
 import { writtenByRunTestSuite } from '../plan/resume.ts';
 
 const DEFAULT_LIMIT = 20;
+
+/** A case to print, with the index of its run. */
+interface Shown {
+  run: number;
+  result: CaseResult;
+}
 
 /** Prints the selected cases; 0, or a UsageError (exit 2) for a bad file or flag. */
 export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext): number {
@@ -45,20 +52,29 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   const runs = file.artifact.runs;
   checkRunFilters(runs, filters);
 
-  const shown: { run: number; result: CaseResult }[] = [];
-  let matched = 0;
+  // A case whose whole id is --case's wins over the cases it is the start of (`--case c1` is
+  // not c10…c19 too), so both are collected until the end says which.
+  const exact = { shown: [] as Shown[], matched: 0, any: false };
+  const prefixed = { shown: [] as Shown[], matched: 0, any: false };
   runs.forEach((run, index) => {
     if (!runSelected(run, filters)) return;
     for (const result of file.cases(index)) {
-      if (!caseSelected(result, filters)) continue;
-      matched++;
-      if (shown.length < limit) shown.push({ run: index, result });
+      const byId =
+        filters.casePrefix === undefined ? 'prefix' : caseIdMatch(result.id, filters.casePrefix);
+      if (byId === null) continue;
+      const bucket = byId === 'exact' ? exact : prefixed;
+      bucket.any = true;
+      if (!statusSelected(result, filters)) continue;
+      bucket.matched++;
+      if (bucket.shown.length < limit) bucket.shown.push({ run: index, result });
     }
   });
+  const { shown, matched } = exact.any ? exact : prefixed;
   if (filters.casePrefix !== undefined && matched === 0) {
+    const byStatus = values.failed || values.errored || values.flaky;
     throw badOption(
       SHOW,
-      `--case ${printable(filters.casePrefix)}: no case id starts with it in ${path}${values.failed || values.errored || values.flaky ? ' among the cases the status flags select' : ''}`,
+      `--case ${printable(filters.casePrefix)}: ${exact.any ? 'the case with this id is not' : 'no case id starts with it'} in ${path}${byStatus ? ' among the cases the status flags select' : ''}`,
     );
   }
 

@@ -16,6 +16,7 @@ import { substituteEnvInDocument } from './env.ts';
 import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
 import { checkRules } from './rules.ts';
+import { writtenConfigSecrets } from './secrets.ts';
 import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
 import { dataTooLarge } from './yaml-limits.ts';
 import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
@@ -30,7 +31,16 @@ export type LoadResult =
       /** What is valid but likely not meant (`template.escaped`), to print where it is. */
       warnings: Issue[];
     }
-  | { ok: false; issues: Issue[] };
+  | {
+      ok: false;
+      issues: Issue[];
+      /**
+       * The secrets the config's data holds (keys, header values, URL credentials; see
+       * `writtenConfigSecrets`), its `${VAR}` references substituted: the issues may quote them.
+       * None when the config could not be read that far.
+       */
+      secrets?: string[];
+    };
 
 /** What `parseConfig` needs besides the text. */
 export interface ParseConfigOptions {
@@ -154,7 +164,9 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   const locate = (path: ConfigPath): Loc => source.locate(path);
   for (const problem of checkRules(data, { builtins: options.builtins, locate })) report(problem);
 
-  if (issues.length > 0) return { ok: false, issues: sortIssues(issues) };
+  if (issues.length > 0) {
+    return { ok: false, issues: sortIssues(issues), secrets: writtenConfigSecrets(data) };
+  }
 
   const built = buildConfig(data, { locate });
   return {

@@ -17,7 +17,12 @@ import type { ConfigPath, Loc } from './types.ts';
 import { gridValueText } from '../shared/grid-value-text.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { checkTarget } from './target.ts';
-import { moduleOptionProblems, strings, templateProblems } from './template-check.ts';
+import {
+  moduleOptionProblems,
+  strings,
+  suiteParamProblems,
+  templateProblems,
+} from './template-check.ts';
 import { checkUrlCredentials } from './url-credentials.ts';
 
 /**
@@ -131,6 +136,10 @@ function checkSuite(
   }
 
   checkTarget(suite, path, add);
+  // A `{{ params.x }}` naming no key of the suite's own grid would fail every case.
+  for (const [valuePath, message] of suiteParamProblems(suite, path)) {
+    add('template.unknown-param', valuePath, message);
+  }
   // `defaults.isolation` is only a default: suites without a function ignore it.
   if (suite.isolation !== undefined && suite.function === undefined) {
     add(

@@ -5,6 +5,7 @@
 import { isRecord } from '../shared/is-record.ts';
 import { templateExpressions } from '../shared/templates.ts';
 import { parseDuration } from '../shared/duration.ts';
+import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { maskUrlCredentials } from '../shared/secrets.ts';
 import { strings, templateProblems } from './template-check.ts';
 import { checkUrlCredentials } from './url-credentials.ts';
@@ -133,6 +134,31 @@ function checkCommand(target: Record<string, unknown>, at: ConfigPath, add: Add)
       'target.run-string',
       [...at, 'run'],
       'run: as one string is a shell command line: give an argument list such as [python, agent.py, "{{case.question}}"], or set shell: true',
+    );
+  }
+  if (target.shell === true) checkShellTemplates(target.run, [...at, 'run'], add);
+}
+
+/**
+ * Each template of a shell command line that cannot be quoted where it sits ($(…), a
+ * here-document, …), at the `run` string or the list item that holds it.
+ */
+function checkShellTemplates(run: unknown, at: ConfigPath, add: Add): void {
+  const words = typeof run === 'string' ? [run] : Array.isArray(run) ? run : [];
+  if (!words.every((word): word is string => typeof word === 'string')) return;
+  // The line is the words joined by spaces, as it is run; `starts` maps it back to them.
+  const starts: number[] = [];
+  let length = 0;
+  for (const word of words) {
+    starts.push(length);
+    length += word.length + 1;
+  }
+  for (const refused of refusedShellTemplates(words.join(' '))) {
+    const word = starts.findLastIndex((start) => start <= refused.index);
+    add(
+      'target.shell-template',
+      typeof run === 'string' ? at : [...at, word],
+      refusedTemplateMessage(refused),
     );
   }
 }

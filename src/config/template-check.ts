@@ -1,7 +1,8 @@
 /**
  * Load-time checks of `{{ … }}` templates in config values: the strings a value holds, what is
- * wrong with the templates in one of them, and (once the testset is read) which `case.` fields
- * no row has, in the config and inside the prompt and message files a model target names.
+ * wrong with the templates in one of them, which `params.` keys the suite's grid does not have,
+ * and (once the testset is read) which `case.` fields no row has, in the config and inside the
+ * prompt and message files a model target names.
  */
 import {
   checkTemplateExpression,
@@ -16,6 +17,7 @@ import {
 import { isRecord } from '../shared/is-record.ts';
 import type { Params } from '../types/index.ts';
 import { closestMatch } from './did-you-mean.ts';
+import { isModuleSpec } from './module-spec.ts';
 import type { ConfigPath, SuiteConfig, TargetConfig } from './types.ts';
 
 /**
@@ -30,18 +32,35 @@ export function templateProblems(text: string): string[] {
 /** A template problem in a string, at the index of the `{{` it is about. */
 interface LocatedProblem {
   index: number;
-  /** `syntax`: malformed, unknown root or unclosed; `field`: a `case.` field no row has. */
-  kind: 'syntax' | 'field';
+  /**
+   * `syntax`: malformed, unknown root or unclosed; `field`: a `case.` field no row has;
+   * `param`: a `params.` key the suite's grid does not have.
+   */
+  kind: 'syntax' | 'field' | 'param';
   message: string;
 }
 
 /**
+ * The keys a `{{ params.x }}` can name: the suite's grid keys, or `null` for a suite without a
+ * grid (its `params` is `{}`). Each suite has its own grid, so templates are checked per suite.
+ */
+export type GridKeys = readonly string[] | null;
+
+/** What the checks of one string know: the testset's columns, the suite's grid keys. */
+interface Known {
+  columns?: ReadonlySet<string> | undefined;
+  grid?: GridKeys | undefined;
+}
+
+/**
  * Every template problem in one string, the one check behind inline strings and prompt files:
- * each template's malformed path or unknown root or, given `columns` (every field of every
- * row), the `case.` field no row has (once per field); then a `{{` left unclosed, quoting its
+ * each template's malformed path or unknown root; given `known.grid`, the `params.` key the
+ * grid does not have (`params.model.name` names `model`); given `known.columns` (every field of
+ * every row), the `case.` field no row has (each once); then a `{{` left unclosed, quoting its
  * line (a prompt file's text can be long).
  */
-function locatedProblems(text: string, columns?: ReadonlySet<string>): LocatedProblem[] {
+function locatedProblems(text: string, known: Known = {}): LocatedProblem[] {
+  const { columns, grid } = known;
   const problems: LocatedProblem[] = [];
   const reported = new Set<string>();
   for (const { expression, index } of templateSpans(text)) {
@@ -51,7 +70,17 @@ function locatedProblems(text: string, columns?: ReadonlySet<string>): LocatedPr
       continue;
     }
     const parsed = parseTemplatePath(expression);
-    if (columns === undefined || 'error' in parsed || parsed.root !== 'case') continue;
+    if ('error' in parsed) continue;
+    if (parsed.root === 'params' && grid !== undefined) {
+      const key = parsed.keys[0];
+      // `{{ params }}` alone is the whole grid point, `{}` without a grid: nothing to miss.
+      if (key !== undefined && !grid?.includes(key) && !reported.has(`params.${key}`)) {
+        reported.add(`params.${key}`);
+        problems.push({ index, kind: 'param', message: missingParam(expression, key, grid) });
+      }
+      continue;
+    }
+    if (columns === undefined || parsed.root !== 'case') continue;
     const field = parsed.keys[0];
     if (field === undefined || columns.has(field) || reported.has(field)) continue;
     reported.add(field);
@@ -67,6 +96,56 @@ function locatedProblems(text: string, columns?: ReadonlySet<string>): LocatedPr
     });
   }
   return problems;
+}
+
+/**
+ * The `{{ params.x }}` templates in `text` whose key `x` is not one of the suite's grid keys
+ * `grid` (`null`: the suite has no grid), so every case would error at run time. Malformed
+ * templates are left to {@link templateProblems}.
+ */
+export function templateParamProblems(text: string, grid: GridKeys): string[] {
+  return locatedProblems(text, { grid })
+    .filter((problem) => problem.kind === 'param')
+    .map((problem) => problem.message);
+}
+
+/**
+ * The `{{ params.x }}` templates of a suite (raw config data at `path`) naming no key of its own
+ * grid: in the target (but its `responseFormat`, a JSON Schema) and the built-ins' `with:`.
+ * `defaults:` holds no templates; a module's `with:` is refused templates at all; the prompt
+ * files a target names are checked once the testsets are read (`fileTemplateProblems`).
+ */
+export function suiteParamProblems(
+  suite: Readonly<Record<string, unknown>>,
+  path: ConfigPath,
+): [ConfigPath, string][] {
+  const grid: GridKeys = isRecord(suite.grid) ? Object.keys(suite.grid) : null;
+  const texts: [ConfigPath, string][] = [];
+  if (isRecord(suite.target)) {
+    const at: ConfigPath = [...path, 'target'];
+    texts.push(...strings(suite.target, at).filter(([p]) => p[at.length] !== 'responseFormat'));
+  }
+  const evaluators = Array.isArray(suite.evaluators) ? (suite.evaluators as unknown[]) : [];
+  evaluators.forEach((evaluator, index) => {
+    if (isRecord(evaluator) && typeof evaluator.use === 'string' && !isModuleSpec(evaluator.use)) {
+      texts.push(...strings(evaluator.with, [...path, 'evaluators', index, 'with']));
+    }
+  });
+  return texts.flatMap(([valuePath, text]) =>
+    templateParamProblems(text, grid).map((message): [ConfigPath, string] => [valuePath, message]),
+  );
+}
+
+function missingParam(expression: string, key: string, grid: GridKeys): string {
+  const head = `template {{ ${expression} }}`;
+  if (grid === null || grid.length === 0) return `${head}: the suite has no grid: params is empty`;
+  const missing = `${head}: the grid has no key ${JSON.stringify(key)}`;
+  const near = closestMatch(key, grid);
+  if (near !== undefined)
+    return `${missing} (did you mean {{ ${formatTemplatePath('params', [near])} }}?)`;
+  const listed = grid.slice(0, LISTED_COLUMNS).map((k) => JSON.stringify(k));
+  const more = grid.length > LISTED_COLUMNS ? `, … ${grid.length - LISTED_COLUMNS} more` : '';
+  return `${missing} (its keys: ${listed.join(', ')}${more})`;
 }
 
 /** Every string inside `value`, with its config path. */
@@ -122,7 +201,7 @@ export function templateColumnProblems(
   columns: ReadonlySet<string>,
 ): ColumnProblem[] {
   return [...templates].flatMap(([path, text]) =>
-    locatedProblems(text, columns)
+    locatedProblems(text, { columns })
       .filter((problem) => problem.kind === 'field')
       .map((problem) => ({ path, message: problem.message })),
   );
@@ -197,14 +276,15 @@ export interface FileTemplateProblem {
 
 /**
  * The template problems of a prompt file's text, found and worded as for an inline prompt
- * (`templateProblems`, and `templateColumnProblems` against `columns`, every field of every
- * row), each at the `{{` that starts it.
+ * (`templateProblems`, `templateColumnProblems` against `columns`, every field of every row,
+ * and, given the suite's `grid` keys, `templateParamProblems`), each at the `{{` that starts it.
  */
 export function fileTemplateProblems(
   text: string,
   columns: ReadonlySet<string>,
+  grid?: GridKeys,
 ): FileTemplateProblem[] {
-  return locatedProblems(text, columns).map((problem) => ({
+  return locatedProblems(text, { columns, grid }).map((problem) => ({
     ...position(text, problem.index),
     message: problem.message,
   }));

@@ -1,8 +1,10 @@
 /**
  * The on-disk cache of judge and embedding responses. A judge at temperature 0 asked the same
  * thing gives (near enough) the same answer, so a re-run of an unchanged suite should cost
- * nothing. Only successful, well-formed responses are stored: an error is never replayed.
+ * nothing. Only successful, well-formed responses are stored: an error is never replayed. The
+ * trials of a case (`trials: N`) are separate samples, so each trial has its own entries.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,20 +14,48 @@ import { canonicalJson } from '../shared/canonical-json.ts';
 const CACHE_FORMAT = 1;
 
 /**
- * What identifies a call: the server, the model and the full request body. Headers — the API
- * key above all — are deliberately not part of it, so rotating a key keeps the cache and the
- * key never reaches the disk.
+ * What identifies a call: the server, the model, the full request body and the trial it was
+ * made for. Headers — the API key above all — are deliberately not part of it, so rotating a
+ * key keeps the cache and the key never reaches the disk.
  */
 export interface CacheKeyInput {
   baseUrl: string;
   model: string;
   body: unknown;
+  /**
+   * The trial (1-based) of the case the call was made for (`trials: N`). Every trial sends the
+   * same request, yet each must be its own sample: trials after the first get keys of their
+   * own. Trial 1 (or none) keeps the key of a run without trials, so existing caches still hit.
+   */
+  trial?: number;
 }
 
-/** The cache key: sha256 (hex) of the canonical JSON of `{ baseUrl, model, body }`. */
+/**
+ * The cache key: sha256 (hex) of the canonical JSON of `{ baseUrl, model, body }`, with
+ * `trial` added for a trial after the first.
+ */
 export function cacheKey(input: CacheKeyInput): string {
-  const { baseUrl, model, body } = input;
-  return createHash('sha256').update(canonicalJson({ baseUrl, model, body })).digest('hex');
+  const { baseUrl, model, body, trial } = input;
+  const identity =
+    trial !== undefined && trial > 1 ? { baseUrl, model, body, trial } : { baseUrl, model, body };
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex');
+}
+
+/**
+ * The trial being run, for the calls made while running it (a model target's, a judge's, a
+ * custom evaluator's through `createJudgeClient`): the engine enters it around a trial's target
+ * call and each of its evaluator calls when a suite runs several trials.
+ */
+const trialScope = new AsyncLocalStorage<number>();
+
+/** Runs `fn` as part of trial `trial` (1-based): calls it makes are cached as that trial's. */
+export function inTrial<T>(trial: number, fn: () => T): T {
+  return trialScope.run(trial, fn);
+}
+
+/** The trial (1-based) the current call is made for; undefined outside any trial scope. */
+export function currentTrial(): number | undefined {
+  return trialScope.getStore();
 }
 
 /** A response cache; `get` answers undefined on a miss. */

@@ -16,12 +16,14 @@ import {
   type Scrubber,
 } from '../shared/secrets.ts';
 import type { Breaker } from './breaker.ts';
-import { cacheKey, createFileCache, type ResponseCache } from './cache.ts';
+import { cacheKey, createFileCache, currentTrial, type ResponseCache } from './cache.ts';
 import { createHostLimiter, type HostLimiter } from './host-limiter.ts';
 import { abortedError, postAttempt, type AttemptSettings } from './post-attempt.ts';
 import { withRetries } from './retry.ts';
 import { cachedChat, cachedEmbeddings, parseChat, parseEmbeddings } from './responses.ts';
-import type { CallMeta, JudgeClient, JudgeError } from './types.ts';
+import type { CallMeta, CallOptions, ChatUsage, JudgeClient, JudgeError } from './types.ts';
+import { isRecord } from '../shared/is-record.ts';
+import { oneLine } from '../shared/one-line.ts';
 
 /** OpenAI's API, used when neither `baseUrl` nor `OPENAI_BASE_URL` is set. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -127,10 +129,15 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     body: Record<string, unknown>,
     parse: (json: unknown) => T | undefined,
     fromCache: (value: unknown) => T | undefined,
-    signal: AbortSignal | undefined,
+    callOptions: CallOptions,
   ): Promise<({ ok: true } & CallMeta & T) | { ok: false; error: JudgeError }> => {
+    const { signal } = callOptions;
     const url = endpoint(baseUrl, path);
-    const key = cache === undefined ? undefined : cacheKey({ baseUrl, model, body });
+    const trial = callOptions.trial ?? currentTrial();
+    const key =
+      cache === undefined
+        ? undefined
+        : cacheKey({ baseUrl, model, body, ...(trial !== undefined ? { trial } : {}) });
     if (cache !== undefined && key !== undefined) {
       const hit = fromCache(await cache.get(key));
       if (hit !== undefined) return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
@@ -143,13 +150,18 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
       // A config mistake, but a call result all the same: the caller's error path reports it.
       return {
         ok: false,
-        error: { code: 'judge.network', message: `"${url}" is not a valid URL`, attempts: 0 },
+        error: {
+          code: 'judge.network',
+          message: `"${url}" is not a valid URL`,
+          attempts: 0,
+          latencyMs: 0,
+        },
       };
     }
     // The breaker knows the server by its base URL without the query, which may hold a key.
     const server = baseUrl.replace(/[?#].*$/, '');
     const refused = options.breaker?.refused(server);
-    if (refused !== undefined) return { ok: false, error: refused };
+    if (refused !== undefined) return { ok: false, error: { ...refused, latencyMs: 0 } };
     const started = now();
     const answered = await withRetries(
       () => hostLimiter.run(host.host, () => postAttempt(url, payload, signal, attemptSettings)),
@@ -165,18 +177,24 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     if (answered.ok || answered.error.code !== 'judge.aborted') {
       options.breaker?.record(server, answered.ok ? undefined : answered.error, true);
     }
-    if (!answered.ok) return { ok: false, error: answered.error };
+    // A failed call took its time too: every attempt and every wait between them.
+    if (!answered.ok)
+      return { ok: false, error: { ...answered.error, latencyMs: now() - started } };
     const { answer, attempts } = answered;
-    const parsed = parse(scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber));
+    const json = scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber);
+    const parsed = parse(json);
     if (parsed === undefined) {
+      const usage = reportedUsage(json);
       return {
         ok: false,
         error: {
           code: 'judge.malformed',
-          message: `POST ${url} answered ${answer.status} without the expected fields`,
+          message: `POST ${url} answered ${answer.status} ${malformedDetail(json)}`,
           status: answer.status,
           raw: answer.text,
           attempts,
+          latencyMs: now() - started,
+          ...(usage !== undefined ? { usage } : {}),
         },
       };
     }
@@ -188,14 +206,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     baseUrl,
     chat(request, callOptions = {}) {
       const body: Record<string, unknown> = { ...request, temperature: request.temperature ?? 0 };
-      return call(
-        '/chat/completions',
-        request.model,
-        body,
-        parseChat,
-        cachedChat,
-        callOptions.signal,
-      );
+      return call('/chat/completions', request.model, body, parseChat, cachedChat, callOptions);
     },
     embed(texts, model, callOptions = {}) {
       return call(
@@ -204,10 +215,37 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         { model, input: texts },
         (json) => parseEmbeddings(json, texts.length),
         (value) => cachedEmbeddings(value, texts.length),
-        callOptions.signal,
+        callOptions,
       );
     },
   };
+}
+
+/**
+ * Why a 2xx answer is of no use: the error the server put in it (a gateway's `200 {"error":
+ * {"message": "quota exceeded"}}`), else that the expected fields are missing. `json` is
+ * already scrubbed of secrets.
+ */
+function malformedDetail(json: unknown): string {
+  if (isRecord(json)) {
+    const error = json.error;
+    const message = isRecord(error) ? error.message : error;
+    if (typeof message === 'string' && message.trim() !== '') {
+      return `with an error: ${oneLine(message).slice(0, 300)}`;
+    }
+  }
+  return 'without the expected fields';
+}
+
+/** The token counts an unusable answer still reported, if it reported any. */
+function reportedUsage(json: unknown): ChatUsage | undefined {
+  if (!isRecord(json) || !isRecord(json.usage)) return undefined;
+  const count = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  const promptTokens = count(json.usage.prompt_tokens);
+  const completionTokens = count(json.usage.completion_tokens);
+  if (promptTokens === undefined && completionTokens === undefined) return undefined;
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
 }
 
 /** `value` with every secret removed from its strings (an answer that echoed a key). */

@@ -59,8 +59,18 @@ export interface JudgeError {
   status?: number;
   /** The first 2 KB of the body, for `judge.malformed` and `judge.http`. */
   raw?: string;
-  /** Requests made, including the failing one. */
+  /** Requests made, including the failing one; 0 for a call that was never sent. */
   attempts?: number;
+  /**
+   * For a call the client made: the time it took, from the first attempt to the failure, with
+   * the retries and backoff waits between them (as `CallMeta.latencyMs`); 0 when nothing was sent.
+   */
+  latencyMs?: number;
+  /**
+   * Token counts the server reported with an answer that could not be used (a 200 without the
+   * expected fields); absent when it reported none, as for an HTTP error or a timeout.
+   */
+  usage?: ChatUsage;
   /** For `judge.network`: the system's error code (`ECONNREFUSED`, `ENOTFOUND`), when known. */
   networkCode?: string;
 }
@@ -69,6 +79,12 @@ export interface JudgeError {
 export interface CallOptions {
   /** Aborts the call, including a backoff wait; the result is `judge.aborted`. */
   signal?: AbortSignal;
+  /**
+   * The trial (1-based) of the case this call is for (`trials: N`): trials after the first are
+   * cached apart, so each is its own sample. Default: the trial the engine is running (see
+   * `inTrial` in `cache.ts`), else none, which is cached as trial 1.
+   */
+  trial?: number;
 }
 
 /** What a call reports on success, besides its payload. */

@@ -13,9 +13,12 @@ export function emptyUsage(): Usage {
   return { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, cost: 0, latencyMs: 0 };
 }
 
-/** The sum of two usages. A `null` cost (an unpriced model) makes the sum's cost `null`. */
+/**
+ * The sum of two usages. A `null` cost (an unpriced model, a failed call of unknown cost) makes
+ * the sum's cost `null`. `retries` is kept only when one of them has it.
+ */
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     calls: a.calls + b.calls,
     cacheHits: a.cacheHits + b.cacheHits,
     promptTokens: a.promptTokens + b.promptTokens,
@@ -23,35 +26,70 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cost: a.cost === null || b.cost === null ? null : a.cost + b.cost,
     latencyMs: a.latencyMs + b.latencyMs,
   };
+  if (a.retries !== undefined || b.retries !== undefined) {
+    sum.retries = (a.retries ?? 0) + (b.retries ?? 0);
+  }
+  return sum;
+}
+
+/** What `tokens` cost at `model`'s price; `null` when the model has no price. */
+function priced(
+  tokens: { promptTokens: number; completionTokens: number },
+  model: string,
+  prices: PriceTable | undefined,
+): number | null {
+  const price = prices?.[model];
+  if (price === undefined) return null;
+  const { promptTokens, completionTokens } = tokens;
+  return (
+    (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) / 1e6
+  );
+}
+
+/** `{ retries }` for a call of `attempts` requests, when it took more than one. */
+function retriesOf(attempts: number | undefined): Pick<Usage, 'retries'> {
+  return attempts !== undefined && attempts > 1 ? { retries: attempts - 1 } : {};
 }
 
 /**
- * The usage of one finished client call. A cache hit counts as a hit with no tokens, latency or
- * cost; a failed call counts as a call (its tokens are unknown, so none, and it costs nothing we
- * can price). `prices` absent: cost `null`, as it is for a model missing from the table.
+ * The usage of one finished client call; a call is one however many attempts it took, and the
+ * attempts after the first are its `retries`. A cache hit counts as a hit with no tokens,
+ * latency or cost. A failed call counts as a call with the time it took (every attempt and
+ * wait); its tokens are those the server reported with an unusable answer, else none, and its
+ * cost is priced from them, else unknown (`null`): an HTTP error, a timeout or a dropped socket
+ * reports no usage. A call never sent (its server given up on by the breaker, a bad URL) is no
+ * call at all: empty usage. `prices` absent: cost `null`, as it is for a model missing from the
+ * table.
  */
 export function callUsage(
   result: ChatResult | EmbedResult,
   model: string,
   prices: PriceTable | undefined,
 ): Usage {
-  if (!result.ok) return { ...emptyUsage(), calls: 1, cost: 0 };
+  if (!result.ok) {
+    const { attempts, latencyMs, usage } = result.error;
+    if (attempts === 0) return emptyUsage();
+    return {
+      calls: 1,
+      cacheHits: 0,
+      promptTokens: usage?.promptTokens ?? 0,
+      completionTokens: usage?.completionTokens ?? 0,
+      cost: usage === undefined ? null : priced(usage, model, prices),
+      latencyMs: latencyMs ?? 0,
+      ...retriesOf(attempts),
+    };
+  }
   if (result.cached) return { ...emptyUsage(), cacheHits: 1 };
   const promptTokens = result.usage.promptTokens;
   const completionTokens = 'completionTokens' in result.usage ? result.usage.completionTokens : 0;
-  const price = prices?.[model];
-  const cost =
-    price === undefined
-      ? null
-      : (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) /
-        1_000_000;
   return {
     calls: 1,
     cacheHits: 0,
     promptTokens,
     completionTokens,
-    cost,
+    cost: priced({ promptTokens, completionTokens }, model, prices),
     latencyMs: result.latencyMs,
+    ...retriesOf(result.attempts),
   };
 }
 

@@ -9,7 +9,7 @@ import { UsageError, formatIssue, usageError, type Issue } from '../shared/error
 import { builtinEvaluators } from '../evaluators/registry.ts';
 import { createModuleLoader, type ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import { createModelAccess, resolveCacheDir, type ModelAccess } from '../bind/models.ts';
-import { bindSuites, suiteSpecs } from '../bind/bind.ts';
+import { bindSuites, suiteSpecs, type BindOptions, type BoundSuite } from '../bind/bind.ts';
 import { readTestsets } from '../bind/testsets.ts';
 import { checkFilters, planRun, selectedSuites } from '../plan/plan.ts';
 import type { RunFilters, RunPlan, TestsetIndex } from '../plan/types.ts';
@@ -65,20 +65,82 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** Loads and validates the config the user named (or the default one); problems are a UsageError. */
+/**
+ * Loads and validates the config the user named (or the default one); problems are a UsageError,
+ * with the secrets of the environment and of the config scrubbed from it (see {@link scrubbing}).
+ */
 export async function loadConfig(
   configArg: string | undefined,
   ctx: CommandContext,
 ): Promise<LoadedConfig> {
-  const file = resolveConfigArg(configArg, ctx);
+  return (await loadScrubbed(configArg, ctx)).config;
+}
+
+/** The config, and the scrubber of its secrets and the environment's (see {@link runSecrets}). */
+async function loadScrubbed(
+  configArg: string | undefined,
+  ctx: CommandContext,
+): Promise<{ config: LoadedConfig; secrets: string[]; scrubber: Scrubber }> {
+  const envScrubber = createScrubber(secretsInEnv(ctx.env));
+  let file: string;
+  try {
+    file = resolveConfigArg(configArg, ctx);
+  } catch (error) {
+    throw scrubbedThrown(error, envScrubber);
+  }
   const loaded = await loadConfigFile(file, {
     cwd: ctx.cwd,
     env: ctx.env,
     builtins: builtinEvaluators,
   });
-  if (!loaded.ok) throw new UsageError(loaded.issues);
-  printWarnings(loaded.warnings, ctx);
-  return loaded.config;
+  if (!loaded.ok) {
+    // The config's own secrets (an `apiKey: ${RAW_KEY}`) are known before it is valid.
+    const scrubber = createScrubber([...(loaded.secrets ?? []), ...secretsInEnv(ctx.env)]);
+    throw scrubbedError(new UsageError(loaded.issues), scrubber);
+  }
+  const secrets = runSecrets(loaded.config, ctx);
+  const scrubber = createScrubber(secrets);
+  printWarnings(loaded.warnings, ctx, scrubber);
+  return { config: loaded.config, secrets, scrubber };
+}
+
+/**
+ * The run's secrets (docs/config.md#secrets): the config's keys, header values and URL
+ * credentials, and the environment's secret-named values.
+ */
+function runSecrets(config: LoadedConfig, ctx: CommandContext): string[] {
+  return [...configSecrets(config), ...secretsInEnv(ctx.env)];
+}
+
+/**
+ * `work`, with every UsageError it throws scrubbed: the one place the config pipeline's problems
+ * leave it, for every command that prints them (validate, run, run --dry-run) and for the Action,
+ * which annotates them. A message may quote a value (`found "…"`) that came from a secret.
+ */
+async function scrubbing<T>(scrubber: Scrubber, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw scrubbedThrown(error, scrubber);
+  }
+}
+
+/** A thrown UsageError scrubbed; anything else (a bug) as it is. */
+function scrubbedThrown(error: unknown, scrubber: Scrubber): unknown {
+  return error instanceof UsageError ? scrubbedError(error, scrubber) : error;
+}
+
+function scrubbedError(error: UsageError, scrubber: Scrubber): UsageError {
+  if (scrubber.empty) return error;
+  // `json`: a message's quoted values are JSON strings, and a long one is cut short with `…`.
+  return new UsageError(
+    error.issues.map((issue) => scrubbedIssue(issue, scrubber)),
+    scrubber.json(error.message),
+  );
+}
+
+function scrubbedIssue(issue: Issue, scrubber: Scrubber): Issue {
+  return { ...issue, path: scrubber.json(issue.path), message: scrubber.json(issue.message) };
 }
 
 /** Command-line settings that change how suites are prepared. */
@@ -125,52 +187,45 @@ export async function loadAndPrepare(
   overrides: PrepareOverrides = {},
   narrow?: (plan: RunPlan, config: LoadedConfig) => Narrowed,
 ): Promise<PreparedRun> {
-  const config = await loadConfig(configArg, ctx);
-  const filterIssues = checkFilters(config, filters);
-  if (filterIssues.length > 0) throw new UsageError(filterIssues);
-  const secrets = [...configSecrets(config), ...secretsInEnv(ctx.env)];
-  const scrubber = createScrubber(secrets);
-  // Said once per server, when the run stops calling it; the cases say it each time.
-  const breaker = createBreaker(config.defaults.stopAfterErrors, (server, count, error) => {
-    ctx.stderr.write(
-      `warning: stopped calling ${server}: ${count} calls in a row failed with ${scrubber.text(error.message)}; the remaining calls to it error at once (defaults.stopAfterErrors)\n`,
-    );
-  });
-  const models = createModelAccess(config, {
-    cacheDir: resolveCacheDir(config, ctx.cwd, overrides),
-    updateBaselines: overrides.updateBaselines === true,
-    env: ctx.env,
-    secrets,
-    breaker,
-  });
-  const selected = selectedSuites(config, filters);
-  const [testsets, bound] = await Promise.all([
-    readTestsets(config, selected, ctx.cwd, { ignorePin: overrides.ignorePin === true }),
-    bindSuites(config, selected, {
-      loader: createModuleLoader(loaderOptions),
-      models,
+  const { config, secrets, scrubber } = await loadScrubbed(configArg, ctx);
+  return scrubbing(scrubber, async () => {
+    checkRunFilters(config, filters);
+    // Said once per server, when the run stops calling it; the cases say it each time.
+    const breaker = createBreaker(config.defaults.stopAfterErrors, (server, count, error) => {
+      ctx.stderr.write(
+        `warning: stopped calling ${server}: ${count} calls in a row failed with ${scrubber.text(error.message)}; the remaining calls to it error at once (defaults.stopAfterErrors)\n`,
+      );
+    });
+    const models = createModelAccess(config, {
+      cacheDir: resolveCacheDir(config, ctx.cwd, overrides),
+      updateBaselines: overrides.updateBaselines === true,
       env: ctx.env,
       secrets,
       breaker,
-      ...(overrides.targets ? { targets: overrides.targets } : {}),
-      ...(overrides.checkOnly === true ? { checkOnly: true } : {}),
-    }),
-  ]);
-  const issues = [...(testsets.ok ? [] : testsets.issues), ...(bound.ok ? [] : bound.issues)];
-  if (!testsets.ok || !bound.ok || issues.length > 0) throw new UsageError(issues);
-  printWarnings([...testsets.warnings, ...bound.warnings], ctx);
-  const planned = plannedRun(config, testsets.testsets, filters, overrides);
-  const fieldIssues = missingFieldIssues(config, planned);
-  if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
-  const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
-  return {
-    config,
-    plan,
-    suites: suiteSpecs(plan, bound.suites, resumed),
-    models,
-    scrubber,
-    pinIgnored: testsets.pinIgnored,
-  };
+    });
+    const { testsets, bound, pinIgnored } = await readAndBind(config, filters, ctx, scrubber, {
+      ignorePin: overrides.ignorePin === true,
+      bind: {
+        loader: createModuleLoader(loaderOptions),
+        models,
+        env: ctx.env,
+        secrets,
+        breaker,
+        ...(overrides.targets ? { targets: overrides.targets } : {}),
+        ...(overrides.checkOnly === true ? { checkOnly: true } : {}),
+      },
+    });
+    const planned = plannedRun(config, testsets, filters, overrides);
+    const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
+    return {
+      config,
+      plan,
+      suites: suiteSpecs(plan, bound, resumed),
+      models,
+      scrubber,
+      pinIgnored,
+    };
+  });
 }
 
 /** A plan changed before binding, and what its runs take over from an earlier run. */
@@ -180,36 +235,114 @@ export interface Narrowed {
 }
 
 /**
- * The plan of a config's run without binding it: no module is loaded and no model client made
- * (`evals run --dry-run`).
+ * The plan of a config's run, checked as `loadAndPrepare` checks it but without importing any
+ * user module (`evals run --dry-run`): the testsets are read and the suites bound only to be
+ * checked (prompt files, a command's `cwd` and program, an HTTP URL, built-in evaluators such as
+ * a judge without a model), and of a module (a function target, a custom evaluator, a pass
+ * condition) only that its file is there. No model is called. What the plan prints is scrubbed
+ * of the run's secrets (a command's argv, a URL).
  */
 export async function loadAndPlan(
   configArg: string | undefined,
   ctx: CommandContext,
   filters: RunFilters = {},
-  overrides: Pick<PrepareOverrides, 'trials' | 'ignorePin'> = {},
+  overrides: Pick<PrepareOverrides, 'trials' | 'ignorePin' | 'targets'> = {},
 ): Promise<{ config: LoadedConfig; plan: RunPlan; pinIgnored: Issue[] }> {
-  const config = await loadConfig(configArg, ctx);
+  const { config, secrets, scrubber } = await loadScrubbed(configArg, ctx);
+  return scrubbing(scrubber, async () => {
+    checkRunFilters(config, filters);
+    // No cache folder: nothing is called, so nothing is cached.
+    const models = createModelAccess(config, {
+      cacheDir: null,
+      updateBaselines: false,
+      env: ctx.env,
+      secrets,
+    });
+    const { testsets, pinIgnored } = await readAndBind(config, filters, ctx, scrubber, {
+      ignorePin: overrides.ignorePin === true,
+      bind: {
+        loader: createModuleLoader({ importModules: false }),
+        models,
+        env: ctx.env,
+        secrets,
+        checkOnly: true,
+        ...(overrides.targets ? { targets: overrides.targets } : {}),
+      },
+    });
+    const plan = plannedRun(config, testsets, filters, overrides);
+    return { config, plan: scrubbedPlan(plan, scrubber), pinIgnored };
+  });
+}
+
+function checkRunFilters(config: LoadedConfig, filters: RunFilters): void {
   const filterIssues = checkFilters(config, filters);
   if (filterIssues.length > 0) throw new UsageError(filterIssues);
-  const testsets = await readTestsets(config, selectedSuites(config, filters), ctx.cwd, {
-    ignorePin: overrides.ignorePin === true,
-  });
-  if (!testsets.ok) throw new UsageError(testsets.issues);
-  printWarnings(testsets.warnings, ctx);
-  const plan = plannedRun(config, testsets.testsets, filters, overrides);
-  const fieldIssues = missingFieldIssues(config, plan);
-  if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
-  return { config, plan, pinIgnored: testsets.pinIgnored };
+}
+
+/**
+ * The selected suites' testsets read and the suites bound, both at once so one look shows every
+ * problem; the warnings of both printed.
+ */
+async function readAndBind(
+  config: LoadedConfig,
+  filters: RunFilters,
+  ctx: CommandContext,
+  scrubber: Scrubber,
+  options: { ignorePin: boolean; bind: BindOptions },
+): Promise<{
+  testsets: TestsetIndex;
+  bound: ReadonlyMap<string, BoundSuite>;
+  pinIgnored: Issue[];
+}> {
+  const selected = selectedSuites(config, filters);
+  const [testsets, bound] = await Promise.all([
+    readTestsets(config, selected, ctx.cwd, { ignorePin: options.ignorePin }),
+    bindSuites(config, selected, options.bind),
+  ]);
+  const issues = [...(testsets.ok ? [] : testsets.issues), ...(bound.ok ? [] : bound.issues)];
+  if (!testsets.ok || !bound.ok || issues.length > 0) {
+    // Templates naming fields the rows lack need the rows, not the binding: said with its problems.
+    throw new UsageError(
+      testsets.ok ? [...issues, ...fieldIssues(config, testsets.testsets, filters)] : issues,
+    );
+  }
+  printWarnings([...testsets.warnings, ...bound.warnings], ctx, scrubber);
+  return { testsets: testsets.testsets, bound: bound.suites, pinIgnored: testsets.pinIgnored };
+}
+
+/**
+ * The plan with its printed descriptions scrubbed: a command target's argv or an HTTP URL may
+ * hold a secret (`Authorization: Bearer ${API_TOKEN}`). The runs are left as they are (a
+ * resumption matches them by their params).
+ */
+function scrubbedPlan(plan: RunPlan, scrubber: Scrubber): RunPlan {
+  if (scrubber.empty) return plan;
+  // `json`: a long description is cut short with `…`, maybe inside a secret.
+  const scrub = (text: string): string => scrubber.json(text);
+  return {
+    ...plan,
+    suites: plan.suites.map((suite) => ({
+      ...suite,
+      target: scrub(suite.target),
+      modelCalls: { ...suite.modelCalls, unknown: suite.modelCalls.unknown.map(scrub) },
+    })),
+  };
 }
 
 /**
  * Prints what loading, reading and binding noticed (an escaped template, rows collapsed, names
- * ignored), each where it is.
+ * ignored), each where it is, scrubbed of the run's secrets.
  */
-function printWarnings(warnings: readonly Issue[], ctx: CommandContext): void {
-  for (const warning of warnings)
-    ctx.stderr.write(`warning: ${formatIssue(warning).trimStart()}\n`);
+function printWarnings(warnings: readonly Issue[], ctx: CommandContext, scrubber: Scrubber): void {
+  for (const warning of warnings) {
+    ctx.stderr.write(`warning: ${formatIssue(scrubbedIssue(warning, scrubber)).trimStart()}\n`);
+  }
+}
+
+/** What `missingFieldIssues` finds in the run `filters` select; none if it cannot be planned. */
+function fieldIssues(config: LoadedConfig, testsets: TestsetIndex, filters: RunFilters): Issue[] {
+  const planned = planRun(config, testsets, filters, {});
+  return planned.ok ? missingFieldIssues(config, planned.plan) : [];
 }
 
 function plannedRun(
@@ -225,5 +358,7 @@ function plannedRun(
     overrides.trials !== undefined ? { trials: overrides.trials } : {},
   );
   if (!planned.ok) throw new UsageError(planned.issues);
+  const fieldIssues = missingFieldIssues(config, planned.plan);
+  if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
   return planned.plan;
 }

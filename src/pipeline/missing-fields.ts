@@ -2,7 +2,8 @@
  * The `{{ case.x }}` templates of a planned run whose field `x` no selected row has: every case
  * would error on them at run time, so `validate`, `run` and `run --dry-run` refuse the config
  * at the template instead (exit 2, nothing run). The same for the templates inside the prompt
- * and message files of a model target, each file the grid can name.
+ * and message files of a model target, each file the grid can name, where a `{{ params.x }}`
+ * naming no grid key is refused too (in the config itself, the rules refuse it at load).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -59,7 +60,7 @@ function promptFileIssues(
       return [];
     }
     const namedBy = formatConfigPath(['suites', suite.index, ...ref.at]);
-    return fileTemplateProblems(text, columns).map((problem): Issue => ({
+    return fileTemplateProblems(text, columns, Object.keys(suite.grid)).map((problem): Issue => ({
       code: 'template.prompt-file',
       file: join(dirname(config.file), ref.file),
       line: problem.line,

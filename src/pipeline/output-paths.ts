@@ -16,8 +16,16 @@ export interface OutputPath {
   path: string;
 }
 
-/** What `run` has not done when one of its outputs is refused. */
-const NOTHING_RUN = 'so the results could not be written; nothing was run';
+/** What `run` has not done when one of its outputs (`flag`) is refused: the file it names. */
+function nothingRun(flag: string): string {
+  const what =
+    flag === '--report'
+      ? 'the HTML report'
+      : flag === '--junit'
+        ? 'the JUnit report'
+        : 'the results';
+  return `so ${what} could not be written; nothing was run`;
+}
 
 /**
  * Refuses an output that is a folder, a block device or a socket, one under a file, one in a
@@ -25,12 +33,12 @@ const NOTHING_RUN = 'so the results could not be written; nothing was run';
  * outputs that are one file (also through links). A missing parent folder is fine (it is
  * created). A link is judged by what it leads to, as the writer follows it; a character device
  * or a FIFO is written into as it is. `consequence` ends the message: what the refusal spared
- * (by default, a run).
+ * (by default, a run, naming the file refused: the results, the JUnit or the HTML report).
  */
 export function checkOutputPaths(
   outputs: readonly OutputPath[],
   cwd: string,
-  consequence = NOTHING_RUN,
+  consequence?: string,
 ): void {
   const seen = new Map<string, string>();
   for (const { flag, path } of outputs) {
@@ -49,7 +57,7 @@ export function checkOutputPaths(
       seen.set(key, `${flag} ${path}`);
     }
     const problem = outputProblem(target);
-    if (problem !== undefined) throw refuse(flag, path, problem, consequence);
+    if (problem !== undefined) throw refuse(flag, path, problem, consequence ?? nothingRun(flag));
   }
 }
 

@@ -84,8 +84,8 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
 
 /**
  * `evals run --dry-run`: the plan of the run the same arguments would make, printed; nothing is
- * run, no module is loaded and no model is called. Exit 0, or 2 for the problems a run would
- * stop at before its first case (the config, the testsets, their pins, the filters).
+ * run, no user module is imported and no model is called. Exit 0, or 2 for the problems a run
+ * would stop at before its first case that need no module imported (see `loadAndPlan`).
  */
 async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
   const { resuming, filters, trials } = await selection(args, ctx);

@@ -89,7 +89,8 @@ export function renderCaseDetail(
       );
     });
   }
-  if (result.usage !== undefined) lines.push(field('model calls', describeUsage(result.usage)));
+  // describeUsage names itself (`model calls: 3 · tokens: …`): no field label before it.
+  if (result.usage !== undefined) lines.push(`${INDENT}${describeUsage(result.usage)}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,13 +1,15 @@
 /**
  * A listed case on the terminal: `✗ id  source  reasons` on one line when it fits; else the id
- * and source on the first line and each reason on a line of its own, cut in the middle if it
- * must be, so the cause at the end of an error is never what gets cut.
+ * and source on the first line and each reason on a line of its own, cut if it must be as
+ * `cutReason` does: its framing words whole and each long value in it cut in its middle, so
+ * neither the start of a reason nor the cause at the end of a value is what gets cut.
  */
 import { printable, textWidthUpTo } from '../shared/text-table.ts';
 import type { CaseResult } from '../types/index.ts';
 import type { Painter } from './ansi.ts';
 import { caseLabel, caseName, cutMiddle } from './case-text.ts';
 import { reasonOf } from './evaluation-reason.ts';
+import { cutReason } from './reason-cut.ts';
 import { describeCaseFailure, describeFailedEvaluation, flakyLabel } from './labels.ts';
 
 /** Why a case did not pass, one entry per reason, each with what its evaluator recorded. */
@@ -48,6 +50,6 @@ export function renderCaseLines(
   const under = `${indent}    `;
   return [
     head,
-    ...reasons.map((reason) => `${under}${cutMiddle(printable(reason), width - under.length)}`),
+    ...reasons.map((reason) => `${under}${cutReason(printable(reason), width - under.length)}`),
   ];
 }

@@ -59,8 +59,8 @@ const readers: Reader[] = [
   (m) => {
     if (!isNumber(m.distance) || m.distance === 0) return undefined;
     const limit = isNumber(m.maxDistance) ? ` > max ${formatCount(m.maxDistance)}` : '';
-    const of = isNumber(m.maxLength) ? ` of ${formatCount(m.maxLength)} characters` : '';
-    return `${formatCount(m.distance)} edits${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
+    const of = isNumber(m.maxLength) ? ` of ${plural(m.maxLength, 'character')}` : '';
+    return `${plural(m.distance, 'edit')}${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
   },
   // is-equals: { expected, actual, differsAt? }
   (m) =>

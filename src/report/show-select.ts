@@ -11,7 +11,7 @@ export interface ShowFilters {
   failed?: boolean;
   errored?: boolean;
   flaky?: boolean;
-  /** Cases whose id starts with this. */
+  /** Cases whose id is this, or, when no case's is, whose id starts with it. */
   casePrefix?: string;
   suites?: readonly string[];
   /** Grid key → values, a run matches one of the values of every key. */
@@ -36,9 +36,27 @@ export function paramValue(value: unknown): string {
   return formatParams({ v: value }, '').slice(2);
 }
 
-/** Whether a case is among those the filters select. */
+/**
+ * How a case's id matches `--case ID`: `exact` (the whole id), `prefix` (its start) or null.
+ * An exact match wins over prefix matches (`--case c1` is case c1, not c10…c19 too): callers
+ * keep the prefix matches only when no case matches exactly.
+ */
+export function caseIdMatch(id: string, casePrefix: string): 'exact' | 'prefix' | null {
+  if (id === casePrefix) return 'exact';
+  return id.startsWith(casePrefix) ? 'prefix' : null;
+}
+
+/**
+ * Whether a case is among those the filters select, its id taken as a prefix match; a caller
+ * that lets an exact id win checks {@link caseIdMatch} first.
+ */
 export function caseSelected(result: CaseResult, filters: ShowFilters): boolean {
   if (filters.casePrefix !== undefined && !result.id.startsWith(filters.casePrefix)) return false;
+  return statusSelected(result, filters);
+}
+
+/** Whether a case has a status the status flags select (any case without one). */
+export function statusSelected(result: CaseResult, filters: ShowFilters): boolean {
   const byStatus = filters.failed === true || filters.errored === true || filters.flaky === true;
   if (!byStatus) return true;
   return (

@@ -9,13 +9,8 @@ import { addUsage } from '../judge/usage.ts';
 import { renderTable, type TableColumn, printable } from '../shared/text-table.ts';
 import { describeUsage, formatCount, formatParams, formatPercent, plural } from './labels.ts';
 import { renderCaseLines } from './case-lines.ts';
-import {
-  ErrorTally,
-  countedLine,
-  cutMiddle,
-  distinctShortIds,
-  type CountedMessage,
-} from './case-text.ts';
+import { ErrorTally, countedLine, distinctShortIds, type CountedMessage } from './case-text.ts';
+import { cutReason } from './reason-cut.ts';
 import { gridMatrices, matrixSuites } from './grid-matrix.ts';
 import { renderMatrixText } from './grid-matrix-text.ts';
 import { runTotals } from './totals.ts';
@@ -218,7 +213,7 @@ function renderWrong(
   if (errors.some((error) => error.count > 1)) {
     lines.push('', `${INDENT}errors (identical ones counted once):`);
     for (const error of errors.slice(0, MAX_LISTED_CASES)) {
-      lines.push(`${INDENT}${INDENT}${cutMiddle(printable(countedLine(error)), width - 4)}`);
+      lines.push(`${INDENT}${INDENT}${cutReason(printable(countedLine(error)), width - 4)}`);
     }
     if (errors.length > MAX_LISTED_CASES) {
       lines.push(

@@ -34,11 +34,22 @@ export { timeoutMessage };
  *
  * `signal` is a prototype getter (a getter in an object literal costs ~2 µs per object), so
  * `{ ...args }` does not copy it; user code that forwards its arguments should pass them whole.
+ * `trial` is one too, so the objects' own fields stay those the SDK hands out.
  */
 export class CallScope {
   #controller: AbortController | undefined;
   #aborted = false;
   #reason: unknown;
+  readonly #trial: number;
+
+  constructor(trial = 1) {
+    this.#trial = trial;
+  }
+
+  /** Which trial of the case the call is for, from 1 (always 1 without `trials:`). */
+  get trial(): number {
+    return this.#trial;
+  }
 
   /** The signal handed to the callee; aborted on time-out or interrupt. */
   get signal(): AbortSignal {
@@ -66,8 +77,8 @@ export class FnCallArgs extends CallScope implements FnArgs {
   testCase: Record<string, unknown>;
   params: Params;
 
-  constructor(testCase: Record<string, unknown>, params: Params) {
-    super();
+  constructor(testCase: Record<string, unknown>, params: Params, trial = 1) {
+    super(trial);
     this.testCase = testCase;
     this.params = params;
   }
@@ -85,8 +96,9 @@ export class EvaluatorCallArgs extends CallScope implements EvaluatorArgs {
     output: unknown,
     params: Params,
     durationMs: number,
+    trial = 1,
   ) {
-    super();
+    super(trial);
     this.testCase = testCase;
     this.output = output;
     this.params = params;

@@ -85,7 +85,8 @@ export function isUsage(value: unknown): value is Usage {
     count(u.promptTokens) &&
     count(u.completionTokens) &&
     count(u.latencyMs) &&
-    (u.cost === null || count(u.cost))
+    (u.cost === null || count(u.cost)) &&
+    (u.retries === undefined || (count(u.retries) && Number.isInteger(u.retries)))
   );
 }
 

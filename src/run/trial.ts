@@ -2,6 +2,7 @@
  * One trial of a case: the target, then its evaluators at once, then the pass condition, and
  * the trial's record (the case's, once every trial is in).
  */
+import { inTrial } from '../judge/cache.ts';
 import { describeValue } from '../shared/errors.ts';
 import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 import { hasTagIn } from '../testsets/identity.ts';
@@ -42,8 +43,13 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     await waiting;
     if (engine.calls.interrupted) return;
   }
-  const args = new FnCallArgs(testCase.data, run.params);
-  const called = engine.calls.call(unit, () => spec.target.call(args), args, spec.timeoutMs);
+  const args = new FnCallArgs(testCase.data, run.params, trial + 1);
+  const called = engine.calls.call(
+    unit,
+    () => inTrialOf(unit, () => spec.target.call(args)),
+    args,
+    spec.timeoutMs,
+  );
   const produced = called instanceof Promise ? await called : called;
   if (engine.calls.interrupted) return;
   const { durationMs } = produced;
@@ -139,12 +145,26 @@ function evaluate(
   // The case is dropped after an interrupt; do not start user code whose result is discarded.
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, 'interrupted', 0);
   const { run } = unit;
-  const args = new EvaluatorCallArgs(testCase, output, run.params, fnDurationMs);
+  const args = new EvaluatorCallArgs(testCase, output, run.params, fnDurationMs, unit.trial + 1);
   const timeoutMs = evaluator.timeoutMs ?? run.suite.spec.timeoutMs;
-  const called = engine.calls.call(unit, () => evaluator.evaluateTestCase(args), args, timeoutMs);
+  const called = engine.calls.call(
+    unit,
+    () => inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
+    args,
+    timeoutMs,
+  );
   return called instanceof Promise
     ? called.then((outcome) => evaluationOf(evaluator, outcome))
     : evaluationOf(evaluator, called);
+}
+
+/**
+ * Runs `fn` in the trial scope of `unit` when its suite runs several trials, so the model calls
+ * it makes (a model target's, a judge's) are cached as that trial's: each trial its own sample.
+ * Without trials nothing is entered (and the calls keep the keys they always had).
+ */
+function inTrialOf<T>(unit: Unit, fn: () => T): T {
+  return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
 }
 
 /** The evaluation an evaluator call's outcome gives (null: the evaluator skipped the case). */

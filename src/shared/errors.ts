@@ -94,7 +94,8 @@ export function describeValue(value: unknown): string {
   else if (typeof value === 'number') text = String(value);
   else if (typeof value === 'symbol' || typeof value === 'function') text = `a ${typeof value}`;
   else text = JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  // `…`, as every cut in a message: the scrubber then knows a secret cut short there.
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /**

@@ -45,6 +45,11 @@ export async function openRegularFile(path: string, maxBytes: number): Promise<R
  * a file that grows while it is read is not followed.
  */
 export async function readRegularFile(path: string, maxBytes: number): Promise<string> {
+  return (await readRegularFileBytes(path, maxBytes)).toString('utf8');
+}
+
+/** The bytes of a regular file, as {@link readRegularFile} reads them, not decoded. */
+export async function readRegularFileBytes(path: string, maxBytes: number): Promise<Buffer> {
   const { handle, size } = await openRegularFile(path, maxBytes);
   try {
     const buffer = Buffer.alloc(size);
@@ -54,7 +59,7 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<s
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return buffer.toString('utf8', 0, filled);
+    return buffer.subarray(0, filled);
   } finally {
     await handle.close();
   }

@@ -147,6 +147,11 @@ export function escapedTemplates(text: string): EscapedTemplate[] {
   });
 }
 
+/** The literal text around the templates of a string, escapes undone: one more piece than templates. */
+export function textPieces(text: string): string[] {
+  return text.includes('{{') ? lex(text).texts : [text];
+}
+
 /** The templates in a string, in order, each with the index of its `{{` (escaped ones are text). */
 export function templateSpans(text: string): TemplateSpan[] {
   if (!text.includes('{{')) return [];
@@ -324,10 +329,12 @@ function compileString(text: string): CompiledTemplate {
  * Compiles `text` as text whatever it holds: literal pieces as written (escapes undone) and each
  * template's value turned into text by `toText`, even a template that is the whole string. For
  * inputs that are always text: a URL (values percent-encoded), an argv word, a prompt file.
+ * `toText` also gets the template's place in order (0, 1, …), for a shell line that quotes each
+ * value for where its template sits.
  */
 export function compileText(
   text: string,
-  toText: (value: unknown) => string,
+  toText: (value: unknown, template: number) => string,
 ): (scope: TemplateScope) => TextResult {
   if (!text.includes('{{')) {
     const constant: TextResult = { ok: true, value: text };
@@ -338,7 +345,7 @@ export function compileText(
 
 function compileLexed(
   { texts, templates }: Lexed,
-  toText: (value: unknown) => string,
+  toText: (value: unknown, template: number) => string,
 ): (scope: TemplateScope) => TextResult {
   // Literal text and paths alternate: text, path, text, …, text.
   const paths = templates.map(({ expression }) => ({ expression, parts: parsePath(expression) }));
@@ -348,7 +355,7 @@ function compileLexed(
       const { expression, parts } = paths[i]!;
       const r = lookup(expression, parts, scope);
       if (!r.ok) return r;
-      out += toText(r.value);
+      out += toText(r.value, i);
       out += texts[i + 1] ?? '';
     }
     return { ok: true, value: out };

@@ -249,20 +249,45 @@ function shrinkColumns(
 }
 
 /**
- * Characters that act on the terminal instead of showing: C0 and C1 controls (escape sequences
- * start with one), and the bidirectional marks, embeddings, overrides and isolates (U+061C,
- * U+200E/F, U+202A–U+202E, U+2066–U+2069) that make text read differently from what it is
- * (CVE-2021-42574).
+ * Characters that act on the terminal instead of showing, or that show as nothing: C0 and C1
+ * controls (escape sequences start with one); format characters (Cf: the bidirectional marks,
+ * embeddings, overrides and isolates that make text read differently from what it is,
+ * CVE-2021-42574, and zero-width spaces, joiners, soft hyphens, the BOM); line and paragraph
+ * separators; spaces other than the space (no-break, thin, ideographic…), which look like one;
+ * and the fillers that show as blanks (U+034F, U+115F, U+1160, U+3164, U+FFA0). Two values
+ * that differ only by one of them must not look the same (`expected "ab", got "a\u200bb"`).
  */
-// eslint-disable-next-line no-control-regex
-const ACTING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const ACTING = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u3164\uffa0]|(?! )\p{Zs}/gu;
+
+/** An emoji before a zero-width joiner, maybe with its presentation selector or skin tone. */
+const EMOJI_BEFORE = /\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})?$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+/** A tag character (U+E0020–U+E007F) after a black flag or another tag: a subdivision flag. */
+const TAG = /[\u{e0020}-\u{e007f}]/u;
+const FLAG_OR_TAG_BEFORE = /[\u{1f3f4}\u{e0020}-\u{e007f}]$/u;
 
 /**
- * Makes user text (labels, ids, keys, values) safe to print: acting characters (see `ACTING`),
- * escape sequences included, are shown as `\uXXXX`; a tab is a space.
+ * Whether the format character `char` at `offset` of `text` is part of an emoji: the joiner
+ * of a sequence such as 👨‍👩‍👧, or a tag of a flag such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿. Those show as the emoji they make.
+ */
+function inEmoji(char: string, offset: number, text: string): boolean {
+  const before = text.slice(Math.max(0, offset - 4), offset);
+  if (char === '\u200d') {
+    return EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(text.slice(offset + 1, offset + 3));
+  }
+  return TAG.test(char) && FLAG_OR_TAG_BEFORE.test(before);
+}
+
+/**
+ * Makes user text (labels, ids, keys, values) safe to print: acting and invisible characters
+ * (see `ACTING`), escape sequences included, are shown as `\uXXXX` (`\u{XXXXX}` beyond U+FFFF);
+ * a tab is a space; the joiners and tags inside an emoji are kept.
  */
 export function printable(text: string): string {
-  return text.replace(ACTING, (char) =>
-    char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(ACTING, (char: string, offset: number) => {
+    if (char === '\t') return ' ';
+    if (inEmoji(char, offset, text)) return char;
+    const code = char.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }

@@ -15,7 +15,8 @@ import { literalValue, templateExpressions } from '../shared/templates.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
-import { shellQuote, textInput, type Rendered, type TargetInput } from './inputs.ts';
+import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
+import { shellLineInput, textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 
@@ -54,15 +55,25 @@ export function createCommandTarget(
       },
     };
   }
+  const shell = !Array.isArray(config.run) || config.shell;
+  const line = typeof config.run === 'string' ? config.run : config.run.join(' ');
+  // The config check refuses these first; a target built some other way is refused here too.
+  const refused = shell ? refusedShellTemplates(line)[0] : undefined;
+  if (refused !== undefined) {
+    return {
+      ok: false,
+      issue: {
+        ...setup.issueAt('target', 'run'),
+        code: 'target.shell-template',
+        message: refusedTemplateMessage(refused),
+      },
+    };
+  }
   const argv: TargetInput<string>[] =
-    typeof config.run === 'string' || config.shell
-      ? [
-          textInput('/bin/sh', asIs),
-          textInput('-c', asIs),
-          // A template's value is one shell word, whatever it holds.
-          textInput(typeof config.run === 'string' ? config.run : config.run.join(' '), shellQuote),
-        ]
-      : config.run.map((arg) => textInput(arg, asIs));
+    Array.isArray(config.run) && !config.shell
+      ? config.run.map((arg) => textInput(arg, asIs))
+      : // A template's value is literal text, quoted for where it sits in the line.
+        [textInput('/bin/sh', asIs), textInput('-c', asIs), shellLineInput(line)];
   if (!config.shell && Array.isArray(config.run)) {
     const program = config.run[0]!;
     // A program without templates is looked up as it will be run: a `\{{` in it read as `{{`.

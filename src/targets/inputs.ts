@@ -2,6 +2,7 @@
  * The templated inputs of a config target (a prompt, a URL, a body, an argv list), compiled once
  * and resolved per case against `{ case, params }`.
  */
+import { quoteForShell, shellLineContexts } from '../shared/shell-contexts.ts';
 import { compileTemplates, compileText, type TemplateResult } from '../shared/templates.ts';
 import type { FnArgs } from '../types/index.ts';
 
@@ -31,6 +32,24 @@ export function targetInput<T = unknown>(value: unknown): TargetInput<T> {
  */
 export function textInput(text: string, piece: (value: string) => string): TargetInput<string> {
   const compiled = compileText(text, (value) => piece(asText(value)));
+  return {
+    render: ({ testCase, params }) => compiled({ case: testCase, params, output: undefined }),
+  };
+}
+
+/**
+ * A `shell: true` command line: each template's value quoted for where its template sits
+ * (unquoted, inside '…' or inside "…"), so the shell reads it as literal text. The caller has
+ * refused lines with templates that cannot be quoted (`refusedShellTemplates`).
+ */
+export function shellLineInput(line: string): TargetInput<string> {
+  const contexts = shellLineContexts(line);
+  const compiled = compileText(line, (value, template) => {
+    const where = contexts[template];
+    // A bug, not a user mistake: the config check refuses these before anything runs.
+    if (!where?.ok) throw new Error(`template ${template} of a command line is ${where?.where}`);
+    return quoteForShell(asText(value), where.context);
+  });
   return {
     render: ({ testCase, params }) => compiled({ case: testCase, params, output: undefined }),
   };

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { JudgeSettings, ModelTargetConfig, PromptSource } from '../config/types.ts';
-import { callUsage, type PriceTable } from '../judge/usage.ts';
+import { callUsage, hasUsage, type PriceTable } from '../judge/usage.ts';
 import type { ChatMessage, ChatRequest, JudgeClient } from '../judge/types.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { describeTarget } from '../config/target.ts';
@@ -89,9 +89,20 @@ export async function createModelTarget(
       async call(args): Promise<TargetOutput> {
         const request = chatRequest(config, model.render(args), messages, args);
         if (!request.ok) return { output: null, error: request.error };
-        const result = await client.chat(request.value, { signal: args.signal });
+        // Each trial is its own sample: trials after the first are cached apart from trial 1.
+        const result = await client.chat(request.value, {
+          signal: args.signal,
+          ...(args.trial !== undefined ? { trial: args.trial } : {}),
+        });
         const usage = callUsage(result, request.value.model, prices);
-        if (!result.ok) return { output: null, usage, error: result.error.message };
+        if (!result.ok) {
+          // A call never sent (its server given up on) used nothing: no usage at all.
+          return {
+            output: null,
+            ...(hasUsage(usage) ? { usage } : {}),
+            error: result.error.message,
+          };
+        }
         const text = result.message.content ?? '';
         if (config.responseFormat === 'text') return { output: text, usage };
         return { ...parsedReply(text, validate), usage };
@@ -128,10 +139,8 @@ async function promptText(
     }
     if (files.has(file.value)) continue;
     try {
-      files.set(
-        file.value,
-        textInput(await readFile(resolve(setup.dir, file.value), 'utf8'), asIs),
-      );
+      const text = await readFile(resolve(setup.dir, file.value), 'utf8');
+      files.set(file.value, textInput(promptFileText(text), asIs));
     } catch (error) {
       const reason =
         (error as NodeJS.ErrnoException).code === 'ENOENT'
@@ -160,6 +169,16 @@ async function promptText(
       return input.render(args);
     },
   };
+}
+
+/**
+ * A prompt file's text as it is sent: without a leading BOM, its line ends read as LF (a CRLF
+ * or a lone CR each one LF), as testset cells and the config are read, so a checkout that
+ * converts line ends (Windows) sends the same prompt and hits the same cache entries.
+ */
+function promptFileText(text: string): string {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return body.replace(/\r\n?/g, '\n');
 }
 
 /** The request of one case, or the template that could not be resolved. */

@@ -25,6 +25,12 @@ export interface FileAtRef {
   relPath: string;
 }
 
+/**
+ * A file's bytes at a commit ({@link FileAtRef} before decoding): the testset readers decode
+ * them as they decode a file, refusing what is not UTF-8 with the line and column of a bad byte.
+ */
+export type BytesAtRef = Omit<FileAtRef, 'text'> & { bytes: Buffer };
+
 /** One commit in a file's history. */
 export interface FileCommit {
   /** Full sha. */
@@ -59,13 +65,22 @@ export async function repoRoot(dir: string): Promise<GitResult<string>> {
   return findRoot(resolve(dir), 'a testset ref: cannot be read');
 }
 
+/** {@link readBytesAtRef}, decoded as UTF-8 (bad bytes as U+FFFD: for display, not for rows). */
+export async function readFileAtRef(absPath: string, ref: string): Promise<GitResult<FileAtRef>> {
+  const read = await readBytesAtRef(absPath, ref);
+  if (!read.ok) return read;
+  const { bytes, ...rest } = read.value;
+  // Buffer#toString keeps a leading BOM (U+FEFF), as readFile(…, 'utf8') does.
+  return { ok: true, value: { text: bytes.toString('utf8'), ...rest } };
+}
+
 /**
- * A file's text as of `ref`, read from git's object store: the working tree and the index are
+ * A file's bytes as of `ref`, read from git's object store: the working tree and the index are
  * never touched, so uncommitted edits neither show up nor get lost. `absPath` is an absolute path
  * inside the repository; the file need not exist in the working tree. A symlink committed at the
  * path is followed inside the repository.
  */
-export async function readFileAtRef(absPath: string, ref: string): Promise<GitResult<FileAtRef>> {
+export async function readBytesAtRef(absPath: string, ref: string): Promise<GitResult<BytesAtRef>> {
   const located = await locate(absPath, `ref: ${ref} cannot be read`);
   if (!located.ok) return located;
   const { repo, relPath } = located.value;
@@ -96,17 +111,18 @@ export async function readFileAtRef(absPath: string, ref: string): Promise<GitRe
     const blob = await git(repo, ['cat-file', 'blob', object]);
     if (blob.kind === 'broken') return { ok: false, error: blob.error };
     if (blob.exitCode !== 0) return { ok: false, error: exitError(blob, repo, `${path}@${ref}`) };
-    // Buffer#toString keeps a leading BOM (U+FEFF), as readFile(…, 'utf8') does.
-    const text = blob.stdout.toString('utf8');
+    const bytes = blob.stdout;
     if (mode !== SYMLINK_MODE) {
-      if (text.startsWith(LFS_POINTER)) {
+      if (bytes.subarray(0, LFS_POINTER.length).toString('latin1') === LFS_POINTER) {
         return fail(
           'git.failed',
           `${path} at ref ${JSON.stringify(ref)} is a Git LFS pointer, not the testset: git stores LFS files outside its history, so keep testsets read with ref: out of LFS (see .gitattributes)`,
         );
       }
-      return { ok: true, value: { text, commit: sha, repo, relPath: path } };
+      return { ok: true, value: { bytes, commit: sha, repo, relPath: path } };
     }
+    // A symlink's blob is the path it leads to.
+    const text = bytes.toString('utf8');
     const target = posix.normalize(posix.join(posix.dirname(path), text));
     if (posix.isAbsolute(text) || target === '..' || target.startsWith('../')) {
       return fail(

@@ -20,7 +20,8 @@ export type TestsetIssueCode =
   | 'testset.hash-invalid'
   | 'testset.duplicate-id'
   | 'testset.duplicate-row'
-  | 'testset.too-many-issues';
+  | 'testset.too-many-issues'
+  | 'testset.encoding';
 
 /** What a reader returns: every row, or every problem found. */
 export type TestsetParseResult = { ok: true; rows: TestsetRow[] } | { ok: false; issues: Issue[] };

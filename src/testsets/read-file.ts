@@ -37,7 +37,7 @@ export async function readTestset(location: TestsetLocation): Promise<TestsetSou
 /**
  * {@link readTestset} handing each row to `onRow` as it is read, without collecting them (see
  * `stream-read.ts`), so only what `onRow` keeps stays in memory. When the result is not ok, the
- * rows already handed over are to be dropped. A file at a `ref` comes from git as text.
+ * rows already handed over are to be dropped. A file at a `ref` comes from git as bytes.
  */
 export async function readTestsetInto(
   location: TestsetLocation,
@@ -56,10 +56,10 @@ export async function readTestsetInto(
   if (ref !== undefined) {
     shown = `${displayPath}@${ref}`;
     // git is only needed for ref:, so its module loads only then.
-    const { readFileAtRef } = await import('./git.ts');
-    const got = await readFileAtRef(absPath, ref);
+    const { readBytesAtRef } = await import('./git.ts');
+    const got = await readBytesAtRef(absPath, ref);
     if (!got.ok) return fail(got.error.code, shown, got.error.message);
-    source = { text: got.value.text };
+    source = { bytes: got.value.bytes };
     commit = got.value.commit;
   }
   try {

@@ -3,15 +3,18 @@
  * over one at a time so the text, the parser's records and the rows are never all in memory at
  * once. Each format has one reader: CSV goes through csv-parse's streaming parser into the same
  * `CsvRowBuilder` as `parseCsv`, JSON Lines through node:readline into the same `JsonlRowReader`
- * as `parseJsonl`, and a JSON file, which is one value, is read whole (`parseJson`).
+ * as `parseJsonl`, and a JSON file, which is one value, is read whole (`parseJson`). The bytes
+ * are decoded as they come by a `Utf8Reader`, which refuses UTF-16, UTF-32 and bytes that are
+ * not UTF-8 (see `encoding.ts`).
  */
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { Issue } from '../shared/errors.ts';
-import { isFileError, openRegularFile, readRegularFile } from '../shared/regular-file.ts';
+import { isFileError, openRegularFile, readRegularFileBytes } from '../shared/regular-file.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { CSV_OPTIONS, CsvRowBuilder, csvSyntaxIssue, type CsvRecord } from './csv.ts';
+import { decodeUtf8, encodingIssue, TestsetEncodingError, Utf8Reader } from './encoding.ts';
 import type { TestsetFormat } from './formats.ts';
 import { parseJson } from './json.ts';
 import { JsonlRowReader } from './jsonl.ts';
@@ -35,13 +38,16 @@ export class TestsetReadError extends Error {
 /** What reading gave: no rows (they were handed over), or every problem found. */
 export type StreamResult = { ok: true } | { ok: false; issues: Issue[] };
 
-/** Where the rows come from: a file in the working tree, or text already read (git). */
-export type RowSource = { path: string } | { text: string };
+/**
+ * Where the rows come from: a file in the working tree, bytes already read (git), which are
+ * checked as a file's are, or text already decoded.
+ */
+export type RowSource = { path: string } | { bytes: Uint8Array } | { text: string };
 
 /**
  * Reads the rows of `source` to `onRow`, in file order. Resolves to the parse result (when it is
  * not ok, the rows already handed over must be dropped). Rejects with a {@link TestsetReadError}
- * when the file cannot be read.
+ * when the file cannot be read. A file that is not UTF-8 is one `testset.encoding` issue.
  */
 export async function streamTestsetRows(
   source: RowSource,
@@ -56,6 +62,25 @@ export async function streamTestsetRows(
     if (!parsed.ok) return parsed;
     for (const row of parsed.rows) onRow(row);
     return { ok: true };
+  } catch (error) {
+    if (error instanceof TestsetEncodingError) {
+      // Only now is the line and column of the bad byte worked out, from the bytes again.
+      const bytes =
+        'path' in source
+          ? await bytesOf(source.path)
+          : 'bytes' in source
+            ? source.bytes
+            : new Uint8Array();
+      return { ok: false, issues: [encodingIssue(error, bytes, file)] };
+    }
+    if (!isFileError(error)) throw error;
+    throw new TestsetReadError(error.code, error.message);
+  }
+}
+
+async function bytesOf(path: string): Promise<Uint8Array> {
+  try {
+    return await readRegularFileBytes(path, MAX_TESTSET_BYTES);
   } catch (error) {
     if (!isFileError(error)) throw error;
     throw new TestsetReadError(error.code, error.message);
@@ -79,7 +104,7 @@ async function csvRows(
     if (!(error instanceof CsvError)) throw error;
     // The syntax error's line and column are counted in the text before the byte csv-parse
     // stopped at, so the text is read once more, only on this path.
-    const text = withoutBom(await textOf(source));
+    const text = await textOf(source);
     return { ok: false, issues: [csvSyntaxIssue(error, text, file)] };
   } finally {
     input.destroy();
@@ -115,6 +140,7 @@ async function jsonlRows(
 ): Promise<StreamResult> {
   const reader = new JsonlRowReader(file, onRow);
   // readline ends a line at `\r\n`, `\n` or a lone `\r`, as parseJsonl splits its text.
+  // Its iteration fails with its input (an encoding error of a later chunk, say).
   const lines = createInterface({ input: textStream(source), crlfDelay: Infinity });
   for await (const line of lines) reader.push(line);
   // A final line break leaves no empty last line here; parseJsonl's split gives one, which it
@@ -122,41 +148,50 @@ async function jsonlRows(
   return reader.finish();
 }
 
-/** The source's text as a stream of chunks, without a leading byte order mark (as the parsers of text drop it). */
+/**
+ * The source's text as a stream of chunks, decoded as UTF-8 (a leading byte order mark dropped,
+ * as the parsers of text drop it); the stream fails with a {@link TestsetEncodingError} at the
+ * first chunk that is not UTF-8.
+ */
 function textStream(source: RowSource): Readable {
-  return Readable.from(withoutLeadingBom(source));
+  return Readable.from(decodedChunks(source));
 }
 
-async function* withoutLeadingBom(source: RowSource): AsyncGenerator<string> {
-  let first = true;
-  for await (const chunk of 'path' in source ? fileChunks(source.path) : [source.text]) {
-    yield first ? withoutBom(chunk) : chunk;
-    first = false;
+async function* decodedChunks(source: RowSource): AsyncGenerator<string> {
+  if ('text' in source) {
+    if (source.text !== '') yield withoutBom(source.text);
+    return;
   }
+  const reader = new Utf8Reader();
+  for await (const chunk of 'path' in source ? fileChunks(source.path) : [source.bytes]) {
+    const text = reader.decode(chunk);
+    if (text !== '') yield text;
+  }
+  const rest = reader.end();
+  if (rest !== '') yield rest;
 }
 
 /**
- * The text of a regular file in chunks, up to the size it had when opened (a FIFO or a device
+ * The bytes of a regular file in chunks, up to the size it had when opened (a FIFO or a device
  * is refused by `openRegularFile` before any read, so nothing can block or run forever).
  */
-async function* fileChunks(path: string): AsyncGenerator<string> {
+async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
   const { handle, size } = await openRegularFile(path, MAX_TESTSET_BYTES);
   try {
     if (size === 0) return;
-    const stream = handle.createReadStream({
-      encoding: 'utf8',
-      start: 0,
-      end: size - 1,
-      autoClose: false,
-    });
-    for await (const chunk of stream as AsyncIterable<string>) yield chunk;
+    const stream = handle.createReadStream({ start: 0, end: size - 1, autoClose: false });
+    for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
   } finally {
     await handle.close();
   }
 }
 
+/** The source's whole text, decoded as {@link textStream} decodes it. */
 async function textOf(source: RowSource): Promise<string> {
-  return 'path' in source ? readRegularFile(source.path, MAX_TESTSET_BYTES) : source.text;
+  if ('text' in source) return withoutBom(source.text);
+  const bytes =
+    'path' in source ? await readRegularFileBytes(source.path, MAX_TESTSET_BYTES) : source.bytes;
+  return decodeUtf8(bytes);
 }
 
 function withoutBom(text: string): string {

@@ -54,6 +54,11 @@ export interface FnArgs<TCase = Record<string, unknown>, TParams extends Params 
    * made with `{ ...args }` does not carry it.
    */
   signal: AbortSignal;
+  /**
+   * Which run of the case this is, from 1 (`trials: N`: 1 to N; always 1 without trials). Model
+   * calls made for trial k > 1 are cached apart from trial 1's, so each trial is its own sample.
+   */
+  trial?: number;
 }
 
 /** The function under test: sync or async, any return type. */
@@ -99,6 +104,8 @@ export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknow
   durationMs: number;
   /** Aborted when the evaluator times out or the run is interrupted. Read it from the argument (see FnArgs). */
   signal: AbortSignal;
+  /** The trial whose output this is, from 1 (see `FnArgs.trial`). */
+  trial?: number;
 }
 
 /**

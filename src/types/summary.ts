@@ -9,16 +9,30 @@
  * are not: the usage is what this run spent, so a re-run served from the cache costs nothing.
  */
 export interface Usage {
-  /** Requests answered by the server (retries of one call count once). */
+  /**
+   * Calls sent to the server, answered or failed; one call however many attempts it took (see
+   * `retries`). A call never sent (its server given up on after `stopAfterErrors`) is not one.
+   */
   calls: number;
   /** Calls served from the on-disk cache, with no request made. */
   cacheHits: number;
   promptTokens: number;
   completionTokens: number;
-  /** In US dollars from the configured prices; `null` when a model used has no price. */
+  /**
+   * In US dollars from the configured prices; `null` when a model used has no price, or when a
+   * call failed without the server reporting its usage (its cost is unknown).
+   */
   cost: number | null;
-  /** Summed wall time of the calls that reached the server, retries and waits included. */
+  /**
+   * Summed wall time of the calls sent to the server, failed ones included: every attempt and
+   * the waits between them.
+   */
   latencyMs: number;
+  /**
+   * Attempts beyond the first of each call (a 429 or 5xx retried, a timeout tried again),
+   * summed; absent when no call was retried. Each retry is one more request sent.
+   */
+  retries?: number;
 }
 
 /** A 95% confidence interval. */

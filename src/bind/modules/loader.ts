@@ -29,6 +29,11 @@ export interface ModuleLoader {
   typescriptStartupMs(): number | null;
   /** The folders searched for tsx first (the options'), for loaders started elsewhere to match. */
   readonly tsxSearchFrom: readonly string[];
+  /**
+   * False for a loader made with `importModules: false`: its `loadExport` only checks that the
+   * file is there, and gives `undefined` for the export of one that is.
+   */
+  readonly importsModules: boolean;
 }
 
 export interface ModuleLoaderOptions {
@@ -37,6 +42,11 @@ export interface ModuleLoaderOptions {
    * bundled Action passes the config's folder and the workspace).
    */
   tsxSearchFrom?: readonly string[];
+  /**
+   * `false`: import nothing, only check that each module's file exists (`evals run --dry-run`,
+   * which must not run user code: importing a module runs its top level). Default `true`.
+   */
+  importModules?: boolean;
 }
 
 /** Extensions that go through tsx; everything else is imported natively. */
@@ -46,6 +56,7 @@ const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx', '.jsx']);
 type FileOutcome =
   | { kind: 'loaded'; module: LoadedModule }
   | { kind: 'missing'; isDirectory: boolean; suggestion: string | undefined }
+  | { kind: 'not-imported' }
   | { kind: 'threw'; error: unknown };
 
 /**
@@ -76,6 +87,7 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
       const suggestion = isDirectory ? await suggestIndexFile(file) : await suggestSibling(file);
       return { kind: 'missing', isDirectory, suggestion };
     }
+    if (options.importModules === false) return { kind: 'not-imported' };
     const url = pathToFileURL(file).href;
     try {
       const [namespace, commonJs] = await Promise.all([
@@ -101,6 +113,7 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
     },
     typescriptStartupMs: () => startupMs,
     tsxSearchFrom: options.tsxSearchFrom ?? [],
+    importsModules: options.importModules !== false,
   };
 }
 
@@ -108,6 +121,8 @@ function phrase(outcome: FileOutcome, ref: ModuleRef): ModuleResult<unknown> {
   switch (outcome.kind) {
     case 'missing':
       return { ok: false, error: notFound(ref, outcome.isDirectory, outcome.suggestion) };
+    case 'not-imported':
+      return { ok: true, value: undefined };
     case 'threw':
       if (outcome.error instanceof TsxMissingError) {
         return {

@@ -177,8 +177,11 @@ export class JudgeCalls {
     });
     const { choice, reason } = args;
     if (typeof choice !== 'string' || !question.choices.includes(choice)) {
+      const offered = question.choices.map((c) => JSON.stringify(c)).join(', ');
       throw this.error(
-        `the judge chose ${JSON.stringify(choice)}, not one of ${question.choices.map((c) => JSON.stringify(c)).join(', ')}`,
+        choice === undefined || choice === null
+          ? `the judge returned no choice (expected one of ${offered})`
+          : `the judge chose ${JSON.stringify(choice)}, not one of ${offered}`,
         { raw: JSON.stringify(args) },
       );
     }

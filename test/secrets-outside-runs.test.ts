@@ -1,0 +1,101 @@
+/**
+ * No secret reaches the terminal outside a run's results either (docs/config.md#secrets): not
+ * in the plan `evals run --dry-run` prints (a command's argv, an HTTP URL), and not in the
+ * problems `validate`, `run` and `run --dry-run` refuse a config with, nor in those the Action
+ * annotates (the UsageError `executeRun` throws), even when the config fails to load.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { executeRun } from '../src/pipeline/run.ts';
+import { UsageError } from '../src/shared/errors.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+const API_TOKEN = 'apitoken-QQQQ1111';
+const SERVICE_TOKEN = 'svctoken-WWWW2222';
+const ENV = { API_TOKEN, MY_SERVICE_TOKEN: SERVICE_TOKEN };
+const ROWS = [{ q: 'a' }];
+
+/** `text` holds none of the secrets, nor a start of one a cut could leave. */
+function assertClean(text: string, what: string): void {
+  for (const secret of [API_TOKEN, SERVICE_TOKEN, '123456789012']) {
+    assert.equal(text.includes(secret.slice(0, 8)), false, `${what} shows ${secret}:\n${text}`);
+  }
+}
+
+/** `validate`, `run` and `run --dry-run` in `dir`, each refusing it with `pattern`, secret-free. */
+async function refusedClean(dir: string, pattern: RegExp, env: Record<string, string>) {
+  for (const argv of [['validate'], ['run', '-o', 'out.json'], ['run', '--dry-run']]) {
+    const r = await runInProcess(argv, dir, env);
+    assert.equal(r.code, 2, `${argv.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, pattern, argv.join(' '));
+    assert.match(r.stderr, /\[redacted\]/, argv.join(' '));
+    assertClean(r.stdout + r.stderr, `evals ${argv.join(' ')}`);
+  }
+}
+
+describe('secrets outside runs', () => {
+  it("the dry run's plan shows a command's argv and an HTTP URL without secrets", async () => {
+    const dir = jsonlProject(ROWS, [
+      'target: { type: command, run: [sh, -c, "true", "Authorization: Bearer ${API_TOKEN}"] }',
+    ]);
+    const command = await runInProcess(['run', '--dry-run'], dir, ENV);
+    assert.equal(command.code, 0, command.stderr);
+    assert.match(command.stdout, /^s: command sh -c true Authorization: Bearer \[redacted\]/m);
+    assert.match(command.stdout, /not counted: the command .*\[redacted\]/);
+    assertClean(command.stdout + command.stderr, 'the plan of a command');
+
+    const http = jsonlProject(ROWS, [
+      'target: { type: http, method: GET, url: "http://127.0.0.1:9/${MY_SERVICE_TOKEN}/x" }',
+    ]);
+    const r = await runInProcess(['run', '--dry-run'], http, ENV);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^s: GET http:\/\/127\.0\.0\.1:9\/\[redacted\]\/x/m);
+    assertClean(r.stdout + r.stderr, 'the plan of an HTTP target');
+  });
+
+  it('a problem quoting a URL built from a secret', async () => {
+    const dir = jsonlProject(ROWS, ['target: { type: http, url: "${MY_SERVICE_TOKEN}/x" }']);
+    await refusedClean(dir, /target\.url: expected an http:\/\/ or https:\/\/ URL/, ENV);
+  });
+
+  it('a problem quoting a value cut short inside a secret', async () => {
+    // describeValue cuts a quoted value at 80 characters: the secret straddles the cut.
+    const dir = jsonlProject(ROWS, [
+      `evaluators: [ { use: is-equals, with: { expected: x, ignoreCase: "${'p'.repeat(66)}\${API_TOKEN}" } } ]`,
+    ]);
+    await refusedClean(dir, /ignoreCase: expected a boolean.*, found "p{66}\[redacted\]…/, ENV);
+  });
+
+  it('problems of a config that fails to load: a regex and a key from the environment', async () => {
+    const dir = jsonlProject(ROWS, [
+      'target:',
+      '  type: model',
+      '  model: m',
+      // Not a secret-looking name: the value is a secret because it is the key.
+      '  apiKey: ${RAW_NUMBER}',
+      '  prompt: "{{case.q}}"',
+      'evaluators:',
+      '  - use: regex',
+      '    with: { pattern: "${API_TOKEN}(" }',
+    ]);
+    const env = { ...ENV, RAW_NUMBER: '123456789012' };
+    await refusedClean(dir, /with\.pattern: Invalid regular expression/, env);
+    await refusedClean(dir, /target\.apiKey: expected string/, env);
+  });
+
+  it("the Action's path: the UsageError executeRun throws holds no secret", async () => {
+    const dir = jsonlProject(ROWS, ['target: { type: http, url: "${MY_SERVICE_TOKEN}/x" }']);
+    const quiet = { write: () => true };
+    const error: unknown = await executeRun(
+      { output: join(dir, 'out.json'), filters: {} },
+      { cwd: dir, env: { ...process.env, ...ENV }, stdout: quiet, stderr: quiet },
+    ).then(
+      () => assert.fail('the run should be refused'),
+      (thrown: unknown) => thrown,
+    );
+    assert.ok(error instanceof UsageError, String(error));
+    assert.match(error.message, /\[redacted\]/);
+    assertClean(JSON.stringify(error.issues) + error.message, 'the UsageError');
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * A reason too long for the terminal keeps its framing (`error: POST <url> answered 500:`,
+ * `is-equals 0 (needs ≥ 1): expected …, got …`) and cuts the long values inside it in their
+ * middle; only when even the framing does not fit is the end cut.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { renderCaseLines } from '../src/report/case-lines.ts';
+import { painter } from '../src/report/ansi.ts';
+import { cutReason } from '../src/report/reason-cut.ts';
+import { renderSummary } from '../src/report/summary-table.ts';
+import { textWidth } from '../src/shared/text-table.ts';
+import type { CaseResult, EvaluationResult } from '../src/types/index.ts';
+
+const plain = painter(false);
+
+function caseResult(over: Partial<CaseResult>): CaseResult {
+  return {
+    id: 'big',
+    contentId: 'c',
+    source: { file: 'd.csv', line: 5 },
+    data: {},
+    output: null,
+    error: null,
+    durationMs: 1,
+    passed: false,
+    evaluations: [],
+    ...over,
+  };
+}
+
+function isEquals(expected: string, actual: string): EvaluationResult {
+  return {
+    evaluator: 'is-equals',
+    score: 0,
+    threshold: { gte: 1 },
+    passed: false,
+    metadata: { expected, actual },
+    error: null,
+    durationMs: 0,
+  };
+}
+
+const body = 'x'.repeat(3000);
+const url = 'http://127.0.0.1:41234/api/answer';
+const httpError = `POST ${url} answered 500: ${body} ... the database is down`;
+
+describe('the terminal summary cuts a long reason inside its values', () => {
+  it(`keeps "POST <url> answered 500:" and the body's end at 80, 120 and 200 columns`, () => {
+    for (const width of [80, 120, 200]) {
+      const lines = renderCaseLines(
+        caseResult({ id: 'r500', source: { file: 'data.csv', line: 3 }, error: httpError }),
+        'r500',
+        plain,
+        width,
+        '',
+      );
+      const reason = lines[1]!;
+      assert.ok(textWidth(reason) <= width, reason);
+      assert.ok(reason.startsWith(`    error: POST ${url} answered 500: xxx`), reason);
+      assert.ok(reason.endsWith('is down'), reason);
+      assert.match(reason, /answered 500: x+…/);
+    }
+  });
+
+  it('keeps "expected …, got …" with both values cut in their middle', () => {
+    const actual = `${'y'.repeat(500)}… (199,500 more characters)`;
+    const lines = renderCaseLines(
+      caseResult({ evaluations: [isEquals(`expected answer ${'e'.repeat(300)}`, actual)] }),
+      'big',
+      plain,
+      80,
+      '',
+    );
+    const reason = lines[1]!;
+    assert.ok(textWidth(reason) <= 80, reason);
+    assert.match(
+      reason,
+      /^ {4}is-equals 0 \(needs ≥ 1\): expected "expe[^"]*…e+", got "y+…[^"]*characters\)"$/,
+    );
+  });
+
+  it('keeps a short value whole and gives the room to the long one', () => {
+    const text = `is-equals 0 (needs ≥ 1): expected "Paris", got "${'z'.repeat(400)}"`;
+    const cut = cutReason(text, 70);
+    assert.ok(textWidth(cut) <= 70, cut);
+    assert.match(cut, /^is-equals 0 \(needs ≥ 1\): expected "Paris", got "z+…z+"$/);
+  });
+
+  it('cuts the end, never the framing, when even the framing does not fit', () => {
+    const text = `is-equals 0 (needs ≥ 1): expected "${'a'.repeat(100)}", got "${'b'.repeat(100)}"`;
+    const cut = cutReason(text, 30);
+    assert.equal(textWidth(cut), 30);
+    assert.ok(cut.startsWith('is-equals 0 (needs ≥ 1): expe'), cut);
+    assert.ok(cut.endsWith('…'), cut);
+    // A reason without values is still cut in its middle: its end is the cause.
+    const error = `judge: error: ${'w'.repeat(200)} Incorrect API key`;
+    const middle = cutReason(error, 60);
+    assert.ok(middle.startsWith('judge: error: '), middle);
+    assert.ok(middle.endsWith('Incorrect API key'), middle);
+  });
+
+  it('cuts the counted errors of the summary the same way', () => {
+    const failing = (id: string): CaseResult => caseResult({ id, error: httpError });
+    const cases = [failing('a'), failing('b')];
+    const run = {
+      suite: 's',
+      params: {},
+      passed: false,
+      cases,
+      summary: { total: 2, passed: 0, failed: 0, errored: 2, passRate: 0, evaluators: {} },
+      gate: { passed: false, conditions: [] },
+      durationMs: 1,
+    };
+    const text = renderSummary([run] as never, { color: false, width: 100 });
+    const counted = text.split('\n').find((line) => line.includes('2 × error:'));
+    assert.ok(counted !== undefined, text);
+    assert.ok(counted.includes(`POST ${url} answered 500: xxx`), counted);
+    assert.ok(counted.endsWith('the database is down'), counted);
+  });
+});
