@@ -17,6 +17,14 @@ var CallScope = class {
   #controller;
   #aborted = false;
   #reason;
+  #trial;
+  constructor(trial = 1) {
+    this.#trial = trial;
+  }
+  /** Which trial of the case the call is for, from 1 (always 1 without `trials:`). */
+  get trial() {
+    return this.#trial;
+  }
   /** The signal handed to the callee; aborted on time-out or interrupt. */
   get signal() {
     if (this.#controller === void 0) {
@@ -39,8 +47,8 @@ var CallScope = class {
 var FnCallArgs = class extends CallScope {
   testCase;
   params;
-  constructor(testCase, params) {
-    super();
+  constructor(testCase, params, trial = 1) {
+    super(trial);
     this.testCase = testCase;
     this.params = params;
   }
@@ -573,6 +581,7 @@ function createModuleLoader(options = {}) {
       const suggestion = isDirectory ? await suggestIndexFile(file) : await suggestSibling(file);
       return { kind: "missing", isDirectory, suggestion };
     }
+    if (options.importModules === false) return { kind: "not-imported" };
     const url = pathToFileURL2(file).href;
     try {
       const [namespace, commonJs] = await Promise.all([
@@ -594,13 +603,16 @@ function createModuleLoader(options = {}) {
       return phrase(await outcome, ref);
     },
     typescriptStartupMs: () => startupMs,
-    tsxSearchFrom: options.tsxSearchFrom ?? []
+    tsxSearchFrom: options.tsxSearchFrom ?? [],
+    importsModules: options.importModules !== false
   };
 }
 function phrase(outcome, ref) {
   switch (outcome.kind) {
     case "missing":
       return { ok: false, error: notFound(ref, outcome.isDirectory, outcome.suggestion) };
+    case "not-imported":
+      return { ok: true, value: void 0 };
     case "threw":
       if (outcome.error instanceof TsxMissingError) {
         return {

@@ -21276,7 +21276,7 @@ function emptyUsage() {
   return { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, cost: 0, latencyMs: 0 };
 }
 function addUsage(a, b) {
-  return {
+  const sum2 = {
     calls: a.calls + b.calls,
     cacheHits: a.cacheHits + b.cacheHits,
     promptTokens: a.promptTokens + b.promptTokens,
@@ -21284,21 +21284,45 @@ function addUsage(a, b) {
     cost: a.cost === null || b.cost === null ? null : a.cost + b.cost,
     latencyMs: a.latencyMs + b.latencyMs
   };
+  if (a.retries !== void 0 || b.retries !== void 0) {
+    sum2.retries = (a.retries ?? 0) + (b.retries ?? 0);
+  }
+  return sum2;
+}
+function priced(tokens, model, prices) {
+  const price = prices?.[model];
+  if (price === void 0) return null;
+  const { promptTokens, completionTokens } = tokens;
+  return (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) / 1e6;
+}
+function retriesOf(attempts) {
+  return attempts !== void 0 && attempts > 1 ? { retries: attempts - 1 } : {};
 }
 function callUsage(result, model, prices) {
-  if (!result.ok) return { ...emptyUsage(), calls: 1, cost: 0 };
+  if (!result.ok) {
+    const { attempts, latencyMs, usage } = result.error;
+    if (attempts === 0) return emptyUsage();
+    return {
+      calls: 1,
+      cacheHits: 0,
+      promptTokens: usage?.promptTokens ?? 0,
+      completionTokens: usage?.completionTokens ?? 0,
+      cost: usage === void 0 ? null : priced(usage, model, prices),
+      latencyMs: latencyMs ?? 0,
+      ...retriesOf(attempts)
+    };
+  }
   if (result.cached) return { ...emptyUsage(), cacheHits: 1 };
   const promptTokens = result.usage.promptTokens;
   const completionTokens = "completionTokens" in result.usage ? result.usage.completionTokens : 0;
-  const price = prices?.[model];
-  const cost = price === void 0 ? null : (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) / 1e6;
   return {
     calls: 1,
     cacheHits: 0,
     promptTokens,
     completionTokens,
-    cost,
-    latencyMs: result.latencyMs
+    cost: priced({ promptTokens, completionTokens }, model, prices),
+    latencyMs: result.latencyMs,
+    ...retriesOf(result.attempts)
   };
 }
 function hasUsage(usage) {
@@ -28374,7 +28398,7 @@ var init_results_schema = __esm({
           type: "string"
         },
         configHash: {
-          description: "Hash of the config file's content, to tell whether two artifacts ran the same config.",
+          description: "sha256 of the config's data as written (${VAR} references by name, not their values; comments and formatting do not count), to tell whether two artifacts ran the same config. Artifacts of earlier versions may hold the sha256 of the file's text.",
           type: "string"
         },
         git: {
@@ -28486,7 +28510,7 @@ var init_results_schema = __esm({
           required: ["calls", "cacheHits", "promptTokens", "completionTokens", "cost", "latencyMs"],
           properties: {
             calls: {
-              description: "Requests answered by the model server (retries of one call count once).",
+              description: "Calls sent to the model server, answered or failed; one call however many attempts it took (see retries). A call never sent (its server given up on after stopAfterErrors) is not counted.",
               $ref: "#/definitions/count"
             },
             cacheHits: {
@@ -28502,14 +28526,18 @@ var init_results_schema = __esm({
               $ref: "#/definitions/count"
             },
             cost: {
-              description: "In US dollars from the configured prices; null when a model used has no price.",
+              description: "In US dollars from the configured prices; null when a model used has no price, or when a call failed without the server reporting its usage (its cost is unknown).",
               type: ["number", "null"],
               minimum: 0
             },
             latencyMs: {
-              description: "Summed wall time of the calls that reached the server, retries and waits included.",
+              description: "Summed wall time of the calls sent to the server, failed ones included: every attempt and the waits between them.",
               type: "number",
               minimum: 0
+            },
+            retries: {
+              description: "Attempts beyond the first of each call (a 429 or 5xx retried, a timeout tried again), summed; absent when no call was retried. Optional: artifacts written before it have none.",
+              $ref: "#/definitions/count"
             }
           }
         },
@@ -30813,7 +30841,7 @@ function describeValue(value) {
   else if (typeof value === "number") text2 = String(value);
   else if (typeof value === "symbol" || typeof value === "function") text2 = `a ${typeof value}`;
   else text2 = JSON.stringify(value);
-  return text2.length > 80 ? `${text2.slice(0, 77)}...` : text2;
+  return text2.length > 80 ? `${text2.slice(0, 79)}\u2026` : text2;
 }
 function safeJson(value, room = 100) {
   try {
@@ -31001,13 +31029,22 @@ function shrinkColumns(widths, specs, room, gapWidth) {
     remaining -= width;
   });
 }
-function printable(text2) {
-  return text2.replace(
-    ACTING,
-    (char) => char === "	" ? " " : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
+function inEmoji(char, offset, text2) {
+  const before = text2.slice(Math.max(0, offset - 4), offset);
+  if (char === "\u200D") {
+    return EMOJI_BEFORE.test(before) && EMOJI_AFTER.test(text2.slice(offset + 1, offset + 3));
+  }
+  return TAG.test(char) && FLAG_OR_TAG_BEFORE.test(before);
 }
-var ELLIPSIS, PLAIN_ASCII, ANSI_SEQUENCE, CHUNK, loadedStringWidth, segmenter, ACTING;
+function printable(text2) {
+  return text2.replace(ACTING, (char, offset) => {
+    if (char === "	") return " ";
+    if (inEmoji(char, offset, text2)) return char;
+    const code = char.codePointAt(0);
+    return code > 65535 ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+var ELLIPSIS, PLAIN_ASCII, ANSI_SEQUENCE, CHUNK, loadedStringWidth, segmenter, ACTING, EMOJI_BEFORE, EMOJI_AFTER, TAG, FLAG_OR_TAG_BEFORE;
 var init_text_table = __esm({
   "src/shared/text-table.ts"() {
     "use strict";
@@ -31016,7 +31053,11 @@ var init_text_table = __esm({
     PLAIN_ASCII = /^[\u0020-\u007e]*$/;
     ANSI_SEQUENCE = /(\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\))/;
     CHUNK = 64;
-    ACTING = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+    ACTING = new RegExp("[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\u034f\\u115f\\u1160\\u3164\\uffa0]|(?! )\\p{Zs}", "gu");
+    EMOJI_BEFORE = new RegExp("\\p{Extended_Pictographic}(?:\\ufe0f|\\p{Emoji_Modifier})?$", "u");
+    EMOJI_AFTER = new RegExp("^\\p{Extended_Pictographic}", "u");
+    TAG = /[\u{e0020}-\u{e007f}]/u;
+    FLAG_OR_TAG_BEFORE = /[\u{1f3f4}\u{e0020}-\u{e007f}]$/u;
   }
 });
 
@@ -32115,8 +32156,8 @@ var init_evaluation_reason = __esm({
       (m) => {
         if (!isNumber(m.distance) || m.distance === 0) return void 0;
         const limit = isNumber(m.maxDistance) ? ` > max ${formatCount(m.maxDistance)}` : "";
-        const of = isNumber(m.maxLength) ? ` of ${formatCount(m.maxLength)} characters` : "";
-        return `${formatCount(m.distance)} edits${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
+        const of = isNumber(m.maxLength) ? ` of ${plural(m.maxLength, "character")}` : "";
+        return `${plural(m.distance, "edit")}${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
       },
       // is-equals: { expected, actual, differsAt? }
       (m) => Object.hasOwn(m, "expected") && Object.hasOwn(m, "actual") ? `expected ${quote(m.expected)}, got ${quote(m.actual)}${typeof m.differsAt === "string" ? ` (differs at ${m.differsAt})` : ""}` : void 0,
@@ -32495,7 +32536,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Vo=Object.defineProperty;var No=(s,t,e)=>t in s?Vo(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>No(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function ue(s){return s+.5|0}var mt=(s,t,e)=>Math.max(Math.min(s,e),t);function he(s){return mt(ue(s*2.55),0,255)}function bt(s){return mt(ue(s*255),0,255)}function rt(s){return mt(ue(s/2.55)/100,0,1)}function Ai(s){return mt(ue(s*100),0,100)}var Z={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ss=[..."0123456789ABCDEF"],Ho=s=>Ss[s&15],jo=s=>Ss[(s&240)>>4]+Ss[s&15],Fe=s=>(s&240)>>4===(s&15),$o=s=>Fe(s.r)&&Fe(s.g)&&Fe(s.b)&&Fe(s.a);function Yo(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Z[s[1]]*17,g:255&Z[s[2]]*17,b:255&Z[s[3]]*17,a:t===5?Z[s[4]]*17:255}:(t===7||t===9)&&(e={r:Z[s[1]]<<4|Z[s[2]],g:Z[s[3]]<<4|Z[s[4]],b:Z[s[5]]<<4|Z[s[6]],a:t===9?Z[s[7]]<<4|Z[s[8]]:255})),e}var Uo=(s,t)=>s<255?t(s):"";function Xo(s){var t=$o(s)?Ho:jo;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Uo(s.a,t):void 0}var qo=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ei(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Go(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Ko(s,t,e){let i=Ei(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Jo(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Ps(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Jo(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Cs(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(bt)}function Ds(s,t,e){return Cs(Ei,s,t,e)}function Zo(s,t,e){return Cs(Ko,s,t,e)}function Qo(s,t,e){return Cs(Go,s,t,e)}function Ri(s){return(s%360+360)%360}function ta(s){let t=qo.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?he(+t[5]):bt(+t[5]));let n=Ri(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Zo(n,o,a):t[1]==="hsv"?i=Qo(n,o,a):i=Ds(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function ea(s,t){var e=Ps(s);e[0]=Ri(e[0]+t),e=Ds(e),s.r=e[0],s.g=e[1],s.b=e[2]}function sa(s){if(!s)return;let t=Ps(s),e=t[0],i=Ai(t[1]),n=Ai(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${rt(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Oi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function ia(){let s={},t=Object.keys(Ti),e=Object.keys(Oi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Oi[o]);o=parseInt(Ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var ze;function na(s){ze||(ze=ia(),ze.transparent=[0,0,0,0]);let t=ze[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var oa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function aa(s){let t=oa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?he(a):mt(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?he(i):mt(i,0,255)),n=255&(t[4]?he(n):mt(n,0,255)),o=255&(t[6]?he(o):mt(o,0,255)),{r:i,g:n,b:o,a:e}}}function ra(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${rt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Xt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function la(s,t,e){let i=Xt(rt(s.r)),n=Xt(rt(s.g)),o=Xt(rt(s.b));return{r:bt(ws(i+e*(Xt(rt(t.r))-i))),g:bt(ws(n+e*(Xt(rt(t.g))-n))),b:bt(ws(o+e*(Xt(rt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Be(s,t,e){if(s){let i=Ps(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Ds(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Ii(s,t){return s&&Object.assign(t||{},s)}function Li(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=bt(s[3]))):(t=Ii(s,{r:0,g:0,b:0,a:1}),t.a=bt(t.a)),t}function ca(s){return s.charAt(0)==="r"?aa(s):ta(s)}var de=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Li(t):e==="string"&&(i=Yo(t)||na(t)||ca(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Ii(this._rgb);return t&&(t.a=rt(t.a)),t}set rgb(t){this._rgb=Li(t)}rgbString(){return this._valid?ra(this._rgb):void 0}hexString(){return this._valid?Xo(this._rgb):void 0}hslString(){return this._valid?sa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=la(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=bt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=ue(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Be(this._rgb,2,t),this}darken(t){return Be(this._rgb,2,-t),this}saturate(t){return Be(this._rgb,1,t),this}desaturate(t){return Be(this._rgb,1,-t),this}rotate(t){return ea(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function nt(){}var ji=(()=>{let s=0;return()=>s++})();function E(s){return s==null}function z(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function L(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function X(s,t){return V(s)?s:t}function T(s,t){return typeof s>"u"?t:s}var $i=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function I(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function R(s,t,e,i){let n,o,a;if(z(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(L(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function pe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ne(s){if(z(s))return s.map(Ne);if(L(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ne(s[e[n]]);return t}return s}function Yi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ha(s,t,e,i){if(!Yi(s))return;let n=t[s],o=e[s];L(n)&&L(o)?Gt(n,o,i):t[s]=Ne(o)}function Gt(s,t,e){let i=z(t)?t:[t],n=i.length;if(!L(s))return s;e=e||{};let o=e.merger||ha,a;for(let r=0;r<n;++r){if(a=i[r],!L(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Kt(s,t){return Gt(s,t,{merger:da})}function da(s,t,e){if(!Yi(s))return;let i=t[s],n=e[s];L(i)&&L(n)?Kt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ne(n))}var Fi={"":s=>s,x:s=>s.x,y:s=>s.y};function ua(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function fa(s){let t=ua(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Lt(s,t){return(Fi[t]||(Fi[t]=fa(t)))(s)}function $e(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Jt=s=>typeof s<"u",lt=s=>typeof s=="function",Ls=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function Ui(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var N=Math.PI,Q=2*N,wc=Q+N,He=Number.POSITIVE_INFINITY,ga=N/180,U=N/2,At=N/4,zi=N*2/3,ct=Math.log10,ht=Math.sign;function me(s,t,e){return Math.abs(s-t)<e}function Es(s){let t=Math.round(s);s=me(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ct(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function Xi(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function pa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function be(s){return!pa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function qi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Rs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function dt(s){return s*(N/180)}function Ye(s){return s*(180/N)}function Is(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function Gi(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*N&&(o+=Q),{angle:o,distance:n}}function Ki(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function st(s){return(s%Q+Q)%Q}function Ji(s,t,e,i){let n=st(s),o=st(t),a=st(e),r=st(o-n),l=st(a-n),c=st(n-o),h=st(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function tt(s,t,e){return Math.max(t,Math.min(e,s))}function Zi(s){return tt(s,-32768,32767)}function Et(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Ue(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Xe=(s,t,e,i)=>Ue(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),Qi=(s,t,e)=>Ue(s,e,i=>s[i][t]>=e);function tn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var en=["push","pop","shift","splice","unshift"];function sn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),en.forEach(e=>{let i="_onData"+$e(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Fs(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(en.forEach(o=>{delete s[o]}),delete s._chartjs)}function zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Bs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Ws(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Bs.call(window,()=>{i=!1,s.apply(t,e)}))}}function nn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Vs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,on=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var We=s=>s===0||s===1,Bi=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*Q/e)),Wi=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*Q/e)+1,qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*U)+1,easeOutSine:s=>Math.sin(s*U),easeInOutSine:s=>-.5*(Math.cos(N*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>We(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>We(s)?s:Bi(s,.075,.3),easeOutElastic:s=>We(s)?s:Wi(s,.075,.3),easeInOutElastic(s){return We(s)?s:s<.5?.5*Bi(s*2,.1125,.45):.5+.5*Wi(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?qt.easeInBounce(s*2)*.5:qt.easeOutBounce(s*2-1)*.5+.5};function an(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function Ns(s){return an(s)?s:new de(s)}function As(s){return an(s)?s:new de(s).saturate(.5).darken(.1).hexString()}var ma=["x","y","borderWidth","radius","tension"],ba=["color","borderColor","backgroundColor"];function xa(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:ba},numbers:{type:"number",properties:ma}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function _a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Vi=new Map;function ya(s,t){t=t||{};let e=s+JSON.stringify(t),i=Vi.get(e);return i||(i=new Intl.NumberFormat(s,t),Vi.set(e,i)),i}function qe(s,t,e){return ya(t,e).format(s)}var rn={values(s){return z(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=va(s,e)}let a=ct(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ct(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?rn.numeric.call(this,s,t,e):""}};function va(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var xe={formatters:rn};function Ma(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var _t=Object.create(null),Ge=Object.create(null);function fe(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Os(s,t,e){return typeof t=="string"?Gt(fe(s,t),e):Gt(fe(s,""),t)}var Ts=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>As(n.backgroundColor),this.hoverBorderColor=(i,n)=>As(n.borderColor),this.hoverColor=(i,n)=>As(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Os(this,t,e)}get(t){return fe(this,t)}describe(t,e){return Os(Ge,t,e)}override(t,e){return Os(_t,t,e)}route(t,e,i,n){let o=fe(this,t),a=fe(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return L(l)?Object.assign({},c,l):T(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},B=new Ts({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[xa,_a,Ma]);function ka(s){return!s||E(s.size)||E(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ge(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function ln(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!z(d))a=ge(s,n,o,a,d);else if(z(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!z(u)&&(a=ge(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function yt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Hs(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function js(s,t,e,i){$s(s,t,e,i,null)}function $s(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,m=(p||0)*ga;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(m),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,Q):s.arc(e,i,g,0,Q),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=zi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(m+At)*l,d=Math.cos(m+At)*(n?n/2-c:l),r=Math.sin(m+At)*l,u=Math.sin(m+At)*(n?n/2-c:l),s.arc(e-d,i-r,c,m-N,m-U),s.arc(e+u,i-a,c,m-U,m),s.arc(e+d,i+r,c,m,m+U),s.arc(e-u,i+a,c,m+U,m+N),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}m+=At;case"rectRot":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":m+=At;case"cross":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),m+=At,d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(m)*g,r=Math.sin(m)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(m)*(n?n/2:g),i+Math.sin(m)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Rt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Ke(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function Je(s){s.restore()}function wa(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),E(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function Sa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Pa(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function It(s,t,e,i,n,o={}){let a=z(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,wa(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Pa(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),E(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),Sa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function Zt(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*N,N,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,N,U,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,U,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-U,!0),s.lineTo(e+a.topLeft,i)}var Ca=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Da=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Aa(s,t){let e=(""+s).match(Ca);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Oa=s=>+s||0;function Ys(s,t){let e={},i=L(t),n=i?Object.keys(t):t,o=L(s)?i?a=>T(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=Oa(o(a));return e}function Us(s){return Ys(s,{top:"y",right:"x",bottom:"y",left:"x"})}function vt(s){return Ys(s,["topLeft","topRight","bottomLeft","bottomRight"])}function Y(s){let t=Us(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function H(s,t){s=s||{},t=t||B.font;let e=T(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=T(s.style,t.style);i&&!(""+i).match(Da)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:T(s.family,t.family),lineHeight:Aa(T(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:T(s.weight,t.weight),string:""};return n.string=ka(n),n}function _e(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&z(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function cn(s,t,e){let{min:i,max:n}=s,o=$i(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function Mt(s,t){return Object.assign(Object.create(s),t)}function Ze(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=un("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>Ze([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return hn(r,l,()=>Ba(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return Hi(r).includes(l)},ownKeys(r){return Hi(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Tt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:Xs(s,i),setContext:o=>Tt(s,o,e,i),override:o=>Tt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return hn(o,a,()=>La(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function Xs(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:lt(e)?e:()=>e,isIndexable:lt(i)?i:()=>i}}var Ta=(s,t)=>s?s+$e(t):t,qs=(s,t)=>L(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function hn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function La(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return lt(r)&&a.isScriptable(t)&&(r=Ea(t,r,s,e)),z(r)&&r.length&&(r=Ra(t,r,s,a.isIndexable)),qs(t,r)&&(r=Tt(r,n,o&&o[t],a)),r}function Ea(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),qs(s,l)&&(l=Gs(n._scopes,n,s,l)),l}function Ra(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(L(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=Gs(c,n,s,h);t.push(Tt(d,o,a&&a[s],r))}}return t}function dn(s,t,e){return lt(s)?s(t,e):s}var Ia=(s,t)=>s===!0?t:typeof s=="string"?Lt(t,s):void 0;function Fa(s,t,e,i,n){for(let o of t){let a=Ia(e,o);if(a){s.add(a);let r=dn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function Gs(s,t,e,i){let n=t._rootScopes,o=dn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Ni(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Ni(r,a,o,l,i),l===null)?!1:Ze(Array.from(r),[""],n,o,()=>za(t,e,i))}function Ni(s,t,e,i,n){for(;e;)e=Fa(s,t,e,i,n);return e}function za(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return z(n)&&L(e)?e:n||{}}function Ba(s,t,e,i){let n;for(let o of t)if(n=un(Ta(o,s),e),typeof n<"u")return qs(s,n)?Gs(e,i,s,n):n}function un(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function Hi(s){let t=s._keys;return t||(t=s._keys=Wa(s._scopes)),t}function Wa(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Sc=Number.EPSILON||1e-14;function Qe(){return typeof window<"u"&&typeof document<"u"}function ts(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function je(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var es=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Va(s,t){return es(s).getPropertyValue(t)}var Na=["top","right","bottom","left"];function Ot(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=Na[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var Ha=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function ja(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(Ha(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function kt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=es(e),o=n.boxSizing==="border-box",a=Ot(n,"padding"),r=Ot(n,"border","width"),{x:l,y:c,box:h}=ja(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function $a(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&ts(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=es(o),l=Ot(r,"border","width"),c=Ot(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=je(r.maxWidth,o,"clientWidth"),n=je(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||He,maxHeight:n||He}}var xt=s=>Math.round(s*10)/10;function fn(s,t,e,i){let n=es(s),o=Ot(n,"margin"),a=je(n.maxWidth,s,"clientWidth")||He,r=je(n.maxHeight,s,"clientHeight")||He,l=$a(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Ot(n,"border","width"),f=Ot(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=xt(Math.min(c,a,l.maxWidth)),h=xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=xt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=xt(Math.floor(h*i))),{width:c,height:h}}function Ks(s,t,e){let i=t||1,n=xt(s.height*i),o=xt(s.width*i);s.height=xt(s.height),s.width=xt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var gn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};Qe()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function Js(s,t){let e=Va(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Ya=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},Ua=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ft(s,t,e){return s?Ya(t,e):Ua()}function Zs(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function Qs(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ve(s,t,e){return s.options.clip?s[e]:t[e]}function Xa(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ve(e,t,"left"),right:Ve(e,t,"right"),top:Ve(i,t,"top"),bottom:Ve(i,t,"bottom")}:t}function pn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Xa(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var ci=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Bs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},ut=new ci,mn="transparent",qa={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=Ns(s||mn),n=i.valid&&Ns(t||mn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},hi=class{constructor(t,e,i,n){let o=e[i];n=_e([t.to,n,o,t.from]);let a=_e([t.from,o,n]);this._active=!0,this._fn=t.fn||qa[t.type||typeof a],this._easing=qt[t.easing]||qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=_e([t.to,e,n,t.from]),this._from=_e([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ds=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!L(t))return;let e=Object.keys(B.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!L(o))return;let a={};for(let r of e)a[r]=o[r];(z(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Ka(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Ga(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new hi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return ut.add(this._chart,i),!0}};function Ga(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Ka(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function bn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Ja(s,t,e){if(e===!1)return!1;let i=bn(s,e),n=bn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Za(s){let t,e,i,n;return L(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function ao(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function xn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ht(t)===ht(c))&&(t+=c)}return!h&&!i.all?0:t}function Qa(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function ti(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function tr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function er(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function sr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function _n(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function yn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=tr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:m}=p,_=p._stacks||(p._stacks={});u=_[c]=sr(n,h,g),u[r]=m,u._top=_n(u,a,!0,i.type),u._bottom=_n(u,a,!1,i.type);let y=u._visualValues||(u._visualValues={});y[r]=m}}function ei(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function ir(s,t){return Mt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function nr(s,t,e){return Mt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ye(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var si=s=>s==="reset"||s==="none",vn=(s,t)=>t?s:Object.assign({},s),or=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:ao(e,!0),values:null},Wt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=ti(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ye(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=T(i.xAxisID,ei(t,"x")),a=e.yAxisID=T(i.yAxisID,ei(t,"y")),r=e.rAxisID=T(i.rAxisID,ei(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Fs(this._data,this),t._stacked&&ye(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(L(e)){let n=this._cachedMeta;this._data=Qa(e,n)}else if(i!==e){if(i){Fs(i,this);let n=this._cachedMeta;ye(n),n._parsed=[]}e&&Object.isExtensible(e)&&sn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=ti(e.vScale,e),e.stack!==i.stack&&(n=!0,ye(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(yn(this,e._parsed),e._stacked=ti(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{z(n[t])?u=this.parseArrayData(i,n,t,e):L(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&yn(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(Lt(f,r),u),y:a.parse(Lt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:ao(n,!0),values:e._stacks[t.axis]._visualValues};return xn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=xn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=or(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=er(r),u,f;function p(){f=n[u];let g=f[r.axis];return!V(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],V(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Za(T(this.options.clip,Ja(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=nr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=ir(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Jt(i);if(r)return vn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(B.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(vn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new ds(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||si(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){si(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!si(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ye(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Wt,"defaults",{}),A(Wt,"datasetElementType",null),A(Wt,"dataElementType",null);function ar(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=zs(i.sort((n,o)=>n-o))}return s._cache.$bar}function rr(s){let t=s.iScale,e=ar(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Jt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function lr(s,t,e,i){let n=e.barThickness,o,a;return E(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function cr(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function hr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function ro(s,t,e,i){return z(s)?hr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Mn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(ro(u,d,o,c));return l}function ii(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function dr(s,t,e){return s!==0?ht(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function ur(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function fr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=ur(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[kn(h,a,r,l)]=!0,n=c)),o[kn(n,a,r,l)]=!0,s.borderSkipped=o}function kn(s,t,e,i){return i?(s=gr(s,t,e),s=wn(s,e,t)):s=wn(s,t,e),s}function gr(s,t,e){return s===t?e:s===e?t:s}function wn(s,t,e){return s==="start"?t:s==="end"?e:s}function pr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Vt=class extends Wt{parsePrimitiveData(t,e,i,n){return Mn(t,e,i,n)}parseArrayData(t,e,i,n){return Mn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(Lt(g,c),u),d.push(ro(Lt(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=ii(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||E(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),_=(p._stacks||{})[r.axis],y={horizontal:c,base:g.base,enableBorderRadius:!_||ii(p._custom)||a===_._top||a===_._bottom,x:c?g.head:m.center,y:c?m.center:g.head,height:c?m.size:Math.abs(g.size),width:c?Math.abs(g.size):m.size};u&&(y.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let k=y.options||t[f].options;fr(y,k,_,a),pr(y,k,h.ratio),this.updateElement(t[f],f,y,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(E(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[T(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||rr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=ii(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ht(d)!==ht(c.barEnd)&&(u=0),u+=d);let m=!E(o)&&!h?o:u,_=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=_,g=p-_,Math.abs(g)<a){g=dr(g,e,r)*a,d===r&&(_-=g/2);let y=e.getPixelForDecimal(0),k=e.getPixelForDecimal(1),w=Math.min(y,k),M=Math.max(y,k);_=Math.max(Math.min(_,M),w),p=_+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(_))}if(_===e.getPixelForValue(r)){let y=ht(g)*e.getLineWidthForValue(r)/2;_+=y,g-=y}return{size:g,base:_,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=T(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?cr(t,e,n,h*c):lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(T(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A(Vt,"id","bar"),A(Vt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Vt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function zt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var di=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return zt()}parse(){return zt()}format(){return zt()}add(){return zt()}diff(){return zt()}startOf(){return zt()}endOf(){return zt()}},mr={_date:di};function br(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Qi:Xe;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!E(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!E(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Oe(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=br(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function xr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ni(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Oe(s,e,t,function(r,l,c){!n&&!Rt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function _r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=Gi(a,{x:t.x,y:t.y});Ji(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Oe(s,e,t,o),n}function yr(s,t,e,i,n,o){let a=[],r=xr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let m=r(t,p);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return Oe(s,e,t,c),a}function oi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?_r(s,t,e,n):yr(s,t,e,i,n,o)}function Sn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Oe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var vr={evaluateInteractionItems:Oe,modes:{index(s,t,e,i){let n=kt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ni(s,n,o,i,a)},nearest(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return oi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=kt(t,s);return Sn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=kt(t,s);return Sn(s,n,"y",e.intersect,i)}}},lo=["left","top","right","bottom"];function ve(s,t){return s.filter(e=>e.pos===t)}function Pn(s,t){return s.filter(e=>lo.indexOf(e.pos)===-1&&e.box.axis===t)}function Me(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Mr(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function kr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!lo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function wr(s,t){let e=kr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function Sr(s){let t=Mr(s),e=Me(t.filter(c=>c.box.fullSize),!0),i=Me(ve(t,"left"),!0),n=Me(ve(t,"right")),o=Me(ve(t,"top"),!0),a=Me(ve(t,"bottom")),r=Pn(t,"x"),l=Pn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ve(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Cn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function co(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Pr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!L(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&co(a,o.getPadding());let r=Math.max(0,t.outerWidth-Cn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Cn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Cr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Dr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function Se(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Dr(r.horizontal,t));let{same:d,other:u}=Pr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&Se(n,t,e,i)||h}function ss(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Dn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Jt(c.start)&&(a=c.start),l.fullSize?ss(l,n.left,a,e.outerWidth-n.right-n.left,u):ss(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Jt(c.start)&&(o=c.start),l.fullSize?ss(l,o,n.top,u,e.outerHeight-n.bottom-n.top):ss(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var wt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=Y(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=Sr(s.boxes),l=r.vertical,c=r.horizontal;R(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,m)=>m.box.options&&m.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);co(u,Y(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=wr(l.concat(c),d);Se(r.fullSize,f,d,p),Se(l,f,d,p),Se(c,f,d,p)&&Se(l,f,d,p),Cr(f),Dn(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,Dn(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},R(r.chartArea,g=>{let m=g.box;Object.assign(m,s.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},us=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},ui=class extends us{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},cs="$chartjs",Ar={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},An=s=>s===null||s==="";function Or(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[cs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",An(n)){let o=Js(s,"width");o!==void 0&&(s.width=o)}if(An(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=Js(s,"height");o!==void 0&&(s.height=o)}return s}var ho=gn?{passive:!0}:!1;function Tr(s,t,e){s&&s.addEventListener(t,e,ho)}function Lr(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,ho)}function Er(s,t){let e=Ar[s.type]||s.type,{x:i,y:n}=kt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function fs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Rr(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.addedNodes,i),a=a&&!fs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function Ir(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.removedNodes,i),a=a&&!fs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var De=new Map,On=0;function uo(){let s=window.devicePixelRatio;s!==On&&(On=s,De.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Fr(s,t){De.size||window.addEventListener("resize",uo),De.set(s,t)}function zr(s){De.delete(s),De.size||window.removeEventListener("resize",uo)}function Br(s,t,e){let i=s.canvas,n=i&&ts(i);if(!n)return;let o=Ws((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Fr(s,o),a}function ai(s,t,e){e&&e.disconnect(),t==="resize"&&zr(s)}function Wr(s,t,e){let i=s.canvas,n=Ws(o=>{s.ctx!==null&&e(Er(o,s))},s);return Tr(i,t,n),n}var fi=class extends us{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(Or(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[cs])return!1;let i=e[cs].initial;["height","width"].forEach(o=>{let a=i[o];E(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[cs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Rr,detach:Ir,resize:Br}[e]||Wr;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:ai,detach:ai,resize:ai}[e]||Lr)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return fn(t,e,i,n)}isAttached(t){let e=t&&ts(t);return!!(e&&e.isConnected)}};function Vr(s){return!Qe()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?ui:fi}var gt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return be(this.x)&&be(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(gt,"defaults",{}),A(gt,"defaultRoutes");function Nr(s,t){let e=s.options.ticks,i=Hr(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?$r(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Yr(t,c,o,a/n),c;let h=jr(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(is(t,c,h,E(f)?0:r-f,r),d=0,u=a-1;d<u;d++)is(t,c,h,o[d],o[d+1]);return is(t,c,h,l,E(f)?t.length:l+f),c}return is(t,c,h),c}function Hr(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function jr(s,t,e){let i=Ur(s),n=t.length/e;if(!i)return Math.max(n,1);let o=Xi(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function $r(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Yr(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function is(s,t,e,i,n){let o=T(i,0),a=Math.min(T(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Ur(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Xr=s=>s==="left"?"right":s==="right"?"left":s,Tn=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Ln=(s,t)=>Math.min(t||s,s);function En(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function qr(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Gr(s,t){R(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function ke(s){return s.drawTicks?s.tickLength:0}function Rn(s,t){if(!s.display)return 0;let e=H(s.font,t),i=Y(s.padding);return(z(s.text)?s.text.length:1)*e.lineHeight+i.height}function Kr(s,t){return Mt(s,{scale:t,type:"scale"})}function Jr(s,t,e){return Mt(s,{tick:e,index:t,type:"tick"})}function Zr(s,t,e){let i=Vs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Xr(i)),i}function Qr(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,m=r-o;if(s.isHorizontal()){if(f=q(i,o,r),L(e)){let _=Object.keys(e)[0],y=e[_];p=h[_].getPixelForValue(y)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=Tn(s,e,t);u=r-o}else{if(L(e)){let _=Object.keys(e)[0],y=e[_];f=h[_].getPixelForValue(y)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Tn(s,e,t);p=q(i,a,n),d=e==="left"?-U:U}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Ht=class s extends gt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=X(t,Number.POSITIVE_INFINITY),e=X(e,Number.NEGATIVE_INFINITY),i=X(i,Number.POSITIVE_INFINITY),n=X(n,Number.NEGATIVE_INFINITY),{min:X(t,i),max:X(e,n),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:X(e,X(i,e)),max:X(i,X(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){I(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=cn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?En(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Nr(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){I(this.options.afterUpdate,[this])}beforeSetDimensions(){I(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){I(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),I(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){I(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=I(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){I(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){I(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=Ln(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=tt(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-ke(t.grid)-e.padding-Rn(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ye(Math.min(Math.asin(tt((h.highest.height+6)/r,-1,1)),Math.asin(tt(l/c,-1,1))-Math.asin(tt(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){I(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){I(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=Rn(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ke(o)+l):(t.height=this.maxHeight,t.width=ke(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=dt(this.labelRotation),g=Math.cos(p),m=Math.sin(p);if(r){let _=i.mirror?0:m*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+_+f)}else{let _=i.mirror?0:g*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+_+f)}this._calculatePadding(c,h,m,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){I(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)E(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=En(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Ln(e,i)),c=0,h=0,d,u,f,p,g,m,_,y,k,w,M;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=m=g.string,_=o[m]=o[m]||{data:{},gc:[]},y=g.lineHeight,k=w=0,!E(p)&&!z(p))k=ge(n,_.data,_.gc,k,p),w=y;else if(z(p))for(u=0,f=p.length;u<f;++u)M=p[u],!E(M)&&!z(M)&&(k=ge(n,_.data,_.gc,k,M),w+=y);a.push(k),r.push(w),c=Math.max(k,c),h=Math.max(w,h)}Gr(o,e);let P=a.indexOf(c),x=r.indexOf(h),v=S=>({width:a[S]||0,height:r[S]||0});return{first:v(0),last:v(e-1),widest:v(P),highest:v(x),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Zi(this._alignToPixels?yt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Jr(this.getContext(),t,i))}return this.$context||(this.$context=Kr(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=dt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ke(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,m=g/2,_=function($){return yt(i,$,g)},y,k,w,M,P,x,v,S,C,D,O,j;if(a==="top")y=_(this.bottom),x=this.bottom-u,S=y-m,D=_(t.top)+m,j=t.bottom;else if(a==="bottom")y=_(this.top),D=t.top,j=_(t.bottom)-m,x=y+m,S=this.top+u;else if(a==="left")y=_(this.right),P=this.right-u,v=y-m,C=_(t.left)+m,O=t.right;else if(a==="right")y=_(this.left),C=t.left,O=_(t.right)-m,P=y+m,v=this.left+u;else if(e==="x"){if(a==="center")y=_((t.top+t.bottom)/2+.5);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}D=t.top,j=t.bottom,x=y+m,S=x+u}else if(e==="y"){if(a==="center")y=_((t.left+t.right)/2);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}P=y-m,v=P-u,C=t.left,O=t.right}let it=T(n.ticks.maxTicksLimit,d),W=Math.max(1,Math.ceil(d/it));for(k=0;k<d;k+=W){let $=this.getContext(k),J=o.setContext($),Ee=r.setContext($),Re=J.lineWidth,Yt=J.color,Ie=Ee.dash||[],Ut=Ee.dashOffset,le=J.tickWidth,Ct=J.tickColor,ce=J.tickBorderDash||[],Dt=J.tickBorderDashOffset;w=qr(this,k,l),w!==void 0&&(M=yt(i,w,Re),c?P=v=C=O=M:x=S=D=j=M,f.push({tx1:P,ty1:x,tx2:v,ty2:S,x1:C,y1:D,x2:O,y2:j,width:Re,color:Yt,borderDash:Ie,borderDashOffset:Ut,tickWidth:le,tickColor:Ct,tickBorderDash:ce,tickBorderDashOffset:Dt}))}return this._ticksLength=d,this._borderValue=y,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ke(i.grid),f=u+h,p=d?-h:f,g=-dt(this.labelRotation),m=[],_,y,k,w,M,P,x,v,S,C,D,O,j="middle";if(n==="top")P=this.bottom-p,x=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,x=this._getXAxisLabelAlignment();else if(n==="left"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(n==="right"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];P=this.chart.scales[W].getPixelForValue($)+f}x=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")M=(t.left+t.right)/2-f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];M=this.chart.scales[W].getPixelForValue($)}x=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?j="top":l==="end"&&(j="bottom"));let it=this._getLabelSizes();for(_=0,y=r.length;_<y;++_){k=r[_],w=k.label;let W=o.setContext(this.getContext(_));v=this.getPixelForTick(_)+o.labelOffset,S=this._resolveTickFontOptions(_),C=S.lineHeight,D=z(w)?w.length:1;let $=D/2,J=W.color,Ee=W.textStrokeColor,Re=W.textStrokeWidth,Yt=x;a?(M=v,x==="inner"&&(_===y-1?Yt=this.options.reverse?"left":"right":_===0?Yt=this.options.reverse?"right":"left":Yt="center"),n==="top"?c==="near"||g!==0?O=-D*C+C/2:c==="center"?O=-it.highest.height/2-$*C+C:O=-it.highest.height+C/2:c==="near"||g!==0?O=C/2:c==="center"?O=it.highest.height/2-$*C:O=it.highest.height-D*C,d&&(O*=-1),g!==0&&!W.showLabelBackdrop&&(M+=C/2*Math.sin(g))):(P=v,O=(1-D)*C/2);let Ie;if(W.showLabelBackdrop){let Ut=Y(W.backdropPadding),le=it.heights[_],Ct=it.widths[_],ce=O-Ut.top,Dt=0-Ut.left;switch(j){case"middle":ce-=le/2;break;case"bottom":ce-=le;break}switch(x){case"center":Dt-=Ct/2;break;case"right":Dt-=Ct;break;case"inner":_===y-1?Dt-=Ct:_>0&&(Dt-=Ct/2);break}Ie={left:Dt,top:ce,width:Ct+Ut.width,height:le+Ut.height,color:W.backdropColor}}m.push({label:w,font:S,textOffset:O,options:{rotation:g,color:J,strokeColor:Ee,strokeWidth:Re,textAlign:Yt,textBaseline:j,translation:[M,P],backdrop:Ie}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-dt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=yt(t,this.left,a)-a/2,h=yt(t,this.right,r)+r/2,d=u=l):(d=yt(t,this.top,a)-a/2,u=yt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Ke(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;It(i,c,0,h,l,r)}n&&Je(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=H(i.font),a=Y(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||L(e)?(l+=a.bottom,z(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=Qr(this,l,e,r);It(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Zr(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=T(t.grid&&t.grid.z,-1),n=T(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return H(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},te=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;sl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,tl(t,a,i),this.override&&B.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in B[n]&&(delete B[n][i],this.override&&delete _t[i])}};function tl(s,t,e){let i=Gt(Object.create(null),[e?B.get(e):{},B.get(t),s.defaults]);B.set(t,i),s.defaultRoutes&&el(t,s.defaultRoutes),s.descriptors&&B.describe(t,s.descriptors)}function el(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");B.route(o,n,l,r)})}function sl(s){return"id"in s&&"defaults"in s}var gi=class{constructor(){this.controllers=new te(Wt,"datasets",!0),this.elements=new te(gt,"elements"),this.plugins=new te(Object,"plugins"),this.scales=new te(Ht,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):R(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=$e(t);I(i["before"+n],[],i),e[t](i),I(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},at=new gi,pi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(I(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){E(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=T(i.options&&i.options.plugins,{}),o=il(i);return n===!1&&!e?[]:ol(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function il(s){let t={},e=[],i=Object.keys(at.plugins.items);for(let o=0;o<i.length;o++)e.push(at.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function nl(s,t){return!t&&s===!1?null:s===!0?{}:s}function ol(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=nl(i[l],n);c!==null&&o.push({plugin:r,options:al(s.config,{plugin:r,local:e[l]},c,a)})}return o}function al(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function mi(s,t){let e=B.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function rl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ll(s,t){return s===t?"_index_":"_value_"}function In(s){if(s==="x"||s==="y"||s==="r")return s}function cl(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function bi(s,...t){if(In(s))return s;for(let e of t){let i=e.axis||cl(e.position)||s.length>1&&In(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Fn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function hl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Fn(s,"x",e[0])||Fn(s,"y",e[0])}return{}}function dl(s,t){let e=_t[s.type]||{scales:{}},i=t.scales||{},n=mi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!L(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=bi(a,r,hl(a,s),B.scales[r.type]),c=ll(l,n),h=e.scales||{};o[a]=Kt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||mi(r,t),h=(_t[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=rl(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Kt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Kt(r,[B.scales[r.type],B.scale])}),o}function fo(s){let t=s.options||(s.options={});t.plugins=T(t.plugins,{}),t.scales=dl(s,t)}function go(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ul(s){return s=s||{},s.data=go(s.data),fo(s),s}var zn=new Map,po=new Set;function ns(s,t){let e=zn.get(s);return e||(e=t(),zn.set(s,e),po.add(e)),e}var we=(s,t,e)=>{let i=Lt(t,e);i!==void 0&&s.add(i)},xi=class{constructor(t){this._config=ul(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=go(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),fo(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ns(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ns(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ns(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return ns(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>we(l,t,d))),h.forEach(d=>we(l,n,d)),h.forEach(d=>we(l,_t[o]||{},d)),h.forEach(d=>we(l,B,d)),h.forEach(d=>we(l,Ge,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),po.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,_t[e]||{},B.datasets[e]||{},{type:e},B,Ge]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Bn(this._resolverCache,t,n),l=a;if(gl(a,e)){o.$shared=!1,i=lt(i)?i():i;let c=this.createResolver(t,i,r);l=Tt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Bn(this._resolverCache,t,i);return L(e)?Tt(o,e,void 0,n):o}};function Bn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:Ze(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var fl=s=>L(s)&&Object.getOwnPropertyNames(s).some(t=>lt(s[t]));function gl(s,t){let{isScriptable:e,isIndexable:i}=Xs(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(lt(r)||fl(r))||a&&z(r))return!0}return!1}var pl="4.6.1",ml=["top","bottom","left","right","chartArea"];function Wn(s,t){return s==="top"||s==="bottom"||ml.indexOf(s)===-1&&t==="x"}function Vn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Nn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),I(e&&e.onComplete,[s],t)}function bl(s){let t=s.chart,e=t.options.animation;I(e&&e.onProgress,[s],t)}function mo(s){return Qe()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var hs={},Hn=s=>{let t=mo(s);return Object.values(hs).filter(e=>e.canvas===t).pop()};function xl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function _l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var et=class{static register(...t){at.add(...t),jn()}static unregister(...t){at.remove(...t),jn()}constructor(t,e){let i=this.config=new xi(e),n=mo(t),o=Hn(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Vr(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ji(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new pi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=nn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],hs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}ut.listen(this,"complete",Nn),ut.listen(this,"progress",bl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return E(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return at}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():Ks(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Hs(this.canvas,this.ctx),this}stop(){return ut.stop(this),this}resize(t,e){ut.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,Ks(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),I(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};R(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=bi(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),R(o,a=>{let r=a.options,l=r.id,c=bi(l,r),h=T(r.type,a.dtype);(r.position===void 0||Wn(r.position,c)!==Wn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=at.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),R(n,(a,r)=>{a||delete i[r]}),R(i,a=>{wt.configure(this,a,a.options),wt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Vn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||mi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=at.getController(r),{datasetElementType:c,dataElementType:h}=B.datasets[r];Object.assign(l,{dataElementType:at.getElement(h),datasetElementType:c&&at.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){R(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||R(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Vn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){R(this.scales,t=>{wt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Ls(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;xl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Ls(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;wt.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],R(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,lt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(ut.has(this)?this.attached&&!ut.running(this)&&ut.start(this):(this.draw(),Nn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=pn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Ke(e,n),t.controller.draw(),n&&Je(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Rt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=vr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=Mt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Jt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),ut.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Hs(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete hs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};R(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){R(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},R(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!pe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=Ui(t),c=_l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,I(o.onHover,[t,r,this],this),l&&I(o.onClick,[t,r,this],this));let h=!pe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(et,"defaults",B),A(et,"instances",hs),A(et,"overrides",_t),A(et,"registry",at),A(et,"version",pl),A(et,"getChart",Hn);function jn(){return R(et.instances,s=>s._plugins.invalidate())}function bo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function St(s,t,e,i){return s?0:tt(t,e,i)}function yl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=Us(i);return{t:St(n.top,o.top,0,e),r:St(n.right,o.right,0,t),b:St(n.bottom,o.bottom,0,e),l:St(n.left,o.left,0,t)}}function vl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=vt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||L(n);return{topLeft:St(!l||r.top||r.left,o.topLeft,0,a),topRight:St(!l||r.top||r.right,o.topRight,0,a),bottomLeft:St(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:St(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ml(s){let t=bo(s),e=t.right-t.left,i=t.bottom-t.top,n=yl(s,e/2,i/2),o=vl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function ri(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&bo(s,i);return r&&(n||Et(t,r.left,r.right))&&(o||Et(e,r.top,r.bottom))}function kl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function wl(s,t){s.rect(t.x,t.y,t.w,t.h)}function li(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Nt=class extends gt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ml(this),r=kl(a.radius)?Zt:wl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,li(a,e,o)),t.clip(),r(t,li(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,li(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return ri(this,t,e,i)}inXRange(t,e){return ri(this,t,null,e)}inYRange(t,e){return ri(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Nt,"id","bar"),A(Nt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Nt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var $n=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},Sl=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,gs=class extends gt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=I(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=H(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=$n(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let m=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((m,_)=>{let{itemWidth:y,itemHeight:k}=Pl(i,e,o,m,n);_>0&&f+k+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[_]={left:p,top:f,col:g,width:y,height:k},u=Math.max(u,y),f+=k+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Ft(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Ke(t,this),this._draw(),Je(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=B.color,l=Ft(t.rtl,this.left,this.width),c=H(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:m}=$n(a,d),_=function(P,x,v){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let S=T(v.lineWidth,1);if(n.fillStyle=T(v.fillStyle,r),n.lineCap=T(v.lineCap,"butt"),n.lineDashOffset=T(v.lineDashOffset,0),n.lineJoin=T(v.lineJoin,"miter"),n.lineWidth=S,n.strokeStyle=T(v.strokeStyle,r),n.setLineDash(T(v.lineDash,[])),a.usePointStyle){let C={radius:g*Math.SQRT2/2,pointStyle:v.pointStyle,rotation:v.rotation,borderWidth:S},D=l.xPlus(P,p/2),O=x+u;$s(n,C,D,O,a.pointStyleWidth&&p)}else{let C=x+Math.max((d-g)/2,0),D=l.leftForLtr(P,p),O=vt(v.borderRadius);n.beginPath(),Object.values(O).some(j=>j!==0)?Zt(n,{x:D,y:C,w:p,h:g,radius:O}):n.rect(D,C,p,g),n.fill(),S!==0&&n.stroke()}n.restore()},y=function(P,x,v){It(n,v.text,P,x+m/2,c,{strikethrough:v.hidden,textAlign:l.textAlign(v.textAlign)})},k=this.isHorizontal(),w=this._computeTitleHeight();k?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},Zs(this.ctx,t.textDirection);let M=m+h;this.legendItems.forEach((P,x)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let v=n.measureText(P.text).width,S=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),C=p+u+v,D=f.x,O=f.y;l.setWidth(this.width),k?x>0&&D+C+h>this.right&&(O=f.y+=M,f.line++,D=f.x=q(o,this.left+h,this.right-i[f.line])):x>0&&O+M>this.bottom&&(D=f.x=D+e[f.line].width+h,f.line++,O=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let j=l.x(D);if(_(j,O,P),D=on(S,D+p+u,k?D+C:this.right,t.rtl),y(l.x(D),O,P),k)f.x+=C+h;else if(typeof P.text!="string"){let it=c.lineHeight;f.y+=xo(P,it)+h}else f.y+=M}),Qs(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=H(e.font),n=Y(e.padding);if(!e.display)return;let o=Ft(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,m)=>Math.max(g,m.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Vs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,It(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=H(t.font),i=Y(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Et(t,this.left,this.right)&&Et(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Et(t,n.left,n.left+n.width)&&Et(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Al(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=Sl(n,i);n&&!o&&I(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&I(e.onHover,[t,i,this],this)}else i&&I(e.onClick,[t,i,this],this)}};function Pl(s,t,e,i,n){let o=Cl(i,s,t,e),a=Dl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Cl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Dl(s,t,e){let i=s;return typeof t.text!="string"&&(i=xo(t,e)),i}function xo(s,t){let e=s.text?s.text.length:0;return t*e}function Al(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var _o={id:"legend",_element:gs,start(s,t,e){let i=s.legend=new gs({ctx:s.ctx,options:e,chart:s});wt.configure(s,i,e),wt.addBox(s,i)},stop(s){wt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;wt.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=Y(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Pe={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=Ki(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function ot(s,t){return t&&(z(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function ft(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ol(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function Yn(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=H(t.bodyFont),c=H(t.titleFont),h=H(t.footerFont),d=o.length,u=n.length,f=i.length,p=Y(t.padding),g=p.height,m=0,_=i.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(_+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),_){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(_-f)*l.lineHeight+(_-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let y=0,k=function(w){m=Math.max(m,e.measureText(w).width+y)};return e.save(),e.font=c.string,R(s.title,k),e.font=l.string,R(s.beforeBody.concat(s.afterBody),k),y=t.displayColors?a+2+t.boxPadding:0,R(i,w=>{R(w.before,k),R(w.lines,k),R(w.after,k)}),y=0,e.font=h.string,R(s.footer,k),e.restore(),m+=p.width,{width:m,height:g}}function Tl(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function Ll(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function El(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),Ll(c,s,t,e)&&(c="center"),c}function Un(s,t,e){let i=e.yAlign||t.yAlign||Tl(s,e);return{xAlign:e.xAlign||t.xAlign||El(s,t,e,i),yAlign:i}}function Rl(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function Il(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function Xn(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=vt(a),p=Rl(t,r),g=Il(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:tt(p,0,i.width-t.width),y:tt(g,0,i.height-t.height)}}function os(s,t,e){let i=Y(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function qn(s){return ot([],ft(s))}function Fl(s,t,e){return Mt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function Gn(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var yo={beforeTitle:nt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:nt,beforeBody:nt,beforeLabel:nt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return E(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:nt,afterBody:nt,beforeFooter:nt,footer:nt,afterFooter:nt};function G(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?yo[t].call(e,i):n}var Ce=class extends gt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ds(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Fl(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=G(i,"beforeTitle",this,t),o=G(i,"title",this,t),a=G(i,"afterTitle",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}getBeforeBody(t,e){return qn(G(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return R(t,o=>{let a={before:[],lines:[],after:[]},r=Gn(i,o);ot(a.before,ft(G(r,"beforeLabel",this,o))),ot(a.lines,G(r,"label",this,o)),ot(a.after,ft(G(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return qn(G(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=G(i,"beforeFooter",this,t),o=G(i,"footer",this,t),a=G(i,"afterFooter",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ol(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),R(r,h=>{let d=Gn(t.callbacks,h);n.push(G(d,"labelColor",this,h)),o.push(G(d,"labelPointStyle",this,h)),a.push(G(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Pe[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=Yn(this,i),c=Object.assign({},r,l),h=Un(this.chart,i,c),d=Xn(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=vt(r),{x:u,y:f}=t,{width:p,height:g}=e,m,_,y,k,w,M;return o==="center"?(w=f+g/2,n==="left"?(m=u,_=m-a,k=w+a,M=w-a):(m=u+p,_=m+a,k=w-a,M=w+a),y=m):(n==="left"?_=u+Math.max(l,h)+a:n==="right"?_=u+p-Math.max(c,d)-a:_=this.caretX,o==="top"?(k=f,w=k-a,m=_-a,y=_+a):(k=f+g,w=k+a,m=_+a,y=_-a),M=k),{x1:m,x2:_,x3:y,y1:k,y2:w,y3:M}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=H(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=H(o.bodyFont),d=os(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,_=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,js(t,g,m,_),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,js(t,g,m,_)}else{t.lineWidth=L(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),_=vt(a.borderRadius);Object.values(_).some(y=>y!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,Zt(t,{x:g,y:p,w:c,h:l,radius:_}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),Zt(t,{x:m,y:p+1,w:c-2,h:l-2,radius:_}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=H(i.bodyFont),u=d.lineHeight,f=0,p=Ft(i.rtl,this.x,this.width),g=function(v){e.fillText(v,p.x(t.x+f),t.y+u/2),t.y+=u+o},m=p.textAlign(a),_,y,k,w,M,P,x;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=os(this,m,i),e.fillStyle=i.bodyColor,R(this.beforeBody,g),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,P=n.length;w<P;++w){for(_=n[w],y=this.labelTextColors[w],e.fillStyle=y,R(_.before,g),k=_.lines,r&&k.length&&(this._drawColorBox(e,t,w,p,i),u=Math.max(d.lineHeight,l)),M=0,x=k.length;M<x;++M)g(k[M]),u=d.lineHeight;R(_.after,g)}f=0,u=d.lineHeight,R(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=H(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=vt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Pe[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=Yn(this,t),l=Object.assign({},a,this._size),c=Un(e,t,l),h=Xn(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=Y(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),Zs(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Qs(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!pe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!pe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Pe[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Ce,"positioners",Pe);var vo={id:"tooltip",_element:Ce,positioners:Pe,afterInit(s,t,e){e&&(s.tooltip=new Ce({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:yo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var zl=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Bl(s,t,e,i){let n=s.indexOf(t);if(n===-1)return zl(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Wl=(s,t)=>s===null?null:tt(Math.round(s),0,t);function Kn(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ee=class extends Ht{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(E(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Bl(i,t,T(e,t),this._addedLabels),Wl(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return Kn.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ee,"id","category"),A(ee,"defaults",{ticks:{callback:Kn}});function Vl(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:m}=t,_=!E(a),y=!E(r),k=!E(c),w=(m-g)/(d+1),M=Es((m-g)/p/f)*f,P,x,v,S;if(M<1e-14&&!_&&!y)return[{value:g},{value:m}];S=Math.ceil(m/M)-Math.floor(g/M),S>p&&(M=Es(S*M/p/f)*f),E(l)||(P=Math.pow(10,l),M=Math.ceil(M*P)/P),n==="ticks"?(x=Math.floor(g/M)*M,v=Math.ceil(m/M)*M):(x=g,v=m),_&&y&&o&&qi((r-a)/o,M/1e3)?(S=Math.round(Math.min((r-a)/M,h)),M=(r-a)/S,x=a,v=r):k?(x=_?a:x,v=y?r:v,S=c-1,M=(v-x)/S):(S=(v-x)/M,me(S,Math.round(S),M/1e3)?S=Math.round(S):S=Math.ceil(S));let C=Math.max(Is(M),Is(x));P=Math.pow(10,E(l)?C:l),x=Math.round(x*P)/P,v=Math.round(v*P)/P;let D=0;for(_&&(u&&x!==a?(e.push({value:a}),x<a&&D++,me(Math.round((x+D*M)*P)/P,a,Jn(a,w,s))&&D++):x<a&&D++);D<S;++D){let O=Math.round((x+D*M)*P)/P;if(y&&O>r)break;e.push({value:O})}return y&&u&&v!==r?e.length&&me(e[e.length-1].value,r,Jn(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!y||v===r)&&e.push({value:v}),e}function Jn(s,t,{horizontal:e,minRotation:i}){let n=dt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ne=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return E(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ht(n),c=ht(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Vl(n,o);return t.bounds==="ticks"&&Rs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return qe(t,this.chart.options.locale,this.options.ticks.format)}},se=class extends ne{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=dt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(se,"id","linear"),A(se,"defaults",{ticks:{callback:xe.formatters.numeric}});var Ae=s=>Math.floor(ct(s)),Bt=(s,t)=>Math.pow(10,Ae(s)+t);function Zn(s){return s/Math.pow(10,Ae(s))===1}function Qn(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function Nl(s,t){let e=t-s,i=Ae(e);for(;Qn(s,t,i)>10;)i++;for(;Qn(s,t,i)<10;)i--;return Math.min(i,Ae(s))}function Hl(s,{min:t,max:e}){t=X(s.min,t);let i=[],n=Ae(t),o=Nl(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=X(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:Zn(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=X(s.max,u);return i.push({value:f,major:Zn(f),significand:d}),i}var as=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ne.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return V(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Bt(this.min,0)?Bt(this.min,-1):Bt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Bt(i,-1)),a(Bt(n,1)))),i<=0&&o(Bt(n,-1)),n<=0&&a(Bt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=Hl(e,this);return t.bounds==="ticks"&&Rs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ct(t),this._valueRange=ct(this.max)-ct(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ct(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(as,"id","logarithmic"),A(as,"defaults",{ticks:{callback:xe.formatters.logarithmic,major:{enabled:!0}}});function _i(s){let t=s.ticks;if(t.display&&s.display){let e=Y(t.backdropPadding);return T(t.font&&t.font.size,B.font.size)+e.height}return 0}function jl(s,t,e){return e=z(e)?e:[e],{w:ln(s,t.string,e),h:e.length*t.lineHeight}}function to(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function $l(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?N/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=H(c.font),u=jl(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=st(s.getIndexAngle(l)+r),p=Math.round(Ye(f)),g=to(p,h.x,u.w,0,180),m=to(p,h.y,u.h,90,270);Yl(e,t,f,g,m)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=ql(s,i,n)}function Yl(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Ul(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ye(st(l.angle+U))),h=Jl(l.y,r.h,c),d=Gl(c),u=Kl(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Xl(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Rt({x:e,y:i},t)||Rt({x:e,y:o},t)||Rt({x:n,y:i},t)||Rt({x:n,y:o},t))}function ql(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:_i(o)/2,additionalAngle:a?N/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=Ul(s,h,l);i.push(d),r==="auto"&&(d.visible=Xl(d,c),d.visible&&(c=d))}return i}function Gl(s){return s===0||s===180?"center":s<180?"left":"right"}function Kl(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Jl(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Zl(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!E(r)){let l=vt(t.borderRadius),c=Y(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),Zt(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function Ql(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Zl(e,a,o);let r=H(a.font),{x:l,y:c,textAlign:h}=o;It(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Mo(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,Q);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function tc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Mo(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function ec(s,t,e){return Mt(s,{label:e,index:t,type:"pointLabel"})}var Qt=class extends ne{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=Y(_i(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/_i(this.options))}generateTickLabels(t){ne.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=I(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?$l(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=Q/(this._pointLabels.length||1),i=this.options.startAngle||0;return st(t*e+dt(i))}getDistanceFromCenterForValue(t){if(E(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(E(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return ec(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-U+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Mo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Ql(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);tc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=H(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=Y(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}It(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(Qt,"id","radialLinear"),A(Qt,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(Qt,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(Qt,"descriptors",{angleLines:{_fallback:"grid"}});var ps={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},K=Object.keys(ps);function eo(s,t){return s-t}function so(s,t){if(E(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),V(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(be(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function io(s,t,e,i){let n=K.length;for(let o=K.indexOf(s);o<n-1;++o){let a=ps[K[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return K[o]}return K[n-1]}function sc(s,t,e,i,n){for(let o=K.length-1;o>=K.indexOf(e);o--){let a=K[o];if(ps[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return K[e?K.indexOf(e):0]}function ic(s){for(let t=K.indexOf(s)+1,e=K.length;t<e;++t)if(ps[K[t]].common)return K[t]}function no(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Ue(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function nc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function oo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:nc(s,i,n,e)}var ie=class extends Ht{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new mr._date(t.adapters.date);n.init(e),Kt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:so(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=V(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=tn(n,o,a);return this._unit=e.unit||(i.autoSkip?io(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):sc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:ic(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),oo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=tt(e,0,a),i=tt(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||io(o.minUnit,e,i,this._getLabelCapacity(e)),r=T(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=be(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)no(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&no(h,u,p),Object.keys(h).sort(eo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return I(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=dt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,oo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(so(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return zs(t.sort(eo))}};A(ie,"id","time"),A(ie,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function rs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Xe(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Xe(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ls=class extends ie{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=rs(e,this.min),this._tableRange=rs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(rs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return rs(this._table,i*this._tableRange+this._minPos,!0)}};A(ls,"id","timeseries"),A(ls,"defaults",ie.defaults);function b(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function F(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Te(s){if(s===null)return"\\u2014";let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function jt(s){return s===null?"\\u2014":s.toFixed(3)}function pt(s,t,...e){return b("section",{id:t},b("h2",{},s),...e)}et.register(Vt,Nt,ee,se,vo,_o);var ko=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],oe=10;function wo(s){let t=[oc(s),ac(s),rc(s),lc(s)];return pt("Charts","charts",b("div",{class:"charts"},...t))}function ms(s,t,e,i=260){let n=b("canvas",{id:t,role:"img","aria-label":s}),o=b("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=b("figure",{class:"chart"},b("figcaption",{},s),o);return queueMicrotask(()=>new et(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function oc(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(oe).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(oe-1,Math.floor(n*oe)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:oe},(i,n)=>`${(n/oe).toFixed(1)}\\u2013${((n+1)/oe).toFixed(1)}`);return ms("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:ko[n%ko.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function ac(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return ms("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>Te((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function rc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return ms(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let r=l=>l===null?"\\u2014":l.toFixed(3);return`${r(a.base)} \\u2192 ${r(a.head)}, \\u0394 ${r(a.delta)} [${r(a.low)}, ${r(a.high)}] ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function lc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return ms("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var Pt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=y=>{if(y=this.postProcess(y,i),n){setTimeout(function(){n(y)},0);return}else return y},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,m=1/0,_=()=>{for(let y=Math.max(g,-c);y<=Math.min(m,c);y+=2){let k,w=f[y-1],M=f[y+1];w&&(f[y-1]=void 0);let P=!1;if(M){let v=M.oldPos-y;P=M&&0<=v&&v<r}let x=w&&w.oldPos+1<l;if(!P&&!x){f[y]=void 0;continue}if(!x||P&&w.oldPos<M.oldPos?k=this.addToPath(M,!0,!1,0,i):k=this.addToPath(w,!1,!0,1,i),p=this.extractCommon(k,e,t,y,i),k.oldPos+1>=l&&p+1>=r)return a(this.buildValues(k.lastComponent,e,t))||!0;f[y]=k,k.oldPos+1>=l&&(m=Math.min(m,y-1)),p+1>=r&&(g=Math.max(g,y+1))}c++};if(n)(function y(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);_()||y()},0)})();else for(;c<=h&&Date.now()<=u;){let y=_();if(y)return y}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function yi(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function vi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function bs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function xs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ae(s,t){return bs(s,t,"")}function Le(s,t){return xs(s,t,"")}function Mi(s,t){return t.slice(0,cc(s,t))}function cc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function ki(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function _s(s,t){if(t)return re(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function $t(s,t){if(t)return re(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function re(s,t){if(!t)return[$t(s),_s(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=ki(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var ys="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",hc=new RegExp(`[${ys}]+|\\\\s+|[^${ys}]`,"ug"),wi=class extends Pt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=ki(t,a)}else i=t.match(hc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&So(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&So(i,o,n,null,e.intlSegmenter),t}},Po=new wi;function Pi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Do(s,t,e):Po.diff(s,t,e)}function So(s,t,e,i,n){if(t&&e){let[o,a]=re(t.value,n),[r,l]=re(e.value,n);if(s){let c=yi(o,r);s.value=xs(s.value,r,c),t.value=ae(t.value,c),e.value=ae(e.value,c)}if(i){let c=vi(a,l);i.value=bs(i.value,l,c),t.value=Le(t.value,c),e.value=Le(e.value,c)}}else if(e){if(s){let o=$t(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=$t(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=$t(i.value,n),[a,r]=re(t.value,n),l=yi(o,a);t.value=ae(t.value,l);let c=vi(ae(o,l),r);t.value=Le(t.value,c),i.value=bs(i.value,o,c),s.value=xs(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=$t(i.value,n),a=_s(t.value,n),r=Mi(a,o);t.value=Le(t.value,r)}else if(s){let o=_s(s.value,n),a=$t(t.value,n),r=Mi(o,a);t.value=ae(t.value,r)}}var Si=class extends Pt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${ys}]+|[^\\\\S\\\\n\\\\r]+|[^${ys}]`,"ug");return t.match(e)||[]}},Co=new Si;function Do(s,t,e){return Co.diff(s,t,e)}var Ci=class extends Pt{constructor(){super(...arguments),this.tokenize=dc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},Ao=new Ci;function Di(s,t,e){return Ao.diff(s,t,e)}function dc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var Oo=4e3;function To(s){let t=b("div",{class:"body"}),e=b("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=b("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...uc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function uc(s,t){let e=[b("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),b("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",`${F(t.durationMs)} ms`,...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];return t.label!==null&&e.push(b("p",{class:"label"},t.label)),e.push(vs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(vs("Error",t.error,"detail-error")),e.push(vs("Output",t.output,"detail-output")),t.expected!==null&&(e.push(vs("Expected",t.expected,"detail-expected")),e.push(b("h3",{},"Output vs expected"),gc(t.expected,t.output))),e.push(b("h3",{},"Evaluations"),fc(t)),t.trials!==null&&e.push(b("h3",{},`Trials (${F(t.trials.filter(i=>i.passed).length)} of ${F(t.trials.length)} passed)`),b("ol",{class:"trials"},...t.trials.map(i=>b("li",{class:i.passed?"ok":"bad"},`${i.passed?"\\u2713":"\\u2717"} ${F(i.durationMs)} ms \\xB7 ${i.error??i.scores}`)))),t.usage!==null&&e.push(b("h3",{},"Model calls of the target"),b("p",{},t.usage)),e}function vs(s,t,e){return b("div",{class:"block"},b("h3",{},s),b("pre",{id:e},t))}function fc(s){let t=s.evaluations.map(e=>b("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},b("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),b("td",{},e.evaluator),b("td",{class:"num"},jt(e.score)),b("td",{},e.threshold??"no threshold"),b("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),b("td",{class:"dim"},e.usage??"")));return b("table",{class:"grid",id:"detail-evaluations"},b("thead",{},b("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>b("th",{},e)))),b("tbody",{},...t))}function gc(s,t){let i=s.length>Oo||t.length>Oo?Di(s,t):Pi(s,t),n=b("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?b("ins",{},o.value):o.removed?b("del",{},o.value):document.createTextNode(o.value));return n}function Eo(s){let{totals:t}=s,e=s.verdict==="pass",i=s.interrupted?"The run was interrupted: the verdict is FAIL.":e?`All ${F(t.runs)} runs passed their gates.`:`${F(t.failedRuns)} of ${F(t.runs)} runs failed their gates.`;return b("header",{id:"verdict",class:e?"pass":"fail"},b("div",{class:"word"},e?"PASS":"FAIL"),b("div",{},b("p",{class:"sentence"},i),b("p",{class:"totals"},`${F(t.cases)} cases: ${F(t.passed)} passed, ${F(t.failed)} failed, ${F(t.errored)} errored`),b("p",{class:"meta"},[s.config,s.git,s.startedAt,`${(s.durationMs/1e3).toFixed(1)} s`,`evalgate ${s.toolVersion}`].filter(n=>n!==null).join(" \\xB7 ")),s.usage!==null?b("p",{class:"meta"},s.usage):null))}function Ro(s){let t=s.runs.flatMap(e=>e.gate.map(i=>b("tr",{class:i.passed?"ok":"bad"},b("td",{},e.name),b("td",{},i.passed?"\\u2713":"\\u2717"),b("td",{},i.name),b("td",{},i.expected),b("td",{},i.actual))));return pt("Gate conditions","gate",b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","","condition","expected","actual"].map(e=>b("th",{},e)))),b("tbody",{},...t)))}function Io(s){let t=b("tr",{},...s.keys.map(i=>b("th",{},i)),b("th",{},"verdict"),b("th",{class:"num"},"cases"),b("th",{class:"num"},"pass rate"),...s.evaluators.map((i,n)=>b("th",{class:"num",title:s.lowerIsBetter[n]===!0?"mean score (lower is better)":"mean score"},i))),e=s.rows.map(i=>b("tr",{},...s.keys.map(n=>b("td",{},i.params[n]??"")),b("td",{class:i.verdict},i.verdict.toUpperCase()),b("td",{class:"num"},F(i.cases)),Lo(Te(i.passRate),i.passRate!==null&&i.passRate===s.bestPassRate),...i.means.map((n,o)=>Lo(jt(n),n!==null&&n===s.bestMeans[o]))));return b("div",{class:"matrix"},b("h3",{},`${s.suite} \\xB7 ${F(s.rows.length)} grid points`),b("table",{class:"grid"},b("thead",{},t),b("tbody",{},...e)),b("p",{class:"note"},pc(s)))}function pc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Lo(s,t){return b("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Fo(s){let t=s.runs.map(e=>b("tr",{},b("td",{},e.name),b("td",{class:e.verdict},e.verdict.toUpperCase()),b("td",{class:"num"},F(e.cases)),b("td",{class:"num"},Te(e.passRate)),b("td",{class:"num"},F(e.failed)),b("td",{class:"num"},F(e.errored)),b("td",{},e.evaluators.map(i=>`${i.id} ${jt(i.mean)}`).join(" \\xB7 "))));return b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","verdict","cases","pass rate","failed","errored","evaluator means"].map(e=>b("th",{},e)))),b("tbody",{},...t))}var Ms=30,zo=10,mc=8,Bo={errored:0,failed:1,passed:2};function Wo(s,t){let e=s.cases.map(x=>[x.id,x.label??"",x.source??"",x.output.slice(0,4e3),x.error??""].join(`\n`).toLowerCase()),i=s.evaluators.slice(0,mc),n=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=ks("filter-run",[["all","every run"],...s.runs.map((x,v)=>[String(v),x.name])]),a=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((x,v)=>[String(v),`${x} did not pass`])]),r=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(x=>[`tag:${x}`,`tagged ${x}`])]),l=b("input",{id:"filter-search",type:"search",placeholder:"search id, label, output, error\\u2026","aria-label":"search cases"}),c=b("span",{id:"case-count",class:"note"}),h="status",d=!0,u=[],f=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((x,v)=>[`score:${v}`,x])],p=`90px minmax(200px,2fr) minmax(140px,1fr) 70px ${i.map(()=>"80px").join(" ")}`,g=b("div",{class:"row head"});g.style.gridTemplateColumns=p;for(let[x,v]of f){let S=b("button",{type:"button",class:"sort","data-key":x},v);S.addEventListener("click",()=>{d=h===x?!d:!0,h=x,w()}),g.append(S)}let m=b("div",{class:"spacer"}),_=b("div",{id:"case-rows",class:"rows",role:"list"},m);function y(x){let v=s.cases[x];if(v===void 0)return!1;let S=n.value;if(S==="not-passed"&&v.status==="passed"||(S==="failed"||S==="errored"||S==="passed")&&v.status!==S||S==="flaky"&&!v.flaky||o.value!=="all"&&String(v.run)!==o.value||a.value!=="all"&&!v.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!v.tags.includes(r.value.slice(4)))return!1;let C=l.value.trim().toLowerCase();return C===""||(e[x]??"").includes(C)}function k(x,v){if(h==="status")return Bo[x.status]-Bo[v.status]||x.run-v.run;if(h==="case")return x.id<v.id?-1:x.id>v.id?1:0;if(h==="run")return x.run-v.run;if(h==="duration")return x.durationMs-v.durationMs;let S=Number(h.slice(6));return(x.scores[S]??-1)-(v.scores[S]??-1)}function w(){u=[];for(let x=0;x<s.cases.length;x++)y(x)&&u.push(x);u.sort((x,v)=>{let S=k(s.cases[x],s.cases[v]);return(d?S:-S)||x-v}),c.textContent=`${F(u.length)} of ${F(s.cases.length)} cases`,m.style.height=`${u.length*Ms}px`;for(let x of g.querySelectorAll("button")){let v=x.getAttribute("data-key");x.setAttribute("aria-sort",v===h?d?"ascending":"descending":"none")}M()}function M(){for(let C of _.querySelectorAll(".case"))C.remove();let x=Math.max(0,Math.floor(_.scrollTop/Ms)-zo),v=Math.ceil((_.clientHeight||600)/Ms)+2*zo,S=document.createDocumentFragment();for(let C=x;C<Math.min(u.length,x+v);C++){let D=s.cases[u[C]??-1];D!==void 0&&S.append(P(D,C))}_.append(S)}function P(x,v){let S=x.label===null?x.id:`${x.id.slice(0,12)}\\u2026 ${x.label}`,C=b("div",{class:`row case ${x.status}`,role:"listitem",tabindex:"0","data-id":x.id},b("span",{class:`badge ${x.status}`},x.flaky?`${x.status} ~`:x.status),b("span",{class:"name",title:x.id},S),b("span",{class:"dim"},s.runs[x.run]?.name??""),b("span",{class:"num"},F(x.durationMs)),...i.map((O,j)=>b("span",{class:x.failing.includes(j)?"num bad":"num"},jt(x.scores[j]??null))));C.style.top=`${v*Ms}px`,C.style.gridTemplateColumns=p;let D=()=>t(x);return C.addEventListener("click",D),C.addEventListener("keydown",O=>{O.key==="Enter"&&D()}),C}for(let x of[n,o,a,r])x?.addEventListener("change",w);return l.addEventListener("input",w),_.addEventListener("scroll",()=>requestAnimationFrame(M)),queueMicrotask(w),pt("Cases","cases",b("div",{class:"filters"},n,o,a,...r?[r]:[],l,c),b("div",{class:"table"},g,_))}function ks(s,t){return b("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>b("option",{value:e},i)))}function bc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=To(e),r=[Eo(e),b("div",{class:"top"},pt("Grid","matrices",...e.matrices.map(Io),n.length>0?Fo({...e,runs:n}):null),wo(e)),Ro(e),_c(e,a),Wo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}var xc=50;function _c(s,t){let e=s.comparison;if(e===null)return null;let i=o=>o===null?"\\u2014":o.toFixed(3),n=e.rows.map(o=>b("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,i(o.base),i(o.head),i(o.delta),`[${i(o.low)}, ${i(o.high)}]${o.endsAtZero?" includes 0":""}`,o.label].map(a=>b("td",{},a))));return pt("Against the baseline","comparison",b("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>b("p",{class:"warning"},b("strong",{},o.title)," ",o.detail)),b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","metric","base","head","\\u0394","CI",""].map(o=>b("th",{},o)))),b("tbody",{},...n)),yc(s,t))}function yc(s,t){let e=s.comparison?.newlyFailing??[];if(e.length===0)return null;let i=new Map(s.runs.map((r,l)=>[r.name,l])),n=new Map(s.cases.map(r=>[`${r.run} ${r.id}`,r])),o=e.slice(0,xc).map(({run:r,id:l})=>{let c=n.get(`${i.get(r)??-1} ${l}`),h=[c?.label??`${l.slice(0,12)}\\u2026`,c?.source,r].filter(u=>u!=null&&u!=="").join(" \\xB7 ");if(c===void 0)return b("li",{title:l},h);let d=b("li",{class:"case-link",tabindex:"0",title:l},h);return d.addEventListener("click",()=>t(c)),d.addEventListener("keydown",u=>{u.key==="Enter"&&t(c)}),d}),a=e.length-o.length;return b("div",{class:"newly-failing"},b("h3",{},`Newly failing (${F(e.length)})`),b("ul",{},...o),a>0?b("p",{class:"note"},`\\u2026 and ${F(a)} more: filter the cases below`):null)}bc();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var Ho=Object.defineProperty;var jo=(s,t,e)=>t in s?Ho(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>jo(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function ue(s){return s+.5|0}var mt=(s,t,e)=>Math.max(Math.min(s,e),t);function he(s){return mt(ue(s*2.55),0,255)}function bt(s){return mt(ue(s*255),0,255)}function rt(s){return mt(ue(s/2.55)/100,0,1)}function Oi(s){return mt(ue(s*100),0,100)}var Z={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ss=[..."0123456789ABCDEF"],$o=s=>Ss[s&15],Yo=s=>Ss[(s&240)>>4]+Ss[s&15],Fe=s=>(s&240)>>4===(s&15),Uo=s=>Fe(s.r)&&Fe(s.g)&&Fe(s.b)&&Fe(s.a);function Xo(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Z[s[1]]*17,g:255&Z[s[2]]*17,b:255&Z[s[3]]*17,a:t===5?Z[s[4]]*17:255}:(t===7||t===9)&&(e={r:Z[s[1]]<<4|Z[s[2]],g:Z[s[3]]<<4|Z[s[4]],b:Z[s[5]]<<4|Z[s[6]],a:t===9?Z[s[7]]<<4|Z[s[8]]:255})),e}var qo=(s,t)=>s<255?t(s):"";function Go(s){var t=Uo(s)?$o:Yo;return s?"#"+t(s.r)+t(s.g)+t(s.b)+qo(s.a,t):void 0}var Ko=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ri(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Jo(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Zo(s,t,e){let i=Ri(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Qo(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Ps(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Qo(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Cs(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(bt)}function Ds(s,t,e){return Cs(Ri,s,t,e)}function ta(s,t,e){return Cs(Zo,s,t,e)}function ea(s,t,e){return Cs(Jo,s,t,e)}function Ii(s){return(s%360+360)%360}function sa(s){let t=Ko.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?he(+t[5]):bt(+t[5]));let n=Ii(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=ta(n,o,a):t[1]==="hsv"?i=ea(n,o,a):i=Ds(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function ia(s,t){var e=Ps(s);e[0]=Ii(e[0]+t),e=Ds(e),s.r=e[0],s.g=e[1],s.b=e[2]}function na(s){if(!s)return;let t=Ps(s),e=t[0],i=Oi(t[1]),n=Oi(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${rt(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Ti={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Li={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function oa(){let s={},t=Object.keys(Li),e=Object.keys(Ti),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Ti[o]);o=parseInt(Li[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var ze;function aa(s){ze||(ze=oa(),ze.transparent=[0,0,0,0]);let t=ze[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var ra=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function la(s){let t=ra.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?he(a):mt(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?he(i):mt(i,0,255)),n=255&(t[4]?he(n):mt(n,0,255)),o=255&(t[6]?he(o):mt(o,0,255)),{r:i,g:n,b:o,a:e}}}function ca(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${rt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Xt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function ha(s,t,e){let i=Xt(rt(s.r)),n=Xt(rt(s.g)),o=Xt(rt(s.b));return{r:bt(ws(i+e*(Xt(rt(t.r))-i))),g:bt(ws(n+e*(Xt(rt(t.g))-n))),b:bt(ws(o+e*(Xt(rt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Be(s,t,e){if(s){let i=Ps(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Ds(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Fi(s,t){return s&&Object.assign(t||{},s)}function Ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=bt(s[3]))):(t=Fi(s,{r:0,g:0,b:0,a:1}),t.a=bt(t.a)),t}function da(s){return s.charAt(0)==="r"?la(s):sa(s)}var de=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Ei(t):e==="string"&&(i=Xo(t)||aa(t)||da(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Fi(this._rgb);return t&&(t.a=rt(t.a)),t}set rgb(t){this._rgb=Ei(t)}rgbString(){return this._valid?ca(this._rgb):void 0}hexString(){return this._valid?Go(this._rgb):void 0}hslString(){return this._valid?na(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=ha(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=bt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=ue(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Be(this._rgb,2,t),this}darken(t){return Be(this._rgb,2,-t),this}saturate(t){return Be(this._rgb,1,t),this}desaturate(t){return Be(this._rgb,1,-t),this}rotate(t){return ia(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function nt(){}var $i=(()=>{let s=0;return()=>s++})();function E(s){return s==null}function z(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function L(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function X(s,t){return V(s)?s:t}function T(s,t){return typeof s>"u"?t:s}var Yi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function I(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function R(s,t,e,i){let n,o,a;if(z(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(L(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function pe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ne(s){if(z(s))return s.map(Ne);if(L(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ne(s[e[n]]);return t}return s}function Ui(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ua(s,t,e,i){if(!Ui(s))return;let n=t[s],o=e[s];L(n)&&L(o)?Gt(n,o,i):t[s]=Ne(o)}function Gt(s,t,e){let i=z(t)?t:[t],n=i.length;if(!L(s))return s;e=e||{};let o=e.merger||ua,a;for(let r=0;r<n;++r){if(a=i[r],!L(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Kt(s,t){return Gt(s,t,{merger:fa})}function fa(s,t,e){if(!Ui(s))return;let i=t[s],n=e[s];L(i)&&L(n)?Kt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ne(n))}var zi={"":s=>s,x:s=>s.x,y:s=>s.y};function ga(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function pa(s){let t=ga(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Lt(s,t){return(zi[t]||(zi[t]=pa(t)))(s)}function $e(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Jt=s=>typeof s<"u",lt=s=>typeof s=="function",Ls=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function Xi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var N=Math.PI,Q=2*N,Pc=Q+N,He=Number.POSITIVE_INFINITY,ma=N/180,U=N/2,At=N/4,Bi=N*2/3,ct=Math.log10,ht=Math.sign;function me(s,t,e){return Math.abs(s-t)<e}function Es(s){let t=Math.round(s);s=me(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ct(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function qi(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function ba(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function be(s){return!ba(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function Gi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Rs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function dt(s){return s*(N/180)}function Ye(s){return s*(180/N)}function Is(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function Ki(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*N&&(o+=Q),{angle:o,distance:n}}function Ji(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function st(s){return(s%Q+Q)%Q}function Zi(s,t,e,i){let n=st(s),o=st(t),a=st(e),r=st(o-n),l=st(a-n),c=st(n-o),h=st(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function tt(s,t,e){return Math.max(t,Math.min(e,s))}function Qi(s){return tt(s,-32768,32767)}function Et(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Ue(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Xe=(s,t,e,i)=>Ue(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),tn=(s,t,e)=>Ue(s,e,i=>s[i][t]>=e);function en(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var sn=["push","pop","shift","splice","unshift"];function nn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),sn.forEach(e=>{let i="_onData"+$e(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Fs(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(sn.forEach(o=>{delete s[o]}),delete s._chartjs)}function zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Bs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Ws(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Bs.call(window,()=>{i=!1,s.apply(t,e)}))}}function on(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Vs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,an=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var We=s=>s===0||s===1,Wi=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*Q/e)),Vi=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*Q/e)+1,qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*U)+1,easeOutSine:s=>Math.sin(s*U),easeInOutSine:s=>-.5*(Math.cos(N*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>We(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>We(s)?s:Wi(s,.075,.3),easeOutElastic:s=>We(s)?s:Vi(s,.075,.3),easeInOutElastic(s){return We(s)?s:s<.5?.5*Wi(s*2,.1125,.45):.5+.5*Vi(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?qt.easeInBounce(s*2)*.5:qt.easeOutBounce(s*2-1)*.5+.5};function rn(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function Ns(s){return rn(s)?s:new de(s)}function As(s){return rn(s)?s:new de(s).saturate(.5).darken(.1).hexString()}var xa=["x","y","borderWidth","radius","tension"],_a=["color","borderColor","backgroundColor"];function ya(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:_a},numbers:{type:"number",properties:xa}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function va(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Ni=new Map;function Ma(s,t){t=t||{};let e=s+JSON.stringify(t),i=Ni.get(e);return i||(i=new Intl.NumberFormat(s,t),Ni.set(e,i)),i}function qe(s,t,e){return Ma(t,e).format(s)}var ln={values(s){return z(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=ka(s,e)}let a=ct(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ct(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?ln.numeric.call(this,s,t,e):""}};function ka(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var xe={formatters:ln};function wa(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var _t=Object.create(null),Ge=Object.create(null);function fe(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Os(s,t,e){return typeof t=="string"?Gt(fe(s,t),e):Gt(fe(s,""),t)}var Ts=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>As(n.backgroundColor),this.hoverBorderColor=(i,n)=>As(n.borderColor),this.hoverColor=(i,n)=>As(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Os(this,t,e)}get(t){return fe(this,t)}describe(t,e){return Os(Ge,t,e)}override(t,e){return Os(_t,t,e)}route(t,e,i,n){let o=fe(this,t),a=fe(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return L(l)?Object.assign({},c,l):T(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},B=new Ts({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[ya,va,wa]);function Sa(s){return!s||E(s.size)||E(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ge(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function cn(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!z(d))a=ge(s,n,o,a,d);else if(z(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!z(u)&&(a=ge(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function yt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Hs(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function js(s,t,e,i){$s(s,t,e,i,null)}function $s(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,m=(p||0)*ma;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(m),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,Q):s.arc(e,i,g,0,Q),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=Bi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=Bi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(m+At)*l,d=Math.cos(m+At)*(n?n/2-c:l),r=Math.sin(m+At)*l,u=Math.sin(m+At)*(n?n/2-c:l),s.arc(e-d,i-r,c,m-N,m-U),s.arc(e+u,i-a,c,m-U,m),s.arc(e+d,i+r,c,m,m+U),s.arc(e-u,i+a,c,m+U,m+N),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}m+=At;case"rectRot":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":m+=At;case"cross":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),m+=At,d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(m)*g,r=Math.sin(m)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(m)*(n?n/2:g),i+Math.sin(m)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Rt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Ke(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function Je(s){s.restore()}function Pa(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),E(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function Ca(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Da(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function It(s,t,e,i,n,o={}){let a=z(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,Pa(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Da(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),E(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),Ca(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function Zt(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*N,N,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,N,U,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,U,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-U,!0),s.lineTo(e+a.topLeft,i)}var Aa=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Oa=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Ta(s,t){let e=(""+s).match(Aa);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var La=s=>+s||0;function Ys(s,t){let e={},i=L(t),n=i?Object.keys(t):t,o=L(s)?i?a=>T(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=La(o(a));return e}function Us(s){return Ys(s,{top:"y",right:"x",bottom:"y",left:"x"})}function vt(s){return Ys(s,["topLeft","topRight","bottomLeft","bottomRight"])}function Y(s){let t=Us(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function H(s,t){s=s||{},t=t||B.font;let e=T(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=T(s.style,t.style);i&&!(""+i).match(Oa)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:T(s.family,t.family),lineHeight:Ta(T(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:T(s.weight,t.weight),string:""};return n.string=Sa(n),n}function _e(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&z(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function hn(s,t,e){let{min:i,max:n}=s,o=Yi(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function Mt(s,t){return Object.assign(Object.create(s),t)}function Ze(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=fn("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>Ze([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return dn(r,l,()=>Va(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ji(r).includes(l)},ownKeys(r){return ji(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Tt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:Xs(s,i),setContext:o=>Tt(s,o,e,i),override:o=>Tt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return dn(o,a,()=>Ra(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function Xs(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:lt(e)?e:()=>e,isIndexable:lt(i)?i:()=>i}}var Ea=(s,t)=>s?s+$e(t):t,qs=(s,t)=>L(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function dn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function Ra(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return lt(r)&&a.isScriptable(t)&&(r=Ia(t,r,s,e)),z(r)&&r.length&&(r=Fa(t,r,s,a.isIndexable)),qs(t,r)&&(r=Tt(r,n,o&&o[t],a)),r}function Ia(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),qs(s,l)&&(l=Gs(n._scopes,n,s,l)),l}function Fa(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(L(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=Gs(c,n,s,h);t.push(Tt(d,o,a&&a[s],r))}}return t}function un(s,t,e){return lt(s)?s(t,e):s}var za=(s,t)=>s===!0?t:typeof s=="string"?Lt(t,s):void 0;function Ba(s,t,e,i,n){for(let o of t){let a=za(e,o);if(a){s.add(a);let r=un(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function Gs(s,t,e,i){let n=t._rootScopes,o=un(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Hi(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Hi(r,a,o,l,i),l===null)?!1:Ze(Array.from(r),[""],n,o,()=>Wa(t,e,i))}function Hi(s,t,e,i,n){for(;e;)e=Ba(s,t,e,i,n);return e}function Wa(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return z(n)&&L(e)?e:n||{}}function Va(s,t,e,i){let n;for(let o of t)if(n=fn(Ea(o,s),e),typeof n<"u")return qs(s,n)?Gs(e,i,s,n):n}function fn(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function ji(s){let t=s._keys;return t||(t=s._keys=Na(s._scopes)),t}function Na(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Cc=Number.EPSILON||1e-14;function Qe(){return typeof window<"u"&&typeof document<"u"}function ts(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function je(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var es=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Ha(s,t){return es(s).getPropertyValue(t)}var ja=["top","right","bottom","left"];function Ot(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=ja[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var $a=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Ya(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if($a(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function kt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=es(e),o=n.boxSizing==="border-box",a=Ot(n,"padding"),r=Ot(n,"border","width"),{x:l,y:c,box:h}=Ya(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function Ua(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&ts(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=es(o),l=Ot(r,"border","width"),c=Ot(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=je(r.maxWidth,o,"clientWidth"),n=je(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||He,maxHeight:n||He}}var xt=s=>Math.round(s*10)/10;function gn(s,t,e,i){let n=es(s),o=Ot(n,"margin"),a=je(n.maxWidth,s,"clientWidth")||He,r=je(n.maxHeight,s,"clientHeight")||He,l=Ua(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Ot(n,"border","width"),f=Ot(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=xt(Math.min(c,a,l.maxWidth)),h=xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=xt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=xt(Math.floor(h*i))),{width:c,height:h}}function Ks(s,t,e){let i=t||1,n=xt(s.height*i),o=xt(s.width*i);s.height=xt(s.height),s.width=xt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var pn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};Qe()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function Js(s,t){let e=Ha(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Xa=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},qa=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ft(s,t,e){return s?Xa(t,e):qa()}function Zs(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function Qs(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ve(s,t,e){return s.options.clip?s[e]:t[e]}function Ga(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ve(e,t,"left"),right:Ve(e,t,"right"),top:Ve(i,t,"top"),bottom:Ve(i,t,"bottom")}:t}function mn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Ga(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var ci=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Bs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},ut=new ci,bn="transparent",Ka={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=Ns(s||bn),n=i.valid&&Ns(t||bn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},hi=class{constructor(t,e,i,n){let o=e[i];n=_e([t.to,n,o,t.from]);let a=_e([t.from,o,n]);this._active=!0,this._fn=t.fn||Ka[t.type||typeof a],this._easing=qt[t.easing]||qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=_e([t.to,e,n,t.from]),this._from=_e([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ds=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!L(t))return;let e=Object.keys(B.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!L(o))return;let a={};for(let r of e)a[r]=o[r];(z(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Za(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Ja(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new hi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return ut.add(this._chart,i),!0}};function Ja(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Za(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function xn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Qa(s,t,e){if(e===!1)return!1;let i=xn(s,e),n=xn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function tr(s){let t,e,i,n;return L(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function ro(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function _n(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ht(t)===ht(c))&&(t+=c)}return!h&&!i.all?0:t}function er(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function ti(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function sr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function ir(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function nr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function yn(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function vn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=sr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:m}=p,_=p._stacks||(p._stacks={});u=_[c]=nr(n,h,g),u[r]=m,u._top=yn(u,a,!0,i.type),u._bottom=yn(u,a,!1,i.type);let y=u._visualValues||(u._visualValues={});y[r]=m}}function ei(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function or(s,t){return Mt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function ar(s,t,e){return Mt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ye(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var si=s=>s==="reset"||s==="none",Mn=(s,t)=>t?s:Object.assign({},s),rr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:ro(e,!0),values:null},Wt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=ti(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ye(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=T(i.xAxisID,ei(t,"x")),a=e.yAxisID=T(i.yAxisID,ei(t,"y")),r=e.rAxisID=T(i.rAxisID,ei(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Fs(this._data,this),t._stacked&&ye(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(L(e)){let n=this._cachedMeta;this._data=er(e,n)}else if(i!==e){if(i){Fs(i,this);let n=this._cachedMeta;ye(n),n._parsed=[]}e&&Object.isExtensible(e)&&nn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=ti(e.vScale,e),e.stack!==i.stack&&(n=!0,ye(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(vn(this,e._parsed),e._stacked=ti(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{z(n[t])?u=this.parseArrayData(i,n,t,e):L(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&vn(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(Lt(f,r),u),y:a.parse(Lt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:ro(n,!0),values:e._stacks[t.axis]._visualValues};return _n(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=_n(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=rr(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=ir(r),u,f;function p(){f=n[u];let g=f[r.axis];return!V(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],V(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=tr(T(this.options.clip,Qa(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=ar(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=or(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Jt(i);if(r)return Mn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(B.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(Mn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new ds(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||si(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){si(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!si(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ye(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Wt,"defaults",{}),A(Wt,"datasetElementType",null),A(Wt,"dataElementType",null);function lr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=zs(i.sort((n,o)=>n-o))}return s._cache.$bar}function cr(s){let t=s.iScale,e=lr(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Jt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function hr(s,t,e,i){let n=e.barThickness,o,a;return E(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function dr(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function ur(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function lo(s,t,e,i){return z(s)?ur(s,t,e,i):t[e.axis]=e.parse(s,i),t}function kn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(lo(u,d,o,c));return l}function ii(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function fr(s,t,e){return s!==0?ht(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function gr(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function pr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=gr(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[wn(h,a,r,l)]=!0,n=c)),o[wn(n,a,r,l)]=!0,s.borderSkipped=o}function wn(s,t,e,i){return i?(s=mr(s,t,e),s=Sn(s,e,t)):s=Sn(s,t,e),s}function mr(s,t,e){return s===t?e:s===e?t:s}function Sn(s,t,e){return s==="start"?t:s==="end"?e:s}function br(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Vt=class extends Wt{parsePrimitiveData(t,e,i,n){return kn(t,e,i,n)}parseArrayData(t,e,i,n){return kn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(Lt(g,c),u),d.push(lo(Lt(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=ii(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||E(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),_=(p._stacks||{})[r.axis],y={horizontal:c,base:g.base,enableBorderRadius:!_||ii(p._custom)||a===_._top||a===_._bottom,x:c?g.head:m.center,y:c?m.center:g.head,height:c?m.size:Math.abs(g.size),width:c?Math.abs(g.size):m.size};u&&(y.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let k=y.options||t[f].options;pr(y,k,_,a),br(y,k,h.ratio),this.updateElement(t[f],f,y,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(E(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[T(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||cr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=ii(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ht(d)!==ht(c.barEnd)&&(u=0),u+=d);let m=!E(o)&&!h?o:u,_=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=_,g=p-_,Math.abs(g)<a){g=fr(g,e,r)*a,d===r&&(_-=g/2);let y=e.getPixelForDecimal(0),k=e.getPixelForDecimal(1),w=Math.min(y,k),M=Math.max(y,k);_=Math.max(Math.min(_,M),w),p=_+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(_))}if(_===e.getPixelForValue(r)){let y=ht(g)*e.getLineWidthForValue(r)/2;_+=y,g-=y}return{size:g,base:_,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=T(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?dr(t,e,n,h*c):hr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(T(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A(Vt,"id","bar"),A(Vt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Vt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function zt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var di=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return zt()}parse(){return zt()}format(){return zt()}add(){return zt()}diff(){return zt()}startOf(){return zt()}endOf(){return zt()}},xr={_date:di};function _r(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?tn:Xe;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!E(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!E(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Oe(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=_r(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function yr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ni(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Oe(s,e,t,function(r,l,c){!n&&!Rt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function vr(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=Ki(a,{x:t.x,y:t.y});Zi(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Oe(s,e,t,o),n}function Mr(s,t,e,i,n,o){let a=[],r=yr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let m=r(t,p);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return Oe(s,e,t,c),a}function oi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?vr(s,t,e,n):Mr(s,t,e,i,n,o)}function Pn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Oe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var kr={evaluateInteractionItems:Oe,modes:{index(s,t,e,i){let n=kt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ni(s,n,o,i,a)},nearest(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return oi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=kt(t,s);return Pn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=kt(t,s);return Pn(s,n,"y",e.intersect,i)}}},co=["left","top","right","bottom"];function ve(s,t){return s.filter(e=>e.pos===t)}function Cn(s,t){return s.filter(e=>co.indexOf(e.pos)===-1&&e.box.axis===t)}function Me(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function wr(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function Sr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!co.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function Pr(s,t){let e=Sr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function Cr(s){let t=wr(s),e=Me(t.filter(c=>c.box.fullSize),!0),i=Me(ve(t,"left"),!0),n=Me(ve(t,"right")),o=Me(ve(t,"top"),!0),a=Me(ve(t,"bottom")),r=Cn(t,"x"),l=Cn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ve(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Dn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function ho(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Dr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!L(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&ho(a,o.getPadding());let r=Math.max(0,t.outerWidth-Dn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Dn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Ar(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Or(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function Se(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Or(r.horizontal,t));let{same:d,other:u}=Dr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&Se(n,t,e,i)||h}function ss(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function An(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Jt(c.start)&&(a=c.start),l.fullSize?ss(l,n.left,a,e.outerWidth-n.right-n.left,u):ss(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Jt(c.start)&&(o=c.start),l.fullSize?ss(l,o,n.top,u,e.outerHeight-n.bottom-n.top):ss(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var wt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=Y(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=Cr(s.boxes),l=r.vertical,c=r.horizontal;R(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,m)=>m.box.options&&m.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);ho(u,Y(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=Pr(l.concat(c),d);Se(r.fullSize,f,d,p),Se(l,f,d,p),Se(c,f,d,p)&&Se(l,f,d,p),Ar(f),An(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,An(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},R(r.chartArea,g=>{let m=g.box;Object.assign(m,s.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},us=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},ui=class extends us{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},cs="$chartjs",Tr={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},On=s=>s===null||s==="";function Lr(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[cs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",On(n)){let o=Js(s,"width");o!==void 0&&(s.width=o)}if(On(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=Js(s,"height");o!==void 0&&(s.height=o)}return s}var uo=pn?{passive:!0}:!1;function Er(s,t,e){s&&s.addEventListener(t,e,uo)}function Rr(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,uo)}function Ir(s,t){let e=Tr[s.type]||s.type,{x:i,y:n}=kt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function fs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Fr(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.addedNodes,i),a=a&&!fs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function zr(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.removedNodes,i),a=a&&!fs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var De=new Map,Tn=0;function fo(){let s=window.devicePixelRatio;s!==Tn&&(Tn=s,De.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Br(s,t){De.size||window.addEventListener("resize",fo),De.set(s,t)}function Wr(s){De.delete(s),De.size||window.removeEventListener("resize",fo)}function Vr(s,t,e){let i=s.canvas,n=i&&ts(i);if(!n)return;let o=Ws((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Br(s,o),a}function ai(s,t,e){e&&e.disconnect(),t==="resize"&&Wr(s)}function Nr(s,t,e){let i=s.canvas,n=Ws(o=>{s.ctx!==null&&e(Ir(o,s))},s);return Er(i,t,n),n}var fi=class extends us{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(Lr(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[cs])return!1;let i=e[cs].initial;["height","width"].forEach(o=>{let a=i[o];E(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[cs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Fr,detach:zr,resize:Vr}[e]||Nr;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:ai,detach:ai,resize:ai}[e]||Rr)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return gn(t,e,i,n)}isAttached(t){let e=t&&ts(t);return!!(e&&e.isConnected)}};function Hr(s){return!Qe()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?ui:fi}var gt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return be(this.x)&&be(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(gt,"defaults",{}),A(gt,"defaultRoutes");function jr(s,t){let e=s.options.ticks,i=$r(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?Ur(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Xr(t,c,o,a/n),c;let h=Yr(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(is(t,c,h,E(f)?0:r-f,r),d=0,u=a-1;d<u;d++)is(t,c,h,o[d],o[d+1]);return is(t,c,h,l,E(f)?t.length:l+f),c}return is(t,c,h),c}function $r(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function Yr(s,t,e){let i=qr(s),n=t.length/e;if(!i)return Math.max(n,1);let o=qi(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function Ur(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Xr(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function is(s,t,e,i,n){let o=T(i,0),a=Math.min(T(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function qr(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Gr=s=>s==="left"?"right":s==="right"?"left":s,Ln=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,En=(s,t)=>Math.min(t||s,s);function Rn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function Kr(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Jr(s,t){R(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function ke(s){return s.drawTicks?s.tickLength:0}function In(s,t){if(!s.display)return 0;let e=H(s.font,t),i=Y(s.padding);return(z(s.text)?s.text.length:1)*e.lineHeight+i.height}function Zr(s,t){return Mt(s,{scale:t,type:"scale"})}function Qr(s,t,e){return Mt(s,{tick:e,index:t,type:"tick"})}function tl(s,t,e){let i=Vs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Gr(i)),i}function el(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,m=r-o;if(s.isHorizontal()){if(f=q(i,o,r),L(e)){let _=Object.keys(e)[0],y=e[_];p=h[_].getPixelForValue(y)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=Ln(s,e,t);u=r-o}else{if(L(e)){let _=Object.keys(e)[0],y=e[_];f=h[_].getPixelForValue(y)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Ln(s,e,t);p=q(i,a,n),d=e==="left"?-U:U}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Ht=class s extends gt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=X(t,Number.POSITIVE_INFINITY),e=X(e,Number.NEGATIVE_INFINITY),i=X(i,Number.POSITIVE_INFINITY),n=X(n,Number.NEGATIVE_INFINITY),{min:X(t,i),max:X(e,n),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:X(e,X(i,e)),max:X(i,X(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){I(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=hn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Rn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=jr(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){I(this.options.afterUpdate,[this])}beforeSetDimensions(){I(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){I(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),I(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){I(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=I(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){I(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){I(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=En(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=tt(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-ke(t.grid)-e.padding-In(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ye(Math.min(Math.asin(tt((h.highest.height+6)/r,-1,1)),Math.asin(tt(l/c,-1,1))-Math.asin(tt(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){I(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){I(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=In(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ke(o)+l):(t.height=this.maxHeight,t.width=ke(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=dt(this.labelRotation),g=Math.cos(p),m=Math.sin(p);if(r){let _=i.mirror?0:m*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+_+f)}else{let _=i.mirror?0:g*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+_+f)}this._calculatePadding(c,h,m,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){I(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)E(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Rn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/En(e,i)),c=0,h=0,d,u,f,p,g,m,_,y,k,w,M;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=m=g.string,_=o[m]=o[m]||{data:{},gc:[]},y=g.lineHeight,k=w=0,!E(p)&&!z(p))k=ge(n,_.data,_.gc,k,p),w=y;else if(z(p))for(u=0,f=p.length;u<f;++u)M=p[u],!E(M)&&!z(M)&&(k=ge(n,_.data,_.gc,k,M),w+=y);a.push(k),r.push(w),c=Math.max(k,c),h=Math.max(w,h)}Jr(o,e);let P=a.indexOf(c),x=r.indexOf(h),v=S=>({width:a[S]||0,height:r[S]||0});return{first:v(0),last:v(e-1),widest:v(P),highest:v(x),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Qi(this._alignToPixels?yt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Qr(this.getContext(),t,i))}return this.$context||(this.$context=Zr(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=dt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ke(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,m=g/2,_=function($){return yt(i,$,g)},y,k,w,M,P,x,v,S,C,D,O,j;if(a==="top")y=_(this.bottom),x=this.bottom-u,S=y-m,D=_(t.top)+m,j=t.bottom;else if(a==="bottom")y=_(this.top),D=t.top,j=_(t.bottom)-m,x=y+m,S=this.top+u;else if(a==="left")y=_(this.right),P=this.right-u,v=y-m,C=_(t.left)+m,O=t.right;else if(a==="right")y=_(this.left),C=t.left,O=_(t.right)-m,P=y+m,v=this.left+u;else if(e==="x"){if(a==="center")y=_((t.top+t.bottom)/2+.5);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}D=t.top,j=t.bottom,x=y+m,S=x+u}else if(e==="y"){if(a==="center")y=_((t.left+t.right)/2);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}P=y-m,v=P-u,C=t.left,O=t.right}let it=T(n.ticks.maxTicksLimit,d),W=Math.max(1,Math.ceil(d/it));for(k=0;k<d;k+=W){let $=this.getContext(k),J=o.setContext($),Ee=r.setContext($),Re=J.lineWidth,Yt=J.color,Ie=Ee.dash||[],Ut=Ee.dashOffset,le=J.tickWidth,Ct=J.tickColor,ce=J.tickBorderDash||[],Dt=J.tickBorderDashOffset;w=Kr(this,k,l),w!==void 0&&(M=yt(i,w,Re),c?P=v=C=O=M:x=S=D=j=M,f.push({tx1:P,ty1:x,tx2:v,ty2:S,x1:C,y1:D,x2:O,y2:j,width:Re,color:Yt,borderDash:Ie,borderDashOffset:Ut,tickWidth:le,tickColor:Ct,tickBorderDash:ce,tickBorderDashOffset:Dt}))}return this._ticksLength=d,this._borderValue=y,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ke(i.grid),f=u+h,p=d?-h:f,g=-dt(this.labelRotation),m=[],_,y,k,w,M,P,x,v,S,C,D,O,j="middle";if(n==="top")P=this.bottom-p,x=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,x=this._getXAxisLabelAlignment();else if(n==="left"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(n==="right"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];P=this.chart.scales[W].getPixelForValue($)+f}x=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")M=(t.left+t.right)/2-f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];M=this.chart.scales[W].getPixelForValue($)}x=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?j="top":l==="end"&&(j="bottom"));let it=this._getLabelSizes();for(_=0,y=r.length;_<y;++_){k=r[_],w=k.label;let W=o.setContext(this.getContext(_));v=this.getPixelForTick(_)+o.labelOffset,S=this._resolveTickFontOptions(_),C=S.lineHeight,D=z(w)?w.length:1;let $=D/2,J=W.color,Ee=W.textStrokeColor,Re=W.textStrokeWidth,Yt=x;a?(M=v,x==="inner"&&(_===y-1?Yt=this.options.reverse?"left":"right":_===0?Yt=this.options.reverse?"right":"left":Yt="center"),n==="top"?c==="near"||g!==0?O=-D*C+C/2:c==="center"?O=-it.highest.height/2-$*C+C:O=-it.highest.height+C/2:c==="near"||g!==0?O=C/2:c==="center"?O=it.highest.height/2-$*C:O=it.highest.height-D*C,d&&(O*=-1),g!==0&&!W.showLabelBackdrop&&(M+=C/2*Math.sin(g))):(P=v,O=(1-D)*C/2);let Ie;if(W.showLabelBackdrop){let Ut=Y(W.backdropPadding),le=it.heights[_],Ct=it.widths[_],ce=O-Ut.top,Dt=0-Ut.left;switch(j){case"middle":ce-=le/2;break;case"bottom":ce-=le;break}switch(x){case"center":Dt-=Ct/2;break;case"right":Dt-=Ct;break;case"inner":_===y-1?Dt-=Ct:_>0&&(Dt-=Ct/2);break}Ie={left:Dt,top:ce,width:Ct+Ut.width,height:le+Ut.height,color:W.backdropColor}}m.push({label:w,font:S,textOffset:O,options:{rotation:g,color:J,strokeColor:Ee,strokeWidth:Re,textAlign:Yt,textBaseline:j,translation:[M,P],backdrop:Ie}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-dt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=yt(t,this.left,a)-a/2,h=yt(t,this.right,r)+r/2,d=u=l):(d=yt(t,this.top,a)-a/2,u=yt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Ke(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;It(i,c,0,h,l,r)}n&&Je(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=H(i.font),a=Y(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||L(e)?(l+=a.bottom,z(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=el(this,l,e,r);It(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:tl(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=T(t.grid&&t.grid.z,-1),n=T(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return H(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},te=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;nl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,sl(t,a,i),this.override&&B.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in B[n]&&(delete B[n][i],this.override&&delete _t[i])}};function sl(s,t,e){let i=Gt(Object.create(null),[e?B.get(e):{},B.get(t),s.defaults]);B.set(t,i),s.defaultRoutes&&il(t,s.defaultRoutes),s.descriptors&&B.describe(t,s.descriptors)}function il(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");B.route(o,n,l,r)})}function nl(s){return"id"in s&&"defaults"in s}var gi=class{constructor(){this.controllers=new te(Wt,"datasets",!0),this.elements=new te(gt,"elements"),this.plugins=new te(Object,"plugins"),this.scales=new te(Ht,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):R(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=$e(t);I(i["before"+n],[],i),e[t](i),I(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},at=new gi,pi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(I(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){E(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=T(i.options&&i.options.plugins,{}),o=ol(i);return n===!1&&!e?[]:rl(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function ol(s){let t={},e=[],i=Object.keys(at.plugins.items);for(let o=0;o<i.length;o++)e.push(at.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function al(s,t){return!t&&s===!1?null:s===!0?{}:s}function rl(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=al(i[l],n);c!==null&&o.push({plugin:r,options:ll(s.config,{plugin:r,local:e[l]},c,a)})}return o}function ll(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function mi(s,t){let e=B.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function cl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function hl(s,t){return s===t?"_index_":"_value_"}function Fn(s){if(s==="x"||s==="y"||s==="r")return s}function dl(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function bi(s,...t){if(Fn(s))return s;for(let e of t){let i=e.axis||dl(e.position)||s.length>1&&Fn(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function zn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function ul(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return zn(s,"x",e[0])||zn(s,"y",e[0])}return{}}function fl(s,t){let e=_t[s.type]||{scales:{}},i=t.scales||{},n=mi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!L(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=bi(a,r,ul(a,s),B.scales[r.type]),c=hl(l,n),h=e.scales||{};o[a]=Kt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||mi(r,t),h=(_t[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=cl(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Kt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Kt(r,[B.scales[r.type],B.scale])}),o}function go(s){let t=s.options||(s.options={});t.plugins=T(t.plugins,{}),t.scales=fl(s,t)}function po(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function gl(s){return s=s||{},s.data=po(s.data),go(s),s}var Bn=new Map,mo=new Set;function ns(s,t){let e=Bn.get(s);return e||(e=t(),Bn.set(s,e),mo.add(e)),e}var we=(s,t,e)=>{let i=Lt(t,e);i!==void 0&&s.add(i)},xi=class{constructor(t){this._config=gl(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=po(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),go(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ns(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ns(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ns(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return ns(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>we(l,t,d))),h.forEach(d=>we(l,n,d)),h.forEach(d=>we(l,_t[o]||{},d)),h.forEach(d=>we(l,B,d)),h.forEach(d=>we(l,Ge,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),mo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,_t[e]||{},B.datasets[e]||{},{type:e},B,Ge]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Wn(this._resolverCache,t,n),l=a;if(ml(a,e)){o.$shared=!1,i=lt(i)?i():i;let c=this.createResolver(t,i,r);l=Tt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Wn(this._resolverCache,t,i);return L(e)?Tt(o,e,void 0,n):o}};function Wn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:Ze(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var pl=s=>L(s)&&Object.getOwnPropertyNames(s).some(t=>lt(s[t]));function ml(s,t){let{isScriptable:e,isIndexable:i}=Xs(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(lt(r)||pl(r))||a&&z(r))return!0}return!1}var bl="4.6.1",xl=["top","bottom","left","right","chartArea"];function Vn(s,t){return s==="top"||s==="bottom"||xl.indexOf(s)===-1&&t==="x"}function Nn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Hn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),I(e&&e.onComplete,[s],t)}function _l(s){let t=s.chart,e=t.options.animation;I(e&&e.onProgress,[s],t)}function bo(s){return Qe()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var hs={},jn=s=>{let t=bo(s);return Object.values(hs).filter(e=>e.canvas===t).pop()};function yl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function vl(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var et=class{static register(...t){at.add(...t),$n()}static unregister(...t){at.remove(...t),$n()}constructor(t,e){let i=this.config=new xi(e),n=bo(t),o=jn(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Hr(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=$i(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new pi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=on(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],hs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}ut.listen(this,"complete",Hn),ut.listen(this,"progress",_l),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return E(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return at}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():Ks(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Hs(this.canvas,this.ctx),this}stop(){return ut.stop(this),this}resize(t,e){ut.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,Ks(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),I(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};R(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=bi(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),R(o,a=>{let r=a.options,l=r.id,c=bi(l,r),h=T(r.type,a.dtype);(r.position===void 0||Vn(r.position,c)!==Vn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=at.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),R(n,(a,r)=>{a||delete i[r]}),R(i,a=>{wt.configure(this,a,a.options),wt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Nn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||mi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=at.getController(r),{datasetElementType:c,dataElementType:h}=B.datasets[r];Object.assign(l,{dataElementType:at.getElement(h),datasetElementType:c&&at.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){R(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||R(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Nn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){R(this.scales,t=>{wt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Ls(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;yl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Ls(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;wt.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],R(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,lt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(ut.has(this)?this.attached&&!ut.running(this)&&ut.start(this):(this.draw(),Hn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=mn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Ke(e,n),t.controller.draw(),n&&Je(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Rt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=kr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=Mt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Jt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),ut.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Hs(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete hs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};R(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){R(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},R(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!pe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=Xi(t),c=vl(t,this._lastEvent,i,l);i&&(this._lastEvent=null,I(o.onHover,[t,r,this],this),l&&I(o.onClick,[t,r,this],this));let h=!pe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(et,"defaults",B),A(et,"instances",hs),A(et,"overrides",_t),A(et,"registry",at),A(et,"version",bl),A(et,"getChart",jn);function $n(){return R(et.instances,s=>s._plugins.invalidate())}function xo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function St(s,t,e,i){return s?0:tt(t,e,i)}function Ml(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=Us(i);return{t:St(n.top,o.top,0,e),r:St(n.right,o.right,0,t),b:St(n.bottom,o.bottom,0,e),l:St(n.left,o.left,0,t)}}function kl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=vt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||L(n);return{topLeft:St(!l||r.top||r.left,o.topLeft,0,a),topRight:St(!l||r.top||r.right,o.topRight,0,a),bottomLeft:St(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:St(!l||r.bottom||r.right,o.bottomRight,0,a)}}function wl(s){let t=xo(s),e=t.right-t.left,i=t.bottom-t.top,n=Ml(s,e/2,i/2),o=kl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function ri(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&xo(s,i);return r&&(n||Et(t,r.left,r.right))&&(o||Et(e,r.top,r.bottom))}function Sl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function Pl(s,t){s.rect(t.x,t.y,t.w,t.h)}function li(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Nt=class extends gt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=wl(this),r=Sl(a.radius)?Zt:Pl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,li(a,e,o)),t.clip(),r(t,li(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,li(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return ri(this,t,e,i)}inXRange(t,e){return ri(this,t,null,e)}inYRange(t,e){return ri(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Nt,"id","bar"),A(Nt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Nt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var Yn=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},Cl=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,gs=class extends gt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=I(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=H(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=Yn(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let m=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((m,_)=>{let{itemWidth:y,itemHeight:k}=Dl(i,e,o,m,n);_>0&&f+k+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[_]={left:p,top:f,col:g,width:y,height:k},u=Math.max(u,y),f+=k+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Ft(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Ke(t,this),this._draw(),Je(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=B.color,l=Ft(t.rtl,this.left,this.width),c=H(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:m}=Yn(a,d),_=function(P,x,v){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let S=T(v.lineWidth,1);if(n.fillStyle=T(v.fillStyle,r),n.lineCap=T(v.lineCap,"butt"),n.lineDashOffset=T(v.lineDashOffset,0),n.lineJoin=T(v.lineJoin,"miter"),n.lineWidth=S,n.strokeStyle=T(v.strokeStyle,r),n.setLineDash(T(v.lineDash,[])),a.usePointStyle){let C={radius:g*Math.SQRT2/2,pointStyle:v.pointStyle,rotation:v.rotation,borderWidth:S},D=l.xPlus(P,p/2),O=x+u;$s(n,C,D,O,a.pointStyleWidth&&p)}else{let C=x+Math.max((d-g)/2,0),D=l.leftForLtr(P,p),O=vt(v.borderRadius);n.beginPath(),Object.values(O).some(j=>j!==0)?Zt(n,{x:D,y:C,w:p,h:g,radius:O}):n.rect(D,C,p,g),n.fill(),S!==0&&n.stroke()}n.restore()},y=function(P,x,v){It(n,v.text,P,x+m/2,c,{strikethrough:v.hidden,textAlign:l.textAlign(v.textAlign)})},k=this.isHorizontal(),w=this._computeTitleHeight();k?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},Zs(this.ctx,t.textDirection);let M=m+h;this.legendItems.forEach((P,x)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let v=n.measureText(P.text).width,S=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),C=p+u+v,D=f.x,O=f.y;l.setWidth(this.width),k?x>0&&D+C+h>this.right&&(O=f.y+=M,f.line++,D=f.x=q(o,this.left+h,this.right-i[f.line])):x>0&&O+M>this.bottom&&(D=f.x=D+e[f.line].width+h,f.line++,O=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let j=l.x(D);if(_(j,O,P),D=an(S,D+p+u,k?D+C:this.right,t.rtl),y(l.x(D),O,P),k)f.x+=C+h;else if(typeof P.text!="string"){let it=c.lineHeight;f.y+=_o(P,it)+h}else f.y+=M}),Qs(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=H(e.font),n=Y(e.padding);if(!e.display)return;let o=Ft(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,m)=>Math.max(g,m.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Vs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,It(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=H(t.font),i=Y(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Et(t,this.left,this.right)&&Et(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Et(t,n.left,n.left+n.width)&&Et(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Tl(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=Cl(n,i);n&&!o&&I(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&I(e.onHover,[t,i,this],this)}else i&&I(e.onClick,[t,i,this],this)}};function Dl(s,t,e,i,n){let o=Al(i,s,t,e),a=Ol(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Al(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Ol(s,t,e){let i=s;return typeof t.text!="string"&&(i=_o(t,e)),i}function _o(s,t){let e=s.text?s.text.length:0;return t*e}function Tl(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var yo={id:"legend",_element:gs,start(s,t,e){let i=s.legend=new gs({ctx:s.ctx,options:e,chart:s});wt.configure(s,i,e),wt.addBox(s,i)},stop(s){wt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;wt.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=Y(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Pe={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=Ji(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function ot(s,t){return t&&(z(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function ft(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ll(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function Un(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=H(t.bodyFont),c=H(t.titleFont),h=H(t.footerFont),d=o.length,u=n.length,f=i.length,p=Y(t.padding),g=p.height,m=0,_=i.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(_+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),_){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(_-f)*l.lineHeight+(_-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let y=0,k=function(w){m=Math.max(m,e.measureText(w).width+y)};return e.save(),e.font=c.string,R(s.title,k),e.font=l.string,R(s.beforeBody.concat(s.afterBody),k),y=t.displayColors?a+2+t.boxPadding:0,R(i,w=>{R(w.before,k),R(w.lines,k),R(w.after,k)}),y=0,e.font=h.string,R(s.footer,k),e.restore(),m+=p.width,{width:m,height:g}}function El(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function Rl(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function Il(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),Rl(c,s,t,e)&&(c="center"),c}function Xn(s,t,e){let i=e.yAlign||t.yAlign||El(s,e);return{xAlign:e.xAlign||t.xAlign||Il(s,t,e,i),yAlign:i}}function Fl(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function zl(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function qn(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=vt(a),p=Fl(t,r),g=zl(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:tt(p,0,i.width-t.width),y:tt(g,0,i.height-t.height)}}function os(s,t,e){let i=Y(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function Gn(s){return ot([],ft(s))}function Bl(s,t,e){return Mt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function Kn(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var vo={beforeTitle:nt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:nt,beforeBody:nt,beforeLabel:nt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return E(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:nt,afterBody:nt,beforeFooter:nt,footer:nt,afterFooter:nt};function G(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?vo[t].call(e,i):n}var Ce=class extends gt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ds(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Bl(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=G(i,"beforeTitle",this,t),o=G(i,"title",this,t),a=G(i,"afterTitle",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}getBeforeBody(t,e){return Gn(G(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return R(t,o=>{let a={before:[],lines:[],after:[]},r=Kn(i,o);ot(a.before,ft(G(r,"beforeLabel",this,o))),ot(a.lines,G(r,"label",this,o)),ot(a.after,ft(G(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return Gn(G(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=G(i,"beforeFooter",this,t),o=G(i,"footer",this,t),a=G(i,"afterFooter",this,t),r=[];return r=ot(r,ft(n)),r=ot(r,ft(o)),r=ot(r,ft(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ll(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),R(r,h=>{let d=Kn(t.callbacks,h);n.push(G(d,"labelColor",this,h)),o.push(G(d,"labelPointStyle",this,h)),a.push(G(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Pe[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=Un(this,i),c=Object.assign({},r,l),h=Xn(this.chart,i,c),d=qn(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=vt(r),{x:u,y:f}=t,{width:p,height:g}=e,m,_,y,k,w,M;return o==="center"?(w=f+g/2,n==="left"?(m=u,_=m-a,k=w+a,M=w-a):(m=u+p,_=m+a,k=w-a,M=w+a),y=m):(n==="left"?_=u+Math.max(l,h)+a:n==="right"?_=u+p-Math.max(c,d)-a:_=this.caretX,o==="top"?(k=f,w=k-a,m=_-a,y=_+a):(k=f+g,w=k+a,m=_+a,y=_-a),M=k),{x1:m,x2:_,x3:y,y1:k,y2:w,y3:M}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=H(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=H(o.bodyFont),d=os(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,_=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,js(t,g,m,_),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,js(t,g,m,_)}else{t.lineWidth=L(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),_=vt(a.borderRadius);Object.values(_).some(y=>y!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,Zt(t,{x:g,y:p,w:c,h:l,radius:_}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),Zt(t,{x:m,y:p+1,w:c-2,h:l-2,radius:_}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=H(i.bodyFont),u=d.lineHeight,f=0,p=Ft(i.rtl,this.x,this.width),g=function(v){e.fillText(v,p.x(t.x+f),t.y+u/2),t.y+=u+o},m=p.textAlign(a),_,y,k,w,M,P,x;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=os(this,m,i),e.fillStyle=i.bodyColor,R(this.beforeBody,g),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,P=n.length;w<P;++w){for(_=n[w],y=this.labelTextColors[w],e.fillStyle=y,R(_.before,g),k=_.lines,r&&k.length&&(this._drawColorBox(e,t,w,p,i),u=Math.max(d.lineHeight,l)),M=0,x=k.length;M<x;++M)g(k[M]),u=d.lineHeight;R(_.after,g)}f=0,u=d.lineHeight,R(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=H(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=vt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Pe[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=Un(this,t),l=Object.assign({},a,this._size),c=Xn(e,t,l),h=qn(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=Y(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),Zs(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Qs(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!pe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!pe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Pe[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Ce,"positioners",Pe);var Mo={id:"tooltip",_element:Ce,positioners:Pe,afterInit(s,t,e){e&&(s.tooltip=new Ce({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:vo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Wl=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Vl(s,t,e,i){let n=s.indexOf(t);if(n===-1)return Wl(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Nl=(s,t)=>s===null?null:tt(Math.round(s),0,t);function Jn(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ee=class extends Ht{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(E(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Vl(i,t,T(e,t),this._addedLabels),Nl(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return Jn.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ee,"id","category"),A(ee,"defaults",{ticks:{callback:Jn}});function Hl(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:m}=t,_=!E(a),y=!E(r),k=!E(c),w=(m-g)/(d+1),M=Es((m-g)/p/f)*f,P,x,v,S;if(M<1e-14&&!_&&!y)return[{value:g},{value:m}];S=Math.ceil(m/M)-Math.floor(g/M),S>p&&(M=Es(S*M/p/f)*f),E(l)||(P=Math.pow(10,l),M=Math.ceil(M*P)/P),n==="ticks"?(x=Math.floor(g/M)*M,v=Math.ceil(m/M)*M):(x=g,v=m),_&&y&&o&&Gi((r-a)/o,M/1e3)?(S=Math.round(Math.min((r-a)/M,h)),M=(r-a)/S,x=a,v=r):k?(x=_?a:x,v=y?r:v,S=c-1,M=(v-x)/S):(S=(v-x)/M,me(S,Math.round(S),M/1e3)?S=Math.round(S):S=Math.ceil(S));let C=Math.max(Is(M),Is(x));P=Math.pow(10,E(l)?C:l),x=Math.round(x*P)/P,v=Math.round(v*P)/P;let D=0;for(_&&(u&&x!==a?(e.push({value:a}),x<a&&D++,me(Math.round((x+D*M)*P)/P,a,Zn(a,w,s))&&D++):x<a&&D++);D<S;++D){let O=Math.round((x+D*M)*P)/P;if(y&&O>r)break;e.push({value:O})}return y&&u&&v!==r?e.length&&me(e[e.length-1].value,r,Zn(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!y||v===r)&&e.push({value:v}),e}function Zn(s,t,{horizontal:e,minRotation:i}){let n=dt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ne=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return E(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ht(n),c=ht(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Hl(n,o);return t.bounds==="ticks"&&Rs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return qe(t,this.chart.options.locale,this.options.ticks.format)}},se=class extends ne{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=dt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(se,"id","linear"),A(se,"defaults",{ticks:{callback:xe.formatters.numeric}});var Ae=s=>Math.floor(ct(s)),Bt=(s,t)=>Math.pow(10,Ae(s)+t);function Qn(s){return s/Math.pow(10,Ae(s))===1}function to(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function jl(s,t){let e=t-s,i=Ae(e);for(;to(s,t,i)>10;)i++;for(;to(s,t,i)<10;)i--;return Math.min(i,Ae(s))}function $l(s,{min:t,max:e}){t=X(s.min,t);let i=[],n=Ae(t),o=jl(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=X(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:Qn(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=X(s.max,u);return i.push({value:f,major:Qn(f),significand:d}),i}var as=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ne.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return V(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Bt(this.min,0)?Bt(this.min,-1):Bt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Bt(i,-1)),a(Bt(n,1)))),i<=0&&o(Bt(n,-1)),n<=0&&a(Bt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=$l(e,this);return t.bounds==="ticks"&&Rs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ct(t),this._valueRange=ct(this.max)-ct(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ct(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(as,"id","logarithmic"),A(as,"defaults",{ticks:{callback:xe.formatters.logarithmic,major:{enabled:!0}}});function _i(s){let t=s.ticks;if(t.display&&s.display){let e=Y(t.backdropPadding);return T(t.font&&t.font.size,B.font.size)+e.height}return 0}function Yl(s,t,e){return e=z(e)?e:[e],{w:cn(s,t.string,e),h:e.length*t.lineHeight}}function eo(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function Ul(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?N/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=H(c.font),u=Yl(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=st(s.getIndexAngle(l)+r),p=Math.round(Ye(f)),g=eo(p,h.x,u.w,0,180),m=eo(p,h.y,u.h,90,270);Xl(e,t,f,g,m)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Kl(s,i,n)}function Xl(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function ql(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ye(st(l.angle+U))),h=Ql(l.y,r.h,c),d=Jl(c),u=Zl(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Gl(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Rt({x:e,y:i},t)||Rt({x:e,y:o},t)||Rt({x:n,y:i},t)||Rt({x:n,y:o},t))}function Kl(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:_i(o)/2,additionalAngle:a?N/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=ql(s,h,l);i.push(d),r==="auto"&&(d.visible=Gl(d,c),d.visible&&(c=d))}return i}function Jl(s){return s===0||s===180?"center":s<180?"left":"right"}function Zl(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Ql(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function tc(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!E(r)){let l=vt(t.borderRadius),c=Y(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),Zt(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function ec(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));tc(e,a,o);let r=H(a.font),{x:l,y:c,textAlign:h}=o;It(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function ko(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,Q);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function sc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),ko(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function ic(s,t,e){return Mt(s,{label:e,index:t,type:"pointLabel"})}var Qt=class extends ne{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=Y(_i(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/_i(this.options))}generateTickLabels(t){ne.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=I(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?Ul(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=Q/(this._pointLabels.length||1),i=this.options.startAngle||0;return st(t*e+dt(i))}getDistanceFromCenterForValue(t){if(E(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(E(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return ic(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-U+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),ko(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&ec(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);sc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=H(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=Y(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}It(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(Qt,"id","radialLinear"),A(Qt,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(Qt,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(Qt,"descriptors",{angleLines:{_fallback:"grid"}});var ps={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},K=Object.keys(ps);function so(s,t){return s-t}function io(s,t){if(E(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),V(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(be(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function no(s,t,e,i){let n=K.length;for(let o=K.indexOf(s);o<n-1;++o){let a=ps[K[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return K[o]}return K[n-1]}function nc(s,t,e,i,n){for(let o=K.length-1;o>=K.indexOf(e);o--){let a=K[o];if(ps[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return K[e?K.indexOf(e):0]}function oc(s){for(let t=K.indexOf(s)+1,e=K.length;t<e;++t)if(ps[K[t]].common)return K[t]}function oo(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Ue(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function ac(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function ao(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:ac(s,i,n,e)}var ie=class extends Ht{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new xr._date(t.adapters.date);n.init(e),Kt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:io(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=V(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=en(n,o,a);return this._unit=e.unit||(i.autoSkip?no(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):nc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:oc(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),ao(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=tt(e,0,a),i=tt(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||no(o.minUnit,e,i,this._getLabelCapacity(e)),r=T(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=be(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)oo(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&oo(h,u,p),Object.keys(h).sort(so).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return I(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=dt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,ao(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(io(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return zs(t.sort(so))}};A(ie,"id","time"),A(ie,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function rs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Xe(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Xe(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ls=class extends ie{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=rs(e,this.min),this._tableRange=rs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(rs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return rs(this._table,i*this._tableRange+this._minPos,!0)}};A(ls,"id","timeseries"),A(ls,"defaults",ie.defaults);function F(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function yi(s,t){return`${F(s)} ${t}${s===1?"":"s"}`}function wo(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${F(t)} runs passed their gates.`:`${F(s)} of ${F(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}function b(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function Te(s){if(s===null)return"\\u2014";let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function jt(s){return s===null?"\\u2014":s.toFixed(3)}function pt(s,t,...e){return b("section",{id:t},b("h2",{},s),...e)}et.register(Vt,Nt,ee,se,Mo,yo);var So=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],oe=10;function Po(s){let t=[rc(s),lc(s),cc(s),hc(s)];return pt("Charts","charts",b("div",{class:"charts"},...t))}function ms(s,t,e,i=260){let n=b("canvas",{id:t,role:"img","aria-label":s}),o=b("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=b("figure",{class:"chart"},b("figcaption",{},s),o);return queueMicrotask(()=>new et(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function rc(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(oe).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(oe-1,Math.floor(n*oe)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:oe},(i,n)=>`${(n/oe).toFixed(1)}\\u2013${((n+1)/oe).toFixed(1)}`);return ms("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:So[n%So.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function lc(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return ms("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>Te((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function cc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return ms(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let r=l=>l===null?"\\u2014":l.toFixed(3);return`${r(a.base)} \\u2192 ${r(a.head)}, \\u0394 ${r(a.delta)} [${r(a.low)}, ${r(a.high)}] ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function hc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return ms("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var Pt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=y=>{if(y=this.postProcess(y,i),n){setTimeout(function(){n(y)},0);return}else return y},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,m=1/0,_=()=>{for(let y=Math.max(g,-c);y<=Math.min(m,c);y+=2){let k,w=f[y-1],M=f[y+1];w&&(f[y-1]=void 0);let P=!1;if(M){let v=M.oldPos-y;P=M&&0<=v&&v<r}let x=w&&w.oldPos+1<l;if(!P&&!x){f[y]=void 0;continue}if(!x||P&&w.oldPos<M.oldPos?k=this.addToPath(M,!0,!1,0,i):k=this.addToPath(w,!1,!0,1,i),p=this.extractCommon(k,e,t,y,i),k.oldPos+1>=l&&p+1>=r)return a(this.buildValues(k.lastComponent,e,t))||!0;f[y]=k,k.oldPos+1>=l&&(m=Math.min(m,y-1)),p+1>=r&&(g=Math.max(g,y+1))}c++};if(n)(function y(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);_()||y()},0)})();else for(;c<=h&&Date.now()<=u;){let y=_();if(y)return y}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function vi(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Mi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function bs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function xs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ae(s,t){return bs(s,t,"")}function Le(s,t){return xs(s,t,"")}function ki(s,t){return t.slice(0,dc(s,t))}function dc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function wi(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function _s(s,t){if(t)return re(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function $t(s,t){if(t)return re(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function re(s,t){if(!t)return[$t(s),_s(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=wi(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var ys="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",uc=new RegExp(`[${ys}]+|\\\\s+|[^${ys}]`,"ug"),Si=class extends Pt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=wi(t,a)}else i=t.match(uc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&Co(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&Co(i,o,n,null,e.intlSegmenter),t}},Do=new Si;function Ci(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Oo(s,t,e):Do.diff(s,t,e)}function Co(s,t,e,i,n){if(t&&e){let[o,a]=re(t.value,n),[r,l]=re(e.value,n);if(s){let c=vi(o,r);s.value=xs(s.value,r,c),t.value=ae(t.value,c),e.value=ae(e.value,c)}if(i){let c=Mi(a,l);i.value=bs(i.value,l,c),t.value=Le(t.value,c),e.value=Le(e.value,c)}}else if(e){if(s){let o=$t(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=$t(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=$t(i.value,n),[a,r]=re(t.value,n),l=vi(o,a);t.value=ae(t.value,l);let c=Mi(ae(o,l),r);t.value=Le(t.value,c),i.value=bs(i.value,o,c),s.value=xs(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=$t(i.value,n),a=_s(t.value,n),r=ki(a,o);t.value=Le(t.value,r)}else if(s){let o=_s(s.value,n),a=$t(t.value,n),r=ki(o,a);t.value=ae(t.value,r)}}var Pi=class extends Pt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${ys}]+|[^\\\\S\\\\n\\\\r]+|[^${ys}]`,"ug");return t.match(e)||[]}},Ao=new Pi;function Oo(s,t,e){return Ao.diff(s,t,e)}var Di=class extends Pt{constructor(){super(...arguments),this.tokenize=fc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},To=new Di;function Ai(s,t,e){return To.diff(s,t,e)}function fc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var Lo=4e3;function Eo(s){let t=b("div",{class:"body"}),e=b("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=b("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...gc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function gc(s,t){let e=[b("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),b("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",`${F(t.durationMs)} ms`,...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];return t.label!==null&&e.push(b("p",{class:"label"},t.label)),e.push(vs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(vs("Error",t.error,"detail-error")),e.push(vs("Output",t.output,"detail-output")),t.expected!==null&&(e.push(vs("Expected",t.expected,"detail-expected")),e.push(b("h3",{},"Output vs expected"),mc(t.expected,t.output))),e.push(b("h3",{},"Evaluations"),pc(t)),t.trials!==null&&e.push(b("h3",{},`Trials (${F(t.trials.filter(i=>i.passed).length)} of ${F(t.trials.length)} passed)`),b("ol",{class:"trials"},...t.trials.map(i=>b("li",{class:i.passed?"ok":"bad"},`${i.passed?"\\u2713":"\\u2717"} ${F(i.durationMs)} ms \\xB7 ${i.error??i.scores}`)))),t.usage!==null&&e.push(b("h3",{},"Model calls of the target"),b("p",{},t.usage)),e}function vs(s,t,e){return b("div",{class:"block"},b("h3",{},s),b("pre",{id:e},t))}function pc(s){let t=s.evaluations.map(e=>b("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},b("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),b("td",{},e.evaluator),b("td",{class:"num"},jt(e.score)),b("td",{},e.threshold??"no threshold"),b("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),b("td",{class:"dim"},e.usage??"")));return b("table",{class:"grid",id:"detail-evaluations"},b("thead",{},b("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>b("th",{},e)))),b("tbody",{},...t))}function mc(s,t){let i=s.length>Lo||t.length>Lo?Ai(s,t):Ci(s,t),n=b("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?b("ins",{},o.value):o.removed?b("del",{},o.value):document.createTextNode(o.value));return n}function Io(s){let{totals:t}=s,e=s.verdict==="pass",i=s.interrupted?"The run was interrupted: the verdict is FAIL.":wo(t.failedRuns,t.runs);return b("header",{id:"verdict",class:e?"pass":"fail"},b("div",{class:"word"},e?"PASS":"FAIL"),b("div",{},b("p",{class:"sentence"},i),b("p",{class:"totals"},`${yi(t.cases,"case")}: ${F(t.passed)} passed, ${F(t.failed)} failed, ${F(t.errored)} errored`),b("p",{class:"meta"},[s.config,s.git,s.startedAt,`${(s.durationMs/1e3).toFixed(1)} s`,`evalgate ${s.toolVersion}`].filter(n=>n!==null).join(" \\xB7 ")),s.usage!==null?b("p",{class:"meta"},s.usage):null))}function Fo(s){let t=s.runs.flatMap(e=>e.gate.map(i=>b("tr",{class:i.passed?"ok":"bad"},b("td",{},e.name),b("td",{},i.passed?"\\u2713":"\\u2717"),b("td",{},i.name),b("td",{},i.expected),b("td",{},i.actual))));return pt("Gate conditions","gate",b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","","condition","expected","actual"].map(e=>b("th",{},e)))),b("tbody",{},...t)))}function zo(s){let t=b("tr",{},...s.keys.map(i=>b("th",{},i)),b("th",{},"verdict"),b("th",{class:"num"},"cases"),b("th",{class:"num"},"pass rate"),...s.evaluators.map((i,n)=>b("th",{class:"num",title:s.lowerIsBetter[n]===!0?"mean score (lower is better)":"mean score"},i))),e=s.rows.map(i=>b("tr",{},...s.keys.map(n=>b("td",{},i.params[n]??"")),b("td",{class:i.verdict},i.verdict.toUpperCase()),b("td",{class:"num"},F(i.cases)),Ro(Te(i.passRate),i.passRate!==null&&i.passRate===s.bestPassRate),...i.means.map((n,o)=>Ro(jt(n),n!==null&&n===s.bestMeans[o]))));return b("div",{class:"matrix"},b("h3",{},`${s.suite} \\xB7 ${F(s.rows.length)} grid points`),b("table",{class:"grid"},b("thead",{},t),b("tbody",{},...e)),b("p",{class:"note"},bc(s)))}function bc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Ro(s,t){return b("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Bo(s){let t=s.runs.map(e=>b("tr",{},b("td",{},e.name),b("td",{class:e.verdict},e.verdict.toUpperCase()),b("td",{class:"num"},F(e.cases)),b("td",{class:"num"},Te(e.passRate)),b("td",{class:"num"},F(e.failed)),b("td",{class:"num"},F(e.errored)),b("td",{},e.evaluators.map(i=>`${i.id} ${jt(i.mean)}`).join(" \\xB7 "))));return b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","verdict","cases","pass rate","failed","errored","evaluator means"].map(e=>b("th",{},e)))),b("tbody",{},...t))}var Ms=30,Wo=10,xc=8,Vo={errored:0,failed:1,passed:2};function No(s,t){let e=s.cases.map(x=>[x.id,x.label??"",x.source??"",x.output.slice(0,4e3),x.error??""].join(`\n`).toLowerCase()),i=s.evaluators.slice(0,xc),n=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=ks("filter-run",[["all","every run"],...s.runs.map((x,v)=>[String(v),x.name])]),a=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((x,v)=>[String(v),`${x} did not pass`])]),r=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(x=>[`tag:${x}`,`tagged ${x}`])]),l=b("input",{id:"filter-search",type:"search",placeholder:"search id, label, output, error\\u2026","aria-label":"search cases"}),c=b("span",{id:"case-count",class:"note"}),h="status",d=!0,u=[],f=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((x,v)=>[`score:${v}`,x])],p=`90px minmax(200px,2fr) minmax(140px,1fr) 70px ${i.map(()=>"80px").join(" ")}`,g=b("div",{class:"row head"});g.style.gridTemplateColumns=p;for(let[x,v]of f){let S=b("button",{type:"button",class:"sort","data-key":x},v);S.addEventListener("click",()=>{d=h===x?!d:!0,h=x,w()}),g.append(S)}let m=b("div",{class:"spacer"}),_=b("div",{id:"case-rows",class:"rows",role:"list"},m);function y(x){let v=s.cases[x];if(v===void 0)return!1;let S=n.value;if(S==="not-passed"&&v.status==="passed"||(S==="failed"||S==="errored"||S==="passed")&&v.status!==S||S==="flaky"&&!v.flaky||o.value!=="all"&&String(v.run)!==o.value||a.value!=="all"&&!v.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!v.tags.includes(r.value.slice(4)))return!1;let C=l.value.trim().toLowerCase();return C===""||(e[x]??"").includes(C)}function k(x,v){if(h==="status")return Vo[x.status]-Vo[v.status]||x.run-v.run;if(h==="case")return x.id<v.id?-1:x.id>v.id?1:0;if(h==="run")return x.run-v.run;if(h==="duration")return x.durationMs-v.durationMs;let S=Number(h.slice(6));return(x.scores[S]??-1)-(v.scores[S]??-1)}function w(){u=[];for(let x=0;x<s.cases.length;x++)y(x)&&u.push(x);u.sort((x,v)=>{let S=k(s.cases[x],s.cases[v]);return(d?S:-S)||x-v}),c.textContent=`${F(u.length)} of ${F(s.cases.length)} cases`,m.style.height=`${u.length*Ms}px`;for(let x of g.querySelectorAll("button")){let v=x.getAttribute("data-key");x.setAttribute("aria-sort",v===h?d?"ascending":"descending":"none")}M()}function M(){for(let C of _.querySelectorAll(".case"))C.remove();let x=Math.max(0,Math.floor(_.scrollTop/Ms)-Wo),v=Math.ceil((_.clientHeight||600)/Ms)+2*Wo,S=document.createDocumentFragment();for(let C=x;C<Math.min(u.length,x+v);C++){let D=s.cases[u[C]??-1];D!==void 0&&S.append(P(D,C))}_.append(S)}function P(x,v){let S=x.label===null?x.id:`${x.id.slice(0,12)}\\u2026 ${x.label}`,C=b("div",{class:`row case ${x.status}`,role:"listitem",tabindex:"0","data-id":x.id},b("span",{class:`badge ${x.status}`},x.flaky?`${x.status} ~`:x.status),b("span",{class:"name",title:x.id},S),b("span",{class:"dim"},s.runs[x.run]?.name??""),b("span",{class:"num"},F(x.durationMs)),...i.map((O,j)=>b("span",{class:x.failing.includes(j)?"num bad":"num"},jt(x.scores[j]??null))));C.style.top=`${v*Ms}px`,C.style.gridTemplateColumns=p;let D=()=>t(x);return C.addEventListener("click",D),C.addEventListener("keydown",O=>{O.key==="Enter"&&D()}),C}for(let x of[n,o,a,r])x?.addEventListener("change",w);return l.addEventListener("input",w),_.addEventListener("scroll",()=>requestAnimationFrame(M)),queueMicrotask(w),pt("Cases","cases",b("div",{class:"filters"},n,o,a,...r?[r]:[],l,c),b("div",{class:"table"},g,_))}function ks(s,t){return b("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>b("option",{value:e},i)))}function _c(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=Eo(e),r=[Io(e),b("div",{class:"top"},pt("Grid","matrices",...e.matrices.map(zo),n.length>0?Bo({...e,runs:n}):null),Po(e)),Fo(e),vc(e,a),No(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}var yc=50;function vc(s,t){let e=s.comparison;if(e===null)return null;let i=o=>o===null?"\\u2014":o.toFixed(3),n=e.rows.map(o=>b("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,i(o.base),i(o.head),i(o.delta),`[${i(o.low)}, ${i(o.high)}]${o.endsAtZero?" includes 0":""}`,o.label].map(a=>b("td",{},a))));return pt("Against the baseline","comparison",b("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>b("p",{class:"warning"},b("strong",{},o.title)," ",o.detail)),b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","metric","base","head","\\u0394","CI",""].map(o=>b("th",{},o)))),b("tbody",{},...n)),Mc(s,t))}function Mc(s,t){let e=s.comparison?.newlyFailing??[];if(e.length===0)return null;let i=new Map(s.runs.map((r,l)=>[r.name,l])),n=new Map(s.cases.map(r=>[`${r.run} ${r.id}`,r])),o=e.slice(0,yc).map(({run:r,id:l})=>{let c=n.get(`${i.get(r)??-1} ${l}`),h=[c?.label??`${l.slice(0,12)}\\u2026`,c?.source,r].filter(u=>u!=null&&u!=="").join(" \\xB7 ");if(c===void 0)return b("li",{title:l},h);let d=b("li",{class:"case-link",tabindex:"0",title:l},h);return d.addEventListener("click",()=>t(c)),d.addEventListener("keydown",u=>{u.key==="Enter"&&t(c)}),d}),a=e.length-o.length;return b("div",{class:"newly-failing"},b("h3",{},`Newly failing (${F(e.length)})`),b("ul",{},...o),a>0?b("p",{class:"note"},`\\u2026 and ${F(a)} more: filter the cases below`):null)}_c();})();\n';
     REPORT_APP_CSS = "/* The report's only stylesheet, inlined into the page. */\n:root {\n  --pass: #2e7d4f;\n  --fail: #c8453b;\n  --warn: #b07d12;\n  --line: #d9dde5;\n  --dim: #667085;\n  font:\n    14px/1.4 system-ui,\n    -apple-system,\n    'Segoe UI',\n    sans-serif;\n  color: #1d2430;\n}\nbody {\n  margin: 0;\n  background: #f6f7f9;\n}\n#app {\n  max-width: 1400px;\n  margin: 0 auto;\n  padding: 12px 20px 40px;\n}\nh2 {\n  font-size: 16px;\n  margin: 0 0 8px;\n}\nh3 {\n  font-size: 14px;\n  margin: 12px 0 6px;\n}\nsection {\n  background: #fff;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 14px;\n  margin: 12px 0;\n}\n#verdict {\n  display: flex;\n  gap: 16px;\n  align-items: center;\n  border-radius: 6px;\n  padding: 10px 16px;\n  color: #fff;\n}\n#verdict.pass {\n  background: var(--pass);\n}\n#verdict.fail {\n  background: var(--fail);\n}\n#verdict .word {\n  font-size: 30px;\n  font-weight: 700;\n  letter-spacing: 1px;\n}\n#verdict p {\n  margin: 2px 0;\n}\n#verdict .sentence {\n  font-size: 17px;\n  font-weight: 600;\n}\n#verdict .meta {\n  opacity: 0.9;\n  font-size: 12px;\n}\n.top {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);\n  gap: 12px;\n}\n.top section {\n  margin: 12px 0 0;\n}\n@media (max-width: 900px) {\n  .top {\n    grid-template-columns: 1fr;\n  }\n}\ntable.grid {\n  border-collapse: collapse;\n  width: 100%;\n  font-size: 13px;\n}\ntable.grid th,\ntable.grid td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 6px;\n  text-align: left;\n  vertical-align: top;\n}\ntable.grid th {\n  font-weight: 600;\n  color: var(--dim);\n}\n.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n  white-space: nowrap;\n}\ntd.best {\n  font-weight: 700;\n  color: var(--pass);\n}\ntd.pass {\n  color: var(--pass);\n  font-weight: 600;\n}\ntd.fail {\n  color: var(--fail);\n  font-weight: 600;\n}\ntr.bad td {\n  color: var(--fail);\n}\ntr.err td {\n  color: var(--warn);\n}\n.case-link {\n  cursor: pointer;\n  text-decoration: underline dotted;\n}\n.warning {\n  border-left: 3px solid var(--warn);\n  padding: 2px 0 2px 8px;\n}\n.warning strong {\n  color: var(--warn);\n}\n.note,\n.dim {\n  color: var(--dim);\n  font-size: 12px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: 1fr;\n  gap: 10px;\n}\nfigure.chart {\n  margin: 0;\n}\nfigcaption {\n  font-size: 12px;\n  color: var(--dim);\n  margin-bottom: 4px;\n}\n.canvas {\n  position: relative;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px;\n  align-items: center;\n  margin-bottom: 8px;\n}\n.filters input {\n  flex: 1;\n  min-width: 200px;\n  padding: 4px 8px;\n}\n.table {\n  border: 1px solid var(--line);\n  border-radius: 4px;\n}\n.row {\n  display: grid;\n  gap: 8px;\n  align-items: center;\n  height: 30px;\n  padding: 0 8px;\n  box-sizing: border-box;\n  font-size: 13px;\n}\n.row > * {\n  overflow: hidden;\n  white-space: nowrap;\n  text-overflow: ellipsis;\n}\n.row.head {\n  background: #eef0f4;\n}\n.row.head button {\n  background: none;\n  border: 0;\n  font: inherit;\n  font-weight: 600;\n  color: var(--dim);\n  text-align: left;\n  cursor: pointer;\n  padding: 0;\n}\n.row.head button[aria-sort='ascending']::after {\n  content: ' \u25B2';\n}\n.row.head button[aria-sort='descending']::after {\n  content: ' \u25BC';\n}\n.rows {\n  position: relative;\n  height: 60vh;\n  overflow-y: auto;\n}\n.spacer {\n  width: 1px;\n}\n.row.case {\n  position: absolute;\n  left: 0;\n  right: 0;\n  border-top: 1px solid #f0f1f4;\n  cursor: pointer;\n}\n.row.case:hover,\n.row.case:focus {\n  background: #eef4ff;\n  outline: none;\n}\n.badge {\n  font-size: 11px;\n  font-weight: 600;\n  border-radius: 3px;\n  padding: 1px 6px;\n  color: #fff;\n  justify-self: start;\n}\n.badge.passed {\n  background: var(--pass);\n}\n.badge.failed {\n  background: var(--fail);\n}\n.badge.errored {\n  background: var(--warn);\n}\n.bad {\n  color: var(--fail);\n}\n#detail {\n  position: fixed;\n  top: 0;\n  right: 0;\n  bottom: 0;\n  width: min(760px, 100%);\n  background: #fff;\n  border-left: 1px solid var(--line);\n  box-shadow: -4px 0 16px rgba(0, 0, 0, 0.12);\n  overflow-y: auto;\n  padding: 14px 18px;\n  box-sizing: border-box;\n}\n#detail[hidden] {\n  display: none;\n}\n#detail .close {\n  position: absolute;\n  top: 8px;\n  right: 12px;\n  font-size: 22px;\n  border: 0;\n  background: none;\n  cursor: pointer;\n}\n#detail h2 {\n  word-break: break-all;\n  padding-right: 30px;\n}\npre {\n  background: #f6f7f9;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 8px;\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 320px;\n  overflow: auto;\n  font-size: 12px;\n  margin: 0;\n}\npre.diff ins {\n  background: #d5f0dc;\n  text-decoration: none;\n}\npre.diff del {\n  background: #f8d7d3;\n}\ntd.reason {\n  white-space: pre-wrap;\n  word-break: break-word;\n}\nol.trials li.bad {\n  color: var(--fail);\n}\n.matrix {\n  overflow-x: auto;\n}\n";
   }
 });
@@ -33610,6 +33651,9 @@ async function openRegularFile(path, maxBytes) {
   }
 }
 async function readRegularFile(path, maxBytes) {
+  return (await readRegularFileBytes(path, maxBytes)).toString("utf8");
+}
+async function readRegularFileBytes(path, maxBytes) {
   const { handle, size } = await openRegularFile(path, maxBytes);
   try {
     const buffer = Buffer.alloc(size);
@@ -33619,7 +33663,7 @@ async function readRegularFile(path, maxBytes) {
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return buffer.toString("utf8", 0, filled);
+    return buffer.subarray(0, filled);
   } finally {
     await handle.close();
   }
@@ -33659,10 +33703,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -33683,7 +33727,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -33695,11 +33739,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias3;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap4;
+    exports.isMap = isMap5;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar4;
-    exports.isSeq = isSeq4;
+    exports.isScalar = isScalar5;
+    exports.isSeq = isSeq5;
   }
 });
 
@@ -34349,7 +34393,7 @@ var require_Scalar = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar2 = class extends Node2.NodeBase {
+    var Scalar3 = class extends Node2.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -34361,12 +34405,12 @@ var require_Scalar = __commonJS({
         return String(this.value);
       }
     };
-    Scalar2.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar2.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar2.PLAIN = "PLAIN";
-    Scalar2.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar2.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar2;
+    Scalar3.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar3.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar3.PLAIN = "PLAIN";
+    Scalar3.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar3.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar3;
     exports.isScalarValue = isScalarValue;
   }
 });
@@ -34377,7 +34421,7 @@ var require_createNode = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
@@ -34422,7 +34466,7 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node2 = new Scalar2.Scalar(value);
+          const node2 = new Scalar3.Scalar(value);
           if (ref)
             ref.node = node2;
           return node2;
@@ -34433,7 +34477,7 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar3.Scalar(value);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -34746,7 +34790,7 @@ ${indent2}${text2.slice(fold + 1, end2)}`;
 var require_stringifyString = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
       indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -34889,7 +34933,7 @@ ${indent2}`) + "'";
         return quotedString(value, ctx);
       }
       const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar3.Scalar.BLOCK_FOLDED ? false : type === Scalar3.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -34944,7 +34988,7 @@ ${indent2}`) + "'";
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
+        if (blockQuote !== "folded" && type !== Scalar3.Scalar.BLOCK_FOLDED) {
           foldOptions.onOverflow = () => {
             literalFallback = true;
           };
@@ -34967,7 +35011,7 @@ ${indent2}${start}${value}${end}`;
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
         return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar3.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
@@ -34992,20 +35036,20 @@ ${indent2}`);
       const { implicitKey, inFlow } = ctx;
       const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
       let { type } = item;
-      if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
+      if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar2.Scalar.QUOTE_DOUBLE;
+          type = Scalar3.Scalar.QUOTE_DOUBLE;
       }
       const _stringify = (_type) => {
         switch (_type) {
-          case Scalar2.Scalar.BLOCK_FOLDED:
-          case Scalar2.Scalar.BLOCK_LITERAL:
+          case Scalar3.Scalar.BLOCK_FOLDED:
+          case Scalar3.Scalar.BLOCK_LITERAL:
             return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar2.Scalar.QUOTE_DOUBLE:
+          case Scalar3.Scalar.QUOTE_DOUBLE:
             return doubleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.QUOTE_SINGLE:
+          case Scalar3.Scalar.QUOTE_SINGLE:
             return singleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.PLAIN:
+          case Scalar3.Scalar.PLAIN:
             return plainString(ss, ctx, onComment, onChompKeep);
           default:
             return null;
@@ -35154,7 +35198,7 @@ var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
@@ -35169,7 +35213,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar3.Scalar.BLOCK_FOLDED || key.type === Scalar3.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -35309,19 +35353,19 @@ var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge2 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar2.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar3.Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar3.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -35628,7 +35672,7 @@ var require_YAMLMap = __commonJS({
     var Collection2 = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     function findPair(items, key) {
       const k = identity.isScalar(key) ? key.value : key;
       for (const it of items) {
@@ -35695,7 +35739,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity.isScalar(prev.value) && Scalar2.isScalarValue(_pair.value))
+          if (identity.isScalar(prev.value) && Scalar3.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -35793,7 +35837,7 @@ var require_YAMLSeq = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var Collection2 = require_Collection();
     var identity = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection2.Collection {
       static get tagName() {
@@ -35850,7 +35894,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar2.isScalarValue(value))
+        if (identity.isScalar(prev) && Scalar3.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -35946,14 +35990,14 @@ var require_string = __commonJS({
 var require_null = __commonJS({
   "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar2.Scalar(null),
+      createNode: () => new Scalar3.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar2.Scalar(null),
+      resolve: () => new Scalar3.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
@@ -35964,13 +36008,13 @@ var require_null = __commonJS({
 var require_bool = __commonJS({
   "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
+      resolve: (str) => new Scalar3.Scalar(str[0] === "t" || str[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -36015,7 +36059,7 @@ var require_stringifyNumber = __commonJS({
 var require_float = __commonJS({
   "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -36043,7 +36087,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node = new Scalar2.Scalar(parseFloat(str));
+        const node = new Scalar3.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
           node.minFractionDigits = str.length - dot - 1;
@@ -36134,7 +36178,7 @@ var require_schema = __commonJS({
 var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
@@ -36151,7 +36195,7 @@ var require_schema2 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar2.Scalar(null),
+        createNode: () => new Scalar3.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -36202,7 +36246,7 @@ var require_binary = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
       identify: (value) => value instanceof Uint8Array,
@@ -36246,15 +36290,15 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar3.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
           const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines2.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -36269,7 +36313,7 @@ var require_pairs = __commonJS({
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity.isSeq(seq)) {
@@ -36280,7 +36324,7 @@ var require_pairs = __commonJS({
           else if (identity.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar2.Scalar(null));
+            const pair = item.items[0] || new Pair.Pair(new Scalar3.Scalar(null));
             if (item.commentBefore)
               pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
@@ -36423,7 +36467,7 @@ var require_omap = __commonJS({
 var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
       const boolObj = value ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
@@ -36435,7 +36479,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar2.Scalar(true),
+      resolve: () => new Scalar3.Scalar(true),
       stringify: boolStringify
     };
     var falseTag = {
@@ -36443,7 +36487,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar2.Scalar(false),
+      resolve: () => new Scalar3.Scalar(false),
       stringify: boolStringify
     };
     exports.falseTag = falseTag;
@@ -36455,7 +36499,7 @@ var require_bool2 = __commonJS({
 var require_float2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -36483,7 +36527,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node = new Scalar2.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node = new Scalar3.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
@@ -37807,9 +37851,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap5 = fc.start.source === "{";
+      const fcName = isMap5 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -37845,7 +37889,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -37885,7 +37929,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap4 && !sep6 && !props.found) {
+        if (!isMap5 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -37908,7 +37952,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
+            if (!isMap5 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -37940,7 +37984,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap4) {
+          if (isMap5) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -37956,7 +38000,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap4 ? "}" : "]";
+      const expectedEnd = isMap5 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -37991,7 +38035,7 @@ var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
@@ -38040,7 +38084,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity.isNode(res) ? res : new Scalar2.Scalar(res);
+      const node = identity.isNode(res) ? res : new Scalar3.Scalar(res);
       node.range = coll.range;
       node.tag = tagName;
       if (tag?.format)
@@ -38055,13 +38099,13 @@ var require_compose_collection = __commonJS({
 var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start = scalar.offset;
       const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
+      const type = header.mode === ">" ? Scalar3.Scalar.BLOCK_FOLDED : Scalar3.Scalar.BLOCK_LITERAL;
       const lines2 = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines2.length;
       for (let i = lines2.length - 1; i >= 0; --i) {
@@ -38123,7 +38167,7 @@ var require_resolve_block_scalar = __commonJS({
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent2 = "";
         }
-        if (type === Scalar2.Scalar.BLOCK_LITERAL) {
+        if (type === Scalar3.Scalar.BLOCK_LITERAL) {
           value += sep6 + indent2.slice(trimIndent) + content;
           sep6 = "\n";
         } else if (indent2.length > trimIndent || content[0] === "	") {
@@ -38238,7 +38282,7 @@ var require_resolve_block_scalar = __commonJS({
 var require_resolve_flow_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
@@ -38247,15 +38291,15 @@ var require_resolve_flow_scalar = __commonJS({
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
-          _type = Scalar2.Scalar.PLAIN;
+          _type = Scalar3.Scalar.PLAIN;
           value = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_SINGLE;
+          _type = Scalar3.Scalar.QUOTE_SINGLE;
           value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_DOUBLE;
+          _type = Scalar3.Scalar.QUOTE_DOUBLE;
           value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
@@ -38460,7 +38504,7 @@ var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
@@ -38478,11 +38522,11 @@ var require_compose_scalar = __commonJS({
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity.isScalar(res) ? res : new Scalar2.Scalar(res);
+        scalar = identity.isScalar(res) ? res : new Scalar3.Scalar(res);
       } catch (error2) {
         const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar2.Scalar(value);
+        scalar = new Scalar3.Scalar(value);
       }
       scalar.range = range;
       scalar.source = value;
@@ -39243,7 +39287,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -39327,7 +39371,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar4;
+    exports.isScalar = isScalar5;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -40935,7 +40979,7 @@ var require_dist = __commonJS({
     var Alias = require_Alias();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
@@ -40960,7 +41004,7 @@ var require_dist = __commonJS({
     exports.isScalar = identity.isScalar;
     exports.isSeq = identity.isSeq;
     exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar2.Scalar;
+    exports.Scalar = Scalar3.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
     exports.YAMLSeq = YAMLSeq.YAMLSeq;
     exports.CST = cst;
@@ -40973,6 +41017,325 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// src/config/yaml-limits.ts
+function tooDeepOffset(tokens) {
+  const stack = [];
+  for (let i = tokens.length - 1; i >= 0; i--) stack.push({ token: tokens[i], depth: 0 });
+  for (let next = stack.pop(); next !== void 0; next = stack.pop()) {
+    const { token, depth: depth2 } = next;
+    if (token.type === "document") {
+      if (token.value) stack.push({ token: token.value, depth: depth2 });
+      continue;
+    }
+    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection")
+      continue;
+    if (depth2 + 1 > MAX_CONFIG_NESTING) return token.offset;
+    const items = token.items;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item.value) stack.push({ token: item.value, depth: depth2 + 1 });
+      if (item.key) stack.push({ token: item.key, depth: depth2 + 1 });
+    }
+  }
+  return null;
+}
+function shapeProblems(doc) {
+  const problems = [];
+  const anchors = /* @__PURE__ */ new Map();
+  (0, import_yaml.visit)(doc, (_key, node, path) => {
+    if ((0, import_yaml.isAlias)(node)) {
+      const target = anchors.get(node.source);
+      if (target !== void 0 && path.includes(target)) {
+        problems.push({
+          code: "yaml.alias-cycle",
+          offset: node.range?.[0] ?? 0,
+          message: `the alias *${node.source} is inside the value its anchor &${node.source} marks, so that value would contain itself without end: copy the parts you need instead`
+        });
+      }
+      return;
+    }
+    if (((0, import_yaml.isMap)(node) || (0, import_yaml.isSeq)(node) || (0, import_yaml.isScalar)(node)) && node.anchor) {
+      anchors.set(node.anchor, node);
+    }
+    if ((0, import_yaml.isMap)(node)) duplicateKeys(node.items, problems);
+  });
+  return problems;
+}
+function duplicateKeys(items, problems) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const pair of items) {
+    const key = pair.key;
+    const scalar = (0, import_yaml.isScalar)(key);
+    if ((0, import_yaml.isMap)(key) || (0, import_yaml.isSeq)(key) || (0, import_yaml.isAlias)(key) || scalar && key.value !== null && typeof key.value === "object") {
+      problems.push({
+        code: "yaml.complex-key",
+        offset: key.range?.[0] ?? 0,
+        message: "expected a key that is a plain name, found a mapping, list, alias or binary value used as a key"
+      });
+      continue;
+    }
+    if (!scalar) continue;
+    const value = key.value;
+    if (!seen.has(value)) {
+      seen.add(value);
+      continue;
+    }
+    const shown = typeof value === "symbol" ? value.description ?? "" : String(value);
+    problems.push({
+      code: "yaml.duplicate-key",
+      offset: key.range?.[0] ?? 0,
+      message: `duplicate key ${quoteKey(shown)}: each key may appear once in a mapping`
+    });
+  }
+}
+function quoteKey(text2) {
+  const quoted = JSON.stringify(text2);
+  return quoted.length > 60 ? `${quoted.slice(0, 57)}..."` : quoted;
+}
+function dataTooLarge(data) {
+  const stack = [{ value: data, depth: 1 }];
+  let count = 0;
+  for (let next = stack.pop(); next !== void 0; next = stack.pop()) {
+    if (++count > MAX_CONFIG_VALUES) {
+      return `the config expands (through its aliases) to more than ${MAX_CONFIG_VALUES.toLocaleString("en-US")} values`;
+    }
+    const { value, depth: depth2 } = next;
+    if (value === null || typeof value !== "object") continue;
+    if (depth2 > MAX_CONFIG_NESTING) {
+      return `the config nests more than ${MAX_CONFIG_NESTING} levels deep once its aliases are expanded`;
+    }
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (const child of children) stack.push({ value: child, depth: depth2 + 1 });
+  }
+  return null;
+}
+var import_yaml, MAX_CONFIG_NESTING, MAX_CONFIG_VALUES;
+var init_yaml_limits = __esm({
+  "src/config/yaml-limits.ts"() {
+    "use strict";
+    import_yaml = __toESM(require_dist(), 1);
+    MAX_CONFIG_NESTING = 100;
+    MAX_CONFIG_VALUES = 1e6;
+  }
+});
+
+// src/config/yaml-source.ts
+function keyText(key) {
+  const value = (0, import_yaml2.isScalar)(key) ? key.value : key;
+  if (value === null || value === void 0) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value) ?? "";
+}
+function isNodeWithRange(value) {
+  return ((0, import_yaml2.isScalar)(value) || (0, import_yaml2.isMap)(value) || (0, import_yaml2.isSeq)(value) || (0, import_yaml2.isAlias)(value)) && Array.isArray(value.range);
+}
+function parseYaml(text2) {
+  const lines2 = new import_yaml2.LineCounter();
+  const tokens = [...new import_yaml2.Parser(lines2.addNewLine).parse(text2)];
+  const deep = tooDeepOffset(tokens);
+  if (deep !== null) {
+    const message = `the YAML nests more than ${MAX_CONFIG_NESTING} levels deep here: a config may nest at most ${MAX_CONFIG_NESTING} levels of mappings and lists`;
+    return { ok: false, problems: [{ code: "yaml.too-deep", loc: lines2.linePos(deep), message }] };
+  }
+  const doc = composeFirst(tokens, text2.length);
+  const problems = doc.errors.slice(0, MAX_YAML_PROBLEMS).map((error2) => {
+    const loc = lines2.linePos(error2.pos[0]);
+    return syntaxProblem(error2.code, error2.message, loc, lineAt2(text2, lines2, loc.line));
+  });
+  if (doc.errors.length > MAX_YAML_PROBLEMS) {
+    const more = doc.errors.length - MAX_YAML_PROBLEMS;
+    const loc = lines2.linePos(doc.errors[MAX_YAML_PROBLEMS]?.pos[0] ?? 0);
+    problems.push({ code: "yaml.syntax", loc, message: `${more} more YAML errors not shown` });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const shape = shapeProblems(doc).map((p) => ({
+    code: p.code,
+    loc: lines2.linePos(p.offset),
+    message: p.message
+  }));
+  if (shape.length > 0) return { ok: false, problems: shape };
+  return { ok: true, source: new YamlSource(doc, lines2) };
+}
+function composeFirst(tokens, length2) {
+  const composer = new import_yaml2.Composer({ ...YAML_PARSE_OPTIONS, uniqueKeys: false });
+  let doc;
+  for (const next of composer.compose(tokens, true, length2)) {
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(
+        new import_yaml2.YAMLParseError(
+          [next.range[0], next.range[1]],
+          "MULTIPLE_DOCS",
+          "Source contains multiple documents"
+        )
+      );
+      break;
+    }
+  }
+  return doc;
+}
+function lineAt2(text2, lines2, line) {
+  const start = lines2.lineStarts[line - 1] ?? 0;
+  const end = lines2.lineStarts[line] ?? text2.length;
+  return text2.slice(start, end);
+}
+function syntaxProblem(code, message, loc, lineText) {
+  if (code === "RESOURCE_EXHAUSTION") {
+    return { code: "yaml.too-deep", loc, message: "the YAML nests too deeply here to be read" };
+  }
+  const open4 = lineText.search(/[[{]/);
+  const hint = open4 !== -1 && lineText.includes("${", open4) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
+  return { code: "yaml.syntax", loc, message: `malformed YAML: ${message}${hint}` };
+}
+var import_yaml2, YamlSource, YAML_PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_YAML_PROBLEMS;
+var init_yaml_source = __esm({
+  "src/config/yaml-source.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_yaml_limits();
+    YamlSource = class {
+      constructor(doc, lines2) {
+        this.doc = doc;
+        this.lines = lines2;
+      }
+      doc;
+      lines;
+      /** 1-based position of a character offset in the text. */
+      position(offset) {
+        const { line, col } = this.lines.linePos(offset);
+        return { line, col };
+      }
+      /**
+       * Where the value at `path` is written, or the closest existing ancestor's when the path does
+       * not exist. An empty value (`threshold:` followed by nothing) points at its key instead,
+       * because the place after the colon is not something a reader can see.
+       */
+      locate(path) {
+        const found2 = this.walk(path);
+        const node = found2.node;
+        if (!node) return { line: 1, col: 1 };
+        const emptyValue = (0, import_yaml2.isScalar)(node) && node.value === null && node.range?.[0] === node.range?.[1];
+        if (emptyValue && found2.pair && isNodeWithRange(found2.pair.key)) {
+          return this.position(found2.pair.key.range[0]);
+        }
+        return this.position(node.range?.[0] ?? 0);
+      }
+      /** Where the key of the mapping entry at `path` is written (for unknown keys), else `locate`. */
+      locateKey(path) {
+        const found2 = this.walk(path);
+        if (found2.complete && found2.pair && isNodeWithRange(found2.pair.key)) {
+          return this.position(found2.pair.key.range[0]);
+        }
+        return this.locate(path);
+      }
+      /** The YAML node at `path`, when the whole path exists (aliases followed). */
+      nodeAt(path) {
+        const found2 = this.walk(path);
+        return found2.complete ? found2.node ?? void 0 : void 0;
+      }
+      walk(path) {
+        let node = this.resolve(this.doc.contents);
+        let pair = null;
+        if (!node) return { node: null, pair: null, complete: false };
+        for (const segment of path) {
+          let next = null;
+          let nextPair = null;
+          if ((0, import_yaml2.isMap)(node)) {
+            const item = this.entry(node, String(segment));
+            if (item) {
+              nextPair = item;
+              next = this.resolve(item.value);
+              if (!next && isNodeWithRange(item.key))
+                return { node: item.key, pair: item, complete: false };
+            }
+          } else if ((0, import_yaml2.isSeq)(node) && typeof segment === "number") {
+            next = this.resolve(node.items[segment]);
+          }
+          if (!next) return { node, pair, complete: false };
+          node = next;
+          pair = nextPair;
+        }
+        return { node, pair, complete: true };
+      }
+      /**
+       * The first entry of `map` with key `key`. Each mapping is indexed once, on first use, so
+       * locating every one of 20,000 unknown keys stays linear.
+       */
+      entry(map, key) {
+        let index = this.index.get(map);
+        if (!index) {
+          index = /* @__PURE__ */ new Map();
+          for (const item of map.items) {
+            const text2 = keyText(item.key);
+            if (!index.has(text2)) index.set(text2, item);
+          }
+          this.index.set(map, index);
+        }
+        return index.get(key);
+      }
+      index = /* @__PURE__ */ new WeakMap();
+      resolve(value) {
+        if ((0, import_yaml2.isAlias)(value)) return value.resolve(this.doc) ?? value;
+        return isNodeWithRange(value) ? value : null;
+      }
+    };
+    YAML_PARSE_OPTIONS = { merge: true, uniqueKeys: true, prettyErrors: false };
+    MAX_ALIAS_COUNT = 1e3;
+    MAX_YAML_PROBLEMS = 10;
+  }
+});
+
+// src/config/config-hash.ts
+import { createHash as createHash3 } from "node:crypto";
+function captureWritten(doc) {
+  const copy = doc.clone();
+  const visit2 = (node) => {
+    if ((0, import_yaml3.isScalar)(node)) mark(node);
+    else if ((0, import_yaml3.isMap)(node)) for (const pair of node.items) visit2(pair.value);
+    else if ((0, import_yaml3.isSeq)(node)) for (const item of node.items) visit2(item);
+  };
+  visit2(copy.contents);
+  return { doc: copy };
+}
+function hashWritten(written) {
+  const data = written.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  return createHash3("sha256").update(canonicalJson(data)).digest("hex");
+}
+function configTextHash(text2) {
+  return createHash3("sha256").update(text2).digest("hex");
+}
+function writtenByConfig(configHash, config) {
+  return configHash === config.hash || configHash === config.textHash;
+}
+function mark(node) {
+  const value = node.value;
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    node.value = { [MARK]: "number", value: String(value) };
+  } else if (typeof value === "string" && node.type === import_yaml3.Scalar.PLAIN && hasReference(value)) {
+    node.value = { [MARK]: "unquoted", value };
+  }
+}
+function hasReference(text2) {
+  let i = text2.indexOf("$");
+  while (i !== -1) {
+    if (text2.startsWith("$${", i)) i = text2.indexOf("$", i + 3);
+    else if (text2.startsWith("${", i)) return true;
+    else i = text2.indexOf("$", i + 1);
+  }
+  return false;
+}
+var import_yaml3, MARK;
+var init_config_hash = __esm({
+  "src/config/config-hash.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_canonical_json();
+    init_yaml_source();
+    MARK = "\0evalgate";
   }
 });
 
@@ -45042,6 +45405,114 @@ var init_lib = __esm({
   }
 });
 
+// src/testsets/encoding.ts
+function foreignEncoding(first) {
+  const [a, b, c, d] = first;
+  if (a === 255 && b === 254 && c === 0 && d === 0 || a === 0 && b === 0 && c === 254 && d === 255) {
+    return "UTF-32 (it starts with the UTF-32 byte order mark)";
+  }
+  if (a === 255 && b === 254 || a === 254 && b === 255) {
+    return "UTF-16 (it starts with the UTF-16 byte order mark)";
+  }
+  const nul = first.subarray(0, SNIFF_BYTES).indexOf(0);
+  if (nul < 0) return null;
+  return "not UTF-8 text: it holds NUL bytes (a UTF-16 or UTF-32 file without a byte order mark, or not a text file)";
+}
+function decodeUtf8(bytes) {
+  const reader = new Utf8Reader();
+  return reader.decode(bytes) + reader.end();
+}
+function encodingIssue(error2, bytes, file) {
+  const code = "testset.encoding";
+  if (error2.foreign !== null) {
+    const message2 = `${file} is ${error2.foreign}: save it as UTF-8`;
+    return { code, file, line: 0, col: 0, path: "", message: message2 };
+  }
+  const bad = firstInvalidByte(bytes, boundaryAtOrBefore(bytes, error2.from));
+  const text2 = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
+  const { line, col } = new LineCursor(text2).positionAt(text2.length);
+  const message = `not valid UTF-8 at line ${line}, column ${col}: save it as UTF-8`;
+  return { code, file, line, col, path: "", message };
+}
+function boundaryAtOrBefore(bytes, at) {
+  let i = Math.min(at, bytes.length);
+  for (let back = 0; back < 3 && i > 0 && ((bytes[i] ?? 0) & 192) === 128; back++) i--;
+  return i;
+}
+function firstInvalidByte(bytes, from) {
+  let i = from;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 128) {
+      i++;
+      continue;
+    }
+    let need;
+    let low = 128;
+    let high = 191;
+    if (b >= 194 && b <= 223) need = 1;
+    else if (b >= 224 && b <= 239) {
+      need = 2;
+      if (b === 224) low = 160;
+      if (b === 237) high = 159;
+    } else if (b >= 240 && b <= 244) {
+      need = 3;
+      if (b === 240) low = 144;
+      if (b === 244) high = 143;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === void 0) return i;
+      if (c < (k === 1 ? low : 128) || c > (k === 1 ? high : 191)) return i;
+    }
+    i += need + 1;
+  }
+  return bytes.length;
+}
+var TestsetEncodingError, SNIFF_BYTES, Utf8Reader;
+var init_encoding = __esm({
+  "src/testsets/encoding.ts"() {
+    "use strict";
+    init_line_cursor();
+    TestsetEncodingError = class extends Error {
+      constructor(foreign, from) {
+        super(foreign ?? "not valid UTF-8");
+        this.foreign = foreign;
+        this.from = from;
+      }
+      foreign;
+      from;
+    };
+    SNIFF_BYTES = 64 * 1024;
+    Utf8Reader = class {
+      #decoder = new TextDecoder("utf-8", { fatal: true });
+      /** Bytes handed over before the current chunk. */
+      #offset = 0;
+      decode(chunk) {
+        if (this.#offset === 0) {
+          const foreign = foreignEncoding(chunk);
+          if (foreign !== null) throw new TestsetEncodingError(foreign, 0);
+        }
+        const start = this.#offset;
+        this.#offset += chunk.length;
+        try {
+          return this.#decoder.decode(chunk, { stream: true });
+        } catch {
+          throw new TestsetEncodingError(null, Math.max(0, start - 3));
+        }
+      }
+      /** The end of the input: a character left unfinished there is refused. */
+      end() {
+        try {
+          return this.#decoder.decode();
+        } catch {
+          throw new TestsetEncodingError(null, Math.max(0, this.#offset - 3));
+        }
+      }
+    };
+  }
+});
+
 // src/testsets/stream-read.ts
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
@@ -45053,6 +45524,18 @@ async function streamTestsetRows(source, format, file, onRow) {
     if (!parsed.ok) return parsed;
     for (const row of parsed.rows) onRow(row);
     return { ok: true };
+  } catch (error2) {
+    if (error2 instanceof TestsetEncodingError) {
+      const bytes = "path" in source ? await bytesOf(source.path) : "bytes" in source ? source.bytes : new Uint8Array();
+      return { ok: false, issues: [encodingIssue(error2, bytes, file)] };
+    }
+    if (!isFileError(error2)) throw error2;
+    throw new TestsetReadError(error2.code, error2.message);
+  }
+}
+async function bytesOf(path) {
+  try {
+    return await readRegularFileBytes(path, MAX_TESTSET_BYTES);
   } catch (error2) {
     if (!isFileError(error2)) throw error2;
     throw new TestsetReadError(error2.code, error2.message);
@@ -45068,7 +45551,7 @@ async function csvRows(source, file, onRow) {
     await drain(parser, (record3) => builder.push(record3));
   } catch (error2) {
     if (!(error2 instanceof CsvError)) throw error2;
-    const text2 = withoutBom(await textOf2(source));
+    const text2 = await textOf2(source);
     return { ok: false, issues: [csvSyntaxIssue(error2, text2, file)] };
   } finally {
     input.destroy();
@@ -45096,32 +45579,35 @@ async function jsonlRows(source, file, onRow) {
   return reader.finish();
 }
 function textStream(source) {
-  return Readable.from(withoutLeadingBom(source));
+  return Readable.from(decodedChunks(source));
 }
-async function* withoutLeadingBom(source) {
-  let first = true;
-  for await (const chunk of "path" in source ? fileChunks(source.path) : [source.text]) {
-    yield first ? withoutBom(chunk) : chunk;
-    first = false;
+async function* decodedChunks(source) {
+  if ("text" in source) {
+    if (source.text !== "") yield withoutBom(source.text);
+    return;
   }
+  const reader = new Utf8Reader();
+  for await (const chunk of "path" in source ? fileChunks(source.path) : [source.bytes]) {
+    const text2 = reader.decode(chunk);
+    if (text2 !== "") yield text2;
+  }
+  const rest = reader.end();
+  if (rest !== "") yield rest;
 }
 async function* fileChunks(path) {
   const { handle, size } = await openRegularFile(path, MAX_TESTSET_BYTES);
   try {
     if (size === 0) return;
-    const stream = handle.createReadStream({
-      encoding: "utf8",
-      start: 0,
-      end: size - 1,
-      autoClose: false
-    });
+    const stream = handle.createReadStream({ start: 0, end: size - 1, autoClose: false });
     for await (const chunk of stream) yield chunk;
   } finally {
     await handle.close();
   }
 }
 async function textOf2(source) {
-  return "path" in source ? readRegularFile(source.path, MAX_TESTSET_BYTES) : source.text;
+  if ("text" in source) return withoutBom(source.text);
+  const bytes = "path" in source ? await readRegularFileBytes(source.path, MAX_TESTSET_BYTES) : source.bytes;
+  return decodeUtf8(bytes);
 }
 function withoutBom(text2) {
   return text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
@@ -45133,6 +45619,7 @@ var init_stream_read = __esm({
     init_lib();
     init_regular_file();
     init_csv();
+    init_encoding();
     init_json();
     init_jsonl();
     MAX_TESTSET_BYTES = 2 ** 30;
@@ -45389,6 +45876,7 @@ var init_git_tree = __esm({
 var git_exports = {};
 __export(git_exports, {
   fileHistory: () => fileHistory,
+  readBytesAtRef: () => readBytesAtRef,
   readFileAtRef: () => readFileAtRef,
   readFileHistory: () => readFileHistory,
   repoRoot: () => repoRoot
@@ -45399,6 +45887,12 @@ async function repoRoot(dir) {
   return findRoot(resolve8(dir), "a testset ref: cannot be read");
 }
 async function readFileAtRef(absPath, ref) {
+  const read = await readBytesAtRef(absPath, ref);
+  if (!read.ok) return read;
+  const { bytes, ...rest } = read.value;
+  return { ok: true, value: { text: bytes.toString("utf8"), ...rest } };
+}
+async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
   if (!located2.ok) return located2;
   const { repo, relPath } = located2.value;
@@ -45428,16 +45922,17 @@ async function readFileAtRef(absPath, ref) {
     const blob = await git(repo, ["cat-file", "blob", object]);
     if (blob.kind === "broken") return { ok: false, error: blob.error };
     if (blob.exitCode !== 0) return { ok: false, error: exitError(blob, repo, `${path}@${ref}`) };
-    const text2 = blob.stdout.toString("utf8");
+    const bytes = blob.stdout;
     if (mode !== SYMLINK_MODE) {
-      if (text2.startsWith(LFS_POINTER)) {
+      if (bytes.subarray(0, LFS_POINTER.length).toString("latin1") === LFS_POINTER) {
         return fail(
           "git.failed",
           `${path} at ref ${JSON.stringify(ref)} is a Git LFS pointer, not the testset: git stores LFS files outside its history, so keep testsets read with ref: out of LFS (see .gitattributes)`
         );
       }
-      return { ok: true, value: { text: text2, commit: sha, repo, relPath: path } };
+      return { ok: true, value: { bytes, commit: sha, repo, relPath: path } };
     }
+    const text2 = bytes.toString("utf8");
     const target = posix3.normalize(posix3.join(posix3.dirname(path), text2));
     if (posix3.isAbsolute(text2) || target === ".." || target.startsWith("../")) {
       return fail(
@@ -45553,10 +46048,10 @@ async function readTestsetInto(location, onRow) {
   let commit = null;
   if (ref !== void 0) {
     shown = `${displayPath2}@${ref}`;
-    const { readFileAtRef: readFileAtRef2 } = await Promise.resolve().then(() => (init_git(), git_exports));
-    const got = await readFileAtRef2(absPath, ref);
+    const { readBytesAtRef: readBytesAtRef2 } = await Promise.resolve().then(() => (init_git(), git_exports));
+    const got = await readBytesAtRef2(absPath, ref);
     if (!got.ok) return fail2(got.error.code, shown, got.error.message);
-    source = { text: got.value.text };
+    source = { bytes: got.value.bytes };
     commit = got.value.commit;
   }
   try {
@@ -45845,7 +46340,7 @@ var init_tag_filter = __esm({
 function writtenByRunTestSuite(artifact) {
   return artifact.config.startsWith(SDK_CONFIG_PREFIX);
 }
-function checkPartial(partial, name, configHash) {
+function checkPartial(partial, name, config) {
   if (!partial.interrupted) {
     return [
       `nothing to resume: ${name} is a complete run (interrupted: false); run evals run without --resume to run it again`
@@ -45857,7 +46352,7 @@ function checkPartial(partial, name, configHash) {
     ];
   }
   const problems = [];
-  const other = otherConfig(name, partial.configHash, configHash);
+  const other = otherConfig(name, partial.configHash, config);
   if (other !== void 0) problems.push(other);
   const unplanned = partial.runs.filter((r) => r.plan === void 0);
   if (unplanned.length > 0) {
@@ -45867,9 +46362,9 @@ function checkPartial(partial, name, configHash) {
   }
   return problems;
 }
-function otherConfig(name, writtenBy, configHash) {
-  if (writtenBy === configHash) return void 0;
-  return `${name} was written by another config (configHash ${writtenBy}, now ${configHash}: another file, or this one edited since); resuming needs the config the interrupted run used`;
+function otherConfig(name, writtenBy, config) {
+  if (writtenByConfig(writtenBy, config)) return void 0;
+  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
 }
 function planResume(plan, partial, options2 = {}) {
   const { name } = partial;
@@ -45957,6 +46452,7 @@ var SDK_CONFIG_PREFIX;
 var init_resume = __esm({
   "src/plan/resume.ts"() {
     "use strict";
+    init_config_hash();
     init_run_key();
     init_tag_filter();
     SDK_CONFIG_PREFIX = "runTestSuite:";
@@ -46082,7 +46578,7 @@ __export(resume_exports, {
 function startResume(path, filters, trials, ctx) {
   const named = openResultsFile(path, ctx, "--resume");
   const partial = named.artifact;
-  const problems = checkPartial(partial, path, partial.configHash);
+  const problems = checkPartial(partial, path, { hash: partial.configHash });
   if (!partial.interrupted) throw usageError("resume.complete", problems[0], path);
   if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
   const shard = partial.shard;
@@ -46106,7 +46602,7 @@ function startResume(path, filters, trials, ctx) {
   return {
     filters: resumeFilters,
     narrow(plan, config) {
-      const mismatch = checkPartial(partial, path, config.hash);
+      const mismatch = checkPartial(partial, path, config);
       if (mismatch.length > 0) throw problemsError("resume.mismatch", mismatch, path);
       const resumed = planResume(plan, resumeIndex(named), trials !== void 0 ? { trials } : {});
       if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
@@ -46117,6 +46613,7 @@ function startResume(path, filters, trials, ctx) {
       return `resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 `;
     },
+    configHash: partial.configHash,
     startedAt: new Date(partial.startedAt),
     durationMs: partial.durationMs,
     preface: (ran) => `Resumed ${path}: ${plural(kept, "case result")} kept, ${formatCount(ran)} run now.
@@ -52826,7 +53323,11 @@ function parseCommandArgs(spec, argv) {
     throw explainOptionError(spec, argv) ?? usageError("cli.bad-option", `${error2.message} (${seeHelp(spec)})`);
   }
   const help = parsed.values.help === true;
-  if (!help) checkPositionals(spec, parsed.positionals);
+  if (!help) {
+    const empty = emptyPathOption(spec, argv);
+    if (empty !== void 0) throw empty;
+    checkPositionals(spec, parsed.positionals);
+  }
   return { values: parsed.values, positionals: parsed.positionals, help };
 }
 function optionError(spec, flag, expected, found2) {
@@ -52876,6 +53377,23 @@ function explainOptionError(spec, argv) {
         `the option ${JSON.stringify(token.value)}; to pass it as the value, write --${token.name}=${token.value}`
       );
     }
+  }
+  return void 0;
+}
+var PATH_VALUES = { FILE: "a file name", DIR: "a folder name" };
+function emptyPathOption(spec, argv) {
+  const { tokens } = parseArgs({
+    args: argv,
+    options: spec.options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true
+  });
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.value !== "") continue;
+    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : void 0;
+    const needs = option?.type === "string" ? PATH_VALUES[option.value] : void 0;
+    if (needs !== void 0) return badOption(spec, `${token.rawName} needs ${needs}`);
   }
   return void 0;
 }
@@ -53096,7 +53614,7 @@ var RUN = {
     },
     "dry-run": {
       type: "boolean",
-      help: "Print what would run (suites, grid points, cases, shard, trials, evaluators, model calls at most) and exit 0 without running anything"
+      help: "Print what would run (suites, grid points, cases, shard, trials, evaluators, model calls at most) and exit 0 without running anything; exit 2 at the problems validate finds, except those only importing modules shows (of a module, only that its file is there is checked)"
     },
     "no-cache": {
       type: "boolean",
@@ -53126,7 +53644,7 @@ var VALIDATE = {
   summary: "Check a config, its testsets and modules without running anything",
   positionals: { names: "[config]", what: "at most one config file", min: 0, max: 1 },
   about: [
-    "Checks the config (default ./evals.yaml) against the schema and the semantic rules, reads every testset, checks revision pins and loads every module, without running any case."
+    "Checks the config (default ./evals.yaml) against the schema and the semantic rules, reads every testset, checks revision pins, the targets (prompt files, commands, URLs) and the evaluators, and loads every module (which run --dry-run does not), without running any case."
   ],
   options: { help: HELP },
   footer: ["Exit codes: 0 valid \xB7 2 problems found (each printed as file:line:col)."]
@@ -53204,7 +53722,11 @@ var SHOW = {
     failed: { type: "boolean", help: "Only cases that did not pass (failed or errored)" },
     errored: { type: "boolean", help: "Only cases whose function errored" },
     flaky: { type: "boolean", help: "Only cases that passed some trials and failed others" },
-    case: { type: "string", value: "ID", help: "Only cases whose id starts with ID" },
+    case: {
+      type: "string",
+      value: "ID",
+      help: "Only the case whose id is ID; if no id is, the cases whose id starts with ID"
+    },
     suite: { type: "string", multiple: true, value: "ID", help: "Only this suite (repeatable)" },
     grid: {
       type: "string",
@@ -53261,7 +53783,7 @@ var OVERRIDE = {
     case: {
       type: "string",
       value: "ID",
-      help: "The case: its id, or enough of its start (required)"
+      help: "The case: its id, or enough of its start when no id is exactly that (required)"
     },
     evaluator: {
       type: "string",
@@ -54279,6 +54801,80 @@ init_labels();
 init_text_table();
 init_case_text();
 init_evaluation_reason();
+
+// src/report/reason-cut.ts
+init_text_table();
+init_case_text();
+var MIN_VALUE = 8;
+var ANSWER_BODY = /\banswered \d{3}: /;
+var VALUE = /"(?:[^"\\]|\\.)*"|\b[a-z][a-z0-9+.-]*:\/\/[^\s"]+/gi;
+function reasonPieces(text2) {
+  const found2 = ANSWER_BODY.exec(text2);
+  const body = found2 !== null && !text2.slice(0, found2.index).includes('"') ? found2 : null;
+  const head = body === null ? text2 : text2.slice(0, body.index + body[0].length);
+  const pieces = [];
+  let at = 0;
+  for (const match of head.matchAll(VALUE)) {
+    if (match.index > at) pieces.push({ text: head.slice(at, match.index), value: false });
+    pieces.push({
+      text: match[0],
+      value: true,
+      ...match[0].startsWith('"') ? {} : { url: true }
+    });
+    at = match.index + match[0].length;
+  }
+  if (at < head.length) pieces.push({ text: head.slice(at), value: false });
+  if (body !== null && head.length < text2.length) {
+    pieces.push({ text: text2.slice(head.length), value: true });
+  }
+  return pieces;
+}
+function cutReason(text2, max) {
+  if (textWidthUpTo(text2, max) <= max) return text2;
+  const pieces = reasonPieces(text2);
+  const values = pieces.filter((piece) => piece.value);
+  if (values.length === 0) return cutMiddle(text2, max);
+  const framing = pieces.filter((piece) => !piece.value).reduce((sum2, piece) => sum2 + textWidthUpTo(piece.text, max), 0);
+  const widths = values.map((piece) => textWidthUpTo(piece.text, max));
+  const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
+  const room = max - framing;
+  const allotted = room >= narrowest ? allot(values, widths, room) : widths.map((width) => Math.min(width, MIN_VALUE));
+  let index = 0;
+  const cut = pieces.map((piece) => piece.value ? cutMiddle(piece.text, allotted[index++]) : piece.text).join("");
+  return truncateToWidth(cut, max);
+}
+function allot(values, widths, room) {
+  const urls = values.map((piece) => piece.url === true);
+  const othersNarrowest = widths.reduce(
+    (sum2, width, index) => sum2 + (urls[index] ? 0 : Math.min(width, MIN_VALUE)),
+    0
+  );
+  const first = shareRoom(
+    widths.map((width, index) => urls[index] ? width : 0),
+    room - othersNarrowest
+  );
+  const used = first.reduce((sum2, width) => sum2 + width, 0);
+  const rest = shareRoom(
+    widths.map((width, index) => urls[index] ? 0 : width),
+    room - used
+  );
+  return widths.map((_, index) => urls[index] ? first[index] : rest[index]);
+}
+function shareRoom(widths, room) {
+  const order = widths.map((_, index) => index).sort((a, b) => widths[a] - widths[b]);
+  const allotted = widths.map(() => 0);
+  let left = room;
+  order.forEach((index, rank) => {
+    const share2 = Math.floor(left / (order.length - rank));
+    const width = widths[index];
+    const given = Math.min(width, Math.max(share2, Math.min(width, MIN_VALUE)));
+    allotted[index] = given;
+    left -= given;
+  });
+  return allotted;
+}
+
+// src/report/case-lines.ts
 init_labels();
 function caseReasons(result) {
   if (result.passed || result.error !== null) return describeCaseFailure(result);
@@ -54292,7 +54888,7 @@ function caseReasons(result) {
 }
 function renderCaseLines(result, shortId3, paint, width, indent2) {
   const errored = result.error !== null;
-  const mark = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
+  const mark2 = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
   const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
   const name = caseName(shortId3, caseLabel(result), 30);
   const flaky = flakyLabel(result);
@@ -54301,13 +54897,13 @@ function renderCaseLines(result, shortId3, paint, width, indent2) {
   const oneLine5 = printable(
     [name, source, flaky, reasons.join("; ")].filter((part) => part !== null && part !== "").join("  ")
   );
-  if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark} ${oneLine5}`];
+  if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark2} ${oneLine5}`];
   const headText = [name, source, flaky].filter((part) => part !== null).join("  ");
-  const head = `${indent2}${mark} ${cutMiddle(printable(headText), room)}`;
+  const head = `${indent2}${mark2} ${cutMiddle(printable(headText), room)}`;
   const under = `${indent2}    `;
   return [
     head,
-    ...reasons.map((reason) => `${under}${cutMiddle(printable(reason), width - under.length)}`)
+    ...reasons.map((reason) => `${under}${cutReason(printable(reason), width - under.length)}`)
   ];
 }
 
@@ -54320,7 +54916,7 @@ init_text_table();
 init_labels();
 var RIGHT = { align: "right" };
 function renderMatrixText(matrix, paint, indent2, width = Infinity) {
-  const mark = (text2, isBest) => isBest ? paint.bold(`*${text2}`) : text2;
+  const mark2 = (text2, isBest) => isBest ? paint.bold(`*${text2}`) : text2;
   const header = [
     ...matrix.keys.map(printable),
     "verdict",
@@ -54332,9 +54928,9 @@ function renderMatrixText(matrix, paint, indent2, width = Infinity) {
     ...matrix.keys.map((key) => printable(row.params[key] ?? "")),
     row.verdict === "pass" ? paint.green("PASS") : paint.red("FAIL"),
     formatCount(row.cases),
-    row.passRate === null ? "\u2014" : mark(formatPercent(row.passRate), row.passRate === matrix.bestPassRate),
+    row.passRate === null ? "\u2014" : mark2(formatPercent(row.passRate), row.passRate === matrix.bestPassRate),
     ...row.means.map(
-      (mean, column) => mean === null ? "\u2014" : mark(mean.toFixed(3), mean === matrix.bestMeans[column])
+      (mean, column) => mean === null ? "\u2014" : mark2(mean.toFixed(3), mean === matrix.bestMeans[column])
     )
   ]);
   const columns = [
@@ -54516,7 +55112,7 @@ function renderWrong(run2, listing, paint, width) {
   if (errors.some((error2) => error2.count > 1)) {
     lines2.push("", `${INDENT}errors (identical ones counted once):`);
     for (const error2 of errors.slice(0, MAX_LISTED_CASES)) {
-      lines2.push(`${INDENT}${INDENT}${cutMiddle(printable(countedLine(error2)), width - 4)}`);
+      lines2.push(`${INDENT}${INDENT}${cutReason(printable(countedLine(error2)), width - 4)}`);
     }
     if (errors.length > MAX_LISTED_CASES) {
       lines2.push(
@@ -54741,6 +55337,14 @@ var CallScope = class {
   #controller;
   #aborted = false;
   #reason;
+  #trial;
+  constructor(trial = 1) {
+    this.#trial = trial;
+  }
+  /** Which trial of the case the call is for, from 1 (always 1 without `trials:`). */
+  get trial() {
+    return this.#trial;
+  }
   /** The signal handed to the callee; aborted on time-out or interrupt. */
   get signal() {
     if (this.#controller === void 0) {
@@ -54763,8 +55367,8 @@ var CallScope = class {
 var FnCallArgs = class extends CallScope {
   testCase;
   params;
-  constructor(testCase, params) {
-    super();
+  constructor(testCase, params, trial = 1) {
+    super(trial);
     this.testCase = testCase;
     this.params = params;
   }
@@ -54774,8 +55378,8 @@ var EvaluatorCallArgs = class extends CallScope {
   output;
   params;
   durationMs;
-  constructor(testCase, output, params, durationMs2) {
-    super();
+  constructor(testCase, output, params, durationMs2, trial = 1) {
+    super(trial);
     this.testCase = testCase;
     this.output = output;
     this.params = params;
@@ -55067,6 +55671,59 @@ function tell(engine, call) {
 // src/run/engine.ts
 init_summary();
 
+// src/judge/cache.ts
+init_canonical_json();
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir3, readFile, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+var CACHE_FORMAT = 1;
+function cacheKey(input) {
+  const { baseUrl: baseUrl2, model, body, trial } = input;
+  const identity = trial !== void 0 && trial > 1 ? { baseUrl: baseUrl2, model, body, trial } : { baseUrl: baseUrl2, model, body };
+  return createHash2("sha256").update(canonicalJson(identity)).digest("hex");
+}
+var trialScope = new AsyncLocalStorage();
+function inTrial(trial, fn) {
+  return trialScope.run(trial, fn);
+}
+function currentTrial() {
+  return trialScope.getStore();
+}
+function createFileCache(dir) {
+  const pathOf = (key) => join4(dir, key.slice(0, 2), `${key}.json`);
+  return {
+    async get(key) {
+      let text2;
+      try {
+        text2 = await readFile(pathOf(key), "utf8");
+      } catch {
+        return void 0;
+      }
+      try {
+        const entry = JSON.parse(text2);
+        if (typeof entry === "object" && entry !== null && entry.format === CACHE_FORMAT && entry.key === key && "value" in entry) {
+          return entry.value;
+        }
+      } catch {
+      }
+      return void 0;
+    },
+    async set(key, value) {
+      const file = pathOf(key);
+      const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
+      try {
+        await mkdir3(join4(dir, key.slice(0, 2)), { recursive: true });
+        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
+`);
+        await rename3(temp, file);
+      } catch {
+        await rm3(temp, { force: true }).catch(() => void 0);
+      }
+    }
+  };
+}
+
 // src/run/trial.ts
 init_errors();
 
@@ -55159,7 +55816,7 @@ function isUsage(value) {
   if (typeof value !== "object" || value === null) return false;
   const u = value;
   const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
-  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost));
+  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost)) && (u.retries === void 0 || count(u.retries) && Number.isInteger(u.retries));
 }
 function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
   const result = {
@@ -55301,8 +55958,13 @@ async function runTrial(engine, unit) {
     await waiting;
     if (engine.calls.interrupted) return;
   }
-  const args = new FnCallArgs(testCase.data, run2.params);
-  const called = engine.calls.call(unit, () => spec.target.call(args), args, spec.timeoutMs);
+  const args = new FnCallArgs(testCase.data, run2.params, trial + 1);
+  const called = engine.calls.call(
+    unit,
+    () => inTrialOf(unit, () => spec.target.call(args)),
+    args,
+    spec.timeoutMs
+  );
   const produced = called instanceof Promise ? await called : called;
   if (engine.calls.interrupted) return;
   const { durationMs: durationMs2 } = produced;
@@ -55373,10 +56035,18 @@ function targetOutput(value) {
 function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs) {
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
   const { run: run2 } = unit;
-  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs);
+  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs, unit.trial + 1);
   const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
-  const called = engine.calls.call(unit, () => evaluator.evaluateTestCase(args), args, timeoutMs2);
+  const called = engine.calls.call(
+    unit,
+    () => inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
+    args,
+    timeoutMs2
+  );
   return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
+}
+function inTrialOf(unit, fn) {
+  return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
 }
 function evaluationOf(evaluator, outcome2) {
   if (!outcome2.ok) {
@@ -55716,6 +56386,7 @@ var STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
 function lex(text2) {
   const texts = [];
   const templates = [];
+  const escapes = [];
   let unclosed = -1;
   let literal = "";
   let from = 0;
@@ -55725,6 +56396,7 @@ function lex(text2) {
     while (at - run2 > from && text2[at - run2 - 1] === "\\") run2++;
     const before = text2.slice(from, at - run2) + "\\".repeat(Math.floor(run2 / 2));
     if (run2 % 2 === 1) {
+      escapes.push({ index: at, backslashes: run2 });
       literal += `${before}{{`;
       from = at + 2;
       at = text2.indexOf("{{", from);
@@ -55745,7 +56417,28 @@ function lex(text2) {
     at = text2.indexOf("{{", at + 1);
   }
   texts.push(literal + text2.slice(from));
-  return { texts, templates, unclosed };
+  return { texts, templates, escapes, unclosed };
+}
+function onlyTemplate({ texts, templates }) {
+  const [only] = templates;
+  return only && templates.length === 1 && texts.every((piece) => BLANK.test(piece)) ? only : void 0;
+}
+function isWholeTemplate(text2) {
+  return text2.includes("{{") && onlyTemplate(lex(text2)) !== void 0;
+}
+function sampleText(text2, sample) {
+  return text2.includes("{{") ? lex(text2).texts.join(sample) : text2;
+}
+function escapedTemplates(text2) {
+  if (!text2.includes("{{")) return [];
+  return lex(text2).escapes.flatMap(({ index, backslashes }) => {
+    TEMPLATE_AT.lastIndex = index;
+    const expression = TEMPLATE_AT.exec(text2)?.[1];
+    return expression !== void 0 && checkTemplateExpression(expression) === null ? [{ index, backslashes, expression }] : [];
+  });
+}
+function textPieces2(text2) {
+  return text2.includes("{{") ? lex(text2).texts : [text2];
 }
 function templateSpans(text2) {
   if (!text2.includes("{{")) return [];
@@ -55864,8 +56557,8 @@ function compileString(text2) {
     return () => constant;
   }
   const lexed = lex(text2);
-  const [only] = lexed.templates;
-  if (only && lexed.templates.length === 1 && lexed.texts.every((piece) => BLANK.test(piece))) {
+  const only = onlyTemplate(lexed);
+  if (only) {
     const parts = parsePath(only.expression);
     return (scope) => lookup(only.expression, parts, scope);
   }
@@ -55886,7 +56579,7 @@ function compileLexed({ texts, templates }, toText) {
       const { expression, parts } = paths[i];
       const r = lookup(expression, parts, scope);
       if (!r.ok) return r;
-      out += toText(r.value);
+      out += toText(r.value, i);
       out += texts[i + 1] ?? "";
     }
     return { ok: true, value: out };
@@ -56093,8 +56786,8 @@ function realPath(path) {
 }
 
 // src/pipeline/git-info.ts
-import { readFile, stat as stat2 } from "node:fs/promises";
-import { dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
+import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
+import { dirname as dirname3, join as join5, resolve as resolve2 } from "node:path";
 async function readGitInfo(dir, env) {
   if (env.GITHUB_SHA) {
     return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
@@ -56103,7 +56796,7 @@ async function readGitInfo(dir, env) {
     const gitDir = await findGitDir(resolve2(dir));
     if (gitDir === null) return null;
     const commonDir = await readCommonDir(gitDir);
-    const head = (await readFile(join4(gitDir, "HEAD"), "utf8")).trim();
+    const head = (await readFile2(join5(gitDir, "HEAD"), "utf8")).trim();
     if (!head.startsWith("ref: ")) return { sha: isSha(head) ? head : null, ref: null };
     const ref = head.slice("ref: ".length);
     const sha = await resolveRef(commonDir, gitDir, ref);
@@ -56114,11 +56807,11 @@ async function readGitInfo(dir, env) {
 }
 async function findGitDir(dir) {
   for (let current = dir; ; current = dirname3(current)) {
-    const candidate = join4(current, ".git");
+    const candidate = join5(current, ".git");
     const info2 = await stat2(candidate).catch(() => null);
     if (info2?.isDirectory()) return candidate;
     if (info2?.isFile()) {
-      const text2 = await readFile(candidate, "utf8");
+      const text2 = await readFile2(candidate, "utf8");
       const match = /^gitdir:\s*(.+)$/m.exec(text2);
       return match?.[1] ? resolve2(current, match[1].trim()) : null;
     }
@@ -56126,15 +56819,15 @@ async function findGitDir(dir) {
   }
 }
 async function readCommonDir(gitDir) {
-  const text2 = await readFile(join4(gitDir, "commondir"), "utf8").catch(() => null);
+  const text2 = await readFile2(join5(gitDir, "commondir"), "utf8").catch(() => null);
   return text2 === null ? gitDir : resolve2(gitDir, text2.trim());
 }
 async function resolveRef(commonDir, gitDir, ref) {
   for (const base of [gitDir, commonDir]) {
-    const loose = await readFile(join4(base, ref), "utf8").catch(() => null);
+    const loose = await readFile2(join5(base, ref), "utf8").catch(() => null);
     if (loose !== null && isSha(loose.trim())) return loose.trim();
   }
-  const packed = await readFile(join4(commonDir, "packed-refs"), "utf8").catch(() => "");
+  const packed = await readFile2(join5(commonDir, "packed-refs"), "utf8").catch(() => "");
   for (const line of packed.split("\n")) {
     const [sha, name] = line.split(" ");
     if (name === ref && sha !== void 0 && isSha(sha)) return sha;
@@ -56154,7 +56847,6 @@ import { join as join16, resolve as resolve11 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
-import { createHash as createHash2 } from "node:crypto";
 import { dirname as dirname4, resolve as resolve4 } from "node:path";
 
 // src/config/module-spec.ts
@@ -63012,13 +63704,264 @@ init_is_record();
 // src/config/target.ts
 init_is_record();
 
+// src/shared/shell-contexts.ts
+function quoteForShell(value, context3) {
+  switch (context3) {
+    case "unquoted":
+      return `'${value.replaceAll("'", `'\\''`)}'`;
+    case "single":
+      return value.replaceAll("'", `'\\''`);
+    case "double":
+      return value.replace(/[\\"$`]/g, "\\$&");
+  }
+}
+function shellLineContexts(line) {
+  return shellTemplateContexts(textPieces2(line));
+}
+function refusedShellTemplates(line) {
+  const spans = templateSpans(line);
+  return shellLineContexts(line).flatMap(
+    (context3, i) => context3.ok ? [] : [{ expression: spans[i].expression, index: spans[i].index, where: context3.where }]
+  );
+}
+function refusedTemplateMessage({ expression, where }) {
+  return `template {{ ${expression} }} is ${where}, where its value cannot be quoted to stay literal text: move it out, into an argument of its own, or into env: (VALUE: "{{ ${expression} }}") and write "$VALUE" in its place`;
+}
+var REFUSED = {
+  backtick: "inside a `\u2026` command substitution",
+  ansi: "inside $'\u2026' quoting",
+  comment: "inside a # comment",
+  "heredoc-word": "in a here-document's delimiter",
+  heredoc: "inside a here-document"
+};
+var BREAKS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "&", "|", "<", ">", "(", ")"]);
+function shellTemplateContexts(pieces) {
+  const scan2 = new Scan();
+  const contexts = [];
+  pieces.forEach((piece, i) => {
+    scan2.read(piece);
+    if (i < pieces.length - 1) contexts.push(scan2.template());
+  });
+  return contexts;
+}
+var Scan = class {
+  frames = [
+    { kind: "script", closer: null, arithmetic: false, depth: 0, cases: 0, where: "" }
+  ];
+  /** Here-documents started on the current line: their bodies begin at its end. */
+  pending = [];
+  /** A backslash waiting for the character it escapes. */
+  escaped = false;
+  /** The piece read last ended with a `$` that the next character would join. */
+  dollar = false;
+  /** The next character starts a word (so `#` starts a comment). */
+  wordStart = true;
+  /** The unquoted word being read in a command frame, to count `case` … `esac`. */
+  word = "";
+  read(text2) {
+    this.dollar = false;
+    let i = 0;
+    while (i < text2.length) i += this.step(text2, i);
+  }
+  template() {
+    const result = this.context();
+    this.escaped = false;
+    this.wordStart = false;
+    this.word += "\0";
+    const top = this.top();
+    if (top.kind === "heredoc") top.templated = true;
+    if (top.kind === "heredoc-word") top.started = true;
+    return result;
+  }
+  context() {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const frame = this.frames[i];
+      const refused = frame.kind === "script" || frame.kind === "expansion" ? frame.where : REFUSED[frame.kind];
+      if (refused) return { ok: false, where: refused };
+    }
+    const top = this.top();
+    if (top.kind === "single") return { ok: true, context: "single" };
+    if (this.escaped) return { ok: false, where: "right after a backslash" };
+    if (this.dollar) return { ok: false, where: "right after a $" };
+    return { ok: true, context: top.kind === "double" ? "double" : "unquoted" };
+  }
+  top() {
+    return this.frames[this.frames.length - 1];
+  }
+  /** Reads the construct at `text[i]`; how many characters it took (0: the frame ended there). */
+  step(text2, i) {
+    const frame = this.top();
+    const c = text2[i];
+    if (this.escaped && frame.kind !== "single" && frame.kind !== "comment") {
+      this.escaped = false;
+      if (frame.kind === "heredoc-word") frame.word += c;
+      if (frame.kind === "heredoc") frame.line += c;
+      this.wordStart = false;
+      this.word += c;
+      return 1;
+    }
+    switch (frame.kind) {
+      case "script":
+        return this.command(frame, text2, i);
+      case "single":
+        if (c === "'") this.frames.pop();
+        return 1;
+      case "ansi":
+      case "backtick":
+        if (c === "\\") this.escaped = true;
+        else if (c === (frame.kind === "ansi" ? "'" : "`")) this.frames.pop();
+        return 1;
+      case "comment":
+        if (c !== "\n") return 1;
+        this.frames.pop();
+        return 0;
+      case "double":
+        if (c === '"') {
+          this.frames.pop();
+          return 1;
+        }
+        return this.expansion(text2, i);
+      case "expansion":
+        if (c === frame.close && frame.depth === 0) {
+          this.frames.pop();
+          return 1;
+        }
+        if (c === frame.open) frame.depth++;
+        if (c === frame.close) frame.depth--;
+        if (c === "'") this.frames.push({ kind: "single" });
+        if (c === '"') this.frames.push({ kind: "double" });
+        return c === "'" || c === '"' ? 1 : this.expansion(text2, i);
+      case "heredoc-word":
+        return this.heredocWord(frame, c);
+      case "heredoc":
+        return this.heredocLine(frame, c);
+    }
+  }
+  /** `\`, backticks and `$…` where they are special (commands, "…", `${…}`); else one character. */
+  expansion(text2, i) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    if (c === "\\") this.escaped = true;
+    else if (c === "`") this.frames.push({ kind: "backtick" });
+    else if (c === "$" && next === void 0) this.dollar = true;
+    else if (c === "$" && next === "(") {
+      const arithmetic = text2[i + 2] === "(";
+      this.frames.push({
+        kind: "script",
+        closer: ")",
+        arithmetic,
+        depth: arithmetic ? 1 : 0,
+        cases: 0,
+        where: arithmetic ? "inside a $((\u2026)) arithmetic expansion" : "inside a $(\u2026) command substitution"
+      });
+      this.wordStart = true;
+      this.word = "";
+      return arithmetic ? 3 : 2;
+    } else if (c === "$" && (next === "{" || next === "[")) {
+      this.frames.push({
+        kind: "expansion",
+        open: next,
+        close: next === "{" ? "}" : "]",
+        depth: 0,
+        where: next === "{" ? "inside a ${\u2026} parameter expansion" : "inside a $[\u2026] expansion"
+      });
+      return 2;
+    }
+    return 1;
+  }
+  command(frame, text2, i) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    const atWordStart = this.wordStart && !frame.arithmetic;
+    if (BREAKS.has(c) && !frame.arithmetic) {
+      if (this.word === "case") frame.cases++;
+      if (this.word === "esac" && frame.cases > 0) frame.cases--;
+      this.word = "";
+      this.wordStart = true;
+    } else {
+      this.word += c;
+      this.wordStart = false;
+    }
+    if (c === "'" || c === '"') {
+      this.frames.push({ kind: c === "'" ? "single" : "double" });
+    } else if (c === "$" && (next === "'" || next === '"') && !frame.arithmetic) {
+      this.frames.push({ kind: next === "'" ? "ansi" : "double" });
+      return 2;
+    } else if (c === "#" && atWordStart) {
+      this.frames.push({ kind: "comment" });
+    } else if (c === "(" && next === "(" && atWordStart) {
+      this.frames.push({
+        kind: "script",
+        closer: ")",
+        arithmetic: true,
+        depth: 1,
+        cases: 0,
+        where: "inside a ((\u2026)) arithmetic command"
+      });
+      return 2;
+    } else if (c === "(") {
+      frame.depth++;
+    } else if (c === ")" && frame.closer === ")") {
+      if (frame.depth > 0) frame.depth--;
+      else if (frame.cases === 0) this.frames.pop();
+    } else if (c === "<" && next === "<" && !frame.arithmetic) {
+      if (text2[i + 2] === "<") return 3;
+      const stripTabs = text2[i + 2] === "-";
+      this.frames.push({ kind: "heredoc-word", word: "", started: false, quote: "", stripTabs });
+      return stripTabs ? 3 : 2;
+    } else if (c === "\n" && this.pending.length > 0 && !frame.arithmetic) {
+      this.frames.push({ kind: "heredoc", ends: this.pending, line: "", templated: false });
+      this.pending = [];
+    } else {
+      return this.expansion(text2, i);
+    }
+    return 1;
+  }
+  /** The delimiter after `<<`: blanks, then one word whose quotes are removed. */
+  heredocWord(frame, c) {
+    if (frame.quote !== "") {
+      if (c === frame.quote) frame.quote = "";
+      else frame.word += c;
+      return 1;
+    }
+    if (!frame.started && (c === " " || c === "	")) return 1;
+    if (frame.started && BREAKS.has(c)) {
+      this.pending.push({ word: frame.word, stripTabs: frame.stripTabs });
+      this.frames.pop();
+      return 0;
+    }
+    frame.started = true;
+    if (c === "'" || c === '"') frame.quote = c;
+    else if (c === "\\") this.escaped = true;
+    else frame.word += c;
+    return 1;
+  }
+  /** A line of a here-document's body: the one that is its delimiter ends it. */
+  heredocLine(frame, c) {
+    if (c !== "\n") {
+      frame.line += c;
+      return 1;
+    }
+    const line = frame.ends[0]?.stripTabs ? frame.line.replace(/^\t+/, "") : frame.line;
+    if (!frame.templated && line === frame.ends[0]?.word) frame.ends.shift();
+    frame.line = "";
+    frame.templated = false;
+    if (frame.ends.length === 0) {
+      this.frames.pop();
+      this.wordStart = true;
+      this.word = "";
+    }
+    return 1;
+  }
+};
+
 // src/config/template-check.ts
 init_is_record();
 function templateProblems(text2) {
   return locatedProblems(text2).map((problem) => problem.message);
 }
-function locatedProblems(text2, columns) {
-  if (!text2.includes("{{")) return [];
+function locatedProblems(text2, known = {}) {
+  const { columns, grid } = known;
   const problems = [];
   const reported = /* @__PURE__ */ new Set();
   for (const { expression, index } of templateSpans(text2)) {
@@ -63028,7 +63971,16 @@ function locatedProblems(text2, columns) {
       continue;
     }
     const parsed = parseTemplatePath(expression);
-    if (columns === void 0 || "error" in parsed || parsed.root !== "case") continue;
+    if ("error" in parsed) continue;
+    if (parsed.root === "params" && grid !== void 0) {
+      const key = parsed.keys[0];
+      if (key !== void 0 && !grid?.includes(key) && !reported.has(`params.${key}`)) {
+        reported.add(`params.${key}`);
+        problems.push({ index, kind: "param", message: missingParam(expression, key, grid) });
+      }
+      continue;
+    }
+    if (columns === void 0 || parsed.root !== "case") continue;
     const field = parsed.keys[0];
     if (field === void 0 || columns.has(field) || reported.has(field)) continue;
     reported.add(field);
@@ -63045,6 +63997,37 @@ function locatedProblems(text2, columns) {
   }
   return problems;
 }
+function templateParamProblems(text2, grid) {
+  return locatedProblems(text2, { grid }).filter((problem) => problem.kind === "param").map((problem) => problem.message);
+}
+function suiteParamProblems(suite, path) {
+  const grid = isRecord(suite.grid) ? Object.keys(suite.grid) : null;
+  const texts = [];
+  if (isRecord(suite.target)) {
+    const at = [...path, "target"];
+    texts.push(...strings(suite.target, at).filter(([p]) => p[at.length] !== "responseFormat"));
+  }
+  const evaluators = Array.isArray(suite.evaluators) ? suite.evaluators : [];
+  evaluators.forEach((evaluator, index) => {
+    if (isRecord(evaluator) && typeof evaluator.use === "string" && !isModuleSpec(evaluator.use)) {
+      texts.push(...strings(evaluator.with, [...path, "evaluators", index, "with"]));
+    }
+  });
+  return texts.flatMap(
+    ([valuePath, text2]) => templateParamProblems(text2, grid).map((message) => [valuePath, message])
+  );
+}
+function missingParam(expression, key, grid) {
+  const head = `template {{ ${expression} }}`;
+  if (grid === null || grid.length === 0) return `${head}: the suite has no grid: params is empty`;
+  const missing = `${head}: the grid has no key ${JSON.stringify(key)}`;
+  const near = closestMatch(key, grid);
+  if (near !== void 0)
+    return `${missing} (did you mean {{ ${formatTemplatePath("params", [near])} }}?)`;
+  const listed2 = grid.slice(0, LISTED_COLUMNS).map((k) => JSON.stringify(k));
+  const more = grid.length > LISTED_COLUMNS ? `, \u2026 ${grid.length - LISTED_COLUMNS} more` : "";
+  return `${missing} (its keys: ${listed2.join(", ")}${more})`;
+}
 function strings(value, path) {
   if (typeof value === "string") return [[path, value]];
   if (Array.isArray(value)) return value.flatMap((item, index) => strings(item, [...path, index]));
@@ -63052,10 +64035,21 @@ function strings(value, path) {
     return Object.entries(value).flatMap(([key, item]) => strings(item, [...path, key]));
   return [];
 }
+function moduleOptionProblems(options2, path) {
+  return strings(options2, path).flatMap(([valuePath, text2]) => {
+    if (hasTemplates(text2)) {
+      const message2 = "templates are resolved per case only for built-in evaluators; a custom evaluator receives with: once, as written (read case fields in evaluateTestCase instead)";
+      return [["evaluator.module-template", valuePath, message2]];
+    }
+    if (literalValue(text2) === text2) return [];
+    const message = "a custom evaluator receives with: as written: \\{{ is not read as a literal {{ there (the module would get the backslash too), and a {{ would be a template, which only built-ins resolve; build text holding {{ in the module, or read it from a file an option names";
+    return [["evaluator.module-escape", valuePath, message]];
+  });
+}
 var LISTED_COLUMNS = 12;
 function templateColumnProblems(templates, columns) {
   return [...templates].flatMap(
-    ([path, text2]) => locatedProblems(text2, columns).filter((problem) => problem.kind === "field").map((problem) => ({ path, message: problem.message }))
+    ([path, text2]) => locatedProblems(text2, { columns }).filter((problem) => problem.kind === "field").map((problem) => ({ path, message: problem.message }))
   );
 }
 function missingColumn(expression, field, columns) {
@@ -63092,8 +64086,8 @@ function promptFileRefs(target, points2) {
   }
   return refs;
 }
-function fileTemplateProblems(text2, columns) {
-  return locatedProblems(text2, columns).map((problem) => ({
+function fileTemplateProblems(text2, columns, grid) {
+  return locatedProblems(text2, { columns, grid }).map((problem) => ({
     ...position(text2, problem.index),
     message: problem.message
   }));
@@ -63111,7 +64105,7 @@ function lineAt(text2, index) {
 
 // src/config/url-credentials.ts
 function urlCredentialsProblem(url, instead) {
-  const sample = url.replace(/\{\{[^{}]*\}\}/g, "x");
+  const sample = sampleText(url, "x");
   let parsed;
   try {
     parsed = new URL(sample);
@@ -63225,6 +64219,25 @@ function checkCommand(target, at, add) {
       "target.run-string",
       [...at, "run"],
       'run: as one string is a shell command line: give an argument list such as [python, agent.py, "{{case.question}}"], or set shell: true'
+    );
+  }
+  if (target.shell === true) checkShellTemplates(target.run, [...at, "run"], add);
+}
+function checkShellTemplates(run2, at, add) {
+  const words = typeof run2 === "string" ? [run2] : Array.isArray(run2) ? run2 : [];
+  if (!words.every((word) => typeof word === "string")) return;
+  const starts = [];
+  let length2 = 0;
+  for (const word of words) {
+    starts.push(length2);
+    length2 += word.length + 1;
+  }
+  for (const refused of refusedShellTemplates(words.join(" "))) {
+    const word = starts.findLastIndex((start) => start <= refused.index);
+    add(
+      "target.shell-template",
+      typeof run2 === "string" ? at : [...at, word],
+      refusedTemplateMessage(refused)
     );
   }
 }
@@ -63391,6 +64404,9 @@ function checkSuite(suite, path, context3, add) {
     );
   }
   checkTarget(suite, path, add);
+  for (const [valuePath, message] of suiteParamProblems(suite, path)) {
+    add("template.unknown-param", valuePath, message);
+  }
   if (suite.isolation !== void 0 && suite.function === void 0) {
     add(
       "suite.isolation",
@@ -63480,14 +64496,8 @@ function checkEvaluator(evaluator, path, context3, add) {
   const hasThreshold = isRecord(threshold);
   const judgePath = [...path, "judge"];
   if (isModuleSpec(use)) {
-    for (const [valuePath, text2] of strings(options2, withPath)) {
-      if (text2.includes("{{")) {
-        add(
-          "evaluator.module-template",
-          valuePath,
-          "templates are resolved per case only for built-in evaluators; a custom evaluator receives with: once, as written (read case fields in evaluateTestCase instead)"
-        );
-      }
+    for (const [code, valuePath, message] of moduleOptionProblems(options2, withPath)) {
+      add(code, valuePath, message);
     }
     return { id, builtin: void 0, hasThreshold };
   }
@@ -63668,6 +64678,7 @@ function buildEvaluator(evaluator, index) {
   const built = {
     index,
     id: evaluator.id ?? defaultEvaluatorId(evaluator.use),
+    ...evaluator.id === void 0 ? { idFromUse: true } : {},
     use: evaluator.use,
     kind: isModuleSpec(evaluator.use) ? "module" : "builtin",
     with: evaluator.with ?? {}
@@ -63691,268 +64702,32 @@ function timeoutMs(text2) {
   return text2 === "none" ? null : parseDuration(text2);
 }
 
-// src/config/env.ts
-var import_yaml3 = __toESM(require_dist(), 1);
+// src/config/load.ts
+init_config_hash();
 
-// src/config/yaml-source.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-
-// src/config/yaml-limits.ts
-var import_yaml = __toESM(require_dist(), 1);
-var MAX_CONFIG_NESTING = 100;
-var MAX_CONFIG_VALUES = 1e6;
-function tooDeepOffset(tokens) {
-  const stack = [];
-  for (let i = tokens.length - 1; i >= 0; i--) stack.push({ token: tokens[i], depth: 0 });
-  for (let next = stack.pop(); next !== void 0; next = stack.pop()) {
-    const { token, depth: depth2 } = next;
-    if (token.type === "document") {
-      if (token.value) stack.push({ token: token.value, depth: depth2 });
-      continue;
-    }
-    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection")
-      continue;
-    if (depth2 + 1 > MAX_CONFIG_NESTING) return token.offset;
-    const items = token.items;
-    for (let i = items.length - 1; i >= 0; i--) {
-      const item = items[i];
-      if (item.value) stack.push({ token: item.value, depth: depth2 + 1 });
-      if (item.key) stack.push({ token: item.key, depth: depth2 + 1 });
-    }
-  }
-  return null;
-}
-function shapeProblems(doc) {
-  const problems = [];
-  const anchors = /* @__PURE__ */ new Map();
-  (0, import_yaml.visit)(doc, (_key, node, path) => {
-    if ((0, import_yaml.isAlias)(node)) {
-      const target = anchors.get(node.source);
-      if (target !== void 0 && path.includes(target)) {
-        problems.push({
-          code: "yaml.alias-cycle",
-          offset: node.range?.[0] ?? 0,
-          message: `the alias *${node.source} is inside the value its anchor &${node.source} marks, so that value would contain itself without end: copy the parts you need instead`
-        });
-      }
-      return;
-    }
-    if (((0, import_yaml.isMap)(node) || (0, import_yaml.isSeq)(node) || (0, import_yaml.isScalar)(node)) && node.anchor) {
-      anchors.set(node.anchor, node);
-    }
-    if ((0, import_yaml.isMap)(node)) duplicateKeys(node.items, problems);
-  });
-  return problems;
-}
-function duplicateKeys(items, problems) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const pair of items) {
-    const key = pair.key;
-    const scalar = (0, import_yaml.isScalar)(key);
-    if ((0, import_yaml.isMap)(key) || (0, import_yaml.isSeq)(key) || (0, import_yaml.isAlias)(key) || scalar && key.value !== null && typeof key.value === "object") {
-      problems.push({
-        code: "yaml.complex-key",
-        offset: key.range?.[0] ?? 0,
-        message: "expected a key that is a plain name, found a mapping, list, alias or binary value used as a key"
-      });
-      continue;
-    }
-    if (!scalar) continue;
-    const value = key.value;
-    if (!seen.has(value)) {
-      seen.add(value);
-      continue;
-    }
-    const shown = typeof value === "symbol" ? value.description ?? "" : String(value);
-    problems.push({
-      code: "yaml.duplicate-key",
-      offset: key.range?.[0] ?? 0,
-      message: `duplicate key ${quoteKey(shown)}: each key may appear once in a mapping`
+// src/config/escape-warnings.ts
+var PATH_TEXT = /[\p{L}\p{N}_.~:)$%-]/u;
+function escapedTemplateWarnings(data, path = []) {
+  const warnings = [];
+  for (const [valuePath, text2] of strings(data, path)) {
+    if (valuePath.at(-1) === "pattern") continue;
+    const escape2 = escapedTemplates(text2).find(
+      ({ index, backslashes }) => backslashes === 1 && PATH_TEXT.test(text2[index - 2] ?? "")
+    );
+    if (escape2 === void 0) continue;
+    const written = `{{ ${escape2.expression} }}`;
+    warnings.push({
+      code: "template.escaped",
+      path: valuePath,
+      message: `the backslash before ${written} makes it literal text, not a template (\\{{ writes a literal {{): write \\\\${written} for a backslash followed by the value (\\\\\\\\${written} inside a double-quoted YAML string), or use / as the path separator`
     });
   }
-}
-function quoteKey(text2) {
-  const quoted = JSON.stringify(text2);
-  return quoted.length > 60 ? `${quoted.slice(0, 57)}..."` : quoted;
-}
-function dataTooLarge(data) {
-  const stack = [{ value: data, depth: 1 }];
-  let count = 0;
-  for (let next = stack.pop(); next !== void 0; next = stack.pop()) {
-    if (++count > MAX_CONFIG_VALUES) {
-      return `the config expands (through its aliases) to more than ${MAX_CONFIG_VALUES.toLocaleString("en-US")} values`;
-    }
-    const { value, depth: depth2 } = next;
-    if (value === null || typeof value !== "object") continue;
-    if (depth2 > MAX_CONFIG_NESTING) {
-      return `the config nests more than ${MAX_CONFIG_NESTING} levels deep once its aliases are expanded`;
-    }
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) stack.push({ value: child, depth: depth2 + 1 });
-  }
-  return null;
-}
-
-// src/config/yaml-source.ts
-var YamlSource = class {
-  constructor(doc, lines2) {
-    this.doc = doc;
-    this.lines = lines2;
-  }
-  doc;
-  lines;
-  /** 1-based position of a character offset in the text. */
-  position(offset) {
-    const { line, col } = this.lines.linePos(offset);
-    return { line, col };
-  }
-  /**
-   * Where the value at `path` is written, or the closest existing ancestor's when the path does
-   * not exist. An empty value (`threshold:` followed by nothing) points at its key instead,
-   * because the place after the colon is not something a reader can see.
-   */
-  locate(path) {
-    const found2 = this.walk(path);
-    const node = found2.node;
-    if (!node) return { line: 1, col: 1 };
-    const emptyValue = (0, import_yaml2.isScalar)(node) && node.value === null && node.range?.[0] === node.range?.[1];
-    if (emptyValue && found2.pair && isNodeWithRange(found2.pair.key)) {
-      return this.position(found2.pair.key.range[0]);
-    }
-    return this.position(node.range?.[0] ?? 0);
-  }
-  /** Where the key of the mapping entry at `path` is written (for unknown keys), else `locate`. */
-  locateKey(path) {
-    const found2 = this.walk(path);
-    if (found2.complete && found2.pair && isNodeWithRange(found2.pair.key)) {
-      return this.position(found2.pair.key.range[0]);
-    }
-    return this.locate(path);
-  }
-  /** The YAML node at `path`, when the whole path exists (aliases followed). */
-  nodeAt(path) {
-    const found2 = this.walk(path);
-    return found2.complete ? found2.node ?? void 0 : void 0;
-  }
-  walk(path) {
-    let node = this.resolve(this.doc.contents);
-    let pair = null;
-    if (!node) return { node: null, pair: null, complete: false };
-    for (const segment of path) {
-      let next = null;
-      let nextPair = null;
-      if ((0, import_yaml2.isMap)(node)) {
-        const item = this.entry(node, String(segment));
-        if (item) {
-          nextPair = item;
-          next = this.resolve(item.value);
-          if (!next && isNodeWithRange(item.key))
-            return { node: item.key, pair: item, complete: false };
-        }
-      } else if ((0, import_yaml2.isSeq)(node) && typeof segment === "number") {
-        next = this.resolve(node.items[segment]);
-      }
-      if (!next) return { node, pair, complete: false };
-      node = next;
-      pair = nextPair;
-    }
-    return { node, pair, complete: true };
-  }
-  /**
-   * The first entry of `map` with key `key`. Each mapping is indexed once, on first use, so
-   * locating every one of 20,000 unknown keys stays linear.
-   */
-  entry(map, key) {
-    let index = this.index.get(map);
-    if (!index) {
-      index = /* @__PURE__ */ new Map();
-      for (const item of map.items) {
-        const text2 = keyText(item.key);
-        if (!index.has(text2)) index.set(text2, item);
-      }
-      this.index.set(map, index);
-    }
-    return index.get(key);
-  }
-  index = /* @__PURE__ */ new WeakMap();
-  resolve(value) {
-    if ((0, import_yaml2.isAlias)(value)) return value.resolve(this.doc) ?? value;
-    return isNodeWithRange(value) ? value : null;
-  }
-};
-function keyText(key) {
-  const value = (0, import_yaml2.isScalar)(key) ? key.value : key;
-  if (value === null || value === void 0) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return JSON.stringify(value) ?? "";
-}
-function isNodeWithRange(value) {
-  return ((0, import_yaml2.isScalar)(value) || (0, import_yaml2.isMap)(value) || (0, import_yaml2.isSeq)(value) || (0, import_yaml2.isAlias)(value)) && Array.isArray(value.range);
-}
-var YAML_PARSE_OPTIONS = { merge: true, uniqueKeys: true, prettyErrors: false };
-var MAX_ALIAS_COUNT = 1e3;
-var MAX_YAML_PROBLEMS = 10;
-function parseYaml(text2) {
-  const lines2 = new import_yaml2.LineCounter();
-  const tokens = [...new import_yaml2.Parser(lines2.addNewLine).parse(text2)];
-  const deep = tooDeepOffset(tokens);
-  if (deep !== null) {
-    const message = `the YAML nests more than ${MAX_CONFIG_NESTING} levels deep here: a config may nest at most ${MAX_CONFIG_NESTING} levels of mappings and lists`;
-    return { ok: false, problems: [{ code: "yaml.too-deep", loc: lines2.linePos(deep), message }] };
-  }
-  const doc = composeFirst(tokens, text2.length);
-  const problems = doc.errors.slice(0, MAX_YAML_PROBLEMS).map((error2) => {
-    const loc = lines2.linePos(error2.pos[0]);
-    return syntaxProblem(error2.code, error2.message, loc, lineAt2(text2, lines2, loc.line));
-  });
-  if (doc.errors.length > MAX_YAML_PROBLEMS) {
-    const more = doc.errors.length - MAX_YAML_PROBLEMS;
-    const loc = lines2.linePos(doc.errors[MAX_YAML_PROBLEMS]?.pos[0] ?? 0);
-    problems.push({ code: "yaml.syntax", loc, message: `${more} more YAML errors not shown` });
-  }
-  if (problems.length > 0) return { ok: false, problems };
-  const shape = shapeProblems(doc).map((p) => ({
-    code: p.code,
-    loc: lines2.linePos(p.offset),
-    message: p.message
-  }));
-  if (shape.length > 0) return { ok: false, problems: shape };
-  return { ok: true, source: new YamlSource(doc, lines2) };
-}
-function composeFirst(tokens, length2) {
-  const composer = new import_yaml2.Composer({ ...YAML_PARSE_OPTIONS, uniqueKeys: false });
-  let doc;
-  for (const next of composer.compose(tokens, true, length2)) {
-    if (!doc) doc = next;
-    else {
-      doc.errors.push(
-        new import_yaml2.YAMLParseError(
-          [next.range[0], next.range[1]],
-          "MULTIPLE_DOCS",
-          "Source contains multiple documents"
-        )
-      );
-      break;
-    }
-  }
-  return doc;
-}
-function lineAt2(text2, lines2, line) {
-  const start = lines2.lineStarts[line - 1] ?? 0;
-  const end = lines2.lineStarts[line] ?? text2.length;
-  return text2.slice(start, end);
-}
-function syntaxProblem(code, message, loc, lineText) {
-  if (code === "RESOURCE_EXHAUSTION") {
-    return { code: "yaml.too-deep", loc, message: "the YAML nests too deeply here to be read" };
-  }
-  const open4 = lineText.search(/[[{]/);
-  const hint = open4 !== -1 && lineText.includes("${", open4) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
-  return { code: "yaml.syntax", loc, message: `malformed YAML: ${message}${hint}` };
+  return warnings;
 }
 
 // src/config/env.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+init_yaml_source();
 var REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
 function substituteEnv(text2, env) {
   if (!text2.includes("$")) return { value: text2, problems: [] };
@@ -64005,15 +64780,15 @@ function substituteEnv(text2, env) {
 }
 function substituteEnvInDocument(root2, env, report) {
   const visit2 = (node, path) => {
-    if ((0, import_yaml3.isScalar)(node)) {
+    if ((0, import_yaml4.isScalar)(node)) {
       if (typeof node.value !== "string" || !node.value.includes("$")) return;
       const original = node.value;
       const { value, problems } = substituteEnv(original, env);
       for (const problem of problems) report(node, path, problem);
-      node.value = node.type === import_yaml3.Scalar.PLAIN && value !== original ? retype(value) : value;
-    } else if ((0, import_yaml3.isMap)(node)) {
+      node.value = node.type === import_yaml4.Scalar.PLAIN && value !== original ? retype(value) : value;
+    } else if ((0, import_yaml4.isMap)(node)) {
       for (const pair of node.items) visit2(pair.value, [...path, keyText(pair.key)]);
-    } else if ((0, import_yaml3.isSeq)(node)) {
+    } else if ((0, import_yaml4.isSeq)(node)) {
       node.items.forEach((item, index) => visit2(item, [...path, index]));
     }
   };
@@ -64021,14 +64796,83 @@ function substituteEnvInDocument(root2, env, report) {
 }
 function retype(text2) {
   try {
-    const value = (0, import_yaml3.parse)(text2);
+    const value = (0, import_yaml4.parse)(text2);
     return typeof value === "number" || typeof value === "boolean" ? value : text2;
   } catch {
     return text2;
   }
 }
 
+// src/config/secrets.ts
+init_is_record();
+function configSecrets(config) {
+  const found2 = [];
+  const fromJudge = (settings) => {
+    if (settings === void 0) return;
+    if (settings.apiKey !== void 0) found2.push(settings.apiKey);
+    if (settings.baseUrl !== void 0) found2.push(...secretsInUrl(settings.baseUrl));
+    found2.push(...secretsInHeaders(settings.headers));
+  };
+  fromJudge(config.defaults.judge);
+  for (const suite of config.suites) {
+    for (const evaluator of suite.evaluators) fromJudge(evaluator.judge);
+    const target = suite.target;
+    if (target.kind === "model") fromJudge(target);
+    if (target.kind === "http") {
+      found2.push(...secretsInUrl(target.url));
+      found2.push(...secretsInHeaders(target.headers));
+    }
+    if (target.kind === "command") {
+      for (const [name, value] of Object.entries(target.env)) {
+        if (isSecretName(name) && !hasTemplates(value)) found2.push(sentText(value));
+      }
+    }
+  }
+  return found2;
+}
+function writtenConfigSecrets(data) {
+  if (!isRecord(data)) return [];
+  const found2 = [];
+  const fromJudge = (settings) => {
+    if (!isRecord(settings)) return;
+    const apiKey = scalarText(settings.apiKey);
+    if (apiKey !== void 0) found2.push(apiKey);
+    if (typeof settings.baseUrl === "string") found2.push(...secretsInUrl(settings.baseUrl));
+    found2.push(...secretsInHeaders(strings2(settings.headers)));
+  };
+  fromJudge(isRecord(data.defaults) ? data.defaults.judge : void 0);
+  for (const suite of Array.isArray(data.suites) ? data.suites : []) {
+    if (!isRecord(suite)) continue;
+    for (const evaluator of Array.isArray(suite.evaluators) ? suite.evaluators : []) {
+      if (isRecord(evaluator)) fromJudge(evaluator.judge);
+    }
+    const target = suite.target;
+    if (!isRecord(target)) continue;
+    fromJudge(target);
+    if (typeof target.url === "string") found2.push(...secretsInUrl(target.url));
+    for (const [name, value] of Object.entries(strings2(target.env))) {
+      if (isSecretName(name) && !hasTemplates(value)) found2.push(sentText(value));
+    }
+  }
+  return found2;
+}
+function strings2(value) {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([name, item]) => {
+      const text2 = scalarText(item);
+      return text2 === void 0 ? [] : [[name, text2]];
+    })
+  );
+}
+function scalarText(value) {
+  if (typeof value === "string") return value;
+  return typeof value === "number" || typeof value === "boolean" ? String(value) : void 0;
+}
+
 // src/config/load.ts
+init_yaml_limits();
+init_yaml_source();
 function parseConfig(text2, options2) {
   const { file } = options2;
   const parsed = parseYaml(text2);
@@ -64073,6 +64917,7 @@ function parseConfig(text2, options2) {
       ]
     };
   }
+  const written = captureWritten(source.doc);
   const envBroken = /* @__PURE__ */ new Set();
   substituteEnvInDocument(source.doc.contents, options2.env, (node, path, problem) => {
     envBroken.add(formatConfigPath(path));
@@ -64108,15 +64953,19 @@ function parseConfig(text2, options2) {
   for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
   const locate2 = (path) => source.locate(path);
   for (const problem of checkRules(data, { builtins: options2.builtins, locate: locate2 })) report(problem);
-  if (issues.length > 0) return { ok: false, issues: sortIssues(issues) };
+  if (issues.length > 0) {
+    return { ok: false, issues: sortIssues(issues), secrets: writtenConfigSecrets(data) };
+  }
   const built = buildConfig(data, { locate: locate2 });
   return {
     ok: true,
+    warnings: escapedTemplateWarnings(data).map(issueAt),
     config: {
       file,
       absPath: options2.absPath,
       dir: dirname4(options2.absPath),
-      hash: createHash2("sha256").update(text2).digest("hex"),
+      hash: hashWritten(written),
+      textHash: configTextHash(text2),
       version: 1,
       defaults: built.defaults,
       suites: built.suites,
@@ -64175,33 +65024,6 @@ function sortIssues(issues) {
 }
 function shorten2(text2) {
   return text2.length > MAX_ISSUE_TEXT ? `${text2.slice(0, MAX_ISSUE_TEXT - 1)}\u2026` : text2;
-}
-
-// src/config/secrets.ts
-function configSecrets(config) {
-  const found2 = [];
-  const fromJudge = (settings) => {
-    if (settings === void 0) return;
-    if (settings.apiKey !== void 0) found2.push(settings.apiKey);
-    if (settings.baseUrl !== void 0) found2.push(...secretsInUrl(settings.baseUrl));
-    found2.push(...secretsInHeaders(settings.headers));
-  };
-  fromJudge(config.defaults.judge);
-  for (const suite of config.suites) {
-    for (const evaluator of suite.evaluators) fromJudge(evaluator.judge);
-    const target = suite.target;
-    if (target.kind === "model") fromJudge(target);
-    if (target.kind === "http") {
-      found2.push(...secretsInUrl(target.url));
-      found2.push(...secretsInHeaders(target.headers));
-    }
-    if (target.kind === "command") {
-      for (const [name, value] of Object.entries(target.env)) {
-        if (isSecretName(name) && !hasTemplates(value)) found2.push(sentText(value));
-      }
-    }
-  }
-  return found2;
 }
 
 // src/pipeline/load.ts
@@ -64812,8 +65634,9 @@ var JudgeCalls = class {
     });
     const { choice, reason } = args;
     if (typeof choice !== "string" || !question.choices.includes(choice)) {
+      const offered = question.choices.map((c) => JSON.stringify(c)).join(", ");
       throw this.error(
-        `the judge chose ${JSON.stringify(choice)}, not one of ${question.choices.map((c) => JSON.stringify(c)).join(", ")}`,
+        choice === void 0 || choice === null ? `the judge returned no choice (expected one of ${offered})` : `the judge chose ${JSON.stringify(choice)}, not one of ${offered}`,
         { raw: JSON.stringify(args) }
       );
     }
@@ -65256,7 +66079,7 @@ async function judgeBattle(calls, model, input) {
 // src/evaluators/judges/battle-baselines.ts
 init_canonical_json();
 init_is_record();
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { readFileSync as readFileSync4 } from "node:fs";
 var BASELINES_VERSION = 1;
 var SAFE_SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
@@ -65265,7 +66088,7 @@ function defaultBaselinePath(owner) {
   return `battles/${owner.suite}/${owner.evaluator}.json`;
 }
 function baselineCaseKey(testCase, params) {
-  return createHash3("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
+  return createHash4("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
 }
 function recordableValue(value) {
   let text2;
@@ -66166,7 +66989,7 @@ init_errors();
 init_errors();
 init_is_record();
 import { readFileSync as readFileSync5 } from "node:fs";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 var OVERRIDES_FILE = "evals-overrides.jsonl";
 var OVERRIDES_INVALID = "overrides.invalid";
 var OverridesFileError = class extends Error {
@@ -66295,7 +67118,7 @@ function overrideExamples(overrides, names = {}) {
   ].join("\n");
 }
 function readOverrides(dir) {
-  const path = join5(dir, OVERRIDES_FILE);
+  const path = join6(dir, OVERRIDES_FILE);
   let text2;
   try {
     text2 = readFileSync5(path, "utf8");
@@ -67120,8 +67943,8 @@ import { pathToFileURL as pathToFileURL2 } from "node:url";
 
 // src/bind/modules/exports.ts
 init_is_record();
-import { readFile as readFile2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname5, extname, join as join6 } from "node:path";
+import { readFile as readFile3 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname5, extname, join as join7 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -67155,7 +67978,7 @@ async function isCommonJsFile(file) {
   let dir = dirname5(file);
   for (; ; ) {
     if (basename2(dir) === "node_modules") return true;
-    const type = await packageType(join6(dir, "package.json"));
+    const type = await packageType(join7(dir, "package.json"));
     if (type !== void 0) return type !== "module";
     const parent = dirname5(dir);
     if (parent === dir) return true;
@@ -67165,7 +67988,7 @@ async function isCommonJsFile(file) {
 async function packageType(file) {
   let text2;
   try {
-    text2 = await readFile2(file, "utf8");
+    text2 = await readFile3(file, "utf8");
   } catch {
     return void 0;
   }
@@ -67368,7 +68191,7 @@ function firstLine(text2) {
 
 // src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, extname as extname2, join as join7 } from "node:path";
+import { basename as basename3, dirname as dirname6, extname as extname2, join as join8 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
   const dir = dirname6(file);
@@ -67377,7 +68200,7 @@ async function suggestSibling(file) {
   const wanted = basename3(file);
   const stem = stripModuleExtension(wanted);
   const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
-  if (sameStem[0] !== void 0) return join7(dir, sameStem[0]);
+  if (sameStem[0] !== void 0) return join8(dir, sameStem[0]);
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best2;
   for (const name of candidates.sort()) {
@@ -67386,12 +68209,12 @@ async function suggestSibling(file) {
       best2 = { name, distance };
     }
   }
-  return best2 && join7(dir, best2.name);
+  return best2 && join8(dir, best2.name);
 }
 async function suggestIndexFile(dir) {
   const files = await moduleFilesIn(dir);
   const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
-  return index[0] && join7(dir, index[0]);
+  return index[0] && join8(dir, index[0]);
 }
 async function moduleFilesIn(dir) {
   try {
@@ -67411,7 +68234,7 @@ function stripModuleExtension(name) {
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync6 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
-import { dirname as dirname7, join as join8 } from "node:path";
+import { dirname as dirname7, join as join9 } from "node:path";
 import { pathToFileURL } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
@@ -67427,7 +68250,7 @@ async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
     const root2 = tsxRoot(dir);
     if (root2 === null) continue;
-    const entry = (subpath) => pathToFileURL(join8(root2, importEntry(root2, subpath))).href;
+    const entry = (subpath) => pathToFileURL(join9(root2, importEntry(root2, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -67443,13 +68266,13 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname7(createRequire2(join8(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname7(createRequire2(join9(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync6(join8(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync6(join9(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -67490,6 +68313,7 @@ function createModuleLoader(options2 = {}) {
       const suggestion = isDirectory3 ? await suggestIndexFile(file) : await suggestSibling(file);
       return { kind: "missing", isDirectory: isDirectory3, suggestion };
     }
+    if (options2.importModules === false) return { kind: "not-imported" };
     const url = pathToFileURL2(file).href;
     try {
       const [namespace, commonJs] = await Promise.all([
@@ -67511,13 +68335,16 @@ function createModuleLoader(options2 = {}) {
       return phrase(await outcome2, ref);
     },
     typescriptStartupMs: () => startupMs,
-    tsxSearchFrom: options2.tsxSearchFrom ?? []
+    tsxSearchFrom: options2.tsxSearchFrom ?? [],
+    importsModules: options2.importModules !== false
   };
 }
 function phrase(outcome2, ref) {
   switch (outcome2.kind) {
     case "missing":
       return { ok: false, error: notFound(ref, outcome2.isDirectory, outcome2.suggestion) };
+    case "not-imported":
+      return { ok: true, value: void 0 };
     case "threw":
       if (outcome2.error instanceof TsxMissingError) {
         return {
@@ -67610,50 +68437,6 @@ function abortableSleep(sleep, ms, signal) {
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
   });
-}
-
-// src/judge/cache.ts
-init_canonical_json();
-import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile3, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join9 } from "node:path";
-var CACHE_FORMAT = 1;
-function cacheKey(input) {
-  const { baseUrl: baseUrl2, model, body } = input;
-  return createHash4("sha256").update(canonicalJson({ baseUrl: baseUrl2, model, body })).digest("hex");
-}
-function createFileCache(dir) {
-  const pathOf = (key) => join9(dir, key.slice(0, 2), `${key}.json`);
-  return {
-    async get(key) {
-      let text2;
-      try {
-        text2 = await readFile3(pathOf(key), "utf8");
-      } catch {
-        return void 0;
-      }
-      try {
-        const entry = JSON.parse(text2);
-        if (typeof entry === "object" && entry !== null && entry.format === CACHE_FORMAT && entry.key === key && "value" in entry) {
-          return entry.value;
-        }
-      } catch {
-      }
-      return void 0;
-    },
-    async set(key, value) {
-      const file = pathOf(key);
-      const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
-      try {
-        await mkdir3(join9(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
-`);
-        await rename3(temp, file);
-      } catch {
-        await rm3(temp, { force: true }).catch(() => void 0);
-      }
-    }
-  };
 }
 
 // src/shared/output-cap.ts
@@ -68038,6 +68821,7 @@ async function retryLoop(attempt, policy, retrying) {
 }
 
 // src/judge/client.ts
+init_is_record();
 var DEFAULT_BASE_URL = "https://api.openai.com/v1";
 function createJudgeClient(options2 = {}) {
   const env = options2.env ?? process.env;
@@ -68066,9 +68850,11 @@ function createJudgeClient(options2 = {}) {
   if (apiKey !== void 0 && apiKey !== "") headers.authorization = `Bearer ${apiKey}`;
   for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
   const attemptSettings = { fetch: fetchFn, headers, timeoutMs: timeoutMs2, scrub, now };
-  const call = async (path, model, body, parse6, fromCache, signal) => {
+  const call = async (path, model, body, parse6, fromCache, callOptions) => {
+    const { signal } = callOptions;
     const url = endpoint2(baseUrl2, path);
-    const key = cache === void 0 ? void 0 : cacheKey({ baseUrl: baseUrl2, model, body });
+    const trial = callOptions.trial ?? currentTrial();
+    const key = cache === void 0 ? void 0 : cacheKey({ baseUrl: baseUrl2, model, body, ...trial !== void 0 ? { trial } : {} });
     if (cache !== void 0 && key !== void 0) {
       const hit = fromCache(await cache.get(key));
       if (hit !== void 0) return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
@@ -68080,12 +68866,17 @@ function createJudgeClient(options2 = {}) {
     } catch {
       return {
         ok: false,
-        error: { code: "judge.network", message: `"${url}" is not a valid URL`, attempts: 0 }
+        error: {
+          code: "judge.network",
+          message: `"${url}" is not a valid URL`,
+          attempts: 0,
+          latencyMs: 0
+        }
       };
     }
     const server = baseUrl2.replace(/[?#].*$/, "");
     const refused = options2.breaker?.refused(server);
-    if (refused !== void 0) return { ok: false, error: refused };
+    if (refused !== void 0) return { ok: false, error: { ...refused, latencyMs: 0 } };
     const started = now();
     const answered = await withRetries(
       () => hostLimiter.run(host.host, () => postAttempt(url, payload, signal, attemptSettings)),
@@ -68100,18 +68891,23 @@ function createJudgeClient(options2 = {}) {
     if (answered.ok || answered.error.code !== "judge.aborted") {
       options2.breaker?.record(server, answered.ok ? void 0 : answered.error, true);
     }
-    if (!answered.ok) return { ok: false, error: answered.error };
+    if (!answered.ok)
+      return { ok: false, error: { ...answered.error, latencyMs: now() - started } };
     const { answer, attempts } = answered;
-    const parsed = parse6(scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber));
+    const json = scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber);
+    const parsed = parse6(json);
     if (parsed === void 0) {
+      const usage = reportedUsage(json);
       return {
         ok: false,
         error: {
           code: "judge.malformed",
-          message: `POST ${url} answered ${answer.status} without the expected fields`,
+          message: `POST ${url} answered ${answer.status} ${malformedDetail(json)}`,
           status: answer.status,
           raw: answer.text,
-          attempts
+          attempts,
+          latencyMs: now() - started,
+          ...usage !== void 0 ? { usage } : {}
         }
       };
     }
@@ -68122,14 +68918,7 @@ function createJudgeClient(options2 = {}) {
     baseUrl: baseUrl2,
     chat(request2, callOptions = {}) {
       const body = { ...request2, temperature: request2.temperature ?? 0 };
-      return call(
-        "/chat/completions",
-        request2.model,
-        body,
-        parseChat,
-        cachedChat,
-        callOptions.signal
-      );
+      return call("/chat/completions", request2.model, body, parseChat, cachedChat, callOptions);
     },
     embed(texts, model, callOptions = {}) {
       return call(
@@ -68138,10 +68927,28 @@ function createJudgeClient(options2 = {}) {
         { model, input: texts },
         (json) => parseEmbeddings(json, texts.length),
         (value) => cachedEmbeddings(value, texts.length),
-        callOptions.signal
+        callOptions
       );
     }
   };
+}
+function malformedDetail(json) {
+  if (isRecord(json)) {
+    const error2 = json.error;
+    const message = isRecord(error2) ? error2.message : error2;
+    if (typeof message === "string" && message.trim() !== "") {
+      return `with an error: ${oneLine2(message).slice(0, 300)}`;
+    }
+  }
+  return "without the expected fields";
+}
+function reportedUsage(json) {
+  if (!isRecord(json) || !isRecord(json.usage)) return void 0;
+  const count = (value) => typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : void 0;
+  const promptTokens = count(json.usage.prompt_tokens);
+  const completionTokens = count(json.usage.completion_tokens);
+  if (promptTokens === void 0 && completionTokens === void 0) return void 0;
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
 }
 function scrubbedJson(value, scrubber) {
   const text2 = JSON.stringify(value);
@@ -68257,12 +69064,20 @@ function textInput(text2, piece) {
     render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
   };
 }
+function shellLineInput(line) {
+  const contexts = shellLineContexts(line);
+  const compiled2 = compileText(line, (value, template) => {
+    const where = contexts[template];
+    if (!where?.ok) throw new Error(`template ${template} of a command line is ${where?.where}`);
+    return quoteForShell(asText(value), where.context);
+  });
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
 function asText(value) {
   if (typeof value === "string") return value;
   return JSON.stringify(value) ?? String(value);
-}
-function shellQuote(value) {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 // src/targets/processes.ts
@@ -68305,12 +69120,23 @@ function createCommandTarget(config, setup) {
       }
     };
   }
-  const argv = typeof config.run === "string" || config.shell ? [
-    textInput("/bin/sh", asIs),
-    textInput("-c", asIs),
-    // A template's value is one shell word, whatever it holds.
-    textInput(typeof config.run === "string" ? config.run : config.run.join(" "), shellQuote)
-  ] : config.run.map((arg) => textInput(arg, asIs));
+  const shell = !Array.isArray(config.run) || config.shell;
+  const line = typeof config.run === "string" ? config.run : config.run.join(" ");
+  const refused = shell ? refusedShellTemplates(line)[0] : void 0;
+  if (refused !== void 0) {
+    return {
+      ok: false,
+      issue: {
+        ...setup.issueAt("target", "run"),
+        code: "target.shell-template",
+        message: refusedTemplateMessage(refused)
+      }
+    };
+  }
+  const argv = Array.isArray(config.run) && !config.shell ? config.run.map((arg) => textInput(arg, asIs)) : (
+    // A template's value is literal text, quoted for where it sits in the line.
+    [textInput("/bin/sh", asIs), textInput("-c", asIs), shellLineInput(line)]
+  );
   if (!config.shell && Array.isArray(config.run)) {
     const program = config.run[0];
     const problem = templateExpressions(program).length > 0 ? void 0 : findProgram(literalValue(program), cwd, setup.env);
@@ -68633,18 +69459,16 @@ function excerptOf(text2) {
   return `${line.slice(0, head)} \u2026 ${line.slice(line.length - (BODY_EXCERPT - head))}`;
 }
 function urlShapeProblem(url) {
-  if (/^\s*\{\{[^{}]*\}\}\s*$/.test(url)) return null;
-  const sample = url.replace(/\{\{[^{}]*\}\}/g, "x");
-  let parsed;
-  try {
-    parsed = new URL(sample);
-  } catch {
-    return `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    return `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
-  }
-  return null;
+  if (isWholeTemplate(url)) return null;
+  const isHttp = (sample) => {
+    try {
+      const { protocol } = new URL(sampleText(url, sample));
+      return protocol === "http:" || protocol === "https:";
+    } catch {
+      return false;
+    }
+  };
+  return isHttp("x") || isHttp("0") ? null : `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
 }
 
 // src/targets/model.ts
@@ -68717,9 +69541,18 @@ async function createModelTarget(config, setup) {
       async call(args) {
         const request2 = chatRequest(config, model.render(args), messages, args);
         if (!request2.ok) return { output: null, error: request2.error };
-        const result = await client.chat(request2.value, { signal: args.signal });
+        const result = await client.chat(request2.value, {
+          signal: args.signal,
+          ...args.trial !== void 0 ? { trial: args.trial } : {}
+        });
         const usage = callUsage(result, request2.value.model, prices);
-        if (!result.ok) return { output: null, usage, error: result.error.message };
+        if (!result.ok) {
+          return {
+            output: null,
+            ...hasUsage(usage) ? { usage } : {},
+            error: result.error.message
+          };
+        }
         const text2 = result.message.content ?? "";
         if (config.responseFormat === "text") return { output: text2, usage };
         return { ...parsedReply(text2, validate), usage };
@@ -68744,10 +69577,8 @@ async function promptText(source, setup) {
     }
     if (files.has(file.value)) continue;
     try {
-      files.set(
-        file.value,
-        textInput(await readFile4(resolve7(setup.dir, file.value), "utf8"), asIs2)
-      );
+      const text2 = await readFile4(resolve7(setup.dir, file.value), "utf8");
+      files.set(file.value, textInput(promptFileText(text2), asIs2));
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${error2.message})`;
       const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
@@ -68771,6 +69602,10 @@ async function promptText(source, setup) {
       return input.render(args);
     }
   };
+}
+function promptFileText(text2) {
+  const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
+  return body.replace(/\r\n?/g, "\n");
 }
 function chatRequest(config, model, messages, args) {
   if (!model.ok) return model;
@@ -69311,7 +70146,8 @@ async function bindSuites(config, suites, options2) {
   if (issues.length > 0) return { ok: false, issues };
   return {
     ok: true,
-    suites: new Map(bound.flatMap((b, i) => b.ok ? [[suites[i].id, b.suite]] : []))
+    suites: new Map(bound.flatMap((b, i) => b.ok ? [[suites[i].id, b.suite]] : [])),
+    warnings: bound.flatMap((b) => b.ok ? b.warnings : [])
   };
 }
 async function bindSuite(config, suite, options2) {
@@ -69330,9 +70166,10 @@ async function bindSuite(config, suite, options2) {
     ok: true,
     suite: {
       target: target.value,
-      evaluators: evaluators.flatMap((e) => e.ok ? [e.value] : []),
+      evaluators: evaluators.flatMap((e) => e.ok ? [e.value.evaluator] : []),
       pass: pass.value
-    }
+    },
+    warnings: evaluators.flatMap((e) => e.ok && e.value.warning ? [e.value.warning] : [])
   };
 }
 function bindTarget(config, suite, options2) {
@@ -69340,6 +70177,12 @@ function bindTarget(config, suite, options2) {
   const kind = kinds[suite.target.kind];
   if (kind === void 0) throw new Error(`no target kind "${suite.target.kind}" is registered`);
   const at = suiteIssueAt(config, suite);
+  const { loader } = options2;
+  if (!loader.importsModules && suite.target.kind === "function") {
+    const description = `function ${suite.target.module}`;
+    const stand = { description, call: notImported };
+    return moduleThere(loader, config, suite.target.module, at("function"), stand);
+  }
   return kind.create(suite.target, {
     config,
     suite,
@@ -69348,9 +70191,9 @@ function bindTarget(config, suite, options2) {
     env: options2.env ?? {},
     secrets: options2.secrets ?? [],
     ...options2.breaker !== void 0 ? { breaker: options2.breaker } : {},
-    loadFunction: (module, where) => loadShaped(options2.loader, config, module, at(...where), asTestFn),
+    loadFunction: (module, where) => loader.importsModules ? loadShaped(loader, config, module, at(...where), asTestFn) : moduleThere(loader, config, module, at(...where), notImported),
     functionWorkerEntry: FUNCTION_WORKER_ENTRY,
-    tsxSearchFrom: options2.loader.tsxSearchFrom,
+    tsxSearchFrom: loader.tsxSearchFrom,
     ...options2.checkOnly === true ? { checkOnly: true } : {}
   });
 }
@@ -69395,6 +70238,15 @@ async function loadModule(loader, config, spec, issueAt) {
   }
   return { ok: false, issue: { ...issueAt, code: e.code, message: e.message } };
 }
+async function moduleThere(loader, config, spec, where, stand) {
+  const found2 = await loadModule(loader, config, spec, where);
+  return found2.ok ? { ok: true, value: stand } : found2;
+}
+function notImported() {
+  throw new Error(
+    "bound without importing modules (a check, as evals run --dry-run): not callable"
+  );
+}
 async function loadShaped(loader, config, spec, where, shape) {
   const loaded = await loadModule(loader, config, spec, where);
   if (!loaded.ok) return loaded;
@@ -69413,6 +70265,11 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     } catch (error2) {
       return { ok: false, issue: createIssue(error2, config, where) };
     }
+  } else if (!options2.loader.importsModules) {
+    const stand = { id: ev.id, evaluateTestCase: notImported };
+    const there = await moduleThere(options2.loader, config, ev.use, where, stand);
+    if (!there.ok) return there;
+    inner = there.value;
   } else {
     const shaped = await loadShaped(
       options2.loader,
@@ -69444,17 +70301,24 @@ async function loadEvaluator(config, suite, ev, options2, at) {
   const threshold = ev.threshold ?? inner.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
   const timeoutMs2 = ev.timeoutMs ?? inner.timeoutMs;
+  const evaluator = {
+    id: ev.id,
+    ...threshold ? { threshold } : {},
+    ...maxConcurrency !== void 0 ? { maxConcurrency } : {},
+    ...timeoutMs2 !== void 0 ? { timeoutMs: timeoutMs2 } : {},
+    ...ev.when !== void 0 ? { when: ev.when } : {},
+    ...ev.agreement !== void 0 ? { agreement: agreementSpec(ev, ev.agreement.column) } : {},
+    evaluateTestCase: ev.not ? (args) => negated(inner.evaluateTestCase(args)) : (args) => inner.evaluateTestCase(args)
+  };
+  const warning2 = ownIdIgnored(ev, inner.id, at);
+  return { ok: true, value: warning2 ? { evaluator, warning: warning2 } : { evaluator } };
+}
+function ownIdIgnored(ev, ownId, at) {
+  if (ev.kind !== "module" || ev.idFromUse !== true || ownId === ev.id) return void 0;
   return {
-    ok: true,
-    value: {
-      id: ev.id,
-      ...threshold ? { threshold } : {},
-      ...maxConcurrency !== void 0 ? { maxConcurrency } : {},
-      ...timeoutMs2 !== void 0 ? { timeoutMs: timeoutMs2 } : {},
-      ...ev.when !== void 0 ? { when: ev.when } : {},
-      ...ev.agreement !== void 0 ? { agreement: agreementSpec(ev, ev.agreement.column) } : {},
-      evaluateTestCase: ev.not ? (args) => negated(inner.evaluateTestCase(args)) : (args) => inner.evaluateTestCase(args)
-    }
+    ...at("evaluators", ev.index, "use"),
+    code: "evaluator.own-id-ignored",
+    message: `${ev.use} names itself ${JSON.stringify(ownId)}, but this evaluator is ${JSON.stringify(ev.id)} (the export's name), as no id: is given; write id: ${JSON.stringify(ownId)} to keep the evaluator's own name`
   };
 }
 function createIssue(error2, config, where) {
@@ -69492,6 +70356,7 @@ function invert(evaluation) {
 }
 async function loadPass(config, suite, loader, at) {
   if (suite.pass === "all" || suite.pass === "any") return { ok: true, value: suite.pass };
+  if (!loader.importsModules) return moduleThere(loader, config, suite.pass, at("pass"), "all");
   return loadShaped(loader, config, suite.pass, at("pass"), asPassCondition);
 }
 
@@ -69764,7 +70629,7 @@ function selectGrid(config, suite, filter) {
 function checkFilters(config, filters) {
   if (filters.resume) {
     const { from, configHash } = filters.resume;
-    const other = otherConfig(from, configHash, config.hash);
+    const other = otherConfig(from, configHash, config);
     if (other !== void 0) {
       return [{ code: "resume.mismatch", file: from, line: 0, col: 0, path: "", message: other }];
     }
@@ -69823,7 +70688,7 @@ function promptFileIssues(config, suite, points2, columns) {
       return [];
     }
     const namedBy = formatConfigPath(["suites", suite.index, ...ref.at]);
-    return fileTemplateProblems(text2, columns).map((problem) => ({
+    return fileTemplateProblems(text2, columns, Object.keys(suite.grid)).map((problem) => ({
       code: "template.prompt-file",
       file: join15(dirname10(config.file), ref.file),
       line: problem.line,
@@ -69869,68 +70734,120 @@ function isFolder2(path) {
     return false;
   }
 }
-async function loadConfig(configArg, ctx) {
-  const file = resolveConfigArg(configArg, ctx);
+async function loadScrubbed(configArg, ctx) {
+  const envScrubber = createScrubber(secretsInEnv(ctx.env));
+  let file;
+  try {
+    file = resolveConfigArg(configArg, ctx);
+  } catch (error2) {
+    throw scrubbedThrown(error2, envScrubber);
+  }
   const loaded = await loadConfigFile(file, {
     cwd: ctx.cwd,
     env: ctx.env,
     builtins: builtinEvaluators
   });
-  if (!loaded.ok) throw new UsageError(loaded.issues);
-  return loaded.config;
+  if (!loaded.ok) {
+    const scrubber2 = createScrubber([...loaded.secrets ?? [], ...secretsInEnv(ctx.env)]);
+    throw scrubbedError(new UsageError(loaded.issues), scrubber2);
+  }
+  const secrets = runSecrets(loaded.config, ctx);
+  const scrubber = createScrubber(secrets);
+  printWarnings(loaded.warnings, ctx, scrubber);
+  return { config: loaded.config, secrets, scrubber };
+}
+function runSecrets(config, ctx) {
+  return [...configSecrets(config), ...secretsInEnv(ctx.env)];
+}
+async function scrubbing(scrubber, work) {
+  try {
+    return await work();
+  } catch (error2) {
+    throw scrubbedThrown(error2, scrubber);
+  }
+}
+function scrubbedThrown(error2, scrubber) {
+  return error2 instanceof UsageError ? scrubbedError(error2, scrubber) : error2;
+}
+function scrubbedError(error2, scrubber) {
+  if (scrubber.empty) return error2;
+  return new UsageError(
+    error2.issues.map((issue2) => scrubbedIssue(issue2, scrubber)),
+    scrubber.json(error2.message)
+  );
+}
+function scrubbedIssue(issue2, scrubber) {
+  return { ...issue2, path: scrubber.json(issue2.path), message: scrubber.json(issue2.message) };
 }
 async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, overrides = {}, narrow) {
-  const config = await loadConfig(configArg, ctx);
-  const filterIssues = checkFilters(config, filters);
-  if (filterIssues.length > 0) throw new UsageError(filterIssues);
-  const secrets = [...configSecrets(config), ...secretsInEnv(ctx.env)];
-  const scrubber = createScrubber(secrets);
-  const breaker = createBreaker(config.defaults.stopAfterErrors, (server, count, error2) => {
-    ctx.stderr.write(
-      `warning: stopped calling ${server}: ${count} calls in a row failed with ${scrubber.text(error2.message)}; the remaining calls to it error at once (defaults.stopAfterErrors)
+  const { config, secrets, scrubber } = await loadScrubbed(configArg, ctx);
+  return scrubbing(scrubber, async () => {
+    checkRunFilters(config, filters);
+    const breaker = createBreaker(config.defaults.stopAfterErrors, (server, count, error2) => {
+      ctx.stderr.write(
+        `warning: stopped calling ${server}: ${count} calls in a row failed with ${scrubber.text(error2.message)}; the remaining calls to it error at once (defaults.stopAfterErrors)
 `
-    );
-  });
-  const models = createModelAccess(config, {
-    cacheDir: resolveCacheDir(config, ctx.cwd, overrides),
-    updateBaselines: overrides.updateBaselines === true,
-    env: ctx.env,
-    secrets,
-    breaker
-  });
-  const selected = selectedSuites(config, filters);
-  const [testsets, bound] = await Promise.all([
-    readTestsets(config, selected, ctx.cwd, { ignorePin: overrides.ignorePin === true }),
-    bindSuites(config, selected, {
-      loader: createModuleLoader(loaderOptions),
-      models,
+      );
+    });
+    const models = createModelAccess(config, {
+      cacheDir: resolveCacheDir(config, ctx.cwd, overrides),
+      updateBaselines: overrides.updateBaselines === true,
       env: ctx.env,
       secrets,
-      breaker,
-      ...overrides.targets ? { targets: overrides.targets } : {},
-      ...overrides.checkOnly === true ? { checkOnly: true } : {}
-    })
+      breaker
+    });
+    const { testsets, bound, pinIgnored } = await readAndBind(config, filters, ctx, scrubber, {
+      ignorePin: overrides.ignorePin === true,
+      bind: {
+        loader: createModuleLoader(loaderOptions),
+        models,
+        env: ctx.env,
+        secrets,
+        breaker,
+        ...overrides.targets ? { targets: overrides.targets } : {},
+        ...overrides.checkOnly === true ? { checkOnly: true } : {}
+      }
+    });
+    const planned = plannedRun(config, testsets, filters, overrides);
+    const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
+    return {
+      config,
+      plan,
+      suites: suiteSpecs(plan, bound, resumed),
+      models,
+      scrubber,
+      pinIgnored
+    };
+  });
+}
+function checkRunFilters(config, filters) {
+  const filterIssues = checkFilters(config, filters);
+  if (filterIssues.length > 0) throw new UsageError(filterIssues);
+}
+async function readAndBind(config, filters, ctx, scrubber, options2) {
+  const selected = selectedSuites(config, filters);
+  const [testsets, bound] = await Promise.all([
+    readTestsets(config, selected, ctx.cwd, { ignorePin: options2.ignorePin }),
+    bindSuites(config, selected, options2.bind)
   ]);
   const issues = [...testsets.ok ? [] : testsets.issues, ...bound.ok ? [] : bound.issues];
-  if (!testsets.ok || !bound.ok || issues.length > 0) throw new UsageError(issues);
-  warnCollapsedRows(testsets.warnings, ctx);
-  const planned = plannedRun(config, testsets.testsets, filters, overrides);
-  const fieldIssues = missingFieldIssues(config, planned);
-  if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
-  const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
-  return {
-    config,
-    plan,
-    suites: suiteSpecs(plan, bound.suites, resumed),
-    models,
-    scrubber,
-    pinIgnored: testsets.pinIgnored
-  };
+  if (!testsets.ok || !bound.ok || issues.length > 0) {
+    throw new UsageError(
+      testsets.ok ? [...issues, ...fieldIssues(config, testsets.testsets, filters)] : issues
+    );
+  }
+  printWarnings([...testsets.warnings, ...bound.warnings], ctx, scrubber);
+  return { testsets: testsets.testsets, bound: bound.suites, pinIgnored: testsets.pinIgnored };
 }
-function warnCollapsedRows(warnings, ctx) {
-  for (const warning2 of warnings)
-    ctx.stderr.write(`warning: ${formatIssue(warning2).trimStart()}
+function printWarnings(warnings, ctx, scrubber) {
+  for (const warning2 of warnings) {
+    ctx.stderr.write(`warning: ${formatIssue(scrubbedIssue(warning2, scrubber)).trimStart()}
 `);
+  }
+}
+function fieldIssues(config, testsets, filters) {
+  const planned = planRun(config, testsets, filters, {});
+  return planned.ok ? missingFieldIssues(config, planned.plan) : [];
 }
 function plannedRun(config, testsets, filters, overrides) {
   const planned = planRun(
@@ -69940,6 +70857,8 @@ function plannedRun(config, testsets, filters, overrides) {
     overrides.trials !== void 0 ? { trials: overrides.trials } : {}
   );
   if (!planned.ok) throw new UsageError(planned.issues);
+  const fieldIssues2 = missingFieldIssues(config, planned.plan);
+  if (fieldIssues2.length > 0) throw new UsageError(fieldIssues2);
   return planned.plan;
 }
 
@@ -70072,8 +70991,11 @@ function describeCase(running) {
 init_errors();
 import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync2, statSync as statSync4 } from "node:fs";
 import { dirname as dirname11, resolve as resolve12 } from "node:path";
-var NOTHING_RUN = "so the results could not be written; nothing was run";
-function checkOutputPaths(outputs, cwd, consequence = NOTHING_RUN) {
+function nothingRun(flag) {
+  const what = flag === "--report" ? "the HTML report" : flag === "--junit" ? "the JUnit report" : "the results";
+  return `so ${what} could not be written; nothing was run`;
+}
+function checkOutputPaths(outputs, cwd, consequence) {
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
     const target = outputTarget(resolve12(cwd, path));
@@ -70089,7 +71011,7 @@ function checkOutputPaths(outputs, cwd, consequence = NOTHING_RUN) {
       seen.set(key, `${flag} ${path}`);
     }
     const problem = outputProblem(target);
-    if (problem !== void 0) throw refuse(flag, path, problem, consequence);
+    if (problem !== void 0) throw refuse(flag, path, problem, consequence ?? nothingRun(flag));
   }
 }
 function refuse(flag, path, problem, consequence) {
@@ -70264,7 +71186,7 @@ async function executeRun(args, ctx, reporters = []) {
     buildArtifact({
       toolVersion,
       config: config.file,
-      configHash: config.hash,
+      configHash: resuming?.configHash ?? config.hash,
       git: o.git,
       startedAt: resuming?.startedAt ?? o.startedAt,
       durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
