@@ -1,7 +1,7 @@
 /**
  * What failed and retried model calls add to `usage`: a failed call counts once, with the time
- * it actually took (every attempt and wait) and a cost that is unknown (`null`) unless the server
- * reported its tokens; retries are counted in `usage.retries`; a call the breaker stopped before
+ * it actually took (every attempt and wait) and the cost of the tokens the server reported with
+ * it (none when it reported none: providers bill what they report); retries are counted in `usage.retries`; a call the breaker stopped before
  * it was sent is no call. And what a judge or gateway error says: a reply without a choice, a 200
  * that carries an error message (scrubbed of secrets).
  */
@@ -63,7 +63,7 @@ const run = (dir: string) =>
   runInProcess(['run', '-o', 'results.json', '--no-cache'], dir, { KEY });
 
 describe('usage of failed and retried model calls', () => {
-  it('a 503 retried until the retries run out: one call, its retries, the time it took, cost unknown', async () => {
+  it('a 503 retried until the retries run out: one call, its retries, the time it took, no cost', async () => {
     server.setDefault({ status: 503, delayMs: 120 });
     const dir = project([{ q: 'a' }], ['maxRetries: 1']);
     const result = await run(dir);
@@ -74,12 +74,13 @@ describe('usage of failed and retried model calls', () => {
     assert.match(cases[0]!.error ?? '', /503/);
     assert.equal(usage.calls, 1);
     assert.equal(usage.retries, 1);
-    assert.equal(usage.cost, null);
+    // Priced model, no tokens reported: nothing billed, and the run's total stays known.
+    assert.equal(usage.cost, 0);
     assert.equal(usage.promptTokens, 0);
     // Two answers of 120 ms each, and a backoff wait between them.
     assert.ok(usage.latencyMs >= 240, `latencyMs ${usage.latencyMs}`);
     assert.equal(summary.usage?.calls, 1);
-    assert.equal(summary.usage?.cost, null);
+    assert.equal(summary.usage?.cost, 0);
     assert.equal(summary.usage?.retries, 1);
   });
 
@@ -114,7 +115,7 @@ describe('usage of failed and retried model calls', () => {
     assert.equal(cases.filter((c) => /not called/.test(c.error ?? '')).length, 3);
     for (const c of cases.slice(2)) assert.equal(c.usage, undefined, JSON.stringify(c));
     assert.equal(summary.usage?.calls, 2);
-    assert.equal(summary.usage?.cost, null);
+    assert.equal(summary.usage?.cost, 0);
   });
 
   it('callUsage: tokens an unusable answer reported are priced; a call never sent is no call', () => {
@@ -139,6 +140,12 @@ describe('usage of failed and retried model calls', () => {
       retries: 2,
     });
     assert.equal(callUsage(malformed, 'other', prices).cost, null);
+    const dropped: ChatResult = {
+      ok: false,
+      error: { code: 'judge.network', message: 'm', attempts: 2, latencyMs: 900 },
+    };
+    assert.equal(callUsage(dropped, 'small', prices).cost, 0);
+    assert.equal(callUsage(dropped, 'other', prices).cost, null);
     const refused: ChatResult = {
       ok: false,
       error: { code: 'judge.http', status: 401, message: 'not called', attempts: 0 },

@@ -55,10 +55,9 @@ function retriesOf(attempts: number | undefined): Pick<Usage, 'retries'> {
  * The usage of one finished client call; a call is one however many attempts it took, and the
  * attempts after the first are its `retries`. A cache hit counts as a hit with no tokens,
  * latency or cost. A failed call counts as a call with the time it took (every attempt and
- * wait); its tokens are those the server reported with an unusable answer, else none, and its
- * cost is priced from them, else unknown (`null`): an HTTP error, a timeout or a dropped socket
- * reports no usage. A call never sent (its server given up on by the breaker, a bad URL) is no
- * call at all: empty usage. `prices` absent: cost `null`, as it is for a model missing from the
+ * wait); its tokens are those the server reported with an unusable answer, else none (an HTTP
+ * error, a timeout or a dropped socket reports none), and its cost is priced from them. A call
+ * never sent (its server given up on by the breaker, a bad URL) is no call at all: empty usage. `prices` absent: cost `null`, as it is for a model missing from the
  * table.
  */
 export function callUsage(
@@ -74,7 +73,9 @@ export function callUsage(
       cacheHits: 0,
       promptTokens: usage?.promptTokens ?? 0,
       completionTokens: usage?.completionTokens ?? 0,
-      cost: usage === undefined ? null : priced(usage, model, prices),
+      // Providers bill the tokens they report: a failed call that reported none cost nothing
+      // (an unpriced model stays unknown). Unknown here would blank the whole run's cost.
+      cost: priced(usage ?? { promptTokens: 0, completionTokens: 0 }, model, prices),
       latencyMs: latencyMs ?? 0,
       ...retriesOf(attempts),
     };
