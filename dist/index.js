@@ -21307,7 +21307,9 @@ function callUsage(result, model, prices) {
       cacheHits: 0,
       promptTokens: usage?.promptTokens ?? 0,
       completionTokens: usage?.completionTokens ?? 0,
-      cost: usage === void 0 ? null : priced(usage, model, prices),
+      // Providers bill the tokens they report: a failed call that reported none cost nothing
+      // (an unpriced model stays unknown). Unknown here would blank the whole run's cost.
+      cost: priced(usage ?? { promptTokens: 0, completionTokens: 0 }, model, prices),
       latencyMs: latencyMs ?? 0,
       ...retriesOf(attempts)
     };
