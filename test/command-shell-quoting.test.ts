@@ -1,14 +1,14 @@
 /**
- * `shell: true` command lines: each template's value is quoted for where its template sits
- * (unquoted, inside '…', inside "…"), so a real /bin/sh receives exactly the value whatever it
- * holds; templates where no quoting works ($(…), backticks, ${…}, $((…)), here-documents) are
- * refused when the config loads.
+ * `shell: true` command lines: each template's value travels in an environment variable that
+ * the line refers to where the template sits (unquoted, inside '…', inside "…"), so a real
+ * /bin/sh receives exactly the value whatever it holds; templates where the context is not sure
+ * ($(…), backticks, ${…}, $((…)), here-documents) are refused when the config loads.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { shellLineInput } from '../src/targets/inputs.ts';
+import { shellLine } from '../src/targets/inputs.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 
@@ -110,9 +110,11 @@ describe('shell: true quotes each value for where its template sits', () => {
     const shells = ['/bin/sh', ...(existsSync('/bin/bash') ? ['/bin/bash'] : [])];
     for (const shell of shells) {
       for (const v of VALUES) {
-        const rendered = shellLineInput(line).render({ testCase: { v }, params: {} });
+        const { text, values } = shellLine(line);
+        const rendered = values.render({ testCase: { v }, params: {} });
         assert.ok(rendered.ok);
-        const ran = spawnSync(shell, ['-c', rendered.value], { cwd: dir, encoding: 'utf8' });
+        const env = { ...process.env, ...rendered.value };
+        const ran = spawnSync(shell, ['-c', text], { cwd: dir, encoding: 'utf8', env });
         assert.equal(ran.status, 0, `${shell} ${JSON.stringify(v)}: ${ran.stderr}`);
         assert.equal(
           ran.stdout,
@@ -122,6 +124,34 @@ describe('shell: true quotes each value for where its template sits', () => {
       }
     }
     assert.deepEqual(markers(dir), []);
+  });
+
+  it("never runs a value, even where the scan misreads the line's quoting (review findings)", () => {
+    // Each line once made its value run: the scan took `((` for arithmetic, read $'…' with
+    // bash's rules under dash, and closed a `case` at an `esac` argument. The value now travels
+    // in the environment, so a misread gives wrong text at worst.
+    const lines = [
+      '((cat <<EOF) | tr a-z A-Z)\nQ: {{case.v}}\nEOF',
+      '((cat <<E) )\n{{case.v}}\nE',
+      "((echo a) # don't\n) ; echo ' ) {{case.v}} '",
+      "echo $'\\'' {{case.v}} '",
+      'echo "$(case b in a) echo esac;; b) echo {{case.v}};; esac)"',
+    ];
+    const values = ['$(touch PWNED_review)', '; touch PWNED_review ;', 'a|touch PWNED_review'];
+    const dir = scratch();
+    const shells = ['/bin/sh', ...(existsSync('/bin/bash') ? ['/bin/bash'] : [])];
+    for (const line of lines) {
+      const { text, values: input } = shellLine(line);
+      for (const shell of shells) {
+        for (const v of values) {
+          const rendered = input.render({ testCase: { v }, params: {} });
+          assert.ok(rendered.ok);
+          const env = { ...process.env, ...rendered.value };
+          spawnSync(shell, ['-c', text], { cwd: dir, encoding: 'utf8', env, timeout: 10_000 });
+          assert.deepEqual(markers(dir), [], `${shell} ${JSON.stringify(line)} ${v}`);
+        }
+      }
+    }
   });
 
   it('run: [argv] without shell: true is unchanged: quotes in an argument are its text', async () => {

@@ -46,15 +46,6 @@ export function caseIdMatch(id: string, casePrefix: string): 'exact' | 'prefix' 
   return id.startsWith(casePrefix) ? 'prefix' : null;
 }
 
-/**
- * Whether a case is among those the filters select, its id taken as a prefix match; a caller
- * that lets an exact id win checks {@link caseIdMatch} first.
- */
-export function caseSelected(result: CaseResult, filters: ShowFilters): boolean {
-  if (filters.casePrefix !== undefined && !result.id.startsWith(filters.casePrefix)) return false;
-  return statusSelected(result, filters);
-}
-
 /** Whether a case has a status the status flags select (any case without one). */
 export function statusSelected(result: CaseResult, filters: ShowFilters): boolean {
   const byStatus = filters.failed === true || filters.errored === true || filters.flaky === true;

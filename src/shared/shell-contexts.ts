@@ -1,13 +1,15 @@
 /**
  * Where each template of a `shell: true` command line sits, as POSIX `sh` reads the line, and
- * how its value is quoted there so that it stays literal text.
+ * what stands there for its value, which the command gets in an environment variable.
  *
- * A value is quoted for the context its template is in: unquoted, inside '…' or inside "…". A
- * template in a context that no quoting makes literal (a command substitution, backticks, a
- * parameter or arithmetic expansion, a here-document, a comment, bash's $'…') is refused: the
- * scan says where it is instead of guessing. The scan is kept on the cautious side: when it
- * cannot tell where a construct ends (`case` inside `$(…)`), it reads on as if still inside,
- * which refuses templates rather than quoting them for the wrong context.
+ * The reference is written for the context its template is in: unquoted, inside '…' or inside
+ * "…". A template where the scan cannot be sure of the context (a command substitution,
+ * backticks, a parameter or arithmetic expansion, a here-document, a comment, bash's $'…') is
+ * refused: the scan says where it is instead of guessing. The scan is kept on the cautious side:
+ * when it cannot tell where a construct ends (`case` inside `$(…)`), it reads on as if still
+ * inside, which refuses templates rather than writing a reference for the wrong context. Safety
+ * does not rest on the scan: a value is never in the line, so a misread context gives wrong
+ * text, never a command.
  */
 
 import { templateSpans, textPieces } from './templates.ts';
@@ -15,19 +17,24 @@ import { templateSpans, textPieces } from './templates.ts';
 /** The quoting contexts a template's value can be made literal in. */
 export type ShellContext = 'unquoted' | 'single' | 'double';
 
-/** A template's context, or where it is when its value cannot be quoted there. */
+/** A template's context, or where it is when the scan cannot be sure of the context. */
 export type TemplateContext = { ok: true; context: ShellContext } | { ok: false; where: string };
 
-/** `value` as literal text for `context` (see {@link shellTemplateContexts}). */
-export function quoteForShell(value: string, context: ShellContext): string {
+/**
+ * What stands in a command line for a value held in the environment variable `name`, for the
+ * context its template sits in: an expansion in double quotes, which the shell never reads
+ * again as syntax (no splitting, no globbing, no command substitution). Were the context misread,
+ * the text would come out wrong, never run: the value itself is never in the line.
+ */
+export function shellReference(name: string, context: ShellContext): string {
   switch (context) {
     case 'unquoted':
-      return `'${value.replaceAll("'", `'\\''`)}'`;
+      return `"\${${name}}"`;
     case 'single':
-      // Close the user's quote, an escaped quote, reopen it.
-      return value.replaceAll("'", `'\\''`);
+      // Close the user's quote, the expansion in double quotes, reopen it.
+      return `'"\${${name}}"'`;
     case 'double':
-      return value.replace(/[\\"$`]/g, '\\$&');
+      return `\${${name}}`;
   }
 }
 
@@ -44,7 +51,7 @@ export function shellLineContexts(line: string): TemplateContext[] {
   return shellTemplateContexts(textPieces(line));
 }
 
-/** The templates of a command line that cannot be quoted where they are. */
+/** The templates of a command line whose context the scan cannot be sure of. */
 export function refusedShellTemplates(line: string): RefusedTemplate[] {
   const spans = templateSpans(line);
   return shellLineContexts(line).flatMap((context, i) =>
@@ -56,7 +63,7 @@ export function refusedShellTemplates(line: string): RefusedTemplate[] {
 
 /** Why a refused template is refused, in words for a config issue. */
 export function refusedTemplateMessage({ expression, where }: RefusedTemplate): string {
-  return `template {{ ${expression} }} is ${where}, where its value cannot be quoted to stay literal text: move it out, into an argument of its own, or into env: (VALUE: "{{ ${expression} }}") and write "$VALUE" in its place`;
+  return `template {{ ${expression} }} is ${where}, where evalgate cannot be sure how the shell reads it: move it out, into an argument of its own, or into env: (VALUE: "{{ ${expression} }}") and write "$VALUE" in its place`;
 }
 
 type Frame =
@@ -130,7 +137,7 @@ class Scan {
 
   template(): TemplateContext {
     const result = this.context();
-    // The value is a complete quoted piece of a word: nothing of it is read as syntax.
+    // The reference is a complete quoted piece of a word: nothing of it is read as syntax.
     this.escaped = false;
     this.wordStart = false;
     this.word += '\0';

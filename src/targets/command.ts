@@ -16,7 +16,7 @@ import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
-import { shellLineInput, textInput, type Rendered, type TargetInput } from './inputs.ts';
+import { shellLine, textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 
@@ -69,11 +69,14 @@ export function createCommandTarget(
       },
     };
   }
+  // A shell line's values go in environment variables it refers to, never into its text.
+  const shellRun = shell ? shellLine(line) : undefined;
   const argv: TargetInput<string>[] =
-    Array.isArray(config.run) && !config.shell
-      ? config.run.map((arg) => textInput(arg, asIs))
-      : // A template's value is literal text, quoted for where it sits in the line.
-        [textInput('/bin/sh', asIs), textInput('-c', asIs), shellLineInput(line)];
+    shellRun === undefined
+      ? (config.run as string[]).map((arg) => textInput(arg, asIs))
+      : ['/bin/sh', '-c', shellRun.text].map((arg) => ({
+          render: () => ({ ok: true, value: arg }),
+        }));
   if (!config.shell && Array.isArray(config.run)) {
     const program = config.run[0]!;
     // A program without templates is looked up as it will be run: a `\{{` in it read as `{{`.
@@ -107,6 +110,11 @@ export function createCommandTarget(
           const rendered = value.render(args);
           if (!rendered.ok) return { output: null, error: rendered.error };
           extra[name] = rendered.value;
+        }
+        if (shellRun !== undefined) {
+          const values = shellRun.values.render(args);
+          if (!values.ok) return { output: null, error: values.error };
+          Object.assign(extra, values.value);
         }
         const stdin = JSON.stringify({ case: args.testCase, params: args.params });
         const ran = await runProcess(command.value, {

@@ -2,8 +2,14 @@
  * The templated inputs of a config target (a prompt, a URL, a body, an argv list), compiled once
  * and resolved per case against `{ case, params }`.
  */
-import { quoteForShell, shellLineContexts } from '../shared/shell-contexts.ts';
-import { compileTemplates, compileText, type TemplateResult } from '../shared/templates.ts';
+import { shellLineContexts, shellReference } from '../shared/shell-contexts.ts';
+import {
+  compileTemplates,
+  compileText,
+  templateSpans,
+  textPieces,
+  type TemplateResult,
+} from '../shared/templates.ts';
 import type { FnArgs } from '../types/index.ts';
 
 /** An input resolved for one call: its value, or why a template could not be resolved. */
@@ -37,21 +43,51 @@ export function textInput(text: string, piece: (value: string) => string): Targe
   };
 }
 
+/** A `shell: true` command line as it runs: the text `/bin/sh -c` gets, and its values. */
+export interface ShellLine {
+  /** The line with a reference to an environment variable where each template was: constant. */
+  text: string;
+  /** Each template's value for one case, by the name of the variable that carries it. */
+  values: TargetInput<Record<string, string>>;
+}
+
+/** The environment variable that carries the value of the `index`th template of a line. */
+export function shellValueName(index: number): string {
+  return `EVALGATE_VALUE_${index + 1}`;
+}
+
 /**
- * A `shell: true` command line: each template's value quoted for where its template sits
- * (unquoted, inside '…' or inside "…"), so the shell reads it as literal text. The caller has
- * refused lines with templates that cannot be quoted (`refusedShellTemplates`).
+ * A `shell: true` command line whose values travel in environment variables, each referenced in
+ * double quotes where its template was (`shellReference`): the shell expands them, and never
+ * reads an expanded value as syntax, whatever it holds. The caller has refused lines with
+ * templates whose context the scan is not sure of (`refusedShellTemplates`).
  */
-export function shellLineInput(line: string): TargetInput<string> {
+export function shellLine(line: string): ShellLine {
   const contexts = shellLineContexts(line);
-  const compiled = compileText(line, (value, template) => {
-    const where = contexts[template];
+  const pieces = textPieces(line);
+  let text = pieces[0] ?? '';
+  contexts.forEach((where, i) => {
     // A bug, not a user mistake: the config check refuses these before anything runs.
-    if (!where?.ok) throw new Error(`template ${template} of a command line is ${where?.where}`);
-    return quoteForShell(asText(value), where.context);
+    if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
+    text += shellReference(shellValueName(i), where.context) + (pieces[i + 1] ?? '');
   });
+  const templates = templateSpans(line).map(({ expression }, i) => ({
+    name: shellValueName(i),
+    value: compileText(`{{${expression}}}`, asText),
+  }));
   return {
-    render: ({ testCase, params }) => compiled({ case: testCase, params, output: undefined }),
+    text,
+    values: {
+      render: ({ testCase, params }) => {
+        const values: Record<string, string> = {};
+        for (const { name, value } of templates) {
+          const rendered = value({ case: testCase, params, output: undefined });
+          if (!rendered.ok) return rendered;
+          values[name] = rendered.value;
+        }
+        return { ok: true, value: values };
+      },
+    },
   };
 }
 
