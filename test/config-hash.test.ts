@@ -149,7 +149,7 @@ async function resume(dir: string, file: string): Promise<{ code: number; stderr
 }
 
 const REFUSED =
-  /part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}: another file, or the meaning of this one changed since; comments, formatting, key order, quoting and anchors do not count\); resuming needs the config the interrupted run used/;
+  /part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}: another file, or the meaning of this one, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count\); resuming needs the config the interrupted run used/;
 
 describe('configHash: the meaning of evals.yaml, not its text', () => {
   it('is the same for a config written differently', () => {
@@ -163,16 +163,21 @@ describe('configHash: the meaning of evals.yaml, not its text', () => {
     }
   });
 
-  it('covers environment references by name, never the values substituted', () => {
+  it('covers environment references by name, and the values of those that are not secrets', () => {
     const secret = 'sk-secret-value-1234';
     const text = BASE.replace('"{{case.n}}" } }', '"{{case.n}}${EG_HASH_KEY}" } }');
     const one = load(text, { EG_HASH_CONCURRENCY: '3', EG_HASH_KEY: secret });
-    const other = load(`${text}# reformatted\n`, { EG_HASH_CONCURRENCY: '7', EG_HASH_KEY: 'x' });
-    // The values were substituted (the config differs) but the hash did not see them.
+    // Reformatted, and the secret rotated: the same config.
+    const rotated = load(`${text}# reformatted\n`, { EG_HASH_CONCURRENCY: '3', EG_HASH_KEY: 'x' });
+    assert.equal(rotated.hash, one.hash);
+    // Another value of a variable that is not a secret: another config (a ${MODEL} that named
+    // another model would mix two runs' results); unset, it counts as such.
+    const other = load(text, { EG_HASH_CONCURRENCY: '7', EG_HASH_KEY: secret });
     assert.equal(one.defaults.concurrency, 3);
     assert.equal(other.defaults.concurrency, 7);
-    assert.equal(one.hash, other.hash);
-    // It is the hash of the data as written: the references, not what they stood for.
+    assert.notEqual(other.hash, one.hash);
+    assert.notEqual(load(text, { EG_HASH_KEY: secret }).hash, one.hash);
+    // It is the hash of the data as written, with the non-secret values beside it.
     const written = {
       version: 1,
       defaults: {
@@ -195,14 +200,30 @@ describe('configHash: the meaning of evals.yaml, not its text', () => {
         },
       ],
     };
-    assert.equal(one.hash, sha256(canonicalJson(written)));
-    assert.ok(!canonicalJson(written).includes(secret));
+    const hashed = { config: written, env: { EG_HASH_CONCURRENCY: '3' } };
+    assert.equal(one.hash, sha256(canonicalJson(hashed)));
+    assert.ok(!canonicalJson(hashed).includes(secret));
     // Another name is another config, whatever the values.
     const renamed = load(text.replace('${EG_HASH_KEY}', '${EG_HASH_TOKEN}'), {
       EG_HASH_CONCURRENCY: '3',
       EG_HASH_TOKEN: secret,
     });
     assert.notEqual(renamed.hash, one.hash);
+  });
+
+  it('keeps out the value of a variable the config uses as a key, whatever its name', () => {
+    const text = [
+      'version: 1',
+      'defaults:',
+      '  judge: { model: m, apiKey: "${EG_HASH_PLAIN}" }',
+      'suites:',
+      '  - id: echo',
+      '    testset: { path: rows.csv }',
+      '    function: ./fn.mjs#echo',
+      '',
+    ].join('\n');
+    const one = load(text, { EG_HASH_PLAIN: 'first-key-value' });
+    assert.equal(load(text, { EG_HASH_PLAIN: 'second-key-value' }).hash, one.hash);
   });
 
   it('tells an unquoted reference (which may become a number) from a quoted one', () => {
@@ -328,6 +349,9 @@ describe('evals merge across edits of evals.yaml', () => {
     const merged = await mergeAcross(CHANGED['a changed threshold']!);
     assert.equal(merged.code, 2, merged.stderr);
     assert.match(merged.stderr, /the inputs ran different configs \(configHash\)/);
-    assert.match(merged.stderr, /The config's meaning changed between them/);
+    assert.match(
+      merged.stderr,
+      /The config's meaning, or a non-secret environment variable it refers to, changed between them/,
+    );
   });
 });

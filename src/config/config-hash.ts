@@ -50,14 +50,47 @@ export function captureWritten(doc: Document): WrittenConfig {
 
 /**
  * The configHash of a config captured by {@link captureWritten}: sha256 (hex) of the canonical
- * JSON of its data as written.
+ * JSON of its data as written and, when it refers to environment variables, of the values those
+ * that are not secrets had (`{ config, env }`). A `${MODEL}` that named another model when a run
+ * was interrupted is another config: its results would not be one run's. A secret's value
+ * (`isSecret`: by its variable's name, or because the config uses it as a key, a header, a URL
+ * credential) never enters the hash, so rotating a key keeps it and the hash fingerprints none.
  *
  * @throws when its aliases expand past {@link MAX_ALIAS_COUNT} (the loader refuses such a file
  * before it gets here).
  */
-export function hashWritten(written: WrittenConfig): string {
+export function hashWritten(
+  written: WrittenConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  isSecret: (name: string, value: string) => boolean,
+): string {
   const data: unknown = written.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  return createHash('sha256').update(canonicalJson(data)).digest('hex');
+  const values: Record<string, string | null> = {};
+  for (const name of referencedNames(data)) {
+    const value = env[name];
+    if (value === undefined || !isSecret(name, value)) values[name] = value ?? null;
+  }
+  const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
+  return createHash('sha256').update(canonicalJson(hashed)).digest('hex');
+}
+
+/** The names of the environment variables the strings of `data` refer to, once each. */
+function referencedNames(data: unknown): Set<string> {
+  const names = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      // `$${` is an escaped `${`, not a reference (as substituteEnv reads it).
+      for (const match of value.replaceAll('$${', '').matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) {
+        names.add(match[1]!);
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach(visit);
+    } else if (value !== null && typeof value === 'object') {
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(data);
+  return names;
 }
 
 /** The hash earlier evalgate versions recorded as `configHash`: sha256 (hex) of the file's text. */

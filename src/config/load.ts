@@ -16,6 +16,7 @@ import { substituteEnvInDocument } from './env.ts';
 import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
 import { checkRules } from './rules.ts';
+import { isSecretName } from '../shared/secrets.ts';
 import { writtenConfigSecrets } from './secrets.ts';
 import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
 import { dataTooLarge } from './yaml-limits.ts';
@@ -169,6 +170,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   }
 
   const built = buildConfig(data, { locate });
+  const secrets = new Set(writtenConfigSecrets(data));
   return {
     ok: true,
     warnings: escapedTemplateWarnings(data).map(issueAt),
@@ -176,7 +178,11 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       file,
       absPath: options.absPath,
       dir: dirname(options.absPath),
-      hash: hashWritten(written),
+      hash: hashWritten(
+        written,
+        options.env,
+        (name, value) => isSecretName(name) || secrets.has(value),
+      ),
       textHash: configTextHash(text),
       version: 1,
       defaults: built.defaults,
