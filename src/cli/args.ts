@@ -127,13 +127,7 @@ function isParseArgsError(error: unknown): error is Error {
  * own, made on its tokens.
  */
 function explainOptionError(spec: CommandSpec, argv: readonly string[]): UsageError | undefined {
-  const { tokens } = parseArgs({
-    args: argv,
-    options: spec.options,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
+  const tokens = optionTokens(spec, argv);
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
     const flag = token.rawName;
@@ -159,6 +153,17 @@ function explainOptionError(spec: CommandSpec, argv: readonly string[]): UsageEr
   return undefined;
 }
 
+/** `argv` as parseArgs reads it without refusing anything: the tokens its checks are made on. */
+function optionTokens(spec: CommandSpec, argv: readonly string[]) {
+  return parseArgs({
+    args: argv,
+    options: spec.options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  }).tokens;
+}
+
 /** What an empty value of a path option (`-o ''`) lacks, by the option's value name. */
 const PATH_VALUES: Readonly<Record<string, string>> = { FILE: 'a file name', DIR: 'a folder name' };
 
@@ -167,13 +172,7 @@ const PATH_VALUES: Readonly<Record<string, string>> = { FILE: 'a file name', DIR
  * which would otherwise name the current folder; undefined when there is none.
  */
 function emptyPathOption(spec: CommandSpec, argv: readonly string[]): UsageError | undefined {
-  const { tokens } = parseArgs({
-    args: argv,
-    options: spec.options,
-    allowPositionals: true,
-    strict: false,
-    tokens: true,
-  });
+  const tokens = optionTokens(spec, argv);
   for (const token of tokens) {
     if (token.kind !== 'option' || token.value !== '') continue;
     const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
