@@ -41303,9 +41303,31 @@ function captureWritten(doc) {
   visit2(copy.contents);
   return { doc: copy };
 }
-function hashWritten(written) {
+function hashWritten(written, env, isSecret) {
   const data = written.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  return createHash3("sha256").update(canonicalJson(data)).digest("hex");
+  const values = {};
+  for (const name of referencedNames(data)) {
+    const value = env[name];
+    if (value === void 0 || !isSecret(name, value)) values[name] = value ?? null;
+  }
+  const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
+  return createHash3("sha256").update(canonicalJson(hashed)).digest("hex");
+}
+function referencedNames(data) {
+  const names = /* @__PURE__ */ new Set();
+  const visit2 = (value) => {
+    if (typeof value === "string") {
+      for (const match of value.replaceAll("$${", "").matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) {
+        names.add(match[1]);
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach(visit2);
+    } else if (value !== null && typeof value === "object") {
+      Object.values(value).forEach(visit2);
+    }
+  };
+  visit2(data);
+  return names;
 }
 function configTextHash(text2) {
   return createHash3("sha256").update(text2).digest("hex");
@@ -46366,7 +46388,7 @@ function checkPartial(partial, name, config) {
 }
 function otherConfig(name, writtenBy, config) {
   if (writtenByConfig(writtenBy, config)) return void 0;
-  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
+  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
 }
 function planResume(plan, partial, options2 = {}) {
   const { name } = partial;
@@ -53353,13 +53375,7 @@ function isParseArgsError(error2) {
   return error2 instanceof Error && typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
 }
 function explainOptionError(spec, argv) {
-  const { tokens } = parseArgs({
-    args: argv,
-    options: spec.options,
-    allowPositionals: true,
-    strict: false,
-    tokens: true
-  });
+  const tokens = optionTokens(spec, argv);
   for (const token of tokens) {
     if (token.kind !== "option") continue;
     const flag = token.rawName;
@@ -53382,15 +53398,18 @@ function explainOptionError(spec, argv) {
   }
   return void 0;
 }
-var PATH_VALUES = { FILE: "a file name", DIR: "a folder name" };
-function emptyPathOption(spec, argv) {
-  const { tokens } = parseArgs({
+function optionTokens(spec, argv) {
+  return parseArgs({
     args: argv,
     options: spec.options,
     allowPositionals: true,
     strict: false,
     tokens: true
-  });
+  }).tokens;
+}
+var PATH_VALUES = { FILE: "a file name", DIR: "a folder name" };
+function emptyPathOption(spec, argv) {
+  const tokens = optionTokens(spec, argv);
   for (const token of tokens) {
     if (token.kind !== "option" || token.value !== "") continue;
     const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : void 0;
@@ -64959,6 +64978,7 @@ function parseConfig(text2, options2) {
     return { ok: false, issues: sortIssues(issues), secrets: writtenConfigSecrets(data) };
   }
   const built = buildConfig(data, { locate: locate2 });
+  const secrets = new Set(writtenConfigSecrets(data));
   return {
     ok: true,
     warnings: escapedTemplateWarnings(data).map(issueAt),
@@ -64966,7 +64986,11 @@ function parseConfig(text2, options2) {
       file,
       absPath: options2.absPath,
       dir: dirname4(options2.absPath),
-      hash: hashWritten(written),
+      hash: hashWritten(
+        written,
+        options2.env,
+        (name, value) => isSecretName(name) || secrets.has(value)
+      ),
       textHash: configTextHash(text2),
       version: 1,
       defaults: built.defaults,
