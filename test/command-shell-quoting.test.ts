@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { shellLine } from '../src/targets/inputs.ts';
+import { refusedShellTemplates, shellReference } from '../src/shared/shell-contexts.ts';
+import { textPieces } from '../src/shared/templates.ts';
+import { shellLine, shellValueName } from '../src/targets/inputs.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 
@@ -126,32 +128,59 @@ describe('shell: true quotes each value for where its template sits', () => {
     assert.deepEqual(markers(dir), []);
   });
 
-  it("never runs a value, even where the scan misreads the line's quoting (review findings)", () => {
-    // Each line once made its value run: the scan took `((` for arithmetic, read $'…' with
-    // bash's rules under dash, and closed a `case` at an `esac` argument. The value now travels
-    // in the environment, so a misread gives wrong text at worst.
-    const lines = [
-      '((cat <<EOF) | tr a-z A-Z)\nQ: {{case.v}}\nEOF',
-      '((cat <<E) )\n{{case.v}}\nE',
-      "((echo a) # don't\n) ; echo ' ) {{case.v}} '",
-      "echo $'\\'' {{case.v}} '",
-      'echo "$(case b in a) echo esac;; b) echo {{case.v}};; esac)"',
-    ];
-    const values = ['$(touch PWNED_review)', '; touch PWNED_review ;', 'a|touch PWNED_review'];
+  /** Lines that once made their value run: the scan misread `((`, $'…' under dash, an `esac`. */
+  const REVIEWED = [
+    '((cat <<EOF) | tr a-z A-Z)\nQ: {{case.v}}\nEOF',
+    '((cat <<E) )\n{{case.v}}\nE',
+    "((echo a) # don't\n) ; echo ' ) {{case.v}} '",
+    "echo $'\\'' {{case.v}} '",
+    'echo "$(case b in a) echo esac;; b) echo {{case.v}};; esac)"',
+  ];
+  const HOSTILE = ['$(touch PWNED_review)', '; touch PWNED_review ;', 'a|touch PWNED_review'];
+
+  it('never runs a value, whatever context its reference is written for (a misread is harmless)', () => {
+    // The value travels in the environment: even a reference written for the wrong context
+    // gives wrong text at worst. Every context is tried at every template of each line.
     const dir = scratch();
     const shells = ['/bin/sh', ...(existsSync('/bin/bash') ? ['/bin/bash'] : [])];
-    for (const line of lines) {
-      const { text, values: input } = shellLine(line);
-      for (const shell of shells) {
-        for (const v of values) {
-          const rendered = input.render({ testCase: { v }, params: {} });
-          assert.ok(rendered.ok);
-          const env = { ...process.env, ...rendered.value };
-          spawnSync(shell, ['-c', text], { cwd: dir, encoding: 'utf8', env, timeout: 10_000 });
-          assert.deepEqual(markers(dir), [], `${shell} ${JSON.stringify(line)} ${v}`);
+    for (const line of REVIEWED) {
+      const pieces = textPieces(line);
+      for (const context of ['unquoted', 'single', 'double'] as const) {
+        let text = pieces[0]!;
+        for (let i = 1; i < pieces.length; i++) {
+          text += shellReference(shellValueName(i - 1), context) + pieces[i]!;
+        }
+        for (const shell of shells) {
+          for (const v of HOSTILE) {
+            const env = { ...process.env, [shellValueName(0)]: v };
+            spawnSync(shell, ['-c', text], { cwd: dir, encoding: 'utf8', env, timeout: 10_000 });
+            assert.deepEqual(markers(dir), [], `${shell} ${context} ${JSON.stringify(line)} ${v}`);
+          }
         }
       }
     }
+  });
+
+  it('refuses the templates of those lines where /bin/sh and bash, or the scan, may disagree', () => {
+    const where = (line: string): string[] => refusedShellTemplates(line).map((r) => r.where);
+    assert.deepEqual(where(REVIEWED[0]!), ['inside a here-document']);
+    assert.deepEqual(where(REVIEWED[1]!), ['inside a here-document']);
+    // After the ((…) …) subshells close, the template is in single quotes, read right.
+    assert.deepEqual(where(REVIEWED[2]!), []);
+    assert.deepEqual(where(REVIEWED[3]!), ["after a $'…' holding a backslash"]);
+    assert.deepEqual(where(REVIEWED[4]!), ['after a case … esac inside $(…)']);
+    assert.deepEqual(where('(( {{case.v}} > 1 ))'), [
+      'inside ((…)), which bash reads as arithmetic and /bin/sh as subshells',
+    ]);
+    // What is still read right: the line whose template is not refused gives the value.
+    const { text, values } = shellLine(REVIEWED[2]!);
+    const rendered = values.render({ testCase: { v: "it's $(x)" }, params: {} });
+    assert.ok(rendered.ok);
+    const ran = spawnSync('/bin/sh', ['-c', text], {
+      encoding: 'utf8',
+      env: { ...process.env, ...rendered.value },
+    });
+    assert.equal(ran.stdout, "a\n ) it's $(x) \n");
   });
 
   it('run: [argv] without shell: true is unchanged: quotes in an argument are its text', async () => {

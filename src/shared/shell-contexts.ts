@@ -71,7 +71,7 @@ type Frame =
   | {
       kind: 'script';
       closer: ')' | null;
-      /** `$((…))` and `((…))`: no comments, here-documents or `case` in there (`1<<2` shifts). */
+      /** `$((…))`: no comments, here-documents or `case` in there (`1<<2` shifts). */
       arithmetic: boolean;
       depth: number;
       cases: number;
@@ -124,6 +124,11 @@ class Scan {
   private escaped = false;
   /** The piece read last ended with a `$` that the next character would join. */
   private dollar = false;
+  /**
+   * Set once the line holds a construct whose end /bin/sh and bash (or this scan) may read
+   * differently: every template after it is refused, as the scan cannot be sure where it is.
+   */
+  private unsure: string | undefined;
   /** The next character starts a word (so `#` starts a comment). */
   private wordStart = true;
   /** The unquoted word being read in a command frame, to count `case` … `esac`. */
@@ -148,6 +153,7 @@ class Scan {
   }
 
   private context(): TemplateContext {
+    if (this.unsure !== undefined) return { ok: false, where: this.unsure };
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const frame = this.frames[i]!;
       const refused =
@@ -184,9 +190,16 @@ class Scan {
         if (c === "'") this.frames.pop();
         return 1;
       case 'ansi':
+        // bash reads `\'` inside $'…' as a quote, /bin/sh (dash) as the end: past a backslash
+        // the two disagree on where it ends.
+        if (c === '\\') {
+          this.unsure ??= "after a $'…' holding a backslash";
+          this.escaped = true;
+        } else if (c === "'") this.frames.pop();
+        return 1;
       case 'backtick':
         if (c === '\\') this.escaped = true;
-        else if (c === (frame.kind === 'ansi' ? "'" : '`')) this.frames.pop();
+        else if (c === '`') this.frames.pop();
         return 1;
       case 'comment':
         // The newline is the command frame's: it may start a here-document's body.
@@ -257,7 +270,11 @@ class Scan {
     const atWordStart = this.wordStart && !frame.arithmetic;
     if (BREAKS.has(c) && !frame.arithmetic) {
       // `case` … `esac` inside $(…): a pattern's `)` does not end the substitution.
-      if (this.word === 'case') frame.cases++;
+      if (this.word === 'case') {
+        frame.cases++;
+        // `esac` as an argument, `(pattern)`: where the substitution ends is not sure.
+        if (frame.closer === ')') this.unsure ??= 'after a case … esac inside $(…)';
+      }
       if (this.word === 'esac' && frame.cases > 0) frame.cases--;
       this.word = '';
       this.wordStart = true;
@@ -274,15 +291,19 @@ class Scan {
     } else if (c === '#' && atWordStart) {
       this.frames.push({ kind: 'comment' });
     } else if (c === '(' && next === '(' && atWordStart) {
-      // bash's ((…)) expands $(…) even inside quotes.
+      // bash reads ((…)) as arithmetic (which expands $(…) even inside quotes), /bin/sh as two
+      // subshells: its templates are refused, and it is read as commands, so a here-document
+      // or a comment in it is seen (in arithmetic, `<<` then refuses the rest: cautious).
       this.frames.push({
         kind: 'script',
         closer: ')',
-        arithmetic: true,
+        arithmetic: false,
         depth: 1,
         cases: 0,
-        where: 'inside a ((…)) arithmetic command',
+        where: 'inside ((…)), which bash reads as arithmetic and /bin/sh as subshells',
       });
+      this.wordStart = true;
+      this.word = '';
       return 2;
     } else if (c === '(') {
       frame.depth++;
