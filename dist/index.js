@@ -63775,6 +63775,11 @@ var Scan = class {
   escaped = false;
   /** The piece read last ended with a `$` that the next character would join. */
   dollar = false;
+  /**
+   * Set once the line holds a construct whose end /bin/sh and bash (or this scan) may read
+   * differently: every template after it is refused, as the scan cannot be sure where it is.
+   */
+  unsure;
   /** The next character starts a word (so `#` starts a comment). */
   wordStart = true;
   /** The unquoted word being read in a command frame, to count `case` … `esac`. */
@@ -63795,6 +63800,7 @@ var Scan = class {
     return result;
   }
   context() {
+    if (this.unsure !== void 0) return { ok: false, where: this.unsure };
     for (let i = this.frames.length - 1; i >= 0; i--) {
       const frame = this.frames[i];
       const refused = frame.kind === "script" || frame.kind === "expansion" ? frame.where : REFUSED[frame.kind];
@@ -63828,9 +63834,14 @@ var Scan = class {
         if (c === "'") this.frames.pop();
         return 1;
       case "ansi":
+        if (c === "\\") {
+          this.unsure ??= "after a $'\u2026' holding a backslash";
+          this.escaped = true;
+        } else if (c === "'") this.frames.pop();
+        return 1;
       case "backtick":
         if (c === "\\") this.escaped = true;
-        else if (c === (frame.kind === "ansi" ? "'" : "`")) this.frames.pop();
+        else if (c === "`") this.frames.pop();
         return 1;
       case "comment":
         if (c !== "\n") return 1;
@@ -63895,7 +63906,10 @@ var Scan = class {
     const next = text2[i + 1];
     const atWordStart = this.wordStart && !frame.arithmetic;
     if (BREAKS.has(c) && !frame.arithmetic) {
-      if (this.word === "case") frame.cases++;
+      if (this.word === "case") {
+        frame.cases++;
+        if (frame.closer === ")") this.unsure ??= "after a case \u2026 esac inside $(\u2026)";
+      }
       if (this.word === "esac" && frame.cases > 0) frame.cases--;
       this.word = "";
       this.wordStart = true;
@@ -63914,11 +63928,13 @@ var Scan = class {
       this.frames.push({
         kind: "script",
         closer: ")",
-        arithmetic: true,
+        arithmetic: false,
         depth: 1,
         cases: 0,
-        where: "inside a ((\u2026)) arithmetic command"
+        where: "inside ((\u2026)), which bash reads as arithmetic and /bin/sh as subshells"
       });
+      this.wordStart = true;
+      this.word = "";
       return 2;
     } else if (c === "(") {
       frame.depth++;
