@@ -12,7 +12,7 @@ import {
 import { devNull, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { fileHistory, readFileAtRef, repoRoot } from '../src/testsets/git.ts';
+import { fileHistory, readBytesAtRef, repoRoot } from '../src/testsets/git.ts';
 import { resolveCommit } from '../src/testsets/git-refs.ts';
 import { type GitError, type GitErrorCode, type GitResult } from '../src/testsets/git-run.ts';
 
@@ -79,7 +79,15 @@ const DIRTY = 'country,capital\nnot,committed\n';
  * tagged v1), a file added in the second, a folder added in the second and removed in the third,
  * a committed symlink, and an uncommitted edit in the working tree.
  */
-describe('readFileAtRef', () => {
+/** `readBytesAtRef` with the bytes as text, as the tests compare them. */
+async function readFileAtRef(file: string, ref: string) {
+  const read = await readBytesAtRef(file, ref);
+  if (!read.ok) return read;
+  const { bytes, ...rest } = read.value;
+  return { ok: true as const, value: { text: bytes.toString('utf8'), ...rest } };
+}
+
+describe('readBytesAtRef', () => {
   let root = '';
   let file = '';
   let shas: string[] = [];

@@ -34,10 +34,11 @@ async function streamed(text: string, format: 'csv' | 'jsonl'): Promise<TestsetP
   return result.ok ? { ok: true, rows } : result;
 }
 
-/** The same, from the text itself (a file read at a git revision). */
+/** The same, from the bytes already read (a file read at a git revision). */
 async function fromText(text: string, format: 'csv' | 'jsonl'): Promise<TestsetParseResult> {
   const rows: TestsetRow[] = [];
-  const result = await streamTestsetRows({ text }, format, 'cases', (row) => rows.push(row));
+  const bytes = Buffer.from(text);
+  const result = await streamTestsetRows({ bytes }, format, 'cases', (row) => rows.push(row));
   return result.ok ? { ok: true, rows } : result;
 }
 

@@ -10,10 +10,12 @@ import { resolveCommit } from './git-refs.ts';
 import { exitError, fail, git, notRepoOr, type GitResult } from './git-run.ts';
 import { pathAbsent, shortSha, SYMLINK_MODE, treeEntry } from './git-tree.ts';
 
-/** A file's content at a commit, with where it was read from. */
-export interface FileAtRef {
-  /** The file's text, decoded as UTF-8 with any BOM kept (the CSV reader strips it). */
-  text: string;
+/**
+ * A file's bytes at a commit, with where they were read from: the testset readers decode them as
+ * they decode a file, refusing what is not UTF-8 with the line and column of a bad byte.
+ */
+export interface BytesAtRef {
+  bytes: Buffer;
   /** Full sha of the commit the ref named. */
   commit: string;
   /** Real path of the repository's top folder. */
@@ -24,12 +26,6 @@ export interface FileAtRef {
    */
   relPath: string;
 }
-
-/**
- * A file's bytes at a commit ({@link FileAtRef} before decoding): the testset readers decode
- * them as they decode a file, refusing what is not UTF-8 with the line and column of a bad byte.
- */
-export type BytesAtRef = Omit<FileAtRef, 'text'> & { bytes: Buffer };
 
 /** One commit in a file's history. */
 export interface FileCommit {
@@ -63,15 +59,6 @@ const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';
 /** Top folder of the repository holding `dir` (its real path, as git prints it). */
 export async function repoRoot(dir: string): Promise<GitResult<string>> {
   return findRoot(resolve(dir), 'a testset ref: cannot be read');
-}
-
-/** {@link readBytesAtRef}, decoded as UTF-8 (bad bytes as U+FFFD: for display, not for rows). */
-export async function readFileAtRef(absPath: string, ref: string): Promise<GitResult<FileAtRef>> {
-  const read = await readBytesAtRef(absPath, ref);
-  if (!read.ok) return read;
-  const { bytes, ...rest } = read.value;
-  // Buffer#toString keeps a leading BOM (U+FEFF), as readFile(…, 'utf8') does.
-  return { ok: true, value: { text: bytes.toString('utf8'), ...rest } };
 }
 
 /**

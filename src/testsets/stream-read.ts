@@ -39,10 +39,10 @@ export class TestsetReadError extends Error {
 export type StreamResult = { ok: true } | { ok: false; issues: Issue[] };
 
 /**
- * Where the rows come from: a file in the working tree, bytes already read (git), which are
- * checked as a file's are, or text already decoded.
+ * Where the rows come from: a file in the working tree, or bytes already read (git), which are
+ * checked as a file's are.
  */
-export type RowSource = { path: string } | { bytes: Uint8Array } | { text: string };
+export type RowSource = { path: string } | { bytes: Uint8Array };
 
 /**
  * Reads the rows of `source` to `onRow`, in file order. Resolves to the parse result (when it is
@@ -65,12 +65,7 @@ export async function streamTestsetRows(
   } catch (error) {
     if (error instanceof TestsetEncodingError) {
       // Only now is the line and column of the bad byte worked out, from the bytes again.
-      const bytes =
-        'path' in source
-          ? await bytesOf(source.path)
-          : 'bytes' in source
-            ? source.bytes
-            : new Uint8Array();
+      const bytes = 'path' in source ? await bytesOf(source.path) : source.bytes;
       return { ok: false, issues: [encodingIssue(error, bytes, file)] };
     }
     if (!isFileError(error)) throw error;
@@ -158,10 +153,6 @@ function textStream(source: RowSource): Readable {
 }
 
 async function* decodedChunks(source: RowSource): AsyncGenerator<string> {
-  if ('text' in source) {
-    if (source.text !== '') yield withoutBom(source.text);
-    return;
-  }
   const reader = new Utf8Reader();
   for await (const chunk of 'path' in source ? fileChunks(source.path) : [source.bytes]) {
     const text = reader.decode(chunk);
@@ -188,12 +179,7 @@ async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
 
 /** The source's whole text, decoded as {@link textStream} decodes it. */
 async function textOf(source: RowSource): Promise<string> {
-  if ('text' in source) return withoutBom(source.text);
   const bytes =
     'path' in source ? await readRegularFileBytes(source.path, MAX_TESTSET_BYTES) : source.bytes;
   return decodeUtf8(bytes);
-}
-
-function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
