@@ -45550,7 +45550,7 @@ async function streamTestsetRows(source, format, file, onRow) {
     return { ok: true };
   } catch (error2) {
     if (error2 instanceof TestsetEncodingError) {
-      const bytes = "path" in source ? await bytesOf(source.path) : "bytes" in source ? source.bytes : new Uint8Array();
+      const bytes = "path" in source ? await bytesOf(source.path) : source.bytes;
       return { ok: false, issues: [encodingIssue(error2, bytes, file)] };
     }
     if (!isFileError(error2)) throw error2;
@@ -45606,10 +45606,6 @@ function textStream(source) {
   return Readable.from(decodedChunks(source));
 }
 async function* decodedChunks(source) {
-  if ("text" in source) {
-    if (source.text !== "") yield withoutBom(source.text);
-    return;
-  }
   const reader = new Utf8Reader();
   for await (const chunk of "path" in source ? fileChunks(source.path) : [source.bytes]) {
     const text2 = reader.decode(chunk);
@@ -45629,12 +45625,8 @@ async function* fileChunks(path) {
   }
 }
 async function textOf2(source) {
-  if ("text" in source) return withoutBom(source.text);
   const bytes = "path" in source ? await readRegularFileBytes(source.path, MAX_TESTSET_BYTES) : source.bytes;
   return decodeUtf8(bytes);
-}
-function withoutBom(text2) {
-  return text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
 }
 var MAX_TESTSET_BYTES, TestsetReadError;
 var init_stream_read = __esm({
@@ -45901,7 +45893,6 @@ var git_exports = {};
 __export(git_exports, {
   fileHistory: () => fileHistory,
   readBytesAtRef: () => readBytesAtRef,
-  readFileAtRef: () => readFileAtRef,
   readFileHistory: () => readFileHistory,
   repoRoot: () => repoRoot
 });
@@ -45909,12 +45900,6 @@ import { realpath } from "node:fs/promises";
 import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute5, join as join13, posix as posix3, relative as relative3, resolve as resolve8, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve8(dir), "a testset ref: cannot be read");
-}
-async function readFileAtRef(absPath, ref) {
-  const read = await readBytesAtRef(absPath, ref);
-  if (!read.ok) return read;
-  const { bytes, ...rest } = read.value;
-  return { ok: true, value: { text: bytes.toString("utf8"), ...rest } };
 }
 async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
