@@ -54,6 +54,18 @@ describe('secrets outside runs', () => {
     assertClean(r.stdout + r.stderr, 'the plan of an HTTP target');
   });
 
+  it("the dry run's plan shows a grid value that is a secret as [redacted]", async () => {
+    const dir = jsonlProject(ROWS, [
+      'grid: { token: ["${API_TOKEN}", "${MY_SERVICE_TOKEN}-and-more-${API_TOKEN}"] }',
+      'target: { type: command, run: [echo, "{{params.token}}"] }',
+    ]);
+    const r = await runInProcess(['run', '--dry-run'], dir, ENV);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /token=\[redacted\]/);
+    assert.match(r.stdout, /2 grid points/);
+    assertClean(r.stdout + r.stderr, 'the plan of a grid');
+  });
+
   it('a problem quoting a URL built from a secret', async () => {
     const dir = jsonlProject(ROWS, ['target: { type: http, url: "${MY_SERVICE_TOKEN}/x" }']);
     await refusedClean(dir, /target\.url: expected an http:\/\/ or https:\/\/ URL/, ENV);

@@ -2,7 +2,6 @@
  * What a run writes into its artifact so it can later be merged or resumed without the config:
  * each run's plan (evaluator ids, trials, gate rules), and in a shard which shard it holds. Pure.
  */
-import { runKey } from '../shared/run-key.ts';
 import type { Shard } from '../plan/shard.ts';
 import { agreementOf } from '../run/summary.ts';
 import type { SuiteSpec } from '../run/types.ts';
@@ -20,17 +19,15 @@ export function planOf(spec: SuiteSpec): RunPlan {
 }
 
 /**
- * Adds `plan` to every run, placed before its `cases` (which stay last). Runs are matched to
- * their suite by suite id and grid point.
+ * Adds `plan` to every run, placed before its `cases` (which stay last). `runs` are the engine's
+ * results of `specs`: its runs in order, suite by suite. (Not matched by grid point: a run's
+ * params are recorded without the run's secrets, a spec's are not.)
  */
 export function annotateRuns(runs: readonly RunResult[], specs: readonly SuiteSpec[]): RunResult[] {
-  const byKey = new Map<string, SuiteSpec>();
-  for (const spec of specs) {
-    for (const run of spec.runs) byKey.set(runKey({ suite: spec.id, params: run.params }), spec);
-  }
-  return runs.map((run) => {
-    const spec = byKey.get(runKey(run));
-    if (spec === undefined) return run;
+  const specOfRun = specs.flatMap((spec) => spec.runs.map(() => spec));
+  return runs.map((run, i) => {
+    const spec = specOfRun[i];
+    if (spec === undefined || spec.id !== run.suite) return run;
     const { cases, ...head } = run;
     return { ...head, plan: planOf(spec), cases };
   });

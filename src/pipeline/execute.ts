@@ -10,7 +10,7 @@ import type { Reporter, RunEnd } from '../report/reporter.ts';
 import { runSuites } from '../run/engine.ts';
 import type { CaseDone, EngineListener, EngineOptions, SuiteSpec } from '../run/types.ts';
 import { NO_SECRETS, type Scrubber } from '../shared/secrets.ts';
-import type { ResultsArtifact, RunResult } from '../types/index.ts';
+import type { Params, ResultsArtifact, RunResult } from '../types/index.ts';
 
 /** What the engine gave, for building the artifact. */
 export interface Executed {
@@ -49,13 +49,20 @@ export async function execute(
 ): Promise<ResultsArtifact> {
   const { log, reporters } = options;
   const scrubber = options.scrubber ?? NO_SECRETS;
+  // Each run's grid point as it is recorded and reported: a grid value may be a secret.
+  let shownParams: Params[] = [];
   const listener: EngineListener = {
-    onStart(start) {
+    onStart(engineStart) {
+      shownParams = engineStart.runs.map((run) => scrubbedParams(run.params, scrubber));
+      const start = {
+        ...engineStart,
+        runs: engineStart.runs.map((run, i) => ({ ...run, params: shownParams[i] ?? run.params })),
+      };
       log.open(start.runs);
       tellEach(reporters, (reporter) => reporter.onRunStart?.(start));
     },
     onCaseDone(finished) {
-      const done = scrubbed(finished, scrubber);
+      const done = scrubbed(finished, scrubber, shownParams[finished.run]);
       log.record(done.run, done.index, done.result, done.json);
       tellEach(reporters, (reporter) => reporter.onCaseDone?.(done));
     },
@@ -72,7 +79,7 @@ export async function execute(
       encode: (result) => stringifyCase(result as RunResult['cases'][number]),
     });
     const artifact = await options.artifact({
-      runs: result.runs,
+      runs: result.runs.map((run, i) => ({ ...run, params: shownParams[i] ?? run.params })),
       interrupted: result.interrupted,
       startedAt,
       durationMs: performance.now() - t0,
@@ -86,14 +93,23 @@ export async function execute(
 }
 
 /**
- * `done` without secrets: its case line scrubbed and, when that removed any, its result read
- * back from the clean line (so the log and the reporters see the same clean case).
+ * `done` without secrets: its run's grid point as shown, its case line scrubbed and, when that
+ * removed any, its result read back from the clean line (so the log and the reporters see the
+ * same clean case).
  */
-function scrubbed(done: CaseDone, scrubber: Scrubber): CaseDone {
-  if (scrubber.empty || done.json === undefined) return done;
-  const json = scrubber.json(done.json);
-  if (json === done.json) return done;
-  return { ...done, json, result: JSON.parse(json) as CaseDone['result'] };
+function scrubbed(done: CaseDone, scrubber: Scrubber, params = done.params): CaseDone {
+  if (scrubber.empty) return done;
+  const json = done.json === undefined ? undefined : scrubber.json(done.json);
+  if (json === done.json) return params === done.params ? done : { ...done, params };
+  return { ...done, params, json, result: JSON.parse(json!) as CaseDone['result'] };
+}
+
+/** `params` without secrets (the same object when it holds none). */
+export function scrubbedParams(params: Params, scrubber: Scrubber): Params {
+  if (scrubber.empty) return params;
+  const text = JSON.stringify(params);
+  const clean = scrubber.json(text);
+  return clean === text ? params : (JSON.parse(clean) as Params);
 }
 
 /** Tells every reporter, even when one throws; then throws the first error. */

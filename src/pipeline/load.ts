@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.ts';
+import { gridSecretClashes } from '../config/grid-secrets.ts';
 import { configSecrets } from '../config/secrets.ts';
 import { createBreaker } from '../judge/breaker.ts';
 import type { LoadedConfig } from '../config/types.ts';
@@ -100,6 +101,8 @@ async function loadScrubbed(
   }
   const secrets = runSecrets(loaded.config, ctx);
   const scrubber = createScrubber(secrets);
+  const clashes = gridSecretClashes(loaded.config, scrubber);
+  if (clashes.length > 0) throw scrubbedError(new UsageError(clashes), scrubber);
   printWarnings(loaded.warnings, ctx, scrubber);
   return { config: loaded.config, secrets, scrubber };
 }
@@ -185,7 +188,7 @@ export async function loadAndPrepare(
   filters: RunFilters = {},
   loaderOptions: ModuleLoaderOptions = {},
   overrides: PrepareOverrides = {},
-  narrow?: (plan: RunPlan, config: LoadedConfig) => Narrowed,
+  narrow?: (plan: RunPlan, config: LoadedConfig, scrubber: Scrubber) => Narrowed,
 ): Promise<PreparedRun> {
   const { config, secrets, scrubber } = await loadScrubbed(configArg, ctx);
   return scrubbing(scrubber, async () => {
@@ -216,7 +219,7 @@ export async function loadAndPrepare(
       },
     });
     const planned = plannedRun(config, testsets, filters, overrides);
-    const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
+    const { plan, resumed } = narrow ? narrow(planned, config, scrubber) : { plan: planned };
     return {
       config,
       plan,
@@ -239,15 +242,21 @@ export interface Narrowed {
  * user module (`evals run --dry-run`): the testsets are read and the suites bound only to be
  * checked (prompt files, a command's `cwd` and program, an HTTP URL, built-in evaluators such as
  * a judge without a model), and of a module (a function target, a custom evaluator, a pass
- * condition) only that its file is there. No model is called. What the plan prints is scrubbed
- * of the run's secrets (a command's argv, a URL).
+ * condition) only that its file is there. No model is called. What is printed of the plan is
+ * to go through `scrubber.json` first: a command's argv, a URL or a grid value may hold a secret
+ * (the plan itself keeps them, to be run).
  */
 export async function loadAndPlan(
   configArg: string | undefined,
   ctx: CommandContext,
   filters: RunFilters = {},
   overrides: Pick<PrepareOverrides, 'trials' | 'ignorePin' | 'targets'> = {},
-): Promise<{ config: LoadedConfig; plan: RunPlan; pinIgnored: Issue[] }> {
+): Promise<{
+  config: LoadedConfig;
+  plan: RunPlan;
+  pinIgnored: Issue[];
+  scrubber: Scrubber;
+}> {
   const { config, secrets, scrubber } = await loadScrubbed(configArg, ctx);
   return scrubbing(scrubber, async () => {
     checkRunFilters(config, filters);
@@ -270,7 +279,7 @@ export async function loadAndPlan(
       },
     });
     const plan = plannedRun(config, testsets, filters, overrides);
-    return { config, plan: scrubbedPlan(plan, scrubber), pinIgnored };
+    return { config, plan, pinIgnored, scrubber };
   });
 }
 
@@ -308,25 +317,6 @@ async function readAndBind(
   }
   printWarnings([...testsets.warnings, ...bound.warnings], ctx, scrubber);
   return { testsets: testsets.testsets, bound: bound.suites, pinIgnored: testsets.pinIgnored };
-}
-
-/**
- * The plan with its printed descriptions scrubbed: a command target's argv or an HTTP URL may
- * hold a secret (`Authorization: Bearer ${API_TOKEN}`). The runs are left as they are (a
- * resumption matches them by their params).
- */
-function scrubbedPlan(plan: RunPlan, scrubber: Scrubber): RunPlan {
-  if (scrubber.empty) return plan;
-  // `json`: a long description is cut short with `…`, maybe inside a secret.
-  const scrub = (text: string): string => scrubber.json(text);
-  return {
-    ...plan,
-    suites: plan.suites.map((suite) => ({
-      ...suite,
-      target: scrub(suite.target),
-      modelCalls: { ...suite.modelCalls, unknown: suite.modelCalls.unknown.map(scrub) },
-    })),
-  };
 }
 
 /**

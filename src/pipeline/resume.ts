@@ -6,15 +6,17 @@
  */
 import type { LoadedConfig } from '../config/types.ts';
 import type { NamedArtifact } from '../artifact/merge.ts';
-import type { ResultsArtifact } from '../types/index.ts';
+import type { Params, ResultsArtifact } from '../types/index.ts';
 import { checkPartial, planResume, type ResumeIndex } from '../plan/resume.ts';
 import type { RunFilters, RunPlan } from '../plan/types.ts';
 import type { ResumedCases } from '../run/types.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
+import type { Scrubber } from '../shared/secrets.ts';
 import { runKey } from '../shared/run-key.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import { openResultsFile } from './artifact-files.ts';
 import type { CommandContext } from './context.ts';
+import { scrubbedParams } from './execute.ts';
 import type { Narrowed } from './load.ts';
 
 /** A resumption under way: what to run, and what the artifact takes over from the partial. */
@@ -25,7 +27,11 @@ export interface Resumption {
    */
   filters: RunFilters;
   /** The plan narrowed to the partial's runs, each taking over the cases it finished. */
-  narrow(plan: RunPlan, config: LoadedConfig): Narrowed;
+  /**
+   * The plan narrowed to the partial's runs, each taking over the cases it finished. The partial
+   * records each run's grid point without the run's secrets, as `scrubber` leaves it.
+   */
+  narrow(plan: RunPlan, config: LoadedConfig, scrubber: Scrubber): Narrowed;
   /** The line a run prints once the resumption is accepted: cases kept, cases left to run. */
   announce(plan: RunPlan): string;
   /**
@@ -83,13 +89,17 @@ export function startResume(
   const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);
   return {
     filters: resumeFilters,
-    narrow(plan, config) {
+    narrow(plan, config, scrubber) {
       // checkFilters refused another config already; narrow is handed a config of its own.
       const mismatch = checkPartial(partial, path, config);
       if (mismatch.length > 0) throw problemsError('resume.mismatch', mismatch, path);
-      const resumed = planResume(plan, resumeIndex(named), trials !== undefined ? { trials } : {});
+      const shown = (params: Params): Params => scrubbedParams(params, scrubber);
+      const resumed = planResume(plan, resumeIndex(named), {
+        shown,
+        ...(trials !== undefined ? { trials } : {}),
+      });
       if (!resumed.ok) throw problemsError('resume.mismatch', resumed.problems, path);
-      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named) };
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown) };
     },
     announce(plan) {
       const left = plan.suites
@@ -152,11 +162,12 @@ function resumeIndex(named: NamedArtifact): ResumeIndex {
 function resumedCases(
   plan: RunPlan,
   named: NamedArtifact,
+  shown: (params: Params) => Params,
 ): (suite: string, run: number) => ResumedCases | undefined {
   const partialRun = new Map(named.artifact.runs.map((run, r) => [runKey(run), r]));
   return (suiteId, i) => {
     const run = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
-    const r = run && partialRun.get(runKey({ suite: suiteId, params: run.params }));
+    const r = run && partialRun.get(runKey({ suite: suiteId, params: shown(run.params) }));
     if (run === undefined || r === undefined || run.done === undefined) return undefined;
     const positions = run.done;
     return {

@@ -89,12 +89,14 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
  */
 async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
   const { resuming, filters, trials } = await selection(args, ctx);
-  const { config, plan, pinIgnored } = await loadAndPlan(args.config, ctx, filters, {
+  const { config, plan, pinIgnored, scrubber } = await loadAndPlan(args.config, ctx, filters, {
     ...trials,
     ...(args.ignorePin ? { ignorePin: true } : {}),
   });
   warnPinIgnored(pinIgnored, ctx);
-  ctx.stdout.write(renderPlan(resuming ? resuming.narrow(plan, config).plan : plan));
+  const shown = resuming ? resuming.narrow(plan, config, scrubber).plan : plan;
+  // `json`: a long value the plan prints cut short with `…` may end inside a secret.
+  ctx.stdout.write(scrubber.json(renderPlan(shown)));
   return EXIT.pass;
 }
 
@@ -160,7 +162,9 @@ export async function executeRun(
       ...(args.updateBaselines ? { updateBaselines: true } : {}),
       ...(args.ignorePin ? { ignorePin: true } : {}),
     },
-    resuming ? (planned, loaded) => resuming.narrow(planned, loaded) : undefined,
+    resuming
+      ? (planned, loaded, scrubber) => resuming.narrow(planned, loaded, scrubber)
+      : undefined,
   );
   warnPinIgnored(pinIgnored, ctx);
   // Said only now that the resumption is accepted: a refused one writes nothing.

@@ -98,13 +98,15 @@ export type Resumed = { ok: true; plan: RunPlan } | { ok: false; problems: strin
  * `plan` narrowed to the partial's runs (in the plan's order), each marking the cases the
  * partial finished as `done`, with the trials the partial ran. The plan must come from the same
  * config with the same shard and tag filters (compared as recorded, when the partial records
- * them): the same testset revision and the same cases.
+ * them): the same testset revision and the same cases. `shown` gives a grid point as the partial
+ * records it (without the run's secrets).
  */
 export function planResume(
   plan: RunPlan,
   partial: ResumeIndex,
-  options: { trials?: number } = {},
+  options: { trials?: number; shown?: (params: Params) => Params } = {},
 ): Resumed {
+  const shown = options.shown ?? ((params: Params) => params);
   const { name } = partial;
   const problems: string[] = [];
   const wanted = new Map(partial.runs.map((run) => [runKey(run), run]));
@@ -116,7 +118,8 @@ export function planResume(
     const runs: PlannedRun[] = [];
     let trials = suite.trials;
     for (const planned of suite.runs) {
-      const key = runKey({ suite: suite.id, params: planned.params });
+      // The partial records a grid point as shown, without the run's secrets.
+      const key = runKey({ suite: suite.id, params: shown(planned.params) });
       const run = wanted.get(key);
       if (run === undefined) continue;
       found.add(key);
