@@ -63,6 +63,27 @@ describe('a synchronous call over its time limit', () => {
     assert.equal(result.durationMs, 800);
   });
 
+  it("is not timed out when another case's synchronous work held up its settling", async () => {
+    // `fast` answers at once (its promise is settled when the call returns), then `heavy`, started
+    // next, blocks for 1500 ms: `fast`'s settling is seen only after that, but it was on time.
+    const clock = fakeClock();
+    const suite = suiteSpec([{ q: 'fast' }, { q: 'heavy' }, { q: 'next' }], {
+      concurrency: 3,
+      timeoutMs: 1000,
+      fn: async ({ testCase }) => {
+        const { q } = testCase as { q: string };
+        if (q === 'heavy') clock.spend(1500);
+        return q;
+      },
+    });
+    const { runs } = await runSuites([suite], { now: clock.now });
+    const [fast, heavy, next] = runs[0]!.cases;
+    assert.equal(fast!.error, null, 'fast was on time');
+    assert.equal(fast!.passed, true);
+    assert.equal(next!.error, null, 'next was on time');
+    assert.match(heavy!.error ?? '', /timed out after 1000 ms \(it ran 1500 ms/);
+  });
+
   it('holds for evaluators too', async () => {
     const clock = fakeClock();
     const slow: EngineEvaluator = {

@@ -199,6 +199,11 @@ const ignore = (): void => {};
 export class UserCalls<U> {
   readonly #now: () => number;
   readonly #pending = new Set<PendingCall>();
+  /**
+   * Milliseconds spent so far in the synchronous parts of calls (every unit's): while one runs,
+   * nothing else does, so a call waiting meanwhile is not held up by itself.
+   */
+  #syncMs = 0;
   #interrupted = false;
   #reason: unknown;
   /** The unit whose user code is running synchronously right now, else null. */
@@ -237,10 +242,13 @@ export class UserCalls<U> {
       value = fn();
     } catch (thrown) {
       this.current = null;
-      return { ok: false, error: describeError(thrown), thrown, durationMs: this.#since(started) };
+      const durationMs = this.#since(started);
+      this.#syncMs += durationMs;
+      return { ok: false, error: describeError(thrown), thrown, durationMs };
     }
     this.current = null;
     const ranMs = this.#now() - started;
+    this.#syncMs += ranMs;
     const overran = timeoutMs !== null && ranMs > timeoutMs;
     if (!isThenable(value)) {
       return overran
@@ -330,17 +338,23 @@ export class UserCalls<U> {
           finish({ ok: false, error: reason.describe(), durationMs: this.#since(started) });
         }, timeoutMs - ranMs);
       }
-      // Promise.resolve adopts foreign thenables too, turning a throwing `then` into a rejection.
       // Synchronous work after an `await` can hold the timer off past the limit and settle
-      // first: a call that settles late is timed out all the same.
-      const late = (durationMs: number): CallOutcome<T> | undefined =>
-        timeoutMs !== null && durationMs > timeoutMs
+      // first: a call that settles late is timed out all the same. Late by its own time: the
+      // synchronous parts of other calls that ran meanwhile (another case's busy function) held
+      // up its settling without being its doing, so they are not counted against it.
+      const othersBefore = this.#syncMs;
+      const late = (durationMs: number): CallOutcome<T> | undefined => {
+        if (timeoutMs === null) return undefined;
+        const ownMs = durationMs - (this.#syncMs - othersBefore);
+        return ownMs > timeoutMs
           ? {
               ok: false,
-              error: `${timeoutMessage(timeoutMs)} (it settled after ${Math.round(durationMs)} ms)`,
+              error: `${timeoutMessage(timeoutMs)} (it settled after ${Math.round(ownMs)} ms)`,
               durationMs,
             }
           : undefined;
+      };
+      // Promise.resolve adopts foreign thenables too, turning a throwing `then` into a rejection.
       Promise.resolve(value).then(
         (result) => {
           const durationMs = this.#since(started);
