@@ -149,7 +149,7 @@ async function resume(dir: string, file: string): Promise<{ code: number; stderr
 }
 
 const REFUSED =
-  /part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}: another file, or the meaning of this one, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count\); resuming needs the config the interrupted run used/;
+  /part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count\); resuming needs the config the interrupted run used/;
 
 describe('configHash: the meaning of evals.yaml, not its text', () => {
   it('is the same for a config written differently', () => {
@@ -351,7 +351,7 @@ describe('evals merge across edits of evals.yaml', () => {
     assert.match(merged.stderr, /the inputs ran different configs \(configHash\)/);
     assert.match(
       merged.stderr,
-      /The config's meaning, or a non-secret environment variable it refers to, changed between them/,
+      /The config's meaning, a prompt or message file it reads, or a non-secret environment variable it refers to, changed between them/,
     );
   });
 });

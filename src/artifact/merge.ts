@@ -216,7 +216,7 @@ export function mergeShards(
   if (hashes.size > 1) {
     const listed = [...hashes].map(([hash, named]) => `${names(named)} ran ${hash}`).join('; ');
     problems.push(
-      `the inputs ran different configs (configHash): ${listed}. The config's meaning, or a non-secret environment variable it refers to, changed between them (comments, formatting, key order, quoting and anchors do not count; an earlier evalgate recorded a hash of the file's text, so its shards differ from a later one's). Merge only shards of one run of the same evals.yaml`,
+      `the inputs ran different configs (configHash): ${listed}. The config's meaning, a prompt or message file it reads, or a non-secret environment variable it refers to, changed between them (comments, formatting, key order, quoting and anchors do not count; an earlier evalgate recorded a hash of the file's text, so its shards differ from a later one's). Merge only shards of one run of the same evals.yaml`,
     );
   }
 

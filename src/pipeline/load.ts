@@ -5,6 +5,7 @@ import { gridSecretClashes } from '../config/grid-secrets.ts';
 import { configSecrets } from '../config/secrets.ts';
 import { createBreaker } from '../judge/breaker.ts';
 import type { LoadedConfig } from '../config/types.ts';
+import { withPromptFiles } from './prompt-files-hash.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { UsageError, formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
@@ -104,7 +105,7 @@ async function loadScrubbed(
   const clashes = gridSecretClashes(loaded.config, scrubber);
   if (clashes.length > 0) throw scrubbedError(new UsageError(clashes), scrubber);
   printWarnings(loaded.warnings, ctx, scrubber);
-  return { config: loaded.config, secrets, scrubber };
+  return { config: withPromptFiles(loaded.config), secrets, scrubber };
 }
 
 /**

@@ -64,7 +64,7 @@ export function otherConfig(
   config: ConfigHashes,
 ): string | undefined {
   if (writtenByConfig(writtenBy, config)) return undefined;
-  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
+  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
 }
 
 /** What an interrupted artifact holds, as far as planning its resumption needs it. */
