@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve18, reject) => {
+          return new Promise((resolve19, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve18(data);
+              return err ? reject(err) : resolve19(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve18, reject) => {
+          return new Promise((resolve19, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve18(data);
+              ) : resolve19(data);
             });
           });
         }
@@ -4103,7 +4103,7 @@ var require_util2 = __commonJS({
     try {
       crypto2 = __require("node:crypto");
       const possibleRelevantHashes = ["sha256", "sha384", "sha512"];
-      supportedHashes = crypto2.getHashes().filter((hash2) => possibleRelevantHashes.includes(hash2));
+      supportedHashes = crypto2.getHashes().filter((hash3) => possibleRelevantHashes.includes(hash3));
     } catch {
     }
     function responseURL(response) {
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve18, reject) => {
-        res = resolve18;
+      const promise = new Promise((resolve19, reject) => {
+        res = resolve19;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve18, reject) => {
+      const waitForDrain = () => new Promise((resolve19, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve18;
+          callback = resolve19;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve18, reject) => {
+      const waitForDrain = () => new Promise((resolve19, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve18;
+          callback = resolve19;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve18) => {
+        return new Promise((resolve19) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve18;
+            this[kClosedResolve] = resolve19;
           } else {
-            resolve18(null);
+            resolve19(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve18) => {
+        return new Promise((resolve19) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve18(null);
+            resolve19(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve18, reject) => {
+        const socket = await new Promise((resolve19, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve18(socket2);
+              resolve19(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve18) => {
-            this[kClosedResolve] = resolve18;
+          await new Promise((resolve19) => {
+            this[kClosedResolve] = resolve19;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve18, reject) => {
+        return await new Promise((resolve19, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve18(null);
+              resolve19(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve18,
+              resolve: resolve19,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve18, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve19, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve18(chunksDecode(body, length2));
+          resolve19(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve18(JSON.parse(chunksDecode(body, length2)));
+          resolve19(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve18(chunksConcat(body, length2).buffer);
+          resolve19(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve18(new Blob(body, { type: stream[kContentType] }));
+          resolve19(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve18(chunksConcat(body, length2));
+          resolve19(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve18, reject) => agent.dispatch(
+        return new Promise((resolve19, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve18({
+              resolve19({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve18({
+              resolve19({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve18) => {
-        setTimeout(resolve18, ms).unref();
+      return new Promise((resolve19) => {
+        setTimeout(resolve19, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve18) {
-          resolve18(value);
+        return value instanceof P ? value : new P(function(resolve19) {
+          resolve19(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve18, reject) {
+      return new (P || (P = Promise))(function(resolve19, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve18) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve19) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve18(output.toString());
+              resolve19(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve18) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve19) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve18(Buffer.concat(chunks));
+              resolve19(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve18, reject) => {
+          return new Promise((resolve19, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve18(res);
+                resolve19(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve18) => setTimeout(() => resolve18(), ms));
+          return new Promise((resolve19) => setTimeout(() => resolve19(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve18, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve19, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve18(response);
+              resolve19(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve18(response);
+              resolve19(response);
             }
           }));
         });
@@ -20386,8 +20386,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve18, reject) {
-            return setTimeout(resolve18, t);
+          return new this.Promise(function(resolve19, reject) {
+            return setTimeout(resolve19, t);
           });
         }
         computePenalty() {
@@ -20598,15 +20598,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve18, returned, task;
+          var args, cb, error2, reject, resolve19, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve18, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve19, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve18(returned);
+                  return resolve19(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20621,13 +20621,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve18;
-          resolve18 = reject = null;
+          var promise, reject, resolve19;
+          resolve19 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve18 = _resolve;
+            resolve19 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve18, reject });
+          this._queue.push({ task, args, resolve: resolve19, reject });
           this._tryToRun();
           return promise;
         }
@@ -21028,14 +21028,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve18, reject) => {
+              return new this.Promise((resolve19, reject) => {
                 if (finished()) {
-                  return resolve18();
+                  return resolve19();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve18();
+                      return resolve19();
                     }
                   });
                 }
@@ -21128,9 +21128,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve18, reject) {
+              return new this.Promise(function(resolve19, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve18)(args3);
+                  return (args3[0] != null ? reject : resolve19)(args3);
                 });
               });
             };
@@ -22475,10 +22475,10 @@ var require_util9 = __commonJS({
     var codegen_1 = require_codegen();
     var code_1 = require_code();
     function toHash(arr) {
-      const hash2 = {};
+      const hash3 = {};
       for (const item of arr)
-        hash2[item] = true;
-      return hash2;
+        hash3[item] = true;
+      return hash3;
     }
     exports.toHash = toHash;
     function alwaysValidSchema(it, schema) {
@@ -24398,7 +24398,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve18.call(this, root2, ref);
+      let _sch = resolve19.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24425,7 +24425,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve18(root2, ref) {
+    function resolve19(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25289,7 +25289,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve18(baseURI, relativeURI, options2) {
+    function resolve19(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -25680,7 +25680,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve18,
+      resolve: resolve19,
       resolveComponent,
       equal,
       serialize,
@@ -29985,34 +29985,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         open4(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve18(zipfile);
+          resolve19(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve18(zipfile);
+          resolve19(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve18(zipfile);
+          resolve19(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve18(zipfile);
+          resolve19(zipfile);
         });
       });
     }
@@ -30296,15 +30296,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve18 } = pendingResolveReject;
+        let { resolve: resolve19 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve18({ value: entry });
+        resolve19({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve18 } = pendingResolveReject;
+        let { resolve: resolve19 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve18({ done: true });
+        resolve19({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -30317,9 +30317,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve18, reject) => {
+          const promise = new Promise((resolve19, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve18, reject };
+            pendingResolveReject = { resolve: resolve19, reject };
           });
           self2.readEntry();
           return promise;
@@ -30508,26 +30508,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve18(readStream);
+          resolve19(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve18(readStream);
+          resolve19(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve18(localFileHeader);
+          resolve19(localFileHeader);
         });
       });
     };
@@ -32710,27 +32710,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve18, arguments_) => {
+  const run2 = async (function_, resolve19, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve18(result);
+    resolve19(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve18, reject, arguments_) => {
+  const enqueue = (function_, resolve19, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve18, arguments_));
+    }).then(run2.bind(void 0, function_, resolve19, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve18, reject) => {
-    enqueue(function_, resolve18, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve19, reject) => {
+    enqueue(function_, resolve19, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -32793,6 +32793,403 @@ function validateConcurrency(concurrency) {
 var init_p_limit = __esm({
   "node_modules/p-limit/index.js"() {
     init_yocto_queue();
+  }
+});
+
+// src/shared/call-timeout.ts
+function timeoutMessage(timeoutMs2) {
+  return `timed out after ${timeoutMs2} ms`;
+}
+var CallTimeout;
+var init_call_timeout = __esm({
+  "src/shared/call-timeout.ts"() {
+    "use strict";
+    CallTimeout = class extends DOMException {
+      /** The limit that passed. */
+      timeoutMs;
+      #doing;
+      constructor(timeoutMs2) {
+        super(timeoutMessage(timeoutMs2), "TimeoutError");
+        this.timeoutMs = timeoutMs2;
+      }
+      /** What the call was doing when its time ran out (`retrying, after …`); the first note wins. */
+      note(doing) {
+        this.#doing ??= doing;
+      }
+      /** `timed out after 1000 ms`, then ` while …` when something noted what it was doing. */
+      describe() {
+        return this.#doing === void 0 ? this.message : `${this.message} while ${this.#doing}`;
+      }
+    };
+  }
+});
+
+// src/run/call.ts
+function isThenable(value) {
+  if (value === null || typeof value !== "object" && typeof value !== "function") return false;
+  try {
+    return typeof value.then === "function";
+  } catch {
+    return false;
+  }
+}
+function describeError3(error2) {
+  try {
+    return messageOf(error2);
+  } catch (reading) {
+    let why2 = "";
+    try {
+      why2 = `: ${messageOf(reading)}`;
+    } catch {
+    }
+    return `it threw a value whose message cannot be read${why2}`;
+  }
+}
+function messageOf(error2) {
+  if (typeof error2 === "string") return error2;
+  if (typeof error2 === "object" && error2 !== null) {
+    const message = error2.message;
+    if (typeof message === "string" && message !== "") return message;
+    if (error2 instanceof Error) return error2.name;
+  }
+  const json = jsonOf(error2);
+  return json ?? String(error2);
+}
+function jsonOf(value) {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return void 0;
+  }
+}
+function roundMs(ms) {
+  return Math.round(ms * 1e3) / 1e3;
+}
+function syncTimeoutMessage(timeoutMs2, ranMs) {
+  return `${timeoutMessage(timeoutMs2)} (it ran ${Math.round(ranMs)} ms without returning: synchronous code cannot be stopped in-process)`;
+}
+var MAX_TIMER_MS, CallScope, FnCallArgs, EvaluatorCallArgs, INTERRUPTED, ignore, UserCalls;
+var init_call = __esm({
+  "src/run/call.ts"() {
+    "use strict";
+    init_call_timeout();
+    MAX_TIMER_MS = 2147483647;
+    CallScope = class {
+      #controller;
+      #aborted = false;
+      #reason;
+      #trial;
+      constructor(trial = 1) {
+        this.#trial = trial;
+      }
+      /** Which trial of the case the call is for, from 1 (always 1 without `trials:`). */
+      get trial() {
+        return this.#trial;
+      }
+      /** The signal handed to the callee; aborted on time-out or interrupt. */
+      get signal() {
+        if (this.#controller === void 0) {
+          this.#controller = new AbortController();
+          if (this.#aborted) this.#controller.abort(this.#reason);
+        }
+        return this.#controller.signal;
+      }
+      /**
+       * Aborts a scope's signal (once; later reasons are ignored, like AbortController). Static so
+       * that no `abort` method shows up on the objects user code receives.
+       */
+      static abort(scope, reason) {
+        if (scope.#aborted) return;
+        scope.#aborted = true;
+        scope.#reason = reason;
+        scope.#controller?.abort(reason);
+      }
+    };
+    FnCallArgs = class extends CallScope {
+      testCase;
+      params;
+      constructor(testCase, params, trial = 1) {
+        super(trial);
+        this.testCase = testCase;
+        this.params = params;
+      }
+    };
+    EvaluatorCallArgs = class extends CallScope {
+      testCase;
+      output;
+      params;
+      durationMs;
+      constructor(testCase, output, params, durationMs2, trial = 1) {
+        super(trial);
+        this.testCase = testCase;
+        this.output = output;
+        this.params = params;
+        this.durationMs = durationMs2;
+      }
+    };
+    INTERRUPTED = "interrupted";
+    ignore = () => {
+    };
+    UserCalls = class {
+      #now;
+      #pending = /* @__PURE__ */ new Set();
+      /**
+       * Milliseconds spent so far in the synchronous parts of calls (every unit's): while one runs,
+       * nothing else does, so a call waiting meanwhile is not held up by itself.
+       */
+      #syncMs = 0;
+      #interrupted = false;
+      #reason;
+      /** The unit whose user code is running synchronously right now, else null. */
+      current = null;
+      constructor(now) {
+        this.#now = now;
+      }
+      /** True once `interrupt` was called: start no new user calls. */
+      get interrupted() {
+        return this.#interrupted;
+      }
+      /** Calls waiting on a promise. */
+      get pending() {
+        return this.#pending.size;
+      }
+      /**
+       * Calls `fn` for `unit`, no longer than `timeoutMs` (null: no limit) and no longer than the
+       * next interrupt. A call that answers synchronously gives its outcome at once, timed right
+       * after it returns, before any other case gets a turn: its duration is its own. Never throws
+       * or rejects.
+       */
+      call(unit, fn, scope, timeoutMs2) {
+        const started = this.#now();
+        let value;
+        this.current = unit;
+        try {
+          value = fn();
+        } catch (thrown) {
+          this.current = null;
+          const durationMs2 = this.#since(started);
+          this.#syncMs += durationMs2;
+          return { ok: false, error: describeError3(thrown), thrown, durationMs: durationMs2 };
+        }
+        this.current = null;
+        const ranMs = this.#now() - started;
+        this.#syncMs += ranMs;
+        const overran = timeoutMs2 !== null && ranMs > timeoutMs2;
+        if (!isThenable(value)) {
+          return overran ? { ok: false, error: syncTimeoutMessage(timeoutMs2, ranMs), durationMs: roundMs(ranMs) } : { ok: true, value, durationMs: roundMs(ranMs) };
+        }
+        if (overran) {
+          this.#abandon(value, scope, new CallTimeout(timeoutMs2));
+          return { ok: false, error: syncTimeoutMessage(timeoutMs2, ranMs), durationMs: roundMs(ranMs) };
+        }
+        if (this.#interrupted) {
+          this.#abandon(value, scope, this.#reason);
+          return Promise.resolve({ ok: false, error: INTERRUPTED, durationMs: roundMs(ranMs) });
+        }
+        return this.#settle(value, scope, timeoutMs2, started, ranMs);
+      }
+      /** Aborts every pending call and resolves each of them as interrupted. */
+      interrupt(reason) {
+        if (this.#interrupted) return;
+        this.#interrupted = true;
+        this.#reason = reason;
+        this.#endAll(reason, INTERRUPTED);
+      }
+      /**
+       * Nothing else can happen (the event loop emptied): every call still waiting on a promise
+       * never settles. Each ends as an error with `message` and the run goes on. Returns how many.
+       */
+      neverSettled(message) {
+        const count = this.#pending.size;
+        this.#endAll(new Error(message), message);
+        return count;
+      }
+      #endAll(reason, error2) {
+        const pending = [...this.#pending];
+        this.#pending.clear();
+        for (const call of pending) call.end(reason, error2);
+      }
+      #since(started) {
+        return roundMs(this.#now() - started);
+      }
+      /** No longer waits on `value`: its signal is aborted and a later rejection is not unhandled. */
+      #abandon(value, scope, reason) {
+        CallScope.abort(scope, reason);
+        Promise.resolve(value).then(ignore, ignore);
+      }
+      /**
+       * Waits for a promise returned by user code whose synchronous part took `ranMs` of its
+       * limit. A time-out aborts the scope's signal with a `TimeoutError` (a {@link CallTimeout},
+       * whose abort listeners may note what the call was waiting on: that goes in the error); the
+       * timer is cleared however the wait ends, so nothing keeps the process alive.
+       */
+      #settle(value, scope, timeoutMs2, started, ranMs) {
+        return new Promise((resolve19) => {
+          let timer;
+          let done = false;
+          const finish = (outcome2) => {
+            if (done) return;
+            done = true;
+            if (timer !== void 0) clearTimeout(timer);
+            this.#pending.delete(call);
+            resolve19(outcome2);
+          };
+          const call = {
+            end: (reason, error2) => {
+              CallScope.abort(scope, reason);
+              finish({ ok: false, error: error2, durationMs: this.#since(started) });
+            }
+          };
+          this.#pending.add(call);
+          if (timeoutMs2 !== null && timeoutMs2 <= MAX_TIMER_MS) {
+            timer = setTimeout(() => {
+              const reason = new CallTimeout(timeoutMs2);
+              CallScope.abort(scope, reason);
+              finish({ ok: false, error: reason.describe(), durationMs: this.#since(started) });
+            }, timeoutMs2 - ranMs);
+          }
+          const othersBefore = this.#syncMs;
+          const late = (durationMs2) => {
+            if (timeoutMs2 === null) return void 0;
+            const ownMs = durationMs2 - (this.#syncMs - othersBefore);
+            return ownMs > timeoutMs2 ? {
+              ok: false,
+              error: `${timeoutMessage(timeoutMs2)} (it settled after ${Math.round(ownMs)} ms)`,
+              durationMs: durationMs2
+            } : void 0;
+          };
+          Promise.resolve(value).then(
+            (result) => {
+              const durationMs2 = this.#since(started);
+              finish(late(durationMs2) ?? { ok: true, value: result, durationMs: durationMs2 });
+            },
+            (error2) => {
+              const durationMs2 = this.#since(started);
+              finish(
+                late(durationMs2) ?? {
+                  ok: false,
+                  error: describeError3(error2),
+                  thrown: error2,
+                  durationMs: durationMs2
+                }
+              );
+            }
+          );
+        });
+      }
+    };
+  }
+});
+
+// src/run/unencodable.ts
+function unencodable(encode, result, error2) {
+  const problems = [];
+  const encodes = (what, value) => {
+    try {
+      encode(value);
+      return true;
+    } catch (thrown) {
+      problems.push(`${what}: ${describeError3(thrown)}`);
+      return false;
+    }
+  };
+  const part = (trial, label) => ({
+    ...trial,
+    output: encodes(`${label}output`, trial.output) ? trial.output : null,
+    evaluations: trial.evaluations.map(
+      (evaluation) => encodes(`${label}evaluator "${evaluation.evaluator}"`, evaluation) ? evaluation : brokenEvaluation(evaluation)
+    )
+  });
+  const { trials, ...single } = result;
+  const fixed = {
+    ...single,
+    ...part(single, ""),
+    data: encodes("the case data", single.data) ? single.data : {},
+    ...trials !== void 0 ? { trials: trials.map((trial, i) => part(trial, `trial ${i + 1}: `)) } : {}
+  };
+  if (problems.length === 0) problems.push(describeError3(error2));
+  fixed.error = `the result cannot be written as JSON (${problems.join("; ")})`;
+  fixed.passed = false;
+  return fixed;
+}
+function brokenEvaluation(evaluation) {
+  return {
+    evaluator: String(evaluation.evaluator),
+    score: null,
+    threshold: plainThreshold(evaluation.threshold),
+    passed: false,
+    metadata: null,
+    error: "its result cannot be written as JSON (see the case error)",
+    durationMs: evaluation.durationMs
+  };
+}
+function plainThreshold(threshold) {
+  if (threshold === null) return null;
+  const plain = {};
+  for (const bound of ["lt", "lte", "gt", "gte"]) {
+    const value = threshold[bound];
+    if (typeof value === "number") plain[bound] = value;
+  }
+  return plain;
+}
+var init_unencodable = __esm({
+  "src/run/unencodable.ts"() {
+    "use strict";
+    init_call();
+  }
+});
+
+// src/run/state.ts
+function record2(engine, run2, index, result, replayed) {
+  const testCase = run2.cases[index];
+  if (engine.positions) result.index = testCase.index;
+  let json;
+  if (engine.encode !== void 0) {
+    try {
+      json = engine.encode(result);
+    } catch (error2) {
+      result = unencodable(engine.encode, result, error2);
+      json = encodeOrBare(engine.encode, result);
+    }
+  }
+  if (run2.results !== null) run2.results[index] = result;
+  run2.summary.add(result);
+  if (!replayed) engine.completed++;
+  tell(
+    engine,
+    () => engine.listener?.onCaseDone?.({
+      run: run2.position,
+      index,
+      suite: run2.suite.spec.id,
+      params: run2.params,
+      result,
+      testCase,
+      replayed,
+      json
+    })
+  );
+}
+function encodeOrBare(encode, result) {
+  try {
+    return encode(result);
+  } catch {
+    Object.assign(result, { data: {}, output: null, evaluations: [] });
+    delete result.usage;
+    delete result.trials;
+    return encode(result);
+  }
+}
+function tell(engine, call) {
+  try {
+    call();
+  } catch (error2) {
+    engine.listenerError ??= { error: error2 };
+  }
+}
+var init_state = __esm({
+  "src/run/state.ts"() {
+    "use strict";
+    init_unencodable();
   }
 });
 
@@ -33373,6 +33770,74 @@ var init_canonical_json = __esm({
   }
 });
 
+// src/judge/cache.ts
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir3, readFile, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+function cacheKey(input) {
+  const { baseUrl: baseUrl2, model, body, trial } = input;
+  const identity = trial !== void 0 && trial > 1 ? { baseUrl: baseUrl2, model, body, trial } : { baseUrl: baseUrl2, model, body };
+  return createHash2("sha256").update(canonicalJson(identity)).digest("hex");
+}
+function inTrial(trial, fn) {
+  return trialScope.run(trial, fn);
+}
+function currentTrial() {
+  return trialScope.getStore();
+}
+function createFileCache(dir) {
+  const pathOf = (key) => join4(dir, key.slice(0, 2), `${key}.json`);
+  return {
+    async get(key) {
+      let text2;
+      try {
+        text2 = await readFile(pathOf(key), "utf8");
+      } catch {
+        return void 0;
+      }
+      try {
+        const entry = JSON.parse(text2);
+        if (typeof entry === "object" && entry !== null && entry.format === CACHE_FORMAT && entry.key === key && "value" in entry) {
+          return entry.value;
+        }
+      } catch {
+      }
+      return void 0;
+    },
+    async set(key, value) {
+      const file = pathOf(key);
+      const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
+      try {
+        await mkdir3(join4(dir, key.slice(0, 2)), { recursive: true });
+        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
+`);
+        await rename3(temp, file);
+      } catch {
+        await rm3(temp, { force: true }).catch(() => void 0);
+      }
+    }
+  };
+}
+var CACHE_FORMAT, trialScope;
+var init_cache = __esm({
+  "src/judge/cache.ts"() {
+    "use strict";
+    init_canonical_json();
+    CACHE_FORMAT = 1;
+    trialScope = new AsyncLocalStorage();
+  }
+});
+
+// src/shared/reserved-ids.ts
+var PASS_CONDITION_EVALUATOR;
+var init_reserved_ids = __esm({
+  "src/shared/reserved-ids.ts"() {
+    "use strict";
+    PASS_CONDITION_EVALUATOR = "pass";
+  }
+});
+
 // src/testsets/issues.ts
 var MAX_ISSUES, IssueList;
 var init_issues = __esm({
@@ -33467,10 +33932,10 @@ function nestsTooDeep(data) {
   }
   return false;
 }
-function identityPlan(hash2) {
-  if (hash2 === void 0) return { kind: "content" };
-  if (typeof hash2 === "function") return { kind: "function", fn: hash2 };
-  const names = [...new Set(hash2)].sort();
+function identityPlan(hash3) {
+  if (hash3 === void 0) return { kind: "content" };
+  if (typeof hash3 === "function") return { kind: "function", fn: hash3 };
+  const names = [...new Set(hash3)].sort();
   return { kind: "fields", fields: names.map((name) => ({ name, key: JSON.stringify(name) })) };
 }
 function identityOf(row, cid, identity, issues) {
@@ -33496,10 +33961,10 @@ function identityOf(row, cid, identity, issues) {
   }
   return complete ? sha2562(`${text2}}`) : null;
 }
-function hashFunctionId(row, hash2, issues) {
+function hashFunctionId(row, hash3, issues) {
   let result;
   try {
-    result = hash2(row.data);
+    result = hash3(row.data);
   } catch (error2) {
     const reason = error2 instanceof Error ? error2.message : String(error2);
     issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
@@ -33617,6 +34082,1123 @@ var init_identity = __esm({
       }
     };
     MAX_ROW_NESTING = 500;
+  }
+});
+
+// src/config/threshold.ts
+function impossibleThreshold(threshold) {
+  const given = BOUNDS.filter(([key]) => threshold[key] !== void 0);
+  if (given.some(([key]) => !isUnit(threshold[key]))) return null;
+  let low = 0;
+  let lowStrict = false;
+  let high = 1;
+  let highStrict = false;
+  const { gt, gte, lt, lte } = threshold;
+  if (gte !== void 0 && gte > low) low = gte;
+  if (gt !== void 0 && gt >= low) [low, lowStrict] = [gt, true];
+  if (lte !== void 0 && lte < high) high = lte;
+  if (lt !== void 0 && lt <= high) [high, highStrict] = [lt, true];
+  const empty = low > high || low === high && (lowStrict || highStrict);
+  if (!empty) return null;
+  const text2 = given.map(([key, sign]) => `${sign} ${String(threshold[key])}`).join(" and ");
+  return `impossible threshold: no score in [0, 1] is ${text2}`;
+}
+function isUnit(value) {
+  return typeof value === "number" && value >= 0 && value <= 1;
+}
+var BOUNDS;
+var init_threshold2 = __esm({
+  "src/config/threshold.ts"() {
+    "use strict";
+    BOUNDS = [
+      ["gt", ">"],
+      ["gte", ">="],
+      ["lt", "<"],
+      ["lte", "<="]
+    ];
+  }
+});
+
+// src/run/evaluation.ts
+function toEvaluationResult(evaluator, raw, durationMs2) {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return erroredEvaluation(
+      evaluator,
+      `expected an evaluation object { score }, got ${describeValue(raw)}`,
+      durationMs2
+    );
+  }
+  const { score: score2, threshold: ownThreshold, usage, assertions: assertions2 } = raw;
+  const metadata = Array.isArray(assertions2) ? {
+    ...toMetadata(raw.metadata),
+    assertions: assertions2,
+    failedRequired: failedRequiredOf(assertions2)
+  } : raw.metadata;
+  let threshold = evaluator.threshold ?? null;
+  let thresholdError = null;
+  if (threshold === null && ownThreshold != null) {
+    if (isThreshold(ownThreshold)) {
+      threshold = ownThreshold;
+      thresholdError = impossibleThreshold(ownThreshold);
+    } else {
+      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
+    }
+  }
+  let error2 = null;
+  let recordedScore = null;
+  if (score2 === void 0) error2 = "the evaluation has no score";
+  else if (typeof score2 !== "number") error2 = `score must be a number, got ${describeValue(score2)}`;
+  else if (Number.isNaN(score2)) error2 = "score is NaN";
+  else if (!Number.isFinite(score2)) error2 = `score ${score2} is outside [0, 1]`;
+  else {
+    recordedScore = score2;
+    if (score2 < 0 || score2 > 1) error2 = `score ${score2} is outside [0, 1]`;
+  }
+  error2 ??= thresholdError;
+  const result = {
+    evaluator: evaluator.id,
+    score: recordedScore,
+    threshold,
+    passed: evaluationPassed(recordedScore, threshold, error2),
+    metadata: toMetadata(metadata),
+    error: error2,
+    durationMs: durationMs2
+  };
+  if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
+  return result;
+}
+function isUsage(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const u = value;
+  const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
+  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost)) && (u.retries === void 0 || count(u.retries) && Number.isInteger(u.retries));
+}
+function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
+  const result = {
+    evaluator: evaluator.id,
+    score: null,
+    threshold: evaluator.threshold ?? null,
+    passed: false,
+    metadata: null,
+    error: error2,
+    durationMs: durationMs2
+  };
+  if (thrown instanceof EvaluationError) {
+    if (thrown.metadata !== void 0) result.metadata = toMetadata(thrown.metadata);
+    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
+  }
+  return result;
+}
+function failedRequiredOf(assertions2) {
+  return assertions2.flatMap((item) => {
+    if (typeof item !== "object" || item === null) return [];
+    const { criterion, passed, required } = item;
+    return passed === false && required !== false ? [criterion] : [];
+  });
+}
+function isThreshold(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const bounds = value;
+  return ["lt", "lte", "gt", "gte"].every(
+    (key) => bounds[key] == null || typeof bounds[key] === "number"
+  );
+}
+function toMetadata(metadata) {
+  if (metadata === void 0 || metadata === null) return null;
+  if (typeof metadata === "object" && !Array.isArray(metadata)) {
+    return metadata;
+  }
+  return { value: metadata };
+}
+var init_evaluation = __esm({
+  "src/run/evaluation.ts"() {
+    "use strict";
+    init_threshold2();
+    init_errors();
+    init_usage();
+    init_threshold();
+  }
+});
+
+// src/run/trials.ts
+function aggregateTrials(prepared, trials) {
+  let passedTrials = 0;
+  let durationSum = 0;
+  for (const trial of trials) {
+    if (trial.passed) passedTrials++;
+    durationSum += trial.durationMs;
+  }
+  const count = trials.length;
+  const passed = passedTrials * 2 > count;
+  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  let usage;
+  for (const trial of trials) {
+    if (hasUsage(trial.usage))
+      usage = usage === void 0 ? trial.usage : addUsage(usage, trial.usage);
+  }
+  return {
+    id: prepared.id,
+    contentId: prepared.contentId,
+    ...caseInputId(prepared),
+    source: prepared.source,
+    data: prepared.data,
+    ...caseTags(prepared),
+    output: shown?.output ?? null,
+    error: shown?.error ?? null,
+    durationMs: count > 0 ? durationSum / count : 0,
+    passed,
+    evaluations: aggregateEvaluations(trials),
+    ...usage !== void 0 ? { usage: { ...usage } } : {},
+    trials,
+    trialPassRate: count > 0 ? passedTrials / count : 0,
+    flaky: passedTrials > 0 && passedTrials < count
+  };
+}
+function aggregateEvaluations(trials) {
+  const byEvaluator = /* @__PURE__ */ new Map();
+  for (const trial of trials) {
+    for (const evaluation of trial.evaluations) {
+      const list = byEvaluator.get(evaluation.evaluator);
+      if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
+      else list.push(evaluation);
+    }
+  }
+  const aggregated = [];
+  for (const [evaluator, evaluations] of byEvaluator) {
+    let sum2 = 0;
+    let scored = 0;
+    let durationSum = 0;
+    let firstError = null;
+    let threshold = null;
+    let usage;
+    let judged = 0;
+    let passedTrials = 0;
+    for (const evaluation of evaluations) {
+      if (evaluation.error === null && evaluation.passed !== null) judged++;
+      if (evaluation.error === null && evaluation.passed === true) passedTrials++;
+      durationSum += evaluation.durationMs;
+      if (hasUsage(evaluation.usage)) {
+        usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
+      }
+      threshold ??= evaluation.threshold;
+      if (evaluation.error !== null) firstError ??= evaluation.error;
+      else if (evaluation.score !== null) {
+        sum2 += evaluation.score;
+        scored++;
+      }
+    }
+    const score2 = scored > 0 ? sum2 / scored : null;
+    const error2 = scored === 0 ? firstError : null;
+    aggregated.push({
+      evaluator,
+      score: score2,
+      threshold,
+      passed: error2 !== null ? false : judged === 0 ? null : passedTrials * 2 > judged,
+      metadata: { trials: trials.length, scored, passedTrials },
+      error: error2,
+      durationMs: durationSum / evaluations.length,
+      ...usage !== void 0 ? { usage: { ...usage } } : {}
+    });
+  }
+  return aggregated;
+}
+function caseInputId(testCase) {
+  return testCase.inputId !== void 0 ? { inputId: testCase.inputId } : {};
+}
+function caseTags(testCase) {
+  const tags = testCase.meta.tags;
+  return tags !== void 0 && tags.length > 0 ? { tags: [...tags] } : {};
+}
+var init_trials = __esm({
+  "src/run/trials.ts"() {
+    "use strict";
+    init_usage();
+  }
+});
+
+// src/run/trial.ts
+async function runTrial(engine, unit) {
+  if (engine.calls.interrupted) return;
+  const { run: run2, index, trial } = unit;
+  const { spec } = run2.suite;
+  const testCase = run2.cases[index];
+  const waiting = spec.target.ready?.();
+  if (waiting !== void 0) {
+    await waiting;
+    if (engine.calls.interrupted) return;
+  }
+  const args = new FnCallArgs(testCase.data, run2.params, trial + 1);
+  const called = engine.calls.call(
+    unit,
+    () => inTrialOf(unit, () => spec.target.call(args)),
+    args,
+    spec.timeoutMs
+  );
+  const produced = called instanceof Promise ? await called : called;
+  if (engine.calls.interrupted) return;
+  const { durationMs: durationMs2 } = produced;
+  const target = produced.ok ? guarded(() => targetOutput(produced.value)) : produced;
+  if (!target.ok) {
+    recordTrial(engine, run2, index, trial, {
+      output: null,
+      error: target.error,
+      durationMs: durationMs2,
+      passed: false,
+      evaluations: []
+    });
+    return;
+  }
+  const { output, usage, error: error2 } = target.value;
+  if (error2 !== void 0) {
+    recordTrial(engine, run2, index, trial, {
+      output: output === void 0 ? null : output,
+      error: error2,
+      durationMs: durationMs2,
+      passed: false,
+      evaluations: [],
+      ...usage !== void 0 ? { usage } : {}
+    });
+    return;
+  }
+  let pending = false;
+  const started = spec.evaluators.flatMap((evaluator, i) => {
+    if (evaluator.when !== void 0 && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
+    const limit = run2.suite.evaluatorLimits[i];
+    const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2);
+    const result = limit ? limit(evaluateOne) : evaluateOne();
+    if (result instanceof Promise) pending = true;
+    return [result];
+  });
+  const evaluated = pending ? await Promise.all(started.map((result) => Promise.resolve(result))) : started;
+  const evaluations = evaluated.filter((result) => result !== null);
+  if (engine.calls.interrupted) return;
+  const decided = decidePass(engine, unit, testCase.data, output, evaluations);
+  const passed = typeof decided === "boolean" ? decided : await decided;
+  if (engine.calls.interrupted) return;
+  recordTrial(engine, run2, index, trial, {
+    output: output === void 0 ? null : output,
+    error: null,
+    durationMs: durationMs2,
+    passed,
+    evaluations,
+    ...usage !== void 0 ? { usage } : {}
+  });
+}
+function targetOutput(value) {
+  if (typeof value !== "object" || value === null || !("output" in value)) {
+    return {
+      ok: false,
+      error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
+    };
+  }
+  const { output, usage, error: error2 } = value;
+  return {
+    ok: true,
+    value: {
+      output,
+      ...isUsage(usage) ? { usage } : {},
+      ...typeof error2 === "string" ? { error: error2 } : {}
+    }
+  };
+}
+function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs) {
+  if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
+  const { run: run2 } = unit;
+  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs, unit.trial + 1);
+  const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
+  const called = engine.calls.call(
+    unit,
+    () => inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
+    args,
+    timeoutMs2
+  );
+  return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
+}
+function inTrialOf(unit, fn) {
+  return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
+}
+function evaluationOf(evaluator, outcome2) {
+  if (!outcome2.ok) {
+    return erroredEvaluation(evaluator, outcome2.error, outcome2.durationMs, outcome2.thrown);
+  }
+  if (outcome2.value === void 0 || outcome2.value === null) return null;
+  const checked = guarded(() => ({
+    ok: true,
+    value: toEvaluationResult(evaluator, outcome2.value, outcome2.durationMs)
+  }));
+  return checked.ok ? checked.value : erroredEvaluation(evaluator, checked.error, outcome2.durationMs);
+}
+function guarded(check2) {
+  try {
+    return check2();
+  } catch (error2) {
+    return { ok: false, error: `reading what it returned threw: ${describeError3(error2)}` };
+  }
+}
+function decidePass(engine, unit, testCase, output, evaluations) {
+  const { pass } = unit.run.suite.spec;
+  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
+  if (pass === "any") {
+    const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
+    return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
+  }
+  return passByFunction(engine, unit, pass, { testCase, output, evaluations });
+}
+async function passByFunction(engine, unit, pass, o) {
+  const { testCase, output, evaluations } = o;
+  const { run: run2 } = unit;
+  const { timeoutMs: timeoutMs2 } = run2.suite.spec;
+  const called = engine.calls.call(
+    unit,
+    () => pass({ testCase, output, params: run2.params, evaluations }),
+    new CallScope(),
+    timeoutMs2
+  );
+  const outcome2 = called instanceof Promise ? await called : called;
+  if (outcome2.ok && typeof outcome2.value === "boolean") return outcome2.value;
+  const error2 = outcome2.ok ? `the pass condition returned ${describeValue(outcome2.value)}; expected true or false` : outcome2.error;
+  evaluations.push({
+    evaluator: PASS_CONDITION_EVALUATOR,
+    score: null,
+    threshold: null,
+    passed: false,
+    metadata: null,
+    error: error2,
+    durationMs: outcome2.durationMs
+  });
+  return false;
+}
+function recordTrial(engine, run2, index, trial, result) {
+  const testCase = run2.cases[index];
+  const trials = run2.suite.trials;
+  if (trials === 1) {
+    const { usage, ...rest } = result;
+    record2(engine, run2, index, caseOf(testCase, rest, usage), false);
+    return;
+  }
+  let pending = run2.pendingTrials.get(index);
+  if (pending === void 0) {
+    pending = { trials: new Array(trials), done: 0 };
+    run2.pendingTrials.set(index, pending);
+  }
+  pending.trials[trial] = result;
+  if (++pending.done < trials) return;
+  run2.pendingTrials.delete(index);
+  record2(engine, run2, index, aggregateTrials(testCase, pending.trials), false);
+}
+function abandonCase(engine, run2, index, reason) {
+  const finished = run2.pendingTrials.get(index)?.trials;
+  for (let trial = 0; trial < run2.suite.trials; trial++) {
+    if (finished?.[trial] !== void 0) continue;
+    recordTrial(engine, run2, index, trial, {
+      output: null,
+      error: reason,
+      durationMs: 0,
+      passed: false,
+      evaluations: []
+    });
+  }
+}
+function caseOf(testCase, trial, usage) {
+  return {
+    id: testCase.id,
+    contentId: testCase.contentId,
+    ...caseInputId(testCase),
+    source: testCase.source,
+    data: testCase.data,
+    ...caseTags(testCase),
+    ...trial,
+    ...usage !== void 0 ? { usage } : {}
+  };
+}
+var init_trial = __esm({
+  "src/run/trial.ts"() {
+    "use strict";
+    init_cache();
+    init_errors();
+    init_reserved_ids();
+    init_identity();
+    init_call();
+    init_evaluation();
+    init_state();
+    init_trials();
+  }
+});
+
+// src/run/engine.ts
+async function runSuites(suites, options2 = {}) {
+  const now = options2.now ?? (() => performance.now());
+  const engine = {
+    now,
+    calls: new UserCalls(now),
+    slots: [],
+    ended: false,
+    encode: options2.encode,
+    global: options2.globalConcurrency === void 0 ? null : createLimit(options2.globalConcurrency, "globalConcurrency"),
+    listener: options2.listener,
+    keepCases: options2.keepCases ?? true,
+    positions: options2.positions ?? false,
+    shard: options2.shard ?? false,
+    completed: 0,
+    listenerError: null,
+    yieldAt: performance.now() + YIELD_EVERY_MS
+  };
+  const states = [];
+  for (const spec of suites) {
+    const position2 = states.reduce((sum2, suite) => sum2 + suite.runs.length, 0);
+    states.push(suiteState(engine, spec, position2));
+  }
+  const runs = states.flatMap((suite) => suite.runs);
+  const unfinished = (run2) => run2.cases.length - (run2.resumed?.size ?? 0);
+  const total = runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0);
+  const start = {
+    total,
+    runs: runs.map((run2) => ({
+      suite: run2.suite.spec.id,
+      params: run2.params,
+      cases: run2.cases.length,
+      finished: run2.resumed?.size ?? 0
+    }))
+  };
+  tell(engine, () => engine.listener?.onStart?.(start));
+  for (const [i, run2] of runs.entries()) replayResumed(engine, run2, specOf(suites, i).resumed);
+  options2.control?.attach({
+    neverSettled: () => engine.calls.neverSettled(NEVER_SETTLED),
+    abandon: (reason, blame) => abandon(engine, runs, total, reason, blame)
+  });
+  const { signal } = options2;
+  const onAbort = () => engine.calls.interrupt(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const workers = [];
+    for (const suite of states) {
+      const units = suite.runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0) * suite.trials;
+      const count = Math.min(suite.spec.concurrency, units);
+      for (let i = 0; i < count; i++) workers.push(suiteWorker(engine, suite));
+    }
+    await Promise.all(workers);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    options2.control?.attach(void 0);
+  }
+  if (engine.ended) {
+    return { runs: runs.map((run2) => toRunResult(run2, engine.shard)), interrupted: true };
+  }
+  engine.ended = true;
+  if (engine.listenerError !== null) throw engine.listenerError.error;
+  return {
+    runs: runs.map((run2) => toRunResult(run2, engine.shard)),
+    interrupted: engine.calls.interrupted && engine.completed < total
+  };
+}
+function abandon(engine, runs, total, reason, blame) {
+  if (engine.ended) return void 0;
+  const current = engine.calls.current;
+  engine.calls.interrupt(new Error(reason));
+  const inFlight = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const unit of [current, ...engine.slots.map((slot) => slot.unit)]) {
+    if (unit === null || unit === void 0) continue;
+    const key = `${unit.run.position}:${unit.index}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inFlight.push(unit);
+  }
+  const recorded = blame === "none" ? [] : current !== null ? [current] : inFlight;
+  for (const unit of recorded) abandonCase(engine, unit.run, unit.index, reason);
+  engine.ended = true;
+  return {
+    result: {
+      runs: runs.map((run2) => toRunResult(run2, engine.shard)),
+      interrupted: engine.completed < total
+    },
+    running: inFlight.map(runningCase),
+    recorded: recorded.length,
+    current: current === null ? null : runningCase(current)
+  };
+}
+function runningCase({ run: run2, index }) {
+  const testCase = run2.cases[index];
+  return {
+    suite: run2.suite.spec.id,
+    params: run2.params,
+    id: testCase.id,
+    source: testCase.source
+  };
+}
+function suiteState(engine, spec, firstPosition) {
+  checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
+  const trials = spec.trials ?? 1;
+  if (!(Number.isInteger(trials) && trials >= 1)) {
+    throw new RangeError(
+      `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`
+    );
+  }
+  const suite = {
+    spec,
+    runs: [],
+    trials,
+    nextRun: 0,
+    nextCase: 0,
+    nextTrial: 0,
+    evaluatorLimits: spec.evaluators.map(
+      (evaluator) => evaluator.maxConcurrency === void 0 || evaluator.maxConcurrency === Infinity ? null : createLimit(
+        evaluator.maxConcurrency,
+        `suite "${spec.id}": evaluator "${evaluator.id}": maxConcurrency`
+      )
+    )
+  };
+  const evaluatorIds2 = spec.evaluators.map((evaluator) => evaluator.id);
+  const agreement = agreementOf(spec.evaluators);
+  suite.runs = spec.runs.map((run2, i) => ({
+    suite,
+    position: firstPosition + i,
+    params: run2.params,
+    cases: run2.cases,
+    resumed: run2.resumed?.positions,
+    results: engine.keepCases ? new Array(run2.cases.length) : null,
+    summary: new SummaryAccumulator(evaluatorIds2, { trials, ...agreement ? { agreement } : {} }),
+    pendingTrials: /* @__PURE__ */ new Map()
+  }));
+  return suite;
+}
+function specOf(suites, position2) {
+  let at = position2;
+  for (const spec of suites) {
+    if (at < spec.runs.length) return spec.runs[at];
+    at -= spec.runs.length;
+  }
+  throw new RangeError(`no run at position ${position2}`);
+}
+function replayResumed(engine, run2, resumed) {
+  if (resumed === void 0) return;
+  let count = 0;
+  for (const { index, result } of resumed.results()) {
+    if (!resumed.positions.has(index)) {
+      throw new RangeError(`a resumed case has position ${index}, not among the run's resumed`);
+    }
+    record2(engine, run2, index, result, true);
+    count++;
+  }
+  if (count !== resumed.positions.size) {
+    throw new RangeError(
+      `the resumed run gave ${count} results for ${resumed.positions.size} positions`
+    );
+  }
+}
+function checkConcurrency(concurrency, label) {
+  if (!(Number.isInteger(concurrency) && concurrency >= 1) && concurrency !== Infinity) {
+    throw new RangeError(`${label} must be a positive integer, got ${describeValue(concurrency)}`);
+  }
+}
+function createLimit(concurrency, label) {
+  checkConcurrency(concurrency, label);
+  return pLimit(concurrency);
+}
+async function suiteWorker(engine, suite) {
+  const slot = { unit: void 0 };
+  engine.slots.push(slot);
+  for (; ; ) {
+    slot.unit = void 0;
+    if (engine.calls.interrupted) return;
+    const unit = nextUnit(suite);
+    if (unit === void 0) return;
+    if (engine.global === null) {
+      slot.unit = unit;
+      await runTrial(engine, unit);
+    } else {
+      await engine.global(() => {
+        slot.unit = unit;
+        return runTrial(engine, unit);
+      });
+    }
+    if (performance.now() >= engine.yieldAt) {
+      await new Promise((resolve19) => setImmediate(resolve19));
+      engine.yieldAt = performance.now() + YIELD_EVERY_MS;
+    }
+  }
+}
+function nextUnit(suite) {
+  for (; ; ) {
+    const run2 = suite.runs[suite.nextRun];
+    if (run2 === void 0) return void 0;
+    const index = suite.nextCase;
+    if (index >= run2.cases.length) {
+      suite.nextRun++;
+      suite.nextCase = 0;
+      continue;
+    }
+    if (run2.resumed?.has(index) === true) {
+      suite.nextCase++;
+      continue;
+    }
+    const trial = suite.nextTrial++;
+    if (suite.nextTrial >= suite.trials) {
+      suite.nextTrial = 0;
+      suite.nextCase++;
+    }
+    return { run: run2, index, trial };
+  }
+}
+function toRunResult(run2, shard) {
+  const { spec } = run2.suite;
+  const cases = run2.results?.filter((result) => result !== void 0) ?? [];
+  const summary2 = run2.summary.summary();
+  const gate = evaluateRunGate(summary2, spec.gate, run2.cases.length, shard);
+  return {
+    suite: spec.id,
+    params: run2.params,
+    testset: { ...spec.testset, cases: run2.cases.length },
+    verdict: gate.verdict,
+    gate: { conditions: gate.conditions },
+    summary: summary2,
+    cases
+  };
+}
+var YIELD_EVERY_MS, NEVER_SETTLED;
+var init_engine = __esm({
+  "src/run/engine.ts"() {
+    "use strict";
+    init_p_limit();
+    init_errors();
+    init_call();
+    init_state();
+    init_summary();
+    init_trial();
+    YIELD_EVERY_MS = 20;
+    NEVER_SETTLED = "never settled: nothing was left to run while it waited, so its promise can no longer resolve (a timeout bounds such a call)";
+  }
+});
+
+// src/shared/templates.ts
+function lex(text2) {
+  const texts = [];
+  const templates = [];
+  const escapes = [];
+  let unclosed = -1;
+  let literal = "";
+  let from = 0;
+  let at = text2.indexOf("{{");
+  while (at >= 0) {
+    let run2 = 0;
+    while (at - run2 > from && text2[at - run2 - 1] === "\\") run2++;
+    const before = text2.slice(from, at - run2) + "\\".repeat(Math.floor(run2 / 2));
+    if (run2 % 2 === 1) {
+      escapes.push({ index: at, backslashes: run2 });
+      literal += `${before}{{`;
+      from = at + 2;
+      at = text2.indexOf("{{", from);
+      continue;
+    }
+    TEMPLATE_AT.lastIndex = at;
+    const match = TEMPLATE_AT.exec(text2);
+    if (match) {
+      texts.push(literal + before);
+      literal = "";
+      templates.push({ expression: match[1] ?? "", index: at });
+      from = TEMPLATE_AT.lastIndex;
+      at = text2.indexOf("{{", from);
+      continue;
+    }
+    TEMPLATE_AT.lastIndex = at + 1;
+    if (unclosed < 0 && !TEMPLATE_AT.test(text2)) unclosed = at;
+    at = text2.indexOf("{{", at + 1);
+  }
+  texts.push(literal + text2.slice(from));
+  return { texts, templates, escapes, unclosed };
+}
+function onlyTemplate({ texts, templates }) {
+  const [only] = templates;
+  return only && templates.length === 1 && texts.every((piece) => BLANK.test(piece)) ? only : void 0;
+}
+function isWholeTemplate(text2) {
+  return text2.includes("{{") && onlyTemplate(lex(text2)) !== void 0;
+}
+function sampleText(text2, sample) {
+  return text2.includes("{{") ? lex(text2).texts.join(sample) : text2;
+}
+function escapedTemplates(text2) {
+  if (!text2.includes("{{")) return [];
+  return lex(text2).escapes.flatMap(({ index, backslashes }) => {
+    TEMPLATE_AT.lastIndex = index;
+    const expression = TEMPLATE_AT.exec(text2)?.[1];
+    return expression !== void 0 && checkTemplateExpression(expression) === null ? [{ index, backslashes, expression }] : [];
+  });
+}
+function textPieces2(text2) {
+  return text2.includes("{{") ? lex(text2).texts : [text2];
+}
+function templateSpans(text2) {
+  if (!text2.includes("{{")) return [];
+  return lex(text2).templates;
+}
+function templateExpressions(text2) {
+  return templateSpans(text2).map((span) => span.expression);
+}
+function unclosedTemplateIndex(text2) {
+  return text2.includes("{{") ? lex(text2).unclosed : -1;
+}
+function parseTemplatePath(expr) {
+  ROOT.lastIndex = 0;
+  const root2 = ROOT.exec(expr)?.[0];
+  const keys = [];
+  let at = root2?.length ?? 0;
+  while (root2 !== void 0 && at < expr.length) {
+    STEP.lastIndex = at;
+    const step = STEP.exec(expr);
+    if (!step) break;
+    const [, name, index, doubleQuoted, singleQuoted] = step;
+    keys.push(name ?? index ?? singleQuoted ?? JSON.parse(doubleQuoted ?? '""'));
+    at = STEP.lastIndex;
+  }
+  if (root2 === void 0 || at < expr.length) {
+    return {
+      error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`
+    };
+  }
+  return { root: root2, keys };
+}
+function checkTemplateExpression(expr) {
+  const path = parseTemplatePath(expr);
+  if ("error" in path) return path.error;
+  if (!TEMPLATE_ROOTS.includes(path.root)) {
+    return `template {{ ${expr} }} starts with "${path.root}": expected one of ${TEMPLATE_ROOTS.join(", ")}`;
+  }
+  return null;
+}
+function formatTemplatePath(root2, keys) {
+  let text2 = root2;
+  for (const key of keys) {
+    if (/^\d+$/.test(key)) text2 += `[${key}]`;
+    else if (/^[\w$-]+$/.test(key)) text2 += `.${key}`;
+    else text2 += `[${JSON.stringify(key)}]`;
+  }
+  return text2;
+}
+function hasTemplates(value) {
+  if (typeof value === "string") {
+    if (!value.includes("{{")) return false;
+    const { templates, unclosed } = lex(value);
+    return templates.length > 0 || unclosed >= 0;
+  }
+  if (Array.isArray(value)) return value.some(hasTemplates);
+  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
+  return false;
+}
+function literalValue(value) {
+  if (typeof value === "string") {
+    if (!value.includes("{{")) return value;
+    const { texts, templates } = lex(value);
+    return templates.length > 0 ? value : texts.join("");
+  }
+  if (Array.isArray(value)) {
+    const items = value.map(literalValue);
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    const read = entries.map(([key, item]) => [key, literalValue(item)]);
+    return read.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(read);
+  }
+  return value;
+}
+function resolveTemplates(value, scope) {
+  return compileTemplates(value)(scope);
+}
+function compileTemplates(value) {
+  if (typeof value === "string") return compileString(value);
+  if (Array.isArray(value)) {
+    const items = value.map(compileTemplates);
+    return (scope) => {
+      const out = [];
+      for (const item of items) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out.push(r.value);
+      }
+      return { ok: true, value: out };
+    };
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).map(
+      ([key, item]) => [key, compileTemplates(item)]
+    );
+    return (scope) => {
+      const out = {};
+      for (const [key, item] of entries) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out[key] = r.value;
+      }
+      return { ok: true, value: out };
+    };
+  }
+  const constant = { ok: true, value };
+  return () => constant;
+}
+function interpolated(value) {
+  return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+}
+function compileString(text2) {
+  if (!text2.includes("{{")) {
+    const constant = { ok: true, value: text2 };
+    return () => constant;
+  }
+  const lexed = lex(text2);
+  const only = onlyTemplate(lexed);
+  if (only) {
+    const parts = parsePath(only.expression);
+    return (scope) => lookup(only.expression, parts, scope);
+  }
+  return compileLexed(lexed, interpolated);
+}
+function compileText(text2, toText) {
+  if (!text2.includes("{{")) {
+    const constant = { ok: true, value: text2 };
+    return () => constant;
+  }
+  return compileLexed(lex(text2), toText);
+}
+function compileLexed({ texts, templates }, toText) {
+  const paths = templates.map(({ expression }) => ({ expression, parts: parsePath(expression) }));
+  return (scope) => {
+    let out = texts[0] ?? "";
+    for (let i = 0; i < paths.length; i++) {
+      const { expression, parts } = paths[i];
+      const r = lookup(expression, parts, scope);
+      if (!r.ok) return r;
+      out += toText(r.value, i);
+      out += texts[i + 1] ?? "";
+    }
+    return { ok: true, value: out };
+  };
+}
+function parsePath(expr) {
+  const bad = checkTemplateExpression(expr);
+  if (bad) return { error: bad };
+  const path = parseTemplatePath(expr);
+  return "error" in path ? path : [path.root, ...path.keys];
+}
+function lookup(expr, parts, scope) {
+  if (!Array.isArray(parts)) return { ok: false, error: parts.error };
+  let current = scope;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const property2 = current !== null && typeof current === "object" ? Object.getOwnPropertyDescriptor(current, part) : void 0;
+    if (property2 === void 0 || !("value" in property2)) {
+      const walked = formatTemplatePath(parts[0] ?? "", parts.slice(1, i + 1));
+      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
+    }
+    current = property2.value;
+  }
+  return { ok: true, value: current };
+}
+var TEMPLATE_ROOTS, TEMPLATE_AT, BLANK, ROOT, STEP;
+var init_templates = __esm({
+  "src/shared/templates.ts"() {
+    "use strict";
+    TEMPLATE_ROOTS = ["case", "output", "params"];
+    TEMPLATE_AT = /\{\{\s*([^{}]*?)\s*\}\}/y;
+    BLANK = /^\s*$/;
+    ROOT = /^[A-Za-z_$][\w$-]*/y;
+    STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
+  }
+});
+
+// src/shared/secrets.ts
+function isSecretName(name) {
+  return SECRET_NAME.test(name);
+}
+function secretsInHeaders(headers) {
+  const found2 = [];
+  for (const [name, written] of Object.entries(headers ?? {})) {
+    if (PLAIN_HEADERS.has(name.toLowerCase()) || hasTemplates(written)) continue;
+    const value = sentText(written);
+    found2.push(value);
+    const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
+    if (token !== void 0) found2.push(token);
+  }
+  return found2;
+}
+function secretsInEnv(env) {
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (value === void 0) return [];
+    if (isSecretName(name)) return [value];
+    return userPart(value) === null ? [] : secretsInUrl(value);
+  });
+}
+function maskCredentialsIn(text2) {
+  return text2.includes("@") ? text2.replace(URL_USER_PART, "$1***@") : text2;
+}
+function userPart(url) {
+  const match = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/.exec(url);
+  if (match === null) return null;
+  const [whole, before = "", userinfo = ""] = match;
+  const after = url.slice(whole.length);
+  const colon = userinfo.indexOf(":");
+  return colon < 0 ? { before, user: userinfo, password: null, after } : { before, user: userinfo.slice(0, colon), password: userinfo.slice(colon + 1), after };
+}
+function maskUrlCredentials(url, options2 = {}) {
+  const part = userPart(url);
+  if (part === null) return url;
+  const shown = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
+  return `${part.before}${shown}@${part.after}`;
+}
+function secretsInUrl(url) {
+  const found2 = [];
+  const add = (written) => {
+    if (hasTemplates(written)) return;
+    const value = sentText(written);
+    found2.push(value);
+    try {
+      const decoded = decodeURIComponent(value);
+      if (decoded !== value) found2.push(decoded);
+    } catch {
+    }
+  };
+  const part = userPart(url);
+  if (part !== null) {
+    add(part.user);
+    if (part.password !== null) add(part.password);
+  }
+  const query = url.indexOf("?");
+  if (query < 0) return found2;
+  for (const pair of url.slice(query + 1).split(/[&#]/)) {
+    const [name = "", value = ""] = pair.split("=", 2);
+    if (SECRET_PARAM.test(name)) add(value);
+  }
+  return found2;
+}
+function createScrubber(secrets) {
+  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH);
+  values.sort((a, b) => b.length - a.length);
+  if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
+  const forms = /* @__PURE__ */ new Set();
+  for (const value of values) {
+    forms.add(value);
+    forms.add(JSON.stringify(value).slice(1, -1));
+    forms.add(encodeURIComponent(value));
+  }
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+  const replaceAll = (text2) => {
+    let out = text2;
+    for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  return {
+    empty: false,
+    text: replaceAll,
+    json(text2) {
+      let out = replaceAll(text2);
+      if (out.includes("\u2026")) {
+        for (const form of ordered) {
+          for (let k = form.length - 1; k >= MIN_PARTIAL; k--) {
+            const cut = `${form.slice(0, k)}\u2026`;
+            if (out.includes(cut)) out = out.split(cut).join(`${REDACTED}\u2026`);
+            const tail = `\u2026${form.slice(form.length - k)}`;
+            if (out.includes(tail)) out = out.split(tail).join(`\u2026${REDACTED}`);
+          }
+        }
+      }
+      return out;
+    }
+  };
+}
+function sentText(text2) {
+  const value = literalValue(text2);
+  return typeof value === "string" ? value : text2;
+}
+var REDACTED, MIN_SECRET_LENGTH, MIN_PARTIAL, SECRET_NAME, SECRET_PARAM, PLAIN_HEADERS, URL_USER_PART, NO_SECRETS;
+var init_secrets = __esm({
+  "src/shared/secrets.ts"() {
+    "use strict";
+    init_templates();
+    REDACTED = "[redacted]";
+    MIN_SECRET_LENGTH = 8;
+    MIN_PARTIAL = 6;
+    SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE)/i;
+    SECRET_PARAM = /(key|token|secret|password|auth|sig|signature|credential|code)/i;
+    PLAIN_HEADERS = /* @__PURE__ */ new Set(["accept", "content-type", "user-agent"]);
+    URL_USER_PART = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/\\?#@]+@/g;
+    NO_SECRETS = createScrubber([]);
+  }
+});
+
+// src/pipeline/execute.ts
+async function execute(suites, options2) {
+  const { log, reporters } = options2;
+  const scrubber = options2.scrubber ?? NO_SECRETS;
+  let shownParams = [];
+  const listener = {
+    onStart(engineStart) {
+      shownParams = engineStart.runs.map((run2) => scrubbedParams(run2.params, scrubber));
+      const start = {
+        ...engineStart,
+        runs: engineStart.runs.map((run2, i) => ({ ...run2, params: shownParams[i] ?? run2.params }))
+      };
+      log.open(start.runs);
+      tellEach(reporters, (reporter) => reporter.onRunStart?.(start));
+    },
+    onCaseDone(finished) {
+      const done = scrubbed(finished, scrubber, shownParams[finished.run]);
+      log.record(done.run, done.index, done.result, done.json);
+      tellEach(reporters, (reporter) => reporter.onCaseDone?.(done));
+    }
+  };
+  const startedAt = /* @__PURE__ */ new Date();
+  const t0 = performance.now();
+  try {
+    const result = await runSuites(suites, {
+      ...options2.engine,
+      listener,
+      keepCases: false,
+      // Each case is encoded as the artifact writes it once, as it finishes: one that cannot be
+      // (a throwing toJSON or getter in user values) is that case's error, not the run's end.
+      encode: (result2) => stringifyCase(result2)
+    });
+    const artifact = await options2.artifact({
+      runs: result.runs.map((run2, i) => ({ ...run2, params: shownParams[i] ?? run2.params })),
+      interrupted: result.interrupted,
+      startedAt,
+      durationMs: performance.now() - t0
+    });
+    const end = { artifact, log };
+    for (const reporter of reporters) await reporter.onRunEnd?.(end);
+    return artifact;
+  } finally {
+    for (const reporter of reporters) reporter.close?.();
+  }
+}
+function scrubbed(done, scrubber, params = done.params) {
+  if (scrubber.empty) return done;
+  const json = done.json === void 0 ? void 0 : scrubber.json(done.json);
+  if (json === done.json) return params === done.params ? done : { ...done, params };
+  return { ...done, params, json, result: JSON.parse(json) };
+}
+function scrubbedParams(params, scrubber) {
+  if (scrubber.empty) return params;
+  const text2 = JSON.stringify(params);
+  const clean = scrubber.json(text2);
+  return clean === text2 ? params : JSON.parse(clean);
+}
+function tellEach(reporters, tell2) {
+  let failure = null;
+  for (const reporter of reporters) {
+    try {
+      tell2(reporter);
+    } catch (error2) {
+      failure ??= { error: error2 };
+    }
+  }
+  if (failure !== null) throw failure.error;
+}
+var init_execute = __esm({
+  "src/pipeline/execute.ts"() {
+    "use strict";
+    init_artifact();
+    init_engine();
+    init_secrets();
   }
 });
 
@@ -42782,11 +44364,11 @@ var init_ResizeableBuffer = __esm({
 });
 
 // node_modules/csv-parse/lib/api/init_state.js
-var init_state;
+var init_state2;
 var init_init_state = __esm({
   "node_modules/csv-parse/lib/api/init_state.js"() {
     init_ResizeableBuffer();
-    init_state = function(options2) {
+    init_state2 = function(options2) {
       const timchars = [
         // Basic Latin
         32,
@@ -43608,7 +45190,7 @@ var init_api = __esm({
         info: info2,
         original_options,
         options: options2,
-        state: init_state(options2),
+        state: init_state2(options2),
         __needMoreData: function(i, bufLen, end) {
           if (end) return false;
           const { encoding, escape: escape2, quote: quote3 } = this.options;
@@ -45583,7 +47165,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve18, reject) => {
+  return new Promise((resolve19, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -45592,7 +47174,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve18);
+    stream.once("end", resolve19);
     stream.once("error", reject);
   });
 }
@@ -45897,9 +47479,9 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute5, join as join13, posix as posix3, relative as relative3, resolve as resolve8, sep as sep4 } from "node:path";
+import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute5, join as join13, posix as posix3, relative as relative3, resolve as resolve9, sep as sep4 } from "node:path";
 async function repoRoot(dir) {
-  return findRoot(resolve8(dir), "a testset ref: cannot be read");
+  return findRoot(resolve9(dir), "a testset ref: cannot be read");
 }
 async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
@@ -45993,7 +47575,7 @@ async function readFileHistory(absPath) {
   return { ok: true, value: { repo, relPath, commits } };
 }
 async function locate(absPath, purpose, hint) {
-  const full = resolve8(absPath);
+  const full = resolve9(absPath);
   const dir = dirname9(full);
   const existing = await nearestExisting(dir);
   const root2 = await findRoot(dir, purpose, existing, hint);
@@ -46021,7 +47603,7 @@ async function findRoot(dir, purpose, existing, hint) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve8(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve9(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
@@ -46373,9 +47955,10 @@ function checkPartial(partial, name, config) {
 }
 function otherConfig(name, writtenBy, config) {
   if (writtenByConfig(writtenBy, config)) return void 0;
-  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
+  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
 }
 function planResume(plan, partial, options2 = {}) {
+  const shown = options2.shown ?? ((params) => params);
   const { name } = partial;
   const problems = [];
   const wanted = new Map(partial.runs.map((run2) => [runKey(run2), run2]));
@@ -46386,7 +47969,7 @@ function planResume(plan, partial, options2 = {}) {
     const runs = [];
     let trials = suite.trials;
     for (const planned of suite.runs) {
-      const key = runKey({ suite: suite.id, params: planned.params });
+      const key = runKey({ suite: suite.id, params: shown(planned.params) });
       const run2 = wanted.get(key);
       if (run2 === void 0) continue;
       found2.add(key);
@@ -46479,13 +48062,10 @@ function planOf(spec) {
   };
 }
 function annotateRuns(runs, specs) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const spec of specs) {
-    for (const run2 of spec.runs) byKey.set(runKey({ suite: spec.id, params: run2.params }), spec);
-  }
-  return runs.map((run2) => {
-    const spec = byKey.get(runKey(run2));
-    if (spec === void 0) return run2;
+  const specOfRun = specs.flatMap((spec) => spec.runs.map(() => spec));
+  return runs.map((run2, i) => {
+    const spec = specOfRun[i];
+    if (spec === void 0 || spec.id !== run2.suite) return run2;
     const { cases, ...head } = run2;
     return { ...head, plan: planOf(spec), cases };
   });
@@ -46503,14 +48083,13 @@ function withPinIgnored(artifact, ignored) {
 var init_annotate = __esm({
   "src/artifact/annotate.ts"() {
     "use strict";
-    init_run_key();
     init_summary();
   }
 });
 
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -46527,7 +48106,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve13(ctx.cwd, path), path);
+    file = openArtifactFile(resolve14(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -46548,7 +48127,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve13(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve14(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -46560,7 +48139,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve13(ctx.cwd, path), "utf8");
+    text2 = await readFile5(resolve14(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -46610,12 +48189,16 @@ function startResume(path, filters, trials, ctx) {
   const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
   return {
     filters: resumeFilters,
-    narrow(plan, config) {
+    narrow(plan, config, scrubber) {
       const mismatch = checkPartial(partial, path, config);
       if (mismatch.length > 0) throw problemsError("resume.mismatch", mismatch, path);
-      const resumed = planResume(plan, resumeIndex(named), trials !== void 0 ? { trials } : {});
+      const shown = (params) => scrubbedParams(params, scrubber);
+      const resumed = planResume(plan, resumeIndex(named), {
+        shown,
+        ...trials !== void 0 ? { trials } : {}
+      });
       if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
-      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named) };
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown) };
     },
     announce(plan) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
@@ -46660,11 +48243,11 @@ function resumeIndex(named) {
     }))
   };
 }
-function resumedCases(plan, named) {
+function resumedCases(plan, named, shown) {
   const partialRun = new Map(named.artifact.runs.map((run2, r) => [runKey(run2), r]));
   return (suiteId, i) => {
     const run2 = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
-    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: run2.params }));
+    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown(run2.params) }));
     if (run2 === void 0 || r === void 0 || run2.done === void 0) return void 0;
     const positions = run2.done;
     return {
@@ -46690,6 +48273,7 @@ var init_resume2 = __esm({
     init_run_key();
     init_labels();
     init_artifact_files();
+    init_execute();
   }
 });
 
@@ -47716,11 +49300,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve18) {
-      resolve18(value);
+    return value instanceof P ? value : new P(function(resolve19) {
+      resolve19(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve18, reject) {
+  return new (P || (P = Promise))(function(resolve19, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -47736,7 +49320,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -48054,7 +49638,7 @@ function info(message) {
 }
 
 // src/action/main.ts
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -48112,11 +49696,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve18) {
-      resolve18(value);
+    return value instanceof P ? value : new P(function(resolve19) {
+      resolve19(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve18, reject) {
+  return new (P || (P = Promise))(function(resolve19, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -48132,7 +49716,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve18(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -53191,7 +54775,7 @@ function text(value) {
 // src/action/run-evals.ts
 import { existsSync as existsSync5 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname12, isAbsolute as isAbsolute6, join as join18, relative as relative5, resolve as resolve15, sep as sep5 } from "node:path";
+import { dirname as dirname12, isAbsolute as isAbsolute6, join as join18, relative as relative5, resolve as resolve16, sep as sep5 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -53891,7 +55475,7 @@ function parseGridFilters(items) {
 
 // src/pipeline/run.ts
 init_artifact();
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync4, mkdtempSync, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
@@ -55308,1478 +56892,8 @@ function createReporters(specs, context3, kinds = reporterKinds) {
   });
 }
 
-// src/pipeline/execute.ts
-init_artifact();
-
-// src/run/engine.ts
-init_p_limit();
-init_errors();
-
-// src/shared/call-timeout.ts
-function timeoutMessage(timeoutMs2) {
-  return `timed out after ${timeoutMs2} ms`;
-}
-var CallTimeout = class extends DOMException {
-  /** The limit that passed. */
-  timeoutMs;
-  #doing;
-  constructor(timeoutMs2) {
-    super(timeoutMessage(timeoutMs2), "TimeoutError");
-    this.timeoutMs = timeoutMs2;
-  }
-  /** What the call was doing when its time ran out (`retrying, after …`); the first note wins. */
-  note(doing) {
-    this.#doing ??= doing;
-  }
-  /** `timed out after 1000 ms`, then ` while …` when something noted what it was doing. */
-  describe() {
-    return this.#doing === void 0 ? this.message : `${this.message} while ${this.#doing}`;
-  }
-};
-
-// src/run/call.ts
-var MAX_TIMER_MS = 2147483647;
-var CallScope = class {
-  #controller;
-  #aborted = false;
-  #reason;
-  #trial;
-  constructor(trial = 1) {
-    this.#trial = trial;
-  }
-  /** Which trial of the case the call is for, from 1 (always 1 without `trials:`). */
-  get trial() {
-    return this.#trial;
-  }
-  /** The signal handed to the callee; aborted on time-out or interrupt. */
-  get signal() {
-    if (this.#controller === void 0) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#reason);
-    }
-    return this.#controller.signal;
-  }
-  /**
-   * Aborts a scope's signal (once; later reasons are ignored, like AbortController). Static so
-   * that no `abort` method shows up on the objects user code receives.
-   */
-  static abort(scope, reason) {
-    if (scope.#aborted) return;
-    scope.#aborted = true;
-    scope.#reason = reason;
-    scope.#controller?.abort(reason);
-  }
-};
-var FnCallArgs = class extends CallScope {
-  testCase;
-  params;
-  constructor(testCase, params, trial = 1) {
-    super(trial);
-    this.testCase = testCase;
-    this.params = params;
-  }
-};
-var EvaluatorCallArgs = class extends CallScope {
-  testCase;
-  output;
-  params;
-  durationMs;
-  constructor(testCase, output, params, durationMs2, trial = 1) {
-    super(trial);
-    this.testCase = testCase;
-    this.output = output;
-    this.params = params;
-    this.durationMs = durationMs2;
-  }
-};
-function isThenable(value) {
-  if (value === null || typeof value !== "object" && typeof value !== "function") return false;
-  try {
-    return typeof value.then === "function";
-  } catch {
-    return false;
-  }
-}
-function describeError3(error2) {
-  try {
-    return messageOf(error2);
-  } catch (reading) {
-    let why2 = "";
-    try {
-      why2 = `: ${messageOf(reading)}`;
-    } catch {
-    }
-    return `it threw a value whose message cannot be read${why2}`;
-  }
-}
-function messageOf(error2) {
-  if (typeof error2 === "string") return error2;
-  if (typeof error2 === "object" && error2 !== null) {
-    const message = error2.message;
-    if (typeof message === "string" && message !== "") return message;
-    if (error2 instanceof Error) return error2.name;
-  }
-  const json = jsonOf(error2);
-  return json ?? String(error2);
-}
-function jsonOf(value) {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return void 0;
-  }
-}
-function roundMs(ms) {
-  return Math.round(ms * 1e3) / 1e3;
-}
-function syncTimeoutMessage(timeoutMs2, ranMs) {
-  return `${timeoutMessage(timeoutMs2)} (it ran ${Math.round(ranMs)} ms without returning: synchronous code cannot be stopped in-process)`;
-}
-var INTERRUPTED = "interrupted";
-var ignore = () => {
-};
-var UserCalls = class {
-  #now;
-  #pending = /* @__PURE__ */ new Set();
-  #interrupted = false;
-  #reason;
-  /** The unit whose user code is running synchronously right now, else null. */
-  current = null;
-  constructor(now) {
-    this.#now = now;
-  }
-  /** True once `interrupt` was called: start no new user calls. */
-  get interrupted() {
-    return this.#interrupted;
-  }
-  /** Calls waiting on a promise. */
-  get pending() {
-    return this.#pending.size;
-  }
-  /**
-   * Calls `fn` for `unit`, no longer than `timeoutMs` (null: no limit) and no longer than the
-   * next interrupt. A call that answers synchronously gives its outcome at once, timed right
-   * after it returns, before any other case gets a turn: its duration is its own. Never throws
-   * or rejects.
-   */
-  call(unit, fn, scope, timeoutMs2) {
-    const started = this.#now();
-    let value;
-    this.current = unit;
-    try {
-      value = fn();
-    } catch (thrown) {
-      this.current = null;
-      return { ok: false, error: describeError3(thrown), thrown, durationMs: this.#since(started) };
-    }
-    this.current = null;
-    const ranMs = this.#now() - started;
-    const overran = timeoutMs2 !== null && ranMs > timeoutMs2;
-    if (!isThenable(value)) {
-      return overran ? { ok: false, error: syncTimeoutMessage(timeoutMs2, ranMs), durationMs: roundMs(ranMs) } : { ok: true, value, durationMs: roundMs(ranMs) };
-    }
-    if (overran) {
-      this.#abandon(value, scope, new CallTimeout(timeoutMs2));
-      return { ok: false, error: syncTimeoutMessage(timeoutMs2, ranMs), durationMs: roundMs(ranMs) };
-    }
-    if (this.#interrupted) {
-      this.#abandon(value, scope, this.#reason);
-      return Promise.resolve({ ok: false, error: INTERRUPTED, durationMs: roundMs(ranMs) });
-    }
-    return this.#settle(value, scope, timeoutMs2, started, ranMs);
-  }
-  /** Aborts every pending call and resolves each of them as interrupted. */
-  interrupt(reason) {
-    if (this.#interrupted) return;
-    this.#interrupted = true;
-    this.#reason = reason;
-    this.#endAll(reason, INTERRUPTED);
-  }
-  /**
-   * Nothing else can happen (the event loop emptied): every call still waiting on a promise
-   * never settles. Each ends as an error with `message` and the run goes on. Returns how many.
-   */
-  neverSettled(message) {
-    const count = this.#pending.size;
-    this.#endAll(new Error(message), message);
-    return count;
-  }
-  #endAll(reason, error2) {
-    const pending = [...this.#pending];
-    this.#pending.clear();
-    for (const call of pending) call.end(reason, error2);
-  }
-  #since(started) {
-    return roundMs(this.#now() - started);
-  }
-  /** No longer waits on `value`: its signal is aborted and a later rejection is not unhandled. */
-  #abandon(value, scope, reason) {
-    CallScope.abort(scope, reason);
-    Promise.resolve(value).then(ignore, ignore);
-  }
-  /**
-   * Waits for a promise returned by user code whose synchronous part took `ranMs` of its
-   * limit. A time-out aborts the scope's signal with a `TimeoutError` (a {@link CallTimeout},
-   * whose abort listeners may note what the call was waiting on: that goes in the error); the
-   * timer is cleared however the wait ends, so nothing keeps the process alive.
-   */
-  #settle(value, scope, timeoutMs2, started, ranMs) {
-    return new Promise((resolve18) => {
-      let timer;
-      let done = false;
-      const finish = (outcome2) => {
-        if (done) return;
-        done = true;
-        if (timer !== void 0) clearTimeout(timer);
-        this.#pending.delete(call);
-        resolve18(outcome2);
-      };
-      const call = {
-        end: (reason, error2) => {
-          CallScope.abort(scope, reason);
-          finish({ ok: false, error: error2, durationMs: this.#since(started) });
-        }
-      };
-      this.#pending.add(call);
-      if (timeoutMs2 !== null && timeoutMs2 <= MAX_TIMER_MS) {
-        timer = setTimeout(() => {
-          const reason = new CallTimeout(timeoutMs2);
-          CallScope.abort(scope, reason);
-          finish({ ok: false, error: reason.describe(), durationMs: this.#since(started) });
-        }, timeoutMs2 - ranMs);
-      }
-      const late = (durationMs2) => timeoutMs2 !== null && durationMs2 > timeoutMs2 ? {
-        ok: false,
-        error: `${timeoutMessage(timeoutMs2)} (it settled after ${Math.round(durationMs2)} ms)`,
-        durationMs: durationMs2
-      } : void 0;
-      Promise.resolve(value).then(
-        (result) => {
-          const durationMs2 = this.#since(started);
-          finish(late(durationMs2) ?? { ok: true, value: result, durationMs: durationMs2 });
-        },
-        (error2) => {
-          const durationMs2 = this.#since(started);
-          finish(
-            late(durationMs2) ?? {
-              ok: false,
-              error: describeError3(error2),
-              thrown: error2,
-              durationMs: durationMs2
-            }
-          );
-        }
-      );
-    });
-  }
-};
-
-// src/run/unencodable.ts
-function unencodable(encode, result, error2) {
-  const problems = [];
-  const encodes = (what, value) => {
-    try {
-      encode(value);
-      return true;
-    } catch (thrown) {
-      problems.push(`${what}: ${describeError3(thrown)}`);
-      return false;
-    }
-  };
-  const part = (trial, label) => ({
-    ...trial,
-    output: encodes(`${label}output`, trial.output) ? trial.output : null,
-    evaluations: trial.evaluations.map(
-      (evaluation) => encodes(`${label}evaluator "${evaluation.evaluator}"`, evaluation) ? evaluation : brokenEvaluation(evaluation)
-    )
-  });
-  const { trials, ...single } = result;
-  const fixed = {
-    ...single,
-    ...part(single, ""),
-    data: encodes("the case data", single.data) ? single.data : {},
-    ...trials !== void 0 ? { trials: trials.map((trial, i) => part(trial, `trial ${i + 1}: `)) } : {}
-  };
-  if (problems.length === 0) problems.push(describeError3(error2));
-  fixed.error = `the result cannot be written as JSON (${problems.join("; ")})`;
-  fixed.passed = false;
-  return fixed;
-}
-function brokenEvaluation(evaluation) {
-  return {
-    evaluator: String(evaluation.evaluator),
-    score: null,
-    threshold: plainThreshold(evaluation.threshold),
-    passed: false,
-    metadata: null,
-    error: "its result cannot be written as JSON (see the case error)",
-    durationMs: evaluation.durationMs
-  };
-}
-function plainThreshold(threshold) {
-  if (threshold === null) return null;
-  const plain = {};
-  for (const bound of ["lt", "lte", "gt", "gte"]) {
-    const value = threshold[bound];
-    if (typeof value === "number") plain[bound] = value;
-  }
-  return plain;
-}
-
-// src/run/state.ts
-function record2(engine, run2, index, result, replayed) {
-  const testCase = run2.cases[index];
-  if (engine.positions) result.index = testCase.index;
-  let json;
-  if (engine.encode !== void 0) {
-    try {
-      json = engine.encode(result);
-    } catch (error2) {
-      result = unencodable(engine.encode, result, error2);
-      json = encodeOrBare(engine.encode, result);
-    }
-  }
-  if (run2.results !== null) run2.results[index] = result;
-  run2.summary.add(result);
-  if (!replayed) engine.completed++;
-  tell(
-    engine,
-    () => engine.listener?.onCaseDone?.({
-      run: run2.position,
-      index,
-      suite: run2.suite.spec.id,
-      params: run2.params,
-      result,
-      testCase,
-      replayed,
-      json
-    })
-  );
-}
-function encodeOrBare(encode, result) {
-  try {
-    return encode(result);
-  } catch {
-    Object.assign(result, { data: {}, output: null, evaluations: [] });
-    delete result.usage;
-    delete result.trials;
-    return encode(result);
-  }
-}
-function tell(engine, call) {
-  try {
-    call();
-  } catch (error2) {
-    engine.listenerError ??= { error: error2 };
-  }
-}
-
-// src/run/engine.ts
-init_summary();
-
-// src/judge/cache.ts
-init_canonical_json();
-import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir3, readFile, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-var CACHE_FORMAT = 1;
-function cacheKey(input) {
-  const { baseUrl: baseUrl2, model, body, trial } = input;
-  const identity = trial !== void 0 && trial > 1 ? { baseUrl: baseUrl2, model, body, trial } : { baseUrl: baseUrl2, model, body };
-  return createHash2("sha256").update(canonicalJson(identity)).digest("hex");
-}
-var trialScope = new AsyncLocalStorage();
-function inTrial(trial, fn) {
-  return trialScope.run(trial, fn);
-}
-function currentTrial() {
-  return trialScope.getStore();
-}
-function createFileCache(dir) {
-  const pathOf = (key) => join4(dir, key.slice(0, 2), `${key}.json`);
-  return {
-    async get(key) {
-      let text2;
-      try {
-        text2 = await readFile(pathOf(key), "utf8");
-      } catch {
-        return void 0;
-      }
-      try {
-        const entry = JSON.parse(text2);
-        if (typeof entry === "object" && entry !== null && entry.format === CACHE_FORMAT && entry.key === key && "value" in entry) {
-          return entry.value;
-        }
-      } catch {
-      }
-      return void 0;
-    },
-    async set(key, value) {
-      const file = pathOf(key);
-      const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
-      try {
-        await mkdir3(join4(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
-`);
-        await rename3(temp, file);
-      } catch {
-        await rm3(temp, { force: true }).catch(() => void 0);
-      }
-    }
-  };
-}
-
-// src/run/trial.ts
-init_errors();
-
-// src/shared/reserved-ids.ts
-var PASS_CONDITION_EVALUATOR = "pass";
-
-// src/run/trial.ts
-init_identity();
-
-// src/config/threshold.ts
-var BOUNDS = [
-  ["gt", ">"],
-  ["gte", ">="],
-  ["lt", "<"],
-  ["lte", "<="]
-];
-function impossibleThreshold(threshold) {
-  const given = BOUNDS.filter(([key]) => threshold[key] !== void 0);
-  if (given.some(([key]) => !isUnit(threshold[key]))) return null;
-  let low = 0;
-  let lowStrict = false;
-  let high = 1;
-  let highStrict = false;
-  const { gt, gte, lt, lte } = threshold;
-  if (gte !== void 0 && gte > low) low = gte;
-  if (gt !== void 0 && gt >= low) [low, lowStrict] = [gt, true];
-  if (lte !== void 0 && lte < high) high = lte;
-  if (lt !== void 0 && lt <= high) [high, highStrict] = [lt, true];
-  const empty = low > high || low === high && (lowStrict || highStrict);
-  if (!empty) return null;
-  const text2 = given.map(([key, sign]) => `${sign} ${String(threshold[key])}`).join(" and ");
-  return `impossible threshold: no score in [0, 1] is ${text2}`;
-}
-function isUnit(value) {
-  return typeof value === "number" && value >= 0 && value <= 1;
-}
-
-// src/run/evaluation.ts
-init_errors();
-init_usage();
-init_threshold();
-function toEvaluationResult(evaluator, raw, durationMs2) {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return erroredEvaluation(
-      evaluator,
-      `expected an evaluation object { score }, got ${describeValue(raw)}`,
-      durationMs2
-    );
-  }
-  const { score: score2, threshold: ownThreshold, usage, assertions: assertions2 } = raw;
-  const metadata = Array.isArray(assertions2) ? {
-    ...toMetadata(raw.metadata),
-    assertions: assertions2,
-    failedRequired: failedRequiredOf(assertions2)
-  } : raw.metadata;
-  let threshold = evaluator.threshold ?? null;
-  let thresholdError = null;
-  if (threshold === null && ownThreshold != null) {
-    if (isThreshold(ownThreshold)) {
-      threshold = ownThreshold;
-      thresholdError = impossibleThreshold(ownThreshold);
-    } else {
-      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
-    }
-  }
-  let error2 = null;
-  let recordedScore = null;
-  if (score2 === void 0) error2 = "the evaluation has no score";
-  else if (typeof score2 !== "number") error2 = `score must be a number, got ${describeValue(score2)}`;
-  else if (Number.isNaN(score2)) error2 = "score is NaN";
-  else if (!Number.isFinite(score2)) error2 = `score ${score2} is outside [0, 1]`;
-  else {
-    recordedScore = score2;
-    if (score2 < 0 || score2 > 1) error2 = `score ${score2} is outside [0, 1]`;
-  }
-  error2 ??= thresholdError;
-  const result = {
-    evaluator: evaluator.id,
-    score: recordedScore,
-    threshold,
-    passed: evaluationPassed(recordedScore, threshold, error2),
-    metadata: toMetadata(metadata),
-    error: error2,
-    durationMs: durationMs2
-  };
-  if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
-  return result;
-}
-function isUsage(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const u = value;
-  const count = (x) => typeof x === "number" && Number.isFinite(x) && x >= 0;
-  return count(u.calls) && count(u.cacheHits) && count(u.promptTokens) && count(u.completionTokens) && count(u.latencyMs) && (u.cost === null || count(u.cost)) && (u.retries === void 0 || count(u.retries) && Number.isInteger(u.retries));
-}
-function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
-  const result = {
-    evaluator: evaluator.id,
-    score: null,
-    threshold: evaluator.threshold ?? null,
-    passed: false,
-    metadata: null,
-    error: error2,
-    durationMs: durationMs2
-  };
-  if (thrown instanceof EvaluationError) {
-    if (thrown.metadata !== void 0) result.metadata = toMetadata(thrown.metadata);
-    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
-  }
-  return result;
-}
-function failedRequiredOf(assertions2) {
-  return assertions2.flatMap((item) => {
-    if (typeof item !== "object" || item === null) return [];
-    const { criterion, passed, required } = item;
-    return passed === false && required !== false ? [criterion] : [];
-  });
-}
-function isThreshold(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const bounds = value;
-  return ["lt", "lte", "gt", "gte"].every(
-    (key) => bounds[key] == null || typeof bounds[key] === "number"
-  );
-}
-function toMetadata(metadata) {
-  if (metadata === void 0 || metadata === null) return null;
-  if (typeof metadata === "object" && !Array.isArray(metadata)) {
-    return metadata;
-  }
-  return { value: metadata };
-}
-
-// src/run/trials.ts
-init_usage();
-function aggregateTrials(prepared, trials) {
-  let passedTrials = 0;
-  let durationSum = 0;
-  for (const trial of trials) {
-    if (trial.passed) passedTrials++;
-    durationSum += trial.durationMs;
-  }
-  const count = trials.length;
-  const passed = passedTrials * 2 > count;
-  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
-  let usage;
-  for (const trial of trials) {
-    if (hasUsage(trial.usage))
-      usage = usage === void 0 ? trial.usage : addUsage(usage, trial.usage);
-  }
-  return {
-    id: prepared.id,
-    contentId: prepared.contentId,
-    ...caseInputId(prepared),
-    source: prepared.source,
-    data: prepared.data,
-    ...caseTags(prepared),
-    output: shown?.output ?? null,
-    error: shown?.error ?? null,
-    durationMs: count > 0 ? durationSum / count : 0,
-    passed,
-    evaluations: aggregateEvaluations(trials),
-    ...usage !== void 0 ? { usage: { ...usage } } : {},
-    trials,
-    trialPassRate: count > 0 ? passedTrials / count : 0,
-    flaky: passedTrials > 0 && passedTrials < count
-  };
-}
-function aggregateEvaluations(trials) {
-  const byEvaluator = /* @__PURE__ */ new Map();
-  for (const trial of trials) {
-    for (const evaluation of trial.evaluations) {
-      const list = byEvaluator.get(evaluation.evaluator);
-      if (list === void 0) byEvaluator.set(evaluation.evaluator, [evaluation]);
-      else list.push(evaluation);
-    }
-  }
-  const aggregated = [];
-  for (const [evaluator, evaluations] of byEvaluator) {
-    let sum2 = 0;
-    let scored = 0;
-    let durationSum = 0;
-    let firstError = null;
-    let threshold = null;
-    let usage;
-    let judged = 0;
-    let passedTrials = 0;
-    for (const evaluation of evaluations) {
-      if (evaluation.error === null && evaluation.passed !== null) judged++;
-      if (evaluation.error === null && evaluation.passed === true) passedTrials++;
-      durationSum += evaluation.durationMs;
-      if (hasUsage(evaluation.usage)) {
-        usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
-      }
-      threshold ??= evaluation.threshold;
-      if (evaluation.error !== null) firstError ??= evaluation.error;
-      else if (evaluation.score !== null) {
-        sum2 += evaluation.score;
-        scored++;
-      }
-    }
-    const score2 = scored > 0 ? sum2 / scored : null;
-    const error2 = scored === 0 ? firstError : null;
-    aggregated.push({
-      evaluator,
-      score: score2,
-      threshold,
-      passed: error2 !== null ? false : judged === 0 ? null : passedTrials * 2 > judged,
-      metadata: { trials: trials.length, scored, passedTrials },
-      error: error2,
-      durationMs: durationSum / evaluations.length,
-      ...usage !== void 0 ? { usage: { ...usage } } : {}
-    });
-  }
-  return aggregated;
-}
-function caseInputId(testCase) {
-  return testCase.inputId !== void 0 ? { inputId: testCase.inputId } : {};
-}
-function caseTags(testCase) {
-  const tags = testCase.meta.tags;
-  return tags !== void 0 && tags.length > 0 ? { tags: [...tags] } : {};
-}
-
-// src/run/trial.ts
-async function runTrial(engine, unit) {
-  if (engine.calls.interrupted) return;
-  const { run: run2, index, trial } = unit;
-  const { spec } = run2.suite;
-  const testCase = run2.cases[index];
-  const waiting = spec.target.ready?.();
-  if (waiting !== void 0) {
-    await waiting;
-    if (engine.calls.interrupted) return;
-  }
-  const args = new FnCallArgs(testCase.data, run2.params, trial + 1);
-  const called = engine.calls.call(
-    unit,
-    () => inTrialOf(unit, () => spec.target.call(args)),
-    args,
-    spec.timeoutMs
-  );
-  const produced = called instanceof Promise ? await called : called;
-  if (engine.calls.interrupted) return;
-  const { durationMs: durationMs2 } = produced;
-  const target = produced.ok ? guarded(() => targetOutput(produced.value)) : produced;
-  if (!target.ok) {
-    recordTrial(engine, run2, index, trial, {
-      output: null,
-      error: target.error,
-      durationMs: durationMs2,
-      passed: false,
-      evaluations: []
-    });
-    return;
-  }
-  const { output, usage, error: error2 } = target.value;
-  if (error2 !== void 0) {
-    recordTrial(engine, run2, index, trial, {
-      output: output === void 0 ? null : output,
-      error: error2,
-      durationMs: durationMs2,
-      passed: false,
-      evaluations: [],
-      ...usage !== void 0 ? { usage } : {}
-    });
-    return;
-  }
-  let pending = false;
-  const started = spec.evaluators.flatMap((evaluator, i) => {
-    if (evaluator.when !== void 0 && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
-    const limit = run2.suite.evaluatorLimits[i];
-    const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2);
-    const result = limit ? limit(evaluateOne) : evaluateOne();
-    if (result instanceof Promise) pending = true;
-    return [result];
-  });
-  const evaluated = pending ? await Promise.all(started.map((result) => Promise.resolve(result))) : started;
-  const evaluations = evaluated.filter((result) => result !== null);
-  if (engine.calls.interrupted) return;
-  const decided = decidePass(engine, unit, testCase.data, output, evaluations);
-  const passed = typeof decided === "boolean" ? decided : await decided;
-  if (engine.calls.interrupted) return;
-  recordTrial(engine, run2, index, trial, {
-    output: output === void 0 ? null : output,
-    error: null,
-    durationMs: durationMs2,
-    passed,
-    evaluations,
-    ...usage !== void 0 ? { usage } : {}
-  });
-}
-function targetOutput(value) {
-  if (typeof value !== "object" || value === null || !("output" in value)) {
-    return {
-      ok: false,
-      error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
-    };
-  }
-  const { output, usage, error: error2 } = value;
-  return {
-    ok: true,
-    value: {
-      output,
-      ...isUsage(usage) ? { usage } : {},
-      ...typeof error2 === "string" ? { error: error2 } : {}
-    }
-  };
-}
-function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs) {
-  if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
-  const { run: run2 } = unit;
-  const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs, unit.trial + 1);
-  const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
-  const called = engine.calls.call(
-    unit,
-    () => inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
-    args,
-    timeoutMs2
-  );
-  return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
-}
-function inTrialOf(unit, fn) {
-  return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
-}
-function evaluationOf(evaluator, outcome2) {
-  if (!outcome2.ok) {
-    return erroredEvaluation(evaluator, outcome2.error, outcome2.durationMs, outcome2.thrown);
-  }
-  if (outcome2.value === void 0 || outcome2.value === null) return null;
-  const checked = guarded(() => ({
-    ok: true,
-    value: toEvaluationResult(evaluator, outcome2.value, outcome2.durationMs)
-  }));
-  return checked.ok ? checked.value : erroredEvaluation(evaluator, checked.error, outcome2.durationMs);
-}
-function guarded(check2) {
-  try {
-    return check2();
-  } catch (error2) {
-    return { ok: false, error: `reading what it returned threw: ${describeError3(error2)}` };
-  }
-}
-function decidePass(engine, unit, testCase, output, evaluations) {
-  const { pass } = unit.run.suite.spec;
-  if (pass === "all") return evaluations.every((evaluation) => evaluation.passed !== false);
-  if (pass === "any") {
-    const judged = evaluations.filter((evaluation) => evaluation.passed !== null);
-    return judged.length === 0 || judged.some((evaluation) => evaluation.passed === true);
-  }
-  return passByFunction(engine, unit, pass, { testCase, output, evaluations });
-}
-async function passByFunction(engine, unit, pass, o) {
-  const { testCase, output, evaluations } = o;
-  const { run: run2 } = unit;
-  const { timeoutMs: timeoutMs2 } = run2.suite.spec;
-  const called = engine.calls.call(
-    unit,
-    () => pass({ testCase, output, params: run2.params, evaluations }),
-    new CallScope(),
-    timeoutMs2
-  );
-  const outcome2 = called instanceof Promise ? await called : called;
-  if (outcome2.ok && typeof outcome2.value === "boolean") return outcome2.value;
-  const error2 = outcome2.ok ? `the pass condition returned ${describeValue(outcome2.value)}; expected true or false` : outcome2.error;
-  evaluations.push({
-    evaluator: PASS_CONDITION_EVALUATOR,
-    score: null,
-    threshold: null,
-    passed: false,
-    metadata: null,
-    error: error2,
-    durationMs: outcome2.durationMs
-  });
-  return false;
-}
-function recordTrial(engine, run2, index, trial, result) {
-  const testCase = run2.cases[index];
-  const trials = run2.suite.trials;
-  if (trials === 1) {
-    const { usage, ...rest } = result;
-    record2(engine, run2, index, caseOf(testCase, rest, usage), false);
-    return;
-  }
-  let pending = run2.pendingTrials.get(index);
-  if (pending === void 0) {
-    pending = { trials: new Array(trials), done: 0 };
-    run2.pendingTrials.set(index, pending);
-  }
-  pending.trials[trial] = result;
-  if (++pending.done < trials) return;
-  run2.pendingTrials.delete(index);
-  record2(engine, run2, index, aggregateTrials(testCase, pending.trials), false);
-}
-function abandonCase(engine, run2, index, reason) {
-  const finished = run2.pendingTrials.get(index)?.trials;
-  for (let trial = 0; trial < run2.suite.trials; trial++) {
-    if (finished?.[trial] !== void 0) continue;
-    recordTrial(engine, run2, index, trial, {
-      output: null,
-      error: reason,
-      durationMs: 0,
-      passed: false,
-      evaluations: []
-    });
-  }
-}
-function caseOf(testCase, trial, usage) {
-  return {
-    id: testCase.id,
-    contentId: testCase.contentId,
-    ...caseInputId(testCase),
-    source: testCase.source,
-    data: testCase.data,
-    ...caseTags(testCase),
-    ...trial,
-    ...usage !== void 0 ? { usage } : {}
-  };
-}
-
-// src/run/engine.ts
-var YIELD_EVERY_MS = 20;
-async function runSuites(suites, options2 = {}) {
-  const now = options2.now ?? (() => performance.now());
-  const engine = {
-    now,
-    calls: new UserCalls(now),
-    slots: [],
-    ended: false,
-    encode: options2.encode,
-    global: options2.globalConcurrency === void 0 ? null : createLimit(options2.globalConcurrency, "globalConcurrency"),
-    listener: options2.listener,
-    keepCases: options2.keepCases ?? true,
-    positions: options2.positions ?? false,
-    shard: options2.shard ?? false,
-    completed: 0,
-    listenerError: null,
-    yieldAt: performance.now() + YIELD_EVERY_MS
-  };
-  const states = [];
-  for (const spec of suites) {
-    const position2 = states.reduce((sum2, suite) => sum2 + suite.runs.length, 0);
-    states.push(suiteState(engine, spec, position2));
-  }
-  const runs = states.flatMap((suite) => suite.runs);
-  const unfinished = (run2) => run2.cases.length - (run2.resumed?.size ?? 0);
-  const total = runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0);
-  const start = {
-    total,
-    runs: runs.map((run2) => ({
-      suite: run2.suite.spec.id,
-      params: run2.params,
-      cases: run2.cases.length,
-      finished: run2.resumed?.size ?? 0
-    }))
-  };
-  tell(engine, () => engine.listener?.onStart?.(start));
-  for (const [i, run2] of runs.entries()) replayResumed(engine, run2, specOf(suites, i).resumed);
-  options2.control?.attach({
-    neverSettled: () => engine.calls.neverSettled(NEVER_SETTLED),
-    abandon: (reason, blame) => abandon(engine, runs, total, reason, blame)
-  });
-  const { signal } = options2;
-  const onAbort = () => engine.calls.interrupt(signal?.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const workers = [];
-    for (const suite of states) {
-      const units = suite.runs.reduce((sum2, run2) => sum2 + unfinished(run2), 0) * suite.trials;
-      const count = Math.min(suite.spec.concurrency, units);
-      for (let i = 0; i < count; i++) workers.push(suiteWorker(engine, suite));
-    }
-    await Promise.all(workers);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    options2.control?.attach(void 0);
-  }
-  if (engine.ended) {
-    return { runs: runs.map((run2) => toRunResult(run2, engine.shard)), interrupted: true };
-  }
-  engine.ended = true;
-  if (engine.listenerError !== null) throw engine.listenerError.error;
-  return {
-    runs: runs.map((run2) => toRunResult(run2, engine.shard)),
-    interrupted: engine.calls.interrupted && engine.completed < total
-  };
-}
-var NEVER_SETTLED = "never settled: nothing was left to run while it waited, so its promise can no longer resolve (a timeout bounds such a call)";
-function abandon(engine, runs, total, reason, blame) {
-  if (engine.ended) return void 0;
-  const current = engine.calls.current;
-  engine.calls.interrupt(new Error(reason));
-  const inFlight = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const unit of [current, ...engine.slots.map((slot) => slot.unit)]) {
-    if (unit === null || unit === void 0) continue;
-    const key = `${unit.run.position}:${unit.index}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    inFlight.push(unit);
-  }
-  const recorded = blame === "none" ? [] : current !== null ? [current] : inFlight;
-  for (const unit of recorded) abandonCase(engine, unit.run, unit.index, reason);
-  engine.ended = true;
-  return {
-    result: {
-      runs: runs.map((run2) => toRunResult(run2, engine.shard)),
-      interrupted: engine.completed < total
-    },
-    running: inFlight.map(runningCase),
-    recorded: recorded.length,
-    current: current === null ? null : runningCase(current)
-  };
-}
-function runningCase({ run: run2, index }) {
-  const testCase = run2.cases[index];
-  return {
-    suite: run2.suite.spec.id,
-    params: run2.params,
-    id: testCase.id,
-    source: testCase.source
-  };
-}
-function suiteState(engine, spec, firstPosition) {
-  checkConcurrency(spec.concurrency, `suite "${spec.id}": concurrency`);
-  const trials = spec.trials ?? 1;
-  if (!(Number.isInteger(trials) && trials >= 1)) {
-    throw new RangeError(
-      `suite "${spec.id}": trials must be a positive integer, got ${describeValue(trials)}`
-    );
-  }
-  const suite = {
-    spec,
-    runs: [],
-    trials,
-    nextRun: 0,
-    nextCase: 0,
-    nextTrial: 0,
-    evaluatorLimits: spec.evaluators.map(
-      (evaluator) => evaluator.maxConcurrency === void 0 || evaluator.maxConcurrency === Infinity ? null : createLimit(
-        evaluator.maxConcurrency,
-        `suite "${spec.id}": evaluator "${evaluator.id}": maxConcurrency`
-      )
-    )
-  };
-  const evaluatorIds2 = spec.evaluators.map((evaluator) => evaluator.id);
-  const agreement = agreementOf(spec.evaluators);
-  suite.runs = spec.runs.map((run2, i) => ({
-    suite,
-    position: firstPosition + i,
-    params: run2.params,
-    cases: run2.cases,
-    resumed: run2.resumed?.positions,
-    results: engine.keepCases ? new Array(run2.cases.length) : null,
-    summary: new SummaryAccumulator(evaluatorIds2, { trials, ...agreement ? { agreement } : {} }),
-    pendingTrials: /* @__PURE__ */ new Map()
-  }));
-  return suite;
-}
-function specOf(suites, position2) {
-  let at = position2;
-  for (const spec of suites) {
-    if (at < spec.runs.length) return spec.runs[at];
-    at -= spec.runs.length;
-  }
-  throw new RangeError(`no run at position ${position2}`);
-}
-function replayResumed(engine, run2, resumed) {
-  if (resumed === void 0) return;
-  let count = 0;
-  for (const { index, result } of resumed.results()) {
-    if (!resumed.positions.has(index)) {
-      throw new RangeError(`a resumed case has position ${index}, not among the run's resumed`);
-    }
-    record2(engine, run2, index, result, true);
-    count++;
-  }
-  if (count !== resumed.positions.size) {
-    throw new RangeError(
-      `the resumed run gave ${count} results for ${resumed.positions.size} positions`
-    );
-  }
-}
-function checkConcurrency(concurrency, label) {
-  if (!(Number.isInteger(concurrency) && concurrency >= 1) && concurrency !== Infinity) {
-    throw new RangeError(`${label} must be a positive integer, got ${describeValue(concurrency)}`);
-  }
-}
-function createLimit(concurrency, label) {
-  checkConcurrency(concurrency, label);
-  return pLimit(concurrency);
-}
-async function suiteWorker(engine, suite) {
-  const slot = { unit: void 0 };
-  engine.slots.push(slot);
-  for (; ; ) {
-    slot.unit = void 0;
-    if (engine.calls.interrupted) return;
-    const unit = nextUnit(suite);
-    if (unit === void 0) return;
-    if (engine.global === null) {
-      slot.unit = unit;
-      await runTrial(engine, unit);
-    } else {
-      await engine.global(() => {
-        slot.unit = unit;
-        return runTrial(engine, unit);
-      });
-    }
-    if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve18) => setImmediate(resolve18));
-      engine.yieldAt = performance.now() + YIELD_EVERY_MS;
-    }
-  }
-}
-function nextUnit(suite) {
-  for (; ; ) {
-    const run2 = suite.runs[suite.nextRun];
-    if (run2 === void 0) return void 0;
-    const index = suite.nextCase;
-    if (index >= run2.cases.length) {
-      suite.nextRun++;
-      suite.nextCase = 0;
-      continue;
-    }
-    if (run2.resumed?.has(index) === true) {
-      suite.nextCase++;
-      continue;
-    }
-    const trial = suite.nextTrial++;
-    if (suite.nextTrial >= suite.trials) {
-      suite.nextTrial = 0;
-      suite.nextCase++;
-    }
-    return { run: run2, index, trial };
-  }
-}
-function toRunResult(run2, shard) {
-  const { spec } = run2.suite;
-  const cases = run2.results?.filter((result) => result !== void 0) ?? [];
-  const summary2 = run2.summary.summary();
-  const gate = evaluateRunGate(summary2, spec.gate, run2.cases.length, shard);
-  return {
-    suite: spec.id,
-    params: run2.params,
-    testset: { ...spec.testset, cases: run2.cases.length },
-    verdict: gate.verdict,
-    gate: { conditions: gate.conditions },
-    summary: summary2,
-    cases
-  };
-}
-
-// src/shared/templates.ts
-var TEMPLATE_ROOTS = ["case", "output", "params"];
-var TEMPLATE_AT = /\{\{\s*([^{}]*?)\s*\}\}/y;
-var BLANK = /^\s*$/;
-var ROOT = /^[A-Za-z_$][\w$-]*/y;
-var STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
-function lex(text2) {
-  const texts = [];
-  const templates = [];
-  const escapes = [];
-  let unclosed = -1;
-  let literal = "";
-  let from = 0;
-  let at = text2.indexOf("{{");
-  while (at >= 0) {
-    let run2 = 0;
-    while (at - run2 > from && text2[at - run2 - 1] === "\\") run2++;
-    const before = text2.slice(from, at - run2) + "\\".repeat(Math.floor(run2 / 2));
-    if (run2 % 2 === 1) {
-      escapes.push({ index: at, backslashes: run2 });
-      literal += `${before}{{`;
-      from = at + 2;
-      at = text2.indexOf("{{", from);
-      continue;
-    }
-    TEMPLATE_AT.lastIndex = at;
-    const match = TEMPLATE_AT.exec(text2);
-    if (match) {
-      texts.push(literal + before);
-      literal = "";
-      templates.push({ expression: match[1] ?? "", index: at });
-      from = TEMPLATE_AT.lastIndex;
-      at = text2.indexOf("{{", from);
-      continue;
-    }
-    TEMPLATE_AT.lastIndex = at + 1;
-    if (unclosed < 0 && !TEMPLATE_AT.test(text2)) unclosed = at;
-    at = text2.indexOf("{{", at + 1);
-  }
-  texts.push(literal + text2.slice(from));
-  return { texts, templates, escapes, unclosed };
-}
-function onlyTemplate({ texts, templates }) {
-  const [only] = templates;
-  return only && templates.length === 1 && texts.every((piece) => BLANK.test(piece)) ? only : void 0;
-}
-function isWholeTemplate(text2) {
-  return text2.includes("{{") && onlyTemplate(lex(text2)) !== void 0;
-}
-function sampleText(text2, sample) {
-  return text2.includes("{{") ? lex(text2).texts.join(sample) : text2;
-}
-function escapedTemplates(text2) {
-  if (!text2.includes("{{")) return [];
-  return lex(text2).escapes.flatMap(({ index, backslashes }) => {
-    TEMPLATE_AT.lastIndex = index;
-    const expression = TEMPLATE_AT.exec(text2)?.[1];
-    return expression !== void 0 && checkTemplateExpression(expression) === null ? [{ index, backslashes, expression }] : [];
-  });
-}
-function textPieces2(text2) {
-  return text2.includes("{{") ? lex(text2).texts : [text2];
-}
-function templateSpans(text2) {
-  if (!text2.includes("{{")) return [];
-  return lex(text2).templates;
-}
-function templateExpressions(text2) {
-  return templateSpans(text2).map((span) => span.expression);
-}
-function unclosedTemplateIndex(text2) {
-  return text2.includes("{{") ? lex(text2).unclosed : -1;
-}
-function parseTemplatePath(expr) {
-  ROOT.lastIndex = 0;
-  const root2 = ROOT.exec(expr)?.[0];
-  const keys = [];
-  let at = root2?.length ?? 0;
-  while (root2 !== void 0 && at < expr.length) {
-    STEP.lastIndex = at;
-    const step = STEP.exec(expr);
-    if (!step) break;
-    const [, name, index, doubleQuoted, singleQuoted] = step;
-    keys.push(name ?? index ?? singleQuoted ?? JSON.parse(doubleQuoted ?? '""'));
-    at = STEP.lastIndex;
-  }
-  if (root2 === void 0 || at < expr.length) {
-    return {
-      error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`
-    };
-  }
-  return { root: root2, keys };
-}
-function checkTemplateExpression(expr) {
-  const path = parseTemplatePath(expr);
-  if ("error" in path) return path.error;
-  if (!TEMPLATE_ROOTS.includes(path.root)) {
-    return `template {{ ${expr} }} starts with "${path.root}": expected one of ${TEMPLATE_ROOTS.join(", ")}`;
-  }
-  return null;
-}
-function formatTemplatePath(root2, keys) {
-  let text2 = root2;
-  for (const key of keys) {
-    if (/^\d+$/.test(key)) text2 += `[${key}]`;
-    else if (/^[\w$-]+$/.test(key)) text2 += `.${key}`;
-    else text2 += `[${JSON.stringify(key)}]`;
-  }
-  return text2;
-}
-function hasTemplates(value) {
-  if (typeof value === "string") {
-    if (!value.includes("{{")) return false;
-    const { templates, unclosed } = lex(value);
-    return templates.length > 0 || unclosed >= 0;
-  }
-  if (Array.isArray(value)) return value.some(hasTemplates);
-  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
-  return false;
-}
-function literalValue(value) {
-  if (typeof value === "string") {
-    if (!value.includes("{{")) return value;
-    const { texts, templates } = lex(value);
-    return templates.length > 0 ? value : texts.join("");
-  }
-  if (Array.isArray(value)) {
-    const items = value.map(literalValue);
-    return items.every((item, i) => item === value[i]) ? value : items;
-  }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value);
-    const read = entries.map(([key, item]) => [key, literalValue(item)]);
-    return read.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(read);
-  }
-  return value;
-}
-function resolveTemplates(value, scope) {
-  return compileTemplates(value)(scope);
-}
-function compileTemplates(value) {
-  if (typeof value === "string") return compileString(value);
-  if (Array.isArray(value)) {
-    const items = value.map(compileTemplates);
-    return (scope) => {
-      const out = [];
-      for (const item of items) {
-        const r = item(scope);
-        if (!r.ok) return r;
-        out.push(r.value);
-      }
-      return { ok: true, value: out };
-    };
-  }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).map(
-      ([key, item]) => [key, compileTemplates(item)]
-    );
-    return (scope) => {
-      const out = {};
-      for (const [key, item] of entries) {
-        const r = item(scope);
-        if (!r.ok) return r;
-        out[key] = r.value;
-      }
-      return { ok: true, value: out };
-    };
-  }
-  const constant = { ok: true, value };
-  return () => constant;
-}
-function interpolated(value) {
-  return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-}
-function compileString(text2) {
-  if (!text2.includes("{{")) {
-    const constant = { ok: true, value: text2 };
-    return () => constant;
-  }
-  const lexed = lex(text2);
-  const only = onlyTemplate(lexed);
-  if (only) {
-    const parts = parsePath(only.expression);
-    return (scope) => lookup(only.expression, parts, scope);
-  }
-  return compileLexed(lexed, interpolated);
-}
-function compileText(text2, toText) {
-  if (!text2.includes("{{")) {
-    const constant = { ok: true, value: text2 };
-    return () => constant;
-  }
-  return compileLexed(lex(text2), toText);
-}
-function compileLexed({ texts, templates }, toText) {
-  const paths = templates.map(({ expression }) => ({ expression, parts: parsePath(expression) }));
-  return (scope) => {
-    let out = texts[0] ?? "";
-    for (let i = 0; i < paths.length; i++) {
-      const { expression, parts } = paths[i];
-      const r = lookup(expression, parts, scope);
-      if (!r.ok) return r;
-      out += toText(r.value, i);
-      out += texts[i + 1] ?? "";
-    }
-    return { ok: true, value: out };
-  };
-}
-function parsePath(expr) {
-  const bad = checkTemplateExpression(expr);
-  if (bad) return { error: bad };
-  const path = parseTemplatePath(expr);
-  return "error" in path ? path : [path.root, ...path.keys];
-}
-function lookup(expr, parts, scope) {
-  if (!Array.isArray(parts)) return { ok: false, error: parts.error };
-  let current = scope;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    const property2 = current !== null && typeof current === "object" ? Object.getOwnPropertyDescriptor(current, part) : void 0;
-    if (property2 === void 0 || !("value" in property2)) {
-      const walked = formatTemplatePath(parts[0] ?? "", parts.slice(1, i + 1));
-      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
-    }
-    current = property2.value;
-  }
-  return { ok: true, value: current };
-}
-
-// src/shared/secrets.ts
-var REDACTED = "[redacted]";
-var MIN_SECRET_LENGTH = 8;
-var MIN_PARTIAL = 6;
-var SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE)/i;
-var SECRET_PARAM = /(key|token|secret|password|auth|sig|signature|credential|code)/i;
-function isSecretName(name) {
-  return SECRET_NAME.test(name);
-}
-var PLAIN_HEADERS = /* @__PURE__ */ new Set(["accept", "content-type", "user-agent"]);
-function secretsInHeaders(headers) {
-  const found2 = [];
-  for (const [name, written] of Object.entries(headers ?? {})) {
-    if (PLAIN_HEADERS.has(name.toLowerCase()) || hasTemplates(written)) continue;
-    const value = sentText(written);
-    found2.push(value);
-    const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
-    if (token !== void 0) found2.push(token);
-  }
-  return found2;
-}
-function secretsInEnv(env) {
-  return Object.entries(env).flatMap(([name, value]) => {
-    if (value === void 0) return [];
-    if (isSecretName(name)) return [value];
-    return userPart(value) === null ? [] : secretsInUrl(value);
-  });
-}
-function maskCredentialsIn(text2) {
-  return text2.includes("@") ? text2.replace(URL_USER_PART, "$1***@") : text2;
-}
-var URL_USER_PART = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/\\?#@]+@/g;
-function userPart(url) {
-  const match = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/.exec(url);
-  if (match === null) return null;
-  const [whole, before = "", userinfo = ""] = match;
-  const after = url.slice(whole.length);
-  const colon = userinfo.indexOf(":");
-  return colon < 0 ? { before, user: userinfo, password: null, after } : { before, user: userinfo.slice(0, colon), password: userinfo.slice(colon + 1), after };
-}
-function maskUrlCredentials(url, options2 = {}) {
-  const part = userPart(url);
-  if (part === null) return url;
-  const shown = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
-  return `${part.before}${shown}@${part.after}`;
-}
-function secretsInUrl(url) {
-  const found2 = [];
-  const add = (written) => {
-    if (hasTemplates(written)) return;
-    const value = sentText(written);
-    found2.push(value);
-    try {
-      const decoded = decodeURIComponent(value);
-      if (decoded !== value) found2.push(decoded);
-    } catch {
-    }
-  };
-  const part = userPart(url);
-  if (part !== null) {
-    add(part.user);
-    if (part.password !== null) add(part.password);
-  }
-  const query = url.indexOf("?");
-  if (query < 0) return found2;
-  for (const pair of url.slice(query + 1).split(/[&#]/)) {
-    const [name = "", value = ""] = pair.split("=", 2);
-    if (SECRET_PARAM.test(name)) add(value);
-  }
-  return found2;
-}
-function createScrubber(secrets) {
-  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH);
-  values.sort((a, b) => b.length - a.length);
-  if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
-  const forms = /* @__PURE__ */ new Set();
-  for (const value of values) {
-    forms.add(value);
-    forms.add(JSON.stringify(value).slice(1, -1));
-    forms.add(encodeURIComponent(value));
-  }
-  const ordered = [...forms].sort((a, b) => b.length - a.length);
-  const replaceAll = (text2) => {
-    let out = text2;
-    for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
-  };
-  return {
-    empty: false,
-    text: replaceAll,
-    json(text2) {
-      let out = replaceAll(text2);
-      if (out.includes("\u2026")) {
-        for (const form of ordered) {
-          for (let k = form.length - 1; k >= MIN_PARTIAL; k--) {
-            const cut = `${form.slice(0, k)}\u2026`;
-            if (out.includes(cut)) out = out.split(cut).join(`${REDACTED}\u2026`);
-            const tail = `\u2026${form.slice(form.length - k)}`;
-            if (out.includes(tail)) out = out.split(tail).join(`\u2026${REDACTED}`);
-          }
-        }
-      }
-      return out;
-    }
-  };
-}
-var NO_SECRETS = createScrubber([]);
-function sentText(text2) {
-  const value = literalValue(text2);
-  return typeof value === "string" ? value : text2;
-}
-
-// src/pipeline/execute.ts
-async function execute(suites, options2) {
-  const { log, reporters } = options2;
-  const scrubber = options2.scrubber ?? NO_SECRETS;
-  const listener = {
-    onStart(start) {
-      log.open(start.runs);
-      tellEach(reporters, (reporter) => reporter.onRunStart?.(start));
-    },
-    onCaseDone(finished) {
-      const done = scrubbed(finished, scrubber);
-      log.record(done.run, done.index, done.result, done.json);
-      tellEach(reporters, (reporter) => reporter.onCaseDone?.(done));
-    }
-  };
-  const startedAt = /* @__PURE__ */ new Date();
-  const t0 = performance.now();
-  try {
-    const result = await runSuites(suites, {
-      ...options2.engine,
-      listener,
-      keepCases: false,
-      // Each case is encoded as the artifact writes it once, as it finishes: one that cannot be
-      // (a throwing toJSON or getter in user values) is that case's error, not the run's end.
-      encode: (result2) => stringifyCase(result2)
-    });
-    const artifact = await options2.artifact({
-      runs: result.runs,
-      interrupted: result.interrupted,
-      startedAt,
-      durationMs: performance.now() - t0
-    });
-    const end = { artifact, log };
-    for (const reporter of reporters) await reporter.onRunEnd?.(end);
-    return artifact;
-  } finally {
-    for (const reporter of reporters) reporter.close?.();
-  }
-}
-function scrubbed(done, scrubber) {
-  if (scrubber.empty || done.json === void 0) return done;
-  const json = scrubber.json(done.json);
-  if (json === done.json) return done;
-  return { ...done, json, result: JSON.parse(json) };
-}
-function tellEach(reporters, tell2) {
-  let failure = null;
-  for (const reporter of reporters) {
-    try {
-      tell2(reporter);
-    } catch (error2) {
-      failure ??= { error: error2 };
-    }
-  }
-  if (failure !== null) throw failure.error;
-}
+// src/pipeline/run.ts
+init_execute();
 
 // src/shared/real-path.ts
 import { realpathSync as realpathSync2 } from "node:fs";
@@ -56849,7 +56963,7 @@ init_context();
 
 // src/pipeline/load.ts
 import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
-import { join as join16, resolve as resolve11 } from "node:path";
+import { join as join16, resolve as resolve12 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
@@ -56862,9 +56976,9 @@ function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
 }
 function parseModuleSpec(spec, baseDir) {
-  const hash2 = spec.lastIndexOf("#");
-  const path = hash2 === -1 ? spec : spec.slice(0, hash2);
-  const exportName = hash2 === -1 ? "default" : spec.slice(hash2 + 1) || "default";
+  const hash3 = spec.lastIndexOf("#");
+  const path = hash3 === -1 ? spec : spec.slice(0, hash3);
+  const exportName = hash3 === -1 ? "default" : spec.slice(hash3 + 1) || "default";
   return { spec, file: resolve3(baseDir, path), exportName };
 }
 
@@ -56973,6 +57087,9 @@ function suiteIssueAt(config, suite) {
     };
   };
 }
+
+// src/config/rules.ts
+init_reserved_ids();
 
 // src/config/schema-check.ts
 var import_ajv2 = __toESM(require_ajv(), 1);
@@ -63454,6 +63571,7 @@ function checkOptionsSchema(optionsSchema, options2) {
 // src/config/schema-errors.ts
 init_errors();
 init_is_record();
+init_templates();
 function schemaProblems(errors, data, options2 = {}) {
   let entries = errors.filter((error2) => error2.keyword !== "if").map((error2) => {
     const entry = {
@@ -63704,13 +63822,16 @@ function kebab(keyword) {
 }
 
 // src/config/rules.ts
+init_threshold2();
 init_grid_value_text();
 init_is_record();
 
 // src/config/target.ts
 init_is_record();
+init_templates();
 
 // src/shared/shell-contexts.ts
+init_templates();
 function shellReference(name, context3) {
   switch (context3) {
     case "unquoted":
@@ -63977,7 +64098,11 @@ var Scan = class {
   }
 };
 
+// src/config/target.ts
+init_secrets();
+
 // src/config/template-check.ts
+init_templates();
 init_is_record();
 function templateProblems(text2) {
   return locatedProblems(text2).map((problem) => problem.message);
@@ -64126,6 +64251,8 @@ function lineAt(text2, index) {
 }
 
 // src/config/url-credentials.ts
+init_secrets();
+init_templates();
 function urlCredentialsProblem(url, instead) {
   const sample = sampleText(url, "x");
   let parsed;
@@ -64728,6 +64855,7 @@ function timeoutMs(text2) {
 init_config_hash();
 
 // src/config/escape-warnings.ts
+init_templates();
 var PATH_TEXT = /[\p{L}\p{N}_.~:)$%-]/u;
 function escapedTemplateWarnings(data, path = []) {
   const warnings = [];
@@ -64825,8 +64953,13 @@ function retype(text2) {
   }
 }
 
+// src/config/load.ts
+init_secrets();
+
 // src/config/secrets.ts
 init_is_record();
+init_secrets();
+init_templates();
 function configSecrets(config) {
   const found2 = [];
   const fromJudge = (settings) => {
@@ -65053,7 +65186,82 @@ function shorten2(text2) {
   return text2.length > MAX_ISSUE_TEXT ? `${text2.slice(0, MAX_ISSUE_TEXT - 1)}\u2026` : text2;
 }
 
+// src/config/grid-secrets.ts
+init_grid_value_text();
+function gridSecretClashes(config, scrubber) {
+  if (scrubber.empty) return [];
+  const issues = [];
+  for (const suite of config.suites) {
+    const at = suiteIssueAt(config, suite);
+    for (const [key, values] of Object.entries(suite.grid)) {
+      const seen = /* @__PURE__ */ new Set();
+      values.forEach((value, index) => {
+        const shown = scrubber.text(gridValueText(value));
+        if (!seen.has(shown)) {
+          seen.add(shown);
+          return;
+        }
+        issues.push({
+          ...at("grid", key, index),
+          code: "grid.secret-value",
+          message: `expected grid values that differ outside their secrets, found one that reads as ${JSON.stringify(shown)} like an earlier one once secrets are removed: results show a run by its grid point with secrets redacted, so the two runs would have one name; give the points names (region: [us, eu]) and choose the secret by them in code or in separate suites`
+        });
+      });
+    }
+  }
+  return issues;
+}
+
+// src/pipeline/prompt-files-hash.ts
+import { readFileSync as readFileSync4 } from "node:fs";
+import { resolve as resolve5 } from "node:path";
+import { hash as hash2 } from "node:crypto";
+
+// src/plan/grid.ts
+function expandGrid(grid) {
+  let points2 = [{}];
+  for (const [key, values] of Object.entries(grid)) {
+    const next = [];
+    for (const point of points2) {
+      for (const value of values) next.push({ ...point, [key]: value });
+    }
+    points2 = next;
+  }
+  return points2;
+}
+
+// src/pipeline/prompt-files-hash.ts
+init_canonical_json();
+
+// src/shared/prompt-text.ts
+function promptFileText(text2) {
+  const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
+  return body.replace(/\r\n?/g, "\n");
+}
+
+// src/pipeline/prompt-files-hash.ts
+function withPromptFiles(config) {
+  const files = {};
+  for (const suite of config.suites) {
+    for (const ref of promptFileRefs(suite.target, expandGrid(suite.grid))) {
+      if (ref.file in files) continue;
+      files[ref.file] = fileHash(resolve5(config.dir, ref.file));
+    }
+  }
+  if (Object.keys(files).length === 0) return config;
+  const promptFiles2 = canonicalJson({ config: config.hash, promptFiles: files });
+  return { ...config, hash: hash2("sha256", promptFiles2, "hex") };
+}
+function fileHash(path) {
+  try {
+    return hash2("sha256", promptFileText(readFileSync4(path, "utf8")), "hex");
+  } catch {
+    return null;
+  }
+}
+
 // src/pipeline/load.ts
+init_secrets();
 init_errors();
 
 // src/evaluators/assertions.ts
@@ -65064,6 +65272,7 @@ init_format_count();
 
 // src/evaluators/options.ts
 init_errors();
+init_templates();
 var OptionError = class extends Error {
   /** `evaluator.template` for a template that does not resolve, else `evaluator.option`. */
   code;
@@ -65080,8 +65289,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve18 } of templated) {
-      const resolved = resolve18(scope);
+    for (const { key, resolve: resolve19 } of templated) {
+      const resolved = resolve19(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -65239,12 +65448,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve18 = optionResolver(options2);
+      const resolve19 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve18(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve19(args), args, prepared)
       };
     }
   };
@@ -66026,7 +66235,8 @@ ${answer}
 
 // src/evaluators/judges/automatic-battle.ts
 init_errors();
-import { isAbsolute as isAbsolute2, resolve as resolve5 } from "node:path";
+init_templates();
+import { isAbsolute as isAbsolute2, resolve as resolve6 } from "node:path";
 
 // src/evaluators/judges/battle.ts
 init_errors();
@@ -66107,7 +66317,7 @@ async function judgeBattle(calls, model, input) {
 init_canonical_json();
 init_is_record();
 import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 var BASELINES_VERSION = 1;
 var SAFE_SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
 function defaultBaselinePath(owner) {
@@ -66216,7 +66426,7 @@ var BaselineStore = class {
 function readBaselineFile(path, shown, owner) {
   let text2;
   try {
-    text2 = readFileSync4(path, "utf8");
+    text2 = readFileSync5(path, "utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return void 0;
     throw new Error(
@@ -66282,7 +66492,7 @@ var automaticBattle = defineBuiltin({
         `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`
       );
     }
-    const path = isAbsolute2(shown) ? shown : resolve5(files.configDir, shown);
+    const path = isAbsolute2(shown) ? shown : resolve6(files.configDir, shown);
     const store = new BaselineStore({
       owner,
       existing: readBaselineFile(path, shown, owner),
@@ -67015,7 +67225,7 @@ init_errors();
 // src/evaluators/judges/overrides.ts
 init_errors();
 init_is_record();
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { join as join6 } from "node:path";
 var OVERRIDES_FILE = "evals-overrides.jsonl";
 var OVERRIDES_INVALID = "overrides.invalid";
@@ -67148,7 +67358,7 @@ function readOverrides(dir) {
   const path = join6(dir, OVERRIDES_FILE);
   let text2;
   try {
-    text2 = readFileSync5(path, "utf8");
+    text2 = readFileSync6(path, "utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return [];
     throw error2;
@@ -67534,6 +67744,7 @@ var import_ajv3 = __toESM(require_ajv(), 1);
 var import__ = __toESM(require__(), 1);
 var import__2 = __toESM(require__2(), 1);
 init_errors();
+init_templates();
 init_is_record();
 var ERRORS_SHOWN = 5;
 var SCHEMA_CACHE_LIMIT = 64;
@@ -67662,6 +67873,7 @@ function formatError(error2) {
 
 // src/evaluators/latency.ts
 init_errors();
+init_templates();
 
 // src/evaluators/duration.ts
 function durationMs(value) {
@@ -67841,6 +68053,7 @@ function codePointCount(text2) {
 }
 
 // src/evaluators/regex.ts
+init_templates();
 var MATCH_MODES = ["any", "none"];
 var PATTERN_CACHE_LIMIT = 256;
 var regex2 = defineBuiltin({
@@ -68064,8 +68277,8 @@ import { fileURLToPath as fileURLToPath2 } from "node:url";
 // src/bind/modules/module-error.ts
 import { isAbsolute as isAbsolute3, relative, sep as sep2 } from "node:path";
 function specPath(ref) {
-  const hash2 = ref.spec.lastIndexOf("#");
-  return hash2 === -1 ? ref.spec : ref.spec.slice(0, hash2);
+  const hash3 = ref.spec.lastIndexOf("#");
+  return hash3 === -1 ? ref.spec : ref.spec.slice(0, hash3);
 }
 function refLabel(ref) {
   return ref.spec.includes("#") ? ref.spec : `${ref.spec} (default export)`;
@@ -68259,7 +68472,7 @@ function stripModuleExtension(name) {
 }
 
 // src/bind/modules/typescript-loader.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync7 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { dirname as dirname7, join as join9 } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -68299,7 +68512,7 @@ function tsxRoot(dir) {
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync6(join9(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync7(join9(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -68443,12 +68656,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve18) => {
-    if (signal?.aborted) return resolve18();
+  return new Promise((resolve19) => {
+    if (signal?.aborted) return resolve19();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve18();
+      resolve19();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -68456,15 +68669,19 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve18) => {
+  return new Promise((resolve19) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve18();
+      resolve19();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
   });
 }
+
+// src/judge/client.ts
+init_secrets();
+init_cache();
 
 // src/shared/output-cap.ts
 var MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -68496,6 +68713,9 @@ var CappedBytes = class {
     return Buffer.concat(this.#chunks).toString("utf8");
   }
 };
+
+// src/judge/post-attempt.ts
+init_secrets();
 
 // src/judge/backoff.ts
 var BACKOFF_BASE_MS = 500;
@@ -68810,6 +69030,7 @@ function networkCode(error2) {
 }
 
 // src/judge/retry.ts
+init_call_timeout();
 var MAX_SERVER_WAIT_MS = 12e4;
 async function withRetries(attempt, policy) {
   const { signal } = policy;
@@ -69076,9 +69297,11 @@ function acceptsSdkContext(value) {
 // src/targets/command.ts
 import { spawn } from "node:child_process";
 import { accessSync, constants as constants5, readdirSync, statSync as statSync2 } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join11, resolve as resolve6 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute4, join as join11, resolve as resolve7 } from "node:path";
+init_templates();
 
 // src/targets/inputs.ts
+init_templates();
 function targetInput(value) {
   const compiled2 = compileTemplates(value);
   return {
@@ -69155,7 +69378,7 @@ var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
-  const cwd = resolve6(setup.dir, config.cwd ?? ".");
+  const cwd = resolve7(setup.dir, config.cwd ?? ".");
   if (!isDirectory2(cwd)) {
     return {
       ok: false,
@@ -69353,7 +69576,7 @@ function isDirectory2(path) {
 }
 function findProgram(program, cwd, env) {
   if (program.includes("/")) {
-    const path = isAbsolute4(program) ? program : resolve6(cwd, program);
+    const path = isAbsolute4(program) ? program : resolve7(cwd, program);
     if (isExecutable(path)) return void 0;
     return `${program} is not an executable file (looked for ${path})`;
   }
@@ -69379,6 +69602,7 @@ function isExecutable(path) {
 }
 
 // src/targets/function.ts
+init_call();
 function functionTarget(fn, description) {
   return {
     description,
@@ -69390,6 +69614,8 @@ function functionTarget(fn, description) {
 }
 
 // src/targets/http.ts
+init_secrets();
+init_templates();
 var BODY_EXCERPT = 500;
 function createHttpTarget(config, setup) {
   const shape = urlShapeProblem(config.url);
@@ -69526,22 +69752,7 @@ function urlShapeProblem(url) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve7 } from "node:path";
-
-// src/plan/grid.ts
-function expandGrid(grid) {
-  let points2 = [{}];
-  for (const [key, values] of Object.entries(grid)) {
-    const next = [];
-    for (const point of points2) {
-      for (const value of values) next.push({ ...point, [key]: value });
-    }
-    points2 = next;
-  }
-  return points2;
-}
-
-// src/targets/model.ts
+import { resolve as resolve8 } from "node:path";
 var asIs2 = (text2) => text2;
 async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
@@ -69628,8 +69839,8 @@ async function promptText(source, setup) {
     }
     if (files.has(file.value)) continue;
     try {
-      const text2 = await readFile4(resolve7(setup.dir, file.value), "utf8");
-      files.set(file.value, textInput(promptFileText(text2), asIs2));
+      const text2 = await readFile4(resolve8(setup.dir, file.value), "utf8");
+      files.set(file.value, textInput(promptFileText2(text2), asIs2));
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${error2.message})`;
       const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
@@ -69654,7 +69865,7 @@ async function promptText(source, setup) {
     }
   };
 }
-function promptFileText(text2) {
+function promptFileText2(text2) {
   const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
   return body.replace(/\r\n?/g, "\n");
 }
@@ -69721,6 +69932,7 @@ function recordedColumnTarget(column) {
 }
 
 // src/targets/worker.ts
+init_call();
 import { Worker } from "node:worker_threads";
 async function startWorkerTarget(setup) {
   const pool = new WorkerPool(setup);
@@ -69773,8 +69985,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve18) => {
-      this.#readyWaiters.push(resolve18);
+    return new Promise((resolve19) => {
+      this.#readyWaiters.push(resolve19);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -69793,7 +70005,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve18, reject) => {
+    return new Promise((resolve19, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -69803,7 +70015,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve18(output);
+              resolve19(output);
             },
             reject: (error2) => {
               done();
@@ -69885,7 +70097,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve18) => settleReady = resolve18),
+      ready: new Promise((resolve19) => settleReady = resolve19),
       loaded: false,
       call: null,
       stopping: false,
@@ -70424,7 +70636,7 @@ function splitListCells(data, split) {
 }
 
 // src/bind/testsets.ts
-import { relative as relative4, resolve as resolve9 } from "node:path";
+import { relative as relative4, resolve as resolve10 } from "node:path";
 init_identity();
 init_read_file();
 init_rows();
@@ -70495,7 +70707,7 @@ function inputIdOf(testsetId, data, field) {
 async function readSuiteTestset(config, suite, cwd) {
   const at = suiteIssueAt(config, suite);
   const ts = suite.testset;
-  const hash2 = suite.hash ? { hash: suite.hash } : {};
+  const hash3 = suite.hash ? { hash: suite.hash } : {};
   let prepared;
   let path = null;
   let commit = null;
@@ -70503,12 +70715,12 @@ async function readSuiteTestset(config, suite, cwd) {
   let testsetId;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve9(config.dir, ts.path);
+    const abs = resolve10(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     path = toPosix2(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
-    const preparer = new CasePreparer({ testsetId, ...hash2, file: path });
+    const preparer = new CasePreparer({ testsetId, ...hash3, file: path });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...ts.ref !== void 0 ? { ref: ts.ref } : {} },
       (row) => preparer.add(row)
@@ -70532,7 +70744,7 @@ async function readSuiteTestset(config, suite, cwd) {
     issueFile = config.file;
     prepared = prepareCases(converted.rows, {
       testsetId,
-      ...hash2,
+      ...hash3,
       file: displayPath(config.dir, config.absPath)
     });
   }
@@ -70557,7 +70769,7 @@ async function readSuiteTestset(config, suite, cwd) {
         commit,
         revision: prepared.revision
       },
-      identity: { testsetId, ...hash2 },
+      identity: { testsetId, ...hash3 },
       location,
       ...prepared.warnings !== void 0 ? { warnings: prepared.warnings.map((w) => ({ ...w, file: issueFile })) } : {}
     }
@@ -70711,8 +70923,8 @@ function cliIssue(code, message) {
 }
 
 // src/pipeline/missing-fields.ts
-import { readFileSync as readFileSync7 } from "node:fs";
-import { dirname as dirname10, join as join15, resolve as resolve10 } from "node:path";
+import { readFileSync as readFileSync8 } from "node:fs";
+import { dirname as dirname10, join as join15, resolve as resolve11 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -70734,7 +70946,7 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync7(resolve10(config.dir, ref.file), "utf8");
+      text2 = readFileSync8(resolve11(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
@@ -70754,7 +70966,7 @@ function promptFileIssues(config, suite, points2, columns) {
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve11(ctx.cwd, name)));
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve12(ctx.cwd, name)));
   if (found2) return found2;
   throw usageError(
     "config.not-found",
@@ -70762,7 +70974,7 @@ function resolveConfigArg(arg, ctx) {
   );
 }
 function namedConfig(arg, ctx) {
-  const path = resolve11(ctx.cwd, arg);
+  const path = resolve12(ctx.cwd, arg);
   if (isFolder2(path)) {
     const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join16(path, name)));
     if (found2 !== void 0) return join16(arg, found2);
@@ -70773,7 +70985,7 @@ function namedConfig(arg, ctx) {
   }
   if (existsSync4(path)) return arg;
   const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync4(resolve11(ctx.cwd, other))) {
+  if (other !== void 0 && existsSync4(resolve12(ctx.cwd, other))) {
     throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
   }
   return arg;
@@ -70804,8 +71016,10 @@ async function loadScrubbed(configArg, ctx) {
   }
   const secrets = runSecrets(loaded.config, ctx);
   const scrubber = createScrubber(secrets);
+  const clashes = gridSecretClashes(loaded.config, scrubber);
+  if (clashes.length > 0) throw scrubbedError(new UsageError(clashes), scrubber);
   printWarnings(loaded.warnings, ctx, scrubber);
-  return { config: loaded.config, secrets, scrubber };
+  return { config: withPromptFiles(loaded.config), secrets, scrubber };
 }
 function runSecrets(config, ctx) {
   return [...configSecrets(config), ...secretsInEnv(ctx.env)];
@@ -70860,7 +71074,7 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
       }
     });
     const planned = plannedRun(config, testsets, filters, overrides);
-    const { plan, resumed } = narrow ? narrow(planned, config) : { plan: planned };
+    const { plan, resumed } = narrow ? narrow(planned, config, scrubber) : { plan: planned };
     return {
       config,
       plan,
@@ -71041,7 +71255,7 @@ function describeCase(running) {
 // src/pipeline/output-paths.ts
 init_errors();
 import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync2, statSync as statSync4 } from "node:fs";
-import { dirname as dirname11, resolve as resolve12 } from "node:path";
+import { dirname as dirname11, resolve as resolve13 } from "node:path";
 function nothingRun(flag) {
   const what = flag === "--report" ? "the HTML report" : flag === "--junit" ? "the JUnit report" : "the results";
   return `so ${what} could not be written; nothing was run`;
@@ -71049,7 +71263,7 @@ function nothingRun(flag) {
 function checkOutputPaths(outputs, cwd, consequence) {
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
-    const target = outputTarget(resolve12(cwd, path));
+    const target = outputTarget(resolve13(cwd, path));
     if (target.stats?.isCharacterDevice() !== true) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
@@ -71185,12 +71399,12 @@ async function executeRun(args, ctx, reporters = []) {
       ...args.updateBaselines ? { updateBaselines: true } : {},
       ...args.ignorePin ? { ignorePin: true } : {}
     },
-    resuming ? (planned, loaded) => resuming.narrow(planned, loaded) : void 0
+    resuming ? (planned, loaded, scrubber2) => resuming.narrow(planned, loaded, scrubber2) : void 0
   );
   warnPinIgnored(pinIgnored, ctx);
   if (resuming !== void 0 && args.resume !== void 0) {
     ctx.stderr.write(resuming.announce(plan));
-    if (realPath(resolve14(ctx.cwd, args.resume)) === realPath(resolve14(ctx.cwd, args.output))) {
+    if (realPath(resolve15(ctx.cwd, args.resume)) === realPath(resolve15(ctx.cwd, args.output))) {
       ctx.stderr.write(
         `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)
 `
@@ -71205,7 +71419,7 @@ async function executeRun(args, ctx, reporters = []) {
   let ran = 0;
   const unwritten = [];
   const fileReport = (path) => ({
-    path: resolve14(ctx.cwd, path),
+    path: resolve15(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path)
@@ -71232,7 +71446,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath = resolve14(ctx.cwd, args.output);
+  const outputPath = resolve15(ctx.cwd, args.output);
   const runArtifact = (o) => marks(
     buildArtifact({
       toolVersion,
@@ -71482,7 +71696,7 @@ function readResults(settings, workspace) {
     return null;
   }
   return {
-    ...located(workspace, artifact.value, resolve15(settings.workingDirectory, settings.config)),
+    ...located(workspace, artifact.value, resolve16(settings.workingDirectory, settings.config)),
     args: []
   };
 }
@@ -71508,7 +71722,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname12(resolve15(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname12(resolve16(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -71517,7 +71731,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve15(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve16(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname12(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
@@ -71540,7 +71754,7 @@ function located(workspace, artifact, configFile) {
   };
 }
 function repositoryRoot(dir, workspace) {
-  for (let current = resolve15(dir), depth2 = 0; depth2 < 64; depth2++) {
+  for (let current = resolve16(dir), depth2 = 0; depth2 < 64; depth2++) {
     if (existsSync5(join18(current, ".git"))) return current;
     const parent = dirname12(current);
     if (parent === current) break;
@@ -73099,13 +73313,13 @@ function withinBytes(render2, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname13, isAbsolute as isAbsolute7, join as join20, resolve as resolve16 } from "node:path";
+import { dirname as dirname13, isAbsolute as isAbsolute7, join as join20, resolve as resolve17 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve16(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve17(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -73155,7 +73369,7 @@ function readSettings(input, workspace, env = {}) {
       "input args: --ignore-pin is refused here: a pull request is gated on the pinned testsets (pin the current rows with evals testset pin, and commit the config)"
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve16(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve17(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -73223,7 +73437,7 @@ async function run(env = process.env) {
   }
   const settings = read.settings;
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve17(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve18(settings.workingDirectory, settings.config), env);
   const budget = new RetryBudget(void 0, settings.retryScale);
   const octokit = settings.token ? createOctokit(settings.token, {
     userAgent: `evalgate/${toolVersion}`,
