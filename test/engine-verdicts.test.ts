@@ -70,10 +70,11 @@ describe('a synchronous call over its time limit', () => {
     const suite = suiteSpec([{ q: 'fast' }, { q: 'heavy' }, { q: 'next' }], {
       concurrency: 3,
       timeoutMs: 1000,
-      fn: async ({ testCase }) => {
+      // A promise, settled when the call returns.
+      fn: ({ testCase }) => {
         const { q } = testCase as { q: string };
         if (q === 'heavy') clock.spend(1500);
-        return q;
+        return Promise.resolve(q);
       },
     });
     const { runs } = await runSuites([suite], { now: clock.now });
