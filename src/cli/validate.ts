@@ -1,6 +1,6 @@
 import type { CommandContext } from '../pipeline/context.ts';
 import { loadAndPrepare } from '../pipeline/load.ts';
-import { NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
+import { caseExecutionsToRun, NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
 
 /**
  * `evals validate`: everything `run` checks before the first case (schema, semantic rules,
@@ -24,7 +24,8 @@ export async function validateCommand(
     ctx.stderr.write(`warning: suite ${suite.id}: ${NO_CASES_NOTE}\n`);
   }
   const runs = suites.flatMap((suite) => suite.runs);
-  const cases = runs.reduce((n, run) => n + run.cases.length, 0);
+  // Counted as `run --dry-run` counts them: every case of every run, once per trial.
+  const cases = plan.suites.reduce((n, suite) => n + caseExecutionsToRun(suite), 0);
   ctx.stdout.write(
     `${config.file} is valid: ${plural(suites.length, 'suite')}, ${plural(runs.length, 'run')}, ${plural(cases, 'case execution')}\n`,
   );

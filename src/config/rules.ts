@@ -23,7 +23,7 @@ import {
   suiteParamProblems,
   templateProblems,
 } from './template-check.ts';
-import { checkUrlCredentials } from './url-credentials.ts';
+import { checkJudgeSettings } from './judge-settings-check.ts';
 
 /**
  * Most points (combinations of values, each one run) a suite's grid may have. Every point is
@@ -356,7 +356,7 @@ function checkThreshold(threshold: Record<string, unknown>, path: ConfigPath, ad
 
 /** The rules of a `judge:` block (of `defaults` or an evaluator, built-in or module). */
 function checkJudge(judge: unknown, path: ConfigPath, add: Add): void {
-  if (isRecord(judge)) checkUrlCredentials(judge.baseUrl, [...path, 'baseUrl'], 'api-key', add);
+  checkJudgeSettings(judge, path, add);
 }
 
 function checkTimeout(value: unknown, path: ConfigPath, add: Add): void {

@@ -136,6 +136,22 @@ export function suiteParamProblems(
   );
 }
 
+/**
+ * The `{{ … }}` templates in a `judge:` block (of `defaults` or an evaluator) at `path`. Judge
+ * settings are not templates: the client gets them once per evaluator, as written, so `model:
+ * '{{ params.m }}'` would be sent to the server literally, every grid point asking for one
+ * "model" of that name (and sharing its cached answers). Refused, saying how to compare judge
+ * models instead. The value is not quoted: it may be a key.
+ */
+export function judgeTemplateProblems(judge: unknown, path: ConfigPath): [ConfigPath, string][] {
+  return strings(judge, path)
+    .filter(([, text]) => hasTemplates(text))
+    .map(([valuePath]) => [
+      valuePath,
+      'judge settings are not templates: they are fixed per evaluator, so {{ … }} here would be sent as written; to compare judge models, write one evaluator per judge model, each with its own id (id: judge-a with judge: { model: model-a }, id: judge-b with judge: { model: model-b })',
+    ]);
+}
+
 function missingParam(expression: string, key: string, grid: GridKeys): string {
   const head = `template {{ ${expression} }}`;
   if (grid === null || grid.length === 0) return `${head}: the suite has no grid: params is empty`;

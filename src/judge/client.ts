@@ -18,9 +18,21 @@ import {
 import type { Breaker } from './breaker.ts';
 import { cacheKey, createFileCache, currentTrial, type ResponseCache } from './cache.ts';
 import { createHostLimiter, type HostLimiter } from './host-limiter.ts';
-import { abortedError, postAttempt, type AttemptSettings } from './post-attempt.ts';
+import {
+  abortedError,
+  postAttempt,
+  type AttemptOutcome,
+  type AttemptSettings,
+} from './post-attempt.ts';
 import { withRetries } from './retry.ts';
-import { cachedChat, cachedEmbeddings, parseChat, parseEmbeddings } from './responses.ts';
+import {
+  addTokens,
+  cachedChat,
+  cachedEmbeddings,
+  parseChat,
+  parseEmbeddings,
+  reportedUsage,
+} from './responses.ts';
 import type { CallMeta, CallOptions, ChatUsage, JudgeClient, JudgeError } from './types.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { oneLine } from '../shared/one-line.ts';
@@ -158,33 +170,53 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         },
       };
     }
-    // The breaker knows the server by its base URL without the query, which may hold a key.
+    // The breaker knows the server by its base URL without the query, which may hold a key, and
+    // a model that is not found by its name on that server.
     const server = baseUrl.replace(/[?#].*$/, '');
-    const refused = options.breaker?.refused(server);
+    const refused = options.breaker?.refused(server, model);
     if (refused !== undefined) return { ok: false, error: { ...refused, latencyMs: 0 } };
     const started = now();
-    const answered = await withRetries(
-      () => hostLimiter.run(host.host, () => postAttempt(url, payload, signal, attemptSettings)),
-      {
-        maxRetries,
-        sleep,
-        random,
-        ...(signal ? { signal } : {}),
-        aborted: () => abortedError(url),
-      },
-    );
+    // Tokens the failed attempts reported (an error answer may carry `usage`): billed all the same.
+    let failedTokens: ChatUsage | undefined;
+    // Requests that went out. An attempt whose signal aborted while it waited for a slot under the
+    // host cap sends nothing (`requestAttempt` checks first): it reached no server, so no attempt.
+    let sent = 0;
+    const attempt = async (): Promise<AttemptOutcome> => {
+      const outcome = await hostLimiter.run(host.host, () => {
+        if (signal?.aborted !== true) sent++;
+        return postAttempt(url, payload, signal, attemptSettings);
+      });
+      if (outcome.kind !== 'ok') failedTokens = addTokens(failedTokens, outcome.error.usage);
+      return outcome;
+    };
+    const answered = await withRetries(attempt, {
+      maxRetries,
+      sleep,
+      random,
+      ...(signal ? { signal } : {}),
+      aborted: () => abortedError(url),
+    });
     // A call stopped by its signal says nothing about the server.
     if (answered.ok || answered.error.code !== 'judge.aborted') {
-      options.breaker?.record(server, answered.ok ? undefined : answered.error, true);
+      options.breaker?.record(server, answered.ok ? undefined : answered.error, true, model);
     }
     // A failed call took its time too: every attempt and every wait between them.
-    if (!answered.ok)
-      return { ok: false, error: { ...answered.error, latencyMs: now() - started } };
+    if (!answered.ok) {
+      return {
+        ok: false,
+        error: {
+          ...answered.error,
+          attempts: sent,
+          latencyMs: now() - started,
+          ...(failedTokens !== undefined ? { usage: failedTokens } : {}),
+        },
+      };
+    }
     const { answer, attempts } = answered;
     const json = scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber);
     const parsed = parse(json);
     if (parsed === undefined) {
-      const usage = reportedUsage(json);
+      const usage = addTokens(failedTokens, reportedUsage(json));
       return {
         ok: false,
         error: {
@@ -235,17 +267,6 @@ function malformedDetail(json: unknown): string {
     }
   }
   return 'without the expected fields';
-}
-
-/** The token counts an unusable answer still reported, if it reported any. */
-function reportedUsage(json: unknown): ChatUsage | undefined {
-  if (!isRecord(json) || !isRecord(json.usage)) return undefined;
-  const count = (value: unknown): number | undefined =>
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-  const promptTokens = count(json.usage.prompt_tokens);
-  const completionTokens = count(json.usage.completion_tokens);
-  if (promptTokens === undefined && completionTokens === undefined) return undefined;
-  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
 }
 
 /** `value` with every secret removed from its strings (an answer that echoed a key). */

@@ -6,7 +6,7 @@
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { maskCredentialsIn } from '../shared/secrets.ts';
 import { serverRequestedDelay } from './backoff.ts';
-import { errorDetail } from './responses.ts';
+import { errorDetail, reportedUsage } from './responses.ts';
 import type { JudgeError } from './types.ts';
 
 /** How much of a malformed body `JudgeError.raw` keeps. */
@@ -152,11 +152,14 @@ export async function requestAttempt(
     }
     // Scrubbed before it is cut: a secret across the cut would otherwise keep its first part.
     const clean = scrub(text);
+    // A model API may bill an error answer: the tokens it reports with it are kept.
+    const usage = reportedUsage(jsonOrUndefined(text));
     const error: JudgeError = {
       code: 'judge.http',
       message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
       status: response.status,
       raw: clean.slice(0, RAW_LIMIT),
+      ...(usage !== undefined ? { usage } : {}),
     };
     if (response.status === 429 || response.status >= 500) {
       return {
@@ -231,4 +234,13 @@ function networkCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** `text` parsed as JSON, or undefined when it is not JSON. */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

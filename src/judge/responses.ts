@@ -3,7 +3,7 @@
  * what the cache holds. Nothing here trusts its input: a field of the wrong shape makes the
  * answer `undefined`, which the client reports as `judge.malformed` (or treats as a cache miss).
  */
-import type { CallMeta, ChatResult, EmbedResult, ToolCall } from './types.ts';
+import type { CallMeta, ChatResult, ChatUsage, EmbedResult, ToolCall } from './types.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { oneLine } from '../shared/one-line.ts';
 
@@ -108,4 +108,30 @@ export function errorDetail(text: string): string {
   }
   const excerpt = oneLine(text).slice(0, 200);
   return excerpt === '' ? '' : `: ${excerpt}`;
+}
+
+/**
+ * The token counts an answer that could not be used still reported (a 2xx without the expected
+ * fields, or an error answer whose JSON body has `usage`), if it reported any.
+ */
+export function reportedUsage(json: unknown): ChatUsage | undefined {
+  if (!isRecord(json) || !isRecord(json.usage)) return undefined;
+  const count = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  const promptTokens = count(json.usage.prompt_tokens);
+  const completionTokens = count(json.usage.completion_tokens);
+  if (promptTokens === undefined && completionTokens === undefined) return undefined;
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
+}
+
+/** The sum of two token counts; `undefined` is none. */
+export function addTokens(
+  a: ChatUsage | undefined,
+  b: ChatUsage | undefined,
+): ChatUsage | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+  };
 }

@@ -59,7 +59,11 @@ export interface JudgeError {
   status?: number;
   /** The first 2 KB of the body, for `judge.malformed` and `judge.http`. */
   raw?: string;
-  /** Requests made, including the failing one; 0 for a call that was never sent. */
+  /**
+   * Requests made, including the failing one; 0 for a call that was never sent. For a client
+   * call, an attempt its signal stopped before the request went out (waiting for a slot under
+   * the host cap) is none.
+   */
   attempts?: number;
   /**
    * For a call the client made: the time it took, from the first attempt to the failure, with
@@ -67,8 +71,9 @@ export interface JudgeError {
    */
   latencyMs?: number;
   /**
-   * Token counts the server reported with an answer that could not be used (a 200 without the
-   * expected fields); absent when it reported none, as for an HTTP error or a timeout.
+   * Token counts the server reported with the answers that could not be used (a 200 without the
+   * expected fields, an error answer whose JSON body has `usage`), summed over the call's
+   * attempts; absent when it reported none, as for a timeout or a dropped socket.
    */
   usage?: ChatUsage;
   /** For `judge.network`: the system's error code (`ECONNREFUSED`, `ENOTFOUND`), when known. */

@@ -55,10 +55,12 @@ function retriesOf(attempts: number | undefined): Pick<Usage, 'retries'> {
  * The usage of one finished client call; a call is one however many attempts it took, and the
  * attempts after the first are its `retries`. A cache hit counts as a hit with no tokens,
  * latency or cost. A failed call counts as a call with the time it took (every attempt and
- * wait); its tokens are those the server reported with an unusable answer, else none (an HTTP
- * error, a timeout or a dropped socket reports none), and its cost is priced from them. A call
- * never sent (its server given up on by the breaker, a bad URL) is no call at all: empty usage. `prices` absent: cost `null`, as it is for a model missing from the
- * table.
+ * wait); so does a call its signal stopped (a time limit, an interrupt) once a request went
+ * out: it reached the server. Its tokens are those the server reported with its unusable or
+ * error answers, else none (a timeout or a dropped socket reports none), and its cost is priced
+ * from them. A call never sent (its server given up on by the breaker, a bad URL, stopped while
+ * it waited for the host cap) is no call at all: empty usage. `prices` absent: cost `null`, as
+ * it is for a model missing from the table.
  */
 export function callUsage(
   result: ChatResult | EmbedResult,

@@ -201,6 +201,16 @@ function cliIssue(code: string, message: string): Issue {
 }
 
 /**
+ * The case executions a suite's plan has left to run: its cases in every run (grid point), less
+ * those an interrupted run already finished (`--resume`), times its trials. What `validate` and
+ * `run --dry-run` count.
+ */
+export function caseExecutionsToRun(suite: SuitePlan): number {
+  const cases = suite.runs.reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
+  return cases * suite.trials;
+}
+
+/**
  * The suites whose runs will fail for having no case to run (an empty testset, or `--tag`
  * filters that select none of its rows), as the gate judges them (`evaluateRunGate`): unless
  * the suite allows it (`allowEmpty`) or the plan is one shard (a shard may get none of a small

@@ -3,7 +3,7 @@
  * testset, the runs (grid points × cases × trials), the evaluators and the model calls the
  * built-in judges make at most; then the totals. Pure: the plan in, text out.
  */
-import { NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
+import { caseExecutionsToRun, NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
 import type { RunPlan, SuitePlan } from '../plan/types.ts';
 import { formatCount, formatParams, plural } from './labels.ts';
 
@@ -21,8 +21,8 @@ export function renderPlan(plan: RunPlan): string {
   for (const suite of plan.suites) {
     lines.push(...renderSuite(suite, empty.has(suite)), '');
     runs += suite.runs.length;
-    executions += toRun(suite);
-    calls += suite.modelCalls.perCase * toRun(suite);
+    executions += caseExecutionsToRun(suite);
+    calls += suite.modelCalls.perCase * caseExecutionsToRun(suite);
     for (const part of suite.modelCalls.unknown) uncounted.add(`${suite.id}: ${part}`);
   }
   lines.push(
@@ -44,12 +44,6 @@ function planNotes(plan: RunPlan): string {
   return notes.length > 0 ? ` (${notes.join('; ')})` : '';
 }
 
-/** Case executions the suite has left to run: its cases in every run, times its trials. */
-function toRun(suite: SuitePlan): number {
-  const cases = suite.runs.reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
-  return cases * suite.trials;
-}
-
 function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
   const { testset } = suite;
   const where = testset.path === null ? 'inline cases' : testset.path;
@@ -62,9 +56,9 @@ function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
     `  testset     ${where}${at} · revision ${testset.revision.slice(0, 12)} · ${plural(suite.rows, 'row')}` +
       (cases === suite.rows ? '' : `, ${formatCount(cases)} selected`),
     `  runs        ${plural(suite.runs.length, 'grid point')} × ${plural(cases, 'case')} × ` +
-      `${plural(suite.trials, 'trial')} = ${plural(toRun(suite) + takenOver, 'case execution')}` +
+      `${plural(suite.trials, 'trial')} = ${plural(caseExecutionsToRun(suite) + takenOver, 'case execution')}` +
       (takenOver > 0
-        ? `, ${formatCount(takenOver)} taken over from the interrupted run, ${formatCount(toRun(suite))} to run`
+        ? `, ${formatCount(takenOver)} taken over from the interrupted run, ${formatCount(caseExecutionsToRun(suite))} to run`
         : ''),
   ];
   if (failsEmpty) lines.push(`  warning     ${NO_CASES_NOTE}`);
@@ -85,7 +79,7 @@ function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
         ? 'none'
         : suite.evaluators.map((e) => (e.id === e.use ? e.id : `${e.id} (${e.use})`)).join(', ')
     }`,
-    `  model calls at most ${formatCount(suite.modelCalls.perCase * toRun(suite))}` +
+    `  model calls at most ${formatCount(suite.modelCalls.perCase * caseExecutionsToRun(suite))}` +
       (suite.modelCalls.perCase > 0
         ? ` (${plural(suite.modelCalls.perCase, 'call')} a case execution)`
         : '') +
