@@ -80,6 +80,7 @@ export type {
   RunResult,
   RunSummary,
   TestEvaluator,
+  TestEvaluatorObject,
   TestFn,
   Threshold,
   TrialResult,

@@ -49,5 +49,6 @@ export type {
   MaybeEvaluation,
   Params,
   TestEvaluator,
+  TestEvaluatorObject,
   Threshold,
 } from './types/index.ts';

@@ -9,6 +9,8 @@
 // The id pattern comes from the config's contract, so a suite id from code is one evals.yaml
 // accepts, and the artifact names it the same way.
 import { gridValueText } from '../shared/grid-value-text.ts';
+import { checkThreshold } from '../run/evaluation.ts';
+import { isPlainObject } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
@@ -123,8 +125,10 @@ function checkEvaluators(evaluators: unknown, problems: Problems): void {
       );
       continue;
     }
-    // Class instances hold their settings as fields and their method on the prototype.
-    const { id, maxConcurrency, timeoutMs } = evaluator;
+    // Class instances hold their settings as fields and their method on the prototype. Only
+    // what the SDK documents is a setting of a class (see evaluatorWithGridPoint): its other
+    // fields, whatever their names, are its own state and not checked here.
+    const { id, maxConcurrency } = evaluator;
     if (typeof id !== 'string' || id === '') problems.addMessage(at, `${at} has no id`);
     else if (seen.has(id)) problems.addMessage(at, `${at}: duplicate evaluator id "${id}"`);
     else seen.add(id);
@@ -132,7 +136,13 @@ function checkEvaluators(evaluators: unknown, problems: Problems): void {
       problems.addMessage(at, `${at} has no evaluateTestCase method`);
     }
     checkConcurrency(`${at}.maxConcurrency`, maxConcurrency, problems);
-    checkTimeout(`${at}.timeoutMs`, timeoutMs, problems);
+    if (isPlainObject(evaluator)) {
+      if (evaluator.threshold != null) {
+        const checked = checkThreshold(evaluator.threshold);
+        if (!checked.ok) problems.addMessage(`${at}.threshold`, `${at}.${checked.problem}`);
+      }
+      checkTimeout(`${at}.timeoutMs`, evaluator.timeoutMs, problems);
+    }
   }
 }
 
@@ -169,16 +179,30 @@ function checkGrid(grid: unknown, problems: Problems): void {
     for (const value of values as unknown[]) {
       const text = gridValueText(value);
       if (seen.has(text)) {
-        problems.add(
-          `gridSearchParams.${name}`,
-          `values that each read differently (${text} twice)`,
-          values,
+        const path = `gridSearchParams.${name}`;
+        problems.addMessage(
+          path,
+          `${path} must be values that each read differently (${text} twice), got ${describeValue(values)}: a run is named by how its values read (${name}=${text}), so two runs would share a name${sameTextHint(value)}`,
         );
         break;
       }
       seen.add(text);
     }
   }
+}
+
+/** What to do about grid values that read the same, for those that read as their kind only. */
+function sameTextHint(value: unknown): string {
+  if (typeof value === 'function') {
+    return ': give each function its own name (a function declaration, or `const name = …`), or grid over names and look the function up in fn';
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      return ': an object of a class reads as its JSON; grid over names or plain values and build the object in fn';
+    }
+  }
+  return '';
 }
 
 function checkGate(gate: unknown, problems: Problems): void {

@@ -4,7 +4,15 @@
  * it; `params` in the call's arguments holds the same values.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EngineEvaluator, Params, TestEvaluator, TestFn } from '../types/index.ts';
+import { checkThreshold } from '../run/evaluation.ts';
+import { isPlainObject } from '../shared/is-record.ts';
+import type {
+  EngineEvaluator,
+  Params,
+  TestEvaluator,
+  TestEvaluatorObject,
+  TestFn,
+} from '../types/index.ts';
 
 /** Holds the current grid point (`{}` for a suite without a grid) during `fn` and evaluators. */
 export const gridSearchAsyncLocalStorage = new AsyncLocalStorage<Params | undefined>();
@@ -19,18 +27,31 @@ export function withGridPoint<TCase, TOutput>(fn: TestFn<TCase, TOutput>): TestF
  * `evaluator` as the engine runs it, its calls made with their grid point in
  * `gridSearchAsyncLocalStorage`. Its settings are read once, here; `undefined` / `null`
  * returns pass through (the engine skips the case).
+ *
+ * Only what the SDK documents is read from a class instance: `id`, `maxConcurrency` and
+ * `evaluateTestCase`. Any other field of a class (`threshold`, `when`, `timeoutMs`, …) is the
+ * user's own state, not a setting: the engine's overrides of those names stand for evals.yaml's
+ * `threshold:`, `when:` and so on, which a suite in code does not have. An evaluation's
+ * threshold is the one it returns (the SDK's out-of-box classes put their `threshold` field
+ * there themselves, see BuiltinBackedEvaluator.scoreValues). A plain object literal may set
+ * `threshold` and `timeoutMs` as settings (`TestEvaluatorObject`, checked with the arguments).
  */
 export function evaluatorWithGridPoint<TCase, TOutput>(
   evaluator: TestEvaluator<TCase, TOutput>,
 ): EngineEvaluator<TCase, TOutput> {
-  const { id, maxConcurrency, threshold, timeoutMs, when, agreement } = evaluator;
+  const { id, maxConcurrency } = evaluator;
+  const settings: Partial<TestEvaluatorObject<TCase, TOutput>> = isPlainObject(evaluator)
+    ? evaluator
+    : {};
+  const { threshold: given, timeoutMs } = settings;
+  // Checked with the arguments already (a bad one throws there); this drops its null bounds.
+  const checked = given != null ? checkThreshold(given) : undefined;
+  const threshold = checked?.ok === true ? checked.threshold : undefined;
   return {
     id,
     ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
     ...(threshold !== undefined ? { threshold } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(when !== undefined ? { when } : {}),
-    ...(agreement !== undefined ? { agreement } : {}),
     evaluateTestCase: (args) =>
       gridSearchAsyncLocalStorage.run(
         args.params,

@@ -17,6 +17,7 @@ import type {
   PreparedCase,
   RunResult,
   TestEvaluator,
+  TestEvaluatorObject,
   Verdict,
 } from '../types/index.ts';
 import { toolVersion } from '../shared/version.ts';
@@ -35,12 +36,19 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
    * does with repeated testset rows. To run a case several times, set `trials`. The same
    * identity with other content throws.
    */
-  testCases: TCase[];
-  /** Fields that identify a case, or a function returning its identity. */
-  testCaseHash: (keyof TCase & string)[] | ((testCase: TCase) => string);
+  testCases: readonly TCase[];
+  /**
+   * Fields that identify a case, or a function returning its identity (synchronously: a
+   * Promise is refused).
+   */
+  testCaseHash: readonly (keyof TCase & string)[] | ((testCase: TCase) => string);
   fn: (args: FnArgs<TCase>) => TOutput | Promise<TOutput>;
-  /** Each may return `undefined` / `null` for a case to skip it (no evaluation, not a failure). */
-  evaluators?: TestEvaluator<TCase, TOutput>[];
+  /**
+   * Each may return `undefined` / `null` for a case to skip it (no evaluation, not a failure).
+   * Of a class instance only `id`, `maxConcurrency` and `evaluateTestCase` are read; a plain
+   * object may also set `threshold` (see `TestEvaluatorObject`).
+   */
+  evaluators?: readonly (TestEvaluator<TCase, TOutput> | TestEvaluatorObject<TCase, TOutput>)[];
   /**
    * Cases in flight through `fn` and their evaluators: a whole number of at least 1, or
    * `Infinity` (default 10, the SDK's usual setting).
@@ -165,6 +173,7 @@ function buildSpec<TCase, TOutput>(
   }
   const evaluators = args.evaluators ?? [];
   const hash = args.testCaseHash;
+  const promised: unknown[] = [];
   const prepared = prepareCases(
     args.testCases.map((tc, i) => ({
       data: tc as Record<string, unknown>,
@@ -174,9 +183,10 @@ function buildSpec<TCase, TOutput>(
     {
       testsetId: args.id,
       file: null,
-      hash: typeof hash === 'function' ? (data) => hash(data as TCase) : hash,
+      hash: typeof hash === 'function' ? syncHash(hash, promised) : [...hash],
     },
   );
+  if (promised.length > 0) issues.push(promisedHashIssue(args.testCases, promised));
   if (!prepared.ok) {
     const file = `testCases of ${args.id}`;
     issues.push(
@@ -220,4 +230,44 @@ function mutableGrid(
   grid: Record<string, readonly unknown[]> | undefined,
 ): Record<string, unknown[]> {
   return Object.fromEntries(Object.entries(grid ?? {}).map(([k, v]) => [k, [...v]]));
+}
+
+/**
+ * `hash` for prepareCases, refusing a Promise: an async hash (a JavaScript slip) would read as
+ * "returned an object {}". The cases whose hash was a Promise are collected in `promised` and
+ * get a placeholder id each, unique, so that they report nothing else.
+ */
+function syncHash<TCase>(
+  hash: (testCase: TCase) => string,
+  promised: unknown[],
+): (data: Record<string, unknown>) => string {
+  return (data) => {
+    const id: unknown = hash(data as TCase);
+    if (!isThenable(id)) return id as string;
+    // Its rejection is the hash's business, not an unhandled one of the process.
+    id.then(undefined, () => undefined);
+    promised.push(data);
+    return `\u0000promised ${promised.length}`;
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function promisedHashIssue(testCases: readonly unknown[], promised: readonly unknown[]): Issue {
+  const first = testCases.indexOf(promised[0]) + 1;
+  const others = promised.length > 1 ? ` (and ${promised.length - 1} more test cases)` : '';
+  return {
+    code: 'sdk.argument',
+    file: '',
+    line: 0,
+    col: 0,
+    path: 'testCaseHash',
+    message: `testCaseHash returned a Promise for test case ${first}${others}: the hash must be synchronous, returning the case's identity as a string (an async function cannot be one)`,
+  };
 }

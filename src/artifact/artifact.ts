@@ -156,10 +156,64 @@ export function caseOfLine(line: string): RunResult['cases'][number] {
 
 /**
  * A case as compact JSON, the text of its line in the artifact. BigInts and cycles in user
- * values are written as strings rather than failing the whole artifact (see `serializeArtifact`).
+ * values are written as strings rather than failing the whole artifact (see `serializeArtifact`),
+ * and values JSON would drop or empty keep a readable form (see `recordable`).
  */
 export function stringifyCase(result: RunResult['cases'][number]): string {
+  const { output, trials } = result;
+  // A function or Symbol output would leave the case without its `output` key (an artifact no
+  // reader accepts): it is recorded as a string saying what it was. O(1) on the usual path.
+  if (
+    !isPlainData(output) ||
+    (trials !== undefined && !trials.every((t) => isPlainData(t.output)))
+  ) {
+    return JSON.stringify(
+      {
+        ...result,
+        output: topLevel(output),
+        ...(trials !== undefined
+          ? { trials: trials.map((t) => ({ ...t, output: topLevel(t.output) })) }
+          : {}),
+      },
+      safeReplacer(),
+    );
+  }
   return stringify(result, 0);
+}
+
+/**
+ * Whether `value` is written by JSON.stringify without loss at its top level: a primitive JSON
+ * has, an array, a plain object, or an object with `toJSON` (a Date). A class instance may be
+ * a Map, a Set or an Error, which JSON writes as `{}`.
+ */
+function isPlainData(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    case 'object': {
+      if (value === null || Array.isArray(value)) return true;
+      const proto: unknown = Object.getPrototypeOf(value);
+      return (
+        proto === Object.prototype ||
+        proto === null ||
+        typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      );
+    }
+    default:
+      return false; // function, symbol, bigint
+  }
+}
+
+/** An output at the top of a case: a function or Symbol as a string saying what it was. */
+function topLevel(value: unknown): unknown {
+  if (typeof value === 'function') {
+    return value.name === '' ? '[function]' : `[function ${value.name}]`;
+  }
+  if (typeof value === 'symbol') return `[${value.toString()}]`;
+  return value;
 }
 
 /**
@@ -179,24 +233,76 @@ function indent(text: string, depth: number): string {
   return depth === 0 ? text : text.replaceAll('\n', `\n${' '.repeat(depth)}`);
 }
 
+/**
+ * JSON of `value`, natively when that loses nothing. The native pass throws on a BigInt or a
+ * cycle, and writes a Map, a Set, an Error or an instance without own fields as `{}`: only a
+ * text holding `{}` (an empty object somewhere, perhaps one of those) is written again with the
+ * replacer. The check is a scan of the text, so plain data pays no walk of its own.
+ */
 function stringify(value: unknown, space = 2): string {
   try {
-    return JSON.stringify(value, null, space);
+    const text = JSON.stringify(value, null, space);
+    if (!text.includes('{}')) return text;
   } catch {
-    return JSON.stringify(value, safeReplacer(), space);
+    // written below
   }
+  return JSON.stringify(value, safeReplacer(), space);
 }
 
 function safeReplacer(): (this: unknown, key: string, value: unknown) => unknown {
-  // The ancestors of the value being written: a value seen among them is a cycle, while the
-  // same object reached twice through different branches is written twice, as JSON.stringify does.
-  const ancestors: unknown[] = [];
+  // The ancestors of the value being written, each as given and as written (a Map is written as
+  // another object, whose members are then written with it as `this`): a value seen among them
+  // is a cycle, while the same object reached twice through different branches is written
+  // twice, as JSON.stringify does.
+  const ancestors: { given: object; written: unknown }[] = [];
   return function (this: unknown, _key: string, value: unknown): unknown {
     if (typeof value === 'bigint') return value.toString();
     if (value === null || typeof value !== 'object') return value;
-    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
-    if (ancestors.includes(value)) return '[Circular]';
-    ancestors.push(value);
-    return value;
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1]?.written !== this) {
+      ancestors.pop();
+    }
+    if (ancestors.some((a) => a.given === value)) return '[Circular]';
+    const written = recordable(value);
+    ancestors.push({ given: value, written });
+    return written;
   };
+}
+
+/**
+ * What the artifact records for an object JSON would write as `{}` (docs/artifact.md): a Map
+ * as an object of its entries (an array of `[key, value]` pairs when a key is not a string), a
+ * Set as an array of its values, an Error as `{ name, message }` with its own fields (and
+ * `cause`), and an instance of another class with no own fields as its text (its `toString()`,
+ * such as `/a+/g`, or `[object Response]` naming its class). Anything else is left as it is.
+ */
+function recordable(value: object): unknown {
+  if (value instanceof Map) {
+    const entries = [...(value as Map<unknown, unknown>).entries()];
+    return entries.every(([key]) => typeof key === 'string')
+      ? Object.fromEntries(entries)
+      : entries;
+  }
+  if (value instanceof Set) return [...(value as Set<unknown>)];
+  if (value instanceof Error) {
+    const { name, message } = value;
+    return {
+      ...(value as object),
+      name,
+      message,
+      ...(value.cause !== undefined ? { cause: value.cause } : {}),
+    };
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null || Array.isArray(value)) return value;
+  if (Object.keys(value).length > 0) return value;
+  let text = '[object Object]';
+  try {
+    text = (value as { toString(): string }).toString();
+  } catch {
+    // a toString that throws: named by its class below
+  }
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return text === '[object Object]' && typeof name === 'string' && name !== ''
+    ? `[object ${name}]`
+    : text;
 }

@@ -30,7 +30,7 @@ import type {
 import { FUNCTION_WORKER_ENTRY } from './function-worker-entry.ts';
 import type { ModelAccess } from './models.ts';
 import type { ModuleLoader, ModuleResult } from './modules/loader.ts';
-import { asEvaluator, asPassCondition, asTestFn } from './modules/shapes.ts';
+import { asEvaluator, asPassCondition, asTestFn, isObjectEvaluator } from './modules/shapes.ts';
 
 export interface BindOptions {
   loader: ModuleLoader;
@@ -289,10 +289,14 @@ async function loadEvaluator(
       };
     }
   }
-  // The config's id, limits and threshold win over what the evaluator object declares.
-  const threshold = ev.threshold ?? inner.threshold;
+  // The config's id, limits and threshold win over what the evaluator declares. A module's
+  // class declares only `maxConcurrency` (the SDK's surface): a field of its own named
+  // `threshold` or `timeoutMs` is its state, not a setting; a plain object may set them.
+  const declared: Partial<EngineEvaluator> =
+    ev.kind === 'builtin' || isObjectEvaluator(inner) ? inner : {};
+  const threshold = ev.threshold ?? declared.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
-  const timeoutMs = ev.timeoutMs ?? inner.timeoutMs;
+  const timeoutMs = ev.timeoutMs ?? declared.timeoutMs;
   const evaluator: EngineEvaluator = {
     id: ev.id,
     ...(threshold ? { threshold } : {}),

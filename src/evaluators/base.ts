@@ -15,12 +15,13 @@ export abstract class BaseTestEvaluator<
   abstract id: string;
   /**
    * Most concurrent `evaluateTestCase` calls of this evaluator (default: no limit of its own).
-   * Declared so it shows on the class type; a subclass sets it as a plain field.
+   * Declared so it shows on the class type; a subclass sets it as a plain field (or, in
+   * JavaScript, a getter). `declare`: no own property is made on the instance, which would
+   * hide a subclass's getter.
    */
-  maxConcurrency?: number;
-  // threshold and timeoutMs (see EngineEvaluator) are not declared here on purpose: a subclass
-  // then sets them as plain fields, as Autoblocks suites do, without needing `override` under
-  // noImplicitOverride.
+  declare maxConcurrency?: number;
+  // Nothing else is read from an instance (see api/grid-context.ts): a field such as
+  // `threshold` on a subclass is its own state; an evaluation's threshold is the one returned.
   abstract evaluateTestCase(
     args: EvaluatorArgs<TCase, TOutput>,
   ): MaybeEvaluation | Promise<MaybeEvaluation>;

@@ -38,12 +38,14 @@ export function toEvaluationResult(
   let threshold: Threshold | null = evaluator.threshold ?? null;
   let thresholdError: string | null = null;
   if (threshold === null && ownThreshold != null) {
-    if (isThreshold(ownThreshold)) {
-      threshold = ownThreshold;
+    const checked = checkThreshold(ownThreshold);
+    if (checked.ok) {
+      threshold = checked.threshold;
       // As evals.yaml refuses at load: a range no score meets fails every case, never meant.
-      thresholdError = impossibleThreshold(ownThreshold);
+      thresholdError = impossibleThreshold(checked.threshold);
     } else {
-      thresholdError = `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(ownThreshold)}`;
+      // Not recorded: the artifact's threshold holds finite lt/lte/gt/gte numbers only.
+      thresholdError = checked.problem;
     }
   }
 
@@ -125,12 +127,47 @@ function failedRequiredOf(assertions: unknown[]): unknown[] {
   });
 }
 
-function isThreshold(value: unknown): value is Threshold {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const bounds = value as Record<string, unknown>;
-  return (['lt', 'lte', 'gt', 'gte'] as const).every(
-    (key) => bounds[key] == null || typeof bounds[key] === 'number',
-  );
+const BOUNDS: readonly string[] = ['lt', 'lte', 'gt', 'gte'];
+
+/**
+ * A threshold from user code, checked: an object whose keys are only `lt`, `lte`, `gt`, `gte`,
+ * each a finite number (`null` / `undefined` count as absent and are left out). An unknown key
+ * (`{ ge: 0.9 }`, a Python habit) would otherwise be ignored and the case pass unchecked, and a
+ * NaN bound (`Number(process.env.UNSET)`) fail it with no reason and be written as `null`.
+ */
+export function checkThreshold(
+  value: unknown,
+): { ok: true; threshold: Threshold } | { ok: false; problem: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      problem: `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(value)}`,
+    };
+  }
+  const threshold: Threshold = {};
+  for (const [key, bound] of Object.entries(value)) {
+    if (!BOUNDS.includes(key)) {
+      return {
+        ok: false,
+        problem: `threshold has an unknown bound ${JSON.stringify(key)} (the bounds are lt, lte, gt and gte), got ${describeValue(value)}`,
+      };
+    }
+    if (bound == null) continue;
+    if (typeof bound !== 'number') {
+      return {
+        ok: false,
+        problem: `threshold must be an object of lt/lte/gt/gte numbers, got ${describeValue(value)} (${key} is ${describeValue(bound)})`,
+      };
+    }
+    if (!Number.isFinite(bound)) {
+      return {
+        ok: false,
+        problem: `threshold.${key} must be a finite number, got ${describeValue(bound)}`,
+      };
+    }
+    threshold[key as keyof Threshold] = bound;
+  }
+  return { ok: true, threshold };
 }
 
 /**

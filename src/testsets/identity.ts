@@ -129,11 +129,15 @@ export class CasePreparer {
   /** The next row, in file order. */
   add(row: TestsetRow): void {
     if (nestsTooDeep(row.data)) {
+      // Data from code may hold a cycle (a tree node's `parent`), which nests without end.
+      const cycle = cycleIn(row.data);
       this.#issues.add(
         'testset.too-deep',
         row.line,
         0,
-        `the row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep: a row may nest at most ${MAX_ROW_NESTING} levels`,
+        cycle !== null
+          ? `the row holds a cycle: ${cycle.at} is ${cycle.ancestor} again (a case must be data without cycles; keep such a link out of it, or refer to the other object by an id)`
+          : `the row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep: a row may nest at most ${MAX_ROW_NESTING} levels`,
       );
       return;
     }
@@ -222,6 +226,47 @@ function nestsTooDeep(data: Record<string, unknown>): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The first cycle in `data`, found depth first: where the walk met an object again (`$.a.b`)
+ * and the ancestor it is (`$`); `null` when there is none within {@link MAX_ROW_NESTING}
+ * levels. Only called once a row is found too deep, so it costs nothing on the usual path.
+ */
+function cycleIn(data: Record<string, unknown>): { at: string; ancestor: string } | null {
+  // The path from the root: each object, its path, and the children still to visit.
+  const path: { value: object; at: string; children: [string, unknown][] }[] = [
+    { value: data, at: '$', children: childrenOf(data, '$') },
+  ];
+  // Objects walked to the end without a cycle: data reached twice is not walked twice.
+  const finished = new Set<object>();
+  while (path.length > 0) {
+    const top = path[path.length - 1]!;
+    const next = top.children.pop();
+    if (next === undefined) {
+      finished.add(top.value);
+      path.pop();
+      continue;
+    }
+    const [at, child] = next;
+    if (child === null || typeof child !== 'object' || finished.has(child)) continue;
+    const ancestor = path.find((p) => p.value === child);
+    if (ancestor !== undefined) return { at, ancestor: ancestor.at };
+    if (path.length < MAX_ROW_NESTING)
+      path.push({ value: child, at, children: childrenOf(child, at) });
+  }
+  return null;
+}
+
+/** The members of an array or object with their paths, last first (they are popped). */
+function childrenOf(value: object, at: string): [string, unknown][] {
+  const members: [string, unknown][] = Array.isArray(value)
+    ? value.map((item, i): [string, unknown] => [`${at}[${i}]`, item])
+    : Object.entries(value).map(([key, item]): [string, unknown] => [
+        /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`,
+        item,
+      ]);
+  return members.reverse();
 }
 
 /**

@@ -22,7 +22,12 @@ export interface Threshold {
 export interface Evaluation {
   score: number;
   threshold?: Threshold;
-  metadata?: Record<string, unknown>;
+  /**
+   * Explains the score; kept in the artifact. Any object: `any` values so that an interface
+   * without an index signature is accepted too (the SDK types it `object`).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  metadata?: Record<string, any>;
   /** Model calls the evaluator made for this case (judge built-ins fill it; custom ones may). */
   usage?: Usage;
   /**
@@ -159,11 +164,27 @@ export interface EngineEvaluator<TCase = Record<string, unknown>, TOutput = unkn
  * `EngineEvaluator`, but it may return `undefined` / `null` to skip a case. The engine accepts
  * both at run time; built-ins always return an evaluation.
  */
-export interface TestEvaluator<TCase = Record<string, unknown>, TOutput = unknown> extends Omit<
-  EngineEvaluator<TCase, TOutput>,
-  'evaluateTestCase'
-> {
+export interface TestEvaluator<TCase = Record<string, unknown>, TOutput = unknown> {
+  id: string;
+  /** Max concurrent `evaluateTestCase` calls of this evaluator, across every grid point. */
+  maxConcurrency?: number;
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): MaybeEvaluation | Promise<MaybeEvaluation>;
+}
+
+/**
+ * An evaluator given to `runTestSuite` as a plain object literal: a `TestEvaluator` that may also
+ * set `threshold`, which replaces the one its evaluations return (as `threshold:` does in
+ * evals.yaml), and `timeoutMs`, its per-call time limit. Read from plain objects only: on a
+ * class instance (`BaseTestEvaluator`), fields of those names are the class's own state, and
+ * the threshold is what `evaluateTestCase` returns.
+ */
+export interface TestEvaluatorObject<
+  TCase = Record<string, unknown>,
+  TOutput = unknown,
+> extends TestEvaluator<TCase, TOutput> {
+  threshold?: Threshold;
+  /** Per call, in milliseconds above 0 (default: the suite's `timeoutMs`). */
+  timeoutMs?: number;
 }
 
 /** How a case's pass/fail is decided from its evaluations. */

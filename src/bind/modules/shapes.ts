@@ -5,6 +5,7 @@ import type {
   PassConditionArgs,
   TestFn,
 } from '../../types/index.ts';
+import { isPlainObject } from '../../shared/is-record.ts';
 import { errorText } from './import-failure.ts';
 import { refLabel, type ModuleError, type ModuleResult } from './module-error.ts';
 import type { ModuleRef } from '../../config/module-spec.ts';
@@ -195,4 +196,15 @@ function hasMethod<K extends string>(
     ((typeof value === 'object' && value !== null) || typeof value === 'function') &&
     typeof (value as Record<string, unknown>)[key] === 'function'
   );
+}
+
+/**
+ * Whether a module's evaluator is an object it exported (`{ id, threshold, evaluateTestCase }`),
+ * or the thin object `withId` makes to give one an id (inheriting from it), rather than an
+ * instance of a class.
+ */
+export function isObjectEvaluator(inner: EngineEvaluator): boolean {
+  if (isPlainObject(inner)) return true;
+  const own = Object.keys(inner);
+  return own.length === 1 && own[0] === 'id' && isPlainObject(Object.getPrototypeOf(inner));
 }

@@ -75,15 +75,20 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
   }
 
   /**
-   * Scores one case on `values` (mapped from it). The built-in's default threshold travels with
-   * the evaluation, so a class without its own `threshold` gates the way the YAML built-in does.
+   * Scores one case on `values` (mapped from it). The class's `threshold` field (documented for
+   * the out-of-box classes: it replaces the default), else the built-in's default threshold,
+   * travels with the evaluation, so a class gates the way the YAML built-in does. The threshold
+   * goes in the evaluation rather than being read off the instance by the run: on a plain
+   * `BaseTestEvaluator`, a field of that name is the user's own state (see grid-context.ts).
+   * It is checked with every returned threshold (a bad one is that evaluation's error).
    */
   protected async scoreValues(values: OptionValues, args: EvaluatorArgs): Promise<Evaluation> {
     const evaluation = await this.#scorerFor()(values, args);
-    const threshold: Threshold | undefined = this.builtin().defaultThreshold;
-    return threshold !== undefined && evaluation.threshold === undefined
-      ? { ...evaluation, threshold }
-      : evaluation;
+    // Not declared on this class: a subclass of BaseIsEquals sets it without `override`.
+    const own = (this as { threshold?: Threshold | null }).threshold;
+    const threshold: Threshold | undefined =
+      own ?? evaluation.threshold ?? this.builtin().defaultThreshold;
+    return threshold !== undefined ? { ...evaluation, threshold } : evaluation;
   }
 
   #scorerFor(): Scorer {
