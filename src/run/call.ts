@@ -14,7 +14,21 @@ import type { EvaluatorArgs, FnArgs, Params } from '../types/index.ts';
 /** How a pending call ended: its value, or the message of why it failed. */
 export type Outcome<T> =
   | { ok: true; value: T }
-  | { ok: false; error: string; /** What was thrown, when anything was. */ thrown?: unknown };
+  | {
+      ok: false;
+      error: string;
+      /** What was thrown, when anything was (by a timed-out call: as it stopped, in the grace). */
+      thrown?: unknown;
+      /** What a timed-out call returned as it stopped, in the grace (its usage is kept). */
+      late?: T;
+    };
+
+/**
+ * How long a call timed out is still waited for: one that honours its signal settles at once,
+ * and what it spent by then (the model calls it had sent, which reached the server) is kept with
+ * the time-out. One that ignores its signal is not waited for any longer.
+ */
+const SETTLE_GRACE_MS = 100;
 
 /**
  * setTimeout fires at once (with a warning) past 2^31-1 ms, so longer limits mean "no limit";
@@ -331,11 +345,17 @@ export class UserCalls<U> {
         },
       };
       this.#pending.add(call);
+      // Set once the limit passed: the time-out, waiting for the callee's last word (see above).
+      let timedOut: ((last: { late: T } | { thrown: unknown } | object) => void) | undefined;
       if (timeoutMs !== null && timeoutMs <= MAX_TIMER_MS) {
         timer = setTimeout(() => {
           const reason = new CallTimeout(timeoutMs);
+          const durationMs = this.#since(started);
+          let error = '';
+          timedOut = (last) => finish({ ok: false, error, durationMs, ...last });
+          timer = setTimeout(() => timedOut?.({}), SETTLE_GRACE_MS);
           CallScope.abort(scope, reason);
-          finish({ ok: false, error: reason.describe(), durationMs: this.#since(started) });
+          error = reason.describe();
         }, timeoutMs - ranMs);
       }
       // Synchronous work after an `await` can hold the timer off past the limit and settle
@@ -357,10 +377,12 @@ export class UserCalls<U> {
       // Promise.resolve adopts foreign thenables too, turning a throwing `then` into a rejection.
       Promise.resolve(value).then(
         (result) => {
+          if (timedOut !== undefined) return timedOut({ late: result });
           const durationMs = this.#since(started);
           finish(late(durationMs) ?? { ok: true, value: result, durationMs });
         },
         (error: unknown) => {
+          if (timedOut !== undefined) return timedOut({ thrown: error });
           const durationMs = this.#since(started);
           finish(
             late(durationMs) ?? {

@@ -55,12 +55,17 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   const { durationMs } = produced;
   const target = produced.ok ? guarded(() => targetOutput(produced.value)) : produced;
   if (!target.ok) {
+    // A target timed out still used what it had sent: the usage it returned as it stopped.
+    const late = produced.ok || produced.late === undefined ? undefined : produced.late;
+    const spent = late === undefined ? undefined : guarded(() => targetOutput(late));
+    const usage = spent?.ok === true ? spent.value.usage : undefined;
     recordTrial(engine, run, index, trial, {
       output: null,
       error: target.error,
       durationMs,
       passed: false,
       evaluations: [],
+      ...(usage !== undefined ? { usage } : {}),
     });
     return;
   }
