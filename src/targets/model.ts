@@ -13,6 +13,7 @@ import type { ChatMessage, ChatRequest, JudgeClient } from '../judge/types.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
+import { promptFileText } from '../shared/prompt-text.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
 
@@ -169,16 +170,6 @@ async function promptText(
       return input.render(args);
     },
   };
-}
-
-/**
- * A prompt file's text as it is sent: without a leading BOM, its line ends read as LF (a CRLF
- * or a lone CR each one LF), as testset cells and the config are read, so a checkout that
- * converts line ends (Windows) sends the same prompt and hits the same cache entries.
- */
-function promptFileText(text: string): string {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return body.replace(/\r\n?/g, '\n');
 }
 
 /** The request of one case, or the template that could not be resolved. */
