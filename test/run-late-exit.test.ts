@@ -117,7 +117,8 @@ describe('a second Ctrl-C after the last case', () => {
         );
       },
     });
-    assert.equal(r.code, 130, r.stderr);
+    // The results are whole and written: the exit says what they say (a pass), not 130.
+    assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /quit at the second signal; the results are written to out\.json/);
     const written = artifact(dir);
     assert.equal(written.verdict, 'pass');

@@ -21,7 +21,7 @@
  * a write into the page cache takes microseconds, and a synchronous write cannot queue up
  * unbounded buffers behind a slow disk the way an unawaited stream write would.
  */
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeAtomically, writeAtomicallySync } from '../shared/write-file-atomic.ts';
@@ -116,10 +116,9 @@ export class CaseSpool implements CaseLog {
       free = batch.length;
       if (bytes > free) {
         // Larger than a batch: written on its own.
-        const fd = this.#fileOf(spool);
-        spool.offsets[index] = spool.written;
+        spool.written += spoolWrite(this.#fileOf(spool), spool, Buffer.from(caseLine(json, false)));
+        spool.offsets[index] = spool.written - bytes;
         spool.lengths[index] = bytes;
-        spool.written += writeAll(fd, Buffer.from(caseLine(json, false)));
         return;
       }
     }
@@ -131,7 +130,7 @@ export class CaseSpool implements CaseLog {
 
   #flush(spool: RunSpool, close: boolean): void {
     if (spool.batch !== null && spool.used > 0) {
-      spool.written += writeAll(this.#fileOf(spool), spool.batch.subarray(0, spool.used));
+      spool.written += spoolWrite(this.#fileOf(spool), spool, spool.batch.subarray(0, spool.used));
       spool.used = 0;
     }
     if (close) {
@@ -249,5 +248,18 @@ export class CaseSpool implements CaseLog {
       }
     }
     out.flush();
+  }
+}
+
+/**
+ * `bytes` appended to `spool`'s file. A write that fails part way (a full temporary folder) is
+ * undone, so the file holds exactly the `written` bytes the offsets count on.
+ */
+function spoolWrite(fd: number, spool: RunSpool, bytes: Buffer): number {
+  try {
+    return writeAll(fd, bytes);
+  } catch (error) {
+    ftruncateSync(fd, spool.written);
+    throw error;
   }
 }

@@ -19,7 +19,7 @@ import {
 import { renderHelp } from './help.ts';
 import { resumeCommand, runArgs } from './run-args.ts';
 import { validateCommand } from './validate.ts';
-import { announceExit, guarding } from '../pipeline/exit-guard.ts';
+import { announceExit, guarding, writingResults } from '../pipeline/exit-guard.ts';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 
@@ -50,8 +50,11 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
       ctx.stderr.write('\ninterrupted\n');
       process.exit(EXIT.interrupted);
     } else if (signals === 1) {
+      // After the last case there is nothing to stop: the results are whole and being written.
       ctx.stderr.write(
-        '\nstopping: no new cases start; writing the partial artifact with the cases that finished (press Ctrl-C again to quit now)\n',
+        writingResults()
+          ? '\nstopping: every case has finished; writing the results (press Ctrl-C again to quit now; they are written first)\n'
+          : '\nstopping: no new cases start; writing the partial artifact with the cases that finished (press Ctrl-C again to quit now)\n',
       );
       interrupt.abort();
     } else {
@@ -73,12 +76,23 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
   process.on('SIGTERM', onSignal);
   process.on('beforeExit', onStalled);
   for (const _ of early.slice(0, 2)) onSignal();
+  let code: number | undefined;
   try {
-    return await cli(argv, ctx, interrupt.signal);
+    code = await cli(argv, ctx, interrupt.signal);
+    return code;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('beforeExit', onStalled);
+    // The command is done, but the process may linger on what user code left open (the
+    // launcher waits up to a second). A signal then ends it with the command's code, not with
+    // Node's default of dying by the signal, which would contradict the results just written.
+    if (code !== undefined) {
+      const done = code;
+      const quit = (): never => process.exit(done);
+      process.on('SIGINT', quit);
+      process.on('SIGTERM', quit);
+    }
   }
 }
 
@@ -133,7 +147,7 @@ async function dispatch(
         runCommand(
           {
             ...runArgs(values, positionals[0]),
-            resumeCommand: resumeCommand(rest),
+            resumeCommand: (from?: string) => resumeCommand(rest, from),
             ...(signal ? { signal } : {}),
           },
           ctx,

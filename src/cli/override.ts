@@ -16,6 +16,7 @@ import {
 import { textOf } from '../evaluators/options.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import type { CommandContext } from '../pipeline/context.ts';
+import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import { resolveConfigArg } from '../pipeline/load.ts';
 import { describeRun } from '../report/labels.ts';
 import { caseIdMatch, runSelected, type ShowFilters } from '../report/show-select.ts';
@@ -26,7 +27,10 @@ import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts'
 import { badOption, optionError, positional, type ParsedArgs } from './args.ts';
 import { OVERRIDE } from './commands.ts';
 
-/** Records the override; 0, or a UsageError (exit 2) with nothing written. */
+/**
+ * Records the override; 0, a UsageError (exit 2) with nothing written, or 3 when the store could
+ * not be written (it is left as it was).
+ */
 export async function overrideCommand(
   args: ParsedArgs<typeof OVERRIDE>,
   ctx: CommandContext,
@@ -60,7 +64,16 @@ export async function overrideCommand(
     );
   }
   const override = storedOverride(found.run, found.result, evaluation, score, values.reason, now());
-  await writeFileAtomic(storePath, `${storeText(storePath)}${serializeOverride(override)}`);
+  // The store is rewritten whole through a temporary file, not appended to: a disk that fills
+  // up mid-write then leaves it as it was, never with a line cut short.
+  try {
+    await writeFileAtomic(storePath, `${storeText(storePath)}${serializeOverride(override)}`);
+  } catch (error) {
+    const line = unwrittenFile(shownStore, error, 'it is unchanged, and nothing was recorded');
+    if (line === undefined) throw error;
+    ctx.stderr.write(`error: ${line}\n`);
+    return EXIT_UNWRITTEN;
+  }
   const count = recentOverrides([...stored, override], evaluator, Infinity).length;
   ctx.stdout.write(
     `recorded in ${shownStore}: ${evaluator} on case ${found.result.id.slice(0, 12)} (${describeRun(found.run)}) scored ${override.originalScore.value}, a human says ${score}; ${count} ${count === 1 ? 'case' : 'cases'} overridden for ${evaluator}\n`,

@@ -15,11 +15,15 @@ import { buildReportModel } from '../report/html-model.ts';
 import { renderReportHtml } from '../report/html-page.ts';
 import { usageError } from '../shared/errors.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
+import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import type { Comparison } from '../types/comparison.ts';
 import { positional, type ParsedArgs } from './args.ts';
 import type { REPORT } from './commands.ts';
 
-/** Writes the report; 0, or a UsageError (exit 2) for a bad input or an unwritable output. */
+/**
+ * Writes the report; 0, a UsageError (exit 2) for a bad input or output path, or 3 when the
+ * disk would not take the file.
+ */
 export async function reportCommand(
   args: ParsedArgs<typeof REPORT>,
   ctx: CommandContext,
@@ -44,8 +48,11 @@ export async function reportCommand(
   try {
     await writeFileAtomic(resolve(ctx.cwd, output), renderReportHtml(model));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw usageError('cli.output', `-o ${output}: cannot write it (${code})`, output);
+    // The path was checked above: what fails now is the disk (full, read-only, gone).
+    const line = unwrittenFile(output, error, 'nothing was written');
+    if (line === undefined) throw error;
+    ctx.stderr.write(`error: ${line}\n`);
+    return EXIT_UNWRITTEN;
   }
   ctx.stderr.write(`HTML report written to ${output}\n`);
   return 0;

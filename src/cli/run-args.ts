@@ -64,9 +64,11 @@ export const DEFAULT_OUTPUT = 'evals-results.json';
 /**
  * The command that finishes an interrupted run of `argv` (what followed `evals run`): the same
  * arguments, its own `-o` and `--resume` left out, resuming the artifact it writes (which a
- * resumed run then writes back to). Quoted for a POSIX shell.
+ * resumed run then writes back to), or `from`, where its partial results were kept when that
+ * artifact could not be written (the finished results then go to the run's own `-o`). Quoted
+ * for a POSIX shell.
  */
-export function resumeCommand(argv: readonly string[]): string {
+export function resumeCommand(argv: readonly string[], from?: string): string {
   const { values, tokens } = parseArgs({
     args: [...argv],
     options: RUN.options,
@@ -84,7 +86,8 @@ export function resumeCommand(argv: readonly string[]): string {
     else kept.push(token.rawName, token.value);
   }
   const output = outputOf(values as OptionValues<typeof RUN>);
-  return ['evals', 'run', ...kept, '--resume', output].map(shellQuote).join(' ');
+  const resume = from === undefined ? ['--resume', output] : ['--resume', from, '-o', output];
+  return ['evals', 'run', ...kept, ...resume].map(shellQuote).join(' ');
 }
 
 /** `word` as one POSIX shell word: as it is when that is safe, else single-quoted. */

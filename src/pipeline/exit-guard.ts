@@ -16,6 +16,7 @@
  *   file named by `-o` never keeps an earlier run's results while this run's are lost.
  */
 import type { AbandonedRun, RunControl, RunningCase } from '../run/control.ts';
+import { EXIT_UNWRITTEN } from './write-failure.ts';
 
 /** What the guard needs from the run it watches. */
 export interface ExitGuardOptions {
@@ -32,6 +33,25 @@ export interface ExitGuardOptions {
   stderr: { write(text: string): unknown };
   /** The command that resumes this run from its partial artifact, when there is one. */
   resumeCommand?: string;
+  /** True once every case of the run has finished: only its results are left to write. */
+  casesFinished?(): boolean;
+  /**
+   * The exit code of the run's results once every case has finished (its verdict's), for an
+   * exit the edge chose then (a second Ctrl-C): the results are whole and written, so the code
+   * says what they say. Undefined while cases are left (the exit's own code stands).
+   */
+  finishedExitCode?(): number | undefined;
+}
+
+/** The options of the run being watched now, for {@link writingResults}. */
+let current: ExitGuardOptions | undefined;
+
+/**
+ * True when the run being watched has finished every case and only writes its results: a
+ * signal then has no case to stop, and the CLI says so rather than promise a partial artifact.
+ */
+export function writingResults(): boolean {
+  return current?.casesFinished?.() ?? false;
 }
 
 /** An exit the edge chose itself (a second Ctrl-C), so it is not blamed on user code. */
@@ -114,22 +134,28 @@ export function guardProcess(options: ExitGuardOptions): () => void {
    */
   const writeEnded = (chosen: string | null, code: number): void => {
     const why = chosen ?? `error: the process exited (exit code ${code}) before evals finished`;
+    // An exit the edge chose after the last case ends as the whole results say: their verdict.
+    const verdict = chosen === null ? undefined : options.finishedExitCode?.();
     if (chosen === null) process.exitCode = CUT_SHORT;
     let where: string | undefined;
     try {
       where = options.writeEnded();
     } catch (error) {
+      if (verdict !== undefined) process.exitCode = EXIT_UNWRITTEN;
       stderr.write(`${why}; the results could not be written: ${describe(error)}\n`);
       return;
     }
+    if (verdict !== undefined) process.exitCode = verdict;
     if (where !== undefined) stderr.write(`${why}; the results are written to ${where}\n`);
     else if (chosen === null) stderr.write(`${why}\n`);
   };
   process.on('beforeExit', onBeforeExit);
   process.on('exit', onExit);
   watched++;
+  current = options;
   return () => {
     watched--;
+    if (current === options) current = undefined;
     process.off('beforeExit', onBeforeExit);
     process.off('exit', onExit);
   };

@@ -21,7 +21,12 @@ import { RunControl } from '../run/control.ts';
 import { guardProcess } from './exit-guard.ts';
 import { checkOutputPaths } from './output-paths.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
-import { describeWriteFailure, fallbackPath } from './write-failure.ts';
+import {
+  describeWriteFailure,
+  EXIT_UNWRITTEN,
+  fallbackPath,
+  interruptedLines,
+} from './write-failure.ts';
 
 export interface RunArgs {
   config?: string;
@@ -54,8 +59,11 @@ export interface RunArgs {
    * warning and `pinIgnored: true` in the artifact (local work; the Action refuses it).
    */
   ignorePin?: boolean;
-  /** The command that finishes this run if it is interrupted, printed then (the CLI's argv). */
-  resumeCommand?: string;
+  /**
+   * The command that finishes this run if it is interrupted, printed then (from the CLI's argv):
+   * resuming its `-o` file, or `from`, where the partial results were kept instead.
+   */
+  resumeCommand?: (from?: string) => string;
 }
 
 /**
@@ -63,7 +71,13 @@ export interface RunArgs {
  * exit-guard.ts), bad usage (thrown as UsageErrors), the run finished but a result file could
  * not be written (`unwritten`), interrupted by a signal.
  */
-export const EXIT = { pass: 0, fail: 1, usage: 2, unwritten: 3, interrupted: 130 } as const;
+export const EXIT = {
+  pass: 0,
+  fail: 1,
+  usage: 2,
+  unwritten: EXIT_UNWRITTEN,
+  interrupted: 130,
+} as const;
 
 /** What a finished (or interrupted) run produced, for callers that report it further (the Action). */
 export interface RunOutcome {
@@ -206,6 +220,8 @@ export async function executeRun(
   ];
   // The run's whole artifact once the engine has ended, for an exit before it is on disk.
   let ended: ResultsArtifact | undefined;
+  // The same, kept once it is on disk: what an exit the CLI chose then ends with.
+  let finished: ResultsArtifact | undefined;
   const own = createReporters(specs, reporterContext(ctx));
   // Once the artifact reporter has written the file (or said why it could not), an exit no
   // longer has results of this run to save: the guard leaves the file as it is.
@@ -245,7 +261,11 @@ export async function executeRun(
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
-    ...(args.resumeCommand !== undefined && { resumeCommand: args.resumeCommand }),
+    ...(args.resumeCommand !== undefined && { resumeCommand: args.resumeCommand() }),
+    casesFinished: () => finished !== undefined && !finished.interrupted,
+    // Every case finished: the results are whole, and the exit code is their verdict's.
+    finishedExitCode: () =>
+      finished === undefined || finished.interrupted ? undefined : verdictCode(finished),
     writePartial: ({ result }) => {
       const partial = runArtifact({
         runs: result.runs,
@@ -266,10 +286,10 @@ export async function executeRun(
       // A file that could not be written was reported to `unwritten`, printed after the run:
       // an exit before that says it now.
       if (unwritten.length > 0) {
-        throw new Error(
-          unwritten.map((f) => describeWriteFailure(f, 'the run finished')).join('; '),
-        );
+        const done = finished?.interrupted ? 'the run was interrupted' : 'the run finished';
+        throw new Error(unwritten.map((f) => describeWriteFailure(f, done)).join('; '));
       }
+      // Written already by the artifact reporter (which said so), or now.
       if (ended === undefined) return undefined;
       log.writeArtifactSync(outputPath, ended);
       return args.output;
@@ -298,7 +318,7 @@ export async function executeRun(
         const artifactWith = (gitInfo: ResultsArtifact['git']): ResultsArtifact =>
           runArtifact({ ...executed, interrupted, git: gitInfo });
         // The results are whole from here: an exit while the rest is awaited still writes them.
-        ended = artifactWith(gitRead);
+        ended = finished = artifactWith(gitRead);
         // Files judges keep (automatic-battle baselines) are written once, after the last call.
         for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
         let built = artifactWith(await git);
@@ -312,7 +332,7 @@ export async function executeRun(
             ctx,
           );
         }
-        ended = built;
+        ended = finished = built;
         return built;
       },
     });
@@ -320,20 +340,24 @@ export async function executeRun(
     unguard();
     log.discard();
   }
+  if (artifact.interrupted) {
+    // Exit 130 even when a file could not be written: the interruption comes first.
+    for (const line of interruptedLines(args.output, unwritten, args.resumeCommand)) {
+      ctx.stderr.write(`${line}\n`);
+    }
+    return { artifact, config, exitCode: EXIT.interrupted };
+  }
   if (unwritten.length > 0) {
     for (const failure of unwritten) {
       ctx.stderr.write(`error: ${describeWriteFailure(failure, 'the run finished')}\n`);
     }
     return { artifact, config, exitCode: EXIT.unwritten };
   }
-  if (artifact.interrupted) {
-    const finish = args.resumeCommand === undefined ? '' : `; to finish it: ${args.resumeCommand}`;
-    ctx.stderr.write(
-      `interrupted: ${args.output} holds the cases that finished (interrupted: true)${finish}\n`,
-    );
-    return { artifact, config, exitCode: EXIT.interrupted };
-  }
-  return { artifact, config, exitCode: artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail };
+  return { artifact, config, exitCode: verdictCode(artifact) };
+}
+
+function verdictCode(artifact: ResultsArtifact): number {
+  return artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail;
 }
 
 /** Says, before the run, which pins `--ignore-pin` let through. */

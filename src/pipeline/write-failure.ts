@@ -21,15 +21,79 @@ export function fallbackPath(path: string): string {
 }
 
 /**
- * One line: what could not be written, why, and where the complete file is kept, if anywhere.
- * `done` says what finished before the write (`the run finished`).
+ * The exit code of a command whose work is done but whose file could not be written (docs/cli.md:
+ * `evals run`'s `-o`, `evals merge -o`, and the files `testset pin`, `testset convert` and
+ * `override` write).
  */
-export function describeWriteFailure({ path, error, kept }: WriteFailure, done: string): string {
-  const cause = error instanceof WriteKeptError ? error.cause : error;
-  const why = (cause as Error | undefined)?.message ?? String(cause);
+export const EXIT_UNWRITTEN = 3;
+
+/**
+ * One line: what could not be written, why, and where the complete file is kept, if anywhere.
+ * `done` says what finished before the write (`the run finished`); `what` names what was kept
+ * (`the partial results` of an interrupted run).
+ */
+export function describeWriteFailure(
+  { path, error, kept }: WriteFailure,
+  done: string,
+  what = 'the complete file',
+): string {
+  // A partial artifact is not moved into place but resumed: the caller prints that command.
+  const move = what === 'the complete file' ? '; move it where it belongs' : '';
   const keptAt =
-    kept === null
-      ? 'nothing was kept'
-      : `the complete file is kept at ${kept}; move it where it belongs`;
-  return `${done} but ${path} could not be written (${why}); ${keptAt}`;
+    kept === null ? 'nothing was kept' : `${what} ${isAre(what)} kept at ${kept}${move}`;
+  return `${done} but ${path} could not be written (${causeOf(error)}); ${keptAt}`;
+}
+
+function isAre(what: string): string {
+  return what.endsWith('s') ? 'are' : 'is';
+}
+
+function causeOf(error: unknown): string {
+  const cause = error instanceof WriteKeptError ? error.cause : error;
+  return (cause as Error | undefined)?.message ?? String(cause);
+}
+
+/**
+ * The line for a file a command rewrites (`testset pin`'s config, `override`'s store, `testset
+ * convert`'s output) when writing it failed: which file, why, and that it is as it was (the
+ * write goes through a temporary file, removed on failure) or where the new file was kept.
+ * Undefined for an error no write gives (a bug, left to surface).
+ */
+export function unwrittenFile(
+  shown: string,
+  error: unknown,
+  unchanged: string,
+): string | undefined {
+  if (error instanceof WriteKeptError) {
+    return `${shown} could not be written (${causeOf(error)}); the new file is kept at ${error.kept}`;
+  }
+  if (typeof (error as NodeJS.ErrnoException | undefined)?.code !== 'string') return undefined;
+  return `${shown} could not be written (${causeOf(error)}); ${unchanged}`;
+}
+
+/**
+ * What an interrupted run says at its end: each file that could not be written, and the command
+ * that finishes the run from wherever its partial results are: `output` (its `-o`), or the copy
+ * kept instead. `resume(from)` gives that command.
+ */
+export function interruptedLines(
+  output: string,
+  unwritten: readonly WriteFailure[],
+  resume?: (from?: string) => string,
+): string[] {
+  const lines = unwritten.map(
+    (failure) =>
+      `error: ${describeWriteFailure(failure, 'the run was interrupted', 'the partial results')}`,
+  );
+  const failed = unwritten.find((failure) => failure.path === output);
+  const held = failed === undefined ? output : failed.kept;
+  if (held === null) return [...lines, 'interrupted: the cases that finished were kept nowhere'];
+  const finish =
+    resume === undefined
+      ? ''
+      : `; to finish it: ${resume(failed === undefined ? undefined : held)}`;
+  return [
+    ...lines,
+    `interrupted: ${held} holds the cases that finished (interrupted: true)${finish}`,
+  ];
 }

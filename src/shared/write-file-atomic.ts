@@ -90,11 +90,36 @@ export async function writeFileAtomic(
     for (const chunk of typeof text === 'string' ? [text] : text) {
       batch += chunk;
       if (batch.length >= BATCH_CHARS) {
-        await file.write(batch);
+        await writeWhole(file, batch);
         batch = '';
       }
     }
-    if (batch) await file.write(batch);
+    if (batch) await writeWhole(file, batch);
+  });
+}
+
+/**
+ * Writes all of `text` at the file's position. A write may take fewer bytes than it was given,
+ * with no error: a disk that fills up takes what fits, and only the next write fails (ENOSPC).
+ * So each write goes on with the rest until none is left, and that next write's error is what
+ * the caller sees, instead of a file cut short that looks written.
+ */
+async function writeWhole(file: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length;) {
+    const { bytesWritten } = await file.write(bytes, done, bytes.length - done);
+    if (bytesWritten <= 0) throw noProgress(file.fd, bytes.length - done);
+    done += bytesWritten;
+  }
+}
+
+/**
+ * A write that took none of its bytes and gave no error: trying again would spin for good, so it
+ * fails like a write that gave one.
+ */
+export function noProgress(fd: number, left: number): Error {
+  return Object.assign(new Error(`a write to descriptor ${fd} took none of its ${left} bytes`), {
+    code: 'EIO',
   });
 }
 
@@ -126,13 +151,18 @@ export async function writeAtomically(
   const tmp = temporaryPath(target.path);
   const file = await open(tmp, 'w');
   try {
-    await write(file);
+    try {
+      await write(file);
+    } finally {
+      // Closed in any case; a close that fails (a network file system reports a full disk
+      // only then) fails the write as well.
+      await file.close();
+    }
   } catch (error) {
-    await file.close();
+    // Whatever the temporary file holds is not the whole file: `path` keeps what it had.
     await rm(tmp, { force: true });
     throw error;
   }
-  await file.close();
   try {
     await rename(tmp, target.path);
   } catch (error) {
@@ -163,13 +193,15 @@ export function writeAtomicallySync(path: string, write: (fd: number) => void): 
   const tmp = temporaryPath(target.path);
   const fd = openSync(tmp, 'w');
   try {
-    write(fd);
+    try {
+      write(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    closeSync(fd);
     rmSync(tmp, { force: true });
     throw error;
   }
-  closeSync(fd);
   try {
     renameSync(tmp, target.path);
   } catch (error) {

@@ -8,6 +8,7 @@ import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
 import { serializeTestset } from '../../testsets/write.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
 import { checkOutputPaths } from '../../pipeline/output-paths.ts';
+import { EXIT_UNWRITTEN, unwrittenFile } from '../../pipeline/write-failure.ts';
 import { realPath } from '../../shared/real-path.ts';
 import type { TestsetLocation } from '../../testsets/read-file.ts';
 import { identityFor, load, parseLocation, shown } from './read.ts';
@@ -113,7 +114,19 @@ export async function convertCommand(
   if (!kept && !args.lossy)
     throw new Error('convert changed the revision although no problem was reported');
 
-  await writeFileAtomic(outAbs, text);
+  try {
+    await writeFileAtomic(outAbs, text);
+  } catch (error) {
+    // Said as what it is (a full disk, say), before anything reads the output back.
+    const line = unwrittenFile(
+      outArg,
+      error,
+      'nothing was written (a file already there is left as it was)',
+    );
+    if (line === undefined) throw error;
+    ctx.stderr.write(`error: ${line}\n`);
+    return EXIT_UNWRITTEN;
+  }
   ctx.stdout.write(`${await wroteLine(input, outArg, outAbs, after.cases.length, kept, ctx)}\n`);
   return 0;
 }

@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
 import { revisionMatches } from '../../testsets/identity.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
 import { loadConfig } from '../../pipeline/load.ts';
+import { EXIT_UNWRITTEN, unwrittenFile } from '../../pipeline/write-failure.ts';
 
 /**
  * `evals testset pin [config]`: writes each suite's current testset revision into its
@@ -71,7 +72,14 @@ export async function pinCommand(
   const text = await readFile(config.absPath, 'utf8');
   const pinned = applyPins(text, updates);
   if (!pinned.ok) throw usageError('pin.failed', pinned.message, config.file);
-  await writeFileAtomic(config.absPath, pinned.text);
+  try {
+    await writeFileAtomic(config.absPath, pinned.text);
+  } catch (error) {
+    const line = unwrittenFile(config.file, error, `it is unchanged, and nothing was pinned`);
+    if (line === undefined) throw error;
+    ctx.stderr.write(`error: ${line}\n`);
+    return EXIT_UNWRITTEN;
+  }
   for (const s of states.filter((x) => !x.fresh)) {
     ctx.stdout.write(
       `pinned ${s.suite.id}: ${s.current.slice(0, 12)}${s.pinned ? ` (was ${s.pinned})` : ''}\n`,
