@@ -31,11 +31,21 @@ function start(): void {
       chartsSection(model),
     ),
     gateSection(model),
+    agreementSection(model),
     comparisonSection(model, show),
     caseTable(model, show),
     panel,
   ];
   root.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
+}
+
+/** Each judge's agreement with the human labels (κ, accuracy), run by run; none without labels. */
+function agreementSection(model: ReportModel): HTMLElement | null {
+  const lines = model.runs.flatMap((run) =>
+    run.agreement.map((line) => el('li', {}, `${run.name}: ${line}`)),
+  );
+  if (lines.length === 0) return null;
+  return section('Judge agreement with human labels', 'agreement', el('ul', {}, ...lines));
 }
 
 /** Newly failing cases listed by name; the rest are counted (the case table has them all). */

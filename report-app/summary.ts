@@ -8,9 +8,13 @@ import { gateSentence } from './wording.ts';
 export function verdictBanner(model: ReportModel): HTMLElement {
   const { totals } = model;
   const pass = model.verdict === 'pass';
-  const sentence = model.interrupted
-    ? 'The run was interrupted: the verdict is FAIL.'
-    : gateSentence(totals.failedRuns, totals.runs);
+  const partial = model.partialMerge;
+  const sentence =
+    partial !== null
+      ? `A partial merge: only shard${partial.merged.length === 1 ? '' : 's'} ${partial.merged.join(', ')} of ${partial.count} ${partial.merged.length === 1 ? 'was' : 'were'} merged, so the verdict is FAIL.`
+      : model.interrupted
+        ? 'The run was interrupted: the verdict is FAIL.'
+        : gateSentence(totals.failedRuns, totals.runs);
   return el(
     'header',
     { id: 'verdict', class: pass ? 'pass' : 'fail' },

@@ -76,6 +76,7 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
         ...(row.lowerIsBetter === true ? { lowerIsBetter: true as const } : {}),
         ...(row.directionChanged === true ? { directionChanged: true as const } : {}),
         paired: row.diffs.length,
+        ...((row.lostInHead ?? 0) > 0 ? { lostInHead: row.lostInHead } : {}),
         baseMean: score.base,
         headMean: score.head,
         delta: score.delta,

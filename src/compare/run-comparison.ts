@@ -14,6 +14,8 @@ export interface PairedRow {
   diffs: Float64Array;
   baseTotal: number;
   headTotal: number;
+  /** Cases with a value in BASE and none in HEAD (an error, no score, NaN): lost, not paired. */
+  lostInHead?: number;
 }
 
 /** An evaluator present in both runs. */
@@ -211,16 +213,19 @@ function pairedRow(
   const diffs: number[] = [];
   let baseTotal = 0;
   let headTotal = 0;
+  let lostInHead = 0;
   for (const [base, head] of paired) {
     const before = valueOf(base);
     const after = valueOf(head);
-    // A case errored or unscored on either side says nothing about a change.
+    // A case errored or unscored on either side says nothing about a change, but a score HEAD
+    // lost is counted: the row must never hide that its evaluator broke on some cases.
+    if (before !== null && after === null) lostInHead++;
     if (before === null || after === null) continue;
     diffs.push(after - before);
     baseTotal += before;
     headTotal += after;
   }
-  return { diffs: Float64Array.from(diffs), baseTotal, headTotal };
+  return { diffs: Float64Array.from(diffs), baseTotal, headTotal, lostInHead };
 }
 
 /** Case ids are unique in a run the engine wrote; should one repeat, its first case counts. */

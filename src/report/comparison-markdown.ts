@@ -20,6 +20,7 @@ import {
   type Row,
 } from './comparison-wording.ts';
 import { incompleteWarnings } from './comparison-incomplete.ts';
+import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { caseTables, type HeadCaseFinder } from './comparison-case-tables.ts';
 import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
@@ -91,7 +92,7 @@ export function comparisonHeadline(comparison: Comparison): string {
   const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
   return [
     `Compared with ${base}: ${countsLine(comparison, (text) => `**${text}**`)}`,
-    ...incompleteWarnings(comparison).map(
+    ...[...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)].map(
       ({ title, detail }) => `⚠️ **${title}** ${escapeMarkdownText(detail)}`,
     ),
   ].join('\n\n');

@@ -18,6 +18,7 @@ import {
   rowText,
 } from './comparison-wording.ts';
 import { incompleteWarnings } from './comparison-incomplete.ts';
+import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
@@ -41,7 +42,7 @@ export function renderComparisonText(
     [
       `${paint.bold('BASE')} ${oneLine(describeArtifact(comparison.base))}`,
       `${paint.bold('HEAD')} ${oneLine(describeArtifact(comparison.head))}`,
-      ...incompleteWarnings(comparison).map(
+      ...[...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)].map(
         ({ title, detail }) => `${paint.bold(paint.yellow(`warning: ${title}`))} ${detail}`,
       ),
       countsLine(comparison, (text) => paint.bold(paint.red(text))),

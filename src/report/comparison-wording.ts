@@ -9,6 +9,8 @@ import { EXACT_LIMIT } from '../compare/sign-flip.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatPercent, plural } from './labels.ts';
 import { endsAtZero } from './shown-label.ts';
+import { scoredNote } from './comparison-lost-scores.ts';
+import { isZeroShown, visibleFixed } from './comparison-numbers.ts';
 import type {
   AgreementChange,
   ChangeLabel,
@@ -91,7 +93,7 @@ export function footnote(comparison: Comparison): string {
     `(exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
     (family.rows === 0
       ? emptyFamilyNote(comparison)
-      : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison (every suite, grid point, evaluator and pass rate); q is Benjamini–Hochberg. `) +
+      : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison in which something changed (every suite, grid point, evaluator, pass rate and κ; a row where no case changed cannot be significant and is left out of the count); q is Benjamini–Hochberg. `) +
     `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` +
     trials +
     `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`
@@ -164,14 +166,18 @@ export function orderRuns(runs: readonly RunComparison[]): RunComparison[] {
 /** One row of a run's table: its pass rate, one evaluator's scores, or a judge's agreement κ. */
 export type Row =
   | { kind: 'pass rate'; change: PassRateChange }
-  | { kind: 'evaluator'; change: EvaluatorChange }
+  | { kind: 'evaluator'; change: EvaluatorChange; compared?: number }
   | { kind: 'agreement'; change: AgreementChange };
 
 /** The pass-rate, evaluator and agreement rows, by label; the pass rate first among equals. */
 export function orderRows(run: RunComparison): Row[] {
   const rows: Row[] = [
     { kind: 'pass rate', change: run.passRate },
-    ...run.evaluators.map((change): Row => ({ kind: 'evaluator', change })),
+    ...run.evaluators.map((change): Row => ({
+      kind: 'evaluator',
+      change,
+      compared: run.passRate.paired,
+    })),
     ...run.agreement.map((change): Row => ({ kind: 'agreement', change })),
   ];
   return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
@@ -264,7 +270,7 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
       change,
       test: testText(c, 'McNemar '),
       label: c.label,
-      note: noteText(c, c.paired, target, (value) => `±${(value * 100).toFixed(1)} pp`),
+      note: noteText(c, c.paired, target, (value) => `±${visibleFixed(value * 100, 1)} pp`),
       underpowered,
     };
   }
@@ -298,7 +304,7 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
     change,
     test: testText(c, ''),
     label: c.label,
-    note: [way === '' ? '' : `(${way})`, note].filter(Boolean).join(' '),
+    note: [way === '' ? '' : `(${way})`, scoredNote(row), note].filter(Boolean).join(' '),
     underpowered,
   };
 }
@@ -361,16 +367,16 @@ function atZero(delta: number, ci: { low: number; high: number }): string {
 
 /** `±0.06`. */
 function plusMinus(value: number): string {
-  return `±${value.toFixed(2)}`;
+  return `±${visibleFixed(value, 2)}`;
 }
 
 /**
- * `+0.05`, `-0.02`, `0.00` for exactly zero. A tiny non-zero value keeps its sign (`+0.00`), so
- * an interval bound never looks as if it sat on the other side of 0.
+ * `+0.05`, `-0.02`, `0.00` for zero (within rounding, so never `-0.00`). A small non-zero value
+ * gets the decimals it needs (`+0.0012`), so a change never prints as if it were none.
  */
 function signed(value: number, digits: number): string {
-  const text = Math.abs(value).toFixed(digits);
-  if (value === 0) return text;
+  const text = visibleFixed(value, digits);
+  if (isZeroShown(value)) return text;
   return `${value > 0 ? '+' : '-'}${text}`;
 }
 

@@ -15,6 +15,8 @@ import {
   type IncompleteWarning,
 } from './comparison-incomplete.ts';
 import { directionWords } from './comparison-wording.ts';
+import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
+import { agreementLine, agreementsOf } from './agreement-text.ts';
 import { endsAtZero, shownLabel } from './shown-label.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
@@ -76,6 +78,8 @@ export interface RunView {
   gate: { name: string; expected: string; actual: string; passed: boolean }[];
   evaluators: { id: string; mean: number | null; passRate: number | null; usage: string | null }[];
   usage: string | null;
+  /** Each judge's agreement with the human labels, as the terminal says it; [] when none. */
+  agreement: string[];
 }
 
 /** A row of the baseline comparison chart: a change with its confidence interval. */
@@ -99,6 +103,8 @@ export interface ReportModel {
   title: string;
   verdict: 'pass' | 'fail';
   interrupted: boolean;
+  /** Merged from only some shards (`evals merge --allow-partial`): named so, not "interrupted". */
+  partialMerge: { count: number; merged: number[] } | null;
   totals: RunTotals;
   config: string;
   git: string | null;
@@ -145,6 +151,7 @@ export function buildReportModel(
     title: `evalgate report: ${artifact.config}`,
     verdict,
     interrupted: artifact.interrupted,
+    partialMerge: artifact.partialMerge ?? null,
     totals: runTotals(artifact.runs),
     config: artifact.config,
     git: artifact.git?.sha
@@ -184,6 +191,7 @@ function runView(run: RunResult): RunView {
       usage: stats.usage ? describeUsage(stats.usage) : null,
     })),
     usage: summary.usage ? describeUsage(summary.usage) : null,
+    agreement: agreementsOf(summary.evaluators).map(([id, a]) => agreementLine(id, a)),
   };
 }
 
@@ -306,7 +314,13 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
       rows.push({
         run: name,
         incomplete,
-        metric: way === '' ? change.evaluator : `${change.evaluator} (${way})`,
+        metric: [
+          change.evaluator,
+          way === '' ? '' : `(${way})`,
+          scoredNote({ kind: 'evaluator', change, compared: pass.paired }),
+        ]
+          .filter(Boolean)
+          .join(' '),
         base: change.baseMean,
         head: change.headMean,
         delta: change.delta,
@@ -317,13 +331,28 @@ function comparisonView(comparison: Comparison): NonNullable<ReportModel['compar
         label: shownLabel(change),
       });
     }
+    // A judge's κ is a row of the comparison too: the gate counts its regression.
+    for (const change of run.agreement) {
+      rows.push({
+        run: name,
+        incomplete,
+        metric: `${change.evaluator} agreement (${change.weighted ? 'weighted κ' : 'κ'})`,
+        base: change.baseKappa,
+        head: change.headKappa,
+        delta: change.delta,
+        low: change.ci?.low ?? null,
+        high: change.ci?.high ?? null,
+        endsAtZero: false,
+        label: shownLabel(change),
+      });
+    }
     for (const ref of run.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
   }
   const base = comparison.base;
   return {
     base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ''} (${base.startedAt})`,
     confidence: comparison.settings.confidence,
-    warnings: incompleteWarnings(comparison),
+    warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
     rows,
     newlyFailing,
   };

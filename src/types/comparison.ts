@@ -140,6 +140,11 @@ export interface EvaluatorChange extends RowTest {
   directionChanged?: true;
   /** Cases with a score in both runs. */
   paired: number;
+  /**
+   * Cases BASE scored that HEAD has no score for (an evaluator error, a function error, NaN):
+   * left out of the row's test, so said apart. Absent when none.
+   */
+  lostInHead?: number;
   /** `null` when no case is paired. */
   baseMean: number | null;
   headMean: number | null;
