@@ -4,13 +4,14 @@
  * target branch), downloaded. No
  * baseline is not an error: the run goes on without a comparison, and says why.
  */
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readReducedArtifact } from '../artifact/read.ts';
+import { ARTIFACT_SCHEMA_VERSION } from '../artifact/schema.ts';
 import { comparableCase } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
 import { findBaselineArtifact, type SearchExtent } from '../github/baseline.ts';
@@ -32,7 +33,7 @@ export async function resolveBaseline(
 ): Promise<string | null> {
   if (settings.baseline.kind === 'none') return null;
   if (settings.baseline.kind === 'file') {
-    if (existsSync(settings.baseline.path)) return settings.baseline.path;
+    if (existsSync(settings.baseline.path)) return usableBaseline(settings.baseline.path);
     core.warning(
       `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`,
     );
@@ -70,10 +71,50 @@ export async function resolveBaseline(
   const dir = await mkdtemp(join(env.RUNNER_TEMP || tmpdir(), 'evalgate-baseline-'));
   const file = join(dir, 'baseline.json');
   await writeFile(file, downloaded.text);
-  core.info(
-    `evalgate: comparing with ${settings.artifactName} from ${branch} (${found.found.createdAt}, ${downloaded.entry})`,
-  );
+  const from = `${settings.artifactName} from ${branch} (${found.found.createdAt}, ${downloaded.entry})`;
+  if (usableBaseline(file, from) === null) return null;
+  core.info(`evalgate: comparing with ${from}`);
   return file;
+}
+
+/**
+ * `path` when it reads as a results artifact this evalgate understands (checked with the same
+ * reader the comparison uses, every case included), else null after a warning saying why. An
+ * unreadable baseline is a reporting problem, not the pull request's: the run goes on without a
+ * comparison rather than failing as if its own config were invalid.
+ *
+ * @param shown how the messages name the baseline; default its path.
+ */
+export function usableBaseline(path: string, shown = path): string | null {
+  const read = readArtifact(() => readReducedArtifact(path, shown, () => comparableCase));
+  if (read.ok) return path;
+  const version = declaredSchemaVersion(path);
+  const newer =
+    version !== null && version > ARTIFACT_SCHEMA_VERSION
+      ? ` (it was written by a newer evalgate: schemaVersion ${version}, this one reads ${ARTIFACT_SCHEMA_VERSION}; the base branch runs a newer evalgate than this branch, so update it here too)`
+      : '';
+  core.warning(
+    `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; running without a comparison`,
+  );
+  return null;
+}
+
+/** The `schemaVersion` near the top of a file that may not be JSON at all; null when none. */
+function declaredSchemaVersion(path: string): number | null {
+  let head: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(4096);
+      head = buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null; // a folder, or gone: the reader's message already says so
+  }
+  const match = /"schemaVersion"\s*:\s*(\d+)/.exec(head);
+  return match ? Number(match[1]) : null;
 }
 
 /** Why there is no baseline, saying how far the search looked when it stopped early. */

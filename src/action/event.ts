@@ -66,3 +66,20 @@ function record(value: unknown): Record<string, unknown> | undefined {
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+/**
+ * Why a `workflow_run` report must not post: its `head-sha` input names another commit than the
+ * run that triggered it. In the fork-safe pattern that input comes from the workflow; one taken
+ * from the untrusted run's own artifact would let a fork post a passing check run on any commit.
+ * Null when the event is not a `workflow_run`, or the input is unset or agrees.
+ */
+export function workflowRunMismatch(
+  settings: { headSha: string | null },
+  context: EventContext,
+): string | null {
+  if (context.eventName !== 'workflow_run' || settings.headSha === null) return null;
+  const eventSha = text(record(context.payload.workflow_run)?.head_sha);
+  if (eventSha === undefined || eventSha.toLowerCase() === settings.headSha.toLowerCase())
+    return null;
+  return `input head-sha: ${settings.headSha} is not the commit of the workflow run that triggered this one (${eventSha}); refusing to report on it. Pass head-sha: \${{ github.event.workflow_run.head_sha }}, never a value read from the run's artifact (docs/action.md#pull-requests-from-forks-safely)`;
+}

@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
+import * as github from '@actions/github';
 import { createOctokit } from '../github/octokit.ts';
 import { RetryBudget } from '../github/retry-budget.ts';
 import { runTotals } from '../report/totals.ts';
@@ -13,6 +14,7 @@ import { toolVersion } from '../shared/version.ts';
 import { resolveBaseline } from './baseline.ts';
 import { headline, publishResults, willFailStep } from './publish.ts';
 import { maskReferencedSecrets, readResults, runEvals } from './run-evals.ts';
+import { workflowRunMismatch } from './event.ts';
 import { readSettings } from './settings.ts';
 
 /** The Action's entry: never throws for user mistakes; sets outputs and the step's outcome. */
@@ -21,12 +23,21 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const read = readSettings((name) => core.getInput(name), workspace, env);
   if (!read.ok) {
     for (const error of read.errors) core.error(error);
+    // As for an invalid config: nothing ran, and a later step can tell (`verdict == 'error'`).
+    core.setOutput('verdict', 'error');
     core.setFailed(
       `evalgate: ${read.errors.length} invalid input${read.errors.length === 1 ? '' : 's'}`,
     );
     return;
   }
   const settings = read.settings;
+  const forged = workflowRunMismatch(settings, github.context);
+  if (forged !== null) {
+    core.error(forged);
+    core.setOutput('verdict', 'error');
+    core.setFailed(`evalgate: ${forged}`);
+    return;
+  }
   if (settings.token) core.setSecret(settings.token);
   await maskReferencedSecrets(resolve(settings.workingDirectory, settings.config), env);
 
@@ -39,6 +50,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         log: (message) => core.info(`evalgate: ${message}`),
       })
     : null;
+  if (settings.mode === 'report' && settings.baseline.kind === 'auto') {
+    core.info(
+      'evalgate: baseline: auto is not used in mode: report (the comparison belongs to the run that made the results: give that job baseline: auto, or give this one a baseline file)',
+    );
+  }
   const baselineFile =
     settings.mode === 'run' ? await resolveBaseline(settings, octokit, env) : null;
   const results =

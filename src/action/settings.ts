@@ -137,6 +137,14 @@ export function readSettings(
       'input args: --ignore-pin is refused here: a pull request is gated on the pinned testsets (pin the current rows with evals testset pin, and commit the config)',
     );
   }
+  // The results file is the `results` input's: the outputs, the comment and the upload step
+  // all name it, so an `-o` in `args` would be written nowhere anyone looks.
+  const output = args.ok ? args.value.find((arg) => /^(-o|--output)(=|$)/.test(arg)) : undefined;
+  if (output !== undefined) {
+    errors.push(
+      `input args: ${JSON.stringify(output)} is refused here: the results file is the results input (results: other.json), which the outputs and the report name`,
+    );
+  }
   const path = (value: string): string =>
     isAbsolute(value) ? value : resolve(workingDirectory, value);
   const baseline = input('baseline').trim();

@@ -82,7 +82,7 @@ export async function publishCheckRun(
   } catch (error) {
     const failure = toReportingFailure(error, `create the check run "${run.name}"`, PERMISSION);
     if (failure.code === 'github.forbidden' && failure.status === 403) {
-      failure.message += `; only GitHub Apps create check runs (GITHUB_TOKEN is one): a personal access token gets 403, so leave github-token at its default or set check-run: false (docs/action.md, 'Tokens and permissions')`;
+      failure.message = await refusedCheckRun(octokit, failure.message);
     }
     return { ok: false, failure };
   }
@@ -102,4 +102,26 @@ export async function publishCheckRun(
     sent += batch.length;
   }
   return { ok: true, id, url, annotations: sent };
+}
+
+/**
+ * Why creating a check run got 403, told apart by who the token is: a user's token (GET /user
+ * answers) can never create one, only a GitHub App can; an installation token (a GITHUB_TOKEN)
+ * lacks `checks: write`, or is a fork's read-only token. The annotations still go out as
+ * workflow commands, so neither case is fixed by `check-run: false`, which turns them off too.
+ */
+async function refusedCheckRun(octokit: Octokit, said: string): Promise<string> {
+  // GitHub's words without the generic hint `toReportingFailure` added.
+  const hint = said.indexOf(' (a pull request from a fork');
+  const base = hint === -1 ? said : said.slice(0, hint);
+  let user: string | null;
+  try {
+    user = (await octokit.rest.users.getAuthenticated()).data.login;
+  } catch {
+    user = null; // an installation token (403), or GitHub did not say: treated as one
+  }
+  if (user !== null) {
+    return `${base} (the github-token is a personal access token of ${user}, and only GitHub Apps create check runs: use the workflow's GITHUB_TOKEN with \`permissions: checks: write\`, or a GitHub App's token; docs/action.md#tokens-and-permissions)`;
+  }
+  return `${base} (on a pull request from a fork the workflow's token is read-only: expected there, the annotations are in the job log instead; otherwise the workflow needs \`permissions: checks: write\`, and a personal access token gets 403 too: only GitHub Apps create check runs; docs/action.md#tokens-and-permissions)`;
 }

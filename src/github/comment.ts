@@ -62,28 +62,34 @@ export async function upsertStickyComment(
   const self = await tokenAuthor(octokit);
   if ('failure' in self) return { ok: false, failure: self.failure };
 
-  let comments: Awaited<ReturnType<Octokit['rest']['issues']['listComments']>>['data'];
-  try {
-    comments = await octokit.paginate(octokit.rest.issues.listComments, {
-      owner,
-      repo,
-      issue_number: issueNumber,
-      per_page: 100,
-    });
-  } catch (error) {
-    return {
-      ok: false,
-      failure: toReportingFailure(error, 'list the PR comments', 'pull-requests: read'),
-    };
-  }
+  const list = async (): Promise<
+    | { ok: true; mine: { id: number; body?: string; html_url: string }[] }
+    | { ok: false; failure: ReportingFailure }
+  > => {
+    try {
+      const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+        owner,
+        repo,
+        issue_number: issueNumber,
+        per_page: 100,
+      });
+      // Newest first by id rather than by list position: ids only grow, list order is GitHub's.
+      const mine = comments
+        .filter((c) => firstLine(c.body ?? '') === marker && wroteIt(self.author, c.user))
+        .sort((a, b) => b.id - a.id);
+      return { ok: true, mine };
+    } catch (error) {
+      return {
+        ok: false,
+        failure: toReportingFailure(error, 'list the PR comments', 'pull-requests: read'),
+      };
+    }
+  };
 
-  // Newest first by id rather than by list position: ids only grow, list order is GitHub's choice.
-  const candidates = comments
-    .filter(
-      (comment) => firstLine(comment.body ?? '') === marker && wroteIt(self.author, comment.user),
-    )
-    .sort((a, b) => b.id - a.id);
-  for (const candidate of candidates) {
+  const listed = await list();
+  if (!listed.ok) return listed;
+  const candidates = listed.mine;
+  for (const [index, candidate] of candidates.entries()) {
     try {
       const { data } = await octokit.rest.issues.updateComment({
         owner,
@@ -91,6 +97,9 @@ export async function upsertStickyComment(
         comment_id: candidate.id,
         body: text,
       });
+      // Older copies (a create retried after GitHub stored it, two runs racing) would keep an
+      // old verdict on the pull request: remove them.
+      await removeDuplicates(octokit, target, candidates.slice(index + 1));
       return { ok: true, url: data.html_url, action: 'updated' };
     } catch (error) {
       const failure = toReportingFailure(error, 'update the PR comment', PERMISSION);
@@ -104,16 +113,70 @@ export async function upsertStickyComment(
     }
   }
 
+  // Creating is not idempotent: GitHub may store a comment whose answer is lost (a 502, a
+  // dropped connection). So before a retry the comments are listed again, and one with the
+  // marker counts as the create's answer. After the create the list is read once more: the newest
+  // comment with the marker is kept (saying what this run found) and older ones, left by a lost
+  // answer or by another run of this report racing this one, are deleted.
+  let created: { id: number; html_url: string };
   try {
     const { data } = await octokit.rest.issues.createComment({
       owner,
       repo,
       issue_number: issueNumber,
       body: text,
+      request: {
+        beforeRetry: async () => {
+          const again = await list();
+          const stored = again.ok ? again.mine[0] : undefined;
+          return stored === undefined ? null : { status: 201, url: '', headers: {}, data: stored };
+        },
+      },
+    });
+    created = data;
+  } catch (error) {
+    return { ok: false, failure: toReportingFailure(error, 'create the PR comment', PERMISSION) };
+  }
+  const after = await list();
+  const [newest, ...older] = after.ok ? after.mine : [];
+  if (newest === undefined) return { ok: true, url: created.html_url, action: 'created' };
+  await removeDuplicates(octokit, target, older);
+  if (newest.id === created.id && 'body' in newest && newest.body === text) {
+    return { ok: true, url: created.html_url, action: 'created' };
+  }
+  try {
+    const { data } = await octokit.rest.issues.updateComment({
+      owner,
+      repo,
+      comment_id: newest.id,
+      body: text,
     });
     return { ok: true, url: data.html_url, action: 'created' };
   } catch (error) {
-    return { ok: false, failure: toReportingFailure(error, 'create the PR comment', PERMISSION) };
+    return { ok: false, failure: toReportingFailure(error, 'update the PR comment', PERMISSION) };
+  }
+}
+
+/**
+ * Deletes older comments with this report's marker. Best effort: one that is gone already
+ * (another run deleted it) or cannot be deleted is left as it is.
+ */
+async function removeDuplicates(
+  octokit: Octokit,
+  target: CommentTarget,
+  older: readonly { id: number }[],
+): Promise<void> {
+  // Bounded: duplicates come from a lost answer or a race, a handful at most.
+  for (const comment of older.slice(0, 10)) {
+    try {
+      await octokit.rest.issues.deleteComment({
+        owner: target.owner,
+        repo: target.repo,
+        comment_id: comment.id,
+      });
+    } catch {
+      // gone already, or not ours to delete: the newest comment is current either way
+    }
   }
 }
 

@@ -28,6 +28,12 @@ const OCTOKIT_DEFAULT_ACCEPT = 'application/vnd.github.v3+json';
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
 /** Retries of one request on a 5xx or a dropped connection: after 1, 4 and 9 seconds. */
 const MAX_SERVER_ERROR_RETRIES = 3;
+/**
+ * How long one attempt of one request may wait for GitHub's answer, in seconds. Without it an
+ * attempt that is never answered waits for fetch's own five-minute headers timeout. A timed-out
+ * attempt counts against the budget like a wait, so a hung GitHub cannot outlast it either.
+ */
+const ATTEMPT_TIMEOUT_SECONDS = 20;
 /** Retries of one request after a rate limit: each waits what GitHub says. */
 const MAX_RATE_LIMIT_RETRIES = 2;
 
@@ -87,6 +93,7 @@ export function createOctokit(token: string, options: GitHubClientOptions): Octo
     // Order matters: a plugin's hooks wrap those of the plugins before it, so the budget sees a
     // failed attempt first, then plugin-retry, then plugin-throttling; ownRetryState runs first.
     standardHeaders,
+    attemptTimeout(budget),
     retryWithinBudget(budget, log),
     retry,
     throttling,
@@ -143,6 +150,48 @@ const standardHeaders: OctokitPlugin = (octokit) => {
   });
 };
 
+/** A request attempt GitHub did not answer within {@link ATTEMPT_TIMEOUT_SECONDS}. */
+const TIMED_OUT = Symbol('evalgate.timedOut');
+
+/**
+ * Gives every attempt (the first and each retry: plugin-retry calls back into this hook) its own
+ * deadline, and charges a timed-out attempt's wait to the budget. Before a retry of a request
+ * made with `request: { beforeRetry }`, asks it whether the earlier attempt was done after all
+ * (GitHub stored it, the answer was lost): its answer (a response) is returned instead of
+ * sending the request again; null sends it again.
+ */
+function attemptTimeout(budget: RetryBudget): OctokitPlugin {
+  return (octokit) => {
+    octokit.hook.wrap('request', async (request, options) => {
+      // Never below two real seconds, however much a test shortens the waits: a loopback answer
+      // under load must not count as none.
+      const ms = Math.max(ATTEMPT_TIMEOUT_SECONDS * budget.secondMs, 2000);
+      const own = options.request as {
+        signal?: AbortSignal;
+        retryCount?: number;
+        beforeRetry?: () => Promise<unknown>;
+      };
+      // A write that is not idempotent says how to find what an earlier attempt may have done.
+      if ((own.retryCount ?? 0) > 0 && own.beforeRetry !== undefined) {
+        const done = await own.beforeRetry();
+        if (done !== null) return done as Awaited<ReturnType<typeof request>>;
+      }
+      const signal = AbortSignal.timeout(ms);
+      own.signal = signal;
+      try {
+        return await request(options);
+      } catch (error) {
+        if (signal.aborted && error instanceof Error) {
+          (error as unknown as Record<symbol, number>)[TIMED_OUT] = ATTEMPT_TIMEOUT_SECONDS;
+          // The attempt's wait is spent whether or not the budget had room for it.
+          budget.spend(ms);
+        }
+        throw error;
+      }
+    });
+  };
+}
+
 /**
  * Decides, before plugin-retry does, whether a failed attempt may be retried: plugin-retry
  * waits `(n)²` seconds before its n-th retry of a request and reads the retries allowed from
@@ -159,7 +208,7 @@ function retryWithinBudget(budget: RetryBudget, log: (message: string) => void):
         const allowed =
           next <= MAX_SERVER_ERROR_RETRIES && budget.take(waitSeconds * budget.secondMs);
         request.retries = allowed ? MAX_SERVER_ERROR_RETRIES : 0;
-        const what = `GitHub answered ${status} to ${describeRequest(octokit, options)}`;
+        const what = `${whatHappened(error, status)} ${describeRequest(octokit, options)}`;
         if (allowed)
           log(`${what}: retry ${next} of ${MAX_SERVER_ERROR_RETRIES} in ${waitSeconds} s`);
         else if (next <= MAX_SERVER_ERROR_RETRIES)
@@ -168,4 +217,16 @@ function retryWithinBudget(budget: RetryBudget, log: (message: string) => void):
       throw error;
     });
   };
+}
+
+/**
+ * What a failed attempt was: an answer with a status, or none at all (@octokit/request reports
+ * a failed fetch as status 500 without a response).
+ */
+function whatHappened(error: unknown, status: number): string {
+  const timedOut = (error as Record<symbol, unknown>)[TIMED_OUT];
+  if (typeof timedOut === 'number') return `GitHub did not answer within ${timedOut} s:`;
+  if ((error as { response?: unknown }).response === undefined)
+    return 'no answer from GitHub (the connection failed or was dropped):';
+  return `GitHub answered ${status} to`;
 }

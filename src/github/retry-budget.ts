@@ -31,6 +31,11 @@ export class RetryBudget {
     return true;
   }
 
+  /** Counts `ms` already spent (an attempt that timed out), whether or not it fitted. */
+  spend(ms: number): void {
+    this.spentMs += ms;
+  }
+
   /** Why a retry was refused, for messages: the budget and what was already waited. */
   describe(): string {
     const seconds = (ms: number): string => String(Math.round(ms / this.secondMs));

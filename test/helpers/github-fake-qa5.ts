@@ -1,0 +1,93 @@
+/**
+ * A loopback proxy in front of the fake GitHub (`github-server.ts`) for what that fake does not
+ * do, without editing it: DELETE of an issue comment, a write GitHub stores but whose answer is
+ * lost (502), and a request that is never answered. Everything else is forwarded unchanged.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GitHubServer } from './github-server.ts';
+
+/** What the proxy does with one request: forward it, store it but answer 502, or never answer. */
+export type Interception = 'forward' | 'store-then-502' | 'hang';
+
+/** The proxy; pass its `url` as `GITHUB_API_URL`. */
+export interface GitHubProxy {
+  url: string;
+  /** The next `times` requests matching `method` and `path` get `what`. */
+  intercept(method: string, path: RegExp, what: Interception, times?: number): void;
+  /** Forgets the interceptions not used up yet. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function body(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Starts the proxy on 127.0.0.1 in front of `server`. */
+export async function startGitHubProxy(server: GitHubServer): Promise<GitHubProxy> {
+  const rules: { method: string; path: RegExp; what: Interception; remaining: number }[] = [];
+  const proxy = createServer((req, res) => {
+    void (async () => {
+      const method = req.method ?? 'GET';
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      const data = await body(req);
+      const rule = rules.find((r) => r.remaining > 0 && r.method === method && r.path.test(path));
+      if (rule) rule.remaining -= 1;
+      if (rule?.what === 'hang') return; // never answered; close() drops the connection
+      const deleted = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path);
+      if (method === 'DELETE' && deleted) {
+        for (const [issue, list] of server.state.comments) {
+          server.state.comments.set(
+            issue,
+            list.filter((c) => c.id !== Number(deleted[1])),
+          );
+        }
+        res.writeHead(204).end();
+        return;
+      }
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
+        ),
+      );
+      const answer = await fetch(`${server.url}${req.url ?? '/'}`, {
+        method,
+        headers,
+        redirect: 'manual',
+        ...(data.length > 0 ? { body: data } : {}),
+      });
+      const text = Buffer.from(await answer.arrayBuffer());
+      if (rule?.what === 'store-then-502') {
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>');
+        return;
+      }
+      const out: Record<string, string> = {};
+      answer.headers.forEach((value, key) => {
+        if (
+          !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(key)
+        )
+          out[key] = value.replaceAll(server.url, proxyUrl);
+      });
+      res.writeHead(answer.status, out).end(text);
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  return {
+    url: proxyUrl,
+    intercept(method, path, what, times = 1) {
+      rules.push({ method: method.toUpperCase(), path, what, remaining: times });
+    },
+    reset() {
+      rules.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+      }),
+  };
+}
