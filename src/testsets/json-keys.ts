@@ -56,8 +56,11 @@ export function duplicateKeyMessage(key: string): string {
   return `duplicate key ${quoted}: each key may appear once in an object (JSON would keep only the last value)`;
 }
 
-/** Offset of the closing quote of the string whose opening quote is at `start`. */
-function stringEnd(text: string, start: number): number {
+/**
+ * Offset of the closing quote of the JSON string whose opening quote is at `start`; the text's
+ * length when it has none.
+ */
+export function stringEnd(text: string, start: number): number {
   let end = text.indexOf('"', start + 1);
   for (;;) {
     if (end === -1) return text.length;

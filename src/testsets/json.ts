@@ -1,7 +1,7 @@
 import { describeValue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
-import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
+import { duplicateJsonKeys, duplicateKeyMessage, stringEnd } from './json-keys.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { LineCursor } from './line-cursor.ts';
 import { isRecord } from '../shared/is-record.ts';
@@ -155,7 +155,6 @@ function checkOffsets(offsets: number[], elements: unknown[]): void {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COLON_AHEAD = /[ \t\r\n]*:/y;
 
 /**
@@ -216,16 +215,4 @@ export function arrayElementOffsets(
     }
   }
   return offsets;
-}
-
-/** Offset of the closing quote of the string whose opening quote is at `start`. */
-function stringEnd(text: string, start: number): number {
-  let end = text.indexOf('"', start + 1);
-  for (;;) {
-    if (end === -1) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
 }

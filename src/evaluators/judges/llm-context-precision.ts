@@ -11,7 +11,7 @@ import {
   questionOf,
   referenceText,
 } from './rag-shared.ts';
-import { askVerdicts, numbered } from './rag-verdicts.ts';
+import { askVerdicts, passagesAgainstReference } from './rag-verdicts.ts';
 
 const NAME = 'llm-context-precision';
 
@@ -79,12 +79,7 @@ export const llmContextPrecision = defineBuiltin({
     }
     const { verdicts, calls } = await askVerdicts(judge, args.signal, {
       system: SYSTEM,
-      prompt: [
-        ...(question !== undefined ? [`Question:\n<question>\n${question}\n</question>`, ''] : []),
-        `Reference answer:\n<reference>\n${reference}\n</reference>`,
-        '',
-        `Retrieved passages, in retrieval order:\n${numbered('passage', contexts)}`,
-      ].join('\n'),
+      prompt: passagesAgainstReference(question, reference, contexts),
       tool: 'record_usefulness',
       itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
       verdictDescription: '1 if the passage was useful to arrive at the reference answer, else 0.',

@@ -15,7 +15,12 @@ import {
   questionOf,
   splitSentences,
 } from './rag-shared.ts';
-import { askVerdictsWith, numbered, type ItemVerdict } from './rag-verdicts.ts';
+import {
+  askVerdictsWith,
+  numbered,
+  passagesAgainstReference,
+  type ItemVerdict,
+} from './rag-verdicts.ts';
 
 const NAME = 'noise-sensitivity';
 
@@ -115,12 +120,7 @@ export const noiseSensitivity = defineBuiltin({
 
     const relevance = await askVerdictsWith(calls, judge.model, {
       system: RELEVANCE_SYSTEM,
-      prompt: [
-        ...(question !== undefined ? [`Question:\n<question>\n${question}\n</question>`, ''] : []),
-        `Reference answer:\n<reference>\n${reference}\n</reference>`,
-        '',
-        `Retrieved passages, in retrieval order:\n${numbered('passage', contexts)}`,
-      ].join('\n'),
+      prompt: passagesAgainstReference(question, reference, contexts),
       tool: 'record_relevance',
       itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
       verdictDescription: '1 if the passage states something of the reference answer, else 0.',

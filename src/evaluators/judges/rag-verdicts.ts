@@ -179,3 +179,21 @@ export function numbered(tag: string, items: readonly string[]): string {
     })
     .join('\n');
 }
+
+/**
+ * The prompt of a verdict per retrieved passage against the reference answer (with the question
+ * when there is one): the passages in retrieval order, as `llm-context-precision` and
+ * `noise-sensitivity` ask about them.
+ */
+export function passagesAgainstReference(
+  question: string | undefined,
+  reference: string,
+  contexts: readonly string[],
+): string {
+  return [
+    ...(question !== undefined ? [`Question:\n<question>\n${question}\n</question>`, ''] : []),
+    `Reference answer:\n<reference>\n${reference}\n</reference>`,
+    '',
+    `Retrieved passages, in retrieval order:\n${numbered('passage', contexts)}`,
+  ].join('\n');
+}
