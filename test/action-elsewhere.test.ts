@@ -8,41 +8,33 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
+import { useActionFixture } from './helpers/action-fixture.ts';
 import {
-  actionCheckout,
   MERGE_SHA,
   ONE_FAILING,
-  runAction,
   suiteFiles,
   workspace,
   type Workspace,
 } from './helpers/action-run.ts';
 import { repoRoot, writeFiles } from './helpers/cli.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 
 describe('the Action elsewhere', () => {
-  let server: GitHubServer;
-  let action: string;
-  before(async () => {
-    server = await startGitHubServer();
-    action = actionCheckout();
-  });
-  after(() => server.close());
+  const fixture = useActionFixture();
 
   it('on push: no comment, but a check run on GITHUB_SHA and the summary', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING.slice(0, 2)), 'push');
-    const r = await runAction(action, ws, server);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(server.state.comments.size, 0);
-    assert.equal([...server.state.checkRuns.values()].at(-1)?.head_sha, MERGE_SHA);
+    assert.equal(fixture.server.state.comments.size, 0);
+    assert.equal([...fixture.server.state.checkRuns.values()].at(-1)?.head_sha, MERGE_SHA);
     assert.match(r.summary, /evals: evals\.yaml/);
   });
 
   /** A workspace holding the artifact of an earlier job that posted nothing (for `mode: report`). */
   async function producedArtifact(): Promise<Workspace> {
     const ws = workspace(suiteFiles(ONE_FAILING), 'push');
-    const produced = await runAction(action, ws, server, {
+    const produced = await fixture.run(ws, {
       comment: 'false',
       'check-run': 'false',
       'fail-on': 'never',
@@ -55,16 +47,16 @@ describe('the Action elsewhere', () => {
     const ws = await producedArtifact();
     // The privileged job: the function file is gone, so anything that ran it would fail.
     writeFiles(ws.dir, { 'app/answer.mjs': 'throw new Error("must not run");\n' });
-    const before = server.requests.length;
-    const reported = await runAction(action, ws, server, {
+    const before = fixture.server.requests.length;
+    const reported = await fixture.run(ws, {
       mode: 'report',
       'pr-number': '9',
       'head-sha': 'd'.repeat(40),
     });
     assert.equal(reported.code, 1, `the reported verdict is fail\n${reported.stdout}`);
-    assert.equal(server.state.comments.get(9)?.length, 1);
-    assert.equal([...server.state.checkRuns.values()].at(-1)?.head_sha, 'd'.repeat(40));
-    assert.ok(server.requests.length > before);
+    assert.equal(fixture.server.state.comments.get(9)?.length, 1);
+    assert.equal([...fixture.server.state.checkRuns.values()].at(-1)?.head_sha, 'd'.repeat(40));
+    assert.ok(fixture.server.requests.length > before);
     assert.equal(reported.outputs.verdict, 'fail');
   });
 
@@ -76,20 +68,20 @@ describe('the Action elsewhere', () => {
     const second = lines.findIndex((line) => line.startsWith('        {')) + 1;
     lines[second] = lines[second]!.replace(/"passed":(true|false)/, '"passed":"no"');
     writeFileSync(path, lines.join('\n'));
-    const before = server.requests.length;
-    const reported = await runAction(action, ws, server, { mode: 'report', 'pr-number': '9' });
+    const before = fixture.server.requests.length;
+    const reported = await fixture.run(ws, { mode: 'report', 'pr-number': '9' });
     assert.equal(reported.code, 1);
     assert.match(
       reported.stdout,
       /^::error::evalgate \(mode: report\): evals-results\.json is not a results artifact of this evalgate: \/runs\/0\/cases\/1\/passed: must be boolean/m,
     );
     assert.equal(reported.outputs.verdict, 'error');
-    assert.equal(server.requests.length, before);
+    assert.equal(fixture.server.requests.length, before);
   });
 
   it('fail-on: never keeps the step green on a failing verdict', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING), 'push');
-    const r = await runAction(action, ws, server, { 'fail-on': 'never' });
+    const r = await fixture.run(ws, { 'fail-on': 'never' });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.outputs.verdict, 'fail');
   });
@@ -106,8 +98,8 @@ export default ({ testCase }) => {
 `,
       }),
     );
-    const before = server.state.comments.get(7)?.length ?? 0;
-    const r = await runAction(action, ws, server, { 'fail-on': 'never' });
+    const before = fixture.server.state.comments.get(7)?.length ?? 0;
+    const r = await fixture.run(ws, { 'fail-on': 'never' });
     assert.equal(r.code, 1, 'the step fails although the verdict passed and fail-on is never');
     assert.equal(r.outputs.verdict, 'pass');
     assert.match(r.stderr + r.stdout, /evals-results\.json could not be written \(EISDIR/);
@@ -116,7 +108,7 @@ export default ({ testCase }) => {
       /^::error::evals: the run finished but its files could not all be written/m,
     );
     assert.equal(
-      server.state.comments.get(7)?.length ?? 0,
+      fixture.server.state.comments.get(7)?.length ?? 0,
       Math.max(before, 1),
       'the comment went out',
     );
@@ -127,7 +119,7 @@ export default ({ testCase }) => {
     files['evals.yaml'] =
       files['evals.yaml']?.replace('- id: qa', '- id: ${SUITE_PREFIX:-qa}') ?? '';
     const ws = workspace(files, 'push');
-    const r = await runAction(action, ws, server, {}, { SUITE_PREFIX: 'sk-secret-value-123' });
+    const r = await fixture.run(ws, {}, { SUITE_PREFIX: 'sk-secret-value-123' });
     assert.match(r.stdout, /^::add-mask::sk-secret-value-123$/m);
   });
 
@@ -136,7 +128,7 @@ export default ({ testCase }) => {
     files['evals.yaml'] =
       'version: 1\nsuites:\n  - id: qa\n    testset: { path: testsets/qa.csv }\n    evaluators:\n      - { id: e, use: is-equal }\n';
     const ws = workspace(files, 'push');
-    const r = await runAction(action, ws, server);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 1);
     assert.match(
       r.stdout,
@@ -154,14 +146,14 @@ export default ({ testCase }) => {
     };
     ts['evals.yaml'] = ts['evals.yaml']?.replace('./app/answer.mjs', './app/answer.ts') ?? '';
     const missing = workspace(ts, 'push');
-    const noTsx = await runAction(action, missing, server);
+    const noTsx = await fixture.run(missing);
     assert.equal(noTsx.code, 1);
     assert.match(noTsx.stdout, /needs tsx.*npm i -D evalgate/);
 
     const withTsx = workspace(ts, 'push');
     // As after `npm ci` in a project that has evalgate as a devDependency.
     symlinkSync(join(repoRoot, 'node_modules'), join(withTsx.dir, 'node_modules'), 'dir');
-    const r = await runAction(action, withTsx, server);
+    const r = await fixture.run(withTsx);
     assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
     assert.equal(r.outputs.passed, '2');
   });

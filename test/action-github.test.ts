@@ -7,36 +7,23 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { notFound } from '../src/action/baseline.ts';
-import {
-  actionCheckout,
-  fileErrors,
-  ONE_FAILING,
-  runAction,
-  suiteFiles,
-  workspace,
-  type Workspace,
-} from './helpers/action-run.ts';
-import { repoRoot, runCli } from './helpers/cli.ts';
+import { cliResults, resultsZip, useActionFixture } from './helpers/action-fixture.ts';
+import { fileErrors, ONE_FAILING, runAction, suiteFiles, workspace } from './helpers/action-run.ts';
+import { repoRoot } from './helpers/cli.ts';
 import { git } from './helpers/git.ts';
 import { assertMatrixLinesUp } from './helpers/grid-matrix.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
-import { writeZip } from './helpers/zip-writer.ts';
 
 /** Every wait for GitHub a thousand times shorter: a retry after "1 s" waits a millisecond. */
 const FAST_RETRIES = { EVALGATE_GITHUB_RETRY_SCALE: '0.001' };
 
 const MARKER = '<!-- evalgate-report config="evals.yaml" job="evals" -->';
 
-let server: GitHubServer;
-let action: string;
-before(async () => {
-  server = await startGitHubServer();
-  action = actionCheckout();
-});
-after(() => server.close());
+// `fixture.run` shortens every wait for GitHub (FAST_RETRIES); the last test waits as GitHub says.
+const fixture = useActionFixture({ env: FAST_RETRIES });
 beforeEach(() => {
+  const { server } = fixture;
   server.requests.length = 0;
   server.state.comments.clear();
   server.state.checkRuns.clear();
@@ -44,13 +31,8 @@ beforeEach(() => {
   server.setUser(null);
 });
 
-/** Runs the action with every wait for GitHub shortened (see {@link FAST_RETRIES}). */
-function run(ws: Workspace, inputs: Record<string, string> = {}, env: Record<string, string> = {}) {
-  return runAction(action, ws, server, inputs, { ...FAST_RETRIES, ...env });
-}
-
 function comments() {
-  return server.state.comments.get(7) ?? [];
+  return fixture.server.state.comments.get(7) ?? [];
 }
 
 function firstLine(text: string): string {
@@ -59,10 +41,10 @@ function firstLine(text: string): string {
 
 describe('the sticky comment', () => {
   it('with a GitHub App token: two runs, one comment, written by the app', async () => {
-    server.setAppToken('evalgate-ci');
+    fixture.server.setAppToken('evalgate-ci');
     const ws = workspace(suiteFiles(ONE_FAILING));
-    const first = await run(ws);
-    const second = await run(ws);
+    const first = await fixture.run(ws);
+    const second = await fixture.run(ws);
     assert.equal(first.code, 1, first.stdout);
     assert.match(second.stdout, /evalgate: updated the PR comment/);
     assert.deepEqual(
@@ -70,16 +52,16 @@ describe('the sticky comment', () => {
       [['evalgate-ci[bot]', MARKER]],
     );
     // The token cannot say who it is: GET /user (and GET /app) answer 403 to installation tokens.
-    assert.ok(server.requests.some((q) => q.path === '/user'));
+    assert.ok(fixture.server.requests.some((q) => q.path === '/user'));
   });
 
   it("a model output holding another job's marker: two jobs, two comments, neither overwritten", async () => {
     const planted = '<!-- evalgate-report config="evals.yaml" job="other-job" -->';
     const jobA = workspace(suiteFiles([{ expected: 'safe', answer: planted }]));
     const jobB = workspace(suiteFiles(ONE_FAILING.slice(0, 2)));
-    const a1 = await run(jobA);
-    const b1 = await run(jobB, {}, { GITHUB_JOB: 'other-job' });
-    const a2 = await run(jobA);
+    const a1 = await fixture.run(jobA);
+    const b1 = await fixture.run(jobB, {}, { GITHUB_JOB: 'other-job' });
+    const a2 = await fixture.run(jobA);
     assert.equal(a1.code, 1, a1.stdout);
     assert.equal(b1.code, 0, b1.stdout);
     assert.equal(a2.code, 1, a2.stdout);
@@ -111,9 +93,9 @@ describe('matrix legs', () => {
 
   it('two legs of one job with different args: two comments, two distinctly named check runs', async () => {
     const ws = workspace(gridFiles());
-    const small = await run(ws, { args: '--grid model=small' });
-    const large = await run(ws, { args: '--grid model=large' });
-    const smallAgain = await run(ws, { args: '--grid model=small' });
+    const small = await fixture.run(ws, { args: '--grid model=small' });
+    const large = await fixture.run(ws, { args: '--grid model=large' });
+    const smallAgain = await fixture.run(ws, { args: '--grid model=small' });
     for (const r of [small, large, smallAgain]) assert.equal(r.code, 1, r.stdout);
     assert.deepEqual(
       comments().map((comment) => firstLine(comment.body)),
@@ -124,7 +106,7 @@ describe('matrix legs', () => {
     );
     assert.match(smallAgain.stdout, /evalgate: updated the PR comment/);
     assert.deepEqual(
-      [...server.state.checkRuns.values()].map((checkRun) => checkRun.name),
+      [...fixture.server.state.checkRuns.values()].map((checkRun) => checkRun.name),
       [
         'evals: evals.yaml --grid model=small',
         'evals: evals.yaml --grid model=large',
@@ -135,10 +117,10 @@ describe('matrix legs', () => {
 
   it('the name input names the check run and keys the comment', async () => {
     const ws = workspace(gridFiles());
-    await run(ws, { args: '--grid model=small', name: 'model: small' });
-    await run(ws, { args: '--grid model=large', name: 'model: large' });
+    await fixture.run(ws, { args: '--grid model=small', name: 'model: small' });
+    await fixture.run(ws, { args: '--grid model=large', name: 'model: large' });
     assert.deepEqual(
-      [...server.state.checkRuns.values()].map((checkRun) => checkRun.name),
+      [...fixture.server.state.checkRuns.values()].map((checkRun) => checkRun.name),
       ['evals: model: small', 'evals: model: large'],
     );
     assert.deepEqual(
@@ -159,7 +141,7 @@ describe('wide text in the job log', () => {
       '    function:',
       '    grid: { lang: [日本語, en] }\n    function:',
     );
-    const result = await run(workspace(files), {});
+    const result = await fixture.run(workspace(files), {});
     assert.equal(result.code, 1, result.stdout);
     assertMatrixLinesUp(result.stdout, 'lang', ['日本語', 'en']);
   });
@@ -168,25 +150,21 @@ describe('wide text in the job log', () => {
 describe('baseline: auto on a busy repository', () => {
   it('finds the base branch artifact behind 1,050 newer pull request uploads', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING));
-    const base = await runCli(['run', '-o', 'base.json'], { cwd: ws.dir });
-    assert.equal(base.code, 1, base.stderr);
-    const zip = writeZip([
-      { name: 'evals-results.json', data: readFileSync(join(ws.dir, 'base.json')) },
-    ]);
+    const zip = resultsZip(await cliResults(ws, 'base.json', 1));
     const day = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString();
-    server.addArtifact({ name: 'evals-results', branch: 'main', createdAt: day(1), zip });
-    const other = writeZip([{ name: 'evals-results.json', data: '{}' }]);
+    fixture.server.addArtifact({ name: 'evals-results', branch: 'main', createdAt: day(1), zip });
+    const other = resultsZip('{}');
     for (let n = 0; n < 1050; n++) {
-      server.addArtifact({
+      fixture.server.addArtifact({
         name: 'evals-results',
         branch: `pr-${n}`,
         createdAt: day(2),
         zip: other,
       });
     }
-    const r = await run(ws, { baseline: 'auto' });
+    const r = await fixture.run(ws, { baseline: 'auto' });
     assert.match(r.stdout, /comparing with evals-results from main/);
-    const lists = server.requests.filter((q) => /\/actions\/artifacts$/.test(q.path));
+    const lists = fixture.server.requests.filter((q) => /\/actions\/artifacts$/.test(q.path));
     assert.equal(lists.length, 11);
     assert.ok(lists.every((q) => q.query['name'] === 'evals-results'));
   });
@@ -215,9 +193,9 @@ describe('annotations', () => {
     ]);
     const ws = workspace(Object.fromEntries(inRepo));
     git(join(ws.dir, 'repo'), 'init', '-q', '-b', 'main');
-    const r = await run(ws, { 'working-directory': 'repo' });
+    const r = await fixture.run(ws, { 'working-directory': 'repo' });
     assert.equal(r.code, 1, r.stdout);
-    const checkRun = [...server.state.checkRuns.values()][0];
+    const checkRun = [...fixture.server.state.checkRuns.values()][0];
     assert.deepEqual(
       checkRun?.annotations.map((a) => [a.path, a.start_line]),
       [['testsets/qa.csv', 4]],
@@ -227,14 +205,14 @@ describe('annotations', () => {
   });
 
   it('a 403 on the comment alone: the check run carries the rows, no duplicates, the verdict shown', async () => {
-    server.failNext('POST', /\/issues\/7\/comments$/, 403, 1, {
+    fixture.server.failNext('POST', /\/issues\/7\/comments$/, 403, 1, {
       message: 'Resource not accessible by integration',
     });
     const ws = workspace(suiteFiles(ONE_FAILING));
-    const r = await run(ws);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /::warning::evalgate: could not create the PR comment: 403/);
-    assert.equal([...server.state.checkRuns.values()][0]?.annotations.length, 1);
+    assert.equal([...fixture.server.state.checkRuns.values()][0]?.annotations.length, 1);
     assert.deepEqual(fileErrors(r.stdout), [], 'no workflow-command copy of the annotations');
     assert.match(r.stdout, /^::error::evals: fail: 1 of 1 runs failed/m);
   });
@@ -242,12 +220,13 @@ describe('annotations', () => {
 
 describe("GitHub's bad moments", () => {
   it('a 502 twice, then 200: retried, one comment', async () => {
-    server.failNext('POST', /\/issues\/7\/comments$/, 502, 2);
-    const r = await run(workspace(suiteFiles(ONE_FAILING)));
+    fixture.server.failNext('POST', /\/issues\/7\/comments$/, 502, 2);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
     assert.equal(r.code, 1);
     assert.equal(comments().length, 1);
     assert.equal(
-      server.requests.filter((q) => q.method === 'POST' && /\/comments$/.test(q.path)).length,
+      fixture.server.requests.filter((q) => q.method === 'POST' && /\/comments$/.test(q.path))
+        .length,
       3,
     );
     assert.match(
@@ -258,10 +237,10 @@ describe("GitHub's bad moments", () => {
   });
 
   it('a secondary rate limit on the check run: waits what GitHub says, then creates it', async () => {
-    server.rateLimitNext('POST', /\/check-runs$/, 'secondary', 2);
-    const r = await run(workspace(suiteFiles(ONE_FAILING)));
+    fixture.server.rateLimitNext('POST', /\/check-runs$/, 'secondary', 2);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
     assert.equal(r.code, 1);
-    assert.equal(server.state.checkRuns.size, 1);
+    assert.equal(fixture.server.state.checkRuns.size, 1);
     assert.match(
       r.stdout,
       /secondary rate limit on POST \/repos\/octo\/repo\/check-runs: retrying in 2 s/,
@@ -269,11 +248,11 @@ describe("GitHub's bad moments", () => {
   });
 
   it('a GitHub that keeps failing: bounded retries, then a warning and the verdict', async () => {
-    server.failNext('POST', /\/issues\/7\/comments$/, 503, 4);
-    server.failNext('POST', /\/check-runs$/, 503, 4);
-    const r = await run(workspace(suiteFiles(ONE_FAILING)));
+    fixture.server.failNext('POST', /\/issues\/7\/comments$/, 503, 4);
+    fixture.server.failNext('POST', /\/check-runs$/, 503, 4);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
     assert.equal(r.code, 1);
-    const posts = server.requests.filter((q) => q.method === 'POST');
+    const posts = fixture.server.requests.filter((q) => q.method === 'POST');
     assert.equal(posts.length, 8, 'each request: the first try and three retries');
     assert.match(r.stdout, /::warning::evalgate: could not create the PR comment: 503/);
     assert.equal(fileErrors(r.stdout).length, 1, 'the check run failed: the row as a command');
@@ -285,8 +264,9 @@ describe("GitHub's bad moments", () => {
         version: string;
       }
     ).version;
-    await runAction(action, workspace(suiteFiles(ONE_FAILING)), server);
-    const api = server.requests.filter((q) => !q.storage);
+    // With GitHub's own waits, unlike the runs above.
+    await runAction(fixture.action, workspace(suiteFiles(ONE_FAILING)), fixture.server);
+    const api = fixture.server.requests.filter((q) => !q.storage);
     assert.ok(api.length >= 4);
     for (const q of api) {
       assert.equal(q.headers['x-github-api-version'], '2022-11-28');

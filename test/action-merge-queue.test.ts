@@ -8,63 +8,36 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  actionCheckout,
-  ONE_FAILING,
-  QUEUE_SHA,
-  runAction,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
-import { runCli } from './helpers/cli.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
-import { writeZip } from './helpers/zip-writer.ts';
+import { describe, it } from 'node:test';
+import { addResultsArtifact, cliResults, useActionFixture } from './helpers/action-fixture.ts';
+import { ONE_FAILING, QUEUE_SHA, suiteFiles, workspace } from './helpers/action-run.ts';
 
 describe('the Action in a merge queue', () => {
-  let server: GitHubServer;
-  let action: string;
-  before(async () => {
-    server = await startGitHubServer();
-    action = actionCheckout();
-  });
-  after(() => server.close());
+  const fixture = useActionFixture();
 
   it("puts the check run on the group's head commit and posts no comment", async () => {
     const ws = workspace(suiteFiles(ONE_FAILING), 'merge_group');
-    const r = await runAction(action, ws, server);
+    const r = await fixture.run(ws);
     assert.equal(
       r.code,
       1,
       `the verdict is fail, so the queue's required check fails\n${r.stdout}`,
     );
-    const runs = [...server.state.checkRuns.values()];
+    const runs = [...fixture.server.state.checkRuns.values()];
     assert.equal(runs.length, 1);
     assert.equal(runs[0]?.head_sha, QUEUE_SHA);
     assert.equal(runs[0]?.conclusion, 'failure');
-    assert.equal(server.state.comments.size, 0);
+    assert.equal(fixture.server.state.comments.size, 0);
     assert.match(r.stdout, /in a merge queue there is no pull request to comment on/);
     assert.match(r.summary, /evals: evals\.yaml/);
   });
 
   it("compares with the newest results of the queue's target branch under baseline: auto", async () => {
     const ws = workspace(suiteFiles(ONE_FAILING), 'merge_group');
-    const base = await runCli(['run', '-o', 'base.json'], { cwd: ws.dir });
-    assert.equal(base.code, 1, base.stderr);
-    server.addArtifact({
-      name: 'evals-results',
-      branch: 'main',
-      zip: writeZip([
-        { name: 'evals-results.json', data: readFileSync(join(ws.dir, 'base.json')) },
-      ]),
-    });
+    addResultsArtifact(fixture.server, 'main', await cliResults(ws, 'base.json', 1));
     // Newer, but from an earlier group's temporary branch: never a baseline.
-    server.addArtifact({
-      name: 'evals-results',
-      branch: 'gh-readonly-queue/main/pr-6-' + 'f'.repeat(40),
-      zip: writeZip([{ name: 'evals-results.json', data: '{}' }]),
-    });
-    const r = await runAction(action, ws, server, { baseline: 'auto' });
+    addResultsArtifact(fixture.server, 'gh-readonly-queue/main/pr-6-' + 'f'.repeat(40), '{}');
+    const r = await fixture.run(ws, { baseline: 'auto' });
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stdout, /comparing with evals-results from main/);
     const results = JSON.parse(readFileSync(join(ws.dir, 'evals-results.json'), 'utf8')) as {
@@ -75,7 +48,7 @@ describe('the Action in a merge queue', () => {
 
   it('says why there is no comparison on an event with no base branch (push)', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING.slice(0, 2)), 'push');
-    const r = await runAction(action, ws, server, { baseline: 'auto' });
+    const r = await fixture.run(ws, { baseline: 'auto' });
     assert.equal(r.code, 0, r.stdout);
     assert.match(
       r.stdout,

@@ -8,19 +8,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  actionCheckout,
-  fileErrors,
-  HEAD_SHA,
-  ONE_FAILING,
-  runAction,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
-import { runCli } from './helpers/cli.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
-import { writeZip } from './helpers/zip-writer.ts';
+import { describe, it } from 'node:test';
+import { addResultsArtifact, cliResults, useActionFixture } from './helpers/action-fixture.ts';
+import { fileErrors, HEAD_SHA, ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
 
 /**
  * The markdown outside fenced code blocks and code spans (where GitHub renders nothing as markup),
@@ -45,26 +35,20 @@ const PASS_7_FAIL_113 = Array.from({ length: 120 }, (_, i) => ({
 }));
 
 describe('the Action on a pull request', () => {
-  let server: GitHubServer;
-  let action: string;
-  before(async () => {
-    server = await startGitHubServer();
-    action = actionCheckout();
-  });
-  after(() => server.close());
+  const fixture = useActionFixture();
 
   it('first run: one comment, one check run on the head commit with row annotations, a summary, outputs', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING));
-    const r = await runAction(action, ws, server);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 1, `the verdict is fail, so the step fails\n${r.stdout}${r.stderr}`);
-    const comments = server.state.comments.get(7) ?? [];
+    const comments = fixture.server.state.comments.get(7) ?? [];
     assert.equal(comments.length, 1);
     assert.match(
       comments[0]?.body ?? '',
       /<!-- evalgate-report config="evals.yaml" job="evals" -->/,
     );
     assert.match(comments[0]?.body ?? '', /fail/i);
-    const runs = [...server.state.checkRuns.values()];
+    const runs = [...fixture.server.state.checkRuns.values()];
     assert.equal(runs.length, 1);
     assert.equal(runs[0]?.name, 'evals: evals.yaml');
     assert.equal(runs[0]?.head_sha, HEAD_SHA, 'the PR head, not the merge commit');
@@ -87,21 +71,23 @@ describe('the Action on a pull request', () => {
     assert.ok(existsSync(join(ws.dir, 'evals-results.json')), 'the results artifact is written');
 
     // Second run on the same PR: the comment is updated, not duplicated.
-    const again = await runAction(action, ws, server);
+    const again = await fixture.run(ws);
     assert.equal(again.code, 1);
-    const after2 = server.state.comments.get(7) ?? [];
+    const after2 = fixture.server.state.comments.get(7) ?? [];
     assert.equal(after2.length, 1, 'still one comment');
     assert.ok(
-      server.requests.some((q) => q.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(q.path)),
+      fixture.server.requests.some(
+        (q) => q.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(q.path),
+      ),
     );
   });
 
   it('sends more than 50 annotations across the create and the updates', async () => {
     const ws = workspace(suiteFiles(PASS_7_FAIL_113));
-    const before = server.state.checkRuns.size;
-    const r = await runAction(action, ws, server);
+    const before = fixture.server.state.checkRuns.size;
+    const r = await fixture.run(ws);
     assert.equal(r.code, 1, r.stderr);
-    const run = [...server.state.checkRuns.values()][before];
+    const run = [...fixture.server.state.checkRuns.values()][before];
     assert.equal(run?.annotations.length, 113);
     assert.ok(run?.batches.every((b) => b.length <= 50));
     assert.equal(run?.batches.length, 3);
@@ -114,10 +100,10 @@ describe('the Action on a pull request', () => {
 
   it('annotates at most max-annotations rows, the first, and says how many more failed', async () => {
     const ws = workspace(suiteFiles(PASS_7_FAIL_113));
-    const before = server.state.checkRuns.size;
-    const r = await runAction(action, ws, server, { 'max-annotations': '60' });
+    const before = fixture.server.state.checkRuns.size;
+    const r = await fixture.run(ws, { 'max-annotations': '60' });
     assert.equal(r.code, 1, r.stderr);
-    const run = [...server.state.checkRuns.values()][before];
+    const run = [...fixture.server.state.checkRuns.values()][before];
     assert.deepEqual(
       run?.batches.map((b) => b.length),
       [50, 10],
@@ -137,11 +123,11 @@ describe('the Action on a pull request', () => {
 
   it('a 403 on the comment: a warning, and the step still ends with the eval verdict', async () => {
     const ws = workspace(suiteFiles(ONE_FAILING.slice(0, 2)), 'pull_request');
-    server.state.comments.delete(7);
-    server.failNext('POST', /\/issues\/7\/comments$/, 403, 1, {
+    fixture.server.state.comments.delete(7);
+    fixture.server.failNext('POST', /\/issues\/7\/comments$/, 403, 1, {
       message: 'Resource not accessible by integration',
     });
-    const r = await runAction(action, ws, server);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 0, `the verdict is pass, so the step passes\n${r.stdout}`);
     assert.match(r.stdout, /::warning::evalgate: could not create the PR comment: 403/);
     assert.equal(r.outputs.verdict, 'pass');
@@ -151,10 +137,10 @@ describe('the Action on a pull request', () => {
   it('a check run it may not create (a PAT: 403) degrades to 9 row annotations and the verdict line', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ expected: `e${i}`, answer: `x${i}` }));
     const ws = workspace(suiteFiles(rows));
-    server.failNext('POST', /\/check-runs$/, 403, 1, {
+    fixture.server.failNext('POST', /\/check-runs$/, 403, 1, {
       message: 'You must authenticate via a GitHub App.',
     });
-    const r = await runAction(action, ws, server);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 1);
     assert.match(
       r.stdout,
@@ -172,10 +158,10 @@ describe('the Action on a pull request', () => {
     const nasty =
       'bad </details> ```js\n@octocat and @org/team see #12 <img src=x onerror=alert(1)>';
     const ws = workspace(suiteFiles([{ expected: 'good', answer: nasty }]));
-    server.state.comments.delete(7);
-    const r = await runAction(action, ws, server);
+    fixture.server.state.comments.delete(7);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 1, r.stderr);
-    const body = server.state.comments.get(7)?.[0]?.body ?? '';
+    const body = fixture.server.state.comments.get(7)?.[0]?.body ?? '';
     assert.match(body, /octocat/, 'the output is shown');
     // What GitHub renders as markup: everything outside code blocks and code spans.
     const markup = outsideCode(body);
@@ -196,13 +182,13 @@ describe('the Action on a pull request', () => {
       answer: `a long wrong answer ${'x'.repeat(80)} ${i}`,
     }));
     const ws = workspace(suiteFiles(rows));
-    server.state.comments.delete(7);
-    const r = await runAction(action, ws, server);
+    fixture.server.state.comments.delete(7);
+    const r = await fixture.run(ws);
     assert.equal(r.code, 1, r.stderr);
-    const body = server.state.comments.get(7)?.[0]?.body ?? '';
+    const body = fixture.server.state.comments.get(7)?.[0]?.body ?? '';
     assert.ok(body.length > 1000 && body.length <= 65_536, `comment length ${body.length}`);
     assert.match(body, /more failing cases not shown|not shown/);
-    const run = [...server.state.checkRuns.values()].at(-1);
+    const run = [...fixture.server.state.checkRuns.values()].at(-1);
     // max-annotations' default: the first 500 rows, in 10 requests rather than 100.
     assert.equal(run?.annotations.length, 500);
     assert.equal(run?.batches.length, 10);
@@ -216,13 +202,7 @@ describe('the Action on a pull request', () => {
 });
 
 describe('the Action with baseline: auto', () => {
-  let server: GitHubServer;
-  let action: string;
-  before(async () => {
-    server = await startGitHubServer();
-    action = actionCheckout();
-  });
-  after(() => server.close());
+  const fixture = useActionFixture();
 
   /** 40 cases; with BREAK=1 two in three answers go wrong: a regression no noise explains. */
   const files = (): Record<string, string> => ({
@@ -242,24 +222,13 @@ suites:
 
   it('downloads the base branch artifact and shows the statistics in the comment', async () => {
     const ws = workspace(files());
-    const base = await runCli(['run', '-o', 'base.json'], { cwd: ws.dir });
-    assert.equal(base.code, 0, base.stderr);
-    const json = readFileSync(join(ws.dir, 'base.json'));
-    server.addArtifact({
-      name: 'evals-results',
-      branch: 'main',
-      zip: writeZip([{ name: 'evals-results.json', data: json }]),
-    });
-    server.addArtifact({
-      name: 'evals-results',
-      branch: 'other',
-      zip: writeZip([{ name: 'evals-results.json', data: '{}' }]),
-    });
+    addResultsArtifact(fixture.server, 'main', await cliResults(ws, 'base.json', 0));
+    addResultsArtifact(fixture.server, 'other', '{}');
 
-    const r = await runAction(action, ws, server, { baseline: 'auto' }, { BREAK: '1' });
+    const r = await fixture.run(ws, { baseline: 'auto' }, { BREAK: '1' });
     assert.equal(r.code, 0, `regressions warn by default; minPassRate holds\n${r.stdout}`);
     assert.match(r.stdout, /comparing with evals-results from main/);
-    const body = server.state.comments.get(7)?.[0]?.body ?? '';
+    const body = fixture.server.state.comments.get(7)?.[0]?.body ?? '';
     assert.match(
       body,
       /exact: 1\.00 → 0\.35 \(-0\.65, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
@@ -269,13 +238,13 @@ suites:
       comparison?: { hasRegression: boolean };
     };
     assert.equal(results.comparison?.hasRegression, true, 'the comparison is in the artifact');
-    assert.ok(server.requests.some((q) => /\/actions\/artifacts$/.test(q.path)));
+    assert.ok(fixture.server.requests.some((q) => /\/actions\/artifacts$/.test(q.path)));
   });
 
   it('carries on without a comparison when the base branch has no artifact yet', async () => {
     const ws = workspace(files());
-    server.state.comments.delete(7);
-    const r = await runAction(action, ws, server, {
+    fixture.server.state.comments.delete(7);
+    const r = await fixture.run(ws, {
       baseline: 'auto',
       'artifact-name': 'never-uploaded',
     });
@@ -284,6 +253,6 @@ suites:
       r.stdout,
       /no results artifact named never-uploaded from main yet; running without a comparison/,
     );
-    assert.doesNotMatch(server.state.comments.get(7)?.[0]?.body ?? '', /95% CI/);
+    assert.doesNotMatch(fixture.server.state.comments.get(7)?.[0]?.body ?? '', /95% CI/);
   });
 });

@@ -6,37 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  actionCheckout,
-  HEAD_SHA,
-  runAction,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
-import { runCli } from './helpers/cli.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
-import { writeZip } from './helpers/zip-writer.ts';
-
-const ALL_PASS = [
-  { expected: 'Paris', answer: 'Paris' },
-  { expected: 'Berlin', answer: 'Berlin' },
-];
+import { before, describe, it } from 'node:test';
+import { addResultsArtifact, cliResults, useActionFixture } from './helpers/action-fixture.ts';
+import { ALL_PASS, HEAD_SHA, REPOSITORY, suiteFiles, workspace } from './helpers/action-run.ts';
 
 describe('the Action with a baseline that is not a readable results artifact (QA5 #1)', () => {
-  let server: GitHubServer;
-  let action: string;
+  const fixture = useActionFixture();
   let genuine: string;
   before(async () => {
-    server = await startGitHubServer();
-    action = actionCheckout();
-    const ws = workspace(suiteFiles(ALL_PASS));
-    const base = await runCli(['run', '-o', 'base.json'], { cwd: ws.dir });
-    assert.equal(base.code, 0, base.stderr);
-    genuine = readFileSync(join(ws.dir, 'base.json'), 'utf8');
+    genuine = await cliResults(workspace(suiteFiles(ALL_PASS)), 'base.json', 0);
   });
-  after(() => server.close());
 
   const cases: { name: string; data: () => string; why: RegExp }[] = [
     { name: 'truncated', data: () => genuine.slice(0, 300), why: /not JSON|JSON/ },
@@ -51,11 +30,7 @@ describe('the Action with a baseline that is not a readable results artifact (QA
     it(`baseline: auto, ${name}: a warning, the run goes on and is reported (fail-on: never)`, async () => {
       assert.notEqual(data(), genuine, 'the fixture differs from the genuine file');
       const branch = `base-${index}`;
-      server.addArtifact({
-        name: 'evals-results',
-        branch,
-        zip: writeZip([{ name: 'evals-results.json', data: data() }]),
-      });
+      addResultsArtifact(fixture.server, branch, data());
       const ws = workspace(suiteFiles(ALL_PASS));
       // The base branch of this event's pull request is the artifact's branch.
       const event = JSON.parse(readFileSync(ws.event, 'utf8')) as {
@@ -63,23 +38,23 @@ describe('the Action with a baseline that is not a readable results artifact (QA
       };
       event.pull_request.base.ref = branch;
       writeFileSync(ws.event, JSON.stringify(event));
-      server.state.comments.delete(7);
-      const r = await runAction(action, ws, server, { baseline: 'auto', 'fail-on': 'never' });
+      fixture.server.state.comments.delete(7);
+      const r = await fixture.run(ws, { baseline: 'auto', 'fail-on': 'never' });
       assert.equal(r.code, 0, `every case passes\n${r.stdout}${r.stderr}`);
       assert.equal(r.outputs['verdict'], 'pass', r.stdout);
       assert.match(r.stdout, /::warning::.*baseline is not a readable results artifact/);
       assert.match(r.stdout, why);
       assert.match(r.stdout, /running without a comparison/);
       assert.doesNotMatch(r.stdout, /evalgate-baseline-[^\n]*::/, 'no annotation on a temp file');
-      assert.equal((server.state.comments.get(7) ?? []).length, 1, 'the comment went out');
+      assert.equal((fixture.server.state.comments.get(7) ?? []).length, 1, 'the comment went out');
       assert.notEqual(r.summary, '', 'the job summary was written');
     });
   }
 
   it('baseline: <path> that is not JSON: a warning, the run goes on', async () => {
     const ws = workspace(suiteFiles(ALL_PASS, { 'base.json': '<html>not json</html>' }));
-    server.state.comments.delete(7);
-    const r = await runAction(action, ws, server, { baseline: 'base.json' });
+    fixture.server.state.comments.delete(7);
+    const r = await fixture.run(ws, { baseline: 'base.json' });
     assert.equal(r.code, 0, r.stdout);
     assert.equal(r.outputs['verdict'], 'pass');
     assert.match(r.stdout, /::warning::.*baseline is not a readable results artifact/);
@@ -87,13 +62,7 @@ describe('the Action with a baseline that is not a readable results artifact (QA
 });
 
 describe('the Action refuses bad inputs with verdict: error (QA5 #4, #8, #9) and says what it skips (#5)', () => {
-  let server: GitHubServer;
-  let action: string;
-  before(async () => {
-    server = await startGitHubServer();
-    action = actionCheckout();
-  });
-  after(() => server.close());
+  const fixture = useActionFixture();
 
   const invalid: Record<string, string>[] = [
     { 'fail-on': 'warn' },
@@ -107,7 +76,7 @@ describe('the Action refuses bad inputs with verdict: error (QA5 #4, #8, #9) and
   for (const inputs of invalid) {
     it(`invalid input ${JSON.stringify(inputs)}: the step fails and verdict is error`, async () => {
       const ws = workspace(suiteFiles(ALL_PASS));
-      const r = await runAction(action, ws, server, inputs);
+      const r = await fixture.run(ws, inputs);
       assert.equal(r.code, 1, r.stdout);
       assert.equal(r.outputs['verdict'], 'error', r.stdout);
     });
@@ -115,7 +84,7 @@ describe('the Action refuses bad inputs with verdict: error (QA5 #4, #8, #9) and
 
   it('-o in args is refused, pointing to the results input', async () => {
     const ws = workspace(suiteFiles(ALL_PASS));
-    const r = await runAction(action, ws, server, { args: '-o other.json' });
+    const r = await fixture.run(ws, { args: '-o other.json' });
     assert.equal(r.code, 1, r.stdout);
     assert.equal(r.outputs['verdict'], 'error');
     assert.match(
@@ -126,46 +95,46 @@ describe('the Action refuses bad inputs with verdict: error (QA5 #4, #8, #9) and
 
   it('baseline: auto in mode: report says it is not used', async () => {
     const ws = workspace(suiteFiles(ALL_PASS));
-    const made = await runCli(['run', '-o', 'evals-results.json'], { cwd: ws.dir });
-    assert.equal(made.code, 0, made.stderr);
-    const r = await runAction(action, ws, server, { mode: 'report', baseline: 'auto' });
+    await cliResults(ws, 'evals-results.json', 0);
+    const r = await fixture.run(ws, { mode: 'report', baseline: 'auto' });
     assert.equal(r.code, 0, r.stdout);
     assert.match(r.stdout, /baseline: auto is not used in mode: report/);
   });
 
   it("workflow_run: a head-sha other than the triggering run's is refused; nothing is posted", async () => {
     const ws = workspace(suiteFiles(ALL_PASS));
-    const made = await runCli(['run', '-o', 'evals-results.json'], { cwd: ws.dir });
-    assert.equal(made.code, 0, made.stderr);
+    await cliResults(ws, 'evals-results.json', 0);
     writeFileSync(
       ws.event,
       JSON.stringify({
         action: 'completed',
         workflow_run: { head_sha: HEAD_SHA, pull_requests: [] },
-        repository: { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } },
+        repository: REPOSITORY,
       }),
     );
-    server.state.comments.delete(8);
-    const checkRuns = server.state.checkRuns.size;
+    fixture.server.state.comments.delete(8);
+    const checkRuns = fixture.server.state.checkRuns.size;
     const forged = 'd'.repeat(40);
     const inputs = { mode: 'report', 'pr-number': '8', 'head-sha': forged };
-    const r = await runAction(action, ws, server, inputs, { GITHUB_EVENT_NAME: 'workflow_run' });
+    const r = await fixture.run(ws, inputs, { GITHUB_EVENT_NAME: 'workflow_run' });
     assert.equal(r.code, 1, r.stdout);
     assert.equal(r.outputs['verdict'], 'error');
     assert.match(r.stdout, /is not the commit of the workflow run that triggered this one/);
-    assert.equal(server.state.comments.get(8), undefined, 'no comment on PR 8');
-    assert.equal(server.state.checkRuns.size, checkRuns, 'no check run');
+    assert.equal(fixture.server.state.comments.get(8), undefined, 'no comment on PR 8');
+    assert.equal(fixture.server.state.checkRuns.size, checkRuns, 'no check run');
 
-    const ok = await runAction(
-      action,
+    const ok = await fixture.run(
       ws,
-      server,
       { ...inputs, 'head-sha': HEAD_SHA },
       {
         GITHUB_EVENT_NAME: 'workflow_run',
       },
     );
     assert.equal(ok.code, 0, ok.stdout);
-    assert.equal((server.state.comments.get(8) ?? []).length, 1, 'the matching sha is reported');
+    assert.equal(
+      (fixture.server.state.comments.get(8) ?? []).length,
+      1,
+      'the matching sha is reported',
+    );
   });
 });

@@ -5,65 +5,47 @@
  * what it is (#6); a fork's and a PAT's check-run 403 say what is true of each (#7).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  actionCheckout,
-  ONE_FAILING,
-  runAction,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
-import { ACTIONS_BOT, startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
-import { startGitHubProxy, type GitHubProxy } from './helpers/github-fake-qa5.ts';
+import { describe, it } from 'node:test';
+import { useActionFixture } from './helpers/action-fixture.ts';
+import { ALL_PASS, ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
+import { ACTIONS_BOT } from './helpers/github-server.ts';
 
-const ALL_PASS = [
-  { expected: 'Paris', answer: 'Paris' },
-  { expected: 'Berlin', answer: 'Berlin' },
-];
 const MARKER = '<!-- evalgate-report config="evals.yaml" job="evals" -->';
 /** Every wait for GitHub a hundred times shorter: the one-minute budget is 0.6 s. */
 const FAST = { EVALGATE_GITHUB_RETRY_SCALE: '0.01' };
 
 describe('the Action against a GitHub that loses answers or never gives them (QA5)', () => {
-  let server: GitHubServer;
-  let proxy: GitHubProxy;
-  let action: string;
-  before(async () => {
-    server = await startGitHubServer();
-    proxy = await startGitHubProxy(server);
-    action = actionCheckout();
-  });
-  after(async () => {
-    await proxy.close();
-    await server.close();
-  });
-  const env = (): Record<string, string> => ({ ...FAST, GITHUB_API_URL: proxy.url });
+  // Every run talks to GitHub through the proxy, with the waits shortened.
+  const fixture = useActionFixture({ proxy: true, env: FAST });
 
   it('#2: a comment GitHub stored but answered 502 is not duplicated, and says the latest verdict', async () => {
-    server.state.comments.delete(7);
-    proxy.intercept('POST', /\/issues\/7\/comments$/, 'store-then-502');
-    const first = await runAction(action, workspace(suiteFiles(ONE_FAILING)), server, {}, env());
+    fixture.server.state.comments.delete(7);
+    fixture.proxy.intercept('POST', /\/issues\/7\/comments$/, 'store-then-502');
+    const first = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
     assert.equal(first.code, 1, first.stdout);
-    const afterFirst = server.state.comments.get(7) ?? [];
+    const afterFirst = fixture.server.state.comments.get(7) ?? [];
     assert.equal(afterFirst.length, 1, `one comment\n${first.stdout}`);
     assert.match(afterFirst[0]?.body ?? '', /Blocked/);
 
-    const second = await runAction(action, workspace(suiteFiles(ALL_PASS)), server, {}, env());
+    const second = await fixture.run(workspace(suiteFiles(ALL_PASS)));
     assert.equal(second.code, 0, second.stdout);
-    const comments = server.state.comments.get(7) ?? [];
+    const comments = fixture.server.state.comments.get(7) ?? [];
     assert.equal(comments.length, 1);
     assert.match(comments[0]?.body ?? '', /Passed/);
   });
 
   it('#3: duplicates left by racing runs are collapsed to the newest, which is updated', async () => {
-    server.state.comments.delete(7);
+    fixture.server.state.comments.delete(7);
     const bot = { login: ACTIONS_BOT.login, type: 'Bot' as const };
-    server.addComment(7, { ...bot, body: `${MARKER}\n**❌ Blocked** run=101` });
-    const newest = server.addComment(7, { ...bot, body: `${MARKER}\n**❌ Blocked** run=102` });
-    const other = server.addComment(7, { body: 'a human reply', login: 'octocat' });
-    const r = await runAction(action, workspace(suiteFiles(ALL_PASS)), server, {}, env());
+    fixture.server.addComment(7, { ...bot, body: `${MARKER}\n**❌ Blocked** run=101` });
+    const newest = fixture.server.addComment(7, {
+      ...bot,
+      body: `${MARKER}\n**❌ Blocked** run=102`,
+    });
+    const other = fixture.server.addComment(7, { body: 'a human reply', login: 'octocat' });
+    const r = await fixture.run(workspace(suiteFiles(ALL_PASS)));
     assert.equal(r.code, 0, r.stdout);
-    const comments = server.state.comments.get(7) ?? [];
+    const comments = fixture.server.state.comments.get(7) ?? [];
     assert.deepEqual(
       comments.map((c) => c.id),
       [newest.id, other.id],
@@ -73,10 +55,10 @@ describe('the Action against a GitHub that loses answers or never gives them (QA
   });
 
   it('#6: a request GitHub never answers is bounded by the budget and logged as a timeout', async () => {
-    server.state.comments.delete(7);
-    proxy.intercept('POST', /\/check-runs$/, 'hang', 10);
+    fixture.server.state.comments.delete(7);
+    fixture.proxy.intercept('POST', /\/check-runs$/, 'hang', 10);
     const started = Date.now();
-    const r = await runAction(action, workspace(suiteFiles(ALL_PASS)), server, {}, env());
+    const r = await fixture.run(workspace(suiteFiles(ALL_PASS)));
     const seconds = (Date.now() - started) / 1000;
     assert.equal(r.code, 0, `the verdict is pass; reporting never changes it\n${r.stdout}`);
     assert.ok(seconds < 30, `bounded (took ${seconds} s)`);
@@ -87,17 +69,17 @@ describe('the Action against a GitHub that loses answers or never gives them (QA
     assert.doesNotMatch(r.stdout, /GitHub answered 500/);
     assert.match(r.stdout, /::warning::.*could not create the check run/);
     assert.equal(r.outputs['verdict'], 'pass');
-    proxy.reset();
+    fixture.proxy.reset();
   });
 
   it('#7: a check-run 403 says fork read-only token or personal access token, never check-run: false', async () => {
     for (const user of [null, 'octocat']) {
-      server.setUser(user);
-      server.failNext('POST', /\/check-runs$/, 403, 1, {
+      fixture.server.setUser(user);
+      fixture.server.failNext('POST', /\/check-runs$/, 403, 1, {
         message: 'Resource not accessible by integration',
         documentation_url: 'https://docs.github.com/rest',
       });
-      const r = await runAction(action, workspace(suiteFiles(ONE_FAILING)), server, {}, env());
+      const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
       const warning = /::warning::[^\n]*could not create the check run[^\n]*/.exec(r.stdout)?.[0];
       assert.ok(warning, r.stdout);
       assert.doesNotMatch(warning, /check-run: false/);
@@ -105,6 +87,6 @@ describe('the Action against a GitHub that loses answers or never gives them (QA
       else assert.match(warning, /personal access token of octocat/);
       assert.ok(r.stdout.match(/^::error [^\n]*file=/gm), 'the fallback annotations are emitted');
     }
-    server.setUser(null);
+    fixture.server.setUser(null);
   });
 });

@@ -17,6 +17,18 @@ interface Node {
 
 const quiet = { quiet: true, setExitCode: false } as const;
 
+/** Runs suite `g`, one case whose function answers "x", over the grid `gridSearchParams`. */
+function runGrid(gridSearchParams: Record<string, readonly unknown[]>) {
+  return runTestSuite({
+    id: 'g',
+    testCases: [{ q: 'a' }],
+    testCaseHash: ['q'],
+    fn: () => 'x',
+    gridSearchParams,
+    ...quiet,
+  });
+}
+
 describe('D13: a cyclic test case', () => {
   it('is refused as holding a cycle, saying where', async () => {
     const root: Node = { name: 'root', children: [] };
@@ -82,14 +94,7 @@ describe('D13: an async testCaseHash', () => {
 describe('D6: grid values that read the same', () => {
   it('functions: says they read as [function] and why that matters', async () => {
     await assert.rejects(
-      runTestSuite({
-        id: 'g',
-        testCases: [{ q: 'a' }],
-        testCaseHash: ['q'],
-        fn: () => 'x',
-        gridSearchParams: { prompt: [(q: string) => q, (q: string) => `${q}!`] },
-        ...quiet,
-      }),
+      runGrid({ prompt: [(q: string) => q, (q: string) => `${q}!`] }),
       (error: Error) => {
         assert.match(
           error.message,
@@ -124,14 +129,7 @@ describe('D6: grid values that read the same', () => {
 
   it('Maps of the same content: says they read as the same JSON', async () => {
     await assert.rejects(
-      runTestSuite({
-        id: 'g',
-        testCases: [{ q: 'a' }],
-        testCaseHash: ['q'],
-        fn: () => 'x',
-        gridSearchParams: { options: [new Map([['t', 0]]), new Map([['t', 0]])] },
-        ...quiet,
-      }),
+      runGrid({ options: [new Map([['t', 0]]), new Map([['t', 0]])] }),
       /gridSearchParams\.options must be values that each read differently \(\{"t":0\} twice\), .*an object of a class reads as its JSON/,
     );
   });

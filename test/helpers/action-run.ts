@@ -31,7 +31,8 @@ export interface Workspace {
 /** The head commit of the merge queue's group in a `merge_group` event (its `GITHUB_SHA`). */
 export const QUEUE_SHA = 'e'.repeat(40);
 
-const REPOSITORY = { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } };
+/** The repository of every event payload here, as GitHub sends it. */
+export const REPOSITORY = { full_name: 'octo/repo', name: 'repo', owner: { login: 'octo' } };
 
 /**
  * A workspace holding `files`, for a `pull_request` (number 7), a `push`, or a `merge_group`
@@ -175,6 +176,9 @@ export const ONE_FAILING = [
   { expected: 'Berlin', answer: 'Berlin' },
   { expected: 'Rome', answer: 'Milan' },
 ];
+
+/** The two passing rows of {@link ONE_FAILING}: a run that passes. */
+export const ALL_PASS = ONE_FAILING.slice(0, 2);
 
 /** `::error …` workflow commands that carry a file, i.e. row annotations. */
 export function fileErrors(stdout: string): string[] {
