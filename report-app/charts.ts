@@ -14,6 +14,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import type { ReportModel } from '../src/report/html-model.ts';
+import { rowNumbers } from './comparison.ts';
 import { el, percent, section } from './dom.ts';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -163,8 +164,8 @@ function comparisonChart(model: ReportModel): HTMLElement | null {
               label: (item) => {
                 const row = rows[item.dataIndex];
                 if (row === undefined) return '';
-                const f = (v: number | null): string => (v === null ? '—' : v.toFixed(3));
-                return `${f(row.base)} → ${f(row.head)}, Δ ${f(row.delta)} [${f(row.low)}, ${f(row.high)}] ${row.label}`;
+                const [base, head, delta, ci] = rowNumbers(row);
+                return `${base} → ${head}, Δ ${delta} ${ci} ${row.label}`;
               },
             },
           },

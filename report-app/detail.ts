@@ -5,7 +5,7 @@
  */
 import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
-import { count, el, score } from './dom.ts';
+import { count, el, milliseconds, score } from './dom.ts';
 
 /** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
 const WORD_DIFF_LIMIT = 4000;
@@ -39,7 +39,7 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
       [
         model.runs[view.run]?.name,
         view.source ?? 'inline case',
-        `${count(view.durationMs)} ms`,
+        milliseconds(view.durationMs),
         ...(view.tags.length > 0 ? [`tags: ${view.tags.join(', ')}`] : []),
       ].join(' · '),
     ),
@@ -47,10 +47,16 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
   if (view.label !== null) parts.push(el('p', { class: 'label' }, view.label));
   parts.push(block('Inputs', view.inputs, 'detail-inputs'));
   if (view.error !== null) parts.push(block('Error', view.error, 'detail-error'));
-  parts.push(block('Output', view.output, 'detail-output'));
-  if (view.expected !== null) {
-    parts.push(block('Expected', view.expected, 'detail-expected'));
-    parts.push(el('h3', {}, 'Output vs expected'), diffView(view.expected, view.output));
+  parts.push(block('Output', shownOutput(model, view.output), 'detail-output'));
+  const compared = view.compared;
+  if (compared !== null) {
+    parts.push(block('Expected', compared.expected, 'detail-expected'));
+    // Against what an evaluation compared when it recorded that (a field of the output), so
+    // the other fields of the output do not show as differences; the heading says which.
+    parts.push(
+      el('h3', { id: 'detail-diff-title' }, `Expected vs ${compared.what}`),
+      diffView(compared.expected, compared.actual ?? view.output.slice(0, model.maxShownChars)),
+    );
   }
   parts.push(el('h3', {}, 'Evaluations'), evaluationsTable(view));
   if (view.trials !== null) {
@@ -67,7 +73,7 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
           el(
             'li',
             { class: t.passed ? 'ok' : 'bad' },
-            `${t.passed ? '✓' : '✗'} ${count(t.durationMs)} ms · ${t.error ?? t.scores}`,
+            `${t.passed ? '✓' : '✗'} ${milliseconds(t.durationMs)} · ${t.error ?? t.scores.map((e) => `${e.evaluator} ${e.score === null ? 'error' : score(e.score)}`).join(', ')}`,
           ),
         ),
       ),
@@ -76,6 +82,16 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
   if (view.usage !== null)
     parts.push(el('h3', {}, 'Model calls of the target'), el('p', {}, view.usage));
   return parts;
+}
+
+/**
+ * The output as the detail shows it: whole up to the model's `maxShownChars`, then cut with a
+ * note (the page holds it whole, so a search still finds text past the cut).
+ */
+function shownOutput(model: ReportModel, output: string): string {
+  const limit = model.maxShownChars;
+  if (output.length <= limit) return output;
+  return `${output.slice(0, limit)}\n… (${count(output.length - limit)} more characters, which the search covers: evals show --full prints all)`;
 }
 
 function block(title: string, text: string, id: string): HTMLElement {

@@ -22,20 +22,19 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** The counts and sentences, kept free of the DOM so tests read them in Node. */
-export { count, plural } from './wording.ts';
-
-/** `91.7%`; a rate below 1 never shows as 100.0%. */
-export function percent(rate: number | null): string {
-  if (rate === null) return '—';
-  const p = Math.round(rate * 1000) / 10;
-  return `${(rate < 1 && p >= 100 ? 99.9 : p).toFixed(1)}%`;
-}
-
-/** A score with 3 decimals, or `—`. */
-export function score(value: number | null): string {
-  return value === null ? '—' : value.toFixed(3);
-}
+/** The page's number formats, one function per kind (see format.ts). */
+export {
+  cost,
+  count,
+  milliseconds,
+  percent,
+  plural,
+  points,
+  pointsChange,
+  score,
+  scoreChange,
+  seconds,
+} from './format.ts';
 
 /** A section with a heading. */
 export function section(title: string, id: string, ...children: Child[]): HTMLElement {

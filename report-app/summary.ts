@@ -1,7 +1,10 @@
-/** The top of the page: the verdict, the gate conditions of every run, and the grid matrices. */
+/**
+ * The top of the page: the verdict, the gate conditions of every run, and the grid matrices or
+ * the table of runs, each run with its flaky cases (with trials) and the cost of its model calls.
+ */
 import type { GridMatrix } from '../src/report/grid-matrix.ts';
-import type { ReportModel } from '../src/report/html-model.ts';
-import { count, el, percent, plural, score, section } from './dom.ts';
+import type { ReportModel, RunView } from '../src/report/html-model.ts';
+import { cost, count, el, percent, plural, score, seconds, section } from './dom.ts';
 import { gateSentence } from './wording.ts';
 
 /** The verdict banner: one sentence and the totals. */
@@ -11,7 +14,7 @@ export function verdictBanner(model: ReportModel): HTMLElement {
   const partial = model.partialMerge;
   const sentence =
     partial !== null
-      ? `A partial merge: only shard${partial.merged.length === 1 ? '' : 's'} ${partial.merged.join(', ')} of ${partial.count} ${partial.merged.length === 1 ? 'was' : 'were'} merged, so the verdict is FAIL.`
+      ? `A partial merge: only shard${partial.merged.length === 1 ? '' : 's'} ${partial.merged.map(count).join(', ')} of ${count(partial.count)} ${partial.merged.length === 1 ? 'was' : 'were'} merged, so the verdict is FAIL.`
       : model.interrupted
         ? 'The run was interrupted: the verdict is FAIL.'
         : gateSentence(totals.failedRuns, totals.runs);
@@ -35,7 +38,7 @@ export function verdictBanner(model: ReportModel): HTMLElement {
           model.config,
           model.git,
           model.startedAt,
-          `${(model.durationMs / 1000).toFixed(1)} s`,
+          seconds(model.durationMs),
           `evalgate ${model.toolVersion}`,
         ]
           .filter((part) => part !== null)
@@ -77,8 +80,42 @@ export function gateSection(model: ReportModel): HTMLElement {
   );
 }
 
-/** A suite's grid points side by side, the best of each column marked. */
-export function matrixTable(matrix: GridMatrix): HTMLElement {
+/**
+ * The per-run columns a table adds when some run has them: trials and flaky cases when a run
+ * ran each case more than once, the cost when a run made model calls. `runs` are the table's.
+ */
+function runColumns(runs: readonly RunView[]): {
+  heads: HTMLElement[];
+  cells: (run: RunView | undefined) => HTMLElement[];
+} {
+  const trials = runs.some((run) => run.trials > 1);
+  const calls = runs.some((run) => run.calls > 0);
+  const heads = [
+    ...(trials
+      ? [
+          el('th', { class: 'num' }, 'trials'),
+          el('th', { class: 'num', title: 'cases whose trials disagreed' }, 'flaky'),
+        ]
+      : []),
+    ...(calls ? [el('th', { class: 'num', title: 'cost of the model calls' }, 'cost')] : []),
+  ];
+  const cells = (run: RunView | undefined): HTMLElement[] => [
+    ...(trials
+      ? [
+          el('td', { class: 'num' }, run === undefined ? '—' : count(run.trials)),
+          el('td', { class: 'num' }, run?.flaky == null ? '—' : count(run.flaky)),
+        ]
+      : []),
+    ...(calls
+      ? [el('td', { class: 'num' }, run === undefined ? '—' : cost(run.cost, run.calls))]
+      : []),
+  ];
+  return { heads, cells };
+}
+
+/** A suite's grid points side by side, the best of each column marked; `runs` are the model's. */
+export function matrixTable(matrix: GridMatrix, runs: readonly RunView[]): HTMLElement {
+  const extra = runColumns(matrix.rows.flatMap((row) => runs[row.run] ?? []));
   const head = el(
     'tr',
     {},
@@ -96,6 +133,7 @@ export function matrixTable(matrix: GridMatrix): HTMLElement {
         id,
       ),
     ),
+    ...extra.heads,
   );
   const rows = matrix.rows.map((row) =>
     el(
@@ -108,6 +146,7 @@ export function matrixTable(matrix: GridMatrix): HTMLElement {
       ...row.means.map((mean, i) =>
         cell(score(mean), mean !== null && mean === matrix.bestMeans[i]),
       ),
+      ...extra.cells(runs[row.run]),
     ),
   );
   return el(
@@ -139,6 +178,7 @@ function cell(text: string, best: boolean): HTMLElement {
 
 /** Runs of suites without a grid: one table of all of them. */
 export function runsTable(model: ReportModel): HTMLElement {
+  const extra = runColumns(model.runs);
   const rows = model.runs.map((run) =>
     el(
       'tr',
@@ -149,6 +189,7 @@ export function runsTable(model: ReportModel): HTMLElement {
       el('td', { class: 'num' }, percent(run.passRate)),
       el('td', { class: 'num' }, count(run.failed)),
       el('td', { class: 'num' }, count(run.errored)),
+      ...extra.cells(run),
       el('td', {}, run.evaluators.map((e) => `${e.id} ${score(e.mean)}`).join(' · ')),
     ),
   );
@@ -161,9 +202,11 @@ export function runsTable(model: ReportModel): HTMLElement {
       el(
         'tr',
         {},
-        ...['run', 'verdict', 'cases', 'pass rate', 'failed', 'errored', 'evaluator means'].map(
-          (h) => el('th', {}, h),
+        ...['run', 'verdict', 'cases', 'pass rate', 'failed', 'errored'].map((h) =>
+          el('th', {}, h),
         ),
+        ...extra.heads,
+        el('th', {}, 'evaluator means'),
       ),
     ),
     el('tbody', {}, ...rows),

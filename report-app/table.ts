@@ -1,15 +1,25 @@
 /**
- * The case table: filters (status, run, failing evaluator, tag), a search over id, label, source,
- * output and error, and sorting by any column. Only the rows in view are in the document (a
- * fixed row height and a spacer), so 10,000 cases scroll and filter without delay.
+ * The case table: filters (status, newly failing, run, failing evaluator, tag), a search over
+ * id, label, source, the whole output and error, and sorting by any column. Only the rows in
+ * view are in the document (a fixed row height and a spacer), so 10,000 cases scroll and filter
+ * without delay. Every evaluator has a column; when they do not fit, the table scrolls sideways
+ * (the header with it) and a note says so.
  */
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
-import { count, el, score, section } from './dom.ts';
+import { count, el, plural, score, section } from './dom.ts';
 
 const ROW_HEIGHT = 30;
+/** The header row sits in the scrolled box, above the rows. */
+const HEADER_HEIGHT = 30;
 /** Rows drawn above and below the visible ones, so a fast scroll shows no gap. */
 const OVERSCAN = 10;
-const MAX_SCORE_COLUMNS = 8;
+/** Column widths in px: status, case (at least), run (at least), duration, one per evaluator. */
+const WIDTHS = { status: 90, case: 200, run: 140, duration: 70, score: 80 };
+const GAP = 8;
+const PADDING = 16;
+
+/** The status filter's value for the cases that passed in the baseline and do not now. */
+export const NEWLY_FAILING = 'newly-failing';
 
 type SortKey = 'status' | 'case' | 'run' | 'duration' | `score:${number}`;
 
@@ -17,16 +27,22 @@ const STATUS_ORDER = { errored: 0, failed: 1, passed: 2 } as const;
 
 /** The table section; `open` shows a case's detail. */
 export function caseTable(model: ReportModel, open: (view: CaseView) => void): HTMLElement {
+  // The whole output: the model holds it whole, so a match past the shown part is found too.
   const haystacks = model.cases.map((view) =>
-    [view.id, view.label ?? '', view.source ?? '', view.output.slice(0, 4000), view.error ?? '']
+    [view.id, view.label ?? '', view.source ?? '', view.output, view.error ?? '']
       .join('\n')
       .toLowerCase(),
   );
-  const scoreColumns = model.evaluators.slice(0, MAX_SCORE_COLUMNS);
+  const scoreColumns = model.evaluators;
+  const newlyFailing = model.cases.filter((view) => view.newlyFailing === true).length;
 
   const status = select('filter-status', [
     ['all', 'all cases'],
     ['not-passed', 'did not pass'],
+    // With a baseline: passed there, did not pass now (the comparison's newly failing cases).
+    ...(model.comparison === null
+      ? []
+      : [[NEWLY_FAILING, `newly failing (${count(newlyFailing)})`] as [string, string]]),
     ['failed', 'failed'],
     ['errored', 'errored'],
     ['flaky', 'flaky'],
@@ -51,7 +67,8 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
   const search = el('input', {
     id: 'filter-search',
     type: 'search',
-    placeholder: 'search id, label, output, error…',
+    placeholder: 'search id, label, source, output, error…',
+    title: 'searches the whole of every output, also the part the detail cuts',
     'aria-label': 'search cases',
   });
   const shown = el('span', { id: 'case-count', class: 'note' });
@@ -67,11 +84,21 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     ['duration', 'ms'],
     ...scoreColumns.map((id, i): [SortKey, string] => [`score:${i}`, id]),
   ];
-  const template = `90px minmax(200px,2fr) minmax(140px,1fr) 70px ${scoreColumns.map(() => '80px').join(' ')}`;
+  const template = `${WIDTHS.status}px minmax(${WIDTHS.case}px,2fr) minmax(${WIDTHS.run}px,1fr) ${WIDTHS.duration}px ${scoreColumns.map(() => `${WIDTHS.score}px`).join(' ')}`;
+  const width =
+    WIDTHS.status +
+    WIDTHS.case +
+    WIDTHS.run +
+    WIDTHS.duration +
+    WIDTHS.score * scoreColumns.length +
+    GAP * (columns.length - 1) +
+    PADDING;
   const header = el('div', { class: 'row head' });
   header.style.gridTemplateColumns = template;
+  header.style.minWidth = `${width}px`;
   for (const [key, title] of columns) {
-    const cell = el('button', { type: 'button', class: 'sort', 'data-key': key }, title);
+    // The title: an evaluator's name longer than its column is cut with `…` on screen.
+    const cell = el('button', { type: 'button', class: 'sort', 'data-key': key, title }, title);
     cell.addEventListener('click', () => {
       ascending = sortKey === key ? !ascending : true;
       sortKey = key;
@@ -80,7 +107,14 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     header.append(cell);
   }
   const spacer = el('div', { class: 'spacer' });
-  const body = el('div', { id: 'case-rows', class: 'rows', role: 'list' }, spacer);
+  spacer.style.minWidth = `${width}px`;
+  const body = el('div', { id: 'case-rows', class: 'rows', role: 'list' }, header, spacer);
+  // Said only when the columns do not fit: then some are out of view until scrolled to.
+  const sideways = el(
+    'p',
+    { id: 'case-columns', class: 'note', hidden: '' },
+    `${plural(scoreColumns.length, 'evaluator column')}, every one shown: scroll the table sideways to see those out of view.`,
+  );
 
   function matches(i: number): boolean {
     const view = model.cases[i];
@@ -89,6 +123,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     if (s === 'not-passed' && view.status === 'passed') return false;
     if ((s === 'failed' || s === 'errored' || s === 'passed') && view.status !== s) return false;
     if (s === 'flaky' && !view.flaky) return false;
+    if (s === NEWLY_FAILING && view.newlyFailing !== true) return false;
     if (run.value !== 'all' && String(view.run) !== run.value) return false;
     if (evaluator.value !== 'all' && !view.failing.includes(Number(evaluator.value))) return false;
     // Option values carry a prefix, so a tag named like a built-in option value stays a tag.
@@ -118,6 +153,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     });
     shown.textContent = `${count(rows.length)} of ${count(model.cases.length)} cases`;
     spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
+    sideways.hidden = body.scrollWidth <= body.clientWidth;
     for (const button of header.querySelectorAll('button')) {
       const key = button.getAttribute('data-key');
       button.setAttribute(
@@ -130,7 +166,10 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
 
   function draw(): void {
     for (const old of body.querySelectorAll('.case')) old.remove();
-    const first = Math.max(0, Math.floor(body.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const first = Math.max(
+      0,
+      Math.floor(Math.max(0, body.scrollTop - HEADER_HEIGHT) / ROW_HEIGHT) - OVERSCAN,
+    );
     const visible = Math.ceil((body.clientHeight || 600) / ROW_HEIGHT) + 2 * OVERSCAN;
     const fragment = document.createDocumentFragment();
     for (let at = first; at < Math.min(rows.length, first + visible); at++) {
@@ -163,8 +202,9 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
         ),
       ),
     );
-    row.style.top = `${at * ROW_HEIGHT}px`;
+    row.style.top = `${HEADER_HEIGHT + at * ROW_HEIGHT}px`;
     row.style.gridTemplateColumns = template;
+    row.style.minWidth = `${width}px`;
     const show = (): void => open(view);
     row.addEventListener('click', show);
     row.addEventListener('keydown', (event) => {
@@ -182,7 +222,13 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     'Cases',
     'cases',
     el('div', { class: 'filters' }, status, run, evaluator, ...(tag ? [tag] : []), search, shown),
-    el('div', { class: 'table' }, header, body),
+    el(
+      'p',
+      { class: 'note' },
+      'The search covers the id, label, source line, error and the whole output of each case.',
+    ),
+    sideways,
+    el('div', { class: 'table' }, body),
   );
 }
 

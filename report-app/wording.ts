@@ -3,15 +3,9 @@
  * read them in Node.
  */
 
-/** `1,234` */
-export function count(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+import { count } from './format.ts';
 
-/** `1 run`, `2,000 runs`. */
-export function plural(n: number, noun: string): string {
-  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
-}
+export { count, plural } from './format.ts';
 
 /**
  * `All 3 runs passed their gates.`, `2 of 3 runs failed their gates.`, `1 of 3 runs failed its

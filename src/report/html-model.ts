@@ -9,22 +9,27 @@ import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult, EvaluationResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseLabel } from './case-text.ts';
-import {
-  incompleteRunNote,
-  incompleteWarnings,
-  type IncompleteWarning,
-} from './comparison-incomplete.ts';
-import { directionWords } from './comparison-wording.ts';
-import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
 import { agreementLine, agreementsOf } from './agreement-text.ts';
-import { endsAtZero, shownLabel } from './shown-label.ts';
+import { comparedOf, type ComparedView } from './html-model-compared.ts';
+import { comparisonView, type ComparisonView } from './html-model-comparison.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
 import { describeRun, describeUsage, formatCount, formatParams } from './labels.ts';
 import { runTotals, type RunTotals } from './totals.ts';
 
-/** Longest value (input field, output, expected) the page holds whole; longer ones are cut. */
+export type { ComparedView } from './html-model-compared.ts';
+export type {
+  ChangedCasesView,
+  ComparisonRowView,
+  ComparisonView,
+  RunChangesView,
+} from './html-model-comparison.ts';
+
+/**
+ * Longest value the page holds whole (inputs, expected) or shows (an output, which it holds
+ * whole so that search covers all of it); longer ones are cut, saying by how much.
+ */
 export const MAX_VALUE_CHARS = 20_000;
 
 /** One evaluation of a case, as its detail lists it. */
@@ -54,12 +59,27 @@ export interface CaseView {
   scores: (number | null)[];
   /** Indexes (into `ReportModel.evaluators`) of the evaluations that did not pass. */
   failing: number[];
+  /**
+   * Passed in the baseline and did not pass now (the comparison's newly failing); absent
+   * otherwise, which keeps 10,000 cases' worth of `false` out of the page.
+   */
+  newlyFailing?: true;
   inputs: string;
+  /** The whole output (search covers it all); the detail shows its first `MAX_VALUE_CHARS`. */
   output: string;
-  expected: string | null;
+  /** What the case expected and what the diff sets against it; null when nothing is expected. */
+  compared: ComparedView | null;
   error: string | null;
   evaluations: EvaluationView[];
-  trials: { passed: boolean; durationMs: number; error: string | null; scores: string }[] | null;
+  /** Each trial; the page formats its scores as it formats every score. */
+  trials:
+    | {
+        passed: boolean;
+        durationMs: number;
+        error: string | null;
+        scores: { evaluator: string; score: number | null }[];
+      }[]
+    | null;
   usage: string | null;
 }
 
@@ -74,28 +94,19 @@ export interface RunView {
   failed: number;
   errored: number;
   passRate: number | null;
+  /** Times each case ran (`trials`). */
+  trials: number;
+  /** Cases whose trials disagreed; null for a run with one trial per case. */
   flaky: number | null;
+  /** Model calls the run made (the cache's included); 0 when none. */
+  calls: number;
+  /** What its model calls cost in US dollars; null when none was made or a model had no price. */
+  cost: number | null;
   gate: { name: string; expected: string; actual: string; passed: boolean }[];
   evaluators: { id: string; mean: number | null; passRate: number | null; usage: string | null }[];
   usage: string | null;
   /** Each judge's agreement with the human labels, as the terminal says it; [] when none. */
   agreement: string[];
-}
-
-/** A row of the baseline comparison chart: a change with its confidence interval. */
-export interface ComparisonRowView {
-  run: string;
-  /** ` · BASE has 2 of 6 planned cases` when a side of the run is incomplete, else ''. */
-  incomplete: string;
-  metric: string;
-  base: number | null;
-  head: number | null;
-  delta: number | null;
-  low: number | null;
-  high: number | null;
-  /** An end exactly at 0 around a change: 0 is inside, which the page says (`includes 0`). */
-  endsAtZero: boolean;
-  label: string;
 }
 
 /** Everything the page shows. */
@@ -118,14 +129,10 @@ export interface ReportModel {
   evaluators: string[];
   /** Every tag of any case, sorted: the case table filters by them. */
   tags: string[];
-  comparison: {
-    base: string;
-    confidence: number;
-    /** One per incomplete side (interrupted, partially merged): the comparison is not a full one. */
-    warnings: IncompleteWarning[];
-    rows: ComparisonRowView[];
-    newlyFailing: { run: string; id: string }[];
-  } | null;
+  /** How much of an output the detail shows (`MAX_VALUE_CHARS`); the search covers all of it. */
+  maxShownChars: number;
+  /** The comparison with a baseline; null without one. */
+  comparison: ComparisonView | null;
   cases: CaseView[];
 }
 
@@ -142,9 +149,19 @@ export function buildReportModel(
     ...new Set(artifact.runs.flatMap((run) => Object.keys(run.summary.evaluators))),
   ];
   const index = new Map(evaluators.map((id, i) => [id, i]));
+  const compared = comparison ? comparisonView(comparison) : null;
+  // The newly failing cases by run index and id, for the case table's filter.
+  const runIndex = new Map(artifact.runs.map((run, i) => [describeRun(run), i]));
+  const newlyFailing = new Set(
+    (compared?.newlyFailing ?? []).map(({ run, id }) => `${runIndex.get(run) ?? -1} ${id}`),
+  );
   const caseViews: CaseView[] = [];
   artifact.runs.forEach((_, run) => {
-    for (const result of cases(run)) caseViews.push(caseView(run, result, index));
+    for (const result of cases(run)) {
+      const view = caseView(run, result, index);
+      if (newlyFailing.has(`${run} ${result.id}`)) view.newlyFailing = true;
+      caseViews.push(view);
+    }
   });
   const verdict = artifact.interrupted ? 'fail' : artifact.verdict;
   return {
@@ -165,7 +182,8 @@ export function buildReportModel(
     matrices: gridMatrices(artifact.runs),
     evaluators,
     tags: [...new Set(caseViews.flatMap((view) => view.tags))].sort(),
-    comparison: comparison ? comparisonView(comparison) : null,
+    maxShownChars: MAX_VALUE_CHARS,
+    comparison: compared,
     cases: caseViews,
   };
 }
@@ -182,7 +200,10 @@ function runView(run: RunResult): RunView {
     failed: summary.failed,
     errored: summary.errored,
     passRate: summary.cases === 0 ? null : summary.passRate,
+    trials: run.plan?.trials ?? 1,
     flaky: summary.flaky ?? null,
+    calls: summary.usage ? summary.usage.calls + summary.usage.cacheHits : 0,
+    cost: summary.usage?.cost ?? null,
     gate: run.gate.conditions.map((c) => ({ ...c })),
     evaluators: Object.entries(summary.evaluators).map(([id, stats]) => ({
       id,
@@ -217,8 +238,8 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
     scores,
     failing,
     inputs: capped(pretty(result.data)),
-    output: capped(typeof result.output === 'string' ? result.output : pretty(result.output)),
-    expected: expectedOf(result),
+    output: shown(result.output),
+    compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),
     trials:
@@ -226,12 +247,7 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
         passed: trial.passed,
         durationMs: Math.round(trial.durationMs),
         error: trial.error,
-        scores: trial.evaluations
-          .map(
-            (e) =>
-              `${e.evaluator} ${e.score === null ? 'error' : String(Number(e.score.toFixed(3)))}`,
-          )
-          .join(', '),
+        scores: trial.evaluations.map((e) => ({ evaluator: e.evaluator, score: e.score })),
       })) ?? null,
     usage: result.usage ? describeUsage(result.usage) : null,
   };
@@ -249,28 +265,19 @@ function evaluationView(evaluation: EvaluationResult): EvaluationView {
   };
 }
 
-/** Data fields that hold what the output should be, in the order they are preferred. */
-const EXPECTED_FIELDS = ['expected', 'expected_output', 'expectedOutput', 'reference', 'answer'];
+/** A value as the page shows it: a string as it is, anything else as indented JSON. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : pretty(value);
+}
 
-/**
- * What the case expected: an evaluator's `expected` (is-equals, levenshtein record it), else a
- * data field named for it. Null when neither is there.
- */
-function expectedOf(result: CaseResult): string | null {
-  for (const evaluation of result.evaluations) {
-    const expected = evaluation.metadata?.expected;
-    if (expected !== undefined)
-      return capped(typeof expected === 'string' ? expected : pretty(expected));
-  }
-  const data = result.data;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
-  const fields = data as Record<string, unknown>;
-  const key = EXPECTED_FIELDS.find(
-    (field) => fields[field] !== undefined && fields[field] !== null,
-  );
-  if (key === undefined) return null;
-  const value = fields[key];
-  return capped(typeof value === 'string' ? value : pretty(value));
+/** Both sides of a diff cut at `MAX_VALUE_CHARS`: the diff of longer texts is too slow. */
+function cappedCompared(view: ComparedView | null): ComparedView | null {
+  if (view === null) return null;
+  return {
+    ...view,
+    expected: capped(view.expected),
+    actual: view.actual === null ? null : capped(view.actual),
+  };
 }
 
 function pretty(value: unknown): string {
@@ -286,74 +293,4 @@ function capped(text: string): string {
   return text.length <= MAX_VALUE_CHARS
     ? text
     : `${text.slice(0, MAX_VALUE_CHARS)}\n… (${formatCount(text.length - MAX_VALUE_CHARS)} more characters: evals show --full prints all)`;
-}
-
-function comparisonView(comparison: Comparison): NonNullable<ReportModel['comparison']> {
-  const rows: ComparisonRowView[] = [];
-  const newlyFailing: { run: string; id: string }[] = [];
-  for (const run of comparison.runs) {
-    const name = describeRun(run);
-    const pass = run.passRate;
-    // ` · BASE has 2 of 6 planned cases` where a side of this run was cut short, as the text says.
-    const incomplete = incompleteRunNote(run);
-    rows.push({
-      run: name,
-      incomplete,
-      metric: 'pass rate',
-      base: pass.baseRate,
-      head: pass.headRate,
-      delta: pass.delta,
-      low: pass.ci?.low ?? null,
-      high: pass.ci?.high ?? null,
-      endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
-      label: shownLabel(pass),
-    });
-    for (const change of run.evaluators) {
-      // The label already follows the direction; the name says it, as the text forms do.
-      const way = directionWords(change);
-      rows.push({
-        run: name,
-        incomplete,
-        metric: [
-          change.evaluator,
-          way === '' ? '' : `(${way})`,
-          scoredNote({ kind: 'evaluator', change, compared: pass.paired }),
-        ]
-          .filter(Boolean)
-          .join(' '),
-        base: change.baseMean,
-        head: change.headMean,
-        delta: change.delta,
-        low: change.ci?.low ?? null,
-        high: change.ci?.high ?? null,
-        endsAtZero:
-          change.ci != null && change.delta !== null && endsAtZero(change.delta, change.ci),
-        label: shownLabel(change),
-      });
-    }
-    // A judge's κ is a row of the comparison too: the gate counts its regression.
-    for (const change of run.agreement) {
-      rows.push({
-        run: name,
-        incomplete,
-        metric: `${change.evaluator} agreement (${change.weighted ? 'weighted κ' : 'κ'})`,
-        base: change.baseKappa,
-        head: change.headKappa,
-        delta: change.delta,
-        low: change.ci?.low ?? null,
-        high: change.ci?.high ?? null,
-        endsAtZero: false,
-        label: shownLabel(change),
-      });
-    }
-    for (const ref of run.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
-  }
-  const base = comparison.base;
-  return {
-    base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ''} (${base.startedAt})`,
-    confidence: comparison.settings.confidence,
-    warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
-    rows,
-    newlyFailing,
-  };
 }

@@ -6,6 +6,7 @@
 import { gridValueText } from '../shared/grid-value-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import { formatCount } from '../shared/format-count.ts';
+import { formatCost, formatPercent, formatSeconds } from '../shared/format-numbers.ts';
 import { isHashId } from './testset-text.ts';
 import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types/index.ts';
 
@@ -15,14 +16,8 @@ export const SHORT_ID_LENGTH = 12;
 /** `1,234`: the one count formatter, shared with the layers below the reports. */
 export { formatCount };
 
-/**
- * `91.7%`, rounded to one decimal — except that a rate below 1 never shows as `100.0%` (0.9996
- * prints `99.9%`), so a run with a failure never looks all green.
- */
-export function formatPercent(rate: number): string {
-  const percent = Math.round(rate * 1000) / 10;
-  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
-}
+/** `91.7%` and `$0.0123`: leaf helpers, so that the HTML report's page script uses them too. */
+export { formatCost, formatPercent };
 
 /** `1 row`, `2,000 rows`. */
 export function plural(count: number, noun: string): string {
@@ -194,22 +189,7 @@ export function describeUsage(usage: Usage): string {
     `model calls: ${formatCount(total)}${usage.cacheHits > 0 ? ` (${formatCount(usage.cacheHits)} from the cache)` : ''}`,
     `tokens: ${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} completion`,
     `cost: ${usage.cost === null ? 'unknown (no price for a model used)' : formatCost(usage.cost)}`,
-    `time in calls: ${(usage.latencyMs / 1000).toFixed(1)} s`,
+    `time in calls: ${formatSeconds(usage.latencyMs)}`,
   ];
   return parts.join(' · ');
-}
-
-/**
- * `$0.0123`: four decimals, since one judge call costs fractions of a cent; below $0.0001 two
- * significant digits (`$0.000028`), so a cost that is not nothing never reads as `$0.0000`;
- * below a millionth of a dollar, `<$0.000001`.
- */
-export function formatCost(dollars: number): string {
-  if (dollars > 0 && dollars < 0.000001) return '<$0.000001';
-  if (dollars > 0 && dollars < 0.0001) {
-    // Decimals up to the second significant digit: 2.8e-5 → 6 decimals.
-    const decimals = 1 - Math.floor(Math.log10(dollars));
-    return `$${dollars.toFixed(decimals).replace(/0+$/, '')}`;
-  }
-  return `$${dollars.toFixed(dollars >= 100 ? 2 : 4)}`;
 }

@@ -1,0 +1,205 @@
+/**
+ * The comparison with a baseline: the table of rows (pass rate in percentages and points, mean
+ * scores and κ with three decimals), the newly failing cases, and what changed besides the rows
+ * (runs and evaluators on one side only, and each run's fixed, added, removed, … cases), the
+ * facts `evals compare` prints, from the same model data.
+ */
+import type { ComparisonRowView, ComparisonView, ReportModel } from '../src/report/html-model.ts';
+import type { CaseView } from '../src/report/html-model.ts';
+import { count, el, percent, points, pointsChange, score, scoreChange, section } from './dom.ts';
+import { NEWLY_FAILING } from './table.ts';
+
+/** Newly failing cases listed by name; the rest are counted (the case table has them all). */
+const LISTED_NEWLY_FAILING = 50;
+
+/** The section, or null without a baseline. */
+export function comparisonSection(
+  model: ReportModel,
+  show: (view: CaseView) => void,
+): HTMLElement | null {
+  const comparison = model.comparison;
+  if (comparison === null) return null;
+  const find = caseFinder(model);
+  const rows = comparison.rows.map((row) =>
+    el(
+      'tr',
+      { class: row.label === 'regressed' ? 'bad' : row.label === 'improved' ? 'ok' : '' },
+      ...[`${row.run}${row.incomplete}`, row.metric, ...rowNumbers(row), row.label].map((text) =>
+        el('td', {}, text),
+      ),
+    ),
+  );
+  return section(
+    'Against the baseline',
+    'comparison',
+    el('p', { class: 'note' }, `baseline: ${comparison.base}`),
+    ...comparison.warnings.map((warning) =>
+      el('p', { class: 'warning' }, el('strong', {}, warning.title), ' ', warning.detail),
+    ),
+    el(
+      'table',
+      { class: 'grid' },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ...['run', 'metric', 'base', 'head', 'Δ', 'CI', ''].map((h) => el('th', {}, h)),
+        ),
+      ),
+      el('tbody', {}, ...rows),
+    ),
+    el(
+      'p',
+      { class: 'note' },
+      'Pass rates in percent, their changes in percentage points (pp); scores and κ as they are.',
+    ),
+    newlyFailingList(comparison, find, show),
+    changesPart(comparison, find, show),
+  );
+}
+
+/** base, head, Δ and CI of a row: a pass rate as `93.3%` and `-6.7 pp`, a score as `0.933`. */
+export function rowNumbers(row: ComparisonRowView): string[] {
+  const zero = row.endsAtZero ? ' includes 0' : '';
+  if (row.kind === 'pass rate') {
+    return [
+      percent(row.base),
+      percent(row.head),
+      pointsChange(row.delta),
+      `[${interval(row.low, row.high, points)}] pp${zero}`,
+    ];
+  }
+  return [
+    score(row.base),
+    score(row.head),
+    scoreChange(row.delta),
+    `[${interval(row.low, row.high, scoreChange)}]${zero}`,
+  ];
+}
+
+function interval(
+  low: number | null,
+  high: number | null,
+  format: (value: number | null) => string,
+): string {
+  return `${format(low)}, ${format(high)}`;
+}
+
+/**
+ * The newly failing cases, each named as the case table names it (label, source line, run) and
+ * opening its detail on click or Enter, not a paragraph of 64-character ids. Past the first
+ * ones, a button sets the case table's filter to them all.
+ */
+function newlyFailingList(
+  comparison: ComparisonView,
+  find: CaseFinder,
+  show: (view: CaseView) => void,
+): HTMLElement | null {
+  const failing = comparison.newlyFailing;
+  if (failing.length === 0) return null;
+  const items = failing.slice(0, LISTED_NEWLY_FAILING).map(({ run, id }) => {
+    const view = find(run, id);
+    const name = [view?.label ?? `${id.slice(0, 12)}…`, view?.source, run]
+      .filter((part) => part !== null && part !== undefined && part !== '')
+      .join(' · ');
+    return caseItem(name, id, view, show);
+  });
+  const more = failing.length - items.length;
+  const filter = el('button', { type: 'button', class: 'link', id: 'show-newly-failing' });
+  filter.textContent =
+    more > 0
+      ? `… and ${count(more)} more: show all ${count(failing.length)} in the case table`
+      : 'show them in the case table';
+  filter.addEventListener('click', () => {
+    const status = document.getElementById('filter-status');
+    if (!(status instanceof HTMLSelectElement)) return;
+    status.value = NEWLY_FAILING;
+    status.dispatchEvent(new Event('change'));
+    document.getElementById('cases')?.scrollIntoView();
+  });
+  return el(
+    'div',
+    { class: 'newly-failing' },
+    el('h3', {}, `Newly failing (${count(failing.length)})`),
+    el('ul', {}, ...items),
+    el('p', { class: 'note' }, filter),
+  );
+}
+
+/** What changed besides the rows: runs and evaluators on one side only, and changed cases. */
+function changesPart(
+  comparison: ComparisonView,
+  find: CaseFinder,
+  show: (view: CaseView) => void,
+): HTMLElement | null {
+  const parts: HTMLElement[] = [];
+  for (const { title, runs } of comparison.oneSidedRuns) {
+    parts.push(
+      el(
+        'div',
+        { class: 'one-sided-runs' },
+        el('h4', {}, title),
+        el('ul', {}, ...runs.map((r) => el('li', {}, r))),
+      ),
+    );
+  }
+  for (const change of comparison.changes) {
+    const lists = change.lists.map((list) => {
+      const items = list.cases.map((ref) => {
+        const view = list.inHead ? find(change.run, ref.id) : undefined;
+        const name = [view?.label ?? ref.id, ref.source, ref.detail]
+          .filter((part) => part !== null && part !== undefined && part !== '')
+          .join(' · ');
+        return caseItem(name, ref.id, view, show);
+      });
+      const more = list.count - list.cases.length;
+      return el(
+        'div',
+        { class: 'case-list', 'data-title': list.title },
+        el('h5', {}, `${list.title} (${count(list.count)})${list.note ? `: ${list.note}` : ''}`),
+        el('ul', {}, ...items),
+        more > 0
+          ? el('p', { class: 'note' }, `… and ${count(more)} more (evals compare --json lists all)`)
+          : null,
+      );
+    });
+    parts.push(
+      el(
+        'div',
+        { class: 'run-changes' },
+        el('h4', {}, change.run),
+        ...change.evaluators.map((line) => el('p', { class: 'evaluators-one-side' }, line)),
+        ...lists,
+      ),
+    );
+  }
+  if (parts.length === 0) return null;
+  return el('div', { id: 'comparison-changes' }, el('h3', {}, 'What else changed'), ...parts);
+}
+
+/** A listed case: opens its detail on click or Enter when HEAD has it. */
+function caseItem(
+  name: string,
+  id: string,
+  view: CaseView | undefined,
+  show: (view: CaseView) => void,
+): HTMLElement {
+  if (view === undefined) return el('li', { title: id }, name);
+  const item = el('li', { class: 'case-link', tabindex: '0', title: id }, name);
+  item.addEventListener('click', () => show(view));
+  item.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') show(view);
+  });
+  return item;
+}
+
+/** HEAD's case `id` of the run named `run`, when HEAD has it. */
+type CaseFinder = (run: string, id: string) => CaseView | undefined;
+
+function caseFinder(model: ReportModel): CaseFinder {
+  const runIndex = new Map(model.runs.map((run, i) => [run.name, i]));
+  const views = new Map(model.cases.map((view) => [`${view.run} ${view.id}`, view]));
+  return (run, id) => views.get(`${runIndex.get(run) ?? -1} ${id}`);
+}

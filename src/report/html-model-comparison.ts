@@ -1,0 +1,175 @@
+/**
+ * The comparison with a baseline as the HTML report shows it: a row per pass rate, evaluator and
+ * judge κ (with its interval, for the table and the chart), the newly failing cases, and what
+ * the text and markdown forms also name: runs on one side only, evaluators on one side only, and
+ * a run's cases that changed (fixed, added, removed, …). Those facts come from the same
+ * functions the other forms use (`oneSidedRuns`, `evaluatorsOnOneSide`, `caseLists`), never
+ * worked out again here.
+ */
+import type { Comparison } from '../types/comparison.ts';
+import { incompleteRunNote, incompleteWarnings } from './comparison-incomplete.ts';
+import type { IncompleteWarning } from './comparison-incomplete.ts';
+import {
+  caseLists,
+  caseText,
+  directionWords,
+  evaluatorsOnOneSide,
+  oneSidedRuns,
+  type CaseList,
+} from './comparison-wording.ts';
+import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
+import { endsAtZero, shownLabel } from './shown-label.ts';
+import { describeRun } from './labels.ts';
+
+/** Cases of one changed-case list held in the page; the rest are counted. */
+export const LISTED_CHANGED_CASES = 50;
+
+/** A row of the baseline comparison chart: a change with its confidence interval. */
+export interface ComparisonRowView {
+  run: string;
+  /** ` · BASE has 2 of 6 planned cases` when a side of the run is incomplete, else ''. */
+  incomplete: string;
+  /** What the numbers are: a pass rate (shown as percentages), a mean score, or a κ. */
+  kind: 'pass rate' | 'evaluator' | 'agreement';
+  metric: string;
+  base: number | null;
+  head: number | null;
+  delta: number | null;
+  low: number | null;
+  high: number | null;
+  /** An end exactly at 0 around a change: 0 is inside, which the page says (`includes 0`). */
+  endsAtZero: boolean;
+  label: string;
+}
+
+/** One list of a run's changed cases (`caseLists`), as the page lists it. */
+export interface ChangedCasesView {
+  title: CaseList['title'];
+  /** Why the list is there (`trials disagreed`), or ''. */
+  note: string;
+  /** Every case of the list; `cases` holds at most `LISTED_CHANGED_CASES` of them. */
+  count: number;
+  /** Whether the cases are HEAD's (the page can open them); not for removed / not run in HEAD. */
+  inHead: boolean;
+  cases: { id: string; source: string | null; detail: string | null }[];
+}
+
+/** What changed in one run between BASE and HEAD, besides its rows. */
+export interface RunChangesView {
+  run: string;
+  /** `evaluators only in BASE: tone` and the same for HEAD; [] when both have the same. */
+  evaluators: string[];
+  /** Its non-empty changed-case lists, newly failing left out (the page lists those apart). */
+  lists: ChangedCasesView[];
+}
+
+/** The comparison part of the report model. */
+export interface ComparisonView {
+  base: string;
+  confidence: number;
+  /** One per incomplete side (interrupted, partially merged): the comparison is not a full one. */
+  warnings: IncompleteWarning[];
+  rows: ComparisonRowView[];
+  newlyFailing: { run: string; id: string }[];
+  /** Runs on one side only, titled as the text form titles them; [] when every run is in both. */
+  oneSidedRuns: { title: string; runs: string[] }[];
+  /** Runs with evaluators on one side only or cases that changed; the others are left out. */
+  changes: RunChangesView[];
+}
+
+/** The page's view of `comparison`. */
+export function comparisonView(comparison: Comparison): ComparisonView {
+  const rows: ComparisonRowView[] = [];
+  const newlyFailing: { run: string; id: string }[] = [];
+  const changes: RunChangesView[] = [];
+  for (const run of comparison.runs) {
+    const name = describeRun(run);
+    const pass = run.passRate;
+    // ` · BASE has 2 of 6 planned cases` where a side of this run was cut short, as the text says.
+    const incomplete = incompleteRunNote(run);
+    rows.push({
+      run: name,
+      incomplete,
+      kind: 'pass rate',
+      metric: 'pass rate',
+      base: pass.baseRate,
+      head: pass.headRate,
+      delta: pass.delta,
+      low: pass.ci?.low ?? null,
+      high: pass.ci?.high ?? null,
+      endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
+      label: shownLabel(pass),
+    });
+    for (const change of run.evaluators) {
+      // The label already follows the direction; the name says it, as the text forms do.
+      const way = directionWords(change);
+      rows.push({
+        run: name,
+        incomplete,
+        kind: 'evaluator',
+        metric: [
+          change.evaluator,
+          way === '' ? '' : `(${way})`,
+          scoredNote({ kind: 'evaluator', change, compared: pass.paired }),
+        ]
+          .filter(Boolean)
+          .join(' '),
+        base: change.baseMean,
+        head: change.headMean,
+        delta: change.delta,
+        low: change.ci?.low ?? null,
+        high: change.ci?.high ?? null,
+        endsAtZero:
+          change.ci != null && change.delta !== null && endsAtZero(change.delta, change.ci),
+        label: shownLabel(change),
+      });
+    }
+    // A judge's κ is a row of the comparison too: the gate counts its regression.
+    for (const change of run.agreement) {
+      rows.push({
+        run: name,
+        incomplete,
+        kind: 'agreement',
+        metric: `${change.evaluator} agreement (${change.weighted ? 'weighted κ' : 'κ'})`,
+        base: change.baseKappa,
+        head: change.headKappa,
+        delta: change.delta,
+        low: change.ci?.low ?? null,
+        high: change.ci?.high ?? null,
+        endsAtZero: false,
+        label: shownLabel(change),
+      });
+    }
+    for (const ref of run.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
+    const evaluators = evaluatorsOnOneSide(run).map(
+      ([side, ids]) => `evaluators only in ${side}: ${ids.join(', ')}`,
+    );
+    const lists = caseLists(run)
+      .filter((list) => list.title !== 'newly failing')
+      .map((list): ChangedCasesView => ({
+        title: list.title,
+        note: list.note ?? '',
+        count: list.cases.length,
+        inHead: list.title !== 'removed' && list.title !== 'not run in HEAD',
+        cases: list.cases.slice(0, LISTED_CHANGED_CASES).map((ref) => ({
+          ...caseText(ref),
+          // The whole id: the page finds the case by it and shows it on hover.
+          id: ref.id,
+        })),
+      }));
+    if (evaluators.length > 0 || lists.length > 0) changes.push({ run: name, evaluators, lists });
+  }
+  const base = comparison.base;
+  return {
+    base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ''} (${base.startedAt})`,
+    confidence: comparison.settings.confidence,
+    warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
+    rows,
+    newlyFailing,
+    oneSidedRuns: oneSidedRuns(comparison).map(([title, runs]) => ({
+      title,
+      runs: runs.map(describeRun),
+    })),
+    changes,
+  };
+}
