@@ -24,7 +24,7 @@ export interface ComparedView {
 const EXPECTED_FIELDS = ['expected', 'expected_output', 'expectedOutput', 'reference', 'answer'];
 
 /** `… (1,234 more characters)`: how the evaluators' metadata ends a value it cut. */
-const CUT_NOTE = /… \((\d[\d,]*) more characters\)$/;
+const CUT_NOTE = /\u2026 \((\d[\d,]*) more characters\)$/;
 
 /** Values of an output looked at when finding the field an evaluator compared. */
 const MAX_VISITED = 2000;
