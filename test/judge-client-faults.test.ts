@@ -153,7 +153,8 @@ describe('rate limits and faults', () => {
     assert.match(error.message, /"not a url\/chat\/completions" is not a valid URL/);
   });
 
-  it('an abort is judge.aborted, also during a backoff wait', async () => {
+  // The 429 asks for a 30 s wait: the test's timeout fails it if the abort did not end that wait.
+  it('an abort is judge.aborted, also during a backoff wait', { timeout: 10_000 }, async () => {
     server.script({ delayMs: 1000 });
     const { client } = fakeClient();
     const controller = new AbortController();
@@ -166,10 +167,8 @@ describe('rate limits and faults', () => {
     const second = new AbortController();
     const waiting = sleeping.chat(judgeRequest(), { signal: second.signal });
     setTimeout(() => second.abort(), 100);
-    const started = performance.now();
     const error = failure(await waiting);
     assert.equal(error.code, 'judge.aborted');
-    assert.ok(performance.now() - started < 5000);
   });
 
   it('caps requests in flight per host: 10 concurrent calls, cap 3', async () => {
