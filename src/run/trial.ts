@@ -26,7 +26,7 @@ import {
 } from './call.ts';
 import { erroredEvaluation, isUsage, toEvaluationResult } from './evaluation.ts';
 import { record, type Engine, type RunState, type Unit } from './state.ts';
-import { aggregateTrials, caseHead } from './trials.ts';
+import { aggregateTrials, caseInputId, caseTags } from './trials.ts';
 
 /**
  * One trial of a case: the target, then the evaluators and the pass condition over what it
@@ -308,7 +308,12 @@ function caseOf(
   usage: Usage | undefined,
 ): CaseResult {
   return {
-    ...caseHead(testCase),
+    id: testCase.id,
+    contentId: testCase.contentId,
+    ...caseInputId(testCase),
+    source: testCase.source,
+    data: testCase.data,
+    ...caseTags(testCase),
     ...trial,
     ...(usage !== undefined ? { usage } : {}),
   };

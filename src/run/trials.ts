@@ -43,7 +43,12 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
       usage = usage === undefined ? trial.usage : addUsage(usage, trial.usage);
   }
   return {
-    ...caseHead(prepared),
+    id: prepared.id,
+    contentId: prepared.contentId,
+    ...caseInputId(prepared),
+    source: prepared.source,
+    data: prepared.data,
+    ...caseTags(prepared),
     output: shown?.output ?? null,
     error: shown?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
@@ -128,21 +133,13 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
   return aggregated;
 }
 
-/**
- * What a case's result says of its row, in the artifact's key order: its ids, where it came
- * from, its data, `inputId` for a case of a recorded-output suite (see `PreparedCase`) and its
- * tags when it has any (the artifact omits an empty list).
- */
-export function caseHead(
-  testCase: PreparedCase,
-): Pick<CaseResult, 'id' | 'contentId' | 'inputId' | 'source' | 'data' | 'tags'> {
+/** `{ inputId }` for a case of a recorded-output suite, else nothing (see `PreparedCase`). */
+export function caseInputId(testCase: Pick<PreparedCase, 'inputId'>): { inputId?: string } {
+  return testCase.inputId !== undefined ? { inputId: testCase.inputId } : {};
+}
+
+/** `{ tags }` for a row with tags, else nothing: the artifact omits an empty list. */
+export function caseTags(testCase: Pick<PreparedCase, 'meta'>): { tags?: string[] } {
   const tags = testCase.meta.tags;
-  return {
-    id: testCase.id,
-    contentId: testCase.contentId,
-    ...(testCase.inputId !== undefined ? { inputId: testCase.inputId } : {}),
-    source: testCase.source,
-    data: testCase.data,
-    ...(tags !== undefined && tags.length > 0 ? { tags: [...tags] } : {}),
-  };
+  return tags !== undefined && tags.length > 0 ? { tags: [...tags] } : {};
 }
