@@ -302,6 +302,11 @@ export function abandonCase(engine: Engine, run: RunState, index: number, reason
   }
 }
 
+/**
+ * One literal, like the case of `aggregateTrials`, rather than a spread of a shared helper's
+ * object: that helper (tried) made a 10,000-case run peak at 115 MB instead of 86 MB, V8 growing
+ * its young generation to 32 MB and promoting twice as much.
+ */
 function caseOf(
   testCase: PreparedCase,
   trial: Omit<TrialResult, 'usage'>,
