@@ -172,7 +172,7 @@ describe('numbers in one format (D13)', () => {
     assert.match(meta[1] ?? '', /^model calls: 1,523 · /);
     assert.match(
       meta[1] ?? '',
-      /cost: unknown \(no price for a model used\) · time in calls: 4,567\.8 s$/,
+      /cost: unknown \(no price for a model used, or tokens not reported\) · time in calls: 4,567\.8 s$/,
     );
     await page.close();
   });

@@ -216,7 +216,7 @@ export function mergeShards(
   if (hashes.size > 1) {
     const listed = [...hashes].map(([hash, named]) => `${names(named)} ran ${hash}`).join('; ');
     problems.push(
-      `the inputs ran different configs (configHash): ${listed}. The config's meaning, a prompt or message file it reads, or a non-secret environment variable it refers to, changed between them (comments, formatting, key order, quoting and anchors do not count; an earlier evalgate recorded a hash of the file's text, so its shards differ from a later one's). Merge only shards of one run of the same evals.yaml`,
+      `the inputs ran different configs (configHash): ${listed}. The config's meaning, a prompt or message file it reads, or a non-secret environment variable it refers to, changed between them, or a module it loads (a function target, a module evaluator, a pass module, or a local file one of them imports) or the script a command target runs did (comments, formatting, key order, quoting and anchors do not count; an earlier evalgate recorded a hash of the file's text, and one before that did not cover modules and command scripts, so its shards differ from a later one's when the config names any). Merge only shards of one run of the same evals.yaml and code`,
     );
   }
 

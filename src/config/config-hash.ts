@@ -100,15 +100,39 @@ export function configTextHash(text: string): string {
 
 /** The hashes a loaded config answers to: a partial or shard recording either was written by it. */
 export interface ConfigHashes {
-  /** The configHash: of the data as written (see the module comment). */
+  /**
+   * The configHash: of the data as written (see the module comment) and of the files the config
+   * names (see pipeline/config-files-hash.ts).
+   */
   hash: string;
   /** The hash of the text, which evalgate recorded as configHash before it hashed the data. */
   textHash?: string;
+  /**
+   * The configHash as evalgate recorded it before it covered modules and command scripts (the
+   * data and the prompt files only); absent when the config names neither, as it is then `hash`.
+   */
+  earlierHash?: string;
+  /**
+   * The files the hash covers beside the config, by kind, for a refusal to say what may have
+   * changed: `["the prompt file prompts/a.md", "the module app/answer.ts and 2 files it imports"]`.
+   */
+  coveredFiles?: readonly CoveredFiles[];
+}
+
+/** Files of one kind a configHash covers beside the config, for messages. */
+export interface CoveredFiles {
+  kind: 'prompt' | 'module' | 'script';
+  /** `the module app/answer.ts and the 2 local files it imports` */
+  phrase: string;
 }
 
 /** Whether an artifact recording `configHash` was written by the config with these hashes. */
 export function writtenByConfig(configHash: string, config: ConfigHashes): boolean {
-  return configHash === config.hash || configHash === config.textHash;
+  return (
+    configHash === config.hash ||
+    configHash === config.textHash ||
+    configHash === config.earlierHash
+  );
 }
 
 function mark(node: Scalar): void {

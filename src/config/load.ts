@@ -12,6 +12,7 @@ import { buildConfig } from './build.ts';
 import { captureWritten, configTextHash, hashWritten } from './config-hash.ts';
 import { formatConfigPath } from './config-path.ts';
 import { escapedTemplateWarnings } from './escape-warnings.ts';
+import { bashOnlyShellWarnings } from './shell-warnings.ts';
 import { substituteEnvInDocument } from './env.ts';
 import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
@@ -173,7 +174,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   const secrets = new Set(writtenConfigSecrets(data));
   return {
     ok: true,
-    warnings: escapedTemplateWarnings(data).map(issueAt),
+    warnings: [...escapedTemplateWarnings(data), ...bashOnlyShellWarnings(data)].map(issueAt),
     config: {
       file,
       absPath: options.absPath,

@@ -1,4 +1,5 @@
 import type { PriceTable } from '../judge/usage.ts';
+import type { CoveredFiles } from './config-hash.ts';
 import type { GateSpec, Threshold } from '../types/index.ts';
 
 /** A 1-based position in the config file. */
@@ -20,7 +21,9 @@ export interface LoadedConfig {
   /**
    * The configHash: sha256 (hex) of the canonical JSON of the config's data as written, before
    * `${VAR}` substitution (see config-hash.ts). Comments, formatting, key order, quoting and
-   * anchors do not change it; any change of meaning, or of an environment reference, does.
+   * anchors do not change it; any change of meaning, or of an environment reference, does. Once
+   * loaded by the pipeline, it also covers the prompt files, modules and command scripts the
+   * config names (pipeline/config-files-hash.ts).
    */
   hash: string;
   /**
@@ -29,6 +32,14 @@ export interface LoadedConfig {
    * unchanged.
    */
   textHash: string;
+  /**
+   * What evalgate recorded as configHash before the hash covered modules and command scripts,
+   * so a partial written then still resumes (without those files checked); absent when the
+   * config names neither (see pipeline/config-files-hash.ts).
+   */
+  earlierHash?: string;
+  /** The files the hash covers beside the config, by kind, for messages (see `ConfigHashes`). */
+  coveredFiles?: readonly CoveredFiles[];
   version: 1;
   defaults: {
     concurrency: number;

@@ -33,14 +33,30 @@ export function parseChat(json: unknown): ChatPayload | undefined {
       toolCalls.push({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
     }
   }
+  return { message: { content: content ?? null, toolCalls }, usage: answeredUsage(json) };
+}
+
+/**
+ * The token counts of a successful chat answer. One that does not report both (no `usage`, as
+ * some compatible servers and proxies answer, or a count missing) is marked `unreported`, its
+ * missing counts 0: the provider billed tokens we do not know, so its cost is unknown, not $0.
+ */
+function answeredUsage(json: Record<string, unknown>): ChatUsage {
   const usage = isRecord(json.usage) ? json.usage : {};
+  const promptTokens = reportedCount(usage.prompt_tokens);
+  const completionTokens = reportedCount(usage.completion_tokens);
   return {
-    message: { content: content ?? null, toolCalls },
-    usage: {
-      promptTokens: tokenCount(usage.prompt_tokens),
-      completionTokens: tokenCount(usage.completion_tokens),
-    },
+    promptTokens: promptTokens ?? 0,
+    completionTokens: completionTokens ?? 0,
+    ...(promptTokens === undefined || completionTokens === undefined ? UNREPORTED : {}),
   };
+}
+
+const UNREPORTED = { unreported: true } as const;
+
+/** A token count as reported: a finite number ≥ 0, else undefined (not reported). */
+function reportedCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** Reads an embeddings response; undefined unless it has exactly `count` numeric vectors. */
@@ -54,8 +70,11 @@ export function parseEmbeddings(json: unknown, count: number): EmbedPayload | un
     if (index < 0 || index >= count || embeddings[index] !== undefined) return undefined;
     embeddings[index] = item.embedding;
   }
-  const usage = isRecord(json.usage) ? json.usage : {};
-  return { embeddings, usage: { promptTokens: tokenCount(usage.prompt_tokens) } };
+  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : undefined);
+  return {
+    embeddings,
+    usage: { promptTokens: promptTokens ?? 0, ...(promptTokens === undefined ? UNREPORTED : {}) },
+  };
 }
 
 /** Re-checks a cached chat entry, so a hand-edited or stale file is a miss, not a crash. */
@@ -76,6 +95,7 @@ export function cachedChat(value: unknown): ChatPayload | undefined {
     usage: {
       promptTokens: tokenCount(value.usage.promptTokens),
       completionTokens: tokenCount(value.usage.completionTokens),
+      ...(value.usage.unreported === true ? UNREPORTED : {}),
     },
   };
 }
@@ -92,7 +112,10 @@ export function cachedEmbeddings(value: unknown, count: number): EmbedPayload | 
   }
   return {
     embeddings: embeddings,
-    usage: { promptTokens: tokenCount(value.usage.promptTokens) },
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      ...(value.usage.unreported === true ? UNREPORTED : {}),
+    },
   };
 }
 
@@ -116,10 +139,8 @@ export function errorDetail(text: string): string {
  */
 export function reportedUsage(json: unknown): ChatUsage | undefined {
   if (!isRecord(json) || !isRecord(json.usage)) return undefined;
-  const count = (value: unknown): number | undefined =>
-    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-  const promptTokens = count(json.usage.prompt_tokens);
-  const completionTokens = count(json.usage.completion_tokens);
+  const promptTokens = reportedCount(json.usage.prompt_tokens);
+  const completionTokens = reportedCount(json.usage.completion_tokens);
   if (promptTokens === undefined && completionTokens === undefined) return undefined;
   return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
 }

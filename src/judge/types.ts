@@ -43,6 +43,11 @@ export interface ToolCall {
 export interface ChatUsage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * `true` on a successful answer that did not report both counts (no `usage`, or a count
+   * missing): the provider billed tokens nobody knows, so the call's cost is unknown.
+   */
+  unreported?: true;
 }
 
 /** Why a call failed; branch on `code`. */
@@ -113,7 +118,12 @@ export type ChatResult =
 
 /** The outcome of {@link JudgeClient.embed}: one vector per input text, in input order. */
 export type EmbedResult =
-  | ({ ok: true; embeddings: number[][]; usage: { promptTokens: number } } & CallMeta)
+  | ({
+      ok: true;
+      embeddings: number[][];
+      /** `unreported`: the answer had no `usage.prompt_tokens` (see {@link ChatUsage}). */
+      usage: { promptTokens: number; unreported?: true };
+    } & CallMeta)
   | { ok: false; error: JudgeError };
 
 /** A client; create one per process (or per cap) and share it. */

@@ -14,7 +14,7 @@ export function emptyUsage(): Usage {
 }
 
 /**
- * The sum of two usages. A `null` cost (an unpriced model, a failed call of unknown cost) makes
+ * The sum of two usages. A `null` cost (an unpriced model, an answer without token counts) makes
  * the sum's cost `null`. `retries` is kept only when one of them has it.
  */
 export function addUsage(a: Usage, b: Usage): Usage {
@@ -58,7 +58,8 @@ function retriesOf(attempts: number | undefined): Pick<Usage, 'retries'> {
  * wait); so does a call its signal stopped (a time limit, an interrupt) once a request went
  * out: it reached the server. Its tokens are those the server reported with its unusable or
  * error answers, else none (a timeout or a dropped socket reports none), and its cost is priced
- * from them. A call never sent (its server given up on by the breaker, a bad URL, stopped while
+ * from them. A successful call whose answer did not report its token counts (`unreported`)
+ * counts 0 tokens and an unknown (`null`) cost: the provider billed it. A call never sent (its server given up on by the breaker, a bad URL, stopped while
  * it waited for the host cap) is no call at all: empty usage. `prices` absent: cost `null`, as
  * it is for a model missing from the table.
  */
@@ -90,7 +91,11 @@ export function callUsage(
     cacheHits: 0,
     promptTokens,
     completionTokens,
-    cost: priced({ promptTokens, completionTokens }, model, prices),
+    // An answer that did not report its tokens was billed for some all the same: unknown.
+    cost:
+      result.usage.unreported === true
+        ? null
+        : priced({ promptTokens, completionTokens }, model, prices),
     latencyMs: result.latencyMs,
     ...retriesOf(result.attempts),
   };

@@ -5,7 +5,7 @@ import { gridSecretClashes } from '../config/grid-secrets.ts';
 import { configSecrets } from '../config/secrets.ts';
 import { createBreaker } from '../judge/breaker.ts';
 import type { LoadedConfig } from '../config/types.ts';
-import { withPromptFiles } from './prompt-files-hash.ts';
+import { withCoveredFiles } from './config-files-hash.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { UsageError, formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
@@ -105,7 +105,9 @@ async function loadScrubbed(
   const clashes = gridSecretClashes(loaded.config, scrubber);
   if (clashes.length > 0) throw scrubbedError(new UsageError(clashes), scrubber);
   printWarnings(loaded.warnings, ctx, scrubber);
-  return { config: withPromptFiles(loaded.config), secrets, scrubber };
+  // esbuild (for the modules' imports) is looked for where tsx is: the Action has none of its own.
+  const config = await withCoveredFiles(loaded.config, [loaded.config.dir, ctx.cwd]);
+  return { config, secrets, scrubber };
 }
 
 /**

@@ -87,12 +87,19 @@ export function startResume(
     resume: { from: path, configHash: partial.configHash },
   };
   const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);
+  // Set by `narrow` when the partial is an earlier evalgate's, whose hash left modules out.
+  let unchecked: readonly string[] = [];
   return {
     filters: resumeFilters,
     narrow(plan, config, scrubber) {
       // checkFilters refused another config already; narrow is handed a config of its own.
       const mismatch = checkPartial(partial, path, config);
       if (mismatch.length > 0) throw problemsError('resume.mismatch', mismatch, path);
+      if (partial.configHash !== config.hash && partial.configHash === config.earlierHash) {
+        unchecked = (config.coveredFiles ?? [])
+          .filter((covered) => covered.kind !== 'prompt')
+          .map((covered) => covered.phrase);
+      }
       const shown = (params: Params): Params => scrubbedParams(params, scrubber);
       const resumed = planResume(plan, resumeIndex(named), {
         shown,
@@ -105,7 +112,11 @@ export function startResume(
       const left = plan.suites
         .flatMap((suite) => suite.runs)
         .reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
-      return `resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n`;
+      const warning =
+        unchecked.length > 0
+          ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join('; ')} changed since the interrupted run\n`
+          : '';
+      return `${warning}resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n`;
     },
     configHash: partial.configHash,
     startedAt: new Date(partial.startedAt),

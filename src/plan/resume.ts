@@ -64,7 +64,13 @@ export function otherConfig(
   config: ConfigHashes,
 ): string | undefined {
   if (writtenByConfig(writtenBy, config)) return undefined;
-  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
+  // The partial records one hash: which of the covered things changed cannot be told apart.
+  const files = (config.coveredFiles ?? []).map((covered) => covered.phrase);
+  const covered =
+    files.length > 0
+      ? `. Beside the config, the hash covers ${files.join('; ')}: if the config is the same, one of those changed since`
+      : '';
+  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used${covered}`;
 }
 
 /** What an interrupted artifact holds, as far as planning its resumption needs it. */

@@ -188,7 +188,7 @@ export function describeUsage(usage: Usage): string {
   const parts = [
     `model calls: ${formatCount(total)}${usage.cacheHits > 0 ? ` (${formatCount(usage.cacheHits)} from the cache)` : ''}`,
     `tokens: ${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} completion`,
-    `cost: ${usage.cost === null ? 'unknown (no price for a model used)' : formatCost(usage.cost)}`,
+    `cost: ${usage.cost === null ? 'unknown (no price for a model used, or tokens not reported)' : formatCost(usage.cost)}`,
     `time in calls: ${formatSeconds(usage.latencyMs)}`,
   ];
   return parts.join(' · ');

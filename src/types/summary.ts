@@ -20,7 +20,9 @@ export interface Usage {
   completionTokens: number;
   /**
    * In US dollars from the configured prices; `null` when a model used has no price, or when a
-   * call failed without the server reporting its usage (its cost is unknown).
+   * successful call's answer did not report its token counts (the provider billed tokens that
+   * are not known). A failed call is priced by the tokens the server reported with it, $0 when
+   * it reported none (a timeout, a dropped connection): providers bill the tokens they report.
    */
   cost: number | null;
   /**
