@@ -5,7 +5,7 @@
  *
  * The environment is read here, at the edge, once; the evaluators get values.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { EvaluatorConfig, JudgeSettings, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { BuiltinContext } from '../evaluators/types.ts';
 import type { Breaker } from '../judge/breaker.ts';
@@ -51,7 +51,10 @@ export interface ModelAccess extends ModelClients {
   finish(): Promise<string[]>;
 }
 
-/** The cache folder a run uses: `--cache-dir` (relative to cwd), else the default next to the config. */
+/**
+ * The cache folder a run uses: `--cache-dir` (absolute, or relative to cwd), else the default
+ * next to the config.
+ */
 export function resolveCacheDir(
   config: Pick<LoadedConfig, 'dir'>,
   cwd: string,
@@ -59,7 +62,7 @@ export function resolveCacheDir(
 ): string | null {
   if (options.noCache) return null;
   return options.cacheDir !== undefined
-    ? join(cwd, options.cacheDir)
+    ? resolve(cwd, options.cacheDir)
     : join(config.dir, DEFAULT_CACHE_DIR);
 }
 
