@@ -205,6 +205,19 @@ function direction(
   };
 }
 
+/**
+ * Relative difference under which two scores are one score written two ways: the mean of three
+ * trials of 0.05 is 0.05000000000000001, and 40 such "changes" of 1e-17, all one way, would be a
+ * significant regression. No evaluator's real change is a billionth of its score; floating-point
+ * sums and means err by far less (an ulp is 2.2e-16 of the value).
+ */
+const SAME_SCORE_TOLERANCE = 1e-9;
+
+/** Whether `a` and `b` differ only by floating-point rounding. */
+function sameScore(a: number, b: number): boolean {
+  return Math.abs(a - b) <= SAME_SCORE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+}
+
 /** The changes of the cases with a value on both sides (pairwise exclusion of the rest). */
 function pairedRow(
   paired: readonly [CaseResult, CaseResult][],
@@ -221,7 +234,7 @@ function pairedRow(
     // lost is counted: the row must never hide that its evaluator broke on some cases.
     if (before !== null && after === null) lostInHead++;
     if (before === null || after === null) continue;
-    diffs.push(after - before);
+    diffs.push(sameScore(before, after) ? 0 : after - before);
     baseTotal += before;
     headTotal += after;
   }
