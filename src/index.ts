@@ -6,6 +6,9 @@ export {
   runTestSuite,
   type RunTestSuiteArgs,
   type RunTestSuiteResult,
+  type SuiteCaseResult,
+  type SuiteRunResult,
+  type SuiteTrialResult,
 } from './api/run-test-suite.ts';
 export { BaseTestEvaluator } from './evaluators/base.ts';
 // The Autoblocks SDK's out-of-box evaluator classes and grid-point store (also `evalgate/testing`).

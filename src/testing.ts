@@ -7,6 +7,9 @@ export {
   runTestSuite,
   type RunTestSuiteArgs,
   type RunTestSuiteResult,
+  type SuiteCaseResult,
+  type SuiteRunResult,
+  type SuiteTrialResult,
 } from './api/run-test-suite.ts';
 export type { SuiteJudgeSettings } from './api/sdk-context.ts';
 export { gridSearchAsyncLocalStorage } from './api/grid-context.ts';

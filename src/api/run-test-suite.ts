@@ -11,6 +11,7 @@ import type { SuiteSpec } from '../run/types.ts';
 import { prepareCases } from '../testsets/identity.ts';
 import { NO_META } from '../testsets/rows.ts';
 import type {
+  CaseResult,
   FnArgs,
   GateSpec,
   PassCondition,
@@ -18,6 +19,7 @@ import type {
   RunResult,
   TestEvaluator,
   TestEvaluatorObject,
+  TrialResult,
   Verdict,
 } from '../types/index.ts';
 import { toolVersion } from '../shared/version.ts';
@@ -25,6 +27,7 @@ import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
 import { argumentIssues, argumentsError, type UncheckedArguments } from './check-arguments.ts';
 import { evaluatorWithGridPoint, withGridPoint } from './grid-context.ts';
 import { attachSdkContext, type SuiteJudgeSettings } from './sdk-context.ts';
+import { printAroundProgress, sharedProgressBoard, summaryWidth } from './sdk-terminal.ts';
 
 /** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
 export interface RunTestSuiteArgs<TCase, TOutput> {
@@ -95,11 +98,42 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
   baselinesDir?: string;
 }
 
-export interface RunTestSuiteResult {
+/**
+ * A trial of a `runTestSuite` case: `output` is what `fn` returned (`null` when it threw, timed
+ * out, returned `undefined`, or returned a value that cannot be written as JSON).
+ */
+export interface SuiteTrialResult<TOutput> extends Omit<TrialResult, 'output'> {
+  output: TOutput | null;
+}
+
+/**
+ * A case of a `runTestSuite` run, typed by the suite: `data` is the test case as given (the same
+ * object; `{}` only in the rare case whose data cannot be written as JSON, which is then errored)
+ * and `output` what `fn` returned, or `null` as for a trial.
+ */
+export interface SuiteCaseResult<TCase, TOutput> extends Omit<
+  CaseResult,
+  'data' | 'output' | 'trials'
+> {
+  data: TCase;
+  output: TOutput | null;
+  trials?: SuiteTrialResult<TOutput>[];
+}
+
+/** A run (one grid point) of a `runTestSuite` suite, its cases typed by the suite. */
+export interface SuiteRunResult<TCase, TOutput> extends Omit<RunResult, 'cases'> {
+  cases: SuiteCaseResult<TCase, TOutput>[];
+}
+
+/**
+ * What `runTestSuite` resolves to, generic over the suite's test case and output types so that
+ * `result.runs[0].cases[0].output` is the user's output type (or `null`) without a cast.
+ */
+export interface RunTestSuiteResult<TCase = unknown, TOutput = unknown> {
   verdict: Verdict;
   interrupted: boolean;
   /** One per grid point. */
-  runs: RunResult[];
+  runs: SuiteRunResult<TCase, TOutput>[];
 }
 
 /**
@@ -112,27 +146,36 @@ export interface RunTestSuiteResult {
  */
 export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
-): Promise<RunTestSuiteResult> {
+): Promise<RunTestSuiteResult<TCase, TOutput>> {
   const { spec, collapsed } = buildSpec(args);
   if (args.quiet !== true) warnCollapsed(args.id, collapsed);
   const flushes = attachSdkContext(args.evaluators ?? [], args, process.cwd());
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
   const log = new MemoryCaseLog();
+  const errIsTTY = Boolean(process.stderr.isTTY);
+  // Concurrent calls share the terminal: each one's progress is named by its suite, and on a
+  // terminal drawn on the one live line they share (see sdk-terminal.ts).
+  const progress = {
+    name: 'progress' as const,
+    label: args.id,
+    ...(errIsTTY ? { board: sharedProgressBoard() } : {}),
+  };
   const reporters = createReporters(
     [
-      ...(args.quiet === true ? [] : [{ name: 'progress' as const }, { name: 'summary' as const }]),
+      ...(args.quiet === true ? [] : [progress, { name: 'summary' as const }]),
       ...(args.output !== undefined
         ? [{ name: 'artifact' as const, path: resolve(args.output) }]
         : []),
     ],
     {
-      out: (text) => process.stdout.write(text),
+      out: (text) => printAroundProgress(process.stdout, text),
       // Quiet means nothing on the terminal, the artifact's `results written to …` note included:
       // what goes wrong is thrown, not printed.
-      err: (text) => (args.quiet === true ? true : process.stderr.write(text)),
-      errIsTTY: Boolean(process.stderr.isTTY),
+      err: (text) => (args.quiet === true ? true : printAroundProgress(process.stderr, text)),
+      errIsTTY,
       color: useColor({ env: process.env, stdout: process.stdout }),
+      width: summaryWidth(process.stdout, process.env),
       githubActions: process.env.GITHUB_ACTIONS === 'true',
     },
   );
@@ -155,7 +198,12 @@ export async function runTestSuite<TCase, TOutput>(
   return {
     verdict: artifact.verdict,
     interrupted: artifact.interrupted,
-    runs: artifact.runs.map((run, i) => ({ ...run, cases: log.cases(i) })),
+    // The engine keeps each case's data and output as given (see SuiteCaseResult): the casts
+    // only restore the types the engine's untyped results lost.
+    runs: artifact.runs.map((run, i) => ({
+      ...run,
+      cases: log.cases(i) as unknown as SuiteCaseResult<TCase, TOutput>[],
+    })),
   };
 }
 
@@ -219,9 +267,10 @@ function buildSpec<TCase, TOutput>(
 function warnCollapsed(id: string, collapsed: readonly Issue[]): void {
   if (collapsed.length === 0) return;
   for (const issue of collapsed) {
-    process.stderr.write(`warning: runTestSuite(${id}): ${issue.message}\n`);
+    printAroundProgress(process.stderr, `warning: runTestSuite(${id}): ${issue.message}\n`);
   }
-  process.stderr.write(
+  printAroundProgress(
+    process.stderr,
     `warning: runTestSuite(${id}): a case listed more than once runs once; to run each case several times, set trials\n`,
   );
 }

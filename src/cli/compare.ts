@@ -3,6 +3,7 @@ import { requireCommonCases, validateComparable } from '../compare/validate-comp
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
+import { caseLabelFinder } from '../report/comparison-case-lists.ts';
 import { failingCasesWhole, labelledComparableCase } from '../report/reported-cases.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
@@ -22,13 +23,16 @@ export async function compareCommand(
   format: CompareFormat,
   ctx: CommandContext,
 ): Promise<number> {
+  // Every case keeps its label, to name it in the case lists; HEAD's failing cases (a bounded
+  // number) whole: the markdown says why each fails now.
   const [base, head] = await Promise.all([
-    readComparable(basePath, ctx),
-    // HEAD's failing cases (a bounded number) whole: the markdown says why each fails now.
+    readComparable(basePath, ctx, () => labelledComparableCase),
     readComparable(
       headPath,
       ctx,
-      format === 'md' ? () => failingCasesWhole(labelledComparableCase) : undefined,
+      format === 'md'
+        ? () => failingCasesWhole(labelledComparableCase)
+        : () => labelledComparableCase,
     ),
   ]);
   const names = { base: basePath, head: headPath };
@@ -45,12 +49,16 @@ export async function compareCommand(
     );
   }
   const headCase = head.ok ? headCaseFinder(head.artifact) : undefined;
+  const caseLabel = caseLabelFinder(
+    ...[head, base].flatMap((side) => (side.ok ? [side.artifact] : [])),
+  );
   const render =
     format === 'json'
       ? renderComparisonJson
       : format === 'md'
-        ? (c: Comparison) => renderComparisonMarkdown(c, headCase ? { headCase } : {})
-        : (c: Comparison) => renderComparisonText(c, { color: useColor(ctx) });
+        ? (c: Comparison) =>
+            renderComparisonMarkdown(c, { ...(headCase ? { headCase } : {}), caseLabel })
+        : (c: Comparison) => renderComparisonText(c, { color: useColor(ctx), caseLabel });
   ctx.stdout.write(render(comparison));
   return comparison.hasRegression ? 1 : 0;
 }

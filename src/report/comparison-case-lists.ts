@@ -3,7 +3,10 @@
  * …, not run on an incomplete side), as the text and markdown forms of a comparison list them.
  */
 import { formatPercent, shortId } from './labels.ts';
-import type { CaseRef, RunComparison } from '../types/comparison.ts';
+import { caseLabel, caseName } from './case-text.ts';
+import { runKey } from '../shared/run-key.ts';
+import type { CaseRef, RunComparison, RunRef } from '../types/comparison.ts';
+import type { CaseResult } from '../types/index.ts';
 
 /** Cases listed per list and run; the rest are counted (the JSON form has them all). */
 export const MAX_LISTED_COMPARE_CASES = 10;
@@ -72,4 +75,49 @@ export function caseText(ref: CaseList['cases'][number]): {
         ? null
         : `${formatPercent(ref.trialPassRate)} of trials passed`,
   };
+}
+
+/**
+ * A listed case's label (`caseLabel`: its `name`, `question`, … field), by run and id; `null`
+ * when it has none (a case with a dedup id is named by its id).
+ */
+export type CaseLabelFinder = (run: RunRef, id: string) => string | null;
+
+/** Columns of a label in a list's case name, as `evals show`'s listings cut it. */
+export const LISTED_LABEL_WIDTH = 40;
+
+/**
+ * The labels of the cases of `artifacts`, the first artifact that labels a case winning: HEAD
+ * then BASE, so that a removed case (only in BASE) is named too.
+ */
+export function caseLabelFinder(
+  ...artifacts: readonly {
+    runs: readonly {
+      suite: string;
+      params: RunRef['params'];
+      cases: readonly Pick<CaseResult, 'id' | 'data'>[];
+    }[];
+  }[]
+): CaseLabelFinder {
+  const labels = new Map<string, string>();
+  for (const artifact of artifacts) {
+    for (const run of artifact.runs) {
+      const key = runKey(run);
+      for (const result of run.cases) {
+        const id = JSON.stringify([key, result.id]);
+        const label = labels.has(id) ? null : caseLabel(result);
+        if (label !== null && label !== '') labels.set(id, label);
+      }
+    }
+  }
+  return (run, id) => labels.get(JSON.stringify([runKey(run), id])) ?? null;
+}
+
+/**
+ * A listed case's name in the text form: its short id, and its label quoted and cut to
+ * `LISTED_LABEL_WIDTH` columns when it has one (`3f9a1c2b7d4… "What is the capital of France?"`),
+ * as the summary and `evals show` name a case.
+ */
+export function listedCaseName(ref: CaseRef, label: string | null): string {
+  return caseName(shortId(ref.id), label, LISTED_LABEL_WIDTH);
 }

@@ -10,6 +10,7 @@ import {
   orderRuns,
   type CaseList,
 } from './comparison-wording.ts';
+import type { CaseLabelFinder } from './comparison-case-lists.ts';
 import { caseLabel } from './case-text.ts';
 import { clipText, failureReasons } from './failure-details.ts';
 import { formatCount, plural } from './labels.ts';
@@ -53,6 +54,7 @@ export function caseTables(
   comparison: Comparison,
   maxListed: number,
   headCase: HeadCaseFinder | undefined,
+  labelOf: CaseLabelFinder = () => null,
 ): CaseTable[] {
   const byTitle = new Map<CaseList['title'], { list: CaseList; rows: Map<string, CaseRow> }>();
   const pairs = new Map<CaseList['title'], number>();
@@ -77,7 +79,8 @@ export function caseTables(
           row.runs.push(run);
           row.nows.push(now);
         } else {
-          const label = head === undefined ? null : caseLabel(head);
+          // HEAD names a case it has; a removed one (or one HEAD lacks) is named by BASE.
+          const label = (head === undefined ? null : caseLabel(head)) ?? labelOf(run, ref.id);
           entry.rows.set(key, { ref, runs: [run], nows: [now], label });
         }
       }

@@ -22,6 +22,7 @@ import {
 import { incompleteWarnings } from './comparison-incomplete.ts';
 import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { caseTables, type HeadCaseFinder } from './comparison-case-tables.ts';
+import type { CaseLabelFinder } from './comparison-case-lists.ts';
 import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
 import { codeSpan, describeOriginMarkdown, escapeMarkdownText, tableRow } from './markdown-text.ts';
@@ -40,6 +41,11 @@ export interface ComparisonMarkdownOptions {
    * ids and sources only.
    */
   headCase?: HeadCaseFinder;
+  /**
+   * The label of a listed case `headCase` does not give (a removed case, read from BASE); see
+   * `caseLabelFinder`.
+   */
+  caseLabel?: CaseLabelFinder;
   /** Each grid point's statistics (intervals, p-values) in a `<details>`; true by default. */
   statistics?: boolean;
 }
@@ -186,7 +192,7 @@ export function comparisonDetails(
 ): string[] {
   const maxListed = options.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
   const blocks: string[] = [];
-  const tables = caseTables(comparison, maxListed, options.headCase);
+  const tables = caseTables(comparison, maxListed, options.headCase, options.caseLabel);
   const [newly, ...others] = tables;
   if (newly?.title === 'newly failing') blocks.push(newly.text);
   else if (newly !== undefined) others.unshift(newly);

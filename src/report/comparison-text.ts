@@ -23,12 +23,15 @@ import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { renderTable } from '../shared/text-table.ts';
+import { listedCaseName, type CaseLabelFinder } from './comparison-case-lists.ts';
 import type { ArtifactInfo, Comparison, RunComparison } from '../types/comparison.ts';
 
 /** How `renderComparisonText` lays out its text. */
 export interface ComparisonTextOptions {
   /** Emit ANSI colors (red regressed, green improved). The caller decides from the stream and NO_COLOR. */
   color: boolean;
+  /** Names each listed case with its label too (`evals compare` reads both sides for it). */
+  caseLabel?: CaseLabelFinder;
 }
 
 /** The comparison for a terminal, ending with a newline. */
@@ -49,7 +52,7 @@ export function renderComparisonText(
     ].join('\n'),
   );
   for (const run of orderRuns(comparison.runs)) {
-    blocks.push(textRun(run, comparison.settings.confidence, paint));
+    blocks.push(textRun(run, comparison.settings.confidence, paint, options.caseLabel));
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
     blocks.push([title, ...listRuns(runs).map((line) => `  ${oneLine(line)}`)].join('\n'));
@@ -73,7 +76,12 @@ function describeArtifact(info: ArtifactInfo): string {
   return parts.join(' · ');
 }
 
-function textRun(run: RunComparison, confidence: number, paint: Painter): string {
+function textRun(
+  run: RunComparison,
+  confidence: number,
+  paint: Painter,
+  labelOf: CaseLabelFinder = () => null,
+): string {
   const lines = [`${paint.bold(oneLine(describeRun(run)))}  ${paint.dim(`${comparedLine(run)}`)}`];
   const rows = orderRows(run).map((row) => ({
     text: rowText(row, confidence, run.minDetectableEffect),
@@ -98,13 +106,16 @@ function textRun(run: RunComparison, confidence: number, paint: Painter): string
     const title = `${list.title} (${formatCount(list.cases.length)})`;
     const note = list.note ? paint.dim(`: ${list.note}`) : '';
     lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
-    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
+    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({
+      ...caseText(ref),
+      name: listedCaseName(ref, labelOf(run, ref.id)),
+    }));
     // No source column when no case has one (cases given in code).
     const withSource = shown.some((entry) => entry.source !== null);
     lines.push(
       ...renderTable(
         shown.map((entry) => [
-          oneLine(entry.id),
+          oneLine(entry.name),
           ...(withSource ? [paint.dim(oneLine(entry.source ?? ''))] : []),
           ...(entry.detail === null ? [] : [entry.detail]),
         ]),

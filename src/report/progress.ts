@@ -6,6 +6,7 @@
  */
 import type { Reporter } from './reporter.ts';
 import { formatCount } from './labels.ts';
+import { printable, truncateToWidth } from '../shared/text-table.ts';
 
 /** What the progress reporter writes to and reads time from. */
 export interface ProgressOptions {
@@ -19,6 +20,87 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** Wrap the periodic lines in `::group::evals progress` / `::endgroup::`. */
   githubActions?: boolean;
+  /**
+   * Names the run on every line (`runTestSuite` passes its suite id), so that several runs
+   * reporting at once can be told apart. Absent: the lines are as `evals run` prints them.
+   */
+  label?: string;
+  /**
+   * On a terminal, the live line several reporters share (see `createProgressBoard`); absent:
+   * this reporter redraws its own line through `write`.
+   */
+  board?: ProgressBoard;
+}
+
+/**
+ * One live line on a terminal shared by the progress of several runs at once (concurrent
+ * `runTestSuite` calls): each run is a lane; one lane shows its whole status line, several show
+ * a brief status each, named, on one line cut to the terminal's width. Other output to the
+ * terminal goes through `print`, which clears the line first and redraws it after.
+ */
+export interface ProgressBoard {
+  /** Shows a lane's status (`null` removes the lane). */
+  show(lane: object, status: LaneStatus | null): void;
+  /** Runs `write` (other output to the terminal) with the live line cleared, then redraws it. */
+  print(write: () => void): void;
+}
+
+/** A lane's status: the whole line, and the brief form shown when several lanes share the line. */
+export interface LaneStatus {
+  full: string;
+  brief: string;
+}
+
+/**
+ * Creates a board drawing through `write`; `width` is read at each redraw (the terminal may be
+ * resized), and the line is cut to it so that it never wraps (a wrapped line cannot be redrawn).
+ */
+export function createProgressBoard(
+  write: (text: string) => void,
+  width: () => number | undefined,
+): ProgressBoard {
+  const lanes = new Map<object, LaneStatus>();
+  let drawn = false;
+  let broken = false;
+  const emit = (text: string): void => {
+    if (broken) return;
+    try {
+      write(text);
+    } catch {
+      broken = true;
+    }
+  };
+  const line = (): string => {
+    const statuses = [...lanes.values()];
+    const text =
+      statuses.length === 1
+        ? (statuses[0]?.full ?? '')
+        : `  ${statuses.map((status) => status.brief).join('  ·  ')}`;
+    const columns = width();
+    return columns !== undefined && columns > 1 ? truncateToWidth(text, columns - 1) : text;
+  };
+  const redraw = (): void => {
+    if (lanes.size === 0) {
+      if (drawn) emit(CLEAR_LINE);
+      drawn = false;
+      return;
+    }
+    drawn = true;
+    emit(CLEAR_LINE + line());
+  };
+  return {
+    show(lane, status) {
+      if (status === null) lanes.delete(lane);
+      else lanes.set(lane, status);
+      redraw();
+    },
+    print(writeOut) {
+      if (drawn) emit(CLEAR_LINE);
+      drawn = false;
+      writeOut();
+      if (lanes.size > 0) redraw();
+    },
+  };
 }
 
 /** The progress reporter, which also knows how to clean up after itself. */
@@ -45,7 +127,10 @@ const CLEAR_LINE = '\r\x1b[2K';
  * A run shorter than the interval prints only the final line.
  */
 export function createProgressReporter(options: ProgressOptions): ProgressReporter {
-  const { write, isTTY, now } = options;
+  const { write, isTTY, now, board } = options;
+  const name = options.label === undefined ? '' : printable(options.label);
+  const label = name === '' ? '' : `${name}  `;
+  const lane = {};
   const intervalMs = Math.max(1, options.intervalMs ?? DEFAULT_INTERVAL_MS);
 
   let started = false;
@@ -74,7 +159,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
 
   const statusLine = (at: number): string => {
     const counts = `${formatCount(done)}/${formatCount(total)}`;
-    return `  ${counts}  ✓ ${formatCount(passed)} passed  ✗ ${formatCount(failed)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
+    return `  ${label}${counts}  ✓ ${formatCount(passed)} passed  ✗ ${formatCount(failed)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
   };
 
   const eta = (at: number): string => {
@@ -87,14 +172,21 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   const draw = (at: number): void => {
     lastLineAt = at;
     drawn = true;
-    emit(CLEAR_LINE + statusLine(at));
+    if (board === undefined) emit(CLEAR_LINE + statusLine(at));
+    else board.show(lane, { full: statusLine(at), brief: briefLine(at) });
   };
+
+  /** `suite-a 3/10 ✓3 ✗0 !0 ETA 4s`: a run's status beside others on one shared line. */
+  const briefLine = (at: number): string =>
+    `${name === '' ? '' : `${name} `}${formatCount(done)}/${formatCount(total)} ✓${formatCount(passed)} ✗${formatCount(failed)} !${formatCount(errored)} ETA ${eta(at)}`;
 
   const periodic = (at: number): void => {
     lastLineAt = at;
     if (options.githubActions && !groupOpen) {
       groupOpen = true;
-      emit('::group::evals progress\n');
+      emit(
+        `::group::evals progress${options.label === undefined ? '' : `: ${printable(options.label)}`}\n`,
+      );
     }
     emit(`${statusLine(at)}\n`);
   };
@@ -159,12 +251,13 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       stopTimer();
       if (!started) return;
       if (isTTY) {
-        if (drawn) emit(CLEAR_LINE);
+        if (board !== undefined) board.show(lane, null);
+        else if (drawn) emit(CLEAR_LINE);
         return;
       }
       if (groupOpen) emit('::endgroup::\n');
       emit(
-        `done ${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}\n`,
+        `done ${label}${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}\n`,
       );
     },
   };

@@ -5,7 +5,7 @@
  */
 import { artifactFile, junitFile, type FileReportOptions } from './file-reports.ts';
 import { htmlFile } from './html-report.ts';
-import { createProgressReporter } from './progress.ts';
+import { createProgressReporter, type ProgressOptions } from './progress.ts';
 import type { Reporter } from './reporter.ts';
 import { terminalSummary } from './terminal-summary.ts';
 
@@ -33,14 +33,15 @@ export interface ReporterKind<O> {
 export const reporterKinds = {
   /** Live progress on stderr: counts, pass/fail so far and an ETA. */
   progress: {
-    create: (_options: Record<never, never>, context) =>
+    create: (options: ProgressSpec, context) =>
       createProgressReporter({
         write: context.err,
         isTTY: context.errIsTTY,
         now: () => performance.now(),
         githubActions: context.githubActions,
+        ...options,
       }),
-  } satisfies ReporterKind<Record<never, never>>,
+  } satisfies ReporterKind<ProgressSpec>,
   /** The summary table at the end, on stdout; `preface` is printed before it. */
   summary: {
     create: (options: SummarySpec, context) =>
@@ -80,6 +81,9 @@ export const reporterKinds = {
       }),
   } satisfies ReporterKind<FileReportSpec>,
 };
+
+/** Progress's options: the run's name on its lines, and the live line it shares (`runTestSuite`). */
+export type ProgressSpec = Pick<ProgressOptions, 'label' | 'board'>;
 
 /** The summary's options: a line before it, and the results file its last line points at. */
 export type SummarySpec = {

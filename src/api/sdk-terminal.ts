@@ -1,0 +1,50 @@
+/**
+ * The terminal `runTestSuite` prints to, shared by every call in the process: suites run
+ * concurrently (`await Promise.all([runTestSuite(a), runTestSuite(b)])`) write to the same
+ * stderr and stdout, so on a terminal their progress shares one live line that names each suite,
+ * and whatever else they print clears that line first. This is the SDK's edge: it reads
+ * `process.stdout`, `process.stderr` and `COLUMNS`, so nothing below it does.
+ */
+import { createProgressBoard, type ProgressBoard } from '../report/progress.ts';
+
+let board: ProgressBoard | undefined;
+
+/** The live line of every `runTestSuite` progress on this process's stderr (a terminal). */
+export function sharedProgressBoard(): ProgressBoard {
+  board ??= createProgressBoard(
+    (text) => process.stderr.write(text),
+    () => process.stderr.columns,
+  );
+  return board;
+}
+
+/**
+ * Writes `text` to `stream`; on a terminal with progress drawn, the live line is cleared first
+ * and redrawn after, so that a suite's summary does not start in the middle of another's
+ * progress.
+ */
+export function printAroundProgress(stream: NodeJS.WriteStream, text: string): boolean {
+  if (!process.stderr.isTTY || board === undefined) return stream.write(text);
+  let written = true;
+  board.print(() => {
+    written = stream.write(text);
+  });
+  return written;
+}
+
+/**
+ * The width the summary's lines are cut to. On a terminal, its columns. Elsewhere (a CI log, a
+ * file) `COLUMNS` when it is set to a whole number (as `evals run` reads it through a pipe), else
+ * no width at all: a log keeps each error line whole, to be read or searched in full, and the
+ * viewer wraps it.
+ */
+export function summaryWidth(
+  stdout: { isTTY?: boolean; columns?: number },
+  env: NodeJS.ProcessEnv,
+): number {
+  if (stdout.isTTY === true && stdout.columns !== undefined && stdout.columns > 0) {
+    return stdout.columns;
+  }
+  const columns = Number(env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : Infinity;
+}

@@ -1,0 +1,146 @@
+/* eslint-disable no-control-regex -- these tests read what a terminal receives, escapes included */
+/**
+ * QA round 6, what `runTestSuite` prints, in real processes: the summary's error lines as wide as
+ * the terminal (D14: its columns on a TTY, whole lines in a log), and the progress of suites run
+ * concurrently named by suite (D15: labelled lines in a log, one shared live line naming each
+ * suite on a terminal). A terminal is had through `script`, which gives the child a pty.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot, runNode, scratch, writeFiles } from './helpers/cli.ts';
+
+/** An error message of 300 characters whose end says why: a cut line loses it. */
+const LONG_ERROR = `upstream refused the request ${'x'.repeat(240)} because THE-END-OF-THE-MESSAGE`;
+
+/**
+ * The child: `MODE=wide` runs one suite whose case throws `LONG_ERROR`; `MODE=concurrent` runs
+ * suites `alpha` and `beta` at once, each case waiting (bounded by the suite's timeout) until both
+ * suites have a case in flight, so both progress lines are live together.
+ */
+const CHILD = `import { runTestSuite } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href)};
+
+const mode = process.env.MODE;
+if (mode === 'wide') {
+  await runTestSuite({
+    id: 'wide',
+    testCases: [{ q: 'a' }],
+    testCaseHash: ['q'],
+    fn: () => {
+      throw new Error(${JSON.stringify(LONG_ERROR)});
+    },
+    setExitCode: false,
+  });
+} else {
+  const started = new Set();
+  let release = () => {};
+  const both = new Promise((resolve) => (release = resolve));
+  const suite = (id) =>
+    runTestSuite({
+      id,
+      testCases: [{ q: id + '-1' }, { q: id + '-2' }],
+      testCaseHash: ['q'],
+      maxTestCaseConcurrency: 1,
+      timeoutMs: 20000,
+      fn: async ({ testCase }) => {
+        started.add(id);
+        if (started.size === 2) release();
+        await both;
+        return testCase.q;
+      },
+    });
+  await Promise.all([suite('alpha'), suite('beta')]);
+}
+`;
+
+function project(): string {
+  const dir = scratch();
+  writeFiles(dir, {
+    'package.json': '{ "private": true, "type": "module" }\n',
+    'child.mjs': CHILD,
+  });
+  return dir;
+}
+
+const NODE = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(import.meta.resolve('tsx'))} child.mjs`;
+
+/**
+ * Runs the child on a pty of `columns` columns (stdout and stderr both the terminal) and returns
+ * what the terminal received, `\r\n` made `\n`.
+ */
+function onTerminal(dir: string, columns: number, mode: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', `stty cols ${columns} rows 40; ${NODE}`, '/dev/null'], {
+      cwd: dir,
+      env: { ...process.env, MODE: mode, NO_COLOR: '1', GITHUB_ACTIONS: '', COLUMNS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`script exited ${code}:\n${out}`));
+      else resolve(out.replace(/\r\n/g, '\n'));
+    });
+  });
+}
+
+/** The lines of `text` as they read, escape sequences and carriage-return redraws left out. */
+function shownLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => (line.split('\r').pop() ?? '').replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''));
+}
+
+describe('runTestSuite summary width (D14)', () => {
+  it('keeps an error line whole when stdout is not a terminal', { timeout: 90_000 }, async () => {
+    const dir = project();
+    const run = await runNode(['--import', import.meta.resolve('tsx'), 'child.mjs'], {
+      cwd: dir,
+      env: { MODE: 'wide', COLUMNS: '' },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.includes(LONG_ERROR), run.stdout);
+  });
+
+  it("cuts an error line to the terminal's columns on a TTY", { timeout: 90_000 }, async () => {
+    const out = await onTerminal(project(), 150, 'wide');
+    const line = shownLines(out).find((text) => text.includes('upstream refused'));
+    assert.ok(line !== undefined, out);
+    // Wider than the old fixed 100 columns, within the terminal's 150, and cut (the whole is 300).
+    assert.ok(line.length > 110 && line.length <= 150, `${line.length}: ${line}`);
+    assert.ok(!out.includes(LONG_ERROR), out);
+  });
+});
+
+describe('concurrent runTestSuite progress (D15)', () => {
+  it('names each suite on its progress lines in a log', { timeout: 90_000 }, async () => {
+    const run = await runNode(['--import', import.meta.resolve('tsx'), 'child.mjs'], {
+      cwd: project(),
+      env: { MODE: 'concurrent' },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const done = run.stderr.split('\n').filter((line) => line.startsWith('done '));
+    assert.deepEqual(
+      done.map((line) => line.replace(/ in [\d.]+s$/, '')).sort(),
+      ['done alpha  2/2', 'done beta  2/2'],
+      run.stderr,
+    );
+  });
+
+  it('draws one live line naming both suites on a terminal', { timeout: 90_000 }, async () => {
+    const out = await onTerminal(project(), 200, 'concurrent');
+    // Every redraw of the live line starts by clearing it.
+    const redraws = out.split('\r\x1b[2K');
+    const shared = redraws.find((text) => /alpha 0\/2 /.test(text) && /beta 0\/2 /.test(text));
+    assert.ok(shared !== undefined, JSON.stringify(out));
+    // The line is cleared before each summary: no summary starts mid-progress.
+    for (const line of shownLines(out)) assert.doesNotMatch(line, /ETA.*(alpha|beta)\s+PASS/);
+    assert.match(out, /PASS {2}1 run passed/);
+  });
+});
