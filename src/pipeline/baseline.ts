@@ -2,12 +2,13 @@
  * `--baseline`: the comparison with an earlier results artifact, applied to a finished run.
  * Loaded on demand, so a run without a baseline never loads the statistics.
  */
-import { comparableCase } from '../compare/comparable.ts';
 import { compareArtifacts } from '../compare/compare.ts';
 import { requireCommonCases } from '../compare/validate-comparable.ts';
 import { regressionCondition } from '../compare/gate.ts';
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
+import { caseLabelFinder } from '../report/comparison-case-lists.ts';
+import { labelledComparableCase } from '../report/reported-cases.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
 import { validateArtifact } from '../artifact/schema.ts';
@@ -18,10 +19,11 @@ import { useColor, type CommandContext } from './context.ts';
 
 /**
  * The baseline file, checked to be a results artifact of this schema version, read a case at a
- * time with its cases reduced to what the comparison reads (`readComparable`).
+ * time with its cases reduced to what the comparison reads (`readComparable`) and their labels,
+ * which name the cases it lists.
  */
 export async function readBaseline(path: string, ctx: CommandContext): Promise<ResultsArtifact> {
-  const read = await readComparable(path, ctx);
+  const read = await readComparable(path, ctx, () => labelledComparableCase);
   if (read.ok) return read.artifact;
   const problems = validateArtifact(read.value);
   const version = (read.value as { schemaVersion?: unknown } | null)?.schemaVersion;
@@ -48,10 +50,14 @@ export function withComparison(
   suites: SuiteSpec[],
   ctx: CommandContext,
 ): ResultsArtifact {
-  // The run's cases as the comparison reads them (reducing already reduced ones changes nothing).
+  // The run's cases as the comparison reads them, with their labels (reducing already reduced
+  // ones changes nothing).
   const head = {
     ...artifact,
-    runs: artifact.runs.map((run, i) => ({ ...run, cases: Array.from(cases(i), comparableCase) })),
+    runs: artifact.runs.map((run, i) => ({
+      ...run,
+      cases: Array.from(cases(i), labelledComparableCase),
+    })),
   };
   let comparison;
   try {
@@ -81,6 +87,7 @@ export function withComparison(
       verdict: condition.passed ? run.verdict : ('fail' as const),
     };
   });
-  ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx) })}`);
+  const caseLabel = caseLabelFinder(head, baseline);
+  ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx), caseLabel })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }

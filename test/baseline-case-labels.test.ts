@@ -1,0 +1,53 @@
+/**
+ * `evals run --baseline` prints the comparison as `evals compare` does, and names each case it
+ * lists by its label too (`3f9a1c2b7d4… "What is 2 + 2?"`), from this run or, for a case only
+ * the baseline has, from the baseline.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+const QUESTIONS = Array.from({ length: 12 }, (_, i) => `What is ${i} + ${i}?`);
+
+/**
+ * Rows without an id (so each case is named by a hash), answered right but for the questions at
+ * `wrong`. A project of its own each time: a module once imported stays as it was in the process.
+ */
+function project(wrong: number[]): string {
+  return jsonlProject(
+    QUESTIONS.map((question, i) => ({ question, answer: `${2 * i}` })),
+    [
+      'function: ./fn.mjs#fn',
+      'evaluators: [ { id: exact, use: is-equals, with: { expected: "{{case.answer}}" } } ]',
+    ],
+    { 'fn.mjs': fn(wrong) },
+  );
+}
+
+/** The function, answering the questions at `wrong` (indexes) with a wrong number. */
+function fn(wrong: number[]): string {
+  return `const wrong = new Set(${JSON.stringify(wrong.map((i) => QUESTIONS[i]))});
+export function fn({ testCase }) { return wrong.has(testCase.question) ? 'nope' : testCase.answer; }
+`;
+}
+
+describe('run --baseline', () => {
+  it('lists a newly failing case with its label', async () => {
+    const baseDir = project([]);
+    const base = await runInProcess(['run', '-o', 'base.json'], baseDir);
+    assert.equal(base.code, 0, base.stderr);
+    const dir = project([3]);
+    const head = await runInProcess(
+      ['run', '--baseline', join(baseDir, 'base.json'), '-o', 'head.json'],
+      dir,
+      { COLUMNS: '200' },
+    );
+    assert.equal(head.code, 1, 'a case fails now');
+    // The comparison's list, not the run's own list of failing cases further down.
+    const lines = head.stdout.split('\n');
+    const heading = lines.findIndex((line) => line.trim() === 'newly failing (1)');
+    assert.ok(heading !== -1, head.stdout);
+    assert.match(lines[heading + 1] ?? '', /^ +[0-9a-f]{11}… "What is 3 \+ 3\?" +rows\.jsonl:4$/);
+  });
+});
