@@ -119,7 +119,16 @@ export function renderDiff(diff: TestsetDiff, options: DiffRenderOptions): strin
       lines.push(`… ${formatCount(diff.moved.length - shown.length)} more moved`);
     }
   }
-  if (diff.equal) lines.push('', 'revision unchanged');
+  if (diff.equal && options.beforeRevision === options.afterRevision) {
+    lines.push('', 'revision unchanged');
+  } else if (diff.equal) {
+    // Same rows read with different testset ids (a renamed file, a suite's `id:`): the id is
+    // part of every contentId, so the revision differs and a pin of the old one no longer holds.
+    lines.push(
+      '',
+      "rows unchanged, but the revision differs: the two sides are read with different testset ids (the file name, or a suite's testset `id:`), which every contentId includes; a suite pinned to the old revision needs `evals testset pin`, or `id:` set to the old name",
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -10,7 +10,8 @@ import { identityFor, identityOf, load, parseLocation, shown, type IdentityArgs 
 
 /**
  * `evals testset diff A B`: rows added, removed and changed between two versions, matched by
- * identity. Exit 0 when the revisions are equal, 1 when they differ.
+ * identity. Exit 0 when the revisions are equal, 1 when they differ (also when only the testset id
+ * each side is read with does, as after a rename: the rows are then equal, the revisions not).
  */
 export async function diffCommand(
   aArg: string,
@@ -31,9 +32,10 @@ export async function diffCommand(
     ownRevision(a, before, identity, args, ctx),
     ownRevision(b, after, identity, args, ctx),
   ]);
+  const equal = diff.equal && beforeRevision === afterRevision;
   if (args.json) {
     ctx.stdout.write(
-      `${JSON.stringify({ before: { file: shown(a), revision: beforeRevision }, after: { file: shown(b), revision: afterRevision }, ...renderDiffJson(diff) }, null, 2)}\n`,
+      `${JSON.stringify({ before: { file: shown(a), revision: beforeRevision }, after: { file: shown(b), revision: afterRevision }, ...renderDiffJson(diff), equal, rowsEqual: diff.equal }, null, 2)}\n`,
     );
   } else {
     ctx.stdout.write(
@@ -48,7 +50,7 @@ export async function diffCommand(
       }),
     );
   }
-  return diff.equal ? 0 : 1;
+  return equal ? 0 : 1;
 }
 
 /** The revision of `version`'s rows under `location`'s own identity (its file name, its suite's). */
