@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { addResultsArtifact, cliResults, useActionFixture } from './helpers/action-fixture.ts';
+import { breakProjectFiles, EXACT } from './helpers/break-project.ts';
 import { fileErrors, HEAD_SHA, ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
 
 /**
@@ -204,21 +205,9 @@ describe('the Action on a pull request', () => {
 describe('the Action with baseline: auto', () => {
   const fixture = useActionFixture();
 
-  /** 40 cases; with BREAK=1 two in three answers go wrong: a regression no noise explains. */
-  const files = (): Record<string, string> => ({
-    'evals.yaml': `version: 1
-suites:
-  - id: qa
-    testset: { path: qa.csv }
-    function: ./answer.mjs
-    evaluators:
-      - { id: exact, use: is-equals, with: { expected: "{{case.answer}}" } }
-    gate: { minPassRate: 0.1 }
-`,
-    'qa.csv': `n,answer\n${Array.from({ length: 40 }, (_, n) => `${n},answer ${n}`).join('\n')}\n`,
-    'answer.mjs':
-      "export default ({ testCase }) => process.env.BREAK && Number(testCase.n) % 3 !== 0 ? 'wrong' : testCase.answer;\n",
-  });
+  /** The BREAK project: with BREAK=1 two in three answers go wrong. */
+  const files = (): Record<string, string> =>
+    breakProjectFiles({ evaluators: [EXACT], gate: { minPassRate: 0.1 } });
 
   it('downloads the base branch artifact and shows the statistics in the comment', async () => {
     const ws = workspace(files());

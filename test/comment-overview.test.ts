@@ -91,16 +91,21 @@ function headArtifact(): ResultsArtifact {
   return artifactOf([gridRun('a', a), gridRun('b', b)]);
 }
 
-function comment(): { markdown: string; html: string } {
-  const head = headArtifact();
-  head.comparison = compareArtifacts(baseArtifact(), head);
-  const markdown = renderMarkdownReport(reported(head), {
+/** The PR comment for `artifact` in at most `maxChars` characters, as the Action renders it. */
+function prComment(artifact: ResultsArtifact, maxChars = PR_COMMENT_MAX_CHARS): string {
+  return renderMarkdownReport(reported(artifact), {
     title: 'evals: evals.yaml',
     marker: '<!-- evalgate: evals.yaml -->',
-    maxChars: PR_COMMENT_MAX_CHARS,
+    maxChars,
     sourceRoot: '',
     baseline: null,
   });
+}
+
+function comment(): { markdown: string; html: string } {
+  const head = headArtifact();
+  head.comparison = compareArtifacts(baseArtifact(), head);
+  const markdown = prComment(head);
   return { markdown, html: gfm(markdown) };
 }
 
@@ -148,13 +153,7 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
     }
     comparison.family = { ...comparison.family, regressions: 0, improvements: 0 };
     head.comparison = comparison;
-    const markdown = renderMarkdownReport(reported(head), {
-      title: 'evals: evals.yaml',
-      marker: '<!-- evalgate: evals.yaml -->',
-      maxChars: PR_COMMENT_MAX_CHARS,
-      sourceRoot: '',
-      baseline: null,
-    });
+    const markdown = prComment(head);
     const html = gfm(markdown);
     const first = text(/<p>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '');
     assert.match(first, /no significant change against the baseline/);
@@ -265,13 +264,7 @@ describe('the PR comment of a large comparison', () => {
     // Every fifth grid point breaks 20 cases of 30.
     const head = artifactOf(runsOf((point, n) => point % 5 === 0 && n <= 20));
     head.comparison = compareArtifacts(base, head);
-    const markdown = renderMarkdownReport(reported(head), {
-      title: 'evals: evals.yaml',
-      marker: '<!-- evalgate: evals.yaml -->',
-      maxChars: PR_COMMENT_MAX_CHARS,
-      sourceRoot: '',
-      baseline: null,
-    });
+    const markdown = prComment(head);
     assert.ok(markdown.length <= PR_COMMENT_MAX_CHARS, `${markdown.length} characters`);
     const html = gfm(markdown);
     assert.equal(
@@ -293,13 +286,7 @@ describe('the PR comment of a large comparison', () => {
     const artifact = artifactOf([gridRun('a', a), gridRun('b', b)]);
     let pointers = 0;
     for (let maxChars = 1200; maxChars <= 6000; maxChars += 100) {
-      const markdown = renderMarkdownReport(reported(artifact), {
-        title: 'evals: evals.yaml',
-        marker: '<!-- evalgate: evals.yaml -->',
-        maxChars,
-        sourceRoot: '',
-        baseline: null,
-      });
+      const markdown = prComment(artifact, maxChars);
       const pointer = /same output and reasons as on (model=\w)/.exec(markdown);
       if (pointer === null) continue;
       pointers++;

@@ -6,29 +6,16 @@ import { describe, it } from 'node:test';
 import { compareArtifacts } from '../src/compare/compare.ts';
 import { renderComparisonJson } from '../src/report/comparison.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
+import { breakProjectFiles, CLOSE, EXACT } from './helpers/break-project.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
-/** 40 cases; with BREAK=1 the function gets two in three wrong, a regression no noise explains. */
+/** The BREAK project in a scratch directory, gating on regressions as `regressions` says. */
 function project(regressions: 'block' | 'warn'): string {
   const dir = scratch();
-  const rows = Array.from({ length: 40 }, (_, n) => `${n},answer ${n}`).join('\n');
-  writeFiles(dir, {
-    'evals.yaml': `version: 1
-suites:
-  - id: qa
-    testset: { path: qa.csv }
-    function: ./answer.mjs
-    evaluators:
-      - { id: exact, use: is-equals, with: { expected: "{{case.answer}}" } }
-      - { id: close, use: levenshtein, with: { expected: "{{case.answer}}" } }
-    gate:
-      minPassRate: 0.1
-      regressions: ${regressions}
-`,
-    'qa.csv': `n,answer\n${rows}\n`,
-    'answer.mjs':
-      "export default ({ testCase }) => process.env.BREAK && Number(testCase.n) % 3 !== 0 ? 'wrong' : testCase.answer;\n",
-  });
+  writeFiles(
+    dir,
+    breakProjectFiles({ evaluators: [EXACT, CLOSE], gate: { minPassRate: 0.1, regressions } }),
+  );
   return dir;
 }
 

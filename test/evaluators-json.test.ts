@@ -81,6 +81,14 @@ const personSchema = {
   additionalProperties: false,
 };
 
+/** A 2020-12 schema (by its $schema): an array of exactly one number. */
+const oneNumberSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'array',
+  prefixItems: [{ type: 'number' }],
+  items: false,
+};
+
 table('json-schema', [
   {
     name: 'a conforming object',
@@ -129,27 +137,13 @@ table('json-schema', [
   },
   {
     name: '2020-12 by $schema',
-    with: {
-      schema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'array',
-        prefixItems: [{ type: 'number' }],
-        items: false,
-      },
-    },
+    with: { schema: oneNumberSchema },
     output: [1],
     score: 1,
   },
   {
     name: '2020-12 failure',
-    with: {
-      schema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'array',
-        prefixItems: [{ type: 'number' }],
-        items: false,
-      },
-    },
+    with: { schema: oneNumberSchema },
     output: [1, 2],
     score: 0,
   },

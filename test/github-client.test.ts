@@ -6,41 +6,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ANNOTATIONS_PER_REQUEST, publishCheckRun } from '../src/github/check-run.ts';
 import type { CheckRunReport } from '../src/github/check-run.ts';
-import type { Annotation } from '../src/report/annotations.ts';
 import { upsertStickyComment } from '../src/github/comment.ts';
 import { toReportingFailure } from '../src/github/errors.ts';
-import type { Octokit } from '../src/github/octokit.ts';
-import type { GitHubServer } from './helpers/github-server.ts';
-import { testOctokit, useGitHubServer } from './helpers/github-client.ts';
-
-const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
-const MARKER = '<!-- evalgate:evals.yaml:eval -->';
-
-let server: GitHubServer;
-let octokit: Octokit;
+import { testOctokit } from './helpers/github-client.ts';
+import { annotations, MARKER, target, useGitHubFixture } from './helpers/github-fixture.ts';
 
 /** Each test starts from an empty server acting for a GITHUB_TOKEN. */
-useGitHubServer((started, client) => {
-  server = started;
-  octokit = client;
-});
-
-function calls(method: string, pattern: RegExp) {
-  return server.requests.filter(
-    (request) => request.method === method && pattern.test(request.path),
-  );
-}
-
-function annotations(count: number): Annotation[] {
-  return Array.from({ length: count }, (_, i) => ({
-    path: 'testsets/qa.csv',
-    start_line: i + 2,
-    end_line: i + 2,
-    annotation_level: 'failure' as const,
-    title: `row q-${i}`,
-    message: `expected "Paris", got "Lyon" (${i})`,
-  }));
-}
+const github = useGitHubFixture();
 
 function report(count: number, overrides: Partial<CheckRunReport> = {}): CheckRunReport {
   return {
@@ -58,15 +30,15 @@ function report(count: number, overrides: Partial<CheckRunReport> = {}): CheckRu
 describe('publishCheckRun', () => {
   it('sends 120 annotations as 1 POST and 2 PATCHes of at most 50', async () => {
     const result = await publishCheckRun(
-      octokit,
+      github.octokit,
       target,
       report(120, { detailsUrl: 'https://ci.example/1' }),
     );
     assert.ok(result.ok);
     assert.equal(result.annotations, 120);
 
-    const posts = calls('POST', /\/repos\/acme\/app\/check-runs$/);
-    const patches = calls('PATCH', new RegExp(`/repos/acme/app/check-runs/${result.id}$`));
+    const posts = github.calls('POST', /\/repos\/acme\/app\/check-runs$/);
+    const patches = github.calls('PATCH', new RegExp(`/repos/acme/app/check-runs/${result.id}$`));
     assert.equal(posts.length, 1);
     assert.equal(patches.length, 2);
     for (const request of [...posts, ...patches]) {
@@ -78,7 +50,7 @@ describe('publishCheckRun', () => {
       assert.equal(output.summary, '## evalgate\n\nfailed');
     }
 
-    const run = server.state.checkRuns.get(result.id);
+    const run = github.server.state.checkRuns.get(result.id);
     assert.ok(run);
     assert.equal(result.url, run.html_url);
     assert.deepEqual(
@@ -98,31 +70,31 @@ describe('publishCheckRun', () => {
   });
 
   it('makes one request when everything fits, and sends no annotations key when there are none', async () => {
-    const fifty = await publishCheckRun(octokit, target, report(50));
+    const fifty = await publishCheckRun(github.octokit, target, report(50));
     assert.ok(fifty.ok);
-    assert.equal(server.requests.length, 1);
-    server.requests.length = 0;
+    assert.equal(github.server.requests.length, 1);
+    github.server.requests.length = 0;
 
     const none = await publishCheckRun(
-      octokit,
+      github.octokit,
       target,
       report(0, { conclusion: 'success', text: undefined }),
     );
     assert.ok(none.ok);
     assert.equal(none.annotations, 0);
-    assert.equal(server.requests.length, 1);
-    assert.deepEqual((server.requests[0]?.body as { output: unknown }).output, {
+    assert.equal(github.server.requests.length, 1);
+    assert.deepEqual((github.server.requests[0]?.body as { output: unknown }).output, {
       title: '3 of 120 failed',
       summary: '## evalgate\n\nfailed',
     });
   });
 
   it('reports a 422 on the first PATCH with the 50 annotations already published', async () => {
-    server.failNext('PATCH', /\/check-runs\/\d+$/, 422, 1, {
+    github.server.failNext('PATCH', /\/check-runs\/\d+$/, 422, 1, {
       message: 'Validation Failed',
       documentation_url: 'x',
     });
-    const result = await publishCheckRun(octokit, target, report(60));
+    const result = await publishCheckRun(github.octokit, target, report(60));
     assert.ok(!result.ok);
     assert.equal(result.failure.code, 'github.invalid');
     assert.equal(result.failure.status, 422);
@@ -132,15 +104,15 @@ describe('publishCheckRun', () => {
     );
     assert.ok(result.partial);
     assert.equal(result.partial.annotations, 50);
-    assert.equal(server.state.checkRuns.get(result.partial.id)?.annotations.length, 50);
+    assert.equal(github.server.state.checkRuns.get(result.partial.id)?.annotations.length, 50);
   });
 
   it('reports a 422 on the second PATCH with partial counts of 100', async () => {
     let patches = 0;
-    const counting = testOctokit(server.url);
+    const counting = testOctokit(github.server.url);
     counting.hook.before('request', (options) => {
       if (options.method === 'PATCH' && ++patches === 2) {
-        server.failNext('PATCH', /\/check-runs\/\d+$/, 422);
+        github.server.failNext('PATCH', /\/check-runs\/\d+$/, 422);
       }
     });
     const result = await publishCheckRun(counting, target, report(120));
@@ -148,13 +120,13 @@ describe('publishCheckRun', () => {
     assert.equal(result.failure.code, 'github.invalid');
     assert.ok(result.partial);
     assert.equal(result.partial.annotations, 100);
-    assert.equal(server.state.checkRuns.get(result.partial.id)?.annotations.length, 100);
+    assert.equal(github.server.state.checkRuns.get(result.partial.id)?.annotations.length, 100);
     assert.match(result.failure.message, /annotations 101-120 of 120/);
   });
 
   it('reports a refused create as github.forbidden naming checks: write, with no partial', async () => {
-    server.failNext('POST', /\/check-runs$/, 403);
-    const result = await publishCheckRun(octokit, target, report(3));
+    github.server.failNext('POST', /\/check-runs$/, 403);
+    const result = await publishCheckRun(github.octokit, target, report(3));
     assert.ok(!result.ok);
     assert.equal(result.failure.code, 'github.forbidden');
     assert.equal(result.partial, undefined);
@@ -165,18 +137,18 @@ describe('publishCheckRun', () => {
   });
 
   it('retries a 503 on create, and makes one check run', async () => {
-    server.failNext('POST', /\/check-runs$/, 503);
-    const result = await publishCheckRun(octokit, target, report(3));
+    github.server.failNext('POST', /\/check-runs$/, 503);
+    const result = await publishCheckRun(github.octokit, target, report(3));
     assert.ok(result.ok);
-    assert.equal(server.requests.length, 2);
-    assert.equal(server.state.checkRuns.size, 1);
+    assert.equal(github.server.requests.length, 2);
+    assert.equal(github.server.state.checkRuns.size, 1);
   });
 
   it('says a personal access token cannot create check runs when the create gets 403', async () => {
-    server.failNext('POST', /\/check-runs$/, 403, 1, {
+    github.server.failNext('POST', /\/check-runs$/, 403, 1, {
       message: 'You must authenticate via a GitHub App.',
     });
-    const result = await publishCheckRun(octokit, target, report(3));
+    const result = await publishCheckRun(github.octokit, target, report(3));
     assert.ok(!result.ok);
     assert.match(result.failure.message, /403 You must authenticate via a GitHub App\./);
     assert.match(result.failure.message, /a personal access token gets 403/);
@@ -264,12 +236,12 @@ describe('toReportingFailure', () => {
 describe('createOctokit: retries and rate limits within one budget', () => {
   it('gives up on a 502 once the next wait would pass the budget, and says so', async () => {
     const log: string[] = [];
-    const tight = testOctokit(server.url, { budgetSeconds: 10, log });
-    server.failNext('POST', /\/issues\/7\/comments$/, 502, 3);
+    const tight = testOctokit(github.server.url, { budgetSeconds: 10, log });
+    github.server.failNext('POST', /\/issues\/7\/comments$/, 502, 3);
     const result = await upsertStickyComment(tight, target, MARKER, MARKER);
     assert.equal(!result.ok && result.failure.code, 'github.unavailable');
     // Retries after 1 s and 4 s fit the 10 s budget; one after 9 s more would not.
-    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 3);
+    assert.equal(github.calls('POST', /\/issues\/7\/comments$/).length, 3);
     assert.equal(
       log.at(-1),
       'GitHub answered 502 to POST /repos/acme/app/issues/7/comments: not retrying (the retries would wait past the 10 s budget; 5 s already waited)',
@@ -278,39 +250,39 @@ describe('createOctokit: retries and rate limits within one budget', () => {
 
   it('waits out a secondary rate limit for its retry-after, at most twice a request', async () => {
     const log: string[] = [];
-    const client = testOctokit(server.url, { log });
-    server.rateLimitNext('POST', /\/issues\/7\/comments$/, 'secondary', 3, 2);
+    const client = testOctokit(github.server.url, { log });
+    github.server.rateLimitNext('POST', /\/issues\/7\/comments$/, 'secondary', 3, 2);
     const ok = await upsertStickyComment(client, target, MARKER, MARKER);
     assert.equal(ok.ok && ok.action, 'created');
-    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 3);
+    assert.equal(github.calls('POST', /\/issues\/7\/comments$/).length, 3);
     assert.match(
       log[0] ?? '',
       /secondary rate limit on POST \/repos\/acme\/app\/issues\/7\/comments: retrying in 3 s$/,
     );
 
-    server.requests.length = 0;
-    server.rateLimitNext('POST', /\/check-runs$/, 'secondary', 1, 3);
+    github.server.requests.length = 0;
+    github.server.rateLimitNext('POST', /\/check-runs$/, 'secondary', 1, 3);
     const refused = await publishCheckRun(client, target, report(1));
     assert.equal(!refused.ok && refused.failure.code, 'github.unavailable');
-    assert.equal(calls('POST', /\/check-runs$/).length, 3);
+    assert.equal(github.calls('POST', /\/check-runs$/).length, 3);
   });
 
   it('waits for the reset of an exhausted primary rate limit', async () => {
-    server.rateLimitNext('GET', /\/issues\/7\/comments$/, 'primary', 1);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    github.server.rateLimitNext('GET', /\/issues\/7\/comments$/, 'primary', 1);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
     assert.equal(result.ok && result.action, 'created');
     // The listing refused once, then retried after the reset; then the one after creating,
     // which looks for a duplicate a racing run may have made.
-    assert.equal(calls('GET', /\/issues\/7\/comments$/).length, 3);
+    assert.equal(github.calls('GET', /\/issues\/7\/comments$/).length, 3);
   });
 
   it("does not carry one request's retries over to the next (a 403 after a retried 503)", async () => {
-    server.failNext('POST', /\/check-runs$/, 503);
-    assert.ok((await publishCheckRun(octokit, target, report(1))).ok);
-    server.requests.length = 0;
-    server.failNext('POST', /\/check-runs$/, 403);
-    const refused = await publishCheckRun(octokit, target, report(1));
+    github.server.failNext('POST', /\/check-runs$/, 503);
+    assert.ok((await publishCheckRun(github.octokit, target, report(1))).ok);
+    github.server.requests.length = 0;
+    github.server.failNext('POST', /\/check-runs$/, 403);
+    const refused = await publishCheckRun(github.octokit, target, report(1));
     assert.equal(!refused.ok && refused.failure.code, 'github.forbidden');
-    assert.equal(calls('POST', /\/check-runs$/).length, 1);
+    assert.equal(github.calls('POST', /\/check-runs$/).length, 1);
   });
 });

@@ -2,38 +2,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { upsertStickyComment } from '../src/github/comment.ts';
-import type { Octokit } from '../src/github/octokit.ts';
-import type { GitHubServer } from './helpers/github-server.ts';
 import { freePort } from './helpers/free-port.ts';
-import { testOctokit, useGitHubServer } from './helpers/github-client.ts';
-
-const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
-const MARKER = '<!-- evalgate:evals.yaml:eval -->';
-
-let server: GitHubServer;
-let octokit: Octokit;
+import type { StoredComment } from './helpers/github-server.ts';
+import { testOctokit } from './helpers/github-client.ts';
+import { MARKER, target, useGitHubFixture } from './helpers/github-fixture.ts';
 
 /** Each test starts from an empty server acting for a GITHUB_TOKEN. */
-useGitHubServer((started, client) => {
-  server = started;
-  octokit = client;
-});
+const github = useGitHubFixture();
 
 function comments(issue = target.issueNumber) {
-  return server.state.comments.get(issue) ?? [];
+  return github.server.state.comments.get(issue) ?? [];
 }
 
-function calls(method: string, pattern: RegExp) {
-  return server.requests.filter(
-    (request) => request.method === method && pattern.test(request.path),
-  );
+/** Seeds a comment on #7 by a bot, the Actions bot (github-actions[bot]) unless `login` says. */
+function botComment(body: string, login = 'github-actions[bot]'): StoredComment {
+  return github.server.addComment(7, { body, login, type: 'Bot' });
 }
 
 describe('upsertStickyComment', () => {
   it('creates the comment once, then updates that same comment', async () => {
-    const first = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nfirst`);
+    const first = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nfirst`);
     assert.equal(first.ok && first.action, 'created');
-    const second = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nsecond`);
+    const second = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nsecond`);
     assert.equal(second.ok && second.action, 'updated');
 
     assert.equal(comments().length, 1);
@@ -41,60 +31,50 @@ describe('upsertStickyComment', () => {
     assert.equal(only?.body, `${MARKER}\nsecond`);
     assert.equal(only?.user.login, 'github-actions[bot]');
     assert.ok(first.ok && second.ok && first.url === second.url && first.url === only?.html_url);
-    assert.equal(calls('POST', /\/comments$/).length, 1);
-    assert.equal(calls('PATCH', /\/issues\/comments\/\d+$/).length, 1);
+    assert.equal(github.calls('POST', /\/comments$/).length, 1);
+    assert.equal(github.calls('PATCH', /\/issues\/comments\/\d+$/).length, 1);
     assert.ok(
-      server.requests.every((request) => request.headers.authorization === 'token test-token'),
+      github.server.requests.every(
+        (request) => request.headers.authorization === 'token test-token',
+      ),
     );
   });
 
   it("takes a bot's marker comment for its own when GET /user is refused (GITHUB_TOKEN)", async () => {
-    const ours = server.addComment(7, {
-      body: `${MARKER}\nold`,
-      login: 'github-actions[bot]',
-      type: 'Bot',
-    });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    const ours = botComment(`${MARKER}\nold`);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
-    assert.equal(calls('GET', /^\/user$/).length, 1);
+    assert.equal(github.calls('GET', /^\/user$/).length, 1);
   });
 
   it("takes a bot's marker comment for its own when GET /user answers 404", async () => {
-    server.setUser('alice');
-    server.failNext('GET', /^\/user$/, 404);
-    const ours = server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    github.server.setUser('alice');
+    github.server.failNext('GET', /^\/user$/, 404);
+    const ours = botComment(MARKER);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
   });
 
   it('matches the token user from GET /user (a PAT) and ignores the Actions bot then', async () => {
-    server.setUser('alice');
-    const bots = server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
-    const alices = server.addComment(7, { body: `${MARKER}\nold`, login: 'alice' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    github.server.setUser('alice');
+    const bots = botComment(MARKER);
+    const alices = github.server.addComment(7, { body: `${MARKER}\nold`, login: 'alice' });
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: alices.html_url, action: 'updated' });
     assert.equal(bots.body, MARKER);
   });
 
   it("never edits a human's comment, nor one whose first line is not the marker", async () => {
-    const quote = server.addComment(7, {
+    const quote = github.server.addComment(7, {
       body: `> ${MARKER}\n> why is this failing?`,
       login: 'bob',
     });
-    const human = server.addComment(7, { body: `${MARKER}\ncopied`, login: 'bob' });
+    const human = github.server.addComment(7, { body: `${MARKER}\ncopied`, login: 'bob' });
     // Another job's comment that shows a model output holding this job's marker.
     const quoted = `${MARKER.replace('eval', 'other')}\n\`\`\`\n${MARKER}\n\`\`\``;
-    const otherJob = server.addComment(7, {
-      body: quoted,
-      login: 'github-actions[bot]',
-      type: 'Bot',
-    });
-    const spaced = server.addComment(7, {
-      body: ` ${MARKER}`,
-      login: 'renovate[bot]',
-      type: 'Bot',
-    });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nreport`);
+    const otherJob = botComment(quoted);
+    const spaced = botComment(` ${MARKER}`, 'renovate[bot]');
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nreport`);
     assert.equal(result.ok && result.action, 'created');
     assert.equal(comments().length, 5);
     for (const untouched of [quote, human, otherJob, spaced]) {
@@ -104,46 +84,38 @@ describe('upsertStickyComment', () => {
   });
 
   it('finds its comment again when GitHub stored the first line with a CRLF', async () => {
-    const ours = server.addComment(7, {
-      body: `${MARKER}\r\nedited in the browser`,
-      login: 'github-actions[bot]',
-      type: 'Bot',
-    });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    const ours = botComment(`${MARKER}\r\nedited in the browser`);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
   });
 
   it("with a GitHub App token (403 on GET /user), updates the app bot's own comment", async () => {
-    server.setAppToken('evalgate-ci');
-    const first = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nfirst`);
-    const second = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nsecond`);
+    github.server.setAppToken('evalgate-ci');
+    const first = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nfirst`);
+    const second = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nsecond`);
     assert.equal(first.ok && first.action, 'created');
     assert.equal(second.ok && second.action, 'updated');
     assert.deepEqual(
       comments().map((comment) => [comment.user.login, comment.body]),
       [['evalgate-ci[bot]', `${MARKER}\nsecond`]],
     );
-    assert.equal(calls('GET', /^\/user$/).length, 2);
+    assert.equal(github.calls('GET', /^\/user$/).length, 2);
   });
 
   it("with a user's token (a PAT), leaves a bot's marker comment alone", async () => {
-    server.setUser('alice');
-    const bots = server.addComment(7, { body: MARKER, login: 'evalgate-ci[bot]', type: 'Bot' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nmine`);
+    github.server.setUser('alice');
+    const bots = botComment(MARKER, 'evalgate-ci[bot]');
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nmine`);
     assert.equal(result.ok && result.action, 'created');
     assert.equal(bots.body, MARKER);
     assert.equal(comments()[1]?.user.login, 'alice');
   });
 
   it('updates the newest of several own marker comments', async () => {
-    server.addComment(7, { body: `${MARKER}\nolder`, login: 'github-actions[bot]', type: 'Bot' });
-    server.addComment(7, { body: 'unrelated', login: 'github-actions[bot]', type: 'Bot' });
-    const newest = server.addComment(7, {
-      body: `${MARKER}\nnewer`,
-      login: 'github-actions[bot]',
-      type: 'Bot',
-    });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    botComment(`${MARKER}\nolder`);
+    botComment('unrelated');
+    const newest = botComment(`${MARKER}\nnewer`);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: newest.html_url, action: 'updated' });
     assert.deepEqual(
       comments().map((comment) => comment.body),
@@ -153,47 +125,46 @@ describe('upsertStickyComment', () => {
 
   it('pages through more than 100 comments and finds the marker on page 3', async () => {
     for (let i = 0; i < 250; i++) {
-      if (i === 230)
-        server.addComment(7, { body: `${MARKER}\nold`, login: 'github-actions[bot]', type: 'Bot' });
+      if (i === 230) botComment(`${MARKER}\nold`);
       else
-        server.addComment(7, {
+        github.server.addComment(7, {
           body: `comment ${i}`,
           login: i % 2 === 0 ? 'bob' : 'github-actions[bot]',
           type: i % 2 === 0 ? 'User' : 'Bot',
         });
     }
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.equal(result.ok && result.action, 'updated');
-    const pages = calls('GET', /\/issues\/7\/comments$/).map(
-      (request) => request.query['page'] ?? '1',
-    );
+    const pages = github
+      .calls('GET', /\/issues\/7\/comments$/)
+      .map((request) => request.query['page'] ?? '1');
     assert.deepEqual(pages, ['1', '2', '3']);
     assert.ok(
-      calls('GET', /\/issues\/7\/comments$/).every(
-        (request) => request.query['per_page'] === '100',
-      ),
+      github
+        .calls('GET', /\/issues\/7\/comments$/)
+        .every((request) => request.query['per_page'] === '100'),
     );
     assert.equal(comments()[230]?.body, `${MARKER}\nnew`);
     assert.equal(comments().length, 250);
   });
 
   it('prepends the marker when the body lacks it, so the next run finds the comment', async () => {
-    await upsertStickyComment(octokit, target, MARKER, 'no marker here');
+    await upsertStickyComment(github.octokit, target, MARKER, 'no marker here');
     assert.equal(comments()[0]?.body, `${MARKER}\nno marker here`);
-    const again = await upsertStickyComment(octokit, target, MARKER, 'still none');
+    const again = await upsertStickyComment(github.octokit, target, MARKER, 'still none');
     assert.equal(again.ok && again.action, 'updated');
   });
 
   it('creates a new comment when the one found was deleted before the update (404)', async () => {
-    server.addComment(7, { body: MARKER, login: 'github-actions[bot]', type: 'Bot' });
-    server.failNext('PATCH', /\/issues\/comments\/\d+$/, 404);
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    botComment(MARKER);
+    github.server.failNext('PATCH', /\/issues\/comments\/\d+$/, 404);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.equal(result.ok && result.action, 'created');
   });
 
   it('reports a 403 on create as github.forbidden naming forks and the permission', async () => {
-    server.failNext('POST', /\/issues\/7\/comments$/, 403);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    github.server.failNext('POST', /\/issues\/7\/comments$/, 403);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
     assert.equal(result.ok, false);
     assert.ok(!result.ok);
     assert.equal(result.failure.code, 'github.forbidden');
@@ -208,22 +179,22 @@ describe('upsertStickyComment', () => {
   });
 
   it("reports a 403 on updating the token user's own comment without creating a second", async () => {
-    server.setUser('alice');
-    server.addComment(7, { body: MARKER, login: 'alice' });
-    server.failNext('PATCH', /\/issues\/comments\/\d+$/, 403);
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    github.server.setUser('alice');
+    github.server.addComment(7, { body: MARKER, login: 'alice' });
+    github.server.failNext('PATCH', /\/issues\/comments\/\d+$/, 403);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.equal(!result.ok && result.failure.code, 'github.forbidden');
-    assert.equal(calls('POST', /\/comments$/).length, 0);
+    assert.equal(github.calls('POST', /\/comments$/).length, 0);
   });
 
   it("writes its own comment when editing a bot's marker comment is refused (another app's)", async () => {
     // The fake refuses, as GitHub does, an installation token's edit of another app's comment.
-    const other = server.addComment(7, { body: MARKER, login: 'other-app[bot]', type: 'Bot' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    const other = botComment(MARKER, 'other-app[bot]');
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.equal(result.ok && result.action, 'created');
     assert.equal(other.body, MARKER);
     // The next run finds the newest: ours.
-    const again = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nagain`);
+    const again = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nagain`);
     assert.equal(again.ok && again.action, 'updated');
     assert.deepEqual(
       comments().map((comment) => comment.body),
@@ -232,13 +203,9 @@ describe('upsertStickyComment', () => {
   });
 
   it("updates its own comment when another app's newer one carries the same marker", async () => {
-    const ours = server.addComment(7, {
-      body: `${MARKER}\nold`,
-      login: 'github-actions[bot]',
-      type: 'Bot',
-    });
-    const other = server.addComment(7, { body: MARKER, login: 'other-app[bot]', type: 'Bot' });
-    const result = await upsertStickyComment(octokit, target, MARKER, `${MARKER}\nnew`);
+    const ours = botComment(`${MARKER}\nold`);
+    const other = botComment(MARKER, 'other-app[bot]');
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
     assert.equal(ours.body, `${MARKER}\nnew`);
     assert.equal(other.body, MARKER);
@@ -246,8 +213,8 @@ describe('upsertStickyComment', () => {
   });
 
   it('maps a 404 while listing to github.not-found', async () => {
-    server.failNext('GET', /\/issues\/7\/comments$/, 404);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    github.server.failNext('GET', /\/issues\/7\/comments$/, 404);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
     assert.ok(!result.ok);
     assert.equal(result.failure.code, 'github.not-found');
     assert.equal(result.failure.status, 404);
@@ -256,11 +223,11 @@ describe('upsertStickyComment', () => {
 
   it('retries a 502 twice, then writes one comment', async () => {
     const log: string[] = [];
-    const retrying = testOctokit(server.url, { log });
-    server.failNext('POST', /\/issues\/7\/comments$/, 502, 2);
+    const retrying = testOctokit(github.server.url, { log });
+    github.server.failNext('POST', /\/issues\/7\/comments$/, 502, 2);
     const result = await upsertStickyComment(retrying, target, MARKER, MARKER);
     assert.equal(result.ok && result.action, 'created');
-    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 3);
+    assert.equal(github.calls('POST', /\/issues\/7\/comments$/).length, 3);
     assert.equal(comments().length, 1);
     assert.deepEqual(
       log.map((line) => line.replace(/http:\/\/127\.0\.0\.1:\d+/, '')),
@@ -272,25 +239,25 @@ describe('upsertStickyComment', () => {
   });
 
   it('surfaces a 500 that outlasts three retries as github.unavailable', async () => {
-    server.failNext('POST', /\/issues\/7\/comments$/, 500, 4);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    github.server.failNext('POST', /\/issues\/7\/comments$/, 500, 4);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
     assert.ok(!result.ok);
     assert.equal(result.failure.code, 'github.unavailable');
     assert.equal(result.failure.status, 500);
-    assert.equal(calls('POST', /\/issues\/7\/comments$/).length, 4);
+    assert.equal(github.calls('POST', /\/issues\/7\/comments$/).length, 4);
     assert.equal(comments().length, 0);
   });
 
   it('stops when GET /user fails for another reason than 403/404 (bad credentials)', async () => {
-    server.failNext('GET', /^\/user$/, 401);
-    const result = await upsertStickyComment(octokit, target, MARKER, MARKER);
+    github.server.failNext('GET', /^\/user$/, 401);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
     assert.ok(!result.ok);
     assert.equal(result.failure.code, 'github.forbidden');
     assert.match(
       result.failure.message,
       /GET \/user\): 401 Bad credentials \(the token was rejected/,
     );
-    assert.equal(server.requests.length, 1);
+    assert.equal(github.server.requests.length, 1);
   });
 
   it('maps no answer at all (nothing listening) to github.unavailable without a status', async () => {
@@ -305,11 +272,11 @@ describe('upsertStickyComment', () => {
 
   it('refuses an empty marker, which would match every comment it wrote', async () => {
     await assert.rejects(
-      upsertStickyComment(octokit, target, ' ', 'body'),
+      upsertStickyComment(github.octokit, target, ' ', 'body'),
       /marker must be one non-empty line/,
     );
     await assert.rejects(
-      upsertStickyComment(octokit, target, `${MARKER}\nsecond line`, 'body'),
+      upsertStickyComment(github.octokit, target, `${MARKER}\nsecond line`, 'body'),
       /marker must be one non-empty line/,
     );
   });

@@ -2,24 +2,12 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
-import type { Annotation } from '../src/report/annotations.ts';
 import { upsertStickyComment } from '../src/github/comment.ts';
 import { httpStatus, toReportingFailure } from '../src/github/errors.ts';
-import type { Octokit } from '../src/github/octokit.ts';
-import type { GitHubServer } from './helpers/github-server.ts';
-import { useGitHubServer } from './helpers/github-client.ts';
-
-const target = { owner: 'acme', repo: 'app', issueNumber: 7 };
-const MARKER = '<!-- evalgate:evals.yaml:eval -->';
-
-let server: GitHubServer;
-let octokit: Octokit;
+import { annotations, MARKER, target, useGitHubFixture } from './helpers/github-fixture.ts';
 
 /** Each test starts from an empty server acting for a GITHUB_TOKEN. */
-useGitHubServer((started, client) => {
-  server = started;
-  octokit = client;
-});
+const github = useGitHubFixture();
 
 /** What octokit sends through createOctokit, for requests made with fetch. */
 const GITHUB_HEADERS: Record<string, string> = {
@@ -45,17 +33,6 @@ function rawGet(
   });
 }
 
-function annotations(count: number): Annotation[] {
-  return Array.from({ length: count }, (_, i) => ({
-    path: 'testsets/qa.csv',
-    start_line: i + 2,
-    end_line: i + 2,
-    annotation_level: 'failure' as const,
-    title: `row q-${i}`,
-    message: `expected "Paris", got "Lyon" (${i})`,
-  }));
-}
-
 describe('the fake GitHub server validates like GitHub', () => {
   const base = { owner: 'acme', repo: 'app', name: 'evalgate', head_sha: 'b'.repeat(40) };
 
@@ -70,25 +47,37 @@ describe('the fake GitHub server validates like GitHub', () => {
 
   it('rejects more than 50 annotations in one request', async () => {
     const output = { title: 't', summary: 's', annotations: annotations(51) };
-    await assert.rejects(octokit.rest.checks.create({ ...base, output }), (error: unknown) => {
-      const failure = toReportingFailure(error, 'create the check run');
-      assert.equal(failure.code, 'github.invalid');
-      assert.match(failure.message, /No more than 50 items are allowed; 51 were supplied/);
-      return true;
-    });
+    await assert.rejects(
+      github.octokit.rest.checks.create({ ...base, output }),
+      (error: unknown) => {
+        const failure = toReportingFailure(error, 'create the check run');
+        assert.equal(failure.code, 'github.invalid');
+        assert.match(failure.message, /No more than 50 items are allowed; 51 were supplied/);
+        return true;
+      },
+    );
   });
 
   it('rejects a summary over 65535 characters (and over 65535 UTF-8 bytes)', async () => {
     const long = await status(
-      octokit.rest.checks.create({ ...base, output: { title: 't', summary: 'x'.repeat(65536) } }),
+      github.octokit.rest.checks.create({
+        ...base,
+        output: { title: 't', summary: 'x'.repeat(65536) },
+      }),
     );
     assert.equal(long, 422);
     const fits = await status(
-      octokit.rest.checks.create({ ...base, output: { title: 't', summary: 'x'.repeat(65535) } }),
+      github.octokit.rest.checks.create({
+        ...base,
+        output: { title: 't', summary: 'x'.repeat(65535) },
+      }),
     );
     assert.equal(fits, 200);
     await assert.rejects(
-      octokit.rest.checks.create({ ...base, output: { title: 't', summary: 'é'.repeat(40000) } }),
+      github.octokit.rest.checks.create({
+        ...base,
+        output: { title: 't', summary: 'é'.repeat(40000) },
+      }),
       (error: unknown) => {
         assert.match(
           toReportingFailure(error, 'x').message,
@@ -107,16 +96,16 @@ describe('the fake GitHub server validates like GitHub', () => {
       { ...base, status: 'completed' },
     ];
     for (const body of bad) {
-      const response = await fetch(`${server.url}/repos/acme/app/check-runs`, {
+      const response = await fetch(`${github.server.url}/repos/acme/app/check-runs`, {
         method: 'POST',
         headers: { ...GITHUB_HEADERS, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       assert.equal(response.status, 422, JSON.stringify(body));
     }
-    const created = await octokit.rest.checks.create(base);
+    const created = await github.octokit.rest.checks.create(base);
     const patch = await status(
-      octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+      github.octokit.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
         owner: 'acme',
         repo: 'app',
         check_run_id: created.data.id,
@@ -125,27 +114,29 @@ describe('the fake GitHub server validates like GitHub', () => {
     );
     assert.equal(patch, 422);
     assert.equal(
-      await status(octokit.rest.checks.update({ owner: 'acme', repo: 'app', check_run_id: 1 })),
+      await status(
+        github.octokit.rest.checks.update({ owner: 'acme', repo: 'app', check_run_id: 1 }),
+      ),
       404,
     );
   });
 
   it('requires an authorization header and answers unknown routes with 404 JSON', async () => {
-    const response = await fetch(`${server.url}/user`);
+    const response = await fetch(`${github.server.url}/user`);
     assert.equal(response.status, 401);
     assert.deepEqual(await response.json(), {
       message: 'Requires authentication',
       documentation_url: 'https://docs.github.com/rest',
       status: '401',
     });
-    const unknown = await fetch(`${server.url}/nope`, { headers: GITHUB_HEADERS });
+    const unknown = await fetch(`${github.server.url}/nope`, { headers: GITHUB_HEADERS });
     assert.equal(unknown.status, 404);
     assert.equal(((await unknown.json()) as { message: string }).message, 'Not Found');
   });
 
   it('requires the headers GitHub asks for: User-Agent, the API version, its media type', async () => {
     const answer = async (headers: Record<string, string>) => {
-      const response = await fetch(`${server.url}/nope`, { headers });
+      const response = await fetch(`${github.server.url}/nope`, { headers });
       return [response.status, ((await response.json()) as { message: string }).message];
     };
     const { 'x-github-api-version': _version, ...noVersion } = GITHUB_HEADERS;
@@ -162,14 +153,14 @@ describe('the fake GitHub server validates like GitHub', () => {
       'fake GitHub: Accept is "application/json", expected application/vnd.github+json',
     ]);
     // Node's fetch always names itself; a raw request without User-Agent is refused.
-    const { status } = await rawGet(server.url, '/nope', { authorization: 'token t' });
+    const { status } = await rawGet(github.server.url, '/nope', { authorization: 'token t' });
     assert.equal(status, 403);
   });
 
   it('sees the API version, media type and an evalgate User-Agent on every octokit request', async () => {
-    await upsertStickyComment(octokit, target, MARKER, MARKER);
-    assert.ok(server.requests.length >= 3);
-    for (const request of server.requests) {
+    await upsertStickyComment(github.octokit, target, MARKER, MARKER);
+    assert.ok(github.server.requests.length >= 3);
+    for (const request of github.server.requests) {
       assert.equal(request.headers['x-github-api-version'], '2022-11-28');
       assert.equal(request.headers.accept, 'application/vnd.github+json');
       assert.match(request.headers['user-agent'] ?? '', /^evalgate\/test /);
@@ -177,20 +168,20 @@ describe('the fake GitHub server validates like GitHub', () => {
   });
 
   it('answers GET /user with the PAT user, or 403 for an installation token; GET /app 403', async () => {
-    assert.equal(await status(octokit.rest.users.getAuthenticated()), 403);
-    assert.equal(await status(octokit.rest.apps.getAuthenticated()), 403);
-    server.setAppToken('evalgate-ci');
-    assert.equal(await status(octokit.rest.users.getAuthenticated()), 403);
-    assert.equal(await status(octokit.rest.apps.getAuthenticated()), 403);
-    server.setUser('alice');
-    const { data } = await octokit.rest.users.getAuthenticated();
+    assert.equal(await status(github.octokit.rest.users.getAuthenticated()), 403);
+    assert.equal(await status(github.octokit.rest.apps.getAuthenticated()), 403);
+    github.server.setAppToken('evalgate-ci');
+    assert.equal(await status(github.octokit.rest.users.getAuthenticated()), 403);
+    assert.equal(await status(github.octokit.rest.apps.getAuthenticated()), 403);
+    github.server.setUser('alice');
+    const { data } = await github.octokit.rest.users.getAuthenticated();
     assert.equal(data.login, 'alice');
     assert.equal(data.type, 'User');
   });
 
   it('serves one comment by id and rejects a comment body over 65536 characters', async () => {
-    const seeded = server.addComment(9, { body: 'hello', login: 'bob' });
-    const { data } = await octokit.rest.issues.getComment({
+    const seeded = github.server.addComment(9, { body: 'hello', login: 'bob' });
+    const { data } = await github.octokit.rest.issues.getComment({
       owner: 'acme',
       repo: 'app',
       comment_id: seeded.id,
@@ -198,7 +189,7 @@ describe('the fake GitHub server validates like GitHub', () => {
     assert.equal(data.body, 'hello');
     assert.equal(data.user?.login, 'bob');
     const tooLong = await status(
-      octokit.rest.issues.createComment({
+      github.octokit.rest.issues.createComment({
         owner: 'acme',
         repo: 'app',
         issue_number: 9,

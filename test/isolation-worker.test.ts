@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { actionCheckout, runAction, workspace } from './helpers/action-run.ts';
+import { useActionFixture } from './helpers/action-fixture.ts';
+import { workspace } from './helpers/action-run.ts';
 import { functionProject, runCli, scratch, writeFiles } from './helpers/cli.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 import { artifactCases, runInProcess, type ArtifactCase } from './helpers/in-process.ts';
 
 /** A project: suite `s` over rows n = 1..`rows`, running `fn.ts#fn`, with `settings` added. */
@@ -352,14 +352,8 @@ export function fn({ testCase }: { testCase: { n: string } }): string {
 });
 
 describe('isolation: worker in the Action bundle', () => {
-  let server: GitHubServer;
-  let action: string;
-  before(async () => {
-    server = await startGitHubServer();
-    // The worker program sits next to dist/index.js in the checked-out action.
-    action = actionCheckout();
-  });
-  after(() => server.close());
+  // The worker program sits next to dist/index.js in the checked-out action.
+  const fixture = useActionFixture();
 
   it('stops a busy loop at the limit', async () => {
     const ws = workspace({
@@ -378,7 +372,7 @@ suites:
 }
 `,
     });
-    const r = await runAction(action, ws, server, { comment: 'false', 'check-run': 'false' });
+    const r = await fixture.run(ws, { comment: 'false', 'check-run': 'false' });
     assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
     const [run] = artifactCases(ws.dir, 'evals-results.json');
     const errors = run?.cases.map((c) => [c.data.n, c.error ?? null]);

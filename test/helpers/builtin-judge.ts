@@ -4,12 +4,13 @@
  * `EvaluationError` a rejected evaluation carries.
  */
 import assert from 'node:assert/strict';
-import { builtinEvaluators, type BuiltinEvaluatorName } from '../../src/evaluators/registry.ts';
+import type { BuiltinEvaluatorName } from '../../src/evaluators/registry.ts';
 import type { JudgeContext } from '../../src/evaluators/types.ts';
 import { createJudgeClient } from '../../src/judge/client.ts';
 import { EvaluationError } from '../../src/shared/errors.ts';
 import type { Evaluation } from '../../src/types/index.ts';
 import type { OpenAiServer, ScriptedAnswer } from './openai-server.ts';
+import { evaluate } from './rag-evaluators.ts';
 
 /** A judge context whose chat model is `judge-model` at `server`, no cache, no retries. */
 export function judgeOn(server: OpenAiServer): JudgeContext {
@@ -35,16 +36,7 @@ export async function evaluateBuiltin(
   testCase: Record<string, unknown>,
   output: unknown,
 ): Promise<Evaluation> {
-  const evaluator = builtinEvaluators[name].create(options, { id: name, judge });
-  return await Promise.resolve(
-    evaluator.evaluateTestCase({
-      testCase,
-      output,
-      params: {},
-      durationMs: 0,
-      signal: new AbortController().signal,
-    }),
-  );
+  return await evaluate(name, options, testCase, output, judge);
 }
 
 /** An answer giving these verdicts, with reasons `r1`, `r2`, … */

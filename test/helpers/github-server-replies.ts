@@ -1,25 +1,34 @@
 /**
- * What the fake GitHub (`github-server.ts`) answers: its validation of check-run and comment
- * bodies the way GitHub validates them, the JSON shapes of its resources, pagination with `Link`
- * headers, and the error bodies, rate-limit answers and header checks. No state lives here.
+ * What the fake GitHub (`github-server.ts`) answers: its validation of comment bodies the way
+ * GitHub validates them, the JSON shapes of comments and artifacts, pagination with `Link`
+ * headers, rate-limit answers and header checks. Check runs live in `github-server-check-runs.ts`,
+ * error bodies in `github-server-errors.ts`. No state lives here.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { StoredArtifact, StoredCheckRun, StoredComment } from './github-server-types.ts';
+import {
+  DOCS,
+  error,
+  invalid,
+  isRecord,
+  validationFailed,
+  type Reply,
+} from './github-server-errors.ts';
+import type { StoredArtifact, StoredComment } from './github-server-types.ts';
 
-/** An answer to send: status, JSON body (or bytes), extra headers. */
-export interface Reply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+// What the fake answers, by topic; `github-server.ts` imports it all from here.
+export { DOCS, error, type Reply } from './github-server-errors.ts';
+export {
+  checkRunJson,
+  checkRunProblem,
+  newCheckRun,
+  updateCheckRun,
+  type CheckRunFields,
+} from './github-server-check-runs.ts';
 
-/** GitHub's limits the fake enforces (docs.github.com/rest/checks/runs, /rest/issues/comments). */
-const MAX_ANNOTATIONS = 50;
-const MAX_OUTPUT_CHARS = 65535;
+/** GitHub's limits the fake enforces (docs.github.com/rest/issues/comments). */
 const MAX_COMMENT_CHARS = 65536;
 const MAX_PER_PAGE = 100;
 const DEFAULT_PER_PAGE = 30;
-export const DOCS = 'https://docs.github.com/rest';
 /** The one REST API version GitHub serves (docs.github.com/rest/about-the-rest-api/api-versions). */
 export const API_VERSION = '2022-11-28';
 
@@ -139,166 +148,6 @@ export function page<T>(
   };
 }
 
-/** The fields of a check-run request body the fake looks at. */
-export interface CheckRunFields {
-  name?: string;
-  head_sha?: string;
-  status?: string;
-  conclusion?: string;
-  details_url?: string;
-  output?: {
-    title?: string;
-    summary?: string;
-    text?: string;
-    annotations?: Record<string, unknown>[];
-  };
-}
-
-const CONCLUSIONS = [
-  'action_required',
-  'cancelled',
-  'failure',
-  'neutral',
-  'success',
-  'skipped',
-  'stale',
-  'timed_out',
-];
-const STATUSES = ['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending'];
-const LEVELS = ['notice', 'warning', 'failure'];
-const ANNOTATION_REQUIRED = ['path', 'start_line', 'end_line', 'annotation_level', 'message'];
-
-/**
- * GitHub's checks for a create (POST) or update (PATCH) body, with its answers: 422
- * "Invalid request." plus a reason. Messages follow what GitHub sends as seen in the wild
- * ("No more than 50 items are allowed; 77 were supplied.", "Only 65535 characters are
- * allowed; 68372 were supplied."); GitHub also counts the summary in UTF-8 bytes.
- */
-export function checkRunProblem(body: unknown, creating: boolean): Reply | undefined {
-  if (!isRecord(body)) return invalid('the body must be a JSON object.');
-  const missing: string[] = [];
-  if (creating) {
-    for (const field of ['name', 'head_sha'])
-      if (typeof body[field] !== 'string' || body[field] === '') missing.push(field);
-  }
-  const status = body['status'];
-  if (status !== undefined && (typeof status !== 'string' || !STATUSES.includes(status))) {
-    return invalid(
-      `For 'properties/status', ${JSON.stringify(status)} is not a member of the enum.`,
-    );
-  }
-  const conclusion = body['conclusion'];
-  if (
-    conclusion !== undefined &&
-    (typeof conclusion !== 'string' || !CONCLUSIONS.includes(conclusion))
-  ) {
-    return invalid(
-      `For 'properties/conclusion', ${JSON.stringify(conclusion)} is not a member of the enum.`,
-    );
-  }
-  if (body['status'] === 'completed' && body['conclusion'] === undefined)
-    missing.push('conclusion');
-  const output = body['output'];
-  if (output !== undefined) {
-    if (!isRecord(output))
-      return invalid(`For 'properties/output', ${JSON.stringify(output)} is not an object.`);
-    for (const field of ['title', 'summary'])
-      if (typeof output[field] !== 'string') missing.push(field);
-    const tooLong = outputTooLong(output);
-    if (tooLong) return tooLong;
-    const annotations = output['annotations'];
-    if (annotations !== undefined) {
-      if (!Array.isArray(annotations))
-        return invalid(`For 'properties/annotations', it is not an array.`);
-      if (annotations.length > MAX_ANNOTATIONS) {
-        return invalid(
-          `No more than ${MAX_ANNOTATIONS} items are allowed; ${annotations.length} were supplied.`,
-        );
-      }
-      for (const annotation of annotations as unknown[]) {
-        if (!isRecord(annotation)) return invalid('annotations must be objects.');
-        const absent = ANNOTATION_REQUIRED.filter((field) => annotation[field] === undefined);
-        if (absent.length > 0) missing.push(...absent);
-        else if (!LEVELS.includes(String(annotation['annotation_level']))) {
-          return invalid(
-            `${JSON.stringify(annotation['annotation_level'])} is not a valid annotation_level.`,
-          );
-        }
-      }
-    }
-  }
-  if (missing.length === 0) return undefined;
-  const names = [...new Set(missing)].map((field) => JSON.stringify(field)).join(', ');
-  return invalid(`${names} ${missing.length === 1 ? "wasn't" : "weren't"} supplied.`);
-}
-
-function outputTooLong(output: Record<string, unknown>): Reply | undefined {
-  for (const field of ['summary', 'text']) {
-    const value = output[field];
-    if (typeof value !== 'string') continue;
-    if (value.length > MAX_OUTPUT_CHARS) {
-      return invalid(
-        `Only ${MAX_OUTPUT_CHARS} characters are allowed; ${value.length} were supplied.`,
-      );
-    }
-    if (Buffer.byteLength(value, 'utf8') > MAX_OUTPUT_CHARS) {
-      return validationFailed(
-        'CheckRun',
-        'custom',
-        field,
-        `${field} exceeds a maximum bytesize of ${MAX_OUTPUT_CHARS}`,
-        `${DOCS}/checks/runs`,
-      );
-    }
-  }
-  return undefined;
-}
-
-/** A check run made from a create (POST) body GitHub accepted. */
-export function newCheckRun(
-  id: number,
-  owner: string,
-  repo: string,
-  fields: CheckRunFields,
-): StoredCheckRun {
-  const annotations = fields.output?.annotations ?? [];
-  return {
-    id,
-    name: fields.name ?? '',
-    head_sha: fields.head_sha ?? '',
-    status: fields.conclusion !== undefined ? 'completed' : (fields.status ?? 'queued'),
-    conclusion: fields.conclusion ?? null,
-    details_url: fields.details_url ?? null,
-    html_url: `https://github.com/${owner}/${repo}/runs/${id}`,
-    output: {
-      title: fields.output?.title ?? null,
-      summary: fields.output?.summary ?? null,
-      text: fields.output?.text ?? null,
-    },
-    annotations: [...annotations],
-    batches: [annotations],
-  };
-}
-
-/** An update (PATCH) GitHub accepted; annotations append, as GitHub's do. */
-export function updateCheckRun(run: StoredCheckRun, fields: CheckRunFields): void {
-  if (fields.name !== undefined) run.name = fields.name;
-  if (fields.status !== undefined) run.status = fields.status;
-  if (fields.conclusion !== undefined) {
-    run.conclusion = fields.conclusion;
-    run.status = 'completed';
-  }
-  if (fields.details_url !== undefined) run.details_url = fields.details_url;
-  if (fields.output) {
-    run.output.title = fields.output.title ?? run.output.title;
-    run.output.summary = fields.output.summary ?? run.output.summary;
-    run.output.text = fields.output.text ?? run.output.text;
-    const annotations = fields.output.annotations ?? [];
-    run.annotations.push(...annotations);
-    run.batches.push(annotations);
-  }
-}
-
 /** A comment body: present, and at most 65,536 characters. */
 export function commentBodyProblem(body: unknown): Reply | undefined {
   if (!isRecord(body) || typeof body['body'] !== 'string')
@@ -315,24 +164,6 @@ export function commentBodyProblem(body: unknown): Reply | undefined {
   return undefined;
 }
 
-function validationFailed(
-  resource: string,
-  code: string,
-  field: string,
-  message: string,
-  documentationUrl: string,
-): Reply {
-  return {
-    status: 422,
-    body: {
-      message: 'Validation Failed',
-      errors: [{ resource, code, field, message }],
-      documentation_url: documentationUrl,
-      status: '422',
-    },
-  };
-}
-
 export function commentJson(comment: StoredComment): Record<string, unknown> {
   return {
     id: comment.id,
@@ -342,19 +173,6 @@ export function commentJson(comment: StoredComment): Record<string, unknown> {
     created_at: comment.created_at,
     updated_at: comment.updated_at,
     author_association: comment.user.type === 'Bot' ? 'NONE' : 'MEMBER',
-  };
-}
-
-export function checkRunJson(run: StoredCheckRun): Record<string, unknown> {
-  return {
-    id: run.id,
-    name: run.name,
-    head_sha: run.head_sha,
-    status: run.status,
-    conclusion: run.conclusion,
-    details_url: run.details_url,
-    html_url: run.html_url,
-    output: { ...run.output, annotations_count: run.annotations.length },
   };
 }
 
@@ -386,14 +204,6 @@ export function artifactJson(
   };
 }
 
-export function invalid(reason: string): Reply {
-  return error(422, `Invalid request.\n\n${reason}`, `${DOCS}/checks/runs`);
-}
-
-export function error(status: number, message: string, documentationUrl: string): Reply {
-  return { status, body: { message, documentation_url: documentationUrl, status: String(status) } };
-}
-
 export function send(res: ServerResponse, reply: Reply): void {
   if (Buffer.isBuffer(reply.body)) {
     // Bytes (an archive, a redirect's empty body) go out as they are, not as JSON.
@@ -422,8 +232,4 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, Math.floor(value)));
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
