@@ -10,7 +10,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import { parseRunArgs } from '../cli/run-args.ts';
 import type { CommandContext } from '../pipeline/context.ts';
-import { EXIT, executeRun, type RunArgs } from '../pipeline/run.ts';
+import { EXIT, executeRun, type RunArgs, type RunOutcome } from '../pipeline/run.ts';
+import type { WriteFailure } from '../report/file-reports.ts';
 import { UsageError, formatIssue } from '../shared/errors.ts';
 import { ArtifactReadError, openArtifactFile } from '../artifact/read.ts';
 import type { Reporter } from '../report/reporter.ts';
@@ -85,7 +86,7 @@ export async function runEvals(
       ctx,
       [pullRequestCases],
     );
-    const incomplete = incompleteRun(outcome.exitCode, settings);
+    const incomplete = incompleteRun(outcome, args.output);
     return {
       ...located(
         workspace,
@@ -107,16 +108,39 @@ export async function runEvals(
 
 /**
  * What an exit code of `evals run` other than its verdict's says about the files the step
- * promised (the lines naming the file and its cause are already on stderr, in the log).
+ * promised, true to what is on disk: `output` (the results, `-o`) written, kept elsewhere, or
+ * kept nowhere, and the other files that failed (the lines naming each file and its cause are
+ * already on stderr, in the log).
  */
-function incompleteRun(exitCode: number, settings: ActionSettings): string | undefined {
-  if (exitCode === EXIT.unwritten) {
-    return `the run finished but its files could not all be written (${settings.results}${settings.report === null ? '' : ` or ${settings.report}`}); the log says which and where the results are kept`;
-  }
+export function incompleteRun(
+  outcome: Pick<RunOutcome, 'exitCode' | 'unwritten'>,
+  output: string,
+): string | undefined {
+  const { exitCode, unwritten } = outcome;
+  if (exitCode !== EXIT.unwritten && exitCode !== EXIT.interrupted) return undefined;
+  const results = unwritten.find((failure) => failure.path === output);
+  const others = unwritten.filter((failure) => failure !== results).map(otherFile);
+  const also = others.length > 0 ? `; ${others.join('; ')}` : '';
   if (exitCode === EXIT.interrupted) {
-    return `the run was interrupted: ${settings.results} holds only the cases that finished`;
+    if (results === undefined) {
+      return `the run was interrupted: ${output} holds only the cases that finished${also}`;
+    }
+    return results.kept === null
+      ? `the run was interrupted and ${output} could not be written, nor a copy anywhere: the cases that finished are lost (the log says why)${also}`
+      : `the run was interrupted and ${output} could not be written: the cases that finished are kept at ${results.kept} (the log says why)${also}`;
   }
-  return undefined;
+  if (results === undefined) {
+    const which = others.length > 0 ? others.join('; ') : 'a file could not be written';
+    return `the run finished and ${output} holds its results, but ${which} (the log says why)`;
+  }
+  return results.kept === null
+    ? `the run finished but ${output} could not be written, nor a copy anywhere: its results are lost (the log says why)${also}`
+    : `the run finished but ${output} could not be written: its complete results are kept at ${results.kept} (the log says why)${also}`;
+}
+
+/** `report.html could not be written (kept at /tmp/…)`: a file other than the results. */
+function otherFile({ path, kept }: WriteFailure): string {
+  return `${path} could not be written (${kept === null ? 'kept nowhere' : `kept at ${kept}`})`;
 }
 
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */

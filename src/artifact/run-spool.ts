@@ -30,8 +30,15 @@ export interface RunSpool {
   /** Lines not yet written, and how many bytes of it are used. */
   batch: Buffer | null;
   used: number;
-  /** Bytes already in the file. */
+  /** Bytes spooled: in the file, then (once the file failed) in `memory`. */
   written: number;
+  /**
+   * Lines after the first `fileBytes` bytes, once writing the file failed (a full or vanished
+   * temporary folder): kept in memory, in order, so no finished case is lost; null until then.
+   */
+  memory: Buffer[] | null;
+  /** Bytes in the file, once `memory` took over. */
+  fileBytes: number;
 }
 
 /** The empty spool of run `run`, which plans `cases` cases. */
@@ -48,6 +55,8 @@ export function newRunSpool(run: number, cases: number): RunSpool {
     batch: null,
     used: 0,
     written: 0,
+    memory: null,
+    fileBytes: 0,
   };
 }
 
@@ -57,8 +66,8 @@ export function newRunSpool(run: number, cases: number): RunSpool {
  * starts when it falls outside; cases that finished in order make that one sequential read.
  */
 export function* spooledLines(spool: RunSpool): Generator<string> {
-  if (spool.path === null) return;
-  const fd = openSync(spool.path, 'r');
+  const fd = openSpool(spool);
+  if (fd === undefined) return;
   try {
     let window = Buffer.allocUnsafe(WINDOW);
     let from = 0;
@@ -70,14 +79,54 @@ export function* spooledLines(spool: RunSpool): Generator<string> {
       if (start < from || end > to) {
         if (end - start > window.length) window = Buffer.allocUnsafe(end - start);
         from = start;
-        to = start + readAt(fd, window, start);
+        to = start + readSpoolAt(spool, fd, window, start);
         if (to < end) throw new Error('the case spool is shorter than recorded');
       }
       yield window.toString('utf8', start - from, end - from);
     }
   } finally {
-    closeSync(fd);
+    if (fd !== null) closeSync(fd);
   }
+}
+
+/**
+ * The run's file opened for reading; null when its lines are all in memory, undefined when it
+ * has none.
+ */
+function openSpool(spool: RunSpool): number | null | undefined {
+  if (spool.memory !== null && spool.fileBytes === 0) return null;
+  if (spool.path === null) return undefined;
+  return openSync(spool.path, 'r');
+}
+
+/** {@link readAt} over the run's file and then the lines kept in memory. */
+function readSpoolAt(spool: RunSpool, fd: number | null, buffer: Buffer, position: number): number {
+  const onDisk = spool.memory === null ? Infinity : spool.fileBytes;
+  let filled = 0;
+  if (position < onDisk && fd !== null) {
+    const want = Math.min(buffer.length, onDisk - position);
+    filled = readAt(fd, buffer.subarray(0, want), position);
+    if (filled < want) return filled;
+  }
+  for (const part of memoryRange(spool, position + filled, position + buffer.length)) {
+    filled += part.copy(buffer, filled);
+  }
+  return filled;
+}
+
+/** The bytes from `from` to `to` (spool positions) that are kept in memory, in order. */
+function memoryRange(spool: RunSpool, from: number, to: number): Buffer[] {
+  const parts: Buffer[] = [];
+  let at = spool.fileBytes;
+  for (const chunk of spool.memory ?? []) {
+    const end = at + chunk.length;
+    if (end > from && at < to) {
+      parts.push(chunk.subarray(Math.max(from, at) - at, Math.min(to, end) - at));
+    }
+    at = end;
+    if (at >= to) break;
+  }
+  return parts;
 }
 
 /**
@@ -89,9 +138,11 @@ export function copyLines(spool: RunSpool, out: BatchWriter): void {
   const { offsets, lengths } = spool;
   let last = spool.size - 1;
   while (last >= 0 && offsets[last]! < 0) last--;
-  if (last < 0 || spool.path === null) return;
+  if (last < 0) return;
   // Read synchronously (from the page cache, mostly), written through the async output.
-  const fd = openSync(spool.path, 'r');
+  const fd = openSpool(spool);
+  if (fd === undefined) return;
+  const onDisk = spool.memory === null ? Infinity : spool.fileBytes;
   try {
     for (let first = 0; first <= last;) {
       const start = offsets[first]!;
@@ -104,12 +155,14 @@ export function copyLines(spool: RunSpool, out: BatchWriter): void {
       while (next <= last && offsets[next] === end) end += lengths[next++]!;
       // The artifact's last case line has no comma: drop the spooled ",\n" and end the line.
       const through = next > last ? end - 2 : end;
-      out.copyFrom(fd, start, through - start);
+      const fromFile = Math.min(through, onDisk);
+      if (fd !== null && fromFile > start) out.copyFrom(fd, start, fromFile - start);
+      for (const part of memoryRange(spool, Math.max(start, fromFile), through)) out.bytes(part);
       if (next > last) out.bytes(NEWLINE_BYTES);
       first = next;
     }
   } finally {
-    closeSync(fd);
+    if (fd !== null) closeSync(fd);
   }
 }
 

@@ -48,6 +48,9 @@ const SPOOL_BATCH = 1 << 16;
  * removes the spool files; idempotent).
  */
 export class CaseSpool implements CaseLog {
+  readonly #warn: ((message: string) => void) | undefined;
+  /** Said once: the temporary folder refused the spool, so cases are kept in memory now. */
+  #spilled = false;
   #runs: RunSpool[] = [];
   #dir: string | null = null;
   /** No more cases can be recorded: the reports are being written, or the spool is gone. */
@@ -59,6 +62,14 @@ export class CaseSpool implements CaseLog {
    * megabytes, not to be left in the temporary folder.
    */
   readonly #onExit = (): void => this.discard();
+
+  /**
+   * `warn`: told, once, when the temporary folder refuses the spool (full, removed, read-only);
+   * the cases from then on are kept in memory, so the run still writes its whole results.
+   */
+  constructor(options: { warn?: (message: string) => void } = {}) {
+    this.#warn = options.warn;
+  }
 
   open(runs: readonly { cases: number }[]): void {
     this.#runs = runs.map((run, index) => newRunSpool(index, run.cases));
@@ -116,7 +127,7 @@ export class CaseSpool implements CaseLog {
       free = batch.length;
       if (bytes > free) {
         // Larger than a batch: written on its own.
-        spool.written += spoolWrite(this.#fileOf(spool), spool, Buffer.from(caseLine(json, false)));
+        spool.written += this.#store(spool, Buffer.from(caseLine(json, false)));
         spool.offsets[index] = spool.written - bytes;
         spool.lengths[index] = bytes;
         return;
@@ -130,7 +141,7 @@ export class CaseSpool implements CaseLog {
 
   #flush(spool: RunSpool, close: boolean): void {
     if (spool.batch !== null && spool.used > 0) {
-      spool.written += spoolWrite(this.#fileOf(spool), spool, spool.batch.subarray(0, spool.used));
+      spool.written += this.#store(spool, spool.batch.subarray(0, spool.used));
       spool.used = 0;
     }
     if (close) {
@@ -138,6 +149,35 @@ export class CaseSpool implements CaseLog {
       if (spool.fd !== null) closeSync(spool.fd);
       spool.fd = null;
     }
+  }
+
+  /**
+   * Appends `bytes` to the run's spool: to its file, or, once that failed, to memory (a copy:
+   * the batch is reused). Returns how many bytes it took (all of them).
+   */
+  #store(spool: RunSpool, bytes: Buffer): number {
+    if (spool.memory === null) {
+      try {
+        return spoolWrite(this.#fileOf(spool), spool, bytes);
+      } catch (error) {
+        this.#spill(spool, error);
+      }
+    }
+    spool.memory?.push(Buffer.from(bytes));
+    return bytes.length;
+  }
+
+  /** The run's file failed: what it holds stays, the rest goes to memory, and the user is told. */
+  #spill(spool: RunSpool, error: unknown): void {
+    spool.memory = [];
+    spool.fileBytes = spool.written;
+    if (this.#spilled) return;
+    this.#spilled = true;
+    const folder = this.#dir ?? tmpdir();
+    const cause = error instanceof Error ? error.message : String(error);
+    this.#warn?.(
+      `the case spool in ${folder} could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end (free space in the temporary folder, or point TMPDIR elsewhere)`,
+    );
   }
 
   #fileOf(spool: RunSpool): number {
@@ -220,6 +260,7 @@ export class CaseSpool implements CaseLog {
       if (spool.fd !== null) closeSync(spool.fd);
       spool.fd = null;
       spool.batch = null;
+      spool.memory = null;
     }
     if (this.#dir !== null) {
       rmSync(this.#dir, { recursive: true, force: true });
@@ -259,7 +300,11 @@ function spoolWrite(fd: number, spool: RunSpool, bytes: Buffer): number {
   try {
     return writeAll(fd, bytes);
   } catch (error) {
-    ftruncateSync(fd, spool.written);
+    try {
+      ftruncateSync(fd, spool.written);
+    } catch {
+      // Bytes past `written` are never read: the offsets stop there.
+    }
     throw error;
   }
 }

@@ -43,7 +43,7 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
   const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:'));
   // The merged cases are spooled to disk in testset order and copied into the artifact.
-  const spool = new CaseSpool();
+  const spool = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}\n`) });
   try {
     return await mergeInto(spool, inputs, args, ctx);
   } finally {

@@ -41,7 +41,18 @@ export interface ExitGuardOptions {
    * says what they say. Undefined while cases are left (the exit's own code stands).
    */
   finishedExitCode?(): number | undefined;
+  /**
+   * After the last case: the reports (`--junit`, `--report`) still to be written, and how to make
+   * them, in words; undefined when none is left. An exit the edge chose before they are written
+   * says so and exits 130: the run ended short of what it was asked to write.
+   */
+  reportsLeft?(): string | undefined;
+  /** The results file as the user named it (`-o`), for the line {@link reportsLeft} ends. */
+  results?: string;
 }
+
+/** The exit code of a run a signal cut short (docs/cli.md). */
+const INTERRUPTED = 130;
 
 /** The options of the run being watched now, for {@link writingResults}. */
 let current: ExitGuardOptions | undefined;
@@ -146,7 +157,19 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       return;
     }
     if (verdict !== undefined) process.exitCode = verdict;
-    if (where !== undefined) stderr.write(`${why}; the results are written to ${where}\n`);
+    const left = chosen === null ? undefined : options.reportsLeft?.();
+    if (left !== undefined) {
+      process.exitCode = INTERRUPTED;
+      const at = where ?? options.results;
+      // An interrupted run's resumption writes them too, with the cases it still lacks.
+      const resume =
+        verdict === undefined && options.resumeCommand !== undefined
+          ? `; or finish the run, which writes them, with: ${options.resumeCommand}`
+          : '';
+      stderr.write(
+        `${why}; the results are written${at === undefined ? '' : ` to ${at}`}; ${left}${resume}\n`,
+      );
+    } else if (where !== undefined) stderr.write(`${why}; the results are written to ${where}\n`);
     else if (chosen === null) stderr.write(`${why}\n`);
   };
   process.on('beforeExit', onBeforeExit);

@@ -20,6 +20,7 @@ import { formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { RunControl } from '../run/control.ts';
 import { guardProcess } from './exit-guard.ts';
 import { checkOutputPaths } from './output-paths.ts';
+import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import {
   describeWriteFailure,
@@ -85,6 +86,8 @@ export interface RunOutcome {
   artifact: ResultsArtifact;
   config: LoadedConfig;
   exitCode: number;
+  /** The files that could not be written (`path` as given), and where each was kept instead. */
+  unwritten: readonly WriteFailure[];
 }
 
 /**
@@ -223,6 +226,8 @@ export async function executeRun(
   // The same, kept once it is on disk: what an exit the CLI chose then ends with.
   let finished: ResultsArtifact | undefined;
   const own = createReporters(specs, reporterContext(ctx));
+  // What an exit the CLI chooses after the last case leaves unwritten (--junit, --report).
+  const pendingReports = trackPendingReports(specs, own);
   // Once the artifact reporter has written the file (or said why it could not), an exit no
   // longer has results of this run to save: the guard leaves the file as it is.
   own.splice(specs.findIndex((spec) => spec.name === 'artifact') + 1, 0, {
@@ -231,7 +236,7 @@ export async function executeRun(
     },
   });
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.
-  const log = new CaseSpool();
+  const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}\n`) });
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = new Date();
@@ -266,6 +271,8 @@ export async function executeRun(
     // Every case finished: the results are whole, and the exit code is their verdict's.
     finishedExitCode: () =>
       finished === undefined || finished.interrupted ? undefined : verdictCode(finished),
+    reportsLeft: () => pendingReports.left(args.output),
+    results: args.output,
     writePartial: ({ result }) => {
       const partial = runArtifact({
         runs: result.runs,
@@ -345,15 +352,15 @@ export async function executeRun(
     for (const line of interruptedLines(args.output, unwritten, args.resumeCommand)) {
       ctx.stderr.write(`${line}\n`);
     }
-    return { artifact, config, exitCode: EXIT.interrupted };
+    return { artifact, config, exitCode: EXIT.interrupted, unwritten };
   }
   if (unwritten.length > 0) {
     for (const failure of unwritten) {
       ctx.stderr.write(`error: ${describeWriteFailure(failure, 'the run finished')}\n`);
     }
-    return { artifact, config, exitCode: EXIT.unwritten };
+    return { artifact, config, exitCode: EXIT.unwritten, unwritten };
   }
-  return { artifact, config, exitCode: verdictCode(artifact) };
+  return { artifact, config, exitCode: verdictCode(artifact), unwritten };
 }
 
 function verdictCode(artifact: ResultsArtifact): number {

@@ -3,6 +3,7 @@ import {
   closeSync,
   constants,
   fstatSync,
+  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -153,6 +154,9 @@ export async function writeAtomically(
   try {
     try {
       await write(file);
+      // On disk before it takes the target's name: else a power cut after the rename can
+      // leave an empty file where the complete one was (the rename reaches the disk first).
+      await file.sync();
     } finally {
       // Closed in any case; a close that fails (a network file system reports a full disk
       // only then) fails the write as well.
@@ -168,6 +172,7 @@ export async function writeAtomically(
   } catch (error) {
     throw new WriteKeptError(tmp, error);
   }
+  syncFolder(dirname(target.path));
 }
 
 /**
@@ -195,6 +200,7 @@ export function writeAtomicallySync(path: string, write: (fd: number) => void): 
   try {
     try {
       write(fd);
+      fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -207,6 +213,49 @@ export function writeAtomicallySync(path: string, write: (fd: number) => void): 
   } catch (error) {
     throw new WriteKeptError(tmp, error);
   }
+  syncFolder(dirname(target.path));
+}
+
+/**
+ * Makes the rename durable: the folder's entry for the new file reaches the disk. Some
+ * platforms and file systems refuse to sync a folder (EINVAL, EISDIR), which leaves nothing to
+ * do. Any other failure is thrown: the file is in place, but whether it survives a power cut is
+ * unknown, and the caller reports that as a write that failed. Synchronous: it runs once per
+ * file written (the artifact and reports at the end of a run), never per case.
+ */
+export function syncFolder(folder: string): void {
+  let fd: number;
+  try {
+    fd = openSync(folder, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+  } catch (error) {
+    // Windows opens no folder as a file: there, a rename is as durable as it gets.
+    if (refusesFolderSync(error)) return;
+    throw unsynced(folder, error);
+  }
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    if (!refusesFolderSync(error)) throw unsynced(folder, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The errors of a platform or file system that cannot sync a folder at all. */
+function refusesFolderSync(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EINVAL' || code === 'EISDIR';
+}
+
+/** A folder sync that failed after the rename: the file is there, its durability unknown. */
+function unsynced(folder: string, error: unknown): Error {
+  const cause = error as NodeJS.ErrnoException;
+  return Object.assign(
+    new Error(
+      `the file was renamed into ${folder}, but that folder could not be synced to disk: ${cause.message}`,
+    ),
+    { code: cause.code ?? 'EIO', cause },
+  );
 }
 
 /**

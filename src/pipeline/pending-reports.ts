@@ -1,0 +1,61 @@
+/**
+ * The reports a run writes after its artifact (`--junit`, `--report`), each pending until its
+ * reporter is done with it (written, or told as a failure): what an exit the CLI chooses then (a
+ * second Ctrl-C) leaves unwritten, and how to make what can be made from the results.
+ */
+import type { ReporterSpec } from '../report/registry.ts';
+import type { Reporter } from '../report/reporter.ts';
+
+/** The reports still pending, in words. */
+export interface PendingReports {
+  /**
+   * `not written: junit.xml (--junit), …; make the HTML report from them with: …`, with
+   * `output` the results file as the user named it; undefined when none is pending.
+   */
+  left(output: string): string | undefined;
+}
+
+/**
+ * Watches the file reports among `specs`: a reporter is put into `reporters` (made from `specs`,
+ * in their order; their `onRunEnd`s run one after another) right after each, which marks it done.
+ */
+export function trackPendingReports(
+  specs: readonly ReporterSpec[],
+  reporters: Reporter[],
+): PendingReports {
+  const pending = new Map<string, string>();
+  for (const spec of specs) {
+    if (spec.name === 'junit') pending.set(spec.shown ?? spec.path, '--junit');
+    if (spec.name === 'html') pending.set(spec.shown ?? spec.path, '--report');
+  }
+  for (let at = specs.length - 1; at >= 0; at--) {
+    const spec = specs[at];
+    if (spec?.name !== 'junit' && spec?.name !== 'html') continue;
+    const shown = spec.shown ?? spec.path;
+    reporters.splice(at + 1, 0, { onRunEnd: () => void pending.delete(shown) });
+  }
+  return {
+    left(output) {
+      if (pending.size === 0) return undefined;
+      const names = [...pending].map(([path, flag]) => `${path} (${flag})`);
+      const report = [...pending].find(([, flag]) => flag === '--report')?.[0];
+      const how = [
+        ...(report !== undefined
+          ? [
+              `make the HTML report from them with: evals report ${shellWord(output)} -o ${shellWord(report)}`,
+            ]
+          : []),
+        // No command makes a JUnit file from an artifact.
+        ...([...pending.values()].includes('--junit')
+          ? ['the JUnit report is written only by a run (evals run again to get it)']
+          : []),
+      ];
+      return `not written: ${names.join(', ')}; ${how.join('; ')}`;
+    },
+  };
+}
+
+/** `word` as one POSIX shell word (as `resumeCommand` quotes the command it prints). */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

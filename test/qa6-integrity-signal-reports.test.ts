@@ -1,0 +1,149 @@
+/**
+ * A second Ctrl-C while `--junit` and `--report` are being written, after the artifact: the
+ * run quits, and says which files it did not write and how to make the report from the results
+ * it kept (exit 130: the run ended short of what it was asked to write). The JUnit target is a
+ * FIFO nobody reads, so its write waits for as long as the test wants: no timing involved.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import type { ResultsArtifact } from '../src/types/index.ts';
+import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
+
+/** `evals ...args` from the sources, launched as bin/evals.js launches the bundle. */
+function evals(
+  args: string[],
+  dir: string,
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<CliResult> {
+  const main = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
+  writeFileSync(
+    join(dir, 'evals-src.mjs'),
+    `const { main } = await import(${JSON.stringify(main)});\nconst code = await main(process.argv.slice(2));\nprocess.exitCode = code;\nsetTimeout(() => process.exit(code), 1000).unref();\n`,
+  );
+  return runNode(['--import', import.meta.resolve('tsx'), 'evals-src.mjs', ...args], {
+    cwd: dir,
+    timeoutMs: 60_000,
+    ...(onSpawn ? { onSpawn } : {}),
+  });
+}
+
+/** Two passing cases; with `interruptAt`, the run's own case of that id sends it a Ctrl-C. */
+function project(interruptAt?: string): string {
+  const dir = scratch();
+  writeFiles(dir, {
+    'evals.yaml': [
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { cases: [{ q: a0 }, { q: a1 }, { q: a2 }] }',
+      '    concurrency: 1',
+      '    function: ./fn.mjs#fn',
+      '    evaluators:',
+      '      - { use: contains, with: { values: [a] } }',
+      '',
+    ].join('\n'),
+    'fn.mjs': `export async function fn({ testCase }) {\n  if (testCase.q === ${JSON.stringify(interruptAt ?? '')}) {\n    // Returns once the CLI heard it: no case starts after this one.\n    const heard = new Promise((resolve) => process.once('SIGINT', resolve));\n    process.kill(process.pid, 'SIGINT');\n    await heard;\n  }\n  return testCase.q;\n}\n`,
+  });
+  execFileSync('mkfifo', [join(dir, 'junit.xml')]);
+  return dir;
+}
+
+/** After the partial artifact of a run its case a0 interrupted: the second Ctrl-C. */
+function secondSignalDuringReports(dir: string) {
+  return (child: ChildProcess): void => {
+    let stderr = '';
+    let sent = false;
+    let reader: number | undefined;
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes('results written to out.json')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+      if (reader === undefined && stderr.includes('quit at the second signal')) {
+        reader = openSync(join(dir, 'junit.xml'), constants.O_RDONLY | constants.O_NONBLOCK);
+      }
+    });
+    child.on('exit', () => {
+      if (reader !== undefined) closeSync(reader);
+    });
+  };
+}
+
+/**
+ * Once the artifact is written (the JUnit write then waits on its FIFO), one Ctrl-C; once the
+ * CLI said it is stopping, another. Once it quit, a reader opens the FIFO, so no write of the
+ * dying process is left waiting on it.
+ */
+function twoSignalsDuringReports(dir: string) {
+  return (child: ChildProcess): void => {
+    let stderr = '';
+    let sent = 0;
+    let reader: number | undefined;
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (sent === 0 && stderr.includes('results written to out.json')) {
+        sent = 1;
+        child.kill('SIGINT');
+      }
+      if (sent === 1 && stderr.includes('stopping:')) {
+        sent = 2;
+        child.kill('SIGINT');
+      }
+      if (reader === undefined && stderr.includes('quit at the second signal')) {
+        reader = openSync(join(dir, 'junit.xml'), constants.O_RDONLY | constants.O_NONBLOCK);
+      }
+    });
+    child.on('exit', () => {
+      if (reader !== undefined) closeSync(reader);
+    });
+  };
+}
+
+describe('a second Ctrl-C while the reports are written after the artifact', () => {
+  it('names the files left unwritten and the command that makes the report; exit 130', async () => {
+    const dir = project();
+    const r = await evals(
+      ['run', '-o', 'out.json', '--junit', 'junit.xml', '--report', 'report.html'],
+      dir,
+      twoSignalsDuringReports(dir),
+    );
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(
+      r.stderr,
+      /quit at the second signal; the results are written to out\.json; not written: junit\.xml \(--junit\), report\.html \(--report\); make the HTML report from them with: evals report out\.json -o report\.html; the JUnit report is written only by a run/,
+    );
+    const artifact = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as ResultsArtifact;
+    assert.equal(artifact.interrupted, false);
+    assert.equal(artifact.runs[0]?.cases.length, 3);
+    assert.equal(existsSync(join(dir, 'report.html')), false);
+
+    // The command it printed makes the report from the kept results.
+    const command = /make the HTML report from them with: (.+?);/.exec(r.stderr)?.[1];
+    assert.ok(command !== undefined, r.stderr);
+    const made = await evals(command.split(' ').slice(1), dir);
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<html/i);
+  });
+
+  it('after an interrupt mid-run, it also prints the command that finishes the run', async () => {
+    const dir = project('a0');
+    const r = await evals(
+      ['run', '-o', 'out.json', '--junit', 'junit.xml', '--report', 'report.html'],
+      dir,
+      secondSignalDuringReports(dir),
+    );
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /stopping: no new cases start/);
+    assert.match(
+      r.stderr,
+      /quit at the second signal; the results are written to out\.json; not written: junit\.xml \(--junit\), report\.html \(--report\); .*; or finish the run, which writes them, with: evals run --junit junit\.xml --report report\.html --resume out\.json\n/,
+    );
+    const artifact = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as ResultsArtifact;
+    assert.equal(artifact.interrupted, true);
+  });
+});
