@@ -52,7 +52,7 @@ export const TESTSET_SHOW = {
     ...IDENTITY,
     json: {
       type: 'boolean',
-      help: 'Print one object per row with id, contentId, line, data and metadata',
+      help: 'Print one object per row with id, contentId, line, data and meta',
     },
     help: HELP,
   },

@@ -127,7 +127,12 @@ export async function convertCommand(
     ctx.stderr.write(`error: ${line}\n`);
     return EXIT_UNWRITTEN;
   }
-  ctx.stdout.write(`${await wroteLine(input, outArg, outAbs, after.cases.length, kept, ctx)}\n`);
+  // Rows as written (an exact duplicate row stays in the file, read as one case with it).
+  const rows = {
+    written: reread.ok ? reread.rows.length : after.cases.length,
+    cases: after.cases.length,
+  };
+  ctx.stdout.write(`${await wroteLine(input, outArg, outAbs, rows, kept, ctx)}\n`);
   return 0;
 }
 
@@ -141,7 +146,7 @@ async function wroteLine(
   input: TestsetLocation,
   outArg: string,
   outAbs: string,
-  rows: number,
+  rows: { written: number; cases: number },
   kept: boolean,
   ctx: CommandContext,
 ): Promise<string> {
@@ -153,7 +158,11 @@ async function wroteLine(
     revisionOf(input, inId ?? ''),
     revisionOf(output, outId ?? ''),
   ]);
-  const head = `wrote ${plural(rows, 'row')} to ${outArg}`;
+  const repeated =
+    rows.written !== rows.cases
+      ? ` (${plural(rows.cases, 'case')}: a row that repeats another exactly is one case)`
+      : '';
+  const head = `wrote ${plural(rows.written, 'row')}${repeated} to ${outArg}`;
   const ids = `the testset id, mixed into every content id, is "${outId}" here and "${inId}" for ${shown(input)}`;
   if (!kept) {
     const also = inId === outId ? '' : `; ${ids}`;
