@@ -101,7 +101,7 @@ export const RUN = {
     help: HELP,
   },
   footer: [
-    'Exit codes: 0 verdict pass · 1 verdict fail, or the run was cut short from inside (user code called process.exit; the partial artifact is written first) · 2 bad usage or config, or an output path that cannot be written (nothing ran) · 3 the run finished but a result file could not be written (the message says where the results were kept) · 130 interrupted (the partial artifact is written first, with interrupted: true, and the --resume command to finish it is printed).',
+    'Exit codes: 0 verdict pass · 1 verdict fail, or the run was cut short from inside (user code called process.exit; the partial artifact is written first) · 2 bad usage or config, or an output path that cannot be written (nothing ran) · 3 the run finished but a result file could not be written (the message says where the results were kept) · 130 interrupted (the partial artifact is written first, with interrupted: true, and the --resume command to finish it is printed), or stopped by a second signal while --junit or --report were being written (the artifact is written; the message names what was not and how to make it).',
   ],
 } satisfies CommandSpec;
 
