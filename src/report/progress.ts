@@ -61,15 +61,7 @@ export function createProgressBoard(
 ): ProgressBoard {
   const lanes = new Map<object, LaneStatus>();
   let drawn = false;
-  let broken = false;
-  const emit = (text: string): void => {
-    if (broken) return;
-    try {
-      write(text);
-    } catch {
-      broken = true;
-    }
-  };
+  const emit = silentOnFailure(write);
   const line = (): string => {
     const statuses = [...lanes.values()];
     const text =
@@ -135,7 +127,6 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
 
   let started = false;
   let stopped = false;
-  let broken = false;
   let total = 0;
   let done = 0;
   let passed = 0;
@@ -147,15 +138,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   let groupOpen = false;
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  // A reporter must never break a run: a closed pipe turns it silent instead of throwing.
-  const emit = (text: string): void => {
-    if (broken) return;
-    try {
-      write(text);
-    } catch {
-      broken = true;
-    }
-  };
+  const emit = silentOnFailure(write);
 
   const statusLine = (at: number): string => {
     const counts = `${formatCount(done)}/${formatCount(total)}`;
@@ -274,4 +257,20 @@ export function formatDuration(ms: number, precise: boolean): string {
   const minutes = Math.floor(totalSeconds / 60);
   if (minutes < 60) return `${minutes}m${String(totalSeconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/**
+ * `write`, turned silent from its first failure on: a reporter must never break a run, so a
+ * closed pipe stops the progress instead of throwing.
+ */
+function silentOnFailure(write: (text: string) => void): (text: string) => void {
+  let broken = false;
+  return (text) => {
+    if (broken) return;
+    try {
+      write(text);
+    } catch {
+      broken = true;
+    }
+  };
 }
