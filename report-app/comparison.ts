@@ -6,7 +6,17 @@
  */
 import type { ComparisonRowView, ComparisonView, ReportModel } from '../src/report/html-model.ts';
 import type { CaseView } from '../src/report/html-model.ts';
-import { count, el, percent, points, pointsChange, score, scoreChange, section } from './dom.ts';
+import {
+  count,
+  el,
+  gridTable,
+  percent,
+  points,
+  pointsChange,
+  score,
+  scoreChange,
+  section,
+} from './dom.ts';
 import { NEWLY_FAILING } from './table.ts';
 
 /** Newly failing cases listed by name; the rest are counted (the case table has them all). */
@@ -36,20 +46,7 @@ export function comparisonSection(
     ...comparison.warnings.map((warning) =>
       el('p', { class: 'warning' }, el('strong', {}, warning.title), ' ', warning.detail),
     ),
-    el(
-      'table',
-      { class: 'grid' },
-      el(
-        'thead',
-        {},
-        el(
-          'tr',
-          {},
-          ...['run', 'metric', 'base', 'head', 'Δ', 'CI', ''].map((h) => el('th', {}, h)),
-        ),
-      ),
-      el('tbody', {}, ...rows),
-    ),
+    gridTable(['run', 'metric', 'base', 'head', 'Δ', 'CI', ''], rows),
     el(
       'p',
       { class: 'note' },

@@ -40,3 +40,17 @@ export {
 export function section(title: string, id: string, ...children: Child[]): HTMLElement {
   return el('section', { id }, el('h2', {}, title), ...children);
 }
+
+/** A `grid` table: a header row of `heads` (text or `<th>` cells), then `rows`. */
+export function gridTable(
+  heads: readonly (string | HTMLElement)[],
+  rows: readonly Node[],
+): HTMLElement {
+  const cells = heads.map((h) => (typeof h === 'string' ? el('th', {}, h) : h));
+  return el(
+    'table',
+    { class: 'grid' },
+    el('thead', {}, el('tr', {}, ...cells)),
+    el('tbody', {}, ...rows),
+  );
+}

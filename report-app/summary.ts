@@ -4,7 +4,7 @@
  */
 import type { GridMatrix } from '../src/report/grid-matrix.ts';
 import type { ReportModel, RunView } from '../src/report/html-model.ts';
-import { cost, count, el, percent, plural, score, seconds, section } from './dom.ts';
+import { cost, count, el, gridTable, percent, plural, score, seconds, section } from './dom.ts';
 import { gateSentence } from './wording.ts';
 
 /** The verdict banner: one sentence and the totals. */
@@ -193,22 +193,17 @@ export function runsTable(model: ReportModel): HTMLElement {
       el('td', {}, run.evaluators.map((e) => `${e.id} ${score(e.mean)}`).join(' · ')),
     ),
   );
-  return el(
-    'table',
-    { class: 'grid' },
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        ...['run', 'verdict', 'cases', 'pass rate', 'failed', 'errored'].map((h) =>
-          el('th', {}, h),
-        ),
-        ...extra.heads,
-        el('th', {}, 'evaluator means'),
-      ),
-    ),
-    el('tbody', {}, ...rows),
+  return gridTable(
+    [
+      'run',
+      'verdict',
+      'cases',
+      'pass rate',
+      'failed',
+      'errored',
+      ...extra.heads,
+      'evaluator means',
+    ],
+    rows,
   );
 }
