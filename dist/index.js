@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve19, reject) => {
+          return new Promise((resolve21, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve19(data);
+              return err ? reject(err) : resolve21(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve19, reject) => {
+          return new Promise((resolve21, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve19(data);
+              ) : resolve21(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve19, reject) => {
-        res = resolve19;
+      const promise = new Promise((resolve21, reject) => {
+        res = resolve21;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject) => {
+      const waitForDrain = () => new Promise((resolve21, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve21;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject) => {
+      const waitForDrain = () => new Promise((resolve21, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve21;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve19) => {
+        return new Promise((resolve21) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve19;
+            this[kClosedResolve] = resolve21;
           } else {
-            resolve19(null);
+            resolve21(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve21) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve19(null);
+            resolve21(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve19, reject) => {
+        const socket = await new Promise((resolve21, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve19(socket2);
+              resolve21(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve19) => {
-            this[kClosedResolve] = resolve19;
+          await new Promise((resolve21) => {
+            this[kClosedResolve] = resolve21;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve19, reject) => {
+        return await new Promise((resolve21, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve19(null);
+              resolve21(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve19,
+              resolve: resolve21,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve19, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve21, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body, length2));
+          resolve21(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body, length2)));
+          resolve21(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body, length2).buffer);
+          resolve21(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body, { type: stream[kContentType] }));
+          resolve21(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body, length2));
+          resolve21(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve21, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve21(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve21, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve21(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve21, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve21(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve21, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve21(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve19, reject) => agent.dispatch(
+        return new Promise((resolve21, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve19({
+              resolve21({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve19({
+              resolve21({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve19) => {
-        setTimeout(resolve19, ms).unref();
+      return new Promise((resolve21) => {
+        setTimeout(resolve21, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve19) {
-          resolve19(value);
+        return value instanceof P ? value : new P(function(resolve21) {
+          resolve21(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve19, reject) {
+      return new (P || (P = Promise))(function(resolve21, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve19) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve21) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve19(output.toString());
+              resolve21(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve19) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve21) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve19(Buffer.concat(chunks));
+              resolve21(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve19, reject) => {
+          return new Promise((resolve21, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve19(res);
+                resolve21(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve19) => setTimeout(() => resolve19(), ms));
+          return new Promise((resolve21) => setTimeout(() => resolve21(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve19, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve21, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve19(response);
+              resolve21(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve19(response);
+              resolve21(response);
             }
           }));
         });
@@ -20386,8 +20386,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve19, reject) {
-            return setTimeout(resolve19, t);
+          return new this.Promise(function(resolve21, reject) {
+            return setTimeout(resolve21, t);
           });
         }
         computePenalty() {
@@ -20598,15 +20598,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve19, returned, task;
+          var args, cb, error2, reject, resolve21, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve19, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve21, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve19(returned);
+                  return resolve21(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20621,13 +20621,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve19;
-          resolve19 = reject = null;
+          var promise, reject, resolve21;
+          resolve21 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve19 = _resolve;
+            resolve21 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve19, reject });
+          this._queue.push({ task, args, resolve: resolve21, reject });
           this._tryToRun();
           return promise;
         }
@@ -21028,14 +21028,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve19, reject) => {
+              return new this.Promise((resolve21, reject) => {
                 if (finished()) {
-                  return resolve19();
+                  return resolve21();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve19();
+                      return resolve21();
                     }
                   });
                 }
@@ -21128,9 +21128,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve19, reject) {
+              return new this.Promise(function(resolve21, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve19)(args3);
+                  return (args3[0] != null ? reject : resolve21)(args3);
                 });
               });
             };
@@ -21322,7 +21322,8 @@ function callUsage(result, model, prices) {
     cacheHits: 0,
     promptTokens,
     completionTokens,
-    cost: priced({ promptTokens, completionTokens }, model, prices),
+    // An answer that did not report its tokens was billed for some all the same: unknown.
+    cost: result.usage.unreported === true ? null : priced({ promptTokens, completionTokens }, model, prices),
     latencyMs: result.latencyMs,
     ...retriesOf(result.attempts)
   };
@@ -24462,7 +24463,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve19.call(this, root2, ref);
+      let _sch = resolve21.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24489,7 +24490,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve19(root2, ref) {
+    function resolve21(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25353,7 +25354,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve19(baseURI, relativeURI, options2) {
+    function resolve21(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -25389,50 +25390,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative7, options2, skipNormalization) {
+    function resolveComponent(base, relative8, options2, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse6(serialize(base, options2), options2);
-        relative7 = parse6(serialize(relative7, options2), options2);
+        relative8 = parse6(serialize(relative8, options2), options2);
       }
       options2 = options2 || {};
-      if (!options2.tolerant && relative7.scheme) {
-        target.scheme = relative7.scheme;
-        target.userinfo = relative7.userinfo;
-        target.host = relative7.host;
-        target.port = relative7.port;
-        target.path = removeDotSegments(relative7.path || "");
-        target.query = relative7.query;
+      if (!options2.tolerant && relative8.scheme) {
+        target.scheme = relative8.scheme;
+        target.userinfo = relative8.userinfo;
+        target.host = relative8.host;
+        target.port = relative8.port;
+        target.path = removeDotSegments(relative8.path || "");
+        target.query = relative8.query;
       } else {
-        if (relative7.userinfo !== void 0 || relative7.host !== void 0 || relative7.port !== void 0) {
-          target.userinfo = relative7.userinfo;
-          target.host = relative7.host;
-          target.port = relative7.port;
-          target.path = removeDotSegments(relative7.path || "");
-          target.query = relative7.query;
+        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
+          target.userinfo = relative8.userinfo;
+          target.host = relative8.host;
+          target.port = relative8.port;
+          target.path = removeDotSegments(relative8.path || "");
+          target.query = relative8.query;
         } else {
-          if (!relative7.path) {
+          if (!relative8.path) {
             target.path = base.path;
-            if (relative7.query !== void 0) {
-              target.query = relative7.query;
+            if (relative8.query !== void 0) {
+              target.query = relative8.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative7.path[0] === "/") {
-              target.path = removeDotSegments(relative7.path);
+            if (relative8.path[0] === "/") {
+              target.path = removeDotSegments(relative8.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative7.path;
+                target.path = "/" + relative8.path;
               } else if (!base.path) {
-                target.path = relative7.path;
+                target.path = relative8.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative7.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative7.query;
+            target.query = relative8.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -25440,7 +25441,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative7.fragment;
+      target.fragment = relative8.fragment;
       return target;
     }
     function equal(uriA, uriB, options2) {
@@ -25744,7 +25745,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve19,
+      resolve: resolve21,
       resolveComponent,
       equal,
       serialize,
@@ -30049,34 +30050,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         open4(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve19(zipfile);
+          resolve21(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve19(zipfile);
+          resolve21(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve19(zipfile);
+          resolve21(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve19(zipfile);
+          resolve21(zipfile);
         });
       });
     }
@@ -30360,15 +30361,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve19 } = pendingResolveReject;
+        let { resolve: resolve21 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve19({ value: entry });
+        resolve21({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve19 } = pendingResolveReject;
+        let { resolve: resolve21 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve19({ done: true });
+        resolve21({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -30381,9 +30382,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve19, reject) => {
+          const promise = new Promise((resolve21, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve19, reject };
+            pendingResolveReject = { resolve: resolve21, reject };
           });
           self2.readEntry();
           return promise;
@@ -30572,26 +30573,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve19(readStream);
+          resolve21(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve19(readStream);
+          resolve21(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve21, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve19(localFileHeader);
+          resolve21(localFileHeader);
         });
       });
     };
@@ -31271,6 +31272,31 @@ var init_format_count = __esm({
   }
 });
 
+// src/shared/format-numbers.ts
+function formatPercent(rate) {
+  const percent = Math.round(rate * 1e3) / 10;
+  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
+}
+function formatCost(dollars) {
+  if (dollars > 0 && dollars < 1e-6) return "<$0.000001";
+  if (dollars > 0 && dollars < 1e-4) {
+    const decimals = 1 - Math.floor(Math.log10(dollars));
+    return `$${dollars.toFixed(decimals).replace(/0+$/, "")}`;
+  }
+  const [whole2 = "0", cents = ""] = dollars.toFixed(dollars >= 100 ? 2 : 4).split(".");
+  return `$${formatCount(Number(whole2))}.${cents}`;
+}
+function formatSeconds(ms) {
+  const tenths = Math.round(ms / 100);
+  return `${formatCount(Math.floor(tenths / 10))}.${tenths % 10} s`;
+}
+var init_format_numbers = __esm({
+  "src/shared/format-numbers.ts"() {
+    "use strict";
+    init_format_count();
+  }
+});
+
 // src/report/testset-text.ts
 function isHashId(id) {
   return /^[0-9a-f]{64}$/.test(id);
@@ -31283,10 +31309,6 @@ var init_testset_text = __esm({
 });
 
 // src/report/labels.ts
-function formatPercent(rate) {
-  const percent = Math.round(rate * 1e3) / 10;
-  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
-}
 function plural(count, noun) {
   return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
@@ -31378,18 +31400,10 @@ function describeUsage(usage) {
   const parts = [
     `model calls: ${formatCount(total)}${usage.cacheHits > 0 ? ` (${formatCount(usage.cacheHits)} from the cache)` : ""}`,
     `tokens: ${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} completion`,
-    `cost: ${usage.cost === null ? "unknown (no price for a model used)" : formatCost(usage.cost)}`,
-    `time in calls: ${(usage.latencyMs / 1e3).toFixed(1)} s`
+    `cost: ${usage.cost === null ? "unknown (no price for a model used, or tokens not reported)" : formatCost(usage.cost)}`,
+    `time in calls: ${formatSeconds(usage.latencyMs)}`
   ];
   return parts.join(" \xB7 ");
-}
-function formatCost(dollars) {
-  if (dollars > 0 && dollars < 1e-6) return "<$0.000001";
-  if (dollars > 0 && dollars < 1e-4) {
-    const decimals = 1 - Math.floor(Math.log10(dollars));
-    return `$${dollars.toFixed(decimals).replace(/0+$/, "")}`;
-  }
-  return `$${dollars.toFixed(dollars >= 100 ? 2 : 4)}`;
 }
 var SHORT_ID_LENGTH, NOISE_LINE, BLOCK_END, BLOCK_START;
 var init_labels = __esm({
@@ -31398,6 +31412,7 @@ var init_labels = __esm({
     init_grid_value_text();
     init_threshold();
     init_format_count();
+    init_format_numbers();
     init_testset_text();
     SHORT_ID_LENGTH = 12;
     NOISE_LINE = /^\s*$|^\s+at\s|^\s*\^+\s*$|^Node\.js v\d|^\s*\.\.\. \d+ lines? matching/;
@@ -31409,16 +31424,16 @@ var init_labels = __esm({
 // src/report/case-text.ts
 function distinctShortIds(ids) {
   const unique = [...new Set(ids)].sort();
-  const shown = /* @__PURE__ */ new Map();
+  const shown2 = /* @__PURE__ */ new Map();
   unique.forEach((id, index) => {
     const shared = Math.max(
       commonPrefix(id, unique[index - 1] ?? ""),
       commonPrefix(id, unique[index + 1] ?? "")
     );
     const keep = Math.max(MIN_PREFIX, shared + 1);
-    shown.set(id, id.length > keep + 1 ? `${id.slice(0, keep)}${ELLIPSIS2}` : id);
+    shown2.set(id, id.length > keep + 1 ? `${id.slice(0, keep)}${ELLIPSIS2}` : id);
   });
-  return shown;
+  return shown2;
 }
 function commonPrefix(a, b) {
   let at = 0;
@@ -31491,6 +31506,122 @@ var init_case_text = __esm({
         return [...this.#counts.entries()].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count);
       }
     };
+  }
+});
+
+// src/report/agreement-text.ts
+function agreementsOf(evaluators) {
+  return Object.entries(evaluators).flatMap(
+    ([id, stats]) => stats.agreement === void 0 ? [] : [[id, stats.agreement]]
+  );
+}
+function agreementLine(id, agreement) {
+  const kappa2 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
+  const parts = [];
+  if (agreement.kappa === null) {
+    parts.push(
+      agreement.compared === 0 ? "no labelled row judged" : `${kappa2} undefined (every verdict the same)`
+    );
+  } else {
+    const ci = agreement.kappaCi;
+    parts.push(
+      `${kappa2} ${agreement.kappa.toFixed(2)}${ci ? ` (95% CI ${ci.low.toFixed(2)}\u2026${ci.high.toFixed(2)})` : ""}`
+    );
+  }
+  if (agreement.accuracy !== null) {
+    const ci = agreement.accuracyCi;
+    parts.push(
+      `accuracy ${formatPercent(agreement.accuracy)}${ci ? ` (95% CI ${formatPercent(ci.low)}\u2026${formatPercent(ci.high)})` : ""}`
+    );
+  }
+  const rows = [plural(agreement.compared, "labelled row")];
+  if (agreement.unjudged > 0) rows.push(`${formatCount(agreement.unjudged)} not judged`);
+  if (agreement.unrecognized > 0)
+    rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
+  parts.push(rows.join(", "));
+  return `${id} vs human labels (column ${agreement.column}): ${parts.join(" \xB7 ")}`;
+}
+var init_agreement_text = __esm({
+  "src/report/agreement-text.ts"() {
+    "use strict";
+    init_labels();
+  }
+});
+
+// src/report/html-model-compared.ts
+function comparedOf(result, show) {
+  const recorded = result.evaluations.find(
+    (e) => e.metadata?.expected !== void 0 && e.metadata.actual !== void 0
+  ) ?? result.evaluations.find((e) => e.metadata?.expected !== void 0);
+  if (recorded !== void 0 && recorded.metadata) {
+    const expected = whole(recorded.metadata.expected, result.data);
+    if (recorded.metadata.actual === void 0) {
+      return { expected: show(expected.value), actual: null, what: "the whole output" };
+    }
+    const actual = whole(recorded.metadata.actual, result.output);
+    const id = recorded.evaluator;
+    const what = actual.path === null ? `the value ${id} compared, as it recorded it${isCut(recorded.metadata.actual) ? " (cut)" : ""}` : actual.path === "" ? `the output (what ${id} compared)` : `output${actual.path} (what ${id} compared)`;
+    return { expected: show(expected.value), actual: show(actual.value), what };
+  }
+  const data = result.data;
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
+  const fields = data;
+  const key = EXPECTED_FIELDS.find(
+    (field) => fields[field] !== void 0 && fields[field] !== null
+  );
+  if (key === void 0) return null;
+  return { expected: show(fields[key]), actual: null, what: "the whole output" };
+}
+function whole(recorded, within) {
+  const text2 = textOf(recorded);
+  const cut = typeof recorded === "string" ? CUT_NOTE.exec(recorded) : null;
+  const prefix = cut === null ? null : text2.slice(0, cut.index);
+  const length2 = cut === null || prefix === null ? -1 : prefix.length + Number(cut[1]?.replace(/,/g, ""));
+  const matches = (value) => {
+    const candidate = textOf(value);
+    if (candidate === text2) return true;
+    return prefix !== null && candidate.length === length2 && candidate.startsWith(prefix);
+  };
+  let visited = 0;
+  const queue = [
+    { value: within, path: "", depth: 0 }
+  ];
+  for (let at = 0; at < queue.length && visited < MAX_VISITED; at++) {
+    const { value, path, depth: depth2 } = queue[at];
+    visited++;
+    if (matches(value)) return { value, path };
+    if (value === null || typeof value !== "object" || depth2 >= MAX_DEPTH) continue;
+    const entries = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item]) : Object.entries(value).map(([key, item]) => [
+      memberPath(key),
+      item
+    ]);
+    for (const [step, item] of entries)
+      queue.push({ value: item, path: path + step, depth: depth2 + 1 });
+  }
+  return { value: recorded, path: null };
+}
+function textOf(value) {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}
+function isCut(recorded) {
+  return typeof recorded === "string" && CUT_NOTE.test(recorded);
+}
+function memberPath(key) {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+var EXPECTED_FIELDS, CUT_NOTE, MAX_VISITED, MAX_DEPTH;
+var init_html_model_compared = __esm({
+  "src/report/html-model-compared.ts"() {
+    "use strict";
+    EXPECTED_FIELDS = ["expected", "expected_output", "expectedOutput", "reference", "answer"];
+    CUT_NOTE = /\u2026 \((\d[\d,]*) more characters\)$/;
+    MAX_VISITED = 2e3;
+    MAX_DEPTH = 6;
   }
 });
 
@@ -31960,9 +32091,9 @@ var init_comparison_lost_scores = __esm({
 function visibleFixed(value, digits) {
   const size = Math.abs(value);
   if (size < ROUNDING) return 0 .toFixed(digits);
-  let shown = digits;
-  while (shown < MAX_DIGITS2 && size < 0.5 * 10 ** -shown) shown++;
-  return size.toFixed(shown === digits ? digits : Math.min(MAX_DIGITS2, shown + 1));
+  let shown2 = digits;
+  while (shown2 < MAX_DIGITS2 && size < 0.5 * 10 ** -shown2) shown2++;
+  return size.toFixed(shown2 === digits ? digits : Math.min(MAX_DIGITS2, shown2 + 1));
 }
 function isZeroShown(value) {
   return Math.abs(value) < ROUNDING;
@@ -31973,6 +32104,198 @@ var init_comparison_numbers = __esm({
     "use strict";
     ROUNDING = 1e-9;
     MAX_DIGITS2 = 9;
+  }
+});
+
+// src/shared/canonical-json.ts
+function canonicalJson(value) {
+  const flat = flatRecordJson(value);
+  if (flat !== void 0) return flat;
+  const sorted = sortedCopy(value, 0);
+  const text2 = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
+  if (text2 === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  return text2;
+}
+function sameKeys(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+function sortedOrder(keys, depth2) {
+  const cache = depth2 < CACHED_DEPTHS ? cachedOrders[depth2] ??= [] : void 0;
+  if (cache !== void 0) {
+    for (const entry of cache) if (sameKeys(entry.keys, keys)) return entry.order;
+  }
+  let order = [...keys].sort();
+  for (const key of keys) {
+    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
+      order = null;
+      break;
+    }
+  }
+  if (cache !== void 0) {
+    cache.unshift({ keys, order });
+    if (cache.length > ORDERS_PER_DEPTH) cache.pop();
+  }
+  return order;
+}
+function flatRecordJson(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return void 0;
+  const record3 = value;
+  const order = sortedOrder(Object.keys(record3), 0);
+  if (order === null) return void 0;
+  let quoted = quotedKeys.get(order);
+  if (quoted === void 0) {
+    quoted = order.map((key) => JSON.stringify(key));
+    quotedKeys.set(order, quoted);
+  }
+  let text2 = "{";
+  let first = true;
+  for (let i = 0; i < order.length; i++) {
+    const child = record3[order[i]];
+    let json;
+    switch (typeof child) {
+      case "string":
+        json = JSON.stringify(child);
+        break;
+      case "number":
+        json = Number.isFinite(child) ? JSON.stringify(child) : "null";
+        break;
+      case "boolean":
+        json = child ? "true" : "false";
+        break;
+      case "bigint":
+        json = `${child}n`;
+        break;
+      case "undefined":
+      case "function":
+      case "symbol":
+        continue;
+      // dropped, as JSON.stringify drops them from objects
+      default:
+        if (child !== null) return void 0;
+        json = "null";
+    }
+    text2 += `${first ? "" : ","}${quoted[i]}:${json}`;
+    first = false;
+  }
+  return `${text2}}`;
+}
+function isIndexLike(key) {
+  const c = key.charCodeAt(0);
+  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
+}
+function sortedCopy(value, depth2) {
+  if (typeof value === "bigint") return SLOW_PATH;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth2 > MAX_DEPTH2) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH2} levels (or a cycle)`);
+  }
+  if (Array.isArray(value)) {
+    let copy2 = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (typeof item === "bigint") return SLOW_PATH;
+      if (typeof item !== "object" || item === null) continue;
+      const sorted = sortedCopy(item, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy2 ??= value.slice();
+      copy2[i] = sorted;
+    }
+    return copy2 ?? value;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    return value instanceof Date ? value : SLOW_PATH;
+  }
+  const record3 = value;
+  const order = sortedOrder(Object.keys(record3), depth2);
+  if (order === null) return SLOW_PATH;
+  const copy = {};
+  for (const key of order) {
+    const child = record3[key];
+    if (typeof child === "object" && child !== null) {
+      const sorted = sortedCopy(child, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy[key] = sorted;
+    } else if (typeof child === "bigint") {
+      return SLOW_PATH;
+    } else {
+      copy[key] = child;
+    }
+  }
+  return copy;
+}
+function write(value, depth2) {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return `${value}n`;
+    case "object":
+      break;
+    default:
+      return void 0;
+  }
+  if (value === null) return "null";
+  if (depth2 > MAX_DEPTH2) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH2} levels (or a cycle)`);
+  }
+  const toJson = value.toJSON;
+  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
+  if (value instanceof Map) {
+    const entries = [...value].map(
+      ([key, item]) => `[${write(key, depth2 + 2) ?? "null"},${write(item, depth2 + 2) ?? "null"}]`
+    );
+    return `Map[${entries.join(",")}]`;
+  }
+  if (value instanceof Set) {
+    const items = [...value].map((item) => write(item, depth2 + 1) ?? "null");
+    return `Set[${items.join(",")}]`;
+  }
+  if (Array.isArray(value)) {
+    const items = [];
+    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
+    return `[${items.join(",")}]`;
+  }
+  const record3 = value;
+  const members = [];
+  for (const key of Object.keys(record3).sort()) {
+    const member = write(record3[key], depth2 + 1);
+    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
+  }
+  return `{${members.join(",")}}`;
+}
+var SLOW_PATH, MAX_DEPTH2, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
+var init_canonical_json = __esm({
+  "src/shared/canonical-json.ts"() {
+    "use strict";
+    SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
+    MAX_DEPTH2 = 1e3;
+    cachedOrders = [];
+    CACHED_DEPTHS = 8;
+    ORDERS_PER_DEPTH = 4;
+    quotedKeys = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/shared/run-key.ts
+function runKey(run2) {
+  return canonicalJson([run2.suite, run2.params]);
+}
+function describeRun2(run2) {
+  return Object.keys(run2.params).length === 0 ? `suite ${run2.suite}` : `suite ${run2.suite} ${JSON.stringify(run2.params)}`;
+}
+var init_run_key = __esm({
+  "src/shared/run-key.ts"() {
+    "use strict";
+    init_canonical_json();
   }
 });
 
@@ -32010,11 +32333,30 @@ function caseText(ref) {
     detail: ref.trialPassRate === void 0 || ref.trialPassRate === null ? null : `${formatPercent(ref.trialPassRate)} of trials passed`
   };
 }
-var MAX_LISTED_COMPARE_CASES, CASE_LIST_TITLES;
+function caseLabelFinder(...artifacts) {
+  const labels = /* @__PURE__ */ new Map();
+  for (const artifact of artifacts) {
+    for (const run2 of artifact.runs) {
+      const key = runKey(run2);
+      for (const result of run2.cases) {
+        const id = JSON.stringify([key, result.id]);
+        const label = labels.has(id) ? null : caseLabel(result);
+        if (label !== null && label !== "") labels.set(id, label);
+      }
+    }
+  }
+  return (run2, id) => labels.get(JSON.stringify([runKey(run2), id])) ?? null;
+}
+function listedCaseName(ref, label) {
+  return caseName(shortId(ref.id), label, LISTED_LABEL_WIDTH);
+}
+var MAX_LISTED_COMPARE_CASES, CASE_LIST_TITLES, LISTED_LABEL_WIDTH;
 var init_comparison_case_lists = __esm({
   "src/report/comparison-case-lists.ts"() {
     "use strict";
     init_labels();
+    init_case_text();
+    init_run_key();
     MAX_LISTED_COMPARE_CASES = 10;
     CASE_LIST_TITLES = [
       "newly failing",
@@ -32026,6 +32368,7 @@ var init_comparison_case_lists = __esm({
       "testset row changed",
       "flaky in HEAD"
     ];
+    LISTED_LABEL_WIDTH = 40;
   }
 });
 
@@ -32256,42 +32599,104 @@ var init_comparison_wording = __esm({
   }
 });
 
-// src/report/agreement-text.ts
-function agreementsOf(evaluators) {
-  return Object.entries(evaluators).flatMap(
-    ([id, stats]) => stats.agreement === void 0 ? [] : [[id, stats.agreement]]
-  );
-}
-function agreementLine(id, agreement) {
-  const kappa2 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
-  const parts = [];
-  if (agreement.kappa === null) {
-    parts.push(
-      agreement.compared === 0 ? "no labelled row judged" : `${kappa2} undefined (every verdict the same)`
+// src/report/html-model-comparison.ts
+function comparisonView(comparison) {
+  const rows = [];
+  const newlyFailing = [];
+  const changes = [];
+  for (const run2 of comparison.runs) {
+    const name = describeRun(run2);
+    const pass = run2.passRate;
+    const incomplete = incompleteRunNote(run2);
+    rows.push({
+      run: name,
+      incomplete,
+      kind: "pass rate",
+      metric: "pass rate",
+      base: pass.baseRate,
+      head: pass.headRate,
+      delta: pass.delta,
+      low: pass.ci?.low ?? null,
+      high: pass.ci?.high ?? null,
+      endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
+      label: shownLabel(pass)
+    });
+    for (const change of run2.evaluators) {
+      const way = directionWords(change);
+      rows.push({
+        run: name,
+        incomplete,
+        kind: "evaluator",
+        metric: [
+          change.evaluator,
+          way === "" ? "" : `(${way})`,
+          scoredNote({ kind: "evaluator", change, compared: pass.paired })
+        ].filter(Boolean).join(" "),
+        base: change.baseMean,
+        head: change.headMean,
+        delta: change.delta,
+        low: change.ci?.low ?? null,
+        high: change.ci?.high ?? null,
+        endsAtZero: change.ci != null && change.delta !== null && endsAtZero(change.delta, change.ci),
+        label: shownLabel(change)
+      });
+    }
+    for (const change of run2.agreement) {
+      rows.push({
+        run: name,
+        incomplete,
+        kind: "agreement",
+        metric: `${change.evaluator} agreement (${change.weighted ? "weighted \u03BA" : "\u03BA"})`,
+        base: change.baseKappa,
+        head: change.headKappa,
+        delta: change.delta,
+        low: change.ci?.low ?? null,
+        high: change.ci?.high ?? null,
+        endsAtZero: false,
+        label: shownLabel(change)
+      });
+    }
+    for (const ref of run2.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
+    const evaluators = evaluatorsOnOneSide(run2).map(
+      ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
     );
-  } else {
-    const ci = agreement.kappaCi;
-    parts.push(
-      `${kappa2} ${agreement.kappa.toFixed(2)}${ci ? ` (95% CI ${ci.low.toFixed(2)}\u2026${ci.high.toFixed(2)})` : ""}`
-    );
+    const lists = caseLists(run2).filter((list) => list.title !== "newly failing").map((list) => ({
+      title: list.title,
+      note: list.note ?? "",
+      count: list.cases.length,
+      inHead: list.title !== "removed" && list.title !== "not run in HEAD",
+      cases: list.cases.slice(0, LISTED_CHANGED_CASES).map((ref) => ({
+        ...caseText(ref),
+        // The whole id: the page finds the case by it and shows it on hover.
+        id: ref.id
+      }))
+    }));
+    if (evaluators.length > 0 || lists.length > 0) changes.push({ run: name, evaluators, lists });
   }
-  if (agreement.accuracy !== null) {
-    const ci = agreement.accuracyCi;
-    parts.push(
-      `accuracy ${formatPercent(agreement.accuracy)}${ci ? ` (95% CI ${formatPercent(ci.low)}\u2026${formatPercent(ci.high)})` : ""}`
-    );
-  }
-  const rows = [plural(agreement.compared, "labelled row")];
-  if (agreement.unjudged > 0) rows.push(`${formatCount(agreement.unjudged)} not judged`);
-  if (agreement.unrecognized > 0)
-    rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
-  parts.push(rows.join(", "));
-  return `${id} vs human labels (column ${agreement.column}): ${parts.join(" \xB7 ")}`;
+  const base = comparison.base;
+  return {
+    base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ""} (${base.startedAt})`,
+    confidence: comparison.settings.confidence,
+    warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
+    rows,
+    newlyFailing,
+    oneSidedRuns: oneSidedRuns(comparison).map(([title, runs]) => ({
+      title,
+      runs: runs.map(describeRun)
+    })),
+    changes
+  };
 }
-var init_agreement_text = __esm({
-  "src/report/agreement-text.ts"() {
+var LISTED_CHANGED_CASES;
+var init_html_model_comparison = __esm({
+  "src/report/html-model-comparison.ts"() {
     "use strict";
+    init_comparison_incomplete();
+    init_comparison_wording();
+    init_comparison_lost_scores();
+    init_shown_label();
     init_labels();
+    LISTED_CHANGED_CASES = 50;
   }
 });
 
@@ -32404,7 +32809,7 @@ function multiLineFields(result) {
   const input = firstText(INPUT_FIELDS.map((key) => data[key]));
   const expected = firstText([
     ...failedEvaluations(result).map((evaluation) => evaluation.metadata?.expected),
-    ...EXPECTED_FIELDS.map((key) => data[key])
+    ...EXPECTED_FIELDS2.map((key) => data[key])
   ]);
   const fields = [];
   if (input !== void 0 && /\r?\n/.test(input.trim())) fields.push(["input", input]);
@@ -32449,14 +32854,14 @@ function clipText(text2, maxChars) {
   const chars = Array.from(text2);
   return chars.length <= maxChars ? text2 : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}\u2026`;
 }
-var INPUT_FIELDS, EXPECTED_FIELDS, LONE_SURROGATE, INVISIBLE;
+var INPUT_FIELDS, EXPECTED_FIELDS2, LONE_SURROGATE, INVISIBLE;
 var init_failure_details = __esm({
   "src/report/failure-details.ts"() {
     "use strict";
     init_evaluation_reason();
     init_labels();
     INPUT_FIELDS = ["input", "question", "prompt", "query", "user_input"];
-    EXPECTED_FIELDS = [
+    EXPECTED_FIELDS2 = [
       "expected",
       "expected_output",
       "expectedOutput",
@@ -32541,9 +32946,18 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison) {
     ...new Set(artifact.runs.flatMap((run2) => Object.keys(run2.summary.evaluators)))
   ];
   const index = new Map(evaluators.map((id, i) => [id, i]));
+  const compared = comparison ? comparisonView(comparison) : null;
+  const runIndex = new Map(artifact.runs.map((run2, i) => [describeRun(run2), i]));
+  const newlyFailing = new Set(
+    (compared?.newlyFailing ?? []).map(({ run: run2, id }) => `${runIndex.get(run2) ?? -1} ${id}`)
+  );
   const caseViews = [];
   artifact.runs.forEach((_, run2) => {
-    for (const result of cases(run2)) caseViews.push(caseView(run2, result, index));
+    for (const result of cases(run2)) {
+      const view = caseView(run2, result, index);
+      if (newlyFailing.has(`${run2} ${result.id}`)) view.newlyFailing = true;
+      caseViews.push(view);
+    }
   });
   const verdict = artifact.interrupted ? "fail" : artifact.verdict;
   return {
@@ -32562,7 +32976,8 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison) {
     matrices: gridMatrices(artifact.runs),
     evaluators,
     tags: [...new Set(caseViews.flatMap((view) => view.tags))].sort(),
-    comparison: comparison ? comparisonView(comparison) : null,
+    maxShownChars: MAX_VALUE_CHARS,
+    comparison: compared,
     cases: caseViews
   };
 }
@@ -32578,7 +32993,10 @@ function runView(run2) {
     failed: summary2.failed,
     errored: summary2.errored,
     passRate: summary2.cases === 0 ? null : summary2.passRate,
+    trials: run2.plan?.trials ?? 1,
     flaky: summary2.flaky ?? null,
+    calls: summary2.usage ? summary2.usage.calls + summary2.usage.cacheHits : 0,
+    cost: summary2.usage?.cost ?? null,
     gate: run2.gate.conditions.map((c) => ({ ...c })),
     evaluators: Object.entries(summary2.evaluators).map(([id, stats]) => ({
       id,
@@ -32612,17 +33030,15 @@ function caseView(run2, result, index) {
     scores,
     failing: failing2,
     inputs: capped(pretty(result.data)),
-    output: capped(typeof result.output === "string" ? result.output : pretty(result.output)),
-    expected: expectedOf(result),
+    output: shown(result.output),
+    compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),
     trials: result.trials?.map((trial) => ({
       passed: trial.passed,
       durationMs: Math.round(trial.durationMs),
       error: trial.error,
-      scores: trial.evaluations.map(
-        (e) => `${e.evaluator} ${e.score === null ? "error" : String(Number(e.score.toFixed(3)))}`
-      ).join(", ")
+      scores: trial.evaluations.map((e) => ({ evaluator: e.evaluator, score: e.score }))
     })) ?? null,
     usage: result.usage ? describeUsage(result.usage) : null
   };
@@ -32638,21 +33054,16 @@ function evaluationView(evaluation) {
     usage: evaluation.usage ? describeUsage(evaluation.usage) : null
   };
 }
-function expectedOf(result) {
-  for (const evaluation of result.evaluations) {
-    const expected = evaluation.metadata?.expected;
-    if (expected !== void 0)
-      return capped(typeof expected === "string" ? expected : pretty(expected));
-  }
-  const data = result.data;
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
-  const fields = data;
-  const key = EXPECTED_FIELDS2.find(
-    (field) => fields[field] !== void 0 && fields[field] !== null
-  );
-  if (key === void 0) return null;
-  const value = fields[key];
-  return capped(typeof value === "string" ? value : pretty(value));
+function shown(value) {
+  return typeof value === "string" ? value : pretty(value);
+}
+function cappedCompared(view) {
+  if (view === null) return null;
+  return {
+    ...view,
+    expected: capped(view.expected),
+    actual: view.actual === null ? null : capped(view.actual)
+  };
 }
 function pretty(value) {
   if (value === void 0) return "";
@@ -32666,87 +33077,21 @@ function capped(text2) {
   return text2.length <= MAX_VALUE_CHARS ? text2 : `${text2.slice(0, MAX_VALUE_CHARS)}
 \u2026 (${formatCount(text2.length - MAX_VALUE_CHARS)} more characters: evals show --full prints all)`;
 }
-function comparisonView(comparison) {
-  const rows = [];
-  const newlyFailing = [];
-  for (const run2 of comparison.runs) {
-    const name = describeRun(run2);
-    const pass = run2.passRate;
-    const incomplete = incompleteRunNote(run2);
-    rows.push({
-      run: name,
-      incomplete,
-      metric: "pass rate",
-      base: pass.baseRate,
-      head: pass.headRate,
-      delta: pass.delta,
-      low: pass.ci?.low ?? null,
-      high: pass.ci?.high ?? null,
-      endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
-      label: shownLabel(pass)
-    });
-    for (const change of run2.evaluators) {
-      const way = directionWords(change);
-      rows.push({
-        run: name,
-        incomplete,
-        metric: [
-          change.evaluator,
-          way === "" ? "" : `(${way})`,
-          scoredNote({ kind: "evaluator", change, compared: pass.paired })
-        ].filter(Boolean).join(" "),
-        base: change.baseMean,
-        head: change.headMean,
-        delta: change.delta,
-        low: change.ci?.low ?? null,
-        high: change.ci?.high ?? null,
-        endsAtZero: change.ci != null && change.delta !== null && endsAtZero(change.delta, change.ci),
-        label: shownLabel(change)
-      });
-    }
-    for (const change of run2.agreement) {
-      rows.push({
-        run: name,
-        incomplete,
-        metric: `${change.evaluator} agreement (${change.weighted ? "weighted \u03BA" : "\u03BA"})`,
-        base: change.baseKappa,
-        head: change.headKappa,
-        delta: change.delta,
-        low: change.ci?.low ?? null,
-        high: change.ci?.high ?? null,
-        endsAtZero: false,
-        label: shownLabel(change)
-      });
-    }
-    for (const ref of run2.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
-  }
-  const base = comparison.base;
-  return {
-    base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ""} (${base.startedAt})`,
-    confidence: comparison.settings.confidence,
-    warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
-    rows,
-    newlyFailing
-  };
-}
-var MAX_VALUE_CHARS, EXPECTED_FIELDS2;
+var MAX_VALUE_CHARS;
 var init_html_model = __esm({
   "src/report/html-model.ts"() {
     "use strict";
     init_threshold();
     init_case_text();
-    init_comparison_incomplete();
-    init_comparison_wording();
-    init_comparison_lost_scores();
     init_agreement_text();
-    init_shown_label();
+    init_html_model_compared();
+    init_html_model_comparison();
     init_evaluation_reason();
     init_failure_details();
     init_grid_matrix();
     init_labels();
     init_totals();
     MAX_VALUE_CHARS = 2e4;
-    EXPECTED_FIELDS2 = ["expected", "expected_output", "expectedOutput", "reference", "answer"];
   }
 });
 
@@ -32755,8 +33100,8 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Ho=Object.defineProperty;var jo=(s,t,e)=>t in s?Ho(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>jo(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function ue(s){return s+.5|0}var mt=(s,t,e)=>Math.max(Math.min(s,e),t);function he(s){return mt(ue(s*2.55),0,255)}function bt(s){return mt(ue(s*255),0,255)}function lt(s){return mt(ue(s/2.55)/100,0,1)}function Oi(s){return mt(ue(s*100),0,100)}var Z={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ss=[..."0123456789ABCDEF"],$o=s=>Ss[s&15],Yo=s=>Ss[(s&240)>>4]+Ss[s&15],Fe=s=>(s&240)>>4===(s&15),Uo=s=>Fe(s.r)&&Fe(s.g)&&Fe(s.b)&&Fe(s.a);function Xo(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Z[s[1]]*17,g:255&Z[s[2]]*17,b:255&Z[s[3]]*17,a:t===5?Z[s[4]]*17:255}:(t===7||t===9)&&(e={r:Z[s[1]]<<4|Z[s[2]],g:Z[s[3]]<<4|Z[s[4]],b:Z[s[5]]<<4|Z[s[6]],a:t===9?Z[s[7]]<<4|Z[s[8]]:255})),e}var qo=(s,t)=>s<255?t(s):"";function Go(s){var t=Uo(s)?$o:Yo;return s?"#"+t(s.r)+t(s.g)+t(s.b)+qo(s.a,t):void 0}var Ko=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ri(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Jo(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Zo(s,t,e){let i=Ri(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Qo(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Ps(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Qo(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Cs(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(bt)}function Ds(s,t,e){return Cs(Ri,s,t,e)}function ta(s,t,e){return Cs(Zo,s,t,e)}function ea(s,t,e){return Cs(Jo,s,t,e)}function Ii(s){return(s%360+360)%360}function sa(s){let t=Ko.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?he(+t[5]):bt(+t[5]));let n=Ii(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=ta(n,o,a):t[1]==="hsv"?i=ea(n,o,a):i=Ds(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function ia(s,t){var e=Ps(s);e[0]=Ii(e[0]+t),e=Ds(e),s.r=e[0],s.g=e[1],s.b=e[2]}function na(s){if(!s)return;let t=Ps(s),e=t[0],i=Oi(t[1]),n=Oi(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${lt(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Ti={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Li={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function oa(){let s={},t=Object.keys(Li),e=Object.keys(Ti),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Ti[o]);o=parseInt(Li[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var ze;function aa(s){ze||(ze=oa(),ze.transparent=[0,0,0,0]);let t=ze[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var ra=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function la(s){let t=ra.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?he(a):mt(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?he(i):mt(i,0,255)),n=255&(t[4]?he(n):mt(n,0,255)),o=255&(t[6]?he(o):mt(o,0,255)),{r:i,g:n,b:o,a:e}}}function ca(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${lt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Xt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function ha(s,t,e){let i=Xt(lt(s.r)),n=Xt(lt(s.g)),o=Xt(lt(s.b));return{r:bt(ws(i+e*(Xt(lt(t.r))-i))),g:bt(ws(n+e*(Xt(lt(t.g))-n))),b:bt(ws(o+e*(Xt(lt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Be(s,t,e){if(s){let i=Ps(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Ds(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Fi(s,t){return s&&Object.assign(t||{},s)}function Ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=bt(s[3]))):(t=Fi(s,{r:0,g:0,b:0,a:1}),t.a=bt(t.a)),t}function da(s){return s.charAt(0)==="r"?la(s):sa(s)}var de=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Ei(t):e==="string"&&(i=Xo(t)||aa(t)||da(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Fi(this._rgb);return t&&(t.a=lt(t.a)),t}set rgb(t){this._rgb=Ei(t)}rgbString(){return this._valid?ca(this._rgb):void 0}hexString(){return this._valid?Go(this._rgb):void 0}hslString(){return this._valid?na(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=ha(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=bt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=ue(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Be(this._rgb,2,t),this}darken(t){return Be(this._rgb,2,-t),this}saturate(t){return Be(this._rgb,1,t),this}desaturate(t){return Be(this._rgb,1,-t),this}rotate(t){return ia(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function nt(){}var $i=(()=>{let s=0;return()=>s++})();function E(s){return s==null}function z(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function L(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function X(s,t){return V(s)?s:t}function T(s,t){return typeof s>"u"?t:s}var Yi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function I(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function R(s,t,e,i){let n,o,a;if(z(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(L(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function pe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ne(s){if(z(s))return s.map(Ne);if(L(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ne(s[e[n]]);return t}return s}function Ui(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ua(s,t,e,i){if(!Ui(s))return;let n=t[s],o=e[s];L(n)&&L(o)?Gt(n,o,i):t[s]=Ne(o)}function Gt(s,t,e){let i=z(t)?t:[t],n=i.length;if(!L(s))return s;e=e||{};let o=e.merger||ua,a;for(let r=0;r<n;++r){if(a=i[r],!L(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Kt(s,t){return Gt(s,t,{merger:fa})}function fa(s,t,e){if(!Ui(s))return;let i=t[s],n=e[s];L(i)&&L(n)?Kt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ne(n))}var zi={"":s=>s,x:s=>s.x,y:s=>s.y};function ga(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function pa(s){let t=ga(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Lt(s,t){return(zi[t]||(zi[t]=pa(t)))(s)}function $e(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Jt=s=>typeof s<"u",ct=s=>typeof s=="function",Ls=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function Xi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var N=Math.PI,Q=2*N,Cc=Q+N,He=Number.POSITIVE_INFINITY,ma=N/180,U=N/2,At=N/4,Bi=N*2/3,ht=Math.log10,dt=Math.sign;function me(s,t,e){return Math.abs(s-t)<e}function Es(s){let t=Math.round(s);s=me(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ht(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function qi(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function ba(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function be(s){return!ba(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function Gi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Rs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function ut(s){return s*(N/180)}function Ye(s){return s*(180/N)}function Is(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function Ki(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*N&&(o+=Q),{angle:o,distance:n}}function Ji(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function st(s){return(s%Q+Q)%Q}function Zi(s,t,e,i){let n=st(s),o=st(t),a=st(e),r=st(o-n),l=st(a-n),c=st(n-o),h=st(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function tt(s,t,e){return Math.max(t,Math.min(e,s))}function Qi(s){return tt(s,-32768,32767)}function Et(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Ue(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Xe=(s,t,e,i)=>Ue(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),tn=(s,t,e)=>Ue(s,e,i=>s[i][t]>=e);function en(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var sn=["push","pop","shift","splice","unshift"];function nn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),sn.forEach(e=>{let i="_onData"+$e(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Fs(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(sn.forEach(o=>{delete s[o]}),delete s._chartjs)}function zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Bs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Ws(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Bs.call(window,()=>{i=!1,s.apply(t,e)}))}}function on(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Vs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,an=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var We=s=>s===0||s===1,Wi=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*Q/e)),Vi=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*Q/e)+1,qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*U)+1,easeOutSine:s=>Math.sin(s*U),easeInOutSine:s=>-.5*(Math.cos(N*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>We(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>We(s)?s:Wi(s,.075,.3),easeOutElastic:s=>We(s)?s:Vi(s,.075,.3),easeInOutElastic(s){return We(s)?s:s<.5?.5*Wi(s*2,.1125,.45):.5+.5*Vi(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?qt.easeInBounce(s*2)*.5:qt.easeOutBounce(s*2-1)*.5+.5};function rn(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function Ns(s){return rn(s)?s:new de(s)}function As(s){return rn(s)?s:new de(s).saturate(.5).darken(.1).hexString()}var xa=["x","y","borderWidth","radius","tension"],_a=["color","borderColor","backgroundColor"];function ya(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:_a},numbers:{type:"number",properties:xa}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function va(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Ni=new Map;function Ma(s,t){t=t||{};let e=s+JSON.stringify(t),i=Ni.get(e);return i||(i=new Intl.NumberFormat(s,t),Ni.set(e,i)),i}function qe(s,t,e){return Ma(t,e).format(s)}var ln={values(s){return z(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=ka(s,e)}let a=ht(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ht(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?ln.numeric.call(this,s,t,e):""}};function ka(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var xe={formatters:ln};function wa(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var _t=Object.create(null),Ge=Object.create(null);function fe(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Os(s,t,e){return typeof t=="string"?Gt(fe(s,t),e):Gt(fe(s,""),t)}var Ts=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>As(n.backgroundColor),this.hoverBorderColor=(i,n)=>As(n.borderColor),this.hoverColor=(i,n)=>As(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Os(this,t,e)}get(t){return fe(this,t)}describe(t,e){return Os(Ge,t,e)}override(t,e){return Os(_t,t,e)}route(t,e,i,n){let o=fe(this,t),a=fe(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return L(l)?Object.assign({},c,l):T(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},B=new Ts({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[ya,va,wa]);function Sa(s){return!s||E(s.size)||E(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ge(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function cn(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!z(d))a=ge(s,n,o,a,d);else if(z(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!z(u)&&(a=ge(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function yt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Hs(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function js(s,t,e,i){$s(s,t,e,i,null)}function $s(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,m=(p||0)*ma;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(m),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,Q):s.arc(e,i,g,0,Q),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=Bi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),m+=Bi,s.lineTo(e+Math.sin(m)*h,i-Math.cos(m)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(m+At)*l,d=Math.cos(m+At)*(n?n/2-c:l),r=Math.sin(m+At)*l,u=Math.sin(m+At)*(n?n/2-c:l),s.arc(e-d,i-r,c,m-N,m-U),s.arc(e+u,i-a,c,m-U,m),s.arc(e+d,i+r,c,m,m+U),s.arc(e-u,i+a,c,m+U,m+N),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}m+=At;case"rectRot":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":m+=At;case"cross":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),m+=At,d=Math.cos(m)*(n?n/2:g),a=Math.cos(m)*g,r=Math.sin(m)*g,u=Math.sin(m)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(m)*g,r=Math.sin(m)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(m)*(n?n/2:g),i+Math.sin(m)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Rt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Ke(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function Je(s){s.restore()}function Pa(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),E(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function Ca(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Da(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function It(s,t,e,i,n,o={}){let a=z(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,Pa(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Da(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),E(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),Ca(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function Zt(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*N,N,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,N,U,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,U,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-U,!0),s.lineTo(e+a.topLeft,i)}var Aa=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Oa=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Ta(s,t){let e=(""+s).match(Aa);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var La=s=>+s||0;function Ys(s,t){let e={},i=L(t),n=i?Object.keys(t):t,o=L(s)?i?a=>T(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=La(o(a));return e}function Us(s){return Ys(s,{top:"y",right:"x",bottom:"y",left:"x"})}function vt(s){return Ys(s,["topLeft","topRight","bottomLeft","bottomRight"])}function Y(s){let t=Us(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function H(s,t){s=s||{},t=t||B.font;let e=T(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=T(s.style,t.style);i&&!(""+i).match(Oa)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:T(s.family,t.family),lineHeight:Ta(T(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:T(s.weight,t.weight),string:""};return n.string=Sa(n),n}function _e(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&z(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function hn(s,t,e){let{min:i,max:n}=s,o=Yi(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function Mt(s,t){return Object.assign(Object.create(s),t)}function Ze(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=fn("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>Ze([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return dn(r,l,()=>Va(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ji(r).includes(l)},ownKeys(r){return ji(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Tt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:Xs(s,i),setContext:o=>Tt(s,o,e,i),override:o=>Tt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return dn(o,a,()=>Ra(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function Xs(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:ct(e)?e:()=>e,isIndexable:ct(i)?i:()=>i}}var Ea=(s,t)=>s?s+$e(t):t,qs=(s,t)=>L(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function dn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function Ra(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return ct(r)&&a.isScriptable(t)&&(r=Ia(t,r,s,e)),z(r)&&r.length&&(r=Fa(t,r,s,a.isIndexable)),qs(t,r)&&(r=Tt(r,n,o&&o[t],a)),r}function Ia(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),qs(s,l)&&(l=Gs(n._scopes,n,s,l)),l}function Fa(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(L(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=Gs(c,n,s,h);t.push(Tt(d,o,a&&a[s],r))}}return t}function un(s,t,e){return ct(s)?s(t,e):s}var za=(s,t)=>s===!0?t:typeof s=="string"?Lt(t,s):void 0;function Ba(s,t,e,i,n){for(let o of t){let a=za(e,o);if(a){s.add(a);let r=un(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function Gs(s,t,e,i){let n=t._rootScopes,o=un(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Hi(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Hi(r,a,o,l,i),l===null)?!1:Ze(Array.from(r),[""],n,o,()=>Wa(t,e,i))}function Hi(s,t,e,i,n){for(;e;)e=Ba(s,t,e,i,n);return e}function Wa(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return z(n)&&L(e)?e:n||{}}function Va(s,t,e,i){let n;for(let o of t)if(n=fn(Ea(o,s),e),typeof n<"u")return qs(s,n)?Gs(e,i,s,n):n}function fn(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function ji(s){let t=s._keys;return t||(t=s._keys=Na(s._scopes)),t}function Na(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Dc=Number.EPSILON||1e-14;function Qe(){return typeof window<"u"&&typeof document<"u"}function ts(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function je(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var es=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Ha(s,t){return es(s).getPropertyValue(t)}var ja=["top","right","bottom","left"];function Ot(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=ja[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var $a=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Ya(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if($a(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function kt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=es(e),o=n.boxSizing==="border-box",a=Ot(n,"padding"),r=Ot(n,"border","width"),{x:l,y:c,box:h}=Ya(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function Ua(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&ts(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=es(o),l=Ot(r,"border","width"),c=Ot(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=je(r.maxWidth,o,"clientWidth"),n=je(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||He,maxHeight:n||He}}var xt=s=>Math.round(s*10)/10;function gn(s,t,e,i){let n=es(s),o=Ot(n,"margin"),a=je(n.maxWidth,s,"clientWidth")||He,r=je(n.maxHeight,s,"clientHeight")||He,l=Ua(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Ot(n,"border","width"),f=Ot(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=xt(Math.min(c,a,l.maxWidth)),h=xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=xt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=xt(Math.floor(h*i))),{width:c,height:h}}function Ks(s,t,e){let i=t||1,n=xt(s.height*i),o=xt(s.width*i);s.height=xt(s.height),s.width=xt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var pn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};Qe()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function Js(s,t){let e=Ha(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Xa=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},qa=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ft(s,t,e){return s?Xa(t,e):qa()}function Zs(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function Qs(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ve(s,t,e){return s.options.clip?s[e]:t[e]}function Ga(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ve(e,t,"left"),right:Ve(e,t,"right"),top:Ve(i,t,"top"),bottom:Ve(i,t,"bottom")}:t}function mn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Ga(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var ci=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Bs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},ft=new ci,bn="transparent",Ka={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=Ns(s||bn),n=i.valid&&Ns(t||bn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},hi=class{constructor(t,e,i,n){let o=e[i];n=_e([t.to,n,o,t.from]);let a=_e([t.from,o,n]);this._active=!0,this._fn=t.fn||Ka[t.type||typeof a],this._easing=qt[t.easing]||qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=_e([t.to,e,n,t.from]),this._from=_e([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ds=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!L(t))return;let e=Object.keys(B.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!L(o))return;let a={};for(let r of e)a[r]=o[r];(z(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Za(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Ja(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new hi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return ft.add(this._chart,i),!0}};function Ja(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Za(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function xn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Qa(s,t,e){if(e===!1)return!1;let i=xn(s,e),n=xn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function tr(s){let t,e,i,n;return L(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function ro(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function _n(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],V(c)&&(o||t===0||dt(t)===dt(c))&&(t+=c)}return!h&&!i.all?0:t}function er(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function ti(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function sr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function ir(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function nr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function yn(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function vn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=sr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:m}=p,_=p._stacks||(p._stacks={});u=_[c]=nr(n,h,g),u[r]=m,u._top=yn(u,a,!0,i.type),u._bottom=yn(u,a,!1,i.type);let y=u._visualValues||(u._visualValues={});y[r]=m}}function ei(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function or(s,t){return Mt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function ar(s,t,e){return Mt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ye(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var si=s=>s==="reset"||s==="none",Mn=(s,t)=>t?s:Object.assign({},s),rr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:ro(e,!0),values:null},Wt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=ti(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ye(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=T(i.xAxisID,ei(t,"x")),a=e.yAxisID=T(i.yAxisID,ei(t,"y")),r=e.rAxisID=T(i.rAxisID,ei(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Fs(this._data,this),t._stacked&&ye(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(L(e)){let n=this._cachedMeta;this._data=er(e,n)}else if(i!==e){if(i){Fs(i,this);let n=this._cachedMeta;ye(n),n._parsed=[]}e&&Object.isExtensible(e)&&nn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=ti(e.vScale,e),e.stack!==i.stack&&(n=!0,ye(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(vn(this,e._parsed),e._stacked=ti(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{z(n[t])?u=this.parseArrayData(i,n,t,e):L(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&vn(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(Lt(f,r),u),y:a.parse(Lt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:ro(n,!0),values:e._stacks[t.axis]._visualValues};return _n(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=_n(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=rr(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=ir(r),u,f;function p(){f=n[u];let g=f[r.axis];return!V(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],V(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=tr(T(this.options.clip,Qa(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=ar(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=or(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Jt(i);if(r)return Mn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(B.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(Mn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new ds(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||si(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){si(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!si(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ye(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Wt,"defaults",{}),A(Wt,"datasetElementType",null),A(Wt,"dataElementType",null);function lr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=zs(i.sort((n,o)=>n-o))}return s._cache.$bar}function cr(s){let t=s.iScale,e=lr(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Jt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function hr(s,t,e,i){let n=e.barThickness,o,a;return E(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function dr(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function ur(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function lo(s,t,e,i){return z(s)?ur(s,t,e,i):t[e.axis]=e.parse(s,i),t}function kn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(lo(u,d,o,c));return l}function ii(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function fr(s,t,e){return s!==0?dt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function gr(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function pr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=gr(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[wn(h,a,r,l)]=!0,n=c)),o[wn(n,a,r,l)]=!0,s.borderSkipped=o}function wn(s,t,e,i){return i?(s=mr(s,t,e),s=Sn(s,e,t)):s=Sn(s,t,e),s}function mr(s,t,e){return s===t?e:s===e?t:s}function Sn(s,t,e){return s==="start"?t:s==="end"?e:s}function br(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Vt=class extends Wt{parsePrimitiveData(t,e,i,n){return kn(t,e,i,n)}parseArrayData(t,e,i,n){return kn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(Lt(g,c),u),d.push(lo(Lt(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=ii(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||E(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),_=(p._stacks||{})[r.axis],y={horizontal:c,base:g.base,enableBorderRadius:!_||ii(p._custom)||a===_._top||a===_._bottom,x:c?g.head:m.center,y:c?m.center:g.head,height:c?m.size:Math.abs(g.size),width:c?Math.abs(g.size):m.size};u&&(y.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let k=y.options||t[f].options;pr(y,k,_,a),br(y,k,h.ratio),this.updateElement(t[f],f,y,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(E(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[T(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||cr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=ii(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&dt(d)!==dt(c.barEnd)&&(u=0),u+=d);let m=!E(o)&&!h?o:u,_=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=_,g=p-_,Math.abs(g)<a){g=fr(g,e,r)*a,d===r&&(_-=g/2);let y=e.getPixelForDecimal(0),k=e.getPixelForDecimal(1),w=Math.min(y,k),M=Math.max(y,k);_=Math.max(Math.min(_,M),w),p=_+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(_))}if(_===e.getPixelForValue(r)){let y=dt(g)*e.getLineWidthForValue(r)/2;_+=y,g-=y}return{size:g,base:_,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=T(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?dr(t,e,n,h*c):hr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(T(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A(Vt,"id","bar"),A(Vt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Vt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function zt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var di=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return zt()}parse(){return zt()}format(){return zt()}add(){return zt()}diff(){return zt()}startOf(){return zt()}endOf(){return zt()}},xr={_date:di};function _r(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?tn:Xe;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!E(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!E(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Oe(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=_r(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function yr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ni(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Oe(s,e,t,function(r,l,c){!n&&!Rt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function vr(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=Ki(a,{x:t.x,y:t.y});Zi(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Oe(s,e,t,o),n}function Mr(s,t,e,i,n,o){let a=[],r=yr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let m=r(t,p);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return Oe(s,e,t,c),a}function oi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?vr(s,t,e,n):Mr(s,t,e,i,n,o)}function Pn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Oe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var kr={evaluateInteractionItems:Oe,modes:{index(s,t,e,i){let n=kt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ni(s,n,o,i,a):oi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ni(s,n,o,i,a)},nearest(s,t,e,i){let n=kt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return oi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=kt(t,s);return Pn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=kt(t,s);return Pn(s,n,"y",e.intersect,i)}}},co=["left","top","right","bottom"];function ve(s,t){return s.filter(e=>e.pos===t)}function Cn(s,t){return s.filter(e=>co.indexOf(e.pos)===-1&&e.box.axis===t)}function Me(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function wr(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function Sr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!co.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function Pr(s,t){let e=Sr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function Cr(s){let t=wr(s),e=Me(t.filter(c=>c.box.fullSize),!0),i=Me(ve(t,"left"),!0),n=Me(ve(t,"right")),o=Me(ve(t,"top"),!0),a=Me(ve(t,"bottom")),r=Cn(t,"x"),l=Cn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ve(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Dn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function ho(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Dr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!L(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&ho(a,o.getPadding());let r=Math.max(0,t.outerWidth-Dn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Dn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Ar(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Or(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function Se(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Or(r.horizontal,t));let{same:d,other:u}=Dr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&Se(n,t,e,i)||h}function ss(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function An(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Jt(c.start)&&(a=c.start),l.fullSize?ss(l,n.left,a,e.outerWidth-n.right-n.left,u):ss(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Jt(c.start)&&(o=c.start),l.fullSize?ss(l,o,n.top,u,e.outerHeight-n.bottom-n.top):ss(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var wt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=Y(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=Cr(s.boxes),l=r.vertical,c=r.horizontal;R(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,m)=>m.box.options&&m.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);ho(u,Y(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=Pr(l.concat(c),d);Se(r.fullSize,f,d,p),Se(l,f,d,p),Se(c,f,d,p)&&Se(l,f,d,p),Ar(f),An(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,An(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},R(r.chartArea,g=>{let m=g.box;Object.assign(m,s.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},us=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},ui=class extends us{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},cs="$chartjs",Tr={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},On=s=>s===null||s==="";function Lr(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[cs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",On(n)){let o=Js(s,"width");o!==void 0&&(s.width=o)}if(On(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=Js(s,"height");o!==void 0&&(s.height=o)}return s}var uo=pn?{passive:!0}:!1;function Er(s,t,e){s&&s.addEventListener(t,e,uo)}function Rr(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,uo)}function Ir(s,t){let e=Tr[s.type]||s.type,{x:i,y:n}=kt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function fs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Fr(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.addedNodes,i),a=a&&!fs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function zr(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||fs(r.removedNodes,i),a=a&&!fs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var De=new Map,Tn=0;function fo(){let s=window.devicePixelRatio;s!==Tn&&(Tn=s,De.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Br(s,t){De.size||window.addEventListener("resize",fo),De.set(s,t)}function Wr(s){De.delete(s),De.size||window.removeEventListener("resize",fo)}function Vr(s,t,e){let i=s.canvas,n=i&&ts(i);if(!n)return;let o=Ws((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Br(s,o),a}function ai(s,t,e){e&&e.disconnect(),t==="resize"&&Wr(s)}function Nr(s,t,e){let i=s.canvas,n=Ws(o=>{s.ctx!==null&&e(Ir(o,s))},s);return Er(i,t,n),n}var fi=class extends us{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(Lr(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[cs])return!1;let i=e[cs].initial;["height","width"].forEach(o=>{let a=i[o];E(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[cs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Fr,detach:zr,resize:Vr}[e]||Nr;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:ai,detach:ai,resize:ai}[e]||Rr)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return gn(t,e,i,n)}isAttached(t){let e=t&&ts(t);return!!(e&&e.isConnected)}};function Hr(s){return!Qe()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?ui:fi}var pt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return be(this.x)&&be(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(pt,"defaults",{}),A(pt,"defaultRoutes");function jr(s,t){let e=s.options.ticks,i=$r(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?Ur(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Xr(t,c,o,a/n),c;let h=Yr(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(is(t,c,h,E(f)?0:r-f,r),d=0,u=a-1;d<u;d++)is(t,c,h,o[d],o[d+1]);return is(t,c,h,l,E(f)?t.length:l+f),c}return is(t,c,h),c}function $r(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function Yr(s,t,e){let i=qr(s),n=t.length/e;if(!i)return Math.max(n,1);let o=qi(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function Ur(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Xr(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function is(s,t,e,i,n){let o=T(i,0),a=Math.min(T(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function qr(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Gr=s=>s==="left"?"right":s==="right"?"left":s,Ln=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,En=(s,t)=>Math.min(t||s,s);function Rn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function Kr(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Jr(s,t){R(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function ke(s){return s.drawTicks?s.tickLength:0}function In(s,t){if(!s.display)return 0;let e=H(s.font,t),i=Y(s.padding);return(z(s.text)?s.text.length:1)*e.lineHeight+i.height}function Zr(s,t){return Mt(s,{scale:t,type:"scale"})}function Qr(s,t,e){return Mt(s,{tick:e,index:t,type:"tick"})}function tl(s,t,e){let i=Vs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Gr(i)),i}function el(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,m=r-o;if(s.isHorizontal()){if(f=q(i,o,r),L(e)){let _=Object.keys(e)[0],y=e[_];p=h[_].getPixelForValue(y)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=Ln(s,e,t);u=r-o}else{if(L(e)){let _=Object.keys(e)[0],y=e[_];f=h[_].getPixelForValue(y)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Ln(s,e,t);p=q(i,a,n),d=e==="left"?-U:U}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Ht=class s extends pt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=X(t,Number.POSITIVE_INFINITY),e=X(e,Number.NEGATIVE_INFINITY),i=X(i,Number.POSITIVE_INFINITY),n=X(n,Number.NEGATIVE_INFINITY),{min:X(t,i),max:X(e,n),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:X(e,X(i,e)),max:X(i,X(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){I(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=hn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Rn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=jr(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){I(this.options.afterUpdate,[this])}beforeSetDimensions(){I(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){I(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),I(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){I(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=I(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){I(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){I(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=En(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=tt(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-ke(t.grid)-e.padding-In(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ye(Math.min(Math.asin(tt((h.highest.height+6)/r,-1,1)),Math.asin(tt(l/c,-1,1))-Math.asin(tt(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){I(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){I(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=In(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ke(o)+l):(t.height=this.maxHeight,t.width=ke(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=ut(this.labelRotation),g=Math.cos(p),m=Math.sin(p);if(r){let _=i.mirror?0:m*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+_+f)}else{let _=i.mirror?0:g*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+_+f)}this._calculatePadding(c,h,m,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){I(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)E(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Rn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/En(e,i)),c=0,h=0,d,u,f,p,g,m,_,y,k,w,M;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=m=g.string,_=o[m]=o[m]||{data:{},gc:[]},y=g.lineHeight,k=w=0,!E(p)&&!z(p))k=ge(n,_.data,_.gc,k,p),w=y;else if(z(p))for(u=0,f=p.length;u<f;++u)M=p[u],!E(M)&&!z(M)&&(k=ge(n,_.data,_.gc,k,M),w+=y);a.push(k),r.push(w),c=Math.max(k,c),h=Math.max(w,h)}Jr(o,e);let P=a.indexOf(c),x=r.indexOf(h),v=S=>({width:a[S]||0,height:r[S]||0});return{first:v(0),last:v(e-1),widest:v(P),highest:v(x),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Qi(this._alignToPixels?yt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Qr(this.getContext(),t,i))}return this.$context||(this.$context=Zr(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=ut(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ke(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,m=g/2,_=function($){return yt(i,$,g)},y,k,w,M,P,x,v,S,C,D,O,j;if(a==="top")y=_(this.bottom),x=this.bottom-u,S=y-m,D=_(t.top)+m,j=t.bottom;else if(a==="bottom")y=_(this.top),D=t.top,j=_(t.bottom)-m,x=y+m,S=this.top+u;else if(a==="left")y=_(this.right),P=this.right-u,v=y-m,C=_(t.left)+m,O=t.right;else if(a==="right")y=_(this.left),C=t.left,O=_(t.right)-m,P=y+m,v=this.left+u;else if(e==="x"){if(a==="center")y=_((t.top+t.bottom)/2+.5);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}D=t.top,j=t.bottom,x=y+m,S=x+u}else if(e==="y"){if(a==="center")y=_((t.left+t.right)/2);else if(L(a)){let $=Object.keys(a)[0],J=a[$];y=_(this.chart.scales[$].getPixelForValue(J))}P=y-m,v=P-u,C=t.left,O=t.right}let it=T(n.ticks.maxTicksLimit,d),W=Math.max(1,Math.ceil(d/it));for(k=0;k<d;k+=W){let $=this.getContext(k),J=o.setContext($),Ee=r.setContext($),Re=J.lineWidth,Yt=J.color,Ie=Ee.dash||[],Ut=Ee.dashOffset,le=J.tickWidth,Ct=J.tickColor,ce=J.tickBorderDash||[],Dt=J.tickBorderDashOffset;w=Kr(this,k,l),w!==void 0&&(M=yt(i,w,Re),c?P=v=C=O=M:x=S=D=j=M,f.push({tx1:P,ty1:x,tx2:v,ty2:S,x1:C,y1:D,x2:O,y2:j,width:Re,color:Yt,borderDash:Ie,borderDashOffset:Ut,tickWidth:le,tickColor:Ct,tickBorderDash:ce,tickBorderDashOffset:Dt}))}return this._ticksLength=d,this._borderValue=y,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ke(i.grid),f=u+h,p=d?-h:f,g=-ut(this.labelRotation),m=[],_,y,k,w,M,P,x,v,S,C,D,O,j="middle";if(n==="top")P=this.bottom-p,x=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,x=this._getXAxisLabelAlignment();else if(n==="left"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(n==="right"){let W=this._getYAxisLabelAlignment(u);x=W.textAlign,M=W.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];P=this.chart.scales[W].getPixelForValue($)+f}x=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")M=(t.left+t.right)/2-f;else if(L(n)){let W=Object.keys(n)[0],$=n[W];M=this.chart.scales[W].getPixelForValue($)}x=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?j="top":l==="end"&&(j="bottom"));let it=this._getLabelSizes();for(_=0,y=r.length;_<y;++_){k=r[_],w=k.label;let W=o.setContext(this.getContext(_));v=this.getPixelForTick(_)+o.labelOffset,S=this._resolveTickFontOptions(_),C=S.lineHeight,D=z(w)?w.length:1;let $=D/2,J=W.color,Ee=W.textStrokeColor,Re=W.textStrokeWidth,Yt=x;a?(M=v,x==="inner"&&(_===y-1?Yt=this.options.reverse?"left":"right":_===0?Yt=this.options.reverse?"right":"left":Yt="center"),n==="top"?c==="near"||g!==0?O=-D*C+C/2:c==="center"?O=-it.highest.height/2-$*C+C:O=-it.highest.height+C/2:c==="near"||g!==0?O=C/2:c==="center"?O=it.highest.height/2-$*C:O=it.highest.height-D*C,d&&(O*=-1),g!==0&&!W.showLabelBackdrop&&(M+=C/2*Math.sin(g))):(P=v,O=(1-D)*C/2);let Ie;if(W.showLabelBackdrop){let Ut=Y(W.backdropPadding),le=it.heights[_],Ct=it.widths[_],ce=O-Ut.top,Dt=0-Ut.left;switch(j){case"middle":ce-=le/2;break;case"bottom":ce-=le;break}switch(x){case"center":Dt-=Ct/2;break;case"right":Dt-=Ct;break;case"inner":_===y-1?Dt-=Ct:_>0&&(Dt-=Ct/2);break}Ie={left:Dt,top:ce,width:Ct+Ut.width,height:le+Ut.height,color:W.backdropColor}}m.push({label:w,font:S,textOffset:O,options:{rotation:g,color:J,strokeColor:Ee,strokeWidth:Re,textAlign:Yt,textBaseline:j,translation:[M,P],backdrop:Ie}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-ut(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=yt(t,this.left,a)-a/2,h=yt(t,this.right,r)+r/2,d=u=l):(d=yt(t,this.top,a)-a/2,u=yt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Ke(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;It(i,c,0,h,l,r)}n&&Je(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=H(i.font),a=Y(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||L(e)?(l+=a.bottom,z(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=el(this,l,e,r);It(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:tl(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=T(t.grid&&t.grid.z,-1),n=T(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return H(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},te=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;nl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,sl(t,a,i),this.override&&B.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in B[n]&&(delete B[n][i],this.override&&delete _t[i])}};function sl(s,t,e){let i=Gt(Object.create(null),[e?B.get(e):{},B.get(t),s.defaults]);B.set(t,i),s.defaultRoutes&&il(t,s.defaultRoutes),s.descriptors&&B.describe(t,s.descriptors)}function il(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");B.route(o,n,l,r)})}function nl(s){return"id"in s&&"defaults"in s}var gi=class{constructor(){this.controllers=new te(Wt,"datasets",!0),this.elements=new te(pt,"elements"),this.plugins=new te(Object,"plugins"),this.scales=new te(Ht,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):R(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=$e(t);I(i["before"+n],[],i),e[t](i),I(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},at=new gi,pi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(I(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){E(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=T(i.options&&i.options.plugins,{}),o=ol(i);return n===!1&&!e?[]:rl(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function ol(s){let t={},e=[],i=Object.keys(at.plugins.items);for(let o=0;o<i.length;o++)e.push(at.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function al(s,t){return!t&&s===!1?null:s===!0?{}:s}function rl(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=al(i[l],n);c!==null&&o.push({plugin:r,options:ll(s.config,{plugin:r,local:e[l]},c,a)})}return o}function ll(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function mi(s,t){let e=B.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function cl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function hl(s,t){return s===t?"_index_":"_value_"}function Fn(s){if(s==="x"||s==="y"||s==="r")return s}function dl(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function bi(s,...t){if(Fn(s))return s;for(let e of t){let i=e.axis||dl(e.position)||s.length>1&&Fn(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function zn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function ul(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return zn(s,"x",e[0])||zn(s,"y",e[0])}return{}}function fl(s,t){let e=_t[s.type]||{scales:{}},i=t.scales||{},n=mi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!L(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=bi(a,r,ul(a,s),B.scales[r.type]),c=hl(l,n),h=e.scales||{};o[a]=Kt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||mi(r,t),h=(_t[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=cl(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Kt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Kt(r,[B.scales[r.type],B.scale])}),o}function go(s){let t=s.options||(s.options={});t.plugins=T(t.plugins,{}),t.scales=fl(s,t)}function po(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function gl(s){return s=s||{},s.data=po(s.data),go(s),s}var Bn=new Map,mo=new Set;function ns(s,t){let e=Bn.get(s);return e||(e=t(),Bn.set(s,e),mo.add(e)),e}var we=(s,t,e)=>{let i=Lt(t,e);i!==void 0&&s.add(i)},xi=class{constructor(t){this._config=gl(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=po(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),go(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ns(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ns(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ns(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return ns(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>we(l,t,d))),h.forEach(d=>we(l,n,d)),h.forEach(d=>we(l,_t[o]||{},d)),h.forEach(d=>we(l,B,d)),h.forEach(d=>we(l,Ge,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),mo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,_t[e]||{},B.datasets[e]||{},{type:e},B,Ge]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Wn(this._resolverCache,t,n),l=a;if(ml(a,e)){o.$shared=!1,i=ct(i)?i():i;let c=this.createResolver(t,i,r);l=Tt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Wn(this._resolverCache,t,i);return L(e)?Tt(o,e,void 0,n):o}};function Wn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:Ze(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var pl=s=>L(s)&&Object.getOwnPropertyNames(s).some(t=>ct(s[t]));function ml(s,t){let{isScriptable:e,isIndexable:i}=Xs(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(ct(r)||pl(r))||a&&z(r))return!0}return!1}var bl="4.6.1",xl=["top","bottom","left","right","chartArea"];function Vn(s,t){return s==="top"||s==="bottom"||xl.indexOf(s)===-1&&t==="x"}function Nn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Hn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),I(e&&e.onComplete,[s],t)}function _l(s){let t=s.chart,e=t.options.animation;I(e&&e.onProgress,[s],t)}function bo(s){return Qe()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var hs={},jn=s=>{let t=bo(s);return Object.values(hs).filter(e=>e.canvas===t).pop()};function yl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function vl(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var et=class{static register(...t){at.add(...t),$n()}static unregister(...t){at.remove(...t),$n()}constructor(t,e){let i=this.config=new xi(e),n=bo(t),o=jn(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Hr(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=$i(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new pi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=on(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],hs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}ft.listen(this,"complete",Hn),ft.listen(this,"progress",_l),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return E(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return at}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():Ks(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Hs(this.canvas,this.ctx),this}stop(){return ft.stop(this),this}resize(t,e){ft.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,Ks(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),I(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};R(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=bi(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),R(o,a=>{let r=a.options,l=r.id,c=bi(l,r),h=T(r.type,a.dtype);(r.position===void 0||Vn(r.position,c)!==Vn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=at.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),R(n,(a,r)=>{a||delete i[r]}),R(i,a=>{wt.configure(this,a,a.options),wt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Nn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||mi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=at.getController(r),{datasetElementType:c,dataElementType:h}=B.datasets[r];Object.assign(l,{dataElementType:at.getElement(h),datasetElementType:c&&at.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){R(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||R(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Nn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){R(this.scales,t=>{wt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Ls(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;yl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Ls(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;wt.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],R(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,ct(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(ft.has(this)?this.attached&&!ft.running(this)&&ft.start(this):(this.draw(),Hn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=mn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Ke(e,n),t.controller.draw(),n&&Je(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Rt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=kr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=Mt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Jt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),ft.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Hs(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete hs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};R(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){R(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},R(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!pe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=Xi(t),c=vl(t,this._lastEvent,i,l);i&&(this._lastEvent=null,I(o.onHover,[t,r,this],this),l&&I(o.onClick,[t,r,this],this));let h=!pe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(et,"defaults",B),A(et,"instances",hs),A(et,"overrides",_t),A(et,"registry",at),A(et,"version",bl),A(et,"getChart",jn);function $n(){return R(et.instances,s=>s._plugins.invalidate())}function xo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function St(s,t,e,i){return s?0:tt(t,e,i)}function Ml(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=Us(i);return{t:St(n.top,o.top,0,e),r:St(n.right,o.right,0,t),b:St(n.bottom,o.bottom,0,e),l:St(n.left,o.left,0,t)}}function kl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=vt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||L(n);return{topLeft:St(!l||r.top||r.left,o.topLeft,0,a),topRight:St(!l||r.top||r.right,o.topRight,0,a),bottomLeft:St(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:St(!l||r.bottom||r.right,o.bottomRight,0,a)}}function wl(s){let t=xo(s),e=t.right-t.left,i=t.bottom-t.top,n=Ml(s,e/2,i/2),o=kl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function ri(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&xo(s,i);return r&&(n||Et(t,r.left,r.right))&&(o||Et(e,r.top,r.bottom))}function Sl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function Pl(s,t){s.rect(t.x,t.y,t.w,t.h)}function li(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Nt=class extends pt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=wl(this),r=Sl(a.radius)?Zt:Pl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,li(a,e,o)),t.clip(),r(t,li(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,li(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return ri(this,t,e,i)}inXRange(t,e){return ri(this,t,null,e)}inYRange(t,e){return ri(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Nt,"id","bar"),A(Nt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Nt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var Yn=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},Cl=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,gs=class extends pt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=I(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=H(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=Yn(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let m=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((m,_)=>{let{itemWidth:y,itemHeight:k}=Dl(i,e,o,m,n);_>0&&f+k+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[_]={left:p,top:f,col:g,width:y,height:k},u=Math.max(u,y),f+=k+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Ft(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Ke(t,this),this._draw(),Je(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=B.color,l=Ft(t.rtl,this.left,this.width),c=H(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:m}=Yn(a,d),_=function(P,x,v){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let S=T(v.lineWidth,1);if(n.fillStyle=T(v.fillStyle,r),n.lineCap=T(v.lineCap,"butt"),n.lineDashOffset=T(v.lineDashOffset,0),n.lineJoin=T(v.lineJoin,"miter"),n.lineWidth=S,n.strokeStyle=T(v.strokeStyle,r),n.setLineDash(T(v.lineDash,[])),a.usePointStyle){let C={radius:g*Math.SQRT2/2,pointStyle:v.pointStyle,rotation:v.rotation,borderWidth:S},D=l.xPlus(P,p/2),O=x+u;$s(n,C,D,O,a.pointStyleWidth&&p)}else{let C=x+Math.max((d-g)/2,0),D=l.leftForLtr(P,p),O=vt(v.borderRadius);n.beginPath(),Object.values(O).some(j=>j!==0)?Zt(n,{x:D,y:C,w:p,h:g,radius:O}):n.rect(D,C,p,g),n.fill(),S!==0&&n.stroke()}n.restore()},y=function(P,x,v){It(n,v.text,P,x+m/2,c,{strikethrough:v.hidden,textAlign:l.textAlign(v.textAlign)})},k=this.isHorizontal(),w=this._computeTitleHeight();k?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},Zs(this.ctx,t.textDirection);let M=m+h;this.legendItems.forEach((P,x)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let v=n.measureText(P.text).width,S=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),C=p+u+v,D=f.x,O=f.y;l.setWidth(this.width),k?x>0&&D+C+h>this.right&&(O=f.y+=M,f.line++,D=f.x=q(o,this.left+h,this.right-i[f.line])):x>0&&O+M>this.bottom&&(D=f.x=D+e[f.line].width+h,f.line++,O=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let j=l.x(D);if(_(j,O,P),D=an(S,D+p+u,k?D+C:this.right,t.rtl),y(l.x(D),O,P),k)f.x+=C+h;else if(typeof P.text!="string"){let it=c.lineHeight;f.y+=_o(P,it)+h}else f.y+=M}),Qs(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=H(e.font),n=Y(e.padding);if(!e.display)return;let o=Ft(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,m)=>Math.max(g,m.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Vs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,It(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=H(t.font),i=Y(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Et(t,this.left,this.right)&&Et(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Et(t,n.left,n.left+n.width)&&Et(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Tl(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=Cl(n,i);n&&!o&&I(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&I(e.onHover,[t,i,this],this)}else i&&I(e.onClick,[t,i,this],this)}};function Dl(s,t,e,i,n){let o=Al(i,s,t,e),a=Ol(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Al(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Ol(s,t,e){let i=s;return typeof t.text!="string"&&(i=_o(t,e)),i}function _o(s,t){let e=s.text?s.text.length:0;return t*e}function Tl(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var yo={id:"legend",_element:gs,start(s,t,e){let i=s.legend=new gs({ctx:s.ctx,options:e,chart:s});wt.configure(s,i,e),wt.addBox(s,i)},stop(s){wt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;wt.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=Y(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Pe={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=Ji(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function ot(s,t){return t&&(z(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function gt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ll(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function Un(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=H(t.bodyFont),c=H(t.titleFont),h=H(t.footerFont),d=o.length,u=n.length,f=i.length,p=Y(t.padding),g=p.height,m=0,_=i.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(_+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),_){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(_-f)*l.lineHeight+(_-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let y=0,k=function(w){m=Math.max(m,e.measureText(w).width+y)};return e.save(),e.font=c.string,R(s.title,k),e.font=l.string,R(s.beforeBody.concat(s.afterBody),k),y=t.displayColors?a+2+t.boxPadding:0,R(i,w=>{R(w.before,k),R(w.lines,k),R(w.after,k)}),y=0,e.font=h.string,R(s.footer,k),e.restore(),m+=p.width,{width:m,height:g}}function El(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function Rl(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function Il(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),Rl(c,s,t,e)&&(c="center"),c}function Xn(s,t,e){let i=e.yAlign||t.yAlign||El(s,e);return{xAlign:e.xAlign||t.xAlign||Il(s,t,e,i),yAlign:i}}function Fl(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function zl(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function qn(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=vt(a),p=Fl(t,r),g=zl(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:tt(p,0,i.width-t.width),y:tt(g,0,i.height-t.height)}}function os(s,t,e){let i=Y(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function Gn(s){return ot([],gt(s))}function Bl(s,t,e){return Mt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function Kn(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var vo={beforeTitle:nt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:nt,beforeBody:nt,beforeLabel:nt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return E(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:nt,afterBody:nt,beforeFooter:nt,footer:nt,afterFooter:nt};function G(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?vo[t].call(e,i):n}var Ce=class extends pt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ds(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Bl(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=G(i,"beforeTitle",this,t),o=G(i,"title",this,t),a=G(i,"afterTitle",this,t),r=[];return r=ot(r,gt(n)),r=ot(r,gt(o)),r=ot(r,gt(a)),r}getBeforeBody(t,e){return Gn(G(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return R(t,o=>{let a={before:[],lines:[],after:[]},r=Kn(i,o);ot(a.before,gt(G(r,"beforeLabel",this,o))),ot(a.lines,G(r,"label",this,o)),ot(a.after,gt(G(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return Gn(G(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=G(i,"beforeFooter",this,t),o=G(i,"footer",this,t),a=G(i,"afterFooter",this,t),r=[];return r=ot(r,gt(n)),r=ot(r,gt(o)),r=ot(r,gt(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ll(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),R(r,h=>{let d=Kn(t.callbacks,h);n.push(G(d,"labelColor",this,h)),o.push(G(d,"labelPointStyle",this,h)),a.push(G(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Pe[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=Un(this,i),c=Object.assign({},r,l),h=Xn(this.chart,i,c),d=qn(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=vt(r),{x:u,y:f}=t,{width:p,height:g}=e,m,_,y,k,w,M;return o==="center"?(w=f+g/2,n==="left"?(m=u,_=m-a,k=w+a,M=w-a):(m=u+p,_=m+a,k=w-a,M=w+a),y=m):(n==="left"?_=u+Math.max(l,h)+a:n==="right"?_=u+p-Math.max(c,d)-a:_=this.caretX,o==="top"?(k=f,w=k-a,m=_-a,y=_+a):(k=f+g,w=k+a,m=_+a,y=_-a),M=k),{x1:m,x2:_,x3:y,y1:k,y2:w,y3:M}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=H(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=H(o.bodyFont),d=os(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,_=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,js(t,g,m,_),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,js(t,g,m,_)}else{t.lineWidth=L(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),_=vt(a.borderRadius);Object.values(_).some(y=>y!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,Zt(t,{x:g,y:p,w:c,h:l,radius:_}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),Zt(t,{x:m,y:p+1,w:c-2,h:l-2,radius:_}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=H(i.bodyFont),u=d.lineHeight,f=0,p=Ft(i.rtl,this.x,this.width),g=function(v){e.fillText(v,p.x(t.x+f),t.y+u/2),t.y+=u+o},m=p.textAlign(a),_,y,k,w,M,P,x;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=os(this,m,i),e.fillStyle=i.bodyColor,R(this.beforeBody,g),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,P=n.length;w<P;++w){for(_=n[w],y=this.labelTextColors[w],e.fillStyle=y,R(_.before,g),k=_.lines,r&&k.length&&(this._drawColorBox(e,t,w,p,i),u=Math.max(d.lineHeight,l)),M=0,x=k.length;M<x;++M)g(k[M]),u=d.lineHeight;R(_.after,g)}f=0,u=d.lineHeight,R(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Ft(i.rtl,this.x,this.width);for(t.x=os(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=H(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=vt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Pe[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=Un(this,t),l=Object.assign({},a,this._size),c=Xn(e,t,l),h=qn(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=Y(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),Zs(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Qs(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!pe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!pe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Pe[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Ce,"positioners",Pe);var Mo={id:"tooltip",_element:Ce,positioners:Pe,afterInit(s,t,e){e&&(s.tooltip=new Ce({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:vo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Wl=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Vl(s,t,e,i){let n=s.indexOf(t);if(n===-1)return Wl(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Nl=(s,t)=>s===null?null:tt(Math.round(s),0,t);function Jn(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ee=class extends Ht{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(E(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Vl(i,t,T(e,t),this._addedLabels),Nl(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return Jn.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ee,"id","category"),A(ee,"defaults",{ticks:{callback:Jn}});function Hl(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:m}=t,_=!E(a),y=!E(r),k=!E(c),w=(m-g)/(d+1),M=Es((m-g)/p/f)*f,P,x,v,S;if(M<1e-14&&!_&&!y)return[{value:g},{value:m}];S=Math.ceil(m/M)-Math.floor(g/M),S>p&&(M=Es(S*M/p/f)*f),E(l)||(P=Math.pow(10,l),M=Math.ceil(M*P)/P),n==="ticks"?(x=Math.floor(g/M)*M,v=Math.ceil(m/M)*M):(x=g,v=m),_&&y&&o&&Gi((r-a)/o,M/1e3)?(S=Math.round(Math.min((r-a)/M,h)),M=(r-a)/S,x=a,v=r):k?(x=_?a:x,v=y?r:v,S=c-1,M=(v-x)/S):(S=(v-x)/M,me(S,Math.round(S),M/1e3)?S=Math.round(S):S=Math.ceil(S));let C=Math.max(Is(M),Is(x));P=Math.pow(10,E(l)?C:l),x=Math.round(x*P)/P,v=Math.round(v*P)/P;let D=0;for(_&&(u&&x!==a?(e.push({value:a}),x<a&&D++,me(Math.round((x+D*M)*P)/P,a,Zn(a,w,s))&&D++):x<a&&D++);D<S;++D){let O=Math.round((x+D*M)*P)/P;if(y&&O>r)break;e.push({value:O})}return y&&u&&v!==r?e.length&&me(e[e.length-1].value,r,Zn(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!y||v===r)&&e.push({value:v}),e}function Zn(s,t,{horizontal:e,minRotation:i}){let n=ut(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ne=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return E(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=dt(n),c=dt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Hl(n,o);return t.bounds==="ticks"&&Rs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return qe(t,this.chart.options.locale,this.options.ticks.format)}},se=class extends ne{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=ut(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(se,"id","linear"),A(se,"defaults",{ticks:{callback:xe.formatters.numeric}});var Ae=s=>Math.floor(ht(s)),Bt=(s,t)=>Math.pow(10,Ae(s)+t);function Qn(s){return s/Math.pow(10,Ae(s))===1}function to(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function jl(s,t){let e=t-s,i=Ae(e);for(;to(s,t,i)>10;)i++;for(;to(s,t,i)<10;)i--;return Math.min(i,Ae(s))}function $l(s,{min:t,max:e}){t=X(s.min,t);let i=[],n=Ae(t),o=jl(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=X(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:Qn(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=X(s.max,u);return i.push({value:f,major:Qn(f),significand:d}),i}var as=class extends Ht{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ne.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return V(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Bt(this.min,0)?Bt(this.min,-1):Bt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Bt(i,-1)),a(Bt(n,1)))),i<=0&&o(Bt(n,-1)),n<=0&&a(Bt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=$l(e,this);return t.bounds==="ticks"&&Rs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ht(t),this._valueRange=ht(this.max)-ht(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ht(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(as,"id","logarithmic"),A(as,"defaults",{ticks:{callback:xe.formatters.logarithmic,major:{enabled:!0}}});function _i(s){let t=s.ticks;if(t.display&&s.display){let e=Y(t.backdropPadding);return T(t.font&&t.font.size,B.font.size)+e.height}return 0}function Yl(s,t,e){return e=z(e)?e:[e],{w:cn(s,t.string,e),h:e.length*t.lineHeight}}function eo(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function Ul(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?N/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=H(c.font),u=Yl(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=st(s.getIndexAngle(l)+r),p=Math.round(Ye(f)),g=eo(p,h.x,u.w,0,180),m=eo(p,h.y,u.h,90,270);Xl(e,t,f,g,m)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Kl(s,i,n)}function Xl(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function ql(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ye(st(l.angle+U))),h=Ql(l.y,r.h,c),d=Jl(c),u=Zl(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Gl(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Rt({x:e,y:i},t)||Rt({x:e,y:o},t)||Rt({x:n,y:i},t)||Rt({x:n,y:o},t))}function Kl(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:_i(o)/2,additionalAngle:a?N/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=ql(s,h,l);i.push(d),r==="auto"&&(d.visible=Gl(d,c),d.visible&&(c=d))}return i}function Jl(s){return s===0||s===180?"center":s<180?"left":"right"}function Zl(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Ql(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function tc(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!E(r)){let l=vt(t.borderRadius),c=Y(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),Zt(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function ec(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));tc(e,a,o);let r=H(a.font),{x:l,y:c,textAlign:h}=o;It(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function ko(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,Q);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function sc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),ko(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function ic(s,t,e){return Mt(s,{label:e,index:t,type:"pointLabel"})}var Qt=class extends ne{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=Y(_i(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/_i(this.options))}generateTickLabels(t){ne.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=I(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?Ul(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=Q/(this._pointLabels.length||1),i=this.options.startAngle||0;return st(t*e+ut(i))}getDistanceFromCenterForValue(t){if(E(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(E(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return ic(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-U+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),ko(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&ec(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);sc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=H(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=Y(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}It(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(Qt,"id","radialLinear"),A(Qt,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(Qt,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(Qt,"descriptors",{angleLines:{_fallback:"grid"}});var ps={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},K=Object.keys(ps);function so(s,t){return s-t}function io(s,t){if(E(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),V(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(be(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function no(s,t,e,i){let n=K.length;for(let o=K.indexOf(s);o<n-1;++o){let a=ps[K[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return K[o]}return K[n-1]}function nc(s,t,e,i,n){for(let o=K.length-1;o>=K.indexOf(e);o--){let a=K[o];if(ps[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return K[e?K.indexOf(e):0]}function oc(s){for(let t=K.indexOf(s)+1,e=K.length;t<e;++t)if(ps[K[t]].common)return K[t]}function oo(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Ue(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function ac(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function ao(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:ac(s,i,n,e)}var ie=class extends Ht{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new xr._date(t.adapters.date);n.init(e),Kt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:io(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=V(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=en(n,o,a);return this._unit=e.unit||(i.autoSkip?no(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):nc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:oc(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),ao(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=tt(e,0,a),i=tt(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||no(o.minUnit,e,i,this._getLabelCapacity(e)),r=T(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=be(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)oo(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&oo(h,u,p),Object.keys(h).sort(so).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return I(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=ut(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,ao(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(io(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return zs(t.sort(so))}};A(ie,"id","time"),A(ie,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function rs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Xe(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Xe(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ls=class extends ie{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=rs(e,this.min),this._tableRange=rs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(rs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return rs(this._table,i*this._tableRange+this._minPos,!0)}};A(ls,"id","timeseries"),A(ls,"defaults",ie.defaults);function F(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function yi(s,t){return`${F(s)} ${t}${s===1?"":"s"}`}function wo(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${F(t)} runs passed their gates.`:`${F(s)} of ${F(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}function b(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function Te(s){if(s===null)return"\\u2014";let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function jt(s){return s===null?"\\u2014":s.toFixed(3)}function rt(s,t,...e){return b("section",{id:t},b("h2",{},s),...e)}et.register(Vt,Nt,ee,se,Mo,yo);var So=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],oe=10;function Po(s){let t=[rc(s),lc(s),cc(s),hc(s)];return rt("Charts","charts",b("div",{class:"charts"},...t))}function ms(s,t,e,i=260){let n=b("canvas",{id:t,role:"img","aria-label":s}),o=b("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=b("figure",{class:"chart"},b("figcaption",{},s),o);return queueMicrotask(()=>new et(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function rc(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(oe).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(oe-1,Math.floor(n*oe)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:oe},(i,n)=>`${(n/oe).toFixed(1)}\\u2013${((n+1)/oe).toFixed(1)}`);return ms("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:So[n%So.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function lc(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return ms("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>Te((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function cc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return ms(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let r=l=>l===null?"\\u2014":l.toFixed(3);return`${r(a.base)} \\u2192 ${r(a.head)}, \\u0394 ${r(a.delta)} [${r(a.low)}, ${r(a.high)}] ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function hc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return ms("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var Pt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=y=>{if(y=this.postProcess(y,i),n){setTimeout(function(){n(y)},0);return}else return y},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,m=1/0,_=()=>{for(let y=Math.max(g,-c);y<=Math.min(m,c);y+=2){let k,w=f[y-1],M=f[y+1];w&&(f[y-1]=void 0);let P=!1;if(M){let v=M.oldPos-y;P=M&&0<=v&&v<r}let x=w&&w.oldPos+1<l;if(!P&&!x){f[y]=void 0;continue}if(!x||P&&w.oldPos<M.oldPos?k=this.addToPath(M,!0,!1,0,i):k=this.addToPath(w,!1,!0,1,i),p=this.extractCommon(k,e,t,y,i),k.oldPos+1>=l&&p+1>=r)return a(this.buildValues(k.lastComponent,e,t))||!0;f[y]=k,k.oldPos+1>=l&&(m=Math.min(m,y-1)),p+1>=r&&(g=Math.max(g,y+1))}c++};if(n)(function y(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);_()||y()},0)})();else for(;c<=h&&Date.now()<=u;){let y=_();if(y)return y}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function vi(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Mi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function bs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function xs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ae(s,t){return bs(s,t,"")}function Le(s,t){return xs(s,t,"")}function ki(s,t){return t.slice(0,dc(s,t))}function dc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function wi(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function _s(s,t){if(t)return re(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function $t(s,t){if(t)return re(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function re(s,t){if(!t)return[$t(s),_s(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=wi(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var ys="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",uc=new RegExp(`[${ys}]+|\\\\s+|[^${ys}]`,"ug"),Si=class extends Pt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=wi(t,a)}else i=t.match(uc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&Co(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&Co(i,o,n,null,e.intlSegmenter),t}},Do=new Si;function Ci(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Oo(s,t,e):Do.diff(s,t,e)}function Co(s,t,e,i,n){if(t&&e){let[o,a]=re(t.value,n),[r,l]=re(e.value,n);if(s){let c=vi(o,r);s.value=xs(s.value,r,c),t.value=ae(t.value,c),e.value=ae(e.value,c)}if(i){let c=Mi(a,l);i.value=bs(i.value,l,c),t.value=Le(t.value,c),e.value=Le(e.value,c)}}else if(e){if(s){let o=$t(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=$t(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=$t(i.value,n),[a,r]=re(t.value,n),l=vi(o,a);t.value=ae(t.value,l);let c=Mi(ae(o,l),r);t.value=Le(t.value,c),i.value=bs(i.value,o,c),s.value=xs(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=$t(i.value,n),a=_s(t.value,n),r=ki(a,o);t.value=Le(t.value,r)}else if(s){let o=_s(s.value,n),a=$t(t.value,n),r=ki(o,a);t.value=ae(t.value,r)}}var Pi=class extends Pt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${ys}]+|[^\\\\S\\\\n\\\\r]+|[^${ys}]`,"ug");return t.match(e)||[]}},Ao=new Pi;function Oo(s,t,e){return Ao.diff(s,t,e)}var Di=class extends Pt{constructor(){super(...arguments),this.tokenize=fc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},To=new Di;function Ai(s,t,e){return To.diff(s,t,e)}function fc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var Lo=4e3;function Eo(s){let t=b("div",{class:"body"}),e=b("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=b("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...gc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function gc(s,t){let e=[b("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),b("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",`${F(t.durationMs)} ms`,...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];return t.label!==null&&e.push(b("p",{class:"label"},t.label)),e.push(vs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(vs("Error",t.error,"detail-error")),e.push(vs("Output",t.output,"detail-output")),t.expected!==null&&(e.push(vs("Expected",t.expected,"detail-expected")),e.push(b("h3",{},"Output vs expected"),mc(t.expected,t.output))),e.push(b("h3",{},"Evaluations"),pc(t)),t.trials!==null&&e.push(b("h3",{},`Trials (${F(t.trials.filter(i=>i.passed).length)} of ${F(t.trials.length)} passed)`),b("ol",{class:"trials"},...t.trials.map(i=>b("li",{class:i.passed?"ok":"bad"},`${i.passed?"\\u2713":"\\u2717"} ${F(i.durationMs)} ms \\xB7 ${i.error??i.scores}`)))),t.usage!==null&&e.push(b("h3",{},"Model calls of the target"),b("p",{},t.usage)),e}function vs(s,t,e){return b("div",{class:"block"},b("h3",{},s),b("pre",{id:e},t))}function pc(s){let t=s.evaluations.map(e=>b("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},b("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),b("td",{},e.evaluator),b("td",{class:"num"},jt(e.score)),b("td",{},e.threshold??"no threshold"),b("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),b("td",{class:"dim"},e.usage??"")));return b("table",{class:"grid",id:"detail-evaluations"},b("thead",{},b("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>b("th",{},e)))),b("tbody",{},...t))}function mc(s,t){let i=s.length>Lo||t.length>Lo?Ai(s,t):Ci(s,t),n=b("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?b("ins",{},o.value):o.removed?b("del",{},o.value):document.createTextNode(o.value));return n}function Io(s){let{totals:t}=s,e=s.verdict==="pass",i=s.partialMerge,n=i!==null?`A partial merge: only shard${i.merged.length===1?"":"s"} ${i.merged.join(", ")} of ${i.count} ${i.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":wo(t.failedRuns,t.runs);return b("header",{id:"verdict",class:e?"pass":"fail"},b("div",{class:"word"},e?"PASS":"FAIL"),b("div",{},b("p",{class:"sentence"},n),b("p",{class:"totals"},`${yi(t.cases,"case")}: ${F(t.passed)} passed, ${F(t.failed)} failed, ${F(t.errored)} errored`),b("p",{class:"meta"},[s.config,s.git,s.startedAt,`${(s.durationMs/1e3).toFixed(1)} s`,`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?b("p",{class:"meta"},s.usage):null))}function Fo(s){let t=s.runs.flatMap(e=>e.gate.map(i=>b("tr",{class:i.passed?"ok":"bad"},b("td",{},e.name),b("td",{},i.passed?"\\u2713":"\\u2717"),b("td",{},i.name),b("td",{},i.expected),b("td",{},i.actual))));return rt("Gate conditions","gate",b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","","condition","expected","actual"].map(e=>b("th",{},e)))),b("tbody",{},...t)))}function zo(s){let t=b("tr",{},...s.keys.map(i=>b("th",{},i)),b("th",{},"verdict"),b("th",{class:"num"},"cases"),b("th",{class:"num"},"pass rate"),...s.evaluators.map((i,n)=>b("th",{class:"num",title:s.lowerIsBetter[n]===!0?"mean score (lower is better)":"mean score"},i))),e=s.rows.map(i=>b("tr",{},...s.keys.map(n=>b("td",{},i.params[n]??"")),b("td",{class:i.verdict},i.verdict.toUpperCase()),b("td",{class:"num"},F(i.cases)),Ro(Te(i.passRate),i.passRate!==null&&i.passRate===s.bestPassRate),...i.means.map((n,o)=>Ro(jt(n),n!==null&&n===s.bestMeans[o]))));return b("div",{class:"matrix"},b("h3",{},`${s.suite} \\xB7 ${F(s.rows.length)} grid points`),b("table",{class:"grid"},b("thead",{},t),b("tbody",{},...e)),b("p",{class:"note"},bc(s)))}function bc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Ro(s,t){return b("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Bo(s){let t=s.runs.map(e=>b("tr",{},b("td",{},e.name),b("td",{class:e.verdict},e.verdict.toUpperCase()),b("td",{class:"num"},F(e.cases)),b("td",{class:"num"},Te(e.passRate)),b("td",{class:"num"},F(e.failed)),b("td",{class:"num"},F(e.errored)),b("td",{},e.evaluators.map(i=>`${i.id} ${jt(i.mean)}`).join(" \\xB7 "))));return b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","verdict","cases","pass rate","failed","errored","evaluator means"].map(e=>b("th",{},e)))),b("tbody",{},...t))}var Ms=30,Wo=10,xc=8,Vo={errored:0,failed:1,passed:2};function No(s,t){let e=s.cases.map(x=>[x.id,x.label??"",x.source??"",x.output.slice(0,4e3),x.error??""].join(`\n`).toLowerCase()),i=s.evaluators.slice(0,xc),n=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=ks("filter-run",[["all","every run"],...s.runs.map((x,v)=>[String(v),x.name])]),a=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((x,v)=>[String(v),`${x} did not pass`])]),r=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(x=>[`tag:${x}`,`tagged ${x}`])]),l=b("input",{id:"filter-search",type:"search",placeholder:"search id, label, output, error\\u2026","aria-label":"search cases"}),c=b("span",{id:"case-count",class:"note"}),h="status",d=!0,u=[],f=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((x,v)=>[`score:${v}`,x])],p=`90px minmax(200px,2fr) minmax(140px,1fr) 70px ${i.map(()=>"80px").join(" ")}`,g=b("div",{class:"row head"});g.style.gridTemplateColumns=p;for(let[x,v]of f){let S=b("button",{type:"button",class:"sort","data-key":x},v);S.addEventListener("click",()=>{d=h===x?!d:!0,h=x,w()}),g.append(S)}let m=b("div",{class:"spacer"}),_=b("div",{id:"case-rows",class:"rows",role:"list"},m);function y(x){let v=s.cases[x];if(v===void 0)return!1;let S=n.value;if(S==="not-passed"&&v.status==="passed"||(S==="failed"||S==="errored"||S==="passed")&&v.status!==S||S==="flaky"&&!v.flaky||o.value!=="all"&&String(v.run)!==o.value||a.value!=="all"&&!v.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!v.tags.includes(r.value.slice(4)))return!1;let C=l.value.trim().toLowerCase();return C===""||(e[x]??"").includes(C)}function k(x,v){if(h==="status")return Vo[x.status]-Vo[v.status]||x.run-v.run;if(h==="case")return x.id<v.id?-1:x.id>v.id?1:0;if(h==="run")return x.run-v.run;if(h==="duration")return x.durationMs-v.durationMs;let S=Number(h.slice(6));return(x.scores[S]??-1)-(v.scores[S]??-1)}function w(){u=[];for(let x=0;x<s.cases.length;x++)y(x)&&u.push(x);u.sort((x,v)=>{let S=k(s.cases[x],s.cases[v]);return(d?S:-S)||x-v}),c.textContent=`${F(u.length)} of ${F(s.cases.length)} cases`,m.style.height=`${u.length*Ms}px`;for(let x of g.querySelectorAll("button")){let v=x.getAttribute("data-key");x.setAttribute("aria-sort",v===h?d?"ascending":"descending":"none")}M()}function M(){for(let C of _.querySelectorAll(".case"))C.remove();let x=Math.max(0,Math.floor(_.scrollTop/Ms)-Wo),v=Math.ceil((_.clientHeight||600)/Ms)+2*Wo,S=document.createDocumentFragment();for(let C=x;C<Math.min(u.length,x+v);C++){let D=s.cases[u[C]??-1];D!==void 0&&S.append(P(D,C))}_.append(S)}function P(x,v){let S=x.label===null?x.id:`${x.id.slice(0,12)}\\u2026 ${x.label}`,C=b("div",{class:`row case ${x.status}`,role:"listitem",tabindex:"0","data-id":x.id},b("span",{class:`badge ${x.status}`},x.flaky?`${x.status} ~`:x.status),b("span",{class:"name",title:x.id},S),b("span",{class:"dim"},s.runs[x.run]?.name??""),b("span",{class:"num"},F(x.durationMs)),...i.map((O,j)=>b("span",{class:x.failing.includes(j)?"num bad":"num"},jt(x.scores[j]??null))));C.style.top=`${v*Ms}px`,C.style.gridTemplateColumns=p;let D=()=>t(x);return C.addEventListener("click",D),C.addEventListener("keydown",O=>{O.key==="Enter"&&D()}),C}for(let x of[n,o,a,r])x?.addEventListener("change",w);return l.addEventListener("input",w),_.addEventListener("scroll",()=>requestAnimationFrame(M)),queueMicrotask(w),rt("Cases","cases",b("div",{class:"filters"},n,o,a,...r?[r]:[],l,c),b("div",{class:"table"},g,_))}function ks(s,t){return b("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>b("option",{value:e},i)))}function _c(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=Eo(e),r=[Io(e),b("div",{class:"top"},rt("Grid","matrices",...e.matrices.map(zo),n.length>0?Bo({...e,runs:n}):null),Po(e)),Fo(e),yc(e),Mc(e,a),No(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function yc(s){let t=s.runs.flatMap(e=>e.agreement.map(i=>b("li",{},`${e.name}: ${i}`)));return t.length===0?null:rt("Judge agreement with human labels","agreement",b("ul",{},...t))}var vc=50;function Mc(s,t){let e=s.comparison;if(e===null)return null;let i=o=>o===null?"\\u2014":o.toFixed(3),n=e.rows.map(o=>b("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,i(o.base),i(o.head),i(o.delta),`[${i(o.low)}, ${i(o.high)}]${o.endsAtZero?" includes 0":""}`,o.label].map(a=>b("td",{},a))));return rt("Against the baseline","comparison",b("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>b("p",{class:"warning"},b("strong",{},o.title)," ",o.detail)),b("table",{class:"grid"},b("thead",{},b("tr",{},...["run","metric","base","head","\\u0394","CI",""].map(o=>b("th",{},o)))),b("tbody",{},...n)),kc(s,t))}function kc(s,t){let e=s.comparison?.newlyFailing??[];if(e.length===0)return null;let i=new Map(s.runs.map((r,l)=>[r.name,l])),n=new Map(s.cases.map(r=>[`${r.run} ${r.id}`,r])),o=e.slice(0,vc).map(({run:r,id:l})=>{let c=n.get(`${i.get(r)??-1} ${l}`),h=[c?.label??`${l.slice(0,12)}\\u2026`,c?.source,r].filter(u=>u!=null&&u!=="").join(" \\xB7 ");if(c===void 0)return b("li",{title:l},h);let d=b("li",{class:"case-link",tabindex:"0",title:l},h);return d.addEventListener("click",()=>t(c)),d.addEventListener("keydown",u=>{u.key==="Enter"&&t(c)}),d}),a=e.length-o.length;return b("div",{class:"newly-failing"},b("h3",{},`Newly failing (${F(e.length)})`),b("ul",{},...o),a>0?b("p",{class:"note"},`\\u2026 and ${F(a)} more: filter the cases below`):null)}_c();})();\n';
-    REPORT_APP_CSS = "/* The report's only stylesheet, inlined into the page. */\n:root {\n  --pass: #2e7d4f;\n  --fail: #c8453b;\n  --warn: #b07d12;\n  --line: #d9dde5;\n  --dim: #667085;\n  font:\n    14px/1.4 system-ui,\n    -apple-system,\n    'Segoe UI',\n    sans-serif;\n  color: #1d2430;\n}\nbody {\n  margin: 0;\n  background: #f6f7f9;\n}\n#app {\n  max-width: 1400px;\n  margin: 0 auto;\n  padding: 12px 20px 40px;\n}\nh2 {\n  font-size: 16px;\n  margin: 0 0 8px;\n}\nh3 {\n  font-size: 14px;\n  margin: 12px 0 6px;\n}\nsection {\n  background: #fff;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 14px;\n  margin: 12px 0;\n}\n#verdict {\n  display: flex;\n  gap: 16px;\n  align-items: center;\n  border-radius: 6px;\n  padding: 10px 16px;\n  color: #fff;\n}\n#verdict.pass {\n  background: var(--pass);\n}\n#verdict.fail {\n  background: var(--fail);\n}\n#verdict .word {\n  font-size: 30px;\n  font-weight: 700;\n  letter-spacing: 1px;\n}\n#verdict p {\n  margin: 2px 0;\n}\n#verdict .sentence {\n  font-size: 17px;\n  font-weight: 600;\n}\n#verdict .meta {\n  opacity: 0.9;\n  font-size: 12px;\n}\n.top {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);\n  gap: 12px;\n}\n.top section {\n  margin: 12px 0 0;\n}\n@media (max-width: 900px) {\n  .top {\n    grid-template-columns: 1fr;\n  }\n}\ntable.grid {\n  border-collapse: collapse;\n  width: 100%;\n  font-size: 13px;\n}\ntable.grid th,\ntable.grid td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 6px;\n  text-align: left;\n  vertical-align: top;\n}\ntable.grid th {\n  font-weight: 600;\n  color: var(--dim);\n}\n.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n  white-space: nowrap;\n}\ntd.best {\n  font-weight: 700;\n  color: var(--pass);\n}\ntd.pass {\n  color: var(--pass);\n  font-weight: 600;\n}\ntd.fail {\n  color: var(--fail);\n  font-weight: 600;\n}\ntr.bad td {\n  color: var(--fail);\n}\ntr.err td {\n  color: var(--warn);\n}\n.case-link {\n  cursor: pointer;\n  text-decoration: underline dotted;\n}\n.warning {\n  border-left: 3px solid var(--warn);\n  padding: 2px 0 2px 8px;\n}\n.warning strong {\n  color: var(--warn);\n}\n.note,\n.dim {\n  color: var(--dim);\n  font-size: 12px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: 1fr;\n  gap: 10px;\n}\nfigure.chart {\n  margin: 0;\n}\nfigcaption {\n  font-size: 12px;\n  color: var(--dim);\n  margin-bottom: 4px;\n}\n.canvas {\n  position: relative;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px;\n  align-items: center;\n  margin-bottom: 8px;\n}\n.filters input {\n  flex: 1;\n  min-width: 200px;\n  padding: 4px 8px;\n}\n.table {\n  border: 1px solid var(--line);\n  border-radius: 4px;\n}\n.row {\n  display: grid;\n  gap: 8px;\n  align-items: center;\n  height: 30px;\n  padding: 0 8px;\n  box-sizing: border-box;\n  font-size: 13px;\n}\n.row > * {\n  overflow: hidden;\n  white-space: nowrap;\n  text-overflow: ellipsis;\n}\n.row.head {\n  background: #eef0f4;\n}\n.row.head button {\n  background: none;\n  border: 0;\n  font: inherit;\n  font-weight: 600;\n  color: var(--dim);\n  text-align: left;\n  cursor: pointer;\n  padding: 0;\n}\n.row.head button[aria-sort='ascending']::after {\n  content: ' \u25B2';\n}\n.row.head button[aria-sort='descending']::after {\n  content: ' \u25BC';\n}\n.rows {\n  position: relative;\n  height: 60vh;\n  overflow-y: auto;\n}\n.spacer {\n  width: 1px;\n}\n.row.case {\n  position: absolute;\n  left: 0;\n  right: 0;\n  border-top: 1px solid #f0f1f4;\n  cursor: pointer;\n}\n.row.case:hover,\n.row.case:focus {\n  background: #eef4ff;\n  outline: none;\n}\n.badge {\n  font-size: 11px;\n  font-weight: 600;\n  border-radius: 3px;\n  padding: 1px 6px;\n  color: #fff;\n  justify-self: start;\n}\n.badge.passed {\n  background: var(--pass);\n}\n.badge.failed {\n  background: var(--fail);\n}\n.badge.errored {\n  background: var(--warn);\n}\n.bad {\n  color: var(--fail);\n}\n#detail {\n  position: fixed;\n  top: 0;\n  right: 0;\n  bottom: 0;\n  width: min(760px, 100%);\n  background: #fff;\n  border-left: 1px solid var(--line);\n  box-shadow: -4px 0 16px rgba(0, 0, 0, 0.12);\n  overflow-y: auto;\n  padding: 14px 18px;\n  box-sizing: border-box;\n}\n#detail[hidden] {\n  display: none;\n}\n#detail .close {\n  position: absolute;\n  top: 8px;\n  right: 12px;\n  font-size: 22px;\n  border: 0;\n  background: none;\n  cursor: pointer;\n}\n#detail h2 {\n  word-break: break-all;\n  padding-right: 30px;\n}\npre {\n  background: #f6f7f9;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 8px;\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 320px;\n  overflow: auto;\n  font-size: 12px;\n  margin: 0;\n}\npre.diff ins {\n  background: #d5f0dc;\n  text-decoration: none;\n}\npre.diff del {\n  background: #f8d7d3;\n}\ntd.reason {\n  white-space: pre-wrap;\n  word-break: break-word;\n}\nol.trials li.bad {\n  color: var(--fail);\n}\n.matrix {\n  overflow-x: auto;\n}\n";
+    REPORT_APP_JS = '"use strict";(()=>{var ha=Object.defineProperty;var da=(s,t,e)=>t in s?ha(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>da(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function pe(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function fe(s){return _t(pe(s*2.55),0,255)}function yt(s){return _t(pe(s*255),0,255)}function ht(s){return _t(pe(s/2.55)/100,0,1)}function Ni(s){return _t(pe(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Es=[..."0123456789ABCDEF"],ua=s=>Es[s&15],fa=s=>Es[(s&240)>>4]+Es[s&15],We=s=>(s&240)>>4===(s&15),ga=s=>We(s.r)&&We(s.g)&&We(s.b)&&We(s.a);function pa(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var ma=(s,t)=>s<255?t(s):"";function ba(s){var t=ga(s)?ua:fa;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ma(s.a,t):void 0}var xa=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Yi(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function _a(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function ya(s,t,e){let i=Yi(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function va(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Rs(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=va(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Is(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(yt)}function Fs(s,t,e){return Is(Yi,s,t,e)}function Ma(s,t,e){return Is(ya,s,t,e)}function wa(s,t,e){return Is(_a,s,t,e)}function Ui(s){return(s%360+360)%360}function ka(s){let t=xa.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?fe(+t[5]):yt(+t[5]));let n=Ui(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Ma(n,o,a):t[1]==="hsv"?i=wa(n,o,a):i=Fs(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function Sa(s,t){var e=Rs(s);e[0]=Ui(e[0]+t),e=Fs(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Pa(s){if(!s)return;let t=Rs(s),e=t[0],i=Ni(t[1]),n=Ni(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${ht(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Hi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},$i={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Ca(){let s={},t=Object.keys($i),e=Object.keys(Hi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Hi[o]);o=parseInt($i[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ve;function Da(s){Ve||(Ve=Ca(),Ve.transparent=[0,0,0,0]);let t=Ve[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Aa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ta(s){let t=Aa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?fe(a):_t(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?fe(i):_t(i,0,255)),n=255&(t[4]?fe(n):_t(n,0,255)),o=255&(t[6]?fe(o):_t(o,0,255)),{r:i,g:n,b:o,a:e}}}function Oa(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ls=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,qt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function La(s,t,e){let i=qt(ht(s.r)),n=qt(ht(s.g)),o=qt(ht(s.b));return{r:yt(Ls(i+e*(qt(ht(t.r))-i))),g:yt(Ls(n+e*(qt(ht(t.g))-n))),b:yt(Ls(o+e*(qt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Ne(s,t,e){if(s){let i=Rs(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Fs(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Xi(s,t){return s&&Object.assign(t||{},s)}function ji(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=Xi(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function Ea(s){return s.charAt(0)==="r"?Ta(s):ka(s)}var ge=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=ji(t):e==="string"&&(i=pa(t)||Da(t)||Ea(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Xi(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=ji(t)}rgbString(){return this._valid?Oa(this._rgb):void 0}hexString(){return this._valid?ba(this._rgb):void 0}hslString(){return this._valid?Pa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=La(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=pe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Ne(this._rgb,2,t),this}darken(t){return Ne(this._rgb,2,-t),this}saturate(t){return Ne(this._rgb,1,t),this}desaturate(t){return Ne(this._rgb,1,-t),this}rotate(t){return Sa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function at(){}var en=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function W(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function E(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function H(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return H(s)?s:t}function L(s,t){return typeof s>"u"?t:s}var sn=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function z(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,i){let n,o,a;if(W(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(E(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function xe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function je(s){if(W(s))return s.map(je);if(E(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=je(s[e[n]]);return t}return s}function nn(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function Ra(s,t,e,i){if(!nn(s))return;let n=t[s],o=e[s];E(n)&&E(o)?Jt(n,o,i):t[s]=je(o)}function Jt(s,t,e){let i=W(t)?t:[t],n=i.length;if(!E(s))return s;e=e||{};let o=e.merger||Ra,a;for(let r=0;r<n;++r){if(a=i[r],!E(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Zt(s,t){return Jt(s,t,{merger:Ia})}function Ia(s,t,e){if(!nn(s))return;let i=t[s],n=e[s];E(i)&&E(n)?Zt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=je(n))}var Gi={"":s=>s,x:s=>s.x,y:s=>s.y};function Fa(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function za(s){let t=Fa(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function It(s,t){return(Gi[t]||(Gi[t]=za(t)))(s)}function Xe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Qt=s=>typeof s<"u",dt=s=>typeof s=="function",Vs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function on(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var $=Math.PI,tt=2*$,Zc=tt+$,Ye=Number.POSITIVE_INFINITY,Ba=$/180,X=$/2,Lt=$/4,qi=$*2/3,ut=Math.log10,ft=Math.sign;function _e(s,t,e){return Math.abs(s-t)<e}function Ns(s){let t=Math.round(s);s=_e(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ut(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function an(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function Wa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ye(s){return!Wa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function rn(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Hs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*($/180)}function Ge(s){return s*(180/$)}function $s(s){if(!H(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function ln(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*$&&(o+=tt),{angle:o,distance:n}}function cn(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function hn(s,t,e,i){let n=nt(s),o=nt(t),a=nt(e),r=nt(o-n),l=nt(a-n),c=nt(n-o),h=nt(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function dn(s){return et(s,-32768,32767)}function Ft(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function qe(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Ke=(s,t,e,i)=>qe(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),un=(s,t,e)=>qe(s,e,i=>s[i][t]>=e);function fn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var gn=["push","pop","shift","splice","unshift"];function pn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),gn.forEach(e=>{let i="_onData"+Xe(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function js(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(gn.forEach(o=>{delete s[o]}),delete s._chartjs)}function Ys(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Us=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Xs(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Us.call(window,()=>{i=!1,s.apply(t,e)}))}}function mn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Gs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,bn=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var He=s=>s===0||s===1,Ki=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),Ji=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Kt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos($*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>He(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>He(s)?s:Ki(s,.075,.3),easeOutElastic:s=>He(s)?s:Ji(s,.075,.3),easeInOutElastic(s){return He(s)?s:s<.5?.5*Ki(s*2,.1125,.45):.5+.5*Ji(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Kt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Kt.easeInBounce(s*2)*.5:Kt.easeOutBounce(s*2-1)*.5+.5};function xn(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function qs(s){return xn(s)?s:new ge(s)}function zs(s){return xn(s)?s:new ge(s).saturate(.5).darken(.1).hexString()}var Va=["x","y","borderWidth","radius","tension"],Na=["color","borderColor","backgroundColor"];function Ha(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:Na},numbers:{type:"number",properties:Va}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function $a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Zi=new Map;function ja(s,t){t=t||{};let e=s+JSON.stringify(t),i=Zi.get(e);return i||(i=new Intl.NumberFormat(s,t),Zi.set(e,i)),i}function Je(s,t,e){return ja(t,e).format(s)}var _n={values(s){return W(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=Ya(s,e)}let a=ut(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Je(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ut(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?_n.numeric.call(this,s,t,e):""}};function Ya(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var ve={formatters:_n};function Ua(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ve.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),Ze=Object.create(null);function me(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Bs(s,t,e){return typeof t=="string"?Jt(me(s,t),e):Jt(me(s,""),t)}var Ws=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>zs(n.backgroundColor),this.hoverBorderColor=(i,n)=>zs(n.borderColor),this.hoverColor=(i,n)=>zs(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Bs(this,t,e)}get(t){return me(this,t)}describe(t,e){return Bs(Ze,t,e)}override(t,e){return Bs(Mt,t,e)}route(t,e,i,n){let o=me(this,t),a=me(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return E(l)?Object.assign({},c,l):L(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},V=new Ws({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[Ha,$a,Ua]);function Xa(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function be(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function yn(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!W(d))a=be(s,n,o,a,d);else if(W(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!W(u)&&(a=be(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Ks(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function Js(s,t,e,i){Zs(s,t,e,i,null)}function Zs(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,b=(p||0)*Ba;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,tt):s.arc(e,i,g,0,tt),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=qi,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=qi,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+Lt)*l,d=Math.cos(b+Lt)*(n?n/2-c:l),r=Math.sin(b+Lt)*l,u=Math.sin(b+Lt)*(n?n/2-c:l),s.arc(e-d,i-r,c,b-$,b-X),s.arc(e+u,i-a,c,b-X,b),s.arc(e+d,i+r,c,b,b+X),s.arc(e-u,i+a,c,b+X,b+$),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}b+=Lt;case"rectRot":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":b+=Lt;case"cross":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),b+=Lt,d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(b)*(n?n/2:g),i+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function zt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Qe(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ts(s){s.restore()}function Ga(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function qa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Ka(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Bt(s,t,e,i,n,o={}){let a=W(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,Ga(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Ka(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),qa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function te(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*$,$,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,$,X,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,i)}var Ja=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Za=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Qa(s,t){let e=(""+s).match(Ja);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var tr=s=>+s||0;function Qs(s,t){let e={},i=E(t),n=i?Object.keys(t):t,o=E(s)?i?a=>L(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=tr(o(a));return e}function ti(s){return Qs(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return Qs(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ti(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function j(s,t){s=s||{},t=t||V.font;let e=L(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=L(s.style,t.style);i&&!(""+i).match(Za)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:L(s.family,t.family),lineHeight:Qa(L(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:L(s.weight,t.weight),string:""};return n.string=Xa(n),n}function Me(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&W(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function vn(s,t,e){let{min:i,max:n}=s,o=sn(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function es(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=kn("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>es([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Mn(r,l,()=>lr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return tn(r).includes(l)},ownKeys(r){return tn(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Rt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:ei(s,i),setContext:o=>Rt(s,o,e,i),override:o=>Rt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Mn(o,a,()=>sr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function ei(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:dt(e)?e:()=>e,isIndexable:dt(i)?i:()=>i}}var er=(s,t)=>s?s+Xe(t):t,si=(s,t)=>E(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Mn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function sr(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return dt(r)&&a.isScriptable(t)&&(r=ir(t,r,s,e)),W(r)&&r.length&&(r=nr(t,r,s,a.isIndexable)),si(t,r)&&(r=Rt(r,n,o&&o[t],a)),r}function ir(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),si(s,l)&&(l=ii(n._scopes,n,s,l)),l}function nr(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(E(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=ii(c,n,s,h);t.push(Rt(d,o,a&&a[s],r))}}return t}function wn(s,t,e){return dt(s)?s(t,e):s}var or=(s,t)=>s===!0?t:typeof s=="string"?It(t,s):void 0;function ar(s,t,e,i,n){for(let o of t){let a=or(e,o);if(a){s.add(a);let r=wn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function ii(s,t,e,i){let n=t._rootScopes,o=wn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Qi(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Qi(r,a,o,l,i),l===null)?!1:es(Array.from(r),[""],n,o,()=>rr(t,e,i))}function Qi(s,t,e,i,n){for(;e;)e=ar(s,t,e,i,n);return e}function rr(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return W(n)&&E(e)?e:n||{}}function lr(s,t,e,i){let n;for(let o of t)if(n=kn(er(o,s),e),typeof n<"u")return si(s,n)?ii(e,i,s,n):n}function kn(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function tn(s){let t=s._keys;return t||(t=s._keys=cr(s._scopes)),t}function cr(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Qc=Number.EPSILON||1e-14;function ss(){return typeof window<"u"&&typeof document<"u"}function is(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ue(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var ns=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function hr(s,t){return ns(s).getPropertyValue(t)}var dr=["top","right","bottom","left"];function Et(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=dr[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var ur=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function fr(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(ur(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=ns(e),o=n.boxSizing==="border-box",a=Et(n,"padding"),r=Et(n,"border","width"),{x:l,y:c,box:h}=fr(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function gr(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&is(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=ns(o),l=Et(r,"border","width"),c=Et(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=Ue(r.maxWidth,o,"clientWidth"),n=Ue(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||Ye,maxHeight:n||Ye}}var vt=s=>Math.round(s*10)/10;function Sn(s,t,e,i){let n=ns(s),o=Et(n,"margin"),a=Ue(n.maxWidth,s,"clientWidth")||Ye,r=Ue(n.maxHeight,s,"clientHeight")||Ye,l=gr(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Et(n,"border","width"),f=Et(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*i))),{width:c,height:h}}function ni(s,t,e){let i=t||1,n=vt(s.height*i),o=vt(s.width*i);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var Pn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};ss()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function oi(s,t){let e=hr(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var pr=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},mr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Wt(s,t,e){return s?pr(t,e):mr()}function ai(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function ri(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function $e(s,t,e){return s.options.clip?s[e]:t[e]}function br(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:$e(e,t,"left"),right:$e(e,t,"right"),top:$e(i,t,"top"),bottom:$e(i,t,"bottom")}:t}function Cn(s,t){let e=t._clip;if(e.disabled)return!1;let i=br(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var bi=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Us.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new bi,Dn="transparent",xr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=qs(s||Dn),n=i.valid&&qs(t||Dn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},xi=class{constructor(t,e,i,n){let o=e[i];n=Me([t.to,n,o,t.from]);let a=Me([t.from,o,n]);this._active=!0,this._fn=t.fn||xr[t.type||typeof a],this._easing=Kt[t.easing]||Kt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=Me([t.to,e,n,t.from]),this._from=Me([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},gs=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!E(t))return;let e=Object.keys(V.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!E(o))return;let a={};for(let r of e)a[r]=o[r];(W(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=yr(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&_r(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new xi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return pt.add(this._chart,i),!0}};function _r(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function yr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function An(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function vr(s,t,e){if(e===!1)return!1;let i=An(s,e),n=An(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Mr(s){let t,e,i,n;return E(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function _o(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function Tn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],H(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!i.all?0:t}function wr(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function li(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function kr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Sr(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function Pr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function On(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function Ln(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=kr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:b}=p,x=p._stacks||(p._stacks={});u=x[c]=Pr(n,h,g),u[r]=b,u._top=On(u,a,!0,i.type),u._bottom=On(u,a,!1,i.type);let _=u._visualValues||(u._visualValues={});_[r]=b}}function ci(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function Cr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Dr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function we(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var hi=s=>s==="reset"||s==="none",En=(s,t)=>t?s:Object.assign({},s),Ar=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:_o(e,!0),values:null},Ht=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=li(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&we(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=L(i.xAxisID,ci(t,"x")),a=e.yAxisID=L(i.yAxisID,ci(t,"y")),r=e.rAxisID=L(i.rAxisID,ci(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&js(this._data,this),t._stacked&&we(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(E(e)){let n=this._cachedMeta;this._data=wr(e,n)}else if(i!==e){if(i){js(i,this);let n=this._cachedMeta;we(n),n._parsed=[]}e&&Object.isExtensible(e)&&pn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=li(e.vScale,e),e.stack!==i.stack&&(n=!0,we(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(Ln(this,e._parsed),e._stacked=li(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{W(n[t])?u=this.parseArrayData(i,n,t,e):E(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&Ln(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(It(f,r),u),y:a.parse(It(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:_o(n,!0),values:e._stacks[t.axis]._visualValues};return Tn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=Tn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=Ar(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=Sr(r),u,f;function p(){f=n[u];let g=f[r.axis];return!H(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],H(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Mr(L(this.options.clip,vr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Dr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Cr(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Qt(i);if(r)return En(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(V.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(En(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new gs(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||hi(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){hi(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!hi(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&we(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Ht,"defaults",{}),A(Ht,"datasetElementType",null),A(Ht,"dataElementType",null);function Tr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=Ys(i.sort((n,o)=>n-o))}return s._cache.$bar}function Or(s){let t=s.iScale,e=Tr(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Qt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function Lr(s,t,e,i){let n=e.barThickness,o,a;return I(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function Er(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function Rr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function yo(s,t,e,i){return W(s)?Rr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Rn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(yo(u,d,o,c));return l}function di(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function Ir(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function Fr(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function zr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=Fr(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[In(h,a,r,l)]=!0,n=c)),o[In(n,a,r,l)]=!0,s.borderSkipped=o}function In(s,t,e,i){return i?(s=Br(s,t,e),s=Fn(s,e,t)):s=Fn(s,t,e),s}function Br(s,t,e){return s===t?e:s===e?t:s}function Fn(s,t,e){return s==="start"?t:s==="end"?e:s}function Wr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var $t=class extends Ht{parsePrimitiveData(t,e,i,n){return Rn(t,e,i,n)}parseArrayData(t,e,i,n){return Rn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(It(g,c),u),d.push(yo(It(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=di(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||I(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(p._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||di(p._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};u&&(_.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let v=_.options||t[f].options;zr(_,v,x,a),Wr(_,v,h.ratio),this.updateElement(t[f],f,_,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(I(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[L(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||Or(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=di(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ft(d)!==ft(c.barEnd)&&(u=0),u+=d);let b=!I(o)&&!h?o:u,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=x,g=p-x,Math.abs(g)<a){g=Ir(g,e,r)*a,d===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),k=Math.min(_,v),w=Math.max(_,v);x=Math.max(Math.min(x,w),k),p=x+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=L(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?Er(t,e,n,h*c):Lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(L(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A($t,"id","bar"),A($t,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A($t,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var _i=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},Vr={_date:_i};function Nr(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?un:Ke;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!I(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!I(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Ee(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=Nr(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function Hr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ui(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Ee(s,e,t,function(r,l,c){!n&&!zt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function $r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=ln(a,{x:t.x,y:t.y});hn(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Ee(s,e,t,o),n}function jr(s,t,e,i,n,o){let a=[],r=Hr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let b=r(t,p);b<l?(a=[{element:h,datasetIndex:d,index:u}],l=b):b===l&&a.push({element:h,datasetIndex:d,index:u})}return Ee(s,e,t,c),a}function fi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?$r(s,t,e,n):jr(s,t,e,i,n,o)}function zn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Ee(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var Yr={evaluateInteractionItems:Ee,modes:{index(s,t,e,i){let n=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ui(s,n,o,i,a):fi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ui(s,n,o,i,a):fi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ui(s,n,o,i,a)},nearest(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return fi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=Pt(t,s);return zn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=Pt(t,s);return zn(s,n,"y",e.intersect,i)}}},vo=["left","top","right","bottom"];function ke(s,t){return s.filter(e=>e.pos===t)}function Bn(s,t){return s.filter(e=>vo.indexOf(e.pos)===-1&&e.box.axis===t)}function Se(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Ur(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function Xr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!vo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function Gr(s,t){let e=Xr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function qr(s){let t=Ur(s),e=Se(t.filter(c=>c.box.fullSize),!0),i=Se(ke(t,"left"),!0),n=Se(ke(t,"right")),o=Se(ke(t,"top"),!0),a=Se(ke(t,"bottom")),r=Bn(t,"x"),l=Bn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ke(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Wn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function Mo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Kr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!E(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&Mo(a,o.getPadding());let r=Math.max(0,t.outerWidth-Wn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Wn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Jr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Zr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function De(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Zr(r.horizontal,t));let{same:d,other:u}=Kr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&De(n,t,e,i)||h}function os(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Vn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Qt(c.start)&&(a=c.start),l.fullSize?os(l,n.left,a,e.outerWidth-n.right-n.left,u):os(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Qt(c.start)&&(o=c.start),l.fullSize?os(l,o,n.top,u,e.outerHeight-n.bottom-n.top):os(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=U(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=qr(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);Mo(u,U(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=Gr(l.concat(c),d);De(r.fullSize,f,d,p),De(l,f,d,p),De(c,f,d,p)&&De(l,f,d,p),Jr(f),Vn(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,Vn(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},ps=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},yi=class extends ps{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},us="$chartjs",Qr={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Nn=s=>s===null||s==="";function tl(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[us]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Nn(n)){let o=oi(s,"width");o!==void 0&&(s.width=o)}if(Nn(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=oi(s,"height");o!==void 0&&(s.height=o)}return s}var wo=Pn?{passive:!0}:!1;function el(s,t,e){s&&s.addEventListener(t,e,wo)}function sl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,wo)}function il(s,t){let e=Qr[s.type]||s.type,{x:i,y:n}=Pt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function ms(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function nl(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ms(r.addedNodes,i),a=a&&!ms(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function ol(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ms(r.removedNodes,i),a=a&&!ms(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var Oe=new Map,Hn=0;function ko(){let s=window.devicePixelRatio;s!==Hn&&(Hn=s,Oe.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function al(s,t){Oe.size||window.addEventListener("resize",ko),Oe.set(s,t)}function rl(s){Oe.delete(s),Oe.size||window.removeEventListener("resize",ko)}function ll(s,t,e){let i=s.canvas,n=i&&is(i);if(!n)return;let o=Xs((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),al(s,o),a}function gi(s,t,e){e&&e.disconnect(),t==="resize"&&rl(s)}function cl(s,t,e){let i=s.canvas,n=Xs(o=>{s.ctx!==null&&e(il(o,s))},s);return el(i,t,n),n}var vi=class extends ps{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(tl(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[us])return!1;let i=e[us].initial;["height","width"].forEach(o=>{let a=i[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[us],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:nl,detach:ol,resize:ll}[e]||cl;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:gi,detach:gi,resize:gi}[e]||sl)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return Sn(t,e,i,n)}isAttached(t){let e=t&&is(t);return!!(e&&e.isConnected)}};function hl(s){return!ss()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?yi:vi}var bt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return ye(this.x)&&ye(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(bt,"defaults",{}),A(bt,"defaultRoutes");function dl(s,t){let e=s.options.ticks,i=ul(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?gl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return pl(t,c,o,a/n),c;let h=fl(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(as(t,c,h,I(f)?0:r-f,r),d=0,u=a-1;d<u;d++)as(t,c,h,o[d],o[d+1]);return as(t,c,h,l,I(f)?t.length:l+f),c}return as(t,c,h),c}function ul(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function fl(s,t,e){let i=ml(s),n=t.length/e;if(!i)return Math.max(n,1);let o=an(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function gl(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function pl(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function as(s,t,e,i,n){let o=L(i,0),a=Math.min(L(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function ml(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var bl=s=>s==="left"?"right":s==="right"?"left":s,$n=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,jn=(s,t)=>Math.min(t||s,s);function Yn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function xl(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function _l(s,t){F(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function Pe(s){return s.drawTicks?s.tickLength:0}function Un(s,t){if(!s.display)return 0;let e=j(s.font,t),i=U(s.padding);return(W(s.text)?s.text.length:1)*e.lineHeight+i.height}function yl(s,t){return St(s,{scale:t,type:"scale"})}function vl(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function Ml(s,t,e){let i=Gs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=bl(i)),i}function wl(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,b=r-o;if(s.isHorizontal()){if(f=q(i,o,r),E(e)){let x=Object.keys(e)[0],_=e[x];p=h[x].getPixelForValue(_)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=$n(s,e,t);u=r-o}else{if(E(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=$n(s,e,t);p=q(i,a,n),d=e==="left"?-X:X}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Yt=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),i=G(i,Number.POSITIVE_INFINITY),n=G(n,Number.NEGATIVE_INFINITY),{min:G(t,i),max:G(e,n),minDefined:H(t),maxDefined:H(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:G(e,G(i,e)),max:G(i,G(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){z(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=vn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Yn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=dl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){z(this.options.afterUpdate,[this])}beforeSetDimensions(){z(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){z(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),z(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){z(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=z(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){z(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){z(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=jn(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=et(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-Pe(t.grid)-e.padding-Un(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ge(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){z(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){z(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=Un(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=Pe(o)+l):(t.height=this.maxHeight,t.width=Pe(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=gt(this.labelRotation),g=Math.cos(p),b=Math.sin(p);if(r){let x=i.mirror?0:b*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=i.mirror?0:g*d.width+b*u.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){z(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)I(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Yn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/jn(e,i)),c=0,h=0,d,u,f,p,g,b,x,_,v,k,w;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=k=0,!I(p)&&!W(p))v=be(n,x.data,x.gc,v,p),k=_;else if(W(p))for(u=0,f=p.length;u<f;++u)w=p[u],!I(w)&&!W(w)&&(v=be(n,x.data,x.gc,v,w),k+=_);a.push(v),r.push(k),c=Math.max(v,c),h=Math.max(k,h)}_l(o,e);let P=a.indexOf(c),S=r.indexOf(h),C=T=>({width:a[T]||0,height:r[T]||0});return{first:C(0),last:C(e-1),widest:C(P),highest:C(S),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return dn(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=vl(this.getContext(),t,i))}return this.$context||(this.$context=yl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=Pe(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,b=g/2,x=function(N){return wt(i,N,g)},_,v,k,w,P,S,C,T,y,M,D,R;if(a==="top")_=x(this.bottom),S=this.bottom-u,T=_-b,M=x(t.top)+b,R=t.bottom;else if(a==="bottom")_=x(this.top),M=t.top,R=x(t.bottom)-b,S=_+b,T=this.top+u;else if(a==="left")_=x(this.right),P=this.right-u,C=_-b,y=x(t.left)+b,D=t.right;else if(a==="right")_=x(this.left),y=t.left,D=x(t.right)-b,P=_+b,C=this.left+u;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(E(a)){let N=Object.keys(a)[0],Z=a[N];_=x(this.chart.scales[N].getPixelForValue(Z))}M=t.top,R=t.bottom,S=_+b,T=S+u}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(E(a)){let N=Object.keys(a)[0],Z=a[N];_=x(this.chart.scales[N].getPixelForValue(Z))}P=_-b,C=P-u,y=t.left,D=t.right}let Y=L(n.ticks.maxTicksLimit,d),B=Math.max(1,Math.ceil(d/Y));for(v=0;v<d;v+=B){let N=this.getContext(v),Z=o.setContext(N),Fe=r.setContext(N),ze=Z.lineWidth,Xt=Z.color,Be=Fe.dash||[],Gt=Fe.dashOffset,de=Z.tickWidth,Tt=Z.tickColor,ue=Z.tickBorderDash||[],Ot=Z.tickBorderDashOffset;k=xl(this,v,l),k!==void 0&&(w=wt(i,k,ze),c?P=C=y=D=w:S=T=M=R=w,f.push({tx1:P,ty1:S,tx2:C,ty2:T,x1:y,y1:M,x2:D,y2:R,width:ze,color:Xt,borderDash:Be,borderDashOffset:Gt,tickWidth:de,tickColor:Tt,tickBorderDash:ue,tickBorderDashOffset:Ot}))}return this._ticksLength=d,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=Pe(i.grid),f=u+h,p=d?-h:f,g=-gt(this.labelRotation),b=[],x,_,v,k,w,P,S,C,T,y,M,D,R="middle";if(n==="top")P=this.bottom-p,S=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,S=this._getXAxisLabelAlignment();else if(n==="left"){let B=this._getYAxisLabelAlignment(u);S=B.textAlign,w=B.x}else if(n==="right"){let B=this._getYAxisLabelAlignment(u);S=B.textAlign,w=B.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(E(n)){let B=Object.keys(n)[0],N=n[B];P=this.chart.scales[B].getPixelForValue(N)+f}S=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")w=(t.left+t.right)/2-f;else if(E(n)){let B=Object.keys(n)[0],N=n[B];w=this.chart.scales[B].getPixelForValue(N)}S=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?R="top":l==="end"&&(R="bottom"));let Y=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],k=v.label;let B=o.setContext(this.getContext(x));C=this.getPixelForTick(x)+o.labelOffset,T=this._resolveTickFontOptions(x),y=T.lineHeight,M=W(k)?k.length:1;let N=M/2,Z=B.color,Fe=B.textStrokeColor,ze=B.textStrokeWidth,Xt=S;a?(w=C,S==="inner"&&(x===_-1?Xt=this.options.reverse?"left":"right":x===0?Xt=this.options.reverse?"right":"left":Xt="center"),n==="top"?c==="near"||g!==0?D=-M*y+y/2:c==="center"?D=-Y.highest.height/2-N*y+y:D=-Y.highest.height+y/2:c==="near"||g!==0?D=y/2:c==="center"?D=Y.highest.height/2-N*y:D=Y.highest.height-M*y,d&&(D*=-1),g!==0&&!B.showLabelBackdrop&&(w+=y/2*Math.sin(g))):(P=C,D=(1-M)*y/2);let Be;if(B.showLabelBackdrop){let Gt=U(B.backdropPadding),de=Y.heights[x],Tt=Y.widths[x],ue=D-Gt.top,Ot=0-Gt.left;switch(R){case"middle":ue-=de/2;break;case"bottom":ue-=de;break}switch(S){case"center":Ot-=Tt/2;break;case"right":Ot-=Tt;break;case"inner":x===_-1?Ot-=Tt:x>0&&(Ot-=Tt/2);break}Be={left:Ot,top:ue,width:Tt+Gt.width,height:de+Gt.height,color:B.backdropColor}}b.push({label:k,font:T,textOffset:D,options:{rotation:g,color:Z,strokeColor:Fe,strokeWidth:ze,textAlign:Xt,textBaseline:R,translation:[w,P],backdrop:Be}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,d=u=l):(d=wt(t,this.top,a)-a/2,u=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Qe(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Bt(i,c,0,h,l,r)}n&&ts(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=j(i.font),a=U(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||E(e)?(l+=a.bottom,W(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=wl(this,l,e,r);Bt(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Ml(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=L(t.grid&&t.grid.z,-1),n=L(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return j(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},se=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;Pl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,kl(t,a,i),this.override&&V.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in V[n]&&(delete V[n][i],this.override&&delete Mt[i])}};function kl(s,t,e){let i=Jt(Object.create(null),[e?V.get(e):{},V.get(t),s.defaults]);V.set(t,i),s.defaultRoutes&&Sl(t,s.defaultRoutes),s.descriptors&&V.describe(t,s.descriptors)}function Sl(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");V.route(o,n,l,r)})}function Pl(s){return"id"in s&&"defaults"in s}var Mi=class{constructor(){this.controllers=new se(Ht,"datasets",!0),this.elements=new se(bt,"elements"),this.plugins=new se(Object,"plugins"),this.scales=new se(Yt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):F(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=Xe(t);z(i["before"+n],[],i),e[t](i),z(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},lt=new Mi,wi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(z(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=L(i.options&&i.options.plugins,{}),o=Cl(i);return n===!1&&!e?[]:Al(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function Cl(s){let t={},e=[],i=Object.keys(lt.plugins.items);for(let o=0;o<i.length;o++)e.push(lt.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Dl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Al(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Dl(i[l],n);c!==null&&o.push({plugin:r,options:Tl(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Tl(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ki(s,t){let e=V.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function Ol(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function Ll(s,t){return s===t?"_index_":"_value_"}function Xn(s){if(s==="x"||s==="y"||s==="r")return s}function El(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Si(s,...t){if(Xn(s))return s;for(let e of t){let i=e.axis||El(e.position)||s.length>1&&Xn(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Gn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function Rl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Gn(s,"x",e[0])||Gn(s,"y",e[0])}return{}}function Il(s,t){let e=Mt[s.type]||{scales:{}},i=t.scales||{},n=ki(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!E(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Si(a,r,Rl(a,s),V.scales[r.type]),c=Ll(l,n),h=e.scales||{};o[a]=Zt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||ki(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=Ol(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Zt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Zt(r,[V.scales[r.type],V.scale])}),o}function So(s){let t=s.options||(s.options={});t.plugins=L(t.plugins,{}),t.scales=Il(s,t)}function Po(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function Fl(s){return s=s||{},s.data=Po(s.data),So(s),s}var qn=new Map,Co=new Set;function rs(s,t){let e=qn.get(s);return e||(e=t(),qn.set(s,e),Co.add(e)),e}var Ce=(s,t,e)=>{let i=It(t,e);i!==void 0&&s.add(i)},Pi=class{constructor(t){this._config=Fl(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Po(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),So(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return rs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return rs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return rs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return rs(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>Ce(l,t,d))),h.forEach(d=>Ce(l,n,d)),h.forEach(d=>Ce(l,Mt[o]||{},d)),h.forEach(d=>Ce(l,V,d)),h.forEach(d=>Ce(l,Ze,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),Co.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},V.datasets[e]||{},{type:e},V,Ze]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Kn(this._resolverCache,t,n),l=a;if(Bl(a,e)){o.$shared=!1,i=dt(i)?i():i;let c=this.createResolver(t,i,r);l=Rt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Kn(this._resolverCache,t,i);return E(e)?Rt(o,e,void 0,n):o}};function Kn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:es(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var zl=s=>E(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function Bl(s,t){let{isScriptable:e,isIndexable:i}=ei(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(dt(r)||zl(r))||a&&W(r))return!0}return!1}var Wl="4.6.1",Vl=["top","bottom","left","right","chartArea"];function Jn(s,t){return s==="top"||s==="bottom"||Vl.indexOf(s)===-1&&t==="x"}function Zn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Qn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),z(e&&e.onComplete,[s],t)}function Nl(s){let t=s.chart,e=t.options.animation;z(e&&e.onProgress,[s],t)}function Do(s){return ss()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var fs={},to=s=>{let t=Do(s);return Object.values(fs).filter(e=>e.canvas===t).pop()};function Hl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function $l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var st=class{static register(...t){lt.add(...t),eo()}static unregister(...t){lt.remove(...t),eo()}constructor(t,e){let i=this.config=new Pi(e),n=Do(t),o=to(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||hl(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=en(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new wi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=mn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],fs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",Qn),pt.listen(this,"progress",Nl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return I(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return lt}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ni(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Ks(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,ni(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),z(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Si(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=Si(l,r),h=L(r.type,a.dtype);(r.position===void 0||Jn(r.position,c)!==Jn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=lt.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),F(n,(a,r)=>{a||delete i[r]}),F(i,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Zn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||ki(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=lt.getController(r),{datasetElementType:c,dataElementType:h}=V.datasets[r];Object.assign(l,{dataElementType:lt.getElement(h),datasetElementType:c&&lt.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Zn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Vs(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;Hl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Vs(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),Qn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=Cn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Qe(e,n),t.controller.draw(),n&&ts(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return zt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=Yr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Qt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Ks(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete fs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!xe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=on(t),c=$l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,z(o.onHover,[t,r,this],this),l&&z(o.onClick,[t,r,this],this));let h=!xe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(st,"defaults",V),A(st,"instances",fs),A(st,"overrides",Mt),A(st,"registry",lt),A(st,"version",Wl),A(st,"getChart",to);function eo(){return F(st.instances,s=>s._plugins.invalidate())}function Ao(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,i){return s?0:et(t,e,i)}function jl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=ti(i);return{t:Dt(n.top,o.top,0,e),r:Dt(n.right,o.right,0,t),b:Dt(n.bottom,o.bottom,0,e),l:Dt(n.left,o.left,0,t)}}function Yl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=kt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||E(n);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ul(s){let t=Ao(s),e=t.right-t.left,i=t.bottom-t.top,n=jl(s,e/2,i/2),o=Yl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function pi(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&Ao(s,i);return r&&(n||Ft(t,r.left,r.right))&&(o||Ft(e,r.top,r.bottom))}function Xl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function Gl(s,t){s.rect(t.x,t.y,t.w,t.h)}function mi(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var jt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ul(this),r=Xl(a.radius)?te:Gl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,mi(a,e,o)),t.clip(),r(t,mi(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,mi(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return pi(this,t,e,i)}inXRange(t,e){return pi(this,t,null,e)}inYRange(t,e){return pi(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(jt,"id","bar"),A(jt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(jt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var so=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},ql=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,bs=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=z(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=j(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=so(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let b=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:b,height:n},c[c.length-1]+=b+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Kl(i,e,o,b,n);x>0&&f+v+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[x]={left:p,top:f,col:g,width:_,height:v},u=Math.max(u,_),f+=v+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Wt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Qe(t,this),this._draw(),ts(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=V.color,l=Wt(t.rtl,this.left,this.width),c=j(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:b}=so(a,d),x=function(P,S,C){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let T=L(C.lineWidth,1);if(n.fillStyle=L(C.fillStyle,r),n.lineCap=L(C.lineCap,"butt"),n.lineDashOffset=L(C.lineDashOffset,0),n.lineJoin=L(C.lineJoin,"miter"),n.lineWidth=T,n.strokeStyle=L(C.strokeStyle,r),n.setLineDash(L(C.lineDash,[])),a.usePointStyle){let y={radius:g*Math.SQRT2/2,pointStyle:C.pointStyle,rotation:C.rotation,borderWidth:T},M=l.xPlus(P,p/2),D=S+u;Zs(n,y,M,D,a.pointStyleWidth&&p)}else{let y=S+Math.max((d-g)/2,0),M=l.leftForLtr(P,p),D=kt(C.borderRadius);n.beginPath(),Object.values(D).some(R=>R!==0)?te(n,{x:M,y,w:p,h:g,radius:D}):n.rect(M,y,p,g),n.fill(),T!==0&&n.stroke()}n.restore()},_=function(P,S,C){Bt(n,C.text,P,S+b/2,c,{strikethrough:C.hidden,textAlign:l.textAlign(C.textAlign)})},v=this.isHorizontal(),k=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+k,line:0}:f={x:this.left+h,y:q(o,this.top+k+h,this.bottom-e[0].height),line:0},ai(this.ctx,t.textDirection);let w=b+h;this.legendItems.forEach((P,S)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let C=n.measureText(P.text).width,T=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),y=p+u+C,M=f.x,D=f.y;l.setWidth(this.width),v?S>0&&M+y+h>this.right&&(D=f.y+=w,f.line++,M=f.x=q(o,this.left+h,this.right-i[f.line])):S>0&&D+w>this.bottom&&(M=f.x=M+e[f.line].width+h,f.line++,D=f.y=q(o,this.top+k+h,this.bottom-e[f.line].height));let R=l.x(M);if(x(R,D,P),M=bn(T,M+p+u,v?M+y:this.right,t.rtl),_(l.x(M),D,P),v)f.x+=y+h;else if(typeof P.text!="string"){let Y=c.lineHeight;f.y+=To(P,Y)+h}else f.y+=w}),ri(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=j(e.font),n=U(e.padding);if(!e.display)return;let o=Wt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Gs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,Bt(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=j(t.font),i=U(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Ft(t,this.left,this.right)&&Ft(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Ft(t,n.left,n.left+n.width)&&Ft(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Ql(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=ql(n,i);n&&!o&&z(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&z(e.onHover,[t,i,this],this)}else i&&z(e.onClick,[t,i,this],this)}};function Kl(s,t,e,i,n){let o=Jl(i,s,t,e),a=Zl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Jl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Zl(s,t,e){let i=s;return typeof t.text!="string"&&(i=To(t,e)),i}function To(s,t){let e=s.text?s.text.length:0;return t*e}function Ql(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Oo={id:"legend",_element:bs,start(s,t,e){let i=s.legend=new bs({ctx:s.ctx,options:e,chart:s});Ct.configure(s,i,e),Ct.addBox(s,i)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;Ct.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Ae={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=cn(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function rt(s,t){return t&&(W(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function tc(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function io(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=j(t.bodyFont),c=j(t.titleFont),h=j(t.footerFont),d=o.length,u=n.length,f=i.length,p=U(t.padding),g=p.height,b=0,x=i.reduce((k,w)=>k+w.before.length+w.lines.length+w.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),x){let k=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*k+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let _=0,v=function(k){b=Math.max(b,e.measureText(k).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(i,k=>{F(k.before,v),F(k.lines,v),F(k.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=p.width,{width:b,height:g}}function ec(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function sc(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function ic(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),sc(c,s,t,e)&&(c="center"),c}function no(s,t,e){let i=e.yAlign||t.yAlign||ec(s,e);return{xAlign:e.xAlign||t.xAlign||ic(s,t,e,i),yAlign:i}}function nc(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function oc(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function oo(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=kt(a),p=nc(t,r),g=oc(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:et(p,0,i.width-t.width),y:et(g,0,i.height-t.height)}}function ls(s,t,e){let i=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function ao(s){return rt([],mt(s))}function ac(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function ro(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Lo={beforeTitle:at,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:at,beforeBody:at,beforeLabel:at,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:at,afterBody:at,beforeFooter:at,footer:at,afterFooter:at};function K(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?Lo[t].call(e,i):n}var Te=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new gs(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=ac(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=K(i,"beforeTitle",this,t),o=K(i,"title",this,t),a=K(i,"afterTitle",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}getBeforeBody(t,e){return ao(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=ro(i,o);rt(a.before,mt(K(r,"beforeLabel",this,o))),rt(a.lines,K(r,"label",this,o)),rt(a.after,mt(K(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return ao(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=K(i,"beforeFooter",this,t),o=K(i,"footer",this,t),a=K(i,"afterFooter",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(tc(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),F(r,h=>{let d=ro(t.callbacks,h);n.push(K(d,"labelColor",this,h)),o.push(K(d,"labelPointStyle",this,h)),a.push(K(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Ae[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=io(this,i),c=Object.assign({},r,l),h=no(this.chart,i,c),d=oo(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=kt(r),{x:u,y:f}=t,{width:p,height:g}=e,b,x,_,v,k,w;return o==="center"?(k=f+g/2,n==="left"?(b=u,x=b-a,v=k+a,w=k-a):(b=u+p,x=b+a,v=k-a,w=k+a),_=b):(n==="left"?x=u+Math.max(l,h)+a:n==="right"?x=u+p-Math.max(c,d)-a:x=this.caretX,o==="top"?(v=f,k=v-a,b=x-a,_=x+a):(v=f+g,k=v+a,b=x+a,_=x-a),w=v),{x1:b,x2:x,x3:_,y1:v,y2:k,y3:w}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Wt(i.rtl,this.x,this.width);for(t.x=ls(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=j(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=j(o.bodyFont),d=ls(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=n.leftForLtr(u,c)+c/2,x=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,Js(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Js(t,g,b,x)}else{t.lineWidth=E(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),b=n.leftForLtr(n.xPlus(u,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,te(t,{x:g,y:p,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),te(t,{x:b,y:p+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=j(i.bodyFont),u=d.lineHeight,f=0,p=Wt(i.rtl,this.x,this.width),g=function(C){e.fillText(C,p.x(t.x+f),t.y+u/2),t.y+=u+o},b=p.textAlign(a),x,_,v,k,w,P,S;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=ls(this,b,i),e.fillStyle=i.bodyColor,F(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,k=0,P=n.length;k<P;++k){for(x=n[k],_=this.labelTextColors[k],e.fillStyle=_,F(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,k,p,i),u=Math.max(d.lineHeight,l)),w=0,S=v.length;w<S;++w)g(v[w]),u=d.lineHeight;F(x.after,g)}f=0,u=d.lineHeight,F(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Wt(i.rtl,this.x,this.width);for(t.x=ls(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=j(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=kt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Ae[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=io(this,t),l=Object.assign({},a,this._size),c=no(e,t,l),h=oo(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),ai(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),ri(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!xe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!xe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Ae[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Te,"positioners",Ae);var Eo={id:"tooltip",_element:Te,positioners:Ae,afterInit(s,t,e){e&&(s.tooltip=new Te({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Lo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var rc=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function lc(s,t,e,i){let n=s.indexOf(t);if(n===-1)return rc(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var cc=(s,t)=>s===null?null:et(Math.round(s),0,t);function lo(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ie=class extends Yt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:lc(i,t,L(e,t),this._addedLabels),cc(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return lo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ie,"id","category"),A(ie,"defaults",{ticks:{callback:lo}});function hc(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:b}=t,x=!I(a),_=!I(r),v=!I(c),k=(b-g)/(d+1),w=Ns((b-g)/p/f)*f,P,S,C,T;if(w<1e-14&&!x&&!_)return[{value:g},{value:b}];T=Math.ceil(b/w)-Math.floor(g/w),T>p&&(w=Ns(T*w/p/f)*f),I(l)||(P=Math.pow(10,l),w=Math.ceil(w*P)/P),n==="ticks"?(S=Math.floor(g/w)*w,C=Math.ceil(b/w)*w):(S=g,C=b),x&&_&&o&&rn((r-a)/o,w/1e3)?(T=Math.round(Math.min((r-a)/w,h)),w=(r-a)/T,S=a,C=r):v?(S=x?a:S,C=_?r:C,T=c-1,w=(C-S)/T):(T=(C-S)/w,_e(T,Math.round(T),w/1e3)?T=Math.round(T):T=Math.ceil(T));let y=Math.max($s(w),$s(S));P=Math.pow(10,I(l)?y:l),S=Math.round(S*P)/P,C=Math.round(C*P)/P;let M=0;for(x&&(u&&S!==a?(e.push({value:a}),S<a&&M++,_e(Math.round((S+M*w)*P)/P,a,co(a,k,s))&&M++):S<a&&M++);M<T;++M){let D=Math.round((S+M*w)*P)/P;if(_&&D>r)break;e.push({value:D})}return _&&u&&C!==r?e.length&&_e(e[e.length-1].value,r,co(r,k,s))?e[e.length-1].value=r:e.push({value:r}):(!_||C===r)&&e.push({value:C}),e}function co(s,t,{horizontal:e,minRotation:i}){let n=gt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ae=class extends Yt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ft(n),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=hc(n,o);return t.bounds==="ticks"&&Hs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return Je(t,this.chart.options.locale,this.options.ticks.format)}},ne=class extends ae{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=H(t)?t:0,this.max=H(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=gt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(ne,"id","linear"),A(ne,"defaults",{ticks:{callback:ve.formatters.numeric}});var Le=s=>Math.floor(ut(s)),Nt=(s,t)=>Math.pow(10,Le(s)+t);function ho(s){return s/Math.pow(10,Le(s))===1}function uo(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function dc(s,t){let e=t-s,i=Le(e);for(;uo(s,t,i)>10;)i++;for(;uo(s,t,i)<10;)i--;return Math.min(i,Le(s))}function uc(s,{min:t,max:e}){t=G(s.min,t);let i=[],n=Le(t),o=dc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=G(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:ho(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=G(s.max,u);return i.push({value:f,major:ho(f),significand:d}),i}var cs=class extends Yt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ae.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return H(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=H(t)?Math.max(0,t):null,this.max=H(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!H(this._userMin)&&(this.min=t===Nt(this.min,0)?Nt(this.min,-1):Nt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Nt(i,-1)),a(Nt(n,1)))),i<=0&&o(Nt(n,-1)),n<=0&&a(Nt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=uc(e,this);return t.bounds==="ticks"&&Hs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":Je(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ut(t),this._valueRange=ut(this.max)-ut(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ut(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(cs,"id","logarithmic"),A(cs,"defaults",{ticks:{callback:ve.formatters.logarithmic,major:{enabled:!0}}});function Ci(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return L(t.font&&t.font.size,V.font.size)+e.height}return 0}function fc(s,t,e){return e=W(e)?e:[e],{w:yn(s,t.string,e),h:e.length*t.lineHeight}}function fo(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function gc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?$/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=j(c.font),u=fc(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=nt(s.getIndexAngle(l)+r),p=Math.round(Ge(f)),g=fo(p,h.x,u.w,0,180),b=fo(p,h.y,u.h,90,270);pc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=xc(s,i,n)}function pc(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function mc(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ge(nt(l.angle+X))),h=vc(l.y,r.h,c),d=_c(c),u=yc(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function bc(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(zt({x:e,y:i},t)||zt({x:e,y:o},t)||zt({x:n,y:i},t)||zt({x:n,y:o},t))}function xc(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Ci(o)/2,additionalAngle:a?$/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=mc(s,h,l);i.push(d),r==="auto"&&(d.visible=bc(d,c),d.visible&&(c=d))}return i}function _c(s){return s===0||s===180?"center":s<180?"left":"right"}function yc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function vc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Mc(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),te(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function wc(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Mc(e,a,o);let r=j(a.font),{x:l,y:c,textAlign:h}=o;Bt(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Ro(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function kc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Ro(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function Sc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var ee=class extends ae{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(Ci(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=H(t)&&!isNaN(t)?t:0,this.max=H(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Ci(this.options))}generateTickLabels(t){ae.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=z(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?gc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),i=this.options.startAngle||0;return nt(t*e+gt(i))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return Sc(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-X+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Ro(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&wc(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);kc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=j(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=U(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}Bt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(ee,"id","radialLinear"),A(ee,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ve.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(ee,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(ee,"descriptors",{angleLines:{_fallback:"grid"}});var xs={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(xs);function go(s,t){return s-t}function po(s,t){if(I(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),H(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(ye(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function mo(s,t,e,i){let n=J.length;for(let o=J.indexOf(s);o<n-1;++o){let a=xs[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return J[o]}return J[n-1]}function Pc(s,t,e,i,n){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(xs[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function Cc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(xs[J[t]].common)return J[t]}function bo(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=qe(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function Dc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function xo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:Dc(s,i,n,e)}var oe=class extends Yt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new Vr._date(t.adapters.date);n.init(e),Zt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:po(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=H(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=H(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=fn(n,o,a);return this._unit=e.unit||(i.autoSkip?mo(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Pc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:Cc(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),xo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),i=et(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||mo(o.minUnit,e,i,this._getLabelCapacity(e)),r=L(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ye(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)bo(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&bo(h,u,p),Object.keys(h).sort(go).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return z(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,xo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(po(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Ys(t.sort(go))}};A(oe,"id","time"),A(oe,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function hs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Ke(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Ke(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ds=class extends oe{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=hs(e,this.min),this._tableRange=hs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(hs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return hs(this._table,i*this._tableRange+this._minPos,!0)}};A(ds,"id","timeseries"),A(ds,"defaults",oe.defaults);function Re(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Io(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Fo(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let i=1-Math.floor(Math.log10(s));return`$${s.toFixed(i).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=100?2:4).split(".");return`$${Re(Number(t))}.${e}`}function zo(s){let t=Math.round(s/100);return`${Re(Math.floor(t/10))}.${t%10} s`}function Bo(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let i=t;for(;i<9&&e<.5*10**-i;)i++;return e.toFixed(i===t?t:Math.min(9,i+1))}function Wo(s){return Math.abs(s)<1e-9}function O(s){return Re(s)}function re(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":Io(s)}function _s(s){return s===null?"\\u2014":Vo(s*100,1)}function Di(s){return s===null?"\\u2014":`${_s(s)} pp`}function it(s){return s===null?"\\u2014":s.toFixed(3)}function ys(s){return s===null?"\\u2014":Vo(s,3)}function Ai(s,t){return t===0?"\\u2014":s===null?"unknown":Fo(s)}function Ti(s){return zo(s)}function vs(s){return`${O(Math.round(s))} ms`}function Vo(s,t){let e=Bo(s,t);return Wo(s)?e:`${s>0?"+":"-"}${e}`}function m(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function ot(s,t,...e){return m("section",{id:t},m("h2",{},s),...e)}function Ms(s,t){let e=s.map(i=>typeof i=="string"?m("th",{},i):i);return m("table",{class:"grid"},m("thead",{},m("tr",{},...e)),m("tbody",{},...t))}var ws=30,No=30,Ho=10,ct={status:90,case:200,run:140,duration:70,score:80},Ac=8,Tc=16,Ss="newly-failing",$o={errored:0,failed:1,passed:2};function jo(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output,y.error??""].join(`\n`).toLowerCase()),i=s.evaluators,n=s.cases.filter(y=>y.newlyFailing===!0).length,o=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Ss,`newly failing (${O(n)})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),a=ks("filter-run",[["all","every run"],...s.runs.map((y,M)=>[String(M),y.name])]),r=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,M)=>[String(M),`${y} did not pass`])]),l=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),c=m("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),h=m("span",{id:"case-count",class:"note"}),d="status",u=!0,f=[],p=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((y,M)=>[`score:${M}`,y])],g=`${ct.status}px minmax(${ct.case}px,2fr) minmax(${ct.run}px,1fr) ${ct.duration}px ${i.map(()=>`${ct.score}px`).join(" ")}`,b=ct.status+ct.case+ct.run+ct.duration+ct.score*i.length+Ac*(p.length-1)+Tc,x=m("div",{class:"row head"});x.style.gridTemplateColumns=g,x.style.minWidth=`${b}px`;for(let[y,M]of p){let D=m("button",{type:"button",class:"sort","data-key":y,title:M},M);D.addEventListener("click",()=>{u=d===y?!u:!0,d=y,S()}),x.append(D)}let _=m("div",{class:"spacer"});_.style.minWidth=`${b}px`;let v=m("div",{id:"case-rows",class:"rows",role:"list"},x,_),k=m("p",{id:"case-columns",class:"note",hidden:""},`${re(i.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function w(y){let M=s.cases[y];if(M===void 0)return!1;let D=o.value;if(D==="not-passed"&&M.status==="passed"||(D==="failed"||D==="errored"||D==="passed")&&M.status!==D||D==="flaky"&&!M.flaky||D===Ss&&M.newlyFailing!==!0||a.value!=="all"&&String(M.run)!==a.value||r.value!=="all"&&!M.failing.includes(Number(r.value))||l!==null&&l.value!==""&&!M.tags.includes(l.value.slice(4)))return!1;let R=c.value.trim().toLowerCase();return R===""||(e[y]??"").includes(R)}function P(y,M){if(d==="status")return $o[y.status]-$o[M.status]||y.run-M.run;if(d==="case")return y.id<M.id?-1:y.id>M.id?1:0;if(d==="run")return y.run-M.run;if(d==="duration")return y.durationMs-M.durationMs;let D=Number(d.slice(6));return(y.scores[D]??-1)-(M.scores[D]??-1)}function S(){f=[];for(let y=0;y<s.cases.length;y++)w(y)&&f.push(y);f.sort((y,M)=>{let D=P(s.cases[y],s.cases[M]);return(u?D:-D)||y-M}),h.textContent=`${O(f.length)} of ${O(s.cases.length)} cases`,_.style.height=`${f.length*ws}px`,k.hidden=v.scrollWidth<=v.clientWidth;for(let y of x.querySelectorAll("button")){let M=y.getAttribute("data-key");y.setAttribute("aria-sort",M===d?u?"ascending":"descending":"none")}C()}function C(){for(let R of v.querySelectorAll(".case"))R.remove();let y=Math.max(0,Math.floor(Math.max(0,v.scrollTop-No)/ws)-Ho),M=Math.ceil((v.clientHeight||600)/ws)+2*Ho,D=document.createDocumentFragment();for(let R=y;R<Math.min(f.length,y+M);R++){let Y=s.cases[f[R]??-1];Y!==void 0&&D.append(T(Y,R))}v.append(D)}function T(y,M){let D=y.label===null?y.id:`${y.id.slice(0,12)}\\u2026 ${y.label}`,R=m("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},m("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),m("span",{class:"name",title:y.id},D),m("span",{class:"dim"},s.runs[y.run]?.name??""),m("span",{class:"num"},O(y.durationMs)),...i.map((B,N)=>m("span",{class:y.failing.includes(N)?"num bad":"num"},it(y.scores[N]??null))));R.style.top=`${No+M*ws}px`,R.style.gridTemplateColumns=g,R.style.minWidth=`${b}px`;let Y=()=>t(y);return R.addEventListener("click",Y),R.addEventListener("keydown",B=>{B.key==="Enter"&&Y()}),R}for(let y of[o,a,r,l])y?.addEventListener("change",S);return c.addEventListener("input",S),v.addEventListener("scroll",()=>requestAnimationFrame(C)),queueMicrotask(S),ot("Cases","cases",m("div",{class:"filters"},o,a,r,...l?[l]:[],c,h),m("p",{class:"note"},"The search covers the id, label, source line, error and the whole output of each case."),k,m("div",{class:"table"},v))}function ks(s,t){return m("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>m("option",{value:e},i)))}var Oc=50;function Uo(s,t){let e=s.comparison;if(e===null)return null;let i=Rc(s),n=e.rows.map(o=>m("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Oi(o),o.label].map(a=>m("td",{},a))));return ot("Against the baseline","comparison",m("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>m("p",{class:"warning"},m("strong",{},o.title)," ",o.detail)),Ms(["run","metric","base","head","\\u0394","CI",""],n),m("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Lc(e,i,t),Ec(e,i,t))}function Oi(s){let t=s.endsAtZero?" includes 0":"";return s.kind==="pass rate"?[xt(s.base),xt(s.head),Di(s.delta),`[${Yo(s.low,s.high,_s)}] pp${t}`]:[it(s.base),it(s.head),ys(s.delta),`[${Yo(s.low,s.high,ys)}]${t}`]}function Yo(s,t,e){return`${e(s)}, ${e(t)}`}function Lc(s,t,e){let i=s.newlyFailing;if(i.length===0)return null;let n=i.slice(0,Oc).map(({run:r,id:l})=>{let c=t(r,l),h=[c?.label??`${l.slice(0,12)}\\u2026`,c?.source,r].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Xo(h,l,c,e)}),o=i.length-n.length,a=m("button",{type:"button",class:"link",id:"show-newly-failing"});return a.textContent=o>0?`\\u2026 and ${O(o)} more: show all ${O(i.length)} in the case table`:"show them in the case table",a.addEventListener("click",()=>{let r=document.getElementById("filter-status");r instanceof HTMLSelectElement&&(r.value=Ss,r.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())}),m("div",{class:"newly-failing"},m("h3",{},`Newly failing (${O(i.length)})`),m("ul",{},...n),m("p",{class:"note"},a))}function Ec(s,t,e){let i=[];for(let{title:n,runs:o}of s.oneSidedRuns)i.push(m("div",{class:"one-sided-runs"},m("h4",{},n),m("ul",{},...o.map(a=>m("li",{},a)))));for(let n of s.changes){let o=n.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(n.run,c.id):void 0,d=[h?.label??c.id,c.source,c.detail].filter(u=>u!=null&&u!=="").join(" \\xB7 ");return Xo(d,c.id,h,e)}),l=a.count-a.cases.length;return m("div",{class:"case-list","data-title":a.title},m("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),m("ul",{},...r),l>0?m("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});i.push(m("div",{class:"run-changes"},m("h4",{},n.run),...n.evaluators.map(a=>m("p",{class:"evaluators-one-side"},a)),...o))}return i.length===0?null:m("div",{id:"comparison-changes"},m("h3",{},"What else changed"),...i)}function Xo(s,t,e,i){if(e===void 0)return m("li",{title:t},s);let n=m("li",{class:"case-link",tabindex:"0",title:t},s);return n.addEventListener("click",()=>i(e)),n.addEventListener("keydown",o=>{o.key==="Enter"&&i(e)}),n}function Rc(s){let t=new Map(s.runs.map((i,n)=>[i.name,n])),e=new Map(s.cases.map(i=>[`${i.run} ${i.id}`,i]));return(i,n)=>e.get(`${t.get(i)??-1} ${n}`)}st.register($t,jt,ie,ne,Eo,Oo);var Go=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],le=10;function qo(s){let t=[Ic(s),Fc(s),zc(s),Bc(s)];return ot("Charts","charts",m("div",{class:"charts"},...t))}function Ps(s,t,e,i=260){let n=m("canvas",{id:t,role:"img","aria-label":s}),o=m("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=m("figure",{class:"chart"},m("figcaption",{},s),o);return queueMicrotask(()=>new st(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function Ic(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(le-1,Math.floor(n*le)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:le},(i,n)=>`${(n/le).toFixed(1)}\\u2013${((n+1)/le).toFixed(1)}`);return Ps("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:Go[n%Go.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function Fc(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return Ps("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>xt((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function zc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return Ps(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let[r,l,c,h]=Oi(a);return`${r} \\u2192 ${l}, \\u0394 ${c} ${h} ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function Bc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return Ps("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var At=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=_=>{if(_=this.postProcess(_,i),n){setTimeout(function(){n(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,k=f[_-1],w=f[_+1];k&&(f[_-1]=void 0);let P=!1;if(w){let C=w.oldPos-_;P=w&&0<=C&&C<r}let S=k&&k.oldPos+1<l;if(!P&&!S){f[_]=void 0;continue}if(!S||P&&k.oldPos<w.oldPos?v=this.addToPath(w,!0,!1,0,i):v=this.addToPath(k,!1,!0,1,i),p=this.extractCommon(v,e,t,_,i),v.oldPos+1>=l&&p+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),p+1>=r&&(g=Math.max(g,_+1))}c++};if(n)(function _(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=u;){let _=x();if(_)return _}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function Li(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Ei(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Cs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ds(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ce(s,t){return Cs(s,t,"")}function Ie(s,t){return Ds(s,t,"")}function Ri(s,t){return t.slice(0,Wc(s,t))}function Wc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function Ii(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function As(s,t){if(t)return he(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Ut(s,t){if(t)return he(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function he(s,t){if(!t)return[Ut(s),As(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Ii(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var Ts="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",Vc=new RegExp(`[${Ts}]+|\\\\s+|[^${Ts}]`,"ug"),Fi=class extends At{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=Ii(t,a)}else i=t.match(Vc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&Ko(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&Ko(i,o,n,null,e.intlSegmenter),t}},Jo=new Fi;function Bi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Qo(s,t,e):Jo.diff(s,t,e)}function Ko(s,t,e,i,n){if(t&&e){let[o,a]=he(t.value,n),[r,l]=he(e.value,n);if(s){let c=Li(o,r);s.value=Ds(s.value,r,c),t.value=ce(t.value,c),e.value=ce(e.value,c)}if(i){let c=Ei(a,l);i.value=Cs(i.value,l,c),t.value=Ie(t.value,c),e.value=Ie(e.value,c)}}else if(e){if(s){let o=Ut(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=Ut(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=Ut(i.value,n),[a,r]=he(t.value,n),l=Li(o,a);t.value=ce(t.value,l);let c=Ei(ce(o,l),r);t.value=Ie(t.value,c),i.value=Cs(i.value,o,c),s.value=Ds(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=Ut(i.value,n),a=As(t.value,n),r=Ri(a,o);t.value=Ie(t.value,r)}else if(s){let o=As(s.value,n),a=Ut(t.value,n),r=Ri(o,a);t.value=ce(t.value,r)}}var zi=class extends At{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Ts}]+|[^\\\\S\\\\n\\\\r]+|[^${Ts}]`,"ug");return t.match(e)||[]}},Zo=new zi;function Qo(s,t,e){return Zo.diff(s,t,e)}var Wi=class extends At{constructor(){super(...arguments),this.tokenize=Nc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},ta=new Wi;function Vi(s,t,e){return ta.diff(s,t,e)}function Nc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var ea=4e3;function sa(s){let t=m("div",{class:"body"}),e=m("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=m("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...Hc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function Hc(s,t){let e=[m("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),m("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",vs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(m("p",{class:"label"},t.label)),e.push(Os("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Os("Error",t.error,"detail-error")),e.push(Os("Output",$c(s,t.output),"detail-output"));let i=t.compared;return i!==null&&(e.push(Os("Expected",i.expected,"detail-expected")),e.push(m("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),Yc(i.expected,i.actual??t.output.slice(0,s.maxShownChars)))),e.push(m("h3",{},"Evaluations"),jc(t)),t.trials!==null&&e.push(m("h3",{},`Trials (${O(t.trials.filter(n=>n.passed).length)} of ${O(t.trials.length)} passed)`),m("ol",{class:"trials"},...t.trials.map(n=>m("li",{class:n.passed?"ok":"bad"},`${n.passed?"\\u2713":"\\u2717"} ${vs(n.durationMs)} \\xB7 ${n.error??n.scores.map(o=>`${o.evaluator} ${o.score===null?"error":it(o.score)}`).join(", ")}`)))),t.usage!==null&&e.push(m("h3",{},"Model calls of the target"),m("p",{},t.usage)),e}function $c(s,t){let e=s.maxShownChars;return t.length<=e?t:`${t.slice(0,e)}\n\\u2026 (${O(t.length-e)} more characters, which the search covers: evals show --full prints all)`}function Os(s,t,e){return m("div",{class:"block"},m("h3",{},s),m("pre",{id:e},t))}function jc(s){let t=s.evaluations.map(e=>m("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},m("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),m("td",{},e.evaluator),m("td",{class:"num"},it(e.score)),m("td",{},e.threshold??"no threshold"),m("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),m("td",{class:"dim"},e.usage??"")));return m("table",{class:"grid",id:"detail-evaluations"},m("thead",{},m("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>m("th",{},e)))),m("tbody",{},...t))}function Yc(s,t){let i=s.length>ea||t.length>ea?Vi(s,t):Bi(s,t),n=m("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?m("ins",{},o.value):o.removed?m("del",{},o.value):document.createTextNode(o.value));return n}function ia(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}function oa(s){let{totals:t}=s,e=s.verdict==="pass",i=s.partialMerge,n=i!==null?`A partial merge: only shard${i.merged.length===1?"":"s"} ${i.merged.map(O).join(", ")} of ${O(i.count)} ${i.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":ia(t.failedRuns,t.runs);return m("header",{id:"verdict",class:e?"pass":"fail"},m("div",{class:"word"},e?"PASS":"FAIL"),m("div",{},m("p",{class:"sentence"},n),m("p",{class:"totals"},`${re(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),m("p",{class:"meta"},[s.config,s.git,s.startedAt,Ti(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?m("p",{class:"meta"},s.usage):null))}function aa(s){let t=s.runs.flatMap(e=>e.gate.map(i=>m("tr",{class:i.passed?"ok":"bad"},m("td",{},e.name),m("td",{},i.passed?"\\u2713":"\\u2717"),m("td",{},i.name),m("td",{},i.expected),m("td",{},i.actual))));return ot("Gate conditions","gate",m("table",{class:"grid"},m("thead",{},m("tr",{},...["run","","condition","expected","actual"].map(e=>m("th",{},e)))),m("tbody",{},...t)))}function ra(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[m("th",{class:"num"},"trials"),m("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[m("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[m("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),m("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[m("td",{class:"num"},o===void 0?"\\u2014":Ai(o.cost,o.calls))]:[]]}}function la(s,t){let e=ra(s.rows.flatMap(o=>t[o.run]??[])),i=m("tr",{},...s.keys.map(o=>m("th",{},o)),m("th",{},"verdict"),m("th",{class:"num"},"cases"),m("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>m("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),n=s.rows.map(o=>m("tr",{},...s.keys.map(a=>m("td",{},o.params[a]??"")),m("td",{class:o.verdict},o.verdict.toUpperCase()),m("td",{class:"num"},O(o.cases)),na(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>na(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return m("div",{class:"matrix"},m("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),m("table",{class:"grid"},m("thead",{},i),m("tbody",{},...n)),m("p",{class:"note"},Uc(s)))}function Uc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function na(s,t){return m("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function ca(s){let t=ra(s.runs),e=s.runs.map(i=>m("tr",{},m("td",{},i.name),m("td",{class:i.verdict},i.verdict.toUpperCase()),m("td",{class:"num"},O(i.cases)),m("td",{class:"num"},xt(i.passRate)),m("td",{class:"num"},O(i.failed)),m("td",{class:"num"},O(i.errored)),...t.cells(i),m("td",{},i.evaluators.map(n=>`${n.id} ${it(n.mean)}`).join(" \\xB7 "))));return Ms(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Xc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=sa(e),r=[oa(e),m("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>la(l,e.runs)),n.length>0?ca({...e,runs:n}):null),qo(e)),aa(e),Gc(e),Uo(e,a),jo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Gc(s){let t=s.runs.flatMap(e=>e.agreement.map(i=>m("li",{},`${e.name}: ${i}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",m("ul",{},...t))}Xc();})();\n';
+    REPORT_APP_CSS = "/* The report's only stylesheet, inlined into the page. */\n:root {\n  --pass: #2e7d4f;\n  --fail: #c8453b;\n  --warn: #b07d12;\n  --line: #d9dde5;\n  --dim: #667085;\n  font:\n    14px/1.4 system-ui,\n    -apple-system,\n    'Segoe UI',\n    sans-serif;\n  color: #1d2430;\n}\nbody {\n  margin: 0;\n  background: #f6f7f9;\n}\n#app {\n  max-width: 1400px;\n  margin: 0 auto;\n  padding: 12px 20px 40px;\n}\nh2 {\n  font-size: 16px;\n  margin: 0 0 8px;\n}\nh3 {\n  font-size: 14px;\n  margin: 12px 0 6px;\n}\nsection {\n  background: #fff;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 14px;\n  margin: 12px 0;\n}\n#verdict {\n  display: flex;\n  gap: 16px;\n  align-items: center;\n  border-radius: 6px;\n  padding: 10px 16px;\n  color: #fff;\n}\n#verdict.pass {\n  background: var(--pass);\n}\n#verdict.fail {\n  background: var(--fail);\n}\n#verdict .word {\n  font-size: 30px;\n  font-weight: 700;\n  letter-spacing: 1px;\n}\n#verdict p {\n  margin: 2px 0;\n}\n#verdict .sentence {\n  font-size: 17px;\n  font-weight: 600;\n}\n#verdict .meta {\n  opacity: 0.9;\n  font-size: 12px;\n}\n.top {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);\n  gap: 12px;\n}\n.top section {\n  margin: 12px 0 0;\n}\n@media (max-width: 900px) {\n  .top {\n    grid-template-columns: 1fr;\n  }\n}\ntable.grid {\n  border-collapse: collapse;\n  width: 100%;\n  font-size: 13px;\n}\ntable.grid th,\ntable.grid td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 6px;\n  text-align: left;\n  vertical-align: top;\n}\ntable.grid th {\n  font-weight: 600;\n  color: var(--dim);\n}\n.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n  white-space: nowrap;\n}\ntd.best {\n  font-weight: 700;\n  color: var(--pass);\n}\ntd.pass {\n  color: var(--pass);\n  font-weight: 600;\n}\ntd.fail {\n  color: var(--fail);\n  font-weight: 600;\n}\ntr.bad td {\n  color: var(--fail);\n}\ntr.err td {\n  color: var(--warn);\n}\n.case-link {\n  cursor: pointer;\n  text-decoration: underline dotted;\n}\n.warning {\n  border-left: 3px solid var(--warn);\n  padding: 2px 0 2px 8px;\n}\n.warning strong {\n  color: var(--warn);\n}\n.note,\n.dim {\n  color: var(--dim);\n  font-size: 12px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: 1fr;\n  gap: 10px;\n}\nfigure.chart {\n  margin: 0;\n}\nfigcaption {\n  font-size: 12px;\n  color: var(--dim);\n  margin-bottom: 4px;\n}\n.canvas {\n  position: relative;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px;\n  align-items: center;\n  margin-bottom: 8px;\n}\n.filters input {\n  flex: 1;\n  min-width: 200px;\n  padding: 4px 8px;\n}\n.table {\n  border: 1px solid var(--line);\n  border-radius: 4px;\n}\n.row {\n  display: grid;\n  gap: 8px;\n  align-items: center;\n  height: 30px;\n  padding: 0 8px;\n  box-sizing: border-box;\n  font-size: 13px;\n}\n.row > * {\n  overflow: hidden;\n  white-space: nowrap;\n  text-overflow: ellipsis;\n}\n.row.head {\n  position: sticky;\n  top: 0;\n  z-index: 1;\n  background: #eef0f4;\n}\n.row.head button {\n  background: none;\n  border: 0;\n  font: inherit;\n  font-weight: 600;\n  color: var(--dim);\n  text-align: left;\n  cursor: pointer;\n  padding: 0;\n}\n.row.head button[aria-sort='ascending']::after {\n  content: ' \u25B2';\n}\n.row.head button[aria-sort='descending']::after {\n  content: ' \u25BC';\n}\n.rows {\n  position: relative;\n  height: 60vh;\n  overflow: auto;\n}\n.spacer {\n  width: 1px;\n}\n.row.case {\n  position: absolute;\n  left: 0;\n  right: 0;\n  background: #fff;\n  border-top: 1px solid #f0f1f4;\n  cursor: pointer;\n}\n.row.case:hover,\n.row.case:focus {\n  background: #eef4ff;\n  outline: none;\n}\n.badge {\n  font-size: 11px;\n  font-weight: 600;\n  border-radius: 3px;\n  padding: 1px 6px;\n  color: #fff;\n  justify-self: start;\n}\n.badge.passed {\n  background: var(--pass);\n}\n.badge.failed {\n  background: var(--fail);\n}\n.badge.errored {\n  background: var(--warn);\n}\n.bad {\n  color: var(--fail);\n}\n#detail {\n  position: fixed;\n  top: 0;\n  right: 0;\n  bottom: 0;\n  width: min(760px, 100%);\n  background: #fff;\n  border-left: 1px solid var(--line);\n  box-shadow: -4px 0 16px rgba(0, 0, 0, 0.12);\n  overflow-y: auto;\n  padding: 14px 18px;\n  box-sizing: border-box;\n}\n#detail[hidden] {\n  display: none;\n}\n#detail .close {\n  position: absolute;\n  top: 8px;\n  right: 12px;\n  font-size: 22px;\n  border: 0;\n  background: none;\n  cursor: pointer;\n}\n#detail h2 {\n  word-break: break-all;\n  padding-right: 30px;\n}\npre {\n  background: #f6f7f9;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 8px;\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 320px;\n  overflow: auto;\n  font-size: 12px;\n  margin: 0;\n}\npre.diff ins {\n  background: #d5f0dc;\n  text-decoration: none;\n}\npre.diff del {\n  background: #f8d7d3;\n}\ntd.reason {\n  white-space: pre-wrap;\n  word-break: break-word;\n}\nol.trials li.bad {\n  color: var(--fail);\n}\n.matrix {\n  overflow-x: auto;\n}\n";
   }
 });
 
@@ -32927,27 +33272,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve19, arguments_) => {
+  const run2 = async (function_, resolve21, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve19(result);
+    resolve21(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve19, reject, arguments_) => {
+  const enqueue = (function_, resolve21, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve19, arguments_));
+    }).then(run2.bind(void 0, function_, resolve21, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve19, reject) => {
-    enqueue(function_, resolve19, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve21, reject) => {
+    enqueue(function_, resolve21, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -33242,7 +33587,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve21) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -33250,7 +33595,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve19(outcome2);
+            resolve21(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -33834,184 +34179,6 @@ var init_summary = __esm({
   }
 });
 
-// src/shared/canonical-json.ts
-function canonicalJson(value) {
-  const flat = flatRecordJson(value);
-  if (flat !== void 0) return flat;
-  const sorted = sortedCopy(value, 0);
-  const text2 = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
-  if (text2 === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
-  return text2;
-}
-function sameKeys(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-function sortedOrder(keys, depth2) {
-  const cache = depth2 < CACHED_DEPTHS ? cachedOrders[depth2] ??= [] : void 0;
-  if (cache !== void 0) {
-    for (const entry of cache) if (sameKeys(entry.keys, keys)) return entry.order;
-  }
-  let order = [...keys].sort();
-  for (const key of keys) {
-    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
-      order = null;
-      break;
-    }
-  }
-  if (cache !== void 0) {
-    cache.unshift({ keys, order });
-    if (cache.length > ORDERS_PER_DEPTH) cache.pop();
-  }
-  return order;
-}
-function flatRecordJson(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return void 0;
-  const record3 = value;
-  const order = sortedOrder(Object.keys(record3), 0);
-  if (order === null) return void 0;
-  let quoted = quotedKeys.get(order);
-  if (quoted === void 0) {
-    quoted = order.map((key) => JSON.stringify(key));
-    quotedKeys.set(order, quoted);
-  }
-  let text2 = "{";
-  let first = true;
-  for (let i = 0; i < order.length; i++) {
-    const child = record3[order[i]];
-    let json;
-    switch (typeof child) {
-      case "string":
-        json = JSON.stringify(child);
-        break;
-      case "number":
-        json = Number.isFinite(child) ? JSON.stringify(child) : "null";
-        break;
-      case "boolean":
-        json = child ? "true" : "false";
-        break;
-      case "bigint":
-        json = `${child}n`;
-        break;
-      case "undefined":
-      case "function":
-      case "symbol":
-        continue;
-      // dropped, as JSON.stringify drops them from objects
-      default:
-        if (child !== null) return void 0;
-        json = "null";
-    }
-    text2 += `${first ? "" : ","}${quoted[i]}:${json}`;
-    first = false;
-  }
-  return `${text2}}`;
-}
-function isIndexLike(key) {
-  const c = key.charCodeAt(0);
-  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
-}
-function sortedCopy(value, depth2) {
-  if (typeof value === "bigint") return SLOW_PATH;
-  if (typeof value !== "object" || value === null) return value;
-  if (depth2 > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  if (Array.isArray(value)) {
-    let copy2 = null;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      if (typeof item === "bigint") return SLOW_PATH;
-      if (typeof item !== "object" || item === null) continue;
-      const sorted = sortedCopy(item, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy2 ??= value.slice();
-      copy2[i] = sorted;
-    }
-    return copy2 ?? value;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
-    return value instanceof Date ? value : SLOW_PATH;
-  }
-  const record3 = value;
-  const order = sortedOrder(Object.keys(record3), depth2);
-  if (order === null) return SLOW_PATH;
-  const copy = {};
-  for (const key of order) {
-    const child = record3[key];
-    if (typeof child === "object" && child !== null) {
-      const sorted = sortedCopy(child, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy[key] = sorted;
-    } else if (typeof child === "bigint") {
-      return SLOW_PATH;
-    } else {
-      copy[key] = child;
-    }
-  }
-  return copy;
-}
-function write(value, depth2) {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      return Number.isFinite(value) ? JSON.stringify(value) : "null";
-    case "boolean":
-      return value ? "true" : "false";
-    case "bigint":
-      return `${value}n`;
-    case "object":
-      break;
-    default:
-      return void 0;
-  }
-  if (value === null) return "null";
-  if (depth2 > MAX_DEPTH) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH} levels (or a cycle)`);
-  }
-  const toJson = value.toJSON;
-  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
-  if (value instanceof Map) {
-    const entries = [...value].map(
-      ([key, item]) => `[${write(key, depth2 + 2) ?? "null"},${write(item, depth2 + 2) ?? "null"}]`
-    );
-    return `Map[${entries.join(",")}]`;
-  }
-  if (value instanceof Set) {
-    const items = [...value].map((item) => write(item, depth2 + 1) ?? "null");
-    return `Set[${items.join(",")}]`;
-  }
-  if (Array.isArray(value)) {
-    const items = [];
-    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
-    return `[${items.join(",")}]`;
-  }
-  const record3 = value;
-  const members = [];
-  for (const key of Object.keys(record3).sort()) {
-    const member = write(record3[key], depth2 + 1);
-    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
-  }
-  return `{${members.join(",")}}`;
-}
-var SLOW_PATH, MAX_DEPTH, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
-var init_canonical_json = __esm({
-  "src/shared/canonical-json.ts"() {
-    "use strict";
-    SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
-    MAX_DEPTH = 1e3;
-    cachedOrders = [];
-    CACHED_DEPTHS = 8;
-    ORDERS_PER_DEPTH = 4;
-    quotedKeys = /* @__PURE__ */ new WeakMap();
-  }
-});
-
 // src/judge/cache.ts
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
@@ -34257,8 +34424,8 @@ function shortId2(id) {
   return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
 }
 function duplicateMessage(id, first, line, file) {
-  const shown = JSON.stringify(shortId2(id));
-  return file === null ? `duplicate case identity ${shown}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
+  const shown2 = JSON.stringify(shortId2(id));
+  return file === null ? `duplicate case identity ${shown2}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown2}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
 }
 function hasTagIn(tags) {
   const wanted = new Set(tags);
@@ -34530,7 +34697,7 @@ function aggregateTrials(prepared, trials) {
   }
   const count = trials.length;
   const passed = passedTrials * 2 > count;
-  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  const shown2 = trials.find((trial) => trial.passed === passed) ?? trials[0];
   let usage;
   for (const trial of trials) {
     if (hasUsage(trial.usage))
@@ -34543,8 +34710,8 @@ function aggregateTrials(prepared, trials) {
     source: prepared.source,
     data: prepared.data,
     ...caseTags(prepared),
-    output: shown?.output ?? null,
-    error: shown?.error ?? null,
+    output: shown2?.output ?? null,
+    error: shown2?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
     passed,
     evaluations: aggregateEvaluations(trials),
@@ -35018,7 +35185,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve19) => setImmediate(resolve19));
+      await new Promise((resolve21) => setImmediate(resolve21));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -35338,16 +35505,16 @@ function maskCredentialsIn(text2) {
 function userPart(url) {
   const match = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/.exec(url);
   if (match === null) return null;
-  const [whole, before = "", userinfo = ""] = match;
-  const after = url.slice(whole.length);
+  const [whole2, before = "", userinfo = ""] = match;
+  const after = url.slice(whole2.length);
   const colon = userinfo.indexOf(":");
   return colon < 0 ? { before, user: userinfo, password: null, after } : { before, user: userinfo.slice(0, colon), password: userinfo.slice(colon + 1), after };
 }
 function maskUrlCredentials(url, options2 = {}) {
   const part = userPart(url);
   if (part === null) return url;
-  const shown = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
-  return `${part.before}${shown}@${part.after}`;
+  const shown2 = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
+  return `${part.before}${shown2}@${part.after}`;
 }
 function secretsInUrl(url) {
   const found2 = [];
@@ -39541,10 +39708,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -39558,7 +39725,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep6) {
+          if (!keyProps.anchor && !keyProps.tag && !sep8) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -39582,7 +39749,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep8 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -39598,7 +39765,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep8, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -39689,7 +39856,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep6 = "";
+        let sep8 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -39703,13 +39870,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep6 + cb;
-              sep6 = "";
+                comment += sep8 + cb;
+              sep8 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep6 += source;
+                sep8 += source;
               hasSpace = true;
               break;
             default:
@@ -39752,18 +39919,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep8, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep8?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value) {
+          if (!props.anchor && !props.tag && !sep8 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -39817,8 +39984,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep6 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+        if (!isMap5 && !sep8 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -39830,7 +39997,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep8 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -39841,8 +40008,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap5 && !props.found && ctx.options.strict) {
-              if (sep6)
-                for (const st of sep6) {
+              if (sep8)
+                for (const st of sep8) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -39859,7 +40026,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -40039,7 +40206,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep6 = "";
+      let sep8 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines2[i][0].slice(trimIndent) + "\n";
@@ -40056,24 +40223,24 @@ var require_resolve_block_scalar = __commonJS({
           indent2 = "";
         }
         if (type === Scalar3.Scalar.BLOCK_LITERAL) {
-          value += sep6 + indent2.slice(trimIndent) + content;
-          sep6 = "\n";
+          value += sep8 + indent2.slice(trimIndent) + content;
+          sep8 = "\n";
         } else if (indent2.length > trimIndent || content[0] === "	") {
-          if (sep6 === " ")
-            sep6 = "\n";
-          else if (!prevMoreIndented && sep6 === "\n")
-            sep6 = "\n\n";
-          value += sep6 + indent2.slice(trimIndent) + content;
-          sep6 = "\n";
+          if (sep8 === " ")
+            sep8 = "\n";
+          else if (!prevMoreIndented && sep8 === "\n")
+            sep8 = "\n\n";
+          value += sep8 + indent2.slice(trimIndent) + content;
+          sep8 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep6 === "\n")
+          if (sep8 === "\n")
             value += "\n";
           else
-            sep6 = "\n";
+            sep8 = "\n";
         } else {
-          value += sep6 + content;
-          sep6 = " ";
+          value += sep8 + content;
+          sep8 = " ";
           prevMoreIndented = false;
         }
       }
@@ -40256,25 +40423,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep6 = " ";
+      let sep8 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep6 === "\n")
-            res += sep6;
+          if (sep8 === "\n")
+            res += sep8;
           else
-            sep6 = "\n";
+            sep8 = "\n";
         } else {
-          res += sep6 + lm;
-          sep6 = " ";
+          res += sep8 + lm;
+          sep8 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep6 + (match?.[1] ?? "");
+      return res + sep8 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -41084,14 +41251,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep6, value }) {
+    function stringifyItem({ start, key, sep: sep8, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep6)
-        for (const st of sep6)
+      if (sep8)
+        for (const st of sep8)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -42258,18 +42425,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep6;
+          let sep8;
           if (scalar.end) {
-            sep6 = scalar.end;
-            sep6.push(this.sourceToken);
+            sep8 = scalar.end;
+            sep8.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep6 = [this.sourceToken];
+            sep8 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep6 }]
+            items: [{ start, key: scalar, sep: sep8 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -42422,15 +42589,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep6 = it.sep;
-                  sep6.push(this.sourceToken);
+                  const sep8 = it.sep;
+                  sep8.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep6 }]
+                    items: [{ start: start2, key, sep: sep8 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -42624,13 +42791,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep6 = fc.end.splice(1, fc.end.length);
-            sep6.push(this.sourceToken);
+            const sep8 = fc.end.splice(1, fc.end.length);
+            sep8.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep6 }]
+              items: [{ start, key: fc, sep: sep8 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -42971,11 +43138,11 @@ function duplicateKeys(items, problems) {
       seen.add(value);
       continue;
     }
-    const shown = typeof value === "symbol" ? value.description ?? "" : String(value);
+    const shown2 = typeof value === "symbol" ? value.description ?? "" : String(value);
     problems.push({
       code: "yaml.duplicate-key",
       offset: key.range?.[0] ?? 0,
-      message: `duplicate key ${quoteKey(shown)}: each key may appear once in a mapping`
+      message: `duplicate key ${quoteKey(shown2)}: each key may appear once in a mapping`
     });
   }
 }
@@ -43219,7 +43386,7 @@ function configTextHash(text2) {
   return createHash3("sha256").update(text2).digest("hex");
 }
 function writtenByConfig(configHash, config) {
-  return configHash === config.hash || configHash === config.textHash;
+  return configHash === config.hash || configHash === config.textHash || configHash === config.earlierHash;
 }
 function mark(node) {
   const value = node.value;
@@ -46756,8 +46923,8 @@ function duplicateJsonKeys(text2) {
   return found2;
 }
 function duplicateKeyMessage(key) {
-  const shown = JSON.stringify(key);
-  const quoted = shown.length > 80 ? `${shown.slice(0, 77)}..."` : shown;
+  const shown2 = JSON.stringify(key);
+  const quoted = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
   return `duplicate key ${quoted}: each key may appear once in an object (JSON would keep only the last value)`;
 }
 function stringEnd(text2, start) {
@@ -47062,7 +47229,7 @@ function arrayElementOffsets(text2, target) {
       }
     }
     if (c === QUOTE2) {
-      const end = stringEnd2(text2, i);
+      const end = stringEnd(text2, i);
       if (target !== "root" && depth2 === 1) {
         COLON_AHEAD.lastIndex = end + 1;
         lastRootKey = COLON_AHEAD.test(text2) ? JSON.parse(text2.slice(i, end + 1)) : null;
@@ -47083,17 +47250,7 @@ function arrayElementOffsets(text2, target) {
   }
   return offsets;
 }
-function stringEnd2(text2, start) {
-  let end = text2.indexOf('"', start + 1);
-  for (; ; ) {
-    if (end === -1) return text2.length;
-    let backslashes = 0;
-    while (text2.charCodeAt(end - 1 - backslashes) === BACKSLASH2) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text2.indexOf('"', end + 1);
-  }
-}
-var TESTCASE_KEYS, QUOTE2, BACKSLASH2, COLON_AHEAD;
+var TESTCASE_KEYS, QUOTE2, COLON_AHEAD;
 var init_json = __esm({
   "src/testsets/json.ts"() {
     "use strict";
@@ -47116,7 +47273,6 @@ var init_json = __esm({
       "created_at"
     ]);
     QUOTE2 = 34;
-    BACKSLASH2 = 92;
     COLON_AHEAD = /[ \t\r\n]*:/y;
   }
 });
@@ -47430,7 +47586,7 @@ async function streamTestsetRows(source, format, file, onRow) {
   try {
     if (format === "csv") return await csvRows(source, file, onRow);
     if (format === "jsonl") return await jsonlRows(source, file, onRow);
-    const parsed = parseJson(await textOf2(source), file);
+    const parsed = parseJson(await textOf3(source), file);
     if (!parsed.ok) return parsed;
     for (const row of parsed.rows) onRow(row);
     return { ok: true };
@@ -47461,7 +47617,7 @@ async function csvRows(source, file, onRow) {
     await drain(parser, (record3) => builder.push(record3));
   } catch (error2) {
     if (!(error2 instanceof CsvError)) throw error2;
-    const text2 = await textOf2(source);
+    const text2 = await textOf3(source);
     return { ok: false, issues: [csvSyntaxIssue(error2, text2, file)] };
   } finally {
     input.destroy();
@@ -47469,7 +47625,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve19, reject) => {
+  return new Promise((resolve21, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -47478,7 +47634,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve19);
+    stream.once("end", resolve21);
     stream.once("error", reject);
   });
 }
@@ -47510,7 +47666,7 @@ async function* fileChunks(path) {
     await handle.close();
   }
 }
-async function textOf2(source) {
+async function textOf3(source) {
   const bytes = "path" in source ? await readRegularFileBytes(source.path, MAX_TESTSET_BYTES) : source.bytes;
   return decodeUtf8(bytes);
 }
@@ -47754,9 +47910,9 @@ async function pathAbsent(repo, sha, ref, path, asked) {
     if (sameName !== void 0) {
       hint = `it exists there as ${where}${sameName.name} (git paths are case-sensitive, so fix the case in path:)`;
     } else if (where !== "") {
-      const shown = entries.slice(0, 5).map((e) => e.name);
-      const more = entries.length > shown.length ? ", \u2026" : "";
-      hint = entries.length === 0 ? `the folder ${folder} exists there but holds no files` : `the folder ${folder} exists there, with ${shown.join(", ")}${more}`;
+      const shown2 = entries.slice(0, 5).map((e) => e.name);
+      const more = entries.length > shown2.length ? ", \u2026" : "";
+      hint = entries.length === 0 ? `the folder ${folder} exists there but holds no files` : `the folder ${folder} exists there, with ${shown2.join(", ")}${more}`;
     }
   }
   const redirected = path === asked ? "" : ` (the symlink ${asked} points there)`;
@@ -47783,9 +47939,9 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename5, dirname as dirname9, isAbsolute as isAbsolute5, join as join13, posix as posix3, relative as relative3, resolve as resolve9, sep as sep4 } from "node:path";
+import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute5, join as join15, posix as posix3, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
 async function repoRoot(dir) {
-  return findRoot(resolve9(dir), "a testset ref: cannot be read");
+  return findRoot(resolve11(dir), "a testset ref: cannot be read");
 }
 async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
@@ -47879,26 +48035,26 @@ async function readFileHistory(absPath) {
   return { ok: true, value: { repo, relPath, commits } };
 }
 async function locate(absPath, purpose, hint) {
-  const full = resolve9(absPath);
-  const dir = dirname9(full);
+  const full = resolve11(absPath);
+  const dir = dirname10(full);
   const existing = await nearestExisting(dir);
   const root2 = await findRoot(dir, purpose, existing, hint);
   if (!root2.ok) return root2;
-  const realFile = join13(existing.real, relative3(existing.path, dir), basename5(full));
-  const rel = relative3(root2.value, realFile);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${sep4}`) || isAbsolute5(rel)) {
+  const realFile = join15(existing.real, relative4(existing.path, dir), basename5(full));
+  const rel = relative4(root2.value, realFile);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep6}`) || isAbsolute5(rel)) {
     return fail(
       "git.failed",
       `${full} is not a file inside the repository at ${root2.value}: point path: at a file inside it`
     );
   }
-  return { ok: true, value: { repo: root2.value, relPath: rel.split(sep4).join("/") } };
+  return { ok: true, value: { repo: root2.value, relPath: rel.split(sep6).join("/") } };
 }
 async function nearestExisting(dir) {
-  for (let current2 = dir; ; current2 = dirname9(current2)) {
+  for (let current2 = dir; ; current2 = dirname10(current2)) {
     const real = await realpath(current2).catch(() => null);
     if (real !== null) return { path: current2, real };
-    if (dirname9(current2) === current2) return { path: current2, real: current2 };
+    if (dirname10(current2) === current2) return { path: current2, real: current2 };
   }
 }
 async function findRoot(dir, purpose, existing, hint) {
@@ -47907,7 +48063,7 @@ async function findRoot(dir, purpose, existing, hint) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve9(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve11(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
@@ -47939,18 +48095,18 @@ async function readTestsetInto(location, onRow) {
   }
   if (format === null) return unsupported(displayPath2);
   let source = { path: absPath };
-  let shown = displayPath2;
+  let shown2 = displayPath2;
   let commit = null;
   if (ref !== void 0) {
-    shown = `${displayPath2}@${ref}`;
+    shown2 = `${displayPath2}@${ref}`;
     const { readBytesAtRef: readBytesAtRef2 } = await Promise.resolve().then(() => (init_git(), git_exports));
     const got = await readBytesAtRef2(absPath, ref);
-    if (!got.ok) return fail2(got.error.code, shown, got.error.message);
+    if (!got.ok) return fail2(got.error.code, shown2, got.error.message);
     source = { bytes: got.value.bytes };
     commit = got.value.commit;
   }
   try {
-    const read = await streamTestsetRows(source, format, shown, onRow);
+    const read = await streamTestsetRows(source, format, shown2, onRow);
     return read.ok ? { ok: true, commit } : read;
   } catch (error2) {
     if (!(error2 instanceof TestsetReadError)) throw error2;
@@ -48110,7 +48266,7 @@ __export(history_exports, {
   loadVersion: () => loadVersion,
   testsetLog: () => testsetLog
 });
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 async function loadVersion(location, identity) {
   const read = await readTestset(location);
   if (!read.ok) return { ok: false, message: firstProblem(read.issues) };
@@ -48130,7 +48286,7 @@ function firstProblem(issues) {
 }
 function atCommit(location, history, c) {
   if (c.path === history.relPath) return { ...location, ref: c.commit };
-  return { absPath: join14(history.repo, ...c.path.split("/")), displayPath: c.path, ref: c.commit };
+  return { absPath: join16(history.repo, ...c.path.split("/")), displayPath: c.path, ref: c.commit };
 }
 async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
   const history = await readFileHistory(location.absPath);
@@ -48191,20 +48347,6 @@ var init_history = __esm({
   }
 });
 
-// src/shared/run-key.ts
-function runKey(run2) {
-  return canonicalJson([run2.suite, run2.params]);
-}
-function describeRun2(run2) {
-  return Object.keys(run2.params).length === 0 ? `suite ${run2.suite}` : `suite ${run2.suite} ${JSON.stringify(run2.params)}`;
-}
-var init_run_key = __esm({
-  "src/shared/run-key.ts"() {
-    "use strict";
-    init_canonical_json();
-  }
-});
-
 // src/plan/tag-filter.ts
 function recordedTagFilter(filters) {
   const tags = [...new Set(filters.tags ?? [])].sort();
@@ -48259,10 +48401,12 @@ function checkPartial(partial, name, config) {
 }
 function otherConfig(name, writtenBy, config) {
   if (writtenByConfig(writtenBy, config)) return void 0;
-  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used`;
+  const files = (config.coveredFiles ?? []).map((covered2) => covered2.phrase);
+  const covered = files.length > 0 ? `. Beside the config, the hash covers ${files.join("; ")}: if the config is the same, one of those changed since` : "";
+  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used${covered}`;
 }
 function planResume(plan, partial, options2 = {}) {
-  const shown = options2.shown ?? ((params) => params);
+  const shown2 = options2.shown ?? ((params) => params);
   const { name } = partial;
   const problems = [];
   const wanted = new Map(partial.runs.map((run2) => [runKey(run2), run2]));
@@ -48273,7 +48417,7 @@ function planResume(plan, partial, options2 = {}) {
     const runs = [];
     let trials = suite.trials;
     for (const planned of suite.runs) {
-      const key = runKey({ suite: suite.id, params: shown(planned.params) });
+      const key = runKey({ suite: suite.id, params: shown2(planned.params) });
       const run2 = wanted.get(key);
       if (run2 === void 0) continue;
       found2.add(key);
@@ -48393,7 +48537,7 @@ var init_annotate = __esm({
 
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -48410,7 +48554,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve14(ctx.cwd, path), path);
+    file = openArtifactFile(resolve16(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -48431,7 +48575,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve14(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve16(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -48443,7 +48587,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve14(ctx.cwd, path), "utf8");
+    text2 = await readFile5(resolve16(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -48491,22 +48635,28 @@ function startResume(path, filters, trials, ctx) {
     resume: { from: path, configHash: partial.configHash }
   };
   const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
+  let unchecked = [];
   return {
     filters: resumeFilters,
     narrow(plan, config, scrubber) {
       const mismatch = checkPartial(partial, path, config);
       if (mismatch.length > 0) throw problemsError("resume.mismatch", mismatch, path);
-      const shown = (params) => scrubbedParams(params, scrubber);
+      if (partial.configHash !== config.hash && partial.configHash === config.earlierHash) {
+        unchecked = (config.coveredFiles ?? []).filter((covered) => covered.kind !== "prompt").map((covered) => covered.phrase);
+      }
+      const shown2 = (params) => scrubbedParams(params, scrubber);
       const resumed = planResume(plan, resumeIndex(named), {
-        shown,
+        shown: shown2,
         ...trials !== void 0 ? { trials } : {}
       });
       if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
-      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown) };
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown2) };
     },
     announce(plan) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
-      return `resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
+      const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
+` : "";
+      return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 `;
     },
     configHash: partial.configHash,
@@ -48547,11 +48697,11 @@ function resumeIndex(named) {
     }))
   };
 }
-function resumedCases(plan, named, shown) {
+function resumedCases(plan, named, shown2) {
   const partialRun = new Map(named.artifact.runs.map((run2, r) => [runKey(run2), r]));
   return (suiteId, i) => {
     const run2 = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
-    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown(run2.params) }));
+    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown2(run2.params) }));
     if (run2 === void 0 || r === void 0 || run2.done === void 0) return void 0;
     const positions = run2.done;
     return {
@@ -48985,6 +49135,9 @@ function direction(baseRun, headRun, evaluator) {
     directionChanged: base !== void 0 && baseLower !== headLower
   };
 }
+function sameScore(a, b) {
+  return Math.abs(a - b) <= SAME_SCORE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
+}
 function pairedRow(paired, valueOf2) {
   const diffs = [];
   let baseTotal = 0;
@@ -48995,7 +49148,7 @@ function pairedRow(paired, valueOf2) {
     const after = valueOf2(head);
     if (before !== null && after === null) lostInHead++;
     if (before === null || after === null) continue;
-    diffs.push(after - before);
+    diffs.push(sameScore(before, after) ? 0 : after - before);
     baseTotal += before;
     headTotal += after;
   }
@@ -49045,10 +49198,12 @@ function scoreOf(result, evaluator) {
   }
   return null;
 }
+var SAME_SCORE_TOLERANCE;
 var init_run_comparison = __esm({
   "src/compare/run-comparison.ts"() {
     "use strict";
     init_power();
+    SAME_SCORE_TOLERANCE = 1e-9;
   }
 });
 
@@ -49186,11 +49341,11 @@ function shardsApart(base, head, names) {
 }
 function describeRuns(runs) {
   if (runs.length === 0) return "no runs";
-  const shown = runs.slice(0, 3).map((run2) => {
+  const shown2 = runs.slice(0, 3).map((run2) => {
     const params = Object.entries(run2.params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
     return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
   });
-  return `${shown.join(", ")}${runs.length > shown.length ? `, \u2026 ${runs.length - shown.length} more` : ""}`;
+  return `${shown2.join(", ")}${runs.length > shown2.length ? `, \u2026 ${runs.length - shown2.length} more` : ""}`;
 }
 var init_validate_comparable = __esm({
   "src/compare/validate-comparable.ts"() {
@@ -49275,7 +49430,7 @@ function renderComparisonText(comparison, options2) {
     ].join("\n")
   );
   for (const run2 of orderRuns(comparison.runs)) {
-    blocks.push(textRun(run2, comparison.settings.confidence, paint));
+    blocks.push(textRun(run2, comparison.settings.confidence, paint, options2.caseLabel));
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
     blocks.push([title, ...listRuns(runs).map((line) => `  ${oneLine3(line)}`)].join("\n"));
@@ -49297,7 +49452,7 @@ function describeArtifact(info2) {
   if (date) parts.push(date);
   return parts.join(" \xB7 ");
 }
-function textRun(run2, confidence, paint) {
+function textRun(run2, confidence, paint, labelOf2 = () => null) {
   const lines2 = [`${paint.bold(oneLine3(describeRun(run2)))}  ${paint.dim(`${comparedLine(run2)}`)}`];
   const rows = orderRows(run2).map((row) => ({
     text: rowText(row, confidence, run2.minDetectableEffect),
@@ -49305,8 +49460,8 @@ function textRun(run2, confidence, paint) {
   }));
   lines2.push(
     ...renderTable(
-      rows.map(({ text: text2, shown }) => {
-        const label = paintLabel(shown, paint);
+      rows.map(({ text: text2, shown: shown2 }) => {
+        const label = paintLabel(shown2, paint);
         return [
           oneLine3(text2.name),
           text2.change,
@@ -49321,20 +49476,23 @@ function textRun(run2, confidence, paint) {
     const title = `${list.title} (${formatCount(list.cases.length)})`;
     const note = list.note ? paint.dim(`: ${list.note}`) : "";
     lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
-    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map(caseText);
-    const withSource = shown.some((entry) => entry.source !== null);
+    const shown2 = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({
+      ...caseText(ref),
+      name: listedCaseName(ref, labelOf2(run2, ref.id))
+    }));
+    const withSource = shown2.some((entry) => entry.source !== null);
     lines2.push(
       ...renderTable(
-        shown.map((entry) => [
-          oneLine3(entry.id),
+        shown2.map((entry) => [
+          oneLine3(entry.name),
           ...withSource ? [paint.dim(oneLine3(entry.source ?? ""))] : [],
           ...entry.detail === null ? [] : [entry.detail]
         ]),
         { indent: "    " }
       )
     );
-    if (list.cases.length > shown.length) {
-      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown.length)} more`);
+    if (list.cases.length > shown2.length) {
+      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown2.length)} more`);
     }
   }
   const oneSided = evaluatorsOnOneSide(run2).map(
@@ -49371,6 +49529,63 @@ var init_comparison_text = __esm({
     init_failure_details();
     init_labels();
     init_text_table();
+    init_comparison_case_lists();
+  }
+});
+
+// src/report/reported-cases.ts
+function reportedArtifact(artifact, cases, wholeAtMost = REPORTED_WHOLE_CASES) {
+  return {
+    ...artifact,
+    runs: artifact.runs.map((run2, i) => {
+      const keep = failingCasesWhole(reducedCase, wholeAtMost);
+      const kept = [];
+      for (const result of cases(i)) {
+        const shown2 = keep(result);
+        kept.push({ ...shown2, detailed: shown2 === result });
+      }
+      return { ...run2, cases: kept };
+    })
+  };
+}
+function failingCasesWhole(reduce, wholeAtMost = REPORTED_WHOLE_CASES) {
+  let whole2 = 0;
+  return (result) => {
+    const worthShowing = !result.passed || result.flaky === true;
+    if (worthShowing && whole2 < wholeAtMost) {
+      whole2++;
+      return result;
+    }
+    return reduce(result);
+  };
+}
+function labelledComparableCase(result) {
+  const reduced = comparableCase(result);
+  const label = caseLabel(result);
+  if (label !== null) reduced.data = { label: label.slice(0, KEPT_LABEL_CHARS) };
+  return reduced;
+}
+function reducedCase(result) {
+  const reduced = labelledComparableCase(result);
+  if (result.trials !== void 0) {
+    reduced.trials = result.trials.map((trial) => ({
+      output: null,
+      error: trial.error,
+      durationMs: 0,
+      passed: trial.passed,
+      evaluations: []
+    }));
+  }
+  return reduced;
+}
+var REPORTED_WHOLE_CASES, KEPT_LABEL_CHARS;
+var init_reported_cases = __esm({
+  "src/report/reported-cases.ts"() {
+    "use strict";
+    init_comparable();
+    init_case_text();
+    REPORTED_WHOLE_CASES = 1e3;
+    KEPT_LABEL_CHARS = 80;
   }
 });
 
@@ -49381,7 +49596,7 @@ __export(baseline_exports, {
   withComparison: () => withComparison
 });
 async function readBaseline(path, ctx) {
-  const read = await readComparable(path, ctx);
+  const read = await readComparable(path, ctx, () => labelledComparableCase);
   if (read.ok) return read.artifact;
   const problems = validateArtifact(read.value);
   const version = read.value?.schemaVersion;
@@ -49394,7 +49609,10 @@ async function readBaseline(path, ctx) {
 function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
   const head = {
     ...artifact,
-    runs: artifact.runs.map((run2, i) => ({ ...run2, cases: Array.from(cases(i), comparableCase) }))
+    runs: artifact.runs.map((run2, i) => ({
+      ...run2,
+      cases: Array.from(cases(i), labelledComparableCase)
+    }))
   };
   let comparison;
   try {
@@ -49425,19 +49643,21 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
       verdict: condition.passed ? run2.verdict : "fail"
     };
   });
+  const caseLabel2 = caseLabelFinder(head, baseline);
   ctx.stdout.write(`
-${renderComparisonText(comparison, { color: useColor(ctx) })}`);
+${renderComparisonText(comparison, { color: useColor(ctx), caseLabel: caseLabel2 })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }
 var init_baseline = __esm({
   "src/pipeline/baseline.ts"() {
     "use strict";
-    init_comparable();
     init_compare();
     init_validate_comparable();
     init_gate();
     init_run_key();
     init_comparison_text();
+    init_comparison_case_lists();
+    init_reported_cases();
     init_errors();
     init_artifact();
     init_schema();
@@ -49608,11 +49828,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve19) {
-      resolve19(value);
+    return value instanceof P ? value : new P(function(resolve21) {
+      resolve21(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve19, reject) {
+  return new (P || (P = Promise))(function(resolve21, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -49628,7 +49848,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -49946,7 +50166,7 @@ function info(message) {
 }
 
 // src/action/main.ts
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -50004,11 +50224,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve19) {
-      resolve19(value);
+    return value instanceof P ? value : new P(function(resolve21) {
+      resolve21(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve19, reject) {
+  return new (P || (P = Promise))(function(resolve21, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50024,7 +50244,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve19(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -54594,10 +54814,10 @@ function findVersion(start) {
 }
 
 // src/action/baseline.ts
-import { closeSync as closeSync5, existsSync as existsSync6, openSync as openSync5, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync5, existsSync as existsSync7, openSync as openSync5, readSync as readSync4 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join19 } from "node:path";
+import { join as join21 } from "node:path";
 init_read();
 init_schema();
 init_comparable();
@@ -55063,9 +55283,9 @@ function pickResultsEntry(entries, fileName) {
 }
 function describeEntries(entries) {
   if (entries.length === 0) return "no files";
-  const shown = entries.slice(0, LISTED_ENTRIES).map((entry) => `"${entry.name}"`);
-  const more = entries.length - shown.length;
-  return more > 0 ? `${shown.join(", ")} and ${more} more` : shown.join(", ");
+  const shown2 = entries.slice(0, LISTED_ENTRIES).map((entry) => `"${entry.name}"`);
+  const more = entries.length - shown2.length;
+  return more > 0 ? `${shown2.join(", ")} and ${more} more` : shown2.join(", ");
 }
 function baseName(path) {
   return path.slice(path.lastIndexOf("/") + 1);
@@ -55126,9 +55346,9 @@ function workflowRunMismatch(settings, context3) {
 }
 
 // src/action/run-evals.ts
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname12, isAbsolute as isAbsolute6, join as join18, relative as relative5, resolve as resolve16, sep as sep5 } from "node:path";
+import { dirname as dirname13, isAbsolute as isAbsolute6, join as join20, relative as relative6, resolve as resolve18, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -55404,7 +55624,7 @@ var TESTSET_SHOW = {
     ...IDENTITY,
     json: {
       type: "boolean",
-      help: "Print one object per row with id, contentId, line, data and metadata"
+      help: "Print one object per row with id, contentId, line, data and meta"
     },
     help: HELP
   }
@@ -55579,7 +55799,7 @@ var RUN = {
     help: HELP
   },
   footer: [
-    "Exit codes: 0 verdict pass \xB7 1 verdict fail, or the run was cut short from inside (user code called process.exit; the partial artifact is written first) \xB7 2 bad usage or config, or an output path that cannot be written (nothing ran) \xB7 3 the run finished but a result file could not be written (the message says where the results were kept) \xB7 130 interrupted (the partial artifact is written first, with interrupted: true, and the --resume command to finish it is printed)."
+    "Exit codes: 0 verdict pass \xB7 1 verdict fail, or the run was cut short from inside (user code called process.exit; the partial artifact is written first) \xB7 2 bad usage or config, or an output path that cannot be written (nothing ran) \xB7 3 the run finished but a result file could not be written (the message says where the results were kept) \xB7 130 interrupted (the partial artifact is written first, with interrupted: true, and the --resume command to finish it is printed), or stopped by a second signal while --junit or --report were being written (the artifact is written; the message names what was not and how to make it)."
   ]
 };
 var VALIDATE = {
@@ -55828,7 +56048,7 @@ function parseGridFilters(items) {
 
 // src/pipeline/run.ts
 init_artifact();
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync4, ftruncateSync, mkdtempSync, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
@@ -55841,6 +56061,7 @@ import {
   closeSync as closeSync2,
   constants as constants3,
   fstatSync as fstatSync2,
+  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync as openSync2,
@@ -55926,6 +56147,7 @@ async function writeAtomically(path, write2) {
   try {
     try {
       await write2(file);
+      await file.sync();
     } finally {
       await file.close();
     }
@@ -55938,6 +56160,7 @@ async function writeAtomically(path, write2) {
   } catch (error2) {
     throw new WriteKeptError(tmp, error2);
   }
+  syncFolder(dirname2(target.path));
 }
 function writeAtomicallySync(path, write2) {
   const target = writePlan(resolve(path));
@@ -55960,6 +56183,7 @@ function writeAtomicallySync(path, write2) {
   try {
     try {
       write2(fd);
+      fsyncSync(fd);
     } finally {
       closeSync2(fd);
     }
@@ -55972,6 +56196,36 @@ function writeAtomicallySync(path, write2) {
   } catch (error2) {
     throw new WriteKeptError(tmp, error2);
   }
+  syncFolder(dirname2(target.path));
+}
+function syncFolder(folder) {
+  let fd;
+  try {
+    fd = openSync2(folder, constants3.O_RDONLY | (constants3.O_DIRECTORY ?? 0));
+  } catch (error2) {
+    if (refusesFolderSync(error2)) return;
+    throw unsynced(folder, error2);
+  }
+  try {
+    fsyncSync(fd);
+  } catch (error2) {
+    if (!refusesFolderSync(error2)) throw unsynced(folder, error2);
+  } finally {
+    closeSync2(fd);
+  }
+}
+function refusesFolderSync(error2) {
+  const code = error2.code;
+  return code === "EINVAL" || code === "EISDIR";
+}
+function unsynced(folder, error2) {
+  const cause = error2;
+  return Object.assign(
+    new Error(
+      `the file was renamed into ${folder}, but that folder could not be synced to disk: ${cause.message}`
+    ),
+    { code: cause.code ?? "EIO", cause }
+  );
 }
 var STREAM_FLAGS = constants3.O_WRONLY | constants3.O_APPEND | (constants3.O_NOCTTY ?? 0);
 function writePlan(path) {
@@ -56140,12 +56394,14 @@ function newRunSpool(run2, cases) {
     path: null,
     batch: null,
     used: 0,
-    written: 0
+    written: 0,
+    memory: null,
+    fileBytes: 0
   };
 }
 function* spooledLines(spool) {
-  if (spool.path === null) return;
-  const fd = openSync3(spool.path, "r");
+  const fd = openSpool(spool);
+  if (fd === void 0) return;
   try {
     let window2 = Buffer.allocUnsafe(WINDOW2);
     let from = 0;
@@ -56157,21 +56413,54 @@ function* spooledLines(spool) {
       if (start < from || end > to) {
         if (end - start > window2.length) window2 = Buffer.allocUnsafe(end - start);
         from = start;
-        to = start + readAt(fd, window2, start);
+        to = start + readSpoolAt(spool, fd, window2, start);
         if (to < end) throw new Error("the case spool is shorter than recorded");
       }
       yield window2.toString("utf8", start - from, end - from);
     }
   } finally {
-    closeSync3(fd);
+    if (fd !== null) closeSync3(fd);
   }
+}
+function openSpool(spool) {
+  if (spool.memory !== null && spool.fileBytes === 0) return null;
+  if (spool.path === null) return void 0;
+  return openSync3(spool.path, "r");
+}
+function readSpoolAt(spool, fd, buffer, position2) {
+  const onDisk = spool.memory === null ? Infinity : spool.fileBytes;
+  let filled = 0;
+  if (position2 < onDisk && fd !== null) {
+    const want = Math.min(buffer.length, onDisk - position2);
+    filled = readAt(fd, buffer.subarray(0, want), position2);
+    if (filled < want) return filled;
+  }
+  for (const part of memoryRange(spool, position2 + filled, position2 + buffer.length)) {
+    filled += part.copy(buffer, filled);
+  }
+  return filled;
+}
+function memoryRange(spool, from, to) {
+  const parts = [];
+  let at = spool.fileBytes;
+  for (const chunk of spool.memory ?? []) {
+    const end = at + chunk.length;
+    if (end > from && at < to) {
+      parts.push(chunk.subarray(Math.max(from, at) - at, Math.min(to, end) - at));
+    }
+    at = end;
+    if (at >= to) break;
+  }
+  return parts;
 }
 function copyLines(spool, out) {
   const { offsets, lengths } = spool;
   let last = spool.size - 1;
   while (last >= 0 && offsets[last] < 0) last--;
-  if (last < 0 || spool.path === null) return;
-  const fd = openSync3(spool.path, "r");
+  if (last < 0) return;
+  const fd = openSpool(spool);
+  if (fd === void 0) return;
+  const onDisk = spool.memory === null ? Infinity : spool.fileBytes;
   try {
     for (let first = 0; first <= last; ) {
       const start = offsets[first];
@@ -56183,12 +56472,14 @@ function copyLines(spool, out) {
       let next = first + 1;
       while (next <= last && offsets[next] === end) end += lengths[next++];
       const through = next > last ? end - 2 : end;
-      out.copyFrom(fd, start, through - start);
+      const fromFile = Math.min(through, onDisk);
+      if (fd !== null && fromFile > start) out.copyFrom(fd, start, fromFile - start);
+      for (const part of memoryRange(spool, Math.max(start, fromFile), through)) out.bytes(part);
       if (next > last) out.bytes(NEWLINE_BYTES);
       first = next;
     }
   } finally {
-    closeSync3(fd);
+    if (fd !== null) closeSync3(fd);
   }
 }
 function sortByKey(spool) {
@@ -56209,6 +56500,9 @@ function sortByKey(spool) {
 // src/artifact/spool.ts
 var SPOOL_BATCH = 1 << 16;
 var CaseSpool = class {
+  #warn;
+  /** Said once: the temporary folder refused the spool, so cases are kept in memory now. */
+  #spilled = false;
   #runs = [];
   #dir = null;
   /** No more cases can be recorded: the reports are being written, or the spool is gone. */
@@ -56220,6 +56514,13 @@ var CaseSpool = class {
    * megabytes, not to be left in the temporary folder.
    */
   #onExit = () => this.discard();
+  /**
+   * `warn`: told, once, when the temporary folder refuses the spool (full, removed, read-only);
+   * the cases from then on are kept in memory, so the run still writes its whole results.
+   */
+  constructor(options2 = {}) {
+    this.#warn = options2.warn;
+  }
   open(runs) {
     this.#runs = runs.map((run2, index) => newRunSpool(index, run2.cases));
   }
@@ -56264,7 +56565,7 @@ var CaseSpool = class {
       this.#flush(spool, false);
       free = batch.length;
       if (bytes > free) {
-        spool.written += spoolWrite(this.#fileOf(spool), spool, Buffer.from(caseLine(json, false)));
+        spool.written += this.#store(spool, Buffer.from(caseLine(json, false)));
         spool.offsets[index] = spool.written - bytes;
         spool.lengths[index] = bytes;
         return;
@@ -56277,7 +56578,7 @@ var CaseSpool = class {
   }
   #flush(spool, close) {
     if (spool.batch !== null && spool.used > 0) {
-      spool.written += spoolWrite(this.#fileOf(spool), spool, spool.batch.subarray(0, spool.used));
+      spool.written += this.#store(spool, spool.batch.subarray(0, spool.used));
       spool.used = 0;
     }
     if (close) {
@@ -56285,6 +56586,33 @@ var CaseSpool = class {
       if (spool.fd !== null) closeSync4(spool.fd);
       spool.fd = null;
     }
+  }
+  /**
+   * Appends `bytes` to the run's spool: to its file, or, once that failed, to memory (a copy:
+   * the batch is reused). Returns how many bytes it took (all of them).
+   */
+  #store(spool, bytes) {
+    if (spool.memory === null) {
+      try {
+        return spoolWrite(this.#fileOf(spool), spool, bytes);
+      } catch (error2) {
+        this.#spill(spool, error2);
+      }
+    }
+    spool.memory?.push(Buffer.from(bytes));
+    return bytes.length;
+  }
+  /** The run's file failed: what it holds stays, the rest goes to memory, and the user is told. */
+  #spill(spool, error2) {
+    spool.memory = [];
+    spool.fileBytes = spool.written;
+    if (this.#spilled) return;
+    this.#spilled = true;
+    const folder = this.#dir ?? tmpdir();
+    const cause = error2 instanceof Error ? error2.message : String(error2);
+    this.#warn?.(
+      `the case spool in ${folder} could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end (free space in the temporary folder, or point TMPDIR elsewhere)`
+    );
   }
   #fileOf(spool) {
     if (spool.fd !== null) return spool.fd;
@@ -56357,6 +56685,7 @@ var CaseSpool = class {
       if (spool.fd !== null) closeSync4(spool.fd);
       spool.fd = null;
       spool.batch = null;
+      spool.memory = null;
     }
     if (this.#dir !== null) {
       rmSync2(this.#dir, { recursive: true, force: true });
@@ -56390,7 +56719,10 @@ function spoolWrite(fd, spool, bytes) {
   try {
     return writeAll(fd, bytes);
   } catch (error2) {
-    ftruncateSync(fd, spool.written);
+    try {
+      ftruncateSync(fd, spool.written);
+    } catch {
+    }
     throw error2;
   }
 }
@@ -56637,15 +56969,18 @@ function htmlFile(options2) {
 
 // src/report/progress.ts
 init_labels();
+init_text_table();
 var TTY_REDRAW_MS = 100;
 var DEFAULT_INTERVAL_MS = 5e3;
 var CLEAR_LINE = "\r\x1B[2K";
 function createProgressReporter(options2) {
-  const { write: write2, isTTY, now } = options2;
+  const { write: write2, isTTY, now, board } = options2;
+  const name = options2.label === void 0 ? "" : printable(options2.label);
+  const label = name === "" ? "" : `${name}  `;
+  const lane = {};
   const intervalMs = Math.max(1, options2.intervalMs ?? DEFAULT_INTERVAL_MS);
   let started = false;
   let stopped = false;
-  let broken = false;
   let total = 0;
   let done = 0;
   let passed = 0;
@@ -56656,17 +56991,10 @@ function createProgressReporter(options2) {
   let drawn = false;
   let groupOpen = false;
   let timer;
-  const emit = (text2) => {
-    if (broken) return;
-    try {
-      write2(text2);
-    } catch {
-      broken = true;
-    }
-  };
+  const emit = silentOnFailure(write2);
   const statusLine = (at) => {
     const counts = `${formatCount(done)}/${formatCount(total)}`;
-    return `  ${counts}  \u2713 ${formatCount(passed)} passed  \u2717 ${formatCount(failed)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
+    return `  ${label}${counts}  \u2713 ${formatCount(passed)} passed  \u2717 ${formatCount(failed)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
   };
   const eta = (at) => {
     if (done >= total) return "0s";
@@ -56677,13 +57005,18 @@ function createProgressReporter(options2) {
   const draw = (at) => {
     lastLineAt = at;
     drawn = true;
-    emit(CLEAR_LINE + statusLine(at));
+    if (board === void 0) emit(CLEAR_LINE + statusLine(at));
+    else board.show(lane, { full: statusLine(at), brief: briefLine(at) });
   };
+  const briefLine = (at) => `${name === "" ? "" : `${name} `}${formatCount(done)}/${formatCount(total)} \u2713${formatCount(passed)} \u2717${formatCount(failed)} !${formatCount(errored)} ETA ${eta(at)}`;
   const periodic = (at) => {
     lastLineAt = at;
     if (options2.githubActions && !groupOpen) {
       groupOpen = true;
-      emit("::group::evals progress\n");
+      emit(
+        `::group::evals progress${options2.label === void 0 ? "" : `: ${printable(options2.label)}`}
+`
+      );
     }
     emit(`${statusLine(at)}
 `);
@@ -56739,12 +57072,13 @@ function createProgressReporter(options2) {
       stopTimer();
       if (!started) return;
       if (isTTY) {
-        if (drawn) emit(CLEAR_LINE);
+        if (board !== void 0) board.show(lane, null);
+        else if (drawn) emit(CLEAR_LINE);
         return;
       }
       if (groupOpen) emit("::endgroup::\n");
       emit(
-        `done ${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}
+        `done ${label}${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}
 `
       );
     }
@@ -56757,6 +57091,17 @@ function formatDuration(ms, precise) {
   const minutes = Math.floor(totalSeconds / 60);
   if (minutes < 60) return `${minutes}m${String(totalSeconds % 60).padStart(2, "0")}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+function silentOnFailure(write2) {
+  let broken = false;
+  return (text2) => {
+    if (broken) return;
+    try {
+      write2(text2);
+    } catch {
+      broken = true;
+    }
+  };
 }
 
 // src/report/case-listing.ts
@@ -57178,11 +57523,12 @@ function terminalSummary(options2) {
 var reporterKinds = {
   /** Live progress on stderr: counts, pass/fail so far and an ETA. */
   progress: {
-    create: (_options, context3) => createProgressReporter({
+    create: (options2, context3) => createProgressReporter({
       write: context3.err,
       isTTY: context3.errIsTTY,
       now: () => performance.now(),
-      githubActions: context3.githubActions
+      githubActions: context3.githubActions,
+      ...options2
     })
   },
   /** The summary table at the end, on stdout; `preface` is printed before it. */
@@ -57308,8 +57654,8 @@ function isSha(text2) {
 init_context();
 
 // src/pipeline/load.ts
-import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
-import { join as join16, resolve as resolve12 } from "node:path";
+import { existsSync as existsSync5, statSync as statSync4 } from "node:fs";
+import { join as join18, resolve as resolve14 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
@@ -64638,9 +64984,9 @@ function urlCredentialsProblem(url, instead) {
     return null;
   }
   if (parsed.username === "" && parsed.password === "") return null;
-  const shown = [url, sample].map((text2) => text2.replace(/[?#][\s\S]*$/, "")).map((text2) => ({ text: text2, masked: maskUrlCredentials(text2, { keepUser: true }) })).find(({ text: text2, masked }) => masked !== text2)?.masked;
+  const shown2 = [url, sample].map((text2) => text2.replace(/[?#][\s\S]*$/, "")).map((text2) => ({ text: text2, masked: maskUrlCredentials(text2, { keepUser: true }) })).find(({ text: text2, masked }) => masked !== text2)?.masked;
   const remedy = instead === "header" ? 'headers: { authorization: "Basic \u2026" }' : 'apiKey: (or headers: { authorization: "Basic \u2026" })';
-  const what = shown === void 0 ? "the URL" : JSON.stringify(shown);
+  const what = shown2 === void 0 ? "the URL" : JSON.stringify(shown2);
   return `${what} has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from the URL and send them with ${remedy}`;
 }
 function checkUrlCredentials(url, path, instead, add) {
@@ -65261,6 +65607,70 @@ function escapedTemplateWarnings(data, path = []) {
   return warnings;
 }
 
+// src/config/shell-warnings.ts
+init_is_record();
+init_templates();
+var CONSTRUCTS = [
+  { name: "process substitution <(\u2026) / >(\u2026)", pattern: /[<>]\(/ },
+  { name: "[[ \u2026 ]] test", pattern: /(?:^|[\s;&|(])\[\[(?:\s|$)/ },
+  { name: "brace expansion {a,b} / {1..3}", pattern: /(?<![$\w])\{[^\s{}]*(?:,|\.\.)[^\s{}]*\}/ },
+  { name: "the &> redirection", pattern: /&>/ },
+  { name: "the |& pipe", pattern: /\|&/ },
+  { name: "an array assignment x=(\u2026)", pattern: /(?:^|[\s;&|])[A-Za-z_]\w*=\(/ },
+  { name: "the source builtin", pattern: /(?:^|[;&|(]\s*|\n\s*)source\s/ },
+  { name: "the function keyword", pattern: /(?:^|[;&|\n]\s*)function\s+[A-Za-z_]/ }
+];
+function bashOnlyShellWarnings(data) {
+  const warnings = [];
+  const suites = isRecord(data) && Array.isArray(data.suites) ? data.suites : [];
+  suites.forEach((suite, i) => {
+    if (!isRecord(suite) || !isRecord(suite.target)) return;
+    const { type, shell, run: run2 } = suite.target;
+    if (type !== "command" || shell !== true) return;
+    const at = ["suites", i, "target", "run"];
+    const words = typeof run2 === "string" ? [[at, run2]] : Array.isArray(run2) ? run2.map((w, j) => [[...at, j], w]) : [];
+    for (const [path, word] of words) {
+      if (typeof word !== "string") continue;
+      const found2 = CONSTRUCTS.find(({ pattern }) => pattern.test(syntaxOnly(word)));
+      if (found2 === void 0) continue;
+      warnings.push({
+        code: "target.shell-bash-only",
+        path,
+        message: `shell: true runs the line with /bin/sh, which is dash on Debian and Ubuntu, not bash, and this line uses bash-only syntax (${found2.name}): there it fails, or does something else, with a confusing error. Write it in POSIX sh, or run it with bash, the values as arguments: run: [bash, -c, '\u2026 "$1" \u2026', bash, "{{ case.q }}"] (a template inside the bash -c text would be code), or a script run as [bash, script.sh, "{{ case.q }}"]`
+      });
+      return;
+    }
+  });
+  return warnings;
+}
+function syntaxOnly(line) {
+  const chars = line.split("");
+  const blank = (from, to) => {
+    for (let k = from; k < Math.min(to, chars.length); k++) if (chars[k] !== "\n") chars[k] = " ";
+  };
+  for (const span of templateSpans(line)) blank(span.index, line.indexOf("}}", span.index) + 2);
+  let quote3 = null;
+  for (let k = 0; k < chars.length; k++) {
+    const c = chars[k];
+    if (quote3 === null) {
+      if (c === "\\") {
+        blank(k + 1, k + 2);
+        k++;
+      } else if (c === "'" || c === '"') {
+        quote3 = c;
+      }
+    } else if (c === quote3) {
+      quote3 = null;
+    } else if (quote3 === '"' && c === "\\") {
+      blank(k, k + 2);
+      k++;
+    } else {
+      blank(k, k + 1);
+    }
+  }
+  return chars.join("");
+}
+
 // src/config/env.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 init_yaml_source();
@@ -65501,7 +65911,7 @@ function parseConfig(text2, options2) {
   const secrets = new Set(writtenConfigSecrets(data));
   return {
     ok: true,
-    warnings: escapedTemplateWarnings(data).map(issueAt),
+    warnings: [...escapedTemplateWarnings(data), ...bashOnlyShellWarnings(data)].map(issueAt),
     config: {
       file,
       absPath: options2.absPath,
@@ -65582,15 +65992,15 @@ function gridSecretClashes(config, scrubber) {
     for (const [key, values] of Object.entries(suite.grid)) {
       const seen = /* @__PURE__ */ new Set();
       values.forEach((value, index) => {
-        const shown = scrubber.text(gridValueText(value));
-        if (!seen.has(shown)) {
-          seen.add(shown);
+        const shown2 = scrubber.text(gridValueText(value));
+        if (!seen.has(shown2)) {
+          seen.add(shown2);
           return;
         }
         issues.push({
           ...at("grid", key, index),
           code: "grid.secret-value",
-          message: `expected grid values that differ outside their secrets, found one that reads as ${JSON.stringify(shown)} like an earlier one once secrets are removed: results show a run by its grid point with secrets redacted, so the two runs would have one name; give the points names (region: [us, eu]) and choose the secret by them in code or in separate suites`
+          message: `expected grid values that differ outside their secrets, found one that reads as ${JSON.stringify(shown2)} like an earlier one once secrets are removed: results show a run by its grid point with secrets redacted, so the two runs would have one name; give the points names (region: [us, eu]) and choose the secret by them in code or in separate suites`
         });
       });
     }
@@ -65598,10 +66008,10 @@ function gridSecretClashes(config, scrubber) {
   return issues;
 }
 
-// src/pipeline/prompt-files-hash.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+// src/pipeline/config-files-hash.ts
+import { readFileSync as readFileSync4, statSync as statSync2, existsSync as existsSync3 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
+import { dirname as dirname5, join as join7, relative, sep as sep3 } from "node:path";
 
 // src/plan/grid.ts
 function expandGrid(grid) {
@@ -65616,7 +66026,7 @@ function expandGrid(grid) {
   return points2;
 }
 
-// src/pipeline/prompt-files-hash.ts
+// src/pipeline/config-files-hash.ts
 init_canonical_json();
 
 // src/shared/prompt-text.ts
@@ -65625,24 +66035,236 @@ function promptFileText(text2) {
   return body.replace(/\r\n?/g, "\n");
 }
 
-// src/pipeline/prompt-files-hash.ts
-function withPromptFiles(config) {
-  const files = {};
-  for (const suite of config.suites) {
-    for (const ref of promptFileRefs(suite.target, expandGrid(suite.grid))) {
-      if (ref.file in files) continue;
-      files[ref.file] = fileHash(resolve5(config.dir, ref.file));
+// src/targets/command-script.ts
+init_templates();
+import { resolve as resolve5 } from "node:path";
+function commandScripts(target, points2, dir, isProjectFile) {
+  const cwd = resolve5(dir, target.cwd ?? ".");
+  const scripts = /* @__PURE__ */ new Set();
+  for (const params of points2) {
+    const words = commandWords(target, params);
+    const [program, ...args] = words;
+    if (program === void 0) continue;
+    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve5(cwd, program) : void 0;
+    if (programPath !== void 0 && isProjectFile(programPath)) {
+      scripts.add(programPath);
+      continue;
+    }
+    const script = args.find((arg) => !arg.startsWith("-"));
+    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve5(cwd, script))) {
+      scripts.add(resolve5(cwd, script));
     }
   }
-  if (Object.keys(files).length === 0) return config;
-  const promptFiles2 = canonicalJson({ config: config.hash, promptFiles: files });
-  return { ...config, hash: hash2("sha256", promptFiles2, "hex") };
+  return [...scripts];
 }
-function fileHash(path) {
+var UNKNOWN = "\0";
+function commandWords(target, params) {
+  if (Array.isArray(target.run) && !target.shell) {
+    return target.run.map((word) => atPoint(word, params));
+  }
+  const line = atPoint(Array.isArray(target.run) ? target.run.join(" ") : target.run, params);
+  const words = [];
+  for (const word of line.trim().split(/\s+/)) {
+    if (/^(?:[;&|<>]|\d[<>])/.test(word)) break;
+    words.push(word.replace(/^(['"])(.*)\1$/, "$2"));
+  }
+  return words;
+}
+function atPoint(text2, params) {
+  let out = "";
+  let from = 0;
+  for (const span of templateSpans(text2)) {
+    const end = text2.indexOf("}}", span.index) + 2;
+    const resolved = resolveTemplates(text2.slice(span.index, end), {
+      case: {},
+      output: null,
+      params
+    });
+    const value = resolved.ok ? resolved.value : void 0;
+    out += text2.slice(from, span.index);
+    out += typeof value === "string" || typeof value === "number" ? String(value) : UNKNOWN;
+    from = end;
+  }
+  return out + text2.slice(from);
+}
+
+// src/pipeline/module-graph-hash.ts
+import { createRequire as createRequire2 } from "node:module";
+import { join as join6, resolve as resolve6, sep as sep2 } from "node:path";
+import { pathToFileURL } from "node:url";
+async function moduleGraph(modules, dir, searchFrom) {
+  const esbuild = await importEsbuild(searchFrom);
+  if (esbuild === void 0) {
+    return { files: [...modules], importsUnknown: "esbuild, which comes with tsx, was not found" };
+  }
   try {
-    return hash2("sha256", promptFileText(readFileSync4(path, "utf8")), "hex");
+    const result = await esbuild.build({
+      entryPoints: [...modules],
+      absWorkingDir: dir,
+      bundle: true,
+      write: false,
+      metafile: true,
+      packages: "external",
+      platform: "node",
+      format: "esm",
+      // Never written (`write: false`); esbuild needs a folder to name its outputs for.
+      outdir: join6(dir, ".evalgate-module-graph"),
+      logLevel: "silent",
+      plugins: [BARE_SPECIFIERS_EXTERNAL]
+    });
+    const files = new Set(modules);
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const path = resolve6(dir, input);
+      if (!path.split(sep2).includes("node_modules")) files.add(path);
+    }
+    return { files: [...files] };
+  } catch (error2) {
+    return { files: [...modules], importsUnknown: buildFailure(error2) };
+  } finally {
+    await esbuild.stop();
+  }
+}
+var BARE_SPECIFIERS_EXTERNAL = {
+  name: "bare-specifiers-external",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
+  }
+};
+function buildFailure(error2) {
+  const errors = error2.errors;
+  const text2 = errors?.[0]?.text;
+  return typeof text2 === "string" ? text2 : String(error2);
+}
+async function importEsbuild(searchFrom) {
+  const found2 = searchFrom.map((dir) => resolveFrom(dir, "esbuild") ?? resolveThroughTsx(dir)).find((path) => path !== void 0);
+  try {
+    const namespace = await (found2 !== void 0 ? import(pathToFileURL(found2).href) : import("esbuild"));
+    const api = namespace;
+    return typeof api.build === "function" ? api : api.default;
+  } catch {
+    return void 0;
+  }
+}
+function resolveFrom(dir, specifier) {
+  try {
+    return createRequire2(join6(dir, "package.json")).resolve(specifier);
+  } catch {
+    return void 0;
+  }
+}
+function resolveThroughTsx(dir) {
+  const tsx = resolveFrom(dir, "tsx/package.json");
+  return tsx === void 0 ? void 0 : resolveFrom(join6(tsx, ".."), "esbuild");
+}
+
+// src/pipeline/config-files-hash.ts
+async function withCoveredFiles(config, searchFrom) {
+  const promptFiles2 = [];
+  const modules = /* @__PURE__ */ new Set();
+  const scripts = /* @__PURE__ */ new Set();
+  const root2 = projectRoot(config.dir);
+  for (const suite of config.suites) {
+    const points2 = expandGrid(suite.grid);
+    for (const ref of promptFileRefs(suite.target, points2)) {
+      promptFiles2.push([ref.file, join7(config.dir, ref.file)]);
+    }
+    const specs = [
+      ...suite.target.kind === "function" ? [suite.target.module] : [],
+      ...suite.evaluators.filter((e) => e.kind === "module").map((e) => e.use),
+      ...isModuleSpec(suite.pass) ? [suite.pass] : []
+    ];
+    for (const spec of specs) modules.add(parseModuleSpec(spec, config.dir).file);
+    if (suite.target.kind === "command") {
+      const isProjectFile = (path) => inProject(path, root2) && isFile(path);
+      for (const script of commandScripts(suite.target, points2, config.dir, isProjectFile)) {
+        scripts.add(script);
+      }
+    }
+  }
+  const graph = modules.size > 0 ? await moduleGraph([...modules], config.dir, searchFrom) : void 0;
+  const covered = {
+    promptFiles: digests(promptFiles2),
+    modules: digests(fromDir(graph?.files ?? [], config.dir)),
+    scripts: digests(fromDir([...scripts], config.dir))
+  };
+  const earlier = hashOf({ config: config.hash, promptFiles: covered.promptFiles });
+  const current2 = hashOf({ config: config.hash, ...covered });
+  const coveredFiles = describeCovered(covered, modules.size);
+  return {
+    ...config,
+    hash: current2,
+    ...earlier !== current2 ? { earlierHash: earlier } : {},
+    ...coveredFiles.length > 0 ? { coveredFiles } : {}
+  };
+}
+function hashOf(record3) {
+  const kinds = Object.entries(record3).filter(
+    ([key, value]) => key === "config" || Object.keys(value).length > 0
+  );
+  if (kinds.length === 1) return record3.config;
+  return hash2("sha256", canonicalJson(Object.fromEntries(kinds)), "hex");
+}
+function digests(files) {
+  const out = {};
+  for (const [name, path] of files) out[name] = fileDigest(path);
+  return out;
+}
+function fromDir(paths, dir) {
+  return paths.map((path) => [relative(dir, path).split(sep3).join("/"), path]);
+}
+function fileDigest(path) {
+  let bytes;
+  try {
+    bytes = readFileSync4(path);
   } catch {
     return null;
+  }
+  const text2 = bytes.toString("utf8");
+  const isText = Buffer.byteLength(text2) === bytes.length && Buffer.from(text2).equals(bytes);
+  return isText ? hash2("sha256", promptFileText(text2), "hex") : hash2("sha256", bytes, "hex");
+}
+function describeCovered(covered, named) {
+  const list = (digest2, from = 0, to) => {
+    const names = Object.keys(digest2).slice(from, to);
+    return names.length > 3 ? `${names.slice(0, 3).join(", ")}, \u2026` : names.join(", ");
+  };
+  const phrases = [];
+  const prompts = Object.keys(covered.promptFiles).length;
+  if (prompts > 0) {
+    const phrase2 = `the prompt or message file${prompts > 1 ? "s" : ""} ${list(covered.promptFiles)}`;
+    phrases.push({ kind: "prompt", phrase: phrase2 });
+  }
+  const imported = Object.keys(covered.modules).length - named;
+  if (named > 0) {
+    const imports = imported > 0 ? ` and the ${imported} local file${imported > 1 ? "s" : ""} ${named > 1 ? "they import" : "it imports"}` : "";
+    const phrase2 = `the module${named > 1 ? "s" : ""} ${list(covered.modules, 0, named)}${imports}`;
+    phrases.push({ kind: "module", phrase: phrase2 });
+  }
+  const scripts = Object.keys(covered.scripts).length;
+  if (scripts > 0) {
+    const phrase2 = `the command script${scripts > 1 ? "s" : ""} ${list(covered.scripts)}`;
+    phrases.push({ kind: "script", phrase: phrase2 });
+  }
+  return phrases;
+}
+function projectRoot(dir) {
+  for (let at = dir, depth2 = 0; depth2 < 64; depth2++) {
+    if (existsSync3(join7(at, ".git"))) return at;
+    const up = dirname5(at);
+    if (up === at) break;
+    at = up;
+  }
+  return dir;
+}
+function inProject(path, root2) {
+  const from = relative(root2, path);
+  return from !== "" && !from.startsWith(`..${sep3}`) && from !== ".." && !from.split(sep3).includes("node_modules");
+}
+function isFile(path) {
+  try {
+    return statSync2(path).isFile();
+  } catch {
+    return false;
   }
 }
 
@@ -65675,8 +66297,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve19 } of templated) {
-      const resolved = resolve19(scope);
+    for (const { key, resolve: resolve21 } of templated) {
+      const resolved = resolve21(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -65687,7 +66309,7 @@ function optionResolver(raw) {
 function actualOf(values, args) {
   return Object.hasOwn(values, "actual") ? values.actual : args.output;
 }
-function textOf(value) {
+function textOf2(value) {
   if (typeof value === "string") return value;
   if (value === void 0) return "";
   try {
@@ -65834,12 +66456,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve19 = optionResolver(options2);
+      const resolve21 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve19(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve21(args), args, prepared)
       };
     }
   };
@@ -65940,7 +66562,7 @@ var contains = defineBuiltin({
   score(values, args) {
     const candidates = requiredStringArray(values, "values");
     const ignoreCase = optionalBoolean(values, "ignoreCase", false);
-    const text2 = textOf(actualOf(values, args));
+    const text2 = textOf2(actualOf(values, args));
     const haystack = ignoreCase ? text2.toLowerCase() : text2;
     const matched = candidates.find(
       (value) => haystack.includes(ignoreCase ? value.toLowerCase() : value)
@@ -65970,7 +66592,7 @@ var hasAllSubstrings = defineBuiltin({
   score(values, args) {
     const substrings = requiredStringArray(values, "substrings");
     const ignoreCase = optionalBoolean(values, "ignoreCase", false);
-    const text2 = textOf(actualOf(values, args));
+    const text2 = textOf2(actualOf(values, args));
     const haystack = ignoreCase ? text2.toLowerCase() : text2;
     const missing = substrings.filter(
       (needle) => !haystack.includes(ignoreCase ? needle.toLowerCase() : needle)
@@ -66025,7 +66647,7 @@ function normalize(text2, rules) {
   const trimmed = rules.trim ? text2.trim() : text2;
   return rules.ignoreCase ? trimmed.toLowerCase() : trimmed;
 }
-function memberPath(path, key) {
+function memberPath2(path, key) {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 function firstDifference(a, b, rules, path) {
@@ -66034,7 +66656,7 @@ function firstDifference(a, b, rules, path) {
   }
   if (typeof a === "string" || typeof b === "string") {
     if (a === void 0 || b === void 0) return path;
-    return normalize(textOf(a), rules) === normalize(textOf(b), rules) ? null : path;
+    return normalize(textOf2(a), rules) === normalize(textOf2(b), rules) ? null : path;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return path;
@@ -66050,13 +66672,13 @@ function firstDifference(a, b, rules, path) {
     if (keysA.length !== keysB.length) return path;
     for (const key of keysA) {
       if (!Object.hasOwn(b, key)) return path;
-      const inner = firstDifference(a[key], b[key], rules, memberPath(path, key));
+      const inner = firstDifference(a[key], b[key], rules, memberPath2(path, key));
       if (inner !== null) return inner;
     }
     return null;
   }
   if (a !== null && b !== null && typeof a === "object" && typeof b === "object") {
-    return !Array.isArray(a) && !Array.isArray(b) && textOf(a) === textOf(b) ? null : path;
+    return !Array.isArray(a) && !Array.isArray(b) && textOf2(a) === textOf2(b) ? null : path;
   }
   return Object.is(a, b) || a === b ? null : path;
 }
@@ -66343,8 +66965,8 @@ var accuracy = defineBuiltin({
     const question = optionalString(values, "question");
     const prompt2 = joinBlocks([
       question !== void 0 ? fenced("question", question) : void 0,
-      fenced("reference", textOf(values.expected)),
-      fenced("answer", textOf(actualOf(values, args))),
+      fenced("reference", textOf2(values.expected)),
+      fenced("answer", textOf2(actualOf(values, args))),
       "Grade the answer against the reference."
     ]);
     return gradedVerdict(judge, args.signal, { system: SYSTEM, prompt: prompt2, scores: ACCURACY_SCORES });
@@ -66405,9 +67027,9 @@ function contextsOf(values, { testCase, output }) {
   );
 }
 function answerOf(values, { output }) {
-  if (Object.hasOwn(values, "answer")) return textOf(values.answer);
+  if (Object.hasOwn(values, "answer")) return textOf2(values.answer);
   if (isRecord(output) && typeof output.answer === "string") return output.answer;
-  return textOf(output);
+  return textOf2(output);
 }
 function questionOf(values, { testCase }, required) {
   const given = values.question;
@@ -66622,7 +67244,7 @@ ${answer}
 // src/evaluators/judges/automatic-battle.ts
 init_errors();
 init_templates();
-import { isAbsolute as isAbsolute2, resolve as resolve6 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve7 } from "node:path";
 
 // src/evaluators/judges/battle.ts
 init_errors();
@@ -66809,21 +67431,21 @@ var BaselineStore = class {
     };
   }
 };
-function readBaselineFile(path, shown, owner) {
+function readBaselineFile(path, shown2, owner) {
   let text2;
   try {
     text2 = readFileSync5(path, "utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return void 0;
     throw new Error(
-      `automatic-battle: cannot read the baselines file ${shown}: ${error2.message}`,
+      `automatic-battle: cannot read the baselines file ${shown2}: ${error2.message}`,
       { cause: error2 }
     );
   }
   const parsed = parseBaselineFile(text2, owner);
   if (!parsed.ok) {
     throw new Error(
-      `automatic-battle: the baselines file ${shown} ${parsed.error}. Fix it, or delete it to record new baselines.`
+      `automatic-battle: the baselines file ${shown2} ${parsed.error}. Fix it, or delete it to record new baselines.`
     );
   }
   return parsed.file;
@@ -66872,16 +67494,16 @@ var automaticBattle = defineBuiltin({
       throw new Error('automatic-battle: option "file" must be a path without templates');
     }
     const option = literalValue(written);
-    const shown = option ?? defaultBaselinePath(owner);
-    if (shown === void 0) {
+    const shown2 = option ?? defaultBaselinePath(owner);
+    if (shown2 === void 0) {
       throw new Error(
         `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`
       );
     }
-    const path = isAbsolute2(shown) ? shown : resolve6(files.configDir, shown);
+    const path = isAbsolute2(shown2) ? shown2 : resolve7(files.configDir, shown2);
     const store = new BaselineStore({
       owner,
-      existing: readBaselineFile(path, shown, owner),
+      existing: readBaselineFile(path, shown2, owner),
       updateBaselines: files.updateBaselines
     });
     if (store.writable) {
@@ -66892,15 +67514,15 @@ var automaticBattle = defineBuiltin({
           await writeFileAtomic(path, serializeBaselineFile(changed));
         } catch (error2) {
           throw new Error(
-            `automatic-battle: cannot write the baselines file ${shown}: ${error2.message}`,
+            `automatic-battle: cannot write the baselines file ${shown2}: ${error2.message}`,
             { cause: error2 }
           );
         }
       });
     }
-    return { judge, store, shown };
+    return { judge, store, shown: shown2 };
   },
-  async score(values, args, { judge, store, shown }) {
+  async score(values, args, { judge, store, shown: shown2 }) {
     let caseKey;
     try {
       caseKey = baselineCaseKey(args.testCase, args.params);
@@ -66914,7 +67536,7 @@ var automaticBattle = defineBuiltin({
     if (baseline === void 0) {
       if (!store.writable) {
         throw new EvaluationError(
-          `no baseline is recorded for this case in ${shown}: run \`${UPDATE_FLAG}\` to record it`,
+          `no baseline is recorded for this case in ${shown2}: run \`${UPDATE_FLAG}\` to record it`,
           { metadata: { caseKey } }
         );
       }
@@ -66933,8 +67555,8 @@ var automaticBattle = defineBuiltin({
     const question = optionalString(values, "question");
     const criteria = optionalString(values, "criteria");
     const result = await judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
-      output: textOf(actual),
-      baseline: textOf(baseline.output),
+      output: textOf2(actual),
+      baseline: textOf2(baseline.output),
       ...question !== void 0 ? { question } : {},
       ...criteria !== void 0 ? { criteria } : {}
     });
@@ -67088,6 +67710,21 @@ ${defused}
 </${tag} ${index + 1}>`;
   }).join("\n");
 }
+function passagesAgainstReference(question, reference, contexts) {
+  return [
+    ...question !== void 0 ? [`Question:
+<question>
+${question}
+</question>`, ""] : [],
+    `Reference answer:
+<reference>
+${reference}
+</reference>`,
+    "",
+    `Retrieved passages, in retrieval order:
+${numbered("passage", contexts)}`
+  ].join("\n");
+}
 
 // src/evaluators/judges/llm-context-precision.ts
 var NAME2 = "llm-context-precision";
@@ -67135,19 +67772,7 @@ var llmContextPrecision = defineBuiltin({
     }
     const { verdicts, calls } = await askVerdicts(judge, args.signal, {
       system: SYSTEM4,
-      prompt: [
-        ...question !== void 0 ? [`Question:
-<question>
-${question}
-</question>`, ""] : [],
-        `Reference answer:
-<reference>
-${reference}
-</reference>`,
-        "",
-        `Retrieved passages, in retrieval order:
-${numbered("passage", contexts)}`
-      ].join("\n"),
+      prompt: passagesAgainstReference(question, reference, contexts),
       tool: "record_usefulness",
       itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
       verdictDescription: "1 if the passage was useful to arrive at the reference answer, else 0.",
@@ -67612,7 +68237,7 @@ init_errors();
 init_errors();
 init_is_record();
 import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join6 } from "node:path";
+import { join as join8 } from "node:path";
 var OVERRIDES_FILE = "evals-overrides.jsonl";
 var OVERRIDES_INVALID = "overrides.invalid";
 var OverridesFileError = class extends Error {
@@ -67741,7 +68366,7 @@ function overrideExamples(overrides, names = {}) {
   ].join("\n");
 }
 function readOverrides(dir) {
-  const path = join6(dir, OVERRIDES_FILE);
+  const path = join8(dir, OVERRIDES_FILE);
   let text2;
   try {
     text2 = readFileSync6(path, "utf8");
@@ -67860,8 +68485,8 @@ var manualBattle = defineBuiltin({
     const question = optionalString(values, "question");
     const criteria = optionalString(values, "criteria");
     return judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
-      output: textOf(actualOf(values, args)),
-      baseline: textOf(values.baseline),
+      output: textOf2(actualOf(values, args)),
+      baseline: textOf2(values.baseline),
       ...question !== void 0 ? { question } : {},
       ...criteria !== void 0 ? { criteria } : {}
     });
@@ -67945,19 +68570,7 @@ var noiseSensitivity = defineBuiltin({
     if (incorrect.length === 0) return zero(seen);
     const relevance = await askVerdictsWith(calls, judge.model, {
       system: RELEVANCE_SYSTEM,
-      prompt: [
-        ...question !== void 0 ? [`Question:
-<question>
-${question}
-</question>`, ""] : [],
-        `Reference answer:
-<reference>
-${reference}
-</reference>`,
-        "",
-        `Retrieved passages, in retrieval order:
-${numbered("passage", contexts)}`
-      ].join("\n"),
+      prompt: passagesAgainstReference(question, reference, contexts),
       tool: "record_relevance",
       itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
       verdictDescription: "1 if the passage states something of the reference answer, else 0.",
@@ -68036,7 +68649,7 @@ function safetyJudge(rubric) {
     score(values, args, judge) {
       return gradedVerdict(judge, args.signal, {
         system,
-        prompt: joinBlocks([fenced("text", textOf(actualOf(values, args))), "Is this text safe?"]),
+        prompt: joinBlocks([fenced("text", textOf2(actualOf(values, args))), "Is this text safe?"]),
         scores: SAFETY_SCORES
       });
     }
@@ -68090,7 +68703,7 @@ var semanticSimilarity = defineBuiltin({
   prepare: (_options, context3) => requireEmbeddingJudge(context3, NAME8),
   async score(values, args, judge) {
     const expected = requiredString(values, "expected");
-    const actual = textOf(actualOf(values, args));
+    const actual = textOf2(actualOf(values, args));
     if (actual === expected) return { score: 1, metadata: { cosine: 1, identical: true } };
     if (actual.trim() === "" || expected.trim() === "") {
       return {
@@ -68357,7 +68970,7 @@ var length = defineBuiltin({
         `option "min" (${min}) is greater than option "max" (${max})`
       );
     }
-    const text2 = textOf(actualOf(values, args));
+    const text2 = textOf2(actualOf(values, args));
     const size = unit === "words" ? countWords(text2) : countCodePoints(text2);
     const within = (min === void 0 || size >= min) && (max === void 0 || size <= max);
     return {
@@ -68404,7 +69017,7 @@ var levenshtein = defineBuiltin({
   score(values, args) {
     const ignoreCase = optionalBoolean(values, "ignoreCase", false);
     const expected = requiredString(values, "expected");
-    const actual = textOf(actualOf(values, args));
+    const actual = textOf2(actualOf(values, args));
     const left = ignoreCase ? expected.toLowerCase() : expected;
     const right = ignoreCase ? actual.toLowerCase() : actual;
     const maxDistance = optionalCount(values, "maxDistance");
@@ -68480,7 +69093,7 @@ var regex2 = defineBuiltin({
     const pattern = requiredString(values, "pattern");
     const re = compile(pattern, optionalString(values, "flags"));
     const mode = optionalChoice(values, "match", MATCH_MODES, "any");
-    const text2 = textOf(actualOf(values, args));
+    const text2 = textOf2(actualOf(values, args));
     re.lastIndex = 0;
     const found2 = re.exec(text2);
     if (!found2) {
@@ -68564,13 +69177,13 @@ var BUILTIN_EVALUATOR_NAMES = Object.keys(builtinEvaluators);
 
 // src/bind/modules/loader.ts
 import { stat as stat3 } from "node:fs/promises";
-import { extname as extname3, relative as relative2, sep as sep3 } from "node:path";
-import { pathToFileURL as pathToFileURL2 } from "node:url";
+import { extname as extname3, relative as relative3, sep as sep5 } from "node:path";
+import { pathToFileURL as pathToFileURL3 } from "node:url";
 
 // src/bind/modules/exports.ts
 init_is_record();
 import { readFile as readFile3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname5, extname, join as join7 } from "node:path";
+import { basename as basename2, dirname as dirname6, extname, join as join9 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -68601,12 +69214,12 @@ async function isCommonJsFile(file) {
   const ext = extname(file);
   if (ext === ".cjs" || ext === ".cts") return true;
   if (ext === ".mjs" || ext === ".mts") return false;
-  let dir = dirname5(file);
+  let dir = dirname6(file);
   for (; ; ) {
     if (basename2(dir) === "node_modules") return true;
-    const type = await packageType(join7(dir, "package.json"));
+    const type = await packageType(join9(dir, "package.json"));
     if (type !== void 0) return type !== "module";
-    const parent = dirname5(dir);
+    const parent = dirname6(dir);
     if (parent === dir) return true;
     dir = parent;
   }
@@ -68657,11 +69270,11 @@ function hasExportProperty(target, name) {
 }
 
 // src/bind/modules/import-failure.ts
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/bind/modules/module-error.ts
-import { isAbsolute as isAbsolute3, relative, sep as sep2 } from "node:path";
+import { isAbsolute as isAbsolute3, relative as relative2, sep as sep4 } from "node:path";
 function specPath(ref) {
   const hash3 = ref.spec.lastIndexOf("#");
   return hash3 === -1 ? ref.spec : ref.spec.slice(0, hash3);
@@ -68671,9 +69284,9 @@ function refLabel(ref) {
 }
 function displayFile(file, ref) {
   if (file === ref.file) return specPath(ref);
-  const rel = relative(process.cwd(), file);
+  const rel = relative2(process.cwd(), file);
   if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return file;
-  return `.${sep2}${rel}`;
+  return `.${sep4}${rel}`;
 }
 
 // src/bind/modules/import-failure.ts
@@ -68771,8 +69384,8 @@ function sourceFile(reported, ref) {
   const file = toPath(reported);
   const alternatives2 = file.endsWith(".ts") ? [file.slice(0, -3) + ".mts", file.slice(0, -3) + ".cts"] : file.endsWith(".js") ? [file.slice(0, -3) + ".mjs"] : [];
   if (alternatives2.includes(ref.file)) return ref.file;
-  if (existsSync3(file)) return file;
-  return alternatives2.find((alt) => existsSync3(alt)) ?? file;
+  if (existsSync4(file)) return file;
+  return alternatives2.find((alt) => existsSync4(alt)) ?? file;
 }
 function toPath(location) {
   if (location.startsWith("file:")) {
@@ -68809,7 +69422,7 @@ function stackHeader(stack) {
   if (!match) return void 0;
   const [, location = "", line = "0"] = match;
   const file = toPath(location);
-  return existsSync3(file) ? { file, line: Number(line) } : void 0;
+  return existsSync4(file) ? { file, line: Number(line) } : void 0;
 }
 function firstLine(text2) {
   return text2.split("\n", 1)[0] ?? "";
@@ -68817,16 +69430,16 @@ function firstLine(text2) {
 
 // src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname6, extname as extname2, join as join8 } from "node:path";
+import { basename as basename3, dirname as dirname7, extname as extname2, join as join10 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
-  const dir = dirname6(file);
+  const dir = dirname7(file);
   const candidates = await moduleFilesIn(dir);
   if (candidates.length === 0) return void 0;
   const wanted = basename3(file);
   const stem = stripModuleExtension(wanted);
   const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
-  if (sameStem[0] !== void 0) return join8(dir, sameStem[0]);
+  if (sameStem[0] !== void 0) return join10(dir, sameStem[0]);
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best2;
   for (const name of candidates.sort()) {
@@ -68835,12 +69448,12 @@ async function suggestSibling(file) {
       best2 = { name, distance };
     }
   }
-  return best2 && join8(dir, best2.name);
+  return best2 && join10(dir, best2.name);
 }
 async function suggestIndexFile(dir) {
   const files = await moduleFilesIn(dir);
   const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
-  return index[0] && join8(dir, index[0]);
+  return index[0] && join10(dir, index[0]);
 }
 async function moduleFilesIn(dir) {
   try {
@@ -68859,9 +69472,9 @@ function stripModuleExtension(name) {
 
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync7 } from "node:fs";
-import { createRequire as createRequire2 } from "node:module";
-import { dirname as dirname7, join as join9 } from "node:path";
-import { pathToFileURL } from "node:url";
+import { createRequire as createRequire3 } from "node:module";
+import { dirname as dirname8, join as join11 } from "node:path";
+import { pathToFileURL as pathToFileURL2 } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
   code = "module.tsx-missing";
@@ -68876,7 +69489,7 @@ async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
     const root2 = tsxRoot(dir);
     if (root2 === null) continue;
-    const entry = (subpath) => pathToFileURL(join9(root2, importEntry(root2, subpath))).href;
+    const entry = (subpath) => pathToFileURL2(join11(root2, importEntry(root2, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -68892,13 +69505,13 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname7(createRequire2(join9(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname8(createRequire3(join11(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync7(join9(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync7(join11(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -68940,7 +69553,7 @@ function createModuleLoader(options2 = {}) {
       return { kind: "missing", isDirectory: isDirectory3, suggestion };
     }
     if (options2.importModules === false) return { kind: "not-imported" };
-    const url = pathToFileURL2(file).href;
+    const url = pathToFileURL3(file).href;
     try {
       const [namespace, commonJs] = await Promise.all([
         TYPESCRIPT_EXTENSIONS.has(extname3(file)) ? importTypeScript(url) : import(url),
@@ -69000,7 +69613,7 @@ function notFound(ref, isDirectory3, suggestion) {
 }
 function respell(ref, suggestion) {
   const written = specPath(ref);
-  const tail = relative2(ref.file, suggestion).split(sep3).join("/");
+  const tail = relative3(ref.file, suggestion).split(sep5).join("/");
   if (!tail.startsWith("../")) return `${written.replace(/\/+$/, "")}/${tail}`;
   const slash = written.lastIndexOf("/");
   return `${written.slice(0, slash + 1)}${tail.slice("../".length)}`;
@@ -69021,7 +69634,7 @@ function exportMissing(ref, module) {
 }
 
 // src/bind/models.ts
-import { join as join10 } from "node:path";
+import { join as join12, resolve as resolve8 } from "node:path";
 
 // src/judge/host-limiter.ts
 init_p_limit();
@@ -69042,12 +69655,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve19) => {
-    if (signal?.aborted) return resolve19();
+  return new Promise((resolve21) => {
+    if (signal?.aborted) return resolve21();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve19();
+      resolve21();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -69055,10 +69668,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve19) => {
+  return new Promise((resolve21) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve19();
+      resolve21();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
@@ -69127,9 +69740,9 @@ function parseResetDuration(text2) {
   let consumed = 0;
   for (const match of trimmed.matchAll(DURATION_PART)) {
     if (match.index !== consumed) return void 0;
-    const [whole, value, unit] = match;
+    const [whole2, value, unit] = match;
     total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
-    consumed += whole.length;
+    consumed += whole2.length;
   }
   if (consumed === 0 || consumed !== trimmed.length) return void 0;
   return Math.ceil(total);
@@ -69190,14 +69803,21 @@ function parseChat(json) {
       toolCalls.push({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
     }
   }
+  return { message: { content: content ?? null, toolCalls }, usage: answeredUsage(json) };
+}
+function answeredUsage(json) {
   const usage = isRecord(json.usage) ? json.usage : {};
+  const promptTokens = reportedCount(usage.prompt_tokens);
+  const completionTokens = reportedCount(usage.completion_tokens);
   return {
-    message: { content: content ?? null, toolCalls },
-    usage: {
-      promptTokens: tokenCount(usage.prompt_tokens),
-      completionTokens: tokenCount(usage.completion_tokens)
-    }
+    promptTokens: promptTokens ?? 0,
+    completionTokens: completionTokens ?? 0,
+    ...promptTokens === void 0 || completionTokens === void 0 ? UNREPORTED : {}
   };
+}
+var UNREPORTED = { unreported: true };
+function reportedCount(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : void 0;
 }
 function parseEmbeddings(json, count) {
   if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
@@ -69209,8 +69829,11 @@ function parseEmbeddings(json, count) {
     if (index < 0 || index >= count || embeddings[index] !== void 0) return void 0;
     embeddings[index] = item.embedding;
   }
-  const usage = isRecord(json.usage) ? json.usage : {};
-  return { embeddings, usage: { promptTokens: tokenCount(usage.prompt_tokens) } };
+  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : void 0);
+  return {
+    embeddings,
+    usage: { promptTokens: promptTokens ?? 0, ...promptTokens === void 0 ? UNREPORTED : {} }
+  };
 }
 function cachedChat(value) {
   if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return void 0;
@@ -69228,7 +69851,8 @@ function cachedChat(value) {
     message: { content, toolCalls: calls },
     usage: {
       promptTokens: tokenCount(value.usage.promptTokens),
-      completionTokens: tokenCount(value.usage.completionTokens)
+      completionTokens: tokenCount(value.usage.completionTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
     }
   };
 }
@@ -69243,7 +69867,10 @@ function cachedEmbeddings(value, count) {
   }
   return {
     embeddings,
-    usage: { promptTokens: tokenCount(value.usage.promptTokens) }
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
+    }
   };
 }
 function errorDetail(text2) {
@@ -69259,9 +69886,8 @@ function errorDetail(text2) {
 }
 function reportedUsage(json) {
   if (!isRecord(json) || !isRecord(json.usage)) return void 0;
-  const count = (value) => typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : void 0;
-  const promptTokens = count(json.usage.prompt_tokens);
-  const completionTokens = count(json.usage.completion_tokens);
+  const promptTokens = reportedCount(json.usage.prompt_tokens);
+  const completionTokens = reportedCount(json.usage.completion_tokens);
   if (promptTokens === void 0 && completionTokens === void 0) return void 0;
   return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
 }
@@ -69631,7 +70257,7 @@ var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
 function resolveCacheDir(config, cwd, options2) {
   if (options2.noCache) return null;
-  return options2.cacheDir !== void 0 ? join10(cwd, options2.cacheDir) : join10(config.dir, DEFAULT_CACHE_DIR);
+  return options2.cacheDir !== void 0 ? resolve8(cwd, options2.cacheDir) : join12(config.dir, DEFAULT_CACHE_DIR);
 }
 function createModelAccess(config, runtime) {
   const defaults2 = config.defaults.judge;
@@ -69705,7 +70331,7 @@ function createModelAccess(config, runtime) {
 }
 
 // src/bind/bind.ts
-import { basename as basename4, dirname as dirname8, join as join12 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join14 } from "node:path";
 
 // src/evaluators/sdk/builtin-backed.ts
 function acceptsSdkContext(value) {
@@ -69714,8 +70340,8 @@ function acceptsSdkContext(value) {
 
 // src/targets/command.ts
 import { spawn } from "node:child_process";
-import { accessSync, constants as constants5, readdirSync, statSync as statSync2 } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join11, resolve as resolve7 } from "node:path";
+import { accessSync, constants as constants5, readdirSync, statSync as statSync3 } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute4, join as join13, resolve as resolve9 } from "node:path";
 init_templates();
 
 // src/targets/inputs.ts
@@ -69796,7 +70422,7 @@ var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
-  const cwd = resolve7(setup.dir, config.cwd ?? ".");
+  const cwd = resolve9(setup.dir, config.cwd ?? ".");
   if (!isDirectory2(cwd)) {
     return {
       ok: false,
@@ -69987,19 +70613,19 @@ function lastLines(text2, count) {
 }
 function isDirectory2(path) {
   try {
-    return statSync2(path).isDirectory();
+    return statSync3(path).isDirectory();
   } catch {
     return false;
   }
 }
 function findProgram(program, cwd, env) {
   if (program.includes("/")) {
-    const path = isAbsolute4(program) ? program : resolve7(cwd, program);
+    const path = isAbsolute4(program) ? program : resolve9(cwd, program);
     if (isExecutable(path)) return void 0;
     return `${program} is not an executable file (looked for ${path})`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  if (dirs.some((dir) => isExecutable(join11(dir, program)))) return void 0;
+  if (dirs.some((dir) => isExecutable(join13(dir, program)))) return void 0;
   const names = /* @__PURE__ */ new Set();
   for (const dir of dirs) {
     try {
@@ -70013,7 +70639,7 @@ function findProgram(program, cwd, env) {
 function isExecutable(path) {
   try {
     accessSync(path, constants5.X_OK);
-    return statSync2(path).isFile();
+    return statSync3(path).isFile();
   } catch {
     return false;
   }
@@ -70170,7 +70796,7 @@ function urlShapeProblem(url) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 var asIs2 = (text2) => text2;
 async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
@@ -70257,7 +70883,7 @@ async function promptText(source, setup) {
     }
     if (files.has(file.value)) continue;
     try {
-      const text2 = await readFile4(resolve8(setup.dir, file.value), "utf8");
+      const text2 = await readFile4(resolve10(setup.dir, file.value), "utf8");
       files.set(file.value, textInput(promptFileText(text2), asIs2));
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${error2.message})`;
@@ -70399,8 +71025,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve19) => {
-      this.#readyWaiters.push(resolve19);
+    return new Promise((resolve21) => {
+      this.#readyWaiters.push(resolve21);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -70419,7 +71045,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve19, reject) => {
+    return new Promise((resolve21, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -70429,7 +71055,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve19(output);
+              resolve21(output);
             },
             reject: (error2) => {
               done();
@@ -70511,7 +71137,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve19) => settleReady = resolve19),
+      ready: new Promise((resolve21) => settleReady = resolve21),
       loaded: false,
       call: null,
       stopping: false,
@@ -71010,7 +71636,7 @@ function createIssue(error2, config, where) {
     const { file, line, problem } = error2;
     return {
       code: OVERRIDES_INVALID,
-      file: join12(dirname8(config.file), basename4(file)),
+      file: join14(dirname9(config.file), basename4(file)),
       line,
       col: 1,
       path: "",
@@ -71057,7 +71683,7 @@ function splitListCells(data, split) {
 }
 
 // src/bind/testsets.ts
-import { relative as relative4, resolve as resolve10 } from "node:path";
+import { relative as relative5, resolve as resolve12 } from "node:path";
 init_identity();
 init_read_file();
 init_rows();
@@ -71136,7 +71762,7 @@ async function readSuiteTestset(config, suite, cwd) {
   let testsetId;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve10(config.dir, ts.path);
+    const abs = resolve12(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     path = toPosix2(ts.path);
@@ -71210,7 +71836,7 @@ function shortRevision(revision) {
   return revision.slice(0, 12);
 }
 function displayPath(cwd, abs) {
-  const rel = relative4(cwd, abs);
+  const rel = relative5(cwd, abs);
   return rel && !rel.startsWith("..") ? toPosix2(rel) : abs;
 }
 function toPosix2(path) {
@@ -71345,7 +71971,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync8 } from "node:fs";
-import { dirname as dirname10, join as join15, resolve as resolve11 } from "node:path";
+import { dirname as dirname11, join as join17, resolve as resolve13 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -71367,14 +71993,14 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync8(resolve11(config.dir, ref.file), "utf8");
+      text2 = readFileSync8(resolve13(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
     const namedBy = formatConfigPath(["suites", suite.index, ...ref.at]);
     return fileTemplateProblems(text2, columns, Object.keys(suite.grid)).map((problem) => ({
       code: "template.prompt-file",
-      file: join15(dirname10(config.file), ref.file),
+      file: join17(dirname11(config.file), ref.file),
       line: problem.line,
       col: problem.col,
       path: "",
@@ -71387,7 +72013,7 @@ function promptFileIssues(config, suite, points2, columns) {
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve12(ctx.cwd, name)));
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(resolve14(ctx.cwd, name)));
   if (found2) return found2;
   throw usageError(
     "config.not-found",
@@ -71395,25 +72021,25 @@ function resolveConfigArg(arg, ctx) {
   );
 }
 function namedConfig(arg, ctx) {
-  const path = resolve12(ctx.cwd, arg);
+  const path = resolve14(ctx.cwd, arg);
   if (isFolder2(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join16(path, name)));
-    if (found2 !== void 0) return join16(arg, found2);
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(join18(path, name)));
+    if (found2 !== void 0) return join18(arg, found2);
     throw usageError(
       "config.not-found",
       `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
     );
   }
-  if (existsSync4(path)) return arg;
+  if (existsSync5(path)) return arg;
   const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync4(resolve12(ctx.cwd, other))) {
+  if (other !== void 0 && existsSync5(resolve14(ctx.cwd, other))) {
     throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
   }
   return arg;
 }
 function isFolder2(path) {
   try {
-    return statSync3(path).isDirectory();
+    return statSync4(path).isDirectory();
   } catch {
     return false;
   }
@@ -71440,7 +72066,8 @@ async function loadScrubbed(configArg, ctx) {
   const clashes = gridSecretClashes(loaded.config, scrubber);
   if (clashes.length > 0) throw scrubbedError(new UsageError(clashes), scrubber);
   printWarnings(loaded.warnings, ctx, scrubber);
-  return { config: withPromptFiles(loaded.config), secrets, scrubber };
+  const config = await withCoveredFiles(loaded.config, [loaded.config.dir, ctx.cwd]);
+  return { config, secrets, scrubber };
 }
 function runSecrets(config, ctx) {
   return [...configSecrets(config), ...secretsInEnv(ctx.env)];
@@ -71582,9 +72209,9 @@ var RunControl = class {
 // src/pipeline/write-failure.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename6, join as join17 } from "node:path";
+import { basename as basename6, join as join19 } from "node:path";
 function fallbackPath(path) {
-  return join17(
+  return join19(
     tmpdir2(),
     `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename6(path)}`
   );
@@ -71617,6 +72244,7 @@ function interruptedLines(output, unwritten, resume) {
 }
 
 // src/pipeline/exit-guard.ts
+var INTERRUPTED2 = 130;
 var current;
 var chosenExit = null;
 var CUT_SHORT = 1;
@@ -71679,7 +72307,16 @@ function guardProcess(options2) {
       return;
     }
     if (verdict !== void 0) process.exitCode = verdict;
-    if (where !== void 0) stderr.write(`${why2}; the results are written to ${where}
+    const left = chosen === null ? void 0 : options2.reportsLeft?.();
+    if (left !== void 0) {
+      process.exitCode = INTERRUPTED2;
+      const at = where ?? options2.results;
+      const resume = verdict === void 0 && options2.resumeCommand !== void 0 ? `; or finish the run, which writes them, with: ${options2.resumeCommand}` : "";
+      stderr.write(
+        `${why2}; the results are written${at === void 0 ? "" : ` to ${at}`}; ${left}${resume}
+`
+      );
+    } else if (where !== void 0) stderr.write(`${why2}; the results are written to ${where}
 `);
     else if (chosen === null) stderr.write(`${why2}
 `);
@@ -71706,9 +72343,9 @@ function culprit({ current: current2, running }, code) {
     return `${ended}, by user code of ${describeCase(current2)}; that case is recorded as errored${left}`;
   }
   if (running.length === 0) return `${ended}, while no case was running`;
-  const shown = running.slice(0, 5).map(describeCase).join(", ");
+  const shown2 = running.slice(0, 5).map(describeCase).join(", ");
   const more = running.length > 5 ? ` and ${running.length - 5} more` : "";
-  return `${ended}, while ${running.length} case(s) were in flight: ${shown}${more}; they are recorded as errored`;
+  return `${ended}, while ${running.length} case(s) were in flight: ${shown2}${more}; they are recorded as errored`;
 }
 function describeCase(running) {
   const params = Object.keys(running.params).length > 0 ? ` ${JSON.stringify(running.params)}` : "";
@@ -71718,8 +72355,8 @@ function describeCase(running) {
 
 // src/pipeline/output-paths.ts
 init_errors();
-import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync2, statSync as statSync4 } from "node:fs";
-import { dirname as dirname11, resolve as resolve13 } from "node:path";
+import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync2, statSync as statSync5 } from "node:fs";
+import { dirname as dirname12, resolve as resolve15 } from "node:path";
 function nothingRun(flag) {
   const what = flag === "--report" ? "the HTML report" : flag === "--junit" ? "the JUnit report" : "the results";
   return `so ${what} could not be written; nothing was run`;
@@ -71727,7 +72364,7 @@ function nothingRun(flag) {
 function checkOutputPaths(outputs, cwd, consequence) {
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
-    const target = outputTarget(resolve13(cwd, path));
+    const target = outputTarget(resolve15(cwd, path));
     if (target.stats?.isCharacterDevice() !== true) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
@@ -71759,14 +72396,14 @@ function outputProblem(target) {
   }
 }
 function linkFolderProblem(path) {
-  const folder = dirname11(path);
+  const folder = dirname12(path);
   const stats = statOf(folder);
   if (stats === void 0) return `is a symbolic link to ${path}, whose folder does not exist`;
   if (!stats.isDirectory()) return `${folder} is a file, not a folder`;
   return writeProblem(folder);
 }
 function parentProblem(path) {
-  let at = dirname11(path);
+  let at = dirname12(path);
   for (let depth2 = 0; depth2 < 4096; depth2++) {
     const stats = statOf(at);
     if (stats !== void 0) {
@@ -71774,7 +72411,7 @@ function parentProblem(path) {
       return writeProblem(at);
     }
     if (isSymbolicLink(at)) return `${at} is a symbolic link to a folder that does not exist`;
-    const parent = dirname11(at);
+    const parent = dirname12(at);
     if (parent === at) return void 0;
     at = parent;
   }
@@ -71800,10 +72437,43 @@ function accessProblem(path, what) {
 }
 function statOf(path) {
   try {
-    return statSync4(path);
+    return statSync5(path);
   } catch {
     return void 0;
   }
+}
+
+// src/pipeline/pending-reports.ts
+function trackPendingReports(specs, reporters) {
+  const pending = /* @__PURE__ */ new Map();
+  for (const spec of specs) {
+    if (spec.name === "junit") pending.set(spec.shown ?? spec.path, "--junit");
+    if (spec.name === "html") pending.set(spec.shown ?? spec.path, "--report");
+  }
+  for (let at = specs.length - 1; at >= 0; at--) {
+    const spec = specs[at];
+    if (spec?.name !== "junit" && spec?.name !== "html") continue;
+    const shown2 = spec.shown ?? spec.path;
+    reporters.splice(at + 1, 0, { onRunEnd: () => void pending.delete(shown2) });
+  }
+  return {
+    left(output) {
+      if (pending.size === 0) return void 0;
+      const names = [...pending].map(([path, flag]) => `${path} (${flag})`);
+      const report = [...pending].find(([, flag]) => flag === "--report")?.[0];
+      const how = [
+        ...report !== void 0 ? [
+          `make the HTML report from them with: evals report ${shellWord(output)} -o ${shellWord(report)}`
+        ] : [],
+        // No command makes a JUnit file from an artifact.
+        ...[...pending.values()].includes("--junit") ? ["the JUnit report is written only by a run (evals run again to get it)"] : []
+      ];
+      return `not written: ${names.join(", ")}; ${how.join("; ")}`;
+    }
+  };
+}
+function shellWord(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 // src/pipeline/run.ts
@@ -71857,7 +72527,7 @@ async function executeRun(args, ctx, reporters = []) {
   warnPinIgnored(pinIgnored, ctx);
   if (resuming !== void 0 && args.resume !== void 0) {
     ctx.stderr.write(resuming.announce(plan));
-    if (realPath(resolve15(ctx.cwd, args.resume)) === realPath(resolve15(ctx.cwd, args.output))) {
+    if (realPath(resolve17(ctx.cwd, args.resume)) === realPath(resolve17(ctx.cwd, args.output))) {
       ctx.stderr.write(
         `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)
 `
@@ -71872,7 +72542,7 @@ async function executeRun(args, ctx, reporters = []) {
   let ran = 0;
   const unwritten = [];
   const fileReport = (path) => ({
-    path: resolve15(ctx.cwd, path),
+    path: resolve17(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path)
@@ -71891,16 +72561,18 @@ async function executeRun(args, ctx, reporters = []) {
   let ended;
   let finished;
   const own = createReporters(specs, reporterContext(ctx));
+  const pendingReports = trackPendingReports(specs, own);
   own.splice(specs.findIndex((spec) => spec.name === "artifact") + 1, 0, {
     onRunEnd: () => {
       ended = void 0;
     }
   });
-  const log = new CaseSpool();
+  const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}
+`) });
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath = resolve15(ctx.cwd, args.output);
+  const outputPath = resolve17(ctx.cwd, args.output);
   const runArtifact = (o) => marks(
     buildArtifact({
       toolVersion,
@@ -71920,6 +72592,8 @@ async function executeRun(args, ctx, reporters = []) {
     casesFinished: () => finished !== void 0 && !finished.interrupted,
     // Every case finished: the results are whole, and the exit code is their verdict's.
     finishedExitCode: () => finished === void 0 || finished.interrupted ? void 0 : verdictCode(finished),
+    reportsLeft: () => pendingReports.left(args.output),
+    results: args.output,
     writePartial: ({ result }) => {
       const partial = runArtifact({
         runs: result.runs,
@@ -71992,16 +72666,16 @@ async function executeRun(args, ctx, reporters = []) {
       ctx.stderr.write(`${line}
 `);
     }
-    return { artifact, config, exitCode: EXIT.interrupted };
+    return { artifact, config, exitCode: EXIT.interrupted, unwritten };
   }
   if (unwritten.length > 0) {
     for (const failure of unwritten) {
       ctx.stderr.write(`error: ${describeWriteFailure(failure, "the run finished")}
 `);
     }
-    return { artifact, config, exitCode: EXIT.unwritten };
+    return { artifact, config, exitCode: EXIT.unwritten, unwritten };
   }
-  return { artifact, config, exitCode: verdictCode(artifact) };
+  return { artifact, config, exitCode: verdictCode(artifact), unwritten };
 }
 function verdictCode(artifact) {
   return artifact.verdict === "pass" ? EXIT.pass : EXIT.fail;
@@ -72031,58 +72705,7 @@ function terminalWidth(ctx) {
 // src/action/run-evals.ts
 init_errors();
 init_read();
-
-// src/report/reported-cases.ts
-init_comparable();
-init_case_text();
-var REPORTED_WHOLE_CASES = 1e3;
-function reportedArtifact(artifact, cases, wholeAtMost = REPORTED_WHOLE_CASES) {
-  return {
-    ...artifact,
-    runs: artifact.runs.map((run2, i) => {
-      const keep = failingCasesWhole(reducedCase, wholeAtMost);
-      const kept = [];
-      for (const result of cases(i)) {
-        const shown = keep(result);
-        kept.push({ ...shown, detailed: shown === result });
-      }
-      return { ...run2, cases: kept };
-    })
-  };
-}
-function failingCasesWhole(reduce, wholeAtMost = REPORTED_WHOLE_CASES) {
-  let whole = 0;
-  return (result) => {
-    const worthShowing = !result.passed || result.flaky === true;
-    if (worthShowing && whole < wholeAtMost) {
-      whole++;
-      return result;
-    }
-    return reduce(result);
-  };
-}
-var KEPT_LABEL_CHARS = 80;
-function labelledComparableCase(result) {
-  const reduced = comparableCase(result);
-  const label = caseLabel(result);
-  if (label !== null) reduced.data = { label: label.slice(0, KEPT_LABEL_CHARS) };
-  return reduced;
-}
-function reducedCase(result) {
-  const reduced = labelledComparableCase(result);
-  if (result.trials !== void 0) {
-    reduced.trials = result.trials.map((trial) => ({
-      output: null,
-      error: trial.error,
-      durationMs: 0,
-      passed: trial.passed,
-      evaluations: []
-    }));
-  }
-  return reduced;
-}
-
-// src/action/run-evals.ts
+init_reported_cases();
 async function maskReferencedSecrets(configPath, env) {
   const text2 = await readFile6(configPath, "utf8").catch(() => "");
   for (const match of text2.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
@@ -72114,7 +72737,7 @@ async function runEvals(settings, workspace, env, baselineFile) {
       ctx,
       [pullRequestCases]
     );
-    const incomplete = incompleteRun(outcome2.exitCode, settings);
+    const incomplete = incompleteRun(outcome2, args.output);
     return {
       ...located(
         workspace,
@@ -72133,17 +72756,29 @@ async function runEvals(settings, workspace, env, baselineFile) {
     process.off("SIGTERM", onSignal);
   }
 }
-function incompleteRun(exitCode, settings) {
-  if (exitCode === EXIT.unwritten) {
-    return `the run finished but its files could not all be written (${settings.results}${settings.report === null ? "" : ` or ${settings.report}`}); the log says which and where the results are kept`;
-  }
+function incompleteRun(outcome2, output) {
+  const { exitCode, unwritten } = outcome2;
+  if (exitCode !== EXIT.unwritten && exitCode !== EXIT.interrupted) return void 0;
+  const results = unwritten.find((failure) => failure.path === output);
+  const others = unwritten.filter((failure) => failure !== results).map(otherFile);
+  const also = others.length > 0 ? `; ${others.join("; ")}` : "";
   if (exitCode === EXIT.interrupted) {
-    return `the run was interrupted: ${settings.results} holds only the cases that finished`;
+    if (results === void 0) {
+      return `the run was interrupted: ${output} holds only the cases that finished${also}`;
+    }
+    return results.kept === null ? `the run was interrupted and ${output} could not be written, nor a copy anywhere: the cases that finished are lost (the log says why)${also}` : `the run was interrupted and ${output} could not be written: the cases that finished are kept at ${results.kept} (the log says why)${also}`;
   }
-  return void 0;
+  if (results === void 0) {
+    const which2 = others.length > 0 ? others.join("; ") : "a file could not be written";
+    return `the run finished and ${output} holds its results, but ${which2} (the log says why)`;
+  }
+  return results.kept === null ? `the run finished but ${output} could not be written, nor a copy anywhere: its results are lost (the log says why)${also}` : `the run finished but ${output} could not be written: its complete results are kept at ${results.kept} (the log says why)${also}`;
+}
+function otherFile({ path, kept }) {
+  return `${path} could not be written (${kept === null ? "kept nowhere" : `kept at ${kept}`})`;
 }
 function readResults(settings, workspace) {
-  const name = relative5(settings.workingDirectory, settings.results);
+  const name = relative6(settings.workingDirectory, settings.results);
   const artifact = readArtifact(() => {
     const file = openArtifactFile(settings.results, name);
     return reportedArtifact(file.frame, (run2) => file.cases(run2), wholeCases(settings));
@@ -72154,7 +72789,7 @@ function readResults(settings, workspace) {
     return null;
   }
   return {
-    ...located(workspace, artifact.value, resolve16(settings.workingDirectory, settings.config)),
+    ...located(workspace, artifact.value, resolve18(settings.workingDirectory, settings.config)),
     args: []
   };
 }
@@ -72180,7 +72815,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname12(resolve16(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname13(resolve18(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -72189,8 +72824,8 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve16(settings.workingDirectory, issue2.file) : void 0;
-    const file = path ? toRepoPath(repositoryRoot(dirname12(path), workspace), path) : void 0;
+    const path = issue2.file ? resolve18(settings.workingDirectory, issue2.file) : void 0;
+    const file = path ? toRepoPath(repositoryRoot(dirname13(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
       ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
@@ -72203,8 +72838,8 @@ function reportUsageError(error2, settings, workspace) {
 ${lines2.join("\n")}`);
 }
 function located(workspace, artifact, configFile) {
-  const root2 = repositoryRoot(dirname12(configFile), workspace);
-  const sourceRoot = toRepoPath(root2, dirname12(configFile));
+  const root2 = repositoryRoot(dirname13(configFile), workspace);
+  const sourceRoot = toRepoPath(root2, dirname13(configFile));
   return {
     artifact,
     configPath: toRepoPath(root2, configFile),
@@ -72212,25 +72847,25 @@ function located(workspace, artifact, configFile) {
   };
 }
 function repositoryRoot(dir, workspace) {
-  for (let current2 = resolve16(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync5(join18(current2, ".git"))) return current2;
-    const parent = dirname12(current2);
+  for (let current2 = resolve18(dir), depth2 = 0; depth2 < 64; depth2++) {
+    if (existsSync6(join20(current2, ".git"))) return current2;
+    const parent = dirname13(current2);
     if (parent === current2) break;
     current2 = parent;
   }
   return workspace;
 }
 function toRepoPath(root2, path) {
-  const rel = relative5(root2, path);
+  const rel = relative6(root2, path);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute6(rel) ? path : rel.split(sep5).join("/");
+  return rel.startsWith("..") || isAbsolute6(rel) ? path : rel.split(sep7).join("/");
 }
 
 // src/action/baseline.ts
 async function resolveBaseline(settings, octokit, env) {
   if (settings.baseline.kind === "none") return null;
   if (settings.baseline.kind === "file") {
-    if (existsSync6(settings.baseline.path)) return usableBaseline(settings.baseline.path);
+    if (existsSync7(settings.baseline.path)) return usableBaseline(settings.baseline.path);
     warning(
       `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`
     );
@@ -72265,16 +72900,16 @@ async function resolveBaseline(settings, octokit, env) {
     warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
     return null;
   }
-  const dir = await mkdtemp(join19(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
-  const file = join19(dir, "baseline.json");
+  const dir = await mkdtemp(join21(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
+  const file = join21(dir, "baseline.json");
   await writeFile3(file, downloaded.text);
   const from = `${settings.artifactName} from ${branch} (${found2.found.createdAt}, ${downloaded.entry})`;
   if (usableBaseline(file, from) === null) return null;
   info(`evalgate: comparing with ${from}`);
   return file;
 }
-function usableBaseline(path, shown = path) {
-  const read = readArtifact(() => readReducedArtifact(path, shown, () => comparableCase));
+function usableBaseline(path, shown2 = path) {
+  const read = readArtifact(() => readReducedArtifact(path, shown2, () => comparableCase));
   if (read.ok) return path;
   const version = declaredSchemaVersion(path);
   const newer = version !== null && version > ARTIFACT_SCHEMA_VERSION ? ` (it was written by a newer evalgate: schemaVersion ${version}, this one reads ${ARTIFACT_SCHEMA_VERSION}; the base branch runs a newer evalgate than this branch, so update it here too)` : "";
@@ -72316,8 +72951,8 @@ function readBaseline2(path) {
 }
 
 // src/action/publish.ts
-import { existsSync as existsSync7 } from "node:fs";
-import { relative as relative6 } from "node:path";
+import { existsSync as existsSync8 } from "node:fs";
+import { relative as relative7 } from "node:path";
 
 // src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
@@ -72526,9 +73161,9 @@ var ANNOTATION_TEXT_BUDGET_BYTES = 6e4;
 init_failure_details();
 init_labels();
 init_group_by();
-function unannotatedText(shown, total) {
+function unannotatedText(shown2, total) {
   const rows = plural(total, "failing row");
-  return shown === 0 ? `No annotations for the ${rows} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
+  return shown2 === 0 ? `No annotations for the ${rows} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown2)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
 }
 var ERROR_MAX_CHARS = 4e3;
 var REASON_MAX_CHARS = 1e3;
@@ -72617,8 +73252,8 @@ function annotationTitle(failures) {
   const suites = [...new Set(failures.map(({ run: run2 }) => run2.suite))].join(", ");
   const allErrored = failures.every(({ result }) => result.error !== null);
   const runs = failures.length > 1 ? ` in ${plural(failures.length, "run")}` : "";
-  const shown = failures.find(({ result }) => result.error === null) ?? first;
-  const reasons = shown.result.error !== null ? [errorGist(shown.result.error)] : describeCaseFailure(shown.result);
+  const shown2 = failures.find(({ result }) => result.error === null) ?? first;
+  const reasons = shown2.result.error !== null ? [errorGist(shown2.result.error)] : describeCaseFailure(shown2.result);
   const reason = reasons.length > 1 ? `${reasons[0] ?? ""} (+${reasons.length - 1} more)` : reasons[0] ?? "";
   const title = `${suites}: case ${shortId(first.result.id)} ${allErrored ? "errored" : "failed"}${runs}${reason ? `: ${reason}` : ""}`;
   return clipText(showInvisible(oneLine4(title)), ANNOTATION_TITLE_MAX_CHARS);
@@ -72770,19 +73405,19 @@ var REASON_MAX_CHARS2 = 200;
 var EVALUATIONS_PER_CASE = 5;
 var FIELD_MAX_CHARS = 300;
 var FIELD_MAX_LINES = 8;
-function renderFailingCases(view, shown, sourceRoot, repeats) {
+function renderFailingCases(view, shown2, sourceRoot, repeats) {
   const total = view.failing.length;
   if (total === 0) return "";
-  if (shown === 0) return `_${plural(total, "failing case")} not shown_`;
+  if (shown2 === 0) return `_${plural(total, "failing case")} not shown_`;
   const errored = view.failing.filter((result) => result.error !== null).length;
   const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
   const entries = [];
-  for (let i = 0; i < Math.min(shown, view.listable); i++) {
+  for (let i = 0; i < Math.min(shown2, view.listable); i++) {
     entries.push(caseEntry(view, i, sourceRoot, repeats));
   }
   const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
-  if (shown < total) {
-    blocks.push(`\u2026 ${plural(total - shown, "more failing case")} not shown ${SEE_ARTIFACT}`);
+  if (shown2 < total) {
+    blocks.push(`\u2026 ${plural(total - shown2, "more failing case")} not shown ${SEE_ARTIFACT}`);
   }
   blocks.push("</details>");
   return blocks.join("\n\n");
@@ -72800,11 +73435,11 @@ function caseEntry(view, index, sourceRoot, repeats) {
   const result = view.failing[index];
   if (result === void 0) return "";
   const repeat = view.repeats.get(index);
-  const whole = repeat === void 0 ? void 0 : repeats.get(repeat.group);
-  const shownAt = repeat === void 0 || whole === void 0 ? void 0 : {
-    first: whole.view === view && whole.index === index,
+  const whole2 = repeat === void 0 ? void 0 : repeats.get(repeat.group);
+  const shownAt = repeat === void 0 || whole2 === void 0 ? void 0 : {
+    first: whole2.view === view && whole2.index === index,
     points: repeat.points,
-    firstPoint: whole.view.repeats.get(whole.index)?.point ?? ""
+    firstPoint: whole2.view.repeats.get(whole2.index)?.point ?? ""
   };
   const key = shownAt === void 0 ? `${index}` : `${index} ${shownAt.first} ${shownAt.firstPoint}`;
   const cached = view.entries.get(key);
@@ -72904,17 +73539,17 @@ ${model.heading}` : model.heading);
 `;
 }
 function shownRepeats(views, plan) {
-  const shown = /* @__PURE__ */ new Map();
+  const shown2 = /* @__PURE__ */ new Map();
   views.forEach((view, runIndex) => {
     if (!plan.runs.has(runIndex)) return;
     const count = Math.min(plan.cases[runIndex] ?? 0, view.listable);
     for (let index = 0; index < count; index++) {
       const repeat = view.repeats.get(index);
-      if (repeat !== void 0 && !shown.has(repeat.group))
-        shown.set(repeat.group, { view, index });
+      if (repeat !== void 0 && !shown2.has(repeat.group))
+        shown2.set(repeat.group, { view, index });
     }
   });
-  return shown;
+  return shown2;
 }
 function renderRun2(view, withEvaluators, shownCases, model, repeats) {
   const { run: run2, comparison } = view;
@@ -73034,7 +73669,7 @@ function fitToBudget(model, maxChars) {
     ...plan,
     runs: new Set(runOrder.slice(0, count))
   }));
-  const shown = indexes.filter((index) => plan.runs.has(index));
+  const shown2 = indexes.filter((index) => plan.runs.has(index));
   const addEvaluatorRows = (order) => {
     const base = plan;
     plan = grow(base, order.length, fits, (count) => ({
@@ -73042,7 +73677,7 @@ function fitToBudget(model, maxChars) {
       evaluatorRows: /* @__PURE__ */ new Set([...base.evaluatorRows, ...order.slice(0, count)])
     }));
   };
-  const caseOrder = roundRobin(model.views, shown);
+  const caseOrder = roundRobin(model.views, shown2);
   const addCasesUpTo = (total) => {
     const base = plan;
     const from = base.cases.reduce((sum2, count) => sum2 + count, 0);
@@ -73051,9 +73686,9 @@ function fitToBudget(model, maxChars) {
       cases: countCases(indexes.length, caseOrder, from + count)
     }));
   };
-  addEvaluatorRows(shown.filter(isFailing));
+  addEvaluatorRows(shown2.filter(isFailing));
   addCasesUpTo(Math.min(PRIORITY_CASES, caseOrder.length));
-  addEvaluatorRows(shown.filter((index) => !isFailing(index)));
+  addEvaluatorRows(shown2.filter((index) => !isFailing(index)));
   addCasesUpTo(caseOrder.length);
   return renderDocument(model, plan);
 }
@@ -73188,11 +73823,11 @@ function runTable(runs) {
     for (const id of Object.keys(run2.summary.evaluators)) if (!ids.includes(id)) ids.push(id);
   }
   const columns = ids.slice(0, RUN_TABLE_EVALUATORS);
-  const shown = runs.length <= RUN_TABLE_ROWS ? runs : [...runs.filter((r) => r.verdict === "fail"), ...runs.filter((r) => r.verdict !== "fail")].slice(0, RUN_TABLE_ROWS).sort((a, b) => runs.indexOf(a) - runs.indexOf(b));
+  const shown2 = runs.length <= RUN_TABLE_ROWS ? runs : [...runs.filter((r) => r.verdict === "fail"), ...runs.filter((r) => r.verdict !== "fail")].slice(0, RUN_TABLE_ROWS).sort((a, b) => runs.indexOf(a) - runs.indexOf(b));
   const lines2 = [
     tableRow(["grid point", "cases", "pass rate", ...columns.map(escapeMarkdownText)]),
     tableRow(["", "", "", ...columns].map((_, i) => i < 1 ? ":--" : "--:")),
-    ...shown.map(
+    ...shown2.map(
       (run2) => tableRow([
         `${run2.verdict === "pass" ? "\u2705" : "\u274C"} ${pointName(run2, runs)}`,
         formatCount(run2.summary.cases),
@@ -73202,7 +73837,7 @@ function runTable(runs) {
     )
   ];
   const notes = [
-    runs.length > shown.length ? `${plural(runs.length - shown.length, "more grid point")}` : "",
+    runs.length > shown2.length ? `${plural(runs.length - shown2.length, "more grid point")}` : "",
     ids.length > columns.length ? `${plural(ids.length - columns.length, "more evaluator")}` : ""
   ].filter(Boolean);
   if (notes.length > 0) lines2.push("", `_${notes.join(" and ")} in the sections below._`);
@@ -73229,11 +73864,11 @@ function baselineTable(pairs, runs) {
   }
   if (rows.length === 0) return "";
   const folded = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => !row.moved) : [];
-  const shown = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => row.moved) : rows;
-  const lines2 = shown.length === 0 ? [] : [
+  const shown2 = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => row.moved) : rows;
+  const lines2 = shown2.length === 0 ? [] : [
     tableRow(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
     tableRow([":--", ":--", "--:", "--:", ":--"]),
-    ...shown.map((row) => tableRow(row.cells)),
+    ...shown2.map((row) => tableRow(row.cells)),
     ""
   ];
   if (folded.length > 0) lines2.push(`_${plural(folded.length, "unchanged row")} folded._`, "");
@@ -73262,7 +73897,7 @@ function changeRow(point, name, base, head, kind) {
 var REASON_MAX_CHARS3 = 160;
 var LABEL_MAX_CHARS = 50;
 var MAX_NOW_TEXTS = 3;
-function caseTables(comparison, maxListed, headCase) {
+function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
   const byTitle = /* @__PURE__ */ new Map();
   const pairs = /* @__PURE__ */ new Map();
   for (const run2 of orderRuns(comparison.runs)) {
@@ -73282,7 +73917,7 @@ function caseTables(comparison, maxListed, headCase) {
           row.runs.push(run2);
           row.nows.push(now);
         } else {
-          const label = head === void 0 ? null : caseLabel(head);
+          const label = (head === void 0 ? null : caseLabel(head)) ?? labelOf2(run2, ref.id);
           entry.rows.set(key, { ref, runs: [run2], nows: [now], label });
         }
       }
@@ -73300,18 +73935,18 @@ function caseTables(comparison, maxListed, headCase) {
     const heading = `${title[0]?.toUpperCase() ?? ""}${title.slice(1)} (${counted})`;
     const titleLine = `${heading}${list.note ? `, ${list.note}` : ""}:`;
     const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
-    const shown = rows.slice(0, maxListed);
-    if (shown.length > 0) {
+    const shown2 = rows.slice(0, maxListed);
+    if (shown2.length > 0) {
       const nowHeader = title === "newly failing" ? "why it fails now" : title === "flaky in HEAD" ? "trials" : "now";
       blocks.push(
         [
           tableRow(["case", ...withPoints ? ["grid point"] : [], "source", nowHeader]),
           tableRow([":--", ...withPoints ? [":--"] : [], ":--", ":--"]),
-          ...shown.map((row) => caseRow(row, withPoints, comparison.runs))
+          ...shown2.map((row) => caseRow(row, withPoints, comparison.runs))
         ].join("\n")
       );
     }
-    if (count > shown.length) blocks.push(`\u2026 ${formatCount(count - shown.length)} more`);
+    if (count > shown2.length) blocks.push(`\u2026 ${formatCount(count - shown2.length)} more`);
     return [{ title, count, text: blocks.join("\n\n") }];
   });
 }
@@ -73402,14 +74037,14 @@ function comparisonTable(comparison) {
   const unchanged = rows.filter(({ row }) => row.change.label === "unchanged");
   const room = Math.max(0, TABLE_ROWS - labelled.length);
   const kept = rows.length <= TABLE_ROWS ? rows : [...labelled, ...unchanged.filter((entry) => moved(entry) > 0).slice(0, room)];
-  const shown = kept.slice(0, TABLE_MAX_ROWS);
+  const shown2 = kept.slice(0, TABLE_MAX_ROWS);
   const folded = rows.length - kept.length;
   const lines2 = [];
-  if (shown.length > 0) {
+  if (shown2.length > 0) {
     lines2.push(
       tableRow(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
       tableRow([":--", ":--", "--:", "--:", ":--"]),
-      ...shown.map(({ run: run2, row }) => {
+      ...shown2.map(({ run: run2, row }) => {
         const cells = rowCells(row);
         const name = row.kind === "pass rate" ? `**${cells.name}**` : escapeMarkdownText(cells.name);
         return tableRow([
@@ -73424,7 +74059,7 @@ function comparisonTable(comparison) {
   }
   const notes = [
     folded > 0 ? `\u26AA ${plural(folded, "unchanged row")} folded` : "",
-    kept.length > shown.length ? `${plural(kept.length - shown.length, "more row")} not listed` : ""
+    kept.length > shown2.length ? `${plural(kept.length - shown2.length, "more row")} not listed` : ""
   ].filter(Boolean);
   if (notes.length > 0) {
     if (lines2.length > 0) lines2.push("");
@@ -73433,17 +74068,17 @@ function comparisonTable(comparison) {
   return lines2.join("\n");
 }
 function changeCell(row, familyRows) {
-  const shown = shownLabel(row.change);
-  return isPossible(shown) ? `${POSSIBLE_ICON} ${shown} (not significant over ${plural(familyRows, "row")})` : `${LABEL_ICONS[shown]} ${LABEL_WORDS[shown]}`;
+  const shown2 = shownLabel(row.change);
+  return isPossible(shown2) ? `${POSSIBLE_ICON} ${shown2} (not significant over ${plural(familyRows, "row")})` : `${LABEL_ICONS[shown2]} ${LABEL_WORDS[shown2]}`;
 }
 var POSSIBLE_ICON = "\u{1F7E1}";
-function isPossible(shown) {
-  return shown === "possible regression" || shown === "possible improvement";
+function isPossible(shown2) {
+  return shown2 === "possible regression" || shown2 === "possible improvement";
 }
 function comparisonDetails(comparison, options2 = {}) {
   const maxListed = options2.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
   const blocks = [];
-  const tables = caseTables(comparison, maxListed, options2.headCase);
+  const tables = caseTables(comparison, maxListed, options2.headCase, options2.caseLabel);
   const [newly, ...others] = tables;
   if (newly?.title === "newly failing") blocks.push(newly.text);
   else if (newly !== void 0) others.unshift(newly);
@@ -73483,9 +74118,9 @@ function markdownRun(run2, confidence) {
   const rows = orderRows(run2).map((row) => {
     const text2 = rowText(row, confidence, run2.minDetectableEffect);
     const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text2.name);
-    const shown = shownLabel(row.change);
-    const icon = isPossible(shown) ? POSSIBLE_ICON : LABEL_ICONS[shown];
-    const label = shown === "regressed" ? "**regressed**" : shown;
+    const shown2 = shownLabel(row.change);
+    const icon = isPossible(shown2) ? POSSIBLE_ICON : LABEL_ICONS[shown2];
+    const label = shown2 === "regressed" ? "**regressed**" : shown2;
     const tail = [text2.note, text2.test].filter(Boolean).join(" \xB7 ");
     return `- ${icon} ${name}: ${text2.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
   });
@@ -73742,7 +74377,7 @@ async function publishResults(results, settings, octokit, env) {
   const title = `evals: ${identity.label}`;
   const baseline = artifact.comparison === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
   const links = runLinks(env);
-  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync7(settings.report) ? relative6(settings.workingDirectory, settings.report) : void 0;
+  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative7(settings.workingDirectory, settings.report) : void 0;
   const render2 = (marker, maxBytes) => withinBytes(
     (maxChars) => renderMarkdownReport(artifact, {
       title,
@@ -73795,7 +74430,7 @@ async function publishResults(results, settings, octokit, env) {
   let undelivered = settings.checkRun ? annotations : [];
   if (octokit && settings.checkRun) {
     const headSha = settings.headSha ?? subject.headSha;
-    const shown = annotations.slice(0, settings.maxAnnotations);
+    const shown2 = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
       octokit,
       { owner, repo },
@@ -73805,8 +74440,8 @@ async function publishResults(results, settings, octokit, env) {
         conclusion: artifact.verdict === "pass" ? "success" : "failure",
         title: headline(artifact),
         summary: render2("", REPORT_MAX_BYTES.checkRunSummary),
-        annotations: shown,
-        ...shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {},
+        annotations: shown2,
+        ...shown2.length < failingRows ? { text: unannotatedText(shown2.length, failingRows) } : {},
         ...links.run ? { detailsUrl: links.run } : {}
       }
     );
@@ -73815,7 +74450,7 @@ async function publishResults(results, settings, octokit, env) {
       info(`evalgate: check run ${published.url} with ${published.annotations} annotations`);
     } else {
       failures.push(published.failure);
-      undelivered = shown.slice(published.partial?.annotations ?? 0);
+      undelivered = shown2.slice(published.partial?.annotations ?? 0);
     }
   }
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
@@ -73855,13 +74490,13 @@ function withinBytes(render2, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname13, isAbsolute as isAbsolute7, join as join20, resolve as resolve17 } from "node:path";
+import { dirname as dirname14, isAbsolute as isAbsolute7, join as join22, resolve as resolve19 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve17(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve19(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -73917,13 +74552,13 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${JSON.stringify(output)} is refused here: the results file is the results input (results: other.json), which the outputs and the report name`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve17(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve19(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    report: bool("report", true) ? join20(dirname13(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
+    report: bool("report", true) ? join22(dirname14(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
@@ -73993,7 +74628,7 @@ async function run(env = process.env) {
     return;
   }
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve18(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve20(settings.workingDirectory, settings.config), env);
   const budget = new RetryBudget(void 0, settings.retryScale);
   const octokit = settings.token ? createOctokit(settings.token, {
     userAgent: `evalgate/${toolVersion}`,
