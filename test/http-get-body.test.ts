@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { scratch, writeFiles } from './helpers/cli.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { useLoopbackServer } from './helpers/loopback-server.ts';
 
@@ -22,18 +22,7 @@ const served = useLoopbackServer((req, res) => {
 
 /** A project whose one suite `s` has `target` (a YAML flow mapping). */
 function project(target: string): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      '    testset: { cases: [ { q: hello } ] }',
-      `    target: ${target}`,
-      '',
-    ].join('\n'),
-  });
-  return dir;
+  return suiteProject(['testset: { cases: [ { q: hello } ] }', `target: ${target}`]);
 }
 
 describe('an HTTP target with a body', () => {

@@ -6,48 +6,27 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
-
-/** `evals ...args` from the sources, launched as bin/evals.js launches the bundle. */
-function evals(
-  args: string[],
-  dir: string,
-  onSpawn?: (child: ChildProcess) => void,
-): Promise<CliResult> {
-  const main = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
-  writeFileSync(
-    join(dir, 'evals-src.mjs'),
-    `const { main } = await import(${JSON.stringify(main)});\nconst code = await main(process.argv.slice(2));\nprocess.exitCode = code;\nsetTimeout(() => process.exit(code), 1000).unref();\n`,
-  );
-  return runNode(['--import', import.meta.resolve('tsx'), 'evals-src.mjs', ...args], {
-    cwd: dir,
-    timeoutMs: 60_000,
-    ...(onSpawn ? { onSpawn } : {}),
-  });
-}
+import { evalsFromSources as evals } from './helpers/evals-from-sources.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 
 /** Two passing cases; with `interruptAt`, the run's own case of that id sends it a Ctrl-C. */
 function project(interruptAt?: string): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      '    testset: { cases: [{ q: a0 }, { q: a1 }, { q: a2 }] }',
-      '    concurrency: 1',
-      '    function: ./fn.mjs#fn',
-      '    evaluators:',
-      '      - { use: contains, with: { values: [a] } }',
-      '',
-    ].join('\n'),
-    'fn.mjs': `export async function fn({ testCase }) {\n  if (testCase.q === ${JSON.stringify(interruptAt ?? '')}) {\n    // Returns once the CLI heard it: no case starts after this one.\n    const heard = new Promise((resolve) => process.once('SIGINT', resolve));\n    process.kill(process.pid, 'SIGINT');\n    await heard;\n  }\n  return testCase.q;\n}\n`,
-  });
+  const dir = suiteProject(
+    [
+      'testset: { cases: [{ q: a0 }, { q: a1 }, { q: a2 }] }',
+      'concurrency: 1',
+      'function: ./fn.mjs#fn',
+      'evaluators:',
+      '  - { use: contains, with: { values: [a] } }',
+    ],
+    {
+      'fn.mjs': `export async function fn({ testCase }) {\n  if (testCase.q === ${JSON.stringify(interruptAt ?? '')}) {\n    // Returns once the CLI heard it: no case starts after this one.\n    const heard = new Promise((resolve) => process.once('SIGINT', resolve));\n    process.kill(process.pid, 'SIGINT');\n    await heard;\n  }\n  return testCase.q;\n}\n`,
+    },
+  );
   execFileSync('mkfifo', [join(dir, 'junit.xml')]);
   return dir;
 }

@@ -7,16 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createProgressBoard, createProgressReporter } from '../src/report/progress.ts';
 import type { ProgressBoard } from '../src/report/progress.ts';
+import { DONE } from './helpers/progress-event.ts';
 import { caseResult } from './report-fixture.ts';
-
-const DONE = {
-  run: 0,
-  index: 0,
-  suite: 's',
-  params: {},
-  testCase: { id: 'c', contentId: 'c', source: null, data: {}, meta: {}, index: 0 },
-  replayed: false,
-};
 
 /** A labelled reporter on a hand-set clock; `finish()` ends one passing case at `at`. */
 function harness(label: string, options: { isTTY: boolean; board?: ProgressBoard }) {

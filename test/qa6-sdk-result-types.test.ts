@@ -5,22 +5,8 @@
  * every `@ts-expect-error` line is refused (an unused one is itself an error).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
-
-const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-
-/** Compiler messages of `tsc -p project`; '' when it type-checks. */
-function typeErrors(project: string): string {
-  try {
-    execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8', stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout ?? error);
-  }
-}
+import { suiteTypeErrors } from './helpers/consumer-typecheck.ts';
 
 const SUITE = `import { runTestSuite, type RunTestSuiteResult } from 'evalgate';
 
@@ -76,26 +62,6 @@ export async function untyped(): Promise<RunTestSuiteResult> {
 
 describe('runTestSuite result types (QA round 6)', () => {
   it('types each case by the suite: output and data without a cast', { timeout: 120_000 }, () => {
-    const project = scratch();
-    writeFiles(project, {
-      'package.json': '{ "private": true, "type": "module" }\n',
-      'suite.ts': SUITE,
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2023',
-          types: ['node'],
-          typeRoots: [join(repoRoot, 'node_modules', '@types')],
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          paths: { evalgate: [join(repoRoot, 'src', 'index.ts')] },
-        },
-        files: ['suite.ts'],
-      }),
-    });
-    assert.equal(typeErrors(project), '');
+    assert.equal(suiteTypeErrors(SUITE), '');
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, watchedPage } from './helpers/browser.ts';
+import { launchBrowser, openFilePage, watchedPage } from './helpers/browser.ts';
 import { writeFiles } from './helpers/cli.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { writeInterrupted } from './helpers/interrupted-artifact.ts';
@@ -42,11 +42,7 @@ after(() => browser.close());
 async function comparedPage(baseline: string, file: string, results = 'head.json'): Promise<Page> {
   const written = await runInProcess(['report', results, '-o', file, '--baseline', baseline], dir);
   assert.equal(written.code, 0, written.stderr);
-  const { page, errors } = await watchedPage(browser);
-  await page.goto(pathToFileURL(join(dir, file)).href);
-  await page.waitForSelector('#comparison');
-  assert.deepEqual(errors, []);
-  return page;
+  return openFilePage(browser, join(dir, file), '#comparison');
 }
 
 /** The text of every warning paragraph of the comparison section. */

@@ -8,10 +8,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, watchedPage } from './helpers/browser.ts';
+import { launchBrowser, openFilePage, textNow } from './helpers/browser.ts';
 import { writeFiles } from './helpers/cli.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
@@ -59,20 +58,8 @@ before(async () => {
 
 after(() => browser.close());
 
-async function openReport(): Promise<Page> {
-  const { page, errors } = await watchedPage(browser);
-  await page.goto(pathToFileURL(join(dir, 'report.html')).href);
-  await page.waitForSelector('#comparison');
-  await page.waitForSelector('#case-count');
-  assert.deepEqual(errors, []);
-  return page;
-}
-
-/** The text of `selector`, which must be in the page now (no waiting for it to appear). */
-async function textNow(page: Page, selector: string): Promise<string> {
-  const node = await page.$(selector);
-  assert.ok(node !== null, `the page has ${selector}`);
-  return (await node.textContent()) ?? '';
+function openReport(): Promise<Page> {
+  return openFilePage(browser, join(dir, 'report.html'), '#comparison', '#case-count');
 }
 
 /** What the page's case rows hold, typed here: the tests are type-checked without the DOM. */

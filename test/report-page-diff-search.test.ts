@@ -9,10 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, watchedPage } from './helpers/browser.ts';
+import { launchBrowser, openFilePage, textNow } from './helpers/browser.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
 const REASONING = 'Because the question names a country, I looked up its capital city.';
@@ -47,19 +46,8 @@ before(async () => {
 
 after(() => browser.close());
 
-async function openReport(): Promise<Page> {
-  const { page, errors } = await watchedPage(browser);
-  await page.goto(pathToFileURL(join(dir, 'report.html')).href);
-  await page.waitForSelector('#case-count');
-  assert.deepEqual(errors, []);
-  return page;
-}
-
-/** The text of `selector`, which must be in the page now (no waiting for it to appear). */
-async function textNow(page: Page, selector: string): Promise<string> {
-  const node = await page.$(selector);
-  assert.ok(node !== null, `the page has ${selector}`);
-  return (await node.textContent()) ?? '';
+function openReport(): Promise<Page> {
+  return openFilePage(browser, join(dir, 'report.html'), '#case-count');
 }
 
 /** Opens the detail of the case at source line `line` (rows.jsonl:line). */

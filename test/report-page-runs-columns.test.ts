@@ -10,13 +10,12 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { serializeArtifact } from '../src/artifact/artifact.ts';
 import { validateArtifact } from '../src/artifact/schema.ts';
 import type { RunResult, Usage } from '../src/types/index.ts';
-import { launchBrowser, watchedPage } from './helpers/browser.ts';
+import { launchBrowser, openFilePage, textNow } from './helpers/browser.ts';
 import { scratch } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { artifactOf, passingRun } from './report-fixture-large.ts';
@@ -80,19 +79,8 @@ before(async () => {
 
 after(() => browser.close());
 
-async function openReport(): Promise<Page> {
-  const { page, errors } = await watchedPage(browser);
-  await page.goto(pathToFileURL(join(dir, 'report.html')).href);
-  await page.waitForSelector('.row.case');
-  assert.deepEqual(errors, []);
-  return page;
-}
-
-/** The text of `selector`, which must be in the page now (no waiting for it to appear). */
-async function textNow(page: Page, selector: string): Promise<string> {
-  const node = await page.$(selector);
-  assert.ok(node !== null, `the page has ${selector}`);
-  return (await node.textContent()) ?? '';
+function openReport(): Promise<Page> {
+  return openFilePage(browser, join(dir, 'report.html'), '.row.case');
 }
 
 /** A table's header cells and its rows' cells, as text. */

@@ -6,17 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 import { createProgressReporter, formatDuration } from '../src/report/progress.ts';
 import type { CaseResult } from '../src/types/index.ts';
+import { DONE } from './helpers/progress-event.ts';
 import { caseResult } from './report-fixture.ts';
-
-/** A finished case's event, the fields progress does not read filled in. */
-const DONE = {
-  run: 0,
-  index: 0,
-  suite: 's',
-  params: {},
-  testCase: { id: 'c', contentId: 'c', source: null, data: {}, meta: {}, index: 0 },
-  replayed: false,
-};
 
 const PASSED = caseResult(1);
 const FAILED = caseResult(2, { passed: false });

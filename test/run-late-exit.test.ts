@@ -10,26 +10,23 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { evalsBin, repoRoot, runCli, runNode, scratch, writeFiles } from './helpers/cli.ts';
+import { evalsBin, repoRoot, runCli, runNode } from './helpers/cli.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 
 /** One inline case, passing or failing, run by a function that notes it was called. */
 function project(passing: boolean): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      '    testset: { cases: [ { q: a } ] }',
-      '    function: ./fn.mjs#fn',
-      '    evaluators:',
-      `      - { use: is-equals, with: { expected: ${passing ? 'a' : 'b'} } }`,
-      '',
-    ].join('\n'),
-    'fn.mjs':
-      "import { writeFileSync } from 'node:fs';\nexport function fn({ testCase }) {\n  writeFileSync(new URL('./called', import.meta.url), '');\n  return testCase.q;\n}\n",
-  });
-  return dir;
+  return suiteProject(
+    [
+      'testset: { cases: [ { q: a } ] }',
+      'function: ./fn.mjs#fn',
+      'evaluators:',
+      `  - { use: is-equals, with: { expected: ${passing ? 'a' : 'b'} } }`,
+    ],
+    {
+      'fn.mjs':
+        "import { writeFileSync } from 'node:fs';\nexport function fn({ testCase }) {\n  writeFileSync(new URL('./called', import.meta.url), '');\n  return testCase.q;\n}\n",
+    },
+  );
 }
 
 function artifact(dir: string): ResultsArtifact {

@@ -13,8 +13,10 @@ import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { STARTERS } from '../src/cli/init-templates.ts';
 import { UsageError } from '../src/shared/errors.ts';
 import type { EvaluatorFn } from '../src/types/index.ts';
-import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
+import { scratch, writeFiles } from './helpers/cli.ts';
+import { consumerTsconfig, tsc } from './helpers/consumer-typecheck.ts';
 import { runInProcess } from './helpers/in-process.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 
 interface Case {
   q: string;
@@ -228,45 +230,31 @@ export const untyped: EvaluatorFn<{ question: string }, string> = ({ output }, o
 });
 `,
       'package.json': '{ "private": true, "type": "module" }\n',
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          noEmit: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2023',
-          types: ['node'],
-          typeRoots: [join(repoRoot, 'node_modules', '@types')],
-          allowImportingTsExtensions: true,
-          // The types the starter imports live in src/types (which imports nothing): checking
-          // them there spares compiling all of src/ for one consumer.
-          paths: { evalgate: [join(repoRoot, 'src', 'types', 'index.ts')] },
-        },
-        files: ['app/answer.ts', 'evaluators/polite.ts', 'evaluators/max-length.ts'],
-      }),
+      // The types the starter imports live in src/types (which imports nothing): checking
+      // them there spares compiling all of src/ for one consumer.
+      'tsconfig.json': consumerTsconfig(
+        ['app/answer.ts', 'evaluators/polite.ts', 'evaluators/max-length.ts'],
+        ['types', 'index.ts'],
+        { noUncheckedIndexedAccess: true },
+      ),
     });
-    const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
     // Throws with the compiler's messages when the consumer does not type-check.
     execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8', stdio: 'pipe' });
   });
 
   it('a plain evaluator in evals.yaml gets its with: options as the second argument', async () => {
-    const dir = scratch();
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'suites:',
-        '  - id: s',
-        '    testset: { cases: [{ output: ab }, { output: abcdef }] }',
-        '    evaluators:',
-        '      - use: ./max-length.ts#maxLength',
-        '        with: { max: 3 }',
-        '        threshold: { gte: 1 }',
-        '',
-      ].join('\n'),
-      'max-length.ts': `export const maxLength = ({ output }, options) => ({ score: output.length <= options.max ? 1 : 0 });\n`,
-    });
+    const dir = suiteProject(
+      [
+        'testset: { cases: [{ output: ab }, { output: abcdef }] }',
+        'evaluators:',
+        '  - use: ./max-length.ts#maxLength',
+        '    with: { max: 3 }',
+        '    threshold: { gte: 1 }',
+      ],
+      {
+        'max-length.ts': `export const maxLength = ({ output }, options) => ({ score: output.length <= options.max ? 1 : 0 });\n`,
+      },
+    );
     const run = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const artifact = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {

@@ -5,23 +5,11 @@
  * sdk-declarations.test.ts does).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
-
-const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-
-/** Compiler messages of `tsc -p project`; '' when it type-checks. */
-function typeErrors(project: string): string {
-  try {
-    execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8', stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout ?? error);
-  }
-}
+import { suiteTypeErrors, typeErrors } from './helpers/consumer-typecheck.ts';
 
 const SUITE = `import { runTestSuite, BaseTestEvaluator, type Evaluation } from 'evalgate';
 
@@ -57,27 +45,7 @@ export const run = (): Promise<unknown> =>
 
 describe('typing (QA round 5)', () => {
   it('D10, D12: read-only cases and hash fields, interface metadata', { timeout: 120_000 }, () => {
-    const project = scratch();
-    writeFiles(project, {
-      'package.json': '{ "private": true, "type": "module" }\n',
-      'suite.ts': SUITE,
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2023',
-          types: ['node'],
-          typeRoots: [join(repoRoot, 'node_modules', '@types')],
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          paths: { evalgate: [join(repoRoot, 'src', 'index.ts')] },
-        },
-        files: ['suite.ts'],
-      }),
-    });
-    assert.equal(typeErrors(project), '');
+    assert.equal(suiteTypeErrors(SUITE), '');
   });
 
   it('D11: evalgate/testing resolves under moduleResolution node10', { timeout: 120_000 }, () => {

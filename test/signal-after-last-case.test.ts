@@ -7,53 +7,31 @@ import assert from 'node:assert/strict';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
-
-/** `evals ...args` from the sources, launched as bin/evals.js launches the bundle. */
-function evals(
-  args: string[],
-  dir: string,
-  onSpawn?: (child: ChildProcess) => void,
-): Promise<CliResult> {
-  const main = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
-  writeFileSync(
-    join(dir, 'evals-src.mjs'),
-    `const { main } = await import(${JSON.stringify(main)});\nconst code = await main(process.argv.slice(2));\nprocess.exitCode = code;\nsetTimeout(() => process.exit(code), 1000).unref();\n`,
-  );
-  return runNode(['--import', import.meta.resolve('tsx'), 'evals-src.mjs', ...args], {
-    cwd: dir,
-    timeoutMs: 60_000,
-    ...(onSpawn ? { onSpawn } : {}),
-  });
-}
+import { evalsFromSources as evals } from './helpers/evals-from-sources.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 
 /** `rows` cases run by a function that notes each call and takes `delayMs`. */
 function project(rows: number, passing: boolean, delayMs = 0): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      `    testset: { cases: [${Array.from({ length: rows }, (_, i) => `{ q: a${i} }`).join(', ')}] }`,
-      '    function: ./fn.mjs#fn',
-      '    concurrency: 1',
-      '    evaluators:',
-      `      - { use: contains, with: { values: [${passing ? 'a' : 'zzz'}] } }`,
-      '',
-    ].join('\n'),
-    'fn.mjs': `import { writeFileSync } from 'node:fs';
+  return suiteProject(
+    [
+      `testset: { cases: [${Array.from({ length: rows }, (_, i) => `{ q: a${i} }`).join(', ')}] }`,
+      'function: ./fn.mjs#fn',
+      'concurrency: 1',
+      'evaluators:',
+      `  - { use: contains, with: { values: [${passing ? 'a' : 'zzz'}] } }`,
+    ],
+    {
+      'fn.mjs': `import { writeFileSync } from 'node:fs';
 export async function fn({ testCase }) {
   writeFileSync(new URL('./called', import.meta.url), '');
   await new Promise((resolve) => setTimeout(resolve, ${delayMs}));
   return testCase.q;
 }
 `,
-  });
-  return dir;
+    },
+  );
 }
 
 /**

@@ -3,6 +3,8 @@
  * (scripts/install-test-deps.sh installs it), driven by playwright-core; no browser is
  * downloaded. Each page records its console errors, uncaught errors and every request it made.
  */
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Where scripts/install-test-deps.sh puts Debian's chromium; CHROMIUM_PATH overrides it. */
@@ -30,4 +32,27 @@ export async function watchedPage(browser: Browser): Promise<WatchedPage> {
   page.on('pageerror', (error) => errors.push(String(error)));
   page.on('request', (request) => requests.push(request.url()));
   return { page, errors, requests };
+}
+
+/**
+ * The page at `file` (an absolute path) in a fresh watched page, once every one of `selectors`
+ * is in it; fails if the page logged an error by then.
+ */
+export async function openFilePage(
+  browser: Browser,
+  file: string,
+  ...selectors: string[]
+): Promise<Page> {
+  const { page, errors } = await watchedPage(browser);
+  await page.goto(pathToFileURL(file).href);
+  for (const selector of selectors) await page.waitForSelector(selector);
+  assert.deepEqual(errors, []);
+  return page;
+}
+
+/** The text of `selector`, which must be in the page now (no waiting for it to appear). */
+export async function textNow(page: Page, selector: string): Promise<string> {
+  const node = await page.$(selector);
+  assert.ok(node !== null, `the page has ${selector}`);
+  return (await node.textContent()) ?? '';
 }
