@@ -4,15 +4,15 @@
  * the cases come as the reports read them (`reportedArtifact`), with the config's place in the
  * repository. A config or input mistake fails the step here, with annotations at its lines.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import { parseRunArgs } from '../cli/run-args.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT, executeRun, type RunArgs, type RunOutcome } from '../pipeline/run.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import { UsageError, formatIssue } from '../shared/errors.ts';
+import { checkoutRoot } from '../shared/checkout-root.ts';
 import { ArtifactReadError, openArtifactFile } from '../artifact/read.ts';
 import type { Reporter } from '../report/reporter.ts';
 import {
@@ -243,13 +243,7 @@ function located(
  * The workspace when there is no checkout around `dir`.
  */
 export function repositoryRoot(dir: string, workspace: string): string {
-  for (let current = resolve(dir), depth = 0; depth < 64; depth++) {
-    if (existsSync(join(current, '.git'))) return current;
-    const parent = dirname(current);
-    if (parent === current) break;
-    current = parent;
-  }
-  return workspace;
+  return checkoutRoot(dir) ?? workspace;
 }
 
 /** A repository-relative POSIX path for annotations; absolute when outside the repository. */

@@ -16,15 +16,16 @@
  * names a file of it, so a config naming none keeps the hash of its data, and one naming prompt
  * files only keeps the hash evalgate recorded before modules and scripts were covered.
  */
-import { readFileSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { hash } from 'node:crypto';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { parseModuleSpec, isModuleSpec } from '../config/module-spec.ts';
 import { promptFileRefs } from '../config/template-check.ts';
 import type { CoveredFiles } from '../config/config-hash.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
+import { checkoutRoot } from '../shared/checkout-root.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
 import { commandScripts } from '../targets/command-script.ts';
 import { moduleGraph } from './module-graph-hash.ts';
@@ -156,13 +157,7 @@ function describeCovered(
 
 /** The folder of the config's git work tree (the nearest with `.git`), else the config's own. */
 function projectRoot(dir: string): string {
-  for (let at = dir, depth = 0; depth < 64; depth++) {
-    if (existsSync(join(at, '.git'))) return at;
-    const up = dirname(at);
-    if (up === at) break;
-    at = up;
-  }
-  return dir;
+  return checkoutRoot(dir) ?? dir;
 }
 
 function inProject(path: string, root: string): boolean {
