@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve21, reject) => {
+          return new Promise((resolve22, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve21(data);
+              return err ? reject(err) : resolve22(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve21, reject) => {
+          return new Promise((resolve22, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve21(data);
+              ) : resolve22(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve21, reject) => {
-        res = resolve21;
+      const promise = new Promise((resolve22, reject) => {
+        res = resolve22;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve21, reject) => {
+      const waitForDrain = () => new Promise((resolve22, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve21;
+          callback = resolve22;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve21, reject) => {
+      const waitForDrain = () => new Promise((resolve22, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve21;
+          callback = resolve22;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve21) => {
+        return new Promise((resolve22) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve21;
+            this[kClosedResolve] = resolve22;
           } else {
-            resolve21(null);
+            resolve22(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve21) => {
+        return new Promise((resolve22) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve21(null);
+            resolve22(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve21, reject) => {
+        const socket = await new Promise((resolve22, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve21(socket2);
+              resolve22(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve21) => {
-            this[kClosedResolve] = resolve21;
+          await new Promise((resolve22) => {
+            this[kClosedResolve] = resolve22;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve21, reject) => {
+        return await new Promise((resolve22, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve21(null);
+              resolve22(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve21,
+              resolve: resolve22,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve21, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve22, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve21(chunksDecode(body, length2));
+          resolve22(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve21(JSON.parse(chunksDecode(body, length2)));
+          resolve22(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve21(chunksConcat(body, length2).buffer);
+          resolve22(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve21(new Blob(body, { type: stream[kContentType] }));
+          resolve22(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve21(chunksConcat(body, length2));
+          resolve22(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve21, reject) => {
+        return new Promise((resolve22, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve21(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve21, reject) => {
+        return new Promise((resolve22, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve21(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve21, reject) => {
+        return new Promise((resolve22, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve21(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve21, reject) => {
+        return new Promise((resolve22, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve21(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve21, reject) => agent.dispatch(
+        return new Promise((resolve22, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve21({
+              resolve22({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve21({
+              resolve22({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve21) => {
-        setTimeout(resolve21, ms).unref();
+      return new Promise((resolve22) => {
+        setTimeout(resolve22, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve21) {
-          resolve21(value);
+        return value instanceof P ? value : new P(function(resolve22) {
+          resolve22(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve21, reject) {
+      return new (P || (P = Promise))(function(resolve22, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve21) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve21(output.toString());
+              resolve22(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve21) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve21(Buffer.concat(chunks));
+              resolve22(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve21, reject) => {
+          return new Promise((resolve22, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve21(res);
+                resolve22(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve21) => setTimeout(() => resolve21(), ms));
+          return new Promise((resolve22) => setTimeout(() => resolve22(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve21, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve22, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve21(response);
+              resolve22(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve21(response);
+              resolve22(response);
             }
           }));
         });
@@ -20386,8 +20386,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve21, reject) {
-            return setTimeout(resolve21, t);
+          return new this.Promise(function(resolve22, reject) {
+            return setTimeout(resolve22, t);
           });
         }
         computePenalty() {
@@ -20598,15 +20598,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve21, returned, task;
+          var args, cb, error2, reject, resolve22, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve21, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve22, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve21(returned);
+                  return resolve22(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20621,13 +20621,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve21;
-          resolve21 = reject = null;
+          var promise, reject, resolve22;
+          resolve22 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve21 = _resolve;
+            resolve22 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve21, reject });
+          this._queue.push({ task, args, resolve: resolve22, reject });
           this._tryToRun();
           return promise;
         }
@@ -21028,14 +21028,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve21, reject) => {
+              return new this.Promise((resolve22, reject) => {
                 if (finished()) {
-                  return resolve21();
+                  return resolve22();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve21();
+                      return resolve22();
                     }
                   });
                 }
@@ -21128,9 +21128,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve21, reject) {
+              return new this.Promise(function(resolve22, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve21)(args3);
+                  return (args3[0] != null ? reject : resolve22)(args3);
                 });
               });
             };
@@ -24463,7 +24463,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve21.call(this, root2, ref);
+      let _sch = resolve22.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24490,7 +24490,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve21(root2, ref) {
+    function resolve22(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25354,7 +25354,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve21(baseURI, relativeURI, options2) {
+    function resolve22(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -25745,7 +25745,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve21,
+      resolve: resolve22,
       resolveComponent,
       equal,
       serialize,
@@ -30050,34 +30050,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         open4(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve21(zipfile);
+          resolve22(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve21(zipfile);
+          resolve22(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve21(zipfile);
+          resolve22(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve21(zipfile);
+          resolve22(zipfile);
         });
       });
     }
@@ -30361,15 +30361,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve21 } = pendingResolveReject;
+        let { resolve: resolve22 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve21({ value: entry });
+        resolve22({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve21 } = pendingResolveReject;
+        let { resolve: resolve22 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve21({ done: true });
+        resolve22({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -30382,9 +30382,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve21, reject) => {
+          const promise = new Promise((resolve22, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve21, reject };
+            pendingResolveReject = { resolve: resolve22, reject };
           });
           self2.readEntry();
           return promise;
@@ -30573,26 +30573,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve21(readStream);
+          resolve22(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve21(readStream);
+          resolve22(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve21, reject) => {
+      return new Promise((resolve22, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve21(localFileHeader);
+          resolve22(localFileHeader);
         });
       });
     };
@@ -33272,27 +33272,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve21, arguments_) => {
+  const run2 = async (function_, resolve22, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve21(result);
+    resolve22(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve21, reject, arguments_) => {
+  const enqueue = (function_, resolve22, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve21, arguments_));
+    }).then(run2.bind(void 0, function_, resolve22, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve21, reject) => {
-    enqueue(function_, resolve21, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve22, reject) => {
+    enqueue(function_, resolve22, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -33587,7 +33587,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve21) => {
+        return new Promise((resolve22) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -33595,7 +33595,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve21(outcome2);
+            resolve22(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -35185,7 +35185,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve21) => setImmediate(resolve21));
+      await new Promise((resolve22) => setImmediate(resolve22));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -47625,7 +47625,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve21, reject) => {
+  return new Promise((resolve22, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -47634,7 +47634,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve21);
+    stream.once("end", resolve22);
     stream.once("error", reject);
   });
 }
@@ -47939,9 +47939,9 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute5, join as join15, posix as posix3, relative as relative4, resolve as resolve11, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute5, join as join16, posix as posix3, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function repoRoot(dir) {
-  return findRoot(resolve11(dir), "a testset ref: cannot be read");
+  return findRoot(resolve12(dir), "a testset ref: cannot be read");
 }
 async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
@@ -48035,12 +48035,12 @@ async function readFileHistory(absPath) {
   return { ok: true, value: { repo, relPath, commits } };
 }
 async function locate(absPath, purpose, hint) {
-  const full = resolve11(absPath);
+  const full = resolve12(absPath);
   const dir = dirname10(full);
   const existing = await nearestExisting(dir);
   const root2 = await findRoot(dir, purpose, existing, hint);
   if (!root2.ok) return root2;
-  const realFile = join15(existing.real, relative4(existing.path, dir), basename5(full));
+  const realFile = join16(existing.real, relative4(existing.path, dir), basename5(full));
   const rel = relative4(root2.value, realFile);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep6}`) || isAbsolute5(rel)) {
     return fail(
@@ -48063,7 +48063,7 @@ async function findRoot(dir, purpose, existing, hint) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve11(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve12(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
@@ -48266,7 +48266,7 @@ __export(history_exports, {
   loadVersion: () => loadVersion,
   testsetLog: () => testsetLog
 });
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 async function loadVersion(location, identity) {
   const read = await readTestset(location);
   if (!read.ok) return { ok: false, message: firstProblem(read.issues) };
@@ -48286,7 +48286,7 @@ function firstProblem(issues) {
 }
 function atCommit(location, history, c) {
   if (c.path === history.relPath) return { ...location, ref: c.commit };
-  return { absPath: join16(history.repo, ...c.path.split("/")), displayPath: c.path, ref: c.commit };
+  return { absPath: join17(history.repo, ...c.path.split("/")), displayPath: c.path, ref: c.commit };
 }
 async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
   const history = await readFileHistory(location.absPath);
@@ -48537,7 +48537,7 @@ var init_annotate = __esm({
 
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -48554,7 +48554,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve16(ctx.cwd, path), path);
+    file = openArtifactFile(resolve17(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -48575,7 +48575,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve16(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve17(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -48587,7 +48587,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve16(ctx.cwd, path), "utf8");
+    text2 = await readFile5(resolve17(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -49828,11 +49828,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve21) {
-      resolve21(value);
+    return value instanceof P ? value : new P(function(resolve22) {
+      resolve22(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve21, reject) {
+  return new (P || (P = Promise))(function(resolve22, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -49848,7 +49848,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -50166,7 +50166,7 @@ function info(message) {
 }
 
 // src/action/main.ts
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -50224,11 +50224,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve21) {
-      resolve21(value);
+    return value instanceof P ? value : new P(function(resolve22) {
+      resolve22(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve21, reject) {
+  return new (P || (P = Promise))(function(resolve22, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50244,7 +50244,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve21(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -54814,7 +54814,7 @@ function findVersion(start) {
 }
 
 // src/action/baseline.ts
-import { closeSync as closeSync5, existsSync as existsSync7, openSync as openSync5, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync5, existsSync as existsSync6, openSync as openSync5, readSync as readSync4 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join21 } from "node:path";
@@ -55346,9 +55346,8 @@ function workflowRunMismatch(settings, context3) {
 }
 
 // src/action/run-evals.ts
-import { existsSync as existsSync6 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname13, isAbsolute as isAbsolute6, join as join20, relative as relative6, resolve as resolve18, sep as sep7 } from "node:path";
+import { dirname as dirname13, isAbsolute as isAbsolute6, relative as relative6, resolve as resolve19, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -56048,7 +56047,7 @@ function parseGridFilters(items) {
 
 // src/pipeline/run.ts
 init_artifact();
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync4, ftruncateSync, mkdtempSync, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
@@ -57655,7 +57654,7 @@ init_context();
 
 // src/pipeline/load.ts
 import { existsSync as existsSync5, statSync as statSync4 } from "node:fs";
-import { join as join18, resolve as resolve14 } from "node:path";
+import { join as join19, resolve as resolve15 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
@@ -66009,9 +66008,9 @@ function gridSecretClashes(config, scrubber) {
 }
 
 // src/pipeline/config-files-hash.ts
-import { readFileSync as readFileSync4, statSync as statSync2, existsSync as existsSync3 } from "node:fs";
+import { readFileSync as readFileSync4, statSync as statSync2 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
-import { dirname as dirname5, join as join7, relative, sep as sep3 } from "node:path";
+import { join as join8, relative, sep as sep3 } from "node:path";
 
 // src/plan/grid.ts
 function expandGrid(grid) {
@@ -66029,6 +66028,19 @@ function expandGrid(grid) {
 // src/pipeline/config-files-hash.ts
 init_canonical_json();
 
+// src/shared/checkout-root.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { dirname as dirname5, join as join6, resolve as resolve5 } from "node:path";
+function checkoutRoot(dir) {
+  for (let current2 = resolve5(dir), depth2 = 0; depth2 < 64; depth2++) {
+    if (existsSync3(join6(current2, ".git"))) return current2;
+    const parent = dirname5(current2);
+    if (parent === current2) break;
+    current2 = parent;
+  }
+  return null;
+}
+
 // src/shared/prompt-text.ts
 function promptFileText(text2) {
   const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
@@ -66037,22 +66049,22 @@ function promptFileText(text2) {
 
 // src/targets/command-script.ts
 init_templates();
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 function commandScripts(target, points2, dir, isProjectFile) {
-  const cwd = resolve5(dir, target.cwd ?? ".");
+  const cwd = resolve6(dir, target.cwd ?? ".");
   const scripts = /* @__PURE__ */ new Set();
   for (const params of points2) {
     const words = commandWords(target, params);
     const [program, ...args] = words;
     if (program === void 0) continue;
-    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve5(cwd, program) : void 0;
+    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve6(cwd, program) : void 0;
     if (programPath !== void 0 && isProjectFile(programPath)) {
       scripts.add(programPath);
       continue;
     }
     const script = args.find((arg) => !arg.startsWith("-"));
-    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve5(cwd, script))) {
-      scripts.add(resolve5(cwd, script));
+    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve6(cwd, script))) {
+      scripts.add(resolve6(cwd, script));
     }
   }
   return [...scripts];
@@ -66090,7 +66102,7 @@ function atPoint(text2, params) {
 
 // src/pipeline/module-graph-hash.ts
 import { createRequire as createRequire2 } from "node:module";
-import { join as join6, resolve as resolve6, sep as sep2 } from "node:path";
+import { join as join7, resolve as resolve7, sep as sep2 } from "node:path";
 import { pathToFileURL } from "node:url";
 async function moduleGraph(modules, dir, searchFrom) {
   const esbuild = await importEsbuild(searchFrom);
@@ -66108,13 +66120,13 @@ async function moduleGraph(modules, dir, searchFrom) {
       platform: "node",
       format: "esm",
       // Never written (`write: false`); esbuild needs a folder to name its outputs for.
-      outdir: join6(dir, ".evalgate-module-graph"),
+      outdir: join7(dir, ".evalgate-module-graph"),
       logLevel: "silent",
       plugins: [BARE_SPECIFIERS_EXTERNAL]
     });
     const files = new Set(modules);
     for (const input of Object.keys(result.metafile.inputs)) {
-      const path = resolve6(dir, input);
+      const path = resolve7(dir, input);
       if (!path.split(sep2).includes("node_modules")) files.add(path);
     }
     return { files: [...files] };
@@ -66147,14 +66159,14 @@ async function importEsbuild(searchFrom) {
 }
 function resolveFrom(dir, specifier) {
   try {
-    return createRequire2(join6(dir, "package.json")).resolve(specifier);
+    return createRequire2(join7(dir, "package.json")).resolve(specifier);
   } catch {
     return void 0;
   }
 }
 function resolveThroughTsx(dir) {
   const tsx = resolveFrom(dir, "tsx/package.json");
-  return tsx === void 0 ? void 0 : resolveFrom(join6(tsx, ".."), "esbuild");
+  return tsx === void 0 ? void 0 : resolveFrom(join7(tsx, ".."), "esbuild");
 }
 
 // src/pipeline/config-files-hash.ts
@@ -66166,7 +66178,7 @@ async function withCoveredFiles(config, searchFrom) {
   for (const suite of config.suites) {
     const points2 = expandGrid(suite.grid);
     for (const ref of promptFileRefs(suite.target, points2)) {
-      promptFiles2.push([ref.file, join7(config.dir, ref.file)]);
+      promptFiles2.push([ref.file, join8(config.dir, ref.file)]);
     }
     const specs = [
       ...suite.target.kind === "function" ? [suite.target.module] : [],
@@ -66248,13 +66260,7 @@ function describeCovered(covered, named) {
   return phrases;
 }
 function projectRoot(dir) {
-  for (let at = dir, depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync3(join7(at, ".git"))) return at;
-    const up = dirname5(at);
-    if (up === at) break;
-    at = up;
-  }
-  return dir;
+  return checkoutRoot(dir) ?? dir;
 }
 function inProject(path, root2) {
   const from = relative(root2, path);
@@ -66297,8 +66303,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve21 } of templated) {
-      const resolved = resolve21(scope);
+    for (const { key, resolve: resolve22 } of templated) {
+      const resolved = resolve22(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -66456,12 +66462,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve21 = optionResolver(options2);
+      const resolve22 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve21(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve22(args), args, prepared)
       };
     }
   };
@@ -67244,7 +67250,7 @@ ${answer}
 // src/evaluators/judges/automatic-battle.ts
 init_errors();
 init_templates();
-import { isAbsolute as isAbsolute2, resolve as resolve7 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve8 } from "node:path";
 
 // src/evaluators/judges/battle.ts
 init_errors();
@@ -67500,7 +67506,7 @@ var automaticBattle = defineBuiltin({
         `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`
       );
     }
-    const path = isAbsolute2(shown2) ? shown2 : resolve7(files.configDir, shown2);
+    const path = isAbsolute2(shown2) ? shown2 : resolve8(files.configDir, shown2);
     const store = new BaselineStore({
       owner,
       existing: readBaselineFile(path, shown2, owner),
@@ -68237,7 +68243,7 @@ init_errors();
 init_errors();
 init_is_record();
 import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 var OVERRIDES_FILE = "evals-overrides.jsonl";
 var OVERRIDES_INVALID = "overrides.invalid";
 var OverridesFileError = class extends Error {
@@ -68366,7 +68372,7 @@ function overrideExamples(overrides, names = {}) {
   ].join("\n");
 }
 function readOverrides(dir) {
-  const path = join8(dir, OVERRIDES_FILE);
+  const path = join9(dir, OVERRIDES_FILE);
   let text2;
   try {
     text2 = readFileSync6(path, "utf8");
@@ -69183,7 +69189,7 @@ import { pathToFileURL as pathToFileURL3 } from "node:url";
 // src/bind/modules/exports.ts
 init_is_record();
 import { readFile as readFile3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname6, extname, join as join9 } from "node:path";
+import { basename as basename2, dirname as dirname6, extname, join as join10 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -69217,7 +69223,7 @@ async function isCommonJsFile(file) {
   let dir = dirname6(file);
   for (; ; ) {
     if (basename2(dir) === "node_modules") return true;
-    const type = await packageType(join9(dir, "package.json"));
+    const type = await packageType(join10(dir, "package.json"));
     if (type !== void 0) return type !== "module";
     const parent = dirname6(dir);
     if (parent === dir) return true;
@@ -69430,7 +69436,7 @@ function firstLine(text2) {
 
 // src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, extname as extname2, join as join10 } from "node:path";
+import { basename as basename3, dirname as dirname7, extname as extname2, join as join11 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
   const dir = dirname7(file);
@@ -69439,7 +69445,7 @@ async function suggestSibling(file) {
   const wanted = basename3(file);
   const stem = stripModuleExtension(wanted);
   const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
-  if (sameStem[0] !== void 0) return join10(dir, sameStem[0]);
+  if (sameStem[0] !== void 0) return join11(dir, sameStem[0]);
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best2;
   for (const name of candidates.sort()) {
@@ -69448,12 +69454,12 @@ async function suggestSibling(file) {
       best2 = { name, distance };
     }
   }
-  return best2 && join10(dir, best2.name);
+  return best2 && join11(dir, best2.name);
 }
 async function suggestIndexFile(dir) {
   const files = await moduleFilesIn(dir);
   const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
-  return index[0] && join10(dir, index[0]);
+  return index[0] && join11(dir, index[0]);
 }
 async function moduleFilesIn(dir) {
   try {
@@ -69473,7 +69479,7 @@ function stripModuleExtension(name) {
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync7 } from "node:fs";
 import { createRequire as createRequire3 } from "node:module";
-import { dirname as dirname8, join as join11 } from "node:path";
+import { dirname as dirname8, join as join12 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
@@ -69489,7 +69495,7 @@ async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
     const root2 = tsxRoot(dir);
     if (root2 === null) continue;
-    const entry = (subpath) => pathToFileURL2(join11(root2, importEntry(root2, subpath))).href;
+    const entry = (subpath) => pathToFileURL2(join12(root2, importEntry(root2, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -69505,13 +69511,13 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname8(createRequire3(join11(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname8(createRequire3(join12(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync7(join11(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync7(join12(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -69634,7 +69640,7 @@ function exportMissing(ref, module) {
 }
 
 // src/bind/models.ts
-import { join as join12, resolve as resolve8 } from "node:path";
+import { join as join13, resolve as resolve9 } from "node:path";
 
 // src/judge/host-limiter.ts
 init_p_limit();
@@ -69655,12 +69661,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve21) => {
-    if (signal?.aborted) return resolve21();
+  return new Promise((resolve22) => {
+    if (signal?.aborted) return resolve22();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve21();
+      resolve22();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -69668,10 +69674,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep, ms, signal) {
   if (signal === void 0) return sleep(ms);
-  return new Promise((resolve21) => {
+  return new Promise((resolve22) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve21();
+      resolve22();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep(ms, signal).then(done, done);
@@ -70257,7 +70263,7 @@ var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
 function resolveCacheDir(config, cwd, options2) {
   if (options2.noCache) return null;
-  return options2.cacheDir !== void 0 ? resolve8(cwd, options2.cacheDir) : join12(config.dir, DEFAULT_CACHE_DIR);
+  return options2.cacheDir !== void 0 ? resolve9(cwd, options2.cacheDir) : join13(config.dir, DEFAULT_CACHE_DIR);
 }
 function createModelAccess(config, runtime) {
   const defaults2 = config.defaults.judge;
@@ -70331,7 +70337,7 @@ function createModelAccess(config, runtime) {
 }
 
 // src/bind/bind.ts
-import { basename as basename4, dirname as dirname9, join as join14 } from "node:path";
+import { basename as basename4, dirname as dirname9, join as join15 } from "node:path";
 
 // src/evaluators/sdk/builtin-backed.ts
 function acceptsSdkContext(value) {
@@ -70341,7 +70347,7 @@ function acceptsSdkContext(value) {
 // src/targets/command.ts
 import { spawn } from "node:child_process";
 import { accessSync, constants as constants5, readdirSync, statSync as statSync3 } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join13, resolve as resolve9 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute4, join as join14, resolve as resolve10 } from "node:path";
 init_templates();
 
 // src/targets/inputs.ts
@@ -70422,7 +70428,7 @@ var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
-  const cwd = resolve9(setup.dir, config.cwd ?? ".");
+  const cwd = resolve10(setup.dir, config.cwd ?? ".");
   if (!isDirectory2(cwd)) {
     return {
       ok: false,
@@ -70620,12 +70626,12 @@ function isDirectory2(path) {
 }
 function findProgram(program, cwd, env) {
   if (program.includes("/")) {
-    const path = isAbsolute4(program) ? program : resolve9(cwd, program);
+    const path = isAbsolute4(program) ? program : resolve10(cwd, program);
     if (isExecutable(path)) return void 0;
     return `${program} is not an executable file (looked for ${path})`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  if (dirs.some((dir) => isExecutable(join13(dir, program)))) return void 0;
+  if (dirs.some((dir) => isExecutable(join14(dir, program)))) return void 0;
   const names = /* @__PURE__ */ new Set();
   for (const dir of dirs) {
     try {
@@ -70796,7 +70802,7 @@ function urlShapeProblem(url) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 var asIs2 = (text2) => text2;
 async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
@@ -70883,7 +70889,7 @@ async function promptText(source, setup) {
     }
     if (files.has(file.value)) continue;
     try {
-      const text2 = await readFile4(resolve10(setup.dir, file.value), "utf8");
+      const text2 = await readFile4(resolve11(setup.dir, file.value), "utf8");
       files.set(file.value, textInput(promptFileText(text2), asIs2));
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${error2.message})`;
@@ -71025,8 +71031,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve21) => {
-      this.#readyWaiters.push(resolve21);
+    return new Promise((resolve22) => {
+      this.#readyWaiters.push(resolve22);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -71045,7 +71051,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve21, reject) => {
+    return new Promise((resolve22, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -71055,7 +71061,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve21(output);
+              resolve22(output);
             },
             reject: (error2) => {
               done();
@@ -71137,7 +71143,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve21) => settleReady = resolve21),
+      ready: new Promise((resolve22) => settleReady = resolve22),
       loaded: false,
       call: null,
       stopping: false,
@@ -71636,7 +71642,7 @@ function createIssue(error2, config, where) {
     const { file, line, problem } = error2;
     return {
       code: OVERRIDES_INVALID,
-      file: join14(dirname9(config.file), basename4(file)),
+      file: join15(dirname9(config.file), basename4(file)),
       line,
       col: 1,
       path: "",
@@ -71683,7 +71689,7 @@ function splitListCells(data, split) {
 }
 
 // src/bind/testsets.ts
-import { relative as relative5, resolve as resolve12 } from "node:path";
+import { relative as relative5, resolve as resolve13 } from "node:path";
 init_identity();
 init_read_file();
 init_rows();
@@ -71762,7 +71768,7 @@ async function readSuiteTestset(config, suite, cwd) {
   let testsetId;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve12(config.dir, ts.path);
+    const abs = resolve13(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     path = toPosix2(ts.path);
@@ -71971,7 +71977,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync8 } from "node:fs";
-import { dirname as dirname11, join as join17, resolve as resolve13 } from "node:path";
+import { dirname as dirname11, join as join18, resolve as resolve14 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -71993,14 +71999,14 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync8(resolve13(config.dir, ref.file), "utf8");
+      text2 = readFileSync8(resolve14(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
     const namedBy = formatConfigPath(["suites", suite.index, ...ref.at]);
     return fileTemplateProblems(text2, columns, Object.keys(suite.grid)).map((problem) => ({
       code: "template.prompt-file",
-      file: join17(dirname11(config.file), ref.file),
+      file: join18(dirname11(config.file), ref.file),
       line: problem.line,
       col: problem.col,
       path: "",
@@ -72013,7 +72019,7 @@ function promptFileIssues(config, suite, points2, columns) {
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(resolve14(ctx.cwd, name)));
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(resolve15(ctx.cwd, name)));
   if (found2) return found2;
   throw usageError(
     "config.not-found",
@@ -72021,10 +72027,10 @@ function resolveConfigArg(arg, ctx) {
   );
 }
 function namedConfig(arg, ctx) {
-  const path = resolve14(ctx.cwd, arg);
+  const path = resolve15(ctx.cwd, arg);
   if (isFolder2(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(join18(path, name)));
-    if (found2 !== void 0) return join18(arg, found2);
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(join19(path, name)));
+    if (found2 !== void 0) return join19(arg, found2);
     throw usageError(
       "config.not-found",
       `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
@@ -72032,7 +72038,7 @@ function namedConfig(arg, ctx) {
   }
   if (existsSync5(path)) return arg;
   const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync5(resolve14(ctx.cwd, other))) {
+  if (other !== void 0 && existsSync5(resolve15(ctx.cwd, other))) {
     throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
   }
   return arg;
@@ -72209,9 +72215,9 @@ var RunControl = class {
 // src/pipeline/write-failure.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { tmpdir as tmpdir2 } from "node:os";
-import { basename as basename6, join as join19 } from "node:path";
+import { basename as basename6, join as join20 } from "node:path";
 function fallbackPath(path) {
-  return join19(
+  return join20(
     tmpdir2(),
     `evalgate-${process.pid}-${randomBytes3(4).toString("hex")}-${basename6(path)}`
   );
@@ -72356,7 +72362,7 @@ function describeCase(running) {
 // src/pipeline/output-paths.ts
 init_errors();
 import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync2, statSync as statSync5 } from "node:fs";
-import { dirname as dirname12, resolve as resolve15 } from "node:path";
+import { dirname as dirname12, resolve as resolve16 } from "node:path";
 function nothingRun(flag) {
   const what = flag === "--report" ? "the HTML report" : flag === "--junit" ? "the JUnit report" : "the results";
   return `so ${what} could not be written; nothing was run`;
@@ -72364,7 +72370,7 @@ function nothingRun(flag) {
 function checkOutputPaths(outputs, cwd, consequence) {
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
-    const target = outputTarget(resolve15(cwd, path));
+    const target = outputTarget(resolve16(cwd, path));
     if (target.stats?.isCharacterDevice() !== true) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
@@ -72527,7 +72533,7 @@ async function executeRun(args, ctx, reporters = []) {
   warnPinIgnored(pinIgnored, ctx);
   if (resuming !== void 0 && args.resume !== void 0) {
     ctx.stderr.write(resuming.announce(plan));
-    if (realPath(resolve17(ctx.cwd, args.resume)) === realPath(resolve17(ctx.cwd, args.output))) {
+    if (realPath(resolve18(ctx.cwd, args.resume)) === realPath(resolve18(ctx.cwd, args.output))) {
       ctx.stderr.write(
         `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)
 `
@@ -72542,7 +72548,7 @@ async function executeRun(args, ctx, reporters = []) {
   let ran = 0;
   const unwritten = [];
   const fileReport = (path) => ({
-    path: resolve17(ctx.cwd, path),
+    path: resolve18(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path)
@@ -72572,7 +72578,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath = resolve17(ctx.cwd, args.output);
+  const outputPath = resolve18(ctx.cwd, args.output);
   const runArtifact = (o) => marks(
     buildArtifact({
       toolVersion,
@@ -72789,7 +72795,7 @@ function readResults(settings, workspace) {
     return null;
   }
   return {
-    ...located(workspace, artifact.value, resolve18(settings.workingDirectory, settings.config)),
+    ...located(workspace, artifact.value, resolve19(settings.workingDirectory, settings.config)),
     args: []
   };
 }
@@ -72815,7 +72821,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname13(resolve18(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname13(resolve19(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -72824,7 +72830,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve18(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve19(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname13(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
@@ -72847,13 +72853,7 @@ function located(workspace, artifact, configFile) {
   };
 }
 function repositoryRoot(dir, workspace) {
-  for (let current2 = resolve18(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync6(join20(current2, ".git"))) return current2;
-    const parent = dirname13(current2);
-    if (parent === current2) break;
-    current2 = parent;
-  }
-  return workspace;
+  return checkoutRoot(dir) ?? workspace;
 }
 function toRepoPath(root2, path) {
   const rel = relative6(root2, path);
@@ -72865,7 +72865,7 @@ function toRepoPath(root2, path) {
 async function resolveBaseline(settings, octokit, env) {
   if (settings.baseline.kind === "none") return null;
   if (settings.baseline.kind === "file") {
-    if (existsSync7(settings.baseline.path)) return usableBaseline(settings.baseline.path);
+    if (existsSync6(settings.baseline.path)) return usableBaseline(settings.baseline.path);
     warning(
       `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`
     );
@@ -72951,7 +72951,7 @@ function readBaseline2(path) {
 }
 
 // src/action/publish.ts
-import { existsSync as existsSync8 } from "node:fs";
+import { existsSync as existsSync7 } from "node:fs";
 import { relative as relative7 } from "node:path";
 
 // src/github/check-run.ts
@@ -74377,7 +74377,7 @@ async function publishResults(results, settings, octokit, env) {
   const title = `evals: ${identity.label}`;
   const baseline = artifact.comparison === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
   const links = runLinks(env);
-  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative7(settings.workingDirectory, settings.report) : void 0;
+  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync7(settings.report) ? relative7(settings.workingDirectory, settings.report) : void 0;
   const render2 = (marker, maxBytes) => withinBytes(
     (maxChars) => renderMarkdownReport(artifact, {
       title,
@@ -74490,13 +74490,13 @@ function withinBytes(render2, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname14, isAbsolute as isAbsolute7, join as join22, resolve as resolve19 } from "node:path";
+import { dirname as dirname14, isAbsolute as isAbsolute7, join as join22, resolve as resolve20 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve19(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve20(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -74552,7 +74552,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${JSON.stringify(output)} is refused here: the results file is the results input (results: other.json), which the outputs and the report name`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve19(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve20(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -74628,7 +74628,7 @@ async function run(env = process.env) {
     return;
   }
   if (settings.token) setSecret(settings.token);
-  await maskReferencedSecrets(resolve20(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve21(settings.workingDirectory, settings.config), env);
   const budget = new RetryBudget(void 0, settings.retryScale);
   const octokit = settings.token ? createOctokit(settings.token, {
     userAgent: `evalgate/${toolVersion}`,
