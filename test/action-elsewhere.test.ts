@@ -105,7 +105,7 @@ export default ({ testCase }) => {
     assert.match(r.stderr + r.stdout, /evals-results\.json could not be written \(EISDIR/);
     assert.match(
       r.stdout,
-      /^::error::evals: the run finished but its files could not all be written/m,
+      /^::error::evals: the run finished but \S*evals-results\.json could not be written: its complete results are kept at \S+\.tmp/m,
     );
     assert.equal(
       fixture.server.state.comments.get(7)?.length ?? 0,
