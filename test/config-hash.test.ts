@@ -148,8 +148,15 @@ async function resume(dir: string, file: string): Promise<{ code: number; stderr
   });
 }
 
+// The config names a module (fn.mjs), so the partial records what its hash covered, and the
+// refusal can say that the config itself changed, not the module.
 const REFUSED =
-  /part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count\); resuming needs the config the interrupted run used/;
+  /^error: part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}\): since the interrupted run, the config's own data changed \(a value or key of the file, or a non-secret environment variable it refers to\); resuming needs the config and code the interrupted run used\n$/;
+
+// A partial whose recorded parts are not those of its configHash (an earlier evalgate's): what
+// changed cannot be named, only what the hash covers.
+const LEGACY_REFUSED =
+  /^error: part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count\); resuming needs the config the interrupted run used\. Beside the config, the hash covers the module fn\.mjs: if the config is the same, one of those changed since\n$/;
 
 describe('configHash: the meaning of evals.yaml, not its text', () => {
   it('is the same for a config written differently', () => {
@@ -305,7 +312,7 @@ describe('evals run --resume across edits of evals.yaml', () => {
     writeFileSync(join(dir, 'evals.yaml'), `${BASE}# edited\n`);
     const edited = await resume(dir, 'part.json');
     assert.equal(edited.code, 2, edited.stderr);
-    assert.match(edited.stderr, REFUSED);
+    assert.match(edited.stderr, LEGACY_REFUSED);
 
     // The same text: resumed, and the finished shard keeps the hash its sibling records.
     writeFileSync(join(dir, 'evals.yaml'), BASE);
@@ -351,7 +358,7 @@ describe('evals merge across edits of evals.yaml', () => {
     assert.match(merged.stderr, /the inputs ran different configs \(configHash\)/);
     assert.match(
       merged.stderr,
-      /The config's meaning, a prompt or message file it reads, or a non-secret environment variable it refers to, changed between them/,
+      /From s1\.json to s2\.json: the config's own data changed \(a value or key of the file, or a non-secret environment variable it refers to\)\. Merge only/,
     );
   });
 });

@@ -3,7 +3,13 @@
  * serialized for `-o results.json`. Pure: the caller supplies the clock readings and git info.
  */
 import { addUsage } from '../judge/usage.ts';
-import type { ResultsArtifact, RunResult, Usage, Verdict } from '../types/index.ts';
+import type {
+  ConfigHashParts,
+  ResultsArtifact,
+  RunResult,
+  Usage,
+  Verdict,
+} from '../types/index.ts';
 
 /** Everything `buildArtifact` needs; the caller gathers it at the edge (git, config hash, clock). */
 export interface ArtifactInput {
@@ -11,6 +17,8 @@ export interface ArtifactInput {
   /** Path of the config as the user gave it. */
   config: string;
   configHash: string;
+  /** What `configHash` is the hash of, when it covers files; recorded as `configHashParts`. */
+  parts?: ConfigHashParts | undefined;
   git: ResultsArtifact['git'];
   startedAt: Date;
   durationMs: number;
@@ -30,6 +38,7 @@ export function buildArtifact(input: ArtifactInput): ResultsArtifact {
     tool: { name: 'evalgate', version: input.toolVersion },
     config: input.config,
     configHash: input.configHash,
+    ...(input.parts !== undefined ? { configHashParts: input.parts } : {}),
     git: input.git,
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,

@@ -12,6 +12,7 @@
 import { describeRun, runKey } from '../shared/run-key.ts';
 import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
+import { recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
 import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import type {
@@ -215,8 +216,9 @@ export function mergeShards(
   const hashes = groupBy(inputs, (i) => i.artifact.configHash);
   if (hashes.size > 1) {
     const listed = [...hashes].map(([hash, named]) => `${names(named)} ran ${hash}`).join('; ');
+    const why = whyConfigsDiffer([...hashes.values()].map((named) => named[0]!));
     problems.push(
-      `the inputs ran different configs (configHash): ${listed}. The config's meaning, a prompt or message file it reads, or a non-secret environment variable it refers to, changed between them, or a module it loads (a function target, a module evaluator, a pass module, or a local file one of them imports) or the script a command target runs did (comments, formatting, key order, quoting and anchors do not count; an earlier evalgate recorded a hash of the file's text, and one before that did not cover modules and command scripts, so its shards differ from a later one's when the config names any). Merge only shards of one run of the same evals.yaml and code`,
+      `the inputs ran different configs (configHash): ${listed}. ${why}. Merge only shards of one run of the same evals.yaml and code`,
     );
   }
 
@@ -339,6 +341,7 @@ export function mergeShards(
     toolVersion: options.toolVersion,
     config: head.config,
     configHash: head.configHash,
+    parts: recordedParts(head.configHash, head.configHashParts),
     git: head.git,
     startedAt: new Date(startedAt),
     durationMs: Math.max(0, Math.max(...ends) - startedAt),

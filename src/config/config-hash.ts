@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { isMap, isScalar, isSeq, Scalar, type Document } from 'yaml';
 import { canonicalJson } from '../shared/canonical-json.ts';
+import type { ConfigHashParts } from '../types/index.ts';
 import { MAX_ALIAS_COUNT } from './yaml-source.ts';
 
 /**
@@ -117,6 +118,8 @@ export interface ConfigHashes {
    * changed: `["the prompt file prompts/a.md", "the module app/answer.ts and 2 files it imports"]`.
    */
   coveredFiles?: readonly CoveredFiles[];
+  /** What `hash` is the hash of, when it covers files: artifacts record it as `configHashParts`. */
+  hashParts?: ConfigHashParts;
 }
 
 /** Files of one kind a configHash covers beside the config, for messages. */

@@ -1,6 +1,6 @@
 import type { PriceTable } from '../judge/usage.ts';
 import type { CoveredFiles } from './config-hash.ts';
-import type { GateSpec, Threshold } from '../types/index.ts';
+import type { ConfigHashParts, GateSpec, Threshold } from '../types/index.ts';
 
 /** A 1-based position in the config file. */
 export interface Loc {
@@ -40,6 +40,8 @@ export interface LoadedConfig {
   earlierHash?: string;
   /** The files the hash covers beside the config, by kind, for messages (see `ConfigHashes`). */
   coveredFiles?: readonly CoveredFiles[];
+  /** What `hash` is the hash of, when it covers files (see `ConfigHashes`). */
+  hashParts?: ConfigHashParts;
   version: 1;
   defaults: {
     concurrency: number;

@@ -18,13 +18,14 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { hash } from 'node:crypto';
+import { hashOfParts } from '../config/config-hash-parts.ts';
 import { join, relative, sep } from 'node:path';
 import { parseModuleSpec, isModuleSpec } from '../config/module-spec.ts';
 import { promptFileRefs } from '../config/template-check.ts';
 import type { CoveredFiles } from '../config/config-hash.ts';
 import type { LoadedConfig } from '../config/types.ts';
+import type { ConfigHashParts } from '../types/index.ts';
 import { expandGrid } from '../plan/grid.ts';
-import { canonicalJson } from '../shared/canonical-json.ts';
 import { checkoutRoot } from '../shared/checkout-root.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
 import { commandScripts } from '../targets/command-script.ts';
@@ -73,24 +74,25 @@ export async function withCoveredFiles(
     modules: digests(fromDir(graph?.files ?? [], config.dir)),
     scripts: digests(fromDir([...scripts], config.dir)),
   };
-  const earlier = hashOf({ config: config.hash, promptFiles: covered.promptFiles });
-  const current = hashOf({ config: config.hash, ...covered });
+  const earlier = hashOfParts(partsOf({ config: config.hash, promptFiles: covered.promptFiles }));
+  const hashParts = partsOf({ config: config.hash, ...covered });
+  const current = hashOfParts(hashParts);
   const coveredFiles = describeCovered(covered, modules.size);
   return {
     ...config,
     hash: current,
     ...(earlier !== current ? { earlierHash: earlier } : {}),
-    ...(coveredFiles.length > 0 ? { coveredFiles } : {}),
+    ...(coveredFiles.length > 0 ? { coveredFiles, hashParts } : {}),
   };
 }
 
-/** The hash of the config's data and the digests of its files; the data's hash alone without files. */
-function hashOf(record: { config: string } & Record<string, Digests | string>): string {
-  const kinds = Object.entries(record).filter(
-    ([key, value]) => key === 'config' || Object.keys(value).length > 0,
-  );
-  if (kinds.length === 1) return record.config;
-  return hash('sha256', canonicalJson(Object.fromEntries(kinds)), 'hex');
+/** The config's data hash and the kinds of file it names, each present only when it has files. */
+function partsOf(record: { config: string } & Record<string, Digests | string>): ConfigHashParts {
+  return Object.fromEntries(
+    Object.entries(record).filter(
+      ([key, value]) => key === 'config' || Object.keys(value).length > 0,
+    ),
+  ) as unknown as ConfigHashParts;
 }
 
 /** Each file's digest by its name, as given with its absolute path. */

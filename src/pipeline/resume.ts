@@ -84,7 +84,11 @@ export function startResume(
     ...(suites.length > 0 ? { suites } : {}),
     ...(tags.length > 0 ? { tags } : {}),
     ...(shard ? { shard: { index: shard.index, count: shard.count } } : {}),
-    resume: { from: path, configHash: partial.configHash },
+    resume: {
+      from: path,
+      configHash: partial.configHash,
+      ...(partial.configHashParts !== undefined && { configHashParts: partial.configHashParts }),
+    },
   };
   const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);
   // Set by `narrow` when the partial is an earlier evalgate's, whose hash left modules out.

@@ -168,8 +168,8 @@ function selectGrid(
  */
 export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[] {
   if (filters.resume) {
-    const { from, configHash } = filters.resume;
-    const other = otherConfig(from, configHash, config);
+    const { from, configHash, configHashParts } = filters.resume;
+    const other = otherConfig(from, configHash, config, configHashParts);
     if (other !== undefined) {
       return [{ code: 'resume.mismatch', file: from, line: 0, col: 0, path: '', message: other }];
     }

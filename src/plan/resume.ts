@@ -5,8 +5,9 @@
  * holds comes in already read (`ResumeIndex`, see pipeline/resume.ts).
  */
 import { writtenByConfig, type ConfigHashes } from '../config/config-hash.ts';
+import { describeConfigChanges, recordedParts } from '../config/config-hash-parts.ts';
 import { describeRun, runKey } from '../shared/run-key.ts';
-import type { Params, ResultsArtifact } from '../types/index.ts';
+import type { ConfigHashParts, Params, ResultsArtifact } from '../types/index.ts';
 import { describeTagFilter, sameTagFilter } from './tag-filter.ts';
 import type { PlannedRun, RunPlan, SuitePlan } from './types.ts';
 
@@ -39,7 +40,7 @@ export function checkPartial(
     ];
   }
   const problems: string[] = [];
-  const other = otherConfig(name, partial.configHash, config);
+  const other = otherConfig(name, partial.configHash, config, partial.configHashParts);
   if (other !== undefined) problems.push(other);
   const unplanned = partial.runs.filter((r) => r.plan === undefined);
   if (unplanned.length > 0) {
@@ -62,15 +63,25 @@ export function otherConfig(
   name: string,
   writtenBy: string,
   config: ConfigHashes,
+  writtenParts?: ConfigHashParts,
 ): string | undefined {
   if (writtenByConfig(writtenBy, config)) return undefined;
-  // The partial records one hash: which of the covered things changed cannot be told apart.
+  const head = `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}`;
+  // The partial records what its hash covered: what changed since can be named.
+  const before = recordedParts(writtenBy, writtenParts);
+  const changes =
+    before !== undefined
+      ? describeConfigChanges(before, config.hashParts ?? { config: config.hash })
+      : [];
+  if (changes.length > 0) {
+    return `${head}): since the interrupted run, ${changes.join('; ')}; resuming needs the config and code the interrupted run used`;
+  }
   const files = (config.coveredFiles ?? []).map((covered) => covered.phrase);
   const covered =
     files.length > 0
       ? `. Beside the config, the hash covers ${files.join('; ')}: if the config is the same, one of those changed since`
       : '';
-  return `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used${covered}`;
+  return `${head}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used${covered}`;
 }
 
 /** What an interrupted artifact holds, as far as planning its resumption needs it. */

@@ -5,7 +5,13 @@
  * the engine's suites.
  */
 import type { Shard } from './shard.ts';
-import type { GateSpec, Params, PreparedCase, TestsetInfo } from '../types/index.ts';
+import type {
+  ConfigHashParts,
+  GateSpec,
+  Params,
+  PreparedCase,
+  TestsetInfo,
+} from '../types/index.ts';
 
 /** Narrowing of a run chosen on the command line (`--suite`, `--tag`, `--grid k=v`, `--shard`). */
 export interface RunFilters {
@@ -19,9 +25,10 @@ export interface RunFilters {
    * `--resume FILE`: the interrupted run this one finishes, which only the config that wrote it
    * may resume: the `configHash` it records is the config's hash, or (written by an earlier
    * evalgate) the hash of its text. Checked first, with the other filters: the suites the
-   * partial ran are filled into `suites`, and another config would not have them.
+   * partial ran are filled into `suites`, and another config would not have them. Its
+   * `configHashParts`, when recorded, let a refusal name what changed.
    */
-  resume?: { from: string; configHash: string };
+  resume?: { from: string; configHash: string; configHashParts?: ConfigHashParts };
 }
 
 /** A suite's testset as read: every case in file order, and where it came from. */

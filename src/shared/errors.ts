@@ -32,16 +32,16 @@ export function formatIssue(issue: Issue): string {
 
 /**
  * Whether `message` names `file` as its subject (`base.json: no such results file`, `--resume
- * base.json is not …`): then a problem with the whole file is not printed after the file a
- * second time. A file name that is merely a word of the message (a file `a` in "not a valid")
- * does not count.
+ * base.json is not …`, `partial.json was written by …`): then a problem with the whole file is
+ * not printed after the file a second time. A file name that is merely a word of the message (a
+ * file `a` in "not a valid") does not count.
  */
 function namesFile(message: string, file: string): boolean {
   const at = (from: number): number => message.indexOf(file, from);
   for (let i = at(0); i !== -1; i = at(i + 1)) {
     const before = i === 0 || message[i - 1] === ' ';
     const after = message.slice(i + file.length);
-    if (before && (after.startsWith(':') || after.startsWith(' is '))) return true;
+    if (before && [':', ' is ', ' was '].some((next) => after.startsWith(next))) return true;
   }
   return false;
 }

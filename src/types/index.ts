@@ -355,11 +355,29 @@ export interface RunPlan {
   agreement?: Record<string, AgreementSpec>;
 }
 
+/**
+ * The input of a configHash that covers files (pipeline/config-files-hash.ts): the hash of the
+ * config's data as written (with the non-secret environment values it refers to), and the
+ * sha256 of each covered file by kind, keyed by its path from the config's folder (`null`: the
+ * file could not be read). configHash is the sha256 of the canonical JSON of this object.
+ */
+export interface ConfigHashParts {
+  config: string;
+  promptFiles?: Record<string, string | null>;
+  modules?: Record<string, string | null>;
+  scripts?: Record<string, string | null>;
+}
+
 export interface ResultsArtifact {
   schemaVersion: 1;
   tool: { name: 'evalgate'; version: string };
   config: string;
   configHash: string;
+  /**
+   * What `configHash` is the hash of, when it covers files beside the config: the hash of the
+   * config's own data and each covered file's digest, so a refusal can name what changed.
+   */
+  configHashParts?: ConfigHashParts;
   git: { sha: string | null; ref: string | null } | null;
   startedAt: string;
   durationMs: number;
