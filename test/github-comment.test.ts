@@ -111,16 +111,17 @@ describe('upsertStickyComment', () => {
     assert.equal(comments()[1]?.user.login, 'alice');
   });
 
-  it('updates the newest of several own marker comments', async () => {
-    botComment(`${MARKER}\nolder`);
+  it('updates the newest of several own marker comments and deletes the older one', async () => {
+    const older = botComment(`${MARKER}\nolder`);
     botComment('unrelated');
     const newest = botComment(`${MARKER}\nnewer`);
     const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: newest.html_url, action: 'updated' });
     assert.deepEqual(
       comments().map((comment) => comment.body),
-      [`${MARKER}\nolder`, 'unrelated', `${MARKER}\nnew`],
+      ['unrelated', `${MARKER}\nnew`],
     );
+    assert.equal(github.calls('DELETE', new RegExp(`/issues/comments/${older.id}$`)).length, 1);
   });
 
   it('pages through more than 100 comments and finds the marker on page 3', async () => {

@@ -11,7 +11,7 @@ import { relative } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
-import { upsertStickyComment } from '../github/comment.ts';
+import { upsertStickyComment, type RunStamp } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
 import {
@@ -116,11 +116,19 @@ export async function publishResults(
       { owner, repo, issueNumber: prNumber },
       identity.marker,
       render(identity.marker, REPORT_MAX_BYTES.comment),
+      runStamp(env),
     );
-    if (posted.ok) {
+    if (!posted.ok) failures.push(posted.failure);
+    else if (posted.action === 'kept-newer') {
+      commentUrl = posted.url;
+      const { id, attempt } = posted.newer;
+      core.info(
+        `evalgate: left the PR comment ${posted.url} as it is: a later workflow run (${id}, attempt ${attempt}) reported there; this run's report is in the job summary${settings.checkRun ? ' and its check run' : ''}`,
+      );
+    } else {
       commentUrl = posted.url;
       core.info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
-    } else failures.push(posted.failure);
+    }
   }
   // The annotations a wanted check run does not carry: all of them without a token, those of a
   // failed create, or those after the last update that went through. With `check-run: false`
@@ -158,6 +166,15 @@ export async function publishResults(
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
+}
+
+/** The workflow run this step belongs to (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT), when Actions says. */
+function runStamp(env: NodeJS.ProcessEnv): RunStamp | undefined {
+  const id = Number(env.GITHUB_RUN_ID);
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
+  return Number.isSafeInteger(id) && id > 0 && Number.isSafeInteger(attempt) && attempt > 0
+    ? { id, attempt }
+    : undefined;
 }
 
 /** Whether `run` ends the step with the verdict line, `core.setFailed`: one error annotation. */

@@ -14,9 +14,23 @@ export interface CommentTarget {
   issueNumber: number;
 }
 
-/** What {@link upsertStickyComment} did, or why it could not. */
+/**
+ * Which workflow run wrote a report: a later run of a workflow has a larger id, a re-run of one
+ * a larger attempt. Written into the comment, so that a run that finishes late (started for an
+ * older push) does not replace the report of a later run on the pull request.
+ */
+export interface RunStamp {
+  id: number;
+  attempt: number;
+}
+
+/**
+ * What {@link upsertStickyComment} did, or why it could not. `kept-newer`: the comment holds a
+ * later run's report (`newer`), which is left as it is.
+ */
 export type StickyCommentResult =
   | { ok: true; url: string; action: 'created' | 'updated' }
+  | { ok: true; url: string; action: 'kept-newer'; newer: RunStamp }
   | { ok: false; failure: ReportingFailure };
 
 /** Creating or editing an issue comment on a pull request needs this workflow permission. */
@@ -44,6 +58,11 @@ type Author = { kind: 'user'; login: string } | { kind: 'any-bot' };
  * line prepended when it does not start with it. Keeping `body` under GitHub's 65,536
  * characters is the caller's job.
  *
+ * With `run`, the comment's second line says which workflow run wrote it, and a comment a later
+ * run wrote is left as it is (`kept-newer`): a run started for an older push that finishes last
+ * does not put its report over the newer one. Two runs that list the comments at the same
+ * instant can still both write; the later write wins then.
+ *
  * @param marker one line unlikely to appear by chance, e.g. `<!-- evalgate-report config="evals.yaml" job="test" -->`.
  */
 export async function upsertStickyComment(
@@ -51,12 +70,19 @@ export async function upsertStickyComment(
   target: CommentTarget,
   marker: string,
   body: string,
+  run?: RunStamp,
 ): Promise<StickyCommentResult> {
   // An empty marker would match every comment we ever wrote: a bug in the caller.
   if (marker.trim() === '' || /[\r\n]/.test(marker)) {
     throw new Error('upsertStickyComment: the marker must be one non-empty line');
   }
-  const text = firstLine(body) === marker ? body : `${marker}\n${body}`;
+  const withMarker = firstLine(body) === marker ? body : `${marker}\n${body}`;
+  const text = run === undefined ? withMarker : withSecondLine(withMarker, stampLine(run));
+  /** The comment's report is a later run's than this one: it stays. */
+  const newerThanOurs = (comment: { body?: string }): RunStamp | undefined => {
+    const stamp = stampOf(comment.body ?? '');
+    return run !== undefined && stamp !== undefined && later(stamp, run) ? stamp : undefined;
+  };
   const { owner, repo, issueNumber } = target;
 
   const self = await tokenAuthor(octokit);
@@ -73,10 +99,11 @@ export async function upsertStickyComment(
         issue_number: issueNumber,
         per_page: 100,
       });
-      // Newest first by id rather than by list position: ids only grow, list order is GitHub's.
+      // The latest run's report first, then the newest by id rather than by list position: ids
+      // only grow, list order is GitHub's.
       const mine = comments
         .filter((c) => firstLine(c.body ?? '') === marker && wroteIt(self.author, c.user))
-        .sort((a, b) => b.id - a.id);
+        .sort((a, b) => byRun(stampOf(b.body ?? ''), stampOf(a.body ?? '')) || b.id - a.id);
       return { ok: true, mine };
     } catch (error) {
       return {
@@ -90,6 +117,9 @@ export async function upsertStickyComment(
   if (!listed.ok) return listed;
   const candidates = listed.mine;
   for (const [index, candidate] of candidates.entries()) {
+    const newer = newerThanOurs(candidate);
+    if (newer !== undefined)
+      return { ok: true, url: candidate.html_url, action: 'kept-newer', newer };
     try {
       const { data } = await octokit.rest.issues.updateComment({
         owner,
@@ -141,6 +171,9 @@ export async function upsertStickyComment(
   const [newest, ...older] = after.ok ? after.mine : [];
   if (newest === undefined) return { ok: true, url: created.html_url, action: 'created' };
   await removeDuplicates(octokit, target, older);
+  // A later run created its comment while this one did: its report is the one to keep.
+  const newer = newerThanOurs(newest);
+  if (newer !== undefined) return { ok: true, url: newest.html_url, action: 'kept-newer', newer };
   if (newest.id === created.id && 'body' in newest && newest.body === text) {
     return { ok: true, url: created.html_url, action: 'created' };
   }
@@ -178,6 +211,35 @@ async function removeDuplicates(
       // gone already, or not ours to delete: the newest comment is current either way
     }
   }
+}
+
+/** `text` with `line` inserted after its first line. */
+function withSecondLine(text: string, line: string): string {
+  const end = text.indexOf('\n');
+  return end === -1 ? `${text}\n${line}` : `${text.slice(0, end)}\n${line}${text.slice(end)}`;
+}
+
+/** The comment's second line, which says which run wrote it. */
+function stampLine(run: RunStamp): string {
+  return `<!-- evalgate-run ${run.id}.${run.attempt} -->`;
+}
+
+/** The run a comment's second line names; undefined for a comment written without one. */
+function stampOf(text: string): RunStamp | undefined {
+  const match = /^[^\n]*\n<!-- evalgate-run (\d+)\.(\d+) -->\r?(?:\n|$)/.exec(text);
+  return match ? { id: Number(match[1]), attempt: Number(match[2]) } : undefined;
+}
+
+/** Whether `a` is a later run (or re-run) than `b`. */
+function later(a: RunStamp, b: RunStamp): boolean {
+  return a.id > b.id || (a.id === b.id && a.attempt > b.attempt);
+}
+
+/** Sort order of stamps, a missing one (an earlier evalgate's comment) before every run. */
+function byRun(a: RunStamp | undefined, b: RunStamp | undefined): number {
+  if (a === undefined || b === undefined)
+    return (a === undefined ? 0 : 1) - (b === undefined ? 0 : 1);
+  return later(a, b) ? 1 : later(b, a) ? -1 : 0;
 }
 
 /** The comment's first line, without a carriage return GitHub may have stored with it. */

@@ -1,7 +1,7 @@
 /**
- * A loopback proxy in front of the fake GitHub (`github-server.ts`) for what that fake does not
- * do, without editing it: DELETE of an issue comment, a write GitHub stores but whose answer is
- * lost (502), and a request that is never answered. Everything else is forwarded unchanged.
+ * A loopback proxy in front of the fake GitHub (`github-server.ts`) for the faults of a network
+ * between: a write GitHub stores but whose answer is lost (502), and a request that is never
+ * answered. Everything else is forwarded unchanged.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,17 +37,6 @@ export async function startGitHubProxy(server: GitHubServer): Promise<GitHubProx
       const rule = rules.find((r) => r.remaining > 0 && r.method === method && r.path.test(path));
       if (rule) rule.remaining -= 1;
       if (rule?.what === 'hang') return; // never answered; close() drops the connection
-      const deleted = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path);
-      if (method === 'DELETE' && deleted) {
-        for (const [issue, list] of server.state.comments) {
-          server.state.comments.set(
-            issue,
-            list.filter((c) => c.id !== Number(deleted[1])),
-          );
-        }
-        res.writeHead(204).end();
-        return;
-      }
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(
           (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',

@@ -182,11 +182,16 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const comment = findComment(Number(match[1]));
       if (!comment) return error(404, 'Not Found', `${DOCS}/issues/comments`);
       if (method === 'GET') return { status: 200, body: commentJson(comment) };
+      // An installation token edits or deletes only what its own app wrote.
+      if (state.token.kind !== 'user' && comment.user.login !== tokenUser().login) {
+        return error(403, DEFAULT_MESSAGES[403] ?? '', `${DOCS}/issues/comments`);
+      }
+      if (method === 'DELETE') {
+        const list = [...state.comments.values()].find((listed) => listed.includes(comment));
+        list?.splice(list.indexOf(comment), 1);
+        return { status: 204, body: Buffer.alloc(0) };
+      }
       if (method === 'PATCH') {
-        // An installation token edits only what its own app wrote.
-        if (state.token.kind !== 'user' && comment.user.login !== tokenUser().login) {
-          return error(403, DEFAULT_MESSAGES[403] ?? '', `${DOCS}/issues/comments`);
-        }
         const problem = commentBodyProblem(body);
         if (problem) return problem;
         comment.body = (body as { body: string }).body;
