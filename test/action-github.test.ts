@@ -76,7 +76,8 @@ describe('the sticky comment', () => {
     assert.equal(ofB?.updated_at, ofB?.created_at);
     // The output is shown, but never as a line of its own that could pass for a marker.
     assert.ok(ofA?.body.includes(planted));
-    const lines = (ofA?.body ?? '').split('\n').slice(1);
+    const [stamp, ...lines] = (ofA?.body ?? '').split('\n').slice(1);
+    assert.equal(stamp, '<!-- evalgate-run 42.1 -->', 'the run that wrote it, under the marker');
     assert.ok(lines.every((line) => !line.startsWith('<!--')));
   });
 });
