@@ -27,7 +27,12 @@ import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
 import { argumentIssues, argumentsError, type UncheckedArguments } from './check-arguments.ts';
 import { evaluatorWithGridPoint, withGridPoint } from './grid-context.ts';
 import { attachSdkContext, type SuiteJudgeSettings } from './sdk-context.ts';
-import { printAroundProgress, sharedProgressBoard, summaryWidth } from './sdk-terminal.ts';
+import {
+  printAroundProgress,
+  sharedProgressBoard,
+  sharedProgressGroup,
+  summaryWidth,
+} from './sdk-terminal.ts';
 
 /** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
 export interface RunTestSuiteArgs<TCase, TOutput> {
@@ -154,12 +159,15 @@ export async function runTestSuite<TCase, TOutput>(
   // memory already, and its results are the point of the call.
   const log = new MemoryCaseLog();
   const errIsTTY = Boolean(process.stderr.isTTY);
+  const githubActions = process.env.GITHUB_ACTIONS === 'true';
   // Concurrent calls share the terminal: each one's progress is named by its suite, and on a
-  // terminal drawn on the one live line they share (see sdk-terminal.ts).
+  // terminal drawn on the one live line they share, in a GitHub Actions log written into the one
+  // group they share (see sdk-terminal.ts).
   const progress = {
     name: 'progress' as const,
     label: args.id,
     ...(errIsTTY ? { board: sharedProgressBoard() } : {}),
+    ...(!errIsTTY && githubActions ? { group: sharedProgressGroup() } : {}),
   };
   const reporters = createReporters(
     [
@@ -176,7 +184,7 @@ export async function runTestSuite<TCase, TOutput>(
       errIsTTY,
       color: useColor({ env: process.env, stdout: process.stdout }),
       width: summaryWidth(process.stdout, process.env),
-      githubActions: process.env.GITHUB_ACTIONS === 'true',
+      githubActions,
     },
   );
   const artifact = await execute([spec as unknown as SuiteSpec], {

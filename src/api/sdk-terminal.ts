@@ -2,12 +2,20 @@
  * The terminal `runTestSuite` prints to, shared by every call in the process: suites run
  * concurrently (`await Promise.all([runTestSuite(a), runTestSuite(b)])`) write to the same
  * stderr and stdout, so on a terminal their progress shares one live line that names each suite,
- * and whatever else they print clears that line first. This is the SDK's edge: it reads
- * `process.stdout`, `process.stderr` and `COLUMNS`, so nothing below it does.
+ * and whatever else they print clears that line first; in a GitHub Actions log their progress
+ * lines share one `::group::` (groups do not nest), and whatever else they print closes it first.
+ * This is the SDK's edge: it reads `process.stdout`, `process.stderr` and `COLUMNS`, so nothing
+ * below it does.
  */
-import { createProgressBoard, type ProgressBoard } from '../report/progress.ts';
+import {
+  createProgressBoard,
+  createProgressGroup,
+  type ProgressBoard,
+  type ProgressGroup,
+} from '../report/progress.ts';
 
 let board: ProgressBoard | undefined;
+let group: ProgressGroup | undefined;
 
 /** The live line of every `runTestSuite` progress on this process's stderr (a terminal). */
 export function sharedProgressBoard(): ProgressBoard {
@@ -19,14 +27,25 @@ export function sharedProgressBoard(): ProgressBoard {
 }
 
 /**
+ * The log group of every `runTestSuite` progress on this process's stderr under GitHub Actions
+ * (not a terminal).
+ */
+export function sharedProgressGroup(): ProgressGroup {
+  group ??= createProgressGroup((text) => process.stderr.write(text));
+  return group;
+}
+
+/**
  * Writes `text` to `stream`; on a terminal with progress drawn, the live line is cleared first
  * and redrawn after, so that a suite's summary does not start in the middle of another's
- * progress.
+ * progress. In a GitHub Actions log, the progress group is closed first, so that a suite's
+ * summary is not folded away with the progress lines of the suites still running.
  */
 export function printAroundProgress(stream: NodeJS.WriteStream, text: string): boolean {
-  if (!process.stderr.isTTY || board === undefined) return stream.write(text);
+  const around = process.stderr.isTTY ? board : group;
+  if (around === undefined) return stream.write(text);
   let written = true;
-  board.print(() => {
+  around.print(() => {
     written = stream.write(text);
   });
   return written;

@@ -1,8 +1,9 @@
 /**
  * Live progress while `evals run` works: counts, pass/fail so far and an ETA. On a terminal one
  * line is redrawn in place; elsewhere (CI logs) a plain line is written every few seconds, folded
- * into a `::group::` under GitHub Actions. Output goes through the injected `write`, time through
- * the injected `now`, so this module touches no stream and tests need no real clock.
+ * into a `::group::` under GitHub Actions (one group shared by concurrent runs, see
+ * `createProgressGroup`). Output goes through the injected `write`, time through the injected
+ * `now`, so this module touches no stream and tests need no real clock.
  */
 import type { Reporter } from './reporter.ts';
 import { formatCount } from './labels.ts';
@@ -30,6 +31,11 @@ export interface ProgressOptions {
    * this reporter redraws its own line through `write`.
    */
   board?: ProgressBoard;
+  /**
+   * Under GitHub Actions in a log, the group several reporters share (see `createProgressGroup`);
+   * absent: this reporter opens and closes its own group through `write`.
+   */
+  group?: ProgressGroup;
 }
 
 /**
@@ -95,6 +101,70 @@ export function createProgressBoard(
   };
 }
 
+/**
+ * One GitHub Actions log group shared by the periodic lines of several runs at once (concurrent
+ * `runTestSuite` calls): GitHub does not nest groups, so runs opening their own would close each
+ * other's. Each line names its run (its label); the group opens at the first periodic line of
+ * any run and closes when the last run in flight stops, or earlier when other output is written
+ * (`print`): a run's `done` line, a summary or a note is never folded into the group, and the
+ * next periodic line opens it again. Every `::group::` is closed before the next one opens.
+ */
+export interface ProgressGroup {
+  /**
+   * A run starts: `title` is its group's title (`evals progress: LABEL`), used as long as no
+   * other run has been in flight beside it, so that one run alone prints as it would without a
+   * shared group; runs that overlap share `evals progress`.
+   */
+  join(lane: object, title: string): void;
+  /** Writes `line` (one periodic line, with its newline) inside the group, opening it first. */
+  line(lane: object, line: string): void;
+  /** Runs `write` (other output to the log) with the group closed. */
+  print(write: () => void): void;
+  /** A run stops; the group closes when none is left in flight. */
+  leave(lane: object): void;
+}
+
+/** The title of a group shared by several runs. */
+const SHARED_GROUP_TITLE = 'evals progress';
+
+/** Creates a group writing its `::group::` and `::endgroup::` markers and lines through `write`. */
+export function createProgressGroup(write: (text: string) => void): ProgressGroup {
+  // The runs in flight: each one's own title, and whether it has been alone since it started.
+  const runs = new Map<object, { title: string; alone: boolean }>();
+  // The open group's title; `undefined` when none is open.
+  let open: string | undefined;
+  const emit = silentOnFailure(write);
+  const close = (): void => {
+    if (open !== undefined) emit('::endgroup::\n');
+    open = undefined;
+  };
+  return {
+    join(lane, title) {
+      for (const run of runs.values()) run.alone = false;
+      runs.set(lane, { title, alone: runs.size === 0 });
+    },
+    line(lane, line) {
+      const run = runs.get(lane);
+      const title = run?.alone === true ? run.title : SHARED_GROUP_TITLE;
+      // A group titled for one run alone must not hold another's lines, nor its shared ones.
+      if (open !== title) {
+        close();
+        open = title;
+        emit(`::group::${title}\n`);
+      }
+      emit(line);
+    },
+    print(writeOut) {
+      close();
+      writeOut();
+    },
+    leave(lane) {
+      runs.delete(lane);
+      if (runs.size === 0) close();
+    },
+  };
+}
+
 /** The progress reporter, which also knows how to clean up after itself. */
 export type ProgressReporter = Reporter & {
   /**
@@ -122,6 +192,9 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   const { write, isTTY, now, board } = options;
   const name = options.label === undefined ? '' : printable(options.label);
   const label = name === '' ? '' : `${name}  `;
+  const groupTitle = `evals progress${options.label === undefined ? '' : `: ${name}`}`;
+  // A shared group (several runs in one log) replaces the run's own group.
+  const group = !isTTY && options.githubActions === true ? options.group : undefined;
   const lane = {};
   const intervalMs = Math.max(1, options.intervalMs ?? DEFAULT_INTERVAL_MS);
 
@@ -165,11 +238,13 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
 
   const periodic = (at: number): void => {
     lastLineAt = at;
+    if (group !== undefined) {
+      group.line(lane, `${statusLine(at)}\n`);
+      return;
+    }
     if (options.githubActions && !groupOpen) {
       groupOpen = true;
-      emit(
-        `::group::evals progress${options.label === undefined ? '' : `: ${printable(options.label)}`}\n`,
-      );
+      emit(`::group::${groupTitle}\n`);
     }
     emit(`${statusLine(at)}\n`);
   };
@@ -195,6 +270,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
       if (isTTY) {
         draw(startedAt);
       } else if (!stopped && total > 0) {
+        group?.join(lane, groupTitle);
         stopTimer();
         timer = setInterval(onTimer, intervalMs);
         // Progress must never keep the process alive after the run ends.
@@ -239,9 +315,14 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
         return;
       }
       if (groupOpen) emit('::endgroup::\n');
-      emit(
-        `done ${label}${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}\n`,
-      );
+      const last = `done ${label}${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}\n`;
+      if (group === undefined) {
+        emit(last);
+        return;
+      }
+      // The done line is written at once, outside any group (the shared one is closed first).
+      group.leave(lane);
+      group.print(() => emit(last));
     },
   };
 }

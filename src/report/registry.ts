@@ -83,7 +83,7 @@ export const reporterKinds = {
 };
 
 /** Progress's options: the run's name on its lines, and the live line it shares (`runTestSuite`). */
-export type ProgressSpec = Pick<ProgressOptions, 'label' | 'board'>;
+export type ProgressSpec = Pick<ProgressOptions, 'label' | 'board' | 'group'>;
 
 /** The summary's options: a line before it, and the results file its last line points at. */
 export type SummarySpec = {
