@@ -29,6 +29,11 @@ function post(report: string, run: RunStamp): ReturnType<typeof upsertStickyComm
   return upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\n${report}`, run);
 }
 
+/** What upsertStickyComment answers when it leaves `comment`, run 101's report, as it is. */
+function keptRun101(comment: StoredComment): unknown {
+  return { ok: true, url: comment.html_url, action: 'kept-newer', newer: { id: 101, attempt: 1 } };
+}
+
 describe('the sticky comment and the run that wrote it', () => {
   it('writes the run on its second line, under the marker', async () => {
     const result = await post('report', { id: 500, attempt: 2 });
@@ -47,12 +52,7 @@ describe('the sticky comment and the run that wrote it', () => {
     const later = writtenBy({ id: 101, attempt: 1 }, 'new push');
     const before = later.body;
     const result = await post('old push', { id: 100, attempt: 1 });
-    assert.deepEqual(result, {
-      ok: true,
-      url: later.html_url,
-      action: 'kept-newer',
-      newer: { id: 101, attempt: 1 },
-    });
+    assert.deepEqual(result, keptRun101(later));
     assert.equal(later.body, before);
     assert.equal(comments().length, 1);
     assert.equal(github.calls('PATCH', /\/issues\/comments\/\d+$/).length, 0);
@@ -98,12 +98,7 @@ describe('the sticky comment and the run that wrote it', () => {
     // The first listing is read before the later run's comment is stored: this run creates one.
     github.server.failNext('GET', /\/issues\/7\/comments$/, 200, 1, []);
     const result = await post('old push', { id: 100, attempt: 1 });
-    assert.deepEqual(result, {
-      ok: true,
-      url: later.html_url,
-      action: 'kept-newer',
-      newer: { id: 101, attempt: 1 },
-    });
+    assert.deepEqual(result, keptRun101(later));
     assert.equal(github.calls('POST', /\/comments$/).length, 1);
     // This run's copy is deleted again: one comment, the later run's.
     assert.deepEqual(
