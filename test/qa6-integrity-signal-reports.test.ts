@@ -1,12 +1,12 @@
 /**
  * A second Ctrl-C while `--junit` and `--report` are being written, after the artifact: the
- * run quits, and says which files it did not write and how to make the report from the results
+ * run quits, and says which files it did not write and how to make both reports from the results
  * it kept (exit 130: the run ended short of what it was asked to write). The JUnit target is a
  * FIFO nobody reads, so its write waits for as long as the test wants: no timing involved.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
@@ -84,7 +84,7 @@ function twoSignalsDuringReports(dir: string) {
 }
 
 describe('a second Ctrl-C while the reports are written after the artifact', () => {
-  it('names the files left unwritten and the command that makes the report; exit 130', async () => {
+  it('names the files left unwritten and the command that makes both reports; exit 130', async () => {
     const dir = project();
     const r = await evals(
       ['run', '-o', 'out.json', '--junit', 'junit.xml', '--report', 'report.html'],
@@ -94,19 +94,24 @@ describe('a second Ctrl-C while the reports are written after the artifact', () 
     assert.equal(r.code, 130, r.stderr);
     assert.match(
       r.stderr,
-      /quit at the second signal; the results are written to out\.json; not written: junit\.xml \(--junit\), report\.html \(--report\); make the HTML report from them with: evals report out\.json -o report\.html; the JUnit report is written only by a run/,
+      /quit at the second signal; the results are written to out\.json; not written: junit\.xml \(--junit\), report\.html \(--report\); make the HTML and JUnit reports from them with: evals report out\.json -o report\.html --junit junit\.xml\n/,
     );
     const artifact = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as ResultsArtifact;
     assert.equal(artifact.interrupted, false);
     assert.equal(artifact.runs[0]?.cases.length, 3);
     assert.equal(existsSync(join(dir, 'report.html')), false);
 
-    // The command it printed makes the report from the kept results.
-    const command = /make the HTML report from them with: (.+?);/.exec(r.stderr)?.[1];
+    // The command it printed makes both reports from the kept results (the FIFO the JUnit
+    // report waited on is gone: the command writes a file in its place).
+    const command = /make the HTML and JUnit reports from them with: (.+)\n/.exec(r.stderr)?.[1];
     assert.ok(command !== undefined, r.stderr);
+    rmSync(join(dir, 'junit.xml'));
     const made = await evals(command.split(' ').slice(1), dir);
     assert.equal(made.code, 0, made.stderr);
     assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<html/i);
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    assert.match(junit, /<testsuite name="s" tests="3" failures="0" errors="0"/);
+    assert.equal(junit.match(/<testcase /g)?.length, 3);
   });
 
   it('after an interrupt mid-run, it also prints the command that finishes the run', async () => {

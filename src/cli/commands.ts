@@ -158,7 +158,7 @@ export const COMPARE = {
   footer: ['Exit codes: 0 no significant regression · 1 a regression · 2 bad input.'],
 } satisfies CommandSpec;
 
-/** `evals merge SHARD.json… -o FILE` */
+/** `evals merge SHARD.json… -o FILE [--junit FILE]` */
 export const MERGE = {
   name: 'evals merge',
   summary: "Combine the artifacts of evals run --shard i/n into the whole run's artifact",
@@ -174,6 +174,11 @@ export const MERGE = {
       value: 'FILE',
       help: 'Merged artifact path (default: evals-results.json)',
     },
+    junit: {
+      type: 'string',
+      value: 'FILE',
+      help: "Also write the merged run's JUnit XML report, after the merged artifact (the same XML evals report makes from that artifact with --junit)",
+    },
     'allow-partial': {
       type: 'boolean',
       help: 'Merge what is there; the result is marked interrupted and fails',
@@ -181,7 +186,7 @@ export const MERGE = {
     help: HELP,
   },
   footer: [
-    'Exit codes: 0 verdict pass · 1 verdict fail · 2 inputs or -o refused (nothing merged) · 3 the merge finished but -o could not be written (the message says where the artifact was kept).',
+    'Exit codes: 0 verdict pass · 1 verdict fail · 2 inputs, -o or --junit refused (nothing merged) · 3 the merge finished but -o or --junit could not be written (one line per file says where it was kept; when only --junit failed, the merged artifact is written and, if the JUnit file was kept nowhere, the line gives the evals report command that makes it).',
   ],
 } satisfies CommandSpec;
 
@@ -224,30 +229,37 @@ export const SHOW = {
   footer: ['Exit codes: 0 printed (also when no case matches a status flag) · 2 bad input.'],
 } satisfies CommandSpec;
 
-/** `evals report RESULTS.json -o report.html` */
+/** `evals report RESULTS.json [-o report.html] [--junit FILE]` */
 export const REPORT = {
   name: 'evals report',
-  summary: 'Write a self-contained HTML report of a results artifact',
+  summary: 'Write the self-contained HTML report or the JUnit XML of a results artifact',
   positionals: { names: 'RESULTS.json', what: 'one results file', min: 1, max: 1 },
   about: [
     'Writes one HTML file that opens from disk with no network: the verdict and gate conditions, a grid matrix per suite, charts (score distribution per evaluator, pass rate per grid point, the baseline comparison with confidence intervals, flaky cases) and a case table that filters, sorts and searches, with each case in detail (inputs, output, expected and their diff, every evaluation with its reason, model calls).',
+    'With --junit FILE, writes the JUnit XML report evals run --junit would have written for the same run (for a merged artifact of shards, or when a run did not write it); given without -o, only the JUnit report is written, no HTML.',
   ],
   options: {
     output: {
       type: 'string',
       short: 'o',
-      default: 'report.html',
       value: 'FILE',
-      help: 'Where to write the report (default: report.html)',
+      help: 'Where to write the HTML report (default: report.html; with --junit and no -o, no HTML report is written)',
+    },
+    junit: {
+      type: 'string',
+      value: 'FILE',
+      help: 'Write the JUnit XML report of the results (one <testsuite> per suite and grid point); alone, instead of the HTML report',
     },
     baseline: {
       type: 'string',
       value: 'FILE',
-      help: 'Compare with an earlier results artifact (as evals compare BASE RESULTS.json); without it, the comparison the run embedded, if any, is shown',
+      help: 'Compare with an earlier results artifact (as evals compare BASE RESULTS.json) in the HTML report; without it, the comparison the run embedded, if any, is shown. Refused with --junit and no -o',
     },
     help: HELP,
   },
-  footer: ['Exit codes: 0 written · 2 bad input or the file cannot be written.'],
+  footer: [
+    'Exit codes: 0 written · 2 bad input, or an output path that can never be written, or -o or --junit naming the results file (nothing written) · 3 the disk would not take a file (one line names it and the cause; it is left as it was, and the other report, if asked for, is still written).',
+  ],
 } satisfies CommandSpec;
 
 /** `evals override RESULTS.json --case ID --evaluator EVAL --score N` */

@@ -180,6 +180,7 @@ async function dispatch(
           {
             inputs: positionals,
             output: values.output,
+            ...(values.junit !== undefined ? { junit: values.junit } : {}),
             allowPartial: values['allow-partial'] === true,
           },
           ctx,

@@ -1,7 +1,8 @@
 /**
- * `evals merge A.json B.json … -o all.json [--allow-partial]`: the shard artifacts of
- * `evals run --shard i/n` combined into the artifact of the whole run (src/merge/merge.ts),
- * written atomically, with its summary printed and its verdict as exit code, like `evals run`.
+ * `evals merge A.json B.json … -o all.json [--junit FILE] [--allow-partial]`: the shard
+ * artifacts of `evals run --shard i/n` combined into the artifact of the whole run
+ * (src/merge/merge.ts), written atomically, then its JUnit XML if asked for, with its summary
+ * printed and its verdict as exit code, like `evals run`.
  */
 import { resolve } from 'node:path';
 import { UsageError, usageError } from '../shared/errors.ts';
@@ -16,29 +17,41 @@ import { useColor, type CommandContext } from '../pipeline/context.ts';
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { describeWriteFailure, fallbackPath } from '../pipeline/write-failure.ts';
 import { writeReport, type WriteFailure } from '../report/file-reports.ts';
+import { junitChunks, rereadableCases } from '../report/junit.ts';
+import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import { plural } from '../report/labels.ts';
+import { shellWord } from '../pipeline/pending-reports.ts';
 import { runTotals } from '../report/totals.ts';
 
 export interface MergeArgs {
   inputs: string[];
   output: string;
+  /** Where to write the merged run's JUnit XML report, if anywhere. */
+  junit?: string;
   allowPartial: boolean;
 }
 
 /**
  * Merges, writes and reports; returns the exit code (0 pass, 1 fail, 3 when the merged artifact
- * could not be written; problems with the inputs and a refused `-o` are thrown).
+ * or its JUnit report could not be written; problems with the inputs and a refused `-o` or
+ * `--junit` are thrown).
  */
 export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promise<number> {
-  checkOutputPaths([{ flag: '-o', path: args.output }], ctx.cwd, 'so nothing was merged');
-  // The inputs are read while the output is written: writing over one would lose its cases.
-  const output = realPath(resolve(ctx.cwd, args.output));
-  const input = args.inputs.find((name) => realPath(resolve(ctx.cwd, name)) === output);
-  if (input !== undefined) {
-    throw usageError(
-      'cli.output',
-      `-o ${args.output}: one of the files to merge (${input}); name another file`,
-    );
+  const outputs = [
+    { flag: '-o', path: args.output },
+    ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
+  ];
+  checkOutputPaths(outputs, ctx.cwd, 'so nothing was merged');
+  // The inputs are read while the outputs are written: writing over one would lose its cases.
+  for (const { flag, path } of outputs) {
+    const output = realPath(resolve(ctx.cwd, path));
+    const input = args.inputs.find((name) => realPath(resolve(ctx.cwd, name)) === output);
+    if (input !== undefined) {
+      throw usageError(
+        'cli.output',
+        `${flag} ${path}: one of the files to merge (${input}); name another file`,
+      );
+    }
   }
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
   const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:'));
@@ -87,15 +100,24 @@ async function mergeInto(
   }
   const { artifact, count, present, missing, interrupted, warnings } = merged.value;
   for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  let unwritten: WriteFailure | undefined;
-  await writeReport(
-    {
-      path: resolve(ctx.cwd, args.output),
-      fallback: fallbackPath(args.output),
-      failed: (failure) => (unwritten = { ...failure, path: args.output }),
-    },
-    (path) => spool.writeArtifact(path, artifact),
-  );
+  const unwritten: WriteFailure[] = [];
+  const fileReport = (path: string) => ({
+    path: resolve(ctx.cwd, path),
+    fallback: fallbackPath(path),
+    failed: (failure: WriteFailure) => unwritten.push({ ...failure, path }),
+  });
+  await writeReport(fileReport(args.output), (path) => spool.writeArtifact(path, artifact));
+  const artifactWritten = unwritten.length === 0;
+  let junitWritten = false;
+  if (args.junit !== undefined) {
+    // From the spool, not the file: the JUnit report is made even when -o could not be written.
+    const source = rereadableCases((run) =>
+      spool.spooled(run) ? spool.cases(run) : (artifact.runs[run]?.cases ?? []),
+    );
+    await writeReport({ ...fileReport(args.junit), written: () => (junitWritten = true) }, (path) =>
+      writeFileAtomic(path, junitChunks(artifact, source)),
+    );
+  }
   ctx.stdout.write(
     renderSummary(artifact.runs, {
       listings: artifact.runs.map((_, run) => listed.listing(run)),
@@ -112,10 +134,16 @@ async function mergeInto(
     ...(interrupted.length > 0 ? [`interrupted: ${interrupted.join(', ')}`] : []),
   ];
   const line = `merged ${present.length} of ${count} shards: ${plural(artifact.runs.length, 'run')}, ${plural(cases, 'case result')}, verdict ${artifact.verdict}${partial.length > 0 ? ` (partial: ${partial.join('; ')})` : ''}`;
-  if (unwritten !== undefined) {
-    ctx.stderr.write(`${line}\nerror: ${describeWriteFailure(unwritten, 'the merge finished')}\n`);
-    return 3;
+  ctx.stderr.write(artifactWritten ? `${line} → ${args.output}\n` : `${line}\n`);
+  if (junitWritten) ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
+  for (const failure of unwritten) {
+    // A JUnit file kept nowhere can be made again from the merged artifact, once that is written.
+    const remake =
+      failure.path === args.junit && failure.kept === null && artifactWritten
+        ? `; make it with: evals report ${shellWord(args.output)} --junit ${shellWord(failure.path)}`
+        : '';
+    ctx.stderr.write(`error: ${describeWriteFailure(failure, 'the merge finished')}${remake}\n`);
   }
-  ctx.stderr.write(`${line} → ${args.output}\n`);
+  if (unwritten.length > 0) return 3;
   return artifact.verdict === 'pass' ? 0 : 1;
 }

@@ -1,7 +1,8 @@
 /**
- * `evals report RESULTS.json -o report.html [--baseline B.json]`: the self-contained HTML report
- * of a results artifact, its cases read a case at a time; with `--baseline`, compared as
- * `evals compare B.json RESULTS.json` would.
+ * `evals report RESULTS.json [-o report.html] [--junit FILE] [--baseline B.json]`: the
+ * self-contained HTML report and/or the JUnit XML report of a results artifact, its cases read a
+ * case at a time; with `--baseline`, the HTML report compares as `evals compare B.json
+ * RESULTS.json` would.
  */
 import { resolve } from 'node:path';
 import { compareArtifacts } from '../compare/compare.ts';
@@ -9,10 +10,11 @@ import { requireCommonCases } from '../compare/validate-comparable.ts';
 import { openResultsFile, readComparable } from '../pipeline/artifact-files.ts';
 import { readBaseline } from '../pipeline/baseline.ts';
 import type { CommandContext } from '../pipeline/context.ts';
-import { checkOutputPaths } from '../pipeline/output-paths.ts';
+import { checkOutputPaths, type OutputPath } from '../pipeline/output-paths.ts';
 import { realPath } from '../shared/real-path.ts';
 import { buildReportModel } from '../report/html-model.ts';
 import { renderReportHtml } from '../report/html-page.ts';
+import { junitChunks, rereadableCases } from '../report/junit.ts';
 import { usageError } from '../shared/errors.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
@@ -20,40 +22,97 @@ import type { Comparison } from '../types/comparison.ts';
 import { positional, type ParsedArgs } from './args.ts';
 import type { REPORT } from './commands.ts';
 
+/** The HTML report's path when `-o` is not given and `--junit` is not either. */
+const DEFAULT_HTML = 'report.html';
+
+/** One file the command writes: its flag and path, what it is called, and how it is made. */
+interface ReportFile extends OutputPath {
+  what: string;
+  render: () => string | Iterable<string>;
+}
+
 /**
- * Writes the report; 0, a UsageError (exit 2) for a bad input or output path, or 3 when the
- * disk would not take the file.
+ * Writes the reports asked for (`-o`, `--junit`; the HTML report alone when neither is given);
+ * 0, a UsageError (exit 2) for a bad input or output path, or 3 when the disk would not take a
+ * file.
  */
 export async function reportCommand(
   args: ParsedArgs<typeof REPORT>,
   ctx: CommandContext,
 ): Promise<number> {
   const path = positional(args.positionals, 0);
-  const output = args.values.output;
-  checkOutputPaths([{ flag: '-o', path: output }], ctx.cwd, 'so the report was not written');
-  if (realPath(resolve(ctx.cwd, output)) === realPath(resolve(ctx.cwd, path))) {
-    throw usageError('cli.output', `-o ${output}: the results file itself; name another file`);
+  const { junit, baseline: baselinePath } = args.values;
+  // `--junit` alone asks for the JUnit report only: an HTML file nobody named is not written.
+  const html = args.values.output ?? (junit === undefined ? DEFAULT_HTML : undefined);
+  if (html === undefined && baselinePath !== undefined) {
+    throw usageError(
+      'cli.output',
+      `--baseline ${baselinePath}: only the HTML report shows a comparison, and without -o only the JUnit report is written; add -o FILE`,
+    );
+  }
+  const outputs = [
+    ...(html !== undefined ? [{ flag: '-o', path: html }] : []),
+    ...(junit !== undefined ? [{ flag: '--junit', path: junit }] : []),
+  ];
+  const consequence =
+    outputs.length > 1
+      ? 'so no report was written'
+      : html !== undefined
+        ? 'so the report was not written'
+        : 'so the JUnit report was not written';
+  checkOutputPaths(outputs, ctx.cwd, consequence);
+  const results = realPath(resolve(ctx.cwd, path));
+  for (const output of outputs) {
+    if (realPath(resolve(ctx.cwd, output.path)) === results) {
+      throw usageError(
+        'cli.output',
+        `${output.flag} ${output.path}: the results file itself; name another file`,
+      );
+    }
   }
   const file = openResultsFile(path, ctx, 'evals report:');
-  let comparison: Comparison | undefined = file.artifact.comparison;
-  const baselinePath = args.values.baseline;
-  if (baselinePath !== undefined) {
-    const base = await readBaseline(baselinePath, ctx);
-    const head = await readComparable(path, ctx);
-    if (!head.ok) throw usageError('report.invalid', `${path} is not a results artifact`, path);
-    requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
-    comparison = compareArtifacts(base, head.artifact);
+  const files: ReportFile[] = [];
+  if (html !== undefined) {
+    let comparison: Comparison | undefined = file.artifact.comparison;
+    if (baselinePath !== undefined) {
+      const base = await readBaseline(baselinePath, ctx);
+      const head = await readComparable(path, ctx);
+      if (!head.ok) throw usageError('report.invalid', `${path} is not a results artifact`, path);
+      requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
+      comparison = compareArtifacts(base, head.artifact);
+    }
+    const model = buildReportModel(file.artifact, (run) => file.cases(run), comparison);
+    files.push({
+      flag: '-o',
+      path: html,
+      what: 'HTML report',
+      render: () => renderReportHtml(model),
+    });
   }
-  const model = buildReportModel(file.artifact, (run) => file.cases(run), comparison);
-  try {
-    await writeFileAtomic(resolve(ctx.cwd, output), renderReportHtml(model));
-  } catch (error) {
-    // The path was checked above: what fails now is the disk (full, read-only, gone).
-    const line = unwrittenFile(output, error, 'nothing was written');
-    if (line === undefined) throw error;
-    ctx.stderr.write(`error: ${line}\n`);
-    return EXIT_UNWRITTEN;
+  if (junit !== undefined) {
+    const source = rereadableCases((run) => file.cases(run));
+    files.push({
+      flag: '--junit',
+      path: junit,
+      what: 'JUnit report',
+      render: () => junitChunks(file.artifact, source),
+    });
   }
-  ctx.stderr.write(`HTML report written to ${output}\n`);
-  return 0;
+  let code = 0;
+  for (const report of files) {
+    try {
+      await writeFileAtomic(resolve(ctx.cwd, report.path), report.render());
+    } catch (error) {
+      // The path was checked above: what fails now is the disk (full, read-only, gone). The
+      // other report is still written: each file is whole or left as it was.
+      const unchanged = files.length > 1 ? 'it is left as it was' : 'nothing was written';
+      const line = unwrittenFile(report.path, error, unchanged);
+      if (line === undefined) throw error;
+      ctx.stderr.write(`error: ${line}\n`);
+      code = EXIT_UNWRITTEN;
+      continue;
+    }
+    ctx.stderr.write(`${report.what} written to ${report.path}\n`);
+  }
+  return code;
 }

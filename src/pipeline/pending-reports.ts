@@ -1,7 +1,7 @@
 /**
  * The reports a run writes after its artifact (`--junit`, `--report`), each pending until its
  * reporter is done with it (written, or told as a failure): what an exit the CLI chooses then (a
- * second Ctrl-C) leaves unwritten, and how to make what can be made from the results.
+ * second Ctrl-C) leaves unwritten, and the `evals report` command that makes them from the results.
  */
 import type { ReporterSpec } from '../report/registry.ts';
 import type { Reporter } from '../report/reporter.ts';
@@ -9,8 +9,8 @@ import type { Reporter } from '../report/reporter.ts';
 /** The reports still pending, in words. */
 export interface PendingReports {
   /**
-   * `not written: junit.xml (--junit), …; make the HTML report from them with: …`, with
-   * `output` the results file as the user named it; undefined when none is pending.
+   * `not written: junit.xml (--junit), …; make the JUnit report from them with: evals report
+   * …`, with `output` the results file as the user named it; undefined when none is pending.
    */
   left(output: string): string | undefined;
 }
@@ -38,24 +38,27 @@ export function trackPendingReports(
     left(output) {
       if (pending.size === 0) return undefined;
       const names = [...pending].map(([path, flag]) => `${path} (${flag})`);
+      // Both are made from the results by one command, whatever the run was asked to write.
       const report = [...pending].find(([, flag]) => flag === '--report')?.[0];
-      const how = [
-        ...(report !== undefined
-          ? [
-              `make the HTML report from them with: evals report ${shellWord(output)} -o ${shellWord(report)}`,
-            ]
-          : []),
-        // No command makes a JUnit file from an artifact.
-        ...([...pending.values()].includes('--junit')
-          ? ['the JUnit report is written only by a run (evals run again to get it)']
-          : []),
-      ];
-      return `not written: ${names.join(', ')}; ${how.join('; ')}`;
+      const junit = [...pending].find(([, flag]) => flag === '--junit')?.[0];
+      const what =
+        report !== undefined && junit !== undefined
+          ? 'the HTML and JUnit reports'
+          : report !== undefined
+            ? 'the HTML report'
+            : 'the JUnit report';
+      const command = [
+        'evals report',
+        shellWord(output),
+        ...(report !== undefined ? ['-o', shellWord(report)] : []),
+        ...(junit !== undefined ? ['--junit', shellWord(junit)] : []),
+      ].join(' ');
+      return `not written: ${names.join(', ')}; make ${what} from them with: ${command}`;
     },
   };
 }
 
 /** `word` as one POSIX shell word (as `resumeCommand` quotes the command it prints). */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

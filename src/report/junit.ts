@@ -43,21 +43,26 @@ export interface JUnitCases {
   cases(run: number): Iterable<CaseResult>;
 }
 
-/** The cases the artifact's runs hold. */
-function casesInArtifact(artifact: ResultsArtifact): JUnitCases {
+/**
+ * Cases that can be read more than once (`cases(run)` starts over each time): a run's are read
+ * once for its totals, which its `<testsuite>` tag carries, and again to render them, so a run
+ * read a case at a time from a file is never held in memory.
+ */
+export function rereadableCases(cases: (run: number) => Iterable<CaseResult>): JUnitCases {
   return {
     totals(run) {
       const totals = new JUnitTotals();
-      for (const result of artifact.runs[run]?.cases ?? []) totals.add(result);
+      for (const result of cases(run)) totals.add(result);
       return totals;
     },
-    cases: (run) => artifact.runs[run]?.cases ?? [],
+    cases,
   };
 }
 
 /** Renders the artifact as a JUnit XML document (UTF-8, ends with a newline). */
 export function renderJUnit(artifact: ResultsArtifact): string {
-  return [...junitChunks(artifact, casesInArtifact(artifact))].join('');
+  const source = rereadableCases((run) => artifact.runs[run]?.cases ?? []);
+  return [...junitChunks(artifact, source)].join('');
 }
 
 /** {@link renderJUnit} in pieces, with each run's cases taken from `source`. */
