@@ -1,8 +1,8 @@
 /**
  * The files a command writes at its end (`run`'s `-o`, `--junit` and `--report`, `merge`'s and
- * `report`'s `-o`, `testset convert`'s output, `init`'s folder), checked before it starts, so a
- * path that can never be written is a usage error (exit 2) instead of a command that does its
- * whole work and then cannot keep it. What is there is judged as the writer
+ * `report`'s `-o` and `--junit`, `testset convert`'s output, `init`'s folder), checked before it
+ * starts, so a path that can never be written is a usage error (exit 2) instead of a command
+ * that does its whole work and then cannot keep it. What is there is judged as the writer
  * (shared/write-file-atomic.ts) will treat it: links followed, devices and FIFOs written into.
  */
 import { accessSync, constants, lstatSync, statSync, type Stats } from 'node:fs';

@@ -22,8 +22,8 @@ export function fallbackPath(path: string): string {
 
 /**
  * The exit code of a command whose work is done but whose file could not be written (docs/cli.md:
- * `evals run`'s `-o`, `evals merge -o`, and the files `testset pin`, `testset convert` and
- * `override` write).
+ * `evals run`'s `-o`, `evals merge`'s `-o` and `--junit`, `evals report`'s `-o` and `--junit`,
+ * and the files `testset pin`, `testset convert` and `override` write).
  */
 export const EXIT_UNWRITTEN = 3;
 
