@@ -195,5 +195,18 @@ void test('an empty run passes the case rules and says so', () => {
   });
   const rate = evaluateGate(empty, { minPassRate: 0.95 });
   assert.equal(rate.verdict, 'pass');
-  assert.equal(rate.conditions[0]!.actual, '1 (no cases ran)');
+  // Not `1 (…)`: a pass rate of no cases would read as if every case passed.
+  assert.equal(rate.conditions[0]!.actual, 'no cases ran');
+});
+
+void test('evaluateGate groups the counts of a pass rate as every count is', () => {
+  const summary = {
+    ...summarizeRun([], []),
+    cases: 5000,
+    passed: 4225,
+    failed: 775,
+    passRate: 0.845,
+  };
+  const rate = evaluateGate(summary, { minPassRate: 0.9 });
+  assert.equal(rate.conditions[0]!.actual, '0.845 (4,225 of 5,000 cases)');
 });

@@ -52,5 +52,8 @@ describe('formatCost', () => {
     assert.equal(formatCost(1e-9), '<$0.000001');
     assert.equal(formatCost(0.01234), '$0.0123');
     assert.equal(formatCost(123.456), '$123.46');
+    assert.equal(formatCost(17.51), '$17.51');
+    assert.equal(formatCost(8.7551), '$8.76');
+    assert.equal(formatCost(0.99994), '$0.9999');
   });
 });

@@ -12,16 +12,11 @@
 import { describeRun, runKey } from '../shared/run-key.ts';
 import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
+import { shardsCondition } from './partial-merge.ts';
 import { recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
 import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import type {
-  CaseResult,
-  GateCondition,
-  ResultsArtifact,
-  RunPlan,
-  RunResult,
-} from '../types/index.ts';
+import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
 import { groupBy } from '../shared/group-by.ts';
 import { checkShardTagFilters } from '../plan/tag-filter.ts';
 
@@ -69,6 +64,8 @@ export function combineRun(
   pieces: readonly RunPiece[],
   options: {
     planned: number;
+    /** Only some of the run's shards are merged: none of its cases there is not an empty run. */
+    someShards?: boolean;
     position: (testCase: CaseResult) => number | undefined;
     keepIndex: boolean;
     add: (position: number, testCase: CaseResult) => void;
@@ -144,7 +141,7 @@ export function combineRun(
   }
   if (problems.length > 0) return { ok: false, problems };
   const totals = summary.summary();
-  const gate = evaluateRunGate(totals, plan.gate, options.planned);
+  const gate = evaluateRunGate(totals, plan.gate, options.planned, options.someShards === true);
   return {
     ok: true,
     value: {
@@ -299,6 +296,7 @@ export function mergeShards(
   for (const [r, list] of lists.entries()) {
     const combined = combineRun(list, {
       planned: list.reduce((sum, p) => sum + p.run.testset.cases, 0),
+      someShards: missing.length > 0,
       position: (c) => c.index,
       keepIndex: false,
       add: (position, c) => output.add(r, position, c),
@@ -364,37 +362,6 @@ export function mergeShards(
       warnings,
     },
   };
-}
-
-/** The name of the gate condition every run of a partial merge fails. */
-const SHARDS = 'shards';
-
-/**
- * The failing condition of each run of a partial merge: `shards: expected all 3 shards, got
- * shards 1, 3 of 3 merged (partial merge)`. The artifact's `partialMerge` says the same as data.
- */
-function shardsCondition(count: number, merged: readonly number[]): GateCondition {
-  const which = `${merged.length === 1 ? 'shard' : 'shards'} ${merged.join(', ')}`;
-  return {
-    name: SHARDS,
-    expected: `all ${count} shards`,
-    actual: `${which} of ${count} merged (partial merge)`,
-    passed: false,
-  };
-}
-
-/**
- * Which shards a partial merge (`evals merge --allow-partial` with shards missing) holds and
- * which it lacks; `undefined` for any other artifact.
- */
-export function mergedShards(
-  artifact: Pick<ResultsArtifact, 'partialMerge'>,
-): { count: number; merged: number[]; missing: number[] } | undefined {
-  if (artifact.partialMerge === undefined) return undefined;
-  const { count, merged } = artifact.partialMerge;
-  const missing: number[] = [];
-  for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
-  return { count, merged, missing };
 }
 
 function names(inputs: readonly NamedArtifact[]): string {

@@ -22,7 +22,7 @@ import { usageError } from '../shared/errors.ts';
 import type { CaseResult, Params } from '../types/index.ts';
 import { badOption, optionError, positional, positiveInt, type ParsedArgs } from './args.ts';
 import { SHOW } from './commands.ts';
-import { mergedShards } from '../artifact/merge.ts';
+import { mergedShards } from '../artifact/partial-merge.ts';
 import { writtenByRunTestSuite } from '../plan/resume.ts';
 
 const DEFAULT_LIMIT = 20;

@@ -12,7 +12,7 @@ import type {
   IncompleteSide,
   RunRef,
 } from '../types/comparison.ts';
-import { mergedShards } from '../artifact/merge.ts';
+import { mergedShards } from '../artifact/partial-merge.ts';
 import { matchRuns } from './match-runs.ts';
 import { DETECTION_POWER } from './power.ts';
 import { testRuns } from './row-tests.ts';

@@ -12,6 +12,7 @@ import type {
 import { addUsage, hasUsage } from '../judge/usage.ts';
 import { AgreementTally } from '../evaluators/agreement.ts';
 import { ExactSum } from './exact-sum.ts';
+import { formatCount } from '../shared/format-count.ts';
 import { describeThreshold, hasBound, isUpperBoundOnly, meetsThreshold } from './threshold.ts';
 
 /**
@@ -253,9 +254,10 @@ export function evaluateGate(
     conditions.push({
       name: 'minPassRate',
       expected: `≥ ${gate.minPassRate}`,
+      // A pass rate of no cases is 1 by convention, which would read as if every case passed.
       actual: noCases
-        ? `${formatNumber(summary.passRate)} (no cases ran)`
-        : `${formatNumber(summary.passRate)} (${summary.passed} of ${summary.cases} cases)`,
+        ? 'no cases ran'
+        : `${formatNumber(summary.passRate)} (${formatCount(summary.passed)} of ${formatCount(summary.cases)} cases)`,
       passed: summary.passRate >= gate.minPassRate,
     });
   }

@@ -14,8 +14,8 @@ export function formatPercent(rate: number): string {
 }
 
 /**
- * `$0.0123`: four decimals, since one judge call costs fractions of a cent, two from $100 with
- * the dollars grouped (`$1,234.50`); below $0.0001 two significant digits (`$0.000028`), so a
+ * `$0.0123`: four decimals below a dollar, since one judge call costs fractions of a cent, two
+ * from a dollar with the dollars grouped (`$17.51`, `$1,234.50`); below $0.0001 two significant digits (`$0.000028`), so a
  * cost that is not nothing never reads as `$0.0000`; below a millionth of a dollar, `<$0.000001`.
  */
 export function formatCost(dollars: number): string {
@@ -25,8 +25,9 @@ export function formatCost(dollars: number): string {
     const decimals = 1 - Math.floor(Math.log10(dollars));
     return `$${dollars.toFixed(decimals).replace(/0+$/, '')}`;
   }
-  // Whole dollars grouped as every count is (`$1,234.50`).
-  const [whole = '0', cents = ''] = dollars.toFixed(dollars >= 100 ? 2 : 4).split('.');
+  // Whole dollars grouped as every count is (`$1,234.50`); cents only from a dollar up
+  // (`$17.51`, not `$17.5100`), four decimals below it (`$0.0123`).
+  const [whole = '0', cents = ''] = dollars.toFixed(dollars >= 1 ? 2 : 4).split('.');
   return `$${formatCount(Number(whole))}.${cents}`;
 }
 
