@@ -27,6 +27,8 @@ const SHOWN_LINES = 12;
 /** An error is shown whole up to this; longer, its middle is left out. */
 const ERROR_CHARS = 2000;
 const INDENT = '  ';
+/** Characters of each reason on a trial's line: enough for `expected "…", got "…"`. */
+const TRIAL_REASON_CHARS = 160;
 
 /** The text of one case of `run`, several lines, ending with a newline. */
 export function renderCaseDetail(
@@ -68,7 +70,7 @@ export function renderCaseDetail(
     lines.push(`${INDENT}evaluations:`);
     const nameWidth = Math.max(...result.evaluations.map((e) => printable(e.evaluator).length));
     for (const evaluation of result.evaluations) {
-      lines.push(...evaluationLines(evaluation, nameWidth, options));
+      lines.push(...evaluationLines(evaluation, nameWidth, result.trials !== undefined, options));
     }
   }
   if (result.trials !== undefined) {
@@ -83,7 +85,10 @@ export function renderCaseDetail(
             `${printable(e.evaluator)} ${e.score === null ? 'error' : formatScore(e.score, e.threshold)}`,
         )
         .join(', ');
-      const what = trial.error !== null ? `error: ${errorText(trial.error, options)}` : scores;
+      const what =
+        trial.error !== null
+          ? `error: ${errorText(trial.error, options)}`
+          : [scores, ...trialReasons(trial.evaluations)].join(' — ');
       lines.push(
         `${INDENT}${INDENT}${index + 1}. ${trial.passed ? paint.green('✓') : paint.red('✗')} ${formatCount(Math.round(trial.durationMs))} ms  ${printable(oneLine(what))}`,
       );
@@ -94,10 +99,31 @@ export function renderCaseDetail(
   return `${lines.join('\n')}\n`;
 }
 
-/** `✗ exact  0  needs ≥ 1  expected "Paris", got "Lyon"`, then the error's lines. */
+/**
+ * Why the evaluations of one trial failed, `exact: expected "Paris", got "Lyon"` each, cut to
+ * `TRIAL_REASON_CHARS`: the case's evaluations explain one failing trial each, so a trial that
+ * failed otherwise (the failing trial of a flaky case that passed) says why here.
+ */
+function trialReasons(evaluations: readonly EvaluationResult[]): string[] {
+  const reasons: string[] = [];
+  for (const evaluation of evaluations) {
+    if (evaluation.passed !== false) continue;
+    const reason = reasonOf(evaluation);
+    if (reason !== null) {
+      reasons.push(`${evaluation.evaluator}: ${shortenText(oneLine(reason), TRIAL_REASON_CHARS)}`);
+    }
+  }
+  return reasons;
+}
+
+/**
+ * `✗ exact  0  needs ≥ 1`, then the reason its evaluator gave (with trials, `trial 2: …`, the
+ * trial it came from: see `fromTrial` in docs/artifact.md), then the error's lines.
+ */
 function evaluationLines(
   evaluation: EvaluationResult,
   nameWidth: number,
+  hasTrials: boolean,
   options: DetailOptions,
 ): string[] {
   const { paint } = options;
@@ -118,7 +144,8 @@ function evaluationLines(
       ? `needs ${describeThreshold(evaluation.threshold)}`
       : 'no threshold',
   ];
-  const reason = reasonOf(evaluation);
+  const fromTrial = evaluation.metadata?.fromTrial;
+  const reason = withTrial(reasonOf(evaluation), hasTrials ? fromTrial : undefined);
   const under = `${INDENT}${INDENT}${INDENT}`;
   const lines = [`${INDENT}${INDENT}${parts.join('  ')}`];
   if (reason !== null) lines.push(indentLines(printableLines(cut(reason, options)), under));
@@ -129,6 +156,12 @@ function evaluationLines(
   }
   if (evaluation.usage !== undefined) lines.push(`${under}${describeUsage(evaluation.usage)}`);
   return lines;
+}
+
+/** `trial 2: reason` when the reason came from a trial (a number `fromTrial`), else the reason. */
+function withTrial(reason: string | null, fromTrial: unknown): string | null {
+  if (reason === null || typeof fromTrial !== 'number') return reason;
+  return `trial ${formatCount(fromTrial)}: ${reason}`;
 }
 
 /** `label  value` on one line, or `label:` and the value indented under it when it has lines. */

@@ -36,7 +36,11 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
   }
   const count = trials.length;
   const passed = passedTrials * 2 > count;
-  const shown = trials.find((trial) => trial.passed === passed) ?? trials[0];
+  const shownIndex = Math.max(
+    0,
+    trials.findIndex((trial) => trial.passed === passed),
+  );
+  const shown = trials[shownIndex];
   let usage: Usage | undefined;
   for (const trial of trials) {
     if (hasUsage(trial.usage))
@@ -53,7 +57,7 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
     error: shown?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
     passed,
-    evaluations: aggregateEvaluations(trials),
+    evaluations: aggregateEvaluations(trials, shownIndex),
     ...(usage !== undefined ? { usage: { ...usage } } : {}),
     trials,
     trialPassRate: count > 0 ? passedTrials / count : 0,
@@ -76,6 +80,8 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
  *   evaluation. (A failed case may still list every evaluator as passed: each can pass most
  *   trials while the trials each fail on a different one; `trials` says which.)
  * - `metadata`: `{ trials: N, scored: k, passedTrials: p }`, `p` the trials in which it passed;
+ *   for an evaluation that did not pass (and did not error), also the metadata of one trial in
+ *   which it failed, with `fromTrial` (1-based): see `failedTrialMetadata`.
  *   `durationMs`: the mean over the trials that ran it.
  * - `usage`: the SUM over the trials (absent when none called a model): it is what the case
  *   spent, and a mean would under-report the bill N-fold.
@@ -83,17 +89,19 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
  * The synthetic `pass` evaluation of a failing pass condition is folded the same way, so a case
  * whose pass condition threw in every trial still says why.
  */
-function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
-  const byEvaluator = new Map<string, EvaluationResult[]>();
-  for (const trial of trials) {
+function aggregateEvaluations(trials: TrialResult[], shownIndex: number): EvaluationResult[] {
+  const byEvaluator = new Map<string, TrialEvaluation[]>();
+  trials.forEach((trial, index) => {
     for (const evaluation of trial.evaluations) {
+      const entry = { index, evaluation };
       const list = byEvaluator.get(evaluation.evaluator);
-      if (list === undefined) byEvaluator.set(evaluation.evaluator, [evaluation]);
-      else list.push(evaluation);
+      if (list === undefined) byEvaluator.set(evaluation.evaluator, [entry]);
+      else list.push(entry);
     }
-  }
+  });
   const aggregated: EvaluationResult[] = [];
-  for (const [evaluator, evaluations] of byEvaluator) {
+  for (const [evaluator, entries] of byEvaluator) {
+    const evaluations = entries.map((entry) => entry.evaluation);
     let sum = 0;
     let scored = 0;
     let durationSum = 0;
@@ -119,18 +127,58 @@ function aggregateEvaluations(trials: TrialResult[]): EvaluationResult[] {
     }
     const score = scored > 0 ? sum / scored : null;
     const error = scored === 0 ? firstError : null;
+    const passed = error !== null ? false : judged === 0 ? null : passedTrials * 2 > judged;
+    const counts = { trials: trials.length, scored, passedTrials };
     aggregated.push({
       evaluator,
       score,
       threshold,
-      passed: error !== null ? false : judged === 0 ? null : passedTrials * 2 > judged,
-      metadata: { trials: trials.length, scored, passedTrials },
+      passed,
+      metadata:
+        passed === false && error === null
+          ? failedTrialMetadata(counts, entries, shownIndex)
+          : counts,
       error,
       durationMs: durationSum / evaluations.length,
       ...(usage !== undefined ? { usage: { ...usage } } : {}),
     });
   }
   return aggregated;
+}
+
+/** One trial's evaluation by one evaluator, with the trial's index (0-based) in the case. */
+interface TrialEvaluation {
+  index: number;
+  evaluation: EvaluationResult;
+}
+
+/**
+ * The metadata of a failed evaluation over trials: what one trial's evaluation recorded
+ * (`expected`, `actual`, `reason`, …), then the counts and `fromTrial`, that trial (1-based, as
+ * `args.trial` and `evals show` number trials), so every view that explains a failure from
+ * `metadata` (terminal summary, `evals show`, JUnit, the HTML report's reason column and diff)
+ * explains this one as it would with one trial.
+ *
+ * The trial is one in which the evaluation was judged without an error and failed: the trial
+ * whose output the case shows (the first failing trial of a failed case) when it failed there,
+ * so the reason, the output and the diff of the same trial are shown together; else the first
+ * such trial. Not the lowest-scoring one: "lowest" is the worst only for `gte`/`gt` thresholds,
+ * and the first is what a reader finds first in `trials`.
+ *
+ * The counts and `fromTrial` win over keys of the same name the evaluator recorded: every reader
+ * of an aggregate relies on them. The evaluator's own values stay in `trials[fromTrial - 1]`.
+ */
+function failedTrialMetadata(
+  counts: { trials: number; scored: number; passedTrials: number },
+  entries: readonly TrialEvaluation[],
+  shownIndex: number,
+): Record<string, unknown> {
+  const failed = entries.filter(
+    ({ evaluation }) => evaluation.error === null && evaluation.passed === false,
+  );
+  const chosen = failed.find((entry) => entry.index === shownIndex) ?? failed[0];
+  if (chosen === undefined) return counts;
+  return { ...chosen.evaluation.metadata, ...counts, fromTrial: chosen.index + 1 };
 }
 
 /** `{ inputId }` for a case of a recorded-output suite, else nothing (see `PreparedCase`). */
