@@ -146,7 +146,12 @@ function changesPart(
     const lists = change.lists.map((list) => {
       const items = list.cases.map((ref) => {
         const view = list.inHead ? find(change.run, ref.id) : undefined;
-        const name = [view?.label ?? ref.id, ref.source, ref.detail]
+        // A case HEAD lacks is named by the label the comparison recorded from BASE.
+        const name = [
+          view?.label ?? ref.label ?? `${ref.id.slice(0, 12)}\u2026`,
+          ref.source,
+          ref.detail,
+        ]
           .filter((part) => part !== null && part !== undefined && part !== '')
           .join(' · ');
         return caseItem(name, ref.id, view, show);

@@ -7,6 +7,7 @@
 import type { AgreementSummary, CaseResult, Params, RunResult } from '../types/index.ts';
 import type { CaseChanges, CaseCount, CaseRef } from '../types/comparison.ts';
 import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
+import { caseLabel } from '../shared/case-label.ts';
 
 /** A score or pass-rate row: the per-case `head − base` changes and the sums behind its means. */
 export interface PairedRow {
@@ -118,7 +119,11 @@ export function pairRuns(
   }
   for (const base of baseById.values()) {
     if (!headById.has(base.id) && !partnered.has(base.id)) {
-      (cases.notRunInHead ?? cases.removed).push(caseRef(base));
+      const label = caseLabel(base);
+      (cases.notRunInHead ?? cases.removed).push({
+        ...caseRef(base),
+        ...(label !== null && label !== '' ? { label } : {}),
+      });
     }
   }
 

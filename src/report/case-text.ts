@@ -8,11 +8,12 @@ import { textWidthUpTo, truncateToWidth } from '../shared/text-table.ts';
 import type { CaseResult } from '../types/index.ts';
 import { formatCount } from './labels.ts';
 
+// A case's label is read by the comparison too (a removed case is named from BASE).
+export { caseLabel } from '../shared/case-label.ts';
+
 const ELLIPSIS = '\u2026';
 /** Shortest prefix shown of a long id: 11 characters and the `…` take 12 columns. */
 const MIN_PREFIX = 11;
-/** sha256 hex: a content id, or the hash of a suite's `hash:` fields. */
-const HASH_ID = /^[0-9a-f]{64}$/;
 
 /**
  * Each id shortened to the first characters that tell it apart from every other id in `ids`
@@ -37,26 +38,6 @@ function commonPrefix(a: string, b: string): number {
   let at = 0;
   while (at < a.length && at < b.length && a[at] === b[at]) at++;
   return at;
-}
-
-/** Data fields that name a row, in the order they are preferred as its label. */
-const LABEL_FIELDS = ['name', 'title', 'description', 'input', 'question', 'prompt', 'query'];
-
-/**
- * A readable name for a case whose id is a hash (no dedup id): its `name`, `description`,
- * `input`… field, else its first string field, on one line. `null` for a case with a dedup id
- * (the id is the name) or with no string field.
- */
-export function caseLabel(result: Pick<CaseResult, 'id' | 'data'>): string | null {
-  if (!HASH_ID.test(result.id)) return null;
-  const data = result.data;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
-  const fields = data as Record<string, unknown>;
-  const named = LABEL_FIELDS.find((key) => typeof fields[key] === 'string' && fields[key] !== '');
-  const first = Object.values(fields).find((value) => typeof value === 'string' && value !== '');
-  const text = named !== undefined ? (fields[named] as string) : (first as string | undefined);
-  if (text === undefined) return null;
-  return text.slice(0, 400).replace(/\s+/g, ' ').trim();
 }
 
 /** `3f9a1c2b7d4… "What is the capital of France?"` or `capitals-fr`: id and label, one line. */

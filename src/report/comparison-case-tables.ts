@@ -80,7 +80,11 @@ export function caseTables(
           row.nows.push(now);
         } else {
           // HEAD names a case it has; a removed one (or one HEAD lacks) is named by BASE.
-          const label = (head === undefined ? null : caseLabel(head)) ?? labelOf(run, ref.id);
+          const label =
+            (head === undefined ? null : caseLabel(head)) ??
+            labelOf(run, ref.id) ??
+            ref.label ??
+            null;
           entry.rows.set(key, { ref, runs: [run], nows: [now], label });
         }
       }

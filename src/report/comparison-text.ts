@@ -108,7 +108,7 @@ function textRun(
     lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
     const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({
       ...caseText(ref),
-      name: listedCaseName(ref, labelOf(run, ref.id)),
+      name: listedCaseName(ref, labelOf(run, ref.id) ?? ref.label ?? null),
     }));
     // No source column when no case has one (cases given in code).
     const withSource = shown.some((entry) => entry.source !== null);

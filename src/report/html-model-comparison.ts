@@ -51,7 +51,8 @@ export interface ChangedCasesView {
   count: number;
   /** Whether the cases are HEAD's (the page can open them); not for removed / not run in HEAD. */
   inHead: boolean;
-  cases: { id: string; source: string | null; detail: string | null }[];
+  /** `label`: what the comparison recorded for a case only BASE has (see `CaseRef.label`). */
+  cases: { id: string; source: string | null; detail: string | null; label: string | null }[];
 }
 
 /** What changed in one run between BASE and HEAD, besides its rows. */
@@ -155,6 +156,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
           ...caseText(ref),
           // The whole id: the page finds the case by it and shows it on hover.
           id: ref.id,
+          label: ref.label ?? null,
         })),
       }));
     if (evaluators.length > 0 || lists.length > 0) changes.push({ run: name, evaluators, lists });

@@ -74,6 +74,11 @@ export interface RunRef {
 export interface CaseRef {
   id: string;
   source: TestCaseSource | null;
+  /**
+   * The label of a case only BASE has (removed, not run in HEAD), from BASE's data: a reader of
+   * the comparison has HEAD's cases to name the others by, not BASE's. Absent when it has none.
+   */
+  label?: string;
 }
 
 /** A head case that passed in some trials and failed in others. */

@@ -1,0 +1,29 @@
+/**
+ * A case's label: the readable name of a case whose id is a hash, from its data. Shared by the
+ * reports, which name cases by it, and the comparison, which records the label of a case only
+ * BASE has (a removed case), since no reader of the comparison has BASE's data to name it from.
+ */
+import type { CaseResult } from '../types/index.ts';
+
+/** sha256 hex: a content id, or the hash of a suite's `hash:` fields. */
+const HASH_ID = /^[0-9a-f]{64}$/;
+
+/** Data fields that name a row, in the order they are preferred as its label. */
+const LABEL_FIELDS = ['name', 'title', 'description', 'input', 'question', 'prompt', 'query'];
+
+/**
+ * A readable name for a case whose id is a hash (no dedup id): its `name`, `description`,
+ * `input`… field, else its first string field, on one line. `null` for a case with a dedup id
+ * (the id is the name) or with no string field.
+ */
+export function caseLabel(result: Pick<CaseResult, 'id' | 'data'>): string | null {
+  if (!HASH_ID.test(result.id)) return null;
+  const data = result.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
+  const fields = data as Record<string, unknown>;
+  const named = LABEL_FIELDS.find((key) => typeof fields[key] === 'string' && fields[key] !== '');
+  const first = Object.values(fields).find((value) => typeof value === 'string' && value !== '');
+  const text = named !== undefined ? (fields[named] as string) : (first as string | undefined);
+  if (text === undefined) return null;
+  return text.slice(0, 400).replace(/\s+/g, ' ').trim();
+}
