@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { waitUntil } from './helpers/wait-until.ts';
 
 /** True while a process with this pid exists and has not ended (a zombie has ended). */
 function alive(pid: number): boolean {
@@ -20,7 +21,7 @@ function alive(pid: number): boolean {
 
 /** Waits (at most 5 s) for every process of `list` to end; the ones still running. */
 async function survivors(list: readonly number[]): Promise<number[]> {
-  for (let i = 0; i < 50 && list.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitUntil(() => !list.some(alive));
   return list.filter(alive);
 }
 
@@ -85,49 +86,68 @@ describe('command target', () => {
     assert.doesNotMatch(error, /line 10\n/);
   });
 
-  it('the timeout stops the whole process group, grandchildren included, within the timeout + 1 s', async () => {
+  it('the timeout stops the whole process group, grandchildren included, before any of it ends', async () => {
     const dir = jsonlProject(
       [{ q: 'a' }, { q: 'b' }],
       [
         'timeout: 400ms',
         'target:',
         '  type: command',
-        // The script forks a child that forks again; both would sleep for 30 s.
+        // The script forks a child that forks again; both would sleep for 30 s, then the
+        // script and the subshell note in `ended` that they got past their sleeps.
         '  run: [sh, slow.sh]',
       ],
       {
-        'slow.sh':
-          'sleep 30 &\necho $! >> pids\n(sleep 30 & echo $! >> pids; wait) &\necho $$ >> pids\nwait\n',
+        'slow.sh': [
+          'sleep 30 &',
+          'echo $! >> pids',
+          '(sleep 30 & echo $! >> pids; wait; echo subshell >> ended) &',
+          'echo $$ >> pids',
+          'wait',
+          'echo script >> ended',
+          '',
+        ].join('\n'),
       },
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 1);
-    for (const c of artifactCases(dir)[0]!.cases) {
-      assert.match(c.error ?? '', /timed out|stopped/);
-      assert.ok(c.durationMs < 400 + 1000, `a case ended after ${c.durationMs} ms`);
-    }
+    for (const c of artifactCases(dir)[0]!.cases) assert.equal(c.error, 'timed out after 400 ms');
     const started_ = pids(dir, 'pids');
     assert.ok(started_.length >= 4, `the scripts recorded ${started_.length} pids`);
     // The kill is sent when the case times out; the processes take a moment to go.
     assert.deepEqual(await survivors(started_), []);
+    // All gone, none past its sleep: they were killed at the time-out, not waited for.
+    assert.equal(existsSync(join(dir, 'ended')), false, 'a script ran to its end');
   });
 
-  it('a command that ignores SIGTERM is killed after the grace period', async () => {
-    // sh starts in milliseconds, so it records its pid well before the timeout; what it runs
-    // inherits the ignored SIGTERM.
+  it('a command that keeps running after SIGTERM is killed after the grace period', async () => {
+    // sh starts in milliseconds, so it sets its trap and records its pid well before the
+    // timeout. The trap notes the SIGTERM (which ends the `sleep` it waits for) and the loop
+    // goes on: only the SIGKILL that follows can stop it before its 30 rounds end.
     const dir = jsonlProject(
       [{ q: 'a' }],
       ['timeout: 500ms', 'target:', '  type: command', '  run: [sh, stubborn.sh]'],
-      { 'stubborn.sh': 'echo $$ >> pids\ntrap "" TERM\nwhile :; do sleep 1; done\n' },
+      {
+        'stubborn.sh': [
+          "trap 'echo TERM >> terms' TERM",
+          'echo $$ >> pids',
+          'i=0',
+          'while [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done',
+          'echo done >> ended',
+          '',
+        ].join('\n'),
+      },
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 1);
-    const c = artifactCases(dir)[0]!.cases[0]!;
-    assert.match(c.error ?? '', /timed out|stopped/);
-    assert.ok(c.durationMs < 500 + 1000, `the case ended after ${c.durationMs} ms`);
+    assert.equal(artifactCases(dir)[0]!.cases[0]!.error, 'timed out after 500 ms');
     const started_ = pids(dir, 'pids');
     assert.equal(started_.length, 1);
     assert.deepEqual(await survivors(started_), []);
+    // It outlived the SIGTERM (its trap ran) and still never finished its loop.
+    const terms = join(dir, 'terms');
+    assert.equal(existsSync(terms) ? readFileSync(terms, 'utf8') : '', 'TERM\n', 'one SIGTERM');
+    assert.equal(existsSync(join(dir, 'ended')), false, 'the loop ran to its end');
   });
 
   it('children a command leaves behind when it exits are stopped, and its output is kept', async () => {
