@@ -207,3 +207,18 @@ function checkPositionals(spec: CommandSpec, positionals: readonly string[]): vo
     `${spec.name} ${count < min ? 'needs' : 'takes'} ${what} (${names}), found ${found} (${seeHelp(spec)})`,
   );
 }
+
+/**
+ * `--grid` values as filters: `['model=large', 'model=small', 't=0']` → `{ model: ['large',
+ * 'small'], t: ['0'] }`. A null-prototype object, so that a grid parameter named like a member
+ * of every object (`constructor`, `toString`, `__proto__`) is a key like any other.
+ */
+export function gridFilters(items: readonly string[], spec: CommandSpec): Record<string, string[]> {
+  const out = Object.create(null) as Record<string, string[]>;
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw optionError(spec, '--grid', 'KEY=VALUE', JSON.stringify(item));
+    (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
+  }
+  return out;
+}

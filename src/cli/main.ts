@@ -20,6 +20,8 @@ import { renderHelp } from './help.ts';
 import { resumeCommand, runArgs } from './run-args.ts';
 import { validateCommand } from './validate.ts';
 import { announceExit, guarding, writingResults } from '../pipeline/exit-guard.ts';
+import { filesBeingImported } from '../bind/modules/loader.ts';
+import { relative } from 'node:path';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 
@@ -44,10 +46,13 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
   // other command has nothing to keep and ends at the first signal.
   const graceful = argv[0] === 'run';
   let signals = 0;
+  // Set before an exit the CLI chooses itself, so that the watch below does not blame user code.
+  let ownExit = false;
   const onSignal = (): void => {
     signals += 1;
     if (!graceful) {
       ctx.stderr.write('\ninterrupted\n');
+      ownExit = true;
       process.exit(EXIT.interrupted);
     } else if (signals === 1) {
       // After the last case there is nothing to stop: the results are whole and being written.
@@ -59,6 +64,7 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
       interrupt.abort();
     } else {
       announceExit('quit at the second signal');
+      ownExit = true;
       process.exit(EXIT.interrupted);
     }
   };
@@ -72,9 +78,25 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     );
     process.exitCode = EXIT.fail;
   };
+  // The process ends while the command still works, outside a run's own guard: user code
+  // called `process.exit` while its module was loaded (a run, `validate`). Its code would stand
+  // (an `exit(0)` passing CI with no case run) and nothing would say why; say so, and exit 2.
+  const onExit = (code: number): void => {
+    if (ownExit || guarding()) return;
+    const files = filesBeingImported().map((file) => relative(ctx.cwd, file) || file);
+    const loading =
+      files.length > 0
+        ? `, while it loaded ${files.join(', ')}: a module that calls process.exit when it is imported ends evals with it`
+        : '';
+    ctx.stderr.write(
+      `error: the process was ended (exit code ${code}) before evals finished${loading}; no case ran and nothing was written\n`,
+    );
+    process.exitCode = EXIT.usage;
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.on('beforeExit', onStalled);
+  process.on('exit', onExit);
   for (const _ of early.slice(0, 2)) onSignal();
   let code: number | undefined;
   try {
@@ -84,6 +106,7 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     process.off('beforeExit', onStalled);
+    process.off('exit', onExit);
     // The command is done, but the process may linger on what user code left open (the
     // launcher waits up to a second). A signal then ends it with the command's code, not with
     // Node's default of dying by the signal, which would contradict the results just written.

@@ -24,7 +24,7 @@ import { UsageError } from '../shared/errors.ts';
 import { printable } from '../shared/text-table.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
-import { badOption, optionError, positional, type ParsedArgs } from './args.ts';
+import { badOption, gridFilters, optionError, positional, type ParsedArgs } from './args.ts';
 import { OVERRIDE } from './commands.ts';
 
 /**
@@ -52,7 +52,7 @@ export async function overrideCommand(
 
   const filters: ShowFilters = {
     ...(values.suite !== undefined ? { suites: [values.suite] } : {}),
-    ...(values.grid !== undefined ? { grid: gridFilters(values.grid) } : {}),
+    ...(values.grid !== undefined ? { grid: gridFilters(values.grid, OVERRIDE) } : {}),
   };
   const found = findCase(path, casePrefix, filters, ctx);
   const evaluation = found.result.evaluations.find((e) => e.evaluator === evaluator);
@@ -180,15 +180,4 @@ function storedOverride(
     outputFields: { output: textOf(result.output) },
     ...(reason !== undefined && reason !== '' ? { comments: reason } : {}),
   };
-}
-
-/** `['model=large']` → `{ model: ['large'] }` */
-function gridFilters(items: readonly string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw optionError(OVERRIDE, '--grid', 'KEY=VALUE', JSON.stringify(item));
-    (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
-  }
-  return out;
 }

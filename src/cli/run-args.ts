@@ -8,10 +8,10 @@ import type { RunArgs } from '../pipeline/run.ts';
 import { parseShard } from '../plan/shard.ts';
 import {
   badOption,
-  optionError,
   parseCommandArgs,
   positiveInt,
   type OptionValues,
+  gridFilters,
 } from './args.ts';
 import { RUN } from './commands.ts';
 
@@ -47,7 +47,7 @@ export function runArgs(values: OptionValues<typeof RUN>, config: string | undef
     filters: {
       ...(values.suite ? { suites: values.suite } : {}),
       ...(values.tag ? { tags: values.tag } : {}),
-      ...(values.grid ? { grid: parseGridFilters(values.grid) } : {}),
+      ...(values.grid ? { grid: gridFilters(values.grid, RUN) } : {}),
       ...(shard?.ok ? { shard: shard.shard } : {}),
     },
   };
@@ -93,15 +93,4 @@ export function resumeCommand(argv: readonly string[], from?: string): string {
 /** `word` as one POSIX shell word: as it is when that is safe, else single-quoted. */
 function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** `['model=large', 'model=small', 't=0']` → `{ model: ['large', 'small'], t: ['0'] }` */
-export function parseGridFilters(items: readonly string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw optionError(RUN, '--grid', 'KEY=VALUE', JSON.stringify(item));
-    (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
-  }
-  return out;
 }

@@ -20,7 +20,14 @@ import {
 import { printable } from '../shared/text-table.ts';
 import { usageError } from '../shared/errors.ts';
 import type { CaseResult, Params } from '../types/index.ts';
-import { badOption, optionError, positional, positiveInt, type ParsedArgs } from './args.ts';
+import {
+  badOption,
+  gridFilters,
+  optionError,
+  positional,
+  positiveInt,
+  type ParsedArgs,
+} from './args.ts';
 import { SHOW } from './commands.ts';
 import { mergedShards } from '../artifact/partial-merge.ts';
 import { writtenByRunTestSuite } from '../plan/resume.ts';
@@ -45,7 +52,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     ...(values.flaky ? { flaky: true } : {}),
     ...(values.case !== undefined ? { casePrefix: values.case } : {}),
     ...(values.suite ? { suites: values.suite } : {}),
-    ...(values.grid ? { grid: gridFilters(values.grid) } : {}),
+    ...(values.grid ? { grid: gridFilters(values.grid, SHOW) } : {}),
   };
   if (filters.casePrefix === '') throw optionError(SHOW, '--case', 'the start of a case id', '""');
   const file = openResultsFile(path, ctx, 'evals show:');
@@ -137,17 +144,6 @@ function noneMatch(filters: ShowFilters): string {
   return kinds.length > 0
     ? `no case ${kinds.join(' or ')} in the runs selected`
     : 'no case in the runs selected';
-}
-
-/** `['model=large', 't=0']` → `{ model: ['large'], t: ['0'] }` */
-function gridFilters(items: readonly string[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw optionError(SHOW, '--grid', 'KEY=VALUE', JSON.stringify(item));
-    (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
-  }
-  return out;
 }
 
 /** A --suite or --grid that names nothing in the artifact is a mistake, not an empty result. */

@@ -6,7 +6,9 @@
  * (shared/write-file-atomic.ts) will treat it: links followed, devices and FIFOs written into.
  */
 import { accessSync, constants, lstatSync, statSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import type { LoadedConfig } from '../config/types.ts';
+import { realPath } from '../shared/real-path.ts';
 import { usageError, type UsageError } from '../shared/errors.ts';
 import { outputTarget, type OutputTarget } from '../shared/write-file-atomic.ts';
 
@@ -58,6 +60,47 @@ export function checkOutputPaths(
     }
     const problem = outputProblem(target);
     if (problem !== undefined) throw refuse(flag, path, problem, consequence ?? nothingRun(flag));
+  }
+}
+
+/**
+ * Refuses an output of `evals run` that is one of the files the run reads: the config, a
+ * testset file, or a file its hash covers (a module or a file one imports, a prompt file, a
+ * command script). `-o evals.yaml` for `-c evals.yaml`, or a completed name, would otherwise
+ * replace the config, data or code with the results once the run is done. Checked once the
+ * config is loaded, before any case runs.
+ */
+export function checkOutputsNotInputs(
+  outputs: readonly OutputPath[],
+  config: LoadedConfig,
+  cwd: string,
+): void {
+  const inputs = new Map<string, string>([[realPath(config.absPath), 'the config itself']]);
+  for (const suite of config.suites) {
+    if (suite.testset.kind !== 'file') continue;
+    const path = realPath(resolve(config.dir, suite.testset.path));
+    if (!inputs.has(path)) inputs.set(path, `the testset of suite ${suite.id}`);
+  }
+  const parts = config.hashParts ?? { config: '' };
+  const covered = [
+    ['a prompt or message file of the config', parts.promptFiles],
+    ['a module the config loads (or a file it imports)', parts.modules],
+    ['a script a command target runs', parts.scripts],
+  ] as const;
+  for (const [what, files] of covered) {
+    for (const name of Object.keys(files ?? {})) {
+      const path = realPath(join(config.dir, name));
+      if (!inputs.has(path)) inputs.set(path, what);
+    }
+  }
+  for (const { flag, path } of outputs) {
+    const input = inputs.get(realPath(resolve(cwd, path)));
+    if (input !== undefined) {
+      throw usageError(
+        'cli.output',
+        `${flag} ${path}: ${input}, which the run reads; name another file (nothing was run)`,
+      );
+    }
   }
 }
 

@@ -19,7 +19,7 @@ import { annotateRuns, withPinIgnored, withShard } from '../artifact/annotate.ts
 import { formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { RunControl } from '../run/control.ts';
 import { guardProcess } from './exit-guard.ts';
-import { checkOutputPaths } from './output-paths.ts';
+import { checkOutputPaths, checkOutputsNotInputs, type OutputPath } from './output-paths.ts';
 import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import {
@@ -99,6 +99,15 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
   return (await executeRun(args, ctx)).exitCode;
 }
 
+/** The files a run writes, by the flag that names each. */
+function runOutputs(args: RunArgs): OutputPath[] {
+  return [
+    { flag: '-o', path: args.output },
+    ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
+    ...(args.report !== undefined ? [{ flag: '--report', path: args.report }] : []),
+  ];
+}
+
 /**
  * `evals run --dry-run`: the plan of the run the same arguments would make, printed; nothing is
  * run, no user module is imported and no model is called. Exit 0, or 2 for the problems a run
@@ -110,6 +119,7 @@ async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
     ...trials,
     ...(args.ignorePin ? { ignorePin: true } : {}),
   });
+  checkOutputsNotInputs(runOutputs(args), config, ctx.cwd);
   warnPinIgnored(pinIgnored, ctx);
   const shown = resuming ? resuming.narrow(plan, config, scrubber).plan : plan;
   // `json`: a long value the plan prints cut short with `…` may end inside a secret.
@@ -152,14 +162,7 @@ export async function executeRun(
       '--dry-run prints the plan of `evals run` on the command line; here the suites run and report (leave --dry-run out)',
     );
   }
-  checkOutputPaths(
-    [
-      { flag: '-o', path: args.output },
-      ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
-      ...(args.report !== undefined ? [{ flag: '--report', path: args.report }] : []),
-    ],
-    ctx.cwd,
-  );
+  checkOutputPaths(runOutputs(args), ctx.cwd);
   // Read before running, so a bad baseline stops the run before any case costs anything.
   const comparing = args.baseline === undefined ? undefined : await import('./baseline.ts');
   const baseline =
@@ -183,6 +186,7 @@ export async function executeRun(
       ? (planned, loaded, scrubber) => resuming.narrow(planned, loaded, scrubber)
       : undefined,
   );
+  checkOutputsNotInputs(runOutputs(args), config, ctx.cwd);
   warnPinIgnored(pinIgnored, ctx);
   // Said only now that the resumption is accepted: a refused one writes nothing.
   if (resuming !== undefined && args.resume !== undefined) {

@@ -144,7 +144,7 @@ function selectGrid(
 ): { ok: true; points: Params[] } | { ok: false; issue: Issue } {
   const points = expandGrid(suite.grid);
   if (!filter) return { ok: true, points };
-  const keys = Object.keys(filter).filter((k) => k in suite.grid);
+  const keys = Object.keys(filter).filter((k) => Object.hasOwn(suite.grid, k));
   const kept = points.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText(p[k]))));
   if (kept.length > 0) return { ok: true, points: kept };
   const wanted = keys.map((k) => `${k}=${filter[k]?.join('|')}`).join(' ');
@@ -187,7 +187,7 @@ export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[]
     }
   }
   for (const key of Object.keys(filters.grid ?? {})) {
-    if (!config.suites.some((s) => key in s.grid)) {
+    if (!config.suites.some((s) => Object.hasOwn(s.grid, key))) {
       issues.push(
         cliIssue('cli.unknown-grid-key', `--grid ${key}=…: no suite has a grid parameter "${key}"`),
       );

@@ -65,6 +65,17 @@ type FileOutcome =
  * (`.ts .mts .cts .tsx`, and `.jsx`) load through tsx, started on the first one; JavaScript
  * loads with Node's own `import()`.
  */
+/**
+ * The files whose import is under way in this process: a module that ends the process while it
+ * is loaded (`process.exit` at its top level) is named by the CLI's exit watch (cli/main.ts).
+ */
+const importing = new Set<string>();
+
+/** The files being imported now, in the order their imports began. */
+export function filesBeingImported(): string[] {
+  return [...importing];
+}
+
 export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoader {
   const files = new Map<string, Promise<FileOutcome>>();
   let typescript: Promise<TypeScriptLoader> | undefined;
@@ -89,6 +100,7 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
     }
     if (options.importModules === false) return { kind: 'not-imported' };
     const url = pathToFileURL(file).href;
+    importing.add(file);
     try {
       const [namespace, commonJs] = await Promise.all([
         TYPESCRIPT_EXTENSIONS.has(extname(file))
@@ -99,6 +111,8 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
       return { kind: 'loaded', module: { namespace, commonJs } };
     } catch (error) {
       return { kind: 'threw', error };
+    } finally {
+      importing.delete(file);
     }
   };
 
