@@ -1,8 +1,10 @@
 /**
  * A listed case on the terminal: `✗ id  source  reasons` on one line when it fits; else the id
- * and source on the first line and each reason on a line of its own, cut if it must be as
- * `cutReason` does: its framing words whole and each long value in it cut in its middle, so
- * neither the start of a reason nor the cause at the end of a value is what gets cut.
+ * and source on the first line and each reason on a line of its own. A reason too wide for that
+ * line is split after its framing (`exact 0 (needs ≥ 1):`), which stays whole, so the score and
+ * threshold are never what gets cut; what the evaluator said goes on the next line, cut if it
+ * must be as `cutReason` does: its framing words whole and each long value in it cut in its
+ * middle, so neither the start of a reason nor the cause at the end of a value is what gets cut.
  */
 import { printable, textWidthUpTo } from '../shared/text-table.ts';
 import type { CaseResult } from '../types/index.ts';
@@ -14,14 +16,43 @@ import { describeCaseFailure, describeFailedEvaluation, flakyLabel } from './lab
 
 /** Why a case did not pass, one entry per reason, each with what its evaluator recorded. */
 export function caseReasons(result: CaseResult): string[] {
-  if (result.passed || result.error !== null) return describeCaseFailure(result);
+  return reasonParts(result).map(([framing, reason]) =>
+    reason === null ? framing : `${framing}: ${reason}`,
+  );
+}
+
+/**
+ * {@link caseReasons} as `[framing, what the evaluator said]`: `['exact 0 (needs ≥ 1)',
+ * 'expected "a", got "b"']`, the second null when there is nothing more to say.
+ */
+function reasonParts(result: CaseResult): [string, string | null][] {
+  const bare = (): [string, null][] => describeCaseFailure(result).map((text) => [text, null]);
+  if (result.passed || result.error !== null) return bare();
   const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  if (failed.length === 0) return describeCaseFailure(result);
-  return failed.map((evaluation) => {
-    const reason = reasonOf(evaluation);
-    const text = describeFailedEvaluation(evaluation);
-    return reason === null ? text : `${text}: ${reason}`;
-  });
+  if (failed.length === 0) return bare();
+  return failed.map((evaluation) => [describeFailedEvaluation(evaluation), reasonOf(evaluation)]);
+}
+
+/**
+ * One reason in lines of at most `width` columns after `under`: whole when it fits, else its
+ * framing and colon on one line and the evaluator's words, cut to fit, on the next, further in.
+ */
+function reasonLines(
+  framing: string,
+  reason: string | null,
+  under: string,
+  width: number,
+): string[] {
+  const room = width - under.length;
+  const text = printable(reason === null ? framing : `${framing}: ${reason}`);
+  if (reason === null || textWidthUpTo(text, room) <= room) {
+    return [`${under}${cutReason(text, room)}`];
+  }
+  const deeper = `${under}  `;
+  return [
+    `${under}${cutMiddle(printable(`${framing}:`), room)}`,
+    `${deeper}${cutReason(printable(reason), width - deeper.length)}`,
+  ];
 }
 
 /** The lines of one listed case; `shortId` is its id as the listing shows it. */
@@ -37,7 +68,10 @@ export function renderCaseLines(
   const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
   const name = caseName(shortId, caseLabel(result), 30);
   const flaky = flakyLabel(result);
-  const reasons = caseReasons(result);
+  const parts = reasonParts(result);
+  const reasons = parts.map(([framing, reason]) =>
+    reason === null ? framing : `${framing}: ${reason}`,
+  );
   const room = width - indent.length - 2;
   const oneLine = printable(
     [name, source, flaky, reasons.join('; ')]
@@ -50,6 +84,6 @@ export function renderCaseLines(
   const under = `${indent}    `;
   return [
     head,
-    ...reasons.map((reason) => `${under}${cutReason(printable(reason), width - under.length)}`),
+    ...parts.flatMap(([framing, reason]) => reasonLines(framing, reason, under, width)),
   ];
 }

@@ -23,6 +23,9 @@ interface Piece {
 /** The narrowest a value is cut to: `"ab…yz"` and its quotes still read as a value. */
 const MIN_VALUE = 8;
 
+/** The narrowest a value is cut to when the line has no room for {@link MIN_VALUE}: `"…"`. */
+const TINY_VALUE = 3;
+
 /** The body of an HTTP answer: what follows `answered 500: ` to the end. */
 const ANSWER_BODY = /\banswered \d{3}: /;
 
@@ -69,15 +72,30 @@ export function cutReason(text: string, max: number): string {
   const widths = values.map((piece) => textWidthUpTo(piece.text, max));
   const narrowest = widths.reduce((sum, width) => sum + Math.min(width, MIN_VALUE), 0);
   const room = max - framing;
+  // Too little room for every value at its narrowest: they share what there is, each at least
+  // `"…"`, so `, got …` is not what the end cut takes; with less than that, the end is cut.
   const allotted =
     room >= narrowest
       ? allot(values, widths, room)
-      : widths.map((width) => Math.min(width, MIN_VALUE));
+      : room >= TINY_VALUE * values.length
+        ? shareRoom(widths, room, TINY_VALUE)
+        : widths.map((width) => Math.min(width, MIN_VALUE));
   let index = 0;
   const cut = pieces
-    .map((piece) => (piece.value ? cutMiddle(piece.text, allotted[index++]!) : piece.text))
+    .map((piece) => (piece.value ? cutValue(piece.text, allotted[index++]!) : piece.text))
     .join('');
   return truncateToWidth(cut, max);
+}
+
+/**
+ * A value in `max` columns: cut in its middle ({@link cutMiddle}); narrower than
+ * {@link MIN_VALUE}, a quoted value keeps its quotes around its first characters (`"an…"`).
+ */
+function cutValue(text: string, max: number): string {
+  if (max >= MIN_VALUE || textWidthUpTo(text, max) <= max) return cutMiddle(text, max);
+  const quoted = text.length >= 2 && text.startsWith('"') && text.endsWith('"');
+  if (!quoted || max < TINY_VALUE) return truncateToWidth(text, max);
+  return `"${truncateToWidth(text.slice(1, -1), max - 2)}"`;
 }
 
 /**
@@ -106,14 +124,14 @@ function allot(values: readonly Piece[], widths: readonly number[], room: number
  * Columns for each value: the narrow ones take what they need, the wide ones share the rest
  * equally (each at least its narrowest).
  */
-function shareRoom(widths: readonly number[], room: number): number[] {
+function shareRoom(widths: readonly number[], room: number, narrowest = MIN_VALUE): number[] {
   const order = widths.map((_, index) => index).sort((a, b) => widths[a]! - widths[b]!);
   const allotted = widths.map(() => 0);
   let left = room;
   order.forEach((index, rank) => {
     const share = Math.floor(left / (order.length - rank));
     const width = widths[index]!;
-    const given = Math.min(width, Math.max(share, Math.min(width, MIN_VALUE)));
+    const given = Math.min(width, Math.max(share, Math.min(width, narrowest)));
     allotted[index] = given;
     left -= given;
   });

@@ -7,7 +7,14 @@ import type { CaseResult, GateCondition, RunResult } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
 import { renderTable, type TableColumn, printable } from '../shared/text-table.ts';
-import { describeUsage, formatCount, formatParams, formatPercent, plural } from './labels.ts';
+import {
+  describeUsage,
+  errorGist,
+  formatCount,
+  formatParams,
+  formatPercent,
+  plural,
+} from './labels.ts';
 import { renderCaseLines } from './case-lines.ts';
 import { ErrorTally, countedLine, distinctShortIds, type CountedMessage } from './case-text.ts';
 import { cutReason } from './reason-cut.ts';
@@ -213,7 +220,8 @@ function renderWrong(
   if (errors.some((error) => error.count > 1)) {
     lines.push('', `${INDENT}errors (identical ones counted once):`);
     for (const error of errors.slice(0, MAX_LISTED_CASES)) {
-      lines.push(`${INDENT}${INDENT}${cutReason(printable(countedLine(error)), width - 4)}`);
+      const line = countedLine({ message: tallyGist(error.message), count: error.count });
+      lines.push(`${INDENT}${INDENT}${cutReason(printable(line), width - 4)}`);
     }
     if (errors.length > MAX_LISTED_CASES) {
       lines.push(
@@ -246,6 +254,17 @@ function renderWrong(
     for (const result of flakyPassed) lines.push(...caseLines(result));
   }
   return lines;
+}
+
+/**
+ * A counted message as its cases' lines show it ({@link errorGist}: first line and cause). The
+ * tally keeps a message on one line, its line breaks as ` ⏎ ` and their indentation dropped, so
+ * the lines are put back first; a line starting `at ` gets back the indentation that marks it
+ * as a stack frame.
+ */
+function tallyGist(message: string): string {
+  const lines = message.split(' ⏎ ').map((line) => (/^at\s/.test(line) ? `    ${line}` : line));
+  return errorGist(lines.join('\n'));
 }
 
 function renderVerdictLine(
