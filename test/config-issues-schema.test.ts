@@ -195,6 +195,22 @@ const schemaErrors: Case[] = [
     ],
   },
   {
+    name: 'a number where a revision or an id is wanted is told to be quoted, not given a unit',
+    text: yaml`
+      version: 1
+      suites:
+        - id: 12
+          testset: { path: a.csv, revision: 123456 }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+    `,
+    issues: [
+      'evals.yaml:3:9  suites[0].id: expected an id of letters, digits, _, . and - that starts with a letter or digit, found 12 (YAML reads it as a number: write it in quotes)',
+      'evals.yaml:4:39  suites[0].testset.revision: expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`), found 123456 (YAML reads it as a number: write it in quotes)',
+    ],
+  },
+  {
     name: 'concurrency is an integer of at least 1',
     text: yaml`
       version: 1

@@ -20,7 +20,7 @@ import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import { resolveConfigArg } from '../pipeline/load.ts';
 import { describeRun } from '../report/labels.ts';
 import { caseIdMatch, runSelected, type ShowFilters } from '../report/show-select.ts';
-import { UsageError } from '../shared/errors.ts';
+import { UsageError, usageError } from '../shared/errors.ts';
 import { printable } from '../shared/text-table.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
@@ -45,7 +45,16 @@ export async function overrideCommand(
   if (scoreText.trim() === '' || !(score >= 0 && score <= 1)) {
     throw optionError(OVERRIDE, '--score', 'a number from 0 to 1', JSON.stringify(scoreText));
   }
-  const storeDir = dirname(resolve(ctx.cwd, resolveConfigArg(values.config, ctx)));
+  const config = resolve(ctx.cwd, resolveConfigArg(values.config, ctx));
+  // The labels go next to the config, where its judges read them: a mistyped path would put
+  // them where none does.
+  if (!existsSync(config)) {
+    throw usageError(
+      'config.not-found',
+      `--config ${values.config ?? ''}: no such file (the overrides are written next to the config whose judges read them)`,
+    );
+  }
+  const storeDir = dirname(config);
   const storePath = join(storeDir, OVERRIDES_FILE);
   const shownStore = relative(ctx.cwd, storePath) || OVERRIDES_FILE;
   const stored = readStore(storePath, shownStore);

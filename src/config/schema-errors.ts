@@ -248,9 +248,15 @@ function render(entry: Entry): SchemaProblem {
         ? orList(params.type.map(String))
         : String(params.type);
       if (hint) {
-        // A format with a message (a duration) says what it wants better than "string".
+        // A format with a message (a duration) says what it wants better than "string". A bare
+        // number is a duration without its unit; anywhere else (a revision, an id) it is a value
+        // YAML read as a number, which quotes keep as text.
         const unit =
-          typeof entry.data === 'number' ? ` (a number needs a unit, e.g. "${entry.data}s")` : '';
+          typeof entry.data !== 'number'
+            ? ''
+            : hint.includes('duration')
+              ? ` (a number needs a unit, e.g. "${entry.data}s")`
+              : ' (YAML reads it as a number: write it in quotes)';
         return { code, path: entry.path, message: `${hint}, found ${found}${unit}` };
       }
       // A sha or revision such as 1234567 or 8e71234567 reads as a YAML number (true and
