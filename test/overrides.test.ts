@@ -4,7 +4,7 @@
  * `BaseLLMJudge` with `numOverrides` — end to end against the loopback OpenAI-compatible server.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -247,6 +247,31 @@ describe('evals override and the judges that read it', () => {
       r.stderr,
       /^error: evals-overrides\.jsonl:2:1 +"suite" must be a non-empty string/m,
     );
+  });
+
+  it('refuses a --config that does not exist, creating nothing: no judge would read the labels there', async () => {
+    const dir = project(LLM_JUDGE);
+    const r = await runInProcess(
+      [
+        'override',
+        'evals-results.json',
+        '--case',
+        'x',
+        '--evaluator',
+        'friendly',
+        '--score',
+        '0',
+        '--config',
+        'nodir/x.yaml',
+      ],
+      dir,
+    );
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(
+      r.stderr,
+      'error: --config nodir/x.yaml: no such file (the overrides are written next to the config whose judges read them)\n',
+    );
+    assert.equal(existsSync(join(dir, 'nodir')), false);
   });
 
   it("refuses a malformed store read by BaseLLMJudge's numOverrides at load, with file:line", async () => {
