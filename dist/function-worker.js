@@ -563,6 +563,7 @@ async function startTypeScriptLoader(searchFrom = []) {
 
 // src/bind/modules/loader.ts
 var TYPESCRIPT_EXTENSIONS = /* @__PURE__ */ new Set([".ts", ".mts", ".cts", ".tsx", ".jsx"]);
+var importing = /* @__PURE__ */ new Set();
 function createModuleLoader(options = {}) {
   const files = /* @__PURE__ */ new Map();
   let typescript;
@@ -583,6 +584,7 @@ function createModuleLoader(options = {}) {
     }
     if (options.importModules === false) return { kind: "not-imported" };
     const url = pathToFileURL2(file).href;
+    importing.add(file);
     try {
       const [namespace, commonJs] = await Promise.all([
         TYPESCRIPT_EXTENSIONS.has(extname3(file)) ? importTypeScript(url) : import(url),
@@ -591,6 +593,8 @@ function createModuleLoader(options = {}) {
       return { kind: "loaded", module: { namespace, commonJs } };
     } catch (error) {
       return { kind: "threw", error };
+    } finally {
+      importing.delete(file);
     }
   };
   return {
