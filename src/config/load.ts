@@ -6,7 +6,8 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { Issue } from '../shared/errors.ts';
-import { isFileError, readRegularFile } from '../shared/regular-file.ts';
+import { isFileError, readRegularFileBytes } from '../shared/regular-file.ts';
+import { utf8Issue } from '../testsets/encoding.ts';
 import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { buildConfig } from './build.ts';
 import { captureWritten, configTextHash, hashWritten } from './config-hash.ts';
@@ -205,9 +206,9 @@ export async function loadConfigFile(
   options: LoadConfigOptions,
 ): Promise<LoadResult> {
   const absPath = resolve(options.cwd, path);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readRegularFile(absPath, MAX_CONFIG_BYTES);
+    bytes = await readRegularFileBytes(absPath, MAX_CONFIG_BYTES);
   } catch (error) {
     if (!isFileError(error)) throw error;
     const code = error.code;
@@ -234,6 +235,12 @@ export async function loadConfigFile(
           };
     return { ok: false, issues: [issue] };
   }
+  // Refused as a testset is: bytes that are not UTF-8 would be read as U+FFFD and compared, or
+  // sent to a model, damaged. The text itself is decoded as before (a BOM kept for the parser).
+  const encoding = utf8Issue(bytes, path);
+  if (encoding !== undefined)
+    return { ok: false, issues: [{ ...encoding, code: 'config.encoding' }] };
+  const text = bytes.toString('utf8');
   return parseConfig(text, { file: path, absPath, env: options.env, builtins: options.builtins });
 }
 

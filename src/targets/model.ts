@@ -14,6 +14,7 @@ import { expandGrid } from '../plan/grid.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
+import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
 
@@ -140,8 +141,21 @@ async function promptText(
     }
     if (files.has(file.value)) continue;
     try {
-      const text = await readFile(resolve(setup.dir, file.value), 'utf8');
-      files.set(file.value, textInput(promptFileText(text), asIs));
+      const bytes = await readFile(resolve(setup.dir, file.value));
+      const encoding = utf8Issue(bytes, file.value);
+      if (encoding !== undefined) {
+        // `not valid UTF-8 at line …`, or of a foreign encoding `FILE is UTF-16 …`.
+        const where = encoding.line > 0 ? `${file.value} is ` : '';
+        return {
+          ok: false,
+          issue: {
+            ...setup.issueAt(...source.at),
+            code: 'target.prompt-file',
+            message: `prompt file ${where}${encoding.message}`,
+          },
+        };
+      }
+      files.set(file.value, textInput(promptFileText(bytes.toString('utf8')), asIs));
     } catch (error) {
       const reason =
         (error as NodeJS.ErrnoException).code === 'ENOENT'

@@ -100,6 +100,21 @@ export function encodingIssue(error: TestsetEncodingError, bytes: Uint8Array, fi
   return { code, file, line, col, path: '', message };
 }
 
+/**
+ * Why `bytes`, the whole of `file`, is not UTF-8 text (an issue at the first bad byte, or of the
+ * whole file for a foreign encoding), or `undefined` when it is: for the files read whole that
+ * must be UTF-8 as testsets are (the config, a model target's prompt files).
+ */
+export function utf8Issue(bytes: Uint8Array, file: string): Issue | undefined {
+  try {
+    decodeUtf8(bytes);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof TestsetEncodingError)) throw error;
+    return encodingIssue(error, bytes, file);
+  }
+}
+
 /** The start of the character holding byte `at` (a continuation byte belongs to one before). */
 function boundaryAtOrBefore(bytes: Uint8Array, at: number): number {
   let i = Math.min(at, bytes.length);
