@@ -15,6 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
 
 function project(grid = ''): string {
   const dir = scratch();
@@ -109,6 +110,22 @@ describe('a module that ends the process while it is imported', () => {
     assert.equal(r.code, 1, r.stderr);
     assert.doesNotMatch(r.stderr, /before evals finished/);
     assert.equal(existsSync(join(dir, 'out.json')), true);
+  });
+});
+
+describe('a module that throws something other than an Error while it is imported', () => {
+  it('is described as the engine records it, not as [object Object]', async () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, 'app/helper.mjs'),
+      'throw { code: 1 };\nexport const helper = (t) => t;\n',
+    );
+    const r = await runInProcess(['validate'], dir);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /suites\[0\]\.function: \.\/app\/fn\.mjs failed to load: \{"code":1\}$/m,
+    );
   });
 });
 

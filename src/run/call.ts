@@ -1,5 +1,6 @@
 import { CallTimeout, timeoutMessage } from '../shared/call-timeout.ts';
 import type { EvaluatorArgs, FnArgs, Params } from '../types/index.ts';
+import { describeError } from '../shared/describe-error.ts';
 
 /**
  * Calling user code safely: cancellation signals, time limits, interrupts and error messages.
@@ -130,46 +131,6 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
     return typeof (value as { then?: unknown }).then === 'function';
   } catch {
     return false;
-  }
-}
-
-/**
- * The message recorded for anything user code threw or rejected with: an Error's message
- * (`Error: boom` → `boom`), a string as is, other values as JSON (`{"code":1}`, `42`). Never
- * throws: an error whose `message` getter or `toJSON` throws is described as such, since the
- * engine records this text and must not crash on reading it.
- */
-export function describeError(error: unknown): string {
-  try {
-    return messageOf(error);
-  } catch (reading) {
-    let why = '';
-    try {
-      why = `: ${messageOf(reading)}`;
-    } catch {
-      // Unreadable twice over: the sentence alone says enough.
-    }
-    return `it threw a value whose message cannot be read${why}`;
-  }
-}
-
-function messageOf(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message !== '') return message;
-    if (error instanceof Error) return error.name;
-  }
-  const json = jsonOf(error);
-  return json ?? String(error);
-}
-
-function jsonOf(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    // Cyclic or BigInt-holding values: the caller falls back on their string form.
-    return undefined;
   }
 }
 

@@ -20,11 +20,11 @@ import {
   CallScope,
   EvaluatorCallArgs,
   FnCallArgs,
-  describeError,
   type CallOutcome,
   type Outcome,
 } from './call.ts';
 import { erroredEvaluation, isUsage, toEvaluationResult } from './evaluation.ts';
+import { describeError } from '../shared/describe-error.ts';
 import { record, type Engine, type RunState, type Unit } from './state.ts';
 import { aggregateTrials, caseInputId, caseTags } from './trials.ts';
 

@@ -6,7 +6,7 @@
  * whole result threw, so probing its parts one by one costs nothing on the usual path.
  */
 import type { CaseResult, EvaluationResult, Threshold, TrialResult } from '../types/index.ts';
-import { describeError } from './call.ts';
+import { describeError } from '../shared/describe-error.ts';
 
 /** `result`, made encodable: the parts `encode` throws on replaced, the case errored. */
 export function unencodable(

@@ -6,7 +6,8 @@
  * The argument is the same object the in-process target gets (`FnCallArgs`), so `signal` is
  * there too, but it never aborts: at the time limit the whole thread is terminated instead.
  */
-import { describeError, FnCallArgs, isThenable } from '../run/call.ts';
+import { FnCallArgs, isThenable } from '../run/call.ts';
+import { describeError } from '../shared/describe-error.ts';
 import type { TestFn } from '../types/index.ts';
 import type { CallRequest, ThrownInWorker, WorkerMessage } from './worker-protocol.ts';
 

@@ -17,7 +17,7 @@
  *   alive. Busy and starting ones are ref'd, so the process waits for their answers.
  */
 import { Worker } from 'node:worker_threads';
-import { describeError } from '../run/call.ts';
+import { describeError } from '../shared/describe-error.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import type { CallRequest, LoadFailure, WorkerMessage, WorkerStart } from './worker-protocol.ts';
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { displayFile, specPath, type ModuleError } from './module-error.ts';
 import type { ModuleRef } from '../../config/module-spec.ts';
+import { describeError } from '../../shared/describe-error.ts';
 
 /**
  * Turns whatever an import threw into a `module.syntax` or `module.load-failed` error.
@@ -71,7 +72,8 @@ export function errorText(error: unknown): string {
     const name = 'name' in error && typeof error.name === 'string' ? error.name : 'Error';
     return name === 'Error' || name === '' ? message : `${name}: ${message}`;
   }
-  return firstLine(String(error));
+  // A thrown object or `undefined` reads as the engine records it (`{"code":1}`), not `[object Object]`.
+  return firstLine(describeError(error));
 }
 
 interface TransformFailure {
