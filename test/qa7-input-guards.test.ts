@@ -103,6 +103,22 @@ describe('a module that ends the process while it is imported', () => {
     }
   }
 
+  it('names a module whose top-level await never settles, exit 2', async () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, 'app/helper.mjs'),
+      'await new Promise(() => {});\nexport const helper = (t) => t;\n',
+    );
+    for (const command of ['validate', 'run']) {
+      const r = await runCli([command], { cwd: dir });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(
+        r.stderr,
+        /^error: evals stopped before it finished: app\/fn\.mjs never finished loading \(a top-level await that can never settle\), with nothing else left to run$/m,
+      );
+    }
+  });
+
   it('leaves an exit during a case to the run, which keeps its artifact', async () => {
     const dir = project();
     writeFileSync(join(dir, 'app/fn.mjs'), 'export async function fn() { process.exit(0); }\n');

@@ -73,17 +73,22 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
   // During a run, its own guard (pipeline/exit-guard.ts) deals with it and keeps the results.
   const onStalled = (): void => {
     if (guarding()) return;
+    // A module still loading is the one whose top-level await never ends: a problem of the
+    // code the config names, so named, and exit 2 as for a module that fails to load.
+    const loading = importingNow(ctx);
     ctx.stderr.write(
-      'error: evals stopped before it finished: it waited on a promise that can never settle (a module whose top-level await never ends, say), with nothing else left to run\n',
+      loading.length > 0
+        ? `error: evals stopped before it finished: ${loading.join(', ')} never finished loading (a top-level await that can never settle), with nothing else left to run\n`
+        : 'error: evals stopped before it finished: it waited on a promise that can never settle (a module whose top-level await never ends, say), with nothing else left to run\n',
     );
-    process.exitCode = EXIT.fail;
+    process.exitCode = loading.length > 0 ? EXIT.usage : EXIT.fail;
   };
   // The process ends while the command still works, outside a run's own guard: user code
   // called `process.exit` while its module was loaded (a run, `validate`). Its code would stand
   // (an `exit(0)` passing CI with no case run) and nothing would say why; say so, and exit 2.
   const onExit = (code: number): void => {
     if (ownExit || guarding()) return;
-    const files = filesBeingImported().map((file) => relative(ctx.cwd, file) || file);
+    const files = importingNow(ctx);
     const loading =
       files.length > 0
         ? `, while it loaded ${files.join(', ')}: a module that calls process.exit when it is imported ends evals with it`
@@ -244,4 +249,9 @@ function unknownCommand(word: string): UsageError {
 function dropWhenClosed(error: NodeJS.ErrnoException): void {
   if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
   throw error;
+}
+
+/** The user modules being imported now, as paths from the working folder. */
+function importingNow(ctx: CommandContext): string[] {
+  return filesBeingImported().map((file) => relative(ctx.cwd, file) || file);
 }
