@@ -143,8 +143,27 @@ describe('the artifact reader', () => {
     const cases: [string, string | null, ArtifactReadError['kind'], RegExp][] = [
       ['missing.json', null, 'unreadable', /^missing\.json: no such results file$/],
       ['.', null, 'unreadable', /^\.: is a folder, not a results file$/],
-      ['words.json', 'not json at all\n', 'not-json', /^words\.json is not JSON: /],
-      ['cut.json', full.slice(0, full.length / 2), 'not-json', /^cut\.json is not JSON: /],
+      [
+        'words.json',
+        'not json at all\n',
+        'not-json',
+        /^words\.json is not JSON: at line 1, column 1: expected a value, found "not"$/,
+      ],
+      [
+        'cut.json',
+        full.slice(0, full.length / 2),
+        'not-json',
+        /^cut\.json is not JSON: at line \d+, column \d+: .* \(the file ends early: written only in part, or cut off in a copy or download\?\)$/,
+      ],
+      ['empty.json', '', 'not-json', /^empty\.json is empty, not JSON$/],
+      [
+        'broken.json',
+        full.replace('"verdict": "fail"', '"verdict": fail'),
+        'not-json',
+        new RegExp(
+          `^broken\\.json is not JSON: at line ${full.split('\n').findIndex((l) => l.includes('"verdict"')) + 1}, column \\d+: `,
+        ),
+      ],
       [
         'frame.json',
         full.replace('"verdict": "fail"', '"verdict": "maybe"'),

@@ -16,6 +16,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { validateArtifact, validateCase } from './schema.ts';
+import { explainJsonError } from '../testsets/json-syntax.ts';
 
 /** A results artifact: its frame in memory, its cases read on demand. */
 export interface ArtifactFile {
@@ -261,7 +262,7 @@ function parseCase(
   try {
     value = caseOfLine(line);
   } catch (error) {
-    throw notJson(name, error, `line ${lineNo}: `);
+    throw notJson(name, error, line, lineNo);
   }
   const problems = validateCase(value);
   if (problems.length > 0) {
@@ -285,7 +286,7 @@ function inMemory(path: string, name: string): ArtifactFile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw notJson(name, error);
+    throw notJson(name, error, text);
   }
   check(value, name);
   const artifact = value as ResultsArtifact;
@@ -311,12 +312,31 @@ function invalid(name: string, problems: string[]): ArtifactReadError {
 }
 
 /**
- * The error for a file named `name` whose text is not JSON, on one line: JSON.parse quotes the
- * text it stopped at, line breaks and all, which are written as `\\n` here.
+ * The error for a file named `name` whose text is not JSON, on one line: where it first goes
+ * wrong (line and column, counted from `firstLine` when `text` is one line of the file) and what
+ * was expected there, the same on every Node version (`explainJsonError`); a text that ends
+ * where it goes wrong is said to end early, as a killed writer or a broken download leaves it.
  */
-export function notJson(name: string, error: unknown, where = ''): ArtifactReadError {
-  const reason = (error as Error).message.replaceAll('\n', '\\n').replaceAll('\r', '\\r');
-  return new ArtifactReadError('not-json', `${name} is not JSON: ${where}${reason}`);
+export function notJson(
+  name: string,
+  error: unknown,
+  text: string,
+  firstLine = 1,
+): ArtifactReadError {
+  if (text.trim() === '') return new ArtifactReadError('not-json', `${name} is empty, not JSON`);
+  const found = explainJsonError(text, error);
+  const before = text.slice(0, found.offset);
+  const line = firstLine + (before.match(/\n/g)?.length ?? 0);
+  const col = found.offset - (before.lastIndexOf('\n') + 1) + 1;
+  const early =
+    found.endsEarly === true
+      ? ' (the file ends early: written only in part, or cut off in a copy or download?)'
+      : '';
+  const reason = found.message.replaceAll('\n', '\\n').replaceAll('\r', '\\r');
+  return new ArtifactReadError(
+    'not-json',
+    `${name} is not JSON: at line ${line}, column ${col}: ${reason}${early}`,
+  );
 }
 
 /** The error for a file named `name` that could not be read (`error` from the read). */

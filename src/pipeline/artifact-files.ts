@@ -95,6 +95,6 @@ export async function readJson(path: string, ctx: CommandContext): Promise<unkno
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw usageError('compare.not-json', notJson(path, error).message, path);
+    throw usageError('compare.not-json', notJson(path, error, text).message, path);
   }
 }

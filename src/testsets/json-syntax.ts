@@ -2,6 +2,8 @@
 export interface JsonSyntaxError {
   offset: number;
   message: string;
+  /** The text ends before its value does (a file cut off), rather than going wrong inside. */
+  endsEarly?: true;
 }
 
 /**
@@ -30,7 +32,7 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
       if (state === 'after' && top === undefined) return null;
       const what =
         top === undefined ? 'a JSON value' : top === '[' ? "the closing ']'" : "the closing '}'";
-      return { offset: n, message: `unexpected end of file: expected ${what}` };
+      return { offset: n, message: `unexpected end of file: expected ${what}`, endsEarly: true };
     }
     const c = text.charAt(i);
 
@@ -167,7 +169,7 @@ function scanString(text: string, start: number): number | JsonSyntaxError {
       return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
     }
   }
-  return { offset: start, message: 'a string that starts here is never closed' };
+  return { offset: start, message: 'a string that starts here is never closed', endsEarly: true };
 }
 
 /** `'}'`, `"undefined"`, or `end of file`, for "found …" in messages. */
