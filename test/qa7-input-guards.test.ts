@@ -145,6 +145,38 @@ describe('a module that throws something other than an Error while it is importe
   });
 });
 
+describe('columns the config names outside templates', () => {
+  it('are refused at their key when no row has them: output:, split:, agreement.column', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: s',
+        '    testset: { path: data.csv, split: { tagz: ";" } }',
+        '    output: answr',
+        '    evaluators:',
+        '      - { id: e, use: is-equals, with: { expected: a }, agreement: { column: humn } }',
+        '',
+      ].join('\n'),
+      'data.csv': 'answer,human,tags\na,pass,x;y\n',
+    });
+    const r = await runInProcess(['validate'], dir);
+    assert.equal(r.code, 2, r.stderr);
+    const rows = '"answer", "human", "tags"';
+    assert.equal(
+      r.stderr,
+      [
+        `error: evals.yaml:5:13  suites[0].output: the column of the recorded outputs: no row of the testset has a field "answr" (did you mean "answer"? the rows have ${rows})`,
+        `error: evals.yaml:4:47  suites[0].testset.split.tagz: a column to split: no row of the testset has a field "tagz" (did you mean "tags"? the rows have ${rows})`,
+        `error: evals.yaml:7:78  suites[0].evaluators[0].agreement.column: the column of the human labels: no row of the testset has a field "humn" (did you mean "human"? the rows have ${rows})`,
+        '3 problems found',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('--grid keys named like members of every object', () => {
   it('filter a grid that has such a parameter, in run, show and override', async () => {
     const dir = project('{ constructor: [1, 2], toString: [a] }');

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { formatConfigPath, suiteIssueAt } from '../config/config-path.ts';
+import { closestMatch } from '../config/did-you-mean.ts';
 import { targetTemplateStrings } from '../config/target.ts';
 import {
   evaluatorTemplateStrings,
@@ -37,8 +38,63 @@ export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[]
       message: problem.message,
     }));
     const points = planned.runs.map((run) => run.params);
-    return [...inConfig, ...promptFileIssues(config, suite, points, columns)];
+    return [
+      ...inConfig,
+      ...namedColumnIssues(suite, columns).map(({ path, message }) => ({
+        ...at(...path),
+        code: 'testset.unknown-column',
+        message,
+      })),
+      ...promptFileIssues(config, suite, points, columns),
+    ];
   });
+}
+
+/**
+ * The columns the suite names outside templates that no selected row has: the recorded output
+ * (`output:`, else `output`, when nothing produces the output), a `split:` column, an
+ * evaluator's `agreement.column`. Every case would error on the first, and the others would
+ * quietly do nothing (no list cut, "0 labelled rows").
+ */
+function namedColumnIssues(
+  suite: SuiteConfig,
+  columns: ReadonlySet<string>,
+): { path: (string | number)[]; message: string }[] {
+  const named: { path: (string | number)[]; column: string; what: string }[] = [];
+  if (suite.target.kind === 'recorded') {
+    const column = suite.target.column ?? 'output';
+    named.push({
+      path: suite.target.column === undefined ? [] : ['output'],
+      column,
+      what:
+        suite.target.column === undefined
+          ? "the suite has no function: or target:, so the rows' output column is scored"
+          : 'the column of the recorded outputs',
+    });
+  }
+  for (const column of Object.keys(suite.testset.split ?? {})) {
+    named.push({ path: ['testset', 'split', column], column, what: 'a column to split' });
+  }
+  suite.evaluators.forEach((evaluator, index) => {
+    if (evaluator.agreement !== undefined) {
+      named.push({
+        path: ['evaluators', index, 'agreement', 'column'],
+        column: evaluator.agreement.column,
+        what: 'the column of the human labels',
+      });
+    }
+  });
+  const known = [...columns];
+  return named
+    .filter(({ column }) => !columns.has(column))
+    .map(({ path, column, what }) => {
+      const near = closestMatch(column, known);
+      const hint = near !== undefined ? `did you mean ${JSON.stringify(near)}? ` : '';
+      return {
+        path,
+        message: `${what}: no row of the testset has a field ${JSON.stringify(column)} (${hint}the rows have ${known.map((c) => JSON.stringify(c)).join(', ') || 'no fields'})`,
+      };
+    });
 }
 
 /**
