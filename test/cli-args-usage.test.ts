@@ -81,7 +81,8 @@ describe('parseRunArgs (the Action parses its args input with it)', () => {
         filters: {
           suites: ['a'],
           tags: ['smoke'],
-          grid: { model: ['small', 'large'] },
+          // Null-prototype, so that a key named like an Object member (`constructor`) is a key.
+          grid: Object.assign(Object.create(null) as object, { model: ['small', 'large'] }),
           shard: { index: 2, count: 4 },
         },
       },

@@ -82,6 +82,8 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
         : 'error: evals stopped before it finished: it waited on a promise that can never settle (a module whose top-level await never ends, say), with nothing else left to run\n',
     );
     process.exitCode = loading.length > 0 ? EXIT.usage : EXIT.fail;
+    // Said: the exit that follows is not one more to explain.
+    ownExit = true;
   };
   // The process ends while the command still works, outside a run's own guard: user code
   // called `process.exit` while its module was loaded (a run, `validate`). Its code would stand
